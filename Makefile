@@ -1,0 +1,39 @@
+# Two commands set everything up on a fresh machine:
+#   make demo   — a whole simulated night on bundled sample transcripts (no key, no network)
+#   make test   — lint, type-check and the full test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: test demo lint typecheck pytest bench wheel clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check sleepd harvesters migrations tests bench
+	$(BIN)/ruff format --check sleepd harvesters migrations tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy sleepd harvesters
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+demo: $(STAMP)
+	$(BIN)/sleepd demo
+
+bench: $(STAMP)
+	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
+
+wheel: $(STAMP)
+	rm -rf dist && $(BIN)/python -m build --wheel --outdir dist .
+
+clean:
+	rm -rf $(VENV) dist build .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""Alembic environment and versions; shipped inside the wheel."""

@@ -1,0 +1,80 @@
+"""The root typer app; each command group lives in its own module.
+
+Modules are imported eagerly but keep their heavy imports (SDKs, SQLAlchemy,
+scikit-learn) inside command functions, so `sleepd status` starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+
+from sleepd import __version__
+from sleepd.cli.common import ExitCode
+
+#: One module per command group; each exposes `register(app)`.
+COMMAND_MODULES: tuple[str, ...] = (
+    "sleepd.cli.config_cmd",
+    "sleepd.cli.db_cmd",
+    "sleepd.cli.status_cmd",
+    "sleepd.cli.harvest_cmd",
+)
+
+app = typer.Typer(
+    name="sleepd",
+    help="Nightly sleep for coding agents: harvest, mine, dream, gate, review.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"sleepd {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """sleepd: your coding agent's nightly sleep."""
+
+
+for _module in COMMAND_MODULES:
+    importlib.import_module(_module).register(app)
+
+
+def main() -> None:
+    """Console-script entry: map every failure to an exit status and one line."""
+    from sleepd.errors import SleepdError
+
+    try:
+        app(standalone_mode=False)
+    except SleepdError as exc:
+        typer.echo(f"sleepd: error: {exc}", err=True)
+        sys.exit(int(exc.exit_code))
+    except KeyboardInterrupt:
+        typer.echo("sleepd: interrupted", err=True)
+        sys.exit(int(ExitCode.INTERRUPTED))
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except Exception as exc:  # click usage errors and aborts
+        import click
+
+        if isinstance(exc, click.exceptions.UsageError):
+            exc.show()
+            sys.exit(int(ExitCode.USAGE))
+        if isinstance(exc, click.exceptions.Abort):
+            typer.echo("sleepd: aborted", err=True)
+            sys.exit(int(ExitCode.INTERRUPTED))
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise

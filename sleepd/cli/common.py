@@ -1,0 +1,66 @@
+"""Shared CLI plumbing: exit codes, output streams, JSON emission, failures."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+import orjson
+import typer
+
+from sleepd.errors import ExitCode
+
+__all__ = ["ExitCode", "emit_json", "emit_jsonl", "fail", "info", "warn"]
+
+
+def _default(obj: Any) -> Any:
+    if hasattr(obj, "isoformat"):
+        return obj.isoformat()
+    if isinstance(obj, set | frozenset):
+        return sorted(obj)
+    if hasattr(obj, "__fspath__"):
+        return str(obj)
+    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+
+
+def emit_json(data: Any) -> None:
+    """Data goes to stdout as one JSON document."""
+    sys.stdout.buffer.write(
+        orjson.dumps(data, default=_default, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+    )
+    sys.stdout.buffer.write(b"\n")
+    sys.stdout.flush()
+
+
+def emit_jsonl(rows: Any) -> None:
+    for row in rows:
+        sys.stdout.buffer.write(orjson.dumps(row, default=_default, option=orjson.OPT_NON_STR_KEYS))
+        sys.stdout.buffer.write(b"\n")
+    sys.stdout.flush()
+
+
+def warn(message: str) -> None:
+    """A diagnostic on stderr, one line."""
+    typer.echo(f"sleepd: warning: {message}", err=True)
+
+
+def info(message: str) -> None:
+    typer.echo(f"sleepd: {message}", err=True)
+
+
+def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
+    """One clear line on stderr and a specific exit status; never a traceback."""
+    typer.echo(f"sleepd: error: {message}", err=True)
+    raise typer.Exit(int(code))
+
+
+def stdout_console() -> Any:
+    from rich.console import Console
+
+    return Console()
+
+
+def stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)

@@ -1,0 +1,421 @@
+"""The TOML config file: documented keys, defaults, validation, provenance.
+
+Every key is declared once below with its type, default, allowed values and a
+one-line doc. A bad value fails with one line naming the file, the key, what was
+given and what is allowed. `sleepd config show` reports where each value came
+from (default, file or environment).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sleepd import paths
+from sleepd.errors import ConfigError
+
+
+def _opt(default: Any, doc: str, **rules: Any) -> Any:
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda: type(default)(default), metadata={"doc": doc, **rules})
+    return field(default=default, metadata={"doc": doc, **rules})
+
+
+_TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+BACKEND_CHOICES = ("auto", "anthropic", "openai", "claude-cli", "codex-cli", "sim")
+
+
+@dataclass
+class ScheduleConfig:
+    time: str = _opt("03:30", "Local time of the nightly run (HH:MM, 24 h).", pattern=_TIME_RE)
+    timezone: str = _opt("local", "IANA timezone for `time`, or 'local'.", timezone=True)
+    jitter_minutes: int = _opt(20, "Random delay added to the night's start.", min=0, max=240)
+    harvest_interval_minutes: int = _opt(15, "Periodic harvest sweep interval.", min=1, max=1440)
+    catchup_grace_hours: float = _opt(
+        6.0, "A night is overdue after 24 h plus this grace.", min=0, max=72
+    )
+    misfire_grace_hours: float = _opt(
+        8.0, "How late a missed night may still start.", min=0, max=48
+    )
+    only_on_ac_power: bool = _opt(False, "Run nights only on AC power.")
+    only_when_idle: bool = _opt(False, "Run nights only when the machine is idle.")
+    idle_cpu_percent: float = _opt(
+        25.0, "CPU use below which the machine counts as idle.", min=1, max=100
+    )
+
+
+@dataclass
+class SourcesConfig:
+    claude: bool = _opt(True, "Harvest Claude Code transcripts.")
+    codex: bool = _opt(True, "Harvest Codex rollouts.")
+    claude_projects_dirs: list[str] = _opt(
+        [], "Extra Claude projects roots (besides $CLAUDE_CONFIG_DIR/projects)."
+    )
+    codex_session_dirs: list[str] = _opt([], "Extra Codex session roots.")
+
+
+@dataclass
+class HarvestConfig:
+    redact: bool = _opt(True, "Redact secrets before storing (strongly recommended).")
+    max_text_bytes: int = _opt(
+        262144, "Longest text stored per event; longer text is truncated.", min=1024
+    )
+    batch_lines: int = _opt(2000, "Lines per insert batch.", min=10, max=100000)
+    watch: bool = _opt(True, "Watch transcript roots for changes (the sweep stays the truth).")
+    debounce_seconds: float = _opt(2.0, "Quiet time before a changed file is harvested.", min=0)
+
+
+@dataclass
+class RoleConfig:
+    backend: str = _opt("auto", "Backend for this role.", choices=BACKEND_CHOICES)
+    model: str = _opt("", "Model name for this role ('' = the backend's default).")
+
+
+@dataclass
+class BackendsConfig:
+    default: str = _opt("auto", "Backend for roles that do not name one.", choices=BACKEND_CHOICES)
+    anthropic_base_url: str = _opt("", "Anthropic API base URL ('' = official).")
+    openai_base_url: str = _opt("", "OpenAI-compatible base URL (Ollama, vLLM, llama.cpp).")
+    claude_executable: str = _opt("claude", "The Claude Code CLI.")
+    codex_executable: str = _opt("codex", "The Codex CLI.")
+    timeout_seconds: float = _opt(120.0, "Per-call timeout.", min=1, max=3600)
+    max_retries: int = _opt(2, "Retries for transient API errors.", min=0, max=10)
+    use_batch: bool = _opt(True, "Use provider batch APIs for replay where available.")
+    concurrency: int = _opt(4, "Parallel model calls.", min=1, max=64)
+
+
+@dataclass
+class BudgetConfig:
+    max_usd_per_night: float = _opt(2.0, "Hard cap on dollars per night.", min=0)
+    max_tokens_per_night: int = _opt(2_000_000, "Hard cap on tokens per night.", min=0)
+    max_wall_minutes: float = _opt(120.0, "Hard cap on a night's wall time.", min=1)
+
+
+@dataclass
+class DreamConfig:
+    rollouts_per_task: int = _opt(3, "K: rollouts per task and document.", min=1, max=50)
+    max_rollouts_per_task: int = _opt(
+        6, "Most rollouts per task when evidence is thin (sequential).", min=1, max=100
+    )
+    candidates_per_night: int = _opt(3, "Candidate edits proposed per night.", min=1, max=10)
+    max_edits: int = _opt(3, "Edit budget: edits per candidate.", min=1, max=50)
+    max_edit_chars: int = _opt(800, "Edit budget: characters changed per candidate.", min=20)
+    min_tasks: int = _opt(6, "A project needs this many mined tasks for a night.", min=1)
+    max_tasks_per_split: int = _opt(24, "Most tasks replayed per split per night.", min=1)
+    safety: str = _opt("reject", "What the safety lint does.", choices=("reject", "flag"))
+    weight_success: float = _opt(1.0, "Score weight of success.", min=0)
+    weight_tokens: float = _opt(0.0, "Score weight of token efficiency.", min=0)
+    weight_tools: float = _opt(0.0, "Score weight of tool-use correctness.", min=0)
+    weight_latency: float = _opt(0.0, "Score weight of latency.", min=0)
+    synthetic_variants: bool = _opt(False, "Train on synthetic task variants (train only).")
+    experience_replay: bool = _opt(False, "Recall similar past tasks when reflecting.")
+
+
+@dataclass
+class GateConfig:
+    alpha: float = _opt(0.05, "One-sided error rate for accepting an edit.", min=0.0001, max=0.5)
+    min_tasks: int = _opt(6, "Fewest informative validation tasks to decide.", min=1)
+    max_missing_fraction: float = _opt(
+        0.2, "Missing rollouts above this make the gate inconclusive.", min=0, max=1
+    )
+    no_regression: bool = _opt(True, "Block edits that make any task clearly worse.")
+    regression_floor: float = _opt(0.25, "Smallest per-task drop counted as regression.", min=0)
+    max_looks: int = _opt(3, "Nights an inconclusive candidate is retried.", min=1, max=10)
+    auto_adopt: bool = _opt(False, "Adopt without review when evidence clears auto_adopt_alpha.")
+    auto_adopt_alpha: float = _opt(0.01, "Stricter error rate for auto-adoption.", min=0, max=0.5)
+
+
+@dataclass
+class MiningConfig:
+    similarity_threshold: float = _opt(
+        0.55, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
+    )
+    cross_project: bool = _opt(False, "Cluster intents across projects.")
+    min_recurrence: int = _opt(2, "Episodes for a cluster to count as recurring.", min=2)
+    correction_patterns: list[str] = _opt([], "Extra regexes that mark a user correction.")
+    approval_patterns: list[str] = _opt([], "Extra regexes that mark explicit approval.")
+    model_assisted: bool = _opt(False, "Use the miner model to write better judge specs.")
+    val_fraction: float = _opt(0.25, "Share of clusters in validation.", min=0.05, max=0.5)
+    test_fraction: float = _opt(
+        0.25, "Share of clusters in the sealed test split.", min=0.05, max=0.5
+    )
+
+
+@dataclass
+class TargetConfig:
+    project: str
+    path: str
+    kind: str = "skill"
+    editable: str = "managed_section"
+
+
+@dataclass
+class Config:
+    database_url: str = _opt("", "SQLAlchemy URL ('' = SQLite in SLEEPD_HOME).")
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    sources: SourcesConfig = field(default_factory=SourcesConfig)
+    harvest: HarvestConfig = field(default_factory=HarvestConfig)
+    backends: BackendsConfig = field(default_factory=BackendsConfig)
+    roles: dict[str, RoleConfig] = field(default_factory=dict)
+    budget: BudgetConfig = field(default_factory=BudgetConfig)
+    dream: DreamConfig = field(default_factory=DreamConfig)
+    gate: GateConfig = field(default_factory=GateConfig)
+    mining: MiningConfig = field(default_factory=MiningConfig)
+    targets: list[TargetConfig] = field(default_factory=list)
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
+    source_file: Path | None = None
+    provenance: dict[str, str] = field(default_factory=dict)
+
+    def role(self, name: str) -> RoleConfig:
+        """The backend and model for a pipeline role, falling back to the default backend."""
+        configured = self.roles.get(name)
+        if configured is None:
+            return RoleConfig(backend=self.backends.default, model="")
+        if configured.backend == "auto" and self.backends.default != "auto":
+            return RoleConfig(backend=self.backends.default, model=configured.model)
+        return configured
+
+    def targets_for(self, project: str) -> list[TargetConfig]:
+        return [t for t in self.targets if t.project == project]
+
+
+SECTIONS: dict[str, type] = {
+    "schedule": ScheduleConfig,
+    "sources": SourcesConfig,
+    "harvest": HarvestConfig,
+    "backends": BackendsConfig,
+    "budget": BudgetConfig,
+    "dream": DreamConfig,
+    "gate": GateConfig,
+    "mining": MiningConfig,
+}
+ROLE_NAMES = ("miner", "target", "judge", "optimizer")
+TARGET_KINDS = ("skill", "agents", "claude")
+PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
+
+#: Environment variables that override config keys.
+ENV_OVERRIDES = {"database_url": paths.ENV_DATABASE_URL}
+
+
+class _Fail:
+    def __init__(self, file: Path | None) -> None:
+        self.file = file
+
+    def __call__(self, key: str, given: Any, allowed: str) -> ConfigError:
+        where = str(self.file) if self.file else "<defaults>"
+        return ConfigError(f"{where}: {key} = {given!r} is not allowed; expected {allowed}")
+
+
+def _check_value(fail: _Fail, key: str, f: dataclasses.Field[Any], value: Any) -> Any:
+    expected = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+    meta = f.metadata
+    if expected == "bool":
+        if not isinstance(value, bool):
+            raise fail(key, value, "true or false")
+        return value
+    if expected == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(key, value, _range_text("an integer", meta))
+    elif expected == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise fail(key, value, _range_text("a number", meta))
+        value = float(value)
+    elif expected == "str":
+        if not isinstance(value, str):
+            raise fail(key, value, "a string")
+        if "choices" in meta and value not in meta["choices"]:
+            raise fail(key, value, "one of " + ", ".join(meta["choices"]))
+        if "pattern" in meta and not meta["pattern"].match(value):
+            raise fail(key, value, "a time as HH:MM (24 h)")
+        if meta.get("timezone") and value != "local":
+            _check_timezone(fail, key, value)
+        return value
+    elif expected == "list[str]":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise fail(key, value, "a list of strings")
+        for pattern in value if key.endswith("_patterns") else ():
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise fail(key, pattern, f"a valid regular expression ({exc})") from None
+        return value
+    if "min" in meta and value < meta["min"]:
+        raise fail(key, value, _range_text("a value", meta))
+    if "max" in meta and value > meta["max"]:
+        raise fail(key, value, _range_text("a value", meta))
+    return value
+
+
+def _range_text(kind: str, meta: Any) -> str:
+    low, high = meta.get("min"), meta.get("max")
+    if low is not None and high is not None:
+        return f"{kind} from {low} to {high}"
+    if low is not None:
+        return f"{kind} ≥ {low}"
+    if high is not None:
+        return f"{kind} ≤ {high}"
+    return kind
+
+
+def _check_timezone(fail: _Fail, key: str, value: str) -> None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise fail(key, value, "an IANA timezone such as Europe/Berlin, or 'local'") from None
+
+
+def _fill(fail: _Fail, prefix: str, cls: type, table: Any, provenance: dict[str, str]) -> Any:
+    if not isinstance(table, dict):
+        raise fail(prefix, table, "a table")
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        full = f"{prefix}.{key}"
+        if key not in known:
+            raise fail(full, value, "a known key: " + ", ".join(sorted(known)))
+        values[key] = _check_value(fail, full, known[key], value)
+        provenance[full] = "file"
+    return cls(**values)
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Read, validate and merge the config file with defaults and the environment."""
+    file = path if path is not None else paths.config_file()
+    fail = _Fail(file)
+    data: dict[str, Any] = {}
+    if file.exists():
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{file}: not valid TOML: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{file}: cannot read: {exc}") from None
+    cfg = Config(source_file=file if file.exists() else None)
+    provenance: dict[str, str] = {}
+    for key, value in data.items():
+        if key in SECTIONS:
+            setattr(cfg, key, _fill(fail, key, SECTIONS[key], value, provenance))
+        elif key == "database_url":
+            db_field = next(f for f in dataclasses.fields(Config) if f.name == "database_url")
+            cfg.database_url = _check_value(fail, key, db_field, value)
+            provenance[key] = "file"
+        elif key == "roles":
+            cfg.roles = _load_roles(fail, value, provenance)
+        elif key == "targets":
+            cfg.targets = _load_targets(fail, value, provenance)
+        elif key == "prices":
+            cfg.prices = _load_prices(fail, value, provenance)
+        else:
+            allowed = [*SECTIONS, "database_url", "roles", "targets", "prices"]
+            raise fail(key, value, "a known section: " + ", ".join(allowed))
+    for key, env in ENV_OVERRIDES.items():
+        env_value = os.environ.get(env, "").strip()
+        if env_value:
+            setattr(cfg, key, env_value)
+            provenance[key] = f"env:{env}"
+    cfg.provenance = provenance
+    return cfg
+
+
+def _load_roles(fail: _Fail, table: Any, provenance: dict[str, str]) -> dict[str, RoleConfig]:
+    if not isinstance(table, dict):
+        raise fail("roles", table, "a table of roles")
+    roles = {}
+    for name, value in table.items():
+        if name not in ROLE_NAMES:
+            raise fail(f"roles.{name}", value, "a role: " + ", ".join(ROLE_NAMES))
+        roles[name] = _fill(fail, f"roles.{name}", RoleConfig, value, provenance)
+    return roles
+
+
+def _load_targets(fail: _Fail, items: Any, provenance: dict[str, str]) -> list[TargetConfig]:
+    if not isinstance(items, list):
+        raise fail("targets", items, "an array of tables ([[targets]])")
+    targets = []
+    for index, item in enumerate(items):
+        key = f"targets[{index}]"
+        if not isinstance(item, dict):
+            raise fail(key, item, "a table with project, path, kind")
+        for required in ("project", "path"):
+            if not isinstance(item.get(required), str) or not item[required]:
+                raise fail(f"{key}.{required}", item.get(required), "a non-empty path string")
+        unknown = set(item) - {"project", "path", "kind", "editable"}
+        if unknown:
+            raise fail(
+                f"{key}.{sorted(unknown)[0]}",
+                item[sorted(unknown)[0]],
+                "project, path, kind or editable",
+            )
+        kind = item.get("kind", "skill")
+        if kind not in TARGET_KINDS:
+            raise fail(f"{key}.kind", kind, "one of " + ", ".join(TARGET_KINDS))
+        editable = item.get("editable", "managed_section")
+        if editable not in ("managed_section", "body"):
+            raise fail(f"{key}.editable", editable, "managed_section or body")
+        project = str(Path(item["project"]).expanduser())
+        path = Path(item["path"]).expanduser()
+        if not path.is_absolute():
+            path = Path(project) / path
+        targets.append(TargetConfig(project=project, path=str(path), kind=kind, editable=editable))
+        provenance[key] = "file"
+    return targets
+
+
+def _load_prices(
+    fail: _Fail, table: Any, provenance: dict[str, str]
+) -> dict[str, dict[str, float]]:
+    if not isinstance(table, dict):
+        raise fail("prices", table, "a table of models")
+    prices: dict[str, dict[str, float]] = {}
+    for model, entry in table.items():
+        if not isinstance(entry, dict):
+            raise fail(f"prices.{model}", entry, "a table of USD per million tokens")
+        clean = {}
+        for key, value in entry.items():
+            if key not in PRICE_KEYS:
+                raise fail(f"prices.{model}.{key}", value, "one of " + ", ".join(PRICE_KEYS))
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise fail(f"prices.{model}.{key}", value, "a number ≥ 0 (USD per million tokens)")
+            clean[key] = float(value)
+        prices[model] = clean
+        provenance[f"prices.{model}"] = "file"
+    return prices
+
+
+def effective_items(cfg: Config) -> list[tuple[str, Any, str, str]]:
+    """(key, value, origin, doc) for every documented key, for `config show`."""
+    rows: list[tuple[str, Any, str, str]] = []
+    for f in dataclasses.fields(Config):
+        if f.name == "database_url":
+            rows.append(
+                (f.name, cfg.database_url, cfg.provenance.get(f.name, "default"), f.metadata["doc"])
+            )
+    for section, cls in SECTIONS.items():
+        obj = getattr(cfg, section)
+        for f in dataclasses.fields(cls):
+            key = f"{section}.{f.name}"
+            rows.append(
+                (
+                    key,
+                    getattr(obj, f.name),
+                    cfg.provenance.get(key, "default"),
+                    f.metadata.get("doc", ""),
+                )
+            )
+    for role in ROLE_NAMES:
+        rc = cfg.role(role)
+        origin = "file" if role in cfg.roles else "default"
+        rows.append((f"roles.{role}.backend", rc.backend, origin, f"Backend for the {role} role."))
+        rows.append((f"roles.{role}.model", rc.model, origin, f"Model for the {role} role."))
+    for index, target in enumerate(cfg.targets):
+        rows.append((f"targets[{index}]", dataclasses.asdict(target), "file", "A target document."))
+    for model, price in cfg.prices.items():
+        rows.append((f"prices.{model}", price, "file", "Price override (USD per Mtok)."))
+    return rows

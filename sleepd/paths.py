@@ -1,0 +1,134 @@
+"""Every location sleepd reads or writes, in one place.
+
+Environment variables override the config file and the platform defaults, so
+tests, services and users can relocate everything without touching code.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "sleepd"
+
+ENV_HOME = "SLEEPD_HOME"
+ENV_CONFIG = "SLEEPD_CONFIG"
+ENV_DATABASE_URL = "SLEEPD_DATABASE_URL"
+ENV_CLAUDE_CONFIG_DIR = "CLAUDE_CONFIG_DIR"
+ENV_CODEX_HOME = "CODEX_HOME"
+
+#: Marker in the working directory of every replay sleepd runs; sessions whose
+#: project path contains it are never harvested (replays must not feed back).
+REPLAY_DIR_PREFIX = "sleepd-replay-"
+
+DB_FILENAME = "sleepd.db"
+LOCK_FILENAME = "daemon.lock"
+LOG_DIRNAME = "logs"
+STAGING_DIRNAME = "staging"
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def home_dir(create: bool = False) -> Path:
+    """State directory (database, staging, logs, lock); created 0700 on demand."""
+    path = _env_path(ENV_HOME)
+    if path is None:
+        import platformdirs
+
+        path = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    if create:
+        ensure_private_dir(path)
+    return path
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create a directory readable only by its owner (transcripts are private)."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o700)
+    except PermissionError:
+        pass
+    return path
+
+
+def config_file() -> Path:
+    path = _env_path(ENV_CONFIG)
+    if path is not None:
+        return path
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def database_file() -> Path:
+    return home_dir() / DB_FILENAME
+
+
+def database_url(configured: str | None = None) -> str:
+    """The env var wins, then the config file's value, then a SQLite file in the home."""
+    env = os.environ.get(ENV_DATABASE_URL, "").strip()
+    if env:
+        return env
+    if configured:
+        return configured
+    return f"sqlite:///{database_file()}"
+
+
+def lock_file() -> Path:
+    return home_dir() / LOCK_FILENAME
+
+
+def log_dir() -> Path:
+    return home_dir() / LOG_DIRNAME
+
+
+def staging_dir() -> Path:
+    return home_dir() / STAGING_DIRNAME
+
+
+def claude_config_dir() -> Path:
+    return _env_path(ENV_CLAUDE_CONFIG_DIR) or Path.home() / ".claude"
+
+
+def claude_projects_dir() -> Path:
+    return claude_config_dir() / "projects"
+
+
+def claude_settings_file() -> Path:
+    return claude_config_dir() / "settings.json"
+
+
+def codex_home() -> Path:
+    return _env_path(ENV_CODEX_HOME) or Path.home() / ".codex"
+
+
+def codex_session_dirs() -> list[Path]:
+    home = codex_home()
+    return [home / "sessions", home / "archived_sessions"]
+
+
+def package_data_dir() -> Path:
+    return Path(__file__).resolve().parent
+
+
+def service_templates_dir() -> Path:
+    """systemd/launchd templates: inside the wheel, or the source tree's `systemd/`."""
+    installed = package_data_dir() / "_service_templates"
+    if installed.is_dir():
+        return installed
+    return package_data_dir().parent / "systemd"
+
+
+def migrations_dir() -> Path:
+    import migrations
+
+    return Path(migrations.__file__).resolve().parent
+
+
+def samples_dir() -> Path:
+    """Bundled sample transcripts for the demo (synthetic, labelled as samples)."""
+    return package_data_dir() / "samples"

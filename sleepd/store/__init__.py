@@ -1,0 +1,1 @@
+"""The one database: models, engine, ingest and queries."""

@@ -1,0 +1,138 @@
+"""The seam for everything dialect-specific: pragmas, full-text search, upserts.
+
+Everything else in sleepd speaks portable SQLAlchemy; SQLite is the default
+store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Table, event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql import Insert
+
+SQLITE_PRAGMAS: tuple[tuple[str, str], ...] = (
+    ("journal_mode", "WAL"),
+    ("synchronous", "NORMAL"),
+    ("foreign_keys", "ON"),
+    ("busy_timeout", "30000"),
+    ("temp_store", "MEMORY"),
+)
+
+FTS_TABLE = "events_fts"
+
+#: FTS5 over event text, external-content so text is stored once; triggers keep it in sync.
+FTS_DDL: tuple[str, ...] = (
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {FTS_TABLE} USING fts5("
+    "text, content='events', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+    f"CREATE TRIGGER IF NOT EXISTS events_fts_ai AFTER INSERT ON events BEGIN "
+    f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (new.id, new.text); END",
+    f"CREATE TRIGGER IF NOT EXISTS events_fts_ad AFTER DELETE ON events BEGIN "
+    f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, text) VALUES('delete', old.id, old.text); END",
+    f"CREATE TRIGGER IF NOT EXISTS events_fts_au AFTER UPDATE OF text ON events BEGIN "
+    f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, text) VALUES('delete', old.id, old.text); "
+    f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (new.id, new.text); END",
+)
+FTS_DROP: tuple[str, ...] = (
+    "DROP TRIGGER IF EXISTS events_fts_au",
+    "DROP TRIGGER IF EXISTS events_fts_ad",
+    "DROP TRIGGER IF EXISTS events_fts_ai",
+    f"DROP TABLE IF EXISTS {FTS_TABLE}",
+)
+
+
+def is_sqlite(bind: Engine | Connection) -> bool:
+    return bind.dialect.name == "sqlite"
+
+
+def install_sqlite_hooks(engine: Engine) -> None:
+    """Pragmas on every new connection; sleepd, not the driver, issues BEGIN.
+
+    The stdlib driver's implicit transactions cannot begin IMMEDIATE, so we take
+    over: writers begin IMMEDIATE (no lock upgrade deadlocks), readers DEFERRED.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        try:
+            for name, value in SQLITE_PRAGMAS:
+                cursor.execute(f"PRAGMA {name}={value}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        mode = conn.info.get("sleepd_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def create_fts(conn: Connection) -> None:
+    if is_sqlite(conn):
+        for ddl in FTS_DDL:
+            conn.exec_driver_sql(ddl)
+
+
+def drop_fts(conn: Connection) -> None:
+    if is_sqlite(conn):
+        for ddl in FTS_DROP:
+            conn.exec_driver_sql(ddl)
+
+
+def has_fts(conn: Connection) -> bool:
+    if not is_sqlite(conn):
+        return False
+    row = conn.exec_driver_sql(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (FTS_TABLE,)
+    ).first()
+    return row is not None
+
+
+def insert_ignore(table: Table, bind: Engine | Connection) -> Insert:
+    """INSERT that skips rows violating a unique constraint (idempotent ingest)."""
+    if bind.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table).on_conflict_do_nothing()
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table).on_conflict_do_nothing()
+
+
+def upsert_add(
+    table: Table,
+    bind: Engine | Connection,
+    keys: Sequence[str],
+    add_column: str,
+) -> Insert:
+    """INSERT … ON CONFLICT(keys) DO UPDATE SET add_column = add_column + excluded."""
+    stmt: Any
+    if bind.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        stmt = pg_insert(table)
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        stmt = sqlite_insert(table)
+    result: Insert = stmt.on_conflict_do_update(
+        index_elements=list(keys),
+        set_={add_column: table.c[add_column] + stmt.excluded[add_column]},
+    )
+    return result
+
+
+def fts_match_query(query: str) -> str:
+    """Quote each term so user input is never FTS5 syntax (no injection, no errors)."""
+    terms = [t for t in query.split() if t]
+    return " ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def alembic_include_object(
+    obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
+) -> bool:
+    """FTS5 tables are made by this seam, not by the models; autogenerate skips them."""
+    return not (type_ == "table" and name is not None and name.startswith(FTS_TABLE))

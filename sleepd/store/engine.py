@@ -1,0 +1,83 @@
+"""Engine and session factories with SQLite tuned for a daemon plus CLI readers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import Session
+
+from sleepd import paths
+from sleepd.store.dialect import install_sqlite_hooks
+
+
+def sqlite_file_for(url: str) -> Path | None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).expanduser()
+
+
+def ensure_sqlite_file(db_file: Path) -> None:
+    """Create the database file 0600 before SQLite does (it would honour the umask)."""
+    paths.ensure_private_dir(db_file.parent)
+    fd = os.open(db_file, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(fd)
+    for suffix in ("", "-wal", "-shm"):
+        candidate = db_file.with_name(db_file.name + suffix)
+        try:
+            if candidate.stat().st_mode & 0o077:
+                candidate.chmod(0o600)
+        except FileNotFoundError:
+            pass
+
+
+def make_engine(url: str | None = None, *, create_file: bool = True) -> Engine:
+    url = url or paths.database_url()
+    db_file = sqlite_file_for(url)
+    if db_file is not None:
+        if create_file:
+            ensure_sqlite_file(db_file)
+        engine = create_engine(
+            url,
+            connect_args={"timeout": 30, "check_same_thread": False},
+        )
+        install_sqlite_hooks(engine)
+        return engine
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        install_sqlite_hooks(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+@contextmanager
+def write_session(engine: Engine) -> Iterator[Session]:
+    """One short write transaction, begun IMMEDIATE on SQLite; commits on success."""
+    with engine.connect() as conn:
+        conn.info["sleepd_begin"] = "IMMEDIATE"
+        try:
+            with (
+                conn.begin(),
+                Session(
+                    bind=conn, expire_on_commit=False, join_transaction_mode="conditional_savepoint"
+                ) as session,
+            ):
+                yield session
+                session.flush()
+        finally:
+            conn.info.pop("sleepd_begin", None)
+
+
+@contextmanager
+def read_session(engine: Engine) -> Iterator[Session]:
+    """A read-only view: a deferred transaction, always rolled back."""
+    with Session(bind=engine, expire_on_commit=False) as session:
+        try:
+            yield session
+        finally:
+            session.rollback()
