@@ -11,6 +11,7 @@ from sleepd.config import Config
 from sleepd.errors import DatabaseBehindError
 from sleepd.store import migrate
 from sleepd.store.engine import make_engine, sqlite_file_for
+from sleepd.store.schema_version import HEAD_REVISION
 
 
 def database_url(cfg: Config) -> str:
@@ -20,6 +21,18 @@ def database_url(cfg: Config) -> str:
 def database_exists(cfg: Config) -> bool:
     db_file = sqlite_file_for(database_url(cfg))
     return db_file is None or db_file.exists()
+
+
+def current_revision_fast(engine: Engine) -> str | None:
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with engine.connect() as conn:
+            value = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except DBAPIError:
+        return None
+    return str(value) if value is not None else None
 
 
 def open_store(cfg: Config, *, write: bool = False) -> Engine:
@@ -32,6 +45,8 @@ def open_store(cfg: Config, *, write: bool = False) -> Engine:
     if write:
         paths.home_dir(create=True)
     engine = make_engine(database_url(cfg))
+    if current_revision_fast(engine) == HEAD_REVISION:
+        return engine  # the common case, without loading Alembic
     state = migrate.db_state(engine)
     if state.at_head:
         return engine

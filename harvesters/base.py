@@ -1,0 +1,130 @@
+"""The contract every transcript source implements, and the small helpers they share.
+
+A harvester is constructed with its root directories (the caller resolves
+them; harvesters never import `sleepd`), lists its files with `discover`, and
+turns the bytes after a cursor into `Batch`es with `read`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any, Protocol, runtime_checkable
+
+import orjson
+
+from harvesters.records import Batch, FileCursor, SourceFile
+
+DEFAULT_MAX_TEXT_BYTES = 64 * 1024
+RECENT_IDS_KEPT = 512
+
+
+@runtime_checkable
+class Harvester(Protocol):
+    """One transcript source ("claude", "codex", …)."""
+
+    name: str
+
+    def discover(self) -> Iterator[SourceFile]:
+        """Every transcript file under this harvester's roots, in a stable order."""
+        ...
+
+    def read(
+        self,
+        file: SourceFile,
+        cursor: FileCursor | None,
+        *,
+        batch_lines: int = 2000,
+        max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES,
+    ) -> Iterator[Batch]:
+        """Records from the bytes after `cursor`; each batch carries its own cursor."""
+        ...
+
+
+def clip_text(text: str, max_bytes: int) -> tuple[str, int]:
+    """Return (text cut to at most `max_bytes` UTF-8 bytes, original size in bytes).
+
+    Huge tool outputs and pasted images would bloat the store without helping
+    mining; the original size is kept so figures stay honest.
+    """
+    if len(text) * 4 <= max_bytes:
+        return text, len(text.encode("utf-8", "surrogatepass"))
+    data = text.encode("utf-8", "surrogatepass")
+    size = len(data)
+    if size <= max_bytes:
+        return text, size
+    cut = data[:max_bytes].decode("utf-8", "ignore")
+    return f"{cut}\n…[truncated: {size} bytes in all]", size
+
+
+def compact_json(value: Any) -> str:
+    """Compact JSON text for tool inputs and raw records (never raises)."""
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return str(value)
+
+
+def parse_timestamp(value: Any) -> datetime | None:
+    """ISO-8601 or epoch (s or ms) to an aware UTC datetime; None if unusable."""
+    if isinstance(value, str) and value:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        if parsed.tzinfo is None:
+            return parsed.replace(tzinfo=UTC)
+        return parsed.astimezone(UTC)
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        seconds = value / 1000 if value > 1e11 else value
+        try:
+            return datetime.fromtimestamp(seconds, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def remember(recent: dict[str, Any], key: str, value: Any) -> None:
+    """Insert into an insertion-ordered dict kept to RECENT_IDS_KEPT entries."""
+    recent.pop(key, None)
+    recent[key] = value
+    while len(recent) > RECENT_IDS_KEPT:
+        recent.pop(next(iter(recent)))
+
+
+def image_placeholder(block: dict[str, Any]) -> str:
+    """`[image: image/png, 528112 bytes]` instead of kilobytes of base64."""
+    source = block.get("source")
+    media = "image"
+    size = 0
+    if isinstance(source, dict):
+        media = str(source.get("media_type") or media)
+        data = source.get("data")
+        if isinstance(data, str):
+            size = len(data) * 3 // 4 - data[-2:].count("=")
+        elif source.get("url"):
+            return f"[image: {media}, {source['url']}]"
+    elif isinstance(block.get("image_url"), str):
+        url = block["image_url"]
+        if url.startswith("data:"):
+            media = url[5:].split(";", 1)[0] or media
+            size = (len(url) - url.find(",") - 1) * 3 // 4
+        else:
+            return f"[image: {url[:200]}]"
+    return f"[image: {media}, {size} bytes]"

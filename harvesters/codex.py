@@ -1,0 +1,523 @@
+"""OpenAI Codex CLI rollouts (`~/.codex/sessions/**/rollout-*.jsonl`) to normalized records.
+
+Generations handled (FORMATS.md §2.2): the envelope JSONL
+`{"timestamp","type","payload"}` (session_meta / response_item / event_msg /
+turn_context / compacted, plus 2026 `ordinal`, `world_state`,
+`token_usage_record`, `item_completed`); the older bare JSONL (a bare
+`SessionMeta` header, then bare `ResponseItem`s and `record_type` state lines);
+and the early single-JSON `.json` rollouts (`{"session", "items"}`), which are
+rewritten whole, so any change to one is read again from the start (reset).
+
+Choices worth knowing:
+* User prompts come from `response_item` `message role=user` (present in every
+  generation; 0.148 stopped writing `event_msg/user_message`). The event_msg
+  twins of user and agent messages and reasoning are therefore skipped.
+  Injected context (`<environment_context>`, AGENTS.md, `<user_instructions>`…)
+  and developer/system messages are kind `meta`.
+* Tool calls (function / custom / local-shell / web-search) are emitted at once;
+  their outputs become `tool_result` with the same `call_id`, whenever they come.
+* Exit codes are read from both output encodings: JSON `{"output","metadata":
+  {"exit_code"}}` and plain text ("Exit code: 1", "Process exited with code 1").
+  A non-zero exit code (or an explicit failure) gives the tool_result
+  `is_error=True` and one extra `kind="error"` event (external id + ":error");
+  the Claude harvester follows the same rule.
+* Tokens come from `token_count.info.last_token_usage` on a `meta` event
+  (raw_type "token_count"); a line repeating the previous `total_token_usage` is
+  a duplicate and is not counted again. `input_tokens` is stored without the
+  cached part (Codex counts cached tokens inside input), the cached part goes to
+  `cache_read_tokens`.
+* Event external ids are `@<byte offset>` (stable in an append-only file);
+  the session id from the header is kept in `cursor.state` for later passes.
+* Timestamps come from the records (UTC); file names are local time and unused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from harvesters.base import (
+    DEFAULT_MAX_TEXT_BYTES,
+    as_dict,
+    as_int,
+    as_list,
+    clip_text,
+    compact_json,
+    image_placeholder,
+    parse_timestamp,
+)
+from harvesters.reader import (
+    LineBatch,
+    ParsedLine,
+    empty_cursor,
+    parse_json_line,
+    read_jsonl,
+    read_whole,
+    same_file_version,
+)
+from harvesters.records import (
+    Batch,
+    EventKind,
+    EventRecord,
+    EventRole,
+    FileCursor,
+    SessionRecord,
+    SkippedLine,
+    SourceFile,
+)
+
+SOURCE = "codex"
+MAX_JSON_ROLLOUT_BYTES = 64 << 20
+_INJECTED_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "<INSTRUCTIONS>",
+    "# AGENTS.md instructions",
+    "<permissions instructions>",
+    "<collaboration_mode>",
+    "<turn_aborted>",
+    "<user_shell_command>",
+)
+_PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\s*(-?\d+)", re.I)
+_SKIPPED_EVENT_MSGS = frozenset(
+    {
+        "user_message",  # twin of response_item message role=user
+        "agent_message",  # twin of response_item message role=assistant
+        "agent_reasoning",  # twin of response_item reasoning
+        "agent_reasoning_raw_content",
+        "context_compacted",  # the `compacted` item carries the summary
+        "exec_command_end",  # twin of function_call_output
+    }
+)
+_QUIET_TYPES = frozenset({"world_state", "ghost_snapshot"})
+
+
+class CodexHarvester:
+    """Harvests Codex `sessions/` and `archived_sessions/` roots."""
+
+    name = SOURCE
+
+    def __init__(self, session_dirs: Sequence[Path]) -> None:
+        self.session_dirs = [Path(p) for p in session_dirs]
+
+    def discover(self) -> Iterator[SourceFile]:
+        live: list[Path] = []
+        archived: list[Path] = []
+        for root in self.session_dirs:
+            if root.is_dir():
+                found = [*root.rglob("rollout-*.jsonl"), *root.rglob("rollout-*.json")]
+                (archived if root.name == "archived_sessions" else live).extend(found)
+        live_names = {p.name for p in live}
+        for path in sorted(set(live)):
+            yield SourceFile(str(path), SOURCE, "legacy" if path.suffix == ".json" else "main")
+        for path in sorted(set(archived)):
+            if path.name not in live_names:  # same rollout in both: sessions/ wins
+                yield SourceFile(str(path), SOURCE, "archived")
+
+    def read(
+        self,
+        file: SourceFile,
+        cursor: FileCursor | None,
+        *,
+        batch_lines: int = 2000,
+        max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES,
+    ) -> Iterator[Batch]:
+        if file.path.endswith(".json"):
+            yield self._read_json_rollout(file, cursor, max_text_bytes)
+            return
+        parser: _CodexFile | None = None
+        for chunk in read_jsonl(file.path, cursor, batch_lines=batch_lines):
+            if parser is None:
+                fresh = cursor is None or chunk.reset
+                state = {} if cursor is None or fresh else orjson.loads(orjson.dumps(cursor.state))
+                parser = _CodexFile(file, state, max_text_bytes)
+            yield parser.convert(chunk)
+
+    def _read_json_rollout(
+        self, file: SourceFile, cursor: FileCursor | None, max_text: int
+    ) -> Batch:
+        """The 2025 TypeScript CLI's single JSON document, read whole when it changed."""
+        parser = _CodexFile(file, {}, max_text)
+        try:
+            data, now = read_whole(file.path, MAX_JSON_ROLLOUT_BYTES)
+        except OSError as exc:
+            why = "file vanished" if isinstance(exc, FileNotFoundError) else str(exc)
+            kept = cursor or empty_cursor(file.path)
+            return Batch(file.path, SOURCE, kept, skipped=[SkippedLine(file.path, 0, 0, why)])
+        seen = cursor is not None and cursor.offset > 0
+        if seen and cursor is not None and same_file_version(cursor, now):
+            return Batch(file.path, SOURCE, cursor)
+        value: Any = None
+        reason: str | None = "empty or over size limit"
+        if data:
+            value, reason = parse_json_line(data)
+        if not isinstance(value, dict) or not isinstance(value.get("session"), dict):
+            skip = SkippedLine(file.path, 1, 0, reason or "not a Codex JSON rollout")
+            return Batch(file.path, SOURCE, now, skipped=[skip], reset=seen, bytes_read=now.size)
+        chunk = LineBatch(lines=[], skipped=[], cursor=now, reset=seen, bytes_read=now.size)
+        return parser.convert_document(value, chunk)
+
+
+class _CodexFile:
+    """Parse context for one rollout during one pass."""
+
+    def __init__(self, file: SourceFile, state: dict[str, Any], max_text: int) -> None:
+        self.file = file
+        self.state = state
+        self.max_text = max_text
+        self.info: dict[str, Any] = state.setdefault("session", {})
+        self.events: list[EventRecord] = []
+        self.touched = False
+
+    def convert(self, chunk: LineBatch) -> Batch:
+        self.events = []
+        self.touched = False
+        for line in chunk.lines:
+            self._line(line)
+        return self._batch(chunk)
+
+    def convert_document(self, doc: dict[str, Any], chunk: LineBatch) -> Batch:
+        self.events = []
+        session = as_dict(doc.get("session"))
+        self._session_meta(session)
+        items = as_list(doc.get("items"))
+        started = session.get("timestamp")
+        for index, item in enumerate(items):
+            if isinstance(item, dict):
+                fake = ParsedLine(1, 0, 0, item, b"")
+                self._response_item(fake, item, started, f"#{index}")
+        chunk.lines_read = 1
+        return self._batch(chunk)
+
+    def _batch(self, chunk: LineBatch) -> Batch:
+        sessions = [self._session_record()] if self.touched and self.state.get("sid") else []
+        chunk.cursor.state = orjson.loads(orjson.dumps(self.state))
+        return Batch(
+            path=self.file.path,
+            source=SOURCE,
+            cursor=chunk.cursor,
+            sessions=sessions,
+            events=self.events,
+            skipped=chunk.skipped,
+            reset=chunk.reset,
+            bytes_read=chunk.bytes_read,
+            lines_read=chunk.lines_read,
+            truncated_lines=chunk.huge_lines,
+        )
+
+    # ---- sessions -----------------------------------------------------------
+
+    def _session_meta(self, payload: dict[str, Any]) -> None:
+        if self.state.get("sid"):
+            return  # the first session_meta in a file wins
+        sid = payload.get("id") or payload.get("session_id")
+        if not isinstance(sid, str) or not sid:
+            return
+        self.state["sid"] = sid
+        info = self.info
+        info["started"] = payload.get("timestamp")
+        info["project"] = payload.get("cwd")
+        info["version"] = payload.get("cli_version")
+        git = as_dict(payload.get("git"))
+        info["branch"] = git.get("branch")
+        meta = {
+            key: payload[key]
+            for key in ("originator", "model_provider", "agent_nickname", "agent_role")
+            if isinstance(payload.get(key), str)
+        }
+        if git.get("repository_url"):
+            meta["repository_url"] = git["repository_url"]
+        if git.get("commit_hash"):
+            meta["commit"] = git["commit_hash"]
+        source = payload.get("source")
+        if isinstance(source, str):
+            meta["origin"] = source
+        elif isinstance(source, dict) and "subagent" in source:
+            info["kind"] = "subagent"
+            spawn = source["subagent"]
+            if isinstance(spawn, dict) and isinstance(spawn.get("thread_spawn"), dict):
+                info["parent"] = spawn["thread_spawn"].get("parent_thread_id")
+            meta["origin"] = "subagent"
+        if isinstance(payload.get("forked_from_id"), str):
+            info["kind"] = info.get("kind", "fork")
+            info.setdefault("parent", payload["forked_from_id"])
+        if self.file.role == "archived":
+            meta["archived"] = True
+        info["meta"] = meta
+        self.touched = True
+
+    def _note_time(self, ts: Any) -> None:
+        if isinstance(ts, str) and ts:
+            self.touched = True
+            if not self.info.get("ended") or ts > self.info["ended"]:
+                self.info["ended"] = ts
+
+    def _session_record(self) -> SessionRecord:
+        info = self.info
+        return SessionRecord(
+            source=SOURCE,
+            external_id=self.state["sid"],
+            kind=info.get("kind", "main"),
+            project_path=info.get("project"),
+            git_branch=info.get("branch"),
+            model=info.get("model"),
+            agent_version=info.get("version"),
+            started_at=parse_timestamp(info.get("started")),
+            ended_at=parse_timestamp(info.get("ended")),
+            parent_external_id=info.get("parent"),
+            meta=dict(info.get("meta", {})),
+        )
+
+    # ---- lines --------------------------------------------------------------
+
+    def _line(self, line: ParsedLine) -> None:
+        obj = line.obj
+        kind = obj.get("type")
+        payload = obj.get("payload")
+        eid = f"@{line.offset}"
+        if isinstance(kind, str) and isinstance(payload, dict):  # envelope
+            ts = obj.get("timestamp")
+            self._note_time(ts)
+            self._envelope(line, kind, payload, ts, eid)
+        elif "record_type" in obj:
+            return  # bare-era state snapshot lines
+        elif line.line_no == 1 and "id" in obj and "type" not in obj:
+            self._session_meta(obj)  # bare-era header
+        elif isinstance(kind, str):
+            self._response_item(line, obj, obj.get("timestamp"), eid)  # bare-era item
+        else:
+            self._raw(line, "untyped", obj.get("timestamp"), eid)
+
+    def _envelope(
+        self, line: ParsedLine, kind: str, payload: dict[str, Any], ts: Any, eid: str
+    ) -> None:
+        if kind == "session_meta":
+            self._session_meta(payload)
+        elif kind == "turn_context":
+            if isinstance(payload.get("model"), str):
+                self.info["model"] = payload["model"]
+            if not self.info.get("project") and isinstance(payload.get("cwd"), str):
+                self.info["project"] = payload["cwd"]
+        elif kind == "response_item":
+            self._response_item(line, payload, ts, eid)
+        elif kind == "event_msg":
+            self._event_msg(line, payload, ts, eid)
+        elif kind == "compacted":
+            text = str(payload.get("message") or "")
+            self._emit(line, eid, "summary", "system", ts, text, raw_type="compacted")
+        elif kind == "token_usage_record":
+            text = compact_json(payload.get("usage"))
+            self._emit(line, eid, "meta", "system", ts, text, raw_type=kind, is_meta=True)
+        elif kind not in _QUIET_TYPES:
+            self._raw(line, kind, ts, eid)
+
+    def _response_item(self, line: ParsedLine, item: dict[str, Any], ts: Any, eid: str) -> None:
+        itype = item.get("type")
+        if itype == "message":
+            self._message(line, item, ts, eid)
+        elif itype == "reasoning":
+            parts = [
+                str(s.get("text") or "")
+                for s in (item.get("summary") or []) + (item.get("content") or [])
+                if isinstance(s, dict)
+            ]
+            self._emit(line, eid, "thinking", "assistant", ts, "\n".join(parts))
+        elif itype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            self._tool_call(line, item, ts, eid, itype)
+        elif itype in ("function_call_output", "custom_tool_call_output"):
+            self._tool_output(line, item, ts, eid)
+        elif itype in ("compaction", "compaction_summary"):
+            self._emit(line, eid, "summary", "system", ts, "[remote compaction]", raw_type=itype)
+        elif itype in _QUIET_TYPES:
+            return
+        else:
+            self._raw(line, f"response_item:{itype}", ts, eid)
+
+    def _message(self, line: ParsedLine, item: dict[str, Any], ts: Any, eid: str) -> None:
+        role = item.get("role")
+        text = _content_text(item.get("content"))
+        if role == "assistant":
+            self._emit(line, eid, "assistant_text", "assistant", ts, text)
+        elif role == "user":
+            if text.lstrip().startswith(_INJECTED_PREFIXES):
+                self._emit(line, eid, "meta", "user", ts, text, is_meta=True)
+            else:
+                self._emit(line, eid, "user_prompt", "user", ts, text)
+        else:
+            self._emit(line, eid, "meta", "system", ts, text, is_meta=True, raw_type=str(role))
+
+    def _tool_call(
+        self, line: ParsedLine, item: dict[str, Any], ts: Any, eid: str, itype: str
+    ) -> None:
+        if itype == "function_call":
+            name, text = item.get("name"), item.get("arguments")
+            text = text if isinstance(text, str) else compact_json(text)
+            if isinstance(item.get("namespace"), str):
+                name = f"{item['namespace']}.{name}"
+        elif itype == "custom_tool_call":
+            name, text = item.get("name"), item.get("input")
+        elif itype == "local_shell_call":
+            name, text = "local_shell", compact_json(item.get("action"))
+        else:
+            name, text = "web_search", compact_json(item.get("action"))
+        call_id = item.get("call_id") or item.get("id")
+        self._emit(
+            line, eid, "tool_call", "assistant", ts,
+            text if isinstance(text, str) else compact_json(text),
+            tool_name=name if isinstance(name, str) else None,
+            call_id=call_id if isinstance(call_id, str) else None,
+        )  # fmt: skip
+
+    def _tool_output(self, line: ParsedLine, item: dict[str, Any], ts: Any, eid: str) -> None:
+        text, exit_code, failed = decode_tool_output(item.get("output"))
+        call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None
+        failed = failed or (exit_code is not None and exit_code != 0)
+        self._emit(
+            line, eid, "tool_result", "tool", ts, text,
+            call_id=call_id, exit_code=exit_code, is_error=failed,
+        )  # fmt: skip
+        if failed:
+            self._emit(
+                line, f"{eid}:error", "error", "tool", ts, text.strip()[:500],
+                call_id=call_id, exit_code=exit_code, is_error=True,
+            )  # fmt: skip
+
+    def _event_msg(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
+        etype = payload.get("type")
+        if etype in _SKIPPED_EVENT_MSGS:
+            return
+        if etype == "token_count":
+            self._token_count(line, payload, ts, eid)
+        elif etype == "turn_aborted":
+            reason = str(payload.get("reason") or "aborted")
+            self._emit(line, eid, "interrupt", "system", ts, reason, raw_type="turn_aborted")
+        elif etype in ("error", "stream_error"):
+            text = str(payload.get("message") or compact_json(payload))
+            self._emit(line, eid, "error", "system", ts, text, is_error=True, raw_type=etype)
+        elif etype == "item_completed":
+            self._item_completed(line, payload, ts, eid)
+        else:
+            text = compact_json({k: v for k, v in payload.items() if k != "type"})
+            self._emit(
+                line, eid, "meta", "system", ts, text, is_meta=True, raw_type=f"event_msg:{etype}"
+            )
+
+    def _token_count(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
+        info = payload.get("info")
+        if not isinstance(info, dict):
+            return  # the first token_count of a turn has info null
+        total = info.get("total_token_usage")
+        if total is not None and total == self.state.get("last_total"):
+            return  # a repeated line, already counted
+        self.state["last_total"] = total
+        last = info.get("last_token_usage")
+        if not isinstance(last, dict):
+            return
+        cached = as_int(last.get("cached_input_tokens"))
+        event = self._emit(line, eid, "meta", "system", ts, "", raw_type="token_count")
+        event.is_meta = True
+        event.input_tokens = max(as_int(last.get("input_tokens")) - cached, 0)
+        event.cache_read_tokens = cached
+        event.cache_creation_tokens = as_int(last.get("cache_write_input_tokens"))
+        event.output_tokens = as_int(last.get("output_tokens"))
+
+    def _item_completed(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
+        item = as_dict(payload.get("item"))
+        itype = str(item.get("type"))
+        if itype in ("UserMessage", "AgentMessage", "Reasoning"):
+            return  # twins of response items
+        raw_type = f"item_completed:{itype}"
+        exit_code = item.get("exit_code") if isinstance(item.get("exit_code"), int) else None
+        failed = item.get("status") == "failed" or (exit_code is not None and exit_code != 0)
+        text = str(item.get("aggregated_output") or item.get("command") or compact_json(item))
+        self._emit(
+            line, eid, "meta", "system", ts, text,
+            is_meta=True, raw_type=raw_type, exit_code=exit_code, is_error=failed,
+        )  # fmt: skip
+        if failed:
+            self._emit(
+                line, f"{eid}:error", "error", "tool", ts, text.strip()[:500],
+                raw_type=raw_type, exit_code=exit_code, is_error=True,
+            )  # fmt: skip
+
+    def _raw(self, line: ParsedLine, raw_type: str, ts: Any, eid: str) -> None:
+        raw, _ = clip_text(line.raw.decode("utf-8", "replace"), min(self.max_text, 16384))
+        event = self._emit(line, eid, "raw", "system", ts, "", raw_type=raw_type)
+        event.raw = raw
+        event.text_size = max(line.size - 1, 0)
+
+    def _emit(
+        self,
+        line: ParsedLine,
+        eid: str,
+        kind: EventKind,
+        role: EventRole,
+        ts: Any,
+        text: str,
+        **extra: Any,
+    ) -> EventRecord:
+        clipped, size = clip_text(text, self.max_text)
+        event = EventRecord(
+            session_external_id=self.state.get("sid") or "",
+            external_id=eid,
+            kind=kind,
+            role=role,
+            timestamp=parse_timestamp(ts),
+            text=clipped,
+            text_size=size,
+            byte_offset=line.offset,
+            line_no=line.line_no,
+            **extra,
+        )
+        if event.session_external_id:  # nothing before the header can be placed
+            self.touched = True
+            self.events.append(event)
+        return event
+
+
+def decode_tool_output(output: Any) -> tuple[str, int | None, bool]:
+    """(text, exit code, explicit failure) from any Codex tool-output encoding."""
+    failed = False
+    if isinstance(output, dict):  # {"content", "success"} payloads
+        failed = output.get("success") is False
+        output = output.get("content", output.get("output", ""))
+    if isinstance(output, list):
+        return _content_text(output), _plain_exit_code(_content_text(output)), failed
+    if not isinstance(output, str):
+        return compact_json(output), None, failed
+    if output.startswith("{"):
+        try:
+            decoded = orjson.loads(output)
+        except orjson.JSONDecodeError:
+            decoded = None
+        if isinstance(decoded, dict) and "output" in decoded:
+            metadata = decoded.get("metadata")
+            code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+            text = decoded["output"] if isinstance(decoded["output"], str) else ""
+            return text, code if isinstance(code, int) else None, failed
+    return output, _plain_exit_code(output), failed
+
+
+def _plain_exit_code(text: str) -> int | None:
+    match = _PLAIN_EXIT.search(text[:300])
+    return int(match.group(1)) if match else None
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = []
+    for part in content:
+        if not isinstance(part, dict):
+            continue
+        if isinstance(part.get("text"), str):
+            parts.append(part["text"])
+        elif part.get("type") in ("input_image", "image"):
+            parts.append(image_placeholder(part))
+    return "\n".join(parts)

@@ -1,0 +1,300 @@
+"""Incremental, crash-tolerant JSONL reading shared by every harvester.
+
+Transcript files are appended to while agents run, and may be truncated,
+replaced or rotated underneath us. The reader resumes from a byte-offset
+cursor, streams only the new bytes in chunks, leaves a half-written last line
+for the next pass, and never raises on bad bytes: every line it cannot use is
+reported as a `SkippedLine`. Harvesters turn the parsed objects into records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+import orjson
+
+from harvesters.records import FileCursor, SkippedLine
+
+HEAD_BYTES = 4096
+DEFAULT_BATCH_LINES = 2000
+DEFAULT_MAX_LINE_BYTES = 1 << 20
+DEFAULT_MAX_PARSE_BYTES = 64 << 20
+DEFAULT_CHUNK_BYTES = 1 << 20
+_BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(slots=True)
+class ParsedLine:
+    """One complete JSONL line that parsed to a JSON object."""
+
+    line_no: int  # 1-based
+    offset: int  # byte offset of the line start
+    size: int  # bytes, including the trailing newline
+    obj: dict[str, Any]
+    raw: bytes  # the line without its newline, for raw/unknown records
+    huge: bool = False  # longer than max_line_bytes: callers should clip text
+
+
+@dataclass(slots=True)
+class LineBatch:
+    """A run of complete lines; `cursor` points just after the last of them."""
+
+    lines: list[ParsedLine]
+    skipped: list[SkippedLine]
+    cursor: FileCursor
+    reset: bool = False
+    bytes_read: int = 0
+    lines_read: int = 0
+    huge_lines: int = 0
+
+
+@dataclass(slots=True)
+class _Pending:
+    lines: list[ParsedLine] = field(default_factory=list)
+    skipped: list[SkippedLine] = field(default_factory=list)
+    count: int = 0
+    huge: int = 0
+
+
+def parse_json_line(data: bytes) -> tuple[Any, str | None]:
+    """Parse one line; return (value, None) or (None, reason).
+
+    orjson is the fast path. It rejects a BOM, invalid UTF-8 and lone UTF-16
+    surrogate escapes, all of which real transcripts contain, so those fall
+    back to the stdlib parser and the strings are scrubbed to valid UTF-8.
+    """
+    try:
+        return orjson.loads(data), None
+    except orjson.JSONDecodeError:
+        pass
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+        try:
+            return orjson.loads(data), None
+        except orjson.JSONDecodeError:
+            pass
+    text = data.decode("utf-8", errors="replace")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, "malformed JSON"
+    return scrub_surrogates(value), None
+
+
+def scrub_surrogates(value: Any) -> Any:
+    """Replace lone surrogates (which SQLite's UTF-8 encoder rejects) with U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub_surrogates(v) for v in value]
+    return value
+
+
+def head_hash(fh: BinaryIO, length: int) -> str:
+    """sha256 of the first `length` bytes: how a replaced file is recognised."""
+    fh.seek(0)
+    return hashlib.sha256(fh.read(length)).hexdigest()
+
+
+def empty_cursor(path: str) -> FileCursor:
+    return FileCursor(path=path, device=0, inode=0, size=0, offset=0, head_hash="")
+
+
+def read_whole(path: str, max_bytes: int) -> tuple[bytes, FileCursor]:
+    """A small file read in one go (b"" if over `max_bytes`) and its cursor at end of file.
+
+    For formats that are rewritten whole rather than appended to.
+    """
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        digest = head_hash(fh, min(HEAD_BYTES, st.st_size))
+        fh.seek(0)
+        data = fh.read(st.st_size) if st.st_size <= max_bytes else b""
+    cursor = FileCursor(
+        path=path,
+        device=st.st_dev,
+        inode=st.st_ino,
+        size=st.st_size,
+        offset=st.st_size,
+        head_hash=digest,
+        line_no=data.count(b"\n"),
+        mtime_ns=st.st_mtime_ns,
+    )
+    return data, cursor
+
+
+def same_file_version(old: FileCursor, new: FileCursor) -> bool:
+    """True when identity, size, mtime and head bytes all match."""
+    return (old.device, old.inode, old.size, old.mtime_ns, old.head_hash) == (
+        new.device,
+        new.inode,
+        new.size,
+        new.mtime_ns,
+        new.head_hash,
+    )
+
+
+def _needs_reset(fh: BinaryIO, st: os.stat_result, cursor: FileCursor) -> bool:
+    if (st.st_dev, st.st_ino) != (cursor.device, cursor.inode):
+        return True  # replaced or rotated
+    if st.st_size < cursor.offset:
+        return True  # truncated
+    length = min(HEAD_BYTES, cursor.size)
+    return head_hash(fh, length) != cursor.head_hash  # rewritten in place
+
+
+def read_jsonl(
+    path: str,
+    cursor: FileCursor | None,
+    *,
+    batch_lines: int = DEFAULT_BATCH_LINES,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_parse_bytes: int = DEFAULT_MAX_PARSE_BYTES,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+) -> Iterator[LineBatch]:
+    """Yield batches of the complete lines after `cursor`.
+
+    At least one batch is always yielded, so the caller can store a cursor for
+    empty or vanished files too. `state` is copied forward (cleared on reset);
+    harvesters put their own parse context into it.
+    """
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed in the finally below
+    except OSError as exc:
+        reason = "file vanished" if isinstance(exc, FileNotFoundError) else f"unreadable: {exc}"
+        kept = cursor if cursor is not None else empty_cursor(path)
+        yield LineBatch(lines=[], skipped=[SkippedLine(path, 0, 0, reason)], cursor=kept)
+        return
+    try:
+        yield from _read_open(
+            fh, path, cursor, batch_lines, max_line_bytes, max_parse_bytes, chunk_bytes
+        )
+    finally:
+        fh.close()
+
+
+def _read_open(
+    fh: BinaryIO,
+    path: str,
+    cursor: FileCursor | None,
+    batch_lines: int,
+    max_line_bytes: int,
+    max_parse_bytes: int,
+    chunk_bytes: int,
+) -> Iterator[LineBatch]:
+    st = os.fstat(fh.fileno())
+    reset = cursor is not None and _needs_reset(fh, st, cursor)
+    start = 0 if cursor is None or reset else cursor.offset
+    line_no = 0 if cursor is None or reset else cursor.line_no
+    state: dict[str, Any] = {} if cursor is None or reset else dict(cursor.state)
+    digest = head_hash(fh, min(HEAD_BYTES, st.st_size))
+
+    def make_cursor(offset: int, last_line: int) -> FileCursor:
+        return FileCursor(
+            path=path,
+            device=st.st_dev,
+            inode=st.st_ino,
+            size=st.st_size,
+            offset=offset,
+            head_hash=digest,
+            line_no=last_line,
+            mtime_ns=st.st_mtime_ns,
+            state=dict(state),
+        )
+
+    fh.seek(start)
+    pending = _Pending()
+    batch_start = start
+    offset = start  # start of the line being assembled
+    carry: list[bytes] = []  # parts of an unfinished line
+    carry_len = 0
+    discarding = False  # inside a line longer than max_parse_bytes
+    discard_len = 0
+    first_batch = True
+    remaining = st.st_size - start  # never read past the size we stat'ed
+
+    def flush() -> LineBatch:
+        nonlocal pending, batch_start, first_batch
+        batch = LineBatch(
+            lines=pending.lines,
+            skipped=pending.skipped,
+            cursor=make_cursor(offset, line_no),
+            reset=reset and first_batch,
+            bytes_read=offset - batch_start,
+            lines_read=pending.count,
+            huge_lines=pending.huge,
+        )
+        first_batch = False
+        pending = _Pending()
+        batch_start = offset
+        return batch
+
+    while remaining > 0:
+        chunk = fh.read(min(chunk_bytes, remaining))
+        if not chunk:
+            break
+        remaining -= len(chunk)
+        pieces = chunk.split(b"\n")
+        tail = pieces.pop()  # bytes after the last newline in this chunk
+        for i, piece in enumerate(pieces):
+            line_no += 1
+            if i == 0 and discarding:
+                size = discard_len + len(piece) + 1
+                discarding, discard_len = False, 0
+                pending.count += 1
+                reason = f"line over {max_parse_bytes} bytes"
+                pending.skipped.append(SkippedLine(path, line_no, offset, reason))
+            else:
+                if i == 0 and carry:
+                    piece = b"".join([*carry, piece])
+                    carry, carry_len = [], 0
+                size = len(piece) + 1
+                _take_line(pending, path, piece, line_no, offset, size, max_line_bytes)
+            offset += size
+            if pending.count >= batch_lines:
+                yield flush()
+        if discarding:
+            discard_len += len(tail)
+        elif tail:
+            carry.append(tail)
+            carry_len += len(tail)
+            if carry_len > max_parse_bytes:
+                discarding, discard_len, carry, carry_len = True, carry_len, [], 0
+    # an unfinished last line stays in the file for the next pass
+    if pending.count or first_batch:
+        yield flush()
+
+
+def _take_line(
+    pending: _Pending,
+    path: str,
+    piece: bytes,
+    line_no: int,
+    offset: int,
+    size: int,
+    max_line_bytes: int,
+) -> None:
+    pending.count += 1
+    if not piece or piece.isspace():
+        return  # blank lines are harmless separators, not damage
+    value, reason = parse_json_line(piece)
+    if reason is not None:
+        pending.skipped.append(SkippedLine(path, line_no, offset, reason))
+        return
+    if not isinstance(value, dict):
+        kind = type(value).__name__
+        pending.skipped.append(SkippedLine(path, line_no, offset, f"JSON {kind}, not an object"))
+        return
+    huge = size > max_line_bytes
+    if huge:
+        pending.huge += 1
+    pending.lines.append(ParsedLine(line_no, offset, size, value, piece, huge))

@@ -1,0 +1,103 @@
+"""`sleepd harvest` and `sleepd search`."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+
+import typer
+
+from sleepd.cli.common import emit_json, warn
+
+
+class SourceChoice(StrEnum):
+    claude = "claude"
+    codex = "codex"
+    all = "all"
+
+
+def harvest(
+    source: SourceChoice = typer.Option(SourceChoice.all, "--source", help="Which transcripts."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Read new transcript lines into the database (incremental, redacted)."""
+    from sleepd.config import load_config
+    from sleepd.jobs import run_harvest_job
+    from sleepd.store.models import JobRun
+    from sleepd.store.open import open_store
+
+    cfg = load_config()
+    engine = open_store(cfg, write=True)
+    progress_cb = None
+    progress_ctx = None
+    if sys.stderr.isatty() and not json_out:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        progress_ctx = Progress(transient=True, console=Console(stderr=True))
+        progress_ctx.start()
+        tasks: dict[str, object] = {}
+
+        def progress_cb(name: str, done: int, total: int) -> None:
+            assert progress_ctx is not None
+            if name not in tasks:
+                tasks[name] = progress_ctx.add_task(f"harvest {name}", total=total)
+            progress_ctx.update(tasks[name], completed=done)  # type: ignore[arg-type]
+
+    try:
+        run_id = run_harvest_job(
+            engine, cfg, trigger="manual", source=source.value, progress=progress_cb
+        )
+    finally:
+        if progress_ctx is not None:
+            progress_ctx.stop()
+    from sqlalchemy.orm import Session
+
+    with Session(engine) as db:
+        job = db.get(JobRun, run_id)
+        detail = dict(job.detail) if job else {}
+    for per in detail.get("per_source", {}).values():
+        for message in per.get("error_messages", []):
+            warn(message)
+    if json_out:
+        emit_json(detail)
+        return
+    typer.echo(
+        f"harvested {detail['files_changed']} changed of {detail['files_scanned']} files: "
+        f"{detail['sessions_new']} new sessions, {detail['events_new']} new events, "
+        f"{detail['bytes_read'] / 1e6:.1f} MB read, {detail['malformed_lines']} malformed lines "
+        f"skipped, {detail['redactions']} secrets redacted, {detail['errors']} errors "
+        f"({detail['duration_s']:.2f} s)"
+    )
+
+
+def search(
+    query: str = typer.Argument(..., help="Words to find in harvested event text."),
+    project: str = typer.Option(None, "--project", help="Only this project path."),
+    source: str = typer.Option(None, "--source", help="claude or codex."),
+    limit: int = typer.Option(20, "--limit", min=1, max=1000),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Full-text search over harvested events."""
+    from dataclasses import asdict
+
+    from sleepd.config import load_config
+    from sleepd.search import search_events
+    from sleepd.store.open import open_store
+
+    engine = open_store(load_config())
+    hits = search_events(engine, query, project=project, source=source, limit=limit)
+    if json_out:
+        emit_json([asdict(h) for h in hits])
+        return
+    if not hits:
+        typer.echo("no matches", err=True)
+        return
+    for h in hits:
+        when = h.ts.isoformat(timespec="seconds") if h.ts else "?"
+        typer.echo(f"{when}  {h.source}:{h.session_external_id[:12]}  {h.kind:<14} {h.snippet}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("harvest")(harvest)
+    app.command("search")(search)

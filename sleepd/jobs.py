@@ -1,0 +1,110 @@
+"""The pipeline's jobs as module-level functions that take plain values.
+
+`sleepd harvest`, `sleepd run` and the daemon's scheduler all call these, so a
+job behaves the same however it was started, and every run lands in `job_runs`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.store.engine import write_session
+from sleepd.store.models import JobRun, utcnow
+
+
+class JobRecorder:
+    """A handle on one job_runs row; outcome and detail are set as the job goes."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.outcome = "ok"
+        self.reason: str | None = None
+        self.detail: dict[str, Any] = {}
+        self.night_id: int | None = None
+
+
+@contextmanager
+def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder]:
+    """Record the start at once and the end whatever happens (error, interrupt)."""
+    with write_session(engine) as db:
+        row = JobRun(job=job, trigger=trigger, outcome="running", detail={})
+        db.add(row)
+        db.flush()
+        recorder = JobRecorder(row.id)
+    try:
+        yield recorder
+    except BaseException as exc:
+        recorder.outcome = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        recorder.reason = recorder.reason or f"{type(exc).__name__}: {exc}"[:500]
+        raise
+    finally:
+        with write_session(engine) as db:
+            finished = db.get(JobRun, recorder.run_id)
+            if finished is not None:
+                finished.ended_at = utcnow()
+                finished.outcome = recorder.outcome
+                finished.reason = recorder.reason
+                finished.detail = recorder.detail
+                finished.night_id = recorder.night_id
+
+
+def run_harvest_job(
+    engine: Engine,
+    cfg: Config,
+    *,
+    trigger: str,
+    paths: list[str] | None = None,
+    source: str = "all",
+    progress: Callable[[str, int, int], None] | None = None,
+) -> int:
+    """Harvest (everything, or only `paths`); returns the job_run id."""
+    from sleepd.harvest import harvest
+
+    with recorded_job(engine, "harvest", trigger) as job:
+        report = harvest(engine, cfg, source=source, only_paths=paths, progress=progress)
+        job.detail = report.to_dict()
+        if report.totals()["errors"]:
+            job.reason = f"{report.totals()['errors']} file error(s)"
+    return job.run_id
+
+
+def run_mine_job(engine: Engine, cfg: Config, *, trigger: str) -> int:
+    from sleepd.mining.mine import mine
+
+    with recorded_job(engine, "mine", trigger) as job:
+        job.detail = mine(engine, cfg).to_dict()
+    return job.run_id
+
+
+def run_night_job(
+    engine: Engine,
+    cfg: Config,
+    *,
+    trigger: str,
+    stop: threading.Event | None = None,
+    project: str | None = None,
+    backend: str | None = None,
+    dry_run: bool = False,
+) -> int:
+    """One whole night (harvest → mine → dream → gate → stage); returns the job_run id."""
+    from sleepd.dream.night import NightOptions, run_night
+
+    with recorded_job(engine, "night", trigger) as job:
+        result = run_night(
+            engine,
+            cfg,
+            NightOptions(
+                trigger=trigger, project=project, backend=backend, dry_run=dry_run, stop=stop
+            ),
+        )
+        job.night_id = result.night_id
+        job.outcome = result.job_outcome
+        job.reason = result.stop_reason
+        job.detail = result.summary
+    return job.run_id

@@ -1,0 +1,366 @@
+"""Everything `sleepd status` reports, gathered as plain data.
+
+Each section is one small query function so the CLI, `--check` and the JSON
+schema in `docs/status.schema.json` read the same figures. Queries are plain,
+portable SQL over `ReadOnlyDb`, so status starts without importing SQLAlchemy
+on SQLite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sleepd import paths
+from sleepd.config import Config
+from sleepd.store.fastread import ReadOnlyDb, as_utc, db_to_utc_param
+from sleepd.store.schema_version import HEAD_REVISION
+
+SCHEMA_VERSION = 1
+#: A heartbeat older than this means the daemon is not running.
+HEARTBEAT_STALE_S = 120
+CLAUDE_DEFAULT_CLEANUP_DAYS = 30
+SOURCES = ("claude", "codex")
+PROPOSAL_STATES = ("pending", "accepted", "rejected", "stale", "superseded")
+GATE_OUTCOMES = ("accept", "reject", "inconclusive")
+
+
+def _iso(value: Any) -> str | None:
+    parsed = as_utc(value)
+    return parsed.isoformat() if parsed else None
+
+
+def database_revision(db: ReadOnlyDb) -> str | None:
+    try:
+        value = db.scalar("SELECT version_num FROM alembic_version")
+    except Exception:  # no table yet, or not a database at all
+        return None
+    return str(value) if value is not None else None
+
+
+def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any]:
+    sources: dict[str, Any] = {}
+    for source in SOURCES:
+        p = {"s": source}
+        files, malformed, last, file_errors = db.rows(
+            "SELECT count(*), coalesce(sum(malformed_lines), 0), max(last_harvested_at), "
+            "coalesce(sum(CASE WHEN status <> 'ok' THEN 1 ELSE 0 END), 0) "
+            "FROM transcript_files WHERE source = :s",
+            p,
+        )[0]
+        sessions, events, oldest, newest = db.rows(
+            "SELECT count(*), coalesce(sum(event_count), 0), min(started_at), max(started_at) "
+            "FROM sessions WHERE source = :s",
+            p,
+        )[0]
+        tool_errors = db.scalar(
+            "SELECT count(*) FROM events e JOIN sessions s ON s.id = e.session_id "
+            "WHERE s.source = :s AND e.kind = 'error'",
+            p,
+        )
+        redactions = db.scalar(
+            "SELECT coalesce(sum(count), 0) FROM redaction_counts WHERE source = :s", p
+        )
+        last_dt = as_utc(last)
+        sources[source] = {
+            "enabled": bool(getattr(cfg.sources, source)),
+            "files": int(files),
+            "sessions": int(sessions),
+            "events": int(events),
+            "tool_errors": int(tool_errors or 0),
+            "file_errors": int(file_errors),
+            "malformed_lines": int(malformed),
+            "redactions": int(redactions or 0),
+            "last_harvest": _iso(last_dt),
+            "oldest_session": _iso(oldest),
+            "newest_session": _iso(newest),
+            "harvest_age_s": None if last_dt is None else round((now - last_dt).total_seconds(), 1),
+        }
+    last_job = db.scalar(
+        "SELECT max(ended_at) FROM job_runs WHERE job = 'harvest' AND outcome = 'ok'"
+    )
+    return {"sources": sources, "last_harvest_job": _iso(last_job)}
+
+
+def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
+    splits = dict.fromkeys(("train", "val", "test"), 0)
+    for split, count in db.rows(
+        "SELECT split, count(*) FROM tasks WHERE active = TRUE GROUP BY split"
+    ):
+        splits[str(split)] = int(count)
+    outcomes = {
+        str(o): int(n)
+        for o, n in db.rows("SELECT outcome, count(*) FROM episodes GROUP BY outcome")
+    }
+    top = [
+        {"signature": sig, "tool": tool, "count": int(count)}
+        for sig, tool, count in db.rows(
+            "SELECT signature, tool_name, count FROM failure_patterns "
+            "ORDER BY count DESC, id LIMIT 5"
+        )
+    ]
+    return {
+        "episodes": sum(outcomes.values()),
+        "episode_outcomes": outcomes,
+        "clusters": int(db.scalar("SELECT count(*) FROM task_clusters") or 0),
+        "recurring_clusters": int(
+            db.scalar(
+                "SELECT count(*) FROM task_clusters WHERE size >= :n",
+                {"n": cfg.mining.min_recurrence},
+            )
+            or 0
+        ),
+        "tasks_by_split": splits,
+        "failure_patterns": int(db.scalar("SELECT count(*) FROM failure_patterns") or 0),
+        "top_failure_patterns": top,
+    }
+
+
+def gate_figures(db: ReadOnlyDb) -> dict[str, Any]:
+    by_status = {
+        str(s): int(n) for s, n in db.rows("SELECT status, count(*) FROM proposals GROUP BY status")
+    }
+    by_outcome = {
+        str(o): int(n)
+        for o, n in db.rows(
+            "SELECT outcome, count(*) FROM gate_decisions "
+            "WHERE calibration = FALSE GROUP BY outcome"
+        )
+    }
+    decided = sum(by_outcome.values())
+    aa_trials, aa_accepts = db.rows(
+        "SELECT count(*), coalesce(sum(CASE WHEN outcome = 'accept' THEN 1 ELSE 0 END), 0) "
+        "FROM gate_decisions WHERE calibration = TRUE"
+    )[0]
+    last = db.rows(
+        "SELECT id, started_at, status, stop_reason, accepted, rejected, inconclusive, "
+        "val_before, val_after, test_before, test_after, simulated FROM nights "
+        "WHERE status <> 'running' ORDER BY started_at DESC, id DESC LIMIT 1"
+    )
+    last_night = None
+    if last:
+        row = last[0]
+        last_night = {
+            "id": int(row[0]),
+            "started_at": _iso(row[1]),
+            "status": row[2],
+            "stop_reason": row[3],
+            "accepted": int(row[4]),
+            "rejected": int(row[5]),
+            "inconclusive": int(row[6]),
+            "val_lift": _lift(row[7], row[8]),
+            "test_lift": _lift(row[9], row[10]),
+            "simulated": bool(row[11]),
+        }
+    return {
+        "proposals": {s: by_status.get(s, 0) for s in PROPOSAL_STATES},
+        "decisions": {o: by_outcome.get(o, 0) for o in GATE_OUTCOMES},
+        "acceptance_rate": None
+        if decided == 0
+        else round(by_outcome.get("accept", 0) / decided, 4),
+        "aa_false_accept_rate": None if not aa_trials else round(aa_accepts / aa_trials, 4),
+        "aa_trials": int(aa_trials),
+        "last_night": last_night,
+    }
+
+
+def _lift(before: float | None, after: float | None) -> float | None:
+    if before is None or after is None:
+        return None
+    return round(after - before, 4)
+
+
+def _caps(cfg: Config) -> dict[str, float]:
+    return {
+        "max_usd_per_night": cfg.budget.max_usd_per_night,
+        "max_tokens_per_night": cfg.budget.max_tokens_per_night,
+        "max_wall_minutes": cfg.budget.max_wall_minutes,
+    }
+
+
+def budget_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any]:
+    def spend(since: datetime) -> tuple[float, int]:
+        usd, tokens = db.rows(
+            "SELECT coalesce(sum(cost_usd), 0), coalesce(sum(input_tokens + output_tokens), 0) "
+            "FROM budget_ledger WHERE at >= :since AND simulated = FALSE",
+            {"since": db_to_utc_param(since)},
+        )[0]
+        return float(usd), int(tokens)
+
+    day_usd, day_tokens = spend(now - timedelta(hours=24))
+    month_usd, month_tokens = spend(now - timedelta(days=30))
+    return {
+        "last_24h_usd": round(day_usd, 4),
+        "last_24h_tokens": day_tokens,
+        "last_30d_usd": round(month_usd, 4),
+        "last_30d_tokens": month_tokens,
+        "caps": _caps(cfg),
+    }
+
+
+def daemon_figures(db: ReadOnlyDb, now: datetime) -> dict[str, Any]:
+    rows = db.rows(
+        "SELECT pid, hostname, state, heartbeat_at, watch_mode, next_night_at "
+        "FROM daemon_heartbeats ORDER BY heartbeat_at DESC, id DESC LIMIT 1"
+    )
+    if not rows:
+        return _no_daemon()
+    pid, hostname, state, beat_at, watch_mode, next_night = rows[0]
+    beat = as_utc(beat_at) or now
+    age = (now - beat).total_seconds()
+    running = state == "running" and age <= HEARTBEAT_STALE_S
+    if running and hostname == socket.gethostname():
+        running = _pid_alive(int(pid))
+    return {
+        "running": running,
+        "state": state if running or state != "running" else "dead",
+        "pid": int(pid),
+        "last_heartbeat": _iso(beat),
+        "heartbeat_age_s": round(age, 1),
+        "watch_mode": watch_mode,
+        "next_night_at": _iso(next_night),
+    }
+
+
+def _no_daemon() -> dict[str, Any]:
+    return {
+        "running": False,
+        "state": "never-started",
+        "pid": None,
+        "last_heartbeat": None,
+        "heartbeat_age_s": None,
+        "watch_mode": None,
+        "next_night_at": None,
+    }
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def claude_cleanup_days() -> int:
+    """Claude Code deletes transcripts older than this at startup."""
+    try:
+        data = json.loads(paths.claude_settings_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return CLAUDE_DEFAULT_CLEANUP_DAYS
+    value = data.get("cleanupPeriodDays") if isinstance(data, dict) else None
+    return value if isinstance(value, int) and value >= 0 else CLAUDE_DEFAULT_CLEANUP_DAYS
+
+
+def warnings_for(report: dict[str, Any], cfg: Config) -> list[str]:
+    warnings: list[str] = []
+    db = report["database"]
+    if not db["initialised"]:
+        warnings.append("database not initialised yet: run `sleepd harvest` or `sleepd db upgrade`")
+    elif not db["at_head"]:
+        warnings.append(
+            f"database at {db['revision']}, code expects {db['head']}: run `sleepd db upgrade`"
+        )
+    claude = report["harvest"]["sources"]["claude"]
+    cleanup = claude_cleanup_days()
+    if claude["enabled"]:
+        interval_days = cfg.schedule.harvest_interval_minutes / 1440
+        age_days = (claude["harvest_age_s"] or 0) / 86400
+        if cleanup <= 1 or age_days + max(interval_days, 1.0) >= cleanup:
+            warnings.append(
+                f"Claude Code's cleanupPeriodDays is {cleanup}: transcripts may be deleted before "
+                "the next harvest; raise it in ~/.claude/settings.json or harvest more often"
+            )
+    for source, figures in report["harvest"]["sources"].items():
+        if figures["file_errors"]:
+            warnings.append(
+                f"{source}: {figures['file_errors']} transcript file(s) could not be read"
+            )
+    if report["daemon"]["state"] == "dead":
+        warnings.append(
+            "the daemon's heartbeat stopped: it is not running (see `sleepd service status`)"
+        )
+    return warnings
+
+
+def collect_status(db: ReadOnlyDb | None, cfg: Config) -> dict[str, Any]:
+    """The whole status report; works on an empty home (zero counts, no database)."""
+    now = datetime.now(UTC)
+    revision = database_revision(db) if db is not None else None
+    report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "generated_at": now.isoformat(),
+        "home": str(paths.home_dir()),
+        "config_file": str(paths.config_file()),
+        "database": {
+            "url": db.url if db is not None else paths.database_url(cfg.database_url or None),
+            "initialised": revision is not None,
+            "revision": revision,
+            "head": HEAD_REVISION,
+            "at_head": revision == HEAD_REVISION,
+        },
+    }
+    if db is not None and revision == HEAD_REVISION:
+        report["harvest"] = harvest_figures(db, cfg, now)
+        report["mining"] = mining_figures(db, cfg)
+        report["gate"] = gate_figures(db)
+        report["budget"] = budget_figures(db, cfg, now)
+        report["daemon"] = daemon_figures(db, now)
+    else:
+        report.update(empty_sections(cfg))
+    report["warnings"] = warnings_for(report, cfg)
+    return report
+
+
+def empty_sections(cfg: Config) -> dict[str, Any]:
+    zero_source = {
+        "files": 0,
+        "sessions": 0,
+        "events": 0,
+        "tool_errors": 0,
+        "file_errors": 0,
+        "malformed_lines": 0,
+        "redactions": 0,
+        "last_harvest": None,
+        "oldest_session": None,
+        "newest_session": None,
+        "harvest_age_s": None,
+    }
+    return {
+        "harvest": {
+            "sources": {
+                s: {"enabled": bool(getattr(cfg.sources, s)), **zero_source} for s in SOURCES
+            },
+            "last_harvest_job": None,
+        },
+        "mining": {
+            "episodes": 0,
+            "episode_outcomes": {},
+            "clusters": 0,
+            "recurring_clusters": 0,
+            "tasks_by_split": dict.fromkeys(("train", "val", "test"), 0),
+            "failure_patterns": 0,
+            "top_failure_patterns": [],
+        },
+        "gate": {
+            "proposals": dict.fromkeys(PROPOSAL_STATES, 0),
+            "decisions": dict.fromkeys(GATE_OUTCOMES, 0),
+            "acceptance_rate": None,
+            "aa_false_accept_rate": None,
+            "aa_trials": 0,
+            "last_night": None,
+        },
+        "budget": {
+            "last_24h_usd": 0.0,
+            "last_24h_tokens": 0,
+            "last_30d_usd": 0.0,
+            "last_30d_tokens": 0,
+            "caps": _caps(cfg),
+        },
+        "daemon": _no_daemon(),
+    }

@@ -1,0 +1,288 @@
+"""Handcrafted Claude Code files for the odd cases FORMATS.md names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from harvesters.claude_code import ClaudeCodeHarvester
+from harvesters.records import Batch, EventRecord, FileCursor, SourceFile
+
+SID = "11111111-2222-4333-8444-555555555555"
+
+MakeJsonl = Callable[[Path, Iterable[Any]], Path]
+
+
+def rec(kind: str, uuid: str, content: Any = None, **extra: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "type": kind,
+        "uuid": uuid,
+        "sessionId": SID,
+        "timestamp": "2026-01-02T03:04:05.000Z",
+        "cwd": "/work/app",
+        "gitBranch": "main",
+        "version": "2.1.92",
+    }
+    if kind == "user":
+        base["message"] = {"role": "user", "content": content}
+    base.update(extra)
+    return base
+
+
+def reply(uuid: str, mid: str, blocks: list[dict], out: int, **extra: Any) -> dict[str, Any]:
+    usage = {"input_tokens": 3, "output_tokens": out, "cache_read_input_tokens": 100}
+    message = {"id": mid, "model": "claude-opus-4-6", "content": blocks, "usage": usage}
+    return rec("assistant", uuid, message=message, **extra)
+
+
+def read(path: Path, cursor: FileCursor | None = None, **kwargs: Any) -> list[Batch]:
+    harvester = ClaudeCodeHarvester([path.parents[1]])
+    role = "subagent" if path.name.startswith("agent-") else "main"
+    return list(harvester.read(SourceFile(str(path), "claude", role), cursor, **kwargs))  # type: ignore[arg-type]
+
+
+def events(batches: list[Batch]) -> list[EventRecord]:
+    return [e for b in batches for e in b.events]
+
+
+def session_file(tmp_path: Path) -> Path:
+    return tmp_path / "projects" / "-work-app" / f"{SID}.jsonl"
+
+
+def test_split_message_counts_usage_once_even_across_passes(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    text = {"type": "text", "text": "Looking."}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}
+    make_jsonl(path, [reply("a1", "msg_1", [text], out=5)])
+    first = read(path)
+    assert [(e.output_tokens, e.cache_read_tokens) for e in events(first)] == [(5, 100)]
+    # the same API response continues in a later pass with the final output count
+    with path.open("ab") as fh:
+        fh.write(orjson.dumps(reply("a2", "msg_1", [call], out=140)) + b"\n")
+        fh.write(orjson.dumps(reply("a3", "msg_1", [call | {"id": "toolu_2"}], out=140)) + b"\n")
+    second = events(read(path, first[-1].cursor))
+    assert sum(e.output_tokens for e in second) == 135  # only what grew: 140 - 5
+    assert sum(e.cache_read_tokens + e.input_tokens for e in second) == 0
+    assert {e.message_id for e in second} == {"msg_1"}
+
+
+def test_split_message_in_one_pass_puts_tokens_on_the_first_event(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            reply("a1", "msg_1", [{"type": "thinking", "thinking": "hmm"}], out=2),
+            reply("a2", "msg_1", [{"type": "text", "text": "done"}], out=90),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.kind, e.output_tokens, e.input_tokens) for e in got] == [
+        ("thinking", 90, 3),
+        ("assistant_text", 0, 0),
+    ]
+
+
+def test_repeated_uuid_is_kept_once(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = session_file(tmp_path)
+    prompt = rec("user", "u1", "fix the tests")
+    make_jsonl(path, [prompt, prompt, rec("user", "u2", "and lint")])
+    got = events(read(path))
+    assert [(e.external_id, e.text) for e in got] == [("u1", "fix the tests"), ("u2", "and lint")]
+
+
+def test_compaction_gives_a_marker_and_a_summary_never_a_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    boundary = rec(
+        "system",
+        "s1",
+        subtype="compact_boundary",
+        content="Conversation compacted",
+        compactMetadata={"trigger": "auto", "preTokens": 1234},
+        parentUuid=None,
+    )
+    summary = rec(
+        "user",
+        "u1",
+        "This session is being continued from a previous conversation. Summary: ...",
+        isCompactSummary=True,
+        isVisibleInTranscriptOnly=True,
+    )
+    old_summary = {"type": "summary", "summary": "Fixing CI", "leafUuid": "leaf-1"}
+    make_jsonl(path, [old_summary, boundary, summary])
+    got = events(read(path))
+    assert [(e.kind, e.raw_type) for e in got] == [
+        ("summary", "summary"),
+        ("meta", "compact_boundary"),
+        ("summary", "compact_summary"),
+    ]
+    assert "preTokens=1234" in got[1].text
+    assert got[0].session_external_id == SID  # a summary before the first sessionId waits
+
+
+def test_summary_only_file_is_not_a_session(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [{"type": "summary", "summary": "Title", "leafUuid": "x"}])
+    batches = read(path)
+    assert [b.sessions for b in batches] == [[]]
+    assert events(batches) == []
+
+
+def test_interrupts_meta_injections_and_prompts_are_told_apart(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "Caveat: The messages below were generated by the user", isMeta=True),
+            rec("user", "u2", "<command-name>/clear</command-name>"),
+            rec("user", "u3", "<local-command-stdout>done</local-command-stdout>"),
+            rec("user", "u4", [{"type": "text", "text": "[Request interrupted by user]"}]),
+            rec(
+                "user",
+                "u5",
+                [
+                    {"type": "text", "text": "<ide_opened_file>a.py</ide_opened_file>"},
+                    {"type": "text", "text": "make it faster"},
+                ],
+            ),
+            rec("user", "u6", "<system-reminder>be brief</system-reminder>"),
+            rec("user", "u7", "expanded skill body", isMeta=True),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.external_id, e.kind, e.is_meta) for e in got] == [
+        ("u1", "meta", True),
+        ("u2", "meta", True),
+        ("u3", "meta", True),
+        ("u4", "interrupt", False),
+        ("u5:0", "meta", True),
+        ("u5:1", "user_prompt", False),
+        ("u6", "meta", True),
+        ("u7", "meta", True),
+    ]
+
+
+def test_tool_results_errors_exit_codes_and_persisted_output(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    persisted = (
+        "<persisted-output>\nOutput too large (2.5MB). Full output saved to: /x/tool-results/t3.txt"
+        "\n\nPreview (first 2KB):\nabc\n</persisted-output>"
+    )
+    make_jsonl(
+        path,
+        [
+            rec(
+                "user",
+                "r1",
+                [{"type": "tool_result", "tool_use_id": "t1", "content": "Exit code 2\nboom"}],
+            ),
+            rec(
+                "user",
+                "r2",
+                [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "t2",
+                        "is_error": True,
+                        "content": [
+                            {"type": "text", "text": "<tool_use_error>no</tool_use_error>"}
+                        ],
+                    }
+                ],
+            ),
+            rec("user", "r3", [{"type": "tool_result", "tool_use_id": "t3", "content": persisted}]),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.external_id, e.kind, e.call_id, e.is_error, e.exit_code) for e in got] == [
+        ("r1", "tool_result", "t1", True, 2),
+        ("r1:error", "error", "t1", True, 2),
+        ("r2", "tool_result", "t2", True, None),
+        ("r2:error", "error", "t2", True, None),
+        ("r3", "tool_result", "t3", False, None),
+    ]
+    assert got[4].raw_type == "persisted-output"
+    assert got[4].text_size == int(2.5 * (1 << 20))
+
+
+def test_inline_old_sidechain_is_flagged(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "search the repo for X", isSidechain=True)])
+    [event] = events(read(path))
+    assert event.is_sidechain and event.kind == "user_prompt"
+
+
+def test_unknown_type_is_kept_raw_and_bookkeeping_updates_the_session(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "hello"),
+            {"type": "hologram", "sessionId": SID, "payload": {"x": 1}},
+            {"type": "custom-title", "customTitle": "My run", "sessionId": SID},
+            {"type": "file-history-snapshot", "messageId": "m", "snapshot": {}},
+        ],
+    )
+    batches = read(path)
+    got = events(batches)
+    assert [(e.kind, e.raw_type) for e in got] == [("user_prompt", None), ("raw", "hologram")]
+    assert got[1].raw is not None and '"hologram"' in got[1].raw
+    [session] = batches[-1].sessions
+    assert session.title == "My run" and session.project_path == "/work/app"
+    assert session.started_at is not None and session.started_at.utcoffset() is not None
+
+
+def test_huge_text_is_clipped_and_keeps_its_size(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "é" * 10_000)])
+    [event] = events(read(path, max_text_bytes=1000))
+    assert event.text_size == 20_000
+    assert len(event.text.encode()) < 1100 and "truncated" in event.text
+
+
+def test_discovers_both_subagent_layouts_and_workflows(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    project = tmp_path / "projects" / "-work-app"
+    make_jsonl(project / f"{SID}.jsonl", [rec("user", "u1", "hi")])
+    make_jsonl(project / "agent-1a2b3c4d.jsonl", [rec("user", "x", "task", isSidechain=True)])
+    make_jsonl(project / SID / "subagents" / "agent-abc1234.jsonl", [])
+    make_jsonl(project / SID / "subagents" / "workflows" / "wf1" / "agent-def5678.jsonl", [])
+    (project / SID / "subagents" / "agent-abc1234.meta.json").write_text('{"agentType":"x"}')
+    (project / SID / "tool-results").mkdir()
+    (project / SID / "tool-results" / "t.txt").write_text("big")
+    found = [
+        (Path(f.path).relative_to(project).as_posix(), f.role)
+        for f in ClaudeCodeHarvester([tmp_path / "projects"]).discover()
+    ]
+    assert found == [
+        (f"{SID}.jsonl", "main"),
+        ("agent-1a2b3c4d.jsonl", "subagent"),
+        (f"{SID}/subagents/agent-abc1234.jsonl", "subagent"),
+        (f"{SID}/subagents/workflows/wf1/agent-def5678.jsonl", "subagent"),
+    ]
+    [batch] = read(project / "agent-1a2b3c4d.jsonl")
+    [session] = batch.sessions
+    assert session.external_id == f"{SID}:agent-1a2b3c4d"
+    assert session.parent_external_id == SID and session.kind == "subagent"
+
+
+def test_missing_root_and_vanished_file_do_not_raise(tmp_path: Path) -> None:
+    harvester = ClaudeCodeHarvester([tmp_path / "nope"])
+    assert list(harvester.discover()) == []
+    [batch] = read(session_file(tmp_path))
+    assert [s.reason for s in batch.skipped] == ["file vanished"]

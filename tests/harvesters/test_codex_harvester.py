@@ -1,0 +1,253 @@
+"""Handcrafted Codex rollouts for every format generation and odd case in FORMATS.md."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from harvesters.codex import CodexHarvester, decode_tool_output
+from harvesters.records import Batch, EventRecord, FileCursor, SourceFile
+
+SID = "019a0000-0000-7000-8000-000000000001"
+T = "2025-11-17T21:30:28.000Z"
+
+MakeJsonl = Callable[[Path, Iterable[Any]], Path]
+
+
+def env(kind: str, payload: dict[str, Any], ts: str = T) -> dict[str, Any]:
+    return {"timestamp": ts, "type": kind, "payload": payload}
+
+
+META = env(
+    "session_meta",
+    {"id": SID, "timestamp": T, "cwd": "/src", "cli_version": "0.77.0", "git": {"branch": "dev"}},
+)
+
+
+def item(kind: str, **fields: Any) -> dict[str, Any]:
+    return env("response_item", {"type": kind, **fields})
+
+
+def user(text: str) -> dict[str, Any]:
+    return item("message", role="user", content=[{"type": "input_text", "text": text}])
+
+
+def rollout(tmp_path: Path, name: str = "rollout-2025-11-17T15-30-28-x.jsonl") -> Path:
+    return tmp_path / "sessions" / "2025" / "11" / "17" / name
+
+
+def read(path: Path, cursor: FileCursor | None = None, role: str = "main") -> list[Batch]:
+    file = SourceFile(str(path), "codex", role)  # type: ignore[arg-type]
+    return list(CodexHarvester([path.parent]).read(file, cursor))
+
+
+def events(batches: list[Batch]) -> list[EventRecord]:
+    return [e for b in batches for e in b.events]
+
+
+def test_user_prompt_twins_count_once_and_injected_context_is_meta(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(
+        path,
+        [
+            META,
+            user("<environment_context>\n<cwd>/src</cwd>\n</environment_context>"),
+            user("# AGENTS.md instructions for /src\n<INSTRUCTIONS>..."),
+            user("add a flag"),
+            env("event_msg", {"type": "user_message", "message": "add a flag", "images": []}),
+            item("message", role="developer", content=[{"type": "input_text", "text": "rules"}]),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.kind, e.is_meta) for e in got] == [
+        ("meta", True),
+        ("meta", True),
+        ("user_prompt", False),
+        ("meta", True),
+    ]
+    assert got[2].text == "add a flag" and got[2].session_external_id == SID
+
+
+def test_calls_and_outputs_join_by_call_id_with_both_exit_code_encodings(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = rollout(tmp_path)
+    json_out = orjson.dumps({"output": "ok\n", "metadata": {"exit_code": 0}}).decode()
+    make_jsonl(
+        path,
+        [
+            META,
+            item("function_call", name="shell", arguments='{"command":["ls"]}', call_id="c1"),
+            item("function_call_output", call_id="c1", output=json_out),
+            item("function_call", name="shell_command", arguments='{"command":"x"}', call_id="c2"),
+        ],
+    )
+    first = read(path)
+    assert [(e.kind, e.call_id, e.exit_code) for e in events(first)] == [
+        ("tool_call", "c1", None),
+        ("tool_result", "c1", 0),
+        ("tool_call", "c2", None),  # emitted now, its output comes in a later pass
+    ]
+    with path.open("ab") as fh:
+        plain = "Exit code: 1\nWall time: 0.2 seconds\nOutput:\nx: not found"
+        fh.write(orjson.dumps(item("function_call_output", call_id="c2", output=plain)) + b"\n")
+    later = events(read(path, first[-1].cursor))
+    assert [(e.kind, e.call_id, e.exit_code, e.is_error) for e in later] == [
+        ("tool_result", "c2", 1, True),
+        ("error", "c2", 1, True),
+    ]
+    assert later[0].text == plain
+    assert later[0].session_external_id == SID  # known from cursor.state, not the header
+
+
+def test_decode_tool_output_variants() -> None:
+    assert decode_tool_output("Process exited with code 3\nboom") == (
+        "Process exited with code 3\nboom",
+        3,
+        False,
+    )
+    assert decode_tool_output([{"type": "input_text", "text": "Exit code: 0"}])[1] == 0
+    assert decode_tool_output({"content": "denied", "success": False}) == ("denied", None, True)
+    assert decode_tool_output('{"not": "tool json"}')[1] is None
+
+
+def test_aborted_turn_is_an_interrupt_and_tokens_use_last_usage_once(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = rollout(tmp_path)
+    usage = {
+        "total_token_usage": {"input_tokens": 500, "cached_input_tokens": 300, "output_tokens": 40},
+        "last_token_usage": {"input_tokens": 200, "cached_input_tokens": 150, "output_tokens": 15},
+    }
+    count = env("event_msg", {"type": "token_count", "info": usage, "rate_limits": None})
+    make_jsonl(
+        path,
+        [
+            META,
+            env("event_msg", {"type": "token_count", "info": None}),
+            count,
+            count,  # Codex repeats identical token_count lines
+            env("event_msg", {"type": "turn_aborted", "reason": "interrupted"}),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.kind, e.raw_type) for e in got] == [
+        ("meta", "token_count"),
+        ("interrupt", "turn_aborted"),
+    ]
+    assert (got[0].input_tokens, got[0].cache_read_tokens, got[0].output_tokens) == (50, 150, 15)
+    assert got[1].text == "interrupted"
+
+
+def test_bare_header_rollout_from_mid_2025(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(
+        path,
+        [
+            {"id": SID, "timestamp": T, "instructions": None, "git": {"branch": "old"}},
+            {"record_type": "state", "previous_response_id": "r1"},
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+            {"type": "local_shell_call", "call_id": "c9", "action": {"command": ["false"]}},
+            {"type": "function_call_output", "call_id": "c9", "output": "Exit code: 1"},
+        ],
+    )
+    batches = read(path)
+    assert [(e.kind, e.call_id) for e in events(batches)] == [
+        ("user_prompt", None),
+        ("tool_call", "c9"),
+        ("tool_result", "c9"),
+        ("error", "c9"),
+    ]
+    [session] = batches[-1].sessions
+    assert (session.external_id, session.git_branch) == (SID, "old")
+
+
+def test_early_single_json_rollout_is_read_whole_and_again_only_when_changed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "sessions" / "rollout-2025-04-20-abc.json"
+    path.parent.mkdir(parents=True)
+    doc: dict[str, Any] = {
+        "session": {"timestamp": "2025-04-20T10:00:00Z", "id": "ts-1", "instructions": ""},
+        "items": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]},
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "ok"}],
+            },
+        ],
+    }
+    path.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    [file] = CodexHarvester([tmp_path / "sessions"]).discover()
+    assert file.role == "legacy"
+    [first] = read(path, role="legacy")
+    assert [(e.external_id, e.kind) for e in first.events] == [
+        ("#0", "user_prompt"),
+        ("#1", "assistant_text"),
+    ]
+    assert first.sessions[0].external_id == "ts-1" and not first.reset
+    [same] = read(path, first.cursor, role="legacy")
+    assert same.events == [] and not same.reset
+    doc["items"].append(doc["items"][0])
+    path.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    [changed] = read(path, first.cursor, role="legacy")
+    assert changed.reset and len(changed.events) == 3
+
+
+def test_new_2026_types_and_unknown_types_never_fail(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = rollout(tmp_path)
+    command = {"type": "CommandExecution", "command": "make", "exit_code": 7, "status": "failed"}
+    make_jsonl(
+        path,
+        [
+            META | {"ordinal": 0},
+            env("world_state", {"full": True, "state": {}}) | {"ordinal": 1},
+            env("event_msg", {"type": "item_completed", "item": command}),
+            env("event_msg", {"type": "item_completed", "item": {"type": "UserMessage"}}),
+            env("teleport", {"where": "mars"}),
+            env("compacted", {"message": "summary of earlier turns"}),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.kind, e.raw_type, e.exit_code) for e in got] == [
+        ("meta", "item_completed:CommandExecution", 7),
+        ("error", "item_completed:CommandExecution", 7),
+        ("raw", "teleport", None),
+        ("summary", "compacted", None),
+    ]
+    assert got[2].raw is not None and "mars" in got[2].raw
+
+
+def test_archived_rollouts_are_found_and_a_live_copy_wins(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    live = rollout(tmp_path, "rollout-a.jsonl")
+    make_jsonl(live, [META])
+    make_jsonl(tmp_path / "archived_sessions" / "rollout-a.jsonl", [META])
+    make_jsonl(tmp_path / "archived_sessions" / "rollout-b.jsonl", [META])
+    harvester = CodexHarvester([tmp_path / "sessions", tmp_path / "archived_sessions"])
+    found = [(Path(f.path).name, f.role) for f in harvester.discover()]
+    assert found == [("rollout-a.jsonl", "main"), ("rollout-b.jsonl", "archived")]
+
+
+def test_truncated_rollout_resets_and_forgets_the_old_session_state(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, user("one")])
+    cursor = read(path)[-1].cursor
+    assert cursor.state["sid"] == SID
+    other = META | {"payload": META["payload"] | {"id": "other-session"}}
+    replacement = path.with_suffix(".tmp")
+    make_jsonl(replacement, [other])
+    os.replace(replacement, path)
+    batches = read(path, cursor)
+    assert batches[0].reset
+    assert batches[-1].cursor.state["sid"] == "other-session"
