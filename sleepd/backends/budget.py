@@ -1,0 +1,209 @@
+"""Hard per-night caps on tokens, dollars and wall time, enforced before each call.
+
+`check` reserves a call's conservative estimate (full `max_tokens` output) so
+that parallel callers cannot jointly overshoot; `record` swaps the reservation
+for the actual usage and writes it through a `Ledger` (the lead's database
+implementation, or `MemoryLedger`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from sleepd.backends.base import Estimate, ModelResponse
+from sleepd.errors import ExitCode, SleepdError
+
+
+class BudgetExceeded(SleepdError):
+    """The next call would cross a cap; `cap_name` is tokens, usd or wall_s."""
+
+    exit_code = ExitCode.BUDGET
+
+    def __init__(self, cap_name: str, detail: str) -> None:
+        super().__init__(f"budget cap {cap_name} reached: {detail}")
+        self.cap_name = cap_name
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetCaps:
+    """None means no cap on that axis."""
+
+    max_tokens: int | None = None
+    max_usd: float | None = None
+    max_wall_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    role: str
+    backend: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    cost_usd: float
+    latency_s: float
+    simulated: bool
+    failure: str | None
+
+
+class Ledger(Protocol):
+    def record(self, entry: LedgerEntry) -> None: ...
+
+
+class MemoryLedger:
+    """An in-memory ledger for tests, benchmarks and dry runs."""
+
+    def __init__(self) -> None:
+        self.entries: list[LedgerEntry] = []
+        self._lock = threading.Lock()
+
+    def record(self, entry: LedgerEntry) -> None:
+        with self._lock:
+            self.entries.append(entry)
+
+    @property
+    def total_usd(self) -> float:
+        return sum(e.cost_usd for e in self.entries)
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(
+            e.input_tokens + e.output_tokens + e.cache_read_tokens + e.cache_write_tokens
+            for e in self.entries
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    id: int
+    tokens: int
+    usd: float
+
+
+class BudgetGuard:
+    """Thread-safe cap enforcement with reservations."""
+
+    def __init__(
+        self,
+        caps: BudgetCaps,
+        ledger: Ledger | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        spent_tokens: int = 0,
+        spent_usd: float = 0.0,
+    ) -> None:
+        self.caps = caps
+        self.ledger = ledger
+        self._clock = clock
+        self._started = clock()
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._reserved: dict[int, Reservation] = {}
+        self._pending = threading.local()  # this thread's reservations awaiting record()
+        self.spent_tokens = spent_tokens
+        self.spent_usd = spent_usd
+
+    @property
+    def elapsed_s(self) -> float:
+        return self._clock() - self._started
+
+    @property
+    def reserved_usd(self) -> float:
+        with self._lock:
+            return sum(r.usd for r in self._reserved.values())
+
+    def check(self, estimate: Estimate) -> Reservation:
+        """Reserve the estimate, or raise `BudgetExceeded` naming the cap it would cross."""
+        with self._lock:
+            caps = self.caps
+            if caps.max_wall_s is not None and self.elapsed_s >= caps.max_wall_s:
+                raise BudgetExceeded(
+                    "wall_s", f"{self.elapsed_s:.0f}s elapsed of {caps.max_wall_s:.0f}s"
+                )
+            held_tokens = self.spent_tokens + sum(r.tokens for r in self._reserved.values())
+            held_usd = self.spent_usd + sum(r.usd for r in self._reserved.values())
+            if (
+                caps.max_tokens is not None
+                and held_tokens + estimate.total_tokens > caps.max_tokens
+            ):
+                raise BudgetExceeded(
+                    "tokens",
+                    f"{held_tokens} used or reserved + {estimate.total_tokens} estimated"
+                    f" > {caps.max_tokens}",
+                )
+            if caps.max_usd is not None and held_usd + estimate.cost_usd > caps.max_usd:
+                raise BudgetExceeded(
+                    "usd",
+                    f"${held_usd:.4f} used or reserved + ${estimate.cost_usd:.4f} estimated"
+                    f" > ${caps.max_usd:.2f}",
+                )
+            reservation = Reservation(next(self._ids), estimate.total_tokens, estimate.cost_usd)
+            self._reserved[reservation.id] = reservation
+        self._thread_pending().append(reservation)
+        return reservation
+
+    def _thread_pending(self) -> list[Reservation]:
+        pending: list[Reservation] | None = getattr(self._pending, "items", None)
+        if pending is None:
+            pending = self._pending.items = []
+        return pending
+
+    def release(self, reservation: Reservation | None) -> None:
+        """Give back a reservation for a call that was never made."""
+        if reservation is not None:
+            self._forget(reservation)
+            with self._lock:
+                self._reserved.pop(reservation.id, None)
+
+    def _forget(self, reservation: Reservation) -> None:
+        pending = self._thread_pending()
+        if reservation in pending:
+            pending.remove(reservation)
+
+    def record(
+        self,
+        response: ModelResponse,
+        role: str,
+        backend: str,
+        model: str,
+        reservation: Reservation | None = None,
+    ) -> None:
+        """Swap the reservation for actual usage and write it to the ledger.
+
+        Without an explicit `reservation`, this thread's oldest pending one is
+        settled, so the plain `check(); complete(); record()` sequence is exact.
+        """
+        pending = self._thread_pending()
+        if reservation is None and pending:
+            reservation = pending[0]
+        if reservation is not None:
+            self._forget(reservation)
+        with self._lock:
+            if reservation is not None:
+                self._reserved.pop(reservation.id, None)
+            self.spent_tokens += response.total_tokens
+            self.spent_usd += response.cost_usd
+        if self.ledger is not None:
+            self.ledger.record(
+                LedgerEntry(
+                    role=role,
+                    backend=backend,
+                    model=model,
+                    input_tokens=response.input_tokens,
+                    output_tokens=response.output_tokens,
+                    cache_read_tokens=response.cache_read_tokens,
+                    cache_write_tokens=response.cache_write_tokens,
+                    cost_usd=response.cost_usd,
+                    latency_s=response.latency_s,
+                    simulated=response.simulated,
+                    failure=response.failure.value if response.failure else None,
+                )
+            )

@@ -1,0 +1,165 @@
+"""Codex as a backend: `codex exec --json --ephemeral --sandbox read-only`.
+
+stdin is closed (codex would otherwise wait to read a prompt from it), the run
+is isolated like the claude CLI, and the JSONL event stream is parsed:
+`item.completed` with an `agent_message` item carries the answer,
+`turn.completed` the usage, `turn.failed` / `error` the failure. The CLI
+reports tokens only, so cost comes from the price table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from sleepd.backends.base import (
+    Estimate,
+    FailureKind,
+    ModelRequest,
+    ModelResponse,
+    heuristic_input_tokens,
+    json_output_problem,
+)
+from sleepd.backends.claude_cli import flatten_messages
+from sleepd.backends.pricing import PriceTable, Usage
+from sleepd.backends.subproc import ProcResult, classify_cli_text, run_isolated, schema_instruction
+
+#: Pricing assumption when no model is configured (the CLI then uses its own default).
+DEFAULT_MODEL = "gpt-5"
+#: Linux caps one argv string at 128 KiB; leave room.
+MAX_PROMPT_BYTES = 120_000
+
+
+class CodexCliBackend:
+    name = "codex-cli"
+    simulated = False
+
+    def __init__(
+        self,
+        *,
+        executable: str = "codex",
+        model: str | None = None,
+        timeout_s: float = 600.0,
+        prices: PriceTable | None = None,
+    ) -> None:
+        self.executable = executable
+        self.default_model = model
+        self.timeout_s = timeout_s
+        self.prices = prices or PriceTable()
+
+    def prompt(self, request: ModelRequest) -> str:
+        """codex exec has no system-prompt flag: instructions lead the prompt, fenced."""
+        body = flatten_messages(request) + schema_instruction(request.json_schema)
+        if system := request.system_text():
+            return f"<instructions>\n{system}\n</instructions>\n\n{body}"
+        return body
+
+    def argv(self, request: ModelRequest, prompt: str) -> list[str]:
+        argv = [
+            self.executable, "exec", "--json", "--ephemeral",
+            "--sandbox", "read-only", "--skip-git-repo-check",
+        ]  # fmt: skip
+        if model := request.model or self.default_model:
+            argv += ["-m", model]
+        return [*argv, "--", prompt]  # "--": a prompt may start with "-"
+
+    def complete(self, request: ModelRequest) -> ModelResponse:
+        model = request.model or self.default_model or DEFAULT_MODEL
+        prompt = self.prompt(request)
+        if len(prompt.encode()) > MAX_PROMPT_BYTES:
+            return ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"prompt of {len(prompt.encode())} bytes exceeds the argv limit",
+                backend=self.name,
+                model=model,
+            )
+        try:
+            result = run_isolated(
+                self.argv(request, prompt), stdin_text=None, timeout_s=self.timeout_s
+            )
+        except OSError as exc:
+            return ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"cannot run {self.executable}: {exc}",
+                backend=self.name,
+                model=model,
+            )
+        return self.parse(result, request, model)
+
+    def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:
+        def failed(kind: FailureKind, detail: str) -> ModelResponse:
+            return ModelResponse.failed(
+                kind, detail[:300], backend=self.name, model=model, latency_s=result.latency_s
+            )
+
+        if result.timed_out:
+            return failed(FailureKind.TIMEOUT, f"codex timed out after {self.timeout_s:.0f}s")
+        events = _events(result.stdout)
+        messages: list[str] = []
+        usage = Usage()
+        errors: list[str] = []
+        thread_id: str | None = None
+        for event in events:
+            kind = event.get("type")
+            if kind == "thread.started":
+                thread_id = event.get("thread_id")
+            elif kind == "item.completed":
+                item = event.get("item") or {}
+                if item.get("type") == "agent_message" and item.get("text"):
+                    messages.append(str(item["text"]))
+            elif kind == "turn.completed":
+                raw = event.get("usage") or {}
+                cached = int(raw.get("cached_input_tokens") or 0)
+                usage = Usage(
+                    input_tokens=max(0, int(raw.get("input_tokens") or 0) - cached),
+                    output_tokens=int(raw.get("output_tokens") or 0),
+                    cache_read_tokens=cached,
+                )
+            elif kind in ("turn.failed", "error"):
+                error = event.get("error") or {}
+                errors.append(str(error.get("message") if error else event.get("message", "")))
+        if errors or result.returncode:
+            detail = "; ".join(errors) or f"exit {result.returncode}: {result.stderr.strip()}"
+            return failed(classify_cli_text(detail), detail)
+        if not messages:
+            return failed(
+                FailureKind.BAD_OUTPUT, f"no agent message in output: {result.stdout[:200]!r}"
+            )
+        text = messages[-1]
+        problem = json_output_problem(text, request.json_schema)
+        return ModelResponse(
+            text=text,
+            backend=self.name,
+            model=model,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cost_usd=self.prices.cost(model, usage),
+            latency_s=result.latency_s,
+            failure=FailureKind.BAD_OUTPUT if problem else None,
+            failure_detail=problem or "",
+            raw_id=thread_id,
+        )
+
+    def estimate(self, request: ModelRequest) -> Estimate:
+        model = request.model or self.default_model or DEFAULT_MODEL
+        input_tokens = heuristic_input_tokens(request)
+        return Estimate(
+            input_tokens=input_tokens,
+            output_tokens=request.max_tokens,
+            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
+            price_known=self.prices.is_known(model),
+        )
+
+
+def _events(stdout: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for line in stdout.splitlines():
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            events.append(value)
+    return events

@@ -1,0 +1,252 @@
+"""OpenAI-compatible chat completions through the official SDK, plus the Batch API.
+
+A configurable `base_url` makes Ollama, vLLM and llama.cpp servers work (the key
+is then optional). The skill document goes first in the system message so the
+provider's automatic prefix caching can reuse it across rollouts.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import orjson
+
+from sleepd.backends.base import (
+    BackendError,
+    BatchStatus,
+    Estimate,
+    FailureKind,
+    ModelRequest,
+    ModelResponse,
+    custom_ids,
+    heuristic_input_tokens,
+    json_output_problem,
+)
+from sleepd.backends.pricing import PriceTable, Usage
+from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
+
+DEFAULT_MODEL = "gpt-5-mini"
+CHAT_ENDPOINT: Literal["/v1/chat/completions"] = "/v1/chat/completions"
+#: The SDK insists on a key; local servers ignore whatever is sent.
+PLACEHOLDER_KEY = "sk-local-no-key"
+
+_BATCH_STATES: dict[str, Literal["in_progress", "ended", "failed", "cancelled", "expired"]] = {
+    "validating": "in_progress",
+    "in_progress": "in_progress",
+    "finalizing": "in_progress",
+    "cancelling": "in_progress",
+    "completed": "ended",
+    "failed": "failed",
+    "expired": "expired",
+    "cancelled": "cancelled",
+}
+
+
+class OpenAIBackend:
+    name = "openai"
+    simulated = False
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None,
+        base_url: str | None = None,
+        model: str = DEFAULT_MODEL,
+        timeout_s: float = 120.0,
+        max_retries: int = 2,
+        prices: PriceTable | None = None,
+        max_tokens_param: Literal["max_tokens", "max_completion_tokens"] | None = None,
+    ) -> None:
+        import openai
+
+        self._sdk = openai
+        if not api_key and base_url is None:
+            raise BackendError(FailureKind.AUTH, "OPENAI_API_KEY is not set and no base_url given")
+        self.client = openai.OpenAI(
+            api_key=api_key or PLACEHOLDER_KEY,
+            base_url=base_url,
+            timeout=timeout_s,
+            max_retries=max_retries,
+        )
+        self.default_model = model
+        self.prices = prices or PriceTable()
+        # OpenAI's newer models want max_completion_tokens; local servers know max_tokens.
+        self.max_tokens_param = max_tokens_param or (
+            "max_tokens" if base_url else "max_completion_tokens"
+        )
+
+    def _model(self, request: ModelRequest) -> str:
+        return request.model or self.default_model
+
+    def body(self, request: ModelRequest) -> dict[str, Any]:
+        """The chat-completions body (also each line's `body` in a batch input file)."""
+        messages: list[dict[str, str]] = []
+        if system := request.system_text():
+            messages.append({"role": "system", "content": system})
+        messages.extend({"role": m.role, "content": m.content} for m in request.messages)
+        body: dict[str, Any] = {
+            "model": self._model(request),
+            "messages": messages,
+            self.max_tokens_param: request.max_tokens,
+        }
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.json_schema is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": _schema_name(request.json_schema),
+                    "schema": dict(request.json_schema),
+                    "strict": True,
+                },
+            }
+        return body
+
+    def complete(self, request: ModelRequest) -> ModelResponse:
+        body = self.body(request)
+        started = time.monotonic()
+        try:
+            completion = self.client.chat.completions.create(**body)
+        except self._sdk.OpenAIError as exc:
+            kind, detail = classify_sdk_error(exc, self._sdk)
+            return ModelResponse.failed(
+                kind,
+                detail,
+                backend=self.name,
+                model=body["model"],
+                latency_s=time.monotonic() - started,
+                retry_after_s=retry_after_seconds(exc),
+            )
+        return self._response(
+            completion.model_dump(), request, latency_s=time.monotonic() - started, batch=False
+        )
+
+    def _response(
+        self, completion: dict[str, Any], request: ModelRequest, *, latency_s: float, batch: bool
+    ) -> ModelResponse:
+        """Build from the completion as a plain dict (the shape batch output files carry)."""
+        model = str(completion.get("model") or self._model(request))
+        choices = completion.get("choices") or []
+        if not choices:
+            return ModelResponse.failed(
+                FailureKind.BAD_OUTPUT, "no choices in completion", backend=self.name, model=model
+            )
+        choice = choices[0]
+        message = choice.get("message") or {}
+        text = message.get("content") or ""
+        usage_raw = completion.get("usage") or {}
+        cached = int((usage_raw.get("prompt_tokens_details") or {}).get("cached_tokens") or 0)
+        usage = Usage(
+            input_tokens=max(0, int(usage_raw.get("prompt_tokens") or 0) - cached),
+            output_tokens=int(usage_raw.get("completion_tokens") or 0),
+            cache_read_tokens=cached,
+        )
+        failure: FailureKind | None = None
+        detail = ""
+        if message.get("refusal") or choice.get("finish_reason") == "content_filter":
+            failure = FailureKind.REFUSAL
+            detail = str(message.get("refusal") or "content filter")
+        elif (problem := json_output_problem(text, request.json_schema)) is not None:
+            failure, detail = FailureKind.BAD_OUTPUT, problem
+        return ModelResponse(
+            text=text,
+            backend=self.name,
+            model=model,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cost_usd=self.prices.cost(model, usage, batch=batch),
+            latency_s=latency_s,
+            failure=failure,
+            failure_detail=detail,
+            raw_id=completion.get("id"),
+        )
+
+    def estimate(self, request: ModelRequest) -> Estimate:
+        model = self._model(request)
+        input_tokens = heuristic_input_tokens(request)
+        return Estimate(
+            input_tokens=input_tokens,
+            output_tokens=request.max_tokens,
+            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
+            price_known=self.prices.is_known(model),
+        )
+
+    # -- batches -----------------------------------------------------------------------------
+
+    def submit_batch(self, requests: Sequence[ModelRequest]) -> str:
+        """Upload a JSONL input file and create a 24h batch on chat completions."""
+        lines = [
+            orjson.dumps(
+                {"custom_id": cid, "method": "POST", "url": CHAT_ENDPOINT, "body": self.body(req)}
+            )
+            for cid, req in zip(custom_ids(requests), requests, strict=True)
+        ]
+        payload = b"\n".join(lines) + b"\n"
+        try:
+            uploaded = self.client.files.create(
+                file=("sleepd-batch.jsonl", payload, "application/jsonl"), purpose="batch"
+            )
+            batch = self.client.batches.create(
+                completion_window="24h", endpoint=CHAT_ENDPOINT, input_file_id=uploaded.id
+            )
+        except self._sdk.OpenAIError as exc:
+            raise BackendError(*classify_sdk_error(exc, self._sdk)) from exc
+        return str(batch.id)
+
+    def poll_batch(self, batch_id: str) -> BatchStatus:
+        try:
+            batch = self.client.batches.retrieve(batch_id)
+        except self._sdk.OpenAIError as exc:
+            raise BackendError(*classify_sdk_error(exc, self._sdk)) from exc
+        counts = batch.request_counts
+        return BatchStatus(
+            batch_id=batch_id,
+            state=_BATCH_STATES.get(batch.status, "in_progress"),
+            total=counts.total if counts else 0,
+            succeeded=counts.completed if counts else 0,
+            failed=counts.failed if counts else 0,
+            detail=str(batch.status),
+        )
+
+    def collect_batch(self, batch_id: str) -> dict[str, ModelResponse]:
+        """Download output (and error) files; needs only the id, so it survives restarts."""
+        try:
+            batch = self.client.batches.retrieve(batch_id)
+            files = [f for f in (batch.output_file_id, batch.error_file_id) if f]
+            texts = [self.client.files.content(f).text for f in files]
+        except self._sdk.OpenAIError as exc:
+            raise BackendError(*classify_sdk_error(exc, self._sdk)) from exc
+        out: dict[str, ModelResponse] = {}
+        for text in texts:
+            for raw in text.splitlines():
+                if not raw.strip():
+                    continue
+                try:
+                    line = orjson.loads(raw)
+                    out[str(line["custom_id"])] = self._batch_line(line)
+                except (orjson.JSONDecodeError, KeyError, TypeError):
+                    continue
+        return out
+
+    def _batch_line(self, line: dict[str, Any]) -> ModelResponse:
+        response = line.get("response") or {}
+        status = int(response.get("status_code") or 0)
+        if line.get("error") or status != 200:
+            error = line.get("error") or (response.get("body") or {}).get("error") or {}
+            detail = f"HTTP {status}: {error.get('message', error)}"
+            kind = {401: FailureKind.AUTH, 403: FailureKind.AUTH, 429: FailureKind.RATE_LIMIT}.get(
+                status, FailureKind.SERVER_ERROR
+            )
+            return ModelResponse.failed(kind, detail, backend=self.name, model="")
+        return self._response(
+            response.get("body") or {}, ModelRequest(messages=()), latency_s=0.0, batch=True
+        )
+
+
+def _schema_name(schema: Any) -> str:
+    title = str(schema.get("title") or "response")
+    return re.sub(r"[^a-zA-Z0-9_-]", "_", title)[:64]

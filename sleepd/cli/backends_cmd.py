@@ -1,0 +1,49 @@
+"""`sleepd backends [--json]`: which model backends can run here, and which `auto` picks."""
+
+from __future__ import annotations
+
+import typer
+
+from sleepd.cli.common import emit_json
+
+
+def backends(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List each backend, usable or not and why, and the one `auto` picks."""
+    from sleepd.backends.registry import available_backends, pick_auto
+    from sleepd.backends.settings import settings_from_config
+    from sleepd.config import load_config
+    from sleepd.errors import NoBackendError
+
+    settings = settings_from_config(load_config())
+    statuses = available_backends(settings)
+    try:
+        auto: str | None = pick_auto(settings)
+        auto_reason = f"auto picks {auto}"
+    except NoBackendError as exc:
+        auto, auto_reason = None, str(exc)
+    if json_out:
+        emit_json(
+            {
+                "backends": [
+                    {
+                        "name": s.name,
+                        "usable": s.usable,
+                        "reason": s.reason,
+                        "test_double": s.test_double,
+                    }
+                    for s in statuses
+                ],
+                "auto": auto,
+                "auto_reason": auto_reason,
+            }
+        )
+        return
+    for s in statuses:
+        mark = "yes" if s.usable else "no "
+        label = " (test double)" if s.test_double else ""
+        typer.echo(f"{s.name:<11} {mark}  {s.reason}{label}")
+    typer.echo(f"auto: {auto}" if auto else f"auto: none ({auto_reason})")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("backends")(backends)
