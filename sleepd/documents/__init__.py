@@ -1,0 +1,1 @@
+"""Target documents: locate, parse frontmatter, apply bounded edits, diff, merge, write."""

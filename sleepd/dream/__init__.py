@@ -1,0 +1,1 @@
+"""Dream: replay tasks under candidate edits and gate them."""
