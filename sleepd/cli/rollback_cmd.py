@@ -1,0 +1,72 @@
+"""`sleepd rollback` and `sleepd history`."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from sleepd.cli.common import ExitCode, emit_json, info
+from sleepd.cli.review_cmd import CommandError
+
+
+def rollback(
+    target: str = typer.Option(None, "--target", help="The document (default: the only one)."),
+    to: int = typer.Option(None, "--to", help="Version id from `sleepd history`."),
+    yes: bool = typer.Option(False, "--yes", help="Do not ask for confirmation."),
+) -> None:
+    """Restore a document byte for byte (default: as it was before the last adoption)."""
+    from sleepd.config import load_config
+    from sleepd.review.queue import reviewer_name
+    from sleepd.review.rollback import execute_rollback, plan_rollback
+    from sleepd.store.open import open_store
+
+    engine = open_store(load_config(), write=True)
+    plan = plan_rollback(engine, target_path=target, to_version=to)
+    if plan.is_noop:
+        info(f"{plan.path} already matches version #{plan.version_id}; nothing to do")
+        return
+    sys.stdout.write(plan.diff)
+    sys.stdout.flush()
+    if not yes:
+        if not sys.stdin.isatty():
+            raise CommandError(
+                "rollback asks for confirmation; pass --yes in scripts", ExitCode.NO_TTY
+            )
+        if not typer.confirm(f"Restore {plan.path} to version #{plan.version_id}?"):
+            info("nothing changed")
+            return
+    result = execute_rollback(engine, plan, actor=reviewer_name())
+    backup = f"; the replaced content is version #{result.backup_version_id}"
+    info(f"restored {result.path} to version #{result.restored_version_id}{backup}")
+
+
+def history(
+    target: str = typer.Option(None, "--target", help="Only this document."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Stored versions of the managed documents, newest first (* = current reference)."""
+    from sleepd.config import load_config
+    from sleepd.review.history import list_history
+    from sleepd.store.open import database_exists, open_store
+
+    cfg = load_config()
+    rows = [] if not database_exists(cfg) else list_history(open_store(cfg), target_path=target)
+    if json_out:
+        emit_json([r.to_dict() for r in rows])
+        return
+    if not rows:
+        info("no stored versions yet")
+        return
+    for r in rows:
+        mark = "*" if r.current else " "
+        proposal = f"proposal #{r.proposal_id}" if r.proposal_id else ""
+        typer.echo(
+            f"{mark}#{r.id:<5} {r.created_at:%Y-%m-%d %H:%M:%S} {r.origin:<9} {r.hash[:12]} "
+            f"{r.size:>7} B  {r.path} {proposal}".rstrip()
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rollback")(rollback)
+    app.command("history")(history)

@@ -1,0 +1,178 @@
+"""The evidence behind a proposal: per-task scores, example trajectories, source sessions.
+
+Read from the rollouts the night stored (baseline: same night, no candidate, the
+base document's hash; after: the proposal's candidate); a night that stored only
+the gate's own per-task table is shown from `gate_decisions.detail` instead.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from sleepd.review.queue import load_proposal
+from sleepd.store.engine import read_session
+from sleepd.store.models import GateDecisionRecord, Proposal, Rollout, Task
+from sleepd.store.models import Session as TranscriptSession
+
+EXAMPLE_CHARS = 1200
+
+
+@dataclass(frozen=True)
+class TaskScores:
+    task_id: int
+    split: str
+    intent: str
+    before: float | None
+    after: float | None
+    before_n: int
+    after_n: int
+
+
+@dataclass(frozen=True)
+class Example:
+    rollout_id: int
+    task_id: int
+    score: float | None
+    output: str
+
+
+@dataclass
+class Evidence:
+    proposal_id: int
+    tasks: list[TaskScores] = field(default_factory=list)
+    failing: Example | None = None
+    passing: Example | None = None
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    gate_reason: str = ""
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _rollout_score(r: Rollout) -> float:
+    if r.score is not None:
+        return r.score
+    return 1.0 if r.success else 0.0
+
+
+def _rollouts(db: Session, proposal: Proposal) -> tuple[list[Rollout], list[Rollout]]:
+    if proposal.night_id is None or proposal.candidate_id is None:
+        return [], []
+    before = list(
+        db.scalars(
+            select(Rollout).where(
+                Rollout.night_id == proposal.night_id,
+                Rollout.candidate_id.is_(None),
+                Rollout.document_hash == proposal.base_hash,
+            )
+        )
+    )
+    after = list(db.scalars(select(Rollout).where(Rollout.candidate_id == proposal.candidate_id)))
+    return before, after
+
+
+def _task_table(db: Session, before: list[Rollout], after: list[Rollout]) -> list[TaskScores]:
+    scores: dict[int, tuple[list[float], list[float]]] = defaultdict(lambda: ([], []))
+    for r in before:
+        scores[r.task_id][0].append(_rollout_score(r))
+    for r in after:
+        scores[r.task_id][1].append(_rollout_score(r))
+    tasks = {t.id: t for t in db.scalars(select(Task).where(Task.id.in_(list(scores))))}
+    table = []
+    for task_id, (b, a) in sorted(scores.items()):
+        task = tasks.get(task_id)
+        table.append(
+            TaskScores(
+                task_id=task_id,
+                split=task.split if task else "?",
+                intent=(task.intent if task else "")[:80],
+                before=_mean(b),
+                after=_mean(a),
+                before_n=len(b),
+                after_n=len(a),
+            )
+        )
+    return table
+
+
+def _gate_table(detail: dict[str, Any]) -> list[TaskScores]:
+    rows = detail.get("per_task") or detail.get("tasks") or []
+    table = []
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, dict) or "task_id" not in row:
+            continue
+        table.append(
+            TaskScores(
+                task_id=int(row["task_id"]),
+                split=str(row.get("split", "val")),
+                intent=str(row.get("intent", ""))[:80],
+                before=row.get("before"),
+                after=row.get("after"),
+                before_n=int(row.get("before_n", 0)),
+                after_n=int(row.get("after_n", 0)),
+            )
+        )
+    return table
+
+
+def _example(rollouts: list[Rollout], *, best: bool) -> Example | None:
+    if not rollouts:
+        return None
+    if best:  # the highest score, the earliest rollout among equals
+        chosen = max(rollouts, key=lambda r: (_rollout_score(r), -r.id))
+    else:
+        chosen = min(rollouts, key=lambda r: (_rollout_score(r), r.id))
+    return Example(chosen.id, chosen.task_id, chosen.score, chosen.output[:EXAMPLE_CHARS])
+
+
+def _sessions(db: Session, provenance: dict[str, Any]) -> list[dict[str, Any]]:
+    refs = provenance.get("sessions") or []
+    out: list[dict[str, Any]] = []
+    for ref in refs if isinstance(refs, list) else []:
+        session_id = ref.get("id") if isinstance(ref, dict) else ref
+        row = db.get(TranscriptSession, session_id) if isinstance(session_id, int) else None
+        if row is None:
+            out.append(ref if isinstance(ref, dict) else {"id": ref})
+            continue
+        out.append(
+            {
+                "id": row.id,
+                "source": row.source,
+                "external_id": row.external_id,
+                "project": row.project_path,
+                "title": row.title,
+                "started_at": row.started_at.isoformat() if row.started_at else None,
+            }
+        )
+    return out
+
+
+def gather_evidence(engine: Engine, proposal_id: int) -> Evidence:
+    with read_session(engine) as db:
+        proposal, _document = load_proposal(db, proposal_id)
+        evidence = Evidence(proposal_id=proposal_id, provenance=dict(proposal.provenance or {}))
+        before, after = _rollouts(db, proposal)
+        evidence.tasks = _task_table(db, before, after)
+        if proposal.candidate_id is not None:
+            decision = db.scalars(
+                select(GateDecisionRecord)
+                .where(GateDecisionRecord.candidate_id == proposal.candidate_id)
+                .order_by(GateDecisionRecord.id.desc())
+                .limit(1)
+            ).first()
+            if decision is not None:
+                evidence.gate_reason = decision.reason
+                if not evidence.tasks:
+                    evidence.tasks = _gate_table(decision.detail or {})
+        evidence.failing = _example(before, best=False)
+        evidence.passing = _example(after, best=True)
+        evidence.sessions = _sessions(db, evidence.provenance)
+        return evidence

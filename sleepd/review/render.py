@@ -1,0 +1,81 @@
+"""How a proposal looks on a terminal: header, diff, evidence."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.table import Table
+
+from sleepd.review.evidence import Evidence
+from sleepd.review.queue import ProposalView
+
+
+def _num(value: float | None, fmt: str = "+.3f") -> str:
+    return "n/a" if value is None else format(value, fmt)
+
+
+def render_header(console: Console, view: ProposalView, *, position: str = "") -> None:
+    console.rule(f"[bold]Proposal #{view.id}[/bold] {position}".rstrip())
+    if view.simulated:
+        console.print(
+            "[bold reverse red] SIMULATED [/] evidence comes from the simulator backend, "
+            "not from a real model"
+        )
+    console.print(f"[bold]project[/]   {view.project}")
+    console.print(f"[bold]document[/]  {view.document_path} ({view.document_kind})")
+    night = f"#{view.night_id}" if view.night_id is not None else "n/a"
+    console.print(f"[bold]night[/]     {night}, staged {view.created_at:%Y-%m-%d %H:%M}")
+    alpha = f" (α={view.alpha})" if view.alpha is not None else ""
+    console.print(
+        f"[bold]gate[/]      {view.gate_outcome}, p={_num(view.p_value, '.4g')}{alpha}; "
+        f"validation lift {_num(view.val_lift)}, test lift {_num(view.test_lift)}; "
+        f"cost ${view.cost_usd:.4f}"
+    )
+    if view.safety_flags:
+        flags = ", ".join(str(f) for f in view.safety_flags)
+        console.print(f"[bold yellow]safety flags[/] {flags}")
+
+
+def render_diff(console: Console, diff: str) -> None:
+    if not diff.strip():
+        console.print("[dim](no textual change)[/dim]")
+        return
+    console.print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+
+
+def render_evidence(console: Console, evidence: Evidence) -> None:
+    if evidence.tasks:
+        table = Table(title="Per-task scores (mean over rollouts)")
+        for column in ("task", "split", "intent", "before", "after", "n"):
+            table.add_column(column)
+        for t in evidence.tasks:
+            table.add_row(
+                str(t.task_id),
+                t.split,
+                t.intent,
+                _num(t.before, ".2f"),
+                _num(t.after, ".2f"),
+                f"{t.before_n}/{t.after_n}",
+            )
+        console.print(table)
+    else:
+        console.print("[dim]no per-task scores stored for this proposal[/dim]")
+    if evidence.gate_reason:
+        console.print(f"[bold]gate[/] {evidence.gate_reason}")
+    examples = (("failing, before", evidence.failing), ("passing, after", evidence.passing))
+    for label, example in examples:
+        if example is not None:
+            score = _num(example.score, ".2f")
+            console.rule(f"example trajectory ({label}): task {example.task_id}, score {score}")
+            console.print(example.output, markup=False, highlight=False)
+    if evidence.sessions:
+        console.rule("source sessions")
+        for s in evidence.sessions:
+            console.print(
+                " ".join(f"{k}={v}" for k, v in s.items() if v is not None),
+                markup=False,
+                highlight=False,
+            )
+    for key in ("episodes", "tasks", "trajectories", "edits", "verdict"):
+        if key in evidence.provenance:
+            console.print(f"{key}: {evidence.provenance[key]}", markup=False, highlight=False)

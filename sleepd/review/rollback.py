@@ -1,0 +1,182 @@
+"""Rollback: put a document back exactly as a stored version had it.
+
+The default target is the version the last adoption replaced (its backup). The live
+content is stored first, so rolling back never loses a hand edit either, and the
+restored content becomes the document's new reference for `sleepd verify`.
+"""
+
+from __future__ import annotations
+
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from sleepd.errors import ConflictError, ExitCode, NotFoundError, SleepdError
+from sleepd.review.records import add_version, audit, ensure_backup
+from sleepd.review.textfile import document_diff, read_live, write_document
+from sleepd.store.engine import read_session, write_session
+from sleepd.store.models import AuditEntry, DocumentVersion, TargetDocument
+
+
+class AmbiguousTargetError(SleepdError):
+    exit_code = ExitCode.USAGE
+
+
+@dataclass(frozen=True)
+class RollbackPlan:
+    document_id: int
+    path: str
+    project: str
+    version_id: int
+    content: str
+    live_hash: str | None
+    diff: str
+
+    @property
+    def is_noop(self) -> bool:
+        return not self.diff and self.live_hash is not None
+
+
+@dataclass(frozen=True)
+class RollbackResult:
+    path: str
+    restored_version_id: int
+    new_version_id: int
+    backup_version_id: int | None
+
+
+def _same_path(a: str, b: str) -> bool:
+    return a == b or Path(a).resolve() == Path(b).resolve()
+
+
+def resolve_document(db: Session, target_path: str | None) -> TargetDocument:
+    """The document named by --target, or the only one sleepd has adopted into."""
+    documents = db.scalars(select(TargetDocument).order_by(TargetDocument.id)).all()
+    if target_path is not None:
+        for document in documents:
+            if _same_path(document.path, target_path):
+                return document
+        raise NotFoundError(f"{target_path} is not a document sleepd manages")
+    adopted = [d for d in documents if d.last_adopted_version_id is not None]
+    if not adopted:
+        raise NotFoundError("nothing has been adopted yet, so there is nothing to roll back")
+    if len(adopted) > 1:
+        names = ", ".join(d.path for d in adopted)
+        raise AmbiguousTargetError(f"several documents were adopted ({names}); pass --target")
+    return adopted[0]
+
+
+def version_before_last_adoption(db: Session, document: TargetDocument) -> DocumentVersion:
+    """The backup the last adoption recorded; older data falls back to the prior version."""
+    last = db.scalars(
+        select(DocumentVersion)
+        .where(DocumentVersion.document_id == document.id, DocumentVersion.origin == "adopted")
+        .order_by(DocumentVersion.id.desc())
+        .limit(1)
+    ).first()
+    if last is None:
+        raise NotFoundError(f"nothing was ever adopted into {document.path}")
+    entry = db.scalars(
+        select(AuditEntry)
+        .where(
+            AuditEntry.action == "adopt",
+            AuditEntry.object_type == "proposal",
+            AuditEntry.object_id == str(last.proposal_id),
+        )
+        .order_by(AuditEntry.id.desc())
+        .limit(1)
+    ).first()
+    if entry is not None:
+        backup_id = entry.detail.get("backup_version_id")
+        if backup_id is None:
+            raise ConflictError(
+                f"{document.path} did not exist before its last adoption; "
+                "there is no earlier version to restore (delete the file by hand)"
+            )
+        backup = db.get(DocumentVersion, backup_id)
+        if backup is not None:
+            return backup
+    earlier = db.scalars(
+        select(DocumentVersion)
+        .where(
+            DocumentVersion.document_id == document.id,
+            DocumentVersion.id < last.id,
+            DocumentVersion.content_hash != last.content_hash,
+        )
+        .order_by(DocumentVersion.id.desc())
+        .limit(1)
+    ).first()
+    if earlier is None:
+        raise NotFoundError(f"no version of {document.path} before its last adoption")
+    return earlier
+
+
+def plan_rollback(
+    engine: Engine, *, target_path: str | None = None, to_version: int | None = None
+) -> RollbackPlan:
+    with read_session(engine) as db:
+        if to_version is not None:
+            version = db.get(DocumentVersion, to_version)
+            if version is None:
+                raise NotFoundError(f"no version #{to_version}; `sleepd history` lists them")
+            document = db.get(TargetDocument, version.document_id)
+            if document is None or (
+                target_path is not None and not _same_path(document.path, target_path)
+            ):
+                raise NotFoundError(f"version #{to_version} is not a version of {target_path}")
+        else:
+            document = resolve_document(db, target_path)
+            version = version_before_last_adoption(db, document)
+        path, project = document.path, document.project_path
+        document_id, version_id, content = document.id, version.id, version.content
+    live = read_live(path)
+    return RollbackPlan(
+        document_id=document_id,
+        path=path,
+        project=project,
+        version_id=version_id,
+        content=content,
+        live_hash=live.hash,
+        diff=document_diff(live.text or "", content, path),
+    )
+
+
+def execute_rollback(engine: Engine, plan: RollbackPlan, *, actor: str) -> RollbackResult:
+    """Back up the live document, restore the version byte for byte, record it."""
+    live = read_live(plan.path)
+    if live.hash != plan.live_hash:
+        raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
+    with write_session(engine) as db:
+        backup = ensure_backup(db, plan.document_id, live)
+        backup_id = backup.id if backup is not None else None
+    with write_session(engine) as db:
+        document = db.get(TargetDocument, plan.document_id)
+        if document is None:
+            raise NotFoundError(f"{plan.path} is no longer a managed document")
+        if read_live(plan.path).hash != plan.live_hash:
+            raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
+        restored = add_version(db, document.id, plan.content, origin="rollback")
+        document.last_adopted_version_id = restored.id
+        audit(
+            db,
+            actor=actor,
+            action="rollback",
+            object_type="document",
+            object_id=document.id,
+            detail={
+                "path": document.path,
+                "from_hash": live.hash,
+                "to_hash": restored.content_hash,
+                "restored_version_id": plan.version_id,
+                "new_version_id": restored.id,
+                "backup_version_id": backup_id,
+            },
+        )
+        db.flush()
+        real = write_document(document.path, plan.content, document.project_path)
+        restored.mode = stat.S_IMODE(real.stat().st_mode)
+    return RollbackResult(plan.path, plan.version_id, restored.id, backup_id)

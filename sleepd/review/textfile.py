@@ -1,0 +1,81 @@
+"""Read and write target documents for review, on top of `sleepd.documents`.
+
+Documents are stored in the database as text, so a file must decode as UTF-8;
+bytes are kept exactly (no newline translation) so a rollback is byte-identical.
+Writes go through `documents.atomic` with the project directory as the only
+allowed root: a symlink or `..` leading outside is refused.
+"""
+
+from __future__ import annotations
+
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from sleepd.documents.atomic import UnsafePathError, atomic_write, check_path
+from sleepd.documents.diff import unified_diff
+from sleepd.documents.versions import content_hash
+from sleepd.errors import ConflictError, SleepdError
+
+__all__ = [
+    "DocumentWriteError",
+    "LiveDocument",
+    "UnsafePathError",
+    "content_hash",
+    "document_diff",
+    "read_live",
+    "write_document",
+]
+
+
+class DocumentWriteError(SleepdError):
+    """The file system refused the write (disk full, permissions); the old file is intact."""
+
+
+@dataclass(frozen=True)
+class LiveDocument:
+    """What is on disk now; `text` is None when the file does not exist."""
+
+    path: Path
+    text: str | None
+    mode: int | None
+
+    @property
+    def hash(self) -> str | None:
+        return None if self.text is None else content_hash(self.text)
+
+
+def read_live(path: str | Path) -> LiveDocument:
+    """The document as it is now; a file that is not UTF-8 text is a conflict, not a crash."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+        mode = stat.S_IMODE(p.stat().st_mode)
+    except FileNotFoundError:
+        return LiveDocument(p, None, None)
+    except IsADirectoryError:
+        raise ConflictError(f"{p} is a directory, not a document") from None
+    except OSError as exc:
+        raise ConflictError(f"cannot read {p}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConflictError(f"{p} is not UTF-8 text; sleepd will not touch it") from None
+    return LiveDocument(p, text, mode)
+
+
+def write_document(path: str | Path, text: str, project_root: str | Path) -> Path:
+    """Atomically write a document inside its project (creating a new skill's folder)."""
+    roots = [Path(project_root)]
+    real = check_path(Path(path), roots)
+    try:
+        atomic_write(real, text.encode("utf-8"), allowed_roots=roots)
+    except OSError as exc:
+        raise DocumentWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return real
+
+
+def document_diff(before: str, after: str, path: str) -> str:
+    """A git-style diff (`a/NAME`, `b/NAME`) between two versions of one document."""
+    name = Path(path).name
+    return unified_diff(before, after, old_label=f"a/{name}", new_label=f"b/{name}")

@@ -1,0 +1,180 @@
+"""A database, a project with a skill, and a factory for staged proposals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+
+from sleepd.documents.versions import content_hash
+from sleepd.review.textfile import document_diff
+from sleepd.store.engine import write_session
+from sleepd.store.models import DocumentVersion, Night, Proposal, TargetDocument
+
+DRIVER = Path(__file__).with_name("cli_driver.py")
+
+SKILL_V1 = """---
+name: deploy
+description: How to deploy this project.
+---
+# Deploy
+
+Run the tests first.
+
+Use `make deploy` to ship.
+
+Never push on Fridays.
+"""
+
+
+@pytest.fixture
+def engine(isolated_home: Path) -> Iterator[Engine]:
+    """The schema from the models (stamped at head), so CLI subprocesses accept it."""
+    from alembic import command
+
+    from sleepd.store.engine import make_engine
+    from sleepd.store.migrate import alembic_config
+    from sleepd.store.models import Base
+
+    eng = make_engine(f"sqlite:///{isolated_home / 'sleepd-home' / 'sleepd.db'}")
+    Base.metadata.create_all(eng)
+    with eng.begin() as conn:
+        command.stamp(alembic_config(eng, conn), "head")
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    skill = root / ".claude" / "skills" / "deploy" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL_V1, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def skill_path(project: Path) -> Path:
+    return project / ".claude" / "skills" / "deploy" / "SKILL.md"
+
+
+@dataclass
+class Staged:
+    proposal_id: int
+    document_id: int
+    base_version_id: int
+
+
+StageFn = Callable[..., Staged]
+
+
+@pytest.fixture
+def stage(engine: Engine, project: Path) -> StageFn:
+    """Stage a proposal `base -> new` for a document, as the night would."""
+
+    def _stage(
+        path: Path,
+        new_content: str,
+        *,
+        base: str | None = None,
+        kind: str = "skill",
+        **fields: Any,
+    ) -> Staged:
+        live = path.read_bytes().decode() if path.exists() else ""
+        base_text = base if base is not None else live
+        with write_session(engine) as db:
+            document = db.query(TargetDocument).filter_by(path=str(path)).one_or_none()
+            if document is None:
+                document = TargetDocument(project_path=str(project), path=str(path), kind=kind)
+                db.add(document)
+                db.flush()
+            night = Night(simulated=fields.get("simulated", False))
+            db.add(night)
+            version = DocumentVersion(
+                document_id=document.id,
+                content_hash=content_hash(base_text),
+                content=base_text,
+                origin="observed",
+            )
+            db.add(version)
+            db.flush()
+            values: dict[str, Any] = {
+                "p_value": 0.004,
+                "val_lift": 0.25,
+                "test_lift": 0.2,
+                "cost_usd": 0.12,
+                "gate": {"outcome": "accept", "alpha": 0.05},
+                "provenance": {"sessions": [], "verdict": "accept"},
+                **fields,
+            }
+            proposal = Proposal(
+                night_id=night.id,
+                document_id=document.id,
+                base_version_id=version.id,
+                base_hash=version.content_hash,
+                new_content=new_content,
+                new_hash=content_hash(new_content),
+                diff=document_diff(base_text, new_content, str(path)),
+                **values,
+            )
+            db.add(proposal)
+            db.flush()
+            return Staged(proposal.id, document.id, version.id)
+
+    return _stage
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> Any:
+    """`sleepd ARGS` in a subprocess (stdin is a pipe, never a terminal)."""
+    return subprocess.run(
+        [sys.executable, str(DRIVER), *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=60,
+    )
+
+
+@dataclass
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+CliFn = Callable[..., CliResult]
+
+
+@pytest.fixture
+def cli(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliFn:
+    """`sleepd ARGS` in this process through the real `main()` (a subprocess costs ~1 s)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("review_cli_driver", DRIVER)
+    assert spec is not None and spec.loader is not None
+    if "review_cli_driver" not in sys.modules:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["review_cli_driver"] = module
+        spec.loader.exec_module(module)
+    from sleepd.cli.app import main
+
+    def _run(*args: str) -> CliResult:
+        capfd.readouterr()
+        monkeypatch.setattr(sys, "argv", ["sleepd", *args])
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out, err = capfd.readouterr()
+        return CliResult(code, out, err)
+
+    return _run
