@@ -99,9 +99,6 @@ class BudgetConfig:
 @dataclass
 class DreamConfig:
     rollouts_per_task: int = _opt(3, "K: rollouts per task and document.", min=1, max=50)
-    max_rollouts_per_task: int = _opt(
-        6, "Most rollouts per task when evidence is thin (sequential).", min=1, max=100
-    )
     candidates_per_night: int = _opt(3, "Candidate edits proposed per night.", min=1, max=10)
     max_edits: int = _opt(3, "Edit budget: edits per candidate.", min=1, max=50)
     max_edit_chars: int = _opt(800, "Edit budget: characters changed per candidate.", min=20)
@@ -112,8 +109,6 @@ class DreamConfig:
     weight_tokens: float = _opt(0.0, "Score weight of token efficiency.", min=0)
     weight_tools: float = _opt(0.0, "Score weight of tool-use correctness.", min=0)
     weight_latency: float = _opt(0.0, "Score weight of latency.", min=0)
-    synthetic_variants: bool = _opt(False, "Train on synthetic task variants (train only).")
-    experience_replay: bool = _opt(False, "Recall similar past tasks when reflecting.")
 
 
 @dataclass
@@ -126,6 +121,13 @@ class GateConfig:
     no_regression: bool = _opt(True, "Block edits that make any task clearly worse.")
     regression_floor: float = _opt(0.25, "Smallest per-task drop counted as regression.", min=0)
     max_looks: int = _opt(3, "Nights an inconclusive candidate is retried.", min=1, max=10)
+    calibrate: bool = _opt(
+        False, "Also run the document against itself (A/A) to measure the false-accept rate."
+    )
+    sequential_rounds: int = _opt(
+        4, "Most rollouts per validation task and arm (sequential stopping may use fewer).",
+        min=1, max=20,
+    )
     auto_adopt: bool = _opt(False, "Adopt without review when evidence clears auto_adopt_alpha.")
     auto_adopt_alpha: float = _opt(0.01, "Stricter error rate for auto-adoption.", min=0, max=0.5)
 
@@ -196,7 +198,7 @@ SECTIONS: dict[str, type] = {
 }
 ROLE_NAMES = ("miner", "target", "judge", "optimizer")
 TARGET_KINDS = ("skill", "agents", "claude")
-PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
+PRICE_KEYS = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
 
 #: Environment variables that override config keys.
 ENV_OVERRIDES = {"database_url": paths.ENV_DATABASE_URL}

@@ -28,6 +28,8 @@ from sleepd.store.engine import write_session
 from sleepd.store.models import TranscriptFile
 
 SOURCES = ("claude", "codex")
+HARVEST_LOCK = "harvest.lock"
+HARVEST_LOCK_WAIT_S = 600
 ProgressFn = Callable[[str, int, int], None]
 
 
@@ -164,10 +166,37 @@ def harvest(
     only_paths: Iterable[str] | None = None,
     progress: ProgressFn | None = None,
 ) -> HarvestReport:
-    """Harvest every enabled source (or just `only_paths`) into the database."""
-    from harvesters.registry import load_harvester_class
+    """Harvest every enabled source (or just `only_paths`) into the database.
+
+    One harvest at a time per home (a file lock): the daemon's sweep, a watch
+    event and a night's own harvest never interleave their cursors.
+    """
+    from filelock import FileLock, Timeout
 
     started = time.perf_counter()
+    lock = FileLock(str(paths.home_dir(create=True) / HARVEST_LOCK), timeout=HARVEST_LOCK_WAIT_S)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise SleepdError(
+            f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
+        ) from None
+    try:
+        return _harvest_locked(engine, cfg, source, only_paths, progress, started)
+    finally:
+        lock.release()
+
+
+def _harvest_locked(
+    engine: Engine,
+    cfg: Config,
+    source: str,
+    only_paths: Iterable[str] | None,
+    progress: ProgressFn | None,
+    started: float,
+) -> HarvestReport:
+    from harvesters.registry import load_harvester_class
+
     wanted = {str(Path(p).resolve()) for p in only_paths} if only_paths is not None else None
     redactor = _LazyRedactor() if cfg.harvest.redact else None
     report = HarvestReport(sources={})

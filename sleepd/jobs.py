@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sleepd.config import Config
 from sleepd.store.engine import write_session
 from sleepd.store.models import JobRun, utcnow
+from sleepd.store.orphans import close_orphaned_runs, owner
 
 
 class JobRecorder:
@@ -33,7 +34,8 @@ class JobRecorder:
 def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder]:
     """Record the start at once and the end whatever happens (error, interrupt)."""
     with write_session(engine) as db:
-        row = JobRun(job=job, trigger=trigger, outcome="running", detail={})
+        close_orphaned_runs(db)
+        row = JobRun(job=job, trigger=trigger, outcome="running", detail={"owner": owner()})
         db.add(row)
         db.flush()
         recorder = JobRecorder(row.id)
@@ -50,7 +52,7 @@ def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder
                 finished.ended_at = utcnow()
                 finished.outcome = recorder.outcome
                 finished.reason = recorder.reason
-                finished.detail = recorder.detail
+                finished.detail = {**recorder.detail, "owner": owner()}
                 finished.night_id = recorder.night_id
 
 

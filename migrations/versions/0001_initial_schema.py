@@ -508,9 +508,11 @@ def upgrade() -> None:
     op.create_table(
         "gate_decisions",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("candidate_id", sa.Integer(), nullable=False),
+        sa.Column("candidate_id", sa.Integer(), nullable=True),
+        sa.Column("document_id", sa.Integer(), nullable=True),
         sa.Column("night_id", sa.Integer(), nullable=False),
         sa.Column("outcome", sa.String(length=16), nullable=False),
+        sa.Column("rounds", sa.Integer(), nullable=False),
         sa.Column("statistic", sa.Float(), nullable=True),
         sa.Column("p_value", sa.Float(), nullable=True),
         sa.Column("alpha", sa.Float(), nullable=True),
@@ -525,6 +527,12 @@ def upgrade() -> None:
             ["candidate_id"],
             ["candidates.id"],
             name=op.f("fk_gate_decisions_candidate_id_candidates"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["document_id"],
+            ["target_documents.id"],
+            name=op.f("fk_gate_decisions_document_id_target_documents"),
             ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
@@ -728,6 +736,7 @@ def upgrade() -> None:
         sa.Column("task_id", sa.Integer(), nullable=False),
         sa.Column("candidate_id", sa.Integer(), nullable=True),
         sa.Column("document_hash", sa.String(length=64), nullable=False),
+        sa.Column("arm", sa.String(length=32), nullable=False),
         sa.Column("split", sa.String(length=8), nullable=False),
         sa.Column("rollout_index", sa.Integer(), nullable=False),
         sa.Column("score", sa.Float(), nullable=True),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import typer
 
@@ -20,6 +21,17 @@ COMMAND_MODULES: tuple[str, ...] = (
     "sleepd.cli.db_cmd",
     "sleepd.cli.status_cmd",
     "sleepd.cli.harvest_cmd",
+    "sleepd.cli.run_cmd",
+    "sleepd.cli.demo_cmd",
+    "sleepd.cli.daemon_cmd",
+    "sleepd.cli.service_cmd",
+    "sleepd.cli.backends_cmd",
+    "sleepd.cli.mine_cmd",
+    "sleepd.cli.patterns_cmd",
+    "sleepd.cli.review_cmd",
+    "sleepd.cli.rollback_cmd",
+    "sleepd.cli.nights_cmd",
+    "sleepd.cli.verify_cmd",
 )
 
 app = typer.Typer(
@@ -51,12 +63,22 @@ for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)
 
 
+def _click_module() -> Any:
+    """Click itself, or the copy recent typer releases vendor."""
+    try:
+        import click
+    except ImportError:
+        from typer import _click as click  # type: ignore[attr-defined,no-redef,unused-ignore]
+    return click
+
+
 def main() -> None:
     """Console-script entry: map every failure to an exit status and one line."""
     from sleepd.errors import SleepdError
 
     try:
-        app(standalone_mode=False)
+        result = app(standalone_mode=False)
+        sys.exit(result if isinstance(result, int) else 0)
     except SleepdError as exc:
         typer.echo(f"sleepd: error: {exc}", err=True)
         sys.exit(int(exc.exit_code))
@@ -66,8 +88,7 @@ def main() -> None:
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except Exception as exc:  # click usage errors and aborts
-        import click
-
+        click = _click_module()
         if isinstance(exc, click.exceptions.UsageError):
             exc.show()
             sys.exit(int(ExitCode.USAGE))

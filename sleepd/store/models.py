@@ -415,6 +415,7 @@ class Rollout(Base):
         ForeignKey("candidates.id", ondelete="CASCADE"), index=True
     )
     document_hash: Mapped[str] = mapped_column(String(64))
+    arm: Mapped[str] = mapped_column(String(32), default="baseline")
     split: Mapped[str] = mapped_column(String(8))
     rollout_index: Mapped[int] = mapped_column(Integer)
     score: Mapped[float | None] = mapped_column(Float)
@@ -436,11 +437,15 @@ class GateDecisionRecord(Base):
     __tablename__ = "gate_decisions"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    candidate_id: Mapped[int] = mapped_column(
+    candidate_id: Mapped[int | None] = mapped_column(
         ForeignKey("candidates.id", ondelete="CASCADE"), index=True
+    )
+    document_id: Mapped[int | None] = mapped_column(
+        ForeignKey("target_documents.id", ondelete="CASCADE")
     )
     night_id: Mapped[int] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"), index=True)
     outcome: Mapped[str] = mapped_column(String(16))
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
     statistic: Mapped[float | None] = mapped_column(Float)
     p_value: Mapped[float | None] = mapped_column(Float)
     alpha: Mapped[float | None] = mapped_column(Float)

@@ -1,0 +1,48 @@
+"""`sleepd demo [--home DIR]`: a simulated night on bundled samples, then `status`."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import typer
+
+
+def demo(
+    home: Path = typer.Option(
+        None, "--home", help="Keep the demo's home in DIR (default: a new temporary directory)."
+    ),
+) -> None:
+    """A whole night on bundled sample transcripts with the simulator: no key, no network."""
+    from sleepd.cli.common import stdout_console
+    from sleepd.demo.run import activate, prepare_home
+
+    console = stdout_console()
+    demo_home = prepare_home(home)
+    activate(demo_home)
+    console.rule("[bold yellow]sleepd demo — SIMULATED backend (a test double, not a real model)")
+    console.print(f"demo home: {demo_home.root}")
+    console.print("sample transcripts: synthetic Claude Code and Codex sessions (labelled samples)")
+
+    from sleepd.cli.run_cmd import execute_night, print_proposals
+    from sleepd.config import load_config
+
+    cfg = load_config()
+    result = execute_night(cfg, backend="sim", trigger="demo", console=console)
+    print_proposals(result.proposals, console)
+    console.rule("sleepd status")
+    from sleepd.cli.status_cmd import status
+
+    with contextlib.suppress(typer.Exit):
+        status(json_out=False, check=False)
+    env = " ".join(f"{k}={v}" for k, v in demo_home.environment().items())
+    console.print()
+    console.print("[bold]Try the review queue on this demo's proposal:[/]")
+    console.print(f"  {env} sleepd review")
+    console.print(f"  (or: {env} sleepd review list)")
+    if not result.proposals:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("demo")(demo)

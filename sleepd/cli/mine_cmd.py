@@ -1,0 +1,160 @@
+"""`sleepd mine`, `sleepd tasks list` and `sleepd tasks show ID`."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+import typer
+
+from sleepd.cli.common import ExitCode, emit_json, fail, warn
+
+tasks_app = typer.Typer(help="Replay tasks mined from your sessions.", no_args_is_help=True)
+
+
+class SplitChoice(StrEnum):
+    train = "train"
+    val = "val"
+    test = "test"
+
+
+def _miner_backend(cfg: Any) -> Any:
+    """The miner role's backend when model-assisted mining is on; None (heuristic) otherwise."""
+    if not cfg.mining.model_assisted:
+        return None
+    from sleepd.backends.registry import make_backend, pick_auto
+    from sleepd.backends.settings import settings_from_config
+    from sleepd.errors import SleepdError
+
+    settings = settings_from_config(cfg)
+    role = cfg.role("miner")
+    try:
+        name = pick_auto(settings) if role.backend == "auto" else role.backend
+        return make_backend(name, settings, model=role.model or None)
+    except SleepdError as exc:
+        warn(f"model-assisted mining off for this run: {exc}")
+        return None
+
+
+def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Turn harvested sessions into episodes, clusters, failure patterns and tasks."""
+    from sleepd.config import load_config
+    from sleepd.jobs import recorded_job
+    from sleepd.mining.mine import mine as run_mine
+    from sleepd.store.open import open_store
+
+    cfg = load_config()
+    engine = open_store(cfg, write=True)
+    backend = _miner_backend(cfg)
+    with recorded_job(engine, "mine", "manual") as job:
+        report = run_mine(engine, cfg, backend=backend)
+        job.detail = report.to_dict()
+    if json_out:
+        emit_json(report.to_dict())
+        return
+    splits = ", ".join(f"{k} {v}" for k, v in report.tasks_by_split.items())
+    typer.echo(
+        f"mined {report.sessions_mined} sessions: {report.episodes_new} new episodes "
+        f"({report.episodes_total} total), {report.signals_new} new signals, "
+        f"{report.clusters_new} new clusters ({report.clusters_total} total, "
+        f"{report.recurring_clusters} recurring), {report.patterns_total} failure patterns, "
+        f"{report.tasks_new} new tasks ({splits}) in {report.duration_s:.2f} s"
+    )
+    if report.miner_fallbacks:
+        warn(f"{report.miner_fallbacks} model-written judge specs were invalid; heuristic used")
+
+
+def _task_row(task: Any) -> dict[str, Any]:
+    return {
+        "id": task.id,
+        "split": task.split,
+        "origin": task.origin,
+        "outcome": task.outcome,
+        "cluster_id": task.cluster_id,
+        "episode_id": task.episode_id,
+        "project_path": task.project_path,
+        "intent": task.intent,
+        "active": task.active,
+        "created_at": task.created_at,
+    }
+
+
+@tasks_app.command("list")
+def tasks_list(
+    split: SplitChoice = typer.Option(None, "--split", help="Only this split."),
+    project: str = typer.Option(None, "--project", help="Only this project path."),
+    limit: int = typer.Option(200, "--limit", min=1, max=100000),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """List mined tasks (never their judge specs' internals in plain output)."""
+    from sqlalchemy import select
+
+    from sleepd.config import load_config
+    from sleepd.store.engine import read_session
+    from sleepd.store.models import Task
+    from sleepd.store.open import open_store
+
+    engine = open_store(load_config())
+    query = select(Task).order_by(Task.id).limit(limit)
+    if split is not None:
+        query = query.where(Task.split == split.value)
+    if project:
+        query = query.where(Task.project_path == project)
+    with read_session(engine) as db:
+        rows = [_task_row(t) for t in db.scalars(query)]
+    if json_out:
+        emit_json(rows)
+        return
+    if not rows:
+        typer.echo("no tasks (run `sleepd mine` after `sleepd harvest`)", err=True)
+        return
+    for row in rows:
+        intent = " ".join(row["intent"].split())[:90]
+        typer.echo(f"{row['id']:>6}  {row['split']:<5}  {row['outcome']:<8}  {intent}")
+
+
+@tasks_app.command("show")
+def tasks_show(
+    task_id: int = typer.Argument(..., help="Task id (see `sleepd tasks list`)."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """One task with its replay context and judge spec."""
+    from sleepd.config import load_config
+    from sleepd.store.engine import read_session
+    from sleepd.store.models import Task, TaskCluster
+    from sleepd.store.open import open_store
+
+    engine = open_store(load_config())
+    with read_session(engine) as db:
+        task = db.get(Task, task_id)
+        if task is None:
+            fail(f"no task with id {task_id}", ExitCode.NOT_FOUND)
+        row = _task_row(task)
+        row["context"] = task.context
+        row["judge_spec"] = task.judge_spec
+        cluster = db.get(TaskCluster, task.cluster_id) if task.cluster_id else None
+        row["cluster"] = (
+            {
+                "key": cluster.key,
+                "size": cluster.size,
+                "representative": cluster.representative_intent,
+            }
+            if cluster
+            else None
+        )
+    if json_out:
+        emit_json(row)
+        return
+    typer.echo(f"task {row['id']}  split={row['split']}  outcome={row['outcome']}")
+    typer.echo(f"project: {row['project_path']}")
+    typer.echo(f"intent:  {row['intent']}")
+    typer.echo(f"context: {row['context']}")
+    for check in row["judge_spec"].get("checks", []):
+        typer.echo(f"check:   {check['type']} {check.get('value')!r} (weight {check['weight']})")
+    if row["judge_spec"].get("rubric"):
+        typer.echo("rubric:\n" + row["judge_spec"]["rubric"])
+
+
+def register(app: typer.Typer) -> None:
+    app.command("mine")(mine)
+    app.add_typer(tasks_app, name="tasks")

@@ -1,0 +1,1 @@
+"""The demo night: bundled sample transcripts, the simulator, a temporary home."""

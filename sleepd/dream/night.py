@@ -1,0 +1,559 @@
+"""One whole night: harvest → mine → replay → reflect → gate → stage.
+
+Every step is recorded as it finishes (rollouts, candidates, gate decisions,
+proposals, the night's figures), so a stop at any point — a signal, a budget
+cap, an error — leaves a consistent database and a night row that says why it
+ended. The stop event is checked between steps and between gate rounds.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from sleepd.backends.base import Backend
+from sleepd.backends.budget import BudgetCaps, BudgetGuard
+from sleepd.config import Config
+from sleepd.dream.executor import CallExecutor
+from sleepd.dream.gate import GateDecision, GatePolicy, report_lift
+from sleepd.dream.judges import ScoreWeights
+from sleepd.dream.reflect import CandidateEdit, Reflector
+from sleepd.dream.replay import Replayer, ReplayTask, RolloutResult, mean_score, scores_by_task
+from sleepd.dream.safety import SafetyPolicy
+from sleepd.dream.sequential import SequentialPlan
+from sleepd.dream.staging import (
+    load_tasks,
+    projects_with_tasks,
+    rejected_memory,
+    save_candidates,
+    save_decision,
+    save_rollouts,
+    stage_proposal,
+    take_carried_candidates,
+)
+from sleepd.dream.targets import PreparedTarget, known_hosts, prepare
+from sleepd.dream.trial import run_calibration, run_trial
+from sleepd.errors import SleepdError
+from sleepd.store.engine import write_session
+from sleepd.store.ledger import DbLedger
+from sleepd.store.models import Night, utcnow
+from sleepd.store.orphans import close_orphaned_runs, owner
+
+#: Rollout indices are offset per night so every night draws fresh rollouts.
+NIGHT_INDEX_STRIDE = 1000
+VAL_INDEX_SHIFT = 100
+TEST_INDEX_SHIFT = 200
+
+
+@dataclass
+class NightOptions:
+    trigger: str = "manual"
+    project: str | None = None
+    backend: str | None = None
+    dry_run: bool = False
+    stop: threading.Event | None = None
+    skip_harvest: bool = False
+    calibrate: bool | None = None
+    max_usd: float | None = None
+    max_tokens: int | None = None
+    max_wall_minutes: float | None = None
+    on_event: Callable[[str], None] | None = None
+
+
+@dataclass
+class ProjectOutcome:
+    project: str
+    status: str
+    reason: str = ""
+    tasks: dict[str, int] = field(default_factory=dict)
+    candidates: int = 0
+    decisions: dict[str, str] = field(default_factory=dict)
+    proposal_id: int | None = None
+    val_before: float | None = None
+    val_after: float | None = None
+    test_before: float | None = None
+    test_after: float | None = None
+    rollouts: int = 0
+    reflect: dict[str, Any] = field(default_factory=dict)
+    calibration: str | None = None
+    plan: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class NightResult:
+    night_id: int
+    status: str
+    stop_reason: str | None
+    summary: dict[str, Any]
+    proposals: list[int] = field(default_factory=list)
+
+    @property
+    def job_outcome(self) -> str:
+        return {"completed": "ok", "stopped": "stopped", "failed": "failed"}.get(
+            self.status, self.status
+        )
+
+
+def gate_policy(cfg: Config) -> GatePolicy:
+    g = cfg.gate
+    return GatePolicy(
+        alpha=g.alpha,
+        min_tasks=g.min_tasks,
+        max_missing_fraction=g.max_missing_fraction,
+        no_regression=g.no_regression,
+        regression_floor=g.regression_floor,
+        max_looks=g.max_looks,
+        auto_adopt_alpha=g.auto_adopt_alpha,
+    )
+
+
+def build_backends(cfg: Config, override: str | None) -> dict[str, Backend]:
+    from sleepd.backends.registry import make_role_backends
+    from sleepd.backends.settings import settings_from_config
+
+    settings = settings_from_config(cfg)
+    if override:
+        for role in settings.roles.values():
+            role.backend = override
+    return make_role_backends(settings)
+
+
+class _Night:
+    """The state of one night in progress; methods are its steps."""
+
+    def __init__(self, engine: Engine, cfg: Config, options: NightOptions) -> None:
+        self.engine = engine
+        self.cfg = cfg
+        self.options = options
+        self.stop = options.stop or threading.Event()
+        self.night_id = 0
+        self.started = time.monotonic()
+        self.outcomes: list[ProjectOutcome] = []
+        self.proposals: list[int] = []
+        self.steps: dict[str, Any] = {}
+
+    def say(self, message: str) -> None:
+        if self.options.on_event is not None:
+            self.options.on_event(message)
+
+    def open(self) -> None:
+        with write_session(self.engine) as db:
+            close_orphaned_runs(db)
+            night = Night(
+                trigger=self.options.trigger,
+                project_path=self.options.project,
+                dry_run=self.options.dry_run,
+                status="running",
+                summary={"owner": owner()},
+            )
+            db.add(night)
+            db.flush()
+            self.night_id = night.id
+
+    def close(self, status: str, reason: str | None) -> NightResult:
+        summary = self.summary()
+        with write_session(self.engine) as db:
+            night = db.get(Night, self.night_id)
+            assert night is not None
+            night.status = status
+            night.stop_reason = reason
+            night.ended_at = utcnow()
+            night.summary = summary
+            done = [o for o in self.outcomes if o.status in ("gated", "staged")]
+            night.tasks_replayed = sum(sum(o.tasks.values()) for o in done)
+            night.candidates_proposed = sum(o.candidates for o in self.outcomes)
+            decided = [d for o in self.outcomes for d in o.decisions.values()]
+            night.accepted = decided.count("accept")
+            night.rejected = decided.count("reject")
+            night.inconclusive = decided.count("inconclusive")
+            night.rollouts = sum(o.rollouts for o in self.outcomes)
+            first = next((o for o in done if o.val_before is not None), None)
+            if first is not None:
+                night.val_before, night.val_after = first.val_before, first.val_after
+                night.test_before, night.test_after = first.test_before, first.test_after
+            spent = self.guard.spent_tokens if hasattr(self, "guard") else 0
+            night.tokens = spent
+            night.cost_usd = round(self.guard.spent_usd, 6) if hasattr(self, "guard") else 0.0
+        return NightResult(self.night_id, status, reason, summary, list(self.proposals))
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "owner": owner(),
+            "night_id": self.night_id,
+            "duration_s": round(time.monotonic() - self.started, 2),
+            "steps": self.steps,
+            "projects": [o.__dict__ for o in self.outcomes],
+            "proposals": self.proposals,
+            "simulated": getattr(self, "simulated", False),
+            "budget": {
+                "tokens": getattr(getattr(self, "guard", None), "spent_tokens", 0),
+                "usd": round(getattr(getattr(self, "guard", None), "spent_usd", 0.0), 6),
+            },
+        }
+
+    # --- steps ---------------------------------------------------------------------
+
+    def harvest_and_mine(self) -> None:
+        from sleepd.harvest import harvest
+        from sleepd.mining.mine import mine
+
+        if not self.options.skip_harvest:
+            self.say("harvesting transcripts")
+            report = harvest(self.engine, self.cfg)
+            self.steps["harvest"] = report.totals()
+        if self.stop.is_set():
+            return
+        self.say("mining tasks and failure patterns")
+        self.steps["mine"] = mine(self.engine, self.cfg).to_dict()
+
+    def setup_models(self) -> None:
+        self.backends = build_backends(self.cfg, self.options.backend)
+        self.simulated = any(b.simulated for b in self.backends.values())
+        budget = self.cfg.budget
+        caps = BudgetCaps(
+            max_tokens=self.options.max_tokens or budget.max_tokens_per_night,
+            max_usd=self.options.max_usd
+            if self.options.max_usd is not None
+            else budget.max_usd_per_night,
+            max_wall_s=60 * (self.options.max_wall_minutes or budget.max_wall_minutes),
+        )
+        self.guard = BudgetGuard(caps, DbLedger(self.engine, self.night_id))
+        with write_session(self.engine) as db:
+            night = db.get(Night, self.night_id)
+            assert night is not None
+            night.backend = ",".join(sorted({b.name for b in self.backends.values()}))
+            night.simulated = self.simulated
+
+    def executor(self, role: str) -> CallExecutor:
+        from sleepd.store.models import BatchJob
+
+        def submitted(backend: str, batch_id: str, ids: Any) -> None:
+            with write_session(self.engine) as db:
+                db.add(
+                    BatchJob(
+                        night_id=self.night_id,
+                        backend=backend,
+                        role=role,
+                        provider_batch_id=batch_id,
+                        request_map={"ids": list(ids)},
+                    )
+                )
+
+        def finished(batch_id: str, status: str) -> None:
+            with write_session(self.engine) as db:
+                job = db.scalar(select(BatchJob).where(BatchJob.provider_batch_id == batch_id))
+                if job is not None:
+                    job.status, job.completed_at = status, utcnow()
+
+        return CallExecutor(
+            self.backends[role],
+            self.guard,
+            self.stop,
+            concurrency=self.cfg.backends.concurrency,
+            use_batch=self.cfg.backends.use_batch and role == "target",
+            on_batch_submitted=submitted,
+            on_batch_finished=finished,
+        )
+
+    def stopped_reason(self) -> str | None:
+        for backend_exec in getattr(self, "_executors", []):
+            if backend_exec.stopped_by is not None:
+                return str(backend_exec.stopped_by)
+        if self.stop.is_set():
+            return "stop requested (signal or shutdown); finished steps were kept"
+        return None
+
+    def run_project(self, project: str) -> ProjectOutcome:
+        outcome = ProjectOutcome(project=project, status="started")
+        self.outcomes.append(outcome)
+        dream = self.cfg.dream
+        with write_session(self.engine) as db:
+            tasks = load_tasks(db, project, dream.max_tasks_per_split)
+            target = prepare(db, self.cfg, project)
+            hosts = known_hosts(db, project, target.working_content)
+        outcome.tasks = {split: len(ts) for split, ts in tasks.items()}
+        if len(tasks["val"]) < self.cfg.gate.min_tasks or not tasks["train"]:
+            outcome.status, outcome.reason = (
+                "skipped",
+                (
+                    f"not enough tasks (train {len(tasks['train'])}, val {len(tasks['val'])}; "
+                    f"the gate needs {self.cfg.gate.min_tasks} validation tasks)"
+                ),
+            )
+            return outcome
+        if self.options.dry_run:
+            outcome.status, outcome.reason = "planned", "dry run: no model calls"
+            outcome.plan = self.plan(tasks, target)
+            return outcome
+        target_exec, judge_exec, opt_exec = (
+            self.executor("target"),
+            self.executor("judge"),
+            self.executor("optimizer"),
+        )
+        self._executors = [target_exec, judge_exec, opt_exec]
+        roles = {r: self.cfg.role(r) for r in ("target", "judge", "optimizer")}
+        replayer = Replayer(
+            target_exec,
+            judge_exec,
+            target_model=roles["target"].model or None,
+            judge_model=roles["judge"].model or None,
+            weights=ScoreWeights(
+                dream.weight_success, dream.weight_tokens, dream.weight_tools, dream.weight_latency
+            ),
+            on_results=self._store_rollouts,
+        )
+        base = self.night_id * NIGHT_INDEX_STRIDE
+        k = dream.rollouts_per_task
+        self.say(f"{project}: replaying {len(tasks['train'])} training tasks × {k}")
+        train = replayer.run(
+            tasks["train"], target.working_content, "baseline", range(base, base + k)
+        )
+        if self._interrupted(outcome):
+            return outcome
+        candidates = self.reflect(target, train, opt_exec, hosts, outcome)
+        if self._interrupted(outcome):
+            return outcome
+        if not candidates:
+            outcome.status = "no-candidates"
+            outcome.reason = "the optimizer proposed no usable edit"
+            return outcome
+        outcome.candidates = len(candidates)
+        with write_session(self.engine) as db:
+            self._candidate_ids = save_candidates(db, self.night_id, target, candidates)
+        self.say(
+            f"{project}: gating {len(candidates)} candidate(s) on {len(tasks['val'])} "
+            "validation tasks"
+        )
+        policy = gate_policy(self.cfg)
+        plan = SequentialPlan(k_max=self.cfg.gate.sequential_rounds)
+        trial = run_trial(
+            replayer,
+            tasks["val"],
+            target.working_content,
+            candidates,
+            policy,
+            plan,
+            index_offset=base + VAL_INDEX_SHIFT,
+            stop=self.stop,
+        )
+        outcome.rollouts = replayer.rollouts_run
+        with write_session(self.engine) as db:
+            for candidate in candidates:
+                decision = trial.decisions.get(candidate.key)
+                if decision is not None:
+                    save_decision(
+                        db,
+                        self.night_id,
+                        target.document_id,
+                        self._candidate_ids[candidate.key],
+                        decision,
+                        trial.rounds_used.get(candidate.key, 0),
+                    )
+                    outcome.decisions[candidate.key] = decision.outcome
+        outcome.val_before = mean_score(trial.baseline)
+        outcome.status = "gated"
+        calibrate = (
+            self.options.calibrate
+            if self.options.calibrate is not None
+            else self.cfg.gate.calibrate
+        )
+        if calibrate and not self.stop.is_set():
+            self.calibrate(
+                replayer, tasks["val"], target, policy, plan, base, trial.baseline, outcome
+            )
+        accepted = [c for c in candidates if outcome.decisions.get(c.key) == "accept"]
+        if accepted and not self.stop.is_set():
+            best = max(accepted, key=lambda c: trial.decisions[c.key].mean_delta)
+            self.stage(
+                replayer,
+                tasks["test"],
+                target,
+                best,
+                trial.decisions[best.key],
+                trial.candidates[best.key],
+                base,
+                outcome,
+                accepted,
+            )
+        outcome.rollouts = replayer.rollouts_run
+        return outcome
+
+    def _store_rollouts(self, results: list[RolloutResult]) -> None:
+        ids = getattr(self, "_candidate_ids", {})
+        with write_session(self.engine) as db:
+            save_rollouts(db, self.night_id, results, ids)
+
+    def _interrupted(self, outcome: ProjectOutcome) -> bool:
+        reason = self.stopped_reason()
+        if reason:
+            outcome.status, outcome.reason = "stopped", reason
+            return True
+        return False
+
+    def reflect(
+        self,
+        target: PreparedTarget,
+        train: list[RolloutResult],
+        opt_exec: CallExecutor,
+        hosts: set[str],
+        outcome: ProjectOutcome,
+    ) -> list[CandidateEdit]:
+        from sleepd.documents.edits import EditBudget
+
+        dream = self.cfg.dream
+        with write_session(self.engine) as db:
+            carried = take_carried_candidates(db, target, self.cfg.gate.max_looks)
+            fingerprints, descriptions = rejected_memory(db, target.document_id)
+        reflector = Reflector(
+            opt_exec,
+            self.cfg.role("optimizer").model or None,
+            EditBudget(dream.max_edits, dream.max_edit_chars),
+            SafetyPolicy(),
+            safety_mode=dream.safety,
+            known_hosts=hosts,
+        )
+        fresh_slots = max(0, dream.candidates_per_night - len(carried))
+        fresh: list[CandidateEdit] = []
+        stats = None
+        if fresh_slots:
+            self.say(f"{outcome.project}: reflecting on failing trajectories")
+            fresh, stats = reflector.propose(
+                target.working_content,
+                target.spec.editable,
+                train,
+                n_candidates=fresh_slots,
+                rejected_fingerprints=fingerprints | {c.fingerprint for c in carried},
+                rejected_descriptions=descriptions,
+                seed=self.night_id,
+            )
+        outcome.reflect = {"carried": len(carried), **(stats.to_dict() if stats else {})}
+        return carried + fresh
+
+    def calibrate(
+        self,
+        replayer: Replayer,
+        val: list[ReplayTask],
+        target: PreparedTarget,
+        policy: GatePolicy,
+        plan: SequentialPlan,
+        base: int,
+        baseline: dict[str, list[float | None]],
+        outcome: ProjectOutcome,
+    ) -> None:
+        self.say(f"{outcome.project}: A/A calibration")
+        decision, _ = run_calibration(
+            replayer,
+            val,
+            target.working_content,
+            replace(policy, max_looks=1),
+            plan,
+            index_offset=base + VAL_INDEX_SHIFT,
+            stop=self.stop,
+            baseline=baseline,
+        )
+        if decision is not None:
+            with write_session(self.engine) as db:
+                save_decision(
+                    db, self.night_id, target.document_id, None, decision, 0, calibration=True
+                )
+            outcome.calibration = decision.outcome
+
+    def stage(
+        self,
+        replayer: Replayer,
+        test: list[ReplayTask],
+        target: PreparedTarget,
+        best: CandidateEdit,
+        decision: GateDecision,
+        val_scores: dict[str, list[float | None]],
+        base: int,
+        outcome: ProjectOutcome,
+        accepted: list[CandidateEdit],
+    ) -> None:
+        k = self.cfg.dream.rollouts_per_task
+        indices = range(base + TEST_INDEX_SHIFT, base + TEST_INDEX_SHIFT + k)
+        outcome.val_after = mean_score(val_scores)
+        if test:
+            self.say(f"{outcome.project}: scoring the sealed test split (report only)")
+            before = scores_by_task(replayer.run(test, target.working_content, "baseline", indices))
+            after = scores_by_task(replayer.run(test, best.content, best.key, indices))
+            lift = report_lift(before, after)
+            outcome.test_before, outcome.test_after = lift.mean_before, lift.mean_after
+        with write_session(self.engine) as db:
+            proposal_id = stage_proposal(
+                db,
+                self.night_id,
+                target,
+                best,
+                self._candidate_ids[best.key],
+                decision,
+                val_lift=(outcome.val_after or 0) - (outcome.val_before or 0),
+                test_lift=None
+                if outcome.test_before is None
+                else (outcome.test_after or 0) - outcome.test_before,
+                cost_usd=self.guard.spent_usd,
+                simulated=self.simulated,
+                superseded=[self._candidate_ids[c.key] for c in accepted if c is not best],
+            )
+        outcome.proposal_id = proposal_id
+        outcome.status = "staged"
+        self.proposals.append(proposal_id)
+        self.say(f"{outcome.project}: staged proposal #{proposal_id}")
+        from sleepd.review.auto_adopt import maybe_auto_adopt
+
+        if maybe_auto_adopt(self.engine, self.cfg, proposal_id):
+            self.say(f"{outcome.project}: proposal #{proposal_id} auto-adopted")
+
+    def plan(self, tasks: dict[str, list[ReplayTask]], target: PreparedTarget) -> dict[str, Any]:
+        dream, gate = self.cfg.dream, self.cfg.gate
+        k = dream.rollouts_per_task
+        calls = {
+            "train_rollouts": len(tasks["train"]) * k,
+            "optimizer_calls": dream.candidates_per_night,
+            "val_rollouts_max": len(tasks["val"])
+            * gate.sequential_rounds
+            * (dream.candidates_per_night + 1),
+            "test_rollouts": len(tasks["test"]) * k * 2,
+        }
+        return {"target": str(target.spec.path), "kind": target.spec.kind, **calls}
+
+
+def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult:
+    """Run one night; always closes the night row with a status and a reason."""
+    night = _Night(engine, cfg, options)
+    night.open()
+    try:
+        night.harvest_and_mine()
+        if night.stop.is_set():
+            return night.close("stopped", "stop requested before replay")
+        if not options.dry_run:
+            night.setup_models()
+        with write_session(engine) as db:
+            projects = projects_with_tasks(db, options.project, cfg.dream.min_tasks)
+        if not projects:
+            return night.close("completed", "no project has enough mined tasks yet")
+        for project in projects:
+            outcome = night.run_project(project)
+            if outcome.status == "stopped":
+                return night.close("stopped", outcome.reason)
+            if night.stop.is_set():
+                return night.close("stopped", night.stopped_reason())
+        reason = (
+            None
+            if any(o.status in ("gated", "staged") for o in night.outcomes)
+            else "; ".join(f"{o.project}: {o.reason}" for o in night.outcomes if o.reason)[:1000]
+            or None
+        )
+        return night.close("completed", reason)
+    except SleepdError as exc:
+        night.close("failed", str(exc))
+        raise
+    except BaseException as exc:
+        night.close("failed", f"{type(exc).__name__}: {exc}"[:1000])
+        raise

@@ -1,0 +1,312 @@
+"""The night's reads and writes: tasks in, candidates, rollouts, decisions and proposals out.
+
+Kept apart from the orchestration so `night.py` reads as the pipeline it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session as OrmSession
+
+from sleepd.documents.diff import unified_diff
+from sleepd.documents.edits import Edit
+from sleepd.documents.versions import content_hash
+from sleepd.dream.gate import GateDecision
+from sleepd.dream.reflect import CandidateEdit
+from sleepd.dream.replay import ReplayTask, RolloutResult
+from sleepd.dream.targets import PreparedTarget
+from sleepd.store.models import (
+    AuditEntry,
+    Candidate,
+    DocumentVersion,
+    Episode,
+    GateDecisionRecord,
+    Proposal,
+    Rollout,
+    Session,
+    Task,
+)
+
+SPLITS = ("train", "val", "test")
+#: Rollout output kept per row: enough to show a trajectory in review.
+MAX_STORED_OUTPUT = 20_000
+
+
+def projects_with_tasks(db: OrmSession, only: str | None, min_tasks: int) -> list[str]:
+    """Projects with enough active tasks, busiest first."""
+    stmt = (
+        select(Task.project_path, func.count(Task.id))
+        .where(Task.active.is_(True), Task.project_path.is_not(None))
+        .group_by(Task.project_path)
+        .having(func.count(Task.id) >= min_tasks)
+        .order_by(func.count(Task.id).desc(), Task.project_path)
+    )
+    if only:
+        stmt = stmt.where(Task.project_path == only)
+    return [str(p) for p, _n in db.execute(stmt).all()]
+
+
+def load_tasks(db: OrmSession, project: str, per_split: int) -> dict[str, list[ReplayTask]]:
+    """Active tasks by split; validation and test only ever hold real mined tasks."""
+    out: dict[str, list[ReplayTask]] = {s: [] for s in SPLITS}
+    rows = db.scalars(
+        select(Task).where(Task.project_path == project, Task.active.is_(True)).order_by(Task.id)
+    )
+    for task in rows:
+        if task.split not in out or len(out[task.split]) >= per_split:
+            continue
+        if task.split in ("val", "test") and task.origin != "mined":
+            continue
+        out[task.split].append(
+            ReplayTask(
+                id=str(task.id),
+                intent=task.intent,
+                split=task.split,
+                context=dict(task.context or {}),
+                judge_spec=dict(task.judge_spec or {}),
+            )
+        )
+    return out
+
+
+def rejected_memory(db: OrmSession, document_id: int) -> tuple[set[str], list[str]]:
+    """Fingerprints and short descriptions of edits the gate rejected before."""
+    rows = db.execute(
+        select(Candidate.fingerprint, Candidate.rationale, Candidate.edits)
+        .where(Candidate.document_id == document_id, Candidate.status == "rejected")
+        .order_by(Candidate.id.desc())
+        .limit(50)
+    ).all()
+    fingerprints = {fp for fp, _r, _e in rows}
+    descriptions = []
+    for _fp, rationale, edits in rows[:10]:
+        texts = [str(e.get("text", "")) for e in (edits or []) if isinstance(e, dict)]
+        descriptions.append((" / ".join(t for t in texts if t) or rationale or "")[:300])
+    return fingerprints, [d for d in descriptions if d]
+
+
+def take_carried_candidates(
+    db: OrmSession, target: PreparedTarget, max_looks: int
+) -> list[CandidateEdit]:
+    """Inconclusive candidates on this very document version, for another look.
+
+    Candidates built on an older version are marked stale: their evidence is
+    about a document that no longer exists.
+    """
+    rows = db.scalars(
+        select(Candidate).where(
+            Candidate.document_id == target.document_id, Candidate.status == "inconclusive"
+        )
+    ).all()
+    carried: list[CandidateEdit] = []
+    for row in rows:
+        base = db.get(DocumentVersion, row.base_version_id)
+        base_content = base.content if base is not None else None
+        same_base = base_content is not None and (
+            content_hash(base_content) == content_hash(target.base_content)
+        )
+        if not same_base:
+            row.status, row.reason = "stale", "the document changed since this candidate"
+            continue
+        if row.look >= max_looks:
+            row.status, row.reason = "rejected", "evidence never arrived within the allowed looks"
+            continue
+        row.status = "carried"
+        carried.append(
+            CandidateEdit(
+                key=f"carry{row.id}",
+                content=row.content,
+                edits=[Edit(**e) for e in row.edits],
+                rationale=row.rationale,
+                fingerprint=row.fingerprint,
+                carried_from=row.id,
+                look=row.look + 1,
+            )
+        )
+    return carried
+
+
+def save_candidates(
+    db: OrmSession, night_id: int, target: PreparedTarget, candidates: Sequence[CandidateEdit]
+) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for c in candidates:
+        row = Candidate(
+            night_id=night_id,
+            document_id=target.document_id,
+            base_version_id=target.base_version_id,
+            carried_from_id=c.carried_from,
+            edits=c.edits_as_dicts(),
+            rationale=c.rationale,
+            content=c.content,
+            content_hash=content_hash(c.content),
+            fingerprint=c.fingerprint,
+            status="pending_gate",
+            look=c.look,
+            safety_flags=[f.__dict__ for f in c.safety_flags],
+            rejected_edits=c.rejected_edits,
+        )
+        db.add(row)
+        db.flush()
+        ids[c.key] = row.id
+    return ids
+
+
+def save_rollouts(
+    db: OrmSession, night_id: int, results: Sequence[RolloutResult], candidate_ids: dict[str, int]
+) -> None:
+    db.add_all(
+        Rollout(
+            night_id=night_id,
+            task_id=int(r.task.id),
+            candidate_id=candidate_ids.get(r.arm),
+            document_hash=r.document_hash,
+            arm=r.arm[:32],
+            split=r.task.split,
+            rollout_index=r.rollout_index,
+            score=r.score,
+            success=r.judgement.success,
+            judge_detail=r.judgement.detail,
+            output=r.response.text[:MAX_STORED_OUTPUT],
+            input_tokens=r.response.input_tokens,
+            output_tokens=r.response.output_tokens,
+            cost_usd=r.response.cost_usd
+            + (r.judgement.judge_response.cost_usd if r.judgement.judge_response else 0.0),
+            latency_s=r.response.latency_s,
+            failure_kind=str(r.response.failure) if r.response.failure else None,
+            backend=r.response.backend,
+            model=r.response.model,
+            simulated=r.response.simulated,
+        )
+        for r in results
+    )
+
+
+CANDIDATE_STATUS = {"accept": "accepted", "reject": "rejected", "inconclusive": "inconclusive"}
+
+
+def save_decision(
+    db: OrmSession,
+    night_id: int,
+    document_id: int,
+    candidate_id: int | None,
+    decision: GateDecision,
+    rounds: int,
+    *,
+    calibration: bool = False,
+) -> None:
+    db.add(
+        GateDecisionRecord(
+            candidate_id=candidate_id,
+            document_id=document_id,
+            night_id=night_id,
+            outcome=decision.outcome,
+            statistic=decision.statistic,
+            p_value=decision.p_value,
+            alpha=decision.alpha_used,
+            calibration=calibration,
+            val_lift=decision.mean_delta,
+            rounds=rounds,
+            reason=decision.reason,
+            detail=decision.to_dict(),
+        )
+    )
+    if candidate_id is not None:
+        row = db.get(Candidate, candidate_id)
+        if row is not None:
+            row.status = CANDIDATE_STATUS[decision.outcome]
+            row.reason = decision.reason
+
+
+def provenance(
+    db: OrmSession,
+    night_id: int,
+    candidate: CandidateEdit,
+    candidate_id: int,
+    decision: GateDecision,
+) -> dict[str, Any]:
+    """sessions → episodes → tasks → trajectories → edits → verdict."""
+    task_rows = db.execute(
+        select(Rollout.task_id, Rollout.id, Rollout.split, Rollout.score).where(
+            Rollout.night_id == night_id, Rollout.candidate_id.is_(None)
+        )
+    ).all()
+    task_ids = sorted({t for t, _i, _s, _sc in task_rows})
+    failing = [i for _t, i, split, score in task_rows if split == "train" and (score or 0) < 0.5]
+    episodes = db.execute(
+        select(Task.id, Episode.id, Session.external_id)
+        .join(Episode, Episode.id == Task.episode_id)
+        .join(Session, Session.id == Episode.session_id)
+        .where(Task.id.in_(task_ids))
+    ).all()
+    return {
+        "sessions": sorted({s for _t, _e, s in episodes}),
+        "episodes": sorted({e for _t, e, _s in episodes}),
+        "tasks": task_ids,
+        "trajectories": failing[:20],
+        "candidate_id": candidate_id,
+        "edits": candidate.edits_as_dicts(),
+        "rationale": candidate.rationale,
+        "verdict": {
+            "outcome": decision.outcome,
+            "p_value": decision.p_value,
+            "reason": decision.reason,
+        },
+    }
+
+
+def stage_proposal(
+    db: OrmSession,
+    night_id: int,
+    target: PreparedTarget,
+    candidate: CandidateEdit,
+    candidate_id: int,
+    decision: GateDecision,
+    *,
+    val_lift: float,
+    test_lift: float | None,
+    cost_usd: float,
+    simulated: bool,
+    superseded: Sequence[int],
+) -> int:
+    path = str(target.spec.path)
+    proposal = Proposal(
+        candidate_id=candidate_id,
+        night_id=night_id,
+        document_id=target.document_id,
+        base_version_id=target.base_version_id,
+        base_hash=content_hash(target.base_content),
+        new_content=candidate.content,
+        new_hash=content_hash(candidate.content),
+        diff=unified_diff(
+            target.base_content, candidate.content, old_label=f"a{path}", new_label=f"b{path}"
+        ),
+        status="pending",
+        p_value=decision.p_value,
+        val_lift=round(val_lift, 6),
+        test_lift=None if test_lift is None else round(test_lift, 6),
+        cost_usd=round(cost_usd, 6),
+        simulated=simulated,
+        gate=decision.to_dict(),
+        provenance=provenance(db, night_id, candidate, candidate_id, decision),
+        safety_flags=[f.__dict__ for f in candidate.safety_flags],
+    )
+    db.add(proposal)
+    db.flush()
+    for other in superseded:
+        row = db.get(Candidate, other)
+        if row is not None:
+            row.status, row.reason = "superseded", "another candidate had the larger lift"
+    db.add(
+        AuditEntry(
+            actor="night",
+            action="stage",
+            object_type="proposal",
+            object_id=str(proposal.id),
+            detail={"night": night_id, "document": path, "simulated": simulated},
+        )
+    )
+    return proposal.id
