@@ -24,7 +24,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy sleepd harvesters
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -q
 
 demo: $(STAMP)
 	$(BIN)/sleepd demo

@@ -134,20 +134,22 @@ class _LazyRedactor:
     def batch(self, events: list[EventRecord], sessions: list[Any]) -> None:
         if self._redactor is None:
             self._redactor = make_redactor()
+        # One redact_many call per batch: the keyword search runs once over
+        # all the strings, and rules only on the few strings with a hit.
+        slots: list[tuple[Any, str]] = []
         for ev in events:
             if ev.text:
-                ev.text = self._one(ev.text)
+                slots.append((ev, "text"))
             if ev.raw:
-                ev.raw = self._one(ev.raw)
-        for session in sessions:
-            if session.title:
-                session.title = self._one(session.title)
-
-    def _one(self, text: str) -> str:
-        new_text, rules = self._redactor.redact(text)
-        for rule in rules:
-            self.counts[rule] = self.counts.get(rule, 0) + 1
-        return str(new_text)
+                slots.append((ev, "raw"))
+        slots.extend((session, "title") for session in sessions if session.title)
+        texts = [getattr(owner, name) for owner, name in slots]
+        results = self._redactor.redact_many(texts)
+        for (owner, name), (new_text, rules) in zip(slots, results, strict=True):
+            if rules:  # every change comes with a rule id
+                setattr(owner, name, str(new_text))
+            for rule in rules:
+                self.counts[rule] = self.counts.get(rule, 0) + 1
 
     def take_counts(self) -> dict[str, int]:
         counts, self.counts = self.counts, {}
@@ -283,7 +285,7 @@ def _harvest_files(
                 session_cache,
                 seq_cache,
             )
-        except OperationalError as exc:
+        except (OperationalError, sqlite3.OperationalError) as exc:
             if _is_disk_full(exc):
                 raise DiskFullError(
                     "the disk holding the database is full; harvest stopped, nothing stored "
@@ -294,8 +296,9 @@ def _harvest_files(
             _note_error(report, f"cannot read {source_file.path}: {exc.strerror or exc}")
 
 
-def _is_disk_full(exc: OperationalError) -> bool:
-    orig = getattr(exc, "orig", None)
+def _is_disk_full(exc: Exception) -> bool:
+    """SQLITE_FULL, whether it came through SQLAlchemy or straight from the driver."""
+    orig = getattr(exc, "orig", exc)
     return isinstance(orig, sqlite3.OperationalError) and "full" in str(orig).lower()
 
 

@@ -12,7 +12,9 @@ CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     base = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("SLEEPD_HOME", str(base / "sleepd-home"))
     monkeypatch.setenv("SLEEPD_CONFIG", str(base / "config.toml"))

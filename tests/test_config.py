@@ -38,11 +38,17 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
         ("[gate]\nalhpa = 0.1\n", "gate.alhpa", "a known key"),
         ("[nonsense]\nx = 1\n", "nonsense", "a known section"),
         ("[roles.critic]\nbackend = 'sim'\n", "roles.critic", "a role"),
-        ("[[targets]]\nproject = '/p'\npath = 'X.md'\nkind = 'readme'\n", "targets[0].kind",
-         "one of skill"),
+        (
+            "[[targets]]\nproject = '/p'\npath = 'X.md'\nkind = 'readme'\n",
+            "targets[0].kind",
+            "one of skill",
+        ),
         ("[prices.'m1']\ninput = -3\n", "prices.m1.input", "≥ 0"),
-        ("[mining]\ncorrection_patterns = ['(unclosed']\n", "mining.correction_patterns",
-         "regular expression"),
+        (
+            "[mining]\ncorrection_patterns = ['(unclosed']\n",
+            "mining.correction_patterns",
+            "regular expression",
+        ),
     ],
 )
 def test_bad_values_give_one_clear_line(tmp_path: Path, body: str, key: str, allowed: str) -> None:
@@ -80,7 +86,9 @@ def test_file_values_and_provenance(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert cfg.targets[0].path == "/work/p/AGENTS.md"
 
 
-def test_cli_reports_bad_config_without_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_reports_bad_config_without_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import subprocess
     import sys
 
@@ -88,7 +96,9 @@ def test_cli_reports_bad_config_without_traceback(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("SLEEPD_CONFIG", str(path))
     proc = subprocess.run(
         [sys.executable, "-c", "from sleepd.cli.app import main; main()", "config", "show"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 9
     assert "Traceback" not in proc.stderr

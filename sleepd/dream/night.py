@@ -29,6 +29,8 @@ from sleepd.dream.safety import SafetyPolicy
 from sleepd.dream.sequential import SequentialPlan
 from sleepd.dream.staging import (
     load_tasks,
+    mark_undecided,
+    mark_untested,
     projects_with_tasks,
     rejected_memory,
     save_candidates,
@@ -356,8 +358,19 @@ class _Night:
                         trial.rounds_used.get(candidate.key, 0),
                     )
                     outcome.decisions[candidate.key] = decision.outcome
+            mark_untested(
+                db,
+                [self._candidate_ids[c.key] for c in candidates if c.key not in trial.decisions],
+                "the night stopped before the gate tested this candidate; tested next night",
+            )
+        undecided = [c for c in candidates if c.key not in trial.decisions]
+        if undecided:
+            with write_session(self.engine) as db:
+                mark_undecided(db, [self._candidate_ids[c.key] for c in undecided])
         outcome.val_before = mean_score(trial.baseline)
         outcome.status = "gated"
+        if self._interrupted(outcome):
+            return outcome
         calibrate = (
             self.options.calibrate
             if self.options.calibrate is not None
@@ -484,7 +497,8 @@ class _Night:
             before = scores_by_task(replayer.run(test, target.working_content, "baseline", indices))
             after = scores_by_task(replayer.run(test, best.content, best.key, indices))
             lift = report_lift(before, after)
-            outcome.test_before, outcome.test_after = lift.mean_before, lift.mean_after
+            if lift.n_tasks:  # no test task scored in both arms: no figure, not a zero
+                outcome.test_before, outcome.test_after = lift.mean_before, lift.mean_after
         with write_session(self.engine) as db:
             proposal_id = stage_proposal(
                 db,
@@ -529,11 +543,11 @@ def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult
     night = _Night(engine, cfg, options)
     night.open()
     try:
+        if not options.dry_run:
+            night.setup_models()  # first: no backend fails at once, not after the harvest
         night.harvest_and_mine()
         if night.stop.is_set():
             return night.close("stopped", "stop requested before replay")
-        if not options.dry_run:
-            night.setup_models()
         with write_session(engine) as db:
             projects = projects_with_tasks(db, options.project, cfg.dream.min_tasks)
         if not projects:
@@ -542,8 +556,9 @@ def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult
             outcome = night.run_project(project)
             if outcome.status == "stopped":
                 return night.close("stopped", outcome.reason)
-            if night.stop.is_set():
-                return night.close("stopped", night.stopped_reason())
+            stopped = night.stopped_reason()
+            if stopped is not None:
+                return night.close("stopped", stopped)
         reason = (
             None
             if any(o.status in ("gated", "staged") for o in night.outcomes)

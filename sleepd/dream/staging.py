@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session as OrmSession
 
 from sleepd.documents.diff import unified_diff
@@ -24,6 +24,7 @@ from sleepd.store.models import (
     DocumentVersion,
     Episode,
     GateDecisionRecord,
+    Night,
     Proposal,
     Rollout,
     Session,
@@ -93,16 +94,26 @@ def take_carried_candidates(
 ) -> list[CandidateEdit]:
     """Inconclusive candidates on this very document version, for another look.
 
+    Candidates a finished (stopped or killed) night never got to gate are taken too,
+    at the look they were waiting for.
     Candidates built on an older version are marked stale: their evidence is
     about a document that no longer exists.
     """
     rows = db.scalars(
-        select(Candidate).where(
-            Candidate.document_id == target.document_id, Candidate.status == "inconclusive"
+        select(Candidate)
+        .join(Night, Night.id == Candidate.night_id)
+        .where(
+            Candidate.document_id == target.document_id,
+            or_(
+                Candidate.status == "inconclusive",
+                and_(Candidate.status == "pending_gate", Night.status != "running"),
+            ),
         )
+        .order_by(Candidate.id)
     ).all()
     carried: list[CandidateEdit] = []
     for row in rows:
+        tested = row.status == "inconclusive"  # an untested one has spent no look yet
         base = db.get(DocumentVersion, row.base_version_id)
         base_content = base.content if base is not None else None
         same_base = base_content is not None and (
@@ -111,10 +122,9 @@ def take_carried_candidates(
         if not same_base:
             row.status, row.reason = "stale", "the document changed since this candidate"
             continue
-        if row.look >= max_looks:
+        if tested and row.look >= max_looks:
             row.status, row.reason = "rejected", "evidence never arrived within the allowed looks"
             continue
-        row.status = "carried"
         carried.append(
             CandidateEdit(
                 key=f"carry{row.id}",
@@ -123,7 +133,7 @@ def take_carried_candidates(
                 rationale=row.rationale,
                 fingerprint=row.fingerprint,
                 carried_from=row.id,
-                look=row.look + 1,
+                look=row.look + 1 if tested else row.look,
             )
         )
     return carried
@@ -152,6 +162,11 @@ def save_candidates(
         db.add(row)
         db.flush()
         ids[c.key] = row.id
+        if c.carried_from is not None:
+            previous = db.get(Candidate, c.carried_from)
+            if previous is not None:
+                previous.status = "carried"
+                previous.reason = f"re-tested as candidate {row.id} (look {c.look})"
     return ids
 
 
@@ -185,6 +200,14 @@ def save_rollouts(
     )
 
 
+def mark_untested(db: OrmSession, candidate_ids: Sequence[int], reason: str) -> None:
+    """Say why a candidate is still waiting for the gate (a later night takes it up)."""
+    for candidate_id in candidate_ids:
+        row = db.get(Candidate, candidate_id)
+        if row is not None and row.status == "pending_gate":
+            row.reason = reason
+
+
 CANDIDATE_STATUS = {"accept": "accepted", "reject": "rejected", "inconclusive": "inconclusive"}
 
 
@@ -198,6 +221,7 @@ def save_decision(
     *,
     calibration: bool = False,
 ) -> None:
+    row = db.get(Candidate, candidate_id) if candidate_id is not None else None
     db.add(
         GateDecisionRecord(
             candidate_id=candidate_id,
@@ -210,15 +234,23 @@ def save_decision(
             calibration=calibration,
             val_lift=decision.mean_delta,
             rounds=rounds,
+            look=row.look if row is not None else 1,
             reason=decision.reason,
             detail=decision.to_dict(),
         )
     )
-    if candidate_id is not None:
+    if row is not None:
+        row.status = CANDIDATE_STATUS[decision.outcome]
+        row.reason = decision.reason
+
+
+def mark_undecided(db: OrmSession, candidate_ids: Sequence[int]) -> None:
+    """Candidates the night stopped before gating: inconclusive, so the next night retries."""
+    for candidate_id in candidate_ids:
         row = db.get(Candidate, candidate_id)
-        if row is not None:
-            row.status = CANDIDATE_STATUS[decision.outcome]
-            row.reason = decision.reason
+        if row is not None and row.status == "pending_gate":
+            row.status = "inconclusive"
+            row.reason = "the night stopped before this candidate was gated"
 
 
 def provenance(

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from harvesters.records import EventRecord, FileCursor, SessionRecord
 from harvesters.records import SkippedLine as SkippedRecord
-from sleepd.store.dialect import insert_ignore, upsert_add
+from sleepd.store.dialect import insert_ignore_many, upsert_add
 from sleepd.store.models import (
     Event,
     RedactionCount,
@@ -203,10 +203,7 @@ def insert_events(
                 "line_no": ev.line_no,
             }
         )
-    bind = db.connection()
-    before = _count_events(db, touched)
-    db.execute(insert_ignore(Event.__table__, bind), rows)  # type: ignore[arg-type]
-    inserted = _count_events(db, touched) - before
+    inserted = insert_ignore_many(db.connection(), Event.__table__, rows)  # type: ignore[arg-type]
     if inserted != len(rows):
         # Some were duplicates: re-sync seq counters so the next batch continues densely.
         for session_id in touched:
@@ -219,10 +216,6 @@ def insert_events(
                 or 0
             )
     return inserted, touched
-
-
-def _count_events(db: OrmSession, session_ids: set[int]) -> int:
-    return db.scalar(select(func.count(Event.id)).where(Event.session_id.in_(session_ids))) or 0
 
 
 def refresh_event_counts(db: OrmSession, session_ids: set[int]) -> None:

@@ -38,6 +38,9 @@ def test_fast_head_constant_matches_alembic(tmp_path: Path) -> None:
     assert migrate.head_revision(engine) == HEAD_REVISION
 
 
+FTS_QUERY = "SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'"
+
+
 def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-untyped-def]
     from sqlalchemy import text
 
@@ -48,13 +51,25 @@ def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-un
         s = Session(source="claude", external_id="s1", meta={})
         db.add(s)
         db.flush()
-        db.add(Event(session_id=s.id, seq=1, external_id="e1", role="user", kind="user_prompt",
-                     text="please fix the flaky pytest fixture"))
+        db.add(
+            Event(
+                session_id=s.id,
+                seq=1,
+                external_id="e1",
+                role="user",
+                kind="user_prompt",
+                text="please fix the flaky pytest fixture",
+            )
+        )
     with db_engine.connect() as conn:
-        hits = conn.execute(text("SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'")).all()
+        hits = conn.execute(
+            text("SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'")
+        ).all()
         assert len(hits) == 1
     with write_session(db_engine) as db:
         db.query(Event).delete()
     with db_engine.connect() as conn:
-        hits = conn.execute(text("SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'")).all()
+        hits = conn.execute(
+            text("SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'")
+        ).all()
         assert hits == []

@@ -1,0 +1,152 @@
+"""`sleepd status`: empty homes, the JSON schema, and `--check` for monitoring."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from sleepd.store.engine import write_session
+from sleepd.store.models import DaemonHeartbeat, JobRun, Night, TranscriptFile
+
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "docs" / "status.schema.json").read_text()
+)
+
+
+def run_status(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from sleepd.cli.app import main; main()", "status", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    )
+
+
+def test_status_json_on_an_empty_home_has_zero_counts(isolated_home: Path) -> None:
+    proc = run_status("--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["database"]["initialised"] is False
+    assert report["harvest"]["sources"]["claude"]["sessions"] == 0
+    assert report["gate"]["proposals"]["pending"] == 0
+    assert not (isolated_home / "sleepd-home" / "sleepd.db").exists()  # status never creates it
+
+
+def healthy(engine: Any) -> None:
+    now = datetime.now(UTC)
+    with write_session(engine) as db:
+        db.add(
+            TranscriptFile(
+                source="claude", path="/x/a.jsonl", parse_state={}, last_harvested_at=now
+            )
+        )
+        db.add(
+            TranscriptFile(source="codex", path="/x/b.jsonl", parse_state={}, last_harvested_at=now)
+        )
+        db.add(JobRun(job="harvest", trigger="sweep", outcome="ok", ended_at=now, detail={}))
+        db.add(
+            DaemonHeartbeat(
+                hostname=socket.gethostname(),
+                pid=os.getpid(),
+                version="t",
+                heartbeat_at=now,
+                state="running",
+                watch_mode="inotify",
+                detail={},
+            )
+        )
+        db.add(Night(status="completed", ended_at=now, summary={}))
+
+
+def test_status_json_validates_with_data_and_check_passes_when_healthy(db_engine: Any) -> None:
+    healthy(db_engine)
+    proc = run_status("--json", "--check")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["check"] == {"ok": True, "failures": []}
+    assert report["daemon"]["running"] is True
+    assert report["daemon"]["watch_mode"] == "inotify"
+    assert report["harvest"]["sources"]["claude"]["files"] == 1
+
+
+def _age_harvest(engine: Any) -> None:
+    old = datetime.now(UTC) - timedelta(days=3)
+    with write_session(engine) as db:
+        for row in db.query(TranscriptFile):
+            row.last_harvested_at = old
+
+
+def _kill_daemon(engine: Any) -> None:
+    with write_session(engine) as db:
+        for row in db.query(DaemonHeartbeat):
+            row.heartbeat_at = datetime.now(UTC) - timedelta(hours=1)
+
+
+def _fail_night(engine: Any) -> None:
+    with write_session(engine) as db:
+        db.add(
+            Night(
+                status="failed",
+                stop_reason="boom: backend unreachable",
+                started_at=datetime.now(UTC) + timedelta(seconds=5),
+                ended_at=datetime.now(UTC),
+                summary={},
+            )
+        )
+
+
+@pytest.mark.parametrize(
+    ("breakage", "expected"),
+    [
+        (_age_harvest, "harvest is stale"),
+        (_kill_daemon, "daemon is not running"),
+        (_fail_night, "last night failed"),
+    ],
+)
+def test_check_fails_for_each_monitoring_case(db_engine: Any, breakage: Any, expected: str) -> None:
+    healthy(db_engine)
+    breakage(db_engine)
+    proc = run_status("--json", "--check")
+    assert proc.returncode == 8
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["check"]["ok"] is False
+    assert any(expected in f for f in report["check"]["failures"])
+    assert proc.stderr.strip().startswith("sleepd: check failed:")
+    assert proc.stderr.strip().count("\n") == 0
+
+
+def test_check_fails_on_an_empty_home(isolated_home: Path) -> None:
+    proc = run_status("--check")
+    assert proc.returncode == 8
+    assert "daemon is not running" in proc.stderr
+
+
+def test_human_view_marks_simulated_nights(db_engine: Any) -> None:
+    healthy(db_engine)
+    with write_session(db_engine) as db:
+        db.add(
+            Night(
+                status="completed",
+                simulated=True,
+                ended_at=datetime.now(UTC),
+                started_at=datetime.now(UTC) + timedelta(seconds=10),
+                summary={},
+            )
+        )
+    proc = run_status()
+    assert proc.returncode == 0, proc.stderr
+    assert "SIMULATED" in proc.stdout
