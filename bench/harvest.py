@@ -1,0 +1,175 @@
+"""Whole-pipeline harvest throughput: parse, redact, store with FTS, as users run it.
+
+Builds a tree of corpus copies (ids rewritten so each copy is distinct sessions) in
+bench/_work/, then prints:
+  * full harvest MB/s and events/s (the real `harvest()`, redaction and FTS on, fresh home);
+  * the unchanged re-harvest, timed for the whole `sleepd harvest` process (wall);
+  * ingesting ~1 % appended bytes with `sleepd harvest` (wall).
+Targets on a 2-core machine: full harvest >= 50 MB/s, unchanged re-harvest <= 0.5 s.
+
+    .venv/bin/python bench/harvest.py [--copies N] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "harvest"))
+
+from e2e_support import CORPUS, lay_out_copies  # noqa: E402
+
+WORK = REPO / "bench" / "_work" / "harvest"
+TARGET_MB_S = 50.0
+TARGET_REHARVEST_S = 0.5
+
+
+def use_home(work: Path) -> dict[str, str]:
+    env = {
+        "SLEEPD_HOME": str(work / "sleepd-home"),
+        "SLEEPD_CONFIG": str(work / "config.toml"),
+        "CLAUDE_CONFIG_DIR": str(work / "claude"),
+        "CODEX_HOME": str(work / "codex"),
+    }
+    os.environ.update(env)
+    os.environ.pop("SLEEPD_DATABASE_URL", None)
+    return env
+
+
+def build_tree(work: Path, copies: int) -> int:
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    return lay_out_copies(work, copies)
+
+
+def full_harvest(profile: bool) -> dict[str, Any]:
+    from sleepd.config import load_config
+    from sleepd.harvest import harvest
+    from sleepd.store.open import open_store
+
+    cfg = load_config()
+    engine = open_store(cfg, write=True)
+    profiler = cProfile.Profile() if profile else None
+    start, cpu_start = time.perf_counter(), time.process_time()
+    if profiler is not None:
+        profiler.enable()
+    report = harvest(engine, cfg)
+    if profiler is not None:
+        profiler.disable()
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    engine.dispose()
+    if profiler is not None:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+        print(out.getvalue())
+    return {**report.totals(), "wall_s": elapsed, "cpu_s": cpu}
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def sleepd_harvest(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
+    """`sleepd harvest --json` as a user runs it; wall and CPU time of the whole process."""
+    exe = Path(sys.executable).with_name("sleepd")
+    cpu_start = children_cpu()
+    start = time.perf_counter()
+    done = subprocess.run(
+        [str(exe), "harvest", "--json"],
+        env={**os.environ, **env},
+        capture_output=True,
+        check=True,
+    )
+    elapsed = time.perf_counter() - start
+    return elapsed, children_cpu() - cpu_start, orjson.loads(done.stdout)
+
+
+def append_one_percent(work: Path, total_bytes: int) -> int:
+    """Append fresh lines (new uuids, same sessions) to every 10th file, ~1 % of all bytes."""
+    files = sorted(
+        p for p in work.rglob("*.jsonl") if "sleepd-home" not in p.parts and p.stat().st_size
+    )
+    chosen = files[::10]
+    quota = total_bytes // 100 // max(1, len(chosen)) + 1
+    appended = 0
+    for path in chosen:
+        out = bytearray()
+        for raw in path.read_bytes().splitlines()[1:]:
+            if len(out) >= quota:
+                break
+            try:
+                record = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and "uuid" in record:
+                record["uuid"] = str(uuid.uuid4())
+            out += orjson.dumps(record) + b"\n"
+        with path.open("ab") as handle:
+            handle.write(out)
+        appended += len(out)
+    return appended
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--copies", type=int, default=35, help="corpus copies (35 ≈ 104 MB)")
+    parser.add_argument("--profile", action="store_true", help="cProfile the full harvest")
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        raise SystemExit(f"corpus not found at {CORPUS}")
+    env = use_home(WORK)
+    total = build_tree(WORK, args.copies)
+    print(f"tree: {total / 1e6:.1f} MB in {args.copies} corpus copies under {WORK}")
+
+    full = full_harvest(args.profile)
+    mb_s = full["bytes_read"] / full["wall_s"] / 1e6
+    print(
+        f"full harvest:        {mb_s:8.1f} MB/s {full['events_new'] / full['wall_s']:10,.0f} "
+        f"events/s  ({full['bytes_read'] / 1e6:.1f} MB, {full['events_new']:,} events, "
+        f"{full['sessions_new']:,} sessions, {full['redactions']} redactions, "
+        f"{full['wall_s']:.2f} s wall, {full['cpu_s']:.2f} s CPU)  target >= {TARGET_MB_S:.0f} MB/s"
+        f"{'' if mb_s >= TARGET_MB_S else '  MISSED'}"
+    )
+
+    walls, cpus = [], []
+    for _ in range(3):
+        wall, cpu, detail = sleepd_harvest(env)
+        assert detail["events_new"] == 0, detail
+        walls.append(wall)
+        cpus.append(cpu)
+    best = min(walls)
+    print(
+        f"unchanged re-harvest: {best:7.3f} s wall (best of 3: "
+        f"{', '.join(f'{w:.3f}' for w in walls)}; CPU {min(cpus):.3f} s; "
+        f"{detail['files_scanned']} files)  "
+        f"target <= {TARGET_REHARVEST_S} s{'' if best <= TARGET_REHARVEST_S else '  MISSED'}"
+    )
+
+    appended = append_one_percent(WORK, total)
+    wall, cpu, detail = sleepd_harvest(env)
+    print(
+        f"1 % appended:        {wall:8.3f} s wall, {cpu:.3f} s CPU "
+        f"({appended / 1e6:.2f} MB appended to "
+        f"{detail['files_changed']} files, {detail['events_new']:,} new events, "
+        f"{detail['bytes_read'] / 1e6:.2f} MB read)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""Helpers for the end-to-end harvest tests: lay the corpus out, copy it, dump the database.
+
+The corpus layout tables live with the harvester unit tests; they are loaded from there so a
+new sample only needs one entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from harvesters.claude_code import ClaudeCodeHarvester
+from harvesters.codex import CodexHarvester
+from harvesters.records import EventRecord, SessionRecord
+
+TESTS_DIR = Path(__file__).resolve().parents[1]
+_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _load_harvester_fixtures() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "harvesters_test_layout", TESTS_DIR / "harvesters" / "conftest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_LAYOUT = _load_harvester_fixtures()
+CORPUS: Path = _LAYOUT.CORPUS
+layout_for: Callable[[Path], Path | None] = _LAYOUT.layout_for
+corpus_files: Callable[[], list[Path]] = _LAYOUT.corpus_files
+jsonl_bytes: Callable[[Any], bytes] = _LAYOUT.jsonl_bytes
+
+
+def lay_out_corpus(home: Path) -> list[Path]:
+    """Copy the corpus under `home` (`claude/projects/...`, `codex/sessions/...`)."""
+    placed = []
+    for sample in corpus_files():
+        rel = layout_for(sample)
+        if rel is None:
+            continue
+        target = home / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sample, target)
+        placed.append(target)
+    return placed
+
+
+def _rewrite_uuids(data: bytes, copy: int) -> bytes:
+    """Give every UUID a copy-specific twin, the same in every file, so links survive."""
+
+    def twin(match: re.Match[bytes]) -> bytes:
+        digest = hashlib.sha256(match.group(0) + b"/%d" % copy).hexdigest()
+        return (
+            f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}".encode()
+        )
+
+    return _UUID.sub(twin, data)
+
+
+def lay_out_copies(home: Path, copies: int) -> int:
+    """Lay the corpus out `copies` times as distinct sessions (ids rewritten); returns bytes."""
+    total = 0
+    for sample in corpus_files():
+        rel = layout_for(sample)
+        if rel is None:
+            continue
+        data = sample.read_bytes()
+        for copy in range(copies):
+            tool, root, *rest = rel.parts
+            rest_path = _rewrite_uuids("/".join(rest).encode(), copy).decode()
+            # a distinct project folder per copy keeps the agent-<id> files of 2.0.x apart
+            first, _, tail = rest_path.partition("/")
+            target = home / tool / root / f"{first}-copy{copy}" / tail
+            if tool == "codex":
+                target = home / tool / root / f"copy{copy}" / rest_path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            content = _rewrite_uuids(data, copy)
+            target.write_bytes(content)
+            total += len(content)
+    return total
+
+
+def canonical_dump(db_file: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """What a harvest stored, free of row ids and clock times, in a stable order."""
+    conn = sqlite3.connect(db_file)
+    try:
+        sessions = conn.execute(
+            "SELECT s.source, s.external_id, s.kind, s.project_path, s.event_count, "
+            "p.external_id FROM sessions s LEFT JOIN sessions p ON p.id = s.parent_session_id "
+            "ORDER BY s.source, s.external_id"
+        ).fetchall()
+        events = conn.execute(
+            "SELECT s.source, s.external_id, e.external_id, e.seq, e.kind, e.text, e.raw, "
+            "e.is_error, e.exit_code, e.input_tokens, e.output_tokens, e.cache_read_tokens, "
+            "e.cache_creation_tokens FROM events e JOIN sessions s ON s.id = e.session_id "
+            "ORDER BY s.source, s.external_id, e.seq"
+        ).fetchall()
+        files = conn.execute(
+            'SELECT path, source, size, "offset", line_no, malformed_lines FROM transcript_files '
+            "ORDER BY path"
+        ).fetchall()
+        redactions = conn.execute(
+            "SELECT source, rule, count FROM redaction_counts ORDER BY source, rule"
+        ).fetchall()
+    finally:
+        conn.close()
+    return {"sessions": sessions, "events": events, "files": files, "redactions": redactions}
+
+
+def integrity(db_file: Path) -> str:
+    conn = sqlite3.connect(db_file)
+    try:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def query(db_file: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(db_file)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def append_bytes(path: Path, data: bytes) -> None:
+    with path.open("ab") as handle:
+        handle.write(data)
+
+
+def claude_prompt(session_id: str, uuid: str, text: str, cwd: str = "/work/demo") -> dict[str, Any]:
+    """A Claude Code user-prompt record as the CLI writes it."""
+    return {
+        "parentUuid": None,
+        "isSidechain": False,
+        "type": "user",
+        "message": {"role": "user", "content": text},
+        "uuid": uuid,
+        "timestamp": "2026-06-05T05:00:00.000Z",
+        "cwd": cwd,
+        "sessionId": session_id,
+        "version": "2.1.152",
+        "gitBranch": "main",
+        "userType": "external",
+    }
+
+
+def codex_prompt(text: str) -> dict[str, Any]:
+    """A Codex user message response item."""
+    return {
+        "timestamp": "2026-06-05T05:00:00.000Z",
+        "type": "response_item",
+        "payload": {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": text}],
+        },
+    }
+
+
+def line(record: dict[str, Any]) -> bytes:
+    return orjson.dumps(record) + b"\n"
+
+
+def write_lines(path: Path, records: list[Any]) -> Path:
+    """Write records (dicts, or raw bytes/str lines) as a JSONL file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(jsonl_bytes(records))
+    return path
+
+
+def read_directly(home: Path) -> dict[str, tuple[list[SessionRecord], list[EventRecord]]]:
+    """Run the harvester classes over the tree, as the expectation."""
+    harvesters = {
+        "claude": ClaudeCodeHarvester([home / "claude" / "projects"]),
+        "codex": CodexHarvester(
+            [home / "codex" / "sessions", home / "codex" / "archived_sessions"]
+        ),
+    }
+    out = {}
+    for source, harvester in harvesters.items():
+        sessions: dict[str, SessionRecord] = {}
+        events: list[EventRecord] = []
+        for file in harvester.discover():
+            for batch in harvester.read(file, None):
+                for s in batch.sessions:
+                    sessions.setdefault(s.external_id, s)
+                events.extend(batch.events)
+        out[source] = (list(sessions.values()), events)
+    return out

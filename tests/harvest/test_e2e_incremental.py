@@ -1,0 +1,133 @@
+"""Appends, half-written lines, truncation and replacement, through the real store."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from e2e_support import append_bytes, claude_prompt, codex_prompt, line, query
+
+from sleepd.harvest import harvest
+
+CLAUDE_SID = "06090cb1-3e64-433a-bc7e-a621c0f596d2"
+CODEX_SID = "019e9625-802f-7e91-840a-cfe88d14117a"
+
+
+def claude_file(home: Path) -> Path:
+    [path] = (home / "claude" / "projects").glob(f"*/{CLAUDE_SID}.jsonl")
+    return path
+
+
+def codex_file(home: Path) -> Path:
+    [path] = (home / "codex" / "sessions").rglob(f"rollout-*{CODEX_SID}.jsonl")
+    return path
+
+
+def session_events(db_file: Path, source: str, sid: str) -> list[tuple[int, str, str]]:
+    return query(
+        db_file,
+        "SELECT e.seq, e.external_id, e.text FROM events e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.source = ? AND s.external_id = ? ORDER BY e.seq",
+        (source, sid),
+    )
+
+
+def assert_dense(events: list[tuple[int, str, str]]) -> None:
+    assert [seq for seq, _, _ in events] == list(range(1, len(events) + 1))
+    assert len({eid for _, eid, _ in events}) == len(events)
+
+
+def test_appended_lines_and_a_completed_half_line_arrive_once_each(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    harvest(store, cfg)
+    claude, codex = claude_file(corpus_tree), codex_file(corpus_tree)
+    before = {
+        "claude": session_events(db_file, "claude", CLAUDE_SID),
+        "codex": session_events(db_file, "codex", CODEX_SID),
+    }
+    new_claude = [
+        line(claude_prompt(CLAUDE_SID, f"aaaaaaaa-0000-4000-8000-00000000000{i}", f"appended c{i}"))
+        for i in range(3)
+    ]
+    new_codex = [line(codex_prompt(f"appended x{i}")) for i in range(3)]
+    append_bytes(claude, new_claude[0] + new_claude[1] + new_claude[2][:40])
+    append_bytes(codex, new_codex[0] + new_codex[1] + new_codex[2][:25])
+
+    partial = harvest(store, cfg).totals()
+    assert (partial["events_new"], partial["files_changed"], partial["malformed_lines"]) == (
+        4,
+        2,
+        0,
+    )
+    for source, sid, prefix in (("claude", CLAUDE_SID, "c"), ("codex", CODEX_SID, "x")):
+        events = session_events(db_file, source, sid)
+        assert events[: len(before[source])] == before[source]
+        assert [t for _, _, t in events[len(before[source]) :]] == [
+            f"appended {prefix}0",
+            f"appended {prefix}1",
+        ]
+
+    append_bytes(claude, new_claude[2][40:])
+    append_bytes(codex, new_codex[2][25:])
+    done = harvest(store, cfg).totals()
+    assert (done["events_new"], done["malformed_lines"]) == (2, 0)
+    for source, sid, prefix in (("claude", CLAUDE_SID, "c"), ("codex", CODEX_SID, "x")):
+        events = session_events(db_file, source, sid)
+        assert_dense(events)
+        assert events[: len(before[source])] == before[source]
+        assert [t for _, _, t in events[len(before[source]) :]] == [
+            f"appended {prefix}{i}" for i in range(3)
+        ]
+    assert harvest(store, cfg).totals()["events_new"] == 0
+
+
+def test_truncated_then_rewritten_file_replaces_its_events(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    harvest(store, cfg)
+    path = claude_file(corpus_tree)
+    old = session_events(db_file, "claude", CLAUDE_SID)
+    assert len(old) >= 2
+    total_before = query(db_file, "SELECT count(*) FROM events")[0][0]
+    with path.open("r+b") as handle:  # same inode, shorter content
+        handle.truncate(0)
+        handle.write(line(claude_prompt(CLAUDE_SID, "bbbbbbbb-0000-4000-8000-000000000001", "new")))
+
+    report = harvest(store, cfg).totals()
+    assert report["files_reset"] == 1
+    events = session_events(db_file, "claude", CLAUDE_SID)
+    assert [t for _, _, t in events] == ["new"]
+    assert_dense(events)
+    assert not {eid for _, eid, _ in old} & {eid for _, eid, _ in events}
+    total_after = query(db_file, "SELECT count(*) FROM events")[0][0]
+    assert total_after == total_before - len(old) + 1
+    [(count,)] = query(
+        db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (CLAUDE_SID,)
+    )
+    assert count == 1
+
+
+def test_replaced_file_new_inode_drops_old_events_and_keeps_new(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    harvest(store, cfg)
+    path = codex_file(corpus_tree)
+    old = session_events(db_file, "codex", CODEX_SID)
+    header = path.read_bytes().split(b"\n", 1)[0] + b"\n"  # same session_meta, new body
+    replacement = path.with_name("incoming.tmp")
+    replacement.write_bytes(header + line(codex_prompt("replaced one")) * 1)
+    old_inode = path.stat().st_ino
+    os.replace(replacement, path)
+    assert path.stat().st_ino != old_inode
+
+    report = harvest(store, cfg).totals()
+    assert report["files_reset"] == 1
+    events = session_events(db_file, "codex", CODEX_SID)
+    assert [t for _, _, t in events] == ["replaced one"]
+    assert_dense(events)
+    assert len(old) > 1
+    again = harvest(store, cfg).totals()
+    assert (again["events_new"], again["files_changed"]) == (0, 0)
+    assert session_events(db_file, "codex", CODEX_SID) == events

@@ -1,0 +1,84 @@
+"""SIGKILL at random moments during a harvest loses and duplicates nothing."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import CORPUS, canonical_dump, integrity, lay_out_copies
+
+from sleepd.harvest import harvest
+from sleepd.store.engine import make_engine
+from sleepd.store.migrate import upgrade
+
+#: Two distinct copies of the corpus (26 files) take about 1-2 s to harvest on 2 cores.
+COPIES = 2
+FILES = 13 * COPIES
+KILLS = 12
+#: The child reports each file it starts on, so a kill can be aimed at a random file
+#: (plus a random few milliseconds) whatever the machine's speed.
+CHILD = """
+from sleepd.config import load_config
+from sleepd.harvest import harvest
+from sleepd.store.open import open_store
+
+cfg = load_config()
+engine = open_store(cfg, write=True)
+harvest(engine, cfg, progress=lambda source, i, n: print(source, i, flush=True))
+print("done", flush=True)
+"""
+
+
+def run_child(kill_at_file: int | None = None, delay: float = 0.0) -> int | str:
+    """Harvest in a child process; SIGKILL it `delay` s after it reaches file `kill_at_file`."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )
+    assert proc.stdout is not None
+    if kill_at_file is not None:
+        for _ in range(kill_at_file):
+            if not proc.stdout.readline():
+                break
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode not in (0, -signal.SIGKILL):
+        return err.decode(errors="replace")[-2000:]  # a crash: show why in the assertion
+    return proc.returncode
+
+
+@pytest.mark.slow
+def test_random_kills_then_a_clean_run_equal_one_clean_harvest(
+    isolated_home: Path, cfg: Any, db_file: Path
+) -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"sample corpus not found at {CORPUS}")
+    lay_out_copies(isolated_home, COPIES)
+    rng = random.Random(20240611)
+    outcomes = [run_child(rng.randint(1, FILES), rng.uniform(0.0, 0.06)) for _ in range(KILLS)]
+    killed = sum(code == -signal.SIGKILL for code in outcomes)
+    assert killed >= KILLS // 2, outcomes  # most kills landed inside a running harvest
+    assert run_child() == 0
+
+    clean_db = isolated_home / "clean.db"
+    engine = make_engine(f"sqlite:///{clean_db}")  # same home, so the same redaction salt
+    upgrade(engine)
+    harvest(engine, cfg)
+    engine.dispose()
+
+    assert integrity(db_file) == "ok"
+    killed_dump, clean_dump = canonical_dump(db_file), canonical_dump(clean_db)
+    assert len(clean_dump["sessions"]) == 12 * COPIES
+    assert len(clean_dump["events"]) > 2000
+    for table in clean_dump:
+        assert killed_dump[table] == clean_dump[table], table

@@ -1,0 +1,156 @@
+"""Secrets never reach the database, and replay transcripts are never harvested."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from e2e_support import claude_prompt, query, write_lines
+from typer.testing import CliRunner
+
+from sleepd.cli.app import app
+from sleepd.harvest import harvest
+
+SID = "5e55e55e-0000-4000-8000-000000000001"
+AWS = "AKIAQ2RXS3V4W5Y6Z7AB"
+GHP_INPUT = "ghp_" + "R4nd0mL00k1ngT0k3nF0rT3st1ngX9yZ8w7v"
+GHP_RAW = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+ANTHROPIC = "sk-ant-api03-" + "Qw3rTy-uI0p_AsDfGh1jKl" * 4 + "ZxCvB" + "AA"
+URL_PASSWORD = "Tr0ub4dor3xyzzy"
+PRIVATE_KEY_BODY = "MIIEowIBAAKCAQEA7bq9" + "x1Yz" * 11
+PRIVATE_KEY = (
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    + "\n".join([PRIVATE_KEY_BODY, "Kf93" * 16, "pQ7w" * 16])
+    + "\n-----END RSA PRIVATE KEY-----"
+)
+SECRETS = (AWS, GHP_INPUT, GHP_RAW, ANTHROPIC, URL_PASSWORD, PRIVATE_KEY_BODY)
+
+
+def planted_session(home: Path) -> Path:
+    """A Claude session with secrets in a prompt, a JSON tool input, a tool output, a raw line."""
+    prompt = claude_prompt(
+        SID,
+        "5e55e55e-0000-4000-8000-0000000000a1",
+        f"deploy with AKIA key {AWS} and {ANTHROPIC} please",
+        cwd="/work/secretive",
+    )
+    call = {
+        "parentUuid": prompt["uuid"],
+        "type": "assistant",
+        "uuid": "5e55e55e-0000-4000-8000-0000000000a2",
+        "sessionId": SID,
+        "cwd": "/work/secretive",
+        "timestamp": "2026-06-05T05:00:01.000Z",
+        "message": {
+            "id": "msg_planted_1",
+            "role": "assistant",
+            "model": "claude-opus-4-7",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_planted_1",
+                    "name": "Bash",
+                    "input": {
+                        "command": f"git clone https://deploy-bot:{URL_PASSWORD}@git.example.com/r.git",
+                        "env": {"GITHUB_TOKEN": GHP_INPUT},
+                    },
+                }
+            ],
+            "usage": {"input_tokens": 5, "output_tokens": 7},
+        },
+    }
+    result = {
+        "parentUuid": call["uuid"],
+        "type": "user",
+        "uuid": "5e55e55e-0000-4000-8000-0000000000a3",
+        "sessionId": SID,
+        "cwd": "/work/secretive",
+        "timestamp": "2026-06-05T05:00:02.000Z",
+        "message": {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_planted_1",
+                    "content": f"cat id_rsa\n{PRIVATE_KEY}\n",
+                }
+            ],
+        },
+    }
+    unknown = {
+        "type": "future-record-kind",
+        "uuid": "5e55e55e-0000-4000-8000-0000000000a4",
+        "sessionId": SID,
+        "timestamp": "2026-06-05T05:00:03.000Z",
+        "note": f"token {GHP_RAW}",
+    }
+    path = home / "claude" / "projects" / "-work-secretive" / f"{SID}.jsonl"
+    write_lines(path, [prompt, call, result, unknown])
+    return path
+
+
+def test_planted_secrets_never_reach_text_raw_or_the_search_index(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    path = planted_session(isolated_home)
+    assert all(s.encode() in path.read_bytes() for s in SECRETS)
+    report = harvest(store, cfg)
+    assert report.sources["claude"].events_new == 4
+
+    stored = "\n".join(
+        f"{text}\n{raw or ''}" for text, raw in query(db_file, "SELECT text, raw FROM events")
+    )
+    assert "[REDACTED:" in stored
+    raw_rows = query(db_file, "SELECT raw FROM events WHERE raw IS NOT NULL")
+    assert raw_rows and "[REDACTED:github-pat:" in raw_rows[0][0]
+    for secret in SECRETS:
+        assert secret not in stored
+    # The whole database file (FTS index pages included) holds none of them either.
+    for candidate in db_file.parent.glob("sleepd.db*"):
+        blob = candidate.read_bytes()
+        assert not any(s.encode() in blob for s in SECRETS), candidate.name
+
+    counts = dict(query(db_file, "SELECT rule, count FROM redaction_counts WHERE source='claude'"))
+    assert counts == {
+        "aws-access-token": 1,
+        "anthropic-api-key": 1,
+        "github-pat": 2,
+        "url-basic-auth": 1,
+        "private-key": 1,
+    }
+    assert report.sources["claude"].redactions == 6
+
+    runner = CliRunner()
+    for secret in (AWS, GHP_INPUT, "Tr0ub4dor3xyzzy", ANTHROPIC):
+        found = runner.invoke(app, ["search", secret, "--json"])
+        assert found.exit_code == 0, found.stderr
+        assert json.loads(found.stdout) == [], secret
+    placeholder = runner.invoke(app, ["search", "REDACTED", "--json"])
+    hits = json.loads(placeholder.stdout)
+    assert {h["session_external_id"] for h in hits} == {SID}
+    assert len(hits) >= 3
+
+
+def test_replay_sessions_are_never_stored(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    replay_sid = "0e0e0e0e-0000-4000-8000-000000000001"
+    replay_cwd = "/tmp/sleepd-replay-abc123/workspace"
+    write_lines(
+        isolated_home / "claude" / "projects" / "-tmp-sleepd-replay-abc123" / f"{replay_sid}.jsonl",
+        [
+            claude_prompt(replay_sid, f"0e0e0e0e-0000-4000-8000-00000000000{i}", "x", replay_cwd)
+            for i in range(3)
+        ],
+    )
+    real_sid = "0f0f0f0f-0000-4000-8000-000000000001"
+    write_lines(
+        isolated_home / "claude" / "projects" / "-work-real" / f"{real_sid}.jsonl",
+        [claude_prompt(real_sid, "0f0f0f0f-0000-4000-8000-000000000002", "real work")],
+    )
+    report = harvest(store, cfg).sources["claude"]
+    assert report.replay_sessions_skipped == 1
+    assert report.sessions_new == 1 and report.events_new == 1
+    assert query(db_file, "SELECT external_id FROM sessions") == [(real_sid,)]
+    assert query(db_file, "SELECT count(*) FROM events WHERE text = 'x'") == [(0,)]
