@@ -1,0 +1,256 @@
+"""The redactor: find secrets with the rule set and replace them by placeholders.
+
+A placeholder names the rule and a salted hash of the secret,
+``[REDACTED:github-pat:3f9a2c1b]``, so equal secrets stay equal (mining can
+still see "the same token twice") without the secret being recoverable.
+Only the secret group is replaced; the ``password=`` around it stays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from sleepd.redaction.entropy import shannon_entropy
+from sleepd.redaction.keywords import KeywordIndex
+from sleepd.redaction.rules import Allowlist, Rule, RuleSet, default_rules
+
+PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9-]+:[0-9a-f]{8}\]")
+ERROR_RULE = "redaction-error"
+#: No rule matches a secret shorter than this, so shorter strings skip all work.
+MIN_TEXT_LENGTH = 8
+#: Long runs of pure base64 (inline images, PDFs) are payloads, not secrets.
+_BLOB_MIN_LENGTH = 4096
+_BLOB_RE = re.compile(r"[A-Za-z0-9+/=\r\n]*")
+_CONTEXT_BEFORE = re.compile(r"[\w.-]{0,50}\Z", re.ASCII)
+_MAX_PASSES = 4
+#: redact_many redacts longer texts one by one: their keyword search gains
+#: nothing from the join, which would copy them (and widen it if non-ASCII).
+_BATCH_MAX_TEXT = 16384
+_GENERIC_NEEDS_DIGIT = frozenset({"generic-api-key"})
+#: Every placeholder holds this; PLACEHOLDER_RE is case-sensitive.
+_MARK = "[REDACTED:"
+
+
+@dataclass
+class RedactionStats:
+    """How many secrets each rule replaced, accumulated over many calls."""
+
+    by_rule: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_rule.values())
+
+    def add(self, rule_ids: list[str]) -> None:
+        for rule_id in rule_ids:
+            self.by_rule[rule_id] = self.by_rule.get(rule_id, 0) + 1
+
+
+@dataclass(frozen=True)
+class _Finding:
+    start: int
+    end: int
+    rule_id: str
+
+
+class Redactor:
+    """Replaces secrets in text; safe to share, holds no per-call state."""
+
+    def __init__(self, salt: bytes | str = b"", rules: RuleSet | None = None) -> None:
+        self._salt = salt.encode() if isinstance(salt, str) else bytes(salt)
+        self._ruleset = rules or default_rules()
+        self._rules = self._ruleset.rules
+        self._index = KeywordIndex(k for r in self._rules for k in r.keywords)
+        self._rules_by_keyword: dict[str, tuple[int, ...]] = {}
+        for number, rule in enumerate(self._rules):
+            for keyword in rule.keywords:
+                self._rules_by_keyword[keyword] = (
+                    *self._rules_by_keyword.get(keyword, ()),
+                    number,
+                )
+        self._dispatch = {
+            keyword: tuple((n, self._rules[n].gate, self._rules[n].gate_window) for n in numbers)
+            for keyword, numbers in self._rules_by_keyword.items()
+        }
+        named = [set(r.regex.groupindex.values()) for r in self._rules]
+        self._unnamed_groups = [
+            tuple(g for g in range(1, r.regex.groups + 1) if g not in named[i])
+            for i, r in enumerate(self._rules)
+        ]
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        return self._rules
+
+    def placeholder(self, rule_id: str, secret: str) -> str:
+        """The stable stand-in for ``secret`` under this redactor's salt."""
+        digest = hashlib.sha256(self._salt + secret.encode("utf-8", "surrogatepass")).hexdigest()
+        return f"[REDACTED:{rule_id}:{digest[:8]}]"
+
+    def redact(self, text: str) -> tuple[str, list[str]]:
+        """Return the redacted text and the id of the rule behind each replacement.
+
+        Never raises: if detection itself fails, the whole text is replaced,
+        because passing it through unredacted could leak a secret.
+        """
+        try:
+            return self._redact(text if isinstance(text, str) else str(text))
+        except Exception:
+            return self.placeholder(ERROR_RULE, repr(text)), [ERROR_RULE]
+
+    def redact_counted(self, text: str, stats: RedactionStats) -> str:
+        """Like :meth:`redact`, adding the replacements to ``stats``."""
+        redacted, rule_ids = self.redact(text)
+        if rule_ids:
+            stats.add(rule_ids)
+        return redacted
+
+    def redact_many(self, texts: Sequence[str]) -> list[tuple[str, list[str]]]:
+        """:meth:`redact` of each text, in order, with the same results.
+
+        Faster on many short strings: the texts are lowercased and searched
+        for keywords in one pass over their join, and rules then run only on
+        the few texts with a keyword hit. Never raises.
+        """
+        try:
+            long_texts = [n for n, size in enumerate(map(len, texts)) if size > _BATCH_MAX_TEXT]
+            batched = texts
+            if long_texts:  # joining buys nothing for them and costs a copy
+                batched = list(texts)
+                for number in long_texts:
+                    batched[number] = ""
+            hits_by_text = self._index.find_many(batched)
+        except Exception:  # a text that is not a str: the join refused it
+            return [self.redact(text) for text in texts]
+        results: list[tuple[str, list[str]]] = [(text, []) for text in texts]
+        for number in long_texts:
+            results[number] = self.redact(texts[number])
+        for number, hits in hits_by_text.items():
+            text = texts[number]
+            try:
+                results[number] = self._redact(text, hits)
+            except Exception:
+                results[number] = self.placeholder(ERROR_RULE, repr(text)), [ERROR_RULE]
+        return results
+
+    def _redact(
+        self, text: str, hits: list[tuple[int, str]] | None = None
+    ) -> tuple[str, list[str]]:
+        # A replacement can expose a new word boundary ("ghp_...AKIA..." ->
+        # "[...]AKIA..."), so repeat until nothing changes: redact() must be
+        # idempotent. Clean text, the common case, takes one pass.
+        rule_ids: list[str] = []
+        for _ in range(_MAX_PASSES):
+            text, found = self._redact_once(text, hits)
+            if not found:
+                break
+            hits = None  # the text changed: later passes search it afresh
+            rule_ids.extend(found)
+        return text, rule_ids
+
+    def _redact_once(
+        self, text: str, hits: list[tuple[int, str]] | None = None
+    ) -> tuple[str, list[str]]:
+        if len(text) < MIN_TEXT_LENGTH or _is_blob(text):
+            return text, []
+        if hits is None:
+            hits = self._index.find(text)
+        if not hits:
+            return text, []
+        anchors: dict[int, set[int]] = {}
+        for position, keyword in hits:
+            for number, gate, window in self._dispatch[keyword]:
+                if gate is None or gate.search(text, position, position + window):
+                    found = anchors.get(number)
+                    if found is None:
+                        found = anchors[number] = set()
+                    found.add(position)
+        if not anchors:
+            return text, []
+        protected = [m.span() for m in PLACEHOLDER_RE.finditer(text)] if _MARK in text else []
+        findings: list[_Finding] = []
+        for number in sorted(anchors):
+            rule = self._rules[number]
+            matches: Iterable[re.Match[str] | None]
+            if rule.anchored:
+                matches = (rule.regex.match(text, p) for p in sorted(anchors[number]))
+            else:
+                matches = rule.regex.finditer(text)
+            for match in matches:
+                if match is None:
+                    continue
+                span = self._secret_span(number, match)
+                if span is None or _overlaps(span, protected):
+                    continue
+                if any(f.start < span[1] and span[0] < f.end for f in findings):
+                    continue
+                if self._is_secret(rule, text, match, span):
+                    findings.append(_Finding(span[0], span[1], rule.id))
+        if not findings:
+            return text, []
+        findings.sort(key=lambda f: f.start)
+        parts: list[str] = []
+        cursor = 0
+        for finding in findings:
+            parts.append(text[cursor : finding.start])
+            parts.append(self.placeholder(finding.rule_id, text[finding.start : finding.end]))
+            cursor = finding.end
+        parts.append(text[cursor:])
+        return "".join(parts), [f.rule_id for f in findings]
+
+    def _secret_span(self, number: int, match: re.Match[str]) -> tuple[int, int] | None:
+        group = self._rules[number].secret_group
+        if group is not None:
+            start, end = match.span(group)
+        else:
+            start, end = match.span()
+            for candidate in self._unnamed_groups[number]:
+                if match.start(candidate) >= 0 and match.end(candidate) > match.start(candidate):
+                    start, end = match.span(candidate)
+                    break
+        return (start, end) if end > start >= 0 else None
+
+    def _is_secret(
+        self, rule: Rule, text: str, match: re.Match[str], span: tuple[int, int]
+    ) -> bool:
+        secret = text[span[0] : span[1]]
+        if rule.entropy is not None and shannon_entropy(secret) <= rule.entropy:
+            return False
+        if rule.id in _GENERIC_NEEDS_DIGIT and not any(c.isdigit() for c in secret):
+            return False
+        if _allowed(self._ruleset.allowlist, secret, text, match):
+            return False
+        return not any(_allowed(a, secret, text, match) for a in rule.allowlists)
+
+
+def _is_blob(text: str) -> bool:
+    return len(text) >= _BLOB_MIN_LENGTH and _BLOB_RE.match(text).end() == len(text)  # type: ignore[union-attr]
+
+
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(start < span[1] and span[0] < end for start, end in spans)
+
+
+def _allowed(allowlist: Allowlist, secret: str, text: str, match: re.Match[str]) -> bool:
+    if allowlist.stopwords:
+        lowered = secret.lower()
+        if any(word in lowered for word in allowlist.stopwords):
+            return True
+    if not allowlist.regexes:
+        return False
+    if allowlist.target == "secret":
+        target = secret
+    elif allowlist.target == "match":
+        # Anchored rules start at the keyword; restore gitleaks' identifier
+        # context (e.g. "public_" before "key") that the allowlist expects.
+        context = _CONTEXT_BEFORE.search(text, max(0, match.start() - 50), match.start())
+        start = context.start() if context else match.start()
+        target = text[start : match.end()]
+    else:
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        target = text[line_start : line_end if line_end >= 0 else len(text)]
+    return any(regex.search(target) for regex in allowlist.regexes)

@@ -1,0 +1,159 @@
+"""The rule set: gitleaks' provider rules plus sleepd's own, loaded from TOML.
+
+Rules are data (``gitleaks_rules.toml`` vendored from upstream, and
+``sleepd_rules.toml``) so they can be refreshed without touching the engine.
+Loading translates each RE2 pattern to Python ``re`` and fails loudly if one
+does not compile, so a bad refresh is caught by the test suite, not at 3 a.m.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sleepd.redaction.translate import go_to_python
+
+RULES_DIR = Path(__file__).parent
+GITLEAKS_FILE = RULES_DIR / "gitleaks_rules.toml"
+SLEEPD_FILE = RULES_DIR / "sleepd_rules.toml"
+
+#: Keywords too common to be a useful prefilter, replaced by a sharper one that
+#: every real match still contains (a JWT's parts start with "eyJ"; legacy
+#: "s." Vault tokens are only looked for when the text mentions vault).
+KEYWORD_OVERRIDES: dict[str, tuple[str, ...]] = {
+    "jwt": ("eyj",),
+    "vault-service-token": ("hvs.", "vault"),
+    # SK[0-9a-fA-F]{32}: "sk" plus a hex digit skips "task", "skip", "risk ".
+    "twilio-api-key": tuple(f"sk{digit}" for digit in "0123456789abcdef"),
+}
+#: Vendored rules whose every match starts at a keyword: try them only there.
+#: ("sk" occurs in every other word of English; scanning the whole text for a
+#: Twilio key each time would dominate the cost of redaction.)
+ANCHORED_OVERRIDES: frozenset[str] = frozenset({"twilio-api-key"})
+#: Cheap necessary conditions for anchored rules, as (pattern, window): the
+#: rule's regex can only match at a keyword hit ``p`` if the pattern occurs in
+#: ``text[p : p + window]``. Each is read off the rule's regex; most of the
+#: ~5000 keyword hits per 2 MB of transcripts ("Tokens", "x-llamacpp-", "API
+#: nodes") fail it, which saves running the full regex there.
+GATES: dict[str, tuple[str, int]] = {
+    # (?:PASSWORD|...|TOKEN|...|AUTH) is case-sensitive: two capitals at the keyword.
+    "env-secret-assignment": (r"[A-Z]{2}", 2),
+    # A keyword of <= 10 characters and [ \t\w.-]{0,20}[\s'"\\]{0,4} put the
+    # operator's first character before p + 35; the rest of the operator and
+    # [\x60'"\s=\\]{0,6} take <= 9 more, then the value has >= 10 characters.
+    "generic-api-key": (r"[=>:|?][=>:|?\x60'\"\s\\]{0,9}[\w.=+/-]{10}", 35 + 9 + 10),
+    # x-[a-z0-9-]{0,20}(?:api-?key|token|auth) ends by p + 29, then \\?["']?\s*:
+    "api-key-header": (r"(?i:key|token|auth)[\\\"'\s:]", 2 + 20 + 7 + 1),
+    # SK[0-9a-fA-F]{32} is case-sensitive.
+    "twilio-api-key": (r"SK", 2),
+}
+
+_FLAGS = re.ASCII  # RE2's \w, \d, \s and \b are ASCII-only too
+
+
+class RuleError(ValueError):
+    """A rule file entry that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Allowlist:
+    """Conditions under which a candidate secret is not a secret."""
+
+    regexes: tuple[re.Pattern[str], ...] = ()
+    stopwords: tuple[str, ...] = ()
+    target: str = "secret"  # "secret", "match" or "line"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One detector: where to look (keywords), what to match, what to keep."""
+
+    id: str
+    regex: re.Pattern[str]
+    keywords: tuple[str, ...]
+    entropy: float | None = None
+    secret_group: int | None = None  # None: first unnamed group that matched, else all
+    allowlists: tuple[Allowlist, ...] = ()
+    anchored: bool = False
+    gate: re.Pattern[str] | None = None  # see GATES; anchored rules only
+    gate_window: int = 0
+    source: str = ""
+    description: str = field(default="", compare=False)
+
+
+def _compile(pattern: str, where: str) -> re.Pattern[str]:
+    try:
+        return re.compile(go_to_python(pattern), _FLAGS)
+    except re.error as exc:
+        raise RuleError(f"{where}: regex does not compile: {exc}") from exc
+
+
+def _allowlist(raw: dict[str, Any], where: str) -> Allowlist:
+    target = str(raw.get("regexTarget", "secret"))
+    if target not in ("secret", "match", "line"):
+        raise RuleError(f"{where}: unknown regexTarget {target!r}")
+    return Allowlist(
+        regexes=tuple(_compile(p, where) for p in raw.get("regexes", [])),
+        stopwords=tuple(str(w).lower() for w in raw.get("stopwords", [])),
+        target=target,
+    )
+
+
+def _rule(raw: dict[str, Any], source: str) -> Rule:
+    rule_id = str(raw.get("id", ""))
+    where = f"{source} rule {rule_id or '?'}"
+    if not rule_id or "regex" not in raw:
+        raise RuleError(f"{where}: needs an id and a regex")
+    keywords = KEYWORD_OVERRIDES.get(rule_id) or tuple(str(k).lower() for k in raw["keywords"])
+    if not keywords:
+        raise RuleError(f"{where}: needs keywords (the prefilter runs no rule without one)")
+    group = raw.get("secretGroup")
+    anchored = bool(raw.get("anchored", False)) or rule_id in ANCHORED_OVERRIDES
+    gate, window = GATES.get(rule_id, (None, 0))
+    if gate is not None and not anchored:
+        raise RuleError(f"{where}: a gate needs an anchored rule")
+    return Rule(
+        id=rule_id,
+        regex=_compile(str(raw["regex"]), where),
+        keywords=tuple(keywords),
+        entropy=float(raw["entropy"]) if "entropy" in raw else None,
+        secret_group=int(group) if group is not None else None,
+        allowlists=tuple(_allowlist(a, where) for a in raw.get("allowlists", [])),
+        anchored=anchored,
+        gate=_compile(gate, where) if gate is not None else None,
+        gate_window=window,
+        source=source,
+        description=str(raw.get("description", "")),
+    )
+
+
+def load_rule_file(path: Path) -> tuple[list[Rule], Allowlist]:
+    """Rules of one TOML file, in file order, and its global allowlist."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    rules = [_rule(raw, path.name) for raw in data.get("rules", [])]
+    return rules, _allowlist(data.get("allowlist", {}), f"{path.name} allowlist")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Rules in priority order (provider rules first) and the global allowlist."""
+
+    rules: tuple[Rule, ...]
+    allowlist: Allowlist
+
+
+@cache
+def default_rules() -> RuleSet:
+    """The shipped rule set, loaded once per process."""
+    vendored, global_allow = load_rule_file(GITLEAKS_FILE)
+    own, _ = load_rule_file(SLEEPD_FILE)
+    ids = [r.id for r in vendored + own]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise RuleError(f"duplicate rule ids: {', '.join(duplicates)}")
+    return RuleSet(rules=tuple(vendored + own), allowlist=global_allow)
