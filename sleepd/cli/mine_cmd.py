@@ -18,34 +18,19 @@ class SplitChoice(StrEnum):
     test = "test"
 
 
-def _miner_backend(cfg: Any) -> Any:
-    """The miner role's backend when model-assisted mining is on; None (heuristic) otherwise."""
-    if not cfg.mining.model_assisted:
-        return None
-    from sleepd.backends.registry import make_backend, pick_auto
-    from sleepd.backends.settings import settings_from_config
-    from sleepd.errors import SleepdError
-
-    settings = settings_from_config(cfg)
-    role = cfg.role("miner")
-    try:
-        name = pick_auto(settings) if role.backend == "auto" else role.backend
-        return make_backend(name, settings, model=role.model or None)
-    except SleepdError as exc:
-        warn(f"model-assisted mining off for this run: {exc}")
-        return None
-
-
 def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Turn harvested sessions into episodes, clusters, failure patterns and tasks."""
     from sleepd.config import load_config
     from sleepd.jobs import recorded_job
     from sleepd.mining.mine import mine as run_mine
+    from sleepd.mining.model_miner import miner_backend
     from sleepd.store.open import open_store
 
     cfg = load_config()
     engine = open_store(cfg, write=True)
-    backend = _miner_backend(cfg)
+    backend, why_not = miner_backend(cfg)
+    if why_not:
+        warn(why_not)
     with recorded_job(engine, "mine", "manual") as job:
         report = run_mine(engine, cfg, backend=backend)
         job.detail = report.to_dict()

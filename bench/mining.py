@@ -1,0 +1,169 @@
+"""Mining figures: clustering quality on the labelled intents, and throughput.
+
+    .venv/bin/python bench/mining.py [--sessions 10000] [--threshold 0.2]
+
+Prints pairwise precision / recall of intent clustering on tests/data/intents.jsonl
+(per threshold), then mines N synthetic sessions (events inserted directly) and
+prints episodes per second for the first pass and the time of an idle re-run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import insert  # noqa: E402
+
+from sleepd.config import Config  # noqa: E402
+from sleepd.mining.clusters import plan_clusters  # noqa: E402
+from sleepd.mining.mine import mine  # noqa: E402
+from sleepd.mining.vectors import IntentVectorizer  # noqa: E402
+from sleepd.store.engine import make_engine, write_session  # noqa: E402
+from sleepd.store.migrate import upgrade  # noqa: E402
+from sleepd.store.models import Event, Session  # noqa: E402
+
+INTENTS = ROOT / "tests" / "data" / "intents.jsonl"
+
+
+def pairwise(gold: list[str], predicted: list[int]) -> tuple[float, float]:
+    tp = fp = fn = 0
+    for i, j in itertools.combinations(range(len(gold)), 2):
+        same_pred, same_gold = predicted[i] == predicted[j], gold[i] == gold[j]
+        tp += same_pred and same_gold
+        fp += same_pred and not same_gold
+        fn += same_gold and not same_pred
+    return tp / max(tp + fp, 1), tp / max(tp + fn, 1)
+
+
+def quality(thresholds: list[float]) -> None:
+    rows = [json.loads(line) for line in INTENTS.read_text(encoding="utf-8").splitlines()]
+    texts, gold = [r["text"] for r in rows], [r["label"] for r in rows]
+    vectorizer = IntentVectorizer()
+    vectorizer.fit_idf(texts)
+    vectors = vectorizer.transform(texts)
+    print(f"labelled set: {len(texts)} intents, {len(set(gold))} gold clusters")
+    print("threshold  precision  recall   clusters")
+    for threshold in thresholds:
+        plan = plan_clusters(vectors, None, threshold)
+        labels = [0] * len(texts)
+        for label, group in enumerate(plan.groups):
+            for row in group:
+                labels[row] = label
+        precision, recall = pairwise(gold, labels)
+        print(f"{threshold:9.2f}  {precision:9.3f}  {recall:6.3f}  {len(plan.groups):8d}")
+
+
+def synthetic(engine: object, sessions: int, seed: int = 7) -> int:
+    """Insert `sessions` sessions (two intents each, errors, corrections); return events."""
+    rng = random.Random(seed)
+    rows = [json.loads(line) for line in INTENTS.read_text(encoding="utf-8").splitlines()]
+    intents = [r["text"] for r in rows]
+    projects = [f"/work/project-{i}" for i in range(8)]
+    start = datetime(2026, 10, 1, tzinfo=UTC)
+    events_total = 0
+    with write_session(engine) as db:  # type: ignore[arg-type]
+        session_rows = [
+            {
+                "source": "claude",
+                "external_id": f"bench-{i}",
+                "kind": "main",
+                "project_path": rng.choice(projects),
+                "started_at": start + timedelta(minutes=i),
+            }
+            for i in range(sessions)
+        ]
+        db.execute(insert(Session), session_rows)
+        ids = [
+            row[0] for row in db.execute(Session.__table__.select().with_only_columns(Session.id))
+        ]
+        batch: list[dict[str, object]] = []
+        for sid in ids:
+            ts = start + timedelta(minutes=sid)
+            steps: list[tuple[str, str, dict[str, object]]] = []
+            for _ in range(2):
+                steps.append(("user_prompt", rng.choice(intents), {}))
+                failed = rng.random() < 0.3
+                steps.append(("tool_call", '{"command": "npm test"}', {"tool_name": "Bash"}))
+                steps.append(
+                    (
+                        "tool_result",
+                        "Error: ENOENT: no such file, open '/x/y.js'" if failed else "ok",
+                        {"is_error": failed, "exit_code": 1 if failed else 0},
+                    )
+                )
+                steps.append(("assistant_text", "Done.", {}))
+                if rng.random() < 0.2:
+                    steps.append(("user_prompt", "no, use pnpm not npm", {}))
+                elif rng.random() < 0.3:
+                    steps.append(("user_prompt", "thanks, perfect", {}))
+            for seq, (kind, text, extra) in enumerate(steps, start=1):
+                call = f"c{sid}-{seq - 1}" if kind == "tool_result" else f"c{sid}-{seq}"
+                batch.append(
+                    {
+                        "session_id": sid,
+                        "seq": seq,
+                        "external_id": f"{sid}-{seq}",
+                        "kind": kind,
+                        "role": "user" if kind == "user_prompt" else "assistant",
+                        "text": text,
+                        "ts": ts + timedelta(seconds=seq),
+                        "call_id": call if kind.startswith("tool_") else None,
+                        **extra,
+                    }
+                )
+            if len(batch) > 20000:
+                db.execute(insert(Event), batch)
+                events_total += len(batch)
+                batch = []
+        if batch:
+            db.execute(insert(Event), batch)
+            events_total += len(batch)
+    return events_total
+
+
+def throughput(sessions: int, threshold: float) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = make_engine(f"sqlite:///{tmp}/bench.db")
+        upgrade(engine)
+        t0 = time.perf_counter()
+        events = synthetic(engine, sessions)
+        print(
+            f"\ninserted {sessions} sessions, {events} events in {time.perf_counter() - t0:.1f} s"
+        )
+        cfg = Config()
+        cfg.mining.similarity_threshold = threshold
+        later = datetime(2027, 1, 1, tzinfo=UTC)
+        report = mine(engine, cfg, now=later)
+        rate = report.episodes_new / report.duration_s
+        print(
+            f"first pass: {report.episodes_new} episodes, {report.signals_new} signals, "
+            f"{report.clusters_total} clusters ({report.recurring_clusters} recurring), "
+            f"{report.patterns_total} patterns, {report.tasks_new} tasks "
+            f"{report.tasks_by_split} in {report.duration_s:.1f} s = {rate:,.0f} episodes/s"
+        )
+        again = mine(engine, cfg, now=later)
+        print(f"idle re-run: {again.episodes_new} new episodes in {again.duration_s:.2f} s")
+        engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=int, default=10_000)
+    parser.add_argument("--threshold", type=float, default=0.2)
+    args = parser.parse_args()
+    quality([0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.55])
+    throughput(args.sessions, args.threshold)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Mining: episodes, signals, clusters, failure patterns, replay tasks, splits."""

@@ -1,0 +1,106 @@
+"""Recurrence: which new intents join existing clusters and which form new ones.
+
+Method (thresholds in docs/mining.md): tonight's intent vectors (idf-weighted,
+l2-normalised, so a dot product is the cosine similarity) first join the nearest
+existing centroid when the similarity is at least `similarity_threshold`. The rest
+are clustered among themselves by agglomerative clustering with average linkage on
+cosine distance and a distance threshold of ``1 - similarity_threshold``. Large
+nights are processed in chunks: each chunk's new clusters become centroids the
+next chunk can join, so memory stays bounded (a chunk's distance matrix is dense).
+Existing clusters are never merged, split or renumbered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+from sklearn.cluster import AgglomerativeClustering
+from sklearn.preprocessing import normalize
+
+CHUNK_SIZE = 1500
+
+
+@dataclass
+class ClusterPlan:
+    #: row index of a new intent → index of the existing centroid it joins
+    joins: dict[int, int] = field(default_factory=dict)
+    #: new clusters, each a list of row indices
+    groups: list[list[int]] = field(default_factory=list)
+
+
+def row_sum(rows: sparse.csr_matrix) -> sparse.csr_matrix:
+    """The sum of the rows as a sparse 1×F row (a dense sum over 2^19 features is slow)."""
+    ones = sparse.csr_matrix(np.ones((1, rows.shape[0])))
+    return sparse.csr_matrix(ones @ rows)
+
+
+def _agglomerate(vectors: sparse.csr_matrix, threshold: float) -> list[list[int]]:
+    n = vectors.shape[0]
+    if n == 1:
+        return [[0]]
+    similarity = (vectors @ vectors.T).toarray()
+    distance = np.clip(1.0 - similarity, 0.0, 2.0)
+    np.fill_diagonal(distance, 0.0)
+    labels = AgglomerativeClustering(
+        n_clusters=None,
+        metric="precomputed",
+        linkage="average",
+        distance_threshold=1.0 - threshold,
+    ).fit_predict(distance)
+    groups: dict[int, list[int]] = {}
+    for row, label in enumerate(labels):
+        groups.setdefault(int(label), []).append(row)
+    return sorted(groups.values(), key=lambda g: g[0])
+
+
+def plan_clusters(
+    new: sparse.csr_matrix,
+    centroids: sparse.csr_matrix | None,
+    threshold: float,
+    *,
+    chunk_size: int = CHUNK_SIZE,
+) -> ClusterPlan:
+    """Assign rows of `new` to existing centroids (rows of `centroids`) or new groups.
+
+    Both matrices are idf-weighted and row-normalised.
+    """
+    plan = ClusterPlan()
+    n_existing = 0 if centroids is None else centroids.shape[0]
+    formed: list[sparse.csr_matrix] = []
+    for start in range(0, new.shape[0], chunk_size):
+        rows = list(range(start, min(start + chunk_size, new.shape[0])))
+        block = new[rows]
+        known = [m for m in ([centroids] if n_existing else []) + formed if m is not None]
+        unassigned = rows
+        if known:
+            matrix = sparse.vstack(known, format="csr")
+            sims = (block @ matrix.T).toarray()
+            best = sims.argmax(axis=1)
+            best_sim = sims[np.arange(len(rows)), best]
+            unassigned = []
+            for offset, row in enumerate(rows):
+                if best_sim[offset] >= threshold:
+                    target = int(best[offset])
+                    if target < n_existing:
+                        plan.joins[row] = target
+                    else:
+                        plan.groups[target - n_existing].append(row)
+                else:
+                    unassigned.append(row)
+        if not unassigned:
+            continue
+        for local in _agglomerate(new[unassigned], threshold):
+            group = [unassigned[i] for i in local]
+            plan.groups.append(group)
+            formed.append(normalize(row_sum(new[group])))
+    return plan
+
+
+def medoid(vectors: sparse.csr_matrix) -> int:
+    """Row index of the member most similar to all the others."""
+    if vectors.shape[0] <= 2:
+        return 0
+    totals = np.asarray((vectors @ vectors.T).sum(axis=1)).ravel()
+    return int(totals.argmax())

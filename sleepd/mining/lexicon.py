@@ -1,0 +1,236 @@
+"""The feedback lexicon: how a follow-up message says "wrong", "undo" or "thanks".
+
+One small, documented pattern set (English, German, French, Spanish, Portuguese,
+Chinese, Japanese), extended by `MiningConfig.correction_patterns` and
+`approval_patterns`. Classification is negation-aware and ordered so that the
+cheap mistakes are avoided:
+
+1. *Neutral* phrases are blanked first ("no problem", "kein Problem", "没问题"),
+   so their "no" is never read as a correction.
+2. *Corrections* win over approvals ("thanks, but still failing" is a correction;
+   "incorrect", "not working", "funktioniert nicht" are negated positives).
+3. *Approvals* use word boundaries, so "incorrect" never matches "correct".
+4. *Continuations* ("continue", "go on", "weiter") are feedback without polarity.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+
+class Feedback(enum.StrEnum):
+    CORRECTION = "correction"
+    APPROVAL = "approval"
+    CONTINUATION = "continuation"
+    NONE = "none"
+
+
+#: Phrases whose negation word does not negate anything; removed before matching.
+NEUTRAL: tuple[str, ...] = (
+    r"\bno (problem|worries|rush|need|hurry)\b",
+    r"\bnot a problem\b",
+    r"\bno,? thanks?\b(?! *,? *(but|that))",
+    r"\bkein problem\b",
+    r"\bpas de (problème|souci)\b",
+    r"\bno hay problema\b",
+    r"\bsin problema\b",
+    r"\bnão (tem|há) problema\b",
+    r"\bsem problema\b",
+    r"没问题",
+    r"問題(ない|ありません)",
+)
+
+#: Corrections: negated positives first, then plain complaints. Case-insensitive.
+CORRECTION: tuple[str, ...] = (
+    # English: negated positives
+    r"\b(not|n't|no longer|never)\s+(\w+\s+)?(work|working|works|correct|right|fixed|compile|"
+    r"compiling|pass|passing|what i)\b",
+    r"\b(doesn'?t|didn'?t|don'?t|isn'?t|wasn'?t|won'?t|can'?t)\s+(\w+\s+)?(work|help|fix|pass|"
+    r"run|compile|build|load|start)",
+    r"\bincorrect\b",
+    r"\bwrong\b",
+    r"\bbroke(n)?\b",
+    r"^\s*(no|nope|nah)\b",
+    r"\bthat'?s not\b",
+    r"\bstill\s+(fail|failing|fails|broken|wrong|erroring|crash|crashing|not|getting|the same|"
+    r"an? error|doesn'?t|does not|shows?)\b",
+    r"\b(same|another) error\b",
+    r"\bnot what i\b",
+    r"\byou (forgot|missed|ignored|broke|deleted|removed)\b",
+    r"\bwhy did you\b",
+    r"\b(use|try)\s+\S+\s+(not|instead of|rather than)\s+\S+",
+    r"\b(don'?t|do not|stop|never)\s+(use|do|change|touch|add|remove|delete|run|modify)\b",
+    r"\bundo (that|this|it|the)\b",
+    r"^\s*(revert|undo)\b",
+    r"\btry again\b",
+    r"^\s*why (did you|do you|are you|is it|not|\d+)",
+    r"\bi (only |just )?want(ed)? (only|just)\b",
+    r"\bi (said|asked|told you)\b",
+    # a pasted error as the whole reply means "still broken"
+    r"^\s*(error|traceback \(most recent call last\)|exception|fatal|panic)\b",
+    r"^\s*[\w.]*(error|exception):",
+    r"^\s*api \d{3}\b",
+    # German
+    r"^\s*nein\b",
+    r"\bfalsch\b",
+    r"\b(funktioniert|geht|klappt|läuft|kompiliert)\s+(immer noch |noch |leider |trotzdem )?"
+    r"(nicht|nich)\b",
+    r"\bstimmt (so )?nicht\b",
+    r"\bimmer noch\b",
+    r"\bdas ist nicht\b",
+    r"\brückgängig\b",
+    # French
+    r"^\s*non\b",
+    r"\bc'est (faux|pas (ça|bon|correct))\b",
+    r"\bne (marche|fonctionne|compile|passe)\s+(toujours\s+)?pas\b",
+    r"\btoujours (pas|une erreur|la même erreur)\b",
+    r"\b(annule|annuler)\b",
+    r"\bpas (correct|bon)\b",
+    # Spanish
+    r"\bestá mal\b",
+    r"\bincorrecto\b",
+    r"\bno (funciona|sirve|compila|anda)\b",
+    r"\bsigue (fallando|sin funcionar|dando error)\b",
+    r"\b(deshaz|deshacer)\b",
+    r"^\s*no,",
+    # Portuguese
+    r"^\s*não\b",
+    r"\b(está|tá) errado\b",
+    r"\berrado\b",
+    r"\bnão (funciona|funcionou|compila|passou)\b",
+    r"\bainda (falha|não|dá erro)\b",
+    r"\b(desfaz|desfazer|desfaça)\b",
+    # Chinese
+    r"不对",
+    r"错了",
+    r"不是这样",
+    r"还是不行",
+    r"不行",
+    r"没用",
+    r"撤销",
+    r"还是(报错|失败|有错)",
+    # Japanese
+    r"違[うい]",
+    r"ちがう",
+    r"間違",
+    r"動かない",
+    r"まだ(エラー|失敗|動かない)",
+    r"元に戻して",
+    r"そうじゃない",
+)
+
+#: Explicit approval. Word-bounded; only counted when no correction matched.
+APPROVAL: tuple[str, ...] = (
+    r"\b(thanks|thank you|thx|ty)\b",
+    r"\b(perfect|excellent|awesome|great|nice|brilliant)\b",
+    r"\blgtm\b",
+    r"\blooks (good|great|right|correct)\b",
+    r"\b(works|working) (now|fine|great|perfectly)\b",
+    r"\bthat (works|worked|did it|fixed it)\b",
+    r"\b(correct|exactly|well done|good job)\b",
+    r"^\s*(approved|merged|shipped)\s*[.!]*\s*$",
+    r"\bdanke\b",
+    r"\b(perfekt|super|prima)\b",
+    r"\b(funktioniert|klappt|läuft) (jetzt|wieder)\b",
+    r"\bsieht gut aus\b",
+    r"\bmerci\b",
+    r"\b(parfait|nickel|génial)\b",
+    r"\bça (marche|fonctionne)\b",
+    r"\bgracias\b",
+    r"\b(perfecto|genial)\b",
+    r"\bya funciona\b",
+    r"\bobrigad[oa]\b",
+    r"\b(perfeito|ótimo)\b",
+    r"\bfuncionou\b",
+    r"谢谢",
+    r"完美",
+    r"可以了",
+    r"好了",
+    r"ありがとう",
+    r"完璧",
+    r"動いた",
+    r"いいね",
+)
+
+#: Follow-ups that steer without judging ("continue", "go on").
+CONTINUATION: tuple[str, ...] = (
+    r"^\s*(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|ok|okay|sure|do it)\b",
+    r"^\s*(done|finished|ok done)\b",
+    r"^\s*(weiter|mach weiter|ja)\b",
+    r"^\s*(continue[rz]?|vas-y|oui)\b",
+    r"^\s*(continúa|sigue|sí)\b",
+    r"^\s*(continua|sim|pode)\b",
+    r"^\s*(继续|好的|是的)",
+    r"^\s*(続けて|はい)",
+)
+
+#: Undo / revert, in user text or in a command the agent ran.
+UNDO_TEXT: tuple[str, ...] = (
+    r"\bundo (that|this|it|the|your|those)\b",
+    r"^\s*(revert|undo)\b",
+    r"\brevert (that|this|it|the|your|those)\b",
+    r"\brückgängig\b",
+    r"\b(annule|annuler)\b",
+    r"\b(deshaz|deshacer)\b",
+    r"\b(desfaz|desfazer|desfaça)\b",
+    r"撤销",
+    r"元に戻",
+)
+UNDO_COMMAND = re.compile(
+    r"\bgit\s+(revert\b|checkout\s+--\s|restore\s|reset\s+--hard\b|stash\s+drop\b)"
+)
+
+#: A follow-up longer than this is read as a new task unless it opens with a correction.
+FEEDBACK_MAX_CHARS = 400
+
+
+def _compile(patterns: Iterable[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Compiled patterns; extra ones come from `MiningConfig`."""
+
+    extra_corrections: tuple[str, ...] = ()
+    extra_approvals: tuple[str, ...] = ()
+    neutral: re.Pattern[str] = field(init=False, repr=False)
+    correction: re.Pattern[str] = field(init=False, repr=False)
+    approval: re.Pattern[str] = field(init=False, repr=False)
+    continuation: re.Pattern[str] = field(init=False, repr=False)
+    undo: re.Pattern[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "neutral", _compile(NEUTRAL))
+        object.__setattr__(self, "correction", _compile((*CORRECTION, *self.extra_corrections)))
+        object.__setattr__(self, "approval", _compile((*APPROVAL, *self.extra_approvals)))
+        object.__setattr__(self, "continuation", _compile(CONTINUATION))
+        object.__setattr__(self, "undo", _compile(UNDO_TEXT))
+
+    def classify(self, text: str) -> Feedback:
+        """What a user follow-up says about the previous work."""
+        cleaned = self.neutral.sub(" ", text.strip().lower())
+        if self.correction.search(cleaned):
+            return Feedback.CORRECTION
+        if self.approval.search(cleaned):
+            return Feedback.APPROVAL
+        if self.continuation.search(cleaned) and len(cleaned) < 80:
+            return Feedback.CONTINUATION
+        return Feedback.NONE
+
+    def is_undo_request(self, text: str) -> bool:
+        return bool(self.undo.search(text.lower()))
+
+
+@lru_cache(maxsize=16)
+def lexicon_for(corrections: Sequence[str] = (), approvals: Sequence[str] = ()) -> Lexicon:
+    """A cached lexicon per distinct set of configured extra patterns."""
+    return Lexicon(tuple(corrections), tuple(approvals))
+
+
+def is_undo_command(command_text: str) -> bool:
+    return bool(UNDO_COMMAND.search(command_text))

@@ -1,0 +1,145 @@
+"""Read what mining needs from the store: sessions with unmined events, and their events.
+
+Event text is read as head + tail (tool output can be megabytes; the first and
+last few kilobytes hold the command, the error class and test summaries).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.mining.episodes import EventView
+from sleepd.store.models import Episode, Event, Session
+
+HEAD_CHARS = 6000
+TAIL_CHARS = 6000
+
+
+@dataclass(slots=True)
+class SessionWork:
+    id: int
+    kind: str
+    project_path: str | None
+    parent_session_id: int | None
+    mined_through_seq: int
+    max_seq: int
+    last_ts: datetime | None
+    #: start_seq of the session's last episode (re-segmented from there), if any
+    resume_from: int | None = None
+
+
+def sessions_to_mine(db: DbSession, idle_before: datetime) -> list[SessionWork]:
+    """Sessions with events past `mined_through_seq`, or an open episode now idle.
+
+    Main sessions come first so that subagents find their parent episodes.
+    """
+    stats = (
+        select(
+            Event.session_id,
+            func.max(Event.seq).label("max_seq"),
+            func.max(Event.ts).label("last_ts"),
+        )
+        .group_by(Event.session_id)
+        .subquery()
+    )
+    open_sessions = select(Episode.session_id).where(Episode.is_closed.is_(False))
+    rows = db.execute(
+        select(
+            Session.id,
+            Session.kind,
+            Session.project_path,
+            Session.parent_session_id,
+            Session.mined_through_seq,
+            stats.c.max_seq,
+            stats.c.last_ts,
+        )
+        .join(stats, stats.c.session_id == Session.id)
+        .where(
+            or_(
+                stats.c.max_seq > Session.mined_through_seq,
+                and_(Session.id.in_(open_sessions), stats.c.last_ts < idle_before),
+            )
+        )
+    ).all()
+    work = [SessionWork(*row) for row in rows]
+    work.sort(key=lambda w: (w.kind != "main", w.id))
+    return work
+
+
+def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:
+    ids = [w.id for w in work]
+    if not ids:
+        return
+    rows = db.execute(
+        select(Episode.session_id, func.max(Episode.start_seq))
+        .where(Episode.session_id.in_(ids))
+        .group_by(Episode.session_id)
+    ).all()
+    last = dict(rows)
+    for item in work:
+        item.resume_from = last.get(item.id)
+
+
+def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[EventView]]:
+    """Events of each session from its resume point (subagents: from the start)."""
+    if not work:
+        return {}
+    conditions = []
+    for item in work:
+        start = 0 if item.kind != "main" else (item.resume_from or 0)
+        conditions.append(and_(Event.session_id == item.id, Event.seq >= start))
+    length = func.length(Event.text)
+    head = func.substr(Event.text, 1, HEAD_CHARS)
+    tail = case(
+        (length > HEAD_CHARS + TAIL_CHARS, func.substr(Event.text, length - TAIL_CHARS + 1)),
+        (length > HEAD_CHARS, func.substr(Event.text, HEAD_CHARS + 1)),
+        else_="",
+    )
+    rows = db.execute(
+        select(
+            Event.session_id,
+            Event.id,
+            Event.seq,
+            Event.kind,
+            Event.role,
+            head,
+            tail,
+            length,
+            Event.tool_name,
+            Event.call_id,
+            Event.is_error,
+            Event.exit_code,
+            Event.is_meta,
+            Event.is_sidechain,
+            Event.ts,
+        )
+        .where(or_(*conditions))
+        .order_by(Event.session_id, Event.seq)
+    ).all()
+    out: dict[int, list[EventView]] = {item.id: [] for item in work}
+    for row in rows:
+        text = row[5] or ""
+        if row[6]:
+            text = text + ("\n…\n" if (row[7] or 0) > HEAD_CHARS + TAIL_CHARS else "") + row[6]
+        out[row[0]].append(
+            EventView(
+                id=row[1],
+                seq=row[2],
+                kind=row[3],
+                role=row[4],
+                text=text,
+                tool_name=row[8],
+                call_id=row[9],
+                is_error=bool(row[10]),
+                exit_code=row[11],
+                is_meta=bool(row[12]),
+                is_sidechain=bool(row[13]),
+                ts=row[14],
+            )
+        )
+    return out

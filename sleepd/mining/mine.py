@@ -1,0 +1,118 @@
+"""One mining pass: episodes + signals + patterns, then clusters, then tasks.
+
+Sessions are mined in batches, one write transaction per batch, so a kill never
+leaves a half-mined session (its episodes, signals, pattern occurrences and
+`mined_through_seq` commit together). A re-run over unchanged data adds nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.loading import attach_resume_points, load_events, sessions_to_mine
+from sleepd.mining.persist import PatternCache, mine_session
+from sleepd.mining.recurrence import cluster_new_episodes, refresh_clusters
+from sleepd.mining.task_mining import mine_tasks
+from sleepd.store.engine import read_session, write_session
+from sleepd.store.models import FailurePattern, Session, Task, TaskCluster
+
+#: A session quiet this long is over: its last episode closes.
+IDLE_CLOSE = timedelta(hours=2)
+SESSION_BATCH = 100
+
+
+@dataclass
+class MineReport:
+    episodes_new: int = 0
+    episodes_total: int = 0
+    signals_new: int = 0
+    clusters_total: int = 0
+    clusters_new: int = 0
+    recurring_clusters: int = 0
+    patterns_total: int = 0
+    tasks_new: int = 0
+    tasks_by_split: dict[str, int] = field(default_factory=dict)
+    duration_s: float = 0.0
+    sessions_mined: int = 0
+    miner_fallbacks: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def mine(
+    engine: Engine, cfg: Config, *, now: datetime | None = None, backend: Any = None
+) -> MineReport:
+    """Mine everything harvested since the last pass."""
+    started = time.perf_counter()
+    now = now or datetime.now(UTC)
+    idle_before = now - IDLE_CLOSE
+    mining = cfg.mining
+    lexicon = lexicon_for(tuple(mining.correction_patterns), tuple(mining.approval_patterns))
+    report = MineReport()
+    with read_session(engine) as db:
+        work = sessions_to_mine(db, idle_before)
+    touched: set[int] = set()
+    for start in range(0, len(work), SESSION_BATCH):
+        batch = work[start : start + SESSION_BATCH]
+        with write_session(engine) as db:
+            attach_resume_points(db, batch)
+            events = load_events(db, batch)
+            patterns = PatternCache()
+            for item in batch:
+                result = mine_session(
+                    db, item, events[item.id], lexicon, idle_before=idle_before, patterns=patterns
+                )
+                report.episodes_new += result.episodes_new
+                report.signals_new += result.signals_new
+                touched |= result.touched_cluster_ids
+                db.get(Session, item.id).mined_through_seq = item.max_seq  # type: ignore[union-attr]
+        report.sessions_mined += len(batch)
+    with write_session(engine) as db:
+        clustered = cluster_new_episodes(db, mining)
+        report.clusters_new = clustered.clusters_new
+        refresh_clusters(db, touched | clustered.touched)
+    with write_session(engine) as db:
+        tasks = mine_tasks(db, mining, backend=backend)
+        report.tasks_new = tasks.tasks_new
+        report.miner_fallbacks = tasks.miner.fallbacks
+    with read_session(engine) as db:
+        figures = _totals(db, cfg)
+    report.episodes_total = figures["episodes"]
+    report.clusters_total = figures["clusters"]
+    report.recurring_clusters = figures["recurring_clusters"]
+    report.patterns_total = figures["patterns"]
+    report.tasks_by_split = figures["tasks_by_split"]
+    report.duration_s = round(time.perf_counter() - started, 3)
+    return report
+
+
+def _totals(db: Any, cfg: Config) -> dict[str, Any]:
+    from sleepd.store.models import Episode
+
+    by_split: dict[str, int] = defaultdict(int)
+    for split, count in db.execute(
+        select(Task.split, func.count(Task.id)).where(Task.active.is_(True)).group_by(Task.split)
+    ):
+        by_split[split] = count
+    return {
+        "episodes": db.scalar(select(func.count(Episode.id))) or 0,
+        "clusters": db.scalar(select(func.count(TaskCluster.id))) or 0,
+        "recurring_clusters": db.scalar(
+            select(func.count(TaskCluster.id)).where(
+                TaskCluster.size >= cfg.mining.min_recurrence, TaskCluster.session_count >= 2
+            )
+        )
+        or 0,
+        "patterns": db.scalar(select(func.count(FailurePattern.id))) or 0,
+        "tasks_by_split": {s: by_split.get(s, 0) for s in ("train", "val", "test")},
+    }

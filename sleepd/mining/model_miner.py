@@ -1,0 +1,119 @@
+"""Optional model-assisted judge specs (`MiningConfig.model_assisted`).
+
+The miner model sees the intent and the evidence (the judge's side, never the
+optimizer's) and answers with a judge spec under a JSON schema. Anything that
+fails validation falls back to the heuristic spec and is counted; the heuristic
+miner never needs a model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from sleepd.mining.judge_spec import CHECK_TYPES, JudgeSpec, SpecError, validate
+from sleepd.mining.tasks import Evidence
+
+SYSTEM = (
+    "You write hidden grading specs for replayed coding-agent tasks. Given the user's request "
+    "and what happened when it was done before, return JSON with rule checks that a correct "
+    "answer must satisfy and a short rubric for a model judge. Only add checks the evidence "
+    "supports; prefer fewer, certain checks."
+)
+
+SPEC_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["version", "checks", "rubric"],
+    "additionalProperties": False,
+    "properties": {
+        "version": {"const": 1},
+        "rubric": {"type": "string"},
+        "checks": {
+            "type": "array",
+            "maxItems": 12,
+            "items": {
+                "type": "object",
+                "required": ["type", "value"],
+                "properties": {
+                    "type": {"enum": list(CHECK_TYPES)},
+                    "value": {"type": ["string", "null"]},
+                    "weight": {"type": "number", "exclusiveMinimum": 0},
+                    "evidence_event_ids": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+        },
+    },
+}
+
+
+def miner_backend(cfg: Any) -> tuple[Any, str | None]:
+    """(backend, None) for the miner role when model-assisted mining is on, else
+    (None, reason); mining then writes heuristic specs only."""
+    if not cfg.mining.model_assisted:
+        return None, None
+    from sleepd.backends.registry import make_backend
+    from sleepd.backends.settings import settings_from_config
+    from sleepd.errors import SleepdError
+
+    role = cfg.role("miner")
+    try:
+        return make_backend(role.backend, settings_from_config(cfg), model=role.model or None), None
+    except SleepdError as exc:
+        return None, f"model-assisted mining off for this run: {exc}"
+
+
+@dataclass
+class MinerStats:
+    asked: int = 0
+    accepted: int = 0
+    fallbacks: int = 0
+
+
+def _prompt(evidence: Evidence, heuristic: JudgeSpec) -> str:
+    payload = {
+        "request": evidence.intent_text[:3000],
+        "outcome": evidence.outcome,
+        "user_corrections": [{"event_id": i, "text": t[:500]} for i, t in evidence.corrections],
+        "failed_then_fixed_commands": [
+            {"event_ids": ids, "failed": f, "worked": w} for ids, f, w in evidence.recovered
+        ],
+        "heuristic_spec": heuristic.to_dict(),
+    }
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode()
+
+
+def refine_spec(
+    backend: Any, evidence: Evidence, heuristic: JudgeSpec, stats: MinerStats
+) -> JudgeSpec:
+    """The model's spec when it validates, else the heuristic one (counted)."""
+    from sleepd.backends.base import ChatMessage, ModelRequest, extract_json_text
+
+    stats.asked += 1
+    request = ModelRequest(
+        messages=[ChatMessage("user", _prompt(evidence, heuristic))],
+        system=SYSTEM,
+        role="miner",
+        json_schema=SPEC_SCHEMA,
+        max_tokens=1200,
+    )
+    try:
+        response = backend.complete(request)
+    except Exception:  # a backend must not raise; if it does, the heuristic spec stands
+        stats.fallbacks += 1
+        return heuristic
+    if getattr(response, "failure", None) is not None:
+        stats.fallbacks += 1
+        return heuristic
+    try:
+        data = orjson.loads(extract_json_text(response.text))
+        spec = validate(data)
+    except (orjson.JSONDecodeError, SpecError):
+        stats.fallbacks += 1
+        return heuristic
+    if spec.empty:
+        stats.fallbacks += 1
+        return heuristic
+    stats.accepted += 1
+    return spec

@@ -1,0 +1,109 @@
+"""Error output → a stable signature, so the same failure counts once per kind.
+
+Stripped: ANSI escapes, uuids, timestamps, hex hashes, paths, quoted identifiers,
+line/column numbers and other numbers. Kept: the tool name and the error class
+(``ModuleNotFoundError``, ``ENOENT``, ``exit 127``, ``error[E0308]``, ``TS2345``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
+_TIMESTAMP = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b"
+    r"|\b\d{2}:\d{2}:\d{2}(\.\d+)?\b"
+)
+_HEX = re.compile(r"\b(0x[0-9a-f]+|(?=[0-9a-f]{6,}\b)[0-9a-f]*\d[0-9a-f]*)\b", re.I)
+_PATH = re.compile(
+    r"(?:[A-Za-z]:\\|~/|\.{1,2}/|/)(?:[\w.@+-]+[/\\])*[\w.@+-]+"
+    r"|\b[\w.-]+/(?:[\w.-]+/)*[\w.-]+\.\w{1,5}\b"
+)
+_QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^’\n]{1,200}’")
+_LINE_COL = re.compile(r"(:\d+)+\b|\bline \d+(, col(umn)? \d+)?", re.I)
+_NUMBER = re.compile(r"\b\d+(\.\d+)?\b")
+_SPACE = re.compile(r"\s+")
+
+_ERROR_CLASSES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\berror\[(E\d{4})\]"),  # rustc
+    re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Interrupt|Exit))\b"),
+    re.compile(r"\b(E[A-Z]{3,}[A-Z0-9]*)\b"),  # errno names: ENOENT, EACCES, ERESOLVE
+    re.compile(r"\b(TS\d{4})\b"),  # TypeScript
+    re.compile(
+        r"\b(command not found|permission denied|no such file or directory|"
+        r"segmentation fault|timed out|killed)\b",
+        re.I,
+    ),
+)
+_ERROR_LINE = re.compile(
+    r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
+    re.I,
+)
+MAX_SIGNATURE_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    tool_name: str | None
+    error_class: str | None
+    text: str
+
+    @property
+    def full(self) -> str:
+        return f"{self.tool_name or '-'} | {self.error_class or '-'} | {self.text}"
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.full.encode("utf-8")).hexdigest()[:32]
+
+
+def error_class(text: str, exit_code: int | None = None) -> str | None:
+    """The kind of error: a named class first, then the exit code, then a stock phrase."""
+    for pattern in _ERROR_CLASSES[:-1]:
+        match = pattern.search(text)
+        if match:
+            found = match.group(1)
+            return f"error[{found}]" if re.fullmatch(r"E\d{4}", found) else found
+    if exit_code not in (None, 0):
+        return f"exit {exit_code}"
+    match = _ERROR_CLASSES[-1].search(text)
+    return match.group(1).lower() if match else None
+
+
+def normalize(line: str) -> str:
+    """One error line with every volatile part replaced by a placeholder."""
+    text = _ANSI.sub("", line)
+    text = _UUID.sub("<uuid>", text)
+    text = _TIMESTAMP.sub("<ts>", text)
+    text = _QUOTED.sub("<q>", text)
+    text = _PATH.sub("<path>", text)
+    text = _LINE_COL.sub("", text)
+    text = _HEX.sub("<hex>", text)
+    text = _NUMBER.sub("<n>", text)
+    return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
+
+
+def key_line(text: str, klass: str | None) -> str:
+    """The line that says what went wrong: the one naming the error class, else the
+    last line that sounds like an error, else the first non-empty line."""
+    lines = [ln.strip() for ln in _ANSI.sub("", text).splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    if klass:
+        bare = klass.removeprefix("error[").removesuffix("]")
+        for line in lines:
+            if bare.lower() in line.lower():
+                return line
+    for line in reversed(lines):
+        if _ERROR_LINE.search(line):
+            return line
+    return lines[0]
+
+
+def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
+    klass = error_class(text, exit_code)
+    line = key_line(text, klass)
+    return Signature(tool_name=tool_name, error_class=klass, text=normalize(line))

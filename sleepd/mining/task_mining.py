@@ -1,0 +1,181 @@
+"""The task step against the store: useful episodes without a task get one.
+
+Useful = closed, a real intent, and either in a recurring cluster or failed with
+a clear signal. The context comes from the intent and earlier events only; the
+judge spec from the evidence after it (see `tasks`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.config import MiningConfig
+from sleepd.mining.model_miner import MinerStats, refine_spec
+from sleepd.mining.recurrence import is_recurring
+from sleepd.mining.splits import split_for_task
+from sleepd.mining.tasks import (
+    Evidence,
+    build_context,
+    command_of,
+    heuristic_spec,
+    is_shell_tool,
+)
+from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
+
+#: Failures clear enough to replay even when the task has not recurred yet.
+CLEAR_FAILURES = frozenset(
+    {"user_correction", "test_failure", "undo", "abandoned", "tool_error", "tool_rejected"}
+)
+CLEAR_CONFIDENCE = 0.6
+BATCH = 500
+
+
+@dataclass
+class TaskResult:
+    tasks_new: int = 0
+    by_split: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    miner: MinerStats = field(default_factory=MinerStats)
+
+
+def candidate_episodes(db: DbSession) -> list[Episode]:
+    """Closed intent episodes in a cluster that have no mined task yet."""
+    has_task = select(Task.episode_id).where(Task.origin == "mined", Task.episode_id.is_not(None))
+    return list(
+        db.scalars(
+            select(Episode)
+            .join(Session, Session.id == Episode.session_id)
+            .where(
+                Episode.is_closed.is_(True),
+                Episode.cluster_id.is_not(None),
+                Episode.parent_episode_id.is_(None),
+                Session.kind != "subagent",
+                Episode.id.not_in(has_task),
+            )
+            .order_by(Episode.id)
+        )
+    )
+
+
+def mine_tasks(db: DbSession, cfg: MiningConfig, *, backend: Any = None) -> TaskResult:
+    result = TaskResult()
+    episodes = candidate_episodes(db)
+    for start in range(0, len(episodes), BATCH):
+        _mine_batch(db, cfg, episodes[start : start + BATCH], backend, result)
+    return result
+
+
+def _mine_batch(
+    db: DbSession,
+    cfg: MiningConfig,
+    episodes: Sequence[Episode],
+    backend: Any,
+    result: TaskResult,
+) -> None:
+    ids = [e.id for e in episodes]
+    signals: dict[int, list[Signal]] = defaultdict(list)
+    for signal in db.scalars(select(Signal).where(Signal.episode_id.in_(ids))):
+        signals[signal.episode_id].append(signal)
+    cluster_ids = {e.cluster_id for e in episodes}
+    clusters = {
+        c.id: c for c in db.scalars(select(TaskCluster).where(TaskCluster.id.in_(cluster_ids)))
+    }
+    session_ids = {e.session_id for e in episodes}
+    sessions = {s.id: s for s in db.scalars(select(Session).where(Session.id.in_(session_ids)))}
+    intents: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for session_id, start_seq, text in db.execute(
+        select(Episode.session_id, Episode.start_seq, Episode.intent_text)
+        .where(Episode.session_id.in_(session_ids), Episode.parent_episode_id.is_(None))
+        .order_by(Episode.start_seq)
+    ):
+        intents[session_id].append((start_seq, text))
+    wanted = {i for group in signals.values() for s in group for i in s.event_ids}
+    events = {e.id: e for e in db.scalars(select(Event).where(Event.id.in_(wanted)))}
+    for episode in episodes:
+        cluster = clusters[episode.cluster_id] if episode.cluster_id else None
+        if cluster is None or not _useful(episode, cluster, signals[episode.id], cfg):
+            continue
+        session = sessions[episode.session_id]
+        evidence = _evidence(db, episode, signals[episode.id], events)
+        spec = heuristic_spec(evidence)
+        if cfg.model_assisted and backend is not None:
+            spec = refine_spec(backend, evidence, spec, result.miner)
+        split = split_for_task(cluster.split, "mined")
+        db.add(
+            Task(
+                episode_id=episode.id,
+                cluster_id=cluster.id,
+                project_path=episode.project_path,
+                intent=episode.intent_text,
+                context=build_context(
+                    episode.intent_text,
+                    project_path=episode.project_path,
+                    git_branch=session.git_branch,
+                    prior_intent=_prior_intent(intents[episode.session_id], episode.start_seq),
+                ),
+                judge_spec=spec.to_dict(),
+                split=split,
+                origin="mined",
+                outcome=episode.outcome,
+            )
+        )
+        result.tasks_new += 1
+        result.by_split[split] += 1
+    db.flush()
+
+
+def _useful(
+    episode: Episode, cluster: TaskCluster, signals: Sequence[Signal], cfg: MiningConfig
+) -> bool:
+    if is_recurring(cluster, cfg):
+        return True
+    return episode.outcome == "failure" and any(
+        s.kind in CLEAR_FAILURES and s.polarity < 0 and s.confidence >= CLEAR_CONFIDENCE
+        for s in signals
+    )
+
+
+def _prior_intent(session_intents: Sequence[tuple[int, str]], start_seq: int) -> str | None:
+    """The previous intent of the same session (it was typed before this one)."""
+    earlier = [text for seq, text in session_intents if seq < start_seq]
+    return earlier[-1] if earlier else None
+
+
+def _evidence(
+    db: DbSession, episode: Episode, signals: Sequence[Signal], events: dict[int, Event]
+) -> Evidence:
+    evidence = Evidence(intent_text=episode.intent_text, outcome=episode.outcome)
+    for signal in signals:
+        if signal.kind == "user_correction":
+            for event_id in signal.event_ids:
+                if event_id in events:
+                    evidence.corrections.append((event_id, events[event_id].text[:2000]))
+        elif signal.kind == "approval" and signal.event_ids and signal.event_ids[0] in events:
+            evidence.approval = events[signal.event_ids[0]].text[:300]
+        elif signal.kind == "tool_error_recovered":
+            rows = [events[i] for i in signal.event_ids if i in events]
+            commands = [_command(db, e) for e in rows if e.kind == "tool_result"]
+            if len(commands) >= 2:
+                evidence.recovered.append((list(signal.event_ids), commands[0], commands[-1]))
+    return evidence
+
+
+def _command(db: DbSession, result: Event) -> str:
+    """The shell command behind a tool result ('' when it was no shell call)."""
+    if not result.call_id:
+        return ""
+    call = db.scalars(
+        select(Event).where(
+            Event.session_id == result.session_id,
+            Event.call_id == result.call_id,
+            Event.kind == "tool_call",
+        )
+    ).first()
+    if call is None or not is_shell_tool(call.tool_name):
+        return ""
+    return command_of(call.text)

@@ -1,0 +1,173 @@
+"""Replay tasks: the intent, the minimal context to attempt it, and a hidden judge spec.
+
+The context is built only from the intent and what came *before* its turn (the
+project, the branch, the previous intent of the session when the new one refers
+back to it, files named in the intent). Corrections and everything after the
+intent would leak the answer, so they feed the judge spec and never the context.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sleepd.mining.judge_spec import Check, JudgeSpec
+
+#: Follow-ups that make no sense without the previous request.
+_REFERS_BACK = re.compile(
+    r"\b(it|that|this|those|these|again|same|also|too|as well|the above|previous|instead)\b",
+    re.IGNORECASE,
+)
+_FILE_MENTION = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|c|h|"
+    r"cc|cpp|hpp|cs|swift|md|json|toml|ya?ml|sh|sql|html|css|scss|txt|cfg|ini|lock))\b"
+)
+_USE_NOT = re.compile(
+    r"\buse\s+`?([\w.@/+-]+)`?\s*,?\s+(?:not|instead of|rather than)\s+`?([\w.@/+-]+)`?",
+    re.IGNORECASE,
+)
+_DONT_USE = re.compile(r"\b(?:don'?t|do not|never|stop)\s+us(?:e|ing)\s+`?([\w.@/+-]+)`?", re.I)
+_USE_TOOL = re.compile(r"\buse\s+the\s+`?(\w+)`?\s+tool\b", re.IGNORECASE)
+_WANTS_JSON = re.compile(r"\b(as|in|output|return|print)\s+(valid\s+)?json\b", re.IGNORECASE)
+_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "pip", "pip3", "poetry", "uv", "bun"})
+_SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "shell_command"})
+MAX_COMMAND_CHARS = 120
+#: Longer failing commands are too specific to ban outright.
+MAX_BANNED_COMMAND = 80
+
+
+@dataclass(slots=True)
+class Evidence:
+    """What a finished episode tells the judge (never the replaying agent)."""
+
+    intent_text: str
+    corrections: list[tuple[int, str]] = field(default_factory=list)
+    #: (event ids, failing command, command that worked) for recovered tool errors
+    recovered: list[tuple[list[int], str, str]] = field(default_factory=list)
+    outcome: str = "unknown"
+    approval: str | None = None
+
+
+def files_mentioned(text: str) -> list[str]:
+    seen: dict[str, None] = {}
+    for match in _FILE_MENTION.finditer(text):
+        seen.setdefault(match.group(1), None)
+    return list(seen)[:20]
+
+
+def needs_prior_intent(intent_text: str) -> bool:
+    return len(intent_text) < 40 or bool(_REFERS_BACK.search(intent_text[:200]))
+
+
+def build_context(
+    intent_text: str,
+    *,
+    project_path: str | None,
+    git_branch: str | None,
+    prior_intent: str | None,
+) -> dict[str, Any]:
+    """The replay context: only facts known when the intent was typed."""
+    context: dict[str, Any] = {
+        "project_path": project_path,
+        "git_branch": git_branch or None,
+        "files": files_mentioned(intent_text),
+    }
+    if prior_intent and needs_prior_intent(intent_text):
+        context["prior_intent"] = prior_intent[:2000]
+    return context
+
+
+def command_of(call_text: str) -> str:
+    """The shell command of a tool call's input (JSON argument or plain text)."""
+    text = call_text.strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text.splitlines()[0][:MAX_COMMAND_CHARS] if text else ""
+    if isinstance(data, dict):
+        value = data.get("command", data.get("cmd", ""))
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+            value = value.removeprefix("bash -lc ").removeprefix("bash -c ")
+        return str(value).strip().splitlines()[0][:MAX_COMMAND_CHARS] if value else ""
+    return ""
+
+
+def is_shell_tool(name: str | None) -> bool:
+    return (name or "").lower() in _SHELL_TOOLS
+
+
+def _clean_token(token: str) -> str:
+    return token.strip("`'\".,;:!?()[]")
+
+
+def _correction_checks(event_id: int, text: str) -> list[Check]:
+    checks: list[Check] = []
+    for wanted, unwanted in _USE_NOT.findall(text):
+        wanted, unwanted = _clean_token(wanted), _clean_token(unwanted)
+        if not wanted or not unwanted:
+            continue
+        checks.append(Check("must_contain", wanted, 1.0, (event_id,)))
+        banned = f"{unwanted} install" if unwanted.lower() in _PACKAGE_MANAGERS else unwanted
+        checks.append(Check("must_not_contain", banned, 1.0, (event_id,)))
+    for unwanted in _DONT_USE.findall(text):
+        token = _clean_token(unwanted)
+        if token and not any(c.value == token for c in checks):
+            checks.append(Check("must_not_contain", token, 1.0, (event_id,)))
+    for tool in _USE_TOOL.findall(text):
+        checks.append(Check("tool_called", tool, 1.0, (event_id,)))
+    return checks
+
+
+def heuristic_spec(evidence: Evidence) -> JudgeSpec:
+    """Rule checks derived from evidence, plus a rubric for a model judge."""
+    checks: list[Check] = []
+    for event_id, text in evidence.corrections:
+        checks.extend(_correction_checks(event_id, text))
+    for event_ids, failing, working in evidence.recovered:
+        if _replaced_command(failing, working):
+            checks.append(Check("must_not_contain", failing, 0.5, tuple(event_ids)))
+    if _WANTS_JSON.search(evidence.intent_text):
+        checks.append(Check("json", None, 1.0, ()))
+    checks = _dedupe(checks)
+    return JudgeSpec(checks=tuple(checks), rubric=_rubric(evidence))
+
+
+def _replaced_command(failing: str, working: str) -> bool:
+    """A short failing command that a similar, different command replaced ("npm install" →
+    "pnpm install"); unrelated later commands say nothing about the failing one."""
+    if not failing or not working or failing == working or len(failing) > MAX_BANNED_COMMAND:
+        return False
+    a, b = set(failing.split()), set(working.split())
+    return len(a & b) / len(a | b) >= 0.3
+
+
+def _dedupe(checks: Sequence[Check]) -> list[Check]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for check in checks:
+        key = (check.type, str(check.value).lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(check)
+    return out
+
+
+def _rubric(evidence: Evidence) -> str:
+    lines = [
+        "Judge whether the response fully accomplishes the user's request:",
+        evidence.intent_text[:1500],
+    ]
+    if evidence.corrections:
+        lines.append("When this task was done before, the user had to correct the agent:")
+        lines.extend(f"- {text[:300]}" for _, text in evidence.corrections[:5])
+        lines.append("A good response avoids these mistakes from the start.")
+    if evidence.recovered:
+        lines.append("Commands that failed before and should not be repeated:")
+        lines.extend(f"- {failing}" for _, failing, _ in evidence.recovered[:5] if failing)
+    if evidence.approval:
+        lines.append(f"The user accepted a solution with: {evidence.approval[:200]}")
+    return "\n".join(lines)

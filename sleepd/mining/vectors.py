@@ -1,0 +1,118 @@
+"""Intent text → vectors in a feature space that stays the same from night to night.
+
+A `HashingVectorizer` (word 1–2-grams without English stop words, plus char_wb
+3–5-grams) needs no fitted vocabulary, so a centroid stored last month still
+lines up with tonight's vectors. Inverse document frequencies are recomputed each
+pass from the newest intents and applied on top; centroids are stored *before*
+idf weighting (raw, row-normalised term frequencies), so they never go stale.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.preprocessing import normalize
+
+WORD_FEATURES = 2**18
+CHAR_FEATURES = 2**18
+#: Share of the char n-gram block in the combined vector (word block gets the rest).
+CHAR_WEIGHT = 0.5
+#: A stored centroid keeps its heaviest features only (JSON stays small).
+CENTROID_TOP_K = 400
+
+_NUMBER = re.compile(r"\b\d+\b")
+_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+
+
+def prepare(text: str) -> str:
+    """What the vectorizer reads: short, lowercase, code blocks and numbers folded."""
+    text = _CODE_BLOCK.sub(" code ", text[:2000])
+    text = _NUMBER.sub(" num ", text)
+    return text.lower()
+
+
+class IntentVectorizer:
+    """Stable hashed features, idf weighting fitted per pass, l2-normalised rows."""
+
+    def __init__(self) -> None:
+        self._word = HashingVectorizer(
+            n_features=WORD_FEATURES,
+            analyzer="word",
+            ngram_range=(1, 2),
+            stop_words="english",
+            token_pattern=r"(?u)\b\w+\b",
+            alternate_sign=False,
+            norm=None,
+        )
+        self._char = HashingVectorizer(
+            n_features=CHAR_FEATURES,
+            analyzer="char_wb",
+            ngram_range=(3, 5),
+            alternate_sign=False,
+            norm=None,
+        )
+        self.idf: np.ndarray = np.ones(WORD_FEATURES + CHAR_FEATURES)
+
+    @property
+    def n_features(self) -> int:
+        return WORD_FEATURES + CHAR_FEATURES
+
+    def raw(self, texts: Sequence[str]) -> sparse.csr_matrix:
+        """Sublinear term frequencies, each block l2-normalised, before idf."""
+        prepared = [prepare(t) for t in texts]
+        word = self._word.transform(prepared).astype(np.float64)
+        char = self._char.transform(prepared).astype(np.float64)
+        for block in (word, char):
+            block.data = 1.0 + np.log(block.data)
+        word = normalize(word) * np.sqrt(1.0 - CHAR_WEIGHT)
+        char = normalize(char) * np.sqrt(CHAR_WEIGHT)
+        return sparse.hstack([word, char], format="csr")
+
+    def fit_idf(self, texts: Sequence[str]) -> None:
+        """Smoothed idf from a corpus of intents (the newest ones of the store)."""
+        if not texts:
+            self.idf = np.ones(self.n_features)
+            return
+        present = self.raw(texts)
+        present.data = np.ones_like(present.data)
+        df = np.asarray(present.sum(axis=0)).ravel()
+        n = len(texts)
+        self.idf = np.log((1.0 + n) / (1.0 + df)) + 1.0
+
+    def weigh(self, raw: sparse.csr_matrix) -> sparse.csr_matrix:
+        """Apply idf and renormalise rows (cosine similarity is then a dot product)."""
+        weighted = raw.multiply(self.idf.reshape(1, -1)).tocsr()
+        return normalize(weighted)
+
+    def transform(self, texts: Sequence[str]) -> sparse.csr_matrix:
+        return self.weigh(self.raw(texts))
+
+
+def encode_centroid(vector: sparse.csr_matrix, count: int, scope: str) -> dict[str, Any]:
+    """A raw (pre-idf) centroid as JSON: its heaviest features, the member count, the scope."""
+    row = vector.tocsr()
+    data, indices = row.data, row.indices
+    if len(data) > CENTROID_TOP_K:
+        keep = np.argsort(-data)[:CENTROID_TOP_K]
+        data, indices = data[keep], indices[keep]
+    order = np.argsort(indices)
+    return {
+        "scope": scope,
+        "n": int(count),
+        "idx": [int(i) for i in indices[order]],
+        "val": [round(float(v), 6) for v in data[order]],
+    }
+
+
+def decode_centroid(stored: dict[str, Any], n_features: int) -> sparse.csr_matrix:
+    idx = stored.get("idx") or []
+    val = stored.get("val") or []
+    return sparse.csr_matrix(
+        (np.asarray(val, dtype=np.float64), (np.zeros(len(idx), dtype=np.int64), idx)),
+        shape=(1, n_features),
+    )

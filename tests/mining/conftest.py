@@ -1,0 +1,30 @@
+"""Fixtures of the mining tests: a migrated store and a config tuned like docs/mining.md."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.store.engine import make_engine
+from sleepd.store.migrate import upgrade
+
+from .builders import THRESHOLD
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    eng = make_engine(f"sqlite:///{tmp_path / 'mining.db'}")
+    upgrade(eng)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def cfg() -> Config:
+    config = Config()
+    config.mining.similarity_threshold = THRESHOLD
+    return config

@@ -1,0 +1,69 @@
+"""`sleepd mine`, `sleepd tasks list|show`, `sleepd patterns`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from sqlalchemy.engine import Engine
+from typer.testing import CliRunner
+
+from sleepd.cli import mine_cmd, patterns_cmd
+
+from .builders import SessionBuilder
+
+
+@pytest.fixture
+def app(isolated_home: Path) -> typer.Typer:
+    (isolated_home / "config.toml").write_text("[mining]\nsimilarity_threshold = 0.2\n")
+    root = typer.Typer()
+
+    @root.callback()
+    def _root() -> None:
+        """test root"""
+
+    mine_cmd.register(root)
+    patterns_cmd.register(root)
+    return root
+
+
+def run(app: typer.Typer, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def seed(engine: Engine) -> None:
+    b = SessionBuilder().prompt("Set up the project dependencies").bash("npm install")
+    b.prompt("no, use pnpm not npm").bash("python x.py", "ImportError: cannot import", exit_code=1)
+    b.save(engine)
+
+
+def test_mine_tasks_and_patterns_as_json(app: typer.Typer, db_engine: Engine) -> None:
+    seed(db_engine)
+    code, out, _ = run(app, "mine", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["episodes_new"] == 1 and report["tasks_new"] == 1
+    code, out, _ = run(app, "tasks", "list", "--json")
+    tasks = json.loads(out)
+    assert code == 0 and [t["intent"] for t in tasks] == ["Set up the project dependencies"]
+    code, out, _ = run(app, "tasks", "list", "--split", "train", "--project", "/nowhere", "--json")
+    assert json.loads(out) == []
+    code, out, _ = run(app, "tasks", "show", str(tasks[0]["id"]), "--json")
+    shown = json.loads(out)
+    assert shown["judge_spec"]["version"] == 1 and shown["context"]["project_path"] == "/work/app"
+    code, out, _ = run(app, "patterns", "--json")
+    patterns = json.loads(out)
+    assert code == 0 and patterns[0]["error_class"] == "ImportError" and patterns[0]["count"] == 1
+
+
+def test_plain_output_and_missing_task(app: typer.Typer, db_engine: Engine) -> None:
+    seed(db_engine)
+    code, out, _ = run(app, "mine")
+    assert code == 0 and "1 new episodes" in out
+    code, out, _ = run(app, "patterns", "--limit", "1")
+    assert code == 0 and "ImportError" in out
+    code, _, err = run(app, "tasks", "show", "999")
+    assert code == 3 and "no task with id 999" in err

@@ -1,0 +1,89 @@
+"""The feedback lexicon: negation-aware, multilingual, extensible."""
+
+from __future__ import annotations
+
+import pytest
+
+from sleepd.mining.lexicon import Feedback, Lexicon, is_undo_command, lexicon_for
+
+CORRECTIONS = [
+    "incorrect",
+    "that's wrong",
+    "not working",
+    "it's still failing",
+    "no, use pnpm not npm",
+    "this doesn't work",
+    "thanks, but it still fails",
+    "that is not correct",
+    "why did you delete the tests?",
+    # German, French, Spanish, Portuguese, Chinese, Japanese
+    "nein, das ist falsch",
+    "funktioniert immer noch nicht",
+    "non, ça ne marche pas",
+    "c'est faux",
+    "no funciona",
+    "está mal, sigue fallando",
+    "não funciona",
+    "está errado",
+    "不对，应该用 pnpm",
+    "还是不行",
+    "違います",
+    "まだエラーが出ます",
+]
+APPROVALS = [
+    "thanks, perfect",
+    "lgtm",
+    "works now",
+    "that is correct",
+    "looks good to me",
+    "danke, perfekt",
+    "merci, ça marche",
+    "gracias, perfecto",
+    "obrigado, funcionou",
+    "谢谢，完美",
+    "ありがとう、動いた",
+]
+NEUTRAL = [
+    "no problem",
+    "No worries",
+    "Add a dark mode toggle to the settings page",
+    "kein Problem",
+    "Refactor the parser into smaller functions",
+]
+
+
+@pytest.mark.parametrize("text", CORRECTIONS)
+def test_corrections(text: str) -> None:
+    assert lexicon_for().classify(text) is Feedback.CORRECTION
+
+
+@pytest.mark.parametrize("text", APPROVALS)
+def test_approvals(text: str) -> None:
+    assert lexicon_for().classify(text) is Feedback.APPROVAL
+
+
+@pytest.mark.parametrize("text", NEUTRAL)
+def test_neither_correction_nor_approval(text: str) -> None:
+    assert lexicon_for().classify(text) is Feedback.NONE
+
+
+def test_no_problem_thanks_is_approval_not_correction() -> None:
+    assert lexicon_for().classify("no problem, thanks!") is Feedback.APPROVAL
+
+
+def test_configured_patterns_extend_the_set() -> None:
+    plain = Lexicon()
+    extended = Lexicon(extra_corrections=(r"\bnee\b",), extra_approvals=(r"\btop\b",))
+    assert plain.classify("nee") is Feedback.NONE
+    assert extended.classify("nee") is Feedback.CORRECTION
+    assert extended.classify("top") is Feedback.APPROVAL
+
+
+def test_undo_requests_and_commands() -> None:
+    lex = lexicon_for()
+    assert lex.is_undo_request("undo that please")
+    assert lex.is_undo_request("bitte rückgängig machen")
+    assert not lex.is_undo_request("add an undo button to the editor")
+    assert is_undo_command("git revert HEAD")
+    assert is_undo_command("git checkout -- src/app.py")
+    assert not is_undo_command("git checkout -b feature")

@@ -1,0 +1,171 @@
+"""A mining pass against the store: idempotent, incremental, stable ids, useful tasks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.mining.figures import top_patterns
+from sleepd.mining.mine import mine
+from sleepd.mining.splits import split_for_key, split_for_task
+from sleepd.store.engine import read_session
+from sleepd.store.models import Episode, PatternOccurrence, Signal, Task, TaskCluster
+
+from .builders import LATER, T0, SessionBuilder
+
+
+def recurring_session(engine: Engine, intent: str, project: str = "/work/app", **kw: object) -> int:
+    b = SessionBuilder(project=project, **kw)  # type: ignore[arg-type]
+    b.prompt(intent).bash("npm install", "EACCES: permission denied", exit_code=1)
+    b.bash("pnpm install", "done").prompt("thanks, works now")
+    return b.save(engine)
+
+
+def clusters(engine: Engine) -> dict[str, int]:
+    with read_session(engine) as db:
+        return {c.key: c.id for c in db.scalars(select(TaskCluster))}
+
+
+def test_rerun_adds_nothing_and_keeps_cluster_ids(engine: Engine, cfg: Config) -> None:
+    recurring_session(engine, "install the dependencies with pnpm")
+    recurring_session(engine, "please install deps via pnpm", start=T0 + timedelta(days=1))
+    first = mine(engine, cfg, now=LATER)
+    assert first.episodes_new == 2 and first.clusters_new == 1 and first.recurring_clusters == 1
+    assert first.tasks_new == 2
+    keys = clusters(engine)
+    again = mine(engine, cfg, now=LATER)
+    assert (again.episodes_new, again.signals_new, again.clusters_new, again.tasks_new) == (
+        0,
+        0,
+        0,
+        0,
+    )
+    assert clusters(engine) == keys
+    assert again.episodes_total == 2
+
+
+def test_new_sessions_join_existing_clusters(engine: Engine, cfg: Config) -> None:
+    recurring_session(engine, "fix the failing tests in tests/test_parser.py")
+    mine(engine, cfg, now=LATER)
+    keys = clusters(engine)
+    recurring_session(engine, "the parser tests are failing, can you fix them?")
+    SessionBuilder().prompt("write a haiku about compilers").say("...").save(engine)
+    report = mine(engine, cfg, now=LATER)
+    assert report.clusters_new == 1  # only the haiku
+    after = clusters(engine)
+    assert set(keys) <= set(after)
+    with read_session(engine) as db:
+        parser = [e.cluster_id for e in db.scalars(select(Episode)) if "parser" in e.intent_text]
+        assert len(parser) == 2 and parser[0] == parser[1] == keys[next(iter(keys))]
+        cluster = db.get(TaskCluster, parser[0])
+        assert cluster is not None
+        assert (cluster.size, cluster.session_count, cluster.projects) == (2, 2, ["/work/app"])
+        assert cluster.success_rate == 1.0  # a recovered error, then approval: success
+        assert cluster.first_seen is not None and cluster.last_seen is not None
+
+
+def test_open_episode_is_extended_by_a_later_pass(engine: Engine, cfg: Config) -> None:
+    b = SessionBuilder(start=T0).prompt("Add a dark mode toggle to settings").bash("npm test")
+    sid = b.save(engine)
+    live = mine(engine, cfg, now=T0 + timedelta(minutes=5))
+    assert live.episodes_new == 1
+    with read_session(engine) as db:
+        episode = db.scalars(select(Episode)).one()
+        assert not episode.is_closed
+    n = len(b.rows)
+    b.prompt("that's wrong, the toggle does not persist").bash("npm test")
+    b.append(engine, sid, n)
+    later = mine(engine, cfg, now=LATER)
+    assert later.episodes_new == 0
+    with read_session(engine) as db:
+        episode = db.scalars(select(Episode)).one()
+        assert episode.is_closed and episode.feedback_count == 1
+        assert episode.end_seq == len(b.rows) and episode.outcome == "failure"
+        kinds = {s.kind for s in db.scalars(select(Signal))}
+        assert "user_correction" in kinds
+
+
+def test_subagent_attaches_to_the_episode_that_spawned_it(engine: Engine, cfg: Config) -> None:
+    parent = SessionBuilder()
+    parent.prompt("Find every TODO and list them").say("I'll ask a helper")
+    parent.call("Task", '{"prompt": "Search the whole repository for TODO comments"}', "t1")
+    parent.result("t1", "found 3")
+    parent.prompt("Now write a README for the project").say("done")
+    pid = parent.save(engine)
+    child = SessionBuilder(kind="subagent", parent_id=pid, start=T0 + timedelta(days=2))
+    child.prompt("Search the whole repository for TODO comments").bash("grep -rn TODO .")
+    child.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        rows = list(db.scalars(select(Episode).order_by(Episode.id)))
+        by_intent = {e.intent_text: e for e in rows}
+        spawned = by_intent["Search the whole repository for TODO comments"]
+        assert spawned.parent_episode_id == by_intent["Find every TODO and list them"].id
+        assert spawned.cluster_id is None  # subagent work is not a user intent
+
+
+def test_correction_becomes_judge_checks_not_context(engine: Engine, cfg: Config) -> None:
+    b = SessionBuilder().prompt("Set up the project dependencies").bash("npm install")
+    b.prompt("no, use pnpm not npm").bash("pnpm install")
+    b.save(engine)
+    report = mine(engine, cfg, now=LATER)
+    assert report.tasks_new == 1  # failed with a clear signal, not yet recurring
+    with read_session(engine) as db:
+        task = db.scalars(select(Task)).one()
+        checks = {(c["type"], c["value"]) for c in task.judge_spec["checks"]}
+        assert ("must_contain", "pnpm") in checks
+        assert ("must_not_contain", "npm install") in checks
+        assert "pnpm" not in str(task.context)
+        assert task.origin == "mined" and task.outcome == "failure"
+
+
+def test_whole_cluster_lands_in_one_stable_split(engine: Engine, cfg: Config) -> None:
+    texts = [
+        "write a README for this project",
+        "please write a README for the project",
+        "write a README for this project with install steps",
+    ]
+    for day, text in enumerate(texts):
+        recurring_session(engine, text, start=T0 + timedelta(days=day))
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        task_splits = {(t.cluster_id, t.split) for t in db.scalars(select(Task))}
+        task_count = len(db.scalars(select(Task)).all())
+        (cluster,) = db.scalars(select(TaskCluster)).all()
+        key, split, cluster_id = cluster.key, cluster.split, cluster.id
+    assert task_count == 3 and task_splits == {(cluster_id, split)}
+    assert split == split_for_key(key, cfg.mining.val_fraction, cfg.mining.test_fraction)
+
+
+def test_split_fractions_and_origins() -> None:
+    splits = [split_for_key(f"c{i:05d}", 0.25, 0.25) for i in range(4000)]
+    assert 0.2 < splits.count("test") / 4000 < 0.3 and 0.2 < splits.count("val") / 4000 < 0.3
+    assert split_for_task("val", "mined") == "val"
+    assert split_for_task("test", "synthetic") == "train"
+
+
+def test_failure_patterns_are_counted_linked_and_trended(engine: Engine, cfg: Config) -> None:
+    for day in (1, 3, 10):
+        b = SessionBuilder(start=LATER - timedelta(days=day)).prompt("run the app")
+        b.bash("python app.py", f"ModuleNotFoundError: No module named 'mod{day}'", exit_code=1)
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    rows = top_patterns(engine, now=LATER)
+    assert rows[0].count == 3 and rows[0].error_class == "ModuleNotFoundError"
+    assert (rows[0].last_7d, rows[0].previous_7d, rows[0].trend) == (2, 1, "rising")
+    with read_session(engine) as db:
+        occ = list(db.scalars(select(PatternOccurrence)))
+        assert all(o.episode_id is not None and o.cluster_id is not None for o in occ)
+    from sleepd.status import mining_figures
+    from sleepd.store.fastread import ReadOnlyDb
+
+    status_db = ReadOnlyDb(engine.url.render_as_string())
+    try:
+        figures = mining_figures(status_db, cfg)
+    finally:
+        status_db.close()
+    assert figures["episodes"] == 3 and figures["top_failure_patterns"][0]["count"] == 3
+    assert top_patterns(engine, project="/elsewhere", now=LATER) == []

@@ -1,0 +1,95 @@
+"""Each outcome signal, and the outcome rule."""
+
+from __future__ import annotations
+
+from sleepd.mining.episodes import segment
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.signals import SignalDraft, derive_outcome, detect_signals, run_status
+
+from .builders import SessionBuilder, views
+
+
+def signals_of(b: SessionBuilder, *, over: bool = False) -> list[SignalDraft]:
+    episodes = segment(views(b), lexicon_for())
+    assert len(episodes) == 1
+    return detect_signals(episodes[0], lexicon_for(), session_over=over, is_last=True)
+
+
+def kinds(signals: list[SignalDraft]) -> list[str]:
+    return sorted(s.kind for s in signals)
+
+
+def test_recovered_tool_error() -> None:
+    b = SessionBuilder().prompt("Install deps").bash("npm install", "EACCES", exit_code=1)
+    b.bash("pnpm install")
+    sigs = signals_of(b)
+    assert kinds(sigs) == ["tool_error_recovered"]
+    assert sigs[0].polarity == 0 and sigs[0].detail == "exit 1"
+
+
+def test_unrecovered_last_error_and_abandoned_session() -> None:
+    b = SessionBuilder().prompt("Deploy to staging").bash("./deploy.sh", "boom", exit_code=2)
+    sigs = signals_of(b, over=True)
+    assert kinds(sigs) == ["abandoned", "tool_error"]
+    assert derive_outcome(sigs) == ("failure", "negative_only")
+    assert "abandoned" not in kinds(signals_of(b, over=False))
+
+
+def test_failing_tests_then_passing() -> None:
+    b = SessionBuilder().prompt("Fix the parser tests")
+    failing = "FAILED tests/test_parser.py::test_x - AssertionError\n=== 1 failed in 0.1s ==="
+    b.bash("pytest", failing)
+    b.bash("pytest", "=== 12 passed in 0.3s ===")
+    sigs = signals_of(b)
+    assert kinds(sigs) == ["test_failure_recovered", "tests_passed"]
+    assert derive_outcome(sigs)[0] == "success"
+
+
+def test_status_per_runner() -> None:
+    assert run_status("--- FAIL: TestParse (0.00s)") == "failed"
+    assert run_status("Tests:       2 failed, 10 passed, 12 total") == "failed"
+    assert run_status("test result: FAILED. 3 passed; 1 failed") == "failed"
+    assert run_status("test parser::it_works ... FAILED") == "failed"
+    assert run_status("ok  \tgithub.com/x/y\t0.012s") == "passed"
+    assert run_status("test result: ok. 4 passed; 0 failed") == "passed"
+    assert run_status("Tests:       10 passed, 10 total") == "passed"
+    assert run_status("all good") is None
+
+
+def test_correction_then_approval_is_mixed() -> None:
+    b = SessionBuilder().prompt("Install deps").bash("npm install")
+    b.prompt("no, use pnpm not npm").bash("pnpm install").prompt("thanks, works now")
+    sigs = signals_of(b)
+    assert kinds(sigs) == ["approval", "user_correction"]
+    assert derive_outcome(sigs) == ("mixed", "positive_after_negative")
+
+
+def test_approval_then_correction_is_failure_and_drops_the_approval() -> None:
+    b = SessionBuilder().prompt("Fix the header").say("done").prompt("perfect")
+    b.prompt("wait, that's wrong on mobile")
+    sigs = signals_of(b)
+    assert kinds(sigs) == ["user_correction"]
+    assert derive_outcome(sigs)[0] == "failure"
+
+
+def test_plain_approval_is_success() -> None:
+    b = SessionBuilder().prompt("Write the changelog").say("done").prompt("lgtm")
+    assert derive_outcome(signals_of(b)) == ("success", "positive_only")
+
+
+def test_interrupt_retry_and_undo() -> None:
+    b = SessionBuilder().prompt("Run the migration")
+    b.bash("alembic upgrade head", "locked", exit_code=1, call_id="a1")
+    b.bash("alembic upgrade head", "locked", exit_code=1, call_id="a2")
+    b.bash("git revert HEAD", "reverted")
+    b.interrupt()
+    b.prompt("undo that")
+    found = kinds(signals_of(b))
+    assert "retry" in found and "interrupt" in found
+    assert found.count("undo") == 2  # the command and the user's request
+    assert "user_correction" in found
+
+
+def test_no_signals_is_unknown() -> None:
+    b = SessionBuilder().prompt("Explain this function").say("It parses dates.")
+    assert derive_outcome(signals_of(b)) == ("unknown", "no_clear_signal")
