@@ -135,7 +135,7 @@ class GateConfig:
 @dataclass
 class MiningConfig:
     similarity_threshold: float = _opt(
-        0.55, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
+        0.2, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
     )
     cross_project: bool = _opt(False, "Cluster intents across projects.")
     min_recurrence: int = _opt(2, "Episodes for a cluster to count as recurring.", min=2)

@@ -76,14 +76,6 @@ def run_harvest_job(
     return job.run_id
 
 
-def run_mine_job(engine: Engine, cfg: Config, *, trigger: str) -> int:
-    from sleepd.mining.mine import mine
-
-    with recorded_job(engine, "mine", trigger) as job:
-        job.detail = mine(engine, cfg).to_dict()
-    return job.run_id
-
-
 def run_night_job(
     engine: Engine,
     cfg: Config,

@@ -108,7 +108,7 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         "clusters": int(db.scalar("SELECT count(*) FROM task_clusters") or 0),
         "recurring_clusters": int(
             db.scalar(
-                "SELECT count(*) FROM task_clusters WHERE size >= :n",
+                "SELECT count(*) FROM task_clusters WHERE size >= :n AND session_count >= 2",
                 {"n": cfg.mining.min_recurrence},
             )
             or 0

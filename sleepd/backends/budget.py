@@ -13,9 +13,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-from sleepd.backends.base import Estimate, ModelResponse
+from sleepd.backends.base import Estimate, FailureKind, ModelRequest, ModelResponse
 from sleepd.errors import ExitCode, SleepdError
 
 
@@ -207,3 +207,29 @@ class BudgetGuard:
                     failure=response.failure.value if response.failure else None,
                 )
             )
+
+
+class GuardedBackend:
+    """A backend whose every call passes the budget guard first (for callers that
+    call `complete` directly, such as the model-assisted miner)."""
+
+    def __init__(self, backend: Any, guard: BudgetGuard) -> None:
+        self.inner = backend
+        self.guard = guard
+        self.name = backend.name
+        self.simulated = backend.simulated
+
+    def estimate(self, request: ModelRequest) -> Estimate:
+        estimate: Estimate = self.inner.estimate(request)
+        return estimate
+
+    def complete(self, request: ModelRequest) -> ModelResponse:
+        try:
+            reservation = self.guard.check(self.inner.estimate(request))
+        except BudgetExceeded as exc:
+            return ModelResponse.failed(
+                FailureKind.BUDGET, str(exc), backend=self.name, model=request.model or ""
+            )
+        response: ModelResponse = self.inner.complete(request)
+        self.guard.record(response, request.role, self.name, response.model, reservation)
+        return response

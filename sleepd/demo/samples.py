@@ -513,6 +513,15 @@ WEB_TOPICS: tuple[Topic, ...] = (
 )
 
 
+_CORRECTION_OPENERS = ("no", "that", "still", "don't", "never", "you ")
+
+
+def correction_text(topic: Topic) -> str:
+    """How the user pushes back: every sample correction opens like one."""
+    text = topic.correction
+    return text if text.lower().startswith(_CORRECTION_OPENERS) else f"no — {text}"
+
+
 def _id(*parts: object) -> str:
     digest = hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
     return f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-a{digest[17:20]}-{digest[20:32]}"
@@ -599,7 +608,7 @@ def claude_session(topic: Topic, phrasing: int, project: str, index: int) -> lis
         },
     )
     assistant([{"type": "text", "text": "That failed; I made a change and it should be done."}], 2)
-    add("user", {"role": "user", "content": topic.correction})
+    add("user", {"role": "user", "content": correction_text(topic)})
     tool2 = f"toolu_{_id(session, 't2')[:24]}"
     assistant(
         [
@@ -722,7 +731,7 @@ def codex_rollout(topic: Topic, phrasing: int, project: str, index: int) -> list
     user(topic.phrasings[phrasing])
     call(topic.command, topic.failure, 1, 1)
     say("That failed; I changed the code and it should be done.", 1)
-    user(topic.correction)
+    user(correction_text(topic))
     call(topic.fix_command, "ok", 0, 2)
     say("Done, verified the way this project expects.", 2)
     user("thanks, perfect")
