@@ -125,8 +125,10 @@ class GateConfig:
         False, "Also run the document against itself (A/A) to measure the false-accept rate."
     )
     sequential_rounds: int = _opt(
-        4, "Most rollouts per validation task and arm (sequential stopping may use fewer).",
-        min=1, max=20,
+        4,
+        "Most rollouts per validation task and arm (sequential stopping may use fewer).",
+        min=1,
+        max=20,
     )
     auto_adopt: bool = _opt(False, "Adopt without review when evidence clears auto_adopt_alpha.")
     auto_adopt_alpha: float = _opt(0.01, "Stricter error rate for auto-adoption.", min=0, max=0.5)
