@@ -30,7 +30,6 @@ from sleepd.dream.sequential import SequentialPlan
 from sleepd.dream.staging import (
     load_tasks,
     mark_undecided,
-    mark_untested,
     projects_with_tasks,
     rejected_memory,
     save_candidates,
@@ -277,8 +276,6 @@ class _Night:
         dream = self.cfg.dream
         with write_session(self.engine) as db:
             tasks = load_tasks(db, project, dream.max_tasks_per_split)
-            target = prepare(db, self.cfg, project)
-            hosts = known_hosts(db, project, target.working_content)
         outcome.tasks = {split: len(ts) for split, ts in tasks.items()}
         if len(tasks["val"]) < self.cfg.gate.min_tasks or not tasks["train"]:
             outcome.status, outcome.reason = (
@@ -289,6 +286,9 @@ class _Night:
                 ),
             )
             return outcome
+        with write_session(self.engine) as db:
+            target = prepare(db, self.cfg, project)
+            hosts = known_hosts(db, project, target.working_content)
         if self.options.dry_run:
             outcome.status, outcome.reason = "planned", "dry run: no model calls"
             outcome.plan = self.plan(tasks, target)
@@ -358,11 +358,6 @@ class _Night:
                         trial.rounds_used.get(candidate.key, 0),
                     )
                     outcome.decisions[candidate.key] = decision.outcome
-            mark_untested(
-                db,
-                [self._candidate_ids[c.key] for c in candidates if c.key not in trial.decisions],
-                "the night stopped before the gate tested this candidate; tested next night",
-            )
         undecided = [c for c in candidates if c.key not in trial.decisions]
         if undecided:
             with write_session(self.engine) as db:
