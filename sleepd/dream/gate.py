@@ -193,10 +193,22 @@ def _validate(table: Scores, arm: str) -> None:
 def _task_delta(b: list[float], c: list[float], policy: GatePolicy) -> TaskDelta:
     delta = sum(c) / len(c) - sum(b) / len(b)
     measured = len(b) >= 2 and len(c) >= 2
-    noise = math.sqrt(_variance(b) / len(b) + _variance(c) / len(c))
+    variance = _pooled_variance(b + c)
+    noise = math.sqrt(variance / len(b) + variance / len(c))
     margin = max(policy.regression_floor, policy.regression_z * noise)
     regressed = delta < -margin - 1e-12
     return TaskDelta(delta, noise, margin, regressed, regressed and measured, len(b), len(c))
+
+
+def _pooled_variance(xs: list[float]) -> float:
+    """The task's score variance, never below what its mean allows.
+
+    With a handful of 0/1 rollouts that happen to agree, the sample variance is 0 and
+    any change would look like a regression "beyond the noise". Scores live in [0, 1],
+    so a Beta(1, 1)-smoothed mean m bounds a plausible variance from below by m(1 - m).
+    """
+    smoothed = (sum(xs) + 1.0) / (len(xs) + 2.0)
+    return max(_variance(xs), smoothed * (1.0 - smoothed))
 
 
 def _variance(xs: list[float]) -> float:

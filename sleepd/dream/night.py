@@ -356,6 +356,7 @@ class _Night:
                         self._candidate_ids[candidate.key],
                         decision,
                         trial.rounds_used.get(candidate.key, 0),
+                        futile=candidate.key in trial.futile,
                     )
                     outcome.decisions[candidate.key] = decision.outcome
         undecided = [c for c in candidates if c.key not in trial.decisions]

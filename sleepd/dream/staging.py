@@ -94,8 +94,8 @@ def take_carried_candidates(
 ) -> list[CandidateEdit]:
     """Inconclusive candidates on this very document version, for another look.
 
-    Candidates a finished (stopped or killed) night never got to gate are taken too,
-    at the look they were waiting for.
+    Candidates a killed night left waiting for the gate are taken too, at the look
+    they were waiting for.
     Candidates built on an older version are marked stale: their evidence is
     about a document that no longer exists.
     """
@@ -200,14 +200,6 @@ def save_rollouts(
     )
 
 
-def mark_untested(db: OrmSession, candidate_ids: Sequence[int], reason: str) -> None:
-    """Say why a candidate is still waiting for the gate (a later night takes it up)."""
-    for candidate_id in candidate_ids:
-        row = db.get(Candidate, candidate_id)
-        if row is not None and row.status == "pending_gate":
-            row.reason = reason
-
-
 CANDIDATE_STATUS = {"accept": "accepted", "reject": "rejected", "inconclusive": "inconclusive"}
 
 
@@ -220,6 +212,7 @@ def save_decision(
     rounds: int,
     *,
     calibration: bool = False,
+    futile: bool = False,
 ) -> None:
     row = db.get(Candidate, candidate_id) if candidate_id is not None else None
     db.add(
@@ -240,7 +233,9 @@ def save_decision(
         )
     )
     if row is not None:
-        row.status = CANDIDATE_STATUS[decision.outcome]
+        # A futility stop rejects tonight without banning the edit for good: it may
+        # simply have been unlucky in its first rounds.
+        row.status = "futile" if futile else CANDIDATE_STATUS[decision.outcome]
         row.reason = decision.reason
 
 

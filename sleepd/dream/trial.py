@@ -33,6 +33,8 @@ class TrialResult:
     rollouts: int = 0
     fixed_design_rollouts: int = 0
     interrupted: bool = False
+    #: Stopped for futility: rejected tonight, but not remembered as a bad edit.
+    futile: set[str] = field(default_factory=set)
 
 
 def run_trial(
@@ -75,6 +77,7 @@ def run_trial(
             last_steps[candidate.key] = step.decision
             result.rounds_used[candidate.key] = round_
             if step.status == "futile":
+                result.futile.add(candidate.key)
                 result.decisions[candidate.key] = replace(
                     step.decision,
                     outcome="reject",
