@@ -11,7 +11,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,80 +22,19 @@ from harvesters.records import Batch, EventRecord, SourceFile
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
+from sleepd.harvest_report import HarvestReport, SourceReport
+from sleepd.sources import enabled_sources, roots_for
 from sleepd.store import ingest
 from sleepd.store.engine import write_session
 from sleepd.store.models import TranscriptFile
 
-SOURCES = ("claude", "codex")
 HARVEST_LOCK = "harvest.lock"
 HARVEST_LOCK_WAIT_S = 600
 ProgressFn = Callable[[str, int, int], None]
 
 
-@dataclass
-class SourceReport:
-    source: str
-    files_scanned: int = 0
-    files_changed: int = 0
-    files_missing: int = 0
-    files_reset: int = 0
-    sessions_new: int = 0
-    events_new: int = 0
-    malformed_lines: int = 0
-    truncated_lines: int = 0
-    bytes_read: int = 0
-    redactions: int = 0
-    replay_sessions_skipped: int = 0
-    errors: int = 0
-    error_messages: list[str] = field(default_factory=list)
-
-
-@dataclass
-class HarvestReport:
-    sources: dict[str, SourceReport]
-    duration_s: float = 0.0
-
-    def totals(self) -> dict[str, Any]:
-        keys = (
-            "files_scanned",
-            "files_changed",
-            "files_missing",
-            "files_reset",
-            "sessions_new",
-            "events_new",
-            "malformed_lines",
-            "truncated_lines",
-            "bytes_read",
-            "redactions",
-            "replay_sessions_skipped",
-            "errors",
-        )
-        return {k: sum(getattr(r, k) for r in self.sources.values()) for k in keys}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **self.totals(),
-            "duration_s": round(self.duration_s, 3),
-            "per_source": {name: asdict(r) for name, r in self.sources.items()},
-        }
-
-
 class DiskFullError(SleepdError):
     """The database could not grow; what was stored before stays stored."""
-
-
-def roots_for(source: str, cfg: Config) -> list[Path]:
-    if source == "claude":
-        extra = [Path(p).expanduser() for p in cfg.sources.claude_projects_dirs]
-        return [paths.claude_projects_dir(), *extra]
-    extra = [Path(p).expanduser() for p in cfg.sources.codex_session_dirs]
-    return [*paths.codex_session_dirs(), *extra]
-
-
-def enabled_sources(cfg: Config, requested: str = "all") -> list[str]:
-    if requested != "all":
-        return [requested]
-    return [s for s in SOURCES if getattr(cfg.sources, s)]
 
 
 def make_redactor() -> Any:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+DEMO_NIGHTS = 3
+
 
 def demo(
     home: Path = typer.Option(
@@ -24,12 +26,21 @@ def demo(
     console.print(f"demo home: {demo_home.root}")
     console.print("sample transcripts: synthetic Claude Code and Codex sessions (labelled samples)")
 
-    from sleepd.cli.run_cmd import execute_night, print_proposals
+    from sleepd.cli.run_cmd import execute_night, print_proposals, render_summary
     from sleepd.config import load_config
 
     cfg = load_config()
-    result = execute_night(cfg, backend="sim", trigger="demo", console=console)
-    print_proposals(result.proposals, console)
+    proposals: list[int] = []
+    for night in range(1, DEMO_NIGHTS + 1):
+        # A real install runs one night a day; the demo compresses a few, so an edit the
+        # gate found inconclusive can be re-tested on fresh rollouts as it would be.
+        console.rule(f"demo night {night} of at most {DEMO_NIGHTS}")
+        result = execute_night(cfg, backend="sim", trigger="demo", console=console)
+        render_summary(result, console)
+        proposals = result.proposals
+        if proposals:
+            break
+    print_proposals(proposals, console)
     console.rule("sleepd status")
     from sleepd.cli.status_cmd import status
 
@@ -40,7 +51,7 @@ def demo(
     console.print("[bold]Try the review queue on this demo's proposal:[/]")
     console.print(f"  {env} sleepd review")
     console.print(f"  (or: {env} sleepd review list)")
-    if not result.proposals:
+    if not proposals:
         raise typer.Exit(1)
 
 

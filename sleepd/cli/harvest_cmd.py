@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
+from typing import Any
 
 import typer
 
@@ -22,11 +23,19 @@ def harvest(
 ) -> None:
     """Read new transcript lines into the database (incremental, redacted)."""
     from sleepd.config import load_config
+    from sleepd.harvest_quick import record_unchanged_run, unchanged_report
+
+    cfg = load_config()
+    quick = unchanged_report(cfg, source.value)
+    if quick is not None:  # nothing changed: no need to load the database layer
+        record_unchanged_run(cfg, quick)
+        _print_report(quick.to_dict(), json_out)
+        return
+
     from sleepd.jobs import run_harvest_job
     from sleepd.store.models import JobRun
     from sleepd.store.open import open_store
 
-    cfg = load_config()
     engine = open_store(cfg, write=True)
     progress_cb = None
     progress_ctx = None
@@ -59,6 +68,10 @@ def harvest(
     for per in detail.get("per_source", {}).values():
         for message in per.get("error_messages", []):
             warn(message)
+    _print_report(detail, json_out)
+
+
+def _print_report(detail: dict[str, Any], json_out: bool) -> None:
     if json_out:
         emit_json(detail)
         return

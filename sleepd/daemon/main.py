@@ -59,7 +59,7 @@ def default_jobs() -> DaemonJobs:
 
 
 def watch_roots(cfg: Config) -> list[Any]:
-    from sleepd.harvest import enabled_sources, roots_for
+    from sleepd.sources import enabled_sources, roots_for
 
     return [root for source in enabled_sources(cfg) for root in roots_for(source, cfg)]
 

@@ -28,8 +28,13 @@ calibrate = true
 
 [dream]
 rollouts_per_task = 3
-candidates_per_night = 3
+candidates_per_night = 2
 min_tasks = 6
+
+[mining]
+# The two sample projects share their recurring tasks; clustering across projects also
+# keeps cluster keys (and so the splits) independent of where the demo home lives.
+cross_project = true
 
 [schedule]
 harvest_interval_minutes = 15

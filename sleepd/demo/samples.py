@@ -310,6 +310,97 @@ API_TOPICS: tuple[Topic, ...] = (
     ),
     Topic(
         (
+            "The unit test for the session store is failing, fix it",
+            "fix the session store: its unit test fails",
+        ),
+        "python tests/test_sessions.py",
+        "FAILED tests/test_sessions.py::test_expiry_boundary - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        ("The unit test for webhooks is failing, fix it", "fix webhooks: its unit test fails"),
+        "python tests/test_webhooks_retry.py",
+        "FAILED tests/test_webhooks_retry.py::test_backoff - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
+            "The unit test for the audit log is failing, fix it",
+            "fix the audit log: its unit test fails",
+        ),
+        "python tests/test_audit.py",
+        "FAILED tests/test_audit.py::test_actor_recorded - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
+            "The unit test for feature flags is failing, fix it",
+            "fix feature flags: its unit test fails",
+        ),
+        "python tests/test_flags.py",
+        "FAILED tests/test_flags.py::test_default_off - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
+            "The unit test for the email templates is failing, fix it",
+            "fix the email templates: its unit test fails",
+        ),
+        "python tests/test_templates.py",
+        "FAILED tests/test_templates.py::test_unsubscribe_link - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        ("The unit test for pagination is failing, fix it", "fix pagination: its unit test fails"),
+        "python tests/test_pagination.py",
+        "FAILED tests/test_pagination.py::test_last_page - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
+            "The unit test for the currency converter is failing, fix it",
+            "fix the currency converter: its unit test fails",
+        ),
+        "python tests/test_currency.py",
+        "FAILED tests/test_currency.py::test_rounding - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
+            "The unit test for the job queue is failing, fix it",
+            "fix the job queue: its unit test fails",
+        ),
+        "python tests/test_queue.py",
+        "FAILED tests/test_queue.py::test_retry_limit - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
+            "The unit test for the API client is failing, fix it",
+            "fix the API client: its unit test fails",
+        ),
+        "python tests/test_client.py",
+        "FAILED tests/test_client.py::test_timeout - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        ("The unit test for timezones is failing, fix it", "fix timezones: its unit test fails"),
+        "python tests/test_timezones.py",
+        "FAILED tests/test_timezones.py::test_dst_gap - AssertionError",
+        "no — run `pytest -q` on the whole suite before saying it's done",
+        "pytest -q",
+    ),
+    Topic(
+        (
             "The invoice export unit test fails on CI, fix it",
             "fix the failing unit test for invoice exports",
         ),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 TARGET_SYSTEM = (
     "You are a coding agent working in the user's project. This is an offline rehearsal: "
@@ -53,7 +54,8 @@ def target_user_message(intent: str, context: dict[str, object]) -> str:
     lines = []
     project = context.get("project_path")
     if project:
-        lines.append(f"Project: {project}")
+        # The project's name, not where it happens to be checked out: the task is the same.
+        lines.append(f"Project: {PurePath(str(project)).name}")
     branch = context.get("git_branch")
     if branch:
         lines.append(f"Branch: {branch}")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Table, event
+from sqlalchemy import DateTime, Table, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Insert
 
@@ -118,9 +118,13 @@ def insert_ignore_many(conn: Connection, table: Table, rows: Sequence[dict[str, 
             f"INSERT OR IGNORE INTO {table.name} ({', '.join(columns)}) "
             f"VALUES ({', '.join('?' for _ in columns)})"
         )
+        stamps = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
+        params = [tuple(r[c] for c in columns) for r in rows]
+        if stamps:
+            params = [_bind_stamps(p, stamps) for p in params]
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.executemany(sql, [tuple(_sqlite_value(r[c]) for c in columns) for r in rows])
+            cursor.executemany(sql, params)
             return int(cursor.rowcount)
         finally:
             cursor.close()
@@ -132,13 +136,16 @@ def insert_ignore_many(conn: Connection, table: Table, rows: Sequence[dict[str, 
     return int(after - before)
 
 
-def _sqlite_value(value: Any) -> Any:
-    """What SQLAlchemy's SQLite types would bind: naive-UTC ISO timestamps, ints for bools."""
-    if isinstance(value, datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(UTC).replace(tzinfo=None)
-        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
-    return value
+def _bind_stamps(values: tuple[Any, ...], stamps: list[int]) -> tuple[Any, ...]:
+    """Timestamps as SQLAlchemy's SQLite DateTime stores them: naive UTC, ISO with µs."""
+    out = list(values)
+    for i in stamps:
+        value = out[i]
+        if isinstance(value, datetime):
+            if value.tzinfo is not None:
+                value = value.astimezone(UTC).replace(tzinfo=None)
+            out[i] = value.isoformat(sep=" ", timespec="microseconds")
+    return tuple(out)
 
 
 def upsert_add(

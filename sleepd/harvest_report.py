@@ -1,0 +1,54 @@
+"""What a harvest reports: per source and in total (the `sleepd harvest --json` contract)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class SourceReport:
+    source: str
+    files_scanned: int = 0
+    files_changed: int = 0
+    files_missing: int = 0
+    files_reset: int = 0
+    sessions_new: int = 0
+    events_new: int = 0
+    malformed_lines: int = 0
+    truncated_lines: int = 0
+    bytes_read: int = 0
+    redactions: int = 0
+    replay_sessions_skipped: int = 0
+    errors: int = 0
+    error_messages: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HarvestReport:
+    sources: dict[str, SourceReport]
+    duration_s: float = 0.0
+
+    def totals(self) -> dict[str, Any]:
+        keys = (
+            "files_scanned",
+            "files_changed",
+            "files_missing",
+            "files_reset",
+            "sessions_new",
+            "events_new",
+            "malformed_lines",
+            "truncated_lines",
+            "bytes_read",
+            "redactions",
+            "replay_sessions_skipped",
+            "errors",
+        )
+        return {k: sum(getattr(r, k) for r in self.sources.values()) for k in keys}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.totals(),
+            "duration_s": round(self.duration_s, 3),
+            "per_source": {name: asdict(r) for name, r in self.sources.items()},
+        }

@@ -1,0 +1,53 @@
+"""`sleepd demo`: a whole simulated night on the bundled samples ends with a staged proposal."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+SLEEPD = Path(sys.executable).with_name("sleepd")
+
+
+def test_demo_stages_a_simulated_proposal_and_shows_it(tmp_path: Path) -> None:
+    home = tmp_path / "demo"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env["COLUMNS"] = "200"  # keep each diff line on one line of output
+    done = subprocess.run(
+        [str(SLEEPD), "demo", "--home", str(home)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    out = done.stdout
+    assert "Traceback" not in done.stderr
+
+    database = home / "state" / "sleepd.db"
+    assert database.exists(), "the demo must keep its state inside --home"
+    with sqlite3.connect(database) as db:
+        rows = db.execute(
+            "SELECT id, status, diff, p_value, val_lift, test_lift, simulated FROM proposals"
+        ).fetchall()
+        decisions = db.execute("SELECT outcome, reason FROM gate_decisions").fetchall()
+    assert rows, f"the demo staged no proposal; gate decisions: {decisions}"
+    assert done.returncode == 0, done.stderr
+    _pid, status, diff, p_value, val_lift, test_lift, simulated = rows[0]
+    assert status == "pending" and simulated == 1
+    assert diff.startswith("---") and "\n+" in diff
+    assert p_value is not None and 0 <= p_value <= 0.05
+    assert val_lift is not None and val_lift > 0
+    assert test_lift is not None
+
+    added = [
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++") and line[1:].strip()
+    ]
+    assert added and all(text in out for text in added), "the diff is shown"
+    assert re.search(r"p = [0-9.e-]+", out) and "validation lift" in out
+    assert "SIMULATED" in out
+    assert "sleepd review" in out and str(home / "state") in out
