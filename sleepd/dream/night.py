@@ -30,6 +30,7 @@ from sleepd.dream.sequential import SequentialPlan
 from sleepd.dream.staging import (
     load_tasks,
     mark_undecided,
+    orphaned_batches,
     projects_with_tasks,
     rejected_memory,
     save_candidates,
@@ -225,11 +226,64 @@ class _Night:
             max_wall_s=60 * (self.options.max_wall_minutes or budget.max_wall_minutes),
         )
         self.guard = BudgetGuard(caps, DbLedger(self.engine, self.night_id))
+        self.settle_orphaned_batches()
         with write_session(self.engine) as db:
             night = db.get(Night, self.night_id)
             assert night is not None
             night.backend = ",".join(sorted({b.name for b in self.backends.values()}))
             night.simulated = self.simulated
+
+    def settle_orphaned_batches(self) -> None:
+        """Collect provider batches an earlier night submitted but never collected.
+
+        Their results come too late for that night, but the money was spent: the
+        usage goes into the ledger under the night that paid for it.
+        """
+        from sleepd.backends.base import BackendError, supports_batch
+        from sleepd.backends.budget import LedgerEntry
+        from sleepd.store.models import BatchJob
+
+        with write_session(self.engine) as db:
+            orphans = orphaned_batches(db)
+        by_name = {b.name: b for b in self.backends.values()}
+        settled = 0
+        for row_id, night_id, backend_name, batch_id in orphans:
+            backend = by_name.get(backend_name)
+            if backend is None or not supports_batch(backend):
+                continue
+            try:
+                if not backend.poll_batch(batch_id).done:  # type: ignore[attr-defined]
+                    continue
+                results = backend.collect_batch(batch_id)  # type: ignore[attr-defined]
+            except BackendError:
+                status = "abandoned"
+                results = {}
+            else:
+                status = "collected-late"
+            ledger = DbLedger(self.engine, night_id, batched=True)
+            for response in results.values():
+                ledger.record(
+                    LedgerEntry(
+                        role="target",
+                        backend=backend_name,
+                        model=response.model,
+                        input_tokens=response.input_tokens,
+                        output_tokens=response.output_tokens,
+                        cache_read_tokens=response.cache_read_tokens,
+                        cache_write_tokens=response.cache_write_tokens,
+                        cost_usd=response.cost_usd,
+                        latency_s=response.latency_s,
+                        simulated=response.simulated,
+                        failure=response.failure.value if response.failure else None,
+                    )
+                )
+            with write_session(self.engine) as db:
+                job = db.get(BatchJob, row_id)
+                if job is not None:
+                    job.status, job.completed_at = status, utcnow()
+            settled += 1
+        if settled:
+            self.steps["orphaned_batches_settled"] = settled
 
     def executor(self, role: str) -> CallExecutor:
         from sleepd.store.models import BatchJob

@@ -337,3 +337,15 @@ def stage_proposal(
         )
     )
     return proposal.id
+
+
+def orphaned_batches(db: OrmSession) -> list[tuple[int, int | None, str, str]]:
+    """(row id, night id, backend, provider batch id) of batches whose night is over."""
+    from sleepd.store.models import BatchJob, Night
+
+    rows = db.execute(
+        select(BatchJob.id, BatchJob.night_id, BatchJob.backend, BatchJob.provider_batch_id)
+        .outerjoin(Night, Night.id == BatchJob.night_id)
+        .where(BatchJob.status == "submitted", Night.status != "running")
+    ).all()
+    return [(r[0], r[1], r[2], r[3]) for r in rows]
