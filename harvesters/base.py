@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
-from harvesters.records import Batch, FileCursor, SourceFile
+from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, SourceFile
 
 DEFAULT_MAX_TEXT_BYTES = 64 * 1024
 RECENT_IDS_KEPT = 512
@@ -39,6 +39,30 @@ class Harvester(Protocol):
     ) -> Iterator[Batch]:
         """Records from the bytes after `cursor`; each batch carries its own cursor."""
         ...
+
+
+def batch_from_chunk(
+    path: str,
+    source: str,
+    chunk: Any,
+    state: dict[str, Any],
+    sessions: list[SessionRecord],
+    events: list[EventRecord],
+) -> Batch:
+    """A reader chunk turned into a harvested batch; the cursor carries a copy of `state`."""
+    chunk.cursor.state = orjson.loads(orjson.dumps(state))
+    return Batch(
+        path=path,
+        source=source,
+        cursor=chunk.cursor,
+        sessions=sessions,
+        events=events,
+        skipped=chunk.skipped,
+        reset=chunk.reset,
+        bytes_read=chunk.bytes_read,
+        lines_read=chunk.lines_read,
+        truncated_lines=chunk.huge_lines,
+    )
 
 
 def clip_text(text: str, max_bytes: int) -> tuple[str, int]:

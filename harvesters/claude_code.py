@@ -42,6 +42,7 @@ from harvesters.base import (
     DEFAULT_MAX_TEXT_BYTES,
     as_dict,
     as_int,
+    batch_from_chunk,
     clip_text,
     compact_json,
     image_placeholder,
@@ -161,19 +162,7 @@ class _ClaudeFile:
         for line in chunk.lines:
             self._record(line)
         sessions = [self._session_record(sid) for sid in sorted(self.touched)]
-        chunk.cursor.state = orjson.loads(orjson.dumps(self.state))
-        return Batch(
-            path=self.file.path,
-            source=SOURCE,
-            cursor=chunk.cursor,
-            sessions=sessions,
-            events=self.events,
-            skipped=chunk.skipped,
-            reset=chunk.reset,
-            bytes_read=chunk.bytes_read,
-            lines_read=chunk.lines_read,
-            truncated_lines=chunk.huge_lines,
-        )
+        return batch_from_chunk(self.file.path, SOURCE, chunk, self.state, sessions, self.events)
 
     # ---- sessions -----------------------------------------------------------
 

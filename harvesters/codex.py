@@ -45,6 +45,7 @@ from harvesters.base import (
     as_dict,
     as_int,
     as_list,
+    batch_from_chunk,
     clip_text,
     compact_json,
     image_placeholder,
@@ -195,19 +196,7 @@ class _CodexFile:
 
     def _batch(self, chunk: LineBatch) -> Batch:
         sessions = [self._session_record()] if self.touched and self.state.get("sid") else []
-        chunk.cursor.state = orjson.loads(orjson.dumps(self.state))
-        return Batch(
-            path=self.file.path,
-            source=SOURCE,
-            cursor=chunk.cursor,
-            sessions=sessions,
-            events=self.events,
-            skipped=chunk.skipped,
-            reset=chunk.reset,
-            bytes_read=chunk.bytes_read,
-            lines_read=chunk.lines_read,
-            truncated_lines=chunk.huge_lines,
-        )
+        return batch_from_chunk(self.file.path, SOURCE, chunk, self.state, sessions, self.events)
 
     # ---- sessions -----------------------------------------------------------
 

@@ -9,13 +9,13 @@ on SQLite.
 from __future__ import annotations
 
 import json
-import os
 import socket
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sleepd import paths
 from sleepd.config import Config
+from sleepd.processes import pid_alive
 from sleepd.store.fastread import ReadOnlyDb, as_utc, db_to_utc_param
 from sleepd.store.schema_version import HEAD_REVISION
 
@@ -213,7 +213,7 @@ def daemon_figures(db: ReadOnlyDb, now: datetime) -> dict[str, Any]:
     age = (now - beat).total_seconds()
     running = state == "running" and age <= HEARTBEAT_STALE_S
     if running and hostname == socket.gethostname():
-        running = _pid_alive(int(pid))
+        running = pid_alive(int(pid))
     return {
         "running": running,
         "state": state if running or state != "running" else "dead",
@@ -235,16 +235,6 @@ def _no_daemon() -> dict[str, Any]:
         "watch_mode": None,
         "next_night_at": None,
     }
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def claude_cleanup_days() -> int:

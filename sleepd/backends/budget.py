@@ -54,6 +54,23 @@ class LedgerEntry:
     failure: str | None
 
 
+def entry_for(response: ModelResponse, role: str, backend: str, model: str) -> LedgerEntry:
+    """The ledger row for one finished call (failures included: they may still cost)."""
+    return LedgerEntry(
+        role=role,
+        backend=backend,
+        model=model,
+        input_tokens=response.input_tokens,
+        output_tokens=response.output_tokens,
+        cache_read_tokens=response.cache_read_tokens,
+        cache_write_tokens=response.cache_write_tokens,
+        cost_usd=response.cost_usd,
+        latency_s=response.latency_s,
+        simulated=response.simulated,
+        failure=response.failure.value if response.failure else None,
+    )
+
+
 class Ledger(Protocol):
     def record(self, entry: LedgerEntry) -> None: ...
 
@@ -192,21 +209,7 @@ class BudgetGuard:
             self.spent_tokens += response.total_tokens
             self.spent_usd += response.cost_usd
         if self.ledger is not None:
-            self.ledger.record(
-                LedgerEntry(
-                    role=role,
-                    backend=backend,
-                    model=model,
-                    input_tokens=response.input_tokens,
-                    output_tokens=response.output_tokens,
-                    cache_read_tokens=response.cache_read_tokens,
-                    cache_write_tokens=response.cache_write_tokens,
-                    cost_usd=response.cost_usd,
-                    latency_s=response.latency_s,
-                    simulated=response.simulated,
-                    failure=response.failure.value if response.failure else None,
-                )
-            )
+            self.ledger.record(entry_for(response, role, backend, model))
 
 
 class GuardedBackend:

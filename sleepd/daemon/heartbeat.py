@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 
 from sleepd import __version__
 from sleepd.daemon.catchup import aware
+from sleepd.processes import pid_alive
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import DaemonHeartbeat, utcnow
 
@@ -77,16 +78,6 @@ class Heartbeat:
                 row.detail = {**(row.detail or {}), **detail}
             if stopped:
                 row.stopped_at = row.heartbeat_at
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def daemon_status(engine: Engine, now: datetime | None = None) -> dict[str, Any]:

@@ -240,7 +240,7 @@ class _Night:
         usage goes into the ledger under the night that paid for it.
         """
         from sleepd.backends.base import BackendError, supports_batch
-        from sleepd.backends.budget import LedgerEntry
+        from sleepd.backends.budget import entry_for
         from sleepd.store.models import BatchJob
 
         with write_session(self.engine) as db:
@@ -262,21 +262,7 @@ class _Night:
                 status = "collected-late"
             ledger = DbLedger(self.engine, night_id, batched=True)
             for response in results.values():
-                ledger.record(
-                    LedgerEntry(
-                        role="target",
-                        backend=backend_name,
-                        model=response.model,
-                        input_tokens=response.input_tokens,
-                        output_tokens=response.output_tokens,
-                        cache_read_tokens=response.cache_read_tokens,
-                        cache_write_tokens=response.cache_write_tokens,
-                        cost_usd=response.cost_usd,
-                        latency_s=response.latency_s,
-                        simulated=response.simulated,
-                        failure=response.failure.value if response.failure else None,
-                    )
-                )
+                ledger.record(entry_for(response, "target", backend_name, response.model))
             with write_session(self.engine) as db:
                 job = db.get(BatchJob, row_id)
                 if job is not None:

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
+from sleepd.processes import pid_alive
 from sleepd.store.models import JobRun, Night, utcnow
 
 DIED = "the process running this died before it finished (killed or crashed)"
@@ -28,13 +29,7 @@ def _dead(detail: dict[str, Any] | None) -> bool:
     pid = detail.get("pid")
     if not isinstance(pid, int) or pid == os.getpid():
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
+    return not pid_alive(pid)
 
 
 def close_orphaned_runs(db: OrmSession) -> int:
