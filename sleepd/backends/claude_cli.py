@@ -15,18 +15,16 @@ from typing import Any
 import orjson
 
 from sleepd.backends.base import (
-    Estimate,
     FailureKind,
     ModelRequest,
     ModelResponse,
-    heuristic_input_tokens,
     json_output_problem,
 )
+from sleepd.backends.cli_base import CliBackend
 from sleepd.backends.pricing import PriceTable, Usage
 from sleepd.backends.subproc import (
     ProcResult,
     classify_cli_text,
-    run_isolated,
     schema_instruction,
 )
 
@@ -40,9 +38,9 @@ def flatten_messages(request: ModelRequest) -> str:
     return "\n\n".join(f"[{m.role}]\n{m.content}" for m in request.messages)
 
 
-class ClaudeCliBackend:
+class ClaudeCliBackend(CliBackend):
     name = "claude-cli"
-    simulated = False
+    fallback_model = DEFAULT_MODEL
 
     def __init__(
         self,
@@ -52,10 +50,7 @@ class ClaudeCliBackend:
         timeout_s: float = 600.0,
         prices: PriceTable | None = None,
     ) -> None:
-        self.executable = executable
-        self.default_model = model
-        self.timeout_s = timeout_s
-        self.prices = prices or PriceTable()
+        super().__init__(executable=executable, model=model, timeout_s=timeout_s, prices=prices)
 
     def argv(self, request: ModelRequest) -> list[str]:
         argv = [self.executable, "-p", "--output-format", "json", "--no-session-persistence"]
@@ -74,16 +69,10 @@ class ClaudeCliBackend:
 
     def complete(self, request: ModelRequest) -> ModelResponse:
         prompt = flatten_messages(request) + schema_instruction(request.json_schema)
-        model = request.model or self.default_model or DEFAULT_MODEL
-        try:
-            result = run_isolated(self.argv(request), stdin_text=prompt, timeout_s=self.timeout_s)
-        except OSError as exc:
-            return ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                f"cannot run {self.executable}: {exc}",
-                backend=self.name,
-                model=model,
-            )
+        model = self.model_for(request)
+        result = self.run(self.argv(request), prompt, model)
+        if isinstance(result, ModelResponse):
+            return result
         return self.parse(result, request, model)
 
     def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:
@@ -127,16 +116,6 @@ class ClaudeCliBackend:
             failure=FailureKind.BAD_OUTPUT if problem else None,
             failure_detail=problem or "",
             raw_id=data.get("session_id"),
-        )
-
-    def estimate(self, request: ModelRequest) -> Estimate:
-        model = request.model or self.default_model or DEFAULT_MODEL
-        input_tokens = heuristic_input_tokens(request)
-        return Estimate(
-            input_tokens=input_tokens,
-            output_tokens=request.max_tokens,
-            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
-            price_known=self.prices.is_known(model),
         )
 
 

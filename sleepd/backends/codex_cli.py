@@ -14,16 +14,15 @@ from typing import Any
 import orjson
 
 from sleepd.backends.base import (
-    Estimate,
     FailureKind,
     ModelRequest,
     ModelResponse,
-    heuristic_input_tokens,
     json_output_problem,
 )
 from sleepd.backends.claude_cli import flatten_messages
+from sleepd.backends.cli_base import CliBackend
 from sleepd.backends.pricing import PriceTable, Usage
-from sleepd.backends.subproc import ProcResult, classify_cli_text, run_isolated, schema_instruction
+from sleepd.backends.subproc import ProcResult, classify_cli_text, schema_instruction
 
 #: Pricing assumption when no model is configured (the CLI then uses its own default).
 DEFAULT_MODEL = "gpt-5"
@@ -31,9 +30,9 @@ DEFAULT_MODEL = "gpt-5"
 MAX_PROMPT_BYTES = 120_000
 
 
-class CodexCliBackend:
+class CodexCliBackend(CliBackend):
     name = "codex-cli"
-    simulated = False
+    fallback_model = DEFAULT_MODEL
 
     def __init__(
         self,
@@ -43,10 +42,7 @@ class CodexCliBackend:
         timeout_s: float = 600.0,
         prices: PriceTable | None = None,
     ) -> None:
-        self.executable = executable
-        self.default_model = model
-        self.timeout_s = timeout_s
-        self.prices = prices or PriceTable()
+        super().__init__(executable=executable, model=model, timeout_s=timeout_s, prices=prices)
 
     def prompt(self, request: ModelRequest) -> str:
         """codex exec has no system-prompt flag: instructions lead the prompt, fenced."""
@@ -65,7 +61,7 @@ class CodexCliBackend:
         return [*argv, "--", prompt]  # "--": a prompt may start with "-"
 
     def complete(self, request: ModelRequest) -> ModelResponse:
-        model = request.model or self.default_model or DEFAULT_MODEL
+        model = self.model_for(request)
         prompt = self.prompt(request)
         if len(prompt.encode()) > MAX_PROMPT_BYTES:
             return ModelResponse.failed(
@@ -74,17 +70,9 @@ class CodexCliBackend:
                 backend=self.name,
                 model=model,
             )
-        try:
-            result = run_isolated(
-                self.argv(request, prompt), stdin_text=None, timeout_s=self.timeout_s
-            )
-        except OSError as exc:
-            return ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                f"cannot run {self.executable}: {exc}",
-                backend=self.name,
-                model=model,
-            )
+        result = self.run(self.argv(request, prompt), None, model)
+        if isinstance(result, ModelResponse):
+            return result
         return self.parse(result, request, model)
 
     def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:
@@ -140,16 +128,6 @@ class CodexCliBackend:
             failure=FailureKind.BAD_OUTPUT if problem else None,
             failure_detail=problem or "",
             raw_id=thread_id,
-        )
-
-    def estimate(self, request: ModelRequest) -> Estimate:
-        model = request.model or self.default_model or DEFAULT_MODEL
-        input_tokens = heuristic_input_tokens(request)
-        return Estimate(
-            input_tokens=input_tokens,
-            output_tokens=request.max_tokens,
-            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
-            price_known=self.prices.is_known(model),
         )
 
 

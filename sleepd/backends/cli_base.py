@@ -1,0 +1,64 @@
+"""What the `claude` and `codex` CLI backends share: settings, the isolated run, estimates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sleepd.backends.base import (
+    Estimate,
+    FailureKind,
+    ModelRequest,
+    ModelResponse,
+    heuristic_input_tokens,
+)
+from sleepd.backends.pricing import PriceTable
+from sleepd.backends.subproc import ProcResult, run_isolated
+
+
+class CliBackend:
+    """A model reached through an agent CLI run as an isolated subprocess."""
+
+    name: str
+    simulated = False
+    #: The model priced when neither the request nor the settings name one.
+    fallback_model: str
+
+    def __init__(
+        self,
+        *,
+        executable: str,
+        model: str | None = None,
+        timeout_s: float = 600.0,
+        prices: PriceTable | None = None,
+    ) -> None:
+        self.executable = executable
+        self.default_model = model
+        self.timeout_s = timeout_s
+        self.prices = prices or PriceTable()
+
+    def model_for(self, request: ModelRequest) -> str:
+        return request.model or self.default_model or self.fallback_model
+
+    def run(
+        self, argv: Sequence[str], stdin_text: str | None, model: str
+    ) -> ProcResult | ModelResponse:
+        """The finished process, or a `not_available` failure when it could not start."""
+        try:
+            return run_isolated(argv, stdin_text=stdin_text, timeout_s=self.timeout_s)
+        except OSError as exc:
+            return ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"cannot run {self.executable}: {exc}",
+                backend=self.name,
+                model=model,
+            )
+
+    def estimate(self, request: ModelRequest) -> Estimate:
+        model = self.model_for(request)
+        input_tokens = heuristic_input_tokens(request)
+        return Estimate(
+            input_tokens=input_tokens,
+            output_tokens=request.max_tokens,
+            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
+            price_known=self.prices.is_known(model),
+        )
