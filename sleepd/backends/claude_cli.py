@@ -21,7 +21,7 @@ from sleepd.backends.base import (
     json_output_problem,
 )
 from sleepd.backends.cli_base import CliBackend
-from sleepd.backends.pricing import PriceTable, Usage
+from sleepd.backends.pricing import Usage
 from sleepd.backends.subproc import (
     ProcResult,
     classify_cli_text,
@@ -41,16 +41,7 @@ def flatten_messages(request: ModelRequest) -> str:
 class ClaudeCliBackend(CliBackend):
     name = "claude-cli"
     fallback_model = DEFAULT_MODEL
-
-    def __init__(
-        self,
-        *,
-        executable: str = "claude",
-        model: str | None = None,
-        timeout_s: float = 600.0,
-        prices: PriceTable | None = None,
-    ) -> None:
-        super().__init__(executable=executable, model=model, timeout_s=timeout_s, prices=prices)
+    default_executable = "claude"
 
     def argv(self, request: ModelRequest) -> list[str]:
         argv = [self.executable, "-p", "--output-format", "json", "--no-session-persistence"]

@@ -22,16 +22,17 @@ class CliBackend:
     simulated = False
     #: The model priced when neither the request nor the settings name one.
     fallback_model: str
+    default_executable: str
 
     def __init__(
         self,
         *,
-        executable: str,
+        executable: str | None = None,
         model: str | None = None,
         timeout_s: float = 600.0,
         prices: PriceTable | None = None,
     ) -> None:
-        self.executable = executable
+        self.executable = executable or self.default_executable
         self.default_model = model
         self.timeout_s = timeout_s
         self.prices = prices or PriceTable()

@@ -21,7 +21,7 @@ from sleepd.backends.base import (
 )
 from sleepd.backends.claude_cli import flatten_messages
 from sleepd.backends.cli_base import CliBackend
-from sleepd.backends.pricing import PriceTable, Usage
+from sleepd.backends.pricing import Usage
 from sleepd.backends.subproc import ProcResult, classify_cli_text, schema_instruction
 
 #: Pricing assumption when no model is configured (the CLI then uses its own default).
@@ -33,16 +33,7 @@ MAX_PROMPT_BYTES = 120_000
 class CodexCliBackend(CliBackend):
     name = "codex-cli"
     fallback_model = DEFAULT_MODEL
-
-    def __init__(
-        self,
-        *,
-        executable: str = "codex",
-        model: str | None = None,
-        timeout_s: float = 600.0,
-        prices: PriceTable | None = None,
-    ) -> None:
-        super().__init__(executable=executable, model=model, timeout_s=timeout_s, prices=prices)
+    default_executable = "codex"
 
     def prompt(self, request: ModelRequest) -> str:
         """codex exec has no system-prompt flag: instructions lead the prompt, fenced."""
