@@ -21,9 +21,9 @@ from typing import Any
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.harvest_report import HarvestReport, SourceReport
+from sleepd.processes import owner
 from sleepd.sources import enabled_sources, roots_for
 from sleepd.store.fastread import ReadOnlyDb, db_to_utc_param, sqlite_file_missing
-from sleepd.store.orphans import owner
 from sleepd.store.schema_version import HEAD_REVISION
 
 _CURSOR_SQL = (

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+from typing import Any
 
 
 def pid_alive(pid: int) -> bool:
@@ -14,3 +16,8 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def owner() -> dict[str, Any]:
+    """Who runs a night or job: recorded so a later run can tell if it died."""
+    return {"pid": os.getpid(), "host": socket.gethostname()}

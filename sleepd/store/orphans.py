@@ -13,14 +13,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
-from sleepd.processes import pid_alive
+from sleepd.processes import owner, pid_alive
+
+__all__ = ["DIED", "close_orphaned_runs", "owner"]
 from sleepd.store.models import JobRun, Night, utcnow
 
 DIED = "the process running this died before it finished (killed or crashed)"
-
-
-def owner() -> dict[str, Any]:
-    return {"pid": os.getpid(), "host": socket.gethostname()}
 
 
 def _dead(detail: dict[str, Any] | None) -> bool:
