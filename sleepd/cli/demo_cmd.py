@@ -47,12 +47,25 @@ def demo(
     with contextlib.suppress(typer.Exit):
         status(json_out=False, check=False)
     env = " ".join(f"{k}={v}" for k, v in demo_home.environment().items())
+    command = _sleepd_command()
     console.print()
     console.print("[bold]Try the review queue on this demo's proposal:[/]")
-    console.print(f"  {env} sleepd review")
-    console.print(f"  (or: {env} sleepd review list)")
+    console.print(f"  {env} {command} review", soft_wrap=True)
+    console.print(f"  (or: {env} {command} review list)", soft_wrap=True)
     if not proposals:
         raise typer.Exit(1)
+
+
+def _sleepd_command() -> str:
+    """The `sleepd` that is running, so the hint works even when it is not on PATH."""
+    import shutil
+    import sys
+
+    running = Path(sys.argv[0])
+    if running.name == "sleepd" and running.exists():
+        found = str(running.resolve())
+        return "sleepd" if shutil.which("sleepd") == found else found
+    return "sleepd"
 
 
 def register(app: typer.Typer) -> None:
