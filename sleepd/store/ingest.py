@@ -16,7 +16,12 @@ from sqlalchemy.orm import Session as OrmSession
 
 from harvesters.records import EventRecord, FileCursor, SessionRecord
 from harvesters.records import SkippedLine as SkippedRecord
-from sleepd.store.dialect import insert_ignore_many, upsert_add
+from sleepd.store.dialect import (
+    index_new_events,
+    insert_ignore_many,
+    last_event_id,
+    upsert_add,
+)
 from sleepd.store.models import (
     Event,
     RedactionCount,
@@ -203,7 +208,11 @@ def insert_events(
                 "line_no": ev.line_no,
             }
         )
-    inserted = insert_ignore_many(db.connection(), Event.__table__, rows)  # type: ignore[arg-type]
+    conn = db.connection()
+    before = last_event_id(conn)
+    inserted = insert_ignore_many(conn, Event.__table__, rows)  # type: ignore[arg-type]
+    if inserted:
+        index_new_events(conn, before)
     if inserted != len(rows):
         # Some were duplicates: re-sync seq counters so the next batch continues densely.
         for session_id in touched:

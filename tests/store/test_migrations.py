@@ -38,38 +38,42 @@ def test_fast_head_constant_matches_alembic(tmp_path: Path) -> None:
     assert migrate.head_revision(engine) == HEAD_REVISION
 
 
-FTS_QUERY = "SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'"
-
-
 def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-untyped-def]
+    """Inserts are indexed by the ingest's bulk step; edits and deletes by triggers."""
     from sqlalchemy import text
 
+    from sleepd.store.dialect import index_new_events, last_event_id
     from sleepd.store.engine import write_session
     from sleepd.store.models import Event, Session
 
+    def hits(word: str) -> int:
+        with db_engine.connect() as conn:
+            query = text("SELECT count(*) FROM events_fts WHERE events_fts MATCH :w")
+            return int(conn.execute(query, {"w": word}).scalar())
+
     with write_session(db_engine) as db:
+        before = last_event_id(db.connection())
         s = Session(source="claude", external_id="s1", meta={})
         db.add(s)
         db.flush()
-        db.add(
-            Event(
-                session_id=s.id,
-                seq=1,
-                external_id="e1",
-                role="user",
-                kind="user_prompt",
-                text="please fix the flaky pytest fixture",
+        for i, body in enumerate(("please fix the flaky pytest fixture", "and the cache")):
+            db.add(
+                Event(
+                    session_id=s.id,
+                    seq=i + 1,
+                    external_id=f"e{i}",
+                    role="user",
+                    kind="user_prompt",
+                    text=body,
+                )
             )
-        )
-    with db_engine.connect() as conn:
-        hits = conn.execute(
-            text("SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'")
-        ).all()
-        assert len(hits) == 1
+        db.flush()
+        index_new_events(db.connection(), before)
+    assert hits("flaky") == 1 and hits("cache") == 1
+    with write_session(db_engine) as db:
+        event = db.query(Event).filter(Event.external_id == "e1").one()
+        event.text = "and the scheduler"
+    assert hits("cache") == 0 and hits("scheduler") == 1
     with write_session(db_engine) as db:
         db.query(Event).delete()
-    with db_engine.connect() as conn:
-        hits = conn.execute(
-            text("SELECT rowid FROM events_fts WHERE events_fts MATCH 'flaky'")
-        ).all()
-        assert hits == []
+    assert hits("flaky") == 0 and hits("scheduler") == 0
