@@ -605,6 +605,9 @@ def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult
     except SleepdError as exc:
         night.close("failed", str(exc))
         raise
+    except KeyboardInterrupt:
+        night.close("stopped", "interrupted (a second Ctrl-C); finished steps were kept")
+        raise
     except BaseException as exc:
         night.close("failed", f"{type(exc).__name__}: {exc}"[:1000])
         raise
