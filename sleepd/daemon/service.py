@@ -200,6 +200,18 @@ class Outcome:
     hints: list[str] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
 
+    def run(self, argv: list[str], *, check: bool = True) -> CommandResult:
+        """Run a service-manager command and remember it; a failure is one line."""
+        self.commands.append(argv)
+        result = run_command(argv)
+        if check and not result.ok:
+            detail = (result.stderr or result.stdout).strip().splitlines()
+            raise ServiceError(
+                f"`{' '.join(argv)}` failed (exit {result.returncode})"
+                + (f": {detail[-1]}" if detail else "")
+            )
+        return result
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "platform": self.platform,
@@ -226,16 +238,7 @@ class SystemdUser:
         return render_systemd_unit(spec)
 
     def _run(self, outcome: Outcome, *args: str, check: bool = True) -> CommandResult:
-        argv = ["systemctl", "--user", *args]
-        outcome.commands.append(argv)
-        result = run_command(argv)
-        if check and not result.ok:
-            detail = (result.stderr or result.stdout).strip().splitlines()
-            raise ServiceError(
-                f"`{' '.join(argv)}` failed (exit {result.returncode})"
-                + (f": {detail[-1]}" if detail else "")
-            )
-        return result
+        return outcome.run(["systemctl", "--user", *args], check=check)
 
     def install(self, spec: ServiceSpec) -> Outcome:
         path = self.unit_path()
@@ -317,16 +320,7 @@ class LaunchdAgent:
         return render_launchd_plist(spec)
 
     def _run(self, outcome: Outcome, *args: str, check: bool = True) -> CommandResult:
-        argv = ["launchctl", *args]
-        outcome.commands.append(argv)
-        result = run_command(argv)
-        if check and not result.ok:
-            detail = (result.stderr or result.stdout).strip().splitlines()
-            raise ServiceError(
-                f"`{' '.join(argv)}` failed (exit {result.returncode})"
-                + (f": {detail[-1]}" if detail else "")
-            )
-        return result
+        return outcome.run(["launchctl", *args], check=check)
 
     def _loaded(self, outcome: Outcome) -> CommandResult:
         return self._run(outcome, "print", f"{self.domain()}/{LAUNCHD_LABEL}", check=False)
