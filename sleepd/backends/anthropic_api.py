@@ -155,12 +155,7 @@ class AnthropicBackend:
         input_tokens = self._count_tokens(request) if self.use_count_tokens else None
         if input_tokens is None:
             input_tokens = heuristic_input_tokens(request)
-        return Estimate(
-            input_tokens=input_tokens,
-            output_tokens=request.max_tokens,
-            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
-            price_known=self.prices.is_known(model),
-        )
+        return self.prices.estimate(model, input_tokens, request.max_tokens)
 
     def _count_tokens(self, request: ModelRequest) -> int | None:
         params = self.params(request)

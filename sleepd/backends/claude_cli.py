@@ -61,10 +61,7 @@ class ClaudeCliBackend(CliBackend):
     def complete(self, request: ModelRequest) -> ModelResponse:
         prompt = flatten_messages(request) + schema_instruction(request.json_schema)
         model = self.model_for(request)
-        result = self.run(self.argv(request), prompt, model)
-        if isinstance(result, ModelResponse):
-            return result
-        return self.parse(result, request, model)
+        return self.call(self.argv(request), prompt, request, model)
 
     def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:
         def failed(kind: FailureKind, detail: str) -> ModelResponse:

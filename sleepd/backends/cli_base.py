@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from sleepd.backends.base import (
@@ -15,7 +16,7 @@ from sleepd.backends.pricing import PriceTable
 from sleepd.backends.subproc import ProcResult, run_isolated
 
 
-class CliBackend:
+class CliBackend(ABC):
     """A model reached through an agent CLI run as an isolated subprocess."""
 
     name: str
@@ -40,12 +41,12 @@ class CliBackend:
     def model_for(self, request: ModelRequest) -> str:
         return request.model or self.default_model or self.fallback_model
 
-    def run(
-        self, argv: Sequence[str], stdin_text: str | None, model: str
-    ) -> ProcResult | ModelResponse:
-        """The finished process, or a `not_available` failure when it could not start."""
+    def call(
+        self, argv: Sequence[str], stdin_text: str | None, request: ModelRequest, model: str
+    ) -> ModelResponse:
+        """Run the CLI isolated and parse its output; a CLI that cannot start is `not_available`."""
         try:
-            return run_isolated(argv, stdin_text=stdin_text, timeout_s=self.timeout_s)
+            result = run_isolated(argv, stdin_text=stdin_text, timeout_s=self.timeout_s)
         except OSError as exc:
             return ModelResponse.failed(
                 FailureKind.NOT_AVAILABLE,
@@ -53,13 +54,13 @@ class CliBackend:
                 backend=self.name,
                 model=model,
             )
+        return self.parse(result, request, model)
+
+    @abstractmethod
+    def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:
+        """Each CLI reports in its own format."""
 
     def estimate(self, request: ModelRequest) -> Estimate:
         model = self.model_for(request)
         input_tokens = heuristic_input_tokens(request)
-        return Estimate(
-            input_tokens=input_tokens,
-            output_tokens=request.max_tokens,
-            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
-            price_known=self.prices.is_known(model),
-        )
+        return self.prices.estimate(model, input_tokens, request.max_tokens)

@@ -61,10 +61,7 @@ class CodexCliBackend(CliBackend):
                 backend=self.name,
                 model=model,
             )
-        result = self.run(self.argv(request, prompt), None, model)
-        if isinstance(result, ModelResponse):
-            return result
-        return self.parse(result, request, model)
+        return self.call(self.argv(request, prompt), None, request, model)
 
     def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:
         def failed(kind: FailureKind, detail: str) -> ModelResponse:

@@ -168,12 +168,7 @@ class OpenAIBackend:
     def estimate(self, request: ModelRequest) -> Estimate:
         model = self._model(request)
         input_tokens = heuristic_input_tokens(request)
-        return Estimate(
-            input_tokens=input_tokens,
-            output_tokens=request.max_tokens,
-            cost_usd=self.prices.worst_case_cost(model, input_tokens, request.max_tokens),
-            price_known=self.prices.is_known(model),
-        )
+        return self.prices.estimate(model, input_tokens, request.max_tokens)
 
     # -- batches -----------------------------------------------------------------------------
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from sleepd.backends.base import Estimate
+
 
 @dataclass(frozen=True, slots=True)
 class ModelPrice:
@@ -128,6 +130,15 @@ class PriceTable:
 
     def is_known(self, model: str) -> bool:
         return self.lookup(model)[1]
+
+    def estimate(self, model: str, input_tokens: int, max_tokens: int) -> Estimate:
+        """The upper bound a budget reserves: full output, dearest input rate."""
+        return Estimate(
+            input_tokens=input_tokens,
+            output_tokens=max_tokens,
+            cost_usd=self.worst_case_cost(model, input_tokens, max_tokens),
+            price_known=self.is_known(model),
+        )
 
 
 def _matches(key: str, model: str) -> bool:
