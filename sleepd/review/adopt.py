@@ -11,7 +11,7 @@ auto-adopt calls the same function, so both paths keep the same promises.
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -123,15 +123,9 @@ def plan_adoption(
             f"{path} changed since proposal #{proposal_id} was staged and the changes overlap "
             f"({len(result.conflicts)} conflicting hunk(s)); refusing to adopt"
         )
-    return AdoptionPlan(
-        proposal_id=proposal_id,
-        document_id=document_id,
-        path=path,
-        project=project,
-        live_hash=live.hash,
-        proposed=content,
+    return replace(
+        plan,
         content=result.text,
-        edited=edited,
         merged=True,
         merge_diff=document_diff(live.text, result.text, path),
     )
