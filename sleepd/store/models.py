@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -129,17 +130,25 @@ class Event(Base):
     __table_args__ = (
         UniqueConstraint("session_id", "external_id"),
         Index("ix_events_session_seq", "session_id", "seq"),
+        # Errors are the one kind counted across sessions (status); a partial index
+        # keeps that fast without every harvested event paying for an index on kind.
+        Index(
+            "ix_events_errors",
+            "session_id",
+            sqlite_where=text("kind = 'error'"),
+            postgresql_where=text("kind = 'error'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     external_id: Mapped[str] = mapped_column(String(256))
-    ts: Mapped[datetime | None] = mapped_column(index=True)
+    ts: Mapped[datetime | None]
     role: Mapped[str] = mapped_column(String(16))
-    kind: Mapped[str] = mapped_column(String(24), index=True)
+    kind: Mapped[str] = mapped_column(String(24))
     tool_name: Mapped[str | None] = mapped_column(String(256))
-    call_id: Mapped[str | None] = mapped_column(String(256), index=True)
+    call_id: Mapped[str | None] = mapped_column(String(256))
     text: Mapped[str] = mapped_column(Text, default="")
     text_size: Mapped[int] = mapped_column(Integer, default=0)
     is_error: Mapped[bool] = mapped_column(Boolean, default=False)

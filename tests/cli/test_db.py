@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sleepd.daemon.lock import DaemonLock
 from sleepd.paths import lock_file
 from sleepd.store.engine import make_engine
+from sleepd.store.schema_version import HEAD_REVISION
 
 
 def sleepd(*args: str) -> subprocess.CompletedProcess[str]:
@@ -69,4 +70,6 @@ def test_harvest_initialises_a_brand_new_database(isolated_home: Path) -> None:
     assert "initialised database" in proc.stderr
     engine = make_engine(f"sqlite:///{isolated_home / 'sleepd-home' / 'sleepd.db'}")
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert (
+            conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD_REVISION
+        )

@@ -77,3 +77,63 @@ def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-un
     with write_session(db_engine) as db:
         db.query(Event).delete()
     assert hits("flaky") == 0 and hits("scheduler") == 0
+
+
+def test_0002_keeps_stored_events_searchable_both_ways(tmp_path: Path) -> None:
+    """0002 rebuilds the full-text index: events stored under 0001 stay searchable."""
+    from sqlalchemy import text
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate.upgrade(engine, "0001")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO sessions (id, source, external_id, kind, event_count, "
+                "meta, mined_through_seq, created_at, updated_at) VALUES "
+                "(1, 'claude', 's1', 'main', 0, '{}', 0, '2026-01-01', '2026-01-01')"
+            )
+        )
+        for i, (kind, body) in enumerate(
+            (("user_prompt", "fix the flaky fixture"), ("error", "ModuleNotFoundError: numpy"))
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
+                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
+                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
+                    "VALUES (1, :seq, :ext, 'user', :kind, :body, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
+                ),
+                {"seq": i + 1, "ext": f"e{i}", "kind": kind, "body": body},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO events_fts(rowid, text) SELECT id, text FROM events "
+                    "WHERE external_id = :ext"
+                ),
+                {"ext": f"e{i}"},
+            )
+
+    def hits(word: str) -> int:
+        with engine.connect() as conn:
+            query = text("SELECT count(*) FROM events_fts WHERE events_fts MATCH :w")
+            return int(conn.execute(query, {"w": word}).scalar())
+
+    migrate.upgrade(engine)
+    assert hits("flaky") == 1 and hits("numpy") == 1
+    indexes = {ix["name"] for ix in inspect(engine).get_indexes("events")}
+    assert "ix_events_errors" in indexes
+    assert not indexes & {"ix_events_ts", "ix_events_kind", "ix_events_call_id"}
+    with engine.connect() as conn:
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                text("EXPLAIN QUERY PLAN SELECT count(*) FROM events WHERE kind = 'error'")
+            )
+        )
+    assert "ix_events_errors" in plan  # the status count uses the partial index
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM events WHERE external_id = 'e0'"))
+    assert hits("flaky") == 0 and hits("numpy") == 1
+    migrate.downgrade(engine, "0001")
+    assert hits("numpy") == 1
+    assert "ix_events_kind" in {ix["name"] for ix in inspect(engine).get_indexes("events")}
