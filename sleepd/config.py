@@ -66,6 +66,15 @@ class HarvestConfig:
         262144, "Longest text stored per event; longer text is truncated.", min=1024
     )
     batch_lines: int = _opt(2000, "Lines per insert batch.", min=10, max=100000)
+    workers: int = _opt(
+        0,
+        "Worker processes that parse and redact a large harvest (0: one per CPU).",
+        min=0,
+        max=64,
+    )
+    parallel_min_mb: int = _opt(
+        16, "New transcript megabytes from which a harvest uses worker processes.", min=0
+    )
     watch: bool = _opt(True, "Watch transcript roots for changes (the sweep stays the truth).")
     debounce_seconds: float = _opt(2.0, "Quiet time before a changed file is harvested.", min=0)
 

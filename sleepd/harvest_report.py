@@ -22,12 +22,14 @@ class SourceReport:
     replay_sessions_skipped: int = 0
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
+    workers: int = 0  # worker processes that parsed this source (0: in-process)
 
 
 @dataclass
 class HarvestReport:
     sources: dict[str, SourceReport]
     duration_s: float = 0.0
+    notices: list[str] = field(default_factory=list)  # about the harvest, not one file
 
     def totals(self) -> dict[str, Any]:
         keys = (
@@ -50,5 +52,6 @@ class HarvestReport:
         return {
             **self.totals(),
             "duration_s": round(self.duration_s, 3),
+            "notices": list(self.notices),
             "per_source": {name: asdict(r) for name, r in self.sources.items()},
         }

@@ -65,6 +65,8 @@ def harvest(
     with Session(engine) as db:
         job = db.get(JobRun, run_id)
         detail = dict(job.detail) if job else {}
+    for notice in detail.get("notices", []):
+        warn(notice)
     for per in detail.get("per_source", {}).values():
         for message in per.get("error_messages", []):
             warn(message)

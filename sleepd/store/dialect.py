@@ -6,8 +6,9 @@ store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import DateTime, Table, event
@@ -25,9 +26,10 @@ SQLITE_PRAGMAS: tuple[tuple[str, str], ...] = (
 FTS_TABLE = "events_fts"
 
 
-#: The FTS5 index over event text (created by the initial migration). New events are
-#: indexed in bulk by `index_new_events`, in the transaction that inserts them (three times
-#: faster than a per-row trigger); deletes and text updates are kept in sync by triggers.
+#: The FTS5 index over event text (made by the migrations). New events are indexed in
+#: bulk in the transaction that inserts them (`index_event_texts`, or `index_new_events`
+#: when their ids are not known): three times faster than a per-row trigger. Deletes and
+#: text updates are kept in sync by triggers.
 def is_sqlite(bind: Engine | Connection) -> bool:
     return bind.dialect.name == "sqlite"
 
@@ -60,6 +62,40 @@ def last_event_id(conn: Connection) -> int:
     return int(conn.exec_driver_sql("SELECT coalesce(max(id), 0) FROM events").scalar() or 0)
 
 
+def index_event_texts(conn: Connection, first_id: int, texts: Sequence[str]) -> None:
+    """Index events whose ids are `first_id`, `first_id + 1`, … with these texts.
+
+    The writer knows the text it just inserted, so this spares FTS5 reading it back.
+    """
+    if is_sqlite(conn) and texts:
+        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.executemany(
+                f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (?, ?)",
+                zip(range(first_id, first_id + len(texts)), texts, strict=True),
+            )
+        finally:
+            cursor.close()
+
+
+@contextmanager
+def bulk_write_cache(conn: Connection, kib: int) -> Iterator[None]:
+    """A larger page cache for one bulk transaction, then the usual one again.
+
+    Full-text segment merges and index pages stay in memory instead of being
+    re-read; a daemon that idles between harvests does not keep the memory.
+    """
+    if not is_sqlite(conn):
+        yield
+        return
+    before = conn.exec_driver_sql("PRAGMA cache_size").scalar()
+    conn.exec_driver_sql(f"PRAGMA cache_size=-{int(kib)}")
+    try:
+        yield
+    finally:
+        conn.exec_driver_sql(f"PRAGMA cache_size={int(before or -2000)}")
+
+
 def index_new_events(conn: Connection, after_id: int) -> None:
     """Add events with id > `after_id` to the full-text index (SQLite; no-op elsewhere)."""
     if is_sqlite(conn):
@@ -89,49 +125,44 @@ def insert_ignore(table: Table, bind: Engine | Connection) -> Insert:
     return sqlite_insert(table).on_conflict_do_nothing()
 
 
-def insert_ignore_many(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> int:
-    """Insert rows, skipping unique-constraint duplicates; returns how many were inserted.
+def insert_ignore_rows(
+    conn: Connection, table: Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+) -> int:
+    """Insert rows (tuples in `columns` order), skipping unique-constraint duplicates.
 
-    On SQLite this is the hot path of a harvest, so it goes straight to the driver's
-    `executemany` (SQLAlchemy's per-row parameter processing costs more than the
-    insert itself); elsewhere the portable statement, counting before and after.
+    Returns how many were inserted. On SQLite this is the hot path of a harvest, so it
+    goes straight to the driver's `executemany`, with timestamps already in the text form
+    SQLAlchemy's SQLite DateTime stores; elsewhere the portable statement, counting
+    before and after.
     """
     if not rows:
         return 0
     if is_sqlite(conn):
-        columns = list(rows[0])
         sql = (
             f"INSERT OR IGNORE INTO {table.name} ({', '.join(columns)}) "
             f"VALUES ({', '.join('?' for _ in columns)})"
         )
-        stamps = [i for i, c in enumerate(columns) if isinstance(table.c[c].type, DateTime)]
-        params = [tuple(r[c] for c in columns) for r in rows]
-        if stamps:
-            params = [_bind_stamps(p, stamps) for p in params]
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.executemany(sql, params)
+            cursor.executemany(sql, rows)
             return int(cursor.rowcount)
         finally:
             cursor.close()
     from sqlalchemy import func, select
 
+    stamps = {c for c in columns if isinstance(table.c[c].type, DateTime)}
+    dicts = [
+        {c: _as_datetime(v) if c in stamps else v for c, v in zip(columns, row, strict=True)}
+        for row in rows
+    ]
     before = conn.execute(select(func.count()).select_from(table)).scalar_one()
-    conn.execute(insert_ignore(table, conn), list(rows))
+    conn.execute(insert_ignore(table, conn), dicts)
     after = conn.execute(select(func.count()).select_from(table)).scalar_one()
     return int(after - before)
 
 
-def _bind_stamps(values: tuple[Any, ...], stamps: list[int]) -> tuple[Any, ...]:
-    """Timestamps as SQLAlchemy's SQLite DateTime stores them: naive UTC, ISO with µs."""
-    out = list(values)
-    for i in stamps:
-        value = out[i]
-        if isinstance(value, datetime):
-            if value.tzinfo is not None:
-                value = value.astimezone(UTC).replace(tzinfo=None)
-            out[i] = value.isoformat(sep=" ", timespec="microseconds")
-    return tuple(out)
+def _as_datetime(value: Any) -> Any:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
 def upsert_add(

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import Session
 
 from sleepd import paths
@@ -56,21 +56,28 @@ def make_engine(url: str | None = None, *, create_file: bool = True) -> Engine:
 
 
 @contextmanager
-def write_session(engine: Engine) -> Iterator[Session]:
-    """One short write transaction, begun IMMEDIATE on SQLite; commits on success."""
+def write_connection(engine: Engine) -> Iterator[Connection]:
+    """One short write transaction on a Core connection, begun IMMEDIATE on SQLite."""
     with engine.connect() as conn:
         conn.info["sleepd_begin"] = "IMMEDIATE"
         try:
-            with (
-                conn.begin(),
-                Session(
-                    bind=conn, expire_on_commit=False, join_transaction_mode="conditional_savepoint"
-                ) as session,
-            ):
-                yield session
-                session.flush()
+            with conn.begin():
+                yield conn
         finally:
             conn.info.pop("sleepd_begin", None)
+
+
+@contextmanager
+def write_session(engine: Engine) -> Iterator[Session]:
+    """`write_connection` with an ORM session on it; commits on success."""
+    with (
+        write_connection(engine) as conn,
+        Session(
+            bind=conn, expire_on_commit=False, join_transaction_mode="conditional_savepoint"
+        ) as session,
+    ):
+        yield session
+        session.flush()
 
 
 @contextmanager

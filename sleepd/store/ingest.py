@@ -1,24 +1,26 @@
-"""Write one harvested batch and its cursor in a single transaction.
+"""The statements that store harvested batches and their file cursors.
 
-A kill at any moment either commits a whole batch with its cursor or nothing,
-so a later pass neither loses nor duplicates events.
+Callers write a batch's events together with the cursor after them in one
+transaction, so a kill at any moment loses and duplicates nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 
-from harvesters.records import EventRecord, FileCursor, SessionRecord
+from harvesters.records import FileCursor, SessionRecord
 from harvesters.records import SkippedLine as SkippedRecord
+from sleepd.harvest_prepare import EVENT_ROW_COLUMNS
 from sleepd.store.dialect import (
+    index_event_texts,
     index_new_events,
-    insert_ignore_many,
+    insert_ignore_rows,
     last_event_id,
     upsert_add,
 )
@@ -33,16 +35,12 @@ from sleepd.store.models import (
 
 #: Skipped lines kept per file for diagnosis; the count is always exact.
 MAX_SKIPPED_ROWS_PER_FILE = 200
+#: Ids or paths per `IN (...)` list, well under every database's parameter limit.
+IN_CHUNK = 500
 
 
-@dataclass
-class BatchOutcome:
-    sessions_new: int = 0
-    events_new: int = 0
-    sessions_touched: set[int] = field(default_factory=set)
-
-
-def cursor_from_row(row: TranscriptFile) -> FileCursor:
+def cursor_from_row(row: Any) -> FileCursor:
+    """A cursor from a `TranscriptFile` (or a row with its cursor columns)."""
     return FileCursor(
         path=row.path,
         device=row.device,
@@ -56,243 +54,359 @@ def cursor_from_row(row: TranscriptFile) -> FileCursor:
     )
 
 
-def get_or_create_file(db: OrmSession, path: str, source: str, role: str) -> TranscriptFile:
-    row = db.scalar(select(TranscriptFile).where(TranscriptFile.path == path))
-    if row is None:
-        row = TranscriptFile(path=path, source=source, role=role, parse_state={})
-        db.add(row)
-        db.flush()
-    return row
+@dataclass
+class FileRef:
+    """What the writer needs of a transcript file's row while a group is open."""
+
+    id: int
+    malformed_lines: int
 
 
-def reset_file(db: OrmSession, file_row: TranscriptFile) -> None:
-    """The file was truncated or replaced: forget what it contributed, then re-read it."""
-    touched = set(
-        db.scalars(select(Event.session_id).where(Event.file_id == file_row.id).distinct())
-    )
-    db.execute(delete(Event).where(Event.file_id == file_row.id))
-    db.execute(delete(SkippedLine).where(SkippedLine.file_id == file_row.id))
-    file_row.malformed_lines = 0
-    file_row.resets += 1
-    refresh_event_counts(db, touched)
-
-
-def _merge_session(row: Session, rec: SessionRecord) -> None:
-    if rec.started_at and (
-        row.started_at is None or _aware(rec.started_at) < _aware(row.started_at)
-    ):
-        row.started_at = rec.started_at
-    if rec.ended_at and (row.ended_at is None or _aware(rec.ended_at) > _aware(row.ended_at)):
-        row.ended_at = rec.ended_at
-    for attr in ("project_path", "git_branch", "agent_version", "title", "parent_external_id"):
-        value = getattr(rec, attr)
-        if value and not getattr(row, attr):
-            setattr(row, attr, value)
-    if rec.model:
-        row.model = rec.model
-    if rec.agent_version:
-        row.agent_version = rec.agent_version
-    if rec.meta:
-        row.meta = {**(row.meta or {}), **rec.meta}
-
-
-def _aware(value: datetime) -> datetime:
-    from datetime import UTC
-
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def upsert_sessions(
-    db: OrmSession,
-    source: str,
-    records: Iterable[SessionRecord],
-    file_id: int,
-    cache: dict[str, int],
-) -> int:
-    created = 0
-    for rec in records:
-        row = db.scalar(
-            select(Session).where(Session.source == source, Session.external_id == rec.external_id)
+def file_refs(conn: Connection, source: str, files: dict[str, str]) -> dict[str, FileRef]:
+    """Rows for every path in `files` (path -> role), creating the ones not stored yet."""
+    found = _stored_files(conn, list(files))
+    missing = [path for path in files if path not in found]
+    if missing:
+        conn.execute(
+            insert(TranscriptFile),
+            [{"path": p, "source": source, "role": files[p], "parse_state": {}} for p in missing],
         )
-        if row is None:
-            row = Session(
-                source=source,
-                external_id=rec.external_id,
-                kind=rec.kind,
-                file_id=file_id,
-                project_path=rec.project_path,
-                git_branch=rec.git_branch,
-                model=rec.model,
-                agent_version=rec.agent_version,
-                started_at=rec.started_at,
-                ended_at=rec.ended_at,
-                parent_external_id=rec.parent_external_id,
-                title=rec.title,
-                meta=dict(rec.meta),
-            )
-            db.add(row)
-            db.flush()
-            created += 1
-        else:
-            _merge_session(row, rec)
-        cache[rec.external_id] = row.id
-    return created
-
-
-def session_id_for(db: OrmSession, source: str, external_id: str, cache: dict[str, int]) -> int:
-    if external_id in cache:
-        return cache[external_id]
-    found = db.scalar(
-        select(Session.id).where(Session.source == source, Session.external_id == external_id)
-    )
-    if found is None:
-        row = Session(source=source, external_id=external_id, meta={})
-        db.add(row)
-        db.flush()
-        found = row.id
-    cache[external_id] = found
+        found.update(_stored_files(conn, missing))
     return found
 
 
-def insert_events(
-    db: OrmSession,
+def _stored_files(conn: Connection, paths: list[str]) -> dict[str, FileRef]:
+    found: dict[str, FileRef] = {}
+    for chunk in _chunks(paths):
+        for row in conn.execute(
+            select(TranscriptFile.path, TranscriptFile.id, TranscriptFile.malformed_lines).where(
+                TranscriptFile.path.in_(chunk)
+            )
+        ):
+            found[row.path] = FileRef(row.id, row.malformed_lines)
+    return found
+
+
+def _chunks(items: list[Any]) -> Iterator[list[Any]]:
+    for start in range(0, len(items), IN_CHUNK):
+        yield items[start : start + IN_CHUNK]
+
+
+def reset_file(conn: Connection, ref: FileRef) -> None:
+    """The file was truncated or replaced: forget what it contributed, then re-read it."""
+    touched = set(conn.scalars(select(Event.session_id).where(Event.file_id == ref.id).distinct()))
+    conn.execute(delete(Event).where(Event.file_id == ref.id))
+    conn.execute(delete(SkippedLine).where(SkippedLine.file_id == ref.id))
+    conn.execute(
+        update(TranscriptFile)
+        .where(TranscriptFile.id == ref.id)
+        .values(malformed_lines=0, resets=TranscriptFile.resets + 1)
+    )
+    ref.malformed_lines = 0
+    refresh_event_counts(conn, touched)
+
+
+#: Session columns a later record of the same session can change.
+_MERGED = (
+    "started_at",
+    "ended_at",
+    "project_path",
+    "git_branch",
+    "agent_version",
+    "title",
+    "parent_external_id",
+    "model",
+    "meta",
+)
+
+
+def _merged(row: dict[str, Any], rec: SessionRecord, file_id: int) -> dict[str, Any]:
+    """The columns `rec` changes on a session: earliest start, latest end, first
+    non-empty descriptive fields, latest model and agent version, meta merged.
+
+    A bare row (made because events named the session before any record did) takes
+    its kind and file from the first record, so it ends as if the record came first.
+    """
+    changes: dict[str, Any] = {}
+    if row["file_id"] is None:
+        changes["file_id"] = file_id
+        changes["kind"] = rec.kind
+    started, ended = row["started_at"], row["ended_at"]
+    if rec.started_at and (started is None or _aware(rec.started_at) < _aware(started)):
+        changes["started_at"] = rec.started_at
+    if rec.ended_at and (ended is None or _aware(rec.ended_at) > _aware(ended)):
+        changes["ended_at"] = rec.ended_at
+    for attr in ("project_path", "git_branch", "agent_version", "title", "parent_external_id"):
+        value = getattr(rec, attr)
+        if value and not row[attr]:
+            changes[attr] = value
+    if rec.model and rec.model != row["model"]:
+        changes["model"] = rec.model
+    if rec.agent_version and rec.agent_version != row["agent_version"]:
+        changes["agent_version"] = rec.agent_version
+    if rec.meta:
+        meta = {**(row["meta"] or {}), **rec.meta}
+        if meta != row["meta"]:
+            changes["meta"] = meta
+    return changes
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _new_session(
+    source: str, external_id: str, rec: SessionRecord | None, file_id: int | None
+) -> dict[str, Any]:
+    if rec is None:  # only events name it: a bare row, filled in when a record arrives
+        return {
+            "source": source,
+            "external_id": external_id,
+            "kind": "main",
+            "file_id": None,
+            **dict.fromkeys(_MERGED),
+            "meta": {},
+        }
+    return {
+        "source": source,
+        "external_id": external_id,
+        "kind": rec.kind,
+        "file_id": file_id,
+        "project_path": rec.project_path,
+        "git_branch": rec.git_branch,
+        "model": rec.model,
+        "agent_version": rec.agent_version,
+        "started_at": rec.started_at,
+        "ended_at": rec.ended_at,
+        "parent_external_id": rec.parent_external_id,
+        "title": rec.title,
+        "meta": dict(rec.meta),
+    }
+
+
+def upsert_sessions(
+    conn: Connection,
     source: str,
-    events: list[EventRecord],
+    records: list[tuple[SessionRecord, int]],
+    referenced: Iterable[str],
+    cache: dict[str, int],
+) -> int:
+    """Create or merge every session of a group, in one pass over the database.
+
+    `records` are the group's session records in order, each with the file that
+    carried it; `referenced` names sessions its events point at, which get a bare
+    row if nothing else made one. Fills `cache` (external id -> id) and returns
+    how many sessions a record created.
+    """
+    named = [rec.external_id for rec, _ in records]
+    names = list(dict.fromkeys([*named, *(x for x in referenced if x not in cache)]))
+    stored: dict[str, dict[str, Any]] = {}
+    columns = [getattr(Session, c) for c in ("id", "external_id", "kind", "file_id", *_MERGED)]
+    for chunk in _chunks(names):
+        for found in conn.execute(
+            select(*columns).where(Session.source == source, Session.external_id.in_(chunk))
+        ):
+            stored[found.external_id] = dict(found._mapping)
+    new: dict[str, dict[str, Any]] = {}
+    changed: dict[int, dict[str, Any]] = {}
+    for rec, file_id in records:
+        ext = rec.external_id
+        current = stored.get(ext) or new.get(ext)
+        if current is None:
+            new[ext] = _new_session(source, ext, rec, file_id)
+            continue
+        changes = _merged(current, rec, file_id)
+        current.update(changes)
+        if changes and "id" in current:
+            changed.setdefault(current["id"], {}).update(changes)
+    created = len(new)
+    for ext in names:
+        if ext not in stored and ext not in new:
+            new[ext] = _new_session(source, ext, None, None)
+    if new:
+        conn.execute(insert(Session), list(new.values()))
+        for chunk in _chunks(list(new)):
+            for ext, session_id in conn.execute(
+                select(Session.external_id, Session.id).where(
+                    Session.source == source, Session.external_id.in_(chunk)
+                )
+            ):
+                cache[ext] = session_id
+    for ext, values in stored.items():
+        cache[ext] = values["id"]
+    for session_id, changes in changed.items():
+        conn.execute(update(Session).where(Session.id == session_id).values(**changes))
+    return created
+
+
+def prime_seqs(conn: Connection, session_ids: Iterable[int], seq_cache: dict[int, int]) -> None:
+    """Load the last sequence number of each session not in `seq_cache` (0 if none)."""
+    wanted = sorted({sid for sid in session_ids if sid not in seq_cache})
+    for chunk in _chunks(wanted):
+        for sid in chunk:
+            seq_cache[sid] = 0
+        for session_id, last in conn.execute(
+            select(Event.session_id, func.max(Event.seq))
+            .where(Event.session_id.in_(chunk))
+            .group_by(Event.session_id)
+        ):
+            seq_cache[session_id] = int(last or 0)
+
+
+#: Columns of an inserted event row: the writer's three, then the prepared row's.
+EVENT_INSERT_COLUMNS = ("session_id", "seq", "file_id", *EVENT_ROW_COLUMNS)
+_TEXT_AT = EVENT_INSERT_COLUMNS.index("text")
+
+
+def insert_event_rows(
+    conn: Connection,
+    rows: list[tuple[Any, ...]],
     file_id: int,
     session_cache: dict[str, int],
     seq_cache: dict[int, int],
 ) -> tuple[int, set[int]]:
-    """Insert events, skipping ones already stored (same session and external id)."""
-    if not events:
+    """Insert prepared event rows, skipping ones already stored (same session, external id),
+    and add them to the full-text index.
+
+    Each row is `(session_external_id, *EVENT_ROW_COLUMNS)`; the session id (from
+    `upsert_sessions`) and a dense per-session sequence number (from `prime_seqs`)
+    are assigned here, where the database is known.
+    """
+    if not rows:
         return 0, set()
-    rows: list[dict[str, Any]] = []
+    final: list[tuple[Any, ...]] = []
     touched: set[int] = set()
-    for ev in events:
-        session_id = session_id_for(db, source, ev.session_external_id, session_cache)
+    for row in rows:
+        session_id = session_cache[row[0]]
+        seq = seq_cache[session_id] + 1
+        seq_cache[session_id] = seq
         touched.add(session_id)
-        if session_id not in seq_cache:
-            seq_cache[session_id] = (
-                db.scalar(
-                    select(func.coalesce(func.max(Event.seq), 0)).where(
-                        Event.session_id == session_id
-                    )
-                )
-                or 0
-            )
-        seq_cache[session_id] += 1
-        rows.append(
-            {
-                "session_id": session_id,
-                "seq": seq_cache[session_id],
-                "external_id": ev.external_id,
-                "ts": ev.timestamp,
-                "role": ev.role,
-                "kind": ev.kind,
-                "tool_name": ev.tool_name,
-                "call_id": ev.call_id,
-                "text": ev.text,
-                "text_size": ev.text_size or len(ev.text),
-                "is_error": ev.is_error,
-                "exit_code": ev.exit_code,
-                "input_tokens": ev.input_tokens,
-                "output_tokens": ev.output_tokens,
-                "cache_read_tokens": ev.cache_read_tokens,
-                "cache_creation_tokens": ev.cache_creation_tokens,
-                "message_id": ev.message_id,
-                "is_sidechain": ev.is_sidechain,
-                "is_meta": ev.is_meta,
-                "raw_type": ev.raw_type,
-                "raw": ev.raw,
-                "file_id": file_id,
-                "byte_offset": ev.byte_offset,
-                "line_no": ev.line_no,
-            }
-        )
-    conn = db.connection()
+        final.append((session_id, seq, file_id, *row[1:]))
     before = last_event_id(conn)
-    inserted = insert_ignore_many(conn, Event.__table__, rows)  # type: ignore[arg-type]
-    if inserted:
+    inserted = insert_ignore_rows(
+        conn,
+        Event.__table__,  # type: ignore[arg-type]
+        EVENT_INSERT_COLUMNS,
+        final,
+    )
+    if inserted == len(final) and last_event_id(conn) == before + inserted:
+        # n new rows, all above `before`, the largest `before + n`: exactly those ids.
+        index_event_texts(conn, before + 1, [row[_TEXT_AT] for row in final])
+    else:
         index_new_events(conn, before)
-    if inserted != len(rows):
+    if inserted != len(final):
         # Some were duplicates: re-sync seq counters so the next batch continues densely.
         for session_id in touched:
-            seq_cache[session_id] = (
-                db.scalar(
-                    select(func.coalesce(func.max(Event.seq), 0)).where(
-                        Event.session_id == session_id
-                    )
-                )
-                or 0
-            )
+            del seq_cache[session_id]
+        prime_seqs(conn, touched, seq_cache)
     return inserted, touched
 
 
-def refresh_event_counts(db: OrmSession, session_ids: set[int]) -> None:
+def refresh_event_counts(conn: Connection, session_ids: set[int]) -> None:
     if not session_ids:
         return
     counted = select(func.count(Event.id)).where(Event.session_id == Session.id).scalar_subquery()
-    db.execute(
-        update(Session)
-        .where(Session.id.in_(session_ids))
-        .values(event_count=counted, updated_at=utcnow())
-        .execution_options(synchronize_session=False)
+    for chunk in _chunks(sorted(session_ids)):
+        conn.execute(
+            update(Session)
+            .where(Session.id.in_(chunk))
+            .values(event_count=counted, updated_at=utcnow())
+        )
+
+
+def record_skips(conn: Connection, ref: FileRef, skipped: list[SkippedRecord]) -> None:
+    """Keep the first MAX_SKIPPED_ROWS_PER_FILE skipped lines; count every one."""
+    if not skipped:
+        return
+    room = max(0, MAX_SKIPPED_ROWS_PER_FILE - ref.malformed_lines)
+    kept = [
+        {
+            "file_id": ref.id,
+            "line_no": item.line_no,
+            "byte_offset": item.byte_offset,
+            "reason": item.reason[:500],
+        }
+        for item in skipped[:room]
+    ]
+    if kept:
+        conn.execute(insert(SkippedLine), kept)
+    ref.malformed_lines += len(skipped)
+
+
+def store_cursors(conn: Connection, cursors: dict[int, tuple[FileCursor, int]]) -> None:
+    """Each file's new cursor and malformed-line count (file id -> (cursor, count))."""
+    if not cursors:
+        return
+    now = utcnow()
+    conn.execute(
+        update(TranscriptFile)
+        .where(TranscriptFile.id == bindparam("file_id"))
+        .values(
+            device=bindparam("device"),
+            inode=bindparam("inode"),
+            size=bindparam("size"),
+            offset=bindparam("offset"),
+            line_no=bindparam("line_no"),
+            head_hash=bindparam("head_hash"),
+            mtime_ns=bindparam("mtime_ns"),
+            parse_state=bindparam("parse_state", type_=TranscriptFile.__table__.c.parse_state.type),
+            malformed_lines=bindparam("malformed"),
+            status="ok",
+            last_error=None,
+            last_harvested_at=now,
+        ),
+        [
+            {
+                "file_id": file_id,
+                "device": cursor.device,
+                "inode": cursor.inode,
+                "size": cursor.size,
+                "offset": cursor.offset,
+                "line_no": cursor.line_no,
+                "head_hash": cursor.head_hash,
+                "mtime_ns": cursor.mtime_ns,
+                "parse_state": dict(cursor.state),
+                "malformed": malformed,
+            }
+            for file_id, (cursor, malformed) in cursors.items()
+        ],
     )
 
 
-def record_skips(db: OrmSession, file_row: TranscriptFile, skipped: list[SkippedRecord]) -> None:
-    if not skipped:
-        return
-    room = max(0, MAX_SKIPPED_ROWS_PER_FILE - file_row.malformed_lines)
-    for item in skipped[:room]:
-        db.add(
-            SkippedLine(
-                file_id=file_row.id,
-                line_no=item.line_no,
-                byte_offset=item.byte_offset,
-                reason=item.reason[:500],
-            )
+def mark_file_problem(conn: Connection, file_id: int, problem: str) -> None:
+    """The whole file could not be read this pass; its cursor stays where it was."""
+    conn.execute(
+        update(TranscriptFile)
+        .where(TranscriptFile.id == file_id)
+        .values(
+            status="missing" if problem == "file vanished" else "error", last_error=problem[:500]
         )
-    file_row.malformed_lines += len(skipped)
+    )
 
 
-def store_cursor(file_row: TranscriptFile, cursor: FileCursor) -> None:
-    file_row.device = cursor.device
-    file_row.inode = cursor.inode
-    file_row.size = cursor.size
-    file_row.offset = cursor.offset
-    file_row.line_no = cursor.line_no
-    file_row.head_hash = cursor.head_hash
-    file_row.mtime_ns = cursor.mtime_ns
-    file_row.parse_state = dict(cursor.state)
-    file_row.status = "ok"
-    file_row.last_error = None
-    file_row.last_harvested_at = utcnow()
-
-
-def add_redaction_counts(db: OrmSession, source: str, counts: dict[str, int]) -> None:
+def add_redaction_counts(conn: Connection, source: str, counts: dict[str, int]) -> None:
     if not counts:
         return
-    bind = db.connection()
-    stmt = upsert_add(RedactionCount.__table__, bind, ("source", "rule"), "count")  # type: ignore[arg-type]
-    db.execute(stmt, [{"source": source, "rule": r, "count": n} for r, n in counts.items() if n])
+    stmt = upsert_add(RedactionCount.__table__, conn, ("source", "rule"), "count")  # type: ignore[arg-type]
+    conn.execute(stmt, [{"source": source, "rule": r, "count": n} for r, n in counts.items() if n])
 
 
-def link_parent_sessions(db: OrmSession) -> int:
+def link_parent_sessions(conn: Connection) -> int:
     """Resolve subagent/fork parents whose parent session has now been seen."""
-    orphans = db.execute(
+    orphans = conn.execute(
         select(Session.id, Session.source, Session.parent_external_id).where(
             Session.parent_external_id.is_not(None), Session.parent_session_id.is_(None)
         )
     ).all()
     linked = 0
     for session_id, source, parent_external in orphans:
-        parent_id = db.scalar(
+        parent_id = conn.scalar(
             select(Session.id).where(
                 Session.source == source, Session.external_id == parent_external
             )
         )
         if parent_id is not None and parent_id != session_id:
-            db.execute(
+            conn.execute(
                 update(Session).where(Session.id == session_id).values(parent_session_id=parent_id)
             )
             linked += 1

@@ -119,9 +119,17 @@ def canonical_dump(db_file: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def integrity(db_file: Path) -> str:
+    """SQLite's integrity check, then FTS5's check of the index against the events."""
     conn = sqlite3.connect(db_file)
     try:
-        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+        result = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+        if result != "ok":
+            return result
+        try:
+            conn.execute("INSERT INTO events_fts(events_fts) VALUES('integrity-check')")
+        except sqlite3.DatabaseError as exc:
+            return f"full-text index: {exc}"
+        return "ok"
     finally:
         conn.close()
 

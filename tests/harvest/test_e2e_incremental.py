@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from e2e_support import append_bytes, claude_prompt, codex_prompt, line, query
+from e2e_support import append_bytes, claude_prompt, codex_prompt, integrity, line, query
 
 from sleepd.harvest import harvest
 
@@ -81,6 +81,7 @@ def test_appended_lines_and_a_completed_half_line_arrive_once_each(
             f"appended {prefix}{i}" for i in range(3)
         ]
     assert harvest(store, cfg).totals()["events_new"] == 0
+    assert integrity(db_file) == "ok"
 
 
 def test_truncated_then_rewritten_file_replaces_its_events(
@@ -107,6 +108,7 @@ def test_truncated_then_rewritten_file_replaces_its_events(
         db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (CLAUDE_SID,)
     )
     assert count == 1
+    assert integrity(db_file) == "ok"  # the dropped events left the full-text index too
 
 
 def test_replaced_file_new_inode_drops_old_events_and_keeps_new(
@@ -131,3 +133,4 @@ def test_replaced_file_new_inode_drops_old_events_and_keeps_new(
     again = harvest(store, cfg).totals()
     assert (again["events_new"], again["files_changed"]) == (0, 0)
     assert session_events(db_file, "codex", CODEX_SID) == events
+    assert integrity(db_file) == "ok"

@@ -18,28 +18,38 @@ from sleepd.harvest import harvest
 from sleepd.store.engine import make_engine
 from sleepd.store.migrate import upgrade
 
-#: Two distinct copies of the corpus (26 files) take about 1-2 s to harvest on 2 cores.
+#: Two distinct copies of the corpus (26 files) take under a second to harvest on 2 cores.
 COPIES = 2
 FILES = 13 * COPIES
 KILLS = 12
 #: The child reports each file it starts on, so a kill can be aimed at a random file
-#: (plus a random few milliseconds) whatever the machine's speed.
+#: (plus a random few milliseconds) whatever the machine's speed. Small write groups
+#: give it many commits to be killed between and inside; every other child parses in
+#: worker processes, whose parent then dies under them.
 CHILD = """
+import sys
+import sleepd.harvest_writer as writer
 from sleepd.config import load_config
 from sleepd.harvest import harvest
 from sleepd.store.open import open_store
 
+writer.GROUP_EVENTS = 150
 cfg = load_config()
+if sys.argv[1] == "workers":
+    cfg.harvest.parallel_min_mb = 0
+    cfg.harvest.workers = 2
 engine = open_store(cfg, write=True)
 harvest(engine, cfg, progress=lambda source, i, n: print(source, i, flush=True))
 print("done", flush=True)
 """
 
 
-def run_child(kill_at_file: int | None = None, delay: float = 0.0) -> int | str:
+def run_child(
+    kill_at_file: int | None = None, delay: float = 0.0, workers: bool = False
+) -> int | str:
     """Harvest in a child process; SIGKILL it `delay` s after it reaches file `kill_at_file`."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD],
+        [sys.executable, "-c", CHILD, "workers" if workers else "inline"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=os.environ.copy(),
@@ -65,7 +75,10 @@ def test_random_kills_then_a_clean_run_equal_one_clean_harvest(
         pytest.skip(f"sample corpus not found at {CORPUS}")
     lay_out_copies(isolated_home, COPIES)
     rng = random.Random(20240611)
-    outcomes = [run_child(rng.randint(1, FILES), rng.uniform(0.0, 0.06)) for _ in range(KILLS)]
+    outcomes = [
+        run_child(rng.randint(1, FILES), rng.uniform(0.0, 0.06), workers=bool(n % 2))
+        for n in range(KILLS)
+    ]
     killed = sum(code == -signal.SIGKILL for code in outcomes)
     assert killed >= KILLS // 2, outcomes  # most kills landed inside a running harvest
     assert run_child() == 0

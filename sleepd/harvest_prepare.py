@@ -1,0 +1,258 @@
+"""Turn a harvester's batches into redacted rows the writer can insert as they are.
+
+This is the CPU-heavy half of a harvest (parse, redact, shape rows), so it imports
+no database code: it runs in the harvesting process for small harvests and in
+worker processes for large ones (`sleepd.harvest_feed`). Rows are plain tuples
+because they cross a process boundary: pickling tuples of strings and ints costs a
+quarter of what pickling record objects does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, SkippedLine
+from harvesters.records import SourceFile as SourceFileRecord
+from sleepd.paths import REPLAY_DIR_PREFIX
+
+#: Event columns carried in each row after the session's external id, in order.
+EVENT_ROW_COLUMNS: tuple[str, ...] = (
+    "external_id",
+    "ts",
+    "role",
+    "kind",
+    "tool_name",
+    "call_id",
+    "text",
+    "text_size",
+    "is_error",
+    "exit_code",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_creation_tokens",
+    "message_id",
+    "is_sidechain",
+    "is_meta",
+    "raw_type",
+    "raw",
+    "byte_offset",
+    "line_no",
+)
+
+#: A reader reports a file it could not open as one skip at line 0 with one of these.
+FILE_LEVEL_REASONS = ("file vanished", "unreadable")
+
+
+@dataclass(slots=True)
+class PreparedBatch:
+    """One batch, redacted, with events as rows: `(session_external_id, *EVENT_ROW_COLUMNS)`."""
+
+    path: str
+    source: str
+    cursor: FileCursor
+    sessions: list[SessionRecord] = field(default_factory=list)
+    event_rows: list[tuple[Any, ...]] = field(default_factory=list)
+    skipped: list[SkippedLine] = field(default_factory=list)
+    reset: bool = False
+    bytes_read: int = 0
+    truncated_lines: int = 0
+    replay_sessions_skipped: int = 0
+    redactions: dict[str, int] = field(default_factory=dict)
+    problem: str | None = None  # the whole file could not be read (vanished, unreadable)
+    text_bytes: int = 0
+    role: str = "main"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    batch_lines: int
+    max_text_bytes: int
+
+
+class BatchRedactor:
+    """Redacts every stored string of a batch and counts hits per rule.
+
+    The rule set is compiled on first use, so a harvest that finds nothing new
+    never pays for it.
+    """
+
+    def __init__(self, salt: bytes) -> None:
+        self._salt = salt
+        self._redactor: Any = None
+
+    def redact(self, events: list[EventRecord], sessions: list[SessionRecord]) -> dict[str, int]:
+        if self._redactor is None:
+            from sleepd.redaction import Redactor
+
+            self._redactor = Redactor(salt=self._salt)
+        # One redact_many call per batch: the keyword search runs once over all
+        # the strings, and the rules only on the few strings with a hit.
+        slots: list[tuple[Any, str]] = []
+        for ev in events:
+            if ev.text:
+                slots.append((ev, "text"))
+            if ev.raw:
+                slots.append((ev, "raw"))
+        slots.extend((session, "title") for session in sessions if session.title)
+        texts = [getattr(owner, name) for owner, name in slots]
+        counts: dict[str, int] = {}
+        for (owner, name), (new_text, rules) in zip(
+            slots, self._redactor.redact_many(texts), strict=True
+        ):
+            if rules:  # every change comes with a rule id
+                setattr(owner, name, str(new_text))
+            for rule in rules:
+                counts[rule] = counts.get(rule, 0) + 1
+        return counts
+
+
+def is_replay(project_path: str | None) -> bool:
+    """Sessions sleepd's own dream rollouts created: never harvested."""
+    return bool(project_path) and REPLAY_DIR_PREFIX in str(project_path)
+
+
+def prepare(batch: Batch, redactor: BatchRedactor | None) -> PreparedBatch:
+    problem = _file_level_problem(batch)
+    if problem is not None:
+        return PreparedBatch(batch.path, batch.source, batch.cursor, problem=problem)
+    replay_ids = {s.external_id for s in batch.sessions if is_replay(s.project_path)}
+    sessions = batch.sessions
+    events = batch.events
+    if replay_ids:
+        sessions = [s for s in sessions if s.external_id not in replay_ids]
+        events = [e for e in events if e.session_external_id not in replay_ids]
+    counts: dict[str, int] = {}
+    if redactor is not None and (events or sessions):
+        counts = redactor.redact(events, sessions)
+    rows = [_event_row(ev) for ev in events]
+    return PreparedBatch(
+        path=batch.path,
+        source=batch.source,
+        cursor=batch.cursor,
+        sessions=sessions,
+        event_rows=rows,
+        skipped=batch.skipped,
+        reset=batch.reset,
+        bytes_read=batch.bytes_read,
+        truncated_lines=batch.truncated_lines,
+        replay_sessions_skipped=len(replay_ids),
+        redactions=counts,
+        text_bytes=sum(len(row[7]) for row in rows),
+    )
+
+
+def _event_row(ev: EventRecord) -> tuple[Any, ...]:
+    return (
+        ev.session_external_id,
+        ev.external_id,
+        stored_timestamp(ev.timestamp),
+        ev.role,
+        ev.kind,
+        ev.tool_name,
+        ev.call_id,
+        ev.text,
+        ev.text_size or len(ev.text),
+        ev.is_error,
+        ev.exit_code,
+        ev.input_tokens,
+        ev.output_tokens,
+        ev.cache_read_tokens,
+        ev.cache_creation_tokens,
+        ev.message_id,
+        ev.is_sidechain,
+        ev.is_meta,
+        ev.raw_type,
+        ev.raw,
+        ev.byte_offset,
+        ev.line_no,
+    )
+
+
+def stored_timestamp(value: datetime | None) -> str | None:
+    """A timestamp as SQLAlchemy's SQLite DateTime stores it: naive UTC, ISO with µs."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return value.isoformat(sep=" ", timespec="microseconds")
+
+
+def _file_level_problem(batch: Batch) -> str | None:
+    for item in batch.skipped:
+        if item.line_no == 0 and item.reason.startswith(FILE_LEVEL_REASONS):
+            return item.reason
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadJob:
+    """Read one file from `cursor`, stopping after about `max_bytes` (0: to the end)."""
+
+    source: str
+    roots: tuple[str, ...]
+    file: SourceFileRecord
+    cursor: FileCursor | None
+    limits: ReadLimits
+    salt: bytes | None  # None: redaction off
+    max_bytes: int = 0
+
+
+@dataclass(slots=True)
+class ReadResult:
+    job: ReadJob
+    batches: list[PreparedBatch]
+    more: bool = False  # stopped at max_bytes; continue from the last batch's cursor
+    error: str | None = None  # the file could not be read (OSError)
+
+
+def prepared_batches(
+    harvester: Any, job: ReadJob, redactor: BatchRedactor | None
+) -> Iterator[PreparedBatch]:
+    """Every prepared batch of one file, streamed (the in-process path)."""
+    for batch in harvester.read(
+        job.file,
+        job.cursor,
+        batch_lines=job.limits.batch_lines,
+        max_text_bytes=job.limits.max_text_bytes,
+    ):
+        prepared = prepare(batch, redactor)
+        prepared.role = job.file.role
+        yield prepared
+
+
+_worker_harvesters: dict[tuple[str, tuple[str, ...]], Any] = {}
+_worker_redactors: dict[bytes, BatchRedactor] = {}
+
+
+def read_in_worker(job: ReadJob) -> ReadResult:
+    """Worker-process entry: read up to `job.max_bytes` of one file, prepared."""
+    key = (job.source, job.roots)
+    harvester = _worker_harvesters.get(key)
+    if harvester is None:
+        from harvesters.registry import load_harvester_class
+
+        harvester = load_harvester_class(job.source)([Path(r) for r in job.roots])
+        _worker_harvesters[key] = harvester
+    redactor = None
+    if job.salt is not None:
+        redactor = _worker_redactors.setdefault(job.salt, BatchRedactor(job.salt))
+    out: list[PreparedBatch] = []
+    read = 0
+    try:
+        for prepared in prepared_batches(harvester, job, redactor):
+            out.append(prepared)
+            read += prepared.bytes_read
+            if job.max_bytes and read >= job.max_bytes and prepared.problem is None:
+                return ReadResult(job, out, more=True)
+    except OSError as exc:
+        return ReadResult(job, out, error=f"cannot read {job.file.path}: {exc.strerror or exc}")
+    return ReadResult(job, out)
+
+
+def roots_key(roots: Sequence[Path]) -> tuple[str, ...]:
+    return tuple(str(r) for r in roots)

@@ -1,0 +1,91 @@
+"""A harvest parsed by worker processes stores exactly what an in-process one stores."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from e2e_support import CORPUS, canonical_dump, integrity, lay_out_copies
+
+import sleepd.harvest_feed as harvest_feed
+from sleepd.harvest import harvest
+from sleepd.harvest_feed import worker_count
+from sleepd.store.engine import make_engine
+from sleepd.store.migrate import upgrade
+
+
+@pytest.fixture
+def two_copies(isolated_home: Path) -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"sample corpus not found at {CORPUS}")
+    lay_out_copies(isolated_home, 2)
+    return isolated_home
+
+
+def inline_dump(home: Path, cfg: Any) -> dict[str, Any]:
+    """The same tree harvested in-process into a second database of the same home."""
+    clean = home / "inline.db"
+    engine = make_engine(f"sqlite:///{clean}")
+    upgrade(engine)
+    cfg.harvest.parallel_min_mb = 10**6
+    report = harvest(engine, cfg)
+    engine.dispose()
+    assert all(r.workers == 0 for r in report.sources.values())
+    return canonical_dump(clean)
+
+
+def test_workers_store_what_an_in_process_harvest_stores(
+    two_copies: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small worker chunks: every file larger than 32 KiB is read in several pieces,
+    # each resumed from the cursor the previous piece ended on.
+    monkeypatch.setattr(harvest_feed, "WORKER_CHUNK_BYTES", 32 * 1024)
+    cfg.harvest.parallel_min_mb = 0
+    cfg.harvest.workers = 2
+    report = harvest(store, cfg)
+    assert [r.workers for r in report.sources.values()] == [2, 2]
+    assert report.notices == []
+    assert report.totals()["errors"] == 0
+    assert integrity(db_file) == "ok"
+    parallel = canonical_dump(db_file)
+    assert len(parallel["events"]) > 2000
+    assert parallel == inline_dump(two_copies, cfg)
+
+
+def test_a_killed_worker_costs_speed_not_data(
+    two_copies: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(harvest_feed, "WORKER_CHUNK_BYTES", 32 * 1024)
+    cfg.harvest.parallel_min_mb = 0
+    cfg.harvest.workers = 2
+    killed: list[int] = []
+
+    def kill_a_worker(source: str, done: int, total: int) -> None:
+        if killed or done < 3:
+            return
+        workers = [
+            child
+            for child in psutil.Process(os.getpid()).children()
+            if "spawn_main" in " ".join(child.cmdline())
+        ]
+        if workers:
+            os.kill(workers[0].pid, signal.SIGKILL)
+            killed.append(workers[0].pid)
+
+    report = harvest(store, cfg, progress=kill_a_worker)
+    assert killed, "no worker process was found to kill"
+    assert report.notices == [harvest_feed.WORKERS_LOST]
+    assert integrity(db_file) == "ok"
+    assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
+
+
+def test_workers_start_only_for_big_harvests() -> None:
+    mb = 1_000_000
+    assert worker_count(0, 5 * mb, 16 * mb) == 0  # the daemon's usual few appended lines
+    assert worker_count(3, 20 * mb, 16 * mb) == 3
+    assert worker_count(0, 20 * mb, 16 * mb) == harvest_feed.usable_cpus()
+    assert worker_count(1, 0, 0) == 1
