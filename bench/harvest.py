@@ -2,7 +2,8 @@
 
 Builds a tree of corpus copies (ids rewritten so each copy is distinct sessions) in
 bench/_work/, then prints:
-  * full harvest MB/s and events/s (the real `harvest()`, redaction and FTS on, fresh home);
+  * full harvest MB/s and events/s (the real `harvest()`, redaction and FTS on, fresh home),
+    in-process and then with the default worker processes;
   * the unchanged re-harvest, timed for the whole `sleepd harvest` process (wall);
   * ingesting ~1 % appended bytes with `sleepd harvest` (wall).
 Targets on a 2-core machine: full harvest >= 50 MB/s, unchanged re-harvest <= 0.5 s.
@@ -57,12 +58,18 @@ def build_tree(work: Path, copies: int) -> int:
     return lay_out_copies(work, copies)
 
 
-def full_harvest(profile: bool) -> dict[str, Any]:
+def full_harvest(profile: bool, workers: int | None) -> dict[str, Any]:
+    """One full harvest into a fresh database; `workers` None means the product default."""
     from sleepd.config import load_config
     from sleepd.harvest import harvest
     from sleepd.store.open import open_store
 
+    shutil.rmtree(WORK / "sleepd-home", ignore_errors=True)
     cfg = load_config()
+    if workers is not None:
+        cfg.harvest.workers = workers
+        if workers == 0:
+            cfg.harvest.parallel_min_mb = 10**9
     engine = open_store(cfg, write=True)
     profiler = cProfile.Profile() if profile else None
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -77,7 +84,21 @@ def full_harvest(profile: bool) -> dict[str, Any]:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
         print(out.getvalue())
-    return {**report.totals(), "wall_s": elapsed, "cpu_s": cpu}
+    used = max(r.workers for r in report.sources.values())
+    return {**report.totals(), "wall_s": elapsed, "cpu_s": cpu, "workers": used}
+
+
+def report_full(label: str, full: dict[str, Any], target: bool) -> None:
+    mb_s = full["bytes_read"] / full["wall_s"] / 1e6
+    verdict = ""
+    if target:
+        verdict = f"  target >= {TARGET_MB_S:.0f} MB/s{'' if mb_s >= TARGET_MB_S else '  MISSED'}"
+    print(
+        f"{label + ':':<32}{mb_s:6.1f} MB/s {full['events_new'] / full['wall_s']:8,.0f} events/s"
+        f"  ({full['bytes_read'] / 1e6:.1f} MB, {full['events_new']:,} events, "
+        f"{full['sessions_new']:,} sessions, {full['redactions']} redactions, "
+        f"{full['wall_s']:.2f} s wall, {full['cpu_s']:.2f} s CPU in this process){verdict}"
+    )
 
 
 def children_cpu() -> float:
@@ -130,6 +151,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=35, help="corpus copies (35 ≈ 104 MB)")
     parser.add_argument("--profile", action="store_true", help="cProfile the full harvest")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: the config's)"
+    )
     args = parser.parse_args()
     if not CORPUS.is_dir():
         raise SystemExit(f"corpus not found at {CORPUS}")
@@ -137,15 +161,11 @@ def main() -> None:
     total = build_tree(WORK, args.copies)
     print(f"tree: {total / 1e6:.1f} MB in {args.copies} corpus copies under {WORK}")
 
-    full = full_harvest(args.profile)
-    mb_s = full["bytes_read"] / full["wall_s"] / 1e6
-    print(
-        f"full harvest:        {mb_s:8.1f} MB/s {full['events_new'] / full['wall_s']:10,.0f} "
-        f"events/s  ({full['bytes_read'] / 1e6:.1f} MB, {full['events_new']:,} events, "
-        f"{full['sessions_new']:,} sessions, {full['redactions']} redactions, "
-        f"{full['wall_s']:.2f} s wall, {full['cpu_s']:.2f} s CPU)  target >= {TARGET_MB_S:.0f} MB/s"
-        f"{'' if mb_s >= TARGET_MB_S else '  MISSED'}"
-    )
+    print(f"machine: {os.cpu_count()} CPUs")
+    inline = full_harvest(False, 0)
+    report_full("full harvest, in-process", inline, target=False)
+    full = full_harvest(args.profile, args.workers)
+    report_full(f"full harvest, {full['workers']} workers", full, target=True)
 
     walls, cpus = [], []
     for _ in range(3):

@@ -1,0 +1,95 @@
+"""The CPU half of a harvest: redacted row tuples, replay sessions dropped, timestamps as stored."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import DateTime
+from sqlalchemy.dialects import sqlite
+
+from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, SkippedLine
+from sleepd.harvest_prepare import (
+    EVENT_ROW_COLUMNS,
+    BatchRedactor,
+    prepare,
+    stored_timestamp,
+)
+from sleepd.paths import REPLAY_DIR_PREFIX
+
+AWS = "AKIAQ2RXS3V4W5Y6Z7AB"
+
+
+def sqlalchemy_stores(value: datetime) -> str:
+    dialect = sqlite.dialect()
+    process = DateTime().dialect_impl(dialect).bind_processor(dialect)
+    assert process is not None
+    return str(process(value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        datetime(2025, 11, 17, 10, 0, 0, 123000, tzinfo=UTC),
+        datetime(2025, 11, 17, 23, 30, 5, tzinfo=timezone(timedelta(hours=-5))),
+        datetime(2025, 11, 17, 10, 0, 0),
+    ],
+)
+def test_timestamps_are_stored_as_sqlalchemy_would_store_them(value: datetime) -> None:
+    assert stored_timestamp(value) == sqlalchemy_stores(value)
+    assert stored_timestamp(None) is None
+
+
+def batch(sessions: list[SessionRecord], events: list[EventRecord]) -> Batch:
+    cursor = FileCursor(path="/t/a.jsonl", device=1, inode=2, size=10, offset=10, head_hash="h")
+    return Batch(
+        path="/t/a.jsonl", source="claude", cursor=cursor, sessions=sessions, events=events
+    )
+
+
+def event(session: str, external_id: str, text: str) -> EventRecord:
+    return EventRecord(
+        session_external_id=session,
+        external_id=external_id,
+        kind="user_prompt",
+        role="user",
+        timestamp=datetime(2025, 11, 17, 10, 0, tzinfo=UTC),
+        text=text,
+    )
+
+
+def test_rows_are_redacted_and_replay_sessions_dropped() -> None:
+    sessions = [
+        SessionRecord("claude", "real", project_path="/work/app", title=f"key {AWS}"),
+        SessionRecord("claude", "dream", project_path=f"/tmp/{REPLAY_DIR_PREFIX}x1"),
+    ]
+    events = [
+        event("real", "e1", f"deploy with {AWS} now"),
+        event("dream", "e2", "a rollout sleepd itself ran"),
+        event("real", "e3", "plain words"),
+    ]
+    prepared = prepare(batch(sessions, events), BatchRedactor(b"salt"))
+    assert [s.external_id for s in prepared.sessions] == ["real"]
+    assert prepared.replay_sessions_skipped == 1
+    assert [row[0] for row in prepared.event_rows] == ["real", "real"]
+    text_at = 1 + EVENT_ROW_COLUMNS.index("text")
+    texts = [row[text_at] for row in prepared.event_rows]
+    assert AWS not in texts[0] and "[REDACTED:" in texts[0] and texts[1] == "plain words"
+    assert AWS not in (prepared.sessions[0].title or "")
+    assert sum(prepared.redactions.values()) == 2  # the prompt and the title
+    assert prepared.text_bytes == sum(len(t) for t in texts)
+    assert prepared.event_rows[0][1 + EVENT_ROW_COLUMNS.index("ts")] == "2025-11-17 10:00:00.000000"
+
+
+def test_without_a_redactor_text_is_kept_as_read() -> None:
+    prepared = prepare(batch([SessionRecord("claude", "s")], [event("s", "e", AWS)]), None)
+    assert prepared.event_rows[0][1 + EVENT_ROW_COLUMNS.index("text")] == AWS
+    assert prepared.redactions == {}
+
+
+def test_a_file_that_vanished_is_a_problem_not_rows() -> None:
+    gone = batch([], [])
+    gone.skipped = [SkippedLine("/t/a.jsonl", 0, 0, "file vanished before it was read")]
+    prepared = prepare(gone, BatchRedactor(b"salt"))
+    assert prepared.problem is not None and prepared.problem.startswith("file vanished")
+    assert prepared.event_rows == []
