@@ -198,8 +198,11 @@ def _plan_reads(
         if row is not None and (row.inode or row.offset):
             cursor = ingest.cursor_from_row(row)
         resumes = cursor is not None and cursor.inode == st.st_ino and cursor.offset <= st.st_size
-        plan.new_bytes += st.st_size - (cursor.offset if resumes and cursor else 0)
-        plan.jobs.append(ReadJob(source, roots, source_file, cursor, limits, salt))
+        new_bytes = st.st_size - (cursor.offset if resumes and cursor else 0)
+        plan.new_bytes += new_bytes
+        plan.jobs.append(
+            ReadJob(source, roots, source_file, cursor, limits, salt, new_bytes=new_bytes)
+        )
     return plan
 
 

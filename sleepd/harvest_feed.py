@@ -31,8 +31,12 @@ from sleepd.harvest_prepare import (
     read_in_worker,
 )
 
+AUTO_MAX_WORKERS = 4
 #: Bytes of one file a worker reads before handing its batches back.
 WORKER_CHUNK_BYTES = 8 << 20
+#: Bytes of transcript queued to workers ahead of the writer: enough to keep them busy
+#: while a group commits, small enough to bound what waits in memory.
+READ_AHEAD_BYTES = 48 << 20
 PR_SET_PDEATHSIG = 1
 PARENT_POLL_S = 0.5
 
@@ -57,12 +61,22 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def worker_count(configured: int, pending_bytes: int, threshold_bytes: int) -> int:
-    """0 means in-process. `configured` 0 is auto: one worker per usable CPU."""
+def worker_count(
+    configured: int, pending_bytes: int, threshold_bytes: int, cpus: int | None = None
+) -> int:
+    """How many worker processes to parse with; 0 means in-process.
+
+    `configured` 0 is auto: a worker per CPU beyond the writer's own, at most
+    AUTO_MAX_WORKERS, and none on one or two CPUs. Measured on a 2-vCPU machine
+    (bench/harvest.py), workers competing with the writer for the same two cores
+    were no faster than parsing in-process, so there the writer parses itself.
+    """
     if pending_bytes < threshold_bytes:
         return 0
-    wanted = configured if configured > 0 else usable_cpus()
-    return wanted if wanted >= 1 else 0
+    if configured > 0:
+        return configured
+    cpus = usable_cpus() if cpus is None else cpus
+    return min(cpus - 1, AUTO_MAX_WORKERS) if cpus >= 3 else 0
 
 
 StartFn = Callable[[int], None]
@@ -100,6 +114,10 @@ def _feed_inline(
                 yield FeedItem(index, batch)
         except OSError as exc:
             yield FeedItem(index, error=f"cannot read {job.file.path}: {exc.strerror or exc}")
+
+
+def _chunk_of(job: ReadJob) -> int:
+    return min(job.new_bytes, WORKER_CHUNK_BYTES) if job.new_bytes else WORKER_CHUNK_BYTES
 
 
 def _init_worker(parent_pid: int) -> None:
@@ -156,7 +174,7 @@ def _feed_parallel(
         yield FeedItem(0, notice=f"could not start worker processes ({exc}); reading in-process")
         yield from _feed_inline(jobs, harvesters, started)
         return
-    window = 2 * workers + 1
+    in_flight = 0  # bytes of the queued jobs: workers stay busy while a group is written
     queued: deque[tuple[int, ReadJob, Future[ReadResult]]] = deque()
     next_job = 0
     last_started = -1
@@ -171,16 +189,18 @@ def _feed_parallel(
             return refused
 
     def top_up() -> None:
-        nonlocal next_job
-        while next_job < len(jobs) and len(queued) < window:
+        nonlocal next_job, in_flight
+        while next_job < len(jobs) and (len(queued) < 2 * workers or in_flight < READ_AHEAD_BYTES):
             job = replace(jobs[next_job], max_bytes=WORKER_CHUNK_BYTES)
             queued.append((next_job, job, submit(job)))
+            in_flight += _chunk_of(job)
             next_job += 1
 
     try:
         top_up()
         while queued:
             index, job, future = queued.popleft()
+            in_flight -= _chunk_of(job)
             try:
                 result = future.result()
             except BrokenProcessPool:
@@ -190,8 +210,12 @@ def _feed_parallel(
                 return
             if result.more and result.batches:
                 # The rest of this file goes first, so batches stay in file order.
-                more = replace(job, cursor=result.batches[-1].cursor)
+                read = sum(batch.bytes_read for batch in result.batches)
+                more = replace(
+                    job, cursor=result.batches[-1].cursor, new_bytes=max(0, job.new_bytes - read)
+                )
                 queued.appendleft((index, more, submit(more)))
+                in_flight += _chunk_of(more)
             top_up()
             if index != last_started:
                 started(index)

@@ -202,6 +202,7 @@ class ReadJob:
     limits: ReadLimits
     salt: bytes | None  # None: redaction off
     max_bytes: int = 0
+    new_bytes: int = 0  # what the plan expects to read (a hint for scheduling)
 
 
 @dataclass(slots=True)

@@ -87,5 +87,6 @@ def test_workers_start_only_for_big_harvests() -> None:
     mb = 1_000_000
     assert worker_count(0, 5 * mb, 16 * mb) == 0  # the daemon's usual few appended lines
     assert worker_count(3, 20 * mb, 16 * mb) == 3
-    assert worker_count(0, 20 * mb, 16 * mb) == harvest_feed.usable_cpus()
     assert worker_count(1, 0, 0) == 1
+    # Auto: the writer keeps a CPU; two CPUs parse faster in-process (bench/harvest.py).
+    assert [worker_count(0, 20 * mb, 16 * mb, cpus=n) for n in (1, 2, 3, 8, 64)] == [0, 0, 2, 4, 4]
