@@ -135,7 +135,7 @@ class GateConfig:
         False, "Also run the document against itself (A/A) to measure the false-accept rate."
     )
     sequential_rounds: int = _opt(
-        4,
+        5,
         "Most rollouts per validation task and arm (sequential stopping may use fewer).",
         min=1,
         max=20,
