@@ -69,7 +69,10 @@ def harvest(
     """Harvest every enabled source (or just `only_paths`) into the database.
 
     One harvest at a time per home (a file lock): the daemon's sweep, a watch
-    event and a night's own harvest never interleave their cursors.
+    event and a night's own harvest never interleave their cursors. A big harvest
+    may parse in spawned worker processes (`harvest.workers`); like any spawn
+    pool, they re-import the caller's main module, so a script that calls this
+    must keep its own work under `if __name__ == "__main__":`.
     """
     from filelock import FileLock, Timeout
 
