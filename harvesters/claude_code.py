@@ -52,6 +52,7 @@ from harvesters.base import (
 )
 from harvesters.reader import LineBatch, ParsedLine, read_jsonl
 from harvesters.records import (
+    STEERING,
     Batch,
     EventKind,
     EventRecord,
@@ -63,6 +64,8 @@ from harvesters.records import (
 
 SOURCE = "claude"
 PENDING_KEPT = 200
+#: Queued (typed-ahead) messages remembered until dequeued or consumed as steering.
+QUEUED_KEPT = 50
 _META_PREFIX = re.compile(
     r"\s*(?:<(?:command-name|command-message|command-args|command-contents|local-command-stdout"
     r"|local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout"
@@ -519,9 +522,39 @@ class _ClaudeFile:
             raw_type = f"queue-operation:{rec.get('operation')}"
             text = _plain_text(rec.get("content"))
             role = "user"
+            self._queue(line, rec, sid, base, text)
         text, _ = clip_text(text, min(self.max_text, 8192))
         event = self._event(line, rec, base, "meta", role, text, is_meta=True, raw_type=raw_type)
         self._emit(sid, event)
+
+    def _queue(
+        self, line: ParsedLine, rec: dict[str, Any], sid: str | None, base: str, text: str
+    ) -> None:
+        """Track input typed while the agent runs; one consumed as steering is a prompt.
+
+        A dequeued message comes back as an ordinary user record, so only `remove`
+        (the queued text was injected into the running turn) makes an event here,
+        marked `steering` so mining reads it as feedback on the work under way.
+        """
+        queued: list[str] = self.state.setdefault("queued", [])
+        operation = rec.get("operation")
+        if operation == "enqueue":
+            if len(queued) < QUEUED_KEPT:
+                queued.append(text)
+        elif operation == "dequeue":
+            if queued:
+                queued.pop(0)
+        elif operation == "remove":
+            if queued and queued[0].strip():
+                steering = self._event(
+                    line, rec, f"{base}:steering", "user_prompt", "user", queued[0],
+                    raw_type=STEERING,
+                )  # fmt: skip
+                self._emit(sid, steering)
+            if queued:
+                queued.pop(0)
+        elif operation == "popAll":
+            queued.clear()
 
     @staticmethod
     def _bookkeeping(info: dict[str, Any], rec: dict[str, Any], rtype: str) -> None:

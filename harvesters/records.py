@@ -26,6 +26,10 @@ EventKind = Literal[
 ]
 
 
+#: `raw_type` of a user prompt typed while the agent ran and sent into its running turn.
+STEERING = "steering"
+
+
 @dataclass(slots=True)
 class FileCursor:
     """Where the last pass stopped in one transcript file.

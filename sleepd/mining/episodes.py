@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from harvesters.records import STEERING
 from sleepd.mining.lexicon import FEEDBACK_MAX_CHARS, Feedback, Lexicon
 
 
@@ -33,6 +34,12 @@ class EventView:
     is_meta: bool = False
     is_sidechain: bool = False
     ts: datetime | None = None
+    raw_type: str | None = None
+
+    @property
+    def is_steering(self) -> bool:
+        """Typed while the agent ran and sent into its running turn (Claude's queue)."""
+        return self.raw_type == STEERING
 
 
 @dataclass(slots=True)
@@ -169,7 +176,10 @@ def segment(
                 current.events.append(event)
             continue
         text = clean_prompt(event.text)
-        feedback = _is_feedback(lexicon, text, after_interrupt) if current is not None else None
+        # Steering went into the running turn: like a word after an interrupt, it is
+        # feedback on the work under way, whatever the lexicon makes of it.
+        in_turn = after_interrupt or event.is_steering
+        feedback = _is_feedback(lexicon, text, in_turn) if current is not None else None
         after_interrupt_here = after_interrupt
         after_interrupt = False
         if current is not None and feedback is not None:

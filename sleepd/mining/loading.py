@@ -117,6 +117,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
             Event.is_meta,
             Event.is_sidechain,
             Event.ts,
+            Event.raw_type,
         )
         .where(or_(*conditions))
         .order_by(Event.session_id, Event.seq)
@@ -140,6 +141,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
                 is_meta=bool(row[12]),
                 is_sidechain=bool(row[13]),
                 ts=row[14],
+                raw_type=row[15],
             )
         )
     return out

@@ -286,3 +286,44 @@ def test_missing_root_and_vanished_file_do_not_raise(tmp_path: Path) -> None:
     assert list(harvester.discover()) == []
     [batch] = read(session_file(tmp_path))
     assert [s.reason for s in batch.skipped] == ["file vanished"]
+
+
+def queue_op(operation: str, content: Any = None) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "type": "queue-operation",
+        "operation": operation,
+        "timestamp": "2026-01-02T03:05:00.000Z",
+        "sessionId": SID,
+    }
+    if content is not None:
+        op["content"] = content
+    return op
+
+
+def test_queued_message_sent_into_the_running_turn_is_a_steering_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """enqueue+dequeue comes back as a user record; enqueue+remove was steering."""
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "add a cache to the loader"),
+            queue_op("enqueue", [{"type": "text", "text": "and keep it under 100 lines"}]),
+            queue_op("dequeue"),
+            queue_op("enqueue", "no, not in utils.py"),
+            queue_op("enqueue", "forget this one"),
+            queue_op("popAll"),
+        ],
+    )
+    first = read(path)
+    prompts = [e.text for e in events(first) if e.kind == "user_prompt"]
+    assert prompts == ["add a cache to the loader"]  # nothing consumed as steering yet
+    # The queue survives the pass: a later `remove` still knows what was typed.
+    with path.open("ab") as fh:
+        fh.write(orjson.dumps(queue_op("enqueue", "use the config's path instead")) + b"\n")
+        fh.write(orjson.dumps(queue_op("remove")) + b"\n")
+    later = [e for e in events(read(path, first[-1].cursor)) if e.kind == "user_prompt"]
+    assert [(e.text, e.raw_type, e.is_meta) for e in later] == [
+        ("use the config's path instead", "steering", False)
+    ]

@@ -20,7 +20,8 @@ from harvesters.records import Batch, SourceFile
 #   prompts    Claude: user string / text blocks that are not isMeta, not a compact summary, not
 #              an interrupt and do not open with a command/hook/IDE/teammate tag or "Caveat:";
 #              Codex: response_item message role=user not opening with <environment_context> /
-#              "# AGENTS.md instructions".
+#              "# AGENTS.md instructions". Claude also: queued messages consumed as steering
+#              (queue-operation enqueue, then remove; first in, first out).
 #   calls      Claude `tool_use` blocks; Codex function_call / custom_tool_call items.
 #   errors     Claude tool_result blocks with is_error true; Codex outputs whose
 #              metadata.exit_code is non-zero
@@ -57,7 +58,7 @@ EXPECTED = {
     "agent-a4ca7529859c158c2.jsonl": Figures(1, 1, 24, 1, 0, 0, 1, (445, 7923, 615694, 113769)),
     "claude__session-01": Figures(1, 1, 0, 0, 0, 0, 0, (6, 16, 3057, 1045)),
     "06_a50ac71f71": Figures(1, 1, 0, 0, 1, 0, 0, (0, 0, 0, 0)),
-    "82_b981cea660": Figures(1, 10, 125, 8, 0, 1, 0, (205, 29853, 10427342, 600051)),
+    "82_b981cea660": Figures(1, 13, 125, 8, 0, 1, 0, (205, 29853, 10427342, 600051)),
     "AcidicSoil": Figures(1, 1, 39, 3, 0, 0, 0, (71933, 22305, 1027328, 0)),
     "simonw": Figures(1, 1, 0, 0, 0, 0, 0, (0, 0, 0, 0)),
     "codex__session-01": Figures(1, 1, 0, 0, 0, 0, 0, (1675, 10, 20864, 0)),

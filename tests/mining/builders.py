@@ -125,6 +125,7 @@ def views(builder: SessionBuilder) -> list[EventView]:
             exit_code=row.get("exit_code"),
             is_meta=row.get("is_meta", False),
             ts=row["ts"],
+            raw_type=row.get("raw_type"),
         )
         for row in builder.rows
     ]

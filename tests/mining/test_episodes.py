@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sleepd.mining.episodes import segment, segment_subagent
+from harvesters.records import STEERING
+from sleepd.mining.episodes import EpisodeDraft, segment, segment_subagent
 from sleepd.mining.lexicon import Feedback, lexicon_for
 
 from .builders import SessionBuilder, views
@@ -61,6 +62,27 @@ def test_text_after_an_interrupt_is_steering_feedback() -> None:
     episodes = segment(views(b), lexicon_for())
     assert len(episodes) == 1
     assert episodes[0].feedback[0].after_interrupt
+
+
+def test_a_message_steered_into_the_running_turn_is_feedback_not_a_new_task() -> None:
+    said = "run the review and let me know once complete, i will merge after"
+
+    def session(**extra: str) -> list[EpisodeDraft]:
+        b = (
+            SessionBuilder()
+            .prompt("Fix the token budget for the local llama server")
+            .bash("pytest -q")
+            .prompt(said, **extra)
+            .bash("gh pr view")
+        )
+        return segment(views(b), lexicon_for())
+
+    steered = session(raw_type=STEERING)
+    assert len(steered) == 1
+    assert [item.event.text for item in steered[0].feedback] == [said]
+    assert not steered[0].feedback[0].after_interrupt
+    # The same words typed as an ordinary prompt read as a new task.
+    assert len(session()) == 2
 
 
 def test_long_new_task_with_a_stray_word_is_a_new_intent() -> None:
