@@ -75,7 +75,7 @@ def full_harvest(profile: bool, workers: int | None) -> dict[str, Any]:
     start, cpu_start = time.perf_counter(), time.process_time()
     if profiler is not None:
         profiler.enable()
-    report = harvest(engine, cfg)
+    report = harvest(engine, cfg, parallel=True)  # as the CLI runs it
     if profiler is not None:
         profiler.disable()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start

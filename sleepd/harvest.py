@@ -65,14 +65,16 @@ def harvest(
     source: str = "all",
     only_paths: Iterable[str] | None = None,
     progress: ProgressFn | None = None,
+    parallel: bool = False,
 ) -> HarvestReport:
     """Harvest every enabled source (or just `only_paths`) into the database.
 
     One harvest at a time per home (a file lock): the daemon's sweep, a watch
-    event and a night's own harvest never interleave their cursors. A big harvest
-    may parse in spawned worker processes (`harvest.workers`); like any spawn
-    pool, they re-import the caller's main module, so a script that calls this
-    must keep its own work under `if __name__ == "__main__":`.
+    event and a night's own harvest never interleave their cursors. With
+    `parallel`, a big harvest may parse in spawned worker processes
+    (`harvest.workers`). Like any spawn pool they re-import the caller's main
+    module, so it is off unless asked for: the CLI and the daemon ask; a script
+    that asks must keep its own work under `if __name__ == "__main__":`.
     """
     from filelock import FileLock, Timeout
 
@@ -85,7 +87,7 @@ def harvest(
             f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
         ) from None
     try:
-        return _harvest_locked(engine, cfg, source, only_paths, progress, started)
+        return _harvest_locked(engine, cfg, source, only_paths, progress, started, parallel)
     finally:
         lock.release()
 
@@ -97,6 +99,7 @@ def _harvest_locked(
     only_paths: Iterable[str] | None,
     progress: ProgressFn | None,
     started: float,
+    parallel: bool,
 ) -> HarvestReport:
     from harvesters.registry import load_harvester_class
 
@@ -118,7 +121,7 @@ def _harvest_locked(
         )
     # One pass over every source's changed files, so workers (if the work is big
     # enough for them) parse the next source while this one is being stored.
-    _read_and_store(engine, cfg, harvesters, plans, report, progress)
+    _read_and_store(engine, cfg, harvesters, plans, report, progress, parallel)
     with write_connection(engine) as conn:
         ingest.link_parent_sessions(conn)
     report.duration_s = time.perf_counter() - started
@@ -216,6 +219,7 @@ def _read_and_store(
     plans: list[_ReadPlan],
     report: HarvestReport,
     progress: ProgressFn | None,
+    parallel: bool,
 ) -> None:
     jobs = [job for plan in plans for job in plan.jobs]
     # Where each job puts the progress bar of its source.
@@ -224,11 +228,13 @@ def _read_and_store(
         for plan in plans
         for n in range(1, len(plan.jobs) + 1)
     ]
-    workers = worker_count(
-        cfg.harvest.workers,
-        sum(plan.new_bytes for plan in plans),
-        cfg.harvest.parallel_min_mb * 1_000_000,
-    )
+    workers = 0
+    if parallel:
+        workers = worker_count(
+            cfg.harvest.workers,
+            sum(plan.new_bytes for plan in plans),
+            cfg.harvest.parallel_min_mb * 1_000_000,
+        )
     writers = {
         plan.source: GroupWriter(engine, plan.source, report.sources[plan.source]) for plan in plans
     }

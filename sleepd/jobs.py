@@ -69,7 +69,10 @@ def run_harvest_job(
     from sleepd.harvest import harvest
 
     with recorded_job(engine, "harvest", trigger) as job:
-        report = harvest(engine, cfg, source=source, only_paths=paths, progress=progress)
+        # The CLI and the daemon run under a guarded main: worker processes are safe.
+        report = harvest(
+            engine, cfg, source=source, only_paths=paths, progress=progress, parallel=True
+        )
         job.detail = report.to_dict()
         if report.totals()["errors"]:
             job.reason = f"{report.totals()['errors']} file error(s)"

@@ -207,7 +207,7 @@ class _Night:
 
         if not self.options.skip_harvest:
             self.say("harvesting transcripts")
-            report = harvest(self.engine, self.cfg)
+            report = harvest(self.engine, self.cfg, parallel=True)
             self.steps["harvest"] = report.totals()
         if self.stop.is_set():
             return

@@ -39,7 +39,7 @@ if sys.argv[1] == "workers":
     cfg.harvest.parallel_min_mb = 0
     cfg.harvest.workers = 2
 engine = open_store(cfg, write=True)
-harvest(engine, cfg, progress=lambda source, i, n: print(source, i, flush=True))
+harvest(engine, cfg, progress=lambda source, i, n: print(source, i, flush=True), parallel=True)
 print("done", flush=True)
 """
 

@@ -46,7 +46,7 @@ def test_workers_store_what_an_in_process_harvest_stores(
     monkeypatch.setattr(harvest_feed, "WORKER_CHUNK_BYTES", 32 * 1024)
     cfg.harvest.parallel_min_mb = 0
     cfg.harvest.workers = 2
-    report = harvest(store, cfg)
+    report = harvest(store, cfg, parallel=True)
     assert [r.workers for r in report.sources.values()] == [2, 2]
     assert report.notices == []
     assert report.totals()["errors"] == 0
@@ -76,11 +76,22 @@ def test_a_killed_worker_costs_speed_not_data(
             os.kill(workers[0].pid, signal.SIGKILL)
             killed.append(workers[0].pid)
 
-    report = harvest(store, cfg, progress=kill_a_worker)
+    report = harvest(store, cfg, progress=kill_a_worker, parallel=True)
     assert killed, "no worker process was found to kill"
     assert report.notices == [harvest_feed.WORKERS_LOST]
     assert integrity(db_file) == "ok"
     assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
+
+
+def test_a_library_caller_gets_workers_only_when_it_asks(
+    two_copies: Path, cfg: Any, store: Any
+) -> None:
+    """Spawned workers re-import the caller's main module: never unasked."""
+    cfg.harvest.parallel_min_mb = 0
+    cfg.harvest.workers = 2
+    report = harvest(store, cfg)
+    assert [r.workers for r in report.sources.values()] == [0, 0]
+    assert report.totals()["events_new"] > 2000
 
 
 def test_workers_start_only_for_big_harvests() -> None:
