@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
-from harvesters.records import SourceFile
+from harvesters.records import FileCursor, SourceFile
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
@@ -163,19 +163,16 @@ def _plan_reads(
             for row in conn.execute(
                 select(
                     TranscriptFile.path,
-                    TranscriptFile.device,
-                    TranscriptFile.inode,
                     TranscriptFile.size,
-                    TranscriptFile.offset,
-                    TranscriptFile.head_hash,
-                    TranscriptFile.line_no,
                     TranscriptFile.mtime_ns,
-                    TranscriptFile.parse_state,
+                    TranscriptFile.inode,
+                    TranscriptFile.device,
+                    TranscriptFile.offset,
                 ).where(TranscriptFile.source == source)
             )
         }
-    limits = ReadLimits(cfg.harvest.batch_lines, cfg.harvest.max_text_bytes)
     plan = _ReadPlan(source, jobs=[], new_bytes=0, unchanged=0, total=len(files))
+    changed: list[tuple[SourceFile, os.stat_result]] = []
     for source_file in files:
         report.files_scanned += 1
         try:
@@ -200,9 +197,12 @@ def _plan_reads(
                 progress(source, plan.unchanged, plan.total)
             continue
         report.files_changed += 1
-        cursor = None
-        if row is not None and (row.inode or row.offset):
-            cursor = ingest.cursor_from_row(row)
+        changed.append((source_file, st))
+    # Whole cursors (with parse state) only for the files about to be read.
+    cursors = _stored_cursors(engine, [f.path for f, _ in changed if f.path in known])
+    limits = ReadLimits(cfg.harvest.batch_lines, cfg.harvest.max_text_bytes)
+    for source_file, st in changed:
+        cursor = cursors.get(source_file.path)
         resumes = cursor is not None and cursor.inode == st.st_ino and cursor.offset <= st.st_size
         new_bytes = st.st_size - (cursor.offset if resumes and cursor else 0)
         plan.new_bytes += new_bytes
@@ -210,6 +210,28 @@ def _plan_reads(
             ReadJob(source, roots, source_file, cursor, limits, salt, new_bytes=new_bytes)
         )
     return plan
+
+
+def _stored_cursors(engine: Engine, paths: list[str]) -> dict[str, FileCursor]:
+    found: dict[str, FileCursor] = {}
+    with engine.connect() as conn:
+        for start in range(0, len(paths), ingest.IN_CHUNK):
+            for row in conn.execute(
+                select(
+                    TranscriptFile.path,
+                    TranscriptFile.device,
+                    TranscriptFile.inode,
+                    TranscriptFile.size,
+                    TranscriptFile.offset,
+                    TranscriptFile.head_hash,
+                    TranscriptFile.line_no,
+                    TranscriptFile.mtime_ns,
+                    TranscriptFile.parse_state,
+                ).where(TranscriptFile.path.in_(paths[start : start + ingest.IN_CHUNK]))
+            ):
+                if row.inode or row.offset:  # never read: no cursor yet
+                    found[row.path] = ingest.cursor_from_row(row)
+    return found
 
 
 def _read_and_store(
