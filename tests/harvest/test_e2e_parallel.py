@@ -38,14 +38,20 @@ def inline_dump(home: Path, cfg: Any) -> dict[str, Any]:
     return canonical_dump(clean)
 
 
-def test_workers_store_what_an_in_process_harvest_stores(
-    two_copies: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Small worker chunks: every file larger than 32 KiB is read in several pieces,
-    # each resumed from the cursor the previous piece ended on.
+@pytest.fixture
+def two_workers(cfg: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Two workers whatever the size, in small chunks: every file larger than 32 KiB is
+    read in several pieces, each resumed from the cursor the previous piece ended on."""
     monkeypatch.setattr(harvest_feed, "WORKER_CHUNK_BYTES", 32 * 1024)
     cfg.harvest.parallel_min_mb = 0
     cfg.harvest.workers = 2
+    return cfg
+
+
+def test_workers_store_what_an_in_process_harvest_stores(
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path
+) -> None:
+    cfg = two_workers
     report = harvest(store, cfg, parallel=True)
     assert [r.workers for r in report.sources.values()] == [2, 2]
     assert report.notices == []
@@ -57,11 +63,9 @@ def test_workers_store_what_an_in_process_harvest_stores(
 
 
 def test_a_killed_worker_costs_speed_not_data(
-    two_copies: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path
 ) -> None:
-    monkeypatch.setattr(harvest_feed, "WORKER_CHUNK_BYTES", 32 * 1024)
-    cfg.harvest.parallel_min_mb = 0
-    cfg.harvest.workers = 2
+    cfg = two_workers
     killed: list[int] = []
 
     def kill_a_worker(source: str, done: int, total: int) -> None:
@@ -84,12 +88,10 @@ def test_a_killed_worker_costs_speed_not_data(
 
 
 def test_a_library_caller_gets_workers_only_when_it_asks(
-    two_copies: Path, cfg: Any, store: Any
+    two_copies: Path, two_workers: Any, store: Any
 ) -> None:
     """Spawned workers re-import the caller's main module: never unasked."""
-    cfg.harvest.parallel_min_mb = 0
-    cfg.harvest.workers = 2
-    report = harvest(store, cfg)
+    report = harvest(store, two_workers)
     assert [r.workers for r in report.sources.values()] == [0, 0]
     assert report.totals()["events_new"] > 2000
 
