@@ -164,7 +164,8 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} CPUs")
     forced = 2 if args.workers is None else args.workers
     other = full_harvest(False, forced)
-    report_full(f"full harvest, {other['workers']} workers", other, target=False)
+    how_other = f"{other['workers']} workers" if other["workers"] else "in-process"
+    report_full(f"full harvest, {how_other}", other, target=False)
     full = full_harvest(args.profile, None)
     how = f"{full['workers']} workers" if full["workers"] else "in-process"
     report_full(f"full harvest, default ({how})", full, target=True)

@@ -68,8 +68,8 @@ class HarvestConfig:
     batch_lines: int = _opt(2000, "Lines per insert batch.", min=10, max=100000)
     workers: int = _opt(
         0,
-        "Worker processes that parse and redact a large harvest (0: auto, one per CPU "
-        "beyond the first, at most 4, none on two CPUs or fewer).",
+        "Worker processes that parse and redact a large harvest (0: auto, one per CPU, "
+        "at most 4, none on one CPU).",
         min=0,
         max=64,
     )

@@ -66,17 +66,16 @@ def worker_count(
 ) -> int:
     """How many worker processes to parse with; 0 means in-process.
 
-    `configured` 0 is auto: a worker per CPU beyond the writer's own, at most
-    AUTO_MAX_WORKERS, and none on one or two CPUs. Measured on a 2-vCPU machine
-    (bench/harvest.py), workers competing with the writer for the same two cores
-    were no faster than parsing in-process, so there the writer parses itself.
+    `configured` 0 is auto: one worker per CPU, at most AUTO_MAX_WORKERS, none on a
+    single CPU. The writer parses too whenever it would otherwise wait (it steals
+    jobs no worker has started), so it needs no CPU of its own.
     """
     if pending_bytes < threshold_bytes:
         return 0
     if configured > 0:
         return configured
     cpus = usable_cpus() if cpus is None else cpus
-    return min(cpus - 1, AUTO_MAX_WORKERS) if cpus >= 3 else 0
+    return min(cpus, AUTO_MAX_WORKERS) if cpus >= 2 else 0
 
 
 StartFn = Callable[[int], None]
@@ -114,6 +113,27 @@ def _feed_inline(
                 yield FeedItem(index, batch)
         except OSError as exc:
             yield FeedItem(index, error=f"cannot read {job.file.path}: {exc.strerror or exc}")
+
+
+@dataclass(slots=True)
+class _Slot:
+    """One queued read: submitted to the pool, or read here (`result`) if stolen back."""
+
+    index: int
+    job: ReadJob
+    future: Future[ReadResult]
+    result: ReadResult | None = None
+
+
+def _rest_of(slot: _Slot) -> ReadJob:
+    """The job that reads on from where this slot's result stopped."""
+    assert slot.result is not None
+    read = sum(batch.bytes_read for batch in slot.result.batches)
+    return replace(
+        slot.job,
+        cursor=slot.result.batches[-1].cursor,
+        new_bytes=max(0, slot.job.new_bytes - read),
+    )
 
 
 def _chunk_of(job: ReadJob) -> int:
@@ -158,8 +178,10 @@ def _feed_parallel(
 ) -> Iterator[FeedItem]:
     """Workers read ahead (a few files each) while the caller stores, in job order.
 
-    If the pool breaks (a worker killed, say by the out-of-memory killer), the rest is
-    read in-process from where the stored batches end: slower, never wrong.
+    When the next file's batches are not ready, the caller reads a later file itself
+    instead of waiting (`steal`). If the pool breaks (a worker killed, say by the
+    out-of-memory killer), the rest is read in-process from where the stored batches
+    end: slower, never wrong.
     """
     try:
         # spawn, not fork: the daemon harvests from a scheduler thread, and forking a
@@ -175,7 +197,7 @@ def _feed_parallel(
         yield from _feed_inline(jobs, harvesters, started)
         return
     in_flight = 0  # bytes of the queued jobs: workers stay busy while a group is written
-    queued: deque[tuple[int, ReadJob, Future[ReadResult]]] = deque()
+    queued: deque[_Slot] = deque()
     next_job = 0
     last_started = -1
 
@@ -192,37 +214,57 @@ def _feed_parallel(
         nonlocal next_job, in_flight
         while next_job < len(jobs) and (len(queued) < 2 * workers or in_flight < READ_AHEAD_BYTES):
             job = replace(jobs[next_job], max_bytes=WORKER_CHUNK_BYTES)
-            queued.append((next_job, job, submit(job)))
+            queued.append(_Slot(next_job, job, submit(job)))
             in_flight += _chunk_of(job)
             next_job += 1
+
+    def steal() -> bool:
+        """Read a job no worker has started, here, rather than wait idle for the head.
+
+        At most one stolen result waits at a time: the writer fills its idle moments,
+        it does not race the workers for the whole read-ahead.
+        """
+        nonlocal in_flight
+        if any(slot.result is not None for slot in queued):
+            return False
+        for position in range(len(queued) - 1, 0, -1):
+            slot = queued[position]
+            if slot.result is None and slot.future.cancel():
+                slot.result = read_in_worker(slot.job)
+                if slot.result.more and slot.result.batches:
+                    rest = _rest_of(slot)
+                    queued.insert(position + 1, _Slot(slot.index, rest, submit(rest)))
+                    in_flight += _chunk_of(rest)
+                return True
+        return False
 
     try:
         top_up()
         while queued:
-            index, job, future = queued.popleft()
-            in_flight -= _chunk_of(job)
+            slot = queued[0]
+            if slot.result is None and not slot.future.done() and steal():
+                continue
+            queued.popleft()
+            in_flight -= _chunk_of(slot.job)
             try:
-                result = future.result()
+                result = slot.result if slot.result is not None else slot.future.result()
             except BrokenProcessPool:
-                rest = [replace(job, max_bytes=0), *jobs[index + 1 :]]
-                yield FeedItem(index, notice=WORKERS_LOST)
-                yield from _feed_inline(rest, harvesters, started, offset=index)
+                rest = [replace(slot.job, max_bytes=0), *jobs[slot.index + 1 :]]
+                yield FeedItem(slot.index, notice=WORKERS_LOST)
+                yield from _feed_inline(rest, harvesters, started, offset=slot.index)
                 return
-            if result.more and result.batches:
+            if result.more and result.batches and slot.result is None:
                 # The rest of this file goes first, so batches stay in file order.
-                read = sum(batch.bytes_read for batch in result.batches)
-                more = replace(
-                    job, cursor=result.batches[-1].cursor, new_bytes=max(0, job.new_bytes - read)
-                )
-                queued.appendleft((index, more, submit(more)))
+                more = _rest_of(_Slot(slot.index, slot.job, slot.future, result))
+                queued.appendleft(_Slot(slot.index, more, submit(more)))
                 in_flight += _chunk_of(more)
             top_up()
-            if index != last_started:
-                started(index)
-                last_started = index
+            if slot.index != last_started:
+                started(slot.index)
+                last_started = slot.index
             for batch in result.batches:
-                yield FeedItem(index, batch)
+                yield FeedItem(slot.index, batch)
             if result.error is not None:
-                yield FeedItem(index, error=result.error)
+                yield FeedItem(slot.index, error=result.error)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
