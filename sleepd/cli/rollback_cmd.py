@@ -15,7 +15,8 @@ def rollback(
     to: int = typer.Option(None, "--to", help="Version id from `sleepd history`."),
     yes: bool = typer.Option(False, "--yes", help="Do not ask for confirmation."),
 ) -> None:
-    """Restore a document byte for byte (default: as it was before the last adoption)."""
+    """Restore a document byte for byte (default: as it was before the last adoption;
+    a document that adoption created is removed)."""
     from sleepd.config import load_config
     from sleepd.review.queue import reviewer_name
     from sleepd.review.rollback import execute_rollback, plan_rollback
@@ -24,8 +25,16 @@ def rollback(
     engine = open_store(load_config(), write=True)
     plan = plan_rollback(engine, target_path=target, to_version=to)
     if plan.is_noop:
-        info(f"{plan.path} already matches version #{plan.version_id}; nothing to do")
+        state = (
+            "is already absent" if plan.removes else f"already matches version #{plan.version_id}"
+        )
+        info(f"{plan.path} {state}; nothing to do")
         return
+    question = (
+        f"Remove {plan.path}? It did not exist before sleepd's last adoption."
+        if plan.removes
+        else f"Restore {plan.path} to version #{plan.version_id}?"
+    )
     sys.stdout.write(plan.diff)
     sys.stdout.flush()
     if not yes:
@@ -33,12 +42,15 @@ def rollback(
             raise CommandError(
                 "rollback asks for confirmation; pass --yes in scripts", ExitCode.NO_TTY
             )
-        if not typer.confirm(f"Restore {plan.path} to version #{plan.version_id}?"):
+        if not typer.confirm(question):
             info("nothing changed")
             return
     result = execute_rollback(engine, plan, actor=reviewer_name())
     backup = f"; the replaced content is version #{result.backup_version_id}"
-    info(f"restored {result.path} to version #{result.restored_version_id}{backup}")
+    if result.restored_version_id is None:
+        info(f"removed {result.path}, as it was before sleepd created it{backup}")
+    else:
+        info(f"restored {result.path} to version #{result.restored_version_id}{backup}")
 
 
 def history(

@@ -1,8 +1,9 @@
 """Rollback: put a document back exactly as a stored version had it.
 
-The default target is the version the last adoption replaced (its backup). The live
-content is stored first, so rolling back never loses a hand edit either, and the
-restored content becomes the document's new reference for `sleepd verify`.
+The default target is the version the last adoption replaced (its backup); a
+document the last adoption created (a new managed skill, say) is removed again. The
+live content is stored first, so rolling back never loses a hand edit either, and
+the restored content becomes the document's new reference for `sleepd verify`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from sleepd.errors import ConflictError, ExitCode, NotFoundError, SleepdError
 from sleepd.review.records import add_version, audit, ensure_backup
-from sleepd.review.textfile import document_diff, read_live, write_document
+from sleepd.review.textfile import document_diff, read_live, remove_document, write_document
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import AuditEntry, DocumentVersion, TargetDocument
 
@@ -31,21 +32,27 @@ class RollbackPlan:
     document_id: int
     path: str
     project: str
-    version_id: int
+    version_id: int | None  # None: the document did not exist; rolling back removes it
     content: str
     live_hash: str | None
     diff: str
 
     @property
+    def removes(self) -> bool:
+        return self.version_id is None
+
+    @property
     def is_noop(self) -> bool:
+        if self.removes:
+            return self.live_hash is None
         return not self.diff and self.live_hash is not None
 
 
 @dataclass(frozen=True)
 class RollbackResult:
     path: str
-    restored_version_id: int
-    new_version_id: int
+    restored_version_id: int | None  # None: removed, as before its first adoption
+    new_version_id: int | None
     backup_version_id: int | None
 
 
@@ -70,8 +77,9 @@ def resolve_document(db: Session, target_path: str | None) -> TargetDocument:
     return adopted[0]
 
 
-def version_before_last_adoption(db: Session, document: TargetDocument) -> DocumentVersion:
-    """The backup the last adoption recorded; older data falls back to the prior version."""
+def version_before_last_adoption(db: Session, document: TargetDocument) -> DocumentVersion | None:
+    """The backup the last adoption recorded (None: the adoption created the document);
+    older data falls back to the prior version."""
     last = db.scalars(
         select(DocumentVersion)
         .where(DocumentVersion.document_id == document.id, DocumentVersion.origin == "adopted")
@@ -93,10 +101,7 @@ def version_before_last_adoption(db: Session, document: TargetDocument) -> Docum
     if entry is not None:
         backup_id = entry.detail.get("backup_version_id")
         if backup_id is None:
-            raise ConflictError(
-                f"{document.path} did not exist before its last adoption; "
-                "there is no earlier version to restore (delete the file by hand)"
-            )
+            return None  # it did not exist before: rolling back removes it
         backup = db.get(DocumentVersion, backup_id)
         if backup is not None:
             return backup
@@ -132,7 +137,9 @@ def plan_rollback(
             document = resolve_document(db, target_path)
             version = version_before_last_adoption(db, document)
         path, project = document.path, document.project_path
-        document_id, version_id, content = document.id, version.id, version.content
+        document_id = document.id
+        version_id = version.id if version is not None else None
+        content = version.content if version is not None else ""
     live = read_live(path)
     return RollbackPlan(
         document_id=document_id,
@@ -146,7 +153,8 @@ def plan_rollback(
 
 
 def execute_rollback(engine: Engine, plan: RollbackPlan, *, actor: str) -> RollbackResult:
-    """Back up the live document, restore the version byte for byte, record it."""
+    """Back up the live document, restore the version byte for byte (or remove a
+    document the last adoption created), record it."""
     live = read_live(plan.path)
     if live.hash != plan.live_hash:
         raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
@@ -159,8 +167,13 @@ def execute_rollback(engine: Engine, plan: RollbackPlan, *, actor: str) -> Rollb
             raise NotFoundError(f"{plan.path} is no longer a managed document")
         if read_live(plan.path).hash != plan.live_hash:
             raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
-        restored = add_version(db, document.id, plan.content, origin="rollback")
-        document.last_adopted_version_id = restored.id
+        restored = None
+        if plan.removes:
+            # No reference any more: `verify` has nothing to compare until the next adoption.
+            document.last_adopted_version_id = None
+        else:
+            restored = add_version(db, document.id, plan.content, origin="rollback")
+            document.last_adopted_version_id = restored.id
         audit(
             db,
             actor=actor,
@@ -170,13 +183,19 @@ def execute_rollback(engine: Engine, plan: RollbackPlan, *, actor: str) -> Rollb
             detail={
                 "path": document.path,
                 "from_hash": live.hash,
-                "to_hash": restored.content_hash,
+                "to_hash": restored.content_hash if restored is not None else None,
+                "removed": plan.removes,
                 "restored_version_id": plan.version_id,
-                "new_version_id": restored.id,
+                "new_version_id": restored.id if restored is not None else None,
                 "backup_version_id": backup_id,
             },
         )
         db.flush()
-        real = write_document(document.path, plan.content, document.project_path)
-        restored.mode = stat.S_IMODE(real.stat().st_mode)
-    return RollbackResult(plan.path, plan.version_id, restored.id, backup_id)
+        if restored is None:
+            remove_document(document.path, document.project_path)
+        else:
+            real = write_document(document.path, plan.content, document.project_path)
+            restored.mode = stat.S_IMODE(real.stat().st_mode)
+    return RollbackResult(
+        plan.path, plan.version_id, restored.id if restored is not None else None, backup_id
+    )

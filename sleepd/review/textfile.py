@@ -8,6 +8,8 @@ allowed root: a symlink or `..` leading outside is refused.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +75,19 @@ def write_document(path: str | Path, text: str, project_root: str | Path) -> Pat
     except OSError as exc:
         raise DocumentWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     return real
+
+
+def remove_document(path: str | Path, project_root: str | Path) -> None:
+    """Remove a document sleepd created, and its folder if that is left empty."""
+    real = check_path(Path(path), [Path(project_root)])
+    try:
+        real.unlink(missing_ok=True)
+    except OSError as exc:
+        raise DocumentWriteError(f"cannot remove {path}: {exc.strerror or exc}") from None
+    folder = real.parent
+    if folder != Path(os.path.realpath(project_root)):
+        with contextlib.suppress(OSError):  # only when empty: a new managed skill's folder
+            folder.rmdir()
 
 
 def document_diff(before: str, after: str, path: str) -> str:

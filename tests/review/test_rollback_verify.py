@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from sleepd.errors import ConflictError, NotFoundError
+from sleepd.errors import NotFoundError
 from sleepd.review.adopt import adopt_proposal
 from sleepd.review.history import list_history
 from sleepd.review.nights import NIGHT_KEYS, night_rows
@@ -69,14 +69,31 @@ def test_rollback_refuses_unknown_targets_and_versions(engine: Engine, skill_pat
         plan_rollback(engine, target_path=str(skill_path))
 
 
-def test_rollback_of_a_created_document_is_refused(
+def test_rollback_of_a_document_the_adoption_created_removes_it(
     engine: Engine, stage: StageFn, project: Path
 ) -> None:
-    path = project / "AGENTS.md"
-    staged = stage(path, "# Agents\n\nBe brief.\n", base="", kind="agents")
+    folder = project / ".claude" / "skills" / "sleepd-learned"
+    path = folder / "SKILL.md"
+    created = "---\nname: sleepd-learned\ndescription: Learned.\n---\n\nBe brief.\n"
+    staged = stage(path, created, base="")
     adopt_proposal(engine, staged.proposal_id, actor="alice")
-    with pytest.raises(ConflictError, match="did not exist"):
-        plan_rollback(engine, target_path=str(path))
+    path.write_text(created + "A hand edit.\n")
+    plan = plan_rollback(engine, target_path=str(path))
+    assert plan.removes and not plan.is_noop
+    assert "-Be brief." in plan.diff and "-A hand edit." in plan.diff
+    result = execute_rollback(engine, plan, actor="alice")
+    assert not path.exists() and not folder.exists()  # as before the skill was created
+    assert (project / ".claude" / "skills").is_dir()  # but nothing above its own folder
+    assert result.restored_version_id is None and result.new_version_id is None
+    with read_session(engine) as db:
+        contents = set(db.scalars(select(DocumentVersion.content)))
+        entry = db.scalars(select(AuditEntry).where(AuditEntry.action == "rollback")).one()
+        assert entry.detail["removed"] is True
+    assert created + "A hand edit.\n" in contents  # the live content was kept first
+    assert verify_documents(engine) == []  # no reference until the next adoption
+    assert plan_rollback(engine, target_path=str(path)).is_noop
+    with pytest.raises(NotFoundError, match="nothing has been adopted"):
+        plan_rollback(engine)  # the default target: nothing adopted is live any more
 
 
 def test_verify_reports_hand_edit_once_as_observed_version(
