@@ -90,6 +90,20 @@ def test_rollback_history_verify_round_trip(
     assert skill_path.read_text() == SKILL_V1
 
 
+def test_rollback_removes_a_skill_the_adoption_created(
+    engine: Engine, stage: StageFn, project: Path, cli: CliFn
+) -> None:
+    path = project / ".claude" / "skills" / "sleepd-learned" / "SKILL.md"
+    staged = stage(path, "---\nname: sleepd-learned\ndescription: Learned.\n---\n\nHi.\n", base="")
+    assert cli("review", "accept", str(staged.proposal_id)).returncode == 0
+    assert path.exists()
+    rolled = cli("rollback", "--yes")
+    assert rolled.returncode == 0, rolled.stderr
+    assert not path.exists()
+    assert "removed" in rolled.stderr and "before sleepd created it" in rolled.stderr
+    assert cli("verify").returncode == 0
+
+
 def test_nights_jsonl_lines_parse(engine: Engine, cli: CliFn) -> None:
     with write_session(engine) as db:
         db.add_all([Night(tasks_replayed=4, simulated=True), Night(tasks_replayed=7)])
