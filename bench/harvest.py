@@ -30,9 +30,9 @@ from typing import Any
 import orjson
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "harvest"))
-
-from e2e_support import CORPUS, lay_out_copies  # noqa: E402
+TEST_SUPPORT = REPO / "tests" / "harvest"
+# Imported where used, not here: worker processes re-import this main module, and the
+# test helpers pull in pytest, which a worker of the real CLI never pays for.
 
 WORK = REPO / "bench" / "_work" / "harvest"
 TARGET_MB_S = 50.0
@@ -55,6 +55,9 @@ def build_tree(work: Path, copies: int) -> int:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
+    sys.path.insert(0, str(TEST_SUPPORT))
+    from e2e_support import lay_out_copies
+
     return lay_out_copies(work, copies)
 
 
@@ -155,8 +158,9 @@ def main() -> None:
         "--workers", type=int, default=None, help="workers for the comparison run (default 2)"
     )
     args = parser.parse_args()
-    if not CORPUS.is_dir():
-        raise SystemExit(f"corpus not found at {CORPUS}")
+    corpus = REPO.parent / "shared" / "corpus"
+    if not corpus.is_dir():
+        raise SystemExit(f"corpus not found at {corpus}")
     env = use_home(WORK)
     total = build_tree(WORK, args.copies)
     print(f"tree: {total / 1e6:.1f} MB in {args.copies} corpus copies under {WORK}")
