@@ -69,6 +69,7 @@ from harvesters.records import (
     SessionRecord,
     SkippedLine,
     SourceFile,
+    open_failure_reason,
 )
 
 SOURCE = "codex"
@@ -146,9 +147,9 @@ class CodexHarvester:
         try:
             data, now = read_whole(file.path, MAX_JSON_ROLLOUT_BYTES)
         except OSError as exc:
-            why = "file vanished" if isinstance(exc, FileNotFoundError) else str(exc)
             kept = cursor or empty_cursor(file.path)
-            return Batch(file.path, SOURCE, kept, skipped=[SkippedLine(file.path, 0, 0, why)])
+            skip = SkippedLine(file.path, 0, 0, open_failure_reason(exc))
+            return Batch(file.path, SOURCE, kept, skipped=[skip])
         seen = cursor is not None and cursor.offset > 0
         if seen and cursor is not None and same_file_version(cursor, now):
             return Batch(file.path, SOURCE, cursor)

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from harvesters.records import FileCursor, SkippedLine
+from harvesters.records import FileCursor, SkippedLine, open_failure_reason
 
 HEAD_BYTES = 4096
 DEFAULT_BATCH_LINES = 2000
@@ -170,7 +170,7 @@ def read_jsonl(
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed in the finally below
     except OSError as exc:
-        reason = "file vanished" if isinstance(exc, FileNotFoundError) else f"unreadable: {exc}"
+        reason = open_failure_reason(exc)
         kept = cursor if cursor is not None else empty_cursor(path)
         yield LineBatch(lines=[], skipped=[SkippedLine(path, 0, 0, reason)], cursor=kept)
         return

@@ -29,6 +29,15 @@ EventKind = Literal[
 #: `raw_type` of a user prompt typed while the agent ran and sent into its running turn.
 STEERING = "steering"
 
+#: Why a whole file was not read: the reason of its one `SkippedLine` at line 0.
+FILE_VANISHED = "file vanished"
+FILE_UNREADABLE = "unreadable"
+
+
+def open_failure_reason(exc: OSError) -> str:
+    """The line-0 skip reason for a file that could not be opened."""
+    return FILE_VANISHED if isinstance(exc, FileNotFoundError) else f"{FILE_UNREADABLE}: {exc}"
+
 
 @dataclass(slots=True)
 class FileCursor:

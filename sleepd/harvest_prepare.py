@@ -15,7 +15,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, SkippedLine
+from harvesters.records import (
+    FILE_UNREADABLE,
+    FILE_VANISHED,
+    Batch,
+    EventRecord,
+    FileCursor,
+    SessionRecord,
+    SkippedLine,
+)
 from harvesters.records import SourceFile as SourceFileRecord
 from sleepd.paths import REPLAY_DIR_PREFIX
 
@@ -45,7 +53,7 @@ EVENT_ROW_COLUMNS: tuple[str, ...] = (
 )
 
 #: A reader reports a file it could not open as one skip at line 0 with one of these.
-FILE_LEVEL_REASONS = ("file vanished", "unreadable")
+FILE_LEVEL_REASONS = (FILE_VANISHED, FILE_UNREADABLE)
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Connection, Engine
 
-from harvesters.records import FileCursor
+from harvesters.records import FILE_VANISHED, FileCursor
 from sleepd.harvest_prepare import PreparedBatch
 from sleepd.harvest_report import SourceReport
 from sleepd.store import ingest
@@ -157,7 +157,7 @@ class _Tally:
         report.replay_sessions_skipped += self.replay_sessions_skipped
         report.redactions += self.redactions
         for path, problem in self.problems:
-            if problem == "file vanished":
+            if problem == FILE_VANISHED:
                 report.files_missing += 1
             else:
                 note_error(report, f"cannot read {path}: {problem}")

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from harvesters.records import FileCursor, SessionRecord
+from harvesters.records import FILE_VANISHED, FileCursor, SessionRecord
 from harvesters.records import SkippedLine as SkippedRecord
 from sleepd.harvest_prepare import EVENT_ROW_COLUMNS
 from sleepd.store.dialect import (
@@ -378,9 +378,7 @@ def mark_file_problem(conn: Connection, file_id: int, problem: str) -> None:
     conn.execute(
         update(TranscriptFile)
         .where(TranscriptFile.id == file_id)
-        .values(
-            status="missing" if problem == "file vanished" else "error", last_error=problem[:500]
-        )
+        .values(status="missing" if problem == FILE_VANISHED else "error", last_error=problem[:500])
     )
 
 

@@ -251,3 +251,18 @@ def test_truncated_rollout_resets_and_forgets_the_old_session_state(
     batches = read(path, cursor)
     assert batches[0].reset
     assert batches[-1].cursor.state["sid"] == "other-session"
+
+
+def test_unreadable_single_json_rollout_is_a_file_problem_like_any_other(tmp_path: Path) -> None:
+    """Gone or unreadable, a `.json` rollout gets the reader's line-0 reasons, not a malformed
+    line: the writer marks the file, and its cursor stays where it was."""
+    gone = tmp_path / "sessions" / "2025" / "04" / "17" / "rollout-2025-04-17-gone.json"
+    gone.parent.mkdir(parents=True)
+    [missing] = read(gone)
+    assert [(s.line_no, s.reason) for s in missing.skipped] == [(0, "file vanished")]
+    unreadable = gone.with_name("rollout-2025-04-17-dir.json")
+    unreadable.mkdir()  # a directory where a file should be: even root cannot read it
+    [broken] = read(unreadable)
+    assert [s.line_no for s in broken.skipped] == [0]
+    assert broken.skipped[0].reason.startswith("unreadable: ")
+    assert broken.events == []
