@@ -134,14 +134,11 @@ class AnthropicBackend:
             failure, detail = FailureKind.REFUSAL, "model refused (stop_reason=refusal)"
         elif (problem := json_output_problem(text, request.json_schema)) is not None:
             failure, detail = FailureKind.BAD_OUTPUT, problem
-        return ModelResponse(
+        return ModelResponse.measured(
+            usage,
             text=text,
             backend=self.name,
             model=str(message.model),
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
-            cache_write_tokens=usage.cache_write_tokens,
             cost_usd=self.prices.cost(str(message.model), usage, batch=batch, cache_ttl_1h=batch),
             latency_s=latency_s,
             failure=failure,

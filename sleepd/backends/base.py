@@ -12,9 +12,12 @@ import enum
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from sleepd.errors import SleepdError
+
+if TYPE_CHECKING:  # pricing imports this module
+    from sleepd.backends.pricing import Usage
 
 Role = Literal["miner", "target", "judge", "optimizer"]
 ROLES: tuple[Role, ...] = ("miner", "target", "judge", "optimizer")
@@ -103,6 +106,17 @@ class ModelResponse:
     raw_id: str | None = None
     #: Seconds the provider asked us to wait (rate limits), when it said so.
     retry_after_s: float | None = None
+
+    @classmethod
+    def measured(cls, usage: Usage, **fields: Any) -> ModelResponse:
+        """A response whose token figures are a provider's usage report."""
+        return cls(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            **fields,
+        )
 
     @property
     def ok(self) -> bool:

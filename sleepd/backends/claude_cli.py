@@ -91,14 +91,11 @@ class ClaudeCliBackend(CliBackend):
         reported = data.get("total_cost_usd")
         cost = float(reported) if reported is not None else self.prices.cost(model, usage)
         problem = json_output_problem(text, request.json_schema)
-        return ModelResponse(
+        return ModelResponse.measured(
+            usage,
             text=text,
             backend=self.name,
             model=_model_used(data) or model,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
-            cache_write_tokens=usage.cache_write_tokens,
             cost_usd=cost,
             latency_s=result.latency_s,
             failure=FailureKind.BAD_OUTPUT if problem else None,

@@ -104,13 +104,11 @@ class CodexCliBackend(CliBackend):
             )
         text = messages[-1]
         problem = json_output_problem(text, request.json_schema)
-        return ModelResponse(
+        return ModelResponse.measured(
+            usage,
             text=text,
             backend=self.name,
             model=model,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
             cost_usd=self.prices.cost(model, usage),
             latency_s=result.latency_s,
             failure=FailureKind.BAD_OUTPUT if problem else None,

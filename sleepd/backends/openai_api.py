@@ -151,13 +151,11 @@ class OpenAIBackend:
             detail = str(message.get("refusal") or "content filter")
         elif (problem := json_output_problem(text, request.json_schema)) is not None:
             failure, detail = FailureKind.BAD_OUTPUT, problem
-        return ModelResponse(
+        return ModelResponse.measured(
+            usage,
             text=text,
             backend=self.name,
             model=model,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
             cost_usd=self.prices.cost(model, usage, batch=batch),
             latency_s=latency_s,
             failure=failure,
