@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sleepd.harvest_prepare import (
-    BatchRedactor,
     PreparedBatch,
     ReadJob,
     ReadResult,
     prepared_batches,
+    read_error,
     read_in_worker,
 )
 
@@ -102,17 +102,13 @@ def feed(
 def _feed_inline(
     jobs: list[ReadJob], harvesters: dict[str, Any], started: StartFn, offset: int = 0
 ) -> Iterator[FeedItem]:
-    redactors: dict[bytes, BatchRedactor] = {}
     for index, job in enumerate(jobs, start=offset):
         started(index)
-        redactor = None
-        if job.salt is not None:
-            redactor = redactors.setdefault(job.salt, BatchRedactor(job.salt))
         try:
-            for batch in prepared_batches(harvesters[job.source], job, redactor):
+            for batch in prepared_batches(harvesters[job.source], job):
                 yield FeedItem(index, batch)
         except OSError as exc:
-            yield FeedItem(index, error=f"cannot read {job.file.path}: {exc.strerror or exc}")
+            yield FeedItem(index, error=read_error(job, exc))
 
 
 @dataclass(slots=True)

@@ -221,10 +221,9 @@ class ReadResult:
     error: str | None = None  # the file could not be read (OSError)
 
 
-def prepared_batches(
-    harvester: Any, job: ReadJob, redactor: BatchRedactor | None
-) -> Iterator[PreparedBatch]:
-    """Every prepared batch of one file, streamed (the in-process path)."""
+def prepared_batches(harvester: Any, job: ReadJob) -> Iterator[PreparedBatch]:
+    """Every prepared batch of one file, streamed."""
+    redactor = redactor_for(job.salt)
     for batch in harvester.read(
         job.file,
         job.cursor,
@@ -236,32 +235,44 @@ def prepared_batches(
         yield prepared
 
 
-_worker_harvesters: dict[tuple[str, tuple[str, ...]], Any] = {}
-_worker_redactors: dict[bytes, BatchRedactor] = {}
+def read_error(job: ReadJob, exc: OSError) -> str:
+    return f"cannot read {job.file.path}: {exc.strerror or exc}"
+
+
+#: One compiled rule set per salt, and one harvester per source, for each process.
+_redactors: dict[bytes, BatchRedactor] = {}
+_harvesters: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def redactor_for(salt: bytes | None) -> BatchRedactor | None:
+    """None when redaction is off."""
+    if salt is None:
+        return None
+    redactor = _redactors.get(salt)
+    if redactor is None:
+        redactor = _redactors[salt] = BatchRedactor(salt)
+    return redactor
 
 
 def read_in_worker(job: ReadJob) -> ReadResult:
     """Worker-process entry: read up to `job.max_bytes` of one file, prepared."""
     key = (job.source, job.roots)
-    harvester = _worker_harvesters.get(key)
+    harvester = _harvesters.get(key)
     if harvester is None:
         from harvesters.registry import load_harvester_class
 
         harvester = load_harvester_class(job.source)([Path(r) for r in job.roots])
-        _worker_harvesters[key] = harvester
-    redactor = None
-    if job.salt is not None:
-        redactor = _worker_redactors.setdefault(job.salt, BatchRedactor(job.salt))
+        _harvesters[key] = harvester
     out: list[PreparedBatch] = []
     read = 0
     try:
-        for prepared in prepared_batches(harvester, job, redactor):
+        for prepared in prepared_batches(harvester, job):
             out.append(prepared)
             read += prepared.bytes_read
             if job.max_bytes and read >= job.max_bytes and prepared.problem is None:
                 return ReadResult(job, out, more=True)
     except OSError as exc:
-        return ReadResult(job, out, error=f"cannot read {job.file.path}: {exc.strerror or exc}")
+        return ReadResult(job, out, error=read_error(job, exc))
     return ReadResult(job, out)
 
 
