@@ -390,22 +390,30 @@ def add_redaction_counts(conn: Connection, source: str, counts: dict[str, int]) 
 
 
 def link_parent_sessions(conn: Connection) -> int:
-    """Resolve subagent/fork parents whose parent session has now been seen."""
-    orphans = conn.execute(
-        select(Session.id, Session.source, Session.parent_external_id).where(
-            Session.parent_external_id.is_not(None), Session.parent_session_id.is_(None)
+    """Resolve subagent/fork parents whose parent session has now been seen.
+
+    One statement: it runs after every harvest, and a subagent whose parent is
+    never harvested stays an orphan for good, so a query per orphan would be paid
+    again and again.
+    """
+    sessions = Session.__table__
+    parent = sessions.alias("parent")
+    parent_id = (
+        select(parent.c.id)
+        .where(
+            parent.c.source == sessions.c.source,
+            parent.c.external_id == sessions.c.parent_external_id,
+            parent.c.id != sessions.c.id,
         )
-    ).all()
-    linked = 0
-    for session_id, source, parent_external in orphans:
-        parent_id = conn.scalar(
-            select(Session.id).where(
-                Session.source == source, Session.external_id == parent_external
-            )
+        .scalar_subquery()
+    )
+    result = conn.execute(
+        update(sessions)
+        .where(
+            sessions.c.parent_external_id.is_not(None),
+            sessions.c.parent_session_id.is_(None),
+            parent_id.is_not(None),
         )
-        if parent_id is not None and parent_id != session_id:
-            conn.execute(
-                update(Session).where(Session.id == session_id).values(parent_session_id=parent_id)
-            )
-            linked += 1
-    return linked
+        .values(parent_session_id=parent_id)
+    )
+    return int(result.rowcount or 0)

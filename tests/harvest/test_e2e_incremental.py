@@ -6,7 +6,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from e2e_support import append_bytes, claude_prompt, codex_prompt, integrity, line, query
+from e2e_support import (
+    append_bytes,
+    claude_prompt,
+    codex_prompt,
+    integrity,
+    line,
+    query,
+    write_lines,
+)
 
 from sleepd.harvest import harvest
 
@@ -134,3 +142,33 @@ def test_replaced_file_new_inode_drops_old_events_and_keeps_new(
     assert (again["events_new"], again["files_changed"]) == (0, 0)
     assert session_events(db_file, "codex", CODEX_SID) == events
     assert integrity(db_file) == "ok"
+
+
+def test_a_subagent_stored_before_its_parent_is_linked_when_the_parent_arrives(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    project = isolated_home / "claude" / "projects" / "-work-demo"
+    parent_sid = "11111111-2222-4333-8444-555555555555"
+    lost_sid = "99999999-2222-4333-8444-555555555555"  # its main session is never written
+    for sid, agent in ((parent_sid, "a1"), (lost_sid, "b2")):
+        sub = claude_prompt(sid, f"{agent}aaaaaa-0000-4000-8000-000000000001", "sub task")
+        sub["isSidechain"], sub["agentId"] = True, agent
+        write_lines(project / sid / "subagents" / f"agent-{agent}.jsonl", [sub])
+
+    def parents() -> dict[str, str | None]:
+        rows = query(
+            db_file,
+            "SELECT s.external_id, p.external_id FROM sessions s "
+            "LEFT JOIN sessions p ON p.id = s.parent_session_id WHERE s.kind = 'subagent'",
+        )
+        return dict(rows)
+
+    harvest(store, cfg)
+    assert parents() == {f"{parent_sid}:agent-a1": None, f"{lost_sid}:agent-b2": None}
+
+    write_lines(
+        project / f"{parent_sid}.jsonl",
+        [claude_prompt(parent_sid, "cccccccc-0000-4000-8000-000000000001", "main task")],
+    )
+    harvest(store, cfg)
+    assert parents() == {f"{parent_sid}:agent-a1": parent_sid, f"{lost_sid}:agent-b2": None}
