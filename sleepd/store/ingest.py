@@ -396,22 +396,21 @@ def link_parent_sessions(conn: Connection) -> int:
     never harvested stays an orphan for good, so a query per orphan would be paid
     again and again.
     """
-    sessions = Session.__table__
-    parent = sessions.alias("parent")
+    parent = Session.__table__.alias("parent")
     parent_id = (
         select(parent.c.id)
         .where(
-            parent.c.source == sessions.c.source,
-            parent.c.external_id == sessions.c.parent_external_id,
-            parent.c.id != sessions.c.id,
+            parent.c.source == Session.source,
+            parent.c.external_id == Session.parent_external_id,
+            parent.c.id != Session.id,
         )
         .scalar_subquery()
     )
     result = conn.execute(
-        update(sessions)
+        update(Session)
         .where(
-            sessions.c.parent_external_id.is_not(None),
-            sessions.c.parent_session_id.is_(None),
+            Session.parent_external_id.is_not(None),
+            Session.parent_session_id.is_(None),
             parent_id.is_not(None),
         )
         .values(parent_session_id=parent_id)
