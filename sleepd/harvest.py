@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
 from harvesters.records import FileCursor, SourceFile
-from sleepd import paths
+from sleepd import harvest_feed, paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
 from sleepd.harvest_feed import feed, worker_count
@@ -71,10 +71,11 @@ def harvest(
 
     One harvest at a time per home (a file lock): the daemon's sweep, a watch
     event and a night's own harvest never interleave their cursors. With
-    `parallel`, a big harvest may parse in spawned worker processes
-    (`harvest.workers`). Like any spawn pool they re-import the caller's main
-    module, so it is off unless asked for: the CLI and the daemon ask; a script
-    that asks must keep its own work under `if __name__ == "__main__":`.
+    `parallel`, a big harvest may parse in worker processes (`harvest.workers`):
+    forked from a single-threaded caller on Linux, spawned otherwise. Spawned ones
+    re-import the caller's main module, so it is off unless asked for: the CLI and
+    the daemon ask; a script that asks must keep its own work under
+    `if __name__ == "__main__":`.
     """
     from filelock import FileLock, Timeout
 
@@ -260,8 +261,10 @@ def _read_and_store(
     writers = {
         plan.source: GroupWriter(engine, plan.source, report.sources[plan.source]) for plan in plans
     }
+    method = harvest_feed.start_method() if workers else ""
     for plan in plans:
         report.sources[plan.source].workers = workers if plan.jobs else 0
+        report.sources[plan.source].worker_start = method if plan.jobs else ""
 
     def started(index: int) -> None:
         if progress is not None:
@@ -269,7 +272,7 @@ def _read_and_store(
 
     current: GroupWriter | None = None
     try:
-        for item in feed(jobs, harvesters, workers, started):
+        for item in feed(jobs, harvesters, workers, started, method or None):
             writer = writers[jobs[item.index].source]
             if writer is not current:
                 if current is not None:

@@ -93,11 +93,15 @@ class BatchRedactor:
         self._salt = salt
         self._redactor: Any = None
 
-    def redact(self, events: list[EventRecord], sessions: list[SessionRecord]) -> dict[str, int]:
+    def compile(self) -> Any:
         if self._redactor is None:
             from sleepd.redaction import Redactor
 
             self._redactor = Redactor(salt=self._salt)
+        return self._redactor
+
+    def redact(self, events: list[EventRecord], sessions: list[SessionRecord]) -> dict[str, int]:
+        redactor = self.compile()
         # One redact_many call per batch: the keyword search runs once over all
         # the strings, and the rules only on the few strings with a hit.
         slots: list[tuple[Any, str]] = []
@@ -110,7 +114,7 @@ class BatchRedactor:
         texts = [getattr(owner, name) for owner, name in slots]
         counts: dict[str, int] = {}
         for (owner, name), (new_text, rules) in zip(
-            slots, self._redactor.redact_many(texts), strict=True
+            slots, redactor.redact_many(texts), strict=True
         ):
             if rules:  # every change comes with a rule id
                 setattr(owner, name, str(new_text))
@@ -252,6 +256,13 @@ def redactor_for(salt: bytes | None) -> BatchRedactor | None:
     if redactor is None:
         redactor = _redactors[salt] = BatchRedactor(salt)
     return redactor
+
+
+def compile_redactor(salt: bytes | None) -> None:
+    """Compile the rules now (before forking workers, which then share them)."""
+    redactor = redactor_for(salt)
+    if redactor is not None:
+        redactor.compile()
 
 
 def read_in_worker(job: ReadJob) -> ReadResult:

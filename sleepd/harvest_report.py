@@ -23,6 +23,7 @@ class SourceReport:
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     workers: int = 0  # worker processes that parsed this source (0: in-process)
+    worker_start: str = ""  # how they were started: "fork" or "spawn" ("" in-process)
 
 
 @dataclass

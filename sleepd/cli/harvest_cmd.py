@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
+import time
 from enum import StrEnum
 from typing import Any
 
 import typer
 
 from sleepd.cli.common import emit_json, warn
+
+PROGRESS_REFRESH_S = 0.1
 
 
 class SourceChoice(StrEnum):
@@ -43,15 +46,22 @@ def harvest(
         from rich.console import Console
         from rich.progress import Progress
 
-        progress_ctx = Progress(transient=True, console=Console(stderr=True))
+        # Refreshed from the callback, not by rich's timer thread: a single-threaded
+        # process can fork its harvest workers (see sleepd.harvest_feed.start_method).
+        progress_ctx = Progress(transient=True, console=Console(stderr=True), auto_refresh=False)
         progress_ctx.start()
         tasks: dict[str, object] = {}
+        last_refresh = [0.0]
 
         def progress_cb(name: str, done: int, total: int) -> None:
             assert progress_ctx is not None
             if name not in tasks:
                 tasks[name] = progress_ctx.add_task(f"harvest {name}", total=total)
             progress_ctx.update(tasks[name], completed=done)  # type: ignore[arg-type]
+            now = time.monotonic()
+            if now - last_refresh[0] >= PROGRESS_REFRESH_S or done == total:
+                last_refresh[0] = now
+                progress_ctx.refresh()
 
     try:
         run_id = run_harvest_job(

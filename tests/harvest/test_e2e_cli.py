@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -110,3 +114,45 @@ def test_status_warns_when_claude_cleans_up_after_one_day(isolated_home: Path) -
     settings.write_text(json.dumps({"cleanupPeriodDays": 1}))
     warnings = invoke("status")["warnings"]
     assert any("cleanupPeriodDays is 1" in w for w in warnings), warnings
+
+
+def test_the_progress_bar_on_a_terminal_leaves_the_harvest_free_to_fork_its_workers(
+    corpus_tree: Path, db_file: Path
+) -> None:
+    """rich's own refresh thread would make forking unsafe (and force spawned workers)."""
+    (corpus_tree / "config.toml").write_text("[harvest]\nworkers = 2\nparallel_min_mb = 0\n")
+    primary, secondary = os.openpty()
+    seen = bytearray()
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # the child closed its end
+                return
+            if not chunk:
+                return
+            seen.extend(chunk)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        done = subprocess.run(
+            [str(Path(sys.executable).with_name("sleepd")), "harvest"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            env=os.environ.copy(),
+            timeout=120,
+        )
+    finally:
+        os.close(secondary)
+        reader.join(timeout=10)
+        os.close(primary)
+    assert done.returncode == 0, seen.decode(errors="replace")
+    assert b"harvest claude" in seen  # the bar was drawn on the terminal
+    [(detail,)] = query(db_file, "SELECT detail FROM job_runs WHERE job = 'harvest'")
+    per_source = json.loads(detail)["per_source"]
+    expected = "fork" if sys.platform.startswith("linux") else "spawn"
+    assert {per["worker_start"] for per in per_source.values()} == {expected}
+    assert {per["workers"] for per in per_source.values()} == {2}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +40,14 @@ def inline_dump(home: Path, cfg: Any) -> dict[str, Any]:
     return canonical_dump(clean)
 
 
-@pytest.fixture
-def two_workers(cfg: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+@pytest.fixture(params=["fork", "spawn"])
+def two_workers(cfg: Any, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Any:
     """Two workers whatever the size, in small chunks: every file larger than 32 KiB is
-    read in several pieces, each resumed from the cursor the previous piece ended on."""
+    read in several pieces, each resumed from the cursor the previous piece ended on.
+    Both ways of starting them: forked (a single-threaded caller on Linux) and spawned."""
+    if request.param not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {request.param} on this platform")
+    monkeypatch.setattr(harvest_feed, "start_method", lambda: request.param)
     monkeypatch.setattr(harvest_feed, "WORKER_CHUNK_BYTES", 32 * 1024)
     cfg.harvest.parallel_min_mb = 0
     cfg.harvest.workers = 2
@@ -54,6 +60,7 @@ def test_workers_store_what_an_in_process_harvest_stores(
     cfg = two_workers
     report = harvest(store, cfg, parallel=True)
     assert [r.workers for r in report.sources.values()] == [2, 2]
+    assert {r.worker_start for r in report.sources.values()} == {harvest_feed.start_method()}
     assert report.notices == []
     assert report.totals()["errors"] == 0
     assert integrity(db_file) == "ok"
@@ -74,7 +81,7 @@ def test_a_killed_worker_costs_speed_not_data(
         workers = [
             child
             for child in psutil.Process(os.getpid()).children()
-            if "spawn_main" in " ".join(child.cmdline())
+            if "resource_tracker" not in " ".join(child.cmdline())
         ]
         if workers:
             os.kill(workers[0].pid, signal.SIGKILL)
@@ -103,3 +110,26 @@ def test_workers_start_only_for_big_harvests() -> None:
     assert worker_count(1, 0, 0) == 1
     # Auto: a worker per CPU (the writer parses too when it would wait), none on one CPU.
     assert [worker_count(0, 20 * mb, 16 * mb, cpus=n) for n in (1, 2, 3, 8, 64)] == [0, 2, 3, 4, 4]
+
+
+def test_workers_are_forked_only_from_a_single_threaded_caller_on_linux(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(harvest_feed.sys, "platform", "linux")
+    monkeypatch.setattr(harvest_feed.threading, "active_count", lambda: 1)
+    expected = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    assert harvest_feed.start_method() == expected
+    monkeypatch.setattr(harvest_feed.sys, "platform", "darwin")
+    assert harvest_feed.start_method() == "spawn"
+
+
+def test_a_caller_with_other_threads_spawns_its_workers() -> None:
+    """The daemon harvests beside its scheduler and watcher threads."""
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert harvest_feed.start_method() == "spawn"
+    finally:
+        stop.set()
+        other.join()
