@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
 
-from sleepd.store.dialect import FTS_TABLE, fts_match_query, has_fts
+from sleepd.store.dialect import FTS_TABLE, fts_match_query, has_fts, like_pattern
 from sleepd.store.models import Event, Session
 
 
@@ -47,19 +47,21 @@ def search_events(
         .order_by(Event.ts.desc())
         .limit(limit)
     )
+    terms = query.split()
     with engine.connect() as conn:
+        substrings = terms
         if has_fts(conn):
-            match = fts_match_query(query)
-            stmt = stmt.where(
-                Event.id.in_(
-                    select(text("rowid"))
-                    .select_from(text(FTS_TABLE))
-                    .where(text(f"{FTS_TABLE} MATCH :match"))
-                )
-            ).params(match=match)
-        else:
-            for term in query.split():
-                stmt = stmt.where(Event.text.ilike(f"%{term}%"))
+            match, substrings = fts_match_query(terms)
+            if match:
+                stmt = stmt.where(
+                    Event.id.in_(
+                        select(text("rowid"))
+                        .select_from(text(FTS_TABLE))
+                        .where(text(f"{FTS_TABLE} MATCH :match"))
+                    )
+                ).params(match=match)
+        for term in substrings:
+            stmt = stmt.where(Event.text.ilike(like_pattern(term), escape="\\"))
         if project:
             stmt = stmt.where(Session.project_path == project)
         if source:

@@ -103,7 +103,11 @@ def search(
     limit: int = typer.Option(20, "--limit", min=1, max=1000),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Full-text search over harvested events."""
+    """Full-text search over harvested events, newest first.
+
+    Every word must appear (in any order, case and accents ignored); a word with
+    punctuation in it, like exit-code or src/main.rs, must appear as typed.
+    """
     from dataclasses import asdict
 
     from sleepd.config import load_config

@@ -6,7 +6,8 @@ store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -188,10 +189,32 @@ def upsert_add(
     return result
 
 
-def fts_match_query(query: str) -> str:
-    """Quote each term so user input is never FTS5 syntax (no injection, no errors)."""
-    terms = [t for t in query.split() if t]
-    return " ".join('"' + t.replace('"', '""') + '"' for t in terms)
+#: What the index's unicode61 tokenizer keeps as a token: runs of letters and digits.
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def fts_match_query(terms: Iterable[str]) -> tuple[str, list[str]]:
+    """The FTS5 query for search terms, and the terms it cannot check by itself.
+
+    Every token of every term is quoted (user input is never FTS5 syntax: no
+    injection, no errors) and ANDed. The index keeps no token positions (migration
+    0003), so a term that is not exactly one token ("exit-code", "src/main.rs",
+    "->") is also returned, to be matched as a substring of the text. The query is
+    "" when no term has a token.
+    """
+    tokens: list[str] = []
+    substrings: list[str] = []
+    for term in terms:
+        tokens.extend(_TOKEN.findall(term))
+        if _TOKEN.fullmatch(term) is None:
+            substrings.append(term)
+    return " ".join(f'"{token}"' for token in dict.fromkeys(tokens)), substrings
+
+
+def like_pattern(term: str) -> str:
+    """`%term%` for LIKE with a backslash escape, so `%` and `_` in a term are literal."""
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
 def alembic_include_object(

@@ -137,3 +137,55 @@ def test_0002_keeps_stored_events_searchable_both_ways(tmp_path: Path) -> None:
     migrate.downgrade(engine, "0001")
     assert hits("numpy") == 1
     assert "ix_events_kind" in {ix["name"] for ix in inspect(engine).get_indexes("events")}
+
+
+def test_0003_drops_token_positions_and_keeps_events_searchable_both_ways(
+    tmp_path: Path,
+) -> None:
+    """0003 rebuilds the full-text index without positions; 0002's phrases come back on
+    the way down."""
+    from sqlalchemy import text
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate.upgrade(engine, "0002")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO sessions (id, source, external_id, kind, event_count, "
+                "meta, mined_through_seq, created_at, updated_at) VALUES "
+                "(1, 'claude', 's1', 'main', 0, '{}', 0, '2026-01-01', '2026-01-01')"
+            )
+        )
+        for i, body in enumerate(("connection refused by the server", "the server refused")):
+            conn.execute(
+                text(
+                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
+                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
+                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
+                    "VALUES (1, :seq, :ext, 'user', 'error', :body, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
+                ),
+                {"seq": i + 1, "ext": f"e{i}", "body": body},
+            )
+        conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
+
+    def hits(match: str) -> int:
+        with engine.connect() as conn:
+            query = text("SELECT count(*) FROM events_fts WHERE events_fts MATCH :m")
+            return int(conn.execute(query, {"m": match}).scalar())
+
+    def fts_sql() -> str:
+        with engine.connect() as conn:
+            query = text("SELECT sql FROM sqlite_master WHERE name = 'events_fts'")
+            return str(conn.execute(query).scalar())
+
+    assert hits('"connection refused"') == 1
+    migrate.upgrade(engine)
+    assert "detail=none" in fts_sql()
+    assert hits('"refused" "server"') == 2 and hits('"connection"') == 1
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM events WHERE external_id = 'e0'"))
+        conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('integrity-check')"))
+    assert hits('"connection"') == 0 and hits('"refused"') == 1
+    migrate.downgrade(engine, "0002")
+    assert "detail=none" not in fts_sql()
+    assert hits('"the server refused"') == 1  # phrases work again

@@ -1,0 +1,102 @@
+"""`search_events`: every term must match; a term of several tokens matches as typed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from sleepd.search import search_events
+from sleepd.store.dialect import fts_match_query, like_pattern
+
+BODIES = (
+    "pytest failed: exit-code 2 in src/main.rs",
+    "the exit code was 1, see the log",
+    "Café au lait is 100% ready",
+    "progress 100 percent -> done",
+    "an unrelated prompt about caching",
+)
+
+
+@pytest.fixture
+def engine(db_engine: Any) -> Any:
+    with db_engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO sessions (id, source, external_id, kind, event_count, meta, "
+                "mined_through_seq, created_at, updated_at, project_path) VALUES "
+                "(1, 'claude', 's1', 'main', 0, '{}', 0, '2026-01-01', '2026-01-01', '/w')"
+            )
+        )
+        for i, body in enumerate(BODIES):
+            conn.execute(
+                text(
+                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, ts, "
+                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
+                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
+                    "VALUES (1, :seq, :ext, 'user', 'user_prompt', :body, :ts, "
+                    "0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
+                ),
+                {"seq": i + 1, "ext": f"e{i}", "body": body, "ts": f"2026-01-0{i + 1} 00:00:00"},
+            )
+        conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
+    return db_engine
+
+
+def found(engine: Any, query: str) -> list[int]:
+    """Which BODIES a query finds, in body order."""
+    return sorted(
+        BODIES.index(_full_text(engine, hit.event_id)) for hit in search_events(engine, query)
+    )
+
+
+def _full_text(engine: Any, event_id: int) -> str:
+    with engine.connect() as conn:
+        return str(
+            conn.execute(text("SELECT text FROM events WHERE id = :i"), {"i": event_id}).scalar()
+        )
+
+
+CASES = [
+    ("exit", [0, 1]),
+    ("exit code", [0, 1]),  # two terms: both anywhere
+    ("exit-code", [0]),  # one term of two tokens: as typed, not "exit code"
+    ("EXIT-CODE", [0]),  # case does not matter
+    ("src/main.rs", [0]),
+    ("100%", [2]),  # % is literal, not a wildcard
+    ("->", [3]),  # no token at all: a substring search
+    ("100", [2, 3]),
+    ("log exit", [1]),
+    ("nothing-here", []),
+]
+
+
+@pytest.mark.parametrize(("query", "expected"), CASES)
+def test_search_matches_terms_as_a_user_types_them(
+    engine: Any, query: str, expected: list[int]
+) -> None:
+    assert found(engine, query) == expected
+
+
+def test_diacritics_are_folded_for_single_words(engine: Any) -> None:
+    assert found(engine, "cafe") == [2]
+    assert found(engine, "café") == [2]
+
+
+@pytest.mark.parametrize(("query", "expected"), [c for c in CASES if c[0].isascii()])
+def test_without_the_full_text_index_search_finds_the_same(
+    engine: Any, query: str, expected: list[int]
+) -> None:
+    """Other databases (or a SQLite build without FTS5) fall back to LIKE."""
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE events_fts"))
+    assert found(engine, query) == expected
+
+
+def test_user_input_never_becomes_fts5_syntax() -> None:
+    match, substrings = fts_match_query(['"NEAR(a b)"', "x*", "OR", "a:b"])
+    assert match == '"NEAR" "a" "b" "x" "OR"'
+    assert substrings == ['"NEAR(a b)"', "x*", "a:b"]
+    assert fts_match_query(["->"]) == ("", ["->"])
+    assert like_pattern(r"50%_a\b") == r"%50\%\_a\\b%"
