@@ -94,6 +94,22 @@ def test_a_killed_worker_costs_speed_not_data(
     assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
 
 
+def test_workers_yield_the_cpu_to_the_writer(
+    two_copies: Path, two_workers: Any, store: Any
+) -> None:
+    """The writer is the critical path: workers run at a lower priority."""
+    niceness: set[int] = set()
+
+    def look(source: str, done: int, total: int) -> None:
+        for child in psutil.Process(os.getpid()).children():
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                niceness.add(child.nice())
+
+    harvest(store, two_workers, progress=look, parallel=True)
+    expected = min(os.getpriority(os.PRIO_PROCESS, 0) + harvest_feed.WORKER_NICENESS, 19)
+    assert niceness == {expected}
+
+
 def test_a_library_caller_gets_workers_only_when_it_asks(
     two_copies: Path, two_workers: Any, store: Any
 ) -> None:
