@@ -109,14 +109,16 @@ class GroupWriter:
             self._caches.seqs,
         )
         cursors: dict[int, tuple[FileCursor, int]] = {}
-        touched: set[int] = set()
+        added: dict[int, int] = {}  # events per session; -1: recount it
         redactions: dict[str, int] = {}
         for batch in readable:
             ref = files[batch.path]
-            inserted, batch_touched = ingest.insert_event_rows(
+            inserted, per_session = ingest.insert_event_rows(
                 conn, batch.event_rows, ref.id, self._caches.sessions, self._caches.seqs
             )
-            touched |= batch_touched
+            for session_id, count in per_session.items():
+                before = added.get(session_id, 0)
+                added[session_id] = -1 if min(before, count) < 0 else before + count
             ingest.record_skips(conn, ref, batch.skipped)
             cursors[ref.id] = (batch.cursor, ref.malformed_lines)
             for rule, count in batch.redactions.items():
@@ -127,7 +129,7 @@ class GroupWriter:
             tally.bytes_read += batch.bytes_read
             tally.replay_sessions_skipped += batch.replay_sessions_skipped
         ingest.store_cursors(conn, cursors)
-        ingest.refresh_event_counts(conn, touched)
+        ingest.add_event_counts(conn, added)
         ingest.add_redaction_counts(conn, self.source, redactions)
         tally.redactions = sum(redactions.values())
         return tally

@@ -264,23 +264,23 @@ def insert_event_rows(
     file_id: int,
     session_cache: dict[str, int],
     seq_cache: dict[int, int],
-) -> tuple[int, set[int]]:
+) -> tuple[int, dict[int, int]]:
     """Insert prepared event rows, skipping ones already stored (same session, external id),
-    and add them to the full-text index.
+    and add them to the full-text index; returns how many, and how many per session.
 
     Each row is `(session_external_id, *EVENT_ROW_COLUMNS)`; the session id (from
     `upsert_sessions`) and a dense per-session sequence number (from `prime_seqs`)
     are assigned here, where the database is known.
     """
     if not rows:
-        return 0, set()
+        return 0, {}
     final: list[tuple[Any, ...]] = []
-    touched: set[int] = set()
+    per_session: dict[int, int] = {}
     for row in rows:
         session_id = session_cache[row[0]]
         seq = seq_cache[session_id] + 1
         seq_cache[session_id] = seq
-        touched.add(session_id)
+        per_session[session_id] = per_session.get(session_id, 0) + 1
         final.append((session_id, seq, file_id, *row[1:]))
     before = last_event_id(conn)
     inserted = insert_ignore_rows(
@@ -295,11 +295,29 @@ def insert_event_rows(
     else:
         index_new_events(conn, before)
     if inserted != len(final):
-        # Some were duplicates: re-sync seq counters so the next batch continues densely.
-        for session_id in touched:
+        # Some were duplicates: re-sync seq counters so the next batch continues densely,
+        # and let the caller recount these sessions (-1: how many is not known).
+        for session_id in per_session:
             del seq_cache[session_id]
-        prime_seqs(conn, touched, seq_cache)
-    return inserted, touched
+        prime_seqs(conn, per_session, seq_cache)
+        return inserted, dict.fromkeys(per_session, -1)
+    return inserted, per_session
+
+
+def add_event_counts(conn: Connection, added: dict[int, int]) -> None:
+    """Bring sessions' event counts up to date: add what is known, recount the rest (-1).
+
+    Adding spares a count over every touched session's events per group.
+    """
+    known = [{"sid": sid, "n": n} for sid, n in added.items() if n >= 0]
+    if known:
+        conn.execute(
+            update(Session)
+            .where(Session.id == bindparam("sid"))
+            .values(event_count=Session.event_count + bindparam("n"), updated_at=utcnow()),
+            known,
+        )
+    refresh_event_counts(conn, {sid for sid, n in added.items() if n < 0})
 
 
 def refresh_event_counts(conn: Connection, session_ids: set[int]) -> None:

@@ -119,7 +119,8 @@ def canonical_dump(db_file: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def integrity(db_file: Path) -> str:
-    """SQLite's integrity check, then FTS5's check of the index against the events."""
+    """SQLite's integrity check, FTS5's check of the index against the events, and each
+    session's stored event count against its events."""
     conn = sqlite3.connect(db_file)
     try:
         result = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -129,6 +130,13 @@ def integrity(db_file: Path) -> str:
             conn.execute("INSERT INTO events_fts(events_fts) VALUES('integrity-check')")
         except sqlite3.DatabaseError as exc:
             return f"full-text index: {exc}"
+        drifted = conn.execute(
+            "SELECT s.external_id, s.event_count, count(e.id) FROM sessions s "
+            "LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id "
+            "HAVING s.event_count != count(e.id)"
+        ).fetchall()
+        if drifted:
+            return f"event counts drifted (session, stored, real): {drifted[:5]}"
         return "ok"
     finally:
         conn.close()

@@ -172,3 +172,23 @@ def test_a_subagent_stored_before_its_parent_is_linked_when_the_parent_arrives(
     )
     harvest(store, cfg)
     assert parents() == {f"{parent_sid}:agent-a1": parent_sid, f"{lost_sid}:agent-b2": None}
+
+
+def test_lines_copied_into_another_file_are_stored_once_and_counted_once(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A transcript copied (in part) into a second file: the store's key drops the copies,
+    and the session's event count follows what was really stored."""
+    project = isolated_home / "claude" / "projects" / "-work-demo"
+    sid = "22222222-2222-4333-8444-555555555555"
+    records = [
+        claude_prompt(sid, f"dddddddd-0000-4000-8000-00000000000{i}", f"step {i}") for i in range(4)
+    ]
+    write_lines(project / f"{sid}.jsonl", records[:3])
+    harvest(store, cfg)
+    write_lines(project.with_name("-work-demo-copy") / f"{sid}.jsonl", records[1:])
+    report = harvest(store, cfg).totals()
+    assert report["events_new"] == 1
+    assert integrity(db_file) == "ok"  # includes each session's stored event count
+    [(count,)] = query(db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (sid,))
+    assert count == 4
