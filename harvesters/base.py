@@ -71,7 +71,11 @@ def clip_text(text: str, max_bytes: int) -> tuple[str, int]:
     Huge tool outputs and pasted images would bloat the store without helping
     mining; the original size is kept so figures stay honest.
     """
-    if len(text) * 4 <= max_bytes:
+    if text.isascii():  # a flag on the string, not a scan: most text, and no encoding
+        size = len(text)
+        if size <= max_bytes:
+            return text, size
+    elif len(text) * 4 <= max_bytes:
         return text, len(text.encode("utf-8", "surrogatepass"))
     data = text.encode("utf-8", "surrogatepass")
     size = len(data)

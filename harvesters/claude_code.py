@@ -458,11 +458,12 @@ class _ClaudeFile:
     def _count_usage(self, mid: str | None, usage: Any, first: EventRecord) -> None:
         if not isinstance(usage, dict):
             return
+        get = usage.get
         figures = [
-            as_int(usage.get("input_tokens")),
-            as_int(usage.get("output_tokens")),
-            as_int(usage.get("cache_read_input_tokens")),
-            as_int(usage.get("cache_creation_input_tokens")),
+            as_int(get("input_tokens")),
+            as_int(get("output_tokens")),
+            as_int(get("cache_read_input_tokens")),
+            as_int(get("cache_creation_input_tokens")),
         ]
         if mid is None:
             _add_tokens(first, figures)
