@@ -93,3 +93,23 @@ def test_a_file_that_vanished_is_a_problem_not_rows() -> None:
     prepared = prepare(gone, BatchRedactor(b"salt"))
     assert prepared.problem is not None and prepared.problem.startswith("file vanished")
     assert prepared.event_rows == []
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [("s1", "e1", "2025-11-17 10:00:00.000000", "user", "user_prompt", None, None, "hé",
+          3, False, None, 1, 2, 3, 4, None, False, True, "steering", None, 0, 1)],
+        [("s1", datetime(2025, 11, 17, tzinfo=UTC))],  # not marshal's: pickled as it is
+    ],
+)  # fmt: skip
+def test_a_batch_crosses_to_the_writer_unchanged(rows: list[tuple[object, ...]]) -> None:
+    """Workers send batches with the rows marshalled (faster than pickle)."""
+    import pickle
+
+    cursor = FileCursor("p", 1, 2, 3, 3, "h", state={"usage": {"m": [1, 2, 3, 4]}})
+    batch = prepare(Batch(path="p", source="claude", cursor=cursor), None)
+    batch.event_rows, batch.role, batch.text_bytes = rows, "subagent", 7
+    copy = pickle.loads(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+    assert copy == batch
+    assert copy.event_rows == rows and all(type(r) is tuple for r in copy.event_rows)
