@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from seed_rows import seed_events
 from sqlalchemy import inspect
 
 from sleepd.store import migrate
@@ -86,32 +87,11 @@ def test_0002_keeps_stored_events_searchable_both_ways(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
     migrate.upgrade(engine, "0001")
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO sessions (id, source, external_id, kind, event_count, "
-                "meta, mined_through_seq, created_at, updated_at) VALUES "
-                "(1, 'claude', 's1', 'main', 0, '{}', 0, '2026-01-01', '2026-01-01')"
-            )
+        seed_events(
+            conn,
+            [("user_prompt", "fix the flaky fixture"), ("error", "ModuleNotFoundError: numpy")],
         )
-        for i, (kind, body) in enumerate(
-            (("user_prompt", "fix the flaky fixture"), ("error", "ModuleNotFoundError: numpy"))
-        ):
-            conn.execute(
-                text(
-                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
-                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
-                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
-                    "VALUES (1, :seq, :ext, 'user', :kind, :body, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
-                ),
-                {"seq": i + 1, "ext": f"e{i}", "kind": kind, "body": body},
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO events_fts(rowid, text) SELECT id, text FROM events "
-                    "WHERE external_id = :ext"
-                ),
-                {"ext": f"e{i}"},
-            )
+        conn.execute(text("INSERT INTO events_fts(rowid, text) SELECT id, text FROM events"))
 
     def hits(word: str) -> int:
         with engine.connect() as conn:
@@ -149,23 +129,9 @@ def test_0003_drops_token_positions_and_keeps_events_searchable_both_ways(
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
     migrate.upgrade(engine, "0002")
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO sessions (id, source, external_id, kind, event_count, "
-                "meta, mined_through_seq, created_at, updated_at) VALUES "
-                "(1, 'claude', 's1', 'main', 0, '{}', 0, '2026-01-01', '2026-01-01')"
-            )
+        seed_events(
+            conn, [("error", "connection refused by the server"), ("error", "the server refused")]
         )
-        for i, body in enumerate(("connection refused by the server", "the server refused")):
-            conn.execute(
-                text(
-                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
-                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
-                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
-                    "VALUES (1, :seq, :ext, 'user', 'error', :body, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
-                ),
-                {"seq": i + 1, "ext": f"e{i}", "body": body},
-            )
         conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
 
     def hits(match: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from seed_rows import seed_events
 from sqlalchemy import text
 
 from sleepd.search import search_events
@@ -22,24 +23,7 @@ BODIES = (
 @pytest.fixture
 def engine(db_engine: Any) -> Any:
     with db_engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO sessions (id, source, external_id, kind, event_count, meta, "
-                "mined_through_seq, created_at, updated_at, project_path) VALUES "
-                "(1, 'claude', 's1', 'main', 0, '{}', 0, '2026-01-01', '2026-01-01', '/w')"
-            )
-        )
-        for i, body in enumerate(BODIES):
-            conn.execute(
-                text(
-                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, ts, "
-                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
-                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
-                    "VALUES (1, :seq, :ext, 'user', 'user_prompt', :body, :ts, "
-                    "0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
-                ),
-                {"seq": i + 1, "ext": f"e{i}", "body": body, "ts": f"2026-01-0{i + 1} 00:00:00"},
-            )
+        seed_events(conn, [("user_prompt", body) for body in BODIES], dated=True)
         conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
     return db_engine
 
