@@ -142,6 +142,13 @@ def _chunk_of(job: ReadJob) -> int:
     return min(job.new_bytes, WORKER_CHUNK_BYTES) if job.new_bytes else WORKER_CHUNK_BYTES
 
 
+class _NotStarted(BrokenProcessPool):
+    """The pool could not start its worker processes."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(f"could not start worker processes ({cause}); reading in-process")
+
+
 def start_method() -> str:
     """`fork` on Linux when the caller runs a single thread, `spawn` otherwise.
 
@@ -229,7 +236,7 @@ def _feed_parallel(
             initargs=(os.getpid(),),
         )
     except OSError as exc:
-        yield FeedItem(0, notice=f"could not start worker processes ({exc}); reading in-process")
+        yield FeedItem(0, notice=str(_NotStarted(exc)))
         yield from _feed_inline(jobs, harvesters, started)
         return
     in_flight = 0  # bytes of the queued jobs: workers stay busy while a group is written
@@ -238,13 +245,17 @@ def _feed_parallel(
     last_started = -1
 
     def submit(job: ReadJob) -> Future[ReadResult]:
-        # A broken pool refuses new work; the refusal surfaces, in job order, below.
+        # A broken pool refuses new work, and the pool starts its processes on the first
+        # submit (where fork can fail: process limit, memory); either refusal surfaces,
+        # in job order, below.
+        refused: Future[ReadResult] = Future()
         try:
             return pool.submit(read_in_worker, job)
         except BrokenProcessPool as exc:
-            refused: Future[ReadResult] = Future()
             refused.set_exception(exc)
-            return refused
+        except OSError as exc:
+            refused.set_exception(_NotStarted(exc))
+        return refused
 
     def top_up() -> None:
         nonlocal next_job, in_flight
@@ -284,9 +295,11 @@ def _feed_parallel(
             in_flight -= _chunk_of(slot.job)
             try:
                 result = slot.result if slot.result is not None else slot.future.result()
-            except BrokenProcessPool:
+            except BrokenProcessPool as exc:
                 rest = [replace(slot.job, max_bytes=0), *jobs[slot.index + 1 :]]
-                yield FeedItem(slot.index, notice=WORKERS_LOST)
+                yield FeedItem(
+                    slot.index, notice=str(exc) if isinstance(exc, _NotStarted) else WORKERS_LOST
+                )
                 yield from _feed_inline(rest, harvesters, started, offset=slot.index)
                 return
             if result.more and result.batches and slot.result is None:

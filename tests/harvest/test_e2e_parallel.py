@@ -94,6 +94,30 @@ def test_a_killed_worker_costs_speed_not_data(
     assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
 
 
+def test_workers_that_cannot_start_cost_speed_not_data(
+    two_copies: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fork() refused (a process limit, no memory): the harvest reads in-process."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    cfg.harvest.parallel_min_mb, cfg.harvest.workers = 0, 2
+    monkeypatch.setattr(harvest_feed, "start_method", lambda: "fork")
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fork", refuse)
+        report = harvest(store, cfg, parallel=True)
+    assert report.notices == [
+        "could not start worker processes ([Errno 11] Resource temporarily unavailable); "
+        "reading in-process"
+    ]
+    assert report.totals()["errors"] == 0
+    assert integrity(db_file) == "ok"
+    assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
+
+
 def test_workers_yield_the_cpu_to_the_writer(
     two_copies: Path, two_workers: Any, store: Any
 ) -> None:
