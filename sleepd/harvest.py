@@ -286,8 +286,10 @@ def _read_and_store(
                 writer.add(item.batch)
         if current is not None:
             current.flush()
-    except (OperationalError, sqlite3.OperationalError) as exc:
-        if _is_disk_full(exc):
+    except BaseException as exc:
+        for writer in writers.values():
+            writer.abort()  # an open group is rolled back: nothing half-stored
+        if isinstance(exc, OperationalError | sqlite3.OperationalError) and _is_disk_full(exc):
             raise DiskFullError(
                 "the disk holding the database is full; harvest stopped, nothing stored "
                 "was lost — free space and run `sleepd harvest` again"

@@ -5,10 +5,15 @@ small full-text merges; grouping batches (across files) until about
 `GROUP_TEXT_BYTES` of text or `GROUP_EVENTS` events pays for them once. Each group
 carries every cursor it advances, so a kill at any moment still leaves the database
 as some prefix of the harvest: nothing lost, nothing doubled.
+
+Inside the open group, batches are written as they arrive, a few at a time
+(`WRITE_TEXT_BYTES`), not all at the commit: the writer's SQLite work then runs while
+worker processes parse what comes next, instead of after they have finished.
 """
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Connection, Engine
@@ -23,6 +28,10 @@ from sleepd.store.engine import write_connection
 GROUP_TEXT_BYTES = 24 << 20
 GROUP_EVENTS = 20_000
 GROUP_BATCHES = 1_000
+#: Batches are written into the open group once this much text (or this many batches)
+#: has arrived.
+WRITE_TEXT_BYTES = 1 << 20
+WRITE_BATCHES = 200
 #: Page cache while a group is written (KiB): about the group's own size.
 GROUP_CACHE_KIB = 64 * 1024
 
@@ -40,46 +49,82 @@ class _Caches:
 
 
 class GroupWriter:
-    """Collects prepared batches of one source and writes them a group at a time."""
+    """Writes the prepared batches of one source into group transactions."""
 
     def __init__(self, engine: Engine, source: str, report: SourceReport) -> None:
         self.engine = engine
         self.source = source
         self.report = report
-        self._pending: list[PreparedBatch] = []
+        self._pending: list[PreparedBatch] = []  # arrived, not yet written
         self._pending_text = 0
-        self._pending_events = 0
+        self._group: _OpenGroup | None = None
         self._caches = _Caches()
 
     def add(self, batch: PreparedBatch) -> None:
         if batch.reset and self._pending:
-            self.flush()  # a reset opens its own group, so it runs before the group's inserts
+            self._write_pending()  # a reset batch leads its own write: it runs first
         self._pending.append(batch)
         self._pending_text += batch.text_bytes
-        self._pending_events += len(batch.event_rows)
-        if (
-            self._pending_text >= GROUP_TEXT_BYTES
-            or self._pending_events >= GROUP_EVENTS
-            or len(self._pending) >= GROUP_BATCHES
+        if self._pending_text >= WRITE_TEXT_BYTES or len(self._pending) >= WRITE_BATCHES:
+            self._write_pending()
+        group = self._group
+        if group is not None and (
+            group.text >= GROUP_TEXT_BYTES
+            or group.events >= GROUP_EVENTS
+            or group.batches >= GROUP_BATCHES
         ):
             self.flush()
 
     def flush(self) -> None:
+        """Write what has arrived and commit the group."""
+        self._write_pending()
+        group, self._group = self._group, None
+        if group is None:
+            return
+        try:
+            group.stack.close()  # commit
+        except BaseException:
+            self._caches.clear()
+            raise
+        group.tally.add_to(self.report)
+
+    def abort(self) -> None:
+        """Roll the open group back (the harvest is stopping on an error)."""
+        group, self._group = self._group, None
+        self._pending, self._pending_text = [], 0
+        if group is not None:
+            self._caches.clear()
+            group.stack.__exit__(RuntimeError, RuntimeError("harvest stopped"), None)
+
+    def _write_pending(self) -> None:
         if not self._pending:
             return
         batches = self._pending
-        self._pending, self._pending_text, self._pending_events = [], 0, 0
+        self._pending, self._pending_text = [], 0
+        group = self._group
+        if group is None:
+            group = self._group = _OpenGroup(ExitStack())
+            try:
+                conn = group.stack.enter_context(write_connection(self.engine))
+                group.stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
+            except BaseException:
+                self._group = None
+                group.stack.close()
+                raise
+            group.conn = conn
         try:
-            with (
-                write_connection(self.engine) as conn,
-                bulk_write_cache(conn, GROUP_CACHE_KIB),
-            ):
-                tally = self._write(conn, batches)
-        except BaseException:
+            assert group.conn is not None
+            tally = self._write(group.conn, batches)
+        except BaseException as exc:
             # Ids cached from the rolled-back transaction would point at nothing.
             self._caches.clear()
+            self._group = None
+            group.stack.__exit__(type(exc), exc, exc.__traceback__)
             raise
-        tally.add_to(self.report)
+        group.tally.merge(tally)
+        group.text += sum(b.text_bytes for b in batches)
+        group.events += sum(len(b.event_rows) for b in batches)
+        group.batches += len(batches)
 
     def _write(self, conn: Connection, batches: list[PreparedBatch]) -> _Tally:
         tally = _Tally()
@@ -136,6 +181,18 @@ class GroupWriter:
 
 
 @dataclass
+class _OpenGroup:
+    """A group transaction being written: its connection, and what it holds so far."""
+
+    stack: ExitStack
+    conn: Connection | None = None
+    tally: _Tally = field(default_factory=lambda: _Tally())
+    text: int = 0
+    events: int = 0
+    batches: int = 0
+
+
+@dataclass
 class _Tally:
     """What one group added; it reaches the report only once the group is committed."""
 
@@ -148,6 +205,17 @@ class _Tally:
     replay_sessions_skipped: int = 0
     redactions: int = 0
     problems: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+
+    def merge(self, other: _Tally) -> None:
+        self.sessions_new += other.sessions_new
+        self.events_new += other.events_new
+        self.files_reset += other.files_reset
+        self.malformed_lines += other.malformed_lines
+        self.truncated_lines += other.truncated_lines
+        self.bytes_read += other.bytes_read
+        self.replay_sessions_skipped += other.replay_sessions_skipped
+        self.redactions += other.redactions
+        self.problems.extend(other.problems)
 
     def add_to(self, report: SourceReport) -> None:
         report.sessions_new += self.sessions_new

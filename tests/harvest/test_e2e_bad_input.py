@@ -167,3 +167,45 @@ def test_full_disk_on_the_cli_is_one_line_and_nonzero(
     assert done.stdout == ""
     assert query(db_file, "SELECT count(*) FROM events")[0][0] >= before
     assert integrity(db_file) == "ok"
+
+
+def test_a_harvest_stopped_mid_group_rolls_the_group_back(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches are written into the open group as they arrive; an error before its
+    commit (here: reading stops with an exception) leaves only committed groups."""
+    import sleepd.harvest_feed as harvest_feed
+    import sleepd.harvest_writer as harvest_writer
+
+    monkeypatch.setattr(harvest_writer, "WRITE_TEXT_BYTES", 1)  # write every batch at once
+    real = harvest_feed.prepared_batches
+    seen = 0
+
+    def breaks_after_a_while(harvester: Any, job: Any) -> Any:
+        nonlocal seen
+        for batch in real(harvester, job):
+            seen += 1
+            if seen == 6:
+                raise RuntimeError("reading stopped")
+            yield batch
+
+    monkeypatch.setattr(harvest_feed, "prepared_batches", breaks_after_a_while)
+    with pytest.raises(RuntimeError, match="reading stopped") as caught:
+        harvest(store, cfg)
+    # Rolled back at once, not when the failed harvest's frames (kept alive by the
+    # traceback here, by a daemon's logging there) are collected: the lock is free.
+    other = sqlite3.connect(db_file, timeout=0)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.rollback()
+    finally:
+        other.close()
+    assert caught.traceback
+    assert query(db_file, "SELECT count(*) FROM events")[0][0] == 0  # one group, rolled back
+    assert integrity(db_file) == "ok"
+
+    monkeypatch.setattr(harvest_feed, "prepared_batches", real)
+    harvest(store, cfg)
+    expected = sum(len(events) for _, events in read_directly(corpus_tree).values())
+    assert query(db_file, "SELECT count(*) FROM events")[0][0] == expected
+    assert integrity(db_file) == "ok"
