@@ -30,7 +30,7 @@ GROUP_EVENTS = 20_000
 GROUP_BATCHES = 1_000
 #: Batches are written into the open group once this much text (or this many batches)
 #: has arrived.
-WRITE_TEXT_BYTES = 1 << 20
+WRITE_TEXT_BYTES = 2 << 20
 WRITE_BATCHES = 200
 #: Page cache while a group is written (KiB): about the group's own size.
 GROUP_CACHE_KIB = 64 * 1024
