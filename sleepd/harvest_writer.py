@@ -13,6 +13,7 @@ worker processes parse what comes next, instead of after they have finished.
 
 from __future__ import annotations
 
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
@@ -28,6 +29,9 @@ from sleepd.store.engine import write_connection
 GROUP_TEXT_BYTES = 24 << 20
 GROUP_EVENTS = 20_000
 GROUP_BATCHES = 1_000
+#: A group open this long is committed at its next write: the write lock is held while
+#: batches arrive, and other writers (a review, the daemon) should not wait long for it.
+GROUP_SECONDS = 5.0
 #: Batches are written into the open group once this much text (or this many batches)
 #: has arrived.
 WRITE_TEXT_BYTES = 2 << 20
@@ -72,6 +76,7 @@ class GroupWriter:
             group.text >= GROUP_TEXT_BYTES
             or group.events >= GROUP_EVENTS
             or group.batches >= GROUP_BATCHES
+            or time.monotonic() - group.opened >= GROUP_SECONDS
         ):
             self.flush()
 
@@ -185,6 +190,7 @@ class _OpenGroup:
     """A group transaction being written: its connection, and what it holds so far."""
 
     stack: ExitStack
+    opened: float = field(default_factory=time.monotonic)
     conn: Connection | None = None
     tally: _Tally = field(default_factory=lambda: _Tally())
     text: int = 0

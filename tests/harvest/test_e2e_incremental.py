@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import (
     append_bytes,
     claude_prompt,
@@ -192,3 +193,36 @@ def test_lines_copied_into_another_file_are_stored_once_and_counted_once(
     assert integrity(db_file) == "ok"  # includes each session's stored event count
     [(count,)] = query(db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (sid,))
     assert count == 4
+
+
+def test_a_group_open_too_long_is_committed_at_its_next_write(
+    corpus_tree: Path, cfg: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches arrive into an open group holding the write lock; time bounds how long."""
+    from sqlalchemy import event
+
+    import sleepd.harvest_writer as harvest_writer
+    from sleepd.store.engine import make_engine
+    from sleepd.store.migrate import upgrade
+
+    monkeypatch.setattr(harvest_writer, "WRITE_TEXT_BYTES", 64 * 1024)
+
+    def commits_and_events(name: str) -> tuple[int, int]:
+        engine = make_engine(f"sqlite:///{corpus_tree / name}")
+        upgrade(engine)
+        commits = 0
+
+        def count(_conn: Any) -> None:
+            nonlocal commits
+            commits += 1
+
+        event.listen(engine, "commit", count)
+        report = harvest(engine, cfg)
+        engine.dispose()
+        return commits, report.totals()["events_new"]
+
+    patient = commits_and_events("patient.db")
+    monkeypatch.setattr(harvest_writer, "GROUP_SECONDS", 0.0)
+    hurried = commits_and_events("hurried.db")
+    assert hurried[1] == patient[1] > 0
+    assert hurried[0] >= patient[0] + 4  # a commit after every write
