@@ -213,30 +213,34 @@ class _Tally:
     problems: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
 
     def merge(self, other: _Tally) -> None:
-        self.sessions_new += other.sessions_new
-        self.events_new += other.events_new
-        self.files_reset += other.files_reset
-        self.malformed_lines += other.malformed_lines
-        self.truncated_lines += other.truncated_lines
-        self.bytes_read += other.bytes_read
-        self.replay_sessions_skipped += other.replay_sessions_skipped
-        self.redactions += other.redactions
+        _add_counts(self, other)
         self.problems.extend(other.problems)
 
     def add_to(self, report: SourceReport) -> None:
-        report.sessions_new += self.sessions_new
-        report.events_new += self.events_new
-        report.files_reset += self.files_reset
-        report.malformed_lines += self.malformed_lines
-        report.truncated_lines += self.truncated_lines
-        report.bytes_read += self.bytes_read
-        report.replay_sessions_skipped += self.replay_sessions_skipped
-        report.redactions += self.redactions
+        _add_counts(report, self)
         for path, problem in self.problems:
             if problem == FILE_VANISHED:
                 report.files_missing += 1
             else:
                 note_error(report, f"cannot read {path}: {problem}")
+
+
+#: The figures a tally counts, under the same names in a SourceReport.
+_COUNTS = (
+    "sessions_new",
+    "events_new",
+    "files_reset",
+    "malformed_lines",
+    "truncated_lines",
+    "bytes_read",
+    "replay_sessions_skipped",
+    "redactions",
+)
+
+
+def _add_counts(target: _Tally | SourceReport, source: _Tally) -> None:
+    for name in _COUNTS:
+        setattr(target, name, getattr(target, name) + getattr(source, name))
 
 
 def note_error(report: SourceReport, message: str) -> None:
