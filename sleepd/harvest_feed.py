@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -21,6 +23,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from sleepd.harvest_prepare import (
@@ -31,7 +34,10 @@ from sleepd.harvest_prepare import (
     prepared_batches,
     read_error,
     read_in_worker,
+    read_spilled,
+    unspill,
 )
+from sleepd.processes import pid_alive
 
 AUTO_MAX_WORKERS = 4
 #: Bytes of one file a worker reads before handing its batches back.
@@ -123,7 +129,7 @@ class _Slot:
 
     index: int
     job: ReadJob
-    future: Future[ReadResult]
+    future: Future[str | ReadResult]  # a worker's result, or the file it is in
     result: ReadResult | None = None
 
 
@@ -228,7 +234,9 @@ def _feed_parallel(
         # Compiled once here, inherited by every worker instead of compiled in each.
         for salt in {job.salt for job in jobs}:
             compile_redactor(salt)
+    spill_dir = ""
     try:
+        spill_dir = make_spill_dir()
         pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
@@ -236,6 +244,8 @@ def _feed_parallel(
             initargs=(os.getpid(),),
         )
     except OSError as exc:
+        if spill_dir:
+            shutil.rmtree(spill_dir, ignore_errors=True)
         yield FeedItem(0, notice=str(_NotStarted(exc)))
         yield from _feed_inline(jobs, harvesters, started)
         return
@@ -244,13 +254,13 @@ def _feed_parallel(
     next_job = 0
     last_started = -1
 
-    def submit(job: ReadJob) -> Future[ReadResult]:
+    def submit(job: ReadJob) -> Future[str | ReadResult]:
         # A broken pool refuses new work, and the pool starts its processes on the first
         # submit (where fork can fail: process limit, memory); either refusal surfaces,
         # in job order, below.
-        refused: Future[ReadResult] = Future()
+        refused: Future[str | ReadResult] = Future()
         try:
-            return pool.submit(read_in_worker, job)
+            return pool.submit(read_spilled, job, spill_dir)
         except BrokenProcessPool as exc:
             refused.set_exception(exc)
         except OSError as exc:
@@ -266,24 +276,30 @@ def _feed_parallel(
             next_job += 1
 
     def steal() -> bool:
-        """Read a job no worker has started, here, rather than wait idle for the head.
+        """Read the next job not yet handed to the workers, here, rather than wait idle
+        for the head.
 
         At most one stolen result waits at a time: the writer fills its idle moments,
-        it does not race the workers for the whole read-ahead.
+        it does not race the workers for the whole read-ahead. Only jobs never
+        submitted are taken: cancelling a submitted one leaves a cancelled future that,
+        should the pool break later, kills the pool's manager thread (Python 3.11).
         """
-        nonlocal in_flight
-        if any(slot.result is not None for slot in queued):
+        nonlocal next_job, in_flight
+        if next_job >= len(jobs) or any(slot.result is not None for slot in queued):
             return False
-        for position in range(len(queued) - 1, 0, -1):
-            slot = queued[position]
-            if slot.result is None and slot.future.cancel():
-                slot.result = read_in_worker(slot.job)
-                if slot.result.more and slot.result.batches:
-                    rest = _rest_of(slot)
-                    queued.insert(position + 1, _Slot(slot.index, rest, submit(rest)))
-                    in_flight += _chunk_of(rest)
-                return True
-        return False
+        job = replace(jobs[next_job], max_bytes=WORKER_CHUNK_BYTES)
+        result = read_in_worker(job)
+        taken: Future[str | ReadResult] = Future()
+        taken.set_result(result)
+        slot = _Slot(next_job, job, taken, result)
+        queued.append(slot)
+        in_flight += _chunk_of(job)
+        next_job += 1
+        if result.more and result.batches:
+            rest = _rest_of(slot)
+            queued.append(_Slot(slot.index, rest, submit(rest)))
+            in_flight += _chunk_of(rest)
+        return True
 
     try:
         top_up()
@@ -294,8 +310,9 @@ def _feed_parallel(
             queued.popleft()
             in_flight -= _chunk_of(slot.job)
             try:
-                result = slot.result if slot.result is not None else slot.future.result()
+                result = slot.result if slot.result is not None else unspill(slot.future.result())
             except BrokenProcessPool as exc:
+                _stop_workers(pool)
                 rest = [replace(slot.job, max_bytes=0), *jobs[slot.index + 1 :]]
                 yield FeedItem(
                     slot.index, notice=str(exc) if isinstance(exc, _NotStarted) else WORKERS_LOST
@@ -317,3 +334,44 @@ def _feed_parallel(
                 yield FeedItem(slot.index, error=result.error)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        _stop_workers(pool)  # after a clean shutdown, none is left
+        shutil.rmtree(spill_dir, ignore_errors=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers of a broken pool that are still alive.
+
+    The pool kills them itself when it breaks, unless its manager thread dies first
+    (on Python 3.11 it can, over a cancelled future still listed as pending); the
+    survivors would then wait for work forever, and the interpreter for them at exit.
+    """
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            if process.is_alive():
+                process.kill()
+
+
+#: Workers leave their results here: in memory (/dev/shm) where Linux has it.
+SPILL_PREFIX = "sleepd-harvest-"
+
+
+def make_spill_dir() -> str:
+    """A private directory for this harvest's worker results, named after its pid.
+
+    Directories left by harvests that were killed (their pid is gone) are removed
+    first: in /dev/shm they would hold memory until the next reboot.
+    """
+    root = _spill_root()
+    for stale in Path(root or tempfile.gettempdir()).glob(f"{SPILL_PREFIX}*"):
+        pid = stale.name[len(SPILL_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not pid_alive(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{SPILL_PREFIX}{os.getpid()}-", dir=root)
+
+
+def _spill_root() -> str | None:
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return None  # the system's temporary directory

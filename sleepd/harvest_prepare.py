@@ -9,7 +9,11 @@ quarter of what pickling record objects does.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
+import os
+import pickle
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
@@ -306,6 +310,46 @@ def read_in_worker(job: ReadJob) -> ReadResult:
     except OSError as exc:
         return ReadResult(job, out, error=read_error(job, exc))
     return ReadResult(job, out)
+
+
+def read_spilled(job: ReadJob, spill_dir: str) -> str | ReadResult:
+    """Worker-process entry: `read_in_worker`, with the result left in a file.
+
+    A result can be megabytes. Sent through the pool's result pipe, a worker killed
+    halfway through writing it (the out-of-memory killer, say) leaves half a message
+    that the pool then waits for forever; a path is one small write, all or nothing.
+    With no room to write the file, the result itself is returned.
+    """
+    result = read_in_worker(job)
+    try:
+        return spill(result, spill_dir)
+    except OSError:
+        return result
+
+
+def spill(result: ReadResult, spill_dir: str) -> str:
+    fd, path = tempfile.mkstemp(dir=spill_dir, suffix=".result")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(result, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    return path
+
+
+def unspill(value: str | ReadResult) -> ReadResult:
+    """What `read_spilled` returned, as the result (its file is removed)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        with open(value, "rb") as handle:
+            result: ReadResult = pickle.load(handle)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(value)
+    return result
 
 
 def roots_key(roots: Sequence[Path]) -> tuple[str, ...]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 from e2e_support import CORPUS, canonical_dump, integrity, lay_out_copies
 
 import sleepd.harvest_feed as harvest_feed
+import sleepd.harvest_prepare as harvest_prepare
 from sleepd.harvest import harvest
 from sleepd.harvest_feed import worker_count
 from sleepd.store.engine import make_engine
@@ -92,6 +95,58 @@ def test_a_killed_worker_costs_speed_not_data(
     assert report.notices == [harvest_feed.WORKERS_LOST]
     assert integrity(db_file) == "ok"
     assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
+
+
+def test_a_worker_killed_while_handing_back_a_result_costs_speed_not_data(
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Results travel as files: a worker killed halfway through writing one leaves no
+    half-sent message for the pool to wait on forever (it did, through the pipe)."""
+    if harvest_feed.start_method() != "fork":
+        pytest.skip("the patched hand-back reaches forked workers only")
+    real = harvest_prepare.spill
+    parent = os.getpid()
+    marker = two_copies / "killed-one"
+
+    def dies_halfway(result: Any, spill_dir: str) -> str:
+        path = real(result, spill_dir)
+        if os.getpid() != parent:
+            try:
+                os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                return path
+            os.truncate(path, os.path.getsize(path) // 2)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return path
+
+    monkeypatch.setattr(harvest_prepare, "spill", dies_halfway)
+    report = harvest(store, two_workers, parallel=True)
+    assert marker.exists(), "no worker handed back a result"
+    assert report.notices == [harvest_feed.WORKERS_LOST]
+    assert integrity(db_file) == "ok"
+    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
+    assert not list(
+        Path(harvest_feed._spill_root() or tempfile.gettempdir()).glob(
+            f"{harvest_feed.SPILL_PREFIX}{os.getpid()}-*"
+        )
+    )  # the harvest's own result directory is gone
+
+
+def test_result_directories_of_killed_harvests_are_removed(tmp_path: Path) -> None:
+    root = Path(harvest_feed._spill_root() or tempfile.gettempdir())
+    dead = root / f"{harvest_feed.SPILL_PREFIX}{2**22 + 12345}-left"  # above pid_max
+    alive = root / f"{harvest_feed.SPILL_PREFIX}{os.getpid()}-other"
+    for folder in (dead, alive):
+        folder.mkdir()
+        (folder / "x.result").write_bytes(b"data")
+    try:
+        mine = harvest_feed.make_spill_dir()
+        assert not dead.exists()
+        assert alive.exists()  # its harvest may still be running
+        os.rmdir(mine)
+    finally:
+        for folder in (dead, alive):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_workers_that_cannot_start_cost_speed_not_data(
