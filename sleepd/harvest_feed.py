@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import shutil
 import signal
 import sys
@@ -311,12 +312,10 @@ def _feed_parallel(
             in_flight -= _chunk_of(slot.job)
             try:
                 result = slot.result if slot.result is not None else unspill(slot.future.result())
-            except BrokenProcessPool as exc:
+            except (BrokenProcessPool, OSError, pickle.UnpicklingError, EOFError) as exc:
                 _stop_workers(pool)
                 rest = [replace(slot.job, max_bytes=0), *jobs[slot.index + 1 :]]
-                yield FeedItem(
-                    slot.index, notice=str(exc) if isinstance(exc, _NotStarted) else WORKERS_LOST
-                )
+                yield FeedItem(slot.index, notice=_lost_notice(exc))
                 yield from _feed_inline(rest, harvesters, started, offset=slot.index)
                 return
             if result.more and result.batches and slot.result is None:
@@ -336,6 +335,17 @@ def _feed_parallel(
         pool.shutdown(wait=True, cancel_futures=True)
         _stop_workers(pool)  # after a clean shutdown, none is left
         shutil.rmtree(spill_dir, ignore_errors=True)
+
+
+def _lost_notice(exc: BaseException) -> str:
+    if isinstance(exc, _NotStarted):
+        return str(exc)
+    if isinstance(exc, BrokenProcessPool):
+        return WORKERS_LOST
+    return (
+        f"a worker's result could not be read back ({exc}); "
+        "the rest of this harvest was read in-process"
+    )
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:

@@ -132,6 +132,30 @@ def test_a_worker_killed_while_handing_back_a_result_costs_speed_not_data(
     )  # the harvest's own result directory is gone
 
 
+def test_a_result_that_cannot_be_read_back_costs_speed_not_data(
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Say the result file vanished (/dev/shm cleared under a running harvest)."""
+    real = harvest_feed.unspill
+    calls = 0
+
+    def vanished_once(value: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise FileNotFoundError(2, "No such file or directory")
+        return real(value)
+
+    monkeypatch.setattr(harvest_feed, "unspill", vanished_once)
+    report = harvest(store, two_workers, parallel=True)
+    assert report.notices == [
+        "a worker's result could not be read back ([Errno 2] No such file or directory); "
+        "the rest of this harvest was read in-process"
+    ]
+    assert integrity(db_file) == "ok"
+    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
+
+
 def test_result_directories_of_killed_harvests_are_removed(tmp_path: Path) -> None:
     root = Path(harvest_feed._spill_root() or tempfile.gettempdir())
     dead = root / f"{harvest_feed.SPILL_PREFIX}{2**22 + 12345}-left"  # above pid_max
