@@ -261,10 +261,10 @@ def _read_and_store(
     writers = {
         plan.source: GroupWriter(engine, plan.source, report.sources[plan.source]) for plan in plans
     }
-    method = harvest_feed.start_method() if workers else ""
+    method = harvest_feed.start_method() if workers else None
     for plan in plans:
         report.sources[plan.source].workers = workers if plan.jobs else 0
-        report.sources[plan.source].worker_start = method if plan.jobs else ""
+        report.sources[plan.source].worker_start = (method or "") if plan.jobs else ""
 
     def started(index: int) -> None:
         if progress is not None:
@@ -272,7 +272,7 @@ def _read_and_store(
 
     current: GroupWriter | None = None
     try:
-        for item in feed(jobs, harvesters, workers, started, method or None):
+        for item in feed(jobs, harvesters, workers, started, method):
             writer = writers[jobs[item.index].source]
             if writer is not current:
                 if current is not None:

@@ -134,15 +134,10 @@ class _Slot:
     result: ReadResult | None = None
 
 
-def _rest_of(slot: _Slot) -> ReadJob:
-    """The job that reads on from where this slot's result stopped."""
-    assert slot.result is not None
-    read = sum(batch.bytes_read for batch in slot.result.batches)
-    return replace(
-        slot.job,
-        cursor=slot.result.batches[-1].cursor,
-        new_bytes=max(0, slot.job.new_bytes - read),
-    )
+def _rest_of(job: ReadJob, result: ReadResult) -> ReadJob:
+    """The job that reads on from where `result`, of `job`, stopped."""
+    read = sum(batch.bytes_read for batch in result.batches)
+    return replace(job, cursor=result.batches[-1].cursor, new_bytes=max(0, job.new_bytes - read))
 
 
 def _chunk_of(job: ReadJob) -> int:
@@ -292,13 +287,12 @@ def _feed_parallel(
         result = read_in_worker(job)
         taken: Future[str | ReadResult] = Future()
         taken.set_result(result)
-        slot = _Slot(next_job, job, taken, result)
-        queued.append(slot)
+        queued.append(_Slot(next_job, job, taken, result))
         in_flight += _chunk_of(job)
         next_job += 1
         if result.more and result.batches:
-            rest = _rest_of(slot)
-            queued.append(_Slot(slot.index, rest, submit(rest)))
+            rest = _rest_of(job, result)
+            queued.append(_Slot(next_job - 1, rest, submit(rest)))
             in_flight += _chunk_of(rest)
         return True
 
@@ -320,7 +314,7 @@ def _feed_parallel(
                 return
             if result.more and result.batches and slot.result is None:
                 # The rest of this file goes first, so batches stay in file order.
-                more = _rest_of(_Slot(slot.index, slot.job, slot.future, result))
+                more = _rest_of(slot.job, result)
                 queued.appendleft(_Slot(slot.index, more, submit(more)))
                 in_flight += _chunk_of(more)
             top_up()

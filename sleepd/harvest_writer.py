@@ -87,7 +87,7 @@ class GroupWriter:
         if group is None:
             return
         try:
-            group.stack.close()  # commit
+            group.commit()
         except BaseException:
             self._caches.clear()
             raise
@@ -99,7 +99,7 @@ class GroupWriter:
         self._pending, self._pending_text = [], 0
         if group is not None:
             self._caches.clear()
-            group.stack.__exit__(RuntimeError, RuntimeError("harvest stopped"), None)
+            group.roll_back(RuntimeError("harvest stopped"))
 
     def _write_pending(self) -> None:
         if not self._pending:
@@ -108,23 +108,14 @@ class GroupWriter:
         self._pending, self._pending_text = [], 0
         group = self._group
         if group is None:
-            group = self._group = _OpenGroup(ExitStack())
-            try:
-                conn = group.stack.enter_context(write_connection(self.engine))
-                group.stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
-            except BaseException:
-                self._group = None
-                group.stack.close()
-                raise
-            group.conn = conn
+            group = self._group = _OpenGroup.begin(self.engine)
         try:
-            assert group.conn is not None
             tally = self._write(group.conn, batches)
         except BaseException as exc:
             # Ids cached from the rolled-back transaction would point at nothing.
             self._caches.clear()
             self._group = None
-            group.stack.__exit__(type(exc), exc, exc.__traceback__)
+            group.roll_back(exc)
             raise
         group.tally.merge(tally)
         group.text += sum(b.text_bytes for b in batches)
@@ -190,12 +181,29 @@ class _OpenGroup:
     """A group transaction being written: its connection, and what it holds so far."""
 
     stack: ExitStack
+    conn: Connection
     opened: float = field(default_factory=time.monotonic)
-    conn: Connection | None = None
     tally: _Tally = field(default_factory=lambda: _Tally())
     text: int = 0
     events: int = 0
     batches: int = 0
+
+    @classmethod
+    def begin(cls, engine: Engine) -> _OpenGroup:
+        stack = ExitStack()
+        try:
+            conn = stack.enter_context(write_connection(engine))
+            stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
+        except BaseException as exc:
+            stack.__exit__(type(exc), exc, exc.__traceback__)  # rolls back, never commits
+            raise
+        return cls(stack, conn)
+
+    def commit(self) -> None:
+        self.stack.close()
+
+    def roll_back(self, exc: BaseException) -> None:
+        self.stack.__exit__(type(exc), exc, exc.__traceback__)
 
 
 @dataclass
