@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
@@ -201,16 +202,19 @@ def test_workers_yield_the_cpu_to_the_writer(
     two_copies: Path, two_workers: Any, store: Any
 ) -> None:
     """The writer is the critical path: workers run at a lower priority."""
-    niceness: set[int] = set()
+    niceness: dict[int, int] = {}  # the last one seen of each worker
 
     def look(source: str, done: int, total: int) -> None:
         for child in psutil.Process(os.getpid()).children():
-            if "resource_tracker" not in " ".join(child.cmdline()):
-                niceness.add(child.nice())
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if "resource_tracker" not in " ".join(child.cmdline()):
+                    niceness[child.pid] = child.nice()
 
     harvest(store, two_workers, progress=look, parallel=True)
     expected = min(os.getpriority(os.PRIO_PROCESS, 0) + harvest_feed.WORKER_NICENESS, 19)
-    assert niceness == {expected}
+    # A spawned worker runs at the writer's priority while its interpreter starts,
+    # until the pool's initializer lowers it: only its last figure is judged.
+    assert niceness and set(niceness.values()) == {expected}
 
 
 def test_a_library_caller_gets_workers_only_when_it_asks(
