@@ -7,12 +7,12 @@ store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Table, event
+from sqlalchemy import Boolean, DateTime, Table, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Insert
 
@@ -135,22 +135,31 @@ def insert_ignore(table: Table, bind: Engine | Connection) -> Insert:
 
 
 def insert_ignore_rows(
-    conn: Connection, table: Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Sequence[tuple[Any, ...]],
+    coded_nulls: Mapping[str, int | str] | None = None,
 ) -> int:
     """Insert rows (tuples in `columns` order), skipping unique-constraint duplicates.
 
     Returns how many were inserted. On SQLite this is the hot path of a harvest, so it
     goes straight to the driver's `executemany`, with timestamps already in the text form
     SQLAlchemy's SQLite DateTime stores; elsewhere the portable statement, counting
-    before and after.
+    before and after. In a column named in `coded_nulls`, that value (0 in a text
+    column, "" in an integer one: see `sleepd.harvest_prepare.EVENT_CODED_NULLS`) is
+    stored as NULL; booleans may come as 0/1.
     """
     if not rows:
         return 0
+    coded = coded_nulls or {}
     if is_sqlite(conn):
-        sql = (
-            f"INSERT OR IGNORE INTO {table.name} ({', '.join(columns)}) "
-            f"VALUES ({', '.join('?' for _ in columns)})"
+        # NULLIF compares without type conversion: 0 never equals a text, "" never an
+        # integer, so only the code itself becomes NULL.
+        values = ", ".join(
+            f"NULLIF(?, {_sql_literal(coded[c])})" if c in coded else "?" for c in columns
         )
+        sql = f"INSERT OR IGNORE INTO {table.name} ({', '.join(columns)}) VALUES ({values})"
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(sql, rows)
@@ -159,19 +168,38 @@ def insert_ignore_rows(
             cursor.close()
     from sqlalchemy import func, select
 
-    stamps = {c for c in columns if isinstance(table.c[c].type, DateTime)}
-    dicts = [
-        {c: _as_datetime(v) if c in stamps else v for c, v in zip(columns, row, strict=True)}
-        for row in rows
-    ]
+    dicts = [decode_row(table, columns, row, coded) for row in rows]
     before = conn.execute(select(func.count()).select_from(table)).scalar_one()
     conn.execute(insert_ignore(table, conn), dicts)
     after = conn.execute(select(func.count()).select_from(table)).scalar_one()
     return int(after - before)
 
 
-def _as_datetime(value: Any) -> Any:
-    return datetime.fromisoformat(value) if isinstance(value, str) else value
+def decode_row(
+    table: Table, columns: Sequence[str], row: tuple[Any, ...], coded: Mapping[str, int | str]
+) -> dict[str, Any]:
+    """A row as the portable statement takes it: NULLs, booleans and datetimes as Python's."""
+    out: dict[str, Any] = {}
+    for column, value in zip(columns, row, strict=True):
+        kind = table.c[column].type
+        code = coded.get(column, _NO_CODE)
+        if type(value) is type(code) and value == code:
+            value = None
+        elif isinstance(kind, DateTime) and isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        elif isinstance(kind, Boolean) and type(value) is int:
+            value = bool(value)
+        out[column] = value
+    return out
+
+
+_NO_CODE = object()
+
+
+def _sql_literal(value: int | str) -> str:
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return str(int(value))
 
 
 def upsert_add(

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from harvesters.records import FILE_VANISHED, FileCursor, SessionRecord
 from harvesters.records import SkippedLine as SkippedRecord
-from sleepd.harvest_prepare import EVENT_ROW_COLUMNS
+from sleepd.harvest_prepare import EVENT_CODED_NULLS, EVENT_ROW_COLUMNS
 from sleepd.store.dialect import (
     index_event_texts,
     index_new_events,
@@ -288,6 +288,7 @@ def insert_event_rows(
         Event.__table__,  # type: ignore[arg-type]
         EVENT_INSERT_COLUMNS,
         final,
+        EVENT_CODED_NULLS,
     )
     if inserted == len(final) and last_event_id(conn) == before + inserted:
         # n new rows, all above `before`, the largest `before + n`: exactly those ids.

@@ -113,3 +113,67 @@ def test_a_batch_crosses_to_the_writer_unchanged(rows: list[tuple[object, ...]])
     copy = pickle.loads(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
     assert copy == batch
     assert copy.event_rows == rows and all(type(r) is tuple for r in copy.event_rows)
+
+
+def test_rows_bind_nulls_and_flags_as_codes_that_store_as_before(db_engine: object) -> None:
+    """Rows spell NULL as a value of the other type (cheap for sqlite3 to bind); what is
+    stored is what binding None and bools stored: NULL, and 0/1 read back as booleans."""
+    from sqlalchemy import select, text
+
+    from sleepd.harvest_report import SourceReport
+    from sleepd.harvest_writer import GroupWriter
+    from sleepd.store.models import Event
+
+    bare = event("s1", "bare", "hello")
+    edge = event("s1", "edge", "world")
+    edge.tool_name, edge.call_id, edge.message_id, edge.raw_type, edge.raw = "0", "", "0", "", "0"
+    edge.exit_code, edge.is_error, edge.is_sidechain, edge.is_meta = 0, True, True, True
+    failed = event("s1", "failed", "oops")
+    failed.exit_code = 2
+    prepared = prepare(
+        batch([SessionRecord(source="claude", external_id="s1")], [bare, edge, failed]), None
+    )
+    nullable = ("tool_name", "call_id", "exit_code", "message_id", "raw_type", "raw")
+    bare_row = dict(zip(EVENT_ROW_COLUMNS, prepared.event_rows[0][1:], strict=True))
+    assert all(type(bare_row[c]) in (int, str) for c in nullable)  # codes, not None
+    writer = GroupWriter(db_engine, "claude", SourceReport("claude"))  # type: ignore[arg-type]
+    writer.add(prepared)
+    writer.flush()
+    with db_engine.connect() as conn:  # type: ignore[attr-defined]
+        stored = {e.external_id: e for e in conn.execute(select(Event)).all()}
+        types = dict(
+            conn.execute(
+                text(
+                    "SELECT external_id, typeof(tool_name) || typeof(call_id) || "
+                    "typeof(exit_code) || typeof(message_id) || typeof(raw_type) || "
+                    "typeof(raw) || typeof(is_error) FROM events"
+                )
+            ).all()
+        )
+    assert types["bare"] == "null" * 6 + "integer"
+    assert types["edge"] == "text" * 2 + "integer" + "text" * 3 + "integer"
+    assert [getattr(stored["bare"], c) for c in nullable] == [None] * 6
+    assert stored["bare"].is_error is False and stored["bare"].is_meta is False
+    assert [getattr(stored["edge"], c) for c in nullable] == ["0", "", 0, "0", "", "0"]
+    assert (stored["edge"].is_error, stored["edge"].is_sidechain, stored["edge"].is_meta) == (
+        True,
+        True,
+        True,
+    )
+    assert stored["failed"].exit_code == 2
+
+
+def test_portable_inserts_decode_the_null_codes() -> None:
+    """Other databases get the plain values back: None, booleans, datetimes."""
+    from sleepd.harvest_prepare import EVENT_CODED_NULLS
+    from sleepd.store.dialect import decode_row
+    from sleepd.store.ingest import EVENT_INSERT_COLUMNS
+    from sleepd.store.models import Event
+
+    prepared = prepare(batch([], [event("s1", "e", "t")]), None)
+    row = (7, 1, 3, *prepared.event_rows[0][1:])
+    decoded = decode_row(Event.__table__, EVENT_INSERT_COLUMNS, row, EVENT_CODED_NULLS)  # type: ignore[arg-type]
+    assert decoded["tool_name"] is None and decoded["exit_code"] is None
+    assert decoded["raw"] is None and decoded["is_error"] is False
+    assert decoded["ts"] == datetime(2025, 11, 17, 10, 0)
+    assert decoded["text"] == "t" and decoded["session_id"] == 7
