@@ -25,6 +25,7 @@ from harvesters.records import FileCursor, SourceFile
 from sleepd import harvest_feed, paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
+from sleepd.gc_pacing import harvest_pace
 from sleepd.harvest_feed import feed, worker_count
 from sleepd.harvest_prepare import ReadJob, ReadLimits, roots_key
 from sleepd.harvest_report import HarvestReport, SourceReport
@@ -88,7 +89,8 @@ def harvest(
             f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
         ) from None
     try:
-        return _harvest_locked(engine, cfg, source, only_paths, progress, started, parallel)
+        with harvest_pace():
+            return _harvest_locked(engine, cfg, source, only_paths, progress, started, parallel)
     finally:
         lock.release()
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sleepd.gc_pacing import pace_for_harvest
 from sleepd.harvest_prepare import (
     PreparedBatch,
     ReadJob,
@@ -178,6 +179,7 @@ def _init_worker(parent_pid: int) -> None:
     polling everywhere else.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pace_for_harvest()
     _yield_to_the_writer()
     _die_with_parent()
     if os.getppid() != parent_pid:
