@@ -9,7 +9,7 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harvesters.reader import LineBatch, read_jsonl
+from harvesters.reader import LineBatch, read_jsonl, split_lines
 from harvesters.records import FileCursor
 
 
@@ -207,3 +207,10 @@ def test_garbage_lines_never_raise_and_are_counted_exactly(
     assert sum(len(b.skipped) for b in batches) == garbage
     assert objects(batches) == [ok for good, ok, _ in rows if good]
     assert batches[-1].cursor.offset == len(data)
+
+
+@given(st.lists(st.sampled_from([b"\n", b"a", b"{}", b"\xff", b"\r", b"x" * 300]), max_size=60))
+def test_split_lines_cuts_where_split_does(parts: list[bytes]) -> None:
+    chunk = b"".join(parts)
+    *lines, tail = chunk.split(b"\n")
+    assert split_lines(chunk) == (lines, tail)
