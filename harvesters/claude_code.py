@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,9 @@ class _ClaudeFile:
         self.events: list[EventRecord] = []
         self.touched: set[str] = set()
         self.agent_meta = _read_agent_meta(file.path) if file.role == "subagent" else {}
+        # The record being converted: its timestamp is parsed once for all its events.
+        self._stamp_of: Any = None
+        self._stamp: datetime | None = None
 
     # ---- batch driver -------------------------------------------------------
 
@@ -202,18 +206,23 @@ class _ClaudeFile:
 
     def _note_session(self, sid: str, rec: dict[str, Any], ts: str | None) -> None:
         info = self._info(sid)
-        cwd = rec.get("cwd")
-        if cwd and not info.get("project"):
-            info["project"] = cwd
-        branch = rec.get("gitBranch")
-        if branch and not info.get("branch"):
-            info["branch"] = branch
-        if rec.get("version"):
-            info["version"] = rec["version"]
+        get = info.get
+        if not get("project"):
+            cwd = rec.get("cwd")
+            if cwd:
+                info["project"] = cwd
+        if not get("branch"):
+            branch = rec.get("gitBranch")
+            if branch:
+                info["branch"] = branch
+        version = rec.get("version")
+        if version:
+            info["version"] = version
         if ts:
-            if not info.get("started") or ts < info["started"]:
+            started, ended = get("started"), get("ended")
+            if not started or ts < started:
                 info["started"] = ts
-            if not info.get("ended") or ts > info["ended"]:
+            if not ended or ts > ended:
                 info["ended"] = ts
 
     def _session_record(self, sid: str) -> SessionRecord:
@@ -262,12 +271,15 @@ class _ClaudeFile:
     ) -> EventRecord:
         limit = min(self.max_text, 4096) if line.huge and kind == "raw" else self.max_text
         clipped, size = clip_text(text, limit)
+        stamp = rec.get("timestamp")
+        if stamp != self._stamp_of or stamp is None:
+            self._stamp_of, self._stamp = stamp, parse_timestamp(stamp)
         return EventRecord(
             session_external_id="",
             external_id=external_id,
             kind=kind,
             role=role,
-            timestamp=parse_timestamp(rec.get("timestamp")),
+            timestamp=self._stamp,
             text=clipped,
             text_size=size,
             is_sidechain=rec.get("isSidechain") is True,
@@ -285,9 +297,9 @@ class _ClaudeFile:
                 return
             self.seen_uuids.add(uuid)
         sid = self._session_id(rec)
-        ts = rec.get("timestamp") if isinstance(rec.get("timestamp"), str) else None
         if sid is not None:
-            self._note_session(sid, rec, ts)
+            stamp = rec.get("timestamp")
+            self._note_session(sid, rec, stamp if isinstance(stamp, str) else None)
         base_id = uuid if isinstance(uuid, str) else f"@{line.offset}"
         if rtype == "user":
             self._user(line, rec, sid, base_id)

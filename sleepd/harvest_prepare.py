@@ -10,12 +10,11 @@ quarter of what pickling record objects does.
 from __future__ import annotations
 
 import contextlib
-import marshal
 import os
 import pickle
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -98,26 +97,6 @@ class PreparedBatch:
     problem: str | None = None  # the whole file could not be read (vanished, unreadable)
     text_bytes: int = 0
     role: str = "main"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Batches cross from worker processes in bulk. marshal writes and reads the rows
-        # (tuples of str, int, bool, None) in about half the time pickle takes.
-        try:
-            rows: bytes | list[tuple[Any, ...]] = marshal.dumps(self.event_rows)
-        except ValueError:  # a value marshal does not know: pickle the rows as they are
-            rows = self.event_rows
-        rest = tuple(getattr(self, name) for name in _WIRE_FIELDS)
-        return (_batch_from_wire, (rows, rest))
-
-
-#: PreparedBatch fields sent as they are; `event_rows` travels marshalled.
-_WIRE_FIELDS = tuple(f.name for f in fields(PreparedBatch) if f.name != "event_rows")
-
-
-def _batch_from_wire(rows: bytes | list[tuple[Any, ...]], rest: tuple[Any, ...]) -> PreparedBatch:
-    batch = PreparedBatch(**dict(zip(_WIRE_FIELDS, rest, strict=True)))
-    batch.event_rows = marshal.loads(rows) if isinstance(rows, bytes) else rows
-    return batch
 
 
 @dataclass(frozen=True, slots=True)

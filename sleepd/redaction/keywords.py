@@ -96,18 +96,23 @@ class KeywordIndex:
         The texts are searched joined by NUL, which no keyword holds, so no hit
         spans two texts; each hit is mapped back to its text by bisection.
         """
-        joined = _SEPARATOR.join(texts)
-        if self._automaton is None or joined.count(_SEPARATOR) >= len(texts):
-            return self._find_many_by_chars(texts, joined)
-        data = self._lowered_bytes(joined)
+        if self._automaton is None:
+            return self._find_many_by_chars(texts, _SEPARATOR.join(texts))
+        # Each text is encoded on its own (an ASCII one is copied as it is) rather than
+        # joined first: one non-ASCII character would widen the whole join, and every
+        # ASCII text with it would then go through the slow encoder. Their byte lengths
+        # are the boundaries, and a separator inside a text is found by memchr.
+        encoded = list(map(_utf8, texts))
+        if any(_SEPARATOR_BYTE in item for item in encoded):
+            return self._find_many_by_chars(texts, _SEPARATOR.join(texts))
+        data = _SEPARATOR_BYTE.join(encoded).lower()
         raw = self._automaton.find_matches_as_indexes(data, overlapping=True)
         found: dict[int, list[tuple[int, str]]] = {}
         if not raw:
             return found
         keywords = self.keywords
-        # Text boundaries in bytes: one split on the separator, lengths at C speed.
-        starts = list(accumulate(map(_PLUS_ONE, map(len, data.split(_SEPARATOR_BYTE))), initial=0))
-        ascii_text = len(data) == len(joined)
+        starts = list(accumulate(map(_PLUS_ONE, map(len, encoded)), initial=0))
+        ascii_text = len(data) == sum(map(len, texts)) + len(texts) - 1
         if not ascii_text:
             raw.sort(key=_START)  # so each text's offsets are decoded once, in order
         cursor = (-1, 0, 0)  # (text number, byte offset, its character offset)
@@ -147,14 +152,7 @@ class KeywordIndex:
 
     @staticmethod
     def _lowered_bytes(text: str) -> bytes:
-        # Keywords are ASCII, so lowercasing the UTF-8 bytes (ASCII letters only,
-        # several times faster than str.lower on non-ASCII text) finds what
-        # str.lower would, once the one non-ASCII letter that lowercases to an
-        # ASCII one (U+212A KELVIN SIGN) is mapped. surrogatepass keeps lone
-        # surrogates (valid in decoded JSON) searchable instead of raising.
-        if not text.isascii() and _KELVIN in text:
-            text = text.replace(_KELVIN, "k")
-        return text.encode("utf-8", "surrogatepass").lower()
+        return _utf8(text).lower()
 
     def _find_with_re(self, low: str) -> list[tuple[int, str]]:
         """Occurrences as (start, keyword), in text order of their pivots.
@@ -173,6 +171,22 @@ class KeywordIndex:
                 if start >= 0 and low.startswith(keyword, start):
                     found.append((start, keyword))
         return found
+
+
+def _utf8(text: str) -> bytes:
+    """The text's UTF-8 bytes, as the automaton searches them once lowercased as bytes.
+
+    Keywords are ASCII, so lowercasing the UTF-8 bytes (ASCII letters only, several
+    times faster than str.lower on non-ASCII text) finds what str.lower would, once the
+    one non-ASCII letter that lowercases to an ASCII one (U+212A KELVIN SIGN) is mapped:
+    one character for one, so character offsets stay. surrogatepass keeps lone
+    surrogates (valid in decoded JSON) searchable instead of raising.
+    """
+    if text.isascii():
+        return text.encode("ascii")
+    if _KELVIN in text:
+        text = text.replace(_KELVIN, "k")
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _char_offsets(

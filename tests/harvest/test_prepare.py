@@ -100,11 +100,12 @@ def test_a_file_that_vanished_is_a_problem_not_rows() -> None:
     [
         [("s1", "e1", "2025-11-17 10:00:00.000000", "user", "user_prompt", None, None, "hé",
           3, False, None, 1, 2, 3, 4, None, False, True, "steering", None, 0, 1)],
-        [("s1", datetime(2025, 11, 17, tzinfo=UTC))],  # not marshal's: pickled as it is
+        [("s1", datetime(2025, 11, 17, tzinfo=UTC))],
     ],
 )  # fmt: skip
 def test_a_batch_crosses_to_the_writer_unchanged(rows: list[tuple[object, ...]]) -> None:
-    """Workers send batches with the rows marshalled (faster than pickle)."""
+    """Workers send batches pickled (rows of ints and strings: pickle writes no memo
+    entries for them, where marshal looked every shared 0 up in its reference table)."""
     import pickle
 
     cursor = FileCursor("p", 1, 2, 3, 3, "h", state={"usage": {"m": [1, 2, 3, 4]}})
