@@ -256,3 +256,46 @@ def test_a_caller_with_other_threads_spawns_its_workers() -> None:
     finally:
         stop.set()
         other.join()
+
+
+def _job(name: str, new_bytes: int) -> Any:
+    from harvesters.records import SourceFile
+    from sleepd.harvest_prepare import ReadJob, ReadLimits
+
+    return ReadJob(
+        "claude", (), SourceFile(name, "claude"), None, ReadLimits(10, 10), None, 0, new_bytes
+    )
+
+
+def test_small_files_travel_to_a_worker_together() -> None:
+    """A call to a worker costs about as much as parsing 40 KB: small files are bundled,
+    up to BUNDLE_BYTES or BUNDLE_JOBS, and read to their end; a big file goes alone."""
+    mb = 1 << 20
+    jobs = [_job("a", mb // 2), _job("b", mb // 2), _job("c", mb), _job("d", 3 * mb)]
+    first = harvest_feed.next_bundle(jobs, 0)
+    assert [j.file.path for j in first] == ["a", "b", "c"]
+    assert {j.max_bytes for j in first} == {0}
+    alone = harvest_feed.next_bundle(jobs, 3)
+    assert [(j.file.path, j.max_bytes) for j in alone] == [("d", harvest_feed.WORKER_CHUNK_BYTES)]
+    many = [_job(str(n), 10) for n in range(harvest_feed.BUNDLE_JOBS + 5)]
+    assert len(harvest_feed.next_bundle(many, 0)) == harvest_feed.BUNDLE_JOBS
+    # A file of unknown size (nothing planned) is not bundled.
+    assert len(harvest_feed.next_bundle([_job("z", 0), _job("y", 10)], 0)) == 1
+
+
+def test_a_harvest_hands_small_files_back_in_few_calls(
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+    real = harvest_feed.unspill
+
+    def counted(value: Any) -> Any:
+        results = real(value)
+        calls.append(len(results))
+        return results
+
+    monkeypatch.setattr(harvest_feed, "unspill", counted)
+    report = harvest(store, two_workers, parallel=True)
+    files = sum(r.files_changed for r in report.sources.values())
+    assert sum(calls) <= files and len(calls) < files / 3, (calls, files)
+    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
