@@ -40,6 +40,19 @@ def test_timestamps_are_stored_as_sqlalchemy_would_store_them(value: datetime) -
     assert stored_timestamp(None) is None
 
 
+def test_the_remembered_timestamp_is_only_ever_its_own() -> None:
+    a, b = datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
+    got = [stored_timestamp(x) for x in (a, a, b, a, None, b)]
+    assert got == [
+        "2025-01-01 00:00:00.000000",
+        "2025-01-01 00:00:00.000000",
+        "2025-01-02 03:04:05.000006",
+        "2025-01-01 00:00:00.000000",
+        None,
+        "2025-01-02 03:04:05.000006",
+    ]
+
+
 def batch(sessions: list[SessionRecord], events: list[EventRecord]) -> Batch:
     cursor = FileCursor(path="/t/a.jsonl", device=1, inode=2, size=10, offset=10, head_hash="h")
     return Batch(
