@@ -32,6 +32,7 @@ from sleepd.harvest_report import HarvestReport, SourceReport
 from sleepd.harvest_writer import GroupWriter, note_error
 from sleepd.sources import enabled_sources, roots_for
 from sleepd.store import ingest
+from sleepd.store.checkpointer import WalCheckpointer
 from sleepd.store.engine import write_connection
 from sleepd.store.models import TranscriptFile
 
@@ -260,8 +261,11 @@ def _read_and_store(
             sum(plan.new_bytes for plan in plans),
             cfg.harvest.parallel_min_mb * 1_000_000,
         )
+    # A big harvest's WAL checkpoints run in a thread, off the writer's critical path.
+    checkpointer = WalCheckpointer.for_engine(engine) if workers else None
     writers = {
-        plan.source: GroupWriter(engine, plan.source, report.sources[plan.source]) for plan in plans
+        plan.source: GroupWriter(engine, plan.source, report.sources[plan.source], checkpointer)
+        for plan in plans
     }
     method = harvest_feed.start_method() if workers else None
     for plan in plans:
@@ -275,6 +279,8 @@ def _read_and_store(
     current: GroupWriter | None = None
     try:
         for item in feed(jobs, harvesters, workers, started, method):
+            if checkpointer is not None:
+                checkpointer.start()  # once; forked workers are started by the first item
             writer = writers[jobs[item.index].source]
             if writer is not current:
                 if current is not None:
@@ -297,6 +303,10 @@ def _read_and_store(
                 "was lost — free space and run `sleepd harvest` again"
             ) from None
         raise
+    finally:
+        problem = checkpointer.stop() if checkpointer is not None else None
+        if problem is not None:
+            report.notices.append(f"{problem}; SQLite checkpoints at the next write instead")
 
 
 def _is_disk_full(exc: Exception) -> bool:

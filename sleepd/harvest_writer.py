@@ -23,7 +23,8 @@ from harvesters.records import FILE_VANISHED, FileCursor
 from sleepd.harvest_prepare import PreparedBatch
 from sleepd.harvest_report import SourceReport
 from sleepd.store import ingest
-from sleepd.store.dialect import bulk_write_cache
+from sleepd.store.checkpointer import WalCheckpointer
+from sleepd.store.dialect import bulk_write_cache, defer_autocheckpoint
 from sleepd.store.engine import write_connection
 
 GROUP_TEXT_BYTES = 24 << 20
@@ -55,10 +56,17 @@ class _Caches:
 class GroupWriter:
     """Writes the prepared batches of one source into group transactions."""
 
-    def __init__(self, engine: Engine, source: str, report: SourceReport) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        source: str,
+        report: SourceReport,
+        checkpointer: WalCheckpointer | None = None,
+    ) -> None:
         self.engine = engine
         self.source = source
         self.report = report
+        self.checkpointer = checkpointer  # while it runs, group commits leave checkpoints to it
         self._pending: list[PreparedBatch] = []  # arrived, not yet written
         self._pending_text = 0
         self._group: _OpenGroup | None = None
@@ -108,7 +116,8 @@ class GroupWriter:
         self._pending, self._pending_text = [], 0
         group = self._group
         if group is None:
-            group = self._group = _OpenGroup.begin(self.engine)
+            deferred = self.checkpointer is not None and self.checkpointer.running
+            group = self._group = _OpenGroup.begin(self.engine, defer_checkpoints=deferred)
         try:
             tally = self._write(group.conn, batches)
         except BaseException as exc:
@@ -189,11 +198,13 @@ class _OpenGroup:
     batches: int = 0
 
     @classmethod
-    def begin(cls, engine: Engine) -> _OpenGroup:
+    def begin(cls, engine: Engine, *, defer_checkpoints: bool = False) -> _OpenGroup:
         stack = ExitStack()
         try:
             conn = stack.enter_context(write_connection(engine))
             stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
+            if defer_checkpoints:
+                defer_autocheckpoint(conn)
         except BaseException as exc:
             stack.__exit__(type(exc), exc, exc.__traceback__)  # rolls back, never commits
             raise

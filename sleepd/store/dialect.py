@@ -57,6 +57,36 @@ def install_sqlite_hooks(engine: Engine) -> None:
         mode = conn.info.get("sleepd_begin", "DEFERRED")
         conn.exec_driver_sql(f"BEGIN {mode}")
 
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_conn: Any, record: Any) -> None:
+        # A connection whose commits left checkpoints to a thread checkpoints again.
+        before = record.info.pop(_AUTOCHECKPOINT_KEY, None) if record is not None else None
+        if before is not None:
+            try:
+                dbapi_conn.execute(f"PRAGMA wal_autocheckpoint={int(before)}")
+            except Exception:  # a connection that cannot run it is not reused as it is
+                record.invalidate()
+
+
+#: Where a connection keeps the `wal_autocheckpoint` it had before `defer_autocheckpoint`.
+_AUTOCHECKPOINT_KEY = "sleepd_autocheckpoint"
+
+
+def defer_autocheckpoint(conn: Connection) -> None:
+    """This connection's commits skip the WAL checkpoint until it goes back to the pool.
+
+    For a bulk writer while `sleepd.store.checkpointer.WalCheckpointer` copies the
+    frames from a thread; the pool's check-in restores the setting.
+    """
+    if not is_sqlite(conn):
+        return
+    info = conn.connection.info
+    if _AUTOCHECKPOINT_KEY not in info:
+        info[_AUTOCHECKPOINT_KEY] = int(
+            conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() or 1000
+        )
+    conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+
 
 def last_event_id(conn: Connection) -> int:
     """Rowids only grow, so events inserted after this call have larger ids.

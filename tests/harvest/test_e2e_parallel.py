@@ -299,3 +299,45 @@ def test_a_harvest_hands_small_files_back_in_few_calls(
     files = sum(r.files_changed for r in report.sources.values())
     assert sum(calls) <= files and len(calls) < files / 3, (calls, files)
     assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
+
+
+def test_a_parallel_harvest_checkpoints_from_a_thread_and_leaves_the_wal_copied(
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sleepd.store.checkpointer import WalCheckpointer
+
+    made: list[WalCheckpointer] = []
+    real = WalCheckpointer.for_engine
+
+    def recorded(engine: Any) -> WalCheckpointer | None:
+        checkpointer = real(engine)
+        assert checkpointer is not None
+        made.append(checkpointer)
+        return checkpointer
+
+    monkeypatch.setattr(WalCheckpointer, "for_engine", staticmethod(recorded))
+    report = harvest(store, two_workers, parallel=True)
+    assert report.notices == []
+    [checkpointer] = made
+    assert checkpointer.passes > 0 and not checkpointer.running and checkpointer.error is None
+    assert not [t for t in threading.enumerate() if t.name == "sleepd-wal-checkpoint"]
+    # The thread's last pass copied the WAL into the database file (a read copies nothing),
+    # and the pool's connections checkpoint again.
+    with store.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
+        page_size = conn.exec_driver_sql("PRAGMA page_size").scalar()
+    assert db_file.stat().st_size >= pages * page_size
+    assert integrity(db_file) == "ok"
+    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
+
+
+def test_an_in_process_harvest_starts_no_checkpoint_thread(
+    two_copies: Path, cfg: Any, store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sleepd.store.checkpointer import WalCheckpointer
+
+    monkeypatch.setattr(WalCheckpointer, "start", lambda self: pytest.fail("started"))
+    cfg.harvest.parallel_min_mb = 10**6
+    report = harvest(store, cfg, parallel=True)
+    assert [r.workers for r in report.sources.values()] == [0, 0]
