@@ -23,7 +23,7 @@ from harvesters.records import FILE_VANISHED, FileCursor
 from sleepd.harvest_prepare import PreparedBatch
 from sleepd.harvest_report import SourceReport
 from sleepd.store import ingest
-from sleepd.store.checkpointer import WalCheckpointer
+from sleepd.store.checkpointer import WAL_LIMIT_FRAMES, WalCheckpointer
 from sleepd.store.dialect import bulk_write_cache, defer_autocheckpoint
 from sleepd.store.engine import write_connection
 
@@ -116,7 +116,10 @@ class GroupWriter:
         self._pending, self._pending_text = [], 0
         group = self._group
         if group is None:
-            deferred = self.checkpointer is not None and self.checkpointer.running
+            checkpointer = self.checkpointer
+            deferred = checkpointer is not None and checkpointer.running
+            if deferred and checkpointer is not None and checkpointer.wal_frames > WAL_LIMIT_FRAMES:
+                checkpointer.settle()  # so that this group writes the WAL from its start
             group = self._group = _OpenGroup.begin(self.engine, defer_checkpoints=deferred)
         try:
             tally = self._write(group.conn, batches)

@@ -341,3 +341,35 @@ def test_an_in_process_harvest_starts_no_checkpoint_thread(
     cfg.harvest.parallel_min_mb = 10**6
     report = harvest(store, cfg, parallel=True)
     assert [r.workers for r in report.sources.values()] == [0, 0]
+
+
+def test_a_parallel_harvest_keeps_its_wal_bounded(
+    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past WAL_LIMIT_FRAMES a new group waits for the thread to copy everything, so the
+    WAL starts over instead of growing to the size of the whole harvest."""
+    import sleepd.harvest_writer as harvest_writer
+    from sleepd.store.checkpointer import WalCheckpointer
+
+    monkeypatch.setattr(harvest_writer, "GROUP_EVENTS", 300)
+    # Every group is past the limit (the thread's frame count lags a fast harvest's commits).
+    monkeypatch.setattr(harvest_writer, "WAL_LIMIT_FRAMES", -1)
+    made: list[WalCheckpointer] = []
+    real = WalCheckpointer.for_engine
+    settled: list[bool] = []
+
+    def recorded(engine: Any) -> WalCheckpointer | None:
+        checkpointer = real(engine)
+        assert checkpointer is not None
+        settle = checkpointer.settle
+        monkeypatch.setattr(checkpointer, "settle", lambda: settled.append(settle()) or True)
+        made.append(checkpointer)
+        return checkpointer
+
+    monkeypatch.setattr(WalCheckpointer, "for_engine", staticmethod(recorded))
+    harvest(store, two_workers, parallel=True)
+    with store.connect() as conn:
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
+    assert settled and all(settled)
+    assert made[0].wal_frames < pages  # the WAL started over at least once
+    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)

@@ -70,3 +70,41 @@ def test_a_checkpointer_that_cannot_work_says_why_and_raises_nothing(tmp_path: P
 def test_only_sqlite_files_get_one(tmp_path: Path) -> None:
     assert WalCheckpointer.for_engine(make_engine(f"sqlite:///{tmp_path / 'f.db'}")) is not None
     assert WalCheckpointer.for_engine(make_engine("sqlite://")) is None
+
+
+def test_a_settled_wal_starts_over_at_the_next_write(tmp_path: Path) -> None:
+    """Waiting for the thread to catch up bounds the WAL: SQLite writes it from its start
+    again when a write transaction begins with every frame copied."""
+    db_file = tmp_path / "s.db"
+    engine = make_engine(f"sqlite:///{db_file}")
+    write_pages(engine, 2000, defer=True)
+    checkpointer = WalCheckpointer(db_file, interval_s=0.01)
+    checkpointer.start()
+    assert checkpointer.settle()
+    assert checkpointer.wal_frames >= 2000
+    write_pages(engine, 10, defer=True)
+    assert checkpointer.settle()
+    assert checkpointer.wal_frames < 100  # the 10 new pages, from the WAL's start
+    assert checkpointer.stop() is None
+    assert not checkpointer.settle(timeout=1)  # stopped: nothing to wait for
+    engine.dispose()
+
+
+def test_a_reader_that_blocks_the_copy_makes_commits_checkpoint_again(tmp_path: Path) -> None:
+    import sqlite3
+
+    db_file = tmp_path / "r.db"
+    engine = make_engine(f"sqlite:///{db_file}")
+    write_pages(engine, 10, defer=True)
+    reader = sqlite3.connect(db_file, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM t").fetchone()  # holds the old snapshot
+    write_pages(engine, 500, defer=True)
+    checkpointer = WalCheckpointer(db_file, interval_s=0.01)
+    checkpointer.start()
+    assert not checkpointer.settle(timeout=0.3)
+    assert not checkpointer.running  # group commits no longer leave checkpoints to it
+    reader.execute("COMMIT")
+    reader.close()
+    assert checkpointer.stop() is None
+    engine.dispose()
