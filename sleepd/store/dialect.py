@@ -61,7 +61,7 @@ def install_sqlite_hooks(engine: Engine) -> None:
     def _on_checkin(dbapi_conn: Any, record: Any) -> None:
         # A connection whose commits left checkpoints to a thread checkpoints again.
         before = record.info.pop(_AUTOCHECKPOINT_KEY, None) if record is not None else None
-        if before is not None:
+        if before is not None and dbapi_conn is not None:  # None: invalidated, not reused
             try:
                 dbapi_conn.execute(f"PRAGMA wal_autocheckpoint={int(before)}")
             except Exception:  # a connection that cannot run it is not reused as it is
