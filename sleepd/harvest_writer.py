@@ -117,9 +117,13 @@ class GroupWriter:
         group = self._group
         if group is None:
             checkpointer = self.checkpointer
-            deferred = checkpointer is not None and checkpointer.running
-            if deferred and checkpointer is not None and checkpointer.wal_frames > WAL_LIMIT_FRAMES:
+            if (
+                checkpointer is not None
+                and checkpointer.running
+                and checkpointer.wal_frames > WAL_LIMIT_FRAMES
+            ):
                 checkpointer.settle()  # so that this group writes the WAL from its start
+            deferred = checkpointer is not None and checkpointer.running  # not if it gave up
             group = self._group = _OpenGroup.begin(self.engine, defer_checkpoints=deferred)
         try:
             tally = self._write(group.conn, batches)

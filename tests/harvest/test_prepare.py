@@ -191,3 +191,37 @@ def test_portable_inserts_decode_the_null_codes() -> None:
     assert decoded["raw"] is None and decoded["is_error"] is False
     assert decoded["ts"] == datetime(2025, 11, 17, 10, 0)
     assert decoded["text"] == "t" and decoded["session_id"] == 7
+
+
+class _GivesUp:
+    """A checkpointer whose WAL is past the limit and whose settle times out."""
+
+    def __init__(self) -> None:
+        self.running = True
+        self.wal_frames = 10**9
+        self.settled = 0
+
+    def settle(self) -> bool:
+        self.settled += 1
+        self.running = False
+        return False
+
+
+def test_a_group_checkpoints_for_itself_once_the_thread_gave_up(
+    db_engine: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sleepd.harvest_writer as harvest_writer
+    from sleepd.harvest_report import SourceReport
+
+    deferred: list[object] = []
+    monkeypatch.setattr(harvest_writer, "defer_autocheckpoint", deferred.append)
+    checkpointer = _GivesUp()
+    writer = harvest_writer.GroupWriter(
+        db_engine,  # type: ignore[arg-type]
+        "claude",
+        SourceReport("claude"),
+        checkpointer,  # type: ignore[arg-type]
+    )
+    writer.add(prepare(batch([SessionRecord(source="claude", external_id="s1")], []), None))
+    writer.flush()
+    assert checkpointer.settled == 1 and deferred == []
