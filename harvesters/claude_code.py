@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -156,9 +155,6 @@ class _ClaudeFile:
         self.events: list[EventRecord] = []
         self.touched: set[str] = set()
         self.agent_meta = _read_agent_meta(file.path) if file.role == "subagent" else {}
-        # The record being converted: its timestamp is parsed once for all its events.
-        self._stamp_of: Any = None
-        self._stamp: datetime | None = None
 
     # ---- batch driver -------------------------------------------------------
 
@@ -271,15 +267,12 @@ class _ClaudeFile:
     ) -> EventRecord:
         limit = min(self.max_text, 4096) if line.huge and kind == "raw" else self.max_text
         clipped, size = clip_text(text, limit)
-        stamp = rec.get("timestamp")
-        if stamp != self._stamp_of or stamp is None:
-            self._stamp_of, self._stamp = stamp, parse_timestamp(stamp)
         return EventRecord(
             session_external_id="",
             external_id=external_id,
             kind=kind,
             role=role,
-            timestamp=self._stamp,
+            timestamp=parse_timestamp(rec.get("timestamp")),
             text=clipped,
             text_size=size,
             is_sidechain=rec.get("isSidechain") is True,

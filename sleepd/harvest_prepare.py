@@ -212,24 +212,9 @@ def _event_row(ev: EventRecord) -> tuple[Any, ...]:
 
 
 def stored_timestamp(value: datetime | None) -> str | None:
-    """A timestamp as SQLAlchemy's SQLite DateTime stores it: naive UTC, ISO with µs.
-
-    The events of one record share their timestamp, so the last one is remembered.
-    """
+    """A timestamp as SQLAlchemy's SQLite DateTime stores it: naive UTC, ISO with µs."""
     if value is None:
         return None
-    last = _last_stamp[0]  # one read of a pair: safe from threads
-    if value is last[0]:
-        return last[1]
-    text = _stored_timestamp(value)
-    _last_stamp[0] = (value, text)
-    return text
-
-
-_last_stamp: list[tuple[Any, Any]] = [(None, None)]
-
-
-def _stored_timestamp(value: datetime) -> str:
     if value.tzinfo is UTC:  # what harvesters produce; formatting a naive one is 2x faster
         return value.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
     if value.tzinfo is not None:

@@ -112,21 +112,15 @@ class KeywordIndex:
             return found
         keywords = self.keywords
         starts = list(accumulate(map(_PLUS_ONE, map(len, encoded)), initial=0))
-        if len(data) == sum(map(len, texts)) + len(texts) - 1:
-            # All ASCII (the common case): byte offsets are character offsets.
-            for index, start, _end in raw:
-                number = bisect_right(starts, start) - 1
-                hits = found.get(number)
-                if hits is None:
-                    hits = found[number] = []
-                hits.append((start - starts[number], keywords[index]))
-            return found
-        raw.sort(key=_START)  # so each text's offsets are decoded once, in order
+        # All ASCII: byte offsets are character offsets.
+        ascii_text = len(data) == sum(map(len, texts)) + len(texts) - 1
+        if not ascii_text:
+            raw.sort(key=_START)  # so each text's offsets are decoded once, in order
         cursor = (-1, 0, 0)  # (text number, byte offset, its character offset)
         for index, start, _end in raw:
             number = bisect_right(starts, start) - 1
             offset = start - starts[number]
-            if not texts[number].isascii():
+            if not ascii_text and not texts[number].isascii():
                 # Decode on from the text's previous hit, not from its start.
                 last, byte_at, char_at = cursor
                 if last != number or byte_at > offset:

@@ -40,7 +40,7 @@ def test_timestamps_are_stored_as_sqlalchemy_would_store_them(value: datetime) -
     assert stored_timestamp(None) is None
 
 
-def test_the_remembered_timestamp_is_only_ever_its_own() -> None:
+def test_each_timestamp_is_stored_as_its_own() -> None:
     a, b = datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
     got = [stored_timestamp(x) for x in (a, a, b, a, None, b)]
     assert got == [
