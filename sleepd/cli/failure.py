@@ -11,15 +11,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import sqlite3
 import sys
 from typing import Any
 
 from sleepd.errors import ExitCode, SleepdError
+from sleepd.store.integrity import is_corruption, sqlite_cause
 
-#: SQLite result names that mean the file is damaged, not busy or full.
-CORRUPT_NAMES = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
-CORRUPT_TEXTS = ("malformed", "file is not a database", "database disk image")
 MAX_LINE = 400
 
 
@@ -48,29 +45,6 @@ def _click_exceptions() -> Any:
     except ImportError:
         from typer._click import exceptions as module  # type: ignore[no-redef,unused-ignore]
     return module
-
-
-def sqlite_cause(exc: BaseException) -> sqlite3.Error | None:
-    """The sqlite3 error behind `exc` (SQLAlchemy wraps it as `.orig`), if any."""
-    seen = 0
-    current: BaseException | None = exc
-    while current is not None and seen < 8:
-        if isinstance(current, sqlite3.Error):
-            return current
-        orig = getattr(current, "orig", None)
-        if isinstance(orig, sqlite3.Error):
-            return orig
-        current = current.__cause__ or current.__context__
-        seen += 1
-    return None
-
-
-def is_corruption(error: sqlite3.Error) -> bool:
-    name = str(getattr(error, "sqlite_errorname", "") or "")
-    if any(name.startswith(n) for n in CORRUPT_NAMES):
-        return True
-    text = str(error).lower()
-    return type(error) is sqlite3.DatabaseError and any(t in text for t in CORRUPT_TEXTS)
 
 
 def is_disk_full(exc: BaseException) -> bool:

@@ -50,11 +50,11 @@ def status(
     missing = sqlite_file_missing(url)
     if not missing:
         from sleepd.store.engine import sqlite_file_for
-        from sleepd.store.integrity import check_openable
+        from sleepd.store.integrity import probe
 
         db_file = sqlite_file_for(url)
         if db_file is not None:
-            check_openable(db_file)  # a damaged file: one line, non-zero exit
+            probe(db_file)  # a damaged file: one line, non-zero exit
     db = None if missing else ReadOnlyDb(url)
     try:
         report = collect_status(db, cfg)

@@ -16,6 +16,7 @@ says it is sound.
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from sleepd.errors import ExitCode, SleepdError
@@ -23,12 +24,39 @@ from sleepd.errors import ExitCode, SleepdError
 MAGIC = b"SQLite format 3\x00"
 HEADER_SIZE = 100
 
+#: SQLite result names that mean the file is damaged, not busy or full.
+CORRUPT_NAMES = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
+CORRUPT_TEXTS = ("malformed", "file is not a database", "database disk image")
+
 #: The SQLite file the process opened last (the one an error is about).
 _current: Path | None = None
 
 
 class DatabaseDamagedError(SleepdError):
     exit_code = ExitCode.CHECK_FAILED
+
+
+def sqlite_cause(exc: BaseException) -> sqlite3.Error | None:
+    """The sqlite3 error behind `exc` (SQLAlchemy wraps it as `.orig`), if any."""
+    seen = 0
+    current: BaseException | None = exc
+    while current is not None and seen < 8:
+        if isinstance(current, sqlite3.Error):
+            return current
+        orig = getattr(current, "orig", None)
+        if isinstance(orig, sqlite3.Error):
+            return orig
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return None
+
+
+def is_corruption(error: sqlite3.Error) -> bool:
+    name = str(getattr(error, "sqlite_errorname", "") or "")
+    if any(name.startswith(n) for n in CORRUPT_NAMES):
+        return True
+    text = str(error).lower()
+    return type(error) is sqlite3.DatabaseError and any(t in text for t in CORRUPT_TEXTS)
 
 
 def remember(db_file: Path) -> None:
@@ -90,6 +118,32 @@ def check_openable(db_file: Path) -> None:
         )
 
 
+def probe(db_file: Path) -> None:
+    """Open, read the schema and the revision: SQLite's corruption errors mark the file.
+
+    Cheap (a few pages); a damaged page elsewhere is only found by `integrity_problems`.
+    """
+    check_openable(db_file)
+    if not db_file.exists() or db_file.stat().st_size == 0:
+        return
+    try:
+        conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=30)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            if "alembic_version" in names:
+                conn.execute("SELECT version_num FROM alembic_version").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if not is_corruption(exc):
+            raise
+        mark_damaged(str(exc), db_file)
+        raise DatabaseDamagedError(
+            f"the database {db_file} is damaged ({exc}); run `sleepd db check`"
+        ) from None
+
+
 def mark_damaged(reason: str, db_file: Path | None = None) -> Path | None:
     """Record that `db_file` (default: the one opened last) is damaged; never raises."""
     target = db_file or _current
@@ -117,8 +171,6 @@ def _read_marker(marker: Path) -> str:
 
 def integrity_problems(db_file: Path, limit: int = 20) -> list[str]:
     """`PRAGMA integrity_check` on a read-only connection; [] when the file is sound."""
-    import sqlite3
-
     problem = header_problem(db_file)
     if problem is not None:
         return [problem]

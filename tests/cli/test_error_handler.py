@@ -42,8 +42,7 @@ def _argv(path: list[str], command: Any) -> list[str]:
 
 
 COMMANDS = [
-    pytest.param(path, id=" ".join(path))
-    for path, _ in _leaves(typer.main.get_command(app), [])
+    pytest.param(path, id=" ".join(path)) for path, _ in _leaves(typer.main.get_command(app), [])
 ]
 
 

@@ -44,15 +44,19 @@ EXTRA: dict[str, tuple[Gen, str]] = {
     "shopify": (lambda r: "shpat_" + _r(r, HEX, 32), "SHOPIFY_TOKEN"),
     "vault": (lambda r: "hvs." + _r(r, ALNUM + "_-", 100), "VAULT_TOKEN"),
     "ec-private-key": (
-        lambda r: "-----BEGIN EC PRIVATE KEY-----\n"
-        + "\n".join(_r(r, B64, 64) for _ in range(5))
-        + "\n-----END EC PRIVATE KEY-----",
+        lambda r: (
+            "-----BEGIN EC PRIVATE KEY-----\n"
+            + "\n".join(_r(r, B64, 64) for _ in range(5))
+            + "\n-----END EC PRIVATE KEY-----"
+        ),
         "EC_KEY",
     ),
     "openssh-private-key": (
-        lambda r: "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-        + "\n".join(_r(r, B64, 70) for _ in range(8))
-        + "\n-----END OPENSSH PRIVATE KEY-----",
+        lambda r: (
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+            + "\n".join(_r(r, B64, 70) for _ in range(8))
+            + "\n-----END OPENSSH PRIVATE KEY-----"
+        ),
         "DEPLOY_KEY",
     ),
 }

@@ -45,7 +45,9 @@ def _requests(secrets: list[Secret]) -> list[ModelRequest]:
         out.append(
             ModelRequest(
                 messages=[
-                    ChatMessage("user", target_user_message("fix the login bug\n" + block, context)),
+                    ChatMessage(
+                        "user", target_user_message("fix the login bug\n" + block, context)
+                    ),
                     ChatMessage("assistant", "earlier answer:\n" + escaped),
                     ChatMessage("user", "and again: " + s.assignment()),
                 ],
@@ -83,7 +85,9 @@ def _assert_clean(captured: bytes, secrets: list[Secret]) -> None:
     assert leaked == [], f"secrets sent to the model: {leaked}"
 
 
-def test_anthropic_sdk_sends_no_secret(fake_anthropic: FakeAnthropic, secrets: list[Secret]) -> None:
+def test_anthropic_sdk_sends_no_secret(
+    fake_anthropic: FakeAnthropic, secrets: list[Secret]
+) -> None:
     settings = BackendSettings(anthropic_base_url=fake_anthropic.url, max_retries=0)
     backend = make_backend("anthropic", settings, {"ANTHROPIC_API_KEY": "test-key"})
     requests = _requests(secrets)
