@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import errno
 import random
-import string
 import sqlite3
+import string
 from collections.abc import Iterator
 from typing import Any
 

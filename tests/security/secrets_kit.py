@@ -15,7 +15,7 @@ import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from tests.redaction.planted import KINDS, B64, _r
+from tests.redaction.planted import B64, KINDS, _r
 
 ALNUM = string.ascii_letters + string.digits
 HEX = "0123456789abcdef"

@@ -115,7 +115,7 @@ def test_every_command_refuses_a_damaged_database(
         failures += 1
         assert lines and lines[-1].startswith("sleepd: error:"), (argv, err)
         if code == ExitCode.CHECK_FAILED:
-            assert str(db) in lines[-1] and "sleepd db check" in lines[-1] or argv[:2] == [
+            assert (str(db) in lines[-1] and "sleepd db check" in lines[-1]) or argv[:2] == [
                 "db",
                 "check",
             ], (argv, lines)
