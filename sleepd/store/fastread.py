@@ -33,6 +33,11 @@ class ReadOnlyDb:
 
             self._engine = create_engine(url)
 
+    @property
+    def is_sqlite(self) -> bool:
+        """SQLite through the stdlib driver (other dialects go through SQLAlchemy)."""
+        return self._sqlite is not None or self._engine.dialect.name == "sqlite"
+
     def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]:
         if self._sqlite is not None:
             return self._sqlite.execute(sql, params or {}).fetchall()
