@@ -113,7 +113,7 @@ def search(
     from sleepd import paths
     from sleepd.config import load_config
     from sleepd.search import search_events
-    from sleepd.store.fastread import ReadOnlyDb, sqlite_file_missing
+    from sleepd.store.fastread import ReadOnlyDb, require_head, sqlite_file_missing
 
     url = paths.database_url(load_config().database_url or None)
     if sqlite_file_missing(url):
@@ -121,6 +121,7 @@ def search(
     else:
         db = ReadOnlyDb(url)
         try:
+            require_head(db)
             offset = (page - 1) * limit
             hits = search_events(
                 db, query, project=project, source=source, limit=limit + 1, offset=offset
