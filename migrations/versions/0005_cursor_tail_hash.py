@@ -5,8 +5,8 @@ was resumed at the old offset, losing the new lines there. The cursor now also k
 a hash of the bytes before its offset; cursors stored before have none (empty) and
 are checked by their head alone until their next pass stores one.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005_cursor_tail_hash
+Revises: 0004_cjk_search_index
 Create Date: 2026-12-01
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | None = "0003"
+revision: str = "0005_cursor_tail_hash"
+down_revision: str | None = "0004_cjk_search_index"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
