@@ -40,6 +40,12 @@ class ActRequest:
     network: bool = False
     nice: int = 10
 
+    def __post_init__(self) -> None:
+        """The outbound chokepoint, as for every `ModelRequest`: the task is redacted."""
+        from sleepd.backends.outbound import scrub_text
+
+        object.__setattr__(self, "prompt", scrub_text(self.prompt))
+
 
 @dataclass
 class ActDetail:

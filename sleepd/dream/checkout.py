@@ -156,8 +156,11 @@ def place_document(checkout: Checkout, relative: str, content: str) -> Path:
     target = (checkout.path / relative).resolve()
     if checkout.path.resolve() not in target.parents:
         raise CheckoutError(f"document path {relative!r} leaves the checkout")
+    from sleepd.backends.outbound import scrub_text
+
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(content, encoding="utf-8")
+    # The agent sends what it reads to its model: the document passes the chokepoint.
+    target.write_text(scrub_text(content), encoding="utf-8")
     return target
 
 
