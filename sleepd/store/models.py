@@ -67,6 +67,8 @@ class TranscriptFile(Base):
     offset: Mapped[int] = mapped_column(BigInteger, default=0)
     line_no: Mapped[int] = mapped_column(Integer, default=0)
     head_hash: Mapped[str] = mapped_column(String(64), default="")
+    #: Hash of the bytes just before `offset`: a resume point is verified by content.
+    tail_hash: Mapped[str] = mapped_column(String(64), default="", server_default="")
     mtime_ns: Mapped[int] = mapped_column(BigInteger, default=0)
     parse_state: Mapped[dict[str, Any]] = mapped_column(default=dict)
     status: Mapped[str] = mapped_column(String(16), default="ok")

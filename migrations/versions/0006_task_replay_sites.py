@@ -1,7 +1,7 @@
 """where a task can be replayed with tools (repository, commit, test commands, fidelity)
 
-Revision ID: 0005_task_replay_sites
-Revises: 0004_cjk_search_index
+Revision ID: 0006_task_replay_sites
+Revises: 0005_cursor_tail_hash
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005_task_replay_sites"
-down_revision: str | None = "0004_cjk_search_index"
+revision: str = "0006_task_replay_sites"
+down_revision: str | None = "0005_cursor_tail_hash"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
