@@ -363,7 +363,7 @@ class _Night:
             return outcome
         with write_session(self.engine) as db:
             target = prepare(db, self.cfg, project)
-            hosts = known_hosts(db, project, target.working_content)
+            hosts = known_hosts(self.cfg, target.base_content)
             modes = plan_modes(db, self.cfg, project, target, tasks)
         tasks = modes.tasks
         outcome.replay = modes.to_dict()

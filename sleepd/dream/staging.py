@@ -23,11 +23,13 @@ from sleepd.store.models import (
     Candidate,
     DocumentVersion,
     Episode,
+    Event,
     GateDecisionRecord,
     Night,
     Proposal,
     Rollout,
     Session,
+    Signal,
     Task,
 )
 
@@ -68,9 +70,37 @@ def load_tasks(db: OrmSession, project: str, per_split: int) -> dict[str, list[R
                 split=task.split,
                 context=dict(task.context or {}),
                 judge_spec=dict(task.judge_spec or {}),
+                corrections=user_corrections(db, task.episode_id) if task.split == "train" else (),
             )
         )
     return out
+
+
+#: Corrections per training task shown to the optimizer, and their length.
+MAX_CORRECTIONS, MAX_CORRECTION_CHARS = 3, 600
+
+
+def user_corrections(db: OrmSession, episode_id: int | None) -> tuple[str, ...]:
+    """What the user typed to correct the agent in the task's original episode.
+
+    Read from the miner's `user_correction` signals (redacted text, as stored). Only ever
+    asked for training tasks: the optimizer must not learn from held-out episodes.
+    """
+    if episode_id is None:
+        return ()
+    event_ids: list[int] = []
+    for ids in db.scalars(
+        select(Signal.event_ids).where(
+            Signal.episode_id == episode_id, Signal.kind == "user_correction"
+        )
+    ):
+        event_ids.extend(int(i) for i in ids or [] if isinstance(i, int))
+    if not event_ids:
+        return ()
+    texts = db.scalars(
+        select(Event.text).where(Event.id.in_(event_ids[:20])).order_by(Event.seq)
+    ).all()
+    return tuple(t[:MAX_CORRECTION_CHARS] for t in texts if t)[:MAX_CORRECTIONS]
 
 
 def rejected_memory(db: OrmSession, document_id: int) -> tuple[set[str], list[str]]:
