@@ -595,6 +595,8 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(r"\bauthorization:\s*(?:bearer|basic|token)\s+[A-Za-z0-9_\-.=+/]{16,}", re.I),
         re.compile(r"://[^\s:/@]+:[^\s:/@]{6,}@"),  # credentials inside a URL
+        # A secret the redactor replaced: the edit copied a secret-bearing transcript line.
+        re.compile(r"\[REDACTED:?[^\]\n]{0,40}\]|\bredacted\b", re.I),
     ],
     "risky_command": [
         re.compile(r"\bdrop\s+table\b|\btruncate\s+table\b|\bdelete\s+from\s+\w+\s*;", re.I),

@@ -328,8 +328,32 @@ def stage_proposal(
     cost_usd: float,
     simulated: bool,
     superseded: Sequence[int],
+    ablation: Sequence[dict[str, Any]] = (),
 ) -> int:
+    """A pending proposal for this candidate, or the pending one with the same result.
+
+    `ablation` holds the leave-one-out figures of a multi-edit candidate (evidence).
+    """
     path = str(target.spec.path)
+    new_hash = content_hash(candidate.content)
+    same = db.scalar(
+        select(Proposal).where(
+            Proposal.document_id == target.document_id,
+            Proposal.status == "pending",
+            Proposal.base_hash == content_hash(target.base_content),
+            Proposal.new_hash == new_hash,
+        )
+    )
+    if same is not None:
+        # The same resulting document is one proposal: tonight's evidence is noted on it.
+        same.provenance = {
+            **(same.provenance or {}),
+            "restaged_by": [*(same.provenance or {}).get("restaged_by", []), night_id],
+        }
+        row = db.get(Candidate, candidate_id)
+        if row is not None:
+            row.status, row.reason = "superseded", f"same document as pending proposal #{same.id}"
+        return same.id
     proposal = Proposal(
         candidate_id=candidate_id,
         night_id=night_id,
@@ -337,7 +361,7 @@ def stage_proposal(
         base_version_id=target.base_version_id,
         base_hash=content_hash(target.base_content),
         new_content=candidate.content,
-        new_hash=content_hash(candidate.content),
+        new_hash=new_hash,
         diff=unified_diff(
             target.base_content, candidate.content, old_label=f"a{path}", new_label=f"b{path}"
         ),
@@ -348,7 +372,11 @@ def stage_proposal(
         cost_usd=round(cost_usd, 6),
         simulated=simulated,
         gate=decision.to_dict(),
-        provenance=provenance(db, night_id, candidate, candidate_id, decision),
+        provenance={
+            **provenance(db, night_id, candidate, candidate_id, decision),
+            "baseline_hash": content_hash(target.working_content),
+            "ablation": list(ablation),
+        },
         safety_flags=[f.__dict__ for f in candidate.safety_flags],
     )
     db.add(proposal)

@@ -25,7 +25,9 @@ def render_header(console: Console, view: ProposalView, *, position: str = "") -
     console.print(f"[bold]document[/]  {view.document_path} ({view.document_kind})")
     night = f"#{view.night_id}" if view.night_id is not None else "n/a"
     console.print(f"[bold]night[/]     {night}, staged {view.created_at:%Y-%m-%d %H:%M}")
-    alpha = f" (α={view.alpha})" if view.alpha is not None else ""
+    alpha = f" (α={view.alpha:.4g})" if view.alpha is not None else ""
+    if view.look is not None and view.max_looks is not None:
+        alpha += f", look {view.look} of {view.max_looks}"
     console.print(
         f"[bold]gate[/]      {view.gate_outcome}, p={_num(view.p_value, '.4g')}{alpha}; "
         f"validation lift {_num(view.val_lift)}, test lift {_num(view.test_lift)}; "
@@ -34,6 +36,25 @@ def render_header(console: Console, view: ProposalView, *, position: str = "") -
     if view.safety_flags:
         flags = ", ".join(str(f) for f in view.safety_flags)
         console.print(f"[bold yellow]safety flags[/] {flags}")
+
+
+def render_gate(console: Console, evidence: Evidence) -> None:
+    """The level, looks, rounds and retests the gate used, as a table."""
+    g = evidence.gate
+    if g.outcome is None:
+        return
+    table = Table(title="How the gate decided")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("outcome", g.outcome)
+    table.add_row("p-value", _num(g.p_value, ".4g"))
+    table.add_row("α used for this decision", _num(g.alpha_used, ".4g"))
+    table.add_row("α overall (all looks)", _num(g.alpha, ".4g"))
+    looks = f"{g.look} of {g.max_looks}" if g.max_looks is not None else str(g.look or "n/a")
+    table.add_row("look (night)", looks)
+    table.add_row("rounds", str(g.rounds) if g.rounds is not None else "n/a")
+    table.add_row("retest rollouts (suspect tasks)", str(g.retest_rollouts))
+    console.print(table)
 
 
 def render_diff(console: Console, diff: str) -> None:
@@ -45,21 +66,37 @@ def render_diff(console: Console, diff: str) -> None:
 
 def render_evidence(console: Console, evidence: Evidence) -> None:
     if evidence.tasks:
-        table = Table(title="Per-task scores (mean over rollouts)")
-        for column in ("task", "split", "intent", "before", "after", "n"):
+        table = Table(title="Per-task scores before and after (mean over rollouts)")
+        for column in ("task", "split", "intent"):
             table.add_column(column)
+        for column in ("before", "after", "change", "rollouts before", "rollouts after"):
+            table.add_column(column, justify="right")
         for t in evidence.tasks:
+            change = None if t.before is None or t.after is None else t.after - t.before
             table.add_row(
                 str(t.task_id),
                 t.split,
                 t.intent,
                 _num(t.before, ".2f"),
                 _num(t.after, ".2f"),
-                f"{t.before_n}/{t.after_n}",
+                _num(change, "+.2f"),
+                str(t.before_n),
+                str(t.after_n),
             )
         console.print(table)
     else:
         console.print("[dim]no per-task scores stored for this proposal[/dim]")
+    render_gate(console, evidence)
+    if evidence.ablation:
+        table = Table(title="Each edit left out in turn (leave-one-out, fresh rollouts)")
+        table.add_column("edit")
+        for column in ("contribution", "p (better without it)", "rollouts", "verdict"):
+            table.add_column(column, justify="right")
+        for a in evidence.ablation:
+            table.add_row(
+                a.text, _num(a.contribution), _num(a.p_harm, ".3g"), str(a.rollouts), a.verdict
+            )
+        console.print(table)
     if evidence.gate_reason:
         console.print(f"[bold]gate[/] {evidence.gate_reason}")
     examples = (("failing, before", evidence.failing), ("passing, after", evidence.passing))
