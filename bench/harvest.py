@@ -213,7 +213,7 @@ def main() -> None:
         result = full_harvest(args.profile, None)
         sys.stdout.write(RESULT_MARK + orjson.dumps(result).decode())
         return
-    corpus = REPO.parent / "shared" / "corpus"
+    corpus = REPO / "tests" / "fixtures" / "real_sessions"
     if not corpus.is_dir():
         raise SystemExit(f"corpus not found at {corpus}")
     env = use_home(WORK)

@@ -20,7 +20,7 @@ from harvesters.claude_code import ClaudeCodeHarvester
 from harvesters.codex import CodexHarvester
 from harvesters.reader import read_jsonl
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "real_sessions"
 
 
 def replicate(target: Path, copies: int) -> tuple[Path, Path]:

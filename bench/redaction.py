@@ -9,7 +9,7 @@ Each data set is redacted two ways; figures are CPU time, best of three runs
   harvest ingest does (a batch of ~2000 lines).
 
 Data sets:
-* corpus: every decoded string value of shared/corpus, replicated to --mb megabytes;
+* corpus: every decoded string value of tests/fixtures/real_sessions, replicated to --mb megabytes;
 * corpus w/o image: the same without the one 0.5 MB base64 image;
 * corpus, 64 KB chunks: the same text joined into large strings (scan cost only);
 * secret-dense: the planted-secrets test corpus (one secret per ~100 chars).

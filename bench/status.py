@@ -58,7 +58,7 @@ def main() -> None:
         "CODEX_HOME": str(home / "codex"),
     }
     env.pop("SLEEPD_DATABASE_URL", None)
-    corpus = REPO.parent / "shared" / "corpus" / "claude"
+    corpus = REPO / "tests" / "fixtures" / "real_sessions" / "claude"
     projects = home / "claude" / "projects" / "-bench"
     projects.mkdir(parents=True)
     for sample in sorted(corpus.glob("*.jsonl")):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus"
+#: Real transcripts copied into the repository (sources and licences: SOURCES.md there).
+CORPUS_DIR = REPO_ROOT / "tests" / "fixtures" / "real_sessions"
 
 
 @pytest.fixture(autouse=True)

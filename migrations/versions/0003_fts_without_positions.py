@@ -5,7 +5,7 @@ orders by time); nothing asks the index for phrases, NEAR or ranking, which are 
 token positions are for. Without them the index is about half the size and a harvest
 spends about 40 % less time indexing. A term that is several tokens to the index
 ("exit-code", "src/main.rs") is matched as a substring of the text instead of as a
-phrase (`sleepd.store.dialect.fts_match_query`).
+phrase (`sleepd.search.plan_query`).
 
 Revision ID: 0003
 Revises: 0002

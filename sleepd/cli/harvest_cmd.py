@@ -100,31 +100,47 @@ def search(
     query: str = typer.Argument(..., help="Words to find in harvested event text."),
     project: str = typer.Option(None, "--project", help="Only this project path."),
     source: str = typer.Option(None, "--source", help="claude or codex."),
-    limit: int = typer.Option(20, "--limit", min=1, max=1000),
+    limit: int = typer.Option(20, "--limit", min=1, max=1000, help="Hits per page."),
+    page: int = typer.Option(1, "--page", min=1, help="Which page of hits (newest first)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Full-text search over harvested events, newest first.
 
     Every word must appear (in any order, case and accents ignored); a word with
-    punctuation in it, like exit-code or src/main.rs, must appear as typed.
+    punctuation in it, like exit-code or src/main.rs, must appear as typed. Words in
+    Chinese, Japanese, Korean or Thai are found inside a sentence, from one character on.
     """
-    from dataclasses import asdict
-
+    from sleepd import paths
     from sleepd.config import load_config
     from sleepd.search import search_events
-    from sleepd.store.open import open_store
+    from sleepd.store.fastread import ReadOnlyDb, require_head, sqlite_file_missing
 
-    engine = open_store(load_config())
-    hits = search_events(engine, query, project=project, source=source, limit=limit)
+    url = paths.database_url(load_config().database_url or None)
+    if sqlite_file_missing(url):
+        hits = []
+    else:
+        db = ReadOnlyDb(url)
+        try:
+            require_head(db)
+            offset = (page - 1) * limit
+            hits = search_events(
+                db, query, project=project, source=source, limit=limit + 1, offset=offset
+            )
+        finally:
+            db.close()
+    more = len(hits) > limit
+    hits = hits[:limit]
     if json_out:
+        from dataclasses import asdict
+
         emit_json([asdict(h) for h in hits])
         return
     if not hits:
-        typer.echo("no matches", err=True)
+        typer.echo("no matches" + (f" on page {page}" if page > 1 else ""), err=True)
         return
-    for h in hits:
-        when = h.ts.isoformat(timespec="seconds") if h.ts else "?"
-        typer.echo(f"{when}  {h.source}:{h.session_external_id[:12]}  {h.kind:<14} {h.snippet}")
+    from sleepd.cli.search_view import render_hits
+
+    render_hits(hits, query, page=page, limit=limit, more=more)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,8 +6,7 @@ store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -27,10 +26,12 @@ SQLITE_PRAGMAS: tuple[tuple[str, str], ...] = (
 FTS_TABLE = "events_fts"
 
 
-#: The FTS5 index over event text (made by the migrations). New events are indexed in
-#: bulk in the transaction that inserts them (`index_event_texts`, or `index_new_events`
-#: when their ids are not known): three times faster than a per-row trigger. Deletes and
-#: text updates are kept in sync by triggers.
+#: The FTS5 index over event text (made by the migrations), and for texts in scripts
+#: written without spaces a side index (`sleepd.store.cjk_index`); queries are built in
+#: `sleepd.search`. New events are indexed in bulk in the transaction that inserts them
+#: (`index_event_texts`, or `index_new_events` when their ids are not known): three
+#: times faster than a per-row trigger. Deletes and text updates are kept in sync by
+#: triggers.
 def is_sqlite(bind: Engine | Connection) -> bool:
     return bind.dialect.name == "sqlite"
 
@@ -107,7 +108,8 @@ def index_event_texts(conn: Connection, first_id: int, texts: Sequence[str]) -> 
     The writer knows the text it just inserted, so this spares FTS5 reading it back.
     """
     if is_sqlite(conn) and texts:
-        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        driver = conn.connection.driver_connection
+        cursor = driver.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(
                 f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (?, ?)",
@@ -115,6 +117,18 @@ def index_event_texts(conn: Connection, first_id: int, texts: Sequence[str]) -> 
             )
         finally:
             cursor.close()
+        if not all(t.isascii() for t in texts) and _has_cjk_index(driver):
+            from sleepd.store import cjk_index
+
+            cjk_index.index_rows(driver, enumerate(texts, start=first_id))  # type: ignore[arg-type]
+
+
+def _has_cjk_index(driver: Any) -> bool:
+    """Whether the side index for space-free scripts exists (migration 0004 on)."""
+    from sleepd.store.cjk_index import CJK_TABLE
+
+    sql = "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?"
+    return driver.execute(sql, (CJK_TABLE,)).fetchone() is not None
 
 
 @contextmanager
@@ -142,6 +156,11 @@ def index_new_events(conn: Connection, after_id: int) -> None:
             f"INSERT INTO {FTS_TABLE}(rowid, text) SELECT id, text FROM events WHERE id > ?",
             (after_id,),
         )
+        driver = conn.connection.driver_connection
+        if _has_cjk_index(driver):
+            from sleepd.store import cjk_index
+
+            cjk_index.index_events_after(driver, after_id)  # type: ignore[arg-type]
 
 
 def has_fts(conn: Connection) -> bool:
@@ -253,34 +272,6 @@ def upsert_add(
         set_={add_column: table.c[add_column] + stmt.excluded[add_column]},
     )
     return result
-
-
-#: What the index's unicode61 tokenizer keeps as a token: runs of letters and digits.
-_TOKEN = re.compile(r"[^\W_]+")
-
-
-def fts_match_query(terms: Iterable[str]) -> tuple[str, list[str]]:
-    """The FTS5 query for search terms, and the terms it cannot check by itself.
-
-    Every token of every term is quoted (user input is never FTS5 syntax: no
-    injection, no errors) and ANDed. The index keeps no token positions (migration
-    0003), so a term that is not exactly one token ("exit-code", "src/main.rs",
-    "->") is also returned, to be matched as a substring of the text. The query is
-    "" when no term has a token.
-    """
-    tokens: list[str] = []
-    substrings: list[str] = []
-    for term in terms:
-        tokens.extend(_TOKEN.findall(term))
-        if _TOKEN.fullmatch(term) is None:
-            substrings.append(term)
-    return " ".join(f'"{token}"' for token in dict.fromkeys(tokens)), substrings
-
-
-def like_pattern(term: str) -> str:
-    """`%term%` for LIKE with a backslash escape, so `%` and `_` in a term are literal."""
-    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
 
 
 def alembic_include_object(

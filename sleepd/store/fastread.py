@@ -33,6 +33,11 @@ class ReadOnlyDb:
 
             self._engine = create_engine(url)
 
+    @property
+    def is_sqlite(self) -> bool:
+        """SQLite through the stdlib driver (other dialects go through SQLAlchemy)."""
+        return self._sqlite is not None or self._engine.dialect.name == "sqlite"
+
     def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]:
         if self._sqlite is not None:
             return self._sqlite.execute(sql, params or {}).fetchall()
@@ -80,3 +85,22 @@ def as_utc(value: Any) -> datetime | None:
 def db_to_utc_param(value: datetime) -> str:
     """A UTC timestamp in the form SQLAlchemy stores in SQLite (for comparisons)."""
     return value.astimezone(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def require_head(db: ReadOnlyDb) -> None:
+    """Refuse, as `open_store` does, a database whose schema is not this sleepd's."""
+    from sleepd.errors import DatabaseBehindError
+    from sleepd.store.schema_version import HEAD_REVISION
+
+    try:
+        current = db.scalar("SELECT version_num FROM alembic_version")
+    except Exception:  # no such table: never initialised
+        current = None
+    if current == HEAD_REVISION:
+        return
+    if current is None:
+        raise DatabaseBehindError("database is not initialised; run `sleepd db upgrade`")
+    raise DatabaseBehindError(
+        f"database is at revision {current}, this sleepd expects {HEAD_REVISION}; "
+        "stop the daemon, then run `sleepd db upgrade`"
+    )

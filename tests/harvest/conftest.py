@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import CORPUS, lay_out_corpus
+from e2e_support import lay_out_corpus
 
 
 @pytest.fixture
 def corpus_tree(isolated_home: Path) -> Path:
     """The corpus under the private home's $CLAUDE_CONFIG_DIR and $CODEX_HOME."""
-    if not CORPUS.is_dir():
-        pytest.skip(f"sample corpus not found at {CORPUS}")
     lay_out_corpus(isolated_home)
     return isolated_home
 

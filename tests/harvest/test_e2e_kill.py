@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import CORPUS, canonical_dump, integrity, lay_out_copies
+from e2e_support import canonical_dump, integrity, lay_out_copies
 
 from sleepd.harvest import harvest
 from sleepd.store.engine import make_engine
@@ -71,8 +71,6 @@ def run_child(
 def test_random_kills_then_a_clean_run_equal_one_clean_harvest(
     isolated_home: Path, cfg: Any, db_file: Path
 ) -> None:
-    if not CORPUS.is_dir():
-        pytest.skip(f"sample corpus not found at {CORPUS}")
     lay_out_copies(isolated_home, COPIES)
     rng = random.Random(20240611)
     outcomes = [

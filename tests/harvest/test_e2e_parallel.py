@@ -14,7 +14,7 @@ from typing import Any
 
 import psutil
 import pytest
-from e2e_support import CORPUS, canonical_dump, integrity, lay_out_copies
+from e2e_support import canonical_dump, integrity, lay_out_copies
 
 import sleepd.harvest_feed as harvest_feed
 import sleepd.harvest_prepare as harvest_prepare
@@ -26,8 +26,6 @@ from sleepd.store.migrate import upgrade
 
 @pytest.fixture
 def two_copies(isolated_home: Path) -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"sample corpus not found at {CORPUS}")
     lay_out_copies(isolated_home, 2)
     return isolated_home
 

@@ -15,7 +15,28 @@ from typing import Any
 import orjson
 import pytest
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+#: The real transcripts, copied byte for byte into the repository (sources and licences in
+#: SOURCES.md there). The harvester tests read the named set below; the folder also holds the
+#: labelled evaluation sessions, which only the mining tests and benches read.
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
+
+#: The samples whose figures the harvester tests counted by hand (see test_harvest_corpus.py).
+HARVEST_SAMPLES = (
+    "claude/handgemacht-ai__claude-code-log__326189cf-5676-4237-8cde-1ce80aae4a9f.jsonl",
+    "claude/handgemacht-ai__claude-code-log__4379d1bf-ccb1-414e-a856-9791b73f3af2.jsonl",
+    "claude/handgemacht-ai__claude-code-log__4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl",
+    "claude/handgemacht-ai__claude-code-log__7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl",
+    "claude/handgemacht-ai__claude-code-log__agent-3430b97e.jsonl",
+    "claude/handgemacht-ai__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl",
+    "claude/handgemacht-ai__claude-code-log__ef958aa1__subagents__agent-a4ca7529859c158c2.jsonl",
+    "claude/handgemacht-ai__claude-code-log__ef958aa1__subagents__agent-a4ca7529859c158c2.meta.json",
+    "claude/kvsankar__agent-history__real_sessions__claude__session-01.jsonl",
+    "claude/melagiri__code-insights__entire-checkpoints__06_a50ac71f71_0_full.jsonl",
+    "claude/melagiri__code-insights__entire-checkpoints__82_b981cea660_0_full.jsonl",
+    "codex/AcidicSoil__codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl",
+    "codex/kvsankar__agent-history__real_sessions__codex__session-01.jsonl",
+    "codex/simonw__claude-code-transcripts__sample_codex_session.jsonl",
+)
 
 # A unique piece of each flattened corpus name -> (project slug or date dir, file name) as the
 # real tool lays it out under ~/.claude/projects or ~/.codex/sessions.
@@ -82,17 +103,33 @@ def layout_for(sample: Path) -> Path | None:
 
 
 def corpus_files() -> list[Path]:
-    """Every saved sample (not the two reports), so a new sample without a layout fails."""
-    if not CORPUS.is_dir():
-        return []
-    return sorted(p for p in CORPUS.glob("*/*") if p.is_file())
+    """The harvester samples; a missing one is an error, never a reason to skip."""
+    files = [CORPUS / name for name in HARVEST_SAMPLES]
+    missing = [str(p) for p in files if not p.is_file()]
+    if missing:
+        raise FileNotFoundError(f"real-session fixtures missing: {missing}")
+    return files
+
+
+def _sample_id(sample: Path) -> str:
+    return sample.name.split("__")[-1][:30]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test taking `sample` runs once per harvester transcript (not the .meta.json)."""
+    if "sample" in metafunc.fixturenames:
+        transcripts = [p for p in corpus_files() if p.suffix == ".jsonl"]
+        metafunc.parametrize("sample", transcripts, ids=_sample_id)
+
+
+@pytest.fixture(name="corpus_samples")
+def corpus_samples_fixture() -> list[Path]:
+    return corpus_files()
 
 
 @pytest.fixture(scope="session")
 def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A temp dir holding `claude/projects/...` and `codex/sessions/...` as the tools write them."""
-    if not CORPUS.is_dir():
-        pytest.skip(f"sample corpus not found at {CORPUS}")
     home = tmp_path_factory.mktemp("corpus_home")
     for sample in corpus_files():
         rel = layout_for(sample)

@@ -6,8 +6,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from harvesters.base import Harvester
 from harvesters.claude_code import ClaudeCodeHarvester
 from harvesters.codex import CodexHarvester
@@ -63,9 +61,6 @@ EXPECTED = {
     "simonw": Figures(1, 1, 0, 0, 0, 0, 0, (0, 0, 0, 0)),
     "codex__session-01": Figures(1, 1, 0, 0, 0, 0, 0, (1675, 10, 20864, 0)),
 }
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-SAMPLES = sorted(p for p in CORPUS.glob("*/*") if p.is_file()) if CORPUS.is_dir() else []
-TRANSCRIPTS = [p for p in SAMPLES if p.suffix == ".jsonl"]
 
 
 def expected_for(sample: Path) -> Figures:
@@ -104,22 +99,24 @@ def harvesters_for(home: Path) -> list[Harvester]:
     ]
 
 
-def test_every_sample_has_a_layout_and_expected_figures(layout_for: Any) -> None:
-    if not SAMPLES:
-        pytest.skip(f"sample corpus not found at {CORPUS}")
-    for sample in SAMPLES:
+def test_every_sample_has_a_layout_and_expected_figures(
+    layout_for: Any, corpus_samples: list[Path]
+) -> None:
+    for sample in corpus_samples:
         assert layout_for(sample) is not None, f"no layout for {sample.name}"
-    for sample in TRANSCRIPTS:
+    for sample in (p for p in corpus_samples if p.suffix == ".jsonl"):
         assert sum(k in sample.name for k in EXPECTED) == 1, sample.name
 
 
-def test_discovery_finds_every_transcript_with_its_role(corpus_home: Path) -> None:
+def test_discovery_finds_every_transcript_with_its_role(
+    corpus_home: Path, corpus_samples: list[Path]
+) -> None:
     found = {
         Path(f.path).relative_to(corpus_home).as_posix(): f.role
         for h in harvesters_for(corpus_home)
         for f in h.discover()
     }
-    assert len(found) == len(TRANSCRIPTS)
+    assert len(found) == sum(p.suffix == ".jsonl" for p in corpus_samples)
     subagents = sorted(path for path, role in found.items() if role == "subagent")
     assert [Path(p).name for p in subagents] == [
         "agent-3430b97e.jsonl",
@@ -128,7 +125,6 @@ def test_discovery_finds_every_transcript_with_its_role(corpus_home: Path) -> No
     assert not any(p.endswith(".meta.json") for p in found)
 
 
-@pytest.mark.parametrize("sample", TRANSCRIPTS, ids=lambda p: p.name.split("__")[-1][:30])
 def test_sample_figures(corpus_home: Path, layout_for: Any, sample: Path) -> None:
     harvester, file = _locate(corpus_home, layout_for, sample)
     batches = harvest(harvester, file)
@@ -140,7 +136,6 @@ def test_sample_figures(corpus_home: Path, layout_for: Any, sample: Path) -> Non
             assert event.timestamp is None or event.timestamp.utcoffset() is not None
 
 
-@pytest.mark.parametrize("sample", TRANSCRIPTS, ids=lambda p: p.name.split("__")[-1][:30])
 def test_small_batches_and_a_second_pass_change_nothing(
     corpus_home: Path, layout_for: Any, sample: Path
 ) -> None:

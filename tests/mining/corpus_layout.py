@@ -1,11 +1,11 @@
-"""Lay the shared real transcripts out the way Claude Code and Codex keep them on disk."""
+"""Lay the in-repo real transcripts out the way Claude Code and Codex keep them on disk."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
 
 #: "corpus file  ->  path under $CLAUDE_CONFIG_DIR/projects (claude/) or $CODEX_HOME (codex/)"
 _LAYOUT = """

@@ -27,9 +27,7 @@ from sleepd.store.engine import read_session
 from sleepd.store.models import Episode, Event, Session, Signal
 
 from .builders import LATER
-from .corpus_layout import CORPUS, lay_out
-
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="sample corpus not present")
+from .corpus_layout import lay_out
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Decoded string values of the real transcripts in shared/corpus (for FP checks)."""
+"""Decoded string values of the real transcripts in tests/fixtures/real_sessions (FP checks)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-CORPUS_DIR = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
 
 
 def _strings(obj: Any) -> Iterator[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from sleepd.redaction import RedactionStats, Redactor
 
-from .corpus_text import CORPUS_DIR, corpus_strings
+from .corpus_text import corpus_strings
 from .planted import KINDS, planted_corpus
 
 #: Measured recall on the planted corpus is 142/144 (98.6 %). The two misses are
@@ -68,7 +68,6 @@ def test_shapes_that_are_not_secrets_stay(redactor: Redactor) -> None:
         assert redactor.redact(text) == (text, []), text[:80]
 
 
-@pytest.mark.skipif(not CORPUS_DIR.is_dir(), reason="shared corpus not present")
 def test_false_positives_on_real_transcripts(redactor: Redactor) -> None:
     # These transcripts were committed to public repositories, so they hold no
     # live secrets: every redaction here is a false positive. Allow at most one

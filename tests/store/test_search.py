@@ -8,8 +8,7 @@ import pytest
 from seed_rows import seed_events
 from sqlalchemy import text
 
-from sleepd.search import search_events
-from sleepd.store.dialect import fts_match_query, like_pattern
+from sleepd.search import like_pattern, plan_query, search_events
 
 BODIES = (
     "pytest failed: exit-code 2 in src/main.rs",
@@ -79,8 +78,9 @@ def test_without_the_full_text_index_search_finds_the_same(
 
 
 def test_user_input_never_becomes_fts5_syntax() -> None:
-    match, substrings = fts_match_query(['"NEAR(a b)"', "x*", "OR", "a:b"])
-    assert match == '"NEAR" "a" "b" "x" "OR"'
-    assert substrings == ['"NEAR(a b)"', "x*", "a:b"]
-    assert fts_match_query(["->"]) == ("", ["->"])
+    plan = plan_query(['"NEAR(a b)"', "x*", "OR", "a:b"], word_index=True, side_index=False)
+    assert plan.word_match == '"NEAR" "a" "b" "x" "OR"'
+    assert plan.substrings == ['"NEAR(a b)"', "x*", "a:b"]
+    arrow = plan_query(["->"], word_index=True, side_index=True)
+    assert (arrow.word_match, arrow.side_match, arrow.substrings) == (None, None, ["->"])
     assert like_pattern(r"50%_a\b") == r"%50\%\_a\\b%"
