@@ -25,6 +25,7 @@ HOUSEKEEPING: frozenset[str] = frozenset(
         "feedback", "settings", "keybindings", "install-github-app", "migrate-installer",
         "continue", "sandbox", "bashes", "tasks", "stats", "files", "rename", "copy", "voice",
         "effort", "color", "remote-control", "desktop", "mobile", "chrome", "btw", "skills",
+        "bash-input",
     }
 )  # fmt: skip
 
@@ -54,8 +55,15 @@ class SlashCommand:
         return f"/{self.name} {self.args}".strip()
 
 
+_BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)
+
+
 def parse_command(text: str) -> SlashCommand | None:
-    """The slash command a user record carries, or None."""
+    """The slash command a user record carries, or None. A bash-mode command the
+    person ran themselves (`! cmd`, stored as `<bash-input>`) is housekeeping too."""
+    bash = _BASH_INPUT.match(text[:20000])
+    if bash:
+        return SlashCommand(name="bash-input", args=bash.group(1).strip())
     tags = {m.group(1).lower(): m.group(2).strip() for m in _TAG.finditer(text[:20000])}
     if "command-name" in tags or "command-message" in tags:
         name = (tags.get("command-name") or tags.get("command-message") or "").lstrip("/")

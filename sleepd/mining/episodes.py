@@ -71,6 +71,8 @@ class EpisodeDraft:
     #: false for agent work before the session's first recognised intent
     has_intent: bool = True
     intent_turn: TurnRecord | None = None
+    #: housekeeping commands typed during the episode (they belong to no request)
+    housekeeping: list[TurnRecord] = field(default_factory=list)
 
     @property
     def refinements(self) -> list[str]:
@@ -160,9 +162,11 @@ def command_of_event(event: EventView) -> SlashCommand | None:
         return None
     if event.raw_type and event.raw_type not in (STEERING,):
         return None  # queue operations echo the typed text; the record itself follows
-    if "<command-" not in event.text[:2000] and not event.text.lstrip().startswith("/"):
+    head = event.text[:2000]
+    wrapped = "<command-" in head or head.lstrip().startswith("<bash-input>")
+    if not wrapped and not head.lstrip().startswith("/"):
         return None
-    if event.kind == "meta" and "<command-" not in event.text[:2000]:
+    if event.kind == "meta" and not wrapped:
         return None
     return parse_command(event.text)
 
@@ -186,6 +190,7 @@ def segment(
     episodes: list[EpisodeDraft] = []
     current: EpisodeDraft | None = None
     preamble: list[EventView] = []
+    early: list[TurnRecord] = []  # housekeeping typed before the first intent
     after_interrupt = False
     agent_text = ""
     agent_worked = False
@@ -241,6 +246,7 @@ def segment(
         previous = decision.kind
         if decision.kind is TurnKind.HOUSEKEEPING:
             (current.events if current is not None else preamble).append(event)
+            (current.housekeeping if current is not None else early).append(record)
             continue
         if decision.kind is TurnKind.NEW_TASK or current is None or not current.has_intent:
             if current is None and _has_agent_work(preamble):
@@ -257,7 +263,8 @@ def segment(
                     current.feedback.append(TurnRecord(event, verdict, record.after_interrupt))
             current = open_episode(event, command)
             current.intent_turn = record
-            preamble = []
+            current.housekeeping.extend(early)
+            preamble, early = [], []
             continue
         current.feedback.append(record)
         current.events.append(event)
@@ -265,6 +272,7 @@ def segment(
         orphan = open_episode(preamble[0], None)
         orphan.has_intent = False
         orphan.events = preamble[1:]
+        orphan.housekeeping.extend(early)
     return episodes
 
 

@@ -5,16 +5,19 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
 - **root**: a real failure of its own call: `is_error`, a non-zero exit code, a
   Claude `<tool_use_error>…</tool_use_error>` result anywhere (subagents too), or a
   Codex patch that did not apply (`apply_patch verification failed: …`).
-- **knock_on**: failed only because another call failed: Claude's "Sibling tool call
-  errored" for the calls issued with a failing one. It points to its cause (the
-  failing call of the same assistant message, else the latest root error before it)
-  and is never a failure pattern of its own.
+- **knock_on**: failed only because another call failed or was refused: Claude's
+  "Sibling tool call errored", and "The user doesn't want to take this action right
+  now" for the calls cancelled with a refused one. It points to its cause (the
+  failing or refused call of the same assistant message, else the latest root error
+  before it) and is never a failure pattern of its own.
 - **benign**: a command whose non-zero exit is an answer, not a failure: `grep`,
   `rg`, `ag`, `ack`, `git grep` exit 1 (no match), `diff`/`cmp`/`git diff
   --exit-code` exit 1 (files differ), `test`/`[`/`[[` exit 1 (false), `which`,
   `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found). Only exit 1, only when
   the family's command decides the exit status (the last one of a chain or pipe),
-  and only without error text of its own.
+  and only without error text of its own. A call the person refused ("The user
+  doesn't want to proceed with this tool use") is benign too: it is the person's
+  feedback (a `tool_rejected` signal), not a tool failing.
 
 Shell-init noise, a line the machine prints in every shell output (a broken
 `.bashrc`, a version-manager banner), is found per session and across the store's
@@ -38,8 +41,12 @@ ErrorKind = Literal["root", "knock_on", "benign"]
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
 _KNOCK_ON = re.compile(
     r"Sibling tool call errored|Cancelled: parallel tool call|"
+    r"user doesn'?t want to take this action right now|"
     r"cancell?ed because (a |another )?(sibling|parallel) (tool )?call (errored|failed)",
     re.IGNORECASE,
+)
+_REFUSED = re.compile(
+    r"user doesn'?t want to proceed with this tool use|tool use was rejected", re.IGNORECASE
 )
 _PATCH_FAILED = re.compile(
     r"^\W*(apply_patch verification failed|Failed to find expected lines|"
@@ -49,7 +56,7 @@ _PATCH_FAILED = re.compile(
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = frozenset(
     {"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "diff", "cmp", "colordiff", "test",
-     "[", "[[", "which", "type", "pgrep", "pidof", "comm"}
+     "[", "[[", "which", "type", "pgrep", "pidof", "comm", "lsof", "fuser", "look"}
 )  # fmt: skip
 _GIT_BENIGN = re.compile(r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor)")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
@@ -206,6 +213,10 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             siblings = by_message.get(call.message_id, []) if call and call.message_id else []
             cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)
             result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
+            continue
+        if _REFUSED.search(event.text[:400]):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            last_root = event.id  # what the calls cancelled with it point to
             continue
         if command and is_benign_exit(command, event.exit_code, event.text):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)

@@ -154,7 +154,12 @@ def _fill_episode(
     episode.outcome_event_ids = list(outcome.event_ids)
     episode.turns = [
         {"event_id": t.event.id, "kind": t.kind.value, "confidence": t.decision.confidence}
-        for t in ([draft.intent_turn] if draft.intent_turn else []) + draft.feedback
+        for t in sorted(
+            ([draft.intent_turn] if draft.intent_turn else [])
+            + draft.feedback
+            + draft.housekeeping,
+            key=lambda t: t.event.seq,
+        )
     ]
     episode.refinements = [text[:2000] for text in draft.refinements][:20]
     episode.is_closed = draft.closed

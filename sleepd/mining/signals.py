@@ -106,7 +106,8 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
     out: list[SignalDraft] = []
     for index, result in enumerate(results):
         verdict = errors.verdicts.get(result.id)
-        if verdict is None or verdict.kind == "benign":
+        refused = verdict is not None and bool(TOOL_REJECTED.search(result.text[:300]))
+        if verdict is None or (verdict.kind == "benign" and not refused):
             continue
         call = calls.get(result.call_id or "")
         ids = [e.id for e in (call, result) if e is not None]
@@ -129,6 +130,16 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
             None,
         )
         detail = f"exit {result.exit_code}" if result.exit_code not in (None, 0) else "is_error"
+        if refused:
+            # the person refused the call; what the agent ran instead is evidence for
+            # the judge ("npm install" refused, "pnpm install" worked), not a failure
+            if fixer is not None:
+                out.append(
+                    SignalDraft(
+                        "tool_error_recovered", 0, 0.6, [*ids, fixer.id], "refused", fixer.seq, tool
+                    )
+                )
+            continue
         if fixer is not None:
             out.append(
                 SignalDraft(
@@ -300,23 +311,23 @@ def _closing_signals(
 
 
 def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft]:
+    """The session ended in this episode: stopped by the person (an interrupt as the
+    last word) or cut off mid-work (the agent never answered, or its last act was a
+    tool call or result): then nobody can tell the outcome from the transcript."""
     events = episode.events
-    if not any(e.kind in ("assistant_text", "tool_call") for e in events):
-        target = events[-1] if events else episode.intent
-        return [SignalDraft("abandoned", -1, 0.6, [target.id], "no reply", target.seq)]
     relevant = [
         e
         for e in events
-        if (e.kind == "tool_result" and not _benign(e, errors))
-        or is_interrupt(e)
-        or e.kind == "assistant_text"
+        if e.kind in ("tool_call", "tool_result", "assistant_text") or is_interrupt(e)
     ]
     if not relevant:
-        return []
+        target = events[-1] if events else episode.intent
+        return [SignalDraft("cut_off", 0, 0.6, [target.id], "no reply", target.seq)]
     last = relevant[-1]
-    failed = errors.verdicts.get(last.id)
-    if is_interrupt(last) or (failed is not None and failed.kind == "root"):
+    if is_interrupt(last):
         return [SignalDraft("abandoned", -1, 0.6, [last.id], "session ended here", last.seq)]
+    if last.kind in ("tool_call", "tool_result"):
+        return [SignalDraft("cut_off", 0, 0.6, [last.id], "stopped mid-work", last.seq)]
     return []
 
 
@@ -325,10 +336,11 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
 
     In order: the person's last verdict decides (approval → success; a correction
     not followed by a done claim the person accepted → failure); an interrupt the
-    person left behind → abandoned; the agent giving up → failure; the agent's done
-    claim, with the person moving on or the session ending quietly → success; an
-    unrecovered error at the end → failure (abandoned when the session ended there);
-    the person moving on after an answer → success (low confidence); else unknown.
+    person left behind → abandoned; the agent giving up → failure; the transcript
+    stopping mid-work → unknown; the agent's done claim, with the person moving on
+    or the session ending quietly → success; an unrecovered error at the end → failure;
+    the person moving on after an answer → success (low confidence); a transcript
+    that stops before the agent answered or in the middle of its work → unknown.
     """
     counted = [s for s in signals if s.confidence >= COUNTING_CONFIDENCE]
     kinds: dict[str, list[SignalDraft]] = {}
@@ -364,8 +376,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         return Outcome("abandoned", "interrupted_and_left", 0.7, ids(interrupt, moved))
     if gave_up is not None:
         return Outcome("failure", "agent_gave_up", 0.7, ids(gave_up))
-    if abandoned is not None and done is None:
-        return Outcome("abandoned", "session_ended_on_failure", 0.6, ids(abandoned))
+    if last("cut_off") is not None:
+        return Outcome("unknown", "stopped_mid_work", 0.0, ids(last("cut_off")))
     if done is not None and (last_negative is None or last_negative.at_seq < done.at_seq):
         if moved is not None:
             return Outcome("success", "done_then_moved_on", 0.7, ids(done, moved))

@@ -136,6 +136,8 @@ _FAILURE_REPORT = re.compile(
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
     r"invisible|hidden|duplicated|not there)\b"
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b"
+    r"|\b(seem|seems|appear|appears|look|looks)\s+(to be\s+)?(either\s+)?(stuck|broken|hung|"
+    r"frozen|dead|empty|wrong|off|missing|blank)\b"
     r"|\b(i'?m|i am|we'?re|still) (getting|seeing)\b"
     r"|\b(i|we) (get|got|see|saw)\b[^.?!\n]{0,40}\b(error|exception|warning|failure|crash|"
     r"blank|nothing|404|500|undefined|null|nan)\b"
@@ -151,7 +153,28 @@ _FAILURE_REPORT = re.compile(
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
     re.IGNORECASE,
 )
-_WHY = re.compile(r"^\s*(but\s+)?why\b|\bwhy (did|do|would|are|is) you\b|\bwhy not\b", re.I)
+#: Redirects the approach without judging a result ("use pnpm instead", "why 32768?").
+_REDIRECT = re.compile(
+    r"^\W*(but\s+)?(why|use|try|instead|rather|don'?t|do not|stop|avoid|prefer|switch to|"
+    r"i (want|need|would like|'?d like|'?d prefer|prefer)|please (use|don'?t|do not|try|avoid)|"
+    r"can you (use|try|avoid)|let'?s (use|try|go with|not))\b"
+    r"|\b(instead of|rather than)\b",
+    re.IGNORECASE,
+)
+#: Plain acceptance of a proposal.
+_ACCEPT = re.compile(
+    r"^\W*(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|please do|"
+    r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的)\W*"
+    r"(please|thanks|thank you)?\W*$",
+    re.IGNORECASE,
+)
+#: Opens with a verb: an instruction.
+_IMPERATIVE = re.compile(
+    r"^\W*(please\s+)?(run|add|make|use|create|fix|update|check|write|remove|change|test|"
+    r"build|deploy|commit|push|merge|open|review|install|rename|move|delete|implement|"
+    r"refactor|try|document|also|then|now|and)\b",
+    re.IGNORECASE,
+)
 _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
 #: A reply opening with a verdict that the work is good.
 _APPROVAL_HEAD = re.compile(
@@ -246,6 +269,11 @@ def has_pasted_error(text: str) -> bool:
     return bool(_PASTED_ERROR.search(text[:8000]))
 
 
+def is_redirect(region: str) -> bool:
+    """An instruction about how to work, not a verdict on a result."""
+    return bool(_REDIRECT.search(region))
+
+
 def _first_clause(text: str) -> str:
     match = re.search(r"[.!?\n]|\b(but|however)\b", text, re.IGNORECASE)
     return text[: match.start()] if match else text
@@ -264,12 +292,9 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if _FAILURE_REPORT.search(region):
         score += 2
         reasons.append("failure report")
-    if lexicon.classify(region) is Feedback.CORRECTION:
+    if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
-    if _WHY.search(region):
-        score += 1
-        reasons.append("why-question")
     after = _after_contrast(region)
     if after and _FAILURE_REPORT.search(after):
         score += 0.5
@@ -306,6 +331,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # the person stopped the agent: one cue of a correction is enough
         if corr >= 1:
             return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
+        if turn.queued and words >= 6 and _IMPERATIVE.search(region):
+            # queued while it ran, but an extra step of the task ("run the review and …")
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
         return TurnDecision(TurnKind.STEERING, 0.8, (where,))
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
@@ -327,20 +355,26 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             hard=True,
             approves_previous=True,
         )
-    if _CONTINUE.search(region) and words <= 12:
+    if _ACCEPT.search(region) and words <= 4:
+        # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
+        return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
+    if _CONTINUE.search(region) and words <= 4:
         return TurnDecision(TurnKind.STEERING, 0.8, ("keep going",))
-    if asked and words <= 25 and not done:
-        return TurnDecision(TurnKind.STEERING, 0.65, ("answers the agent's question",), hard=True)
+    refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
+    if (done or asked) and _NEW_WORK.search(region[:80]) and not refers_back:
+        # "Let's also migrate to AudioWorklet" after the agent finished: more work
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
+    if is_redirect(region) and words <= 40:
+        return TurnDecision(TurnKind.STEERING, 0.65, ("redirects the approach",), hard=True)
+    if (asked or _CONTINUE.search(region)) and words <= 25 and not (done and not asked):
+        # picks an option, answers the question, reports doing what was asked
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
     long_gap = turn.gap_s is not None and turn.gap_s >= LONG_GAP_S
     opens_follow = bool(_FOLLOW_OPEN.search(region))
-    refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
     if done and words >= 40 and not _FOLLOW_STRONG.search(region):
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
     if opens_follow and not long_gap:
-        if done and _NEW_WORK.search(region[:80]) and not refers_back:
-            # "Let's also migrate to AudioWorklet" after the agent finished: more work
-            return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
     if refers_back and words <= 40 and not long_gap:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("refers to the previous turn",), hard=True)

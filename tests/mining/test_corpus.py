@@ -83,7 +83,7 @@ def test_interrupt_steering_and_a_fixed_tool_error(mined: Engine) -> None:
     assert second.intent_text == "Let's also Migrate to AudioWorklet"
     assert first.feedback_count == 3  # the steer after the interrupt, "ok, fine", "yes please"
     kinds = [t["kind"] for t in first.turns or []]
-    assert kinds == ["new_task", "steering", "steering", "steering"]
+    assert kinds == ["new_task", "steering", "follow_up", "follow_up"]
     sigs = signals_of(mined, first.id)
     interrupt = [s for s in sigs if s.kind == "interrupt"]
     assert [s.event_ids for s in interrupt] == [[event_id(mined, SOUND, 60)]]

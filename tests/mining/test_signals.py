@@ -30,11 +30,16 @@ def test_recovered_tool_error() -> None:
 def test_unrecovered_last_error_and_abandoned_session() -> None:
     b = SessionBuilder().prompt("Deploy to staging").bash("./deploy.sh", "boom", exit_code=2)
     sigs = signals_of(b, over=True)
-    assert kinds(sigs) == ["abandoned", "tool_error"]
+    # the transcript stops on the failed result: nobody can tell how it ended
+    assert kinds(sigs) == ["cut_off", "tool_error"]
     outcome = derive_outcome(sigs)
-    assert (outcome.outcome, outcome.rule) == ("abandoned", "session_ended_on_failure")
-    assert set(outcome.event_ids) <= {e.id for e in views(b)} and outcome.event_ids
-    assert "abandoned" not in kinds(signals_of(b, over=False))
+    assert (outcome.outcome, outcome.rule) == ("unknown", "stopped_mid_work")
+    assert "cut_off" not in kinds(signals_of(b, over=False))
+    # the agent answered and gave up: a failure, justified by its words
+    b.say("I couldn't get the deploy script to work: the staging host refuses the key.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "agent_gave_up")
+    assert outcome.event_ids == (views(b)[-1].id,)
 
 
 def test_failing_tests_then_passing() -> None:
