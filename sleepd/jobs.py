@@ -39,21 +39,34 @@ def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder
         db.add(row)
         db.flush()
         recorder = JobRecorder(row.id)
+    failing = False
     try:
         yield recorder
     except BaseException as exc:
+        failing = True
         recorder.outcome = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         recorder.reason = recorder.reason or f"{type(exc).__name__}: {exc}"[:500]
         raise
     finally:
-        with write_session(engine) as db:
-            finished = db.get(JobRun, recorder.run_id)
-            if finished is not None:
-                finished.ended_at = utcnow()
-                finished.outcome = recorder.outcome
-                finished.reason = recorder.reason
-                finished.detail = {**recorder.detail, "owner": owner()}
-                finished.night_id = recorder.night_id
+        try:
+            _finish(engine, recorder)
+        except Exception:
+            # The job already failed (a full disk, say) and its record cannot be written
+            # either: the first error is the one the user sees; the row stays "running"
+            # until `close_orphaned_runs` closes it. A successful job still raises.
+            if not failing:
+                raise
+
+
+def _finish(engine: Engine, recorder: JobRecorder) -> None:
+    with write_session(engine) as db:
+        finished = db.get(JobRun, recorder.run_id)
+        if finished is not None:
+            finished.ended_at = utcnow()
+            finished.outcome = recorder.outcome
+            finished.reason = recorder.reason
+            finished.detail = {**recorder.detail, "owner": owner()}
+            finished.night_id = recorder.night_id
 
 
 def run_harvest_job(

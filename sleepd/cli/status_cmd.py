@@ -47,7 +47,15 @@ def status(
 
     cfg = load_config()
     url = paths.database_url(cfg.database_url or None)
-    db = None if sqlite_file_missing(url) else ReadOnlyDb(url)
+    missing = sqlite_file_missing(url)
+    if not missing:
+        from sleepd.store.engine import sqlite_file_for
+        from sleepd.store.integrity import probe
+
+        db_file = sqlite_file_for(url)
+        if db_file is not None:
+            probe(db_file)  # a damaged file: one line, non-zero exit
+    db = None if missing else ReadOnlyDb(url)
     try:
         report = collect_status(db, cfg)
     finally:

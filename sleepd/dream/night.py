@@ -25,6 +25,7 @@ from sleepd.dream.gate import GateDecision, GatePolicy, report_lift
 from sleepd.dream.judges import ScoreWeights
 from sleepd.dream.reflect import CandidateEdit, Reflector
 from sleepd.dream.replay import Replayer, ReplayTask, RolloutResult, mean_score, scores_by_task
+from sleepd.dream.replay_modes import plan_modes
 from sleepd.dream.safety import SafetyPolicy
 from sleepd.dream.sequential import SequentialPlan
 from sleepd.dream.staging import (
@@ -51,6 +52,7 @@ from sleepd.store.orphans import close_orphaned_runs, owner
 NIGHT_INDEX_STRIDE = 1000
 VAL_INDEX_SHIFT = 100
 TEST_INDEX_SHIFT = 200
+FIDELITY_INDEX_SHIFT = 300
 
 
 @dataclass
@@ -85,6 +87,8 @@ class ProjectOutcome:
     reflect: dict[str, Any] = field(default_factory=dict)
     calibration: str | None = None
     plan: dict[str, Any] = field(default_factory=dict)
+    #: Replay modes (text / tools), consumers and fidelity (`replay_modes.ModePlan`).
+    replay: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -329,6 +333,15 @@ class _Night:
         with write_session(self.engine) as db:
             target = prepare(db, self.cfg, project)
             hosts = known_hosts(db, project, target.working_content)
+            modes = plan_modes(db, self.cfg, project, target, tasks)
+        tasks = modes.tasks
+        outcome.replay = modes.to_dict()
+        if modes.excluded and (len(tasks["val"]) < self.cfg.gate.min_tasks or not tasks["train"]):
+            outcome.status = "skipped"
+            outcome.reason = "too few tasks can be replayed with tools: " + "; ".join(
+                f"{n} {why}" for why, n in modes.excluded.items()
+            )
+            return outcome
         if self.options.dry_run:
             outcome.status, outcome.reason = "planned", "dry run: no model calls"
             outcome.plan = self.plan(tasks, target)
@@ -352,6 +365,10 @@ class _Night:
         )
         base = self.night_id * NIGHT_INDEX_STRIDE
         k = dream.rollouts_per_task
+        if modes.tools_tasks:
+            replayer.tools = self.tool_replayer(target_exec)
+            if not self.screen_fidelity(replayer, tasks, target, modes, outcome, base):
+                return outcome
         self.say(f"{project}: replaying {len(tasks['train'])} training tasks × {k}")
         train = replayer.run(
             tasks["train"], target.working_content, "baseline", range(base, base + k)
@@ -385,6 +402,8 @@ class _Night:
             stop=self.stop,
         )
         outcome.rollouts = replayer.rollouts_run
+        if modes.consumers:
+            refuse_consumer_regressions(trial, candidates)
         with write_session(self.engine) as db:
             for candidate in candidates:
                 decision = trial.decisions.get(candidate.key)
@@ -432,6 +451,52 @@ class _Night:
             )
         outcome.rollouts = replayer.rollouts_run
         return outcome
+
+    def tool_replayer(self, target_exec: CallExecutor) -> Any:
+        """Tools-mode rollouts under the night's guard; a budget stop stops the night."""
+        from sleepd.dream.replay_modes import build_tool_replayer
+
+        def budget_stop(exc: Any) -> None:
+            target_exec.stopped_by = target_exec.stopped_by or exc
+
+        return build_tool_replayer(self.cfg, self.guard, self.stop, budget_stop)
+
+    def screen_fidelity(
+        self,
+        replayer: Replayer,
+        tasks: dict[str, list[ReplayTask]],
+        target: PreparedTarget,
+        modes: Any,
+        outcome: ProjectOutcome,
+        base: int,
+    ) -> bool:
+        """Drop validation units whose replay under the old document is unfaithful."""
+        from sleepd.dream.replay_modes import screen_fidelity
+
+        self.say(f"{outcome.project}: measuring replay fidelity under the original document")
+        tasks["val"], modes.fidelity = screen_fidelity(
+            lambda: write_session(self.engine),
+            replayer,
+            tasks["val"],
+            target.base_content or target.working_content,
+            k=self.cfg.dream.rollouts_per_task,
+            index_offset=base + FIDELITY_INDEX_SHIFT,
+            min_fidelity=self.cfg.replay.min_fidelity,
+            night_id=self.night_id,
+        )
+        outcome.replay = modes.to_dict()
+        outcome.tasks["val"] = len(tasks["val"])
+        if self._interrupted(outcome):
+            return False
+        if len(tasks["val"]) < self.cfg.gate.min_tasks:
+            outcome.status = "skipped"
+            outcome.reason = (
+                f"{len(tasks['val'])} validation task(s) left after the fidelity check "
+                f"({modes.fidelity.get('excluded_low_fidelity', 0)} below "
+                f"{self.cfg.replay.min_fidelity}); the gate needs {self.cfg.gate.min_tasks}"
+            )
+            return False
+        return True
 
     def _store_rollouts(self, results: list[RolloutResult]) -> None:
         ids = getattr(self, "_candidate_ids", {})
@@ -574,8 +639,29 @@ class _Night:
         return {"target": str(target.spec.path), "kind": target.spec.kind, **calls}
 
 
+def refuse_consumer_regressions(trial: Any, candidates: list[CandidateEdit]) -> None:
+    """An accepted edit that makes any consumer (claude, codex) worse is rejected."""
+    from sleepd.dream.replay_modes import consumer_regressions
+
+    for candidate in candidates:
+        decision = trial.decisions.get(candidate.key)
+        if decision is None or decision.outcome != "accept":
+            continue
+        worse = consumer_regressions(trial.baseline, trial.candidates.get(candidate.key, {}))
+        if worse:
+            trial.decisions[candidate.key] = replace(
+                decision,
+                outcome="reject",
+                reason=f"worse for {', '.join(worse)} (each consumer must not regress); "
+                + decision.reason,
+            )
+
+
 def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult:
     """Run one night; always closes the night row with a status and a reason."""
+    from sleepd.dream.checkout import sweep_stale
+
+    sweep_stale()  # scratch checkouts a killed process left behind
     night = _Night(engine, cfg, options)
     night.open()
     try:

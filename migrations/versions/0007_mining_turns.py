@@ -6,8 +6,8 @@ carries a confidence and the event ids that justify it; follow-ups that refine a
 request are kept so its task can fold them in. All nullable: episodes mined before
 this revision read as "no turns recorded".
 
-Revision ID: 0005_mining_turns
-Revises: 0004_cjk_search_index
+Revision ID: 0007_mining_turns
+Revises: 0006_task_replay_sites
 Create Date: 2026-12-01
 """
 
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005_mining_turns"
-down_revision: str | None = "0004_cjk_search_index"
+revision: str = "0007_mining_turns"
+down_revision: str | None = "0006_task_replay_sites"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
