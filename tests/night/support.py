@@ -79,7 +79,7 @@ def _episode_with_correction(db: Session, project: str, correction: str) -> int:
     from sleepd.store.models import Session as TranscriptSession
 
     session = TranscriptSession(
-        source="claude", external_id=f"s-{correction[:24]}", project_path=project
+        source="claude", external_id=f"s-{project}-{correction[:24]}", project_path=project
     )
     db.add(session)
     db.flush()
