@@ -7,6 +7,7 @@ scikit-learn) inside command functions, so `sleepd status` starts fast.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
@@ -65,6 +66,9 @@ def run(argv: list[str] | None = None) -> int:
     """Run one command; every outcome, expected or not, is an exit status and at most a line."""
     from sleepd.cli.failure import exit_status
 
+    # Everything sleepd creates (database, logs, locks, temp files) is private, whatever
+    # umask the shell or service manager gave; documents it adopts set their own mode.
+    previous_umask = os.umask(0o077)
     try:
         from sleepd.paths import clean_stale_tmp
 
@@ -74,6 +78,8 @@ def run(argv: list[str] | None = None) -> int:
         return result if isinstance(result, int) else 0
     except BaseException as exc:  # classified, never re-raised
         return exit_status(exc)
+    finally:
+        os.umask(previous_umask)
 
 
 def settle_interrupted_writes() -> None:
