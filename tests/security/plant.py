@@ -314,7 +314,7 @@ def _codex_session(p: Planter, root: Path) -> None:
                 "call_id": call,
                 "arguments": args,
             },
-        },  # fmt: skip
+        },
         {
             "timestamp": _ts(4),
             "type": "response_item",
@@ -328,7 +328,7 @@ def _codex_session(p: Planter, root: Path) -> None:
                     }
                 ),
             },
-        },  # fmt: skip
+        },
         {
             "timestamp": _ts(5),
             "type": "event_msg",
