@@ -28,6 +28,9 @@ def check_failures(report: dict[str, Any], cfg: Any) -> list[str]:
     last = report["gate"]["last_night"]
     if last is not None and last["status"] == "failed":
         reasons.append(f"last night failed: {last['stop_reason']}")
+    refused = report["gate"].get("refused_night")
+    if refused is not None:
+        reasons.append(f"the {refused['trigger']} night could not start: {refused['reason']}")
     return reasons
 
 
