@@ -268,17 +268,21 @@ def build_tool_replayer(
     """The night's tool replayer: both agent CLIs, bounded by `[replay]`."""
     from sleepd.backends.claude_cli import ClaudeCliBackend
     from sleepd.backends.codex_cli import CodexCliBackend
+    from sleepd.backends.pricing import PriceTable
 
     r = cfg.replay
     role = cfg.role("target")
+    prices = PriceTable.with_overrides(cfg.prices)
     agents: dict[str, Any] = {
         "claude": ClaudeCliBackend(
             executable=cfg.backends.claude_executable,
             model=role.model or None if role.backend == "claude-cli" else None,
+            prices=prices,
         ),
         "codex": CodexCliBackend(
             executable=cfg.backends.codex_executable,
             model=role.model or None if role.backend == "codex-cli" else None,
+            prices=prices,
         ),
     }
     settings = ToolSettings(
