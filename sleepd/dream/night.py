@@ -42,9 +42,9 @@ from sleepd.dream.staging import (
 )
 from sleepd.dream.targets import PreparedTarget, known_hosts, prepare
 from sleepd.dream.trial import run_calibration, run_trial
-from sleepd.errors import SleepdError
+from sleepd.errors import NoBackendError, SleepdError
 from sleepd.store.engine import write_session
-from sleepd.store.ledger import DbLedger
+from sleepd.store.ledger import DbLedger, forecast_from_ledger
 from sleepd.store.models import Night, utcnow
 from sleepd.store.orphans import close_orphaned_runs, owner
 
@@ -130,39 +130,88 @@ def build_backends(cfg: Config, override: str | None) -> dict[str, Backend]:
     return make_role_backends(settings)
 
 
+@dataclass
 class _Night:
-    """The state of one night in progress; methods are its steps."""
+    """The state of one night in progress; methods are its steps.
 
-    def __init__(self, engine: Engine, cfg: Config, options: NightOptions) -> None:
-        self.engine = engine
-        self.cfg = cfg
-        self.options = options
-        self.stop = options.stop or threading.Event()
-        self.night_id = 0
-        self.started = time.monotonic()
-        self.outcomes: list[ProjectOutcome] = []
-        self.proposals: list[int] = []
-        self.steps: dict[str, Any] = {}
+    Built only by `_Night.begin`, after the models are known to be usable, so every field
+    exists from the start: a night without models is a dry run (`guard` is None).
+    """
+
+    engine: Engine
+    cfg: Config
+    options: NightOptions
+    stop: threading.Event
+    night_id: int
+    backends: dict[str, Backend]
+    simulated: bool
+    guard: BudgetGuard | None
+    started: float = field(default_factory=time.monotonic)
+    outcomes: list[ProjectOutcome] = field(default_factory=list)
+    proposals: list[int] = field(default_factory=list)
+    steps: dict[str, Any] = field(default_factory=dict)
+    executors: list[CallExecutor] = field(default_factory=list)
+    candidate_ids: dict[str, int] = field(default_factory=dict)
+    ledger: DbLedger | None = None
+    backend_problem: str | None = None  # a dry run's plain answer: why no backend is usable
+
+    @classmethod
+    def begin(
+        cls,
+        engine: Engine,
+        cfg: Config,
+        options: NightOptions,
+        backends: dict[str, Backend],
+        backend_problem: str | None = None,
+    ) -> _Night:
+        """Open the night row and set up its budget: the only place a night is built."""
+        simulated = any(b.simulated for b in backends.values())
+        with write_session(engine) as db:
+            close_orphaned_runs(db)
+            row = Night(
+                trigger=options.trigger,
+                project_path=options.project,
+                dry_run=options.dry_run,
+                status="running",
+                summary={"owner": owner()},
+                backend=",".join(sorted({b.name for b in backends.values()})) or None,
+                simulated=simulated,
+            )
+            db.add(row)
+            db.flush()
+            night_id = row.id
+        guard = ledger = None
+        if not options.dry_run:
+            budget = cfg.budget
+            caps = BudgetCaps(
+                max_tokens=options.max_tokens or budget.max_tokens_per_night,
+                max_usd=options.max_usd
+                if options.max_usd is not None
+                else budget.max_usd_per_night,
+                max_wall_s=60 * (options.max_wall_minutes or budget.max_wall_minutes),
+            )
+            ledger = DbLedger(engine, night_id)
+            guard = BudgetGuard(caps, ledger, output_forecast=forecast_from_ledger(engine))
+        return cls(
+            engine=engine,
+            cfg=cfg,
+            options=options,
+            stop=options.stop or threading.Event(),
+            night_id=night_id,
+            backends=backends,
+            simulated=simulated,
+            guard=guard,
+            ledger=ledger,
+            backend_problem=backend_problem,
+        )
 
     def say(self, message: str) -> None:
         if self.options.on_event is not None:
             self.options.on_event(message)
 
-    def open(self) -> None:
-        with write_session(self.engine) as db:
-            close_orphaned_runs(db)
-            night = Night(
-                trigger=self.options.trigger,
-                project_path=self.options.project,
-                dry_run=self.options.dry_run,
-                status="running",
-                summary={"owner": owner()},
-            )
-            db.add(night)
-            db.flush()
-            self.night_id = night.id
-
     def close(self, status: str, reason: str | None) -> NightResult:
+        if self.ledger is not None:
+            self.ledger.flush()
         summary = self.summary()
         with write_session(self.engine) as db:
             night = db.get(Night, self.night_id)
@@ -183,9 +232,8 @@ class _Night:
             if first is not None:
                 night.val_before, night.val_after = first.val_before, first.val_after
                 night.test_before, night.test_after = first.test_before, first.test_after
-            spent = self.guard.spent_tokens if hasattr(self, "guard") else 0
-            night.tokens = spent
-            night.cost_usd = round(self.guard.spent_usd, 6) if hasattr(self, "guard") else 0.0
+            night.tokens = self.guard.spent_tokens if self.guard is not None else 0
+            night.cost_usd = round(self.guard.spent_usd, 6) if self.guard is not None else 0.0
         return NightResult(self.night_id, status, reason, summary, list(self.proposals))
 
     def summary(self) -> dict[str, Any]:
@@ -196,10 +244,10 @@ class _Night:
             "steps": self.steps,
             "projects": [o.__dict__ for o in self.outcomes],
             "proposals": self.proposals,
-            "simulated": getattr(self, "simulated", False),
+            "simulated": self.simulated,
             "budget": {
-                "tokens": getattr(getattr(self, "guard", None), "spent_tokens", 0),
-                "usd": round(getattr(getattr(self, "guard", None), "spent_usd", 0.0), 6),
+                "tokens": self.guard.spent_tokens if self.guard is not None else 0,
+                "usd": round(self.guard.spent_usd, 6) if self.guard is not None else 0.0,
             },
         }
 
@@ -207,7 +255,7 @@ class _Night:
 
     def harvest_and_mine(self) -> None:
         from sleepd.harvest import harvest
-        from sleepd.mining.mine import mine
+        from sleepd.mining.idle import idle_report, run_pass
 
         if not self.options.skip_harvest:
             self.say("harvesting transcripts")
@@ -216,26 +264,8 @@ class _Night:
         if self.stop.is_set():
             return
         self.say("mining tasks and failure patterns")
-        self.steps["mine"] = mine(self.engine, self.cfg).to_dict()
-
-    def setup_models(self) -> None:
-        self.backends = build_backends(self.cfg, self.options.backend)
-        self.simulated = any(b.simulated for b in self.backends.values())
-        budget = self.cfg.budget
-        caps = BudgetCaps(
-            max_tokens=self.options.max_tokens or budget.max_tokens_per_night,
-            max_usd=self.options.max_usd
-            if self.options.max_usd is not None
-            else budget.max_usd_per_night,
-            max_wall_s=60 * (self.options.max_wall_minutes or budget.max_wall_minutes),
-        )
-        self.guard = BudgetGuard(caps, DbLedger(self.engine, self.night_id))
-        self.settle_orphaned_batches()
-        with write_session(self.engine) as db:
-            night = db.get(Night, self.night_id)
-            assert night is not None
-            night.backend = ",".join(sorted({b.name for b in self.backends.values()}))
-            night.simulated = self.simulated
+        # Nothing new since the last pass: skip the mining imports (about a second).
+        self.steps["mine"] = idle_report(self.cfg) or run_pass(self.engine, self.cfg)
 
     def settle_orphaned_batches(self) -> None:
         """Collect provider batches an earlier night submitted but never collected.
@@ -268,6 +298,7 @@ class _Night:
             for response in results.values():
                 ledger.record(entry_for(response, "target", backend_name, response.model))
             with write_session(self.engine) as db:
+                ledger.flush(db)
                 job = db.get(BatchJob, row_id)
                 if job is not None:
                     job.status, job.completed_at = status, utcnow()
@@ -296,6 +327,7 @@ class _Night:
                 if job is not None:
                     job.status, job.completed_at = status, utcnow()
 
+        assert self.guard is not None, "a dry run makes no calls"
         return CallExecutor(
             self.backends[role],
             self.guard,
@@ -307,7 +339,7 @@ class _Night:
         )
 
     def stopped_reason(self) -> str | None:
-        for backend_exec in getattr(self, "_executors", []):
+        for backend_exec in self.executors:
             if backend_exec.stopped_by is not None:
                 return str(backend_exec.stopped_by)
         if self.stop.is_set():
@@ -351,7 +383,7 @@ class _Night:
             self.executor("judge"),
             self.executor("optimizer"),
         )
-        self._executors = [target_exec, judge_exec, opt_exec]
+        self.executors = [target_exec, judge_exec, opt_exec]
         roles = {r: self.cfg.role(r) for r in ("target", "judge", "optimizer")}
         replayer = Replayer(
             target_exec,
@@ -384,7 +416,7 @@ class _Night:
             return outcome
         outcome.candidates = len(candidates)
         with write_session(self.engine) as db:
-            self._candidate_ids = save_candidates(db, self.night_id, target, candidates)
+            self.candidate_ids = save_candidates(db, self.night_id, target, candidates)
         self.say(
             f"{project}: gating {len(candidates)} candidate(s) on {len(tasks['val'])} "
             "validation tasks"
@@ -412,7 +444,7 @@ class _Night:
                         db,
                         self.night_id,
                         target.document_id,
-                        self._candidate_ids[candidate.key],
+                        self.candidate_ids[candidate.key],
                         decision,
                         trial.rounds_used.get(candidate.key, 0),
                         futile=candidate.key in trial.futile,
@@ -421,7 +453,7 @@ class _Night:
         undecided = [c for c in candidates if c.key not in trial.decisions]
         if undecided:
             with write_session(self.engine) as db:
-                mark_undecided(db, [self._candidate_ids[c.key] for c in undecided])
+                mark_undecided(db, [self.candidate_ids[c.key] for c in undecided])
         outcome.val_before = mean_score(trial.baseline)
         outcome.status = "gated"
         if self._interrupted(outcome):
@@ -499,9 +531,11 @@ class _Night:
         return True
 
     def _store_rollouts(self, results: list[RolloutResult]) -> None:
-        ids = getattr(self, "_candidate_ids", {})
+        """A round's rollouts and the ledger rows of its calls, in one transaction."""
         with write_session(self.engine) as db:
-            save_rollouts(db, self.night_id, results, ids)
+            save_rollouts(db, self.night_id, results, self.candidate_ids)
+            if self.ledger is not None:
+                self.ledger.flush(db)
 
     def _interrupted(self, outcome: ProjectOutcome) -> bool:
         reason = self.stopped_reason()
@@ -606,15 +640,15 @@ class _Night:
                 self.night_id,
                 target,
                 best,
-                self._candidate_ids[best.key],
+                self.candidate_ids[best.key],
                 decision,
                 val_lift=(outcome.val_after or 0) - (outcome.val_before or 0),
                 test_lift=None
                 if outcome.test_before is None
                 else (outcome.test_after or 0) - outcome.test_before,
-                cost_usd=self.guard.spent_usd,
+                cost_usd=self.guard.spent_usd if self.guard is not None else 0.0,
                 simulated=self.simulated,
-                superseded=[self._candidate_ids[c.key] for c in accepted if c is not best],
+                superseded=[self.candidate_ids[c.key] for c in accepted if c is not best],
             )
         outcome.proposal_id = proposal_id
         outcome.status = "staged"
@@ -626,17 +660,44 @@ class _Night:
             self.say(f"{outcome.project}: proposal #{proposal_id} auto-adopted")
 
     def plan(self, tasks: dict[str, list[ReplayTask]], target: PreparedTarget) -> dict[str, Any]:
-        dream, gate = self.cfg.dream, self.cfg.gate
-        k = dream.rollouts_per_task
-        calls = {
-            "train_rollouts": len(tasks["train"]) * k,
-            "optimizer_calls": dream.candidates_per_night,
-            "val_rollouts_max": len(tasks["val"])
-            * gate.sequential_rounds
-            * (dream.candidates_per_night + 1),
-            "test_rollouts": len(tasks["test"]) * k * 2,
+        """What tonight would do for one project: calls, forecast cost, detectable lift."""
+        from sleepd.dream.forecast import call_plan, detectable, forecast_cost
+
+        calls = call_plan(self.cfg, {split: len(ts) for split, ts in tasks.items()})
+        policy = replace(
+            gate_policy(self.cfg), n_candidates=max(1, self.cfg.dream.candidates_per_night)
+        )
+        cost = forecast_cost(
+            calls,
+            target.working_content,
+            self.backends,
+            forecast_from_ledger(self.engine) if self.backends else None,
+            self.cfg,
+        )
+        return {
+            "target": str(target.spec.path),
+            "kind": target.spec.kind,
+            **calls.to_dict(),
+            "backend_usable": not self.backend_problem and bool(self.backends),
+            "backend_problem": self.backend_problem,
+            "forecast_usd": cost,
+            **{
+                f"detect_{k}": v for k, v in detectable(self.cfg, policy, len(tasks["val"])).items()
+            },
         }
-        return {"target": str(target.spec.path), "kind": target.spec.kind, **calls}
+
+
+def usable_backends(cfg: Config, options: NightOptions) -> dict[str, Backend]:
+    """Every role's backend, or `NoBackendError` naming why none can be used.
+
+    Called before a night row exists: a run that cannot start creates no night.
+    """
+    try:
+        return build_backends(cfg, options.backend)
+    except SleepdError:
+        raise
+    except (ValueError, KeyError) as exc:
+        raise NoBackendError(f"no usable backend: {exc}") from None
 
 
 def refuse_consumer_regressions(trial: Any, candidates: list[CandidateEdit]) -> None:
@@ -658,15 +719,27 @@ def refuse_consumer_regressions(trial: Any, candidates: list[CandidateEdit]) -> 
 
 
 def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult:
-    """Run one night; always closes the night row with a status and a reason."""
+    """Run one night; always closes the night row with a status and a reason.
+
+    A run refused before it starts (no usable backend) raises before any night exists.
+    A dry run never fails for want of a backend: its plan says plainly that none is usable.
+    """
     from sleepd.dream.checkout import sweep_stale
 
     sweep_stale()  # scratch checkouts a killed process left behind
-    night = _Night(engine, cfg, options)
-    night.open()
+    problem: str | None = None
+    backends: dict[str, Backend] = {}
+    if options.dry_run:
+        try:
+            backends = usable_backends(cfg, options)
+        except SleepdError as exc:
+            problem = str(exc)
+    else:
+        backends = usable_backends(cfg, options)
+    night = _Night.begin(engine, cfg, options, backends, problem)
     try:
         if not options.dry_run:
-            night.setup_models()  # first: no backend fails at once, not after the harvest
+            night.settle_orphaned_batches()
         night.harvest_and_mine()
         if night.stop.is_set():
             return night.close("stopped", "stop requested before replay")
