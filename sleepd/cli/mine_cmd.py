@@ -20,23 +20,32 @@ class SplitChoice(StrEnum):
 
 def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Turn harvested sessions into episodes, clusters, failure patterns and tasks."""
+    from types import SimpleNamespace
+
     from sleepd.config import load_config
-    from sleepd.jobs import recorded_job
-    from sleepd.mining.mine import mine as run_mine
-    from sleepd.mining.model_miner import miner_backend
-    from sleepd.store.open import open_store
+    from sleepd.mining.idle import idle_report, record_idle_run
 
     cfg = load_config()
-    engine = open_store(cfg, write=True)
-    backend, why_not = miner_backend(cfg)
-    if why_not:
-        warn(why_not)
-    with recorded_job(engine, "mine", "manual") as job:
-        report = run_mine(engine, cfg, backend=backend)
-        job.detail = report.to_dict()
+    data = idle_report(cfg)
+    if data is not None:  # nothing pending: no need to load the mining or database layers
+        record_idle_run(cfg, data)
+    else:
+        from sleepd.jobs import recorded_job
+        from sleepd.mining.idle import run_pass
+        from sleepd.mining.model_miner import miner_backend
+        from sleepd.store.open import open_store
+
+        engine = open_store(cfg, write=True)
+        backend, why_not = miner_backend(cfg)
+        if why_not:
+            warn(why_not)
+        with recorded_job(engine, "mine", "manual") as job:
+            data = run_pass(engine, cfg, backend=backend)
+            job.detail = data
     if json_out:
-        emit_json(report.to_dict())
+        emit_json(data)
         return
+    report = SimpleNamespace(**data)
     splits = ", ".join(f"{k} {v}" for k, v in report.tasks_by_split.items())
     typer.echo(
         f"mined {report.sessions_mined} sessions: {report.episodes_new} new episodes "
