@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from harvesters.base import DEFAULT_MAX_TEXT_BYTES, clip_events, clip_text
 from harvesters.records import (
     FILE_UNREADABLE,
@@ -83,18 +85,7 @@ class PreparedBatch:
     text_bytes: int = 0
 
 
-#: Event fields that hold strings read from a transcript, each stored as it comes out.
-_EVENT_STRINGS = (
-    "text",
-    "raw",
-    "tool_name",
-    "call_id",
-    "message_id",
-    "raw_type",
-    "external_id",
-    "session_external_id",
-)
-#: Session fields likewise; `meta` is a small JSON tree, walked string by string.
+#: Session fields read from a transcript; `meta` is a small JSON tree, walked string by string.
 _SESSION_STRINGS = (
     "external_id",
     "project_path",
@@ -104,11 +95,9 @@ _SESSION_STRINGS = (
     "title",
     "parent_external_id",
 )
-#: No rule finds a secret in fewer characters (`sleepd.redaction.engine.MIN_TEXT_LENGTH`).
-_SHORTEST_SECRET = 8
 #: A JSON tree deeper than this is stored as one placeholder string (the reader already
 #: refuses deeper lines; meta and parse state are shallow).
-_TREE_DEPTH = 64
+_TREE_DEPTH = 200
 _TOO_DEEP = "[nested too deep]"
 #: JSON and JavaScript escapes a secret can hide behind inside a decoded string (a JSON
 #: document in a string, like Codex function-call arguments or a raw line).
@@ -156,20 +145,21 @@ class BatchRedactor:
             self._redactor = Redactor(salt=self._salt)
         return self._redactor
 
-    def redact_strings(self, texts: list[str], counts: dict[str, int]) -> list[str]:
-        """Each text redacted (one keyword search over them all), hits added to `counts`."""
+    def scan(self, texts: list[str]) -> list[tuple[str, list[str]]]:
+        """Each text redacted, with the rules that hit it (one keyword search for all).
+
+        A text holding escapes is also redacted in its decoded form; when that finds a
+        secret, the redacted decoded form is what comes back.
+        """
         redactor = self.compile()
-        out = list(texts)
-        for number, (new_text, rules) in enumerate(redactor.redact_many(texts)):
-            text = str(new_text) if rules else texts[number]
+        out: list[tuple[str, list[str]]] = []
+        for original, (new_text, rules) in zip(texts, redactor.redact_many(texts), strict=True):
+            text = str(new_text) if rules else original
             if "\\" in text and _ESCAPE.search(text):
                 decoded, more = redactor.redact(unescaped(text))
                 if more:
-                    text = decoded
-                    rules = [*rules, *more]
-            out[number] = text
-            for rule in rules:
-                counts[rule] = counts.get(rule, 0) + 1
+                    text, rules = decoded, [*rules, *more]
+            out.append((text, rules))
         return out
 
     def redact(
@@ -178,39 +168,93 @@ class BatchRedactor:
         sessions: list[SessionRecord],
         state: dict[str, Any] | None = None,
     ) -> dict[str, int]:
-        """Redact the records and the parse state in place; returns hits per rule."""
+        """Redact the records and the parse state in place; returns hits per rule.
+
+        Texts and raw lines are searched one by one; the short fields of a record (ids,
+        names, branch, title…) and the strings of a JSON tree (session meta, the parse
+        state) are searched joined, one string per record or tree, and taken apart only
+        when the join holds a secret: most hold none, and each string searched costs.
+        """
+        counts: dict[str, int] = {}
         slots: list[tuple[Any, str]] = []
         texts: list[str] = []
-        for owner, names in [
-            *((ev, _EVENT_STRINGS) for ev in events),
-            *((session, _SESSION_STRINGS) for session in sessions),
-        ]:
-            for name in names:
-                value = getattr(owner, name)
-                if isinstance(value, str):
-                    if len(value) >= _SHORTEST_SECRET:
-                        slots.append((owner, name))
-                        texts.append(value)
-                elif value is not None:  # a hostile file's number or list: not a name
-                    setattr(owner, name, None)
+        groups: list[tuple[Any, tuple[str, ...]]] = []
+        probes: list[str] = []
+        for ev in events:
+            if ev.text:
+                slots.append((ev, "text"))
+                texts.append(ev.text)
+            if ev.raw:
+                slots.append((ev, "raw"))
+                texts.append(ev.raw)
+            groups.append((ev, _EVENT_SHORT))
+            probes.append(_probe(ev, _EVENT_SHORT))
+        for session in sessions:
+            groups.append((session, _SESSION_STRINGS))
+            probes.append(_probe(session, _SESSION_STRINGS))
         trees: list[Any] = [session.meta for session in sessions]
         if state is not None:
             trees.append(state)
-        tree_strings: list[str] = []
         for tree in trees:
-            _strings_of(tree, tree_strings, 0)
-        counts: dict[str, int] = {}
-        redacted = self.redact_strings([*texts, *tree_strings], counts)
-        for (owner, name), text in zip(slots, redacted, strict=False):
-            setattr(owner, name, text)
-        replacements = iter(redacted[len(texts) :])
-        for session in sessions:
-            session.meta = _rebuilt(session.meta, replacements, 0)
-        if state is not None:
-            rebuilt = _rebuilt(state, replacements, 0)
-            state.clear()
-            state.update(rebuilt)
+            strings: list[str] = []
+            _strings_of(tree, strings, 0)
+            probes.append(_NUL.join(strings))
+        found = self.scan([*texts, *probes])
+        for (owner, name), (text, rules) in zip(slots, found, strict=False):
+            if rules:
+                setattr(owner, name, text)
+                _count(counts, rules)
+        flagged = found[len(texts) :]
+        for (owner, names), (_, rules) in zip(groups, flagged, strict=False):
+            if rules:
+                for name in names:
+                    value = getattr(owner, name)
+                    if value:
+                        [(text, hits)] = self.scan([value])
+                        setattr(owner, name, text)
+                        _count(counts, hits)
+        for number, tree in enumerate(trees):
+            if flagged[len(groups) + number][1]:
+                strings = []
+                _strings_of(tree, strings, 0)
+                results = self.scan(strings)
+                for _, hits in results:
+                    _count(counts, hits)
+                rebuilt = _rebuilt(tree, iter(text for text, _ in results), 0)
+                tree.clear()
+                tree.update(rebuilt)
         return counts
+
+
+#: The short string fields of an event, searched joined.
+_EVENT_SHORT = (
+    "tool_name",
+    "call_id",
+    "message_id",
+    "raw_type",
+    "external_id",
+    "session_external_id",
+)
+#: Joins the strings of one probe; no rule's secret holds it.
+_NUL = "\x00"
+
+
+def _probe(owner: Any, names: tuple[str, ...]) -> str:
+    """The record's string fields joined; a field of another type (a hostile file's
+    number or list where a name belongs) is dropped on the way."""
+    values = []
+    for name in names:
+        value = getattr(owner, name)
+        if isinstance(value, str):
+            values.append(value)
+        elif value is not None:
+            setattr(owner, name, None)
+    return _NUL.join(values)
+
+
+def _count(counts: dict[str, int], rules: list[str]) -> None:
+    for rule in rules:
+        counts[rule] = counts.get(rule, 0) + 1
 
 
 def _strings_of(value: Any, out: list[str], depth: int) -> None:
@@ -246,12 +290,18 @@ def _rebuilt(value: Any, strings: Iterator[str], depth: int) -> Any:
 
 def clip_tree(value: Any, max_bytes: int) -> Any:
     """A JSON tree's long strings clipped (after redaction), like event texts."""
+    if isinstance(value, dict | list) and len(orjson.dumps(value)) <= max_bytes:
+        return value  # no string in it can be longer: one C call instead of a walk
+    return _clip_tree(value, max_bytes)
+
+
+def _clip_tree(value: Any, max_bytes: int) -> Any:
     if isinstance(value, str):
         return clip_text(value, max_bytes)[0] if len(value) > max_bytes // 4 else value
     if isinstance(value, dict):
-        return {key: clip_tree(item, max_bytes) for key, item in value.items()}
+        return {key: _clip_tree(item, max_bytes) for key, item in value.items()}
     if isinstance(value, list):
-        return [clip_tree(item, max_bytes) for item in value]
+        return [_clip_tree(item, max_bytes) for item in value]
     return value
 
 
