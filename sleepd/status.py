@@ -95,13 +95,22 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         str(o): int(n)
         for o, n in db.rows("SELECT outcome, count(*) FROM episodes GROUP BY outcome")
     }
+    # only recurring patterns (count >= 2) are worth a line, as in `sleepd patterns`
     top = [
         {"signature": sig, "tool": tool, "count": int(count)}
         for sig, tool, count in db.rows(
-            "SELECT signature, tool_name, count FROM failure_patterns "
+            "SELECT signature, tool_name, count FROM failure_patterns WHERE count >= 2 "
             "ORDER BY count DESC, id LIMIT 5"
         )
     ]
+    recurring_tasks = int(
+        db.scalar(
+            "SELECT count(*) FROM tasks t JOIN task_clusters c ON c.id = t.cluster_id "
+            "WHERE t.active = TRUE AND c.size >= :n AND c.session_count >= 2",
+            {"n": cfg.mining.min_recurrence},
+        )
+        or 0
+    )
     return {
         "episodes": sum(outcomes.values()),
         "episode_outcomes": outcomes,
@@ -114,7 +123,12 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
             or 0
         ),
         "tasks_by_split": splits,
+        "tasks_recurring": recurring_tasks,
+        "tasks_one_off": sum(splits.values()) - recurring_tasks,
         "failure_patterns": int(db.scalar("SELECT count(*) FROM failure_patterns") or 0),
+        "recurring_failure_patterns": int(
+            db.scalar("SELECT count(*) FROM failure_patterns WHERE count >= 2") or 0
+        ),
         "top_failure_patterns": top,
     }
 
@@ -155,7 +169,19 @@ def gate_figures(db: ReadOnlyDb) -> dict[str, Any]:
             "test_lift": _lift(row[9], row[10]),
             "simulated": bool(row[11]),
         }
+    refused = db.rows(
+        "SELECT started_at, trigger, reason FROM job_runs WHERE job = 'night' "
+        "AND outcome = 'refused' ORDER BY started_at DESC, id DESC LIMIT 1"
+    )
+    refused_night = None
+    if refused and (last_night is None or str(refused[0][0]) > str(last[0][1])):
+        refused_night = {
+            "at": _iso(refused[0][0]),
+            "trigger": str(refused[0][1]),
+            "reason": refused[0][2],
+        }
     return {
+        "refused_night": refused_night,
         "proposals": {s: by_status.get(s, 0) for s in PROPOSAL_STATES},
         "decisions": {o: by_outcome.get(o, 0) for o in GATE_OUTCOMES},
         "acceptance_rate": None
@@ -334,7 +360,10 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "clusters": 0,
             "recurring_clusters": 0,
             "tasks_by_split": dict.fromkeys(("train", "val", "test"), 0),
+            "tasks_recurring": 0,
+            "tasks_one_off": 0,
             "failure_patterns": 0,
+            "recurring_failure_patterns": 0,
             "top_failure_patterns": [],
         },
         "gate": {
@@ -344,6 +373,7 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "aa_false_accept_rate": None,
             "aa_trials": 0,
             "last_night": None,
+            "refused_night": None,
         },
         "budget": {
             "last_24h_usd": 0.0,

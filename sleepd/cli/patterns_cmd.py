@@ -10,6 +10,9 @@ from sleepd.cli.common import emit_json
 def patterns(
     project: str = typer.Option(None, "--project", help="Only this project path."),
     limit: int = typer.Option(20, "--limit", min=1, max=1000, help="How many patterns."),
+    show_all: bool = typer.Option(
+        False, "--all", help="Also patterns seen once (default: recurring ones, count >= 2)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Recurring error signatures: counts, last 7 days vs the 7 before, an example."""
@@ -18,12 +21,16 @@ def patterns(
     from sleepd.store.open import open_store
 
     engine = open_store(load_config())
-    rows = top_patterns(engine, project=project, limit=limit)
+    rows = top_patterns(engine, project=project, limit=limit, min_count=1 if show_all else 2)
     if json_out:
         emit_json([r.to_dict() for r in rows])
         return
     if not rows:
-        typer.echo("no failure patterns (run `sleepd mine` after `sleepd harvest`)", err=True)
+        typer.echo(
+            "no recurring failure patterns (`--all` shows those seen once; "
+            "run `sleepd mine` after `sleepd harvest`)",
+            err=True,
+        )
         return
     for row in rows:
         example = " ".join(row.example.split())[:100]

@@ -42,8 +42,8 @@ def execute_night(
     max_minutes: float | None = None,
 ) -> Any:
     """Run a night in this process, showing progress on stderr when it is a terminal."""
-    from sleepd.dream.night import NightOptions, run_night
-    from sleepd.jobs import recorded_job
+    from sleepd.dream.night import NightOptions
+    from sleepd.jobs import night_job
     from sleepd.store.open import open_store
 
     engine = open_store(cfg, write=True)
@@ -79,12 +79,7 @@ def execute_night(
         on_event=on_event,
     )
     try:
-        with recorded_job(engine, "night", trigger) as job:
-            result = run_night(engine, cfg, options)
-            job.night_id = result.night_id
-            job.outcome = result.job_outcome
-            job.reason = result.stop_reason
-            job.detail = {"night_id": result.night_id, "status": result.status}
+        _run_id, result = night_job(engine, cfg, options)
     finally:
         if status_ctx is not None:
             status_ctx.stop()
@@ -168,6 +163,15 @@ def run(
         print_proposals(result.proposals, console)
     if result.status == "failed":
         raise typer.Exit(int(ExitCode.ERROR))
+    unusable = [
+        p["plan"]["backend_problem"]
+        for p in result.summary.get("projects", [])
+        if p.get("plan") and not p["plan"].get("backend_usable", True)
+    ]
+    if dry_run and unusable:
+        # The plan is printed, but the real run would be refused: say so in the exit status.
+        typer.echo(f"sleepd: error: no backend is usable: {unusable[0]}", err=True)
+        raise typer.Exit(int(ExitCode.NO_BACKEND))
     if result.status == "stopped" and result.stop_reason and "budget" in result.stop_reason:
         raise typer.Exit(int(ExitCode.BUDGET))
 
@@ -201,7 +205,7 @@ def render_summary(result: Any, console: Any) -> None:
             + (f" — {p['reason']}" if p.get("reason") else "")
         )
         if p.get("plan"):
-            console.print(f"  plan: {p['plan']}")
+            render_plan(p["plan"], console)
         if p.get("val_before") is not None:
             console.print(
                 f"  validation {p['val_before']:.3f} → "
@@ -218,6 +222,40 @@ def render_summary(result: Any, console: Any) -> None:
         f"spent: {budget.get('tokens', 0)} tokens, ${budget.get('usd', 0):.4f}; "
         f"{summary.get('duration_s', 0):.1f} s"
     )
+
+
+def render_plan(plan: dict[str, Any], console: Any) -> None:
+    """A dry run's plan: the calls, the forecast cost, what the gate can detect."""
+    from rich.table import Table
+
+    table = Table(title="Tonight's plan (at most)", show_header=True)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    labels = (
+        ("train_rollouts", "training rollouts"),
+        ("val_rollouts_max", "validation rollouts"),
+        ("test_rollouts", "sealed test rollouts"),
+        ("optimizer_calls", "optimizer calls"),
+    )
+    for key, label in labels:
+        table.add_row(label, str(plan.get(key, 0)))
+    cost = plan.get("forecast_usd")
+    if cost is None:
+        table.add_row("forecast cost", "unknown: no backend is usable")
+    else:
+        for role in ("target", "judge", "optimizer"):
+            if role in cost:
+                table.add_row(f"forecast cost, {role}", f"${cost[role]:.4f}")
+        table.add_row("forecast cost, total", f"${cost['total']:.4f}")
+    console.print(table)
+    console.print(f"  document: {plan.get('target')} ({plan.get('kind')})")
+    if plan.get("detect_sentence"):
+        console.print(f"  {plan['detect_sentence']}")
+    if not plan.get("backend_usable", True):
+        console.print(
+            f"  [bold red]no backend is usable[/]: {plan.get('backend_problem')}; "
+            "a real run would be refused before it starts"
+        )
 
 
 def register(app: typer.Typer) -> None:

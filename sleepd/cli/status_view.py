@@ -62,6 +62,8 @@ def render_status(report: dict[str, Any]) -> None:
             f"mining: {_fmt(mining.get('episodes'))} episodes, {_fmt(mining.get('clusters'))} "
             f"clusters ({_fmt(mining.get('recurring_clusters'))} recurring), tasks "
             + ", ".join(f"{k} {v}" for k, v in splits.items())
+            + f" ({_fmt(mining.get('tasks_recurring'))} recurring, "
+            f"{_fmt(mining.get('tasks_one_off'))} one-off)"
         )
     gate = report["gate"]
     p = gate["proposals"]

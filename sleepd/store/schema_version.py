@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0005_cursor_tail_hash"
+HEAD_REVISION = "0007_mining_turns"
