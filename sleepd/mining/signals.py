@@ -273,7 +273,7 @@ def detect_signals(
     if approvals:
         last = approvals[-1].event
         out.append(SignalDraft("approval", 1, 0.85, [last.id], last.text[:200], last.seq))
-    out.extend(_closing_signals(episode, errors, next_turn))
+    out.extend(_closing_signals(episode, errors, next_turn, ended=session_over or not is_last))
     if session_over and is_last and not approvals:
         out.extend(_abandoned(episode, errors))
     return out
@@ -284,7 +284,7 @@ def _last_user_seq(episode: EpisodeDraft) -> int:
 
 
 def _closing_signals(
-    episode: EpisodeDraft, errors: EpisodeErrors, next_turn: TurnRecord | None
+    episode: EpisodeDraft, errors: EpisodeErrors, next_turn: TurnRecord | None, *, ended: bool
 ) -> list[SignalDraft]:
     """What the agent's last words and the person's next move say."""
     since = _last_user_seq(episode)
@@ -300,6 +300,8 @@ def _closing_signals(
         and e.seq > last_words.seq
     ]
     if last_words is not None and not later_root:
+        if ended:  # while the episode is open the person may still answer
+            out.append(SignalDraft("answered", 0, 0.5, [last_words.id], "", last_words.seq))
         if agent_gave_up(last_words.text):
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
@@ -389,4 +391,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         return Outcome("success", "tests_passed", 0.6, ids(last("tests_passed")))
     if moved is not None and last_negative is None:
         return Outcome("success", "moved_on", 0.55, ids(moved))
+    answered = last("answered")
+    if answered is not None and (last_negative is None or last_negative.at_seq < answered.at_seq):
+        # the agent had the last word, with nothing failing after it and no complaint
+        return Outcome("success", "answered_without_complaint", 0.5, ids(answered))
     return Outcome("unknown", "no_clear_signal", 0.0, ())
