@@ -12,9 +12,12 @@ def backends(json_out: bool = typer.Option(False, "--json", help="Print JSON."))
     from sleepd.backends.registry import available_backends, pick_auto
     from sleepd.backends.settings import settings_from_config
     from sleepd.config import load_config
+    from sleepd.dream.replay_modes import tools_isolation
     from sleepd.errors import NoBackendError
 
-    settings = settings_from_config(load_config())
+    cfg = load_config()
+    settings = settings_from_config(cfg)
+    replay = tools_isolation(cfg)
     statuses = available_backends(settings)
     try:
         auto: str | None = pick_auto(settings)
@@ -35,6 +38,7 @@ def backends(json_out: bool = typer.Option(False, "--json", help="Print JSON."))
                 ],
                 "auto": auto,
                 "auto_reason": auto_reason,
+                "replay": replay,
             }
         )
         return
@@ -43,6 +47,17 @@ def backends(json_out: bool = typer.Option(False, "--json", help="Print JSON."))
         label = " (test double)" if s.test_double else ""
         typer.echo(f"{s.name:<11} {mark}  {s.reason}{label}")
     typer.echo(f"auto: {auto}" if auto else f"auto: none ({auto_reason})")
+    typer.echo(f"\ntools-mode replay (replay.mode = {replay['mode']}):")
+    for name, agent in replay["agents"].items():
+        state = "installed" if agent["installed"] else "not installed"
+        if not agent["enabled"]:
+            state += ", not in replay.agents"
+        typer.echo(f"  {name:<7} {state}; isolation: {agent['isolation']}")
+    typer.echo(f"  tests   isolation: {replay['tests']}")
+    typer.echo(
+        f"  each    {replay['checkout']}; {replay['priority']}; "
+        f"{replay['wall_cap_s']:.0f} s cap per rollout"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -139,6 +139,9 @@ def tasks_show(
         row = _task_row(task)
         row["context"] = task.context
         row["judge_spec"] = task.judge_spec
+        from sleepd.dream.replay_modes import task_mode
+
+        row["replay"] = task_mode(db, load_config(), task)
         cluster = db.get(TaskCluster, task.cluster_id) if task.cluster_id else None
         row["cluster"] = (
             {
@@ -156,10 +159,32 @@ def tasks_show(
     typer.echo(f"project: {row['project_path']}")
     typer.echo(f"intent:  {row['intent']}")
     typer.echo(f"context: {row['context']}")
+    _echo_replay(row["replay"])
     for check in row["judge_spec"].get("checks", []):
         typer.echo(f"check:   {check['type']} {check.get('value')!r} (weight {check['weight']})")
     if row["judge_spec"].get("rubric"):
         typer.echo("rubric:\n" + row["judge_spec"]["rubric"])
+
+
+def _echo_replay(replay: dict[str, Any]) -> None:
+    """The replay mode in plain words: where and how the task would be replayed."""
+    typer.echo(
+        f"replay:  {replay['mode']} ({replay['reason']}; replay.mode = {replay['configured']})"
+    )
+    if replay.get("repository"):
+        commit = replay.get("commit") or "unknown"
+        source = f" from {replay['commit_source']}" if replay.get("commit_source") else ""
+        typer.echo(f"         repository {replay['repository']} at {commit[:12]}{source}")
+    if replay.get("test_command"):
+        typer.echo(f"         tests: {replay['test_command']}")
+    if replay.get("failing_tests"):
+        typer.echo("         failing then: " + ", ".join(replay["failing_tests"][:5]))
+    if replay.get("fidelity") is not None:
+        typer.echo(
+            f"         fidelity {replay['fidelity']:.0%} "
+            f"({replay['fidelity_matched']} of {replay['fidelity_rollouts']} replays under the "
+            "original document reproduced the original outcome)"
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -40,7 +40,7 @@ def nights(
 
     table = Table()
     for column in (
-        "night", "started", "tasks", "cand", "acc/rej/inc", "val", "test",
+        "night", "started", "mode", "tasks", "cand", "acc/rej/inc", "val", "test",
         "tokens", "cost", "time", "stop",
     ):  # fmt: skip
         table.add_column(column)
@@ -49,6 +49,7 @@ def nights(
         table.add_row(
             f"#{r['id']}{sim}",
             r["started_at"][:16].replace("T", " "),
+            r["replay_mode"] or "-",
             str(r["tasks_replayed"]),
             str(r["candidates_proposed"]),
             f"{r['accepted']}/{r['rejected']}/{r['inconclusive']}",

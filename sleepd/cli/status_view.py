@@ -65,6 +65,15 @@ def render_status(report: dict[str, Any]) -> None:
             + f" ({_fmt(mining.get('tasks_recurring'))} recurring, "
             f"{_fmt(mining.get('tasks_one_off'))} one-off)"
         )
+        replay = mining.get("replay") or {}
+        if replay:
+            mean = replay.get("fidelity_mean")
+            console.print(
+                f"replay: mode {replay['mode']}; {replay['tasks_ready_for_tools']} of "
+                f"{replay['tasks_with_site']} tasks can act with tools; fidelity measured on "
+                f"{replay['fidelity_measured']} (mean {'-' if mean is None else f'{mean:.0%}'}, "
+                f"{replay['low_fidelity']} below {replay['min_fidelity']:.0%}, not gated)"
+            )
     gate = report["gate"]
     p = gate["proposals"]
     d = gate["decisions"]

@@ -97,6 +97,27 @@ def render_evidence(console: Console, evidence: Evidence) -> None:
                 a.text, _num(a.contribution), _num(a.p_harm, ".3g"), str(a.rollouts), a.verdict
             )
         console.print(table)
+    if evidence.tests:
+        table = Table(
+            title="Project tests in tools-mode replay (before: current document; after: this edit)"
+        )
+        for column in (
+            "task", "agent", "tests at the commit", "the task's tests", "before", "after",
+            "passed", "fidelity",
+        ):  # fmt: skip
+            table.add_column(column)
+        for row in evidence.tests:
+            table.add_row(
+                str(row.task_id),
+                row.consumer,
+                f"{row.command}: {row.at_commit}",
+                "\n".join(row.targets) or "-",
+                row.before,
+                row.after,
+                f"{row.before_pass}/{row.before_n} → {row.after_pass}/{row.after_n}",
+                "-" if row.fidelity is None else f"{row.fidelity:.0%}",
+            )
+        console.print(table)
     if evidence.gate_reason:
         console.print(f"[bold]gate[/] {evidence.gate_reason}")
     examples = (("failing, before", evidence.failing), ("passing, after", evidence.passing))
