@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sqlite3
@@ -52,62 +51,3 @@ def test_demo_stages_a_simulated_proposal_and_shows_it(tmp_path: Path) -> None:
     assert re.search(r"p = [0-9.e-]+", out) and "validation lift" in out
     assert "SIMULATED" in out
     assert "sleepd review" in out and str(home / "state") in out
-
-
-def test_review_shows_before_and_after_and_a_second_night_does_not_restage(
-    tmp_path: Path,
-) -> None:
-    """A new document's proposal: the baseline was its scaffold, and review says so."""
-    import json
-
-    from sleepd.demo.run import prepare_home
-
-    home = tmp_path / "demo"
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    first = subprocess.run(
-        [str(SLEEPD), "demo", "--home", str(home)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert first.returncode == 0, first.stderr
-    env |= prepare_home(home).environment()
-    database = home / "state" / "sleepd.db"
-    with sqlite3.connect(database) as db:
-        [(proposal_id, base_hash)] = db.execute("SELECT id, base_hash FROM proposals").fetchall()
-    shown = subprocess.run(
-        [str(SLEEPD), "review", "show", str(proposal_id), "--json"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert shown.returncode == 0, shown.stderr
-    data = json.loads(shown.stdout)
-    assert data["alpha"] is not None and data["look"] == 1 and data["max_looks"] >= 1
-    val = [t for t in data["evidence"]["tasks"] if t["split"] == "val"]
-    assert val, data["evidence"]["tasks"]
-    for task in val:
-        assert task["before"] is not None and task["after"] is not None
-        assert task["before_n"] > 0 and task["after_n"] > 0
-    gate = data["evidence"]["gate"]
-    assert gate["alpha_used"] is not None and gate["look"] == 1 and gate["rounds"] >= 1
-    # The base was the empty file; the baseline rollouts ran on the scaffold.
-    assert base_hash == hashlib.sha256(b"").hexdigest()
-
-    # A second night in the same home: no crash, and never the same proposal twice.
-    again = subprocess.run(
-        [str(SLEEPD), "run", "--backend", "sim", "--json"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert again.returncode in (0, 4), again.stderr
-    with sqlite3.connect(database) as db:
-        duplicates = db.execute(
-            "SELECT document_id, new_hash, count(*) FROM proposals WHERE status = 'pending' "
-            "GROUP BY document_id, new_hash HAVING count(*) > 1"
-        ).fetchall()
-    assert duplicates == []
