@@ -96,7 +96,7 @@ def test_review_session_accept_reject_skip_edit_evidence_quit(
     term = Terminal(["review"], env)
 
     header = term.expect(PROMPT)
-    assert "SIMULATED" in header and "+Tag the release." in header and "p=0.004" in header
+    assert "SIMULATED" in header and "+Tag the release." in header and "0.004" in header
     term.send("?")
     assert "e - edit the proposed document" in term.expect(PROMPT)
     term.send("y")
@@ -124,7 +124,7 @@ def test_review_session_accept_reject_skip_edit_evidence_quit(
     assert review_skill.read_text().endswith("Check twice, reviewed by a person.\n")
 
     term.send("v")
-    assert "no per-task scores" in term.expect(PROMPT)
+    assert "No per-task scores" in term.expect(PROMPT)
     term.send("q")
     assert "accepted 2, rejected 1, skipped 1" in term.expect("skipped 1")
     assert term.finish() == 0
