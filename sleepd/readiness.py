@@ -64,12 +64,12 @@ class Readiness:
                 f"roughly {self.more_sessions} more session{'s' if self.more_sessions != 1 else ''}"
             )
             if self.more_days is not None:
-                more += f" (about {_days(self.more_days)} at your pace)"
+                more += f" (about {days_text(self.more_days)} at your pace)"
             more += f" to mine about {self.more_tasks} more"
         return f"not ready: {have}; {need}; {more}"
 
 
-def _days(days: float) -> str:
+def days_text(days: float) -> str:
     if days < 1.5:
         return "a day"
     if days < 14:

@@ -38,11 +38,18 @@ def backends(json_out: bool = typer.Option(False, "--json", help="Print JSON."))
             }
         )
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(["backend", "usable", "why"], title="Model backends")
     for s in statuses:
-        mark = "yes" if s.usable else "no "
-        label = " (test double)" if s.test_double else ""
-        typer.echo(f"{s.name:<11} {mark}  {s.reason}{label}")
-    typer.echo(f"auto: {auto}" if auto else f"auto: none ({auto_reason})")
+        label = " (a test double, not a real model)" if s.test_double else ""
+        shown.add_row(s.name, "yes" if s.usable else "no", Text(f"{s.reason}{label}"))
+    console = stdout_console()
+    console.print(shown)
+    console.print(Text(f"auto picks: {auto}" if auto else f"auto picks none: {auto_reason}"))
 
 
 def register(app: typer.Typer) -> None:

@@ -26,7 +26,8 @@ def demo(
     console.print(f"demo home: {demo_home.root}")
     console.print("sample transcripts: synthetic Claude Code and Codex sessions (labelled samples)")
 
-    from sleepd.cli.run_cmd import execute_night, print_proposals, render_summary
+    from sleepd.cli.night_view import print_proposals, render_summary
+    from sleepd.cli.run_cmd import execute_night
     from sleepd.config import load_config
 
     cfg = load_config()
@@ -36,7 +37,7 @@ def demo(
         # gate found inconclusive can be re-tested on fresh rollouts as it would be.
         console.rule(f"demo night {night} of at most {DEMO_NIGHTS}")
         result = execute_night(cfg, backend="sim", trigger="demo", console=console)
-        render_summary(result, console)
+        render_summary(result, console, cfg=cfg)
         proposals = result.proposals
         if proposals:
             break

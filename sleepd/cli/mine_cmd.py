@@ -37,13 +37,25 @@ def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
     if json_out:
         emit_json(report.to_dict())
         return
-    splits = ", ".join(f"{k} {v}" for k, v in report.tasks_by_split.items())
-    typer.echo(
-        f"mined {report.sessions_mined} sessions: {report.episodes_new} new episodes "
-        f"({report.episodes_total} total), {report.signals_new} new signals, "
-        f"{report.clusters_new} new clusters ({report.clusters_total} total, "
-        f"{report.recurring_clusters} recurring), {report.patterns_total} failure patterns, "
-        f"{report.tasks_new} new tasks ({splits}) in {report.duration_s:.2f} s"
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.night_view import splits_text
+    from sleepd.cli.view import kv_panel
+
+    stdout_console().print(
+        kv_panel(
+            f"mined {report.sessions_mined} sessions in {report.duration_s:.2f} s",
+            [
+                ("episodes", f"{report.episodes_new} new, {report.episodes_total} in all"),
+                ("outcome signals", f"{report.signals_new} new"),
+                (
+                    "request clusters",
+                    f"{report.clusters_new} new, {report.clusters_total} in all, "
+                    f"{report.recurring_clusters} recurring",
+                ),
+                ("failure patterns", str(report.patterns_total)),
+                ("tasks", f"{report.tasks_new} new; {splits_text(report.tasks_by_split)}"),
+            ],
+        )
     )
     if report.miner_fallbacks:
         warn(f"{report.miner_fallbacks} model-written judge specs were invalid; heuristic used")
@@ -93,9 +105,21 @@ def tasks_list(
     if not rows:
         typer.echo("no tasks (run `sleepd mine` after `sleepd harvest`)", err=True)
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    names = {"val": "validation", "test": "sealed test"}
+    shown = table(["task", "split", "outcome", "request"], title="Mined tasks", compact=True)
     for row in rows:
-        intent = " ".join(row["intent"].split())[:90]
-        typer.echo(f"{row['id']:>6}  {row['split']:<5}  {row['outcome']:<8}  {intent}")
+        shown.add_row(
+            str(row["id"]),
+            names.get(row["split"], row["split"]),
+            row["outcome"],
+            Text(" ".join(row["intent"].split())[:200]),
+        )
+    stdout_console().print(shown)
 
 
 @tasks_app.command("show")
@@ -130,14 +154,37 @@ def tasks_show(
     if json_out:
         emit_json(row)
         return
-    typer.echo(f"task {row['id']}  split={row['split']}  outcome={row['outcome']}")
-    typer.echo(f"project: {row['project_path']}")
-    typer.echo(f"intent:  {row['intent']}")
-    typer.echo(f"context: {row['context']}")
-    for check in row["judge_spec"].get("checks", []):
-        typer.echo(f"check:   {check['type']} {check.get('value')!r} (weight {check['weight']})")
-    if row["judge_spec"].get("rubric"):
-        typer.echo("rubric:\n" + row["judge_spec"]["rubric"])
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import kv_panel, words
+
+    names = {"val": "validation", "test": "sealed test"}
+    rows: list[tuple[str, str]] = [
+        ("split", names.get(row["split"], row["split"])),
+        ("outcome in the session", str(row["outcome"])),
+        ("project", words(row["project_path"])),
+        ("request", str(row["intent"])),
+    ]
+    cluster = row["cluster"]
+    if cluster:
+        rows.append(
+            ("recurring task", f"asked {cluster['size']} times: {cluster['representative']}")
+        )
+    context = row["context"] if isinstance(row["context"], dict) else {}
+    for key, value in context.items():
+        rows.append((f"context: {key.replace('_', ' ')}", words(value)))
+    spec = row["judge_spec"] if isinstance(row["judge_spec"], dict) else {}
+    for check in spec.get("checks", []) if isinstance(spec.get("checks"), list) else []:
+        if isinstance(check, dict):
+            rows.append(
+                (
+                    "judge check",
+                    f"{words(check.get('type'))} “{words(check.get('value'))}” "
+                    f"(weight {words(check.get('weight'))})",
+                )
+            )
+    if spec.get("rubric"):
+        rows.append(("judge rubric", str(spec["rubric"])))
+    stdout_console().print(kv_panel(f"task {row['id']}", rows))
 
 
 def register(app: typer.Typer) -> None:

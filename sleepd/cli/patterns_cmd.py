@@ -22,15 +22,50 @@ def patterns(
     if json_out:
         emit_json([r.to_dict() for r in rows])
         return
-    if not rows:
-        typer.echo("no failure patterns (run `sleepd mine` after `sleepd harvest`)", err=True)
-        return
-    for row in rows:
-        example = " ".join(row.example.split())[:100]
+    recurring = [r for r in rows if r.count >= 2]
+    once = len(rows) - len(recurring)
+    if not recurring:
         typer.echo(
-            f"{row.count:>5}  {row.trend:<7} {row.last_7d:>3}/{row.previous_7d:<3} {row.signature}"
+            "no recurring failure patterns"
+            + (f" ({once} errors seen once each)" if once else "")
+            + " (run `sleepd mine` after `sleepd harvest`)",
+            err=True,
         )
-        typer.echo(f"       e.g. {example}")
+        return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(
+        ["times", "last 7 days", "7 days before", "trend", "tool", "pattern and one example"],
+        title="Recurring failure patterns (an error seen at least twice), most frequent first",
+        compact=True,
+    )
+    for row in recurring:
+        example = " ".join(row.example.split())[:200]
+        message = _message(row.signature)
+        body = Text(message)
+        if example and example != message:
+            body.append("\ne.g. " + example, style="dim")
+        shown.add_row(
+            str(row.count),
+            str(row.last_7d),
+            str(row.previous_7d),
+            row.trend,
+            row.tool_name or "—",
+            body,
+        )
+    console = stdout_console()
+    console.print(shown)
+    if once:
+        console.print(Text(f"{once} errors seen only once are not listed."))
+
+
+def _message(signature: str) -> str:
+    """The pattern's message, without the tool and error-class fields it starts with."""
+    parts = signature.split(" | ", 2)
+    return parts[2] if len(parts) == 3 else signature
 
 
 def register(app: typer.Typer) -> None:

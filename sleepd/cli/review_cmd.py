@@ -85,11 +85,27 @@ def list_cmd(
     if not views:
         info(f"no {'' if status == 'all' else status + ' '}proposals")
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(
+        ["proposal", "status", "validation lift", "p-value", "document"],
+        title="Proposals, oldest first (`sleepd review show ID` tells the story)",
+    )
     for v in views:
-        sim = " SIMULATED" if v.simulated else ""
-        p = "n/a" if v.p_value is None else f"{v.p_value:.4g}"
-        lift = "n/a" if v.val_lift is None else f"{v.val_lift:+.3f}"
-        typer.echo(f"#{v.id:<5} {v.status:<9} p={p:<8} val {lift:<7} {v.document_path}{sim}")
+        proposal = Text(f"#{v.id}")
+        if v.simulated:
+            proposal.append("\nSIMULATED", "bold yellow")
+        shown.add_row(
+            proposal,
+            v.status,
+            "—" if v.val_lift is None else f"{v.val_lift:+.3f}",
+            "—" if v.p_value is None else f"{v.p_value:.2g}",
+            Text(v.document_path),
+        )
+    stdout_console().print(shown)
 
 
 @review_app.command("show")

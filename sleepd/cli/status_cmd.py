@@ -48,8 +48,13 @@ def status(
     cfg = load_config()
     url = paths.database_url(cfg.database_url or None)
     db = None if sqlite_file_missing(url) else ReadOnlyDb(url)
+    readiness: list[Any] = []
     try:
         report = collect_status(db, cfg)
+        if db is not None and not json_out and report["database"]["at_head"]:
+            from sleepd.readiness import project_readiness
+
+            readiness = [r for r in project_readiness(db, cfg, limit=5)]
     finally:
         if db is not None:
             db.close()
@@ -61,7 +66,7 @@ def status(
     else:
         from sleepd.cli.status_view import render_status
 
-        render_status(report)
+        render_status(report, readiness)
     if reasons:
         typer.echo(f"sleepd: check failed: {'; '.join(reasons)}", err=True)
         raise typer.Exit(int(ExitCode.CHECK_FAILED))
