@@ -27,7 +27,7 @@ def patterns(
     if not recurring:
         typer.echo(
             "no recurring failure patterns"
-            + (f" ({once} errors seen once each)" if once else "")
+            + (f" ({once} error{'s' if once != 1 else ''} seen once)" if once else "")
             + " (run `sleepd mine` after `sleepd harvest`)",
             err=True,
         )
@@ -59,7 +59,7 @@ def patterns(
     console = stdout_console()
     console.print(shown)
     if once:
-        console.print(Text(f"{once} errors seen only once are not listed."))
+        console.print(Text(f"{once} error{'s' if once != 1 else ''} seen only once: not listed."))
 
 
 def _message(signature: str) -> str:
