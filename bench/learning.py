@@ -40,7 +40,8 @@ from _sim_loop import (
 )
 
 from sleepd.backends.sim import OptimizerRates
-from sleepd.dream.gate import GatePolicy, _gather, decide
+from sleepd.dream.gate import GatePolicy, gather
+from sleepd.dream.retest import Draw, check_with_retests, decide_with_retests
 from sleepd.dream.sequential import SequentialPlan
 
 TASKS = 12
@@ -223,8 +224,10 @@ class SimRun:
     rollouts: int
 
 
-def base_rates(rng: random.Random) -> list[float]:
-    return [rng.uniform(0.2, 0.6) for _ in range(TASKS)]
+def base_rates(
+    rng: random.Random, n: int = TASKS, low: float = 0.2, high: float = 0.6
+) -> list[float]:
+    return [rng.uniform(low, high) for _ in range(n)]
 
 
 def draw(
@@ -239,15 +242,40 @@ def draw(
     return base, cand
 
 
+def retest_draw(rng: random.Random, rates: Sequence[float], effects: Sequence[float]) -> Draw:
+    """Fresh rollouts of the named tasks, both arms: what the night's retests replay."""
+
+    def more(task_ids: Sequence[str], n: int) -> tuple[Scores, Scores]:
+        base: Scores = {}
+        cand: Scores = {}
+        for t in task_ids:
+            i = int(t[1:])
+            base[t] = [float(rng.random() < rates[i]) for _ in range(n)]
+            cand[t] = [float(rng.random() < rates[i] + effects[i]) for _ in range(n)]
+        return base, cand
+
+    return more
+
+
 def fixed_runs(
-    tag: str, effects: Sequence[float], k: int, draws: int, policy: GatePolicy = ONE_LOOK
+    tag: str,
+    effects: Sequence[float],
+    k: int,
+    draws: int,
+    policy: GatePolicy = ONE_LOOK,
+    rates_range: tuple[float, float] = (0.2, 0.6),
 ) -> list[SimRun]:
-    """`decide` on a fixed design of K rollouts per task and arm, one look."""
+    """`decide` on a fixed design of K rollouts per task and arm, one look, with retests."""
     runs = []
+    n = len(effects)
     for i in range(draws):
         rng = random.Random(f"{tag}-{i}")
-        base, cand = draw(rng, base_rates(rng), effects, k)
-        runs.append(SimRun(decide(base, cand, policy).outcome, 2 * TASKS * k))
+        rates = base_rates(rng, n, *rates_range)
+        base, cand = draw(rng, rates, effects, k)
+        decision, retests = decide_with_retests(
+            base, cand, policy, retest_draw(rng, rates, effects)
+        )
+        runs.append(SimRun(decision.outcome, 2 * n * k + retests.rollouts))
     return runs
 
 
@@ -257,25 +285,31 @@ def sequential_runs(
     draws: int,
     plan: SequentialPlan | None = None,
     policy: GatePolicy = ONE_LOOK,
+    rates_range: tuple[float, float] = (0.2, 0.6),
 ) -> list[SimRun]:
-    """The sequential plan, one rollout per task and arm a round, as run_trial drives it."""
+    """The sequential plan, one rollout per task and arm a round, as run_trial drives it
+    (suspect tasks retested with fresh rollouts before any accept)."""
     plan = plan or SequentialPlan()
     runs = []
+    n = len(effects)
     for i in range(draws):
         rng = random.Random(f"{tag}-{i}")
-        rates = base_rates(rng)
-        base: Scores = {f"t{t}": [] for t in range(TASKS)}
-        cand: Scores = {f"t{t}": [] for t in range(TASKS)}
+        rates = base_rates(rng, n, *rates_range)
+        base: Scores = {f"t{t}": [] for t in range(n)}
+        cand: Scores = {f"t{t}": [] for t in range(n)}
+        retests = None
         for round_ in range(1, plan.k_max + 1):
             b, c = draw(rng, rates, effects, 1)
             for t in base:
                 base[t] += b[t]
                 cand[t] += c[t]
-            step = plan.check(base, cand, round_, policy)
+            step, retests = check_with_retests(
+                plan, base, cand, round_, policy, retest_draw(rng, rates, effects), retests
+            )
             if step.settled:
                 break
         outcome = "reject" if step.status == "futile" else step.status
-        runs.append(SimRun(outcome, 2 * TASKS * step.round))
+        runs.append(SimRun(outcome, 2 * n * step.round + retests.rollouts))
     return runs
 
 
@@ -323,8 +357,12 @@ def aa_section(draws: int, targets: Targets) -> None:
     gate = naive = 0
     for i in range(n):
         rng = random.Random(f"aa-{i}")
-        base, cand = draw(rng, base_rates(rng), EFFECTS["neutral"], K)
-        gate += decide(base, cand, ONE_LOOK).outcome == "accept"
+        rates = base_rates(rng)
+        base, cand = draw(rng, rates, EFFECTS["neutral"], K)
+        decision, _ = decide_with_retests(
+            base, cand, ONE_LOOK, retest_draw(rng, rates, EFFECTS["neutral"])
+        )
+        gate += decision.outcome == "accept"
         naive += _total(cand) > _total(base)
     line = targets.check(
         "A/A false accepts: decide()", with_ci(gate / n, n), "<= 5 %", gate <= 0.05 * n
@@ -459,14 +497,16 @@ def matched_k(power: float, fixed_power: dict[int, float]) -> float:
 
 def diagnosis_section(draws: int) -> None:
     print("\n== Diagnosis: where the loop's power goes (SIMULATED, binomial, first look) ==")
-    print("  A clear per-task 'regression' under A/A (no-op edit), any of 12 tasks, by rollouts:")
+    print(
+        "  A confirmed per-task 'regression' under A/A (no-op edit), any of 12 tasks, by rollouts:"
+    )
     cells = []
     for k in (2, 3, 4):
         alarms = 0
         for i in range(draws):
             rng = random.Random(f"rg{k}-{i}")
             base, cand = draw(rng, base_rates(rng), EFFECTS["neutral"], k)
-            alarms += any(d.clear for d in _gather(base, cand, ONE_LOOK).per_task.values())
+            alarms += any(d.regressed for d in gather(base, cand, ONE_LOOK).per_task.values())
         cells.append(f"K={k}: {pct(alarms / draws)}")
     print("    " + ";  ".join(cells) + f"   ({draws} draws; each alarm rejects the candidate)")
     product = GatePolicy(n_candidates=3)  # night 1 of 3 looks, 3 candidates: alpha 0.05/9
@@ -493,6 +533,116 @@ def diagnosis_section(draws: int) -> None:
             for ename, eff in effects.items()
         ]
         print(f"    {vname:24}" + "".join(f"{c:>18}" for c in cells))
+
+
+@dataclass(frozen=True)
+class World:
+    """A binomial world the gate's settings were not tuned on."""
+
+    label: str
+    tasks: int
+    k: int
+    rates: tuple[float, float]
+
+
+UNTUNED_WORLDS = (
+    World("12 tasks x 3, rates U[0.2, 0.6] (fresh seeds)", 12, 3, (0.2, 0.6)),
+    World("12 tasks x 3, rates U[0.05, 0.35]", 12, 3, (0.05, 0.35)),
+    World("12 tasks x 3, rates U[0.4, 0.7]", 12, 3, (0.4, 0.7)),
+    World("8 tasks x 3, rates U[0.2, 0.6]", 8, 3, (0.2, 0.6)),
+    World("20 tasks x 3, rates U[0.1, 0.7]", 20, 3, (0.1, 0.7)),
+    World("12 tasks x 5, rates U[0.3, 0.7]", 12, 5, (0.3, 0.7)),
+    World("6 tasks x 5, rates U[0.2, 0.6]", 6, 5, (0.2, 0.6)),
+)
+
+
+def worlds_section(draws: int, targets: Targets) -> None:
+    """A/A and power through decide() and the plan, with retests, on untuned worlds."""
+    from sleepd.dream.stats import detectable_lift
+
+    print(
+        f"\n== The gate with retests on worlds it was not tuned on (SIMULATED, {draws} draws"
+        " each; one look, alpha 0.05) =="
+    )
+    print(
+        f"    {'world':44}{'A/A decide':>12}{'A/A plan':>10}{'power decide':>14}"
+        f"{'power plan':>12}{'retests/cand':>14}{'MDE':>7}"
+    )
+    for world in UNTUNED_WORLDS:
+        tag = f"untuned-{world.label}"
+        neutral = [0.0] * world.tasks
+        helpful = [LIFT] * world.tasks
+        aa_fixed = accepts(fixed_runs(f"{tag}-aa", neutral, world.k, draws, ONE_LOOK, world.rates))
+        aa_plan = accepts(
+            sequential_runs(f"{tag}-aas", neutral, draws, None, ONE_LOOK, world.rates)
+        )
+        pw = fixed_runs(f"{tag}-pw", helpful, world.k, draws, ONE_LOOK, world.rates)
+        pw_plan = accepts(
+            sequential_runs(f"{tag}-pws", helpful, draws, None, ONE_LOOK, world.rates)
+        )
+        extra = mean_rollouts(pw) - 2 * world.tasks * world.k
+        mde = detectable_lift(world.tasks, world.k, 0.05) or float("nan")
+        print(
+            f"    {world.label:44}{pct(aa_fixed):>12}{pct(aa_plan):>10}{pct(accepts(pw)):>14}"
+            f"{pct(pw_plan):>12}{extra:>14.1f}{mde:>7.2f}"
+        )
+        targets.check(
+            f"A/A false accepts with retests, {world.label}",
+            f"decide {pct(aa_fixed)}, plan {pct(aa_plan)}",
+            "<= 5 %",
+            aa_fixed <= 0.05 and aa_plan <= 0.05,
+        )
+        if world.tasks == TASKS and world.k == K:
+            power = accepts(pw)
+            targets.check(
+                f"power +{LIFT} with retests, {world.label}",
+                f"decide {pct(power)}, plan {pct(pw_plan)}",
+                ">= 80 %",
+                power >= 0.8 and pw_plan >= 0.8,
+            )
+    print(
+        "    MDE: the smallest lift on every task a fixed design detects with 80 % power"
+        " (normal approximation, p = 0.5), what `sleepd run --dry-run` prints"
+    )
+
+
+def regression_section(draws: int, targets: Targets) -> None:
+    """A candidate that helps every task but one, which it breaks: how often is it accepted?"""
+    print(f"\n== Per-task regressions with retests (SIMULATED, {draws} draws, 12 tasks) ==")
+    cases = (
+        ("collapse 1.0 -> 0.0, 11 tasks +0.3 (k=3)", 3, 1.0, -1.0),
+        ("collapse 1.0 -> 0.0, 11 tasks +0.3 (k=2)", 2, 1.0, -1.0),
+        ("collapse 1.0 -> 0.0, 11 tasks +0.3 (k=1)", 1, 1.0, -1.0),
+        ("drop 0.9 -> 0.2, 11 tasks +0.3 (k=3)", 3, 0.9, -0.7),
+        ("drop 0.8 -> 0.3, 11 tasks +0.3 (k=3)", 3, 0.8, -0.5),
+    )
+    for label, k, start, drop in cases:
+        accepted = retest_rollouts = 0
+        for i in range(draws):
+            rng = random.Random(f"reg-{label}-{i}")
+            rates = [*base_rates(rng, TASKS - 1), start]
+            effects = [LIFT] * (TASKS - 1) + [drop]
+            base, cand = draw(rng, rates, effects, k)
+            decision, retests = decide_with_retests(
+                base, cand, ONE_LOOK, retest_draw(rng, rates, effects)
+            )
+            accepted += decision.outcome == "accept"
+            retest_rollouts += retests.rollouts
+        line = (
+            f"accepted {rate(accepted, draws)}; retest rollouts per candidate"
+            f" {retest_rollouts / draws:.1f}"
+        )
+        if "collapse" in label:
+            line = (
+                targets.check(
+                    f"collapsed task accepted: {label}",
+                    rate(accepted, draws),
+                    "0",
+                    accepted == 0,
+                )
+                + f"; retest rollouts per candidate {retest_rollouts / draws:.1f}"
+            )
+        print(f"    {label:44} {line}")
 
 
 def world_aa_section(seeds: int, draws: int, settings: LoopSettings, targets: Targets) -> None:
@@ -562,6 +712,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     world_aa_section(
         args.seeds, max(10, args.draws // 10), LoopSettings(n_families=families[0]), targets
     )
+    regression_section(max(10, args.draws // 2), targets)
+    worlds_section(max(10, args.draws // 2), targets)
     diagnosis_section(args.draws // 2)
     print(f"\n== Targets (SIMULATED; {time.perf_counter() - started:.0f} s) ==")
     for name, measured, target, met in targets.rows:

@@ -30,12 +30,70 @@ COMMON = "error"
 CJK_WORD = "最新"
 TARGETS = {"rare": 0.15, "common": 0.25}
 
-WORDS = (
-    "the a to of and in is for that it with on this be as are run test file code fix "
-    "build pytest import module function class value return config path line change "
-    "update check install version cargo npm git commit branch merge review failed "
-    "passed timeout server client request response cache index query table column"
-).split()
+WORDS = [
+    *[
+        "the",
+        "a",
+        "to",
+        "of",
+        "and",
+        "in",
+        "is",
+        "for",
+        "that",
+        "it",
+        "with",
+        "on",
+        "this",
+        "be",
+        "as",
+        "are",
+        "run",
+        "test",
+        "file",
+        "code",
+        "fix",
+    ],
+    *[
+        "build",
+        "pytest",
+        "import",
+        "module",
+        "function",
+        "class",
+        "value",
+        "return",
+        "config",
+        "path",
+        "line",
+    ],
+    *[
+        "change",
+        "update",
+        "check",
+        "install",
+        "version",
+        "cargo",
+        "npm",
+        "git",
+        "commit",
+        "branch",
+        "merge",
+    ],
+    *[
+        "review",
+        "failed",
+        "passed",
+        "timeout",
+        "server",
+        "client",
+        "request",
+        "response",
+        "cache",
+        "index",
+    ],
+    *["query", "table", "column"],
+]
 JAPANESE = (
     "最新バージョンをインストールしてください",
     "テストが失敗しました。ログを確認してください",

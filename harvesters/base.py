@@ -7,6 +7,7 @@ turns the bytes after a cursor into `Batch`es with `read`.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
@@ -37,7 +38,11 @@ class Harvester(Protocol):
         batch_lines: int = 2000,
         max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES,
     ) -> Iterator[Batch]:
-        """Records from the bytes after `cursor`; each batch carries its own cursor."""
+        """Records from the bytes after `cursor`; each batch carries its own cursor.
+
+        Texts are clipped to `max_text_bytes`; 0 leaves them whole, for a caller
+        that redacts before it clips (`clip_events`).
+        """
         ...
 
 
@@ -48,9 +53,15 @@ def batch_from_chunk(
     state: dict[str, Any],
     sessions: list[SessionRecord],
     events: list[EventRecord],
+    max_text_bytes: int = 0,
 ) -> Batch:
-    """A reader chunk turned into a harvested batch; the cursor carries a copy of `state`."""
+    """A reader chunk turned into a harvested batch; the cursor carries a copy of `state`.
+
+    Events are clipped to `max_text_bytes` unless it is 0 (left whole).
+    """
     chunk.cursor.state = orjson.loads(orjson.dumps(state))
+    if max_text_bytes > 0:
+        clip_events(events, max_text_bytes)
     return Batch(
         path=path,
         source=source,
@@ -83,6 +94,34 @@ def clip_text(text: str, max_bytes: int) -> tuple[str, int]:
         return text, size
     cut = data[:max_bytes].decode("utf-8", "ignore")
     return f"{cut}\n…[truncated: {size} bytes in all]", size
+
+
+def clip_events(events: list[EventRecord], max_text_bytes: int) -> None:
+    """Clip each event's text and raw line to its own limit (at most `max_text_bytes`),
+    keeping the size of the whole text in `text_size` where the harvester left it 0."""
+    for event in events:
+        limit = min(event.clip_bytes, max_text_bytes) if event.clip_bytes else max_text_bytes
+        text, size = clip_text(event.text, limit)
+        event.text = text
+        if not event.text_size:
+            event.text_size = size
+        if event.raw is not None:
+            event.raw = clip_text(event.raw, limit)[0]
+        event.clip_bytes = 0
+
+
+def line_id(offset: int, raw: bytes) -> str:
+    """The external id of an event known only by its place: offset and content.
+
+    The content keeps a file truncated and regrown with other lines at the same
+    offsets from reusing the ids of events stored from before (history is kept).
+    """
+    return f"@{offset}:{zlib.crc32(raw):08x}"
+
+
+def as_str(value: Any) -> str | None:
+    """A string field of a record, or None when the file holds anything else there."""
+    return value if isinstance(value, str) and value else None
 
 
 def compact_json(value: Any) -> str:

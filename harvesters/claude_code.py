@@ -42,15 +42,16 @@ from harvesters.base import (
     DEFAULT_MAX_TEXT_BYTES,
     as_dict,
     as_int,
+    as_str,
     batch_from_chunk,
-    clip_text,
     compact_json,
     image_placeholder,
     iso,
+    line_id,
     parse_timestamp,
     remember,
 )
-from harvesters.reader import LineBatch, ParsedLine, read_jsonl
+from harvesters.reader import LineBatch, ParsedLine, open_regular, read_jsonl, resolved_roots
 from harvesters.records import (
     STEERING,
     Batch,
@@ -64,6 +65,12 @@ from harvesters.records import (
 
 SOURCE = "claude"
 PENDING_KEPT = 200
+#: Clip limits (bytes) of the texts that are details rather than content.
+RAW_CLIP = 16384
+HUGE_RAW_CLIP = 4096
+SIDE_CLIP = 8192
+ERROR_CLIP = 500
+META_JSON_MAX_BYTES = 1 << 20
 #: Queued (typed-ahead) messages remembered until dequeued or consumed as steering.
 QUEUED_KEPT = 50
 _META_PREFIX = re.compile(
@@ -132,18 +139,21 @@ class ClaudeCodeHarvester:
         max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES,
     ) -> Iterator[Batch]:
         parser: _ClaudeFile | None = None
-        for chunk in read_jsonl(file.path, cursor, batch_lines=batch_lines):
+        roots = resolved_roots(self.projects_dirs)
+        for chunk in read_jsonl(file.path, cursor, roots=roots, batch_lines=batch_lines):
             if parser is None:
                 fresh = cursor is None or chunk.reset
                 state = {} if cursor is None or fresh else orjson.loads(orjson.dumps(cursor.state))
-                parser = _ClaudeFile(file, state, max_text_bytes)
+                parser = _ClaudeFile(file, state, max_text_bytes, roots)
             yield parser.convert(chunk)
 
 
 class _ClaudeFile:
     """Parse context for one file during one pass."""
 
-    def __init__(self, file: SourceFile, state: dict[str, Any], max_text: int) -> None:
+    def __init__(
+        self, file: SourceFile, state: dict[str, Any], max_text: int, roots: tuple[str, ...]
+    ) -> None:
         self.file = file
         self.state = state
         self.max_text = max_text
@@ -154,7 +164,7 @@ class _ClaudeFile:
         self.batch_no = 0
         self.events: list[EventRecord] = []
         self.touched: set[str] = set()
-        self.agent_meta = _read_agent_meta(file.path) if file.role == "subagent" else {}
+        self.agent_meta = _read_agent_meta(file.path, roots) if file.role == "subagent" else {}
 
     # ---- batch driver -------------------------------------------------------
 
@@ -165,7 +175,9 @@ class _ClaudeFile:
         for line in chunk.lines:
             self._record(line)
         sessions = [self._session_record(sid) for sid in sorted(self.touched)]
-        return batch_from_chunk(self.file.path, SOURCE, chunk, self.state, sessions, self.events)
+        return batch_from_chunk(
+            self.file.path, SOURCE, chunk, self.state, sessions, self.events, self.max_text
+        )
 
     # ---- sessions -----------------------------------------------------------
 
@@ -204,14 +216,14 @@ class _ClaudeFile:
         info = self._info(sid)
         get = info.get
         if not get("project"):
-            cwd = rec.get("cwd")
+            cwd = as_str(rec.get("cwd"))
             if cwd:
                 info["project"] = cwd
         if not get("branch"):
-            branch = rec.get("gitBranch")
+            branch = as_str(rec.get("gitBranch"))
             if branch:
                 info["branch"] = branch
-        version = rec.get("version")
+        version = as_str(rec.get("version"))
         if version:
             info["version"] = version
         if ts:
@@ -265,16 +277,14 @@ class _ClaudeFile:
         text: str = "",
         **extra: Any,
     ) -> EventRecord:
-        limit = min(self.max_text, 4096) if line.huge and kind == "raw" else self.max_text
-        clipped, size = clip_text(text, limit)
         return EventRecord(
             session_external_id="",
             external_id=external_id,
             kind=kind,
             role=role,
             timestamp=parse_timestamp(rec.get("timestamp")),
-            text=clipped,
-            text_size=size,
+            text=text,
+            clip_bytes=HUGE_RAW_CLIP if line.huge and kind == "raw" else 0,
             is_sidechain=rec.get("isSidechain") is True,
             byte_offset=line.offset,
             line_no=line.line_no,
@@ -293,7 +303,7 @@ class _ClaudeFile:
         if sid is not None:
             stamp = rec.get("timestamp")
             self._note_session(sid, rec, stamp if isinstance(stamp, str) else None)
-        base_id = uuid if isinstance(uuid, str) else f"@{line.offset}"
+        base_id = uuid if isinstance(uuid, str) else line_id(line.offset, line.raw)
         if rtype == "user":
             self._user(line, rec, sid, base_id)
         elif rtype == "assistant":
@@ -312,11 +322,10 @@ class _ClaudeFile:
             if sid is not None:
                 self._bookkeeping(self._info(sid), rec, rtype)
         else:
-            raw = line.raw.decode("utf-8", "replace")
-            raw_clip, _ = clip_text(raw, min(self.max_text, 16384))
             name = str(rtype) if rtype is not None else "untyped"
             event = self._event(line, rec, base_id, "raw", "system", "", raw_type=name)
-            event.raw = raw_clip
+            event.raw = line.raw.decode("utf-8", "replace")
+            event.clip_bytes = RAW_CLIP
             event.text_size = line.size - 1
             self._emit(sid, event)
 
@@ -362,7 +371,6 @@ class _ClaudeFile:
             note = " ".join(text for _, text in images)
             if prompt is not None:
                 prompt.text = f"{note}\n{prompt.text}"
-                prompt.text_size += len(note) + 1
             else:
                 eid = f"{base}:{images[0][0]}" if multi else base
                 self._emit(sid, self._user_text(line, rec, eid, note))
@@ -403,11 +411,11 @@ class _ClaudeFile:
                 event.text_size = int(float(size.group(1)) * _UNITS[size.group(2)])
         self._emit(sid, event)
         if failed:
-            first = text.strip()[:500]
             error = self._event(
-                line, rec, f"{eid}:error", "error", "tool", first,
+                line, rec, f"{eid}:error", "error", "tool", text.strip(),
                 call_id=call_id, is_error=True, exit_code=exit_code,
             )  # fmt: skip
+            error.clip_bytes = ERROR_CLIP
             self._emit(sid, error)
 
     def _assistant(self, line: ParsedLine, rec: dict[str, Any], sid: str | None, base: str) -> None:
@@ -529,8 +537,8 @@ class _ClaudeFile:
             text = _plain_text(rec.get("content"))
             role = "user"
             self._queue(line, rec, sid, base, text)
-        text, _ = clip_text(text, min(self.max_text, 8192))
         event = self._event(line, rec, base, "meta", role, text, is_meta=True, raw_type=raw_type)
+        event.clip_bytes = SIDE_CLIP
         self._emit(sid, event)
 
     def _queue(
@@ -569,12 +577,12 @@ class _ClaudeFile:
             info["title"] = rec["aiTitle"]
         elif rtype == "custom-title" and isinstance(rec.get("customTitle"), str):
             info["custom_title"] = rec["customTitle"]
-        elif rtype == "permission-mode" and rec.get("permissionMode"):
+        elif rtype == "permission-mode" and as_str(rec.get("permissionMode")):
             meta["permission_mode"] = rec["permissionMode"]
-        elif rtype == "pr-link" and rec.get("prUrl"):
+        elif rtype == "pr-link" and as_str(rec.get("prUrl")):
             meta["pr_url"] = rec["prUrl"]
         elif rtype == "worktree-state" and isinstance(rec.get("worktreeSession"), dict):
-            meta["worktree_path"] = rec["worktreeSession"].get("worktreePath")
+            meta["worktree_path"] = as_str(rec["worktreeSession"].get("worktreePath"))
 
 
 _SYSTEM_DETAIL = frozenset(
@@ -624,17 +632,21 @@ def _tool_result_text(content: Any) -> str:
     return "\n".join(parts)
 
 
-def _read_agent_meta(path: str) -> dict[str, Any]:
-    """`agent-<id>.meta.json` beside a 2.1.x subagent file: type, description, worktree."""
-    meta_path = Path(path).with_suffix(".meta.json")
+def _read_agent_meta(path: str, roots: tuple[str, ...]) -> dict[str, Any]:
+    """`agent-<id>.meta.json` beside a 2.1.x subagent file: type, description, worktree.
+
+    Read like a transcript: a regular file inside the roots, of a bounded size.
+    """
+    meta_path = str(Path(path).with_suffix(".meta.json"))
     try:
-        data = orjson.loads(meta_path.read_bytes())
+        with open_regular(meta_path, roots) as handle:
+            data = orjson.loads(handle.read(META_JSON_MAX_BYTES))  # a longer one: malformed
     except (OSError, orjson.JSONDecodeError):
         data = {}
     if not isinstance(data, dict):
         data = {}
     keep = {"agentType": "agent_type", "description": "description", "worktreePath": "worktree"}
-    out: dict[str, Any] = {new: data[old] for old, new in keep.items() if old in data}
+    out: dict[str, Any] = {new: data[old] for old, new in keep.items() if as_str(data.get(old))}
     workflow = Path(path).parent
     if workflow.parent.name == "workflows":
         out["workflow_id"] = workflow.name

@@ -45,10 +45,11 @@ from harvesters.base import (
     as_dict,
     as_int,
     as_list,
+    as_str,
     batch_from_chunk,
-    clip_text,
     compact_json,
     image_placeholder,
+    line_id,
     parse_timestamp,
 )
 from harvesters.reader import (
@@ -58,6 +59,7 @@ from harvesters.reader import (
     parse_json_line,
     read_jsonl,
     read_whole,
+    resolved_roots,
     same_file_version,
 )
 from harvesters.records import (
@@ -74,6 +76,9 @@ from harvesters.records import (
 
 SOURCE = "codex"
 MAX_JSON_ROLLOUT_BYTES = 64 << 20
+#: Clip limits (bytes) of the texts that are details rather than content.
+RAW_CLIP = 16384
+ERROR_CLIP = 500
 _INJECTED_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -128,11 +133,12 @@ class CodexHarvester:
         batch_lines: int = 2000,
         max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES,
     ) -> Iterator[Batch]:
+        roots = resolved_roots(self.session_dirs)
         if file.path.endswith(".json"):
-            yield self._read_json_rollout(file, cursor, max_text_bytes)
+            yield self._read_json_rollout(file, cursor, max_text_bytes, roots)
             return
         parser: _CodexFile | None = None
-        for chunk in read_jsonl(file.path, cursor, batch_lines=batch_lines):
+        for chunk in read_jsonl(file.path, cursor, roots=roots, batch_lines=batch_lines):
             if parser is None:
                 fresh = cursor is None or chunk.reset
                 state = {} if cursor is None or fresh else orjson.loads(orjson.dumps(cursor.state))
@@ -140,12 +146,12 @@ class CodexHarvester:
             yield parser.convert(chunk)
 
     def _read_json_rollout(
-        self, file: SourceFile, cursor: FileCursor | None, max_text: int
+        self, file: SourceFile, cursor: FileCursor | None, max_text: int, roots: tuple[str, ...]
     ) -> Batch:
         """The 2025 TypeScript CLI's single JSON document, read whole when it changed."""
         parser = _CodexFile(file, {}, max_text)
         try:
-            data, now = read_whole(file.path, MAX_JSON_ROLLOUT_BYTES)
+            data, now = read_whole(file.path, MAX_JSON_ROLLOUT_BYTES, roots)
         except OSError as exc:
             kept = cursor or empty_cursor(file.path)
             skip = SkippedLine(file.path, 0, 0, open_failure_reason(exc))
@@ -197,7 +203,9 @@ class _CodexFile:
 
     def _batch(self, chunk: LineBatch) -> Batch:
         sessions = [self._session_record()] if self.touched and self.state.get("sid") else []
-        return batch_from_chunk(self.file.path, SOURCE, chunk, self.state, sessions, self.events)
+        return batch_from_chunk(
+            self.file.path, SOURCE, chunk, self.state, sessions, self.events, self.max_text
+        )
 
     # ---- sessions -----------------------------------------------------------
 
@@ -209,19 +217,19 @@ class _CodexFile:
             return
         self.state["sid"] = sid
         info = self.info
-        info["started"] = payload.get("timestamp")
-        info["project"] = payload.get("cwd")
-        info["version"] = payload.get("cli_version")
+        info["started"] = as_str(payload.get("timestamp"))
+        info["project"] = as_str(payload.get("cwd"))
+        info["version"] = as_str(payload.get("cli_version"))
         git = as_dict(payload.get("git"))
-        info["branch"] = git.get("branch")
+        info["branch"] = as_str(git.get("branch"))
         meta = {
             key: payload[key]
             for key in ("originator", "model_provider", "agent_nickname", "agent_role")
             if isinstance(payload.get(key), str)
         }
-        if git.get("repository_url"):
+        if as_str(git.get("repository_url")):
             meta["repository_url"] = git["repository_url"]
-        if git.get("commit_hash"):
+        if as_str(git.get("commit_hash")):
             meta["commit"] = git["commit_hash"]
         source = payload.get("source")
         if isinstance(source, str):
@@ -230,7 +238,7 @@ class _CodexFile:
             info["kind"] = "subagent"
             spawn = source["subagent"]
             if isinstance(spawn, dict) and isinstance(spawn.get("thread_spawn"), dict):
-                info["parent"] = spawn["thread_spawn"].get("parent_thread_id")
+                info["parent"] = as_str(spawn["thread_spawn"].get("parent_thread_id"))
             meta["origin"] = "subagent"
         if isinstance(payload.get("forked_from_id"), str):
             info["kind"] = info.get("kind", "fork")
@@ -268,7 +276,7 @@ class _CodexFile:
         obj = line.obj
         kind = obj.get("type")
         payload = obj.get("payload")
-        eid = f"@{line.offset}"
+        eid = line_id(line.offset, line.raw)
         if isinstance(kind, str) and isinstance(payload, dict):  # envelope
             ts = obj.get("timestamp")
             self._note_time(ts)
@@ -372,8 +380,8 @@ class _CodexFile:
         )  # fmt: skip
         if failed:
             self._emit(
-                line, f"{eid}:error", "error", "tool", ts, text.strip()[:500],
-                call_id=call_id, exit_code=exit_code, is_error=True,
+                line, f"{eid}:error", "error", "tool", ts, text.strip(),
+                call_id=call_id, exit_code=exit_code, is_error=True, clip_bytes=ERROR_CLIP,
             )  # fmt: skip
 
     def _event_msg(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
@@ -430,14 +438,14 @@ class _CodexFile:
         )  # fmt: skip
         if failed:
             self._emit(
-                line, f"{eid}:error", "error", "tool", ts, text.strip()[:500],
-                raw_type=raw_type, exit_code=exit_code, is_error=True,
+                line, f"{eid}:error", "error", "tool", ts, text.strip(),
+                raw_type=raw_type, exit_code=exit_code, is_error=True, clip_bytes=ERROR_CLIP,
             )  # fmt: skip
 
     def _raw(self, line: ParsedLine, raw_type: str, ts: Any, eid: str) -> None:
-        raw, _ = clip_text(line.raw.decode("utf-8", "replace"), min(self.max_text, 16384))
         event = self._emit(line, eid, "raw", "system", ts, "", raw_type=raw_type)
-        event.raw = raw
+        event.raw = line.raw.decode("utf-8", "replace")
+        event.clip_bytes = RAW_CLIP
         event.text_size = max(line.size - 1, 0)
 
     def _emit(
@@ -450,15 +458,13 @@ class _CodexFile:
         text: str,
         **extra: Any,
     ) -> EventRecord:
-        clipped, size = clip_text(text, self.max_text)
         event = EventRecord(
             session_external_id=self.state.get("sid") or "",
             external_id=eid,
             kind=kind,
             role=role,
             timestamp=parse_timestamp(ts),
-            text=clipped,
-            text_size=size,
+            text=text,
             byte_offset=line.offset,
             line_no=line.line_no,
             **extra,

@@ -9,11 +9,13 @@ reported as a `SkippedLine`. Harvesters turn the parsed objects into records.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -22,6 +24,12 @@ import orjson
 from harvesters.records import FileCursor, SkippedLine, open_failure_reason
 
 HEAD_BYTES = 4096
+#: Bytes before the cursor's offset whose hash must still match before a pass resumes
+#: there: a file truncated and regrown to the same head is caught by them.
+TAIL_BYTES = 4096
+#: Deepest JSON nesting a line may have. Real transcripts stay under 20 levels; every
+#: later step (encoding, redaction walks) recurses, so a deeper line is malformed.
+MAX_DEPTH = 128
 DEFAULT_BATCH_LINES = 2000
 DEFAULT_MAX_LINE_BYTES = 1 << 20
 DEFAULT_MAX_PARSE_BYTES = 64 << 20
@@ -63,13 +71,25 @@ class _Pending:
     huge: int = 0
 
 
+TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels"
+
+
 def parse_json_line(data: bytes) -> tuple[Any, str | None]:
     """Parse one line; return (value, None) or (None, reason).
 
     orjson is the fast path. It rejects a BOM, invalid UTF-8 and lone UTF-16
     surrogate escapes, all of which real transcripts contain, so those fall
     back to the stdlib parser and the strings are scrubbed to valid UTF-8.
+    A value nested deeper than MAX_DEPTH is malformed: every later step that
+    walks or encodes it recurses, and one such line must not stop a harvest.
     """
+    value, reason = _parse(data)
+    if reason is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and too_deep(value):
+        return None, TOO_DEEP
+    return value, reason
+
+
+def _parse(data: bytes) -> tuple[Any, str | None]:
     try:
         return orjson.loads(data), None
     except orjson.JSONDecodeError:
@@ -83,9 +103,29 @@ def parse_json_line(data: bytes) -> tuple[Any, str | None]:
     text = data.decode("utf-8", errors="replace")
     try:
         value = json.loads(text)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        return None, TOO_DEEP
+    except ValueError:
         return None, "malformed JSON"
+    if too_deep(value):
+        return None, TOO_DEEP  # before scrub_surrogates recurses into it
     return scrub_surrogates(value), None
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether containers nest deeper than `limit` (iterative: it never recurses)."""
+    if not isinstance(value, dict | list):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 def scrub_surrogates(value: Any) -> Any:
@@ -109,12 +149,45 @@ def empty_cursor(path: str) -> FileCursor:
     return FileCursor(path=path, device=0, inode=0, size=0, offset=0, head_hash="")
 
 
-def read_whole(path: str, max_bytes: int) -> tuple[bytes, FileCursor]:
+class NotRegularFile(OSError):
+    """A path that is not a plain file (FIFO, device, socket, directory) or that
+    leads out of the transcript roots: never read."""
+
+
+def resolved_roots(roots: Sequence[str | os.PathLike[str]]) -> tuple[str, ...]:
+    return tuple(os.path.realpath(root) for root in roots)
+
+
+def open_regular(path: str, roots: Sequence[str] | None = None) -> BinaryIO:
+    """Open `path` for reading only if it is a regular file inside `roots` (resolved).
+
+    A FIFO or device named like a transcript would block `open()` or never end, so
+    the open does not block and the file type is checked on the open descriptor; a
+    symlink is followed only while it stays inside the roots.
+    """
+    target = path
+    if roots is not None:
+        target = os.path.realpath(path)
+        if not any(target == root or target.startswith(root + os.sep) for root in roots):
+            raise NotRegularFile(errno.EPERM, "a link out of the transcript folders", path)
+    fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_whole(
+    path: str, max_bytes: int, roots: Sequence[str] | None = None
+) -> tuple[bytes, FileCursor]:
     """A small file read in one go (b"" if over `max_bytes`) and its cursor at end of file.
 
     For formats that are rewritten whole rather than appended to.
     """
-    with open(path, "rb") as fh:
+    with open_regular(path, roots) as fh:
         st = os.fstat(fh.fileno())
         digest = head_hash(fh, min(HEAD_BYTES, st.st_size))
         fh.seek(0)
@@ -143,19 +216,32 @@ def same_file_version(old: FileCursor, new: FileCursor) -> bool:
     )
 
 
+def tail_hash(fh: BinaryIO, offset: int) -> str:
+    """sha256 of the TAIL_BYTES before `offset`: what a resume point must still hold."""
+    if offset <= 0:
+        return ""
+    start = max(0, offset - TAIL_BYTES)
+    return hashlib.sha256(os.pread(fh.fileno(), offset - start, start)).hexdigest()
+
+
 def _needs_reset(fh: BinaryIO, st: os.stat_result, cursor: FileCursor) -> bool:
     if (st.st_dev, st.st_ino) != (cursor.device, cursor.inode):
         return True  # replaced or rotated
     if st.st_size < cursor.offset:
         return True  # truncated
     length = min(HEAD_BYTES, cursor.size)
-    return head_hash(fh, length) != cursor.head_hash  # rewritten in place
+    if head_hash(fh, length) != cursor.head_hash:
+        return True  # rewritten in place
+    # Truncated and regrown past the old offset with the same head: the bytes just
+    # before the resume point tell (cursors stored before they were kept have none).
+    return bool(cursor.tail_hash) and tail_hash(fh, cursor.offset) != cursor.tail_hash
 
 
 def read_jsonl(
     path: str,
     cursor: FileCursor | None,
     *,
+    roots: Sequence[str] | None = None,
     batch_lines: int = DEFAULT_BATCH_LINES,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_parse_bytes: int = DEFAULT_MAX_PARSE_BYTES,
@@ -165,10 +251,11 @@ def read_jsonl(
 
     At least one batch is always yielded, so the caller can store a cursor for
     empty or vanished files too. `state` is copied forward (cleared on reset);
-    harvesters put their own parse context into it.
+    harvesters put their own parse context into it. With `roots` (resolved), a
+    path leading out of them is not read; only regular files are ever read.
     """
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed in the finally below
+        fh = open_regular(path, roots)
     except OSError as exc:
         reason = open_failure_reason(exc)
         kept = cursor if cursor is not None else empty_cursor(path)
@@ -200,6 +287,7 @@ def _read_open(
 
     def make_cursor(offset: int, last_line: int) -> FileCursor:
         return FileCursor(
+            tail_hash=tail_hash(fh, offset),
             path=path,
             device=st.st_dev,
             inode=st.st_ino,

@@ -45,8 +45,10 @@ class FileCursor:
 
     `offset` is the byte offset just after the last complete line consumed.
     `head_hash` hashes the first bytes so a replaced file with the same inode
-    and a larger size is still recognised. `state` carries the little parse
-    context a later pass needs (e.g. a Codex session id from the header line).
+    and a larger size is still recognised; `tail_hash` the bytes just before
+    `offset`, so a file truncated and regrown past it is recognised too.
+    `state` carries the little parse context a later pass needs (e.g. a Codex
+    session id from the header line).
     """
 
     path: str
@@ -58,6 +60,7 @@ class FileCursor:
     line_no: int = 0
     mtime_ns: int = 0
     state: dict[str, Any] = field(default_factory=dict)
+    tail_hash: str = ""  # of the bytes just before `offset`: a resume point is verified
 
 
 @dataclass(slots=True)
@@ -102,6 +105,10 @@ class EventRecord:
     line_no: int = 0
     raw_type: str | None = None
     raw: str | None = None
+    #: Most bytes `text` and `raw` keep once clipped (0: the harvest's limit). Clipping
+    #: comes after redaction (`harvesters.base.clip_events`), so a cut never leaves part
+    #: of a secret that a whole one would have had replaced.
+    clip_bytes: int = 0
 
 
 @dataclass(slots=True)

@@ -160,6 +160,63 @@ class MiningConfig:
     )
 
 
+REPLAY_MODES = ("auto", "text", "tools")
+AGENT_CHOICES = ("claude", "codex")
+
+
+@dataclass
+class ReplayProject:
+    """Per-project override of what mining found (where a task can be replayed)."""
+
+    test_command: str = ""
+    repository: str = ""
+
+
+@dataclass
+class ReplayConfig:
+    mode: str = _opt(
+        "auto",
+        "How tasks are replayed: text (a rehearsal judged in words), tools (the agent's CLI "
+        "acts in a scratch checkout, the project's tests judge), auto (tools where repository, "
+        "commit and test command are known).",
+        choices=REPLAY_MODES,
+    )
+    agents: list[str] = _opt(
+        ["claude", "codex"],
+        "Agent CLIs allowed to act in tools mode (claude, codex).",
+        choices=AGENT_CHOICES,
+    )
+    max_turns: int = _opt(30, "Most agent turns per tool rollout (claude --max-turns).", min=1)
+    rollout_wall_seconds: float = _opt(
+        900.0, "Wall-time cap of one tool rollout (agent run).", min=5, max=7200
+    )
+    test_timeout_seconds: float = _opt(
+        600.0, "Wall-time cap of one run of the project's tests.", min=5, max=7200
+    )
+    allowed_tools: list[str] = _opt(
+        ["Read", "Edit", "MultiEdit", "Write", "Glob", "Grep", "LS", "Bash"],
+        "Claude Code tools a replay may use (--allowedTools).",
+    )
+    disallowed_tools: list[str] = _opt(
+        ["WebFetch", "WebSearch"], "Claude Code tools a replay may never use (--disallowedTools)."
+    )
+    network: str = _opt(
+        "off",
+        "Network for the agent's tools and the tests: off where the platform allows it.",
+        choices=("off", "on"),
+    )
+    min_fidelity: float = _opt(
+        0.5,
+        "A tools-mode task is gated only if replaying it under the original document "
+        "reproduces the original outcome at least this often.",
+        min=0,
+        max=1,
+    )
+    nice: int = _opt(10, "Scheduling niceness of agents and tests in a replay.", min=0, max=19)
+    concurrency: int = _opt(1, "Tool rollouts run at once (each is an agent plus tests).", min=1)
+    projects: dict[str, ReplayProject] = field(default_factory=dict)
+
+
 @dataclass
 class TargetConfig:
     project: str
@@ -180,6 +237,7 @@ class Config:
     dream: DreamConfig = field(default_factory=DreamConfig)
     gate: GateConfig = field(default_factory=GateConfig)
     mining: MiningConfig = field(default_factory=MiningConfig)
+    replay: ReplayConfig = field(default_factory=ReplayConfig)
     targets: list[TargetConfig] = field(default_factory=list)
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     source_file: Path | None = None
@@ -207,6 +265,7 @@ SECTIONS: dict[str, type] = {
     "dream": DreamConfig,
     "gate": GateConfig,
     "mining": MiningConfig,
+    "replay": ReplayConfig,
 }
 ROLE_NAMES = ("miner", "target", "judge", "optimizer")
 TARGET_KINDS = ("skill", "agents", "claude")
@@ -252,6 +311,9 @@ def _check_value(fail: _Fail, key: str, f: dataclasses.Field[Any], value: Any) -
     elif expected == "list[str]":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise fail(key, value, "a list of strings")
+        bad = [v for v in value if "choices" in meta and v not in meta["choices"]]
+        if bad:
+            raise fail(key, bad[0], "each one of " + ", ".join(meta["choices"]))
         for pattern in value if key.endswith("_patterns") else ():
             try:
                 re.compile(pattern)
@@ -290,6 +352,9 @@ def _fill(fail: _Fail, prefix: str, cls: type, table: Any, provenance: dict[str,
         raise fail(prefix, table, "a table")
     known = {f.name: f for f in dataclasses.fields(cls)}
     values: dict[str, Any] = {}
+    if cls is ReplayConfig and "projects" in table:
+        table = dict(table)
+        values["projects"] = _load_replay_projects(fail, table.pop("projects"), provenance)
     for key, value in table.items():
         full = f"{prefix}.{key}"
         if key not in known:
@@ -336,6 +401,20 @@ def load_config(path: Path | None = None) -> Config:
             provenance[key] = f"env:{env}"
     cfg.provenance = provenance
     return cfg
+
+
+def _load_replay_projects(
+    fail: _Fail, table: Any, provenance: dict[str, str]
+) -> dict[str, ReplayProject]:
+    """`[replay.projects."/path/to/project"]` with test_command and/or repository."""
+    if not isinstance(table, dict):
+        raise fail("replay.projects", table, 'a table of projects ([replay.projects."/path"])')
+    projects = {}
+    for project, entry in table.items():
+        key = f"replay.projects.{project}"
+        override = _fill(fail, key, ReplayProject, entry, provenance)
+        projects[str(Path(project).expanduser())] = override
+    return projects
 
 
 def _load_roles(fail: _Fail, table: Any, provenance: dict[str, str]) -> dict[str, RoleConfig]:

@@ -228,6 +228,7 @@ def _stored_cursors(engine: Engine, paths: list[str]) -> dict[str, FileCursor]:
                     TranscriptFile.size,
                     TranscriptFile.offset,
                     TranscriptFile.head_hash,
+                    TranscriptFile.tail_hash,
                     TranscriptFile.line_no,
                     TranscriptFile.mtime_ns,
                     TranscriptFile.parse_state,

@@ -13,10 +13,8 @@ import contextlib
 import multiprocessing
 import os
 import pickle
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from collections import deque
@@ -24,7 +22,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from sleepd.gc_pacing import pace_for_harvest
@@ -34,12 +31,10 @@ from sleepd.harvest_prepare import (
     ReadResult,
     compile_redactor,
     prepared_batches,
+    read_bundle,
     read_error,
     read_in_worker,
-    read_spilled,
-    unspill,
 )
-from sleepd.processes import pid_alive
 
 AUTO_MAX_WORKERS = 4
 #: Bytes of one file a worker reads before handing its batches back.
@@ -124,7 +119,7 @@ def _feed_inline(
         try:
             for batch in prepared_batches(harvesters[job.source], job):
                 yield FeedItem(index, batch)
-        except OSError as exc:
+        except Exception as exc:  # one bad file never stops the rest
             yield FeedItem(index, error=read_error(job, exc))
 
 
@@ -135,7 +130,7 @@ class _Slot:
 
     index: int
     jobs: list[ReadJob]
-    future: Future[str | list[ReadResult]]  # the workers' results, or the file they are in
+    future: Future[list[ReadResult]]
     size: int  # bytes counted in flight
     results: list[ReadResult] | None = None
 
@@ -258,9 +253,7 @@ def _feed_parallel(
         # Compiled once here, inherited by every worker instead of compiled in each.
         for salt in {job.salt for job in jobs}:
             compile_redactor(salt)
-    spill_dir = ""
     try:
-        spill_dir = make_spill_dir()
         pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
@@ -268,8 +261,6 @@ def _feed_parallel(
             initargs=(os.getpid(),),
         )
     except OSError as exc:
-        if spill_dir:
-            shutil.rmtree(spill_dir, ignore_errors=True)
         yield FeedItem(0, notice=str(_NotStarted(exc)))
         yield from _feed_inline(jobs, harvesters, started)
         return
@@ -278,13 +269,13 @@ def _feed_parallel(
     next_job = 0
     last_started = -1
 
-    def submit(bundle: list[ReadJob]) -> Future[str | list[ReadResult]]:
+    def submit(bundle: list[ReadJob]) -> Future[list[ReadResult]]:
         # A broken pool refuses new work, and the pool starts its processes on the first
         # submit (where fork can fail: process limit, memory); either refusal surfaces,
         # in job order, below.
-        refused: Future[str | list[ReadResult]] = Future()
+        refused: Future[list[ReadResult]] = Future()
         try:
-            return pool.submit(read_spilled, bundle, spill_dir)
+            return pool.submit(read_bundle, bundle)
         except BrokenProcessPool as exc:
             refused.set_exception(exc)
         except OSError as exc:
@@ -322,7 +313,7 @@ def _feed_parallel(
             return False
         job = replace(jobs[next_job], max_bytes=WORKER_CHUNK_BYTES)
         result = read_in_worker(job)
-        taken: Future[str | list[ReadResult]] = Future()
+        taken: Future[list[ReadResult]] = Future()
         taken.set_result([result])
         queued.append(_Slot(next_job, [job], taken, _chunk_of(job), [result]))
         in_flight += _chunk_of(job)
@@ -340,9 +331,7 @@ def _feed_parallel(
             queued.popleft()
             in_flight -= slot.size
             try:
-                results = (
-                    slot.results if slot.results is not None else unspill(slot.future.result())
-                )
+                results = slot.results if slot.results is not None else slot.future.result()
             except (BrokenProcessPool, OSError, pickle.UnpicklingError, EOFError) as exc:
                 _stop_workers(pool)
                 rest = [replace(job, max_bytes=0) for job in slot.jobs]
@@ -368,7 +357,6 @@ def _feed_parallel(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         _stop_workers(pool)  # after a clean shutdown, none is left
-        shutil.rmtree(spill_dir, ignore_errors=True)
 
 
 def _lost_notice(exc: BaseException) -> str:
@@ -394,28 +382,3 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
         with contextlib.suppress(Exception):
             if process.is_alive():
                 process.kill()
-
-
-#: Workers leave their results here: in memory (/dev/shm) where Linux has it.
-SPILL_PREFIX = "sleepd-harvest-"
-
-
-def make_spill_dir() -> str:
-    """A private directory for this harvest's worker results, named after its pid.
-
-    Directories left by harvests that were killed (their pid is gone) are removed
-    first: in /dev/shm they would hold memory until the next reboot.
-    """
-    root = _spill_root()
-    for stale in Path(root or tempfile.gettempdir()).glob(f"{SPILL_PREFIX}*"):
-        pid = stale.name[len(SPILL_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and not pid_alive(int(pid)):
-            shutil.rmtree(stale, ignore_errors=True)
-    return tempfile.mkdtemp(prefix=f"{SPILL_PREFIX}{os.getpid()}-", dir=root)
-
-
-def _spill_root() -> str | None:
-    shm = "/dev/shm"
-    if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
-        return shm
-    return None  # the system's temporary directory

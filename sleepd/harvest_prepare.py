@@ -9,16 +9,14 @@ quarter of what pickling record objects does.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import pickle
-import tempfile
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harvesters.base import DEFAULT_MAX_TEXT_BYTES, clip_events, clip_text
 from harvesters.records import (
     FILE_UNREADABLE,
     FILE_VANISHED,
@@ -105,11 +103,66 @@ class ReadLimits:
     max_text_bytes: int
 
 
-class BatchRedactor:
-    """Redacts every stored string of a batch and counts hits per rule.
+#: Event fields that hold strings read from a transcript, each stored as it comes out.
+_EVENT_STRINGS = (
+    "text",
+    "raw",
+    "tool_name",
+    "call_id",
+    "message_id",
+    "raw_type",
+    "external_id",
+    "session_external_id",
+)
+#: Session fields likewise; `meta` is a small JSON tree, walked string by string.
+_SESSION_STRINGS = (
+    "external_id",
+    "project_path",
+    "git_branch",
+    "model",
+    "agent_version",
+    "title",
+    "parent_external_id",
+)
+#: No rule finds a secret in fewer characters (`sleepd.redaction.engine.MIN_TEXT_LENGTH`).
+_SHORTEST_SECRET = 8
+#: A JSON tree deeper than this is stored as one placeholder string (the reader already
+#: refuses deeper lines; meta and parse state are shallow).
+_TREE_DEPTH = 64
+_TOO_DEEP = "[nested too deep]"
+#: JSON and JavaScript escapes a secret can hide behind inside a decoded string (a JSON
+#: document in a string, like Codex function-call arguments or a raw line).
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(/))")
 
-    The rule set is compiled on first use, so a harvest that finds nothing new
-    never pays for it.
+
+def _unescape_one(match: re.Match[str]) -> str:
+    code = match.group(1) or match.group(2)
+    if code is None:
+        return "/"
+    point = int(code, 16)
+    return match.group(0) if 0xD800 <= point <= 0xDFFF else chr(point)
+
+
+def unescaped(text: str) -> str:
+    """`text` with its escapes written out (nested ones too, a few levels deep)."""
+    for _ in range(3):
+        decoded = _ESCAPE.sub(_unescape_one, text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+class BatchRedactor:
+    """The one redaction chokepoint of a harvest: every string a batch would store.
+
+    Event texts, raw lines, ids and names, session fields, session meta and the parse
+    state kept in the file's cursor all pass here after JSON decoding and before any
+    clipping, so a cut never leaves part of a secret and no field is forgotten. A
+    string holding escapes is also redacted in its decoded form; when that finds a
+    secret, the redacted decoded form is what is stored. Hits are counted per rule.
+    The rule set is compiled on first use, so a harvest that finds nothing new never
+    pays for it.
     """
 
     def __init__(self, salt: bytes) -> None:
@@ -123,27 +176,103 @@ class BatchRedactor:
             self._redactor = Redactor(salt=self._salt)
         return self._redactor
 
-    def redact(self, events: list[EventRecord], sessions: list[SessionRecord]) -> dict[str, int]:
+    def redact_strings(self, texts: list[str], counts: dict[str, int]) -> list[str]:
+        """Each text redacted (one keyword search over them all), hits added to `counts`."""
         redactor = self.compile()
-        # One redact_many call per batch: the keyword search runs once over all
-        # the strings, and the rules only on the few strings with a hit.
-        slots: list[tuple[Any, str]] = []
-        for ev in events:
-            if ev.text:
-                slots.append((ev, "text"))
-            if ev.raw:
-                slots.append((ev, "raw"))
-        slots.extend((session, "title") for session in sessions if session.title)
-        texts = [getattr(owner, name) for owner, name in slots]
-        counts: dict[str, int] = {}
-        for (owner, name), (new_text, rules) in zip(
-            slots, redactor.redact_many(texts), strict=True
-        ):
-            if rules:  # every change comes with a rule id
-                setattr(owner, name, str(new_text))
+        out = list(texts)
+        for number, (new_text, rules) in enumerate(redactor.redact_many(texts)):
+            text = str(new_text) if rules else texts[number]
+            if "\\" in text and _ESCAPE.search(text):
+                decoded, more = redactor.redact(unescaped(text))
+                if more:
+                    text = decoded
+                    rules = [*rules, *more]
+            out[number] = text
             for rule in rules:
                 counts[rule] = counts.get(rule, 0) + 1
+        return out
+
+    def redact(
+        self,
+        events: list[EventRecord],
+        sessions: list[SessionRecord],
+        state: dict[str, Any] | None = None,
+    ) -> dict[str, int]:
+        """Redact the batch in place; returns hits per rule."""
+        slots: list[tuple[Any, str]] = []
+        texts: list[str] = []
+        for owner, names in [
+            *((ev, _EVENT_STRINGS) for ev in events),
+            *((session, _SESSION_STRINGS) for session in sessions),
+        ]:
+            for name in names:
+                value = getattr(owner, name)
+                if isinstance(value, str):
+                    if len(value) >= _SHORTEST_SECRET:
+                        slots.append((owner, name))
+                        texts.append(value)
+                elif value is not None:  # a hostile file's number or list: not a name
+                    setattr(owner, name, None)
+        trees: list[Any] = [session.meta for session in sessions]
+        if state is not None:
+            trees.append(state)
+        tree_strings: list[str] = []
+        for tree in trees:
+            _strings_of(tree, tree_strings, 0)
+        counts: dict[str, int] = {}
+        redacted = self.redact_strings([*texts, *tree_strings], counts)
+        for (owner, name), text in zip(slots, redacted, strict=False):
+            setattr(owner, name, text)
+        replacements = iter(redacted[len(texts) :])
+        for session in sessions:
+            session.meta = _rebuilt(session.meta, replacements, 0)
+        if state is not None:
+            rebuilt = _rebuilt(state, replacements, 0)
+            state.clear()
+            state.update(rebuilt)
         return counts
+
+
+def _strings_of(value: Any, out: list[str], depth: int) -> None:
+    """Every string of a JSON tree (dict keys too), in the order `_rebuilt` takes them."""
+    if isinstance(value, str):
+        out.append(value)
+    elif depth >= _TREE_DEPTH:
+        return
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            out.append(str(key))
+            _strings_of(item, out, depth + 1)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _strings_of(item, out, depth + 1)
+
+
+def _rebuilt(value: Any, strings: Iterator[str], depth: int) -> Any:
+    if isinstance(value, str):
+        return next(strings)
+    if depth >= _TREE_DEPTH and isinstance(value, dict | list | tuple):
+        return _TOO_DEEP
+    if isinstance(value, dict):
+        rebuilt: dict[str, Any] = {}
+        for item in value.values():
+            key = next(strings)
+            rebuilt[key] = _rebuilt(item, strings, depth + 1)
+        return rebuilt
+    if isinstance(value, list | tuple):
+        return [_rebuilt(item, strings, depth + 1) for item in value]
+    return value
+
+
+def clip_tree(value: Any, max_bytes: int) -> Any:
+    """A JSON tree's long strings clipped (after redaction), like event texts."""
+    if isinstance(value, str):
+        return clip_text(value, max_bytes)[0] if len(value) > max_bytes // 4 else value
+    if isinstance(value, dict):
+        return {key: clip_tree(item, max_bytes) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clip_tree(item, max_bytes) for item in value]
+    return value
 
 
 def is_replay(project_path: str | None) -> bool:
@@ -151,7 +280,10 @@ def is_replay(project_path: str | None) -> bool:
     return bool(project_path) and REPLAY_DIR_PREFIX in str(project_path)
 
 
-def prepare(batch: Batch, redactor: BatchRedactor | None) -> PreparedBatch:
+def prepare(
+    batch: Batch, redactor: BatchRedactor | None, max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES
+) -> PreparedBatch:
+    """Redact everything the batch would store, then clip it, then shape the rows."""
     problem = _file_level_problem(batch)
     if problem is not None:
         return PreparedBatch(batch.path, batch.source, batch.cursor, problem=problem)
@@ -162,8 +294,12 @@ def prepare(batch: Batch, redactor: BatchRedactor | None) -> PreparedBatch:
         sessions = [s for s in sessions if s.external_id not in replay_ids]
         events = [e for e in events if e.session_external_id not in replay_ids]
     counts: dict[str, int] = {}
-    if redactor is not None and (events or sessions):
-        counts = redactor.redact(events, sessions)
+    if redactor is not None:
+        counts = redactor.redact(events, sessions, batch.cursor.state)
+    clip_events(events, max_text_bytes)
+    for session in sessions:
+        session.meta = clip_tree(session.meta, max_text_bytes)
+    batch.cursor.state = clip_tree(batch.cursor.state, max_text_bytes)
     rows = [_event_row(ev) for ev in events]
     return PreparedBatch(
         path=batch.path,
@@ -258,15 +394,18 @@ def prepared_batches(harvester: Any, job: ReadJob) -> Iterator[PreparedBatch]:
         job.file,
         job.cursor,
         batch_lines=job.limits.batch_lines,
-        max_text_bytes=job.limits.max_text_bytes,
+        max_text_bytes=0,  # whole: clipped here, after redaction
     ):
-        prepared = prepare(batch, redactor)
+        prepared = prepare(batch, redactor, job.limits.max_text_bytes)
         prepared.role = job.file.role
         yield prepared
 
 
-def read_error(job: ReadJob, exc: OSError) -> str:
-    return f"cannot read {job.file.path}: {exc.strerror or exc}"
+def read_error(job: ReadJob, exc: Exception) -> str:
+    """One line for a file that could not be read or parsed (the rest of it waits)."""
+    if isinstance(exc, OSError):
+        return f"cannot read {job.file.path}: {exc.strerror or exc}"
+    return f"cannot parse {job.file.path}: {type(exc).__name__}: {exc}"[:500]
 
 
 #: One compiled rule set per salt, and one harvester per source, for each process.
@@ -308,52 +447,18 @@ def read_in_worker(job: ReadJob) -> ReadResult:
             read += prepared.bytes_read
             if job.max_bytes and read >= job.max_bytes and prepared.problem is None:
                 return ReadResult(job, out, more=True)
-    except OSError as exc:
+    except Exception as exc:  # one bad file never stops the rest
         return ReadResult(job, out, error=read_error(job, exc))
     return ReadResult(job, out)
 
 
-def read_spilled(jobs: list[ReadJob], spill_dir: str) -> str | list[ReadResult]:
-    """Worker-process entry: `read_in_worker` of each job, the results left in a file.
+def read_bundle(jobs: list[ReadJob]) -> list[ReadResult]:
+    """Worker-process entry: `read_in_worker` of each job, returned through the pool.
 
     Small files travel several to a call (`sleepd.harvest_feed` bundles them): each
-    call to a worker costs about 0.6 ms of CPU on the two sides together, as much as
-    parsing 40 KB of transcript. A result can be megabytes. Sent through the pool's
-    result pipe, a worker killed halfway through writing it (the out-of-memory killer,
-    say) leaves half a message that the pool then waits for forever; a path is one
-    small write, all or nothing. With no room to write the file, the results
-    themselves are returned.
+    call to a worker costs about as much CPU as parsing 40 KB of transcript.
     """
-    results = [read_in_worker(job) for job in jobs]
-    try:
-        return spill(results, spill_dir)
-    except OSError:
-        return results
-
-
-def spill(results: list[ReadResult], spill_dir: str) -> str:
-    fd, path = tempfile.mkstemp(dir=spill_dir, suffix=".result")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump(results, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        raise
-    return path
-
-
-def unspill(value: str | list[ReadResult]) -> list[ReadResult]:
-    """What `read_spilled` returned, as the results (their file is removed)."""
-    if not isinstance(value, str):
-        return value
-    try:
-        with open(value, "rb") as handle:
-            results: list[ReadResult] = pickle.load(handle)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(value)
-    return results
+    return [read_in_worker(job) for job in jobs]
 
 
 def roots_key(roots: Sequence[Path]) -> tuple[str, ...]:

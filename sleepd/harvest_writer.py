@@ -149,7 +149,7 @@ class GroupWriter:
                 ingest.mark_file_problem(conn, files[batch.path].id, batch.problem)
                 tally.problems.append((batch.path, batch.problem))
         if readable and readable[0].reset:
-            ingest.reset_file(conn, files[readable[0].path])
+            ingest.start_generation(conn, files[readable[0].path])
             self._caches.seqs.clear()
             tally.files_reset += 1
         # Sessions and sequence numbers for the whole group, in a few statements.

@@ -9,9 +9,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine
+
+if TYPE_CHECKING:
+    from sleepd.dream.night import NightOptions, NightResult
 
 from sleepd.config import Config
 from sleepd.store.engine import write_session
@@ -39,21 +42,35 @@ def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder
         db.add(row)
         db.flush()
         recorder = JobRecorder(row.id)
+    failing = False
     try:
         yield recorder
     except BaseException as exc:
-        recorder.outcome = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        failing = True
+        if recorder.outcome != "refused":
+            recorder.outcome = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         recorder.reason = recorder.reason or f"{type(exc).__name__}: {exc}"[:500]
         raise
     finally:
-        with write_session(engine) as db:
-            finished = db.get(JobRun, recorder.run_id)
-            if finished is not None:
-                finished.ended_at = utcnow()
-                finished.outcome = recorder.outcome
-                finished.reason = recorder.reason
-                finished.detail = {**recorder.detail, "owner": owner()}
-                finished.night_id = recorder.night_id
+        try:
+            _finish(engine, recorder)
+        except Exception:
+            # The job already failed (a full disk, say) and its record cannot be written
+            # either: the first error is the one the user sees; the row stays "running"
+            # until `close_orphaned_runs` closes it. A successful job still raises.
+            if not failing:
+                raise
+
+
+def _finish(engine: Engine, recorder: JobRecorder) -> None:
+    with write_session(engine) as db:
+        finished = db.get(JobRun, recorder.run_id)
+        if finished is not None:
+            finished.ended_at = utcnow()
+            finished.outcome = recorder.outcome
+            finished.reason = recorder.reason
+            finished.detail = {**recorder.detail, "owner": owner()}
+            finished.night_id = recorder.night_id
 
 
 def run_harvest_job(
@@ -79,6 +96,29 @@ def run_harvest_job(
     return job.run_id
 
 
+def night_job(engine: Engine, cfg: Config, options: NightOptions) -> tuple[int, NightResult]:
+    """One whole night, recorded in job_runs; returns (job_run id, the night's result).
+
+    The only implementation of a night job: the CLI and the daemon both call it. A night
+    refused before it starts (no usable backend) leaves a "refused" job run with the
+    reason, which `sleepd status --check` reports, and no night row.
+    """
+    from sleepd.dream.night import run_night
+    from sleepd.errors import NoBackendError
+
+    with recorded_job(engine, "night", options.trigger) as job:
+        try:
+            result = run_night(engine, cfg, options)
+        except NoBackendError as exc:
+            job.outcome, job.reason = "refused", str(exc)[:500]
+            raise
+        job.night_id = result.night_id
+        job.outcome = result.job_outcome
+        job.reason = result.stop_reason
+        job.detail = {"night_id": result.night_id, "status": result.status, **result.summary}
+    return job.run_id, result
+
+
 def run_night_job(
     engine: Engine,
     cfg: Config,
@@ -89,19 +129,11 @@ def run_night_job(
     backend: str | None = None,
     dry_run: bool = False,
 ) -> int:
-    """One whole night (harvest → mine → dream → gate → stage); returns the job_run id."""
-    from sleepd.dream.night import NightOptions, run_night
+    """The daemon's night: `night_job` with plain values; returns the job_run id."""
+    from sleepd.dream.night import NightOptions
 
-    with recorded_job(engine, "night", trigger) as job:
-        result = run_night(
-            engine,
-            cfg,
-            NightOptions(
-                trigger=trigger, project=project, backend=backend, dry_run=dry_run, stop=stop
-            ),
-        )
-        job.night_id = result.night_id
-        job.outcome = result.job_outcome
-        job.reason = result.stop_reason
-        job.detail = result.summary
-    return job.run_id
+    options = NightOptions(
+        trigger=trigger, project=project, backend=backend, dry_run=dry_run, stop=stop
+    )
+    run_id, _result = night_job(engine, cfg, options)
+    return run_id

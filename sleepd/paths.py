@@ -132,3 +132,80 @@ def migrations_dir() -> Path:
 def samples_dir() -> Path:
     """Bundled sample transcripts for the demo (synthetic, labelled as samples)."""
     return package_data_dir() / "samples"
+
+
+TMP_DIRNAME = "tmp"
+
+
+def private_tmp_root() -> Path:
+    """`SLEEPD_HOME/tmp`: the only place sleepd writes temporary files holding transcript text.
+
+    Inside the 0700 home, never the shared system temp folder; one subfolder per process
+    (`process_tmp_dir`), so a process that died leaves a folder `clean_stale_tmp` can tell
+    from a live one's.
+    """
+    return home_dir() / TMP_DIRNAME
+
+
+def process_tmp_dir() -> Path:
+    """This process's private temp folder (0700), created on demand."""
+    root = private_tmp_root()
+    ensure_private_dir(home_dir())
+    ensure_private_dir(root)
+    return ensure_private_dir(root / f"{os.getpid()}-{_start_mark(os.getpid())}")
+
+
+def private_mkdtemp(prefix: str) -> Path:
+    """A fresh 0700 folder inside this process's private temp folder."""
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=process_tmp_dir()))
+
+
+def clean_stale_tmp() -> int:
+    """Remove the temp folders of processes that are gone; returns how many were removed.
+
+    A folder is named `<pid>-<start mark>`; it is stale when that pid no longer runs, or
+    runs but started at another time (the pid was reused). Never raises.
+    """
+    import shutil
+
+    root = private_tmp_root()
+    removed = 0
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return 0
+    for entry in entries:
+        pid_text, _, mark = entry.name.partition("-")
+        if pid_text.isdigit() and _alive(int(pid_text), mark):
+            continue
+        try:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+        except OSError:
+            continue
+        removed += 1
+    return removed
+
+
+def _start_mark(pid: int) -> str:
+    """The process's start time in clock ticks since boot (Linux), else "0"."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return "0"
+    fields = stat.rpartition(")")[2].split()
+    return fields[19] if len(fields) > 19 else "0"
+
+
+def _alive(pid: int, mark: str) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return mark in ("", "0") or _start_mark(pid) in (mark, "0")

@@ -155,7 +155,19 @@ def gate_figures(db: ReadOnlyDb) -> dict[str, Any]:
             "test_lift": _lift(row[9], row[10]),
             "simulated": bool(row[11]),
         }
+    refused = db.rows(
+        "SELECT started_at, trigger, reason FROM job_runs WHERE job = 'night' "
+        "AND outcome = 'refused' ORDER BY started_at DESC, id DESC LIMIT 1"
+    )
+    refused_night = None
+    if refused and (last_night is None or str(refused[0][0]) > str(last[0][1])):
+        refused_night = {
+            "at": _iso(refused[0][0]),
+            "trigger": str(refused[0][1]),
+            "reason": refused[0][2],
+        }
     return {
+        "refused_night": refused_night,
         "proposals": {s: by_status.get(s, 0) for s in PROPOSAL_STATES},
         "decisions": {o: by_outcome.get(o, 0) for o in GATE_OUTCOMES},
         "acceptance_rate": None
@@ -344,6 +356,7 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "aa_false_accept_rate": None,
             "aa_trials": 0,
             "last_night": None,
+            "refused_night": None,
         },
         "budget": {
             "last_24h_usd": 0.0,

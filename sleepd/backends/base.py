@@ -53,8 +53,15 @@ class BackendError(SleepdError):
 
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
+    """One turn; its text is redacted when the message is built (see `outbound`)."""
+
     role: Literal["user", "assistant"]
     content: str
+
+    def __post_init__(self) -> None:
+        from sleepd.backends.outbound import scrub_text
+
+        object.__setattr__(self, "content", scrub_text(self.content))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,21 @@ class ModelRequest:
     json_schema: Mapping[str, Any] | None = None
     cache_prefix: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """The outbound chokepoint: every text a backend can send is redacted here.
+
+        Messages redact themselves (`ChatMessage`); plain strings given as messages are
+        refused rather than sent unredacted. Metadata strings are redacted too: batch
+        entries send `custom_id`, CLIs turn `tools` into argv.
+        """
+        from sleepd.backends.outbound import scrub_optional, scrub_value
+
+        if not all(isinstance(m, ChatMessage) for m in self.messages):
+            raise TypeError("ModelRequest.messages must be ChatMessage objects")
+        object.__setattr__(self, "system", scrub_optional(self.system))
+        object.__setattr__(self, "cache_prefix", scrub_optional(self.cache_prefix))
+        object.__setattr__(self, "metadata", scrub_value(dict(self.metadata)))
 
     def last_user_text(self) -> str:
         for message in reversed(self.messages):

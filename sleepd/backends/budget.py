@@ -1,18 +1,25 @@
 """Hard per-night caps on tokens, dollars and wall time, enforced before each call.
 
-`check` reserves a call's conservative estimate (full `max_tokens` output) so
-that parallel callers cannot jointly overshoot; `record` swaps the reservation
-for the actual usage and writes it through a `Ledger` (the lead's database
-implementation, or `MemoryLedger`).
+`check` reserves a call's conservative estimate so that parallel callers cannot jointly
+overshoot; `record` swaps the reservation for the actual usage and writes it through a
+`Ledger` (the database implementation, or `MemoryLedger`).
+
+Without history the estimate counts the full `max_tokens` of output. With an
+`OutputForecast` (measured output sizes per role and model from the ledger, a high
+quantile with a margin) the reservation counts the forecast output instead: a cap of $2
+no longer stops a night after $0.37 because every call was assumed to write 1,500 tokens.
+A call that writes more than its forecast is charged in full when it is recorded, and
+calls are refused once spent plus reserved would cross the cap.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from sleepd.backends.base import Estimate, FailureKind, ModelRequest, ModelResponse
@@ -71,6 +78,61 @@ def entry_for(response: ModelResponse, role: str, backend: str, model: str) -> L
     )
 
 
+@dataclass(frozen=True)
+class OutputForecast:
+    """Conservative output sizes per (role, model) from measured calls."""
+
+    sizes: Mapping[tuple[str, str], int] = field(default_factory=dict)
+
+    def tokens(self, role: str, model: str | None) -> int | None:
+        """The forecast for this role and model; any model of the role when unknown."""
+        if model and (role, model) in self.sizes:
+            return self.sizes[(role, model)]
+        return self.sizes.get((role, "*"))
+
+
+#: Fewer measured calls than this and the full max_tokens is reserved.
+MIN_FORECAST_SAMPLES = 20
+FORECAST_QUANTILE = 0.95
+FORECAST_MARGIN = 1.25
+
+
+def forecast_output(samples: Mapping[tuple[str, str], Sequence[int]]) -> OutputForecast:
+    """A high quantile (with a margin) of measured output sizes per (role, model).
+
+    The model "*" holds every model of a role together, for calls whose model the
+    request leaves to the backend.
+    """
+    pooled: dict[tuple[str, str], list[int]] = {}
+    for (role, model), values in samples.items():
+        pooled.setdefault((role, model), []).extend(values)
+        pooled.setdefault((role, "*"), []).extend(values)
+    sizes = {}
+    for key, values in pooled.items():
+        if len(values) < MIN_FORECAST_SAMPLES:
+            continue
+        ordered = sorted(values)
+        at = min(len(ordered) - 1, math.ceil(FORECAST_QUANTILE * len(ordered)) - 1)
+        sizes[key] = max(1, math.ceil(ordered[at] * FORECAST_MARGIN))
+    return OutputForecast(sizes)
+
+
+def forecast_estimate(
+    estimate: Estimate, request: ModelRequest, forecast: OutputForecast | None
+) -> Estimate:
+    """The estimate with its output cut to the forecast (never above the original).
+
+    The cost shrinks by the share of tokens removed. Output tokens are priced at or above
+    input tokens by every provider, so this share keeps the reservation on the safe side.
+    """
+    size = forecast.tokens(request.role, request.model) if forecast is not None else None
+    if size is None or size >= estimate.output_tokens:
+        return estimate
+    total = estimate.input_tokens + estimate.output_tokens
+    kept = (estimate.input_tokens + size) / total if total else 1.0
+    return replace(estimate, output_tokens=size, cost_usd=estimate.cost_usd * kept)
+
+
 class Ledger(Protocol):
     def record(self, entry: LedgerEntry) -> None: ...
 
@@ -116,8 +178,10 @@ class BudgetGuard:
         *,
         spent_tokens: int = 0,
         spent_usd: float = 0.0,
+        output_forecast: OutputForecast | None = None,
     ) -> None:
         self.caps = caps
+        self.output_forecast = output_forecast
         self.ledger = ledger
         self._clock = clock
         self._started = clock()
@@ -137,8 +201,14 @@ class BudgetGuard:
         with self._lock:
             return sum(r.usd for r in self._reserved.values())
 
-    def check(self, estimate: Estimate) -> Reservation:
-        """Reserve the estimate, or raise `BudgetExceeded` naming the cap it would cross."""
+    def check(self, estimate: Estimate, request: ModelRequest | None = None) -> Reservation:
+        """Reserve the estimate, or raise `BudgetExceeded` naming the cap it would cross.
+
+        With the `request` and an output forecast, the reservation counts the forecast
+        output size for its role and model instead of the full `max_tokens`.
+        """
+        if request is not None:
+            estimate = forecast_estimate(estimate, request, self.output_forecast)
         with self._lock:
             caps = self.caps
             if caps.max_wall_s is not None and self.elapsed_s >= caps.max_wall_s:
@@ -228,7 +298,7 @@ class GuardedBackend:
 
     def complete(self, request: ModelRequest) -> ModelResponse:
         try:
-            reservation = self.guard.check(self.inner.estimate(request))
+            reservation = self.guard.check(self.inner.estimate(request), request)
         except BudgetExceeded as exc:
             return ModelResponse.failed(
                 FailureKind.BUDGET, str(exc), backend=self.name, model=request.model or ""

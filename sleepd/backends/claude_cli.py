@@ -6,6 +6,12 @@ unless `metadata["tools"]` asks), `--model`, and the skill document via
 `--append-system-prompt` for the target role (a replay keeps Claude Code's own
 system prompt) or `--system-prompt` for miner/judge/optimizer. The prompt goes
 on stdin, so it never shows in `ps` and has no argv length limit.
+
+`act` is the tools-mode replay: Claude Code works in a scratch checkout with a bounded
+tool set (`--allowedTools`/`--disallowedTools`, `--permission-mode acceptEdits`), a
+turn cap (`--max-turns`) and no session persistence, and reports every step as
+`--output-format stream-json` (which needs `--verbose` with `-p`). It reads the skill
+document where it would for the user: `.claude/skills/<name>/SKILL.md` or `CLAUDE.md`.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from sleepd.backends.agent_act import ActDetail, ActRequest, nice_prefix, run_in_dir
 from sleepd.backends.base import (
     FailureKind,
     ModelRequest,
@@ -102,6 +109,131 @@ class ClaudeCliBackend(CliBackend):
             failure_detail=problem or "",
             raw_id=data.get("session_id"),
         )
+
+    def act_argv(self, request: ActRequest) -> list[str]:
+        argv = [
+            self.executable, "-p", "--output-format", "stream-json", "--verbose",
+            "--no-session-persistence", "--max-turns", str(request.max_turns),
+            "--permission-mode", "acceptEdits",
+        ]  # fmt: skip
+        if request.allowed_tools:
+            argv += ["--allowedTools", ",".join(request.allowed_tools)]
+        if request.disallowed_tools:
+            argv += ["--disallowedTools", ",".join(request.disallowed_tools)]
+        if model := request.model or self.default_model:
+            argv += ["--model", model]
+        return argv
+
+    def act(self, request: ActRequest) -> tuple[ModelResponse, ActDetail]:
+        """Let Claude Code act in `request.workdir`; the tests judge what it leaves."""
+        model = request.model or self.default_model or self.fallback_model
+        argv = [*nice_prefix(request.nice), *self.act_argv(request)]
+        try:
+            proc = run_in_dir(
+                argv, cwd=request.workdir, stdin_text=request.prompt, timeout_s=request.wall_s
+            )
+        except OSError as exc:
+            detail = ActDetail(isolation=self.isolation(request))
+            failed = ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"cannot run {self.executable}: {exc}",
+                backend=self.name,
+                model=model,
+            )
+            return failed, detail
+        response, detail = parse_stream(
+            proc.stdout, proc.stderr, proc.returncode, self, model, proc
+        )
+        detail.isolation = self.isolation(request)
+        return response, detail
+
+    def isolation(self, request: ActRequest) -> str:
+        return (
+            "Claude Code permission set (" + ",".join(request.allowed_tools) + "), "
+            f"{request.max_turns} turns, scratch checkout; network not cut for its tools"
+        )
+
+
+def parse_stream(
+    stdout: str,
+    stderr: str,
+    returncode: int | None,
+    backend: ClaudeCliBackend,
+    model: str,
+    proc: object,
+) -> tuple[ModelResponse, ActDetail]:
+    """Read a `stream-json` run: tool_use blocks, the result line, usage and cost."""
+    wall = float(getattr(proc, "wall_s", 0.0))
+    detail = ActDetail(
+        cpu_s=float(getattr(proc, "cpu_s", 0.0)),
+        timed_out=bool(getattr(proc, "timed_out", False)),
+        returncode=returncode,
+    )
+    result: dict[str, Any] | None = None
+    last_text = ""
+    for line in stdout.splitlines():
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        if event.get("type") == "assistant":
+            message = event.get("message") or {}
+            content = message.get("content") if isinstance(message, dict) else None
+            for block in content if isinstance(content, list) else []:
+                if not isinstance(block, dict):
+                    continue
+                if block.get("type") == "tool_use":
+                    name = str(block.get("name") or "?")[:64]
+                    detail.tool_calls += 1
+                    detail.tools[name] = detail.tools.get(name, 0) + 1
+                elif block.get("type") == "text" and block.get("text"):
+                    last_text = str(block["text"])
+        elif event.get("type") == "result":
+            result = event
+    if detail.timed_out:
+        response = ModelResponse.failed(
+            FailureKind.TIMEOUT,
+            f"claude ran past the rollout's {wall:.0f}s cap",
+            backend=backend.name,
+            model=model,
+            latency_s=wall,
+        )
+        return response, detail
+    if result is None:
+        text = (stderr or stdout).strip()[:300]
+        kind = classify_cli_text(text) if returncode else FailureKind.BAD_OUTPUT
+        return ModelResponse.failed(
+            kind, f"exit {returncode}: {text}", backend=backend.name, model=model, latency_s=wall
+        ), detail
+    detail.turns = int(result.get("num_turns") or 0)
+    subtype = str(result.get("subtype") or "")
+    detail.stopped_by_turn_cap = subtype == "error_max_turns"
+    if result.get("is_error") and not detail.stopped_by_turn_cap:
+        text = f"{subtype} {result.get('result') or ''}".strip()
+        return ModelResponse.failed(
+            classify_cli_text(text), text[:300], backend=backend.name, model=model, latency_s=wall
+        ), detail
+    usage_raw = result.get("usage") or {}
+    usage = Usage(
+        input_tokens=int(usage_raw.get("input_tokens") or 0),
+        output_tokens=int(usage_raw.get("output_tokens") or 0),
+        cache_read_tokens=int(usage_raw.get("cache_read_input_tokens") or 0),
+        cache_write_tokens=int(usage_raw.get("cache_creation_input_tokens") or 0),
+    )
+    reported = result.get("total_cost_usd")
+    cost = float(reported) if reported is not None else backend.prices.cost(model, usage)
+    response = ModelResponse.measured(
+        usage,
+        text=str(result.get("result") or last_text),
+        backend=backend.name,
+        model=_model_used(result) or model,
+        cost_usd=cost,
+        latency_s=wall,
+        raw_id=result.get("session_id"),
+    )
+    return response, detail
 
 
 def _parse_json_object(stdout: str) -> dict[str, Any] | None:

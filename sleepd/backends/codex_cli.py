@@ -5,6 +5,12 @@ is isolated like the claude CLI, and the JSONL event stream is parsed:
 `item.completed` with an `agent_message` item carries the answer,
 `turn.completed` the usage, `turn.failed` / `error` the failure. The CLI
 reports tokens only, so cost comes from the price table.
+
+`act` is the tools-mode replay: `codex exec --sandbox workspace-write -C <checkout>`,
+still `--ephemeral` (no session files) and `--json`, with the sandbox's network switch
+(`-c sandbox_workspace_write.network_access=false`) off unless the config allows it.
+Codex reads `AGENTS.md` from the checkout, as it would for the user. Codex has no
+turn-cap flag: the rollout's wall-time cap bounds it.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from sleepd.backends.agent_act import ActDetail, ActRequest, nice_prefix, run_in_dir
 from sleepd.backends.base import (
     FailureKind,
     ModelRequest,
@@ -115,6 +122,74 @@ class CodexCliBackend(CliBackend):
             failure_detail=problem or "",
             raw_id=thread_id,
         )
+
+    def act_argv(self, request: ActRequest) -> list[str]:
+        network = "true" if request.network else "false"
+        argv = [
+            self.executable, "exec", "--json", "--ephemeral",
+            "--sandbox", "workspace-write", "--skip-git-repo-check",
+            "-C", str(request.workdir),
+            "-c", f"sandbox_workspace_write.network_access={network}",
+        ]  # fmt: skip
+        if model := request.model or self.default_model:
+            argv += ["-m", model]
+        return [*argv, "--", request.prompt]
+
+    def act(self, request: ActRequest) -> tuple[ModelResponse, ActDetail]:
+        """Let Codex act in `request.workdir` inside its own workspace-write sandbox."""
+        model = request.model or self.default_model or self.fallback_model
+        if len(request.prompt.encode()) > MAX_PROMPT_BYTES:
+            failed = ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                "the task is longer than the argv limit",
+                backend=self.name,
+                model=model,
+            )
+            return failed, ActDetail(isolation=self.isolation(request))
+        argv = [*nice_prefix(request.nice), *self.act_argv(request)]
+        try:
+            proc = run_in_dir(argv, cwd=request.workdir, stdin_text=None, timeout_s=request.wall_s)
+        except OSError as exc:
+            failed = ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"cannot run {self.executable}: {exc}",
+                backend=self.name,
+                model=model,
+            )
+            return failed, ActDetail(isolation=self.isolation(request))
+        detail = ActDetail(
+            cpu_s=proc.cpu_s,
+            timed_out=proc.timed_out,
+            returncode=proc.returncode,
+            isolation=self.isolation(request),
+        )
+        for event in _events(proc.stdout):
+            item = event.get("item") if event.get("type") == "item.completed" else None
+            if isinstance(item, dict) and item.get("type") in _TOOL_ITEMS:
+                name = str(item.get("type"))
+                detail.tool_calls += 1
+                detail.tools[name] = detail.tools.get(name, 0) + 1
+            if event.get("type") == "turn.completed":
+                detail.turns += 1
+        if proc.timed_out:
+            response = ModelResponse.failed(
+                FailureKind.TIMEOUT,
+                f"codex ran past the rollout's {request.wall_s:.0f}s cap",
+                backend=self.name,
+                model=model,
+                latency_s=proc.wall_s,
+            )
+            return response, detail
+        shaped = ProcResult(proc.returncode, proc.stdout, proc.stderr, False, proc.wall_s, "")
+        return self.parse(shaped, ModelRequest(messages=[]), model), detail
+
+    def isolation(self, request: ActRequest) -> str:
+        net = "on" if request.network else "off"
+        return f"Codex workspace-write sandbox (network {net}), scratch checkout"
+
+
+#: Codex items that are the agent acting (commands, patches, tool calls).
+_TOOL_ITEMS = frozenset({"command_execution", "file_change", "mcp_tool_call", "web_search"})
 
 
 def _events(stdout: str) -> list[dict[str, Any]]:

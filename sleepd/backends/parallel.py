@@ -98,7 +98,7 @@ class ParallelRunner:
         reservation = None
         if self.guard is not None:
             try:
-                reservation = self.guard.check(self.backend.estimate(request))
+                reservation = self.guard.check(self.backend.estimate(request), request)
             except BudgetExceeded as exc:
                 self.stopped_by = self.stopped_by or exc
                 return ModelResponse.failed(

@@ -12,13 +12,12 @@ import os
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sleepd.backends.base import FailureKind
-from sleepd.paths import REPLAY_DIR_PREFIX
+from sleepd.paths import REPLAY_DIR_PREFIX, private_mkdtemp
 
 TERM_GRACE_S = 2.0
 
@@ -40,8 +39,12 @@ def run_isolated(
     timeout_s: float,
     env: Mapping[str, str] | None = None,
 ) -> ProcResult:
-    """Run `argv` in a fresh empty temp dir; `stdin_text=None` closes stdin (DEVNULL)."""
-    workdir = tempfile.mkdtemp(prefix=REPLAY_DIR_PREFIX)
+    """Run `argv` in a fresh empty temp dir; `stdin_text=None` closes stdin (DEVNULL).
+
+    The dir is private (inside SLEEPD_HOME, 0700): whatever the CLI leaves there is
+    removed after the call, or at the next start if this process is killed.
+    """
+    workdir = str(private_mkdtemp(REPLAY_DIR_PREFIX))
     started = time.monotonic()
     try:
         proc = subprocess.Popen(

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
 
 import typer
 
 from sleepd import __version__
-from sleepd.cli.common import ExitCode
 
 #: One module per command group; each exposes `register(app)`.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -64,39 +62,20 @@ for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)
 
 
-def _click_module() -> Any:
-    """Click itself, or the copy recent typer releases vendor."""
+def run(argv: list[str] | None = None) -> int:
+    """Run one command; every outcome, expected or not, is an exit status and at most a line."""
+    from sleepd.cli.failure import exit_status
+
     try:
-        import click
-    except ImportError:
-        from typer import _click as click  # type: ignore[attr-defined,no-redef,unused-ignore]
-    return click
+        from sleepd.paths import clean_stale_tmp
+
+        clean_stale_tmp()  # temp files a killed sleepd left behind
+        result = app(args=argv, standalone_mode=False)
+        return result if isinstance(result, int) else 0
+    except BaseException as exc:  # classified, never re-raised
+        return exit_status(exc)
 
 
 def main() -> None:
     """Console-script entry: map every failure to an exit status and one line."""
-    from sleepd.errors import SleepdError
-
-    try:
-        result = app(standalone_mode=False)
-        sys.exit(result if isinstance(result, int) else 0)
-    except SleepdError as exc:
-        typer.echo(f"sleepd: error: {exc}", err=True)
-        sys.exit(int(exc.exit_code))
-    except KeyboardInterrupt:
-        typer.echo("sleepd: interrupted", err=True)
-        sys.exit(int(ExitCode.INTERRUPTED))
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except Exception as exc:  # click usage errors and aborts
-        click = _click_module()
-        if isinstance(exc, click.exceptions.UsageError):
-            exc.show()
-            sys.exit(int(ExitCode.USAGE))
-        if isinstance(exc, click.exceptions.Abort):
-            typer.echo("sleepd: aborted", err=True)
-            sys.exit(int(ExitCode.INTERRUPTED))
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
+    sys.exit(run())

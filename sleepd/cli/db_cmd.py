@@ -9,14 +9,19 @@ from sleepd.cli.common import ExitCode, emit_json, fail, info
 db_app = typer.Typer(help="Database migrations.", no_args_is_help=True)
 
 
-def _engine() -> object:
+def _url() -> str:
     from sleepd import paths
     from sleepd.config import load_config
-    from sleepd.store.engine import make_engine
     from sleepd.store.open import database_url
 
     paths.home_dir(create=True)
-    return make_engine(database_url(load_config()))
+    return database_url(load_config())
+
+
+def _engine(*, allow_damaged: bool = False) -> object:
+    from sleepd.store.engine import make_engine
+
+    return make_engine(_url(), allow_damaged=allow_damaged)
 
 
 @db_app.command("upgrade")
@@ -68,18 +73,48 @@ def current(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) 
 
 @db_app.command("check")
 def check(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Exit non-zero when the database is behind head or differs from the models."""
+    """Check the file's integrity, then that it is at head and matches the models.
+
+    Runs `PRAGMA integrity_check` (read-only) on a SQLite file first: a damaged file exits
+    non-zero naming the first problems, and stays marked so nothing writes to it; a sound
+    one lifts an earlier damage mark.
+    """
     from sqlalchemy.engine import Engine
 
-    from sleepd.store import migrate
+    from sleepd.store import integrity, migrate
+    from sleepd.store.engine import sqlite_file_for
 
+    url = _url()
+    db_file = sqlite_file_for(url)
+    if db_file is not None and db_file.exists():
+        problems = integrity.integrity_problems(db_file)
+        if problems:
+            integrity.mark_damaged(problems[0], db_file)
+            if json_out:
+                emit_json({"ok": False, "integrity": problems, "file": str(db_file)})
+            fail(
+                f"the database {db_file} is damaged: {problems[0]}"
+                + (f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else "")
+                + "; restore it from a backup or move it aside and run `sleepd harvest`"
+                " to rebuild it from the transcripts",
+                ExitCode.CHECK_FAILED,
+            )
+        integrity.clear_mark(db_file)
     engine = _engine()
     assert isinstance(engine, Engine)
     state = migrate.db_state(engine)
     diffs = [str(d) for d in migrate.pending_differences(engine)] if state.at_head else []
     ok = state.at_head and not diffs
     if json_out:
-        emit_json({"current": state.current, "head": state.head, "ok": ok, "differences": diffs})
+        emit_json(
+            {
+                "current": state.current,
+                "head": state.head,
+                "ok": ok,
+                "integrity": "ok" if db_file is not None else "not checked (not SQLite)",
+                "differences": diffs,
+            }
+        )
     if not state.at_head:
         fail(
             f"database at {state.current or 'empty'}, head is {state.head}; "
@@ -89,7 +124,10 @@ def check(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) ->
     if diffs:
         fail(f"database schema differs from the models: {diffs[0]}", ExitCode.CHECK_FAILED)
     if not json_out:
-        info(f"database at head ({state.head}) and in sync with the models")
+        info(
+            f"database at head ({state.head}), in sync with the models"
+            + (", integrity check ok" if db_file is not None else "")
+        )
 
 
 def register(app: typer.Typer) -> None:

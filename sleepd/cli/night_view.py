@@ -28,13 +28,16 @@ MINE_FIGURES = (
     ("tasks_new", "new tasks"),
 )
 
-PLAN_FIGURES = {
-    "target": "document",
-    "kind": "kind",
-    "train_rollouts": "train replays",
-    "optimizer_calls": "optimizer calls",
-    "val_rollouts_max": "validation replays (at most)",
-    "test_rollouts": "sealed test replays",
+PLAN_FIGURES = (
+    ("train_rollouts", "train replays"),
+    ("val_rollouts_max", "validation replays (at most)"),
+    ("test_rollouts", "sealed test replays"),
+    ("optimizer_calls", "optimizer calls"),
+)
+#: Plan keys shown by `plan_rows` in their own words; any other key is shown as a label.
+_PLAN_SHOWN = {
+    *(k for k, _ in PLAN_FIGURES),
+    *("target", "kind", "forecast_usd", "detect_sentence", "backend_usable", "backend_problem"),
 }
 
 AA_MEANING = {
@@ -80,6 +83,47 @@ def _score_line(before: float | None, after: float | None, what: str) -> str:
     return f"{before:.3f} without the edit → {after:.3f} with it (mean score 0–1 on {what} tasks)"
 
 
+def plan_rows(plan: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A dry run's plan: the calls (at most), the forecast cost, what the gate can detect."""
+    rows: list[tuple[str, str]] = []
+    if plan.get("target"):
+        rows.append(("plan: document", f"{plan['target']} ({words(plan.get('kind'))})"))
+    for key, name in PLAN_FIGURES:
+        if key in plan:
+            rows.append((f"plan: {name}", words(plan[key])))
+    cost = plan.get("forecast_usd")
+    if isinstance(cost, Mapping):
+        parts = [
+            f"{role} ${float(cost[role]):.4f}"
+            for role in ("target", "judge", "optimizer")
+            if isinstance(cost.get(role), int | float)
+        ]
+        total = cost.get("total")
+        total_text = f"${float(total):.4f}" if isinstance(total, int | float) else "—"
+        rows.append(
+            (
+                "plan: forecast cost",
+                f"{total_text} at most" + (f" ({', '.join(parts)})" if parts else ""),
+            )
+        )
+    elif "forecast_usd" in plan:
+        rows.append(("plan: forecast cost", "unknown: no backend is usable"))
+    if plan.get("detect_sentence"):
+        rows.append(("plan: the gate can detect", words(plan["detect_sentence"])))
+    if plan.get("backend_usable") is False:
+        rows.append(
+            (
+                "plan: backend",
+                f"none usable ({words(plan.get('backend_problem'))}); "
+                "a real run would be refused before it starts",
+            )
+        )
+    for key, value in plan.items():
+        if key not in _PLAN_SHOWN:
+            rows.append((f"plan: {label(key)}", words(value)))
+    return rows
+
+
 def _decisions(decisions: Mapping[str, Any]) -> str:
     if not decisions:
         return "none tested"
@@ -105,8 +149,7 @@ def project_panel(p: Mapping[str, Any]) -> Any:
         rows.append(("A/A check", f"{p['calibration']}" + (f" ({meaning})" if meaning else "")))
     plan = p.get("plan")
     if isinstance(plan, Mapping) and plan:
-        for key, value in plan.items():
-            rows.append((f"plan: {PLAN_FIGURES.get(key, label(key))}", words(value)))
+        rows.extend(plan_rows(plan))
     if p.get("val_before") is not None:
         rows.append(
             ("validation score", _score_line(p.get("val_before"), p.get("val_after"), "validation"))

@@ -42,8 +42,8 @@ def execute_night(
     max_minutes: float | None = None,
 ) -> Any:
     """Run a night in this process, showing progress on stderr when it is a terminal."""
-    from sleepd.dream.night import NightOptions, run_night
-    from sleepd.jobs import recorded_job
+    from sleepd.dream.night import NightOptions
+    from sleepd.jobs import night_job
     from sleepd.store.open import open_store
 
     engine = open_store(cfg, write=True)
@@ -79,12 +79,7 @@ def execute_night(
         on_event=on_event,
     )
     try:
-        with recorded_job(engine, "night", trigger) as job:
-            result = run_night(engine, cfg, options)
-            job.night_id = result.night_id
-            job.outcome = result.job_outcome
-            job.reason = result.stop_reason
-            job.detail = {"night_id": result.night_id, "status": result.status}
+        _run_id, result = night_job(engine, cfg, options)
     finally:
         if status_ctx is not None:
             status_ctx.stop()
@@ -137,6 +132,15 @@ def run(
         print_proposals(result.proposals, console)
     if result.status == "failed":
         raise typer.Exit(int(ExitCode.ERROR))
+    unusable = [
+        p["plan"]["backend_problem"]
+        for p in result.summary.get("projects", [])
+        if p.get("plan") and not p["plan"].get("backend_usable", True)
+    ]
+    if dry_run and unusable:
+        # The plan is printed, but the real run would be refused: say so in the exit status.
+        typer.echo(f"sleepd: error: no backend is usable: {unusable[0]}", err=True)
+        raise typer.Exit(int(ExitCode.NO_BACKEND))
     if result.status == "stopped" and result.stop_reason and "budget" in result.stop_reason:
         raise typer.Exit(int(ExitCode.BUDGET))
 

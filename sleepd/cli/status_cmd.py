@@ -28,6 +28,9 @@ def check_failures(report: dict[str, Any], cfg: Any) -> list[str]:
     last = report["gate"]["last_night"]
     if last is not None and last["status"] == "failed":
         reasons.append(f"last night failed: {last['stop_reason']}")
+    refused = report["gate"].get("refused_night")
+    if refused is not None:
+        reasons.append(f"the {refused['trigger']} night could not start: {refused['reason']}")
     return reasons
 
 
@@ -47,7 +50,15 @@ def status(
 
     cfg = load_config()
     url = paths.database_url(cfg.database_url or None)
-    db = None if sqlite_file_missing(url) else ReadOnlyDb(url)
+    missing = sqlite_file_missing(url)
+    if not missing:
+        from sleepd.store.engine import sqlite_file_for
+        from sleepd.store.integrity import probe
+
+        db_file = sqlite_file_for(url)
+        if db_file is not None:
+            probe(db_file)  # a damaged file: one line, non-zero exit
+    db = None if missing else ReadOnlyDb(url)
     readiness: list[Any] = []
     try:
         report = collect_status(db, cfg)

@@ -57,7 +57,7 @@ class CallExecutor:
         if self.guard is not None:
             try:
                 for request in requests:
-                    reservations.append(self.guard.check(self.backend.estimate(request)))
+                    reservations.append(self.guard.check(self.backend.estimate(request), request))
             except BudgetExceeded as exc:
                 for reservation in reservations:
                     self.guard.release(reservation)

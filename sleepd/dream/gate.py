@@ -6,15 +6,16 @@ failed for infrastructure reasons). See docs/gate.md for the statistics in plain
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from sleepd.dream.permutation import TailProbabilities, sign_test, stratified_test
+from sleepd.dream.stats import obrien_fleming_spent, task_harm_p
 from sleepd.errors import ExitCode, SleepdError
 
 Outcome = Literal["accept", "reject", "inconclusive"]
+TaskState = Literal["ok", "suspect", "regressed"]
 Scores = Mapping[str, Sequence[float | None]]
 
 
@@ -31,9 +32,15 @@ class GatePolicy:
     alpha: float = 0.05  # one-sided false-accept rate, spent across looks (nights)
     min_tasks: int = 6  # fewer informative tasks -> inconclusive
     max_missing_fraction: float = 0.2  # more failed rollouts -> inconclusive, never reject
-    no_regression: bool = True  # a task that drops beyond its own noise blocks acceptance
+    no_regression: bool = True  # a task that drops by regression_floor or more blocks acceptance
     regression_floor: float = 0.25  # smallest drop (score units) that counts as a regression
-    regression_z: float = 2.5  # noise margin = max(floor, z * standard error of the delta)
+    # A drop of at least the floor is confirmed when that task's own exact one-sided test
+    # reaches this level; until then it is a suspect that earns fresh rollouts (a retest).
+    regression_alpha: float = 0.02
+    # Retests add `retest_step` rollouts per arm to a suspect task, up to this many per arm
+    # in all (first rollouts included); a drop still unconfirmed there is cleared.
+    retest_max_rollouts: int = 12
+    retest_step: int = 3
     min_lift: float = 0.0  # smallest lift worth adopting; H0 is "lift == min_lift"
     n_candidates: int = 1  # candidates tested tonight: Bonferroni inside decide()
     look: int = 1  # which night this candidate is being tested (1-based)
@@ -46,16 +53,42 @@ class GatePolicy:
 
 
 @dataclass(frozen=True)
+class RetestScores:
+    """Fresh rollouts spent on suspect tasks only, both arms.
+
+    They judge per-task regressions, never the overall lift: which tasks get them depends
+    on the data, so mixing them into the stratified test would weaken its exactness.
+    """
+
+    baseline: Scores = field(default_factory=dict)
+    candidate: Scores = field(default_factory=dict)
+
+    @property
+    def rollouts(self) -> int:
+        return sum(len(v) for v in self.baseline.values()) + sum(
+            len(v) for v in self.candidate.values()
+        )
+
+
+@dataclass(frozen=True)
 class TaskDelta:
-    """One task's paired comparison."""
+    """One task's paired comparison (first rollouts and retests together)."""
 
     delta: float  # mean(candidate) - mean(baseline)
-    noise: float  # standard error of delta from the task's own rollout variance
-    margin: float  # the drop it may show before it counts as a regression
-    regressed: bool  # delta < -margin
-    clear: bool  # regressed, and both arms had >= 2 rollouts (noise actually measured)
+    p_harm: float  # one-sided exact p that this task got worse
+    state: TaskState  # ok | suspect (large drop, not yet significant) | regressed (confirmed)
     n_baseline: int
     n_candidate: int
+    retest_baseline: int = 0  # of which retest rollouts
+    retest_candidate: int = 0
+
+    @property
+    def regressed(self) -> bool:
+        return self.state == "regressed"
+
+    @property
+    def suspect(self) -> bool:
+        return self.state == "suspect"
 
 
 @dataclass(frozen=True)
@@ -76,17 +109,24 @@ class GateDecision:
     auto_adopt_ok: bool = False
     exact: bool = True
     regressed_tasks: tuple[str, ...] = field(default=())
+    #: Suspect tasks that stand between this candidate and an accept: retest them.
+    retest_tasks: tuple[str, ...] = field(default=())
+    retest_rollouts: int = 0
+    look: int = 1
+    max_looks: int = 1
+    alpha: float = 0.05  # the policy's overall level, before looks and candidates
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["per_task"] = {k: asdict(v) for k, v in self.per_task.items()}
         data["regressed_tasks"] = list(self.regressed_tasks)
+        data["retest_tasks"] = list(self.retest_tasks)
         return data
 
 
 @dataclass(frozen=True)
-class _Evidence:
-    """Everything that does not depend on the level alpha."""
+class Evidence:
+    """Everything about one comparison that does not depend on the level alpha."""
 
     per_task: dict[str, TaskDelta]
     paired: dict[str, tuple[list[float], list[float]]]
@@ -96,6 +136,7 @@ class _Evidence:
     improve: TailProbabilities
     below_min_lift: TailProbabilities
     harm: TailProbabilities
+    retest_rollouts: int = 0
 
 
 def look_alpha(policy: GatePolicy) -> float:
@@ -109,41 +150,33 @@ def look_alpha(policy: GatePolicy) -> float:
         raise GateInputError(f"look {k} is outside 1..{m} (max_looks)")
     if policy.look_spending == "equal":
         return policy.alpha / m
-    return _obf_spent(policy.alpha, k / m) - _obf_spent(policy.alpha, (k - 1) / m)
+    return obrien_fleming_spent(policy.alpha, k / m) - obrien_fleming_spent(
+        policy.alpha, (k - 1) / m
+    )
 
 
-def _obf_spent(alpha: float, t: float) -> float:
-    """Lan-DeMets O'Brien-Fleming-like spending function (one-sided)."""
-    if t <= 0:
-        return 0.0
-    z = _norm_ppf(1 - alpha / 2)
-    return 2 * (1 - _norm_cdf(z / math.sqrt(t)))
+def candidate_alpha(policy: GatePolicy) -> float:
+    """This look's alpha, Bonferroni-divided among tonight's candidates."""
+    return look_alpha(policy) / max(1, policy.n_candidates)
 
 
-def _norm_cdf(x: float) -> float:
-    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
-
-
-def _norm_ppf(p: float) -> float:
-    lo, hi = -12.0, 12.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if _norm_cdf(mid) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def decide(baseline: Scores, candidate: Scores, policy: GatePolicy) -> GateDecision:
+def decide(
+    baseline: Scores,
+    candidate: Scores,
+    policy: GatePolicy,
+    *,
+    retests: RetestScores | None = None,
+) -> GateDecision:
     """Decide one candidate against the baseline on the validation split.
 
     The level is policy.alpha, split across looks (nights), then Bonferroni-divided by
     policy.n_candidates. Use decide_many() to get Holm's sharper correction instead.
+    An outcome of "inconclusive" with `retest_tasks` means: significant, but those tasks
+    dropped by the regression floor or more without being significant yet; add fresh
+    rollouts on them (both arms) as `retests` and decide again.
     """
-    evidence = _gather(baseline, candidate, policy)
-    alpha = look_alpha(policy) / max(1, policy.n_candidates)
-    return _conclude(evidence, policy, alpha, improvement_allowed=True)
+    evidence = gather(baseline, candidate, policy, retests=retests)
+    return conclude(evidence, policy, candidate_alpha(policy))
 
 
 def decide_many(
@@ -156,7 +189,7 @@ def decide_many(
     the family-wise false-accept rate <= a and is never less powerful than Bonferroni.
     """
     a = look_alpha(policy)
-    evidence = {name: _gather(baseline, scores, policy) for name, scores in candidates.items()}
+    evidence = {name: gather(baseline, scores, policy) for name, scores in candidates.items()}
     order = sorted(evidence, key=lambda name: evidence[name].improve.upper)
     m = len(order)
     decisions: dict[str, GateDecision] = {}
@@ -164,7 +197,7 @@ def decide_many(
     for i, name in enumerate(order):
         threshold = a / (m - i)
         passes = still_open and evidence[name].improve.upper <= threshold
-        decisions[name] = _conclude(evidence[name], policy, threshold, improvement_allowed=passes)
+        decisions[name] = conclude(evidence[name], policy, threshold, improvement_allowed=passes)
         still_open = passes
     return {name: decisions[name] for name in candidates}
 
@@ -190,38 +223,42 @@ def _validate(table: Scores, arm: str) -> None:
         )
 
 
-def _task_delta(b: list[float], c: list[float], policy: GatePolicy) -> TaskDelta:
-    delta = sum(c) / len(c) - sum(b) / len(b)
-    measured = len(b) >= 2 and len(c) >= 2
-    variance = _pooled_variance(b + c)
-    noise = math.sqrt(variance / len(b) + variance / len(c))
-    margin = max(policy.regression_floor, policy.regression_z * noise)
-    regressed = delta < -margin - 1e-12
-    return TaskDelta(delta, noise, margin, regressed, regressed and measured, len(b), len(c))
+def task_delta(
+    b: list[float], c: list[float], policy: GatePolicy, retest_b: int = 0, retest_c: int = 0
+) -> TaskDelta:
+    """One task's drop, its exact one-sided p for harm, and whether it is a regression.
 
-
-def _pooled_variance(xs: list[float]) -> float:
-    """The task's score variance, never below what its mean allows.
-
-    With a handful of 0/1 rollouts that happen to agree, the sample variance is 0 and
-    any change would look like a regression "beyond the noise". Scores live in [0, 1],
-    so a Beta(1, 1)-smoothed mean m bounds a plausible variance from below by m(1 - m).
+    A drop smaller than the floor is never a regression. A larger one is confirmed when the
+    task's own exact test reaches `regression_alpha`; otherwise it is a suspect until both
+    arms hold `retest_max_rollouts` rollouts, after which it is cleared. So a task that
+    passed every baseline rollout and failed every candidate rollout is a suspect at 1 or
+    2 rollouts per arm (too few to tell) and confirmed from 3 on (p = 1/20 at 3 + 3).
     """
-    smoothed = (sum(xs) + 1.0) / (len(xs) + 2.0)
-    return max(_variance(xs), smoothed * (1.0 - smoothed))
+    delta = sum(c) / len(c) - sum(b) / len(b)
+    state: TaskState = "ok"
+    p_harm = 1.0
+    if delta <= -policy.regression_floor + 1e-12:
+        p_harm = task_harm_p(b, c, seed=policy.seed)
+        if p_harm <= policy.regression_alpha:
+            state = "regressed"
+        elif min(len(b), len(c)) < policy.retest_max_rollouts:
+            state = "suspect"
+    return TaskDelta(delta, p_harm, state, len(b), len(c), retest_b, retest_c)
 
 
-def _variance(xs: list[float]) -> float:
-    """Unbiased sample variance; with one rollout the noise is unknown, so assume the worst."""
-    if len(xs) < 2:
-        return 0.25
-    mean = sum(xs) / len(xs)
-    return sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
-
-
-def _gather(baseline: Scores, candidate: Scores, policy: GatePolicy) -> _Evidence:
+def gather(
+    baseline: Scores,
+    candidate: Scores,
+    policy: GatePolicy,
+    *,
+    retests: RetestScores | None = None,
+) -> Evidence:
+    """Every figure of one comparison; `conclude` turns it into an outcome at a level."""
     _validate(baseline, "baseline")
     _validate(candidate, "candidate")
+    retests = retests or RetestScores()
+    _validate(retests.baseline, "retest baseline")
+    _validate(retests.candidate, "retest candidate")
     tasks = sorted(set(baseline) | set(candidate))
     total = sum(len(baseline.get(t, ())) + len(candidate.get(t, ())) for t in tasks)
     missing = sum(
@@ -234,7 +271,11 @@ def _gather(baseline: Scores, candidate: Scores, policy: GatePolicy) -> _Evidenc
         c = [float(x) for x in candidate.get(t, ()) if x is not None]
         if b and c:
             paired[t] = (b, c)
-    per_task = {t: _task_delta(b, c, policy) for t, (b, c) in paired.items()}
+    per_task = {}
+    for t, (b, c) in paired.items():
+        rb = [float(x) for x in retests.baseline.get(t, ()) if x is not None]
+        rc = [float(x) for x in retests.candidate.get(t, ()) if x is not None]
+        per_task[t] = task_delta(b + rb, c + rc, policy, len(rb), len(rc))
     shifted = [(b, [x - policy.min_lift for x in c]) for b, c in paired.values()]
     if policy.test == "sign":
         deltas = [d.delta for d in per_task.values()]
@@ -254,7 +295,7 @@ def _gather(baseline: Scores, candidate: Scores, policy: GatePolicy) -> _Evidenc
             )
             below = improve
         n_informative = sum(1 for b, c in paired.values() if len(set(b + c)) > 1)
-    return _Evidence(
+    return Evidence(
         per_task=per_task,
         paired=paired,
         missing_fraction=missing / total if total else 1.0,
@@ -263,20 +304,23 @@ def _gather(baseline: Scores, candidate: Scores, policy: GatePolicy) -> _Evidenc
         improve=improve,
         below_min_lift=below,
         harm=harm,
+        retest_rollouts=retests.rollouts,
     )
 
 
-def _conclude(
-    ev: _Evidence, policy: GatePolicy, alpha: float, *, improvement_allowed: bool
+def conclude(
+    ev: Evidence, policy: GatePolicy, alpha: float, *, improvement_allowed: bool = True
 ) -> GateDecision:
+    """The outcome of `ev` at level `alpha` (see docs/gate.md for the order of the rules)."""
     regressed = tuple(t for t, d in ev.per_task.items() if d.regressed)
-    clear = tuple(t for t, d in ev.per_task.items() if d.clear)
+    suspects = tuple(t for t, d in ev.per_task.items() if d.suspect)
     deltas = [d.delta for d in ev.per_task.values()]
     p_up, p_down = ev.improve.upper, ev.below_min_lift.lower
     significant = improvement_allowed and p_up <= alpha
     last_look = policy.look >= policy.max_looks
 
     outcome: Outcome
+    retest: tuple[str, ...] = ()
     if ev.missing_fraction > policy.max_missing_fraction:
         outcome = "inconclusive"
         reason = (
@@ -291,18 +335,23 @@ def _conclude(
                 + ("; evidence never arrived by the last look" if last_look else "")
             ),
         )
-    elif policy.no_regression and clear:
+    elif policy.no_regression and regressed:
         outcome = "reject"
-        reason = f"task {_names(clear)} regressed beyond its own noise"
+        reason = (
+            f"task {_regressions(regressed, ev.per_task)} regressed (confirmed by its own test)"
+        )
     elif ev.harm.lower <= alpha:
         outcome = "reject"
         reason = f"the candidate is significantly worse (p_harm={ev.harm.lower:.3g})"
     elif p_down <= alpha:
         outcome = "reject"
         reason = f"the lift is clearly below min_lift={policy.min_lift:g} (p={p_down:.3g})"
-    elif significant and policy.no_regression and regressed:
-        outcome = "reject" if last_look else "inconclusive"
-        reason = f"significant overall lift, but task {_names(regressed)} may have regressed"
+    elif significant and policy.no_regression and suspects:
+        outcome, retest = "inconclusive", suspects
+        reason = (
+            f"significant overall lift, but task {_regressions(suspects, ev.per_task)} "
+            "dropped without being significant yet: retest with fresh rollouts"
+        )
     elif significant:
         outcome = "accept"
         reason = (
@@ -337,11 +386,21 @@ def _conclude(
         auto_adopt_ok=auto,
         exact=ev.improve.exact and ev.harm.exact,
         regressed_tasks=regressed,
+        retest_tasks=retest,
+        retest_rollouts=ev.retest_rollouts,
+        look=policy.look,
+        max_looks=policy.max_looks,
+        alpha=policy.alpha,
     )
 
 
-def _names(tasks: Sequence[str]) -> str:
-    shown = ", ".join(tasks[:3])
+def _regressions(tasks: Sequence[str], per_task: Mapping[str, TaskDelta]) -> str:
+    """Names with their drop and rollout counts, so a reason can be checked by a person."""
+    shown = ", ".join(
+        f"{t} ({per_task[t].delta:+.2f} over {per_task[t].n_baseline}+"
+        f"{per_task[t].n_candidate} rollouts, p={per_task[t].p_harm:.2g})"
+        for t in tasks[:3]
+    )
     return shown + (f" (+{len(tasks) - 3} more)" if len(tasks) > 3 else "")
 
 

@@ -25,6 +25,7 @@ from sleepd.dream.gate import GateDecision, GatePolicy, report_lift
 from sleepd.dream.judges import ScoreWeights
 from sleepd.dream.reflect import CandidateEdit, Reflector
 from sleepd.dream.replay import Replayer, ReplayTask, RolloutResult, mean_score, scores_by_task
+from sleepd.dream.replay_modes import plan_modes
 from sleepd.dream.safety import SafetyPolicy
 from sleepd.dream.sequential import SequentialPlan
 from sleepd.dream.staging import (
@@ -41,9 +42,9 @@ from sleepd.dream.staging import (
 )
 from sleepd.dream.targets import PreparedTarget, known_hosts, prepare
 from sleepd.dream.trial import run_calibration, run_trial
-from sleepd.errors import SleepdError
+from sleepd.errors import NoBackendError, SleepdError
 from sleepd.store.engine import write_session
-from sleepd.store.ledger import DbLedger
+from sleepd.store.ledger import DbLedger, forecast_from_ledger
 from sleepd.store.models import Night, utcnow
 from sleepd.store.orphans import close_orphaned_runs, owner
 
@@ -51,6 +52,7 @@ from sleepd.store.orphans import close_orphaned_runs, owner
 NIGHT_INDEX_STRIDE = 1000
 VAL_INDEX_SHIFT = 100
 TEST_INDEX_SHIFT = 200
+FIDELITY_INDEX_SHIFT = 300
 
 
 @dataclass
@@ -85,6 +87,8 @@ class ProjectOutcome:
     reflect: dict[str, Any] = field(default_factory=dict)
     calibration: str | None = None
     plan: dict[str, Any] = field(default_factory=dict)
+    #: Replay modes (text / tools), consumers and fidelity (`replay_modes.ModePlan`).
+    replay: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -126,39 +130,88 @@ def build_backends(cfg: Config, override: str | None) -> dict[str, Backend]:
     return make_role_backends(settings)
 
 
+@dataclass
 class _Night:
-    """The state of one night in progress; methods are its steps."""
+    """The state of one night in progress; methods are its steps.
 
-    def __init__(self, engine: Engine, cfg: Config, options: NightOptions) -> None:
-        self.engine = engine
-        self.cfg = cfg
-        self.options = options
-        self.stop = options.stop or threading.Event()
-        self.night_id = 0
-        self.started = time.monotonic()
-        self.outcomes: list[ProjectOutcome] = []
-        self.proposals: list[int] = []
-        self.steps: dict[str, Any] = {}
+    Built only by `_Night.begin`, after the models are known to be usable, so every field
+    exists from the start: a night without models is a dry run (`guard` is None).
+    """
+
+    engine: Engine
+    cfg: Config
+    options: NightOptions
+    stop: threading.Event
+    night_id: int
+    backends: dict[str, Backend]
+    simulated: bool
+    guard: BudgetGuard | None
+    started: float = field(default_factory=time.monotonic)
+    outcomes: list[ProjectOutcome] = field(default_factory=list)
+    proposals: list[int] = field(default_factory=list)
+    steps: dict[str, Any] = field(default_factory=dict)
+    executors: list[CallExecutor] = field(default_factory=list)
+    candidate_ids: dict[str, int] = field(default_factory=dict)
+    ledger: DbLedger | None = None
+    backend_problem: str | None = None  # a dry run's plain answer: why no backend is usable
+
+    @classmethod
+    def begin(
+        cls,
+        engine: Engine,
+        cfg: Config,
+        options: NightOptions,
+        backends: dict[str, Backend],
+        backend_problem: str | None = None,
+    ) -> _Night:
+        """Open the night row and set up its budget: the only place a night is built."""
+        simulated = any(b.simulated for b in backends.values())
+        with write_session(engine) as db:
+            close_orphaned_runs(db)
+            row = Night(
+                trigger=options.trigger,
+                project_path=options.project,
+                dry_run=options.dry_run,
+                status="running",
+                summary={"owner": owner()},
+                backend=",".join(sorted({b.name for b in backends.values()})) or None,
+                simulated=simulated,
+            )
+            db.add(row)
+            db.flush()
+            night_id = row.id
+        guard = ledger = None
+        if not options.dry_run:
+            budget = cfg.budget
+            caps = BudgetCaps(
+                max_tokens=options.max_tokens or budget.max_tokens_per_night,
+                max_usd=options.max_usd
+                if options.max_usd is not None
+                else budget.max_usd_per_night,
+                max_wall_s=60 * (options.max_wall_minutes or budget.max_wall_minutes),
+            )
+            ledger = DbLedger(engine, night_id)
+            guard = BudgetGuard(caps, ledger, output_forecast=forecast_from_ledger(engine))
+        return cls(
+            engine=engine,
+            cfg=cfg,
+            options=options,
+            stop=options.stop or threading.Event(),
+            night_id=night_id,
+            backends=backends,
+            simulated=simulated,
+            guard=guard,
+            ledger=ledger,
+            backend_problem=backend_problem,
+        )
 
     def say(self, message: str) -> None:
         if self.options.on_event is not None:
             self.options.on_event(message)
 
-    def open(self) -> None:
-        with write_session(self.engine) as db:
-            close_orphaned_runs(db)
-            night = Night(
-                trigger=self.options.trigger,
-                project_path=self.options.project,
-                dry_run=self.options.dry_run,
-                status="running",
-                summary={"owner": owner()},
-            )
-            db.add(night)
-            db.flush()
-            self.night_id = night.id
-
     def close(self, status: str, reason: str | None) -> NightResult:
+        if self.ledger is not None:
+            self.ledger.flush()
         summary = self.summary()
         with write_session(self.engine) as db:
             night = db.get(Night, self.night_id)
@@ -179,9 +232,8 @@ class _Night:
             if first is not None:
                 night.val_before, night.val_after = first.val_before, first.val_after
                 night.test_before, night.test_after = first.test_before, first.test_after
-            spent = self.guard.spent_tokens if hasattr(self, "guard") else 0
-            night.tokens = spent
-            night.cost_usd = round(self.guard.spent_usd, 6) if hasattr(self, "guard") else 0.0
+            night.tokens = self.guard.spent_tokens if self.guard is not None else 0
+            night.cost_usd = round(self.guard.spent_usd, 6) if self.guard is not None else 0.0
         return NightResult(self.night_id, status, reason, summary, list(self.proposals))
 
     def summary(self) -> dict[str, Any]:
@@ -192,10 +244,10 @@ class _Night:
             "steps": self.steps,
             "projects": [o.__dict__ for o in self.outcomes],
             "proposals": self.proposals,
-            "simulated": getattr(self, "simulated", False),
+            "simulated": self.simulated,
             "budget": {
-                "tokens": getattr(getattr(self, "guard", None), "spent_tokens", 0),
-                "usd": round(getattr(getattr(self, "guard", None), "spent_usd", 0.0), 6),
+                "tokens": self.guard.spent_tokens if self.guard is not None else 0,
+                "usd": round(self.guard.spent_usd, 6) if self.guard is not None else 0.0,
             },
         }
 
@@ -213,25 +265,6 @@ class _Night:
             return
         self.say("mining tasks and failure patterns")
         self.steps["mine"] = mine(self.engine, self.cfg).to_dict()
-
-    def setup_models(self) -> None:
-        self.backends = build_backends(self.cfg, self.options.backend)
-        self.simulated = any(b.simulated for b in self.backends.values())
-        budget = self.cfg.budget
-        caps = BudgetCaps(
-            max_tokens=self.options.max_tokens or budget.max_tokens_per_night,
-            max_usd=self.options.max_usd
-            if self.options.max_usd is not None
-            else budget.max_usd_per_night,
-            max_wall_s=60 * (self.options.max_wall_minutes or budget.max_wall_minutes),
-        )
-        self.guard = BudgetGuard(caps, DbLedger(self.engine, self.night_id))
-        self.settle_orphaned_batches()
-        with write_session(self.engine) as db:
-            night = db.get(Night, self.night_id)
-            assert night is not None
-            night.backend = ",".join(sorted({b.name for b in self.backends.values()}))
-            night.simulated = self.simulated
 
     def settle_orphaned_batches(self) -> None:
         """Collect provider batches an earlier night submitted but never collected.
@@ -264,6 +297,7 @@ class _Night:
             for response in results.values():
                 ledger.record(entry_for(response, "target", backend_name, response.model))
             with write_session(self.engine) as db:
+                ledger.flush(db)
                 job = db.get(BatchJob, row_id)
                 if job is not None:
                     job.status, job.completed_at = status, utcnow()
@@ -292,6 +326,7 @@ class _Night:
                 if job is not None:
                     job.status, job.completed_at = status, utcnow()
 
+        assert self.guard is not None, "a dry run makes no calls"
         return CallExecutor(
             self.backends[role],
             self.guard,
@@ -303,7 +338,7 @@ class _Night:
         )
 
     def stopped_reason(self) -> str | None:
-        for backend_exec in getattr(self, "_executors", []):
+        for backend_exec in self.executors:
             if backend_exec.stopped_by is not None:
                 return str(backend_exec.stopped_by)
         if self.stop.is_set():
@@ -329,6 +364,15 @@ class _Night:
         with write_session(self.engine) as db:
             target = prepare(db, self.cfg, project)
             hosts = known_hosts(db, project, target.working_content)
+            modes = plan_modes(db, self.cfg, project, target, tasks)
+        tasks = modes.tasks
+        outcome.replay = modes.to_dict()
+        if modes.excluded and (len(tasks["val"]) < self.cfg.gate.min_tasks or not tasks["train"]):
+            outcome.status = "skipped"
+            outcome.reason = "too few tasks can be replayed with tools: " + "; ".join(
+                f"{n} {why}" for why, n in modes.excluded.items()
+            )
+            return outcome
         if self.options.dry_run:
             outcome.status, outcome.reason = "planned", "dry run: no model calls"
             outcome.plan = self.plan(tasks, target)
@@ -338,7 +382,7 @@ class _Night:
             self.executor("judge"),
             self.executor("optimizer"),
         )
-        self._executors = [target_exec, judge_exec, opt_exec]
+        self.executors = [target_exec, judge_exec, opt_exec]
         roles = {r: self.cfg.role(r) for r in ("target", "judge", "optimizer")}
         replayer = Replayer(
             target_exec,
@@ -352,6 +396,10 @@ class _Night:
         )
         base = self.night_id * NIGHT_INDEX_STRIDE
         k = dream.rollouts_per_task
+        if modes.tools_tasks:
+            replayer.tools = self.tool_replayer(target_exec)
+            if not self.screen_fidelity(replayer, tasks, target, modes, outcome, base):
+                return outcome
         self.say(f"{project}: replaying {len(tasks['train'])} training tasks × {k}")
         train = replayer.run(
             tasks["train"], target.working_content, "baseline", range(base, base + k)
@@ -367,7 +415,7 @@ class _Night:
             return outcome
         outcome.candidates = len(candidates)
         with write_session(self.engine) as db:
-            self._candidate_ids = save_candidates(db, self.night_id, target, candidates)
+            self.candidate_ids = save_candidates(db, self.night_id, target, candidates)
         self.say(
             f"{project}: gating {len(candidates)} candidate(s) on {len(tasks['val'])} "
             "validation tasks"
@@ -385,6 +433,8 @@ class _Night:
             stop=self.stop,
         )
         outcome.rollouts = replayer.rollouts_run
+        if modes.consumers:
+            refuse_consumer_regressions(trial, candidates)
         with write_session(self.engine) as db:
             for candidate in candidates:
                 decision = trial.decisions.get(candidate.key)
@@ -393,7 +443,7 @@ class _Night:
                         db,
                         self.night_id,
                         target.document_id,
-                        self._candidate_ids[candidate.key],
+                        self.candidate_ids[candidate.key],
                         decision,
                         trial.rounds_used.get(candidate.key, 0),
                         futile=candidate.key in trial.futile,
@@ -402,7 +452,7 @@ class _Night:
         undecided = [c for c in candidates if c.key not in trial.decisions]
         if undecided:
             with write_session(self.engine) as db:
-                mark_undecided(db, [self._candidate_ids[c.key] for c in undecided])
+                mark_undecided(db, [self.candidate_ids[c.key] for c in undecided])
         outcome.val_before = mean_score(trial.baseline)
         outcome.status = "gated"
         if self._interrupted(outcome):
@@ -433,10 +483,58 @@ class _Night:
         outcome.rollouts = replayer.rollouts_run
         return outcome
 
+    def tool_replayer(self, target_exec: CallExecutor) -> Any:
+        """Tools-mode rollouts under the night's guard; a budget stop stops the night."""
+        from sleepd.dream.replay_modes import build_tool_replayer
+
+        def budget_stop(exc: Any) -> None:
+            target_exec.stopped_by = target_exec.stopped_by or exc
+
+        return build_tool_replayer(self.cfg, self.guard, self.stop, budget_stop)
+
+    def screen_fidelity(
+        self,
+        replayer: Replayer,
+        tasks: dict[str, list[ReplayTask]],
+        target: PreparedTarget,
+        modes: Any,
+        outcome: ProjectOutcome,
+        base: int,
+    ) -> bool:
+        """Drop validation units whose replay under the old document is unfaithful."""
+        from sleepd.dream.replay_modes import screen_fidelity
+
+        self.say(f"{outcome.project}: measuring replay fidelity under the original document")
+        tasks["val"], modes.fidelity = screen_fidelity(
+            lambda: write_session(self.engine),
+            replayer,
+            tasks["val"],
+            target.base_content or target.working_content,
+            k=self.cfg.dream.rollouts_per_task,
+            index_offset=base + FIDELITY_INDEX_SHIFT,
+            min_fidelity=self.cfg.replay.min_fidelity,
+            night_id=self.night_id,
+        )
+        outcome.replay = modes.to_dict()
+        outcome.tasks["val"] = len(tasks["val"])
+        if self._interrupted(outcome):
+            return False
+        if len(tasks["val"]) < self.cfg.gate.min_tasks:
+            outcome.status = "skipped"
+            outcome.reason = (
+                f"{len(tasks['val'])} validation task(s) left after the fidelity check "
+                f"({modes.fidelity.get('excluded_low_fidelity', 0)} below "
+                f"{self.cfg.replay.min_fidelity}); the gate needs {self.cfg.gate.min_tasks}"
+            )
+            return False
+        return True
+
     def _store_rollouts(self, results: list[RolloutResult]) -> None:
-        ids = getattr(self, "_candidate_ids", {})
+        """A round's rollouts and the ledger rows of its calls, in one transaction."""
         with write_session(self.engine) as db:
-            save_rollouts(db, self.night_id, results, ids)
+            save_rollouts(db, self.night_id, results, self.candidate_ids)
+            if self.ledger is not None:
+                self.ledger.flush(db)
 
     def _interrupted(self, outcome: ProjectOutcome) -> bool:
         reason = self.stopped_reason()
@@ -541,15 +639,15 @@ class _Night:
                 self.night_id,
                 target,
                 best,
-                self._candidate_ids[best.key],
+                self.candidate_ids[best.key],
                 decision,
                 val_lift=(outcome.val_after or 0) - (outcome.val_before or 0),
                 test_lift=None
                 if outcome.test_before is None
                 else (outcome.test_after or 0) - outcome.test_before,
-                cost_usd=self.guard.spent_usd,
+                cost_usd=self.guard.spent_usd if self.guard is not None else 0.0,
                 simulated=self.simulated,
-                superseded=[self._candidate_ids[c.key] for c in accepted if c is not best],
+                superseded=[self.candidate_ids[c.key] for c in accepted if c is not best],
             )
         outcome.proposal_id = proposal_id
         outcome.status = "staged"
@@ -561,26 +659,86 @@ class _Night:
             self.say(f"{outcome.project}: proposal #{proposal_id} auto-adopted")
 
     def plan(self, tasks: dict[str, list[ReplayTask]], target: PreparedTarget) -> dict[str, Any]:
-        dream, gate = self.cfg.dream, self.cfg.gate
-        k = dream.rollouts_per_task
-        calls = {
-            "train_rollouts": len(tasks["train"]) * k,
-            "optimizer_calls": dream.candidates_per_night,
-            "val_rollouts_max": len(tasks["val"])
-            * gate.sequential_rounds
-            * (dream.candidates_per_night + 1),
-            "test_rollouts": len(tasks["test"]) * k * 2,
+        """What tonight would do for one project: calls, forecast cost, detectable lift."""
+        from sleepd.dream.forecast import call_plan, detectable, forecast_cost
+
+        calls = call_plan(self.cfg, {split: len(ts) for split, ts in tasks.items()})
+        policy = replace(
+            gate_policy(self.cfg), n_candidates=max(1, self.cfg.dream.candidates_per_night)
+        )
+        cost = forecast_cost(
+            calls,
+            target.working_content,
+            self.backends,
+            forecast_from_ledger(self.engine) if self.backends else None,
+            self.cfg,
+        )
+        return {
+            "target": str(target.spec.path),
+            "kind": target.spec.kind,
+            **calls.to_dict(),
+            "backend_usable": not self.backend_problem and bool(self.backends),
+            "backend_problem": self.backend_problem,
+            "forecast_usd": cost,
+            **{
+                f"detect_{k}": v for k, v in detectable(self.cfg, policy, len(tasks["val"])).items()
+            },
         }
-        return {"target": str(target.spec.path), "kind": target.spec.kind, **calls}
+
+
+def usable_backends(cfg: Config, options: NightOptions) -> dict[str, Backend]:
+    """Every role's backend, or `NoBackendError` naming why none can be used.
+
+    Called before a night row exists: a run that cannot start creates no night.
+    """
+    try:
+        return build_backends(cfg, options.backend)
+    except SleepdError:
+        raise
+    except (ValueError, KeyError) as exc:
+        raise NoBackendError(f"no usable backend: {exc}") from None
+
+
+def refuse_consumer_regressions(trial: Any, candidates: list[CandidateEdit]) -> None:
+    """An accepted edit that makes any consumer (claude, codex) worse is rejected."""
+    from sleepd.dream.replay_modes import consumer_regressions
+
+    for candidate in candidates:
+        decision = trial.decisions.get(candidate.key)
+        if decision is None or decision.outcome != "accept":
+            continue
+        worse = consumer_regressions(trial.baseline, trial.candidates.get(candidate.key, {}))
+        if worse:
+            trial.decisions[candidate.key] = replace(
+                decision,
+                outcome="reject",
+                reason=f"worse for {', '.join(worse)} (each consumer must not regress); "
+                + decision.reason,
+            )
 
 
 def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult:
-    """Run one night; always closes the night row with a status and a reason."""
-    night = _Night(engine, cfg, options)
-    night.open()
+    """Run one night; always closes the night row with a status and a reason.
+
+    A run refused before it starts (no usable backend) raises before any night exists.
+    A dry run never fails for want of a backend: its plan says plainly that none is usable.
+    """
+    from sleepd.dream.checkout import sweep_stale
+
+    sweep_stale()  # scratch checkouts a killed process left behind
+    problem: str | None = None
+    backends: dict[str, Backend] = {}
+    if options.dry_run:
+        try:
+            backends = usable_backends(cfg, options)
+        except SleepdError as exc:
+            problem = str(exc)
+    else:
+        backends = usable_backends(cfg, options)
+    night = _Night.begin(engine, cfg, options, backends, problem)
     try:
         if not options.dry_run:
-            night.setup_models()  # first: no backend fails at once, not after the harvest
+            night.settle_orphaned_batches()
         night.harvest_and_mine()
         if night.stop.is_set():
             return night.close("stopped", "stop requested before replay")

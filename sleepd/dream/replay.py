@@ -34,6 +34,14 @@ class ReplayTask:
     split: str
     context: dict[str, Any] = field(default_factory=dict)
     judge_spec: dict[str, Any] = field(default_factory=dict)
+    #: Tools mode: where the task is replayed (`tool_replay.ReplaySite`) and which agent
+    #: acts; each consumer of a document is a unit of its own for the gate.
+    site: Any = None
+    consumer: str = ""
+
+    @property
+    def unit(self) -> str:
+        return f"{self.id}@{self.consumer}" if self.consumer else self.id
 
 
 @dataclass
@@ -60,9 +68,32 @@ class Replayer:
     max_tokens: int = 1500
     on_results: Callable[[list[RolloutResult]], None] | None = None
     rollouts_run: int = 0
+    #: Tools mode (`tool_replay.ToolReplayer`): tasks with a site are replayed there.
+    tools: Any = None
 
     def run(
         self, tasks: Sequence[ReplayTask], document: str, arm: str, indices: Sequence[int]
+    ) -> list[RolloutResult]:
+        acting = [t for t in tasks if t.site is not None and self.tools is not None]
+        if acting:
+            results = self.tools.run(acting, document, arm, indices)
+            self.rollouts_run += len(results)
+            rest = [t for t in tasks if t.site is None or self.tools is None]
+            if rest:
+                results += self._run_text(rest, document, arm, indices, notify=False)
+            if self.on_results is not None:
+                self.on_results(results)
+            return list(results)
+        return self._run_text(tasks, document, arm, indices)
+
+    def _run_text(
+        self,
+        tasks: Sequence[ReplayTask],
+        document: str,
+        arm: str,
+        indices: Sequence[int],
+        *,
+        notify: bool = True,
     ) -> list[RolloutResult]:
         doc_hash = content_hash(document)
         jobs = [(task, index) for task in tasks for index in indices]
@@ -88,7 +119,7 @@ class Replayer:
         results = []
         for (task, index), response, judgement in zip(jobs, responses, judgements, strict=True):
             results.append(RolloutResult(task, arm, index, doc_hash, response, judgement))
-        if self.on_results is not None:
+        if notify and self.on_results is not None:
             self.on_results(results)
         return results
 
@@ -120,8 +151,8 @@ class Replayer:
 
 def scores_by_task(results: Sequence[RolloutResult]) -> Scores:
     table: Scores = {}
-    for result in sorted(results, key=lambda r: (r.task.id, r.rollout_index)):
-        table.setdefault(result.task.id, []).append(result.score)
+    for result in sorted(results, key=lambda r: (r.task.unit, r.rollout_index)):
+        table.setdefault(result.task.unit, []).append(result.score)
     return table
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from statistics import NormalDist
 from typing import Literal
 
 import numpy as np
@@ -27,16 +26,16 @@ import numpy as np
 from sleepd.dream.gate import (
     GateDecision,
     GatePolicy,
+    RetestScores,
     Scores,
-    _conclude,
-    _gather,
-    _obf_spent,
-    look_alpha,
+    candidate_alpha,
+    conclude,
+    gather,
 )
+from sleepd.dream.stats import NORMAL, obrien_fleming_spent
 
-Status = Literal["continue", "accept", "reject", "inconclusive", "futile"]
+Status = Literal["continue", "retest", "accept", "reject", "inconclusive", "futile"]
 Spending = Literal["linear", "pocock", "obrien-fleming", "bonferroni"]
-_NORMAL = NormalDist()
 # p-values are clipped to this distance from 0 and 1 before turning them into z-scores.
 _P_CLIP = 1e-12
 
@@ -66,23 +65,35 @@ class SequentialPlan:
     def conditional_power(self, p_value: float, round_: int, look_alpha_: float) -> float:
         """Chance of crossing the final boundary by `k_max` if the effect is the design one."""
         final_z = _z(self.round_alpha(look_alpha_, self.k_max))
-        design_drift = final_z + _NORMAL.inv_cdf(self.design_power)
+        design_drift = final_z + NORMAL.inv_cdf(self.design_power)
         return conditional_power(_z(p_value), round_, self.k_max, final_z, design_drift)
 
     def check(
-        self, baseline: Scores, candidate: Scores, round_: int, policy: GatePolicy
+        self,
+        baseline: Scores,
+        candidate: Scores,
+        round_: int,
+        policy: GatePolicy,
+        *,
+        retests: RetestScores | None = None,
     ) -> SequentialStep:
-        """Is this candidate settled after `round_` rounds? Never decides on the test split."""
+        """Is this candidate settled after `round_` rounds? Never decides on the test split.
+
+        Status "retest": the candidate would stop here, but the decision's `retest_tasks`
+        dropped without being significant yet; add fresh rollouts on them and check again.
+        """
         if not 1 <= round_ <= self.k_max:
             raise ValueError(f"round {round_} outside 1..{self.k_max}")
-        evidence = _gather(baseline, candidate, policy)
-        a = look_alpha(policy) / max(1, policy.n_candidates)
+        evidence = gather(baseline, candidate, policy, retests=retests)
+        a = candidate_alpha(policy)
         final = round_ == self.k_max
         # Interim rounds never turn "not yet significant" into a reject: the plan keeps going.
         interim_policy = policy if final else replace(policy, max_looks=policy.look + 1)
-        decision = _conclude(
+        decision = conclude(
             evidence, interim_policy, self.round_alpha(a, round_), improvement_allowed=True
         )
+        if decision.retest_tasks:
+            return SequentialStep("retest", replace(decision, max_looks=policy.max_looks), round_)
         if decision.outcome != "inconclusive" or final:
             return SequentialStep(decision.outcome, decision, round_)
         power = self.conditional_power(decision.p_value, round_, a)
@@ -117,7 +128,7 @@ class SequentialStep:
 
     @property
     def settled(self) -> bool:
-        return self.status != "continue"
+        return self.status not in ("continue", "retest")
 
 
 def conditional_power(z: float, round_: int, k_max: int, final_z: float, drift: float) -> float:
@@ -132,19 +143,19 @@ def conditional_power(z: float, round_: int, k_max: int, final_z: float, drift: 
     if math.isinf(z):
         return 1.0 if z > 0 else 0.0
     shortfall = final_z - z * math.sqrt(t) - drift * (1 - t)
-    return 1.0 - _NORMAL.cdf(shortfall / math.sqrt(1 - t))
+    return 1.0 - NORMAL.cdf(shortfall / math.sqrt(1 - t))
 
 
 def _z(p_value: float) -> float:
     """The one-sided z-score of a p-value."""
-    return _NORMAL.inv_cdf(1.0 - min(max(p_value, _P_CLIP), 1.0 - _P_CLIP))
+    return NORMAL.inv_cdf(1.0 - min(max(p_value, _P_CLIP), 1.0 - _P_CLIP))
 
 
 def _spent(alpha: float, t: float, spending: str) -> float:
     if spending == "pocock":
         return alpha * math.log(1 + (math.e - 1) * t)
     if spending == "obrien-fleming":
-        return _obf_spent(alpha, t)
+        return obrien_fleming_spent(alpha, t)
     return alpha * t  # linear; bonferroni splits the same increments by the union bound
 
 

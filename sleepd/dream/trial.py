@@ -13,15 +13,18 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from sleepd.dream.gate import GateDecision, GatePolicy, with_look
+from sleepd.dream.gate import GateDecision, GatePolicy, RetestScores, with_look
 from sleepd.dream.reflect import CandidateEdit
 from sleepd.dream.replay import Replayer, ReplayTask, Scores, merge_scores, scores_by_task
+from sleepd.dream.retest import Draw, check_with_retests
 from sleepd.dream.sequential import SequentialPlan
 
 BASELINE = "baseline"
 AA_ARM = "baseline-aa"
 #: Rollout indices of the A/A arm are shifted so they are independent draws.
 AA_INDEX_SHIFT = 50_000
+#: Retest rollouts of suspect tasks start here (fresh draws, never a round's index).
+RETEST_INDEX_SHIFT = 20_000
 
 
 @dataclass
@@ -35,6 +38,8 @@ class TrialResult:
     interrupted: bool = False
     #: Stopped for futility: rejected tonight, but not remembered as a bad edit.
     futile: set[str] = field(default_factory=set)
+    #: Fresh rollouts spent on suspect tasks, per candidate (both arms).
+    retests: dict[str, RetestScores] = field(default_factory=dict)
 
 
 def run_trial(
@@ -71,9 +76,25 @@ def run_trial(
             rolled = replayer.run(tasks, candidate.content, candidate.key, [index])
             result.rollouts += len(rolled)
             merge_scores(result.candidates[candidate.key], scores_by_task(rolled))
-            step = plan.check(
-                result.baseline, result.candidates[candidate.key], round_, policies[candidate.key]
+            before = result.retests.get(candidate.key, RetestScores())
+            step, retests = check_with_retests(
+                plan,
+                result.baseline,
+                result.candidates[candidate.key],
+                round_,
+                policies[candidate.key],
+                _retest_draw(
+                    replayer,
+                    tasks,
+                    base_document,
+                    candidate,
+                    index_offset + RETEST_INDEX_SHIFT + before.rollouts,
+                    stop,
+                ),
+                before,
             )
+            result.retests[candidate.key] = retests
+            result.rollouts += retests.rollouts - before.rollouts
             last_steps[candidate.key] = step.decision
             result.rounds_used[candidate.key] = round_
             if step.status == "futile":
@@ -132,6 +153,31 @@ def run_calibration(
         if step.settled:
             break
     return decision, rollouts
+
+
+def _retest_draw(
+    replayer: Replayer,
+    tasks: Sequence[ReplayTask],
+    base_document: str,
+    candidate: CandidateEdit,
+    first_index: int,
+    stop: threading.Event,
+) -> Draw:
+    """Fresh rollouts of the named tasks under both documents; nothing once stopped."""
+    by_id = {t.id: t for t in tasks}
+    next_index = [first_index]
+
+    def draw(task_ids: Sequence[str], n: int) -> tuple[Scores, Scores]:
+        if stop.is_set() or _budget_stopped(replayer):
+            return {}, {}
+        chosen = [by_id[t] for t in task_ids if t in by_id]
+        indices = list(range(next_index[0], next_index[0] + n))
+        next_index[0] += n
+        base = replayer.run(chosen, base_document, BASELINE, indices)
+        cand = replayer.run(chosen, candidate.content, candidate.key, indices)
+        return scores_by_task(base), scores_by_task(cand)
+
+    return draw
 
 
 def _budget_stopped(replayer: Replayer) -> bool:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session as DbSession
 from sleepd.config import MiningConfig
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
+from sleepd.mining.replay_site import record_replay_sites
 from sleepd.mining.splits import split_for_task
 from sleepd.mining.tasks import (
     Evidence,
@@ -127,6 +128,7 @@ def _mine_batch(
         result.tasks_new += 1
         result.by_split[split] += 1
     db.flush()
+    record_replay_sites(db, ids)  # where each new task can be replayed with tools
 
 
 def _useful(

@@ -26,7 +26,9 @@ def editor_command() -> list[str]:
 
 def edit_text(text: str, *, filename: str) -> str:
     """The text after the reviewer edited it in a private temp file (named like the document)."""
-    with tempfile.TemporaryDirectory(prefix="sleepd-edit-") as tmp:
+    from sleepd.paths import process_tmp_dir
+
+    with tempfile.TemporaryDirectory(prefix="sleepd-edit-", dir=process_tmp_dir()) as tmp:
         path = Path(tmp) / filename
         path.write_bytes(text.encode("utf-8"))
         command = [*editor_command(), str(path)]

@@ -36,10 +36,20 @@ def ensure_sqlite_file(db_file: Path) -> None:
             pass
 
 
-def make_engine(url: str | None = None, *, create_file: bool = True) -> Engine:
+def make_engine(
+    url: str | None = None, *, create_file: bool = True, allow_damaged: bool = False
+) -> Engine:
+    """An engine on `url`; a SQLite file marked or found damaged is refused (see
+    `store.integrity`) unless `allow_damaged` (only `sleepd db check` asks)."""
     url = url or paths.database_url()
     db_file = sqlite_file_for(url)
     if db_file is not None:
+        from sleepd.store import integrity
+
+        if allow_damaged:
+            integrity.remember(db_file)
+        else:
+            integrity.check_openable(db_file)
         if create_file:
             ensure_sqlite_file(db_file)
         engine = create_engine(

@@ -24,6 +24,9 @@ class ReadOnlyDb:
         self._engine: Any = None
         db_file = _sqlite_file(url)
         if db_file is not None:
+            from sleepd.store.integrity import check_openable
+
+            check_openable(db_file)  # a damaged or marked file is refused, not read
             self._sqlite = sqlite3.connect(
                 f"file:{quote(str(db_file))}?mode=ro", uri=True, timeout=5
             )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from harvesters.records import FILE_VANISHED, FileCursor, SessionRecord
@@ -51,6 +51,7 @@ def cursor_from_row(row: Any) -> FileCursor:
         line_no=row.line_no,
         mtime_ns=row.mtime_ns,
         state=dict(row.parse_state or {}),
+        tail_hash=row.tail_hash or "",
     )
 
 
@@ -92,18 +93,17 @@ def _chunks(items: list[Any]) -> Iterator[list[Any]]:
         yield items[start : start + IN_CHUNK]
 
 
-def reset_file(conn: Connection, ref: FileRef) -> None:
-    """The file was truncated or replaced: forget what it contributed, then re-read it."""
-    touched = set(conn.scalars(select(Event.session_id).where(Event.file_id == ref.id).distinct()))
-    conn.execute(delete(Event).where(Event.file_id == ref.id))
-    conn.execute(delete(SkippedLine).where(SkippedLine.file_id == ref.id))
+def start_generation(conn: Connection, ref: FileRef) -> None:
+    """The file was rotated, truncated or replaced: what it held stays stored (the
+    source deleting its history deletes none of ours); its new content is read from
+    the start as a new generation, whose events already stored are skipped as
+    duplicates. Malformed lines are counted afresh for the new content."""
     conn.execute(
         update(TranscriptFile)
         .where(TranscriptFile.id == ref.id)
         .values(malformed_lines=0, resets=TranscriptFile.resets + 1)
     )
     ref.malformed_lines = 0
-    refresh_event_counts(conn, touched)
 
 
 #: Session columns a later record of the same session can change.
@@ -276,8 +276,11 @@ def insert_event_rows(
         return 0, {}
     final: list[tuple[Any, ...]] = []
     per_session: dict[int, int] = {}
+    starts: dict[int, int] = {}
     for row in rows:
         session_id = session_cache[row[0]]
+        if session_id not in starts:
+            starts[session_id] = seq_cache[session_id]
         seq = seq_cache[session_id] + 1
         seq_cache[session_id] = seq
         per_session[session_id] = per_session.get(session_id, 0) + 1
@@ -296,13 +299,37 @@ def insert_event_rows(
     else:
         index_new_events(conn, before)
     if inserted != len(final):
-        # Some were duplicates: re-sync seq counters so the next batch continues densely,
-        # and let the caller recount these sessions (-1: how many is not known).
+        # Some were duplicates (a rotated or replaced file read again, lines copied from
+        # another file): the rows stored number on from where each session stood, with no
+        # gap, and the caller recounts these sessions (-1: how many is not known).
+        _renumber(conn, before, starts)
         for session_id in per_session:
             del seq_cache[session_id]
         prime_seqs(conn, per_session, seq_cache)
         return inserted, dict.fromkeys(per_session, -1)
     return inserted, per_session
+
+
+def _renumber(conn: Connection, before: int, starts: dict[int, int]) -> None:
+    """Give the events inserted after id `before` dense sequence numbers, in id order.
+
+    Each new number is at most the old one and taken in ascending order, so no two
+    rows of a session ever share one on the way.
+    """
+    rows = conn.execute(
+        select(Event.id, Event.session_id, Event.seq).where(Event.id > before).order_by(Event.id)
+    ).all()
+    last = dict(starts)
+    changes = []
+    for event_id, session_id, seq in rows:
+        last[session_id] = last.get(session_id, 0) + 1
+        if seq != last[session_id]:
+            changes.append({"eid": event_id, "seq": last[session_id]})
+    if changes:
+        conn.execute(
+            update(Event).where(Event.id == bindparam("eid")).values(seq=bindparam("seq")),
+            changes,
+        )
 
 
 def add_event_counts(conn: Connection, added: dict[int, int]) -> None:
@@ -367,6 +394,7 @@ def store_cursors(conn: Connection, cursors: dict[int, tuple[FileCursor, int]]) 
             offset=bindparam("offset"),
             line_no=bindparam("line_no"),
             head_hash=bindparam("head_hash"),
+            tail_hash=bindparam("tail_hash"),
             mtime_ns=bindparam("mtime_ns"),
             parse_state=bindparam("parse_state", type_=TranscriptFile.__table__.c.parse_state.type),
             malformed_lines=bindparam("malformed"),
@@ -383,6 +411,7 @@ def store_cursors(conn: Connection, cursors: dict[int, tuple[FileCursor, int]]) 
                 "offset": cursor.offset,
                 "line_no": cursor.line_no,
                 "head_hash": cursor.head_hash,
+                "tail_hash": cursor.tail_hash,
                 "mtime_ns": cursor.mtime_ns,
                 "parse_state": dict(cursor.state),
                 "malformed": malformed,

@@ -67,6 +67,8 @@ class TranscriptFile(Base):
     offset: Mapped[int] = mapped_column(BigInteger, default=0)
     line_no: Mapped[int] = mapped_column(Integer, default=0)
     head_hash: Mapped[str] = mapped_column(String(64), default="")
+    #: Hash of the bytes just before `offset`: a resume point is verified by content.
+    tail_hash: Mapped[str] = mapped_column(String(64), default="", server_default="")
     mtime_ns: Mapped[int] = mapped_column(BigInteger, default=0)
     parse_state: Mapped[dict[str, Any]] = mapped_column(default=dict)
     status: Mapped[str] = mapped_column(String(16), default="ok")
@@ -310,6 +312,37 @@ class Task(Base):
     origin: Mapped[str] = mapped_column(String(16), default="mined")
     outcome: Mapped[str] = mapped_column(String(16), default="unknown")
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TaskReplaySite(Base):
+    """Where a task can be replayed with tools: repository, commit, the project's tests.
+
+    Found at mining time from the session (Codex records the commit; for Claude Code the
+    branch's commit at the session's start is resolved from the local repository). The
+    replay fidelity (share of rollouts under the original document that reproduce the
+    original outcome) is kept here too: a task below the threshold is not gated.
+    """
+
+    __tablename__ = "task_replay_sites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    task_id: Mapped[int] = mapped_column(
+        ForeignKey("tasks.id", ondelete="CASCADE"), unique=True, index=True
+    )
+    repo_root: Mapped[str | None] = mapped_column(String(4096))
+    commit: Mapped[str | None] = mapped_column(String(64))
+    commit_source: Mapped[str] = mapped_column(String(16), default="")
+    test_commands: Mapped[list[Any]] = mapped_column(default=list)
+    failing_tests: Mapped[list[Any]] = mapped_column(default=list)
+    agent: Mapped[str | None] = mapped_column(String(16))
+    problem: Mapped[str | None] = mapped_column(Text)
+    fidelity: Mapped[float | None] = mapped_column(Float)
+    fidelity_rollouts: Mapped[int] = mapped_column(Integer, default=0)
+    fidelity_matched: Mapped[int] = mapped_column(Integer, default=0)
+    fidelity_night_id: Mapped[int | None] = mapped_column(
+        ForeignKey("nights.id", ondelete="SET NULL")
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

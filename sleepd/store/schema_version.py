@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0004_cjk_search_index"
+HEAD_REVISION = "0006_task_replay_sites"

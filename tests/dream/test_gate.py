@@ -7,6 +7,7 @@ import pytest
 from sleepd.dream.gate import (
     GateInputError,
     GatePolicy,
+    RetestScores,
     decide,
     decide_many,
     false_accept_rate,
@@ -64,14 +65,22 @@ def test_one_task_regressing_under_overall_gain_is_rejected_by_name() -> None:
     assert without_rule.outcome == "accept"
 
 
-def test_drop_within_a_tasks_own_noise_is_not_a_regression() -> None:
+def test_a_large_unconfirmed_drop_asks_for_a_retest_and_retests_clear_it() -> None:
     base = uniform(10, [0, 0, 1])
     cand = uniform(10, [1, 1, 1])
     base["noisy"] = [1, 0, 1]
-    cand["noisy"] = [0, 0, 1]  # -1/3 with a standard error of about 0.47
+    cand["noisy"] = [0, 0, 1]  # -1/3: large, but 3 rollouts cannot tell it from noise
     d = decide(base, cand, ONE_LOOK)
-    assert not d.per_task["noisy"].regressed
-    assert d.outcome == "accept"
+    assert not d.per_task["noisy"].regressed and d.per_task["noisy"].suspect
+    assert d.outcome == "inconclusive" and d.retest_tasks == ("noisy",)
+    cleared = decide(
+        base,
+        cand,
+        ONE_LOOK,
+        retests=RetestScores({"noisy": [1, 0, 0]}, {"noisy": [1, 1, 0]}),
+    )
+    assert cleared.outcome == "accept" and cleared.retest_rollouts == 6
+    assert cleared.per_task["noisy"].n_baseline == 6
 
 
 def test_missing_rollouts_are_missing_not_zero() -> None:

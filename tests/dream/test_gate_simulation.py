@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 
-from sleepd.dream.gate import GatePolicy, decide, false_accept_rate
+from sleepd.dream.gate import GatePolicy, RetestScores, decide, false_accept_rate
+from sleepd.dream.retest import Draw, check_with_retests, decide_with_retests
 from sleepd.dream.sequential import SequentialPlan
 
 TASKS, ROLLOUTS, TRIALS = 12, 3, 400
@@ -29,11 +31,15 @@ def draw(rng: random.Random, rates: list[float], lift: float, k: int) -> tuple[d
 
 
 def accept_rate(lift: float, seed: int, trials: int = TRIALS) -> float:
+    """decide() with suspect tasks retested on fresh draws, as the night does."""
     rng = random.Random(seed)
     decisions = []
     for _ in range(trials):
-        base, cand = draw(rng, world(rng), lift, ROLLOUTS)
-        decisions.append(decide(base, cand, ONE_LOOK))
+        rates = world(rng)
+        base, cand = draw(rng, rates, lift, ROLLOUTS)
+
+        decision, _ = decide_with_retests(base, cand, ONE_LOOK, fresh(rng, rates, lift))
+        decisions.append(decision)
     return false_accept_rate(decisions)
 
 
@@ -84,19 +90,35 @@ def test_naive_mean_went_up_rule_accepts_half_of_no_op_edits() -> None:
     assert 0.40 <= rate <= 0.55
 
 
+def fresh(rng: random.Random, rates: list[float], lift: float) -> Draw:
+    """Retest draws: fresh rollouts of the named tasks, both arms."""
+
+    def more(tasks: Sequence[str], n: int) -> tuple[dict, dict]:
+        b, c = draw(rng, [rates[int(t[1:])] for t in tasks], lift, n)
+        return (
+            {t: b[f"t{i}"] for i, t in enumerate(tasks)},
+            {t: c[f"t{i}"] for i, t in enumerate(tasks)},
+        )
+
+    return more
+
+
 def run_sequential(rng: random.Random, lift: float, plan: SequentialPlan) -> tuple[str, int]:
     rates = world(rng)
     base: dict[str, list[float | None]] = {f"t{i}": [] for i in range(TASKS)}
     cand: dict[str, list[float | None]] = {f"t{i}": [] for i in range(TASKS)}
+    retests = RetestScores()
     for round_ in range(1, plan.k_max + 1):
         b, c = draw(rng, rates, lift, 1)
         for t in base:
             base[t] += b[t]
             cand[t] += c[t]
-        step = plan.check(base, cand, round_, ONE_LOOK)
+        step, retests = check_with_retests(
+            plan, base, cand, round_, ONE_LOOK, fresh(rng, rates, lift), retests
+        )
         if step.settled:
             break
-    return step.status, 2 * TASKS * step.round
+    return step.status, 2 * TASKS * step.round + retests.rollouts
 
 
 def test_sequential_stopping_controls_errors_and_saves_rollouts() -> None:

@@ -172,8 +172,8 @@ def test_full_disk_on_the_cli_is_one_line_and_nonzero(
 def test_a_harvest_stopped_mid_group_rolls_the_group_back(
     corpus_tree: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Batches are written into the open group as they arrive; an error before its
-    commit (here: reading stops with an exception) leaves only committed groups."""
+    """Batches are written into the open group as they arrive; a stop before its commit
+    (here: Ctrl-C while reading) leaves only committed groups."""
     import sleepd.harvest_feed as harvest_feed
     import sleepd.harvest_writer as harvest_writer
 
@@ -186,11 +186,11 @@ def test_a_harvest_stopped_mid_group_rolls_the_group_back(
         for batch in real(harvester, job):
             seen += 1
             if seen == 6:
-                raise RuntimeError("reading stopped")
+                raise KeyboardInterrupt("reading stopped")
             yield batch
 
     monkeypatch.setattr(harvest_feed, "prepared_batches", breaks_after_a_while)
-    with pytest.raises(RuntimeError, match="reading stopped") as caught:
+    with pytest.raises(KeyboardInterrupt, match="reading stopped") as caught:
         harvest(store, cfg)
     # Rolled back at once, not when the failed harvest's frames (kept alive by the
     # traceback here, by a daemon's logging there) are collected: the lock is free.

@@ -93,56 +93,155 @@ def test_appended_lines_and_a_completed_half_line_arrive_once_each(
     assert integrity(db_file) == "ok"
 
 
-def test_truncated_then_rewritten_file_replaces_its_events(
+def event_count(db_file: Path, sid: str) -> int:
+    [(count,)] = query(db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (sid,))
+    return int(count)
+
+
+def test_a_truncated_then_rewritten_file_keeps_its_history_and_adds_the_new(
     corpus_tree: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
     harvest(store, cfg)
     path = claude_file(corpus_tree)
     old = session_events(db_file, "claude", CLAUDE_SID)
     assert len(old) >= 2
-    total_before = query(db_file, "SELECT count(*) FROM events")[0][0]
     with path.open("r+b") as handle:  # same inode, shorter content
         handle.truncate(0)
         handle.write(line(claude_prompt(CLAUDE_SID, "bbbbbbbb-0000-4000-8000-000000000001", "new")))
 
     report = harvest(store, cfg).totals()
-    assert report["files_reset"] == 1
+    assert (report["files_reset"], report["events_new"]) == (1, 1)
     events = session_events(db_file, "claude", CLAUDE_SID)
-    assert [t for _, _, t in events] == ["new"]
+    assert events[: len(old)] == old  # the source deleting its history deletes none of ours
+    assert [t for _, _, t in events[len(old) :]] == ["new"]
     assert_dense(events)
-    assert not {eid for _, eid, _ in old} & {eid for _, eid, _ in events}
-    total_after = query(db_file, "SELECT count(*) FROM events")[0][0]
-    assert total_after == total_before - len(old) + 1
-    [(count,)] = query(
-        db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (CLAUDE_SID,)
-    )
-    assert count == 1
-    assert integrity(db_file) == "ok"  # the dropped events left the full-text index too
+    assert event_count(db_file, CLAUDE_SID) == len(old) + 1
+    assert harvest(store, cfg).totals()["events_new"] == 0
+    assert integrity(db_file) == "ok"
 
 
-def test_replaced_file_new_inode_drops_old_events_and_keeps_new(
+def test_a_replaced_file_keeps_its_history_and_adds_only_new_content(
     corpus_tree: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
     harvest(store, cfg)
     path = codex_file(corpus_tree)
     old = session_events(db_file, "codex", CODEX_SID)
+    assert len(old) > 1
     header = path.read_bytes().split(b"\n", 1)[0] + b"\n"  # same session_meta, new body
     replacement = path.with_name("incoming.tmp")
-    replacement.write_bytes(header + line(codex_prompt("replaced one")) * 1)
+    replacement.write_bytes(header + line(codex_prompt("replaced one")))
     old_inode = path.stat().st_ino
     os.replace(replacement, path)
     assert path.stat().st_ino != old_inode
 
     report = harvest(store, cfg).totals()
-    assert report["files_reset"] == 1
+    assert (report["files_reset"], report["events_new"]) == (1, 1)
     events = session_events(db_file, "codex", CODEX_SID)
-    assert [t for _, _, t in events] == ["replaced one"]
+    assert events[: len(old)] == old
+    assert [t for _, _, t in events[len(old) :]] == ["replaced one"]
     assert_dense(events)
-    assert len(old) > 1
     again = harvest(store, cfg).totals()
     assert (again["events_new"], again["files_changed"]) == (0, 0)
     assert session_events(db_file, "codex", CODEX_SID) == events
     assert integrity(db_file) == "ok"
+
+
+@pytest.mark.parametrize("source", ["claude", "codex"])
+def test_a_rotated_file_keeps_its_events_and_its_copy_adds_no_duplicates(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path, source: str
+) -> None:
+    harvest(store, cfg)
+    sid = CLAUDE_SID if source == "claude" else CODEX_SID
+    path = claude_file(corpus_tree) if source == "claude" else codex_file(corpus_tree)
+    old = session_events(db_file, source, sid)
+    content = path.read_bytes()
+    # Rotation: the old content moves to a name the harvester also reads, and the agent
+    # starts a new file at the old name, beginning with the same lines.
+    rotated = path.with_name(path.stem + "-rotated" + path.suffix)
+    if source == "codex":
+        rotated = path.with_name(path.name.replace("rollout-", "rollout-0-"))
+    os.rename(path, rotated)
+    extra = (
+        claude_prompt(sid, "cccccccc-0000-4000-8000-000000000001", "after rotation")
+        if source == "claude"
+        else codex_prompt("after rotation")
+    )
+    path.write_bytes(content + line(extra))
+
+    report = harvest(store, cfg).totals()
+    assert report["events_new"] == 1
+    events = session_events(db_file, source, sid)
+    assert events[: len(old)] == old
+    assert [t for _, _, t in events[len(old) :]] == ["after rotation"]
+    assert_dense(events)
+    assert event_count(db_file, sid) == len(old) + 1
+    assert integrity(db_file) == "ok"
+
+
+def made_transcript(home: Path, source: str) -> tuple[Path, str, Any]:
+    """A transcript written by the test (no corpus): its path, session id and a
+    function making its n-th prompt line."""
+    if source == "claude":
+        sid = "33333333-3333-4333-8333-333333333333"
+        path = home / "claude" / "projects" / "-work-demo" / f"{sid}.jsonl"
+
+        def prompt(n: int, text: str) -> bytes:
+            return line(claude_prompt(sid, f"eeeeeeee-0000-4000-8000-{n:012d}", text))
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+        return path, sid, prompt
+    sid = "019e0000-0000-7000-8000-000000000033"
+    path = (
+        home
+        / "codex"
+        / "sessions"
+        / "2026"
+        / "06"
+        / "05"
+        / f"rollout-2026-06-05T05-00-00-{sid}.jsonl"
+    )
+    header = {
+        "timestamp": "2026-06-05T05:00:00.000Z",
+        "type": "session_meta",
+        "payload": {"id": sid, "timestamp": "2026-06-05T05:00:00.000Z", "cwd": "/work/demo"},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(line(header))
+
+    def codex_line(n: int, text: str) -> bytes:
+        return line(codex_prompt(text))
+
+    return path, sid, codex_line
+
+
+@pytest.mark.parametrize("source", ["claude", "codex"])
+def test_a_file_truncated_and_regrown_past_its_offset_with_the_same_head_is_read_anew(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, source: str
+) -> None:
+    path, sid, prompt = made_transcript(isolated_home, source)
+    append_bytes(path, b"".join(prompt(n, f"first {n} " + "x" * 300) for n in range(30)))
+    harvest(store, cfg)
+    old = session_events(db_file, source, sid)
+    content = path.read_bytes()
+    keep = content.index(b"\n", 4096) + 1  # the same first 4 KB: only the tail can tell
+    regrown = content[:keep] + b"".join(
+        prompt(100 + n, f"regrown {n} " + "y" * 300) for n in range(40)
+    )
+    assert len(regrown) > len(content)
+    with path.open("r+b") as handle:  # same inode, same head, other lines after it
+        handle.truncate(0)
+        handle.write(regrown)
+
+    report = harvest(store, cfg).totals()
+    assert (report["files_reset"], report["events_new"]) == (1, 40)
+    events = session_events(db_file, source, sid)
+    assert events[: len(old)] == old
+    assert [t.split(" ")[:2] for _, _, t in events[len(old) :]] == [
+        ["regrown", str(n)] for n in range(40)
+    ]
+    assert_dense(events)
+    assert harvest(store, cfg).totals()["events_new"] == 0
 
 
 def test_a_subagent_stored_before_its_parent_is_linked_when_the_parent_arrives(

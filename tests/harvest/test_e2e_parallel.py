@@ -5,9 +5,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import shutil
 import signal
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,6 @@ import pytest
 from e2e_support import canonical_dump, integrity, lay_out_copies
 
 import sleepd.harvest_feed as harvest_feed
-import sleepd.harvest_prepare as harvest_prepare
 from sleepd.harvest import harvest
 from sleepd.harvest_feed import worker_count
 from sleepd.store.engine import make_engine
@@ -94,82 +91,6 @@ def test_a_killed_worker_costs_speed_not_data(
     assert report.notices == [harvest_feed.WORKERS_LOST]
     assert integrity(db_file) == "ok"
     assert canonical_dump(db_file) == inline_dump(two_copies, cfg)
-
-
-def test_a_worker_killed_while_handing_back_a_result_costs_speed_not_data(
-    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Results travel as files: a worker killed halfway through writing one leaves no
-    half-sent message for the pool to wait on forever (it did, through the pipe)."""
-    if harvest_feed.start_method() != "fork":
-        pytest.skip("the patched hand-back reaches forked workers only")
-    real = harvest_prepare.spill
-    parent = os.getpid()
-    marker = two_copies / "killed-one"
-
-    def dies_halfway(result: Any, spill_dir: str) -> str:
-        path = real(result, spill_dir)
-        if os.getpid() != parent:
-            try:
-                os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
-            except FileExistsError:
-                return path
-            os.truncate(path, os.path.getsize(path) // 2)
-            os.kill(os.getpid(), signal.SIGKILL)
-        return path
-
-    monkeypatch.setattr(harvest_prepare, "spill", dies_halfway)
-    report = harvest(store, two_workers, parallel=True)
-    assert marker.exists(), "no worker handed back a result"
-    assert report.notices == [harvest_feed.WORKERS_LOST]
-    assert integrity(db_file) == "ok"
-    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
-    assert not list(
-        Path(harvest_feed._spill_root() or tempfile.gettempdir()).glob(
-            f"{harvest_feed.SPILL_PREFIX}{os.getpid()}-*"
-        )
-    )  # the harvest's own result directory is gone
-
-
-def test_a_result_that_cannot_be_read_back_costs_speed_not_data(
-    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Say the result file vanished (/dev/shm cleared under a running harvest)."""
-    real = harvest_feed.unspill
-    calls = 0
-
-    def vanished_once(value: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        if calls == 3:
-            raise FileNotFoundError(2, "No such file or directory")
-        return real(value)
-
-    monkeypatch.setattr(harvest_feed, "unspill", vanished_once)
-    report = harvest(store, two_workers, parallel=True)
-    assert report.notices == [
-        "a worker's result could not be read back ([Errno 2] No such file or directory); "
-        "the rest of this harvest was read in-process"
-    ]
-    assert integrity(db_file) == "ok"
-    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
-
-
-def test_result_directories_of_killed_harvests_are_removed(tmp_path: Path) -> None:
-    root = Path(harvest_feed._spill_root() or tempfile.gettempdir())
-    dead = root / f"{harvest_feed.SPILL_PREFIX}{2**22 + 12345}-left"  # above pid_max
-    alive = root / f"{harvest_feed.SPILL_PREFIX}{os.getpid()}-other"
-    for folder in (dead, alive):
-        folder.mkdir()
-        (folder / "x.result").write_bytes(b"data")
-    try:
-        mine = harvest_feed.make_spill_dir()
-        assert not dead.exists()
-        assert alive.exists()  # its harvest may still be running
-        os.rmdir(mine)
-    finally:
-        for folder in (dead, alive):
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_workers_that_cannot_start_cost_speed_not_data(
@@ -279,24 +200,6 @@ def test_small_files_travel_to_a_worker_together() -> None:
     assert len(harvest_feed.next_bundle(many, 0)) == harvest_feed.BUNDLE_JOBS
     # A file of unknown size (nothing planned) is not bundled.
     assert len(harvest_feed.next_bundle([_job("z", 0), _job("y", 10)], 0)) == 1
-
-
-def test_a_harvest_hands_small_files_back_in_few_calls(
-    two_copies: Path, two_workers: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls: list[int] = []
-    real = harvest_feed.unspill
-
-    def counted(value: Any) -> Any:
-        results = real(value)
-        calls.append(len(results))
-        return results
-
-    monkeypatch.setattr(harvest_feed, "unspill", counted)
-    report = harvest(store, two_workers, parallel=True)
-    files = sum(r.files_changed for r in report.sources.values())
-    assert sum(calls) <= files and len(calls) < files / 3, (calls, files)
-    assert canonical_dump(db_file) == inline_dump(two_copies, two_workers)
 
 
 def test_a_parallel_harvest_checkpoints_from_a_thread_and_leaves_the_wal_copied(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,7 +96,9 @@ class SimBackend:
         results = {
             cid: self.complete(r) for cid, r in zip(custom_ids(requests), requests, strict=True)
         }
-        batch_id = f"simbatch-{next(self._batch_ids)}"
+        # Unique across processes: a provider's batch ids never repeat, and the store keeps
+        # them unique, so a second night in the same home must not reuse "simbatch-1".
+        batch_id = f"simbatch-{uuid.uuid4().hex[:16]}-{next(self._batch_ids)}"
         self._batches[batch_id] = results
         return batch_id
 

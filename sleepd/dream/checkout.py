@@ -1,0 +1,214 @@
+"""Scratch checkouts for tools-mode replay: one per rollout, never the user's tree.
+
+A checkout is a fresh repository (`git init` with no templates, so no hooks) whose
+object store borrows the user's objects read-only through `objects/info/alternates`,
+with HEAD detached at the session's commit and the work tree filled by `read-tree`.
+It has no refs, no remotes, no hooks and no config of the user's repository; nothing
+is ever written to the user's repository or work tree (git never writes through an
+alternate).
+
+Checkouts live in `SLEEPD_HOME/replay-checkouts/` (0700). Each holds an exclusive
+`flock` on a lock file created before its directory and removed after it, so
+`sweep_stale` (called when a night starts) removes exactly the checkouts whose
+process died: a lock it can take belongs to nobody, and a directory without a lock
+file was orphaned by a kill between the two steps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import secrets
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from sleepd import paths
+from sleepd.errors import SleepdError
+from sleepd.mining.replay_site import SAFE_GIT
+
+CHECKOUTS_DIRNAME = "replay-checkouts"
+GIT_TIMEOUT_S = 120.0
+_LOCK_SUFFIX = ".lock"
+#: A directory without a lock file younger than this may be a checkout being made.
+_ORPHAN_MIN_AGE_S = 60.0
+
+
+class CheckoutError(SleepdError):
+    """A scratch checkout could not be made (missing commit, git failure, full disk)."""
+
+
+def checkouts_root() -> Path:
+    return paths.ensure_private_dir(paths.home_dir(create=True) / CHECKOUTS_DIRNAME)
+
+
+def _git(args: list[str], cwd: Path) -> str:
+    env = {
+        **os.environ,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_OPTIONAL_LOCKS": "0",
+    }
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    try:
+        done = subprocess.run(
+            ["git", *SAFE_GIT, *args],
+            cwd=str(cwd),
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=GIT_TIMEOUT_S,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise CheckoutError(f"git {args[0]} failed: {exc}") from None
+    if done.returncode != 0:
+        line = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise CheckoutError(f"git {args[0]} failed: {line[:300]}")
+    return done.stdout
+
+
+def objects_dir(repo_root: str | Path) -> Path:
+    """The user's object store (the common one, for a linked worktree)."""
+    common = _git(["rev-parse", "--git-common-dir"], Path(repo_root)).strip()
+    path = Path(common)
+    if not path.is_absolute():
+        path = Path(repo_root) / path
+    return (path / "objects").resolve()
+
+
+@dataclass
+class Checkout:
+    """A work tree at one commit; `remove()` deletes it (idempotent)."""
+
+    holder: Path
+    path: Path
+    commit: str
+    _lock_fd: int | None
+
+    def remove(self) -> None:
+        shutil.rmtree(self.holder, ignore_errors=True)
+        lock = self.holder.with_name(self.holder.name + _LOCK_SUFFIX)
+        with contextlib.suppress(FileNotFoundError):
+            lock.unlink()
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> Checkout:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+    def changed_files(self, ignore: set[str]) -> list[str]:
+        """Paths changed, added or deleted against the commit (the document excluded)."""
+        _git(["add", "-A", "--", "."], self.path)
+        out = _git(["diff", "--cached", "--name-only", "--no-renames", self.commit], self.path)
+        return [p for p in out.splitlines() if p and p not in ignore]
+
+    def diff(self, ignore: set[str], max_chars: int = 60_000) -> str:
+        _git(["add", "-A", "--", "."], self.path)
+        excludes = [f":(exclude){p}" for p in sorted(ignore)]
+        out = _git(["diff", "--cached", "--no-color", self.commit, "--", ".", *excludes], self.path)
+        return out if len(out) <= max_chars else out[:max_chars] + "\n[diff cut for storage]\n"
+
+
+def create_checkout(
+    repo_root: str | Path, commit: str, *, name: str = "project", root: Path | None = None
+) -> Checkout:
+    """A scratch work tree of `repo_root` at `commit`, sharing nothing writable with it."""
+    base = paths.ensure_private_dir(root) if root is not None else checkouts_root()
+    token = f"{paths.REPLAY_DIR_PREFIX}{os.getpid()}-{secrets.token_hex(6)}"
+    lock_path = base / (token + _LOCK_SUFFIX)
+    fd = os.open(lock_path, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    holder = base / token
+    safe_name = PurePath(name).name.strip(". ") or "project"
+    checkout = Checkout(holder, holder / safe_name, commit, fd)
+    try:
+        holder.mkdir(mode=0o700)
+        objects = objects_dir(repo_root)
+        _git(["init", "-q", "--template=", str(checkout.path)], holder)
+        alternates = checkout.path / ".git" / "objects" / "info"
+        alternates.mkdir(parents=True, exist_ok=True)
+        (alternates / "alternates").write_text(f"{objects}\n", encoding="utf-8")
+        resolved = _git(["rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], checkout.path)
+        _git(["update-ref", "--no-deref", "HEAD", resolved.strip()], checkout.path)
+        _git(["read-tree", "--reset", "-u", "HEAD"], checkout.path)
+    except (CheckoutError, OSError) as exc:
+        checkout.remove()
+        if isinstance(exc, CheckoutError):
+            raise
+        raise CheckoutError(f"cannot make a scratch checkout: {exc}") from None
+    return checkout
+
+
+def place_document(checkout: Checkout, relative: str, content: str) -> Path:
+    """Write the candidate document where the agent reads it (inside the checkout only)."""
+    target = (checkout.path / relative).resolve()
+    if checkout.path.resolve() not in target.parents:
+        raise CheckoutError(f"document path {relative!r} leaves the checkout")
+    from sleepd.backends.outbound import scrub_text
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # The agent sends what it reads to its model: the document passes the chokepoint.
+    target.write_text(scrub_text(content), encoding="utf-8")
+    return target
+
+
+def sweep_stale(root: Path | None = None) -> int:
+    """Remove checkouts whose process died; returns how many were removed."""
+    base = root if root is not None else paths.home_dir() / CHECKOUTS_DIRNAME
+    if not base.is_dir():
+        return 0
+    removed = 0
+    entries = sorted(base.iterdir())
+    locks = {e.name[: -len(_LOCK_SUFFIX)]: e for e in entries if e.name.endswith(_LOCK_SUFFIX)}
+    for entry in entries:
+        if entry.name.endswith(_LOCK_SUFFIX):
+            continue
+        lock = locks.get(entry.name)
+        if lock is not None and not _lock_is_free(lock):
+            continue  # a live process still owns it
+        if lock is None and _age_s(entry) < _ORPHAN_MIN_AGE_S:
+            continue  # its lock may be about to appear (creation is lock first)
+        shutil.rmtree(entry, ignore_errors=True)
+        if lock is not None:
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()
+        removed += 1
+    for name, lock in locks.items():
+        if not (base / name).exists() and _age_s(lock) >= _ORPHAN_MIN_AGE_S and _lock_is_free(lock):
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()
+    return removed
+
+
+def _age_s(path: Path) -> float:
+    try:
+        return time.time() - path.lstat().st_mtime
+    except OSError:
+        return float("inf")
+
+
+def _lock_is_free(lock: Path) -> bool:
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    else:
+        return True
+    finally:
+        os.close(fd)

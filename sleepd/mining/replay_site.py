@@ -1,0 +1,362 @@
+"""Where a mined task can be replayed with tools: repository root, commit, test commands.
+
+Recorded at mining time for each new task (`record_replay_sites`, one call from the
+task step). The commit is the one the session started from: Codex writes it in its
+session metadata; for Claude Code it is resolved from the local repository, when it
+still exists, as the branch's commit at the session's start (the branch's reflog,
+else the newest commit before that time). Test commands are the ones the agent or the
+user actually ran in the session, parsed into argv without a shell: a transcript is
+hostile input, and a command that needs a shell (pipes, substitutions, redirections)
+is not kept. A per-project override in the config (`[replay.projects."<path>"]`) is
+applied when the night loads the site, so changing it needs no re-mining.
+
+Every git call on the user's repository is read-only and runs with hooks and
+fsmonitor turned off, so a repository's own configuration cannot run code here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.mining.tasks import command_of, is_shell_tool
+from sleepd.mining.test_report import parse_test_output
+from sleepd.store.models import Episode, Event, Session, Task, TaskReplaySite
+
+GIT_TIMEOUT_S = 10.0
+MAX_TEST_COMMANDS = 3
+MAX_COMMAND_CHARS = 300
+#: Flags that make every git call on a user's repository inert: no hooks, no fsmonitor
+#: daemon command, no pager, no prompts.
+SAFE_GIT = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "--no-pager")
+_SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+#: Characters that only a shell gives meaning to; such a command is never kept.
+_SHELL_ONLY = re.compile(r"[`$<>|;&(){}\\\n\r*?!~]")
+_ENV_ASSIGN = re.compile(r"^([A-Z_][A-Z0-9_]{0,63})=(.{0,200})$")
+_UNSAFE_ENV = re.compile(r"^(?:PATH|HOME|LD_\w*|DYLD_\w*|PYTHONSTARTUP|BASH_ENV|ENV|GIT_\w*)$")
+#: Runner prefixes that keep the test command what it is.
+_RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("hatch", "run"), ("pdm", "run"))
+_TEST_HEADS: tuple[tuple[str, ...], ...] = (
+    ("pytest",),
+    ("py.test",),
+    ("python", "-m", "pytest"),
+    ("python3", "-m", "pytest"),
+    ("tox",),
+    ("nox",),
+    ("npm", "test"),
+    ("npm", "run", "test"),
+    ("npm", "t"),
+    ("pnpm", "test"),
+    ("pnpm", "run", "test"),
+    ("yarn", "test"),
+    ("yarn", "run", "test"),
+    ("bun", "test"),
+    ("npx", "jest"),
+    ("npx", "vitest"),
+    ("jest",),
+    ("vitest",),
+    ("go", "test"),
+    ("cargo", "test"),
+    ("cargo", "nextest", "run"),
+    ("make", "test"),
+    ("make", "check"),
+    ("just", "test"),
+    ("mvn", "test"),
+    ("gradle", "test"),
+    ("./gradlew", "test"),
+    ("rspec",),
+    ("bundle", "exec", "rspec"),
+    ("dotnet", "test"),
+    ("ctest",),
+    ("phpunit",),
+    ("mix", "test"),
+)
+
+
+@dataclass(frozen=True)
+class TestCommand:
+    """A test command as argv, the directory it ran in (relative to the root), its env."""
+
+    __test__ = False
+
+    argv: tuple[str, ...]
+    cwd: str = "."
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        prefix = " ".join(f"{k}={shlex.quote(v)}" for k, v in self.env)
+        body = shlex.join(self.argv)
+        where = "" if self.cwd == "." else f"(in {self.cwd}) "
+        return f"{where}{prefix + ' ' if prefix else ''}{body}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"argv": list(self.argv), "cwd": self.cwd, "env": dict(self.env)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TestCommand | None:
+        if not isinstance(data, dict):
+            return None
+        argv = data.get("argv")
+        if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+            return None
+        cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else "."
+        raw_env = data.get("env")
+        env: dict[Any, Any] = raw_env if isinstance(raw_env, dict) else {}
+        if not _safe_relative(str(cwd)):
+            return None
+        pairs = tuple((str(k), str(v)) for k, v in env.items() if _ENV_ASSIGN.match(f"{k}={v}"))
+        return cls(tuple(argv), str(cwd), pairs)
+
+
+@dataclass
+class ReplaySiteDraft:
+    repo_root: str | None = None
+    commit: str | None = None
+    commit_source: str = ""
+    test_commands: list[TestCommand] = field(default_factory=list)
+    failing_tests: list[str] = field(default_factory=list)
+    agent: str | None = None
+    problem: str | None = None
+
+
+def _safe_relative(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    return not path.startswith("/") and ".." not in parts and "\x00" not in path
+
+
+def _is_test_head(tokens: Sequence[str]) -> bool:
+    for runner in _RUNNERS:
+        if tuple(tokens[: len(runner)]) == runner:
+            tokens = tokens[len(runner) :]
+            break
+    if not tokens:
+        return False
+    first = PurePosixPath(tokens[0]).name if "/" in tokens[0] else tokens[0]
+    normalized = (first, *tokens[1:]) if tokens[0] != "./gradlew" else tuple(tokens)
+    return any(tuple(normalized[: len(head)]) == head for head in _TEST_HEADS)
+
+
+def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> TestCommand | None:
+    """The test command in one shell command line, or None.
+
+    `cd DIR && pytest -q` keeps DIR (when it lies inside the repository); env assignments
+    in front are kept unless they could change what runs (PATH, LD_*, …). Anything else
+    around the test command, and any command a shell would have to interpret, is refused.
+    """
+    if not command or len(command) > MAX_COMMAND_CHARS * 4:
+        return None
+    cwd = Path(session_cwd)
+    segments = [s.strip() for s in re.split(r"&&|;|\|\||\n", command) if s.strip()]
+    for segment in segments:
+        try:
+            tokens = shlex.split(segment)
+        except ValueError:
+            return None
+        if len(tokens) >= 2 and tokens[0] == "cd":
+            target = Path(tokens[1]) if tokens[1].startswith("/") else cwd / tokens[1]
+            cwd = Path(os.path.normpath(target))
+            continue
+        env: list[tuple[str, str]] = []
+        while tokens and (match := _ENV_ASSIGN.match(tokens[0])):
+            if _UNSAFE_ENV.match(match.group(1)):
+                return None
+            env.append((match.group(1), match.group(2)))
+            tokens = tokens[1:]
+        if not tokens or not _is_test_head(tokens):
+            continue
+        if len(segment) > MAX_COMMAND_CHARS or _SHELL_ONLY.search(segment):
+            return None
+        try:
+            relative = os.path.relpath(cwd, repo_root)
+        except ValueError:
+            return None
+        if not _safe_relative(relative):
+            return None
+        return TestCommand(tuple(tokens), relative, tuple(env))
+    return None
+
+
+# --- git -------------------------------------------------------------------------------
+
+
+def git(args: Sequence[str], cwd: str | Path, timeout: float = GIT_TIMEOUT_S) -> str | None:
+    """stdout of a read-only git call on a user's repository; None on any failure."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+    try:
+        done = subprocess.run(
+            ["git", *SAFE_GIT, *args],
+            cwd=str(cwd),
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def repository_root(path: str | None) -> str | None:
+    """The work tree root containing `path`, when it is a git repository that still exists."""
+    if not path or not Path(path).is_dir():
+        return None
+    out = git(["rev-parse", "--show-toplevel"], path)
+    return out.strip() or None if out else None
+
+
+def has_commit(repo_root: str, commit: str) -> bool:
+    return git(["cat-file", "-e", f"{commit}^{{commit}}"], repo_root) is not None
+
+
+def _safe_branch(branch: str | None) -> bool:
+    return bool(
+        branch
+        and not branch.startswith("-")
+        and ".." not in branch
+        and not re.search(r"[\s\x00-\x1f~^:?*\[\\]", branch)
+        and len(branch) < 256
+    )
+
+
+def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[str | None, str]:
+    """The branch's commit at `at`: from its reflog, else the newest commit before it."""
+    if at is None:
+        return None, ""
+    when = at if at.tzinfo else at.replace(tzinfo=UTC)
+    ref = f"refs/heads/{branch}" if _safe_branch(branch) else "HEAD"
+    log = git(["log", "-g", "--format=%H %gd", "--date=unix", ref, "--"], repo_root)
+    for line in (log or "").splitlines():
+        sha, _, selector = line.partition(" ")
+        stamp = re.search(r"@\{(\d+)\}$", selector)
+        if stamp and _SHA.match(sha) and int(stamp.group(1)) <= when.timestamp():
+            return sha, "reflog"
+    before = git(["rev-list", "-1", f"--before={int(when.timestamp())}", ref, "--"], repo_root)
+    sha = (before or "").strip()
+    return (sha, "rev-list") if _SHA.match(sha) else (None, "")
+
+
+# --- what the session shows ------------------------------------------------------------
+
+
+def find_test_commands(
+    commands: Iterable[str], *, session_cwd: str, repo_root: str
+) -> list[TestCommand]:
+    """Distinct test commands, most often run first."""
+    counts: dict[TestCommand, int] = {}
+    for command in commands:
+        parsed = parse_test_command(command, session_cwd=session_cwd, repo_root=repo_root)
+        if parsed is not None:
+            counts[parsed] = counts.get(parsed, 0) + 1
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    return [command for command, _ in ranked[:MAX_TEST_COMMANDS]]
+
+
+def _session_commands(db: DbSession, session_id: int) -> list[str]:
+    rows = db.execute(
+        select(Event.tool_name, Event.text).where(
+            Event.session_id == session_id, Event.kind == "tool_call"
+        )
+    )
+    return [command_of(text) for name, text in rows if is_shell_tool(name)]
+
+
+def _episode_failing_tests(db: DbSession, episode: Episode) -> list[str]:
+    """Failing test names in the tool output the episode saw (the first failing run)."""
+    rows = db.scalars(
+        select(Event.text).where(
+            Event.session_id == episode.session_id,
+            Event.kind == "tool_result",
+            Event.seq >= episode.start_seq,
+            Event.seq <= episode.end_seq,
+        )
+    )
+    for text in rows:
+        report = parse_test_output(text or "")
+        if report is not None and report.failed_names:
+            return report.failed_names
+    return []
+
+
+def _as_utc(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def draft_site(db: DbSession, task: Task, episode: Episode, session: Session) -> ReplaySiteDraft:
+    draft = ReplaySiteDraft(agent=session.source)
+    cwd = episode.project_path or session.project_path
+    root = repository_root(cwd)
+    if root is None or cwd is None:
+        draft.problem = "the session's directory is not a git repository on this machine"
+        return draft
+    draft.repo_root = root
+    recorded = str((session.meta or {}).get("commit") or "").strip().lower()
+    if _SHA.match(recorded) and has_commit(root, recorded):
+        draft.commit, draft.commit_source = recorded, "session"
+    else:
+        started = _as_utc(episode.started_at) or _as_utc(session.started_at)
+        draft.commit, draft.commit_source = commit_at(root, session.git_branch, started)
+    draft.test_commands = find_test_commands(
+        _session_commands(db, session.id), session_cwd=cwd, repo_root=root
+    )
+    draft.failing_tests = _episode_failing_tests(db, episode)
+    if draft.commit is None:
+        draft.problem = "the commit the session started from is not in the repository"
+    elif not draft.test_commands:
+        draft.problem = "no test command was run in the session"
+    return draft
+
+
+def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
+    """Record where the mined tasks of these episodes can be replayed (those without a site).
+
+    Returns the number of sites written. Never fails the mining step: a task whose site
+    cannot be found gets a row with the reason, and replays in text mode.
+    """
+    ids = list(episode_ids)
+    if not ids:
+        return 0
+    has_site = select(TaskReplaySite.task_id)
+    tasks = db.scalars(
+        select(Task).where(
+            Task.episode_id.in_(ids), Task.origin == "mined", Task.id.not_in(has_site)
+        )
+    ).all()
+    written = 0
+    for task in tasks:
+        if task.id is None or task.episode_id is None:
+            continue
+        episode = db.get(Episode, task.episode_id)
+        session = db.get(Session, episode.session_id) if episode is not None else None
+        if episode is None or session is None:
+            continue
+        draft = draft_site(db, task, episode, session)
+        db.add(
+            TaskReplaySite(
+                task_id=task.id,
+                repo_root=draft.repo_root,
+                commit=draft.commit,
+                commit_source=draft.commit_source,
+                test_commands=[c.to_dict() for c in draft.test_commands],
+                failing_tests=draft.failing_tests,
+                agent=draft.agent,
+                problem=draft.problem,
+            )
+        )
+        written += 1
+    return written

@@ -1,0 +1,121 @@
+"""What a test run printed: counts and the names of failing tests, per framework.
+
+Used twice: at mining time on the tool output an agent saw (which tests were failing
+in the original episode), and at replay time on the output of the project's own test
+command in the scratch checkout. Parsing is by the frameworks' summary lines; where a
+framework prints nothing we recognise, the exit status is the only evidence and the
+names stay unknown (`names_known` is False).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Most failing-test names kept per report: enough to judge, bounded for hostile output.
+MAX_NAMES = 200
+MAX_NAME_CHARS = 300
+
+_PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) +(\S+?)(?: - .*)?$", re.MULTILINE)
+_PYTEST_SUMMARY = re.compile(r"^=+ (.*\b(?:passed|failed|error|errors|no tests ran)\b.*) =+\s*$")
+_COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)")
+_GO_FAIL = re.compile(r"^\s*--- FAIL: (\S+)", re.MULTILINE)
+_GO_PASS = re.compile(r"^\s*--- PASS: (\S+)", re.MULTILINE)
+_CARGO_RESULT = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)\s*$", re.MULTILINE)
+_JEST_SUMMARY = re.compile(r"^Tests:\s+(.*)$", re.MULTILINE)
+_JEST_FAIL = re.compile(r"^\s*(?:✕|×)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
+_JEST_PASS = re.compile(r"^\s*(?:✓|√)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
+
+
+@dataclass
+class TestReport:
+    __test__ = False  # not a pytest test class
+
+    passed: int = 0
+    failed: int = 0
+    failed_names: list[str] = field(default_factory=list)
+    passed_names: list[str] = field(default_factory=list)
+    names_known: bool = False
+    framework: str = ""
+
+    @property
+    def run(self) -> int:
+        return self.passed + self.failed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "failed": self.failed,
+            "failed_names": self.failed_names,
+            "names_known": self.names_known,
+            "framework": self.framework,
+        }
+
+
+def _clip(names: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for name in names:
+        seen.setdefault(name.strip()[:MAX_NAME_CHARS], None)
+    return list(seen)[:MAX_NAMES]
+
+
+def parse_test_output(text: str) -> TestReport | None:
+    """The report of the first framework whose summary appears; None when none does."""
+    for parser in (_pytest, _go, _cargo, _jest):
+        report = parser(text)
+        if report is not None:
+            return report
+    return None
+
+
+def _pytest(text: str) -> TestReport | None:
+    summaries = [m.group(1) for line in text.splitlines() if (m := _PYTEST_SUMMARY.match(line))]
+    failed_names = _PYTEST_FAILED.findall(text)
+    if not summaries and not failed_names:
+        return None
+    counts: dict[str, int] = {}
+    for number, word in _COUNT.findall(summaries[-1] if summaries else ""):
+        counts[word.rstrip("s") if word.startswith("error") else word] = int(number)
+    failed = counts.get("failed", 0) + counts.get("error", 0)
+    return TestReport(
+        passed=counts.get("passed", 0),
+        failed=max(failed, len(set(failed_names))),
+        failed_names=_clip(failed_names),
+        names_known=bool(failed_names) or failed == 0,
+        framework="pytest",
+    )
+
+
+def _go(text: str) -> TestReport | None:
+    fails, passes = _GO_FAIL.findall(text), _GO_PASS.findall(text)
+    if not fails and not passes and not re.search(r"^(?:ok|FAIL)\s+\S+", text, re.MULTILINE):
+        return None
+    if not fails and not passes:
+        return None
+    return TestReport(len(passes), len(fails), _clip(fails), _clip(passes), True, "go")
+
+
+def _cargo(text: str) -> TestReport | None:
+    results = _CARGO_RESULT.findall(text)
+    if not results:
+        return None
+    fails = [name for name, status in results if status == "FAILED"]
+    passes = [name for name, status in results if status == "ok"]
+    return TestReport(len(passes), len(fails), _clip(fails), _clip(passes), True, "cargo")
+
+
+def _jest(text: str) -> TestReport | None:
+    summary = _JEST_SUMMARY.search(text)
+    if summary is None:
+        return None
+    counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed)", summary.group(1))}
+    fails = _JEST_FAIL.findall(text)
+    return TestReport(
+        counts.get("passed", 0),
+        counts.get("failed", 0),
+        _clip(fails),
+        _clip(_JEST_PASS.findall(text)),
+        bool(fails) or counts.get("failed", 0) == 0,
+        "jest",
+    )

@@ -1,0 +1,188 @@
+"""Telling a damaged SQLite database from a healthy one, and refusing to write to it.
+
+Three layers, cheapest first:
+- every open reads the 100-byte header: the magic string, a valid page size, a file
+  size that is a whole number of pages and not shorter than the page count the header
+  records (a truncated file or an overwritten header is caught before any query);
+- any query that meets SQLite's own corruption errors (`SQLITE_CORRUPT`,
+  `SQLITE_NOTADB`) marks the file damaged (`<db>.damaged`, next to it, never in it);
+- a file marked damaged is refused by every command but `sleepd db check`, which runs
+  `PRAGMA integrity_check` and lifts the mark only when the check passes.
+
+So after the first sign of damage nothing writes on top of the file until a full check
+says it is sound.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from sleepd.errors import ExitCode, SleepdError
+
+MAGIC = b"SQLite format 3\x00"
+HEADER_SIZE = 100
+
+#: SQLite result names that mean the file is damaged, not busy or full.
+CORRUPT_NAMES = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
+CORRUPT_TEXTS = ("malformed", "file is not a database", "database disk image")
+
+#: The SQLite file the process opened last (the one an error is about).
+_current: Path | None = None
+
+
+class DatabaseDamagedError(SleepdError):
+    exit_code = ExitCode.CHECK_FAILED
+
+
+def sqlite_cause(exc: BaseException) -> sqlite3.Error | None:
+    """The sqlite3 error behind `exc` (SQLAlchemy wraps it as `.orig`), if any."""
+    seen = 0
+    current: BaseException | None = exc
+    while current is not None and seen < 8:
+        if isinstance(current, sqlite3.Error):
+            return current
+        orig = getattr(current, "orig", None)
+        if isinstance(orig, sqlite3.Error):
+            return orig
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return None
+
+
+def is_corruption(error: sqlite3.Error) -> bool:
+    name = str(getattr(error, "sqlite_errorname", "") or "")
+    if any(name.startswith(n) for n in CORRUPT_NAMES):
+        return True
+    text = str(error).lower()
+    return type(error) is sqlite3.DatabaseError and any(t in text for t in CORRUPT_TEXTS)
+
+
+def remember(db_file: Path) -> None:
+    global _current
+    _current = db_file
+
+
+def current_file() -> Path | None:
+    return _current
+
+
+def marker_for(db_file: Path) -> Path:
+    return db_file.with_name(db_file.name + ".damaged")
+
+
+def header_problem(db_file: Path) -> str | None:
+    """Why the file's header says it is damaged, or None (missing and empty files pass)."""
+    try:
+        with db_file.open("rb") as handle:
+            header = handle.read(HEADER_SIZE)
+            size = os.fstat(handle.fileno()).st_size
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror}"
+    if size == 0:
+        return None
+    if len(header) < HEADER_SIZE or not header.startswith(MAGIC):
+        return "not an SQLite database (header overwritten or file cut short)"
+    raw_page = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if raw_page == 1 else raw_page
+    if page_size < 512 or page_size & (page_size - 1):
+        return f"invalid page size {raw_page} in the header"
+    if size % page_size:
+        return f"size {size} is not a whole number of {page_size}-byte pages (truncated)"
+    page_count = int.from_bytes(header[28:32], "big")
+    change_counter = header[24:28]
+    valid_for = header[92:96]
+    if page_count and change_counter == valid_for and size < page_count * page_size:
+        return f"holds {size // page_size} of the {page_count} pages its header records (truncated)"
+    return None
+
+
+def check_openable(db_file: Path) -> None:
+    """Raise `DatabaseDamagedError` when the file is marked damaged or its header is bad."""
+    remember(db_file)
+    marker = marker_for(db_file)
+    if marker.exists():
+        reason = _read_marker(marker)
+        raise DatabaseDamagedError(
+            f"the database {db_file} was found damaged ({reason}); nothing is written to it"
+            " until `sleepd db check` passes"
+        )
+    problem = header_problem(db_file)
+    if problem is not None:
+        mark_damaged(problem, db_file)
+        raise DatabaseDamagedError(
+            f"the database {db_file} is damaged: {problem}; run `sleepd db check`"
+        )
+
+
+def probe(db_file: Path) -> None:
+    """Open, read the schema and the revision: SQLite's corruption errors mark the file.
+
+    Cheap (a few pages); a damaged page elsewhere is only found by `integrity_problems`.
+    """
+    check_openable(db_file)
+    if not db_file.exists() or db_file.stat().st_size == 0:
+        return
+    try:
+        conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=30)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            if "alembic_version" in names:
+                conn.execute("SELECT version_num FROM alembic_version").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if not is_corruption(exc):
+            raise
+        mark_damaged(str(exc), db_file)
+        raise DatabaseDamagedError(
+            f"the database {db_file} is damaged ({exc}); run `sleepd db check`"
+        ) from None
+
+
+def mark_damaged(reason: str, db_file: Path | None = None) -> Path | None:
+    """Record that `db_file` (default: the one opened last) is damaged; never raises."""
+    target = db_file or _current
+    if target is None:
+        return None
+    try:
+        fd = os.open(marker_for(target), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(" ".join(reason.split())[:300] + "\n")
+    except OSError:
+        pass
+    return target
+
+
+def clear_mark(db_file: Path) -> None:
+    marker_for(db_file).unlink(missing_ok=True)
+
+
+def _read_marker(marker: Path) -> str:
+    try:
+        return marker.read_text(encoding="utf-8", errors="replace").strip()[:300] or "no detail"
+    except OSError:
+        return "no detail"
+
+
+def integrity_problems(db_file: Path, limit: int = 20) -> list[str]:
+    """`PRAGMA integrity_check` on a read-only connection; [] when the file is sound."""
+    problem = header_problem(db_file)
+    if problem is not None:
+        return [problem]
+    try:
+        conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        return [f"cannot open: {exc}"]
+    try:
+        rows = conn.execute(f"PRAGMA integrity_check({int(limit)})").fetchall()
+    except sqlite3.Error as exc:
+        return [str(exc)]
+    finally:
+        conn.close()
+    found = [str(row[0]) for row in rows]
+    return [] if found == ["ok"] else found

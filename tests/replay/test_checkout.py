@@ -1,0 +1,113 @@
+"""Scratch checkouts: real git, nothing shared with the user's repository, no leftovers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sleepd.dream.checkout import (
+    CheckoutError,
+    create_checkout,
+    place_document,
+    sweep_stale,
+)
+from sleepd.paths import REPLAY_DIR_PREFIX
+
+from .conftest import tree_digest
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def test_a_checkout_is_at_the_commit_and_shares_no_refs_hooks_or_remotes(
+    ledger: tuple[Path, str], tmp_path: Path
+) -> None:
+    repo, commit = ledger
+    git(repo, "remote", "add", "origin", "https://example.invalid/ledger.git")
+    hook = repo / ".git" / "hooks" / "post-checkout"
+    hook.write_text('#!/bin/sh\ntouch "$HOME/hook-ran"\n')
+    hook.chmod(0o755)
+    (repo / "ledger" / "dirty.py").write_text("uncommitted = True\n")  # the user's work
+    before = tree_digest(repo)
+    root = tmp_path / "checkouts"
+    with create_checkout(repo, commit, name="ledger", root=root) as checkout:
+        assert REPLAY_DIR_PREFIX in str(checkout.path) and checkout.path.name == "ledger"
+        assert oct(root.stat().st_mode & 0o777) == "0o700"
+        assert git(checkout.path, "rev-parse", "HEAD") == commit
+        assert git(checkout.path, "for-each-ref") == ""  # no refs at all
+        assert git(checkout.path, "remote") == ""
+        assert not any((checkout.path / ".git" / "hooks").glob("*"))
+        assert not (checkout.path / "ledger" / "dirty.py").exists()
+        assert git(checkout.path, "status", "--porcelain") == ""
+        place_document(checkout, "AGENTS.md", "# new rules\n")
+        (checkout.path / "ledger" / "total_price.py").write_text(
+            "def total_price(i):\n    return 0\n"
+        )
+        assert checkout.changed_files({"AGENTS.md"}) == ["ledger/total_price.py"]
+        assert "return 0" in checkout.diff({"AGENTS.md"})
+        with pytest.raises(CheckoutError):
+            place_document(checkout, "../../escape.md", "x")
+        path = checkout.path
+    assert not path.exists() and list(root.iterdir()) == []
+    assert tree_digest(repo) == before  # the user's tree and .git, byte for byte
+    assert not (Path.home() / "hook-ran").exists()
+
+
+def test_a_missing_commit_is_one_clear_error_and_leaves_nothing(
+    ledger: tuple[Path, str], tmp_path: Path
+) -> None:
+    repo, _ = ledger
+    root = tmp_path / "checkouts"
+    with pytest.raises(CheckoutError, match="rev-parse"):
+        create_checkout(repo, "0" * 40, root=root)
+    assert list(root.iterdir()) == []
+    with pytest.raises(CheckoutError):
+        create_checkout(tmp_path / "not-a-repo", "0" * 40, root=root)
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from sleepd.dream.checkout import create_checkout
+checkout = create_checkout(sys.argv[1], sys.argv[2], root=Path(sys.argv[3]))
+Path(sys.argv[4]).write_text(str(checkout.path))
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_checkout_of_a_killed_process_is_removed_at_the_next_start(
+    ledger: tuple[Path, str], tmp_path: Path
+) -> None:
+    repo, commit = ledger
+    root = tmp_path / "checkouts"
+    ready = tmp_path / "ready"
+    live = create_checkout(repo, commit, root=root)  # this process's own, still in use
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(repo), commit, str(root), str(ready)]
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists():
+            assert proc.poll() is None, "the holder died"
+            assert time.monotonic() < deadline, "the holder never made its checkout"
+            time.sleep(0.02)
+        orphan = Path(ready.read_text())
+        assert orphan.is_dir()
+        assert sweep_stale(root) == 0  # both owners alive: nothing removed
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert sweep_stale(root) == 1
+    assert not orphan.exists() and live.path.exists()
+    live.remove()
+    assert list(root.iterdir()) == []

