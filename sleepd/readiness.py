@@ -130,3 +130,18 @@ def _readiness(
     return Readiness(
         project, n_sessions, tasks, need_total, need_val, more, more_sessions, more_days
     )
+
+
+def not_ready_reason(engine: Any, cfg: Any, project: str | None = None) -> str:
+    """Why a night found nothing to replay, with the busiest project's numbers."""
+    from sleepd.search import EngineReader
+
+    rows = project_readiness(EngineReader(engine), cfg, limit=50)
+    if project is not None:
+        rows = [r for r in rows if r.project == project]
+    waiting = [r for r in rows if not r.ready]
+    if not waiting:
+        return "no project has enough mined tasks yet: no sessions with a project harvested"
+    best = waiting[0]
+    others = f" ({len(waiting) - 1} other projects have fewer)" if len(waiting) > 1 else ""
+    return f"no project has enough mined tasks yet; {best.project}: {best.sentence()}{others}"
