@@ -55,13 +55,18 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
         daemon_text = f"running, pid {daemon['pid']}, watching by {daemon['watch_mode']}"
     else:
         daemon_text = f"not running ({daemon['state']})"
-    at_head = "up to date" if db["at_head"] else "NEEDS `sleepd db upgrade`"
+    if db["at_head"]:
+        database = f"up to date (schema {db['revision']})"
+    elif not db.get("initialised"):
+        database = "not created yet (the first `sleepd harvest` creates it)"
+    else:
+        database = f"schema {db['revision']} is behind: run `sleepd db upgrade`"
     console.print(
         kv_panel(
             "sleepd",
             [
                 ("home", report["home"]),
-                ("database", f"{at_head} (schema {db['revision'] or 'not initialised'})"),
+                ("database", database),
                 ("daemon", daemon_text),
                 ("next night", _fmt(daemon.get("next_night_at"))),
             ],
