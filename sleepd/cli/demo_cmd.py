@@ -53,6 +53,13 @@ def demo(
     console.print("[bold]Try the review queue on this demo's proposal:[/]")
     console.print(f"  {env} {command} review", soft_wrap=True)
     console.print(f"  (or: {env} {command} review list)", soft_wrap=True)
+    console.print(
+        f"The demo's home stays in {demo_home.root} (nothing outside it was touched); "
+        f"remove it when you are done: rm -r {demo_home.root}",
+        soft_wrap=False,
+        markup=False,
+        highlight=False,
+    )
     if not proposals:
         raise typer.Exit(1)
 
