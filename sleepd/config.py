@@ -9,6 +9,7 @@ from (default, file or environment).
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -27,6 +28,9 @@ def _opt(default: Any, doc: str, **rules: Any) -> Any:
 
 
 _TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+#: The largest number any key accepts unless it names its own bound: a value past it is a
+#: typo or an attempt to disable a limit (20-digit token caps, 1e308 dollars).
+SANE_MAX = 10**9
 BACKEND_CHOICES = ("auto", "anthropic", "openai", "claude-cli", "codex-cli", "sim")
 
 
@@ -63,7 +67,10 @@ class SourcesConfig:
 class HarvestConfig:
     redact: bool = _opt(True, "Redact secrets before storing (strongly recommended).")
     max_text_bytes: int = _opt(
-        262144, "Longest text stored per event; longer text is truncated.", min=1024
+        262144,
+        "Longest text stored per event; longer text is truncated.",
+        min=1024,
+        max=64 * 1024 * 1024,
     )
     batch_lines: int = _opt(2000, "Lines per insert batch.", min=10, max=100000)
     workers: int = _opt(
@@ -89,8 +96,10 @@ class RoleConfig:
 @dataclass
 class BackendsConfig:
     default: str = _opt("auto", "Backend for roles that do not name one.", choices=BACKEND_CHOICES)
-    anthropic_base_url: str = _opt("", "Anthropic API base URL ('' = official).")
-    openai_base_url: str = _opt("", "OpenAI-compatible base URL (Ollama, vLLM, llama.cpp).")
+    anthropic_base_url: str = _opt("", "Anthropic API base URL ('' = official).", url=True)
+    openai_base_url: str = _opt(
+        "", "OpenAI-compatible base URL (Ollama, vLLM, llama.cpp).", url=True
+    )
     claude_executable: str = _opt("claude", "The Claude Code CLI.")
     codex_executable: str = _opt("codex", "The Codex CLI.")
     timeout_seconds: float = _opt(120.0, "Per-call timeout.", min=1, max=3600)
@@ -101,9 +110,11 @@ class BackendsConfig:
 
 @dataclass
 class BudgetConfig:
-    max_usd_per_night: float = _opt(2.0, "Hard cap on dollars per night.", min=0)
-    max_tokens_per_night: int = _opt(2_000_000, "Hard cap on tokens per night.", min=0)
-    max_wall_minutes: float = _opt(120.0, "Hard cap on a night's wall time.", min=1)
+    max_usd_per_night: float = _opt(2.0, "Hard cap on dollars per night.", min=0, max=10_000)
+    max_tokens_per_night: int = _opt(
+        2_000_000, "Hard cap on tokens per night.", min=0, max=10_000_000_000
+    )
+    max_wall_minutes: float = _opt(120.0, "Hard cap on a night's wall time.", min=1, max=24 * 60)
 
 
 @dataclass
@@ -276,11 +287,12 @@ ENV_OVERRIDES = {"database_url": paths.ENV_DATABASE_URL}
 
 
 class _Fail:
-    def __init__(self, file: Path | None) -> None:
+    def __init__(self, file: Path | None, where: str | None = None) -> None:
         self.file = file
+        self.where = where
 
     def __call__(self, key: str, given: Any, allowed: str) -> ConfigError:
-        where = str(self.file) if self.file else "<defaults>"
+        where = self.where or (str(self.file) if self.file else "<defaults>")
         return ConfigError(f"{where}: {key} = {given!r} is not allowed; expected {allowed}")
 
 
@@ -307,6 +319,10 @@ def _check_value(fail: _Fail, key: str, f: dataclasses.Field[Any], value: Any) -
             raise fail(key, value, "a time as HH:MM (24 h)")
         if meta.get("timezone") and value != "local":
             _check_timezone(fail, key, value)
+        if meta.get("url"):
+            _check_http_url(fail, key, value)
+        if key == "database_url":
+            return check_database_url(fail, key, value)
         return value
     elif expected == "list[str]":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -320,11 +336,74 @@ def _check_value(fail: _Fail, key: str, f: dataclasses.Field[Any], value: Any) -
             except re.error as exc:
                 raise fail(key, pattern, f"a valid regular expression ({exc})") from None
         return value
+    if isinstance(value, float) and not math.isfinite(value):
+        raise fail(key, value, _range_text("a finite number", meta))
     if "min" in meta and value < meta["min"]:
         raise fail(key, value, _range_text("a value", meta))
-    if "max" in meta and value > meta["max"]:
-        raise fail(key, value, _range_text("a value", meta))
+    if value > meta.get("max", SANE_MAX):
+        raise fail(key, value, _range_text("a value", {"max": SANE_MAX, **meta}))
     return value
+
+
+def _check_http_url(fail: _Fail, key: str, value: str) -> None:
+    """'' or an http(s) URL with a host: a base URL every request and API key goes to."""
+    if not value:
+        return
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+    except ValueError:
+        host, parts = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise fail(key, _masked(value), "an http:// or https:// URL with a host, or ''")
+
+
+#: SQLAlchemy backends the store supports, and the driver modules each may name.
+DATABASE_DRIVERS: dict[str, dict[str, str]] = {
+    "sqlite": {"": "sqlite3", "pysqlite": "sqlite3"},
+    "postgresql": {
+        "": "psycopg2",
+        "psycopg": "psycopg",
+        "psycopg2": "psycopg2",
+        "pg8000": "pg8000",
+    },
+}
+_DB_URL_RE = re.compile(r"^(?P<backend>[A-Za-z0-9]+)(?:\+(?P<driver>[A-Za-z0-9_]+))?://")
+
+
+def check_database_url(fail: _Fail, key: str, value: str) -> str:
+    """A URL of a supported backend whose driver is installed ('' = SQLite in the home)."""
+    if not value:
+        return value
+    match = _DB_URL_RE.match(value)
+    if match is None:
+        raise fail(key, _masked(value), "a database URL such as sqlite:///path or postgresql://…")
+    backend, driver = match["backend"].lower(), (match["driver"] or "").lower()
+    drivers = DATABASE_DRIVERS.get(backend)
+    if drivers is None:
+        raise fail(key, _masked(value), "a URL whose scheme is sqlite or postgresql")
+    module = drivers.get(driver)
+    if module is None:
+        names = ", ".join(f"{backend}+{d}" for d in drivers if d)
+        raise fail(key, _masked(value), f"a known driver ({names})")
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise fail(key, _masked(value), f"a driver that is installed (`{module}` is not)")
+    if (
+        backend == "sqlite"
+        and value[match.end() :] not in ("", ":memory:")
+        and not value[match.end() :].startswith("/")
+    ):
+        raise fail(key, _masked(value), "sqlite:///<absolute path> (three slashes)")
+    return value
+
+
+def _masked(value: str) -> str:
+    """A URL with its password (and any query string) hidden, for an error line."""
+    return re.sub(r"(://[^/:@\s]*:)[^@/\s]*@", r"\1***@", value).split("?")[0]
 
 
 def _range_text(kind: str, meta: Any) -> str:
@@ -397,6 +476,8 @@ def load_config(path: Path | None = None) -> Config:
     for key, env in ENV_OVERRIDES.items():
         env_value = os.environ.get(env, "").strip()
         if env_value:
+            if key == "database_url":
+                check_database_url(_Fail(None, "environment"), env, env_value)
             setattr(cfg, key, env_value)
             provenance[key] = f"env:{env}"
     cfg.provenance = provenance
@@ -474,8 +555,17 @@ def _load_prices(
         for key, value in entry.items():
             if key not in PRICE_KEYS:
                 raise fail(f"prices.{model}.{key}", value, "one of " + ", ".join(PRICE_KEYS))
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                raise fail(f"prices.{model}.{key}", value, "a number ≥ 0 (USD per million tokens)")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or not 0 <= value <= 100_000
+            ):
+                raise fail(
+                    f"prices.{model}.{key}",
+                    value,
+                    "a finite number from 0 to 100000 (USD per Mtok)",
+                )
             clean[key] = float(value)
         prices[model] = clean
         provenance[f"prices.{model}"] = "file"

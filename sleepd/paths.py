@@ -152,7 +152,7 @@ def process_tmp_dir() -> Path:
     root = private_tmp_root()
     ensure_private_dir(home_dir())
     ensure_private_dir(root)
-    return ensure_private_dir(root / f"{os.getpid()}-{_start_mark(os.getpid())}")
+    return ensure_private_dir(root / f"{os.getpid()}-{start_mark(os.getpid())}")
 
 
 def private_mkdtemp(prefix: str) -> Path:
@@ -178,7 +178,7 @@ def clean_stale_tmp() -> int:
         return 0
     for entry in entries:
         pid_text, _, mark = entry.name.partition("-")
-        if pid_text.isdigit() and _alive(int(pid_text), mark):
+        if pid_text.isdigit() and alive(int(pid_text), mark):
             continue
         try:
             if entry.is_dir() and not entry.is_symlink():
@@ -191,7 +191,7 @@ def clean_stale_tmp() -> int:
     return removed
 
 
-def _start_mark(pid: int) -> str:
+def start_mark(pid: int) -> str:
     """The process's start time in clock ticks since boot (Linux), else "0"."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -201,11 +201,11 @@ def _start_mark(pid: int) -> str:
     return fields[19] if len(fields) > 19 else "0"
 
 
-def _alive(pid: int, mark: str) -> bool:
+def alive(pid: int, mark: str) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return mark in ("", "0") or _start_mark(pid) in (mark, "0")
+    return mark in ("", "0") or start_mark(pid) in (mark, "0")

@@ -95,13 +95,22 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         str(o): int(n)
         for o, n in db.rows("SELECT outcome, count(*) FROM episodes GROUP BY outcome")
     }
+    # only recurring patterns (count >= 2) are worth a line, as in `sleepd patterns`
     top = [
         {"signature": sig, "tool": tool, "count": int(count)}
         for sig, tool, count in db.rows(
-            "SELECT signature, tool_name, count FROM failure_patterns "
+            "SELECT signature, tool_name, count FROM failure_patterns WHERE count >= 2 "
             "ORDER BY count DESC, id LIMIT 5"
         )
     ]
+    recurring_tasks = int(
+        db.scalar(
+            "SELECT count(*) FROM tasks t JOIN task_clusters c ON c.id = t.cluster_id "
+            "WHERE t.active = TRUE AND c.size >= :n AND c.session_count >= 2",
+            {"n": cfg.mining.min_recurrence},
+        )
+        or 0
+    )
     return {
         "episodes": sum(outcomes.values()),
         "episode_outcomes": outcomes,
@@ -114,7 +123,12 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
             or 0
         ),
         "tasks_by_split": splits,
+        "tasks_recurring": recurring_tasks,
+        "tasks_one_off": sum(splits.values()) - recurring_tasks,
         "failure_patterns": int(db.scalar("SELECT count(*) FROM failure_patterns") or 0),
+        "recurring_failure_patterns": int(
+            db.scalar("SELECT count(*) FROM failure_patterns WHERE count >= 2") or 0
+        ),
         "top_failure_patterns": top,
     }
 
@@ -346,7 +360,10 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "clusters": 0,
             "recurring_clusters": 0,
             "tasks_by_split": dict.fromkeys(("train", "val", "test"), 0),
+            "tasks_recurring": 0,
+            "tasks_one_off": 0,
             "failure_patterns": 0,
+            "recurring_failure_patterns": 0,
             "top_failure_patterns": [],
         },
         "gate": {

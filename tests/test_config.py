@@ -31,7 +31,7 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
         ("[schedule]\ntimezone = 'Mars/Olympus'\n", "schedule.timezone", "IANA timezone"),
         ("[gate]\nalpha = 2\n", "gate.alpha", "from 0.0001 to 0.5"),
         ("[gate]\nalpha = 'low'\n", "gate.alpha", "a number"),
-        ("[budget]\nmax_usd_per_night = -1\n", "budget.max_usd_per_night", "≥ 0"),
+        ("[budget]\nmax_usd_per_night = -1\n", "budget.max_usd_per_night", "from 0 to 10000"),
         ("[dream]\nrollouts_per_task = 2.5\n", "dream.rollouts_per_task", "an integer"),
         ("[backends]\ndefault = 'gpt'\n", "backends.default", "one of auto"),
         ("[sources]\nclaude = 'yes'\n", "sources.claude", "true or false"),
@@ -43,7 +43,7 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
             "targets[0].kind",
             "one of skill",
         ),
-        ("[prices.'m1']\ninput = -3\n", "prices.m1.input", "≥ 0"),
+        ("[prices.'m1']\ninput = -3\n", "prices.m1.input", "from 0 to 100000"),
         (
             "[mining]\ncorrection_patterns = ['(unclosed']\n",
             "mining.correction_patterns",

@@ -64,3 +64,12 @@ def stderr_console() -> Any:
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def finite(value: float | None) -> float | None:
+    """Typer callback for number flags: nan and inf would disable a cap silently."""
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number")
+    return value

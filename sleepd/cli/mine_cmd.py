@@ -20,23 +20,32 @@ class SplitChoice(StrEnum):
 
 def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Turn harvested sessions into episodes, clusters, failure patterns and tasks."""
+    from types import SimpleNamespace
+
     from sleepd.config import load_config
-    from sleepd.jobs import recorded_job
-    from sleepd.mining.mine import mine as run_mine
-    from sleepd.mining.model_miner import miner_backend
-    from sleepd.store.open import open_store
+    from sleepd.mining.idle import idle_report, record_idle_run
 
     cfg = load_config()
-    engine = open_store(cfg, write=True)
-    backend, why_not = miner_backend(cfg)
-    if why_not:
-        warn(why_not)
-    with recorded_job(engine, "mine", "manual") as job:
-        report = run_mine(engine, cfg, backend=backend)
-        job.detail = report.to_dict()
+    data = idle_report(cfg)
+    if data is not None:  # nothing pending: no need to load the mining or database layers
+        record_idle_run(cfg, data)
+    else:
+        from sleepd.jobs import recorded_job
+        from sleepd.mining.idle import run_pass
+        from sleepd.mining.model_miner import miner_backend
+        from sleepd.store.open import open_store
+
+        engine = open_store(cfg, write=True)
+        backend, why_not = miner_backend(cfg)
+        if why_not:
+            warn(why_not)
+        with recorded_job(engine, "mine", "manual") as job:
+            data = run_pass(engine, cfg, backend=backend)
+            job.detail = data
     if json_out:
-        emit_json(report.to_dict())
+        emit_json(data)
         return
+    report = SimpleNamespace(**data)
     from sleepd.cli.common import stdout_console
     from sleepd.cli.night_view import splits_text
     from sleepd.cli.view import kv_panel
@@ -83,22 +92,32 @@ def tasks_list(
     limit: int = typer.Option(200, "--limit", min=1, max=100000),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """List mined tasks (never their judge specs' internals in plain output)."""
+    """List mined tasks, recurring or one-off (never their judge specs' internals)."""
     from sqlalchemy import select
 
     from sleepd.config import load_config
     from sleepd.store.engine import read_session
-    from sleepd.store.models import Task
+    from sleepd.store.models import Task, TaskCluster
     from sleepd.store.open import open_store
 
-    engine = open_store(load_config())
-    query = select(Task).order_by(Task.id).limit(limit)
+    cfg = load_config()
+    engine = open_store(cfg)
+    query = (
+        select(Task, TaskCluster.size, TaskCluster.session_count)
+        .outerjoin(TaskCluster, TaskCluster.id == Task.cluster_id)
+        .order_by(Task.id)
+        .limit(limit)
+    )
     if split is not None:
         query = query.where(Task.split == split.value)
     if project:
         query = query.where(Task.project_path == project)
     with read_session(engine) as db:
-        rows = [_task_row(t) for t in db.scalars(query)]
+        rows = []
+        for task, size, sessions in db.execute(query):
+            row = _task_row(task)
+            row["recurring"] = (size or 0) >= cfg.mining.min_recurrence and (sessions or 0) >= 2
+            rows.append(row)
     if json_out:
         emit_json(rows)
         return
@@ -111,12 +130,18 @@ def tasks_list(
     from sleepd.cli.view import table
 
     names = {"val": "validation", "test": "sealed test"}
-    shown = table(["task", "split", "outcome", "request"], title="Mined tasks", compact=True)
+    recurring = sum(1 for row in rows if row["recurring"])
+    shown = table(
+        ["task", "split", "outcome", "kind", "request"],
+        title=f"Mined tasks: {recurring} recurring, {len(rows) - recurring} one-off",
+        compact=True,
+    )
     for row in rows:
         shown.add_row(
             str(row["id"]),
             names.get(row["split"], row["split"]),
             row["outcome"],
+            "recurring" if row["recurring"] else "one-off",
             Text(" ".join(row["intent"].split())[:200]),
         )
     stdout_console().print(shown)

@@ -10,6 +10,9 @@ from sleepd.cli.common import emit_json
 def patterns(
     project: str = typer.Option(None, "--project", help="Only this project path."),
     limit: int = typer.Option(20, "--limit", min=1, max=1000, help="How many patterns."),
+    show_all: bool = typer.Option(
+        False, "--all", help="Also patterns seen once (default: recurring ones, count >= 2)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Recurring error signatures: counts, last 7 days vs the 7 before, an example."""
@@ -18,17 +21,14 @@ def patterns(
     from sleepd.store.open import open_store
 
     engine = open_store(load_config())
-    rows = top_patterns(engine, project=project, limit=limit)
+    rows = top_patterns(engine, project=project, limit=limit, min_count=1 if show_all else 2)
     if json_out:
         emit_json([r.to_dict() for r in rows])
         return
-    recurring = [r for r in rows if r.count >= 2]
-    once = len(rows) - len(recurring)
-    if not recurring:
+    if not rows:
         typer.echo(
-            "no recurring failure patterns"
-            + (f" ({once} error{'s' if once != 1 else ''} seen once)" if once else "")
-            + " (run `sleepd mine` after `sleepd harvest`)",
+            "no recurring failure patterns (`--all` shows those seen once; "
+            "run `sleepd mine` after `sleepd harvest`)",
             err=True,
         )
         return
@@ -37,12 +37,17 @@ def patterns(
     from sleepd.cli.common import stdout_console
     from sleepd.cli.view import table
 
+    title = (
+        "Failure patterns, most frequent first (with those seen once)"
+        if show_all
+        else "Recurring failure patterns (an error seen at least twice), most frequent first"
+    )
     shown = table(
         ["times", "last 7 days", "7 days before", "trend", "tool", "pattern and one example"],
-        title="Recurring failure patterns (an error seen at least twice), most frequent first",
+        title=title,
         compact=True,
     )
-    for row in recurring:
+    for row in rows:
         example = " ".join(row.example.split())[:200]
         message = _message(row.signature)
         body = Text(message)
@@ -56,10 +61,7 @@ def patterns(
             row.tool_name or "—",
             body,
         )
-    console = stdout_console()
-    console.print(shown)
-    if once:
-        console.print(Text(f"{once} error{'s' if once != 1 else ''} seen only once: not listed."))
+    stdout_console().print(shown)
 
 
 def _message(signature: str) -> str:

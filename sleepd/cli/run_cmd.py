@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from sleepd.cli.common import ExitCode, emit_json
+from sleepd.cli.common import ExitCode, emit_json, finite
 
 
 def _install_stop_handlers(stop: threading.Event) -> dict[int, Any]:
@@ -94,9 +94,15 @@ def run(
     dry_run: bool = typer.Option(False, "--dry-run", help="Plan only: no model calls."),
     json_out: bool = typer.Option(False, "--json", help="Print the night's figures as JSON."),
     calibrate: bool = typer.Option(None, "--calibrate/--no-calibrate", help="A/A calibration."),
-    max_usd: float = typer.Option(None, "--max-usd", min=0, help="Dollar cap for this night."),
-    max_tokens: int = typer.Option(None, "--max-tokens", min=0, help="Token cap for this night."),
-    max_minutes: float = typer.Option(None, "--max-minutes", min=0.1, help="Wall-time cap."),
+    max_usd: float = typer.Option(
+        None, "--max-usd", min=0, max=10_000, callback=finite, help="Dollar cap for this night."
+    ),
+    max_tokens: int = typer.Option(
+        None, "--max-tokens", min=0, max=10_000_000_000, help="Token cap for this night."
+    ),
+    max_minutes: float = typer.Option(
+        None, "--max-minutes", min=0.1, max=24 * 60, callback=finite, help="Wall-time cap."
+    ),
 ) -> None:
     """One whole night now."""
     from sleepd.cli.common import stdout_console

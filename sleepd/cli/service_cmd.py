@@ -32,10 +32,10 @@ def _manager(platform: PlatformChoice | None) -> Any:
     return manager_for(platform.value if platform else None)
 
 
-def _spec(executable: str | None) -> Any:
+def _spec(executable: str | None, copy_api_keys: bool = False) -> Any:
     from sleepd.daemon.service import build_spec
 
-    return build_spec(executable)
+    return build_spec(executable, copy_api_keys=copy_api_keys)
 
 
 def _report(outcome: Any, json_out: bool, summary: str) -> None:
@@ -64,10 +64,16 @@ def install(
     json_out: bool = JSON_OPT,
     platform: PlatformChoice | None = PLATFORM_OPT,
     executable: str | None = EXECUTABLE_OPT,
+    copy_api_keys: bool = typer.Option(
+        False,
+        "--copy-api-keys",
+        help="Copy ANTHROPIC_API_KEY/OPENAI_API_KEY from this shell into the service's"
+        " secrets file (0600).",
+    ),
 ) -> None:
     """Write the service file, load it and start sleepd (harmless to repeat)."""
     manager = _manager(platform)
-    spec = _guard(_spec, executable)
+    spec = _guard(_spec, executable, copy_api_keys)
     if print_only:
         typer.echo(manager.render(spec), nl=False)
         return

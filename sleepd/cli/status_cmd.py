@@ -52,8 +52,8 @@ def status(
     url = paths.database_url(cfg.database_url or None)
     missing = sqlite_file_missing(url)
     if not missing:
-        from sleepd.store.engine import sqlite_file_for
         from sleepd.store.integrity import probe
+        from sleepd.store.urls import sqlite_file_for
 
         db_file = sqlite_file_for(url)
         if db_file is not None:

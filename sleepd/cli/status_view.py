@@ -95,7 +95,9 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                     (
                         "tasks",
                         f"train {splits.get('train', 0)}, validation {splits.get('val', 0)}, "
-                        f"sealed test {splits.get('test', 0)}",
+                        f"sealed test {splits.get('test', 0)} "
+                        f"({_fmt(mining.get('tasks_recurring'))} recurring, "
+                        f"{_fmt(mining.get('tasks_one_off'))} one-off)",
                     ),
                     ("failure patterns", _fmt(mining.get("failure_patterns"))),
                 ],

@@ -75,7 +75,12 @@ def configure_logging(
     logger.addHandler(console)
     if log_dir is not None:
         try:
-            log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            from sleepd.paths import ensure_private_dir
+
+            ensure_private_dir(log_dir)
+            # Created 0600 here (rotation renames it and keeps the mode), whatever the umask.
+            os.close(os.open(log_dir / LOG_FILENAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+            os.chmod(log_dir / LOG_FILENAME, 0o600)
             file_handler = logging.handlers.RotatingFileHandler(
                 log_dir / LOG_FILENAME,
                 maxBytes=LOG_MAX_BYTES,

@@ -328,8 +328,10 @@ class Daemon:
 
 def run_daemon(*, verbose: bool = False, jobs: DaemonJobs | None = None) -> int:
     """`sleepd daemon`: returns the exit status; raises SleepdError for the CLI to report."""
+    from sleepd.daemon.service import load_service_env
     from sleepd.store.open import open_store
 
+    load_service_env()  # secrets (API keys, a DB password) kept out of the unit / plist
     cfg = load_config()
     paths.home_dir(create=True)
     lock = DaemonLock()

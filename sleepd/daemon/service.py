@@ -103,21 +103,203 @@ def service_path(executable: Path) -> str:
     return ":".join(dict.fromkeys(dirs))
 
 
+#: Location variables the daemon must see as the installing shell does, or it would read
+#: other transcripts, another config or another database than the CLI.
+PATH_VARIABLES = (
+    paths.ENV_HOME,
+    paths.ENV_CONFIG,
+    paths.ENV_DATABASE_URL,
+    paths.ENV_CLAUDE_CONFIG_DIR,
+    paths.ENV_CODEX_HOME,
+)
+#: API keys the backends read; copied into the secrets file only when asked.
+API_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+SERVICE_ENV_FILENAME = "service.env"
+
+
 @dataclass(frozen=True)
 class ServiceSpec:
     executable: Path
     environment: dict[str, str] = field(default_factory=dict)
     log_dir: Path = field(default_factory=paths.log_dir)
+    #: Variables too secret for the unit file: they go to `env_file` (0600).
+    secrets: dict[str, str] = field(default_factory=dict)
+    env_file: Path = field(default_factory=lambda: paths.home_dir() / SERVICE_ENV_FILENAME)
+    #: Directories the hardened unit may write (everything else is read-only).
+    writable: tuple[Path, ...] = ()
+    #: Which variables came from the installing shell, for the install report.
+    carried: tuple[str, ...] = ()
 
 
-def build_spec(executable: str | None = None) -> ServiceSpec:
+def url_has_password(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).password is not None
+    except ValueError:
+        return True  # unparsable: treat as secret rather than inline it
+
+
+def service_env_file() -> Path:
+    return paths.home_dir() / SERVICE_ENV_FILENAME
+
+
+def build_spec(executable: str | None = None, *, copy_api_keys: bool = False) -> ServiceSpec:
+    """What the service runs, with the installing shell's locations pinned as absolute paths.
+
+    SLEEPD_HOME and SLEEPD_CONFIG are always written (resolved here, so the service's
+    own XDG variables cannot move them); CLAUDE_CONFIG_DIR, CODEX_HOME and
+    SLEEPD_DATABASE_URL when the shell sets them. A database URL with a password, and
+    API keys when `copy_api_keys`, go to the secrets file instead of the unit.
+    """
     exe = resolve_executable(executable)
     env = {"PATH": service_path(exe)}
-    for name in (paths.ENV_HOME, paths.ENV_CONFIG, paths.ENV_DATABASE_URL):
+    secrets: dict[str, str] = {}
+    carried: list[str] = []
+    for name in PATH_VARIABLES:
         value = os.environ.get(name, "").strip()
         if value:
+            carried.append(name)
+        if name == paths.ENV_HOME:
+            value = str(paths.home_dir().absolute())
+        elif name == paths.ENV_CONFIG:
+            value = str(paths.config_file().absolute())
+        elif value and name != paths.ENV_DATABASE_URL:
+            value = str(Path(value).expanduser().absolute())
+        if not value:
+            continue
+        if name == paths.ENV_DATABASE_URL and url_has_password(value):
+            secrets[name] = value
+        else:
             env[name] = value
-    return ServiceSpec(executable=exe, environment=env, log_dir=paths.log_dir())
+    if copy_api_keys:
+        for name in API_KEY_VARIABLES:
+            value = os.environ.get(name, "").strip()
+            if value:
+                secrets[name] = value
+                carried.append(name)
+    return ServiceSpec(
+        executable=exe,
+        environment=env,
+        log_dir=paths.log_dir(),
+        secrets=secrets,
+        env_file=service_env_file(),
+        writable=writable_paths(),
+        carried=tuple(carried),
+    )
+
+
+def writable_paths() -> tuple[Path, ...]:
+    """What the daemon writes: its home, the agent CLIs' state (a replay runs them), and
+    the projects whose documents a night may auto-adopt into."""
+    out = [paths.home_dir(), paths.claude_config_dir(), paths.codex_home()]
+    out.append(Path.home() / ".claude.json")  # Claude Code's own settings file
+    try:
+        from sleepd.config import load_config
+
+        out.extend(Path(t.project) for t in load_config().targets)
+    except SleepdError:
+        pass
+    return tuple(dict.fromkeys(p.expanduser().absolute() for p in out))
+
+
+ENV_FILE_HEADER = (
+    "# sleepd service secrets (0600): read by the service only, never written into the unit.\n"
+    "# Add API keys here, one per line, e.g. ANTHROPIC_API_KEY='sk-ant-...'\n"
+)
+
+
+def render_env_file(spec: ServiceSpec, existing: str = "") -> str:
+    """The secrets file: the user's own lines kept, the spec's secrets set or replaced."""
+    lines = existing.splitlines() if existing.strip() else ENV_FILE_HEADER.splitlines()
+    for key, value in spec.secrets.items():
+        entry = f"{key}={_env_file_quote(value)}"
+        for i, line in enumerate(lines):
+            if line.partition("=")[0].strip() == key:
+                lines[i] = entry
+                break
+        else:
+            lines.append(entry)
+    return "\n".join(lines) + "\n"
+
+
+def write_env_file(spec: ServiceSpec) -> bool:
+    try:
+        existing = spec.env_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = ""
+    return write_private(spec.env_file, render_env_file(spec, existing))
+
+
+def describe_spec(spec: ServiceSpec) -> list[str]:
+    """Plain lines for `service install`: which variables the service got, and where."""
+    inline = [k for k in spec.environment if k != "PATH"]
+    lines = ["service environment: " + ", ".join(f"{k}={spec.environment[k]}" for k in inline)]
+    lines.append(
+        "carried from this shell: " + (", ".join(spec.carried) if spec.carried else "nothing")
+    )
+    if spec.secrets:
+        lines.append(
+            f"secrets kept out of the unit, in {spec.env_file} (0600): " + ", ".join(spec.secrets)
+        )
+    else:
+        lines.append(f"API keys: add them to {spec.env_file} (0600), see docs/daemon.md")
+    return lines
+
+
+def _env_file_quote(value: str) -> str:
+    """A value for systemd's EnvironmentFile= (and `load_service_env`): single-quoted."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def load_service_env(path: Path | None = None) -> list[str]:
+    """Set the secrets file's variables that are not set yet (launchd has no EnvironmentFile=).
+
+    Read only when the file is the user's own and private (0600); returns the names set.
+    """
+    path = path or service_env_file()
+    try:
+        st = path.stat()
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
+            return []
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    import shlex
+
+    done = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, raw = line.partition("=")
+        key = key.strip()
+        try:
+            words = shlex.split(raw)
+        except ValueError:
+            continue
+        value = words[0] if words else ""
+        if key.isidentifier() and key not in os.environ:
+            os.environ[key] = value
+            done.append(key)
+    return done
+
+
+def write_private(path: Path, content: str) -> bool:
+    """Write `content` 0600 (atomically, whatever the umask); True when it changed."""
+    try:
+        if path.read_text(encoding="utf-8") == content and not path.stat().st_mode & 0o077:
+            return False
+    except FileNotFoundError:
+        pass
+    paths.ensure_private_dir(path.parent)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(content)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return True
 
 
 # --- rendering -----------------------------------------------------------------
@@ -151,7 +333,13 @@ def render_systemd_unit(spec: ServiceSpec) -> str:
         "Environment=" + _systemd_quote(f"{key}={value}", in_exec=False)
         for key, value in spec.environment.items()
     )
-    return _fill(_template(UNIT_TEMPLATE), {"EXEC_START": exec_start, "ENVIRONMENT": env_lines})
+    env_lines += "\nEnvironmentFile=-" + _systemd_quote(str(spec.env_file), in_exec=False)
+    # "-": a path that does not exist yet is skipped rather than failing the start.
+    writable = " ".join(_systemd_quote("-" + str(p), in_exec=False) for p in spec.writable)
+    return _fill(
+        _template(UNIT_TEMPLATE),
+        {"EXEC_START": exec_start, "ENVIRONMENT": env_lines, "READ_WRITE_PATHS": writable},
+    )
 
 
 def render_launchd_plist(spec: ServiceSpec) -> str:
@@ -243,7 +431,9 @@ class SystemdUser:
     def install(self, spec: ServiceSpec) -> Outcome:
         path = self.unit_path()
         outcome = Outcome(self.platform, path)
-        outcome.changed = write_if_changed(path, self.render(spec))
+        secrets_changed = write_env_file(spec)
+        outcome.changed = write_if_changed(path, self.render(spec)) or secrets_changed
+        outcome.hints.extend(describe_spec(spec))
         if outcome.changed:
             self._run(outcome, "daemon-reload")
             self._run(outcome, "enable", UNIT_NAME)
@@ -328,8 +518,10 @@ class LaunchdAgent:
     def install(self, spec: ServiceSpec) -> Outcome:
         path = self.plist_path()
         outcome = Outcome(self.platform, path)
-        spec.log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        outcome.changed = write_if_changed(path, self.render(spec))
+        paths.ensure_private_dir(spec.log_dir)
+        secrets_changed = write_env_file(spec)
+        outcome.changed = write_if_changed(path, self.render(spec)) or secrets_changed
+        outcome.hints.extend(describe_spec(spec))
         loaded = self._loaded(outcome).ok
         if loaded and not outcome.changed:
             return outcome

@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from sleepd import crashpoint
 from sleepd.errors import ExitCode, SleepdError
 
 NEW_FILE_MODE = 0o644
@@ -59,7 +60,9 @@ def atomic_write(path: Path, data: bytes, *, allowed_roots: Sequence[Path]) -> N
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)
+        crashpoint.reach("write:temp-written")
         os.replace(tmp_name, target)
+        crashpoint.reach("write:renamed")
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)

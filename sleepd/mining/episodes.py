@@ -1,9 +1,10 @@
 """Split a session's events into task episodes: one user intent plus the work it caused.
 
-A follow-up that corrects, approves or steers the running work is *feedback* of
-the current episode, not a new intent; so is whatever the user types right after
-an interrupt. Meta injections, command wrappers, compaction summaries, hook noise
-and tool results delivered as user records are never intents. This module is
+Every typed turn is classified (`turns`): only a new task opens an episode; a
+follow-up, a correction or failure report, an approval or steering belongs to the
+running one; housekeeping commands to none. Meta injections, wrappers, compaction
+summaries, hook noise and tool results delivered as user records are never turns;
+a slash command is a turn (Claude stores it as a meta record). This module is
 pure (no database) so it is cheap to test and to run over thousands of sessions.
 """
 
@@ -15,7 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from harvesters.records import STEERING
-from sleepd.mining.lexicon import FEEDBACK_MAX_CHARS, Feedback, Lexicon
+from sleepd.mining.commands import SlashCommand, parse_command
+from sleepd.mining.lexicon import Lexicon
+from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
 
 
 @dataclass(slots=True)
@@ -35,6 +38,8 @@ class EventView:
     is_sidechain: bool = False
     ts: datetime | None = None
     raw_type: str | None = None
+    #: the assistant message a tool call belongs to (parallel calls share one)
+    message_id: str | None = None
 
     @property
     def is_steering(self) -> bool:
@@ -43,18 +48,36 @@ class EventView:
 
 
 @dataclass(slots=True)
-class FeedbackItem:
+class TurnRecord:
+    """A typed user turn inside an episode and what it was read as."""
+
     event: EventView
-    kind: Feedback
+    decision: TurnDecision
     after_interrupt: bool = False
+
+    @property
+    def kind(self) -> TurnKind:
+        return self.decision.kind
 
 
 @dataclass(slots=True)
 class EpisodeDraft:
     intent: EventView
     events: list[EventView] = field(default_factory=list)
-    feedback: list[FeedbackItem] = field(default_factory=list)
+    #: the typed turns after the intent (corrections, approvals, steering, follow-ups)
+    feedback: list[TurnRecord] = field(default_factory=list)
     closed: bool = False
+    command: SlashCommand | None = None
+    #: false for agent work before the session's first recognised intent
+    has_intent: bool = True
+    intent_turn: TurnRecord | None = None
+    #: housekeeping commands typed during the episode (they belong to no request)
+    housekeeping: list[TurnRecord] = field(default_factory=list)
+
+    @property
+    def refinements(self) -> list[str]:
+        """Follow-ups typed before any verdict: they refine the request itself."""
+        return [clean_prompt(t.event.text) for t in self.feedback if t.kind is TurnKind.FOLLOW_UP]
 
     @property
     def start_seq(self) -> int:
@@ -66,6 +89,10 @@ class EpisodeDraft:
 
     @property
     def intent_text(self) -> str:
+        if not self.has_intent:
+            return ""
+        if self.command is not None:
+            return self.command.intent
         return clean_prompt(self.intent.text)
 
     @property
@@ -129,25 +156,23 @@ def is_typed_prompt(event: EventView) -> bool:
     return bool(clean_prompt(event.text))
 
 
-def _is_feedback(lexicon: Lexicon, text: str, after_interrupt: bool) -> Feedback | None:
-    """The feedback kind when a follow-up belongs to the running episode, else None."""
-    kind = lexicon.classify(text)
-    if after_interrupt:
-        return kind if kind is not Feedback.NONE else Feedback.CONTINUATION
-    if kind is Feedback.NONE:
+def command_of_event(event: EventView) -> SlashCommand | None:
+    """The slash command a user record carries (Claude stores it as a meta record)."""
+    if event.kind not in ("user_prompt", "meta") or event.is_sidechain:
         return None
-    if len(text) <= FEEDBACK_MAX_CHARS:
-        return kind
-    if kind is Feedback.CORRECTION and lexicon.classify(text[:80]) is Feedback.CORRECTION:
-        return kind
-    return None
+    if event.raw_type and event.raw_type not in (STEERING,):
+        return None  # queue operations echo the typed text; the record itself follows
+    head = event.text[:2000]
+    wrapped = "<command-" in head or head.lstrip().startswith("<bash-input>")
+    if not wrapped and not head.lstrip().startswith("/"):
+        return None
+    if event.kind == "meta" and not wrapped:
+        return None
+    return parse_command(event.text)
 
 
-_NEW_TASK_AFTER_APPROVAL = re.compile(
-    r"\b(now|next|then|also|and then|another)\b[^.?!]*\b(add|write|make|create|fix|implement|"
-    r"update|refactor|remove|rename|change|run|build|test)\b",
-    re.IGNORECASE,
-)
+def _turn_text(event: EventView, command: SlashCommand | None) -> str:
+    return command.intent if command is not None else clean_prompt(event.text)
 
 
 def segment(
@@ -155,46 +180,104 @@ def segment(
 ) -> list[EpisodeDraft]:
     """Episodes in seq order; the last one is left open (closing is the caller's call).
 
+    Each typed turn is classified (`turns.classify_turn`): a new task opens an
+    episode; corrections, approvals, steering and follow-ups belong to the running
+    one (follow-ups are its refinements); housekeeping belongs to none. Agent work
+    before the first recognised intent forms an episode without an intent.
     `first_is_intent` continues an episode from an earlier pass: its intent event
-    comes first and stays an intent whatever the lexicon says.
+    comes first and stays an intent whatever it says.
     """
     episodes: list[EpisodeDraft] = []
     current: EpisodeDraft | None = None
+    preamble: list[EventView] = []
+    early: list[TurnRecord] = []  # housekeeping typed before the first intent
     after_interrupt = False
+    agent_text = ""
+    agent_worked = False
+    last_ts: datetime | None = None
+    previous: TurnKind | None = None
+
+    def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
+        draft = EpisodeDraft(intent=event, command=command)
+        episodes.append(draft)
+        return draft
+
     for index, event in enumerate(events):
+        gap = (event.ts - last_ts).total_seconds() if (event.ts and last_ts) else None
+        if event.ts is not None:
+            last_ts = event.ts
         if index == 0 and first_is_intent:
-            current = EpisodeDraft(intent=event)
-            episodes.append(current)
+            command = command_of_event(event)
+            current = open_episode(event, command)
+            current.has_intent = command is not None or is_typed_prompt(event)
             continue
-        if is_interrupt(event):
-            after_interrupt = True
+        command = command_of_event(event)
+        typed = command is not None or is_typed_prompt(event)
+        if not typed:
+            if is_interrupt(event):
+                after_interrupt = True
+            elif event.kind == "assistant_text" and not event.is_sidechain:
+                agent_text = event.text
+                agent_worked = True
+            elif event.kind in ("tool_call", "tool_result") and not event.is_sidechain:
+                agent_worked = True
             if current is not None:
                 current.events.append(event)
+            else:
+                preamble.append(event)
             continue
-        if not is_typed_prompt(event):
-            if current is not None:
-                current.events.append(event)
-            continue
-        text = clean_prompt(event.text)
-        # Steering went into the running turn: like a word after an interrupt, it is
-        # feedback on the work under way, whatever the lexicon makes of it.
-        in_turn = after_interrupt or event.is_steering
-        feedback = _is_feedback(lexicon, text, in_turn) if current is not None else None
-        after_interrupt_here = after_interrupt
+        decision = classify_turn(
+            TurnInput(
+                text=_turn_text(event, command),
+                command=command,
+                has_episode=current is not None and current.has_intent,
+                agent_text=agent_text,
+                agent_worked=agent_worked,
+                after_interrupt=after_interrupt,
+                queued=event.is_steering,
+                gap_s=gap,
+                previous=previous,
+            ),
+            lexicon,
+        )
+        record = TurnRecord(event, decision, after_interrupt)
         after_interrupt = False
-        if current is not None and feedback is not None:
-            current.feedback.append(FeedbackItem(event, feedback, after_interrupt_here))
-            current.events.append(event)
-            if feedback is Feedback.APPROVAL and _NEW_TASK_AFTER_APPROVAL.search(text):
-                current.closed = True
-                current = EpisodeDraft(intent=event)
-                episodes.append(current)
+        agent_worked = False
+        previous = decision.kind
+        if decision.kind is TurnKind.HOUSEKEEPING:
+            (current.events if current is not None else preamble).append(event)
+            (current.housekeeping if current is not None else early).append(record)
             continue
-        if current is not None:
-            current.closed = True
-        current = EpisodeDraft(intent=event)
-        episodes.append(current)
+        if decision.kind is TurnKind.NEW_TASK or current is None or not current.has_intent:
+            if current is None and _has_agent_work(preamble):
+                orphan = open_episode(preamble[0], None)
+                orphan.has_intent = False
+                orphan.events = preamble[1:]
+                current = orphan
+            if current is not None:
+                current.closed = True
+                if decision.approves_previous:
+                    verdict = TurnDecision(
+                        TurnKind.APPROVAL, 0.7, ("verdict before a new request",)
+                    )
+                    current.feedback.append(TurnRecord(event, verdict, record.after_interrupt))
+            current = open_episode(event, command)
+            current.intent_turn = record
+            current.housekeeping.extend(early)
+            preamble, early = [], []
+            continue
+        current.feedback.append(record)
+        current.events.append(event)
+    if current is None and _has_agent_work(preamble):
+        orphan = open_episode(preamble[0], None)
+        orphan.has_intent = False
+        orphan.events = preamble[1:]
+        orphan.housekeeping.extend(early)
     return episodes
+
+
+def _has_agent_work(events: Sequence[EventView]) -> bool:
+    return any(e.kind in ("tool_call", "tool_result", "assistant_text") for e in events)
 
 
 def segment_subagent(events: Sequence[EventView]) -> EpisodeDraft | None:

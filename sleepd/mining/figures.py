@@ -52,8 +52,12 @@ def top_patterns(
     project: str | None = None,
     limit: int = 20,
     now: datetime | None = None,
+    min_count: int = 2,
 ) -> list[PatternRow]:
-    """Most frequent failure patterns (in `project` when given), with a 7-day trend."""
+    """Most frequent failure patterns (in `project` when given), with a 7-day trend.
+
+    Only patterns seen at least `min_count` times: a failure that happened once is
+    not a pattern (pass 1 for all)."""
     now = now or datetime.now(UTC)
     recent_from, previous_from = now - TREND_WINDOW, now - 2 * TREND_WINDOW
     occ = PatternOccurrence
@@ -61,6 +65,7 @@ def top_patterns(
         counts = select(occ.pattern_id, func.count(occ.id).label("n")).group_by(occ.pattern_id)
         if project:
             counts = counts.where(occ.project_path == project)
+        counts = counts.having(func.count(occ.id) >= min_count)
         counts_sq = counts.subquery()
         patterns = db.execute(
             select(FailurePattern, counts_sq.c.n)

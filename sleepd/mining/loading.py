@@ -118,6 +118,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
             Event.is_sidechain,
             Event.ts,
             Event.raw_type,
+            Event.message_id,
         )
         .where(or_(*conditions))
         .order_by(Event.session_id, Event.seq)
@@ -142,6 +143,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
                 is_sidechain=bool(row[13]),
                 ts=row[14],
                 raw_type=row[15],
+                message_id=row[16],
             )
         )
     return out

@@ -17,9 +17,16 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.episodes import EpisodeDraft, EventView, segment, segment_subagent
+from sleepd.mining.errors import (
+    EpisodeErrors,
+    NoiseFilter,
+    judge_errors,
+    noise_lines,
+    shell_outputs,
+)
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
-from sleepd.mining.signals import SignalDraft, derive_outcome, detect_signals, is_failed_result
+from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
 from sleepd.mining.signatures import signature_of
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
 
@@ -67,8 +74,10 @@ def mine_session(
     *,
     idle_before: datetime,
     patterns: PatternCache,
+    noise: NoiseFilter | None = None,
 ) -> SessionResult:
     result = SessionResult()
+    noise = (noise or NoiseFilter()).merged(noise_lines(shell_outputs(events)))
     last_ts = as_utc(work.last_ts)
     session_over = last_ts is None or last_ts < idle_before
     drafts = _drafts(work, events, lexicon)
@@ -86,12 +95,19 @@ def mine_session(
             )
         }
     parent_id = _parent_episode(db, work, drafts[0]) if drafts and work.kind != "main" else None
-    rows: list[tuple[Episode, EpisodeDraft, list[SignalDraft], bool]] = []
+    rows: list[tuple[Episode, EpisodeDraft, list[SignalDraft], EpisodeErrors, bool]] = []
     for index, draft in enumerate(drafts):
+        following = drafts[index + 1] if index + 1 < len(drafts) else None
+        errors = judge_errors(draft.events)
         signals = detect_signals(
-            draft, lexicon, session_over=session_over, is_last=index == len(drafts) - 1
+            draft,
+            lexicon,
+            session_over=session_over,
+            is_last=following is None,
+            next_turn=following.intent_turn if following is not None else None,
+            errors=errors,
         )
-        outcome, rule = derive_outcome(signals)
+        outcome = derive_outcome(signals)
         episode = existing.get(draft.start_seq)
         is_new = episode is None
         if episode is None:
@@ -100,13 +116,13 @@ def mine_session(
             result.episodes_new += 1
         elif episode.cluster_id is not None:
             result.touched_cluster_ids.add(episode.cluster_id)
-        _fill_episode(episode, draft, work, outcome, rule, parent_id)
-        rows.append((episode, draft, signals, is_new))
+        _fill_episode(episode, draft, work, outcome, parent_id)
+        rows.append((episode, draft, signals, errors, is_new))
     db.flush()
-    for episode, draft, signals, is_new in rows:
+    for episode, draft, signals, errors, is_new in rows:
         result.signals_new += _replace_signals(db, episode, signals, is_new=is_new)
         result.occurrences_new += _record_patterns(
-            db, episode, draft, work, patterns, is_new=is_new
+            db, episode, draft, work, patterns, errors, noise, is_new=is_new
         )
     return result
 
@@ -122,8 +138,7 @@ def _fill_episode(
     episode: Episode,
     draft: EpisodeDraft,
     work: SessionWork,
-    outcome: str,
-    rule: str,
+    outcome: Outcome,
     parent_id: int | None,
 ) -> None:
     episode.end_seq = draft.end_seq
@@ -133,8 +148,20 @@ def _fill_episode(
     episode.started_at = as_utc(draft.started_at)
     episode.ended_at = as_utc(draft.ended_at)
     episode.feedback_count = len(draft.feedback)
-    episode.outcome = outcome
-    episode.outcome_rule = rule
+    episode.outcome = outcome.outcome
+    episode.outcome_rule = outcome.rule
+    episode.outcome_confidence = outcome.confidence
+    episode.outcome_event_ids = list(outcome.event_ids)
+    episode.turns = [
+        {"event_id": t.event.id, "kind": t.kind.value, "confidence": t.decision.confidence}
+        for t in sorted(
+            ([draft.intent_turn] if draft.intent_turn else [])
+            + draft.feedback
+            + draft.housekeeping,
+            key=lambda t: t.event.seq,
+        )
+    ]
+    episode.refinements = [text[:2000] for text in draft.refinements][:20]
     episode.is_closed = draft.closed
     if parent_id is not None:
         episode.parent_episode_id = parent_id
@@ -172,15 +199,20 @@ def _record_patterns(
     draft: EpisodeDraft,
     work: SessionWork,
     patterns: PatternCache,
+    errors: EpisodeErrors,
+    noise: NoiseFilter,
     *,
     is_new: bool,
 ) -> int:
+    """Root errors only: knock-on errors belong to their cause, benign exits are answers."""
     calls = {e.call_id: e.tool_name for e in draft.events if e.kind == "tool_call" and e.call_id}
-    failed = [e for e in draft.events if is_failed_result(e)]
+    roots = set(errors.roots())
+    failed = [e for e in draft.events if e.id in roots]
     added = 0
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
-        sig = signature_of(event.text, tool, event.exit_code)
+        text = noise.strip(event.text)
+        sig = signature_of(text, tool, event.exit_code)
         if not sig.text and not sig.error_class:
             continue
         pattern = patterns.get(db, sig.digest)
@@ -191,7 +223,7 @@ def _record_patterns(
                 signature=sig.full,
                 tool_name=tool,
                 error_class=sig.error_class,
-                example=event.text[:1000],
+                example=text.strip()[:1000],
                 count=0,
                 first_seen=ts,
                 last_seen=ts,

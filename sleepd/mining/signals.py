@@ -33,8 +33,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sleepd.mining.episodes import EpisodeDraft, EventView, is_interrupt
-from sleepd.mining.lexicon import Feedback, Lexicon, is_undo_command
+from sleepd.mining.episodes import EpisodeDraft, EventView, TurnRecord, is_interrupt
+from sleepd.mining.errors import EpisodeErrors, is_failed_result, judge_errors
+from sleepd.mining.lexicon import Lexicon, is_undo_command
+from sleepd.mining.turns import TurnKind, agent_claims_done, agent_gave_up
 
 COUNTING_CONFIDENCE = 0.5
 
@@ -80,12 +82,6 @@ TOOL_REJECTED = re.compile(
 )
 
 
-def is_failed_result(event: EventView) -> bool:
-    return event.kind == "tool_result" and (
-        event.is_error or (event.exit_code is not None and event.exit_code != 0)
-    )
-
-
 def run_status(text: str) -> str | None:
     """'failed', 'passed' or None for a tool result's text."""
     if TEST_FAILURE.search(text):
@@ -102,26 +98,48 @@ def _tool_of(result: EventView, calls: dict[str, EventView]) -> str | None:
     return call.tool_name if call else None
 
 
-def _tool_signals(events: Sequence[EventView]) -> list[SignalDraft]:
+def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[SignalDraft]:
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
     results = [e for e in events if e.kind == "tool_result"]
-    last_result_id = results[-1].id if results else None
+    failing = {i for i, v in errors.verdicts.items() if v.kind == "root"}
+    last_result_id = next((e.id for e in reversed(results) if not _benign(e, errors)), None)
     out: list[SignalDraft] = []
     for index, result in enumerate(results):
-        if not is_failed_result(result):
+        verdict = errors.verdicts.get(result.id)
+        refused = verdict is not None and bool(TOOL_REJECTED.search(result.text[:300]))
+        if verdict is None or (verdict.kind == "benign" and not refused):
             continue
+        call = calls.get(result.call_id or "")
+        ids = [e.id for e in (call, result) if e is not None]
         tool = _tool_of(result, calls)
+        if verdict.kind == "knock_on":
+            cause = [verdict.cause_id] if verdict.cause_id is not None else []
+            knock = SignalDraft(
+                "tool_error_knock_on", 0, 0.6, [*ids, *cause], "caused by", result.seq, tool
+            )
+            out.append(knock)
+            continue
         fixer = next(
             (
                 later
                 for later in results[index + 1 :]
-                if _tool_of(later, calls) == tool and not is_failed_result(later)
+                if _tool_of(later, calls) == tool
+                and later.id not in failing
+                and later.id not in errors.verdicts
             ),
             None,
         )
-        call = calls.get(result.call_id or "")
-        ids = [e.id for e in (call, result) if e is not None]
         detail = f"exit {result.exit_code}" if result.exit_code not in (None, 0) else "is_error"
+        if refused:
+            # the person refused the call; what the agent ran instead is evidence for
+            # the judge ("npm install" refused, "pnpm install" worked), not a failure
+            if fixer is not None:
+                out.append(
+                    SignalDraft(
+                        "tool_error_recovered", 0, 0.6, [*ids, fixer.id], "refused", fixer.seq, tool
+                    )
+                )
+            continue
         if fixer is not None:
             out.append(
                 SignalDraft(
@@ -142,6 +160,11 @@ def _tool_signals(events: Sequence[EventView]) -> list[SignalDraft]:
         if event.kind == "error" and not (event.call_id and event.call_id in result_calls):
             out.append(SignalDraft("agent_error", -1, 0.4, [event.id], "error event", event.seq))
     return out
+
+
+def _benign(event: EventView, errors: EpisodeErrors) -> bool:
+    verdict = errors.verdicts.get(event.id)
+    return verdict is not None and verdict.kind != "root"
 
 
 def _test_signals(events: Sequence[EventView]) -> list[SignalDraft]:
@@ -191,12 +214,33 @@ def _retry_signals(events: Sequence[EventView]) -> list[SignalDraft]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """An episode's outcome, how sure the rule is, and the events that justify it."""
+
+    outcome: str
+    rule: str
+    confidence: float
+    event_ids: tuple[int, ...] = ()
+
+
 def detect_signals(
-    episode: EpisodeDraft, lexicon: Lexicon, *, session_over: bool, is_last: bool
+    episode: EpisodeDraft,
+    lexicon: Lexicon,
+    *,
+    session_over: bool,
+    is_last: bool,
+    next_turn: TurnRecord | None = None,
+    errors: EpisodeErrors | None = None,
 ) -> list[SignalDraft]:
-    """Every signal of one episode, in no particular order."""
+    """Every signal of one episode, in no particular order.
+
+    `next_turn` is the turn that opened the next episode of the session (a new task
+    typed after this one's work), when there is one.
+    """
     events = episode.events
-    out = _tool_signals(events) + _test_signals(events) + _retry_signals(events)
+    errors = errors if errors is not None else judge_errors(events)
+    out = _tool_signals(events, errors) + _test_signals(events) + _retry_signals(events)
     for event in events:
         if (
             event.kind == "tool_result"
@@ -212,7 +256,7 @@ def detect_signals(
             out.append(SignalDraft("interrupt", -1, 0.6, [event.id], event.text[:80], event.seq))
         elif event.kind == "tool_call" and is_undo_command(event.text):
             out.append(SignalDraft("undo", -1, 0.6, [event.id], "undo command", event.seq))
-    corrections = [f for f in episode.feedback if f.kind is Feedback.CORRECTION]
+    corrections = [f for f in episode.feedback if f.kind is TurnKind.CORRECTION]
     for item in corrections:
         out.append(
             SignalDraft(
@@ -224,37 +268,125 @@ def detect_signals(
             out.append(undo)
     last_correction = max((c.event.seq for c in corrections), default=-1)
     approvals = [
-        f for f in episode.feedback if f.kind is Feedback.APPROVAL and f.event.seq > last_correction
+        f for f in episode.feedback if f.kind is TurnKind.APPROVAL and f.event.seq > last_correction
     ]
     if approvals:
         last = approvals[-1].event
         out.append(SignalDraft("approval", 1, 0.85, [last.id], last.text[:200], last.seq))
+    out.extend(_closing_signals(episode, errors, next_turn))
     if session_over and is_last and not approvals:
-        out.extend(_abandoned(events))
+        out.extend(_abandoned(episode, errors))
     return out
 
 
-def _abandoned(events: Sequence[EventView]) -> list[SignalDraft]:
-    relevant = [e for e in events if e.kind == "tool_result" or is_interrupt(e)]
+def _last_user_seq(episode: EpisodeDraft) -> int:
+    return max((t.event.seq for t in episode.feedback), default=episode.intent.seq)
+
+
+def _closing_signals(
+    episode: EpisodeDraft, errors: EpisodeErrors, next_turn: TurnRecord | None
+) -> list[SignalDraft]:
+    """What the agent's last words and the person's next move say."""
+    since = _last_user_seq(episode)
+    words = [e for e in episode.events if e.kind == "assistant_text" and e.seq > since]
+    out: list[SignalDraft] = []
+    last_words = words[-1] if words else None
+    later_root = [
+        e
+        for e in episode.events
+        if e.id in errors.verdicts
+        and errors.verdicts[e.id].kind == "root"
+        and last_words is not None
+        and e.seq > last_words.seq
+    ]
+    if last_words is not None and not later_root:
+        if agent_gave_up(last_words.text):
+            out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
+        elif agent_claims_done(last_words.text):
+            out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
+    if next_turn is not None and last_words is not None:
+        seq = next_turn.event.seq
+        out.append(SignalDraft("moved_on", 1, 0.55, [next_turn.event.id], "", seq))
+    return out
+
+
+def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft]:
+    """The session ended in this episode: stopped by the person (an interrupt as the
+    last word) or cut off mid-work (the agent never answered, or its last act was a
+    tool call or result): then nobody can tell the outcome from the transcript."""
+    events = episode.events
+    relevant = [
+        e
+        for e in events
+        if e.kind in ("tool_call", "tool_result", "assistant_text") or is_interrupt(e)
+    ]
     if not relevant:
-        return []
+        target = events[-1] if events else episode.intent
+        return [SignalDraft("cut_off", 0, 0.6, [target.id], "no reply", target.seq)]
     last = relevant[-1]
-    if is_interrupt(last) or is_failed_result(last):
+    if is_interrupt(last):
         return [SignalDraft("abandoned", -1, 0.6, [last.id], "session ended here", last.seq)]
+    if last.kind in ("tool_call", "tool_result"):
+        return [SignalDraft("cut_off", 0, 0.6, [last.id], "stopped mid-work", last.seq)]
     return []
 
 
-def derive_outcome(signals: Sequence[SignalDraft]) -> tuple[str, str]:
-    """(outcome, rule name) by the rule in this module's docstring."""
+def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
+    """success / failure / abandoned / unknown by the rule in docs/mining.md.
+
+    In order: the person's last verdict decides (approval → success; a correction
+    not followed by a done claim the person accepted → failure); an interrupt the
+    person left behind → abandoned; the agent giving up → failure; the transcript
+    stopping mid-work → unknown; the agent's done claim, with the person moving on
+    or the session ending quietly → success; an unrecovered error at the end → failure;
+    the person moving on after an answer → success (low confidence); a transcript
+    that stops before the agent answered or in the middle of its work → unknown.
+    """
     counted = [s for s in signals if s.confidence >= COUNTING_CONFIDENCE]
-    positives = [s for s in counted if s.polarity > 0]
-    negatives = [s for s in counted if s.polarity < 0]
-    if positives and not negatives:
-        return "success", "positive_only"
-    if positives and negatives:
-        if max(s.at_seq for s in positives) > max(s.at_seq for s in negatives):
-            return "mixed", "positive_after_negative"
-        return "failure", "negative_after_positive"
-    if negatives:
-        return "failure", "negative_only"
-    return "unknown", "no_clear_signal"
+    kinds: dict[str, list[SignalDraft]] = {}
+    for signal in sorted(counted, key=lambda s: s.at_seq):
+        kinds.setdefault(signal.kind, []).append(signal)
+
+    def last(kind: str) -> SignalDraft | None:
+        found = kinds.get(kind)
+        return found[-1] if found else None
+
+    def ids(*items: SignalDraft | None) -> tuple[int, ...]:
+        return tuple(i for item in items if item is not None for i in item.event_ids)
+
+    approval, correction = last("approval"), last("user_correction")
+    done, moved = last("done_claim"), last("moved_on")
+    gave_up, abandoned = last("agent_gave_up"), last("abandoned")
+    negatives = [s for s in counted if s.polarity < 0 and s.kind != "user_correction"]
+    last_negative = max(negatives, key=lambda s: s.at_seq) if negatives else None
+    if approval is not None and (correction is None or approval.at_seq > correction.at_seq):
+        if correction is not None:
+            return Outcome("success", "approved_after_correction", 0.85, ids(correction, approval))
+        return Outcome("success", "approved", 0.9, ids(approval))
+    if correction is not None:
+        fixed = done is not None and done.at_seq > correction.at_seq
+        if fixed and (moved is not None or abandoned is None):
+            return Outcome("success", "fixed_after_correction", 0.6, ids(correction, done, moved))
+        if moved is not None:
+            return Outcome("failure", "corrected_then_left", 0.75, ids(correction, moved))
+        return Outcome("failure", "corrected", 0.8, ids(correction))
+    interrupt = last("interrupt")
+    left = moved is not None or abandoned is not None
+    if interrupt is not None and (done is None or done.at_seq < interrupt.at_seq) and left:
+        return Outcome("abandoned", "interrupted_and_left", 0.7, ids(interrupt, moved))
+    if gave_up is not None:
+        return Outcome("failure", "agent_gave_up", 0.7, ids(gave_up))
+    if last("cut_off") is not None:
+        return Outcome("unknown", "stopped_mid_work", 0.0, ids(last("cut_off")))
+    if done is not None and (last_negative is None or last_negative.at_seq < done.at_seq):
+        if moved is not None:
+            return Outcome("success", "done_then_moved_on", 0.7, ids(done, moved))
+        return Outcome("success", "done_claim", 0.6, ids(done))
+    final_failure = last("tool_error") or last("test_failure")
+    if final_failure is not None and final_failure is last_negative:
+        return Outcome("failure", "unrecovered_error", 0.6, ids(final_failure))
+    if last("tests_passed") is not None:
+        return Outcome("success", "tests_passed", 0.6, ids(last("tests_passed")))
+    if moved is not None and last_negative is None:
+        return Outcome("success", "moved_on", 0.55, ids(moved))
+    return Outcome("unknown", "no_clear_signal", 0.0, ())

@@ -26,6 +26,7 @@ from sleepd.mining.tasks import (
     command_of,
     heuristic_spec,
     is_shell_tool,
+    task_intent,
 )
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
@@ -95,14 +96,13 @@ def _mine_batch(
         .order_by(Episode.start_seq)
     ):
         intents[session_id].append((start_seq, text))
-    wanted = {i for group in signals.values() for s in group for i in s.event_ids}
-    events = {e.id: e for e in db.scalars(select(Event).where(Event.id.in_(wanted)))}
+    events, commands = _load_events(db, [s for group in signals.values() for s in group])
     for episode in episodes:
         cluster = clusters[episode.cluster_id] if episode.cluster_id else None
         if cluster is None or not _useful(episode, cluster, signals[episode.id], cfg):
             continue
         session = sessions[episode.session_id]
-        evidence = _evidence(db, episode, signals[episode.id], events)
+        evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)
         if cfg.model_assisted and backend is not None:
             spec = refine_spec(backend, evidence, spec, result.miner)
@@ -112,7 +112,7 @@ def _mine_batch(
                 episode_id=episode.id,
                 cluster_id=cluster.id,
                 project_path=episode.project_path,
-                intent=episode.intent_text,
+                intent=task_intent(episode.intent_text, episode.refinements or []),
                 context=build_context(
                     episode.intent_text,
                     project_path=episode.project_path,
@@ -148,8 +148,50 @@ def _prior_intent(session_intents: Sequence[tuple[int, str]], start_seq: int) ->
     return earlier[-1] if earlier else None
 
 
+def _load_events(
+    db: DbSession, signals: Sequence[Signal]
+) -> tuple[dict[int, Event], dict[int, str]]:
+    """The events the signals cite, and the shell command behind each cited tool result
+    (result event id → command), in two queries for the whole batch."""
+    wanted = {i for s in signals for i in s.event_ids}
+    events = {e.id: e for e in db.scalars(select(Event).where(Event.id.in_(wanted)))}
+    results = [
+        e
+        for s in signals
+        if s.kind == "tool_error_recovered"
+        for e in (events.get(i) for i in s.event_ids)
+        if e is not None and e.kind == "tool_result" and e.call_id
+    ]
+    commands: dict[int, str] = {}
+    if not results:
+        return events, commands
+    keys = {(r.session_id, r.call_id) for r in results}
+    calls: dict[tuple[int, str], Event] = {}
+    for start in range(0, len(results), 400):
+        chunk = results[start : start + 400]
+        rows = db.scalars(
+            select(Event).where(
+                Event.kind == "tool_call",
+                Event.session_id.in_({r.session_id for r in chunk}),
+                Event.call_id.in_({r.call_id for r in chunk}),
+            )
+        )
+        for call in rows:
+            key = (call.session_id, call.call_id or "")
+            if key in keys:
+                calls.setdefault(key, call)
+    for result in results:
+        found = calls.get((result.session_id, result.call_id or ""))
+        if found is not None and is_shell_tool(found.tool_name):
+            commands[result.id] = command_of(found.text)
+    return events, commands
+
+
 def _evidence(
-    db: DbSession, episode: Episode, signals: Sequence[Signal], events: dict[int, Event]
+    episode: Episode,
+    signals: Sequence[Signal],
+    events: dict[int, Event],
+    commands: dict[int, str],
 ) -> Evidence:
     evidence = Evidence(intent_text=episode.intent_text, outcome=episode.outcome)
     for signal in signals:
@@ -161,23 +203,7 @@ def _evidence(
             evidence.approval = events[signal.event_ids[0]].text[:300]
         elif signal.kind == "tool_error_recovered":
             rows = [events[i] for i in signal.event_ids if i in events]
-            commands = [_command(db, e) for e in rows if e.kind == "tool_result"]
-            if len(commands) >= 2:
-                evidence.recovered.append((list(signal.event_ids), commands[0], commands[-1]))
+            found = [commands.get(e.id, "") for e in rows if e.kind == "tool_result"]
+            if len(found) >= 2:
+                evidence.recovered.append((list(signal.event_ids), found[0], found[-1]))
     return evidence
-
-
-def _command(db: DbSession, result: Event) -> str:
-    """The shell command behind a tool result ('' when it was no shell call)."""
-    if not result.call_id:
-        return ""
-    call = db.scalars(
-        select(Event).where(
-            Event.session_id == result.session_id,
-            Event.call_id == result.call_id,
-            Event.kind == "tool_call",
-        )
-    ).first()
-    if call is None or not is_shell_tool(call.tool_name):
-        return ""
-    return command_of(call.text)

@@ -51,6 +51,17 @@ class Evidence:
     approval: str | None = None
 
 
+def task_intent(intent_text: str, refinements: Sequence[str]) -> str:
+    """The request as a replaying agent needs it: the intent with the follow-ups that
+    refined it folded in (a follow-up alone cannot be replayed without its context)."""
+    extra = [r.strip() for r in refinements if r and r.strip()]
+    if not extra:
+        return intent_text
+    lines = [intent_text, "", "Refinements the user added while it was being done:"]
+    lines.extend(f"- {text[:1000]}" for text in extra[:10])
+    return "\n".join(lines)
+
+
 def files_mentioned(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for match in _FILE_MENTION.finditer(text):

@@ -17,8 +17,10 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from sleepd import crashpoint
 from sleepd.documents.merge import three_way_merge
 from sleepd.errors import ConflictError, SleepdError
+from sleepd.review.intents import Intent, remove_intent, write_intent
 from sleepd.review.queue import load_proposal
 from sleepd.review.records import add_version, audit, ensure_backup
 from sleepd.review.textfile import (
@@ -26,6 +28,7 @@ from sleepd.review.textfile import (
     content_hash,
     document_diff,
     read_live,
+    undo_write,
     write_document,
 )
 from sleepd.review.validate import document_problems
@@ -141,59 +144,116 @@ def _still_as_planned(plan: AdoptionPlan) -> LiveDocument:
 def execute_adoption(
     engine: Engine, plan: AdoptionPlan, *, actor: str, reason: str | None = None
 ) -> AdoptionResult:
-    """Back up, write atomically, record; the file is written last, inside the transaction."""
+    """Back up, announce, write atomically, record; survives a kill at any point.
+
+    The backup is committed first. Inside the recording transaction (which holds the
+    database's write lock, so adoptions of one document cannot interleave) an intent
+    record is written, then the file is renamed into place, then the rows are added;
+    the intent is removed after the commit. A kill in between leaves the intent for
+    `recover.reconcile` (the next command): new file + pending proposal becomes the
+    recorded adoption with its backup. A failure that is not a kill puts the old file
+    back before the error is raised.
+    """
     live = _still_as_planned(plan)
     with write_session(engine) as db:
         backup = ensure_backup(db, plan.document_id, live)
         backup_id = backup.id if backup is not None else None
-    with write_session(engine) as db:
-        proposal, document = load_proposal(db, plan.proposal_id)
-        _require_pending(proposal)
-        live = _still_as_planned(plan)
-        if plan.edited:
-            proposal.new_content = plan.proposed
-            proposal.new_hash = content_hash(plan.proposed)
-        adopted = add_version(
-            db, document.id, plan.content, origin="adopted", proposal_id=proposal.id
-        )
-        proposal.status = "accepted"
-        proposal.decided_at = utcnow()
-        proposal.decided_by = actor
-        proposal.decision_reason = reason
-        proposal.edited_by_reviewer = plan.edited
-        proposal.adopted_version_id = adopted.id
-        document.last_adopted_version_id = adopted.id
-        stale_ids = _mark_siblings_stale(db, document, proposal.id)
-        audit(
-            db,
-            actor=actor,
-            action="adopt",
-            object_type="proposal",
-            object_id=proposal.id,
-            detail={
-                "document_id": document.id,
-                "path": document.path,
-                "from_hash": live.hash,
-                "to_hash": adopted.content_hash,
-                "backup_version_id": backup_id,
-                "adopted_version_id": adopted.id,
-                "merged": plan.merged,
-                "edited_by_reviewer": plan.edited,
-                "stale_proposals": stale_ids,
-            },
-        )
-        db.flush()
-        real = write_document(document.path, plan.content, document.project_path)
-        adopted.mode = stat.S_IMODE(real.stat().st_mode)
+    crashpoint.reach("adopt:backed-up")
+    intent: Intent | None = None
+    try:
+        with write_session(engine) as db:
+            proposal, document = load_proposal(db, plan.proposal_id)
+            _require_pending(proposal)
+            live = _still_as_planned(plan)
+            intent = Intent.new(
+                "adopt",
+                path=document.path,
+                project=document.project_path,
+                from_hash=live.hash,
+                to_hash=content_hash(plan.content),
+                content=plan.content,
+                detail={
+                    "proposal_id": plan.proposal_id,
+                    "document_id": document.id,
+                    "backup_version_id": backup_id,
+                    "merged": plan.merged,
+                    "edited": plan.edited,
+                    "proposed": plan.proposed if plan.edited else None,
+                    "actor": actor,
+                    "reason": reason,
+                },
+            )
+            write_intent(intent)
+            crashpoint.reach("adopt:intent-written")
+            real = write_document(document.path, plan.content, document.project_path)
+            crashpoint.reach("adopt:file-written")
+            adopted_id, stale_ids = record_adoption(
+                db, intent, mode=stat.S_IMODE(real.stat().st_mode)
+            )
+            crashpoint.reach("adopt:recorded")
+        crashpoint.reach("adopt:committed")
+    except BaseException:
+        if intent is not None:
+            undo_write(intent, live)
+        raise
+    remove_intent(intent)
     return AdoptionResult(
         proposal_id=plan.proposal_id,
         path=plan.path,
-        adopted_version_id=adopted.id,
+        adopted_version_id=adopted_id,
         backup_version_id=backup_id,
         merged=plan.merged,
         edited=plan.edited,
         stale_proposal_ids=stale_ids,
     )
+
+
+def record_adoption(
+    db: Session, intent: Intent, *, mode: int | None, recovered: bool = False
+) -> tuple[int, list[int]]:
+    """The rows of an adoption whose file is written: version, decision, audit, stale marks."""
+    detail = intent.detail
+    proposal, document = load_proposal(db, int(detail["proposal_id"]))
+    _require_pending(proposal)
+    if detail.get("edited") and detail.get("proposed") is not None:
+        proposal.new_content = str(detail["proposed"])
+        proposal.new_hash = content_hash(proposal.new_content)
+    adopted = add_version(
+        db, document.id, intent.content, origin="adopted", proposal_id=proposal.id, mode=mode
+    )
+    reason = detail.get("reason")
+    if recovered:
+        reason = ((reason or "") + " (recorded after an interrupted adoption)").strip()
+    proposal.status = "accepted"
+    proposal.decided_at = utcnow()
+    proposal.decided_by = str(detail.get("actor") or "sleepd")
+    proposal.decision_reason = reason
+    proposal.edited_by_reviewer = bool(detail.get("edited"))
+    proposal.adopted_version_id = adopted.id
+    document.last_adopted_version_id = adopted.id
+    stale_ids = _mark_siblings_stale(db, document, proposal.id)
+    audit(
+        db,
+        actor=str(detail.get("actor") or "sleepd"),
+        action="adopt",
+        object_type="proposal",
+        object_id=proposal.id,
+        detail={
+            "document_id": document.id,
+            "path": document.path,
+            "from_hash": intent.from_hash,
+            "to_hash": adopted.content_hash,
+            "backup_version_id": detail.get("backup_version_id"),
+            "adopted_version_id": adopted.id,
+            "merged": bool(detail.get("merged")),
+            "edited_by_reviewer": bool(detail.get("edited")),
+            "stale_proposals": stale_ids,
+            "intent": intent.id,
+            "recovered": recovered,
+        },
+    )
+    db.flush()
+    return adopted.id, stale_ids
 
 
 def _mark_siblings_stale(db: Session, document: TargetDocument, adopted_id: int) -> list[int]:

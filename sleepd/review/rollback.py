@@ -16,9 +16,18 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from sleepd import crashpoint
 from sleepd.errors import ConflictError, ExitCode, NotFoundError, SleepdError
+from sleepd.review.intents import Intent, remove_intent, write_intent
 from sleepd.review.records import add_version, audit, ensure_backup
-from sleepd.review.textfile import document_diff, read_live, remove_document, write_document
+from sleepd.review.textfile import (
+    content_hash,
+    document_diff,
+    read_live,
+    remove_document,
+    undo_write,
+    write_document,
+)
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import AuditEntry, DocumentVersion, TargetDocument
 
@@ -154,48 +163,89 @@ def plan_rollback(
 
 def execute_rollback(engine: Engine, plan: RollbackPlan, *, actor: str) -> RollbackResult:
     """Back up the live document, restore the version byte for byte (or remove a
-    document the last adoption created), record it."""
+    document the last adoption created), record it; survives a kill at any point (an
+    intent record is written before the file changes, see `review.intents`)."""
     live = read_live(plan.path)
     if live.hash != plan.live_hash:
         raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
     with write_session(engine) as db:
         backup = ensure_backup(db, plan.document_id, live)
         backup_id = backup.id if backup is not None else None
-    with write_session(engine) as db:
-        document = db.get(TargetDocument, plan.document_id)
-        if document is None:
-            raise NotFoundError(f"{plan.path} is no longer a managed document")
-        if read_live(plan.path).hash != plan.live_hash:
-            raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
-        restored = None
-        if plan.removes:
-            # No reference any more: `verify` has nothing to compare until the next adoption.
-            document.last_adopted_version_id = None
-        else:
-            restored = add_version(db, document.id, plan.content, origin="rollback")
-            document.last_adopted_version_id = restored.id
-        audit(
-            db,
-            actor=actor,
-            action="rollback",
-            object_type="document",
-            object_id=document.id,
-            detail={
-                "path": document.path,
-                "from_hash": live.hash,
-                "to_hash": restored.content_hash if restored is not None else None,
-                "removed": plan.removes,
-                "restored_version_id": plan.version_id,
-                "new_version_id": restored.id if restored is not None else None,
-                "backup_version_id": backup_id,
-            },
-        )
-        db.flush()
-        if restored is None:
-            remove_document(document.path, document.project_path)
-        else:
-            real = write_document(document.path, plan.content, document.project_path)
-            restored.mode = stat.S_IMODE(real.stat().st_mode)
-    return RollbackResult(
-        plan.path, plan.version_id, restored.id if restored is not None else None, backup_id
+    crashpoint.reach("rollback:backed-up")
+    intent: Intent | None = None
+    try:
+        with write_session(engine) as db:
+            document = db.get(TargetDocument, plan.document_id)
+            if document is None:
+                raise NotFoundError(f"{plan.path} is no longer a managed document")
+            if read_live(plan.path).hash != plan.live_hash:
+                raise ConflictError(f"{plan.path} changed while rolling back; nothing was written")
+            intent = Intent.new(
+                "rollback",
+                path=document.path,
+                project=document.project_path,
+                from_hash=live.hash,
+                to_hash=None if plan.removes else content_hash(plan.content),
+                content=plan.content,
+                detail={
+                    "document_id": document.id,
+                    "restored_version_id": plan.version_id,
+                    "backup_version_id": backup_id,
+                    "actor": actor,
+                },
+            )
+            write_intent(intent)
+            crashpoint.reach("rollback:intent-written")
+            mode = None
+            if plan.removes:
+                remove_document(document.path, document.project_path)
+            else:
+                real = write_document(document.path, plan.content, document.project_path)
+                mode = stat.S_IMODE(real.stat().st_mode)
+            crashpoint.reach("rollback:file-written")
+            new_id = record_rollback(db, intent, mode=mode)
+            crashpoint.reach("rollback:recorded")
+        crashpoint.reach("rollback:committed")
+    except BaseException:
+        if intent is not None:
+            undo_write(intent, live)
+        raise
+    remove_intent(intent)
+    return RollbackResult(plan.path, plan.version_id, new_id, backup_id)
+
+
+def record_rollback(
+    db: Session, intent: Intent, *, mode: int | None, recovered: bool = False
+) -> int | None:
+    """The rows of a rollback whose file is in place; the new version's id (None: removed)."""
+    detail = intent.detail
+    document = db.get(TargetDocument, int(detail["document_id"]))
+    if document is None:
+        raise NotFoundError(f"{intent.path} is no longer a managed document")
+    restored = None
+    if intent.to_hash is None:
+        # No reference any more: `verify` has nothing to compare until the next adoption.
+        document.last_adopted_version_id = None
+    else:
+        restored = add_version(db, document.id, intent.content, origin="rollback", mode=mode)
+        document.last_adopted_version_id = restored.id
+    audit(
+        db,
+        actor=str(detail.get("actor") or "sleepd"),
+        action="rollback",
+        object_type="document",
+        object_id=document.id,
+        detail={
+            "path": document.path,
+            "from_hash": intent.from_hash,
+            "to_hash": restored.content_hash if restored is not None else None,
+            "removed": intent.to_hash is None,
+            "restored_version_id": detail.get("restored_version_id"),
+            "new_version_id": restored.id if restored is not None else None,
+            "backup_version_id": detail.get("backup_version_id"),
+            "intent": intent.id,
+            "recovered": recovered,
+        },
     )
+    db.flush()
+    return restored.id if restored is not None else None

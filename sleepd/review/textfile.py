@@ -13,6 +13,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sleepd.documents.atomic import UnsafePathError, atomic_write, check_path
 from sleepd.documents.diff import unified_diff
@@ -88,6 +89,26 @@ def remove_document(path: str | Path, project_root: str | Path) -> None:
     if folder != Path(os.path.realpath(project_root)):
         with contextlib.suppress(OSError):  # only when empty: a new managed skill's folder
             folder.rmdir()
+
+
+def undo_write(intent: Any, before: LiveDocument) -> None:
+    """After a failed (not killed) write: put `before` back if the new file is in place,
+    then drop the intent. If that fails too, the intent stays for `recover`."""
+    from sleepd.review.intents import remove_intent, remove_stale_temp_files
+
+    try:
+        now = read_live(intent.path)
+        if now.hash != before.hash and now.hash == intent.to_hash:
+            if before.text is None:
+                remove_document(intent.path, intent.project)
+            else:
+                write_document(intent.path, before.text, intent.project)
+        elif intent.to_hash is None and now.text is None and before.text is not None:
+            write_document(intent.path, before.text, intent.project)
+        remove_stale_temp_files(intent.path)
+    except (SleepdError, OSError):
+        return
+    remove_intent(intent)
 
 
 def document_diff(before: str, after: str, path: str) -> str:

@@ -18,7 +18,7 @@ from sleepd.review.textfile import read_live
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import DocumentVersion, TargetDocument
 
-CHECK_STATES = ("ok", "changed", "missing", "unreadable")
+CHECK_STATES = ("ok", "changed", "missing", "unreadable", "damaged")
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,17 @@ def _check_one(engine: Engine, document_id: int) -> DocumentCheck | None:
         if live.text is None:
             return DocumentCheck(**{**asdict(base), "status": "missing"})
         if live.hash == expected.content_hash:
+            lost = _lost_proposal_lines(db, expected, live.text)
+            if lost:
+                return DocumentCheck(
+                    **{
+                        **asdict(base),
+                        "status": "damaged",
+                        "observed_hash": live.hash,
+                        "detail": f"{len(lost)} line(s) the adopted proposal added are not whole"
+                        f" lines of the document (glued or cut): {lost[0][:80]!r}",
+                    }
+                )
             return DocumentCheck(**{**asdict(base), "observed_hash": live.hash})
         known = db.scalars(
             select(DocumentVersion).where(
@@ -74,6 +85,31 @@ def _check_one(engine: Engine, document_id: int) -> DocumentCheck | None:
                 "observed_version_id": observed.id,
             }
         )
+
+
+def _lost_proposal_lines(db: Any, adopted: DocumentVersion, text: str) -> list[str]:
+    """Lines the adopted proposal added that are not whole lines of `text`.
+
+    An adoption writes every line its proposal added, as a line of its own, whatever
+    merge it went through; one that is missing or glued to a neighbour means the
+    adopted content itself is wrong, even though the file matches it byte for byte.
+    """
+    from sleepd.store.models import Proposal
+
+    if adopted.origin != "adopted" or adopted.proposal_id is None:
+        return []
+    proposal = db.get(Proposal, adopted.proposal_id)
+    if proposal is None:
+        return []
+    base = db.get(DocumentVersion, proposal.base_version_id)
+    base_lines = {line.rstrip("\r\n") for line in (base.content if base else "").splitlines()}
+    present = {line.rstrip("\r\n") for line in text.splitlines()}
+    added = [
+        line.rstrip("\r\n")
+        for line in proposal.new_content.splitlines()
+        if line.strip() and line.rstrip("\r\n") not in base_lines
+    ]
+    return [line for line in added if line not in present]
 
 
 def verify_documents(engine: Engine) -> list[DocumentCheck]:

@@ -8,18 +8,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from sleepd import paths
 from sleepd.store.dialect import install_sqlite_hooks
-
-
-def sqlite_file_for(url: str) -> Path | None:
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None
-    return Path(parsed.database).expanduser()
+from sleepd.store.urls import sqlite_file_for
 
 
 def ensure_sqlite_file(db_file: Path) -> None:

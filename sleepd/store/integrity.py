@@ -23,6 +23,7 @@ from sleepd.errors import ExitCode, SleepdError
 
 MAGIC = b"SQLite format 3\x00"
 HEADER_SIZE = 100
+WAL_HEADER_SIZE = 32
 
 #: SQLite result names that mean the file is damaged, not busy or full.
 CORRUPT_NAMES = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
@@ -95,9 +96,29 @@ def header_problem(db_file: Path) -> str | None:
     page_count = int.from_bytes(header[28:32], "big")
     change_counter = header[24:28]
     valid_for = header[92:96]
-    if page_count and change_counter == valid_for and size < page_count * page_size:
+    if (
+        page_count
+        and change_counter == valid_for
+        and size < page_count * page_size
+        and not _has_hot_wal(db_file)
+    ):
         return f"holds {size // page_size} of the {page_count} pages its header records (truncated)"
     return None
+
+
+def _has_hot_wal(db_file: Path) -> bool:
+    """Whether a write-ahead log with frames sits beside the file.
+
+    A checkpoint copies page 1 (and so the new page count) before the pages past the old end
+    of the file; a process killed in between leaves a main file shorter than its header
+    says, which SQLite repairs from the WAL on the next open. Only a file with no frames
+    waiting in a WAL must hold every page its header records.
+    """
+    wal = db_file.with_name(db_file.name + "-wal")
+    try:
+        return wal.stat().st_size > WAL_HEADER_SIZE
+    except OSError:
+        return False
 
 
 def check_openable(db_file: Path) -> None:

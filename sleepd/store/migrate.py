@@ -56,6 +56,9 @@ def db_state(engine: Engine) -> DbState:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
+    from sleepd.store import revision_cache
+
+    revision_cache.forget()
     with engine.begin() as conn:
         command.upgrade(alembic_config(engine, conn), revision)
 
@@ -63,6 +66,9 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 def downgrade(engine: Engine, revision: str = "base") -> None:
     from alembic import command
 
+    from sleepd.store import revision_cache
+
+    revision_cache.forget()
     with engine.begin() as conn:
         command.downgrade(alembic_config(engine, conn), revision)
 

@@ -231,6 +231,13 @@ class Episode(Base):
     feedback_count: Mapped[int] = mapped_column(Integer, default=0)
     outcome: Mapped[str] = mapped_column(String(16), default="unknown")
     outcome_rule: Mapped[str | None] = mapped_column(String(128))
+    #: how sure the outcome rule is (0 for unknown) and the events that justify it
+    outcome_confidence: Mapped[float | None] = mapped_column(Float)
+    outcome_event_ids: Mapped[list[Any] | None] = mapped_column(JSON)
+    #: each typed turn of the episode: {"event_id", "kind", "confidence"}
+    turns: Mapped[list[Any] | None] = mapped_column(JSON)
+    #: follow-ups that refine the request (folded into its task's intent)
+    refinements: Mapped[list[Any] | None] = mapped_column(JSON)
     cluster_id: Mapped[int | None] = mapped_column(
         ForeignKey("task_clusters.id", ondelete="SET NULL"), index=True
     )

@@ -9,7 +9,7 @@ from sqlalchemy.engine import Engine
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import DatabaseBehindError
-from sleepd.store import migrate
+from sleepd.store import migrate, revision_cache
 from sleepd.store.engine import make_engine, sqlite_file_for
 from sleepd.store.schema_version import HEAD_REVISION
 
@@ -44,8 +44,15 @@ def open_store(cfg: Config, *, write: bool = False) -> Engine:
     """
     if write:
         paths.home_dir(create=True)
-    engine = make_engine(database_url(cfg))
+    url = database_url(cfg)
+    db_file = sqlite_file_for(url)
+    # Taken before connecting: a write during the check makes the next command check again.
+    key = revision_cache.identity(db_file, HEAD_REVISION) if db_file is not None else None
+    engine = make_engine(url)
+    if revision_cache.known_at_head(key):
+        return engine  # this very file was found at head, and nothing has touched it since
     if current_revision_fast(engine) == HEAD_REVISION:
+        revision_cache.remember_at_head(key)
         return engine  # the common case, without loading Alembic
     state = migrate.db_state(engine)
     if state.at_head:

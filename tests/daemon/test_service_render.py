@@ -19,6 +19,18 @@ from sleepd.daemon.service import (
 
 from .fakes import write_script
 
+HARDENING = (
+    "PrivateUsers=yes",
+    "ProtectSystem=strict",
+    "PrivateTmp=yes",
+    "PrivateMounts=yes",
+    "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
+    "SystemCallFilter=@system-service",
+    "SystemCallArchitectures=native",
+    "NoNewPrivileges=yes",
+    "UMask=0077",
+)
+
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze") or "/usr/bin/systemd-analyze"
 
 
@@ -78,15 +90,27 @@ def test_unit_contents(fake_install: Path, monkeypatch: pytest.MonkeyPatch) -> N
     ):
         assert required in lines
     assert any(line.startswith("WatchdogSec=") for line in lines)
-    for unavailable in ("ProtectHome", "PrivateTmp", "ProtectSystem"):
-        assert not any(line.startswith(unavailable) for line in lines)
-    assert "@" not in text.replace("sleepd@", "")  # every placeholder filled
+    for hardening in HARDENING:
+        assert hardening in lines, hardening
+    rw = next(line for line in lines if line.startswith("ReadWritePaths="))
+    assert '"-/data/sleepd home"' in rw
+    assert not any(line.startswith("MemoryDenyWriteExecute") for line in lines)  # see docs
+    assert "@" not in text.replace("sleepd@", "").replace("=@system-service", "")
 
 
-def test_sleepd_home_only_when_set(fake_install: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sleepd_home_and_config_always_pinned(
+    fake_install: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unset in the shell, they are still written: the service's own XDG dirs may differ."""
+    from sleepd import paths
+
     monkeypatch.delenv("SLEEPD_HOME", raising=False)
     monkeypatch.delenv("SLEEPD_CONFIG", raising=False)
-    assert "SLEEPD_HOME" not in render_systemd_unit(build_spec(str(fake_install)))
+    monkeypatch.setenv("XDG_DATA_HOME", "/xdg/data")
+    spec = build_spec(str(fake_install))
+    assert spec.environment["SLEEPD_HOME"] == str(paths.home_dir().absolute())
+    assert spec.environment["SLEEPD_CONFIG"] == str(paths.config_file().absolute())
+    assert "SLEEPD_HOME" not in spec.carried
 
 
 def test_agent_cli_dirs_join_the_path(

@@ -72,3 +72,24 @@ def test_three_way_merge_combines_disjoint_changes_and_reports_overlap() -> None
     assert clash.conflicts[0].ours == ("TWO\n",) and clash.conflicts[0].theirs == ("2\n",)
     same = three_way_merge(base, "one\nX\nthree\nfour\n", "one\nX\nthree\nfour\n")
     assert same.text == "one\nX\nthree\nfour\n"
+
+
+def test_merge_never_glues_a_last_line_without_newline() -> None:
+    base = "# Skill\n- one\n- two\n"
+    ours = "# Skill\n- one\n- two (edited)"  # the person dropped the trailing newline
+    theirs = "# Skill\n- one\n- two\n- three\n"
+    merged = three_way_merge(base, ours, theirs)
+    assert merged.ok and merged.text is not None
+    assert "- two (edited)\n- three" in merged.text
+    assert merged.text.splitlines() == ["# Skill", "- one", "- two (edited)", "- three"]
+
+
+def test_merge_keeps_crlf_and_missing_final_newline() -> None:
+    base = "a\nb\nc\n"
+    ours = "a\r\nb\r\nc"  # converted to CRLF, no final newline
+    theirs = "a\nB2\nc\n"
+    merged = three_way_merge(base, ours, theirs)
+    assert merged.text == "a\r\nB2\r\nc"
+    # a mixed file keeps each of its lines' own ending; a new line takes the usual one
+    mixed = three_way_merge("x\ny\n", "x\r\ny\nz\n", "w\nx\ny\n")
+    assert mixed.text == "w\nx\r\ny\nz\n"

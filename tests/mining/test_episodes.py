@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from harvesters.records import STEERING
 from sleepd.mining.episodes import EpisodeDraft, segment, segment_subagent
-from sleepd.mining.lexicon import Feedback, lexicon_for
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.turns import TurnKind
 
 from .builders import SessionBuilder, views
 
@@ -26,7 +27,7 @@ def test_new_intents_split_and_corrections_stay_as_feedback() -> None:
         "Now write a README for the project",
     ]
     first = episodes[0]
-    assert [f.kind for f in first.feedback] == [Feedback.CORRECTION, Feedback.APPROVAL]
+    assert [f.kind for f in first.feedback] == [TurnKind.CORRECTION, TurnKind.APPROVAL]
     assert first.closed and not episodes[1].closed
     assert first.end_seq == episodes[1].start_seq - 1
 
@@ -101,7 +102,7 @@ def test_approval_followed_by_a_new_task_closes_and_opens() -> None:
     )
     episodes = segment(views(b), lexicon_for())
     assert len(episodes) == 2
-    assert episodes[0].feedback[0].kind is Feedback.APPROVAL
+    assert episodes[0].feedback[0].kind is TurnKind.APPROVAL
     assert episodes[1].intent_text.startswith("thanks! now add tests")
 
 

@@ -58,7 +58,10 @@ def test_context_holds_nothing_from_after_the_intent(
     engine: Engine, cfg: Config, sessions: list[list[str]]
 ) -> None:
     for steps in sessions:
-        build([*steps, "correction"]).save(engine)  # a final correction: always a task
+        b = build(steps)
+        b.say("Done: I've updated the module.")
+        b.prompt(f"no, use {mark()} not {mark()}")  # a final correction: always a task
+        b.save(engine)
     mine(engine, cfg, now=LATER)
     with read_session(engine) as db:
         tasks = list(db.scalars(select(Task)))

@@ -30,9 +30,16 @@ def test_recovered_tool_error() -> None:
 def test_unrecovered_last_error_and_abandoned_session() -> None:
     b = SessionBuilder().prompt("Deploy to staging").bash("./deploy.sh", "boom", exit_code=2)
     sigs = signals_of(b, over=True)
-    assert kinds(sigs) == ["abandoned", "tool_error"]
-    assert derive_outcome(sigs) == ("failure", "negative_only")
-    assert "abandoned" not in kinds(signals_of(b, over=False))
+    # the transcript stops on the failed result: nobody can tell how it ended
+    assert kinds(sigs) == ["cut_off", "tool_error"]
+    outcome = derive_outcome(sigs)
+    assert (outcome.outcome, outcome.rule) == ("unknown", "stopped_mid_work")
+    assert "cut_off" not in kinds(signals_of(b, over=False))
+    # the agent answered and gave up: a failure, justified by its words
+    b.say("I couldn't get the deploy script to work: the staging host refuses the key.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "agent_gave_up")
+    assert outcome.event_ids == (views(b)[-1].id,)
 
 
 def test_failing_tests_then_passing() -> None:
@@ -42,7 +49,7 @@ def test_failing_tests_then_passing() -> None:
     b.bash("pytest", "=== 12 passed in 0.3s ===")
     sigs = signals_of(b)
     assert kinds(sigs) == ["test_failure_recovered", "tests_passed"]
-    assert derive_outcome(sigs)[0] == "success"
+    assert derive_outcome(sigs).outcome == "success"
 
 
 def test_status_per_runner() -> None:
@@ -56,12 +63,14 @@ def test_status_per_runner() -> None:
     assert run_status("all good") is None
 
 
-def test_correction_then_approval_is_mixed() -> None:
+def test_correction_then_approval_is_success_after_correction() -> None:
     b = SessionBuilder().prompt("Install deps").bash("npm install")
     b.prompt("no, use pnpm not npm").bash("pnpm install").prompt("thanks, works now")
     sigs = signals_of(b)
     assert kinds(sigs) == ["approval", "user_correction"]
-    assert derive_outcome(sigs) == ("mixed", "positive_after_negative")
+    outcome = derive_outcome(sigs)
+    assert (outcome.outcome, outcome.rule) == ("success", "approved_after_correction")
+    assert len(outcome.event_ids) == 2
 
 
 def test_approval_then_correction_is_failure_and_drops_the_approval() -> None:
@@ -69,12 +78,13 @@ def test_approval_then_correction_is_failure_and_drops_the_approval() -> None:
     b.prompt("wait, that's wrong on mobile")
     sigs = signals_of(b)
     assert kinds(sigs) == ["user_correction"]
-    assert derive_outcome(sigs)[0] == "failure"
+    assert derive_outcome(sigs).outcome == "failure"
 
 
 def test_plain_approval_is_success() -> None:
     b = SessionBuilder().prompt("Write the changelog").say("done").prompt("lgtm")
-    assert derive_outcome(signals_of(b)) == ("success", "positive_only")
+    outcome = derive_outcome(signals_of(b))
+    assert (outcome.outcome, outcome.rule, outcome.confidence) == ("success", "approved", 0.9)
 
 
 def test_interrupt_retry_and_undo() -> None:
@@ -92,4 +102,5 @@ def test_interrupt_retry_and_undo() -> None:
 
 def test_no_signals_is_unknown() -> None:
     b = SessionBuilder().prompt("Explain this function").say("It parses dates.")
-    assert derive_outcome(signals_of(b)) == ("unknown", "no_clear_signal")
+    outcome = derive_outcome(signals_of(b))
+    assert (outcome.outcome, outcome.rule, outcome.event_ids) == ("unknown", "no_clear_signal", ())

@@ -71,7 +71,7 @@ def test_shapes_that_are_not_secrets_stay(redactor: Redactor) -> None:
 def test_false_positives_on_real_transcripts(redactor: Redactor) -> None:
     # These transcripts were committed to public repositories, so they hold no
     # live secrets: every redaction here is a false positive. Allow at most one
-    # per MB of text (the 8 MB of real-session fixtures yield 4 today, all the same
+    # per MB of text (the 9.6 MB of real-session fixtures yield 4 today, all the same
     # `POSTHOG_API_KEY = 'REDACTED'` line, a placeholder its publisher had already scrubbed).
     strings = corpus_strings()
     stats = RedactionStats()

@@ -21,8 +21,6 @@ from tests.backends.fake_providers import FakeAnthropic, FakeOpenAI
 
 from .secrets_kit import Secret, found, json_escaped, make_secrets
 
-BRANCH_KINDS = {"google-api-key", "github-pat", "anthropic", "stripe", "slack-bot", "npm"}
-
 
 def _requests(secrets: list[Secret]) -> list[ModelRequest]:
     """Requests built the way the pipeline builds them, a secret in every part."""
@@ -34,12 +32,12 @@ def _requests(secrets: list[Secret]) -> list[ModelRequest]:
     )
     out = []
     for s in secrets:
-        if s.kind not in BRANCH_KINDS:
-            continue
+        if not s.self_evident or len(out) >= 10:
+            continue  # every kind is in `block`; ten requests carry branch and path forms
         context: dict[str, object] = {
             "git_branch": f"fix/{s.value}",
             "prior_intent": f"use {s.assignment()}",
-            "files": [f"/home/u/{s.value}"],
+            "files": [f"/home/u/{s.value}.txt", f"notes/({s.value})."],
             "project_path": "/home/u/proj",
         }
         out.append(
@@ -164,3 +162,26 @@ def test_request_built_any_way_is_redacted(secrets: list[Secret]) -> None:
     _assert_clean(repr(replaced).encode(), secrets)
     with pytest.raises(TypeError):
         ModelRequest(messages=["raw string " + secrets[0].value])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "Branch: fix/{v}",
+        "Files mentioned: /home/u/{v}.txt, b",
+        "see ({v}).",
+        "https://api.example.com/v1?key={v}&y=2",
+        "the key is {v}.",
+        "{v}.pem",
+        "[{v}]",
+    ],
+)
+def test_secret_against_separators_is_redacted(form: str, secrets: list[Secret]) -> None:
+    """Many provider rules need whitespace or a quote around a key; a path, URL, branch
+    or sentence puts other characters there."""
+    evident = [s for s in secrets if s.self_evident]
+    request = ModelRequest(
+        messages=[ChatMessage("user", "\n".join(form.format(v=s.value) for s in evident))]
+    )
+    leaked = found(request.messages[0].content.encode(), evident)
+    assert leaked == [], f"not redacted in {form!r}: {leaked}"

@@ -1,0 +1,342 @@
+"""Mining measured against hand labels of real sessions (issue #14).
+
+    .venv/bin/python bench/mining_real.py [--fixtures tests/fixtures/real_sessions]
+
+Harvests every labelled real transcript into a fresh store, mines it as `sleepd mine`
+does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
+
+* user turns: macro-F1 over the six kinds, per-class precision / recall, and the
+  correction (failure report) recall and precision;
+* episode outcomes (new_task turns): accuracy and the `unknown` rate;
+* tool errors: root / knock_on / benign accuracy, and the precision of the top-10
+  failure patterns (the share of their occurrences a person labelled `root`).
+
+Then the same figures on two halves of the files (split by a hash of the file name),
+so a rule that only fits some files shows as a gap between the halves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import select  # noqa: E402
+
+from sleepd.config import Config  # noqa: E402
+from sleepd.mining.episodes import EventView  # noqa: E402
+from sleepd.mining.errors import judge_errors  # noqa: E402
+from sleepd.mining.figures import top_patterns  # noqa: E402
+from sleepd.mining.mine import mine  # noqa: E402
+from sleepd.mining.turns import TURN_KINDS  # noqa: E402
+from sleepd.store.engine import make_engine, read_session  # noqa: E402
+from sleepd.store.migrate import upgrade  # noqa: E402
+from sleepd.store.models import (  # noqa: E402
+    Episode,
+    Event,
+    PatternOccurrence,
+    TranscriptFile,
+)
+
+FIXTURES = ROOT / "tests" / "fixtures" / "real_sessions"
+LATER = datetime(2030, 1, 1, tzinfo=UTC)
+OUTCOMES = ("success", "failure", "abandoned", "unknown")
+
+
+@dataclass
+class Labelled:
+    transcript: str
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    tool_errors: list[dict[str, Any]] = field(default_factory=list)
+
+
+def load_labels(fixtures: Path) -> list[Labelled]:
+    out = []
+    for path in sorted((fixtures / "labels").rglob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        out.append(Labelled(data["transcript"], data.get("turns", []), data.get("tool_errors", [])))
+    return out
+
+
+def _known_layout() -> dict[str, str]:
+    try:
+        sys.path.insert(0, str(ROOT / "tests" / "mining"))
+        from corpus_layout import layout  # type: ignore[import-not-found]
+    except ImportError:
+        return {}
+    return dict(layout())
+
+
+def lay_out(fixtures: Path, root: Path) -> tuple[Path, Path, dict[str, str]]:
+    """Copy every transcript where its agent keeps it; return the homes and a map from
+    laid-out path to the transcript's name relative to `fixtures`."""
+    homes = {"claude": root / "claude", "codex": root / "codex"}
+    known = _known_layout()
+    where: dict[str, str] = {}
+    for source in ("claude", "codex"):
+        for path in sorted((fixtures / source).glob("*")):
+            if path.suffix not in (".jsonl", ".json"):
+                continue
+            rel = f"{source}/{path.name}"
+            if rel in known:
+                dst = known[rel]
+            elif source == "claude":
+                dst = f"projects/-{path.stem.split('__')[0]}/{path.name}"
+            else:
+                name = (
+                    path.name
+                    if path.name.startswith("rollout-")
+                    else (f"rollout-2026-01-01T00-00-00-{path.name}")
+                )
+                dst = f"sessions/2026/01/01/{name}"
+            target = homes[source] / dst
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+            where[str(target.resolve())] = rel
+    return homes["claude"], homes["codex"], where
+
+
+@dataclass
+class Predictions:
+    #: (transcript, line) → predicted turn kind ("none" when not read as a turn)
+    turns: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: (transcript, line) → predicted outcome of the episode opened there
+    outcomes: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: (transcript, call_id) → root | knock_on | benign | none
+    errors: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: top-10 recurring patterns: each a list of (transcript, call_id) occurrences
+    top_patterns: list[list[tuple[str, str]]] = field(default_factory=list)
+    top_patterns_any: list[list[tuple[str, str]]] = field(default_factory=list)
+
+
+def predict(fixtures: Path) -> Predictions:
+    pred = Predictions()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        claude, codex, where = lay_out(fixtures, root / "homes")
+        os.environ["CLAUDE_CONFIG_DIR"] = str(claude)
+        os.environ["CODEX_HOME"] = str(codex)
+        os.environ["SLEEPD_HOME"] = str(root / "home")
+        from sleepd.harvest import harvest
+
+        engine = make_engine(f"sqlite:///{root / 'bench.db'}")
+        upgrade(engine)
+        cfg = Config()
+        harvest(engine, cfg)
+        mine(engine, cfg, now=LATER)
+        with read_session(engine) as db:
+            files = {
+                f.id: where.get(str(Path(f.path).resolve()), f.path)
+                for f in db.scalars(select(TranscriptFile))
+            }
+            kind_of: dict[int, str] = {}
+            outcome_at: dict[int, str] = {}
+            for episode in db.scalars(select(Episode)):
+                for turn in episode.turns or []:
+                    kind_of[int(turn["event_id"])] = str(turn["kind"])
+                if episode.intent_event_id is not None and episode.intent_text:
+                    outcome_at[episode.intent_event_id] = episode.outcome
+            sessions: dict[int, list[EventView]] = defaultdict(list)
+            #: a queued message consumed mid-turn is labelled at its `enqueue` line; the
+            #: harvest stores the typed turn at a later line with the same text
+            enqueued: dict[tuple[int, str], tuple[str, int]] = {}
+            for event in db.scalars(select(Event).order_by(Event.session_id, Event.seq)):
+                rel = files.get(event.file_id or -1, "")
+                key = (rel, event.line_no)
+                if (event.raw_type or "").endswith("enqueue") and event.text:
+                    enqueued.setdefault((event.session_id, event.text.strip()[:200]), key)
+                if event.id in kind_of:
+                    pred.turns[key] = kind_of[event.id]
+                    queued = enqueued.get((event.session_id, (event.text or "").strip()[:200]))
+                    if queued is not None:
+                        pred.turns.setdefault(queued, kind_of[event.id])
+                if event.id in outcome_at:
+                    pred.outcomes[key] = outcome_at[event.id]
+                sessions[event.session_id].append(_view(event))
+            call_key: dict[int, tuple[str, str]] = {}
+            for events in sessions.values():
+                verdicts = judge_errors(events).verdicts
+                for event in events:
+                    if event.kind != "tool_result" or not event.call_id:
+                        continue
+                    rel = files.get(_file_of[event.id], "")
+                    key2 = (rel, event.call_id)
+                    call_key[event.id] = key2
+                    verdict = verdicts.get(event.id)
+                    pred.errors[key2] = verdict.kind if verdict else "none"
+            for min_count, target in ((2, pred.top_patterns), (1, pred.top_patterns_any)):
+                for row in top_patterns(engine, limit=10, now=LATER, min_count=min_count):
+                    ids = db.scalars(
+                        select(PatternOccurrence.event_id).where(
+                            PatternOccurrence.pattern_id == row.id
+                        )
+                    ).all()
+                    target.append([call_key[i] for i in ids if i in call_key])
+        engine.dispose()
+    return pred
+
+
+_file_of: dict[int, int] = {}
+
+
+def _view(event: Event) -> EventView:
+    _file_of[event.id] = event.file_id or -1
+    return EventView(
+        id=event.id,
+        seq=event.seq,
+        kind=event.kind,
+        role=event.role,
+        text=event.text or "",
+        tool_name=event.tool_name,
+        call_id=event.call_id,
+        is_error=bool(event.is_error),
+        exit_code=event.exit_code,
+        is_meta=bool(event.is_meta),
+        is_sidechain=bool(event.is_sidechain),
+        ts=event.ts,
+        raw_type=event.raw_type,
+        message_id=event.message_id,
+    )
+
+
+def _f1(p: float, r: float) -> float:
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def report(labels: Sequence[Labelled], pred: Predictions, title: str) -> dict[str, float]:
+    """Print the figures for `labels`; return the headline ones."""
+    pairs = [
+        (t["kind"], pred.turns.get((lab.transcript, int(t["line"])), "none"))
+        for lab in labels
+        for t in lab.turns
+    ]
+    print(f"\n== {title}: {len(labels)} files, {len(pairs)} labelled turns ==")
+    confusion: Counter[tuple[str, str]] = Counter(pairs)
+    f1s = []
+    print("class          support  precision  recall    F1")
+    for kind in TURN_KINDS:
+        tp = confusion[(kind, kind)]
+        gold = sum(n for (g, _), n in confusion.items() if g == kind)
+        said = sum(n for (_, p), n in confusion.items() if p == kind)
+        if gold == 0 and said == 0:
+            continue
+        p = tp / said if said else 0.0
+        r = tp / gold if gold else 0.0
+        f1s.append(_f1(p, r))
+        print(f"{kind:<14} {gold:>7}  {p:9.2f}  {r:6.2f}  {f1s[-1]:5.2f}")
+    macro = sum(f1s) / len(f1s) if f1s else 0.0
+    accuracy = sum(n for (g, p), n in confusion.items() if g == p) / max(len(pairs), 1)
+    tp = confusion[("correction", "correction")]
+    gold = sum(n for (g, _), n in confusion.items() if g == "correction")
+    said = sum(n for (_, p), n in confusion.items() if p == "correction")
+    corr_p = tp / said if said else float("nan")
+    corr_r = tp / gold if gold else float("nan")
+    print(f"user-turn macro-F1 {macro:.3f}, accuracy {accuracy:.3f}")
+    print(
+        f"correction/failure-report recall {corr_r:.2f} ({tp}/{gold}), "
+        f"precision {corr_p:.2f} ({tp}/{said})"
+    )
+    mistakes = [(g, p) for g, p in pairs if g != p]
+    if mistakes:
+        print(
+            "turn confusions (gold -> predicted): "
+            + ", ".join(f"{g}->{p} x{n}" for (g, p), n in Counter(mistakes).most_common())
+        )
+    outcomes = [
+        (t["outcome"], pred.outcomes.get((lab.transcript, int(t["line"])), "no episode"))
+        for lab in labels
+        for t in lab.turns
+        if t["kind"] == "new_task" and "outcome" in t
+    ]
+    right = sum(1 for g, p in outcomes if g == p)
+    unknown = sum(1 for _, p in outcomes if p in ("unknown", "no episode"))
+    out_acc = right / max(len(outcomes), 1)
+    unknown_rate = unknown / max(len(outcomes), 1)
+    print(
+        f"episode outcomes: accuracy {out_acc:.2f} ({right}/{len(outcomes)}), "
+        f"unknown or no episode {unknown_rate:.0%} ({unknown}/{len(outcomes)}); "
+        f"labelled unknown {sum(1 for g, _ in outcomes if g == 'unknown')}"
+    )
+    wrong = Counter((g, p) for g, p in outcomes if g != p)
+    if wrong:
+        print("outcome confusions: " + ", ".join(f"{g}->{p} x{n}" for (g, p), n in wrong.items()))
+    gold_errors = {
+        (lab.transcript, str(e["call_id"])): e["kind"] for lab in labels for e in lab.tool_errors
+    }
+    err_pairs = [(g, pred.errors.get(k, "none")) for k, g in gold_errors.items()]
+    err_right = sum(1 for g, p in err_pairs if g == p)
+    print(
+        f"tool errors: {err_right}/{len(err_pairs)} root/knock_on/benign right"
+        + (
+            "; confusions "
+            + ", ".join(
+                f"{g}->{p} x{n}"
+                for (g, p), n in Counter((g, p) for g, p in err_pairs if g != p).items()
+            )
+            if err_right < len(err_pairs)
+            else ""
+        )
+    )
+    files = {lab.transcript for lab in labels}
+    precision = _pattern_precision(pred.top_patterns, gold_errors, files)
+    precision_any = _pattern_precision(pred.top_patterns_any, gold_errors, files)
+    print(
+        f"top-10 recurring patterns (count >= 2): {precision[1]} occurrences, "
+        f"share labelled root {precision[0]:.2f}, knock-on/benign among them {precision[2]}"
+    )
+    print(
+        f"top-10 patterns incl. single ones: {precision_any[1]} occurrences, "
+        f"share labelled root {precision_any[0]:.2f}, knock-on/benign among them "
+        f"{precision_any[2]}"
+    )
+    return {
+        "macro_f1": macro,
+        "corr_r": corr_r,
+        "corr_p": corr_p,
+        "outcome_acc": out_acc,
+        "unknown": unknown_rate,
+    }
+
+
+def _pattern_precision(
+    patterns: Iterable[list[tuple[str, str]]], gold: dict[tuple[str, str], str], files: set[str]
+) -> tuple[float, int, int]:
+    kinds = [gold.get(occ, "unlabelled") for group in patterns for occ in group if occ[0] in files]
+    if not kinds:
+        return float("nan"), 0, 0
+    bad = sum(1 for k in kinds if k in ("knock_on", "benign"))
+    return sum(1 for k in kinds if k == "root") / len(kinds), len(kinds), bad
+
+
+def half(name: str) -> str:
+    return "A" if int(hashlib.sha256(name.encode()).hexdigest(), 16) % 2 == 0 else "B"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--fixtures", type=Path, default=FIXTURES)
+    args = parser.parse_args()
+    labels = load_labels(args.fixtures)
+    if not labels:
+        sys.exit(f"no label files under {args.fixtures / 'labels'}")
+    pred = predict(args.fixtures)
+    report(labels, pred, "all labelled files")
+    for name in ("A", "B"):
+        report([lab for lab in labels if half(lab.transcript) == name], pred, f"half {name}")
+
+
+if __name__ == "__main__":
+    main()

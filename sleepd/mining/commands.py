@@ -1,0 +1,81 @@
+"""Slash commands in user text: which are intents and which are housekeeping.
+
+Claude Code stores a typed `/name args` as `<command-name>/name</command-name>`,
+`<command-message>name</command-message>` and `<command-args>args</command-args>`
+(in any order); Codex keeps the plain `/name args` text. A custom command, or any
+command given arguments, is a task whose family includes the command name
+(`/orchestrator create TODO app` → intent "/orchestrator create TODO app"). The
+built-ins that only manage the session (`/clear`, `/compact`, `/model`, …) are
+housekeeping: they never start or end an episode.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Built-ins of Claude Code and Codex that manage the session, not the work.
+HOUSEKEEPING: frozenset[str] = frozenset(
+    {
+        "clear", "compact", "model", "cost", "login", "logout", "config", "help", "status",
+        "doctor", "memory", "permissions", "resume", "exit", "quit", "vim", "terminal-setup",
+        "theme", "ide", "mcp", "hooks", "agents", "bug", "release-notes", "upgrade", "usage",
+        "context", "export", "add-dir", "privacy-settings", "statusline", "output-style",
+        "rewind", "todos", "fast", "plugin", "plugins", "approvals", "new", "diff", "mention",
+        "feedback", "settings", "keybindings", "install-github-app", "migrate-installer",
+        "continue", "sandbox", "bashes", "tasks", "stats", "files", "rename", "copy", "voice",
+        "effort", "color", "remote-control", "desktop", "mobile", "chrome", "btw", "skills",
+        "bash-input",
+    }
+)  # fmt: skip
+
+_TAG = re.compile(
+    r"<(command-name|command-message|command-args)>(.*?)</\1>", re.DOTALL | re.IGNORECASE
+)
+_PLAIN = re.compile(r"^\s*/([A-Za-z][\w:.-]{0,63})(?:[ \t]+(.*))?\s*$", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class SlashCommand:
+    name: str
+    args: str
+
+    @property
+    def is_housekeeping(self) -> bool:
+        """A session-managing built-in (its arguments, e.g. `/model opus`, are settings)."""
+        return self.name.lower() in HOUSEKEEPING
+
+    @property
+    def is_task(self) -> bool:
+        return not self.is_housekeeping
+
+    @property
+    def intent(self) -> str:
+        """The command as the person typed it: the name is part of the task's family."""
+        return f"/{self.name} {self.args}".strip()
+
+
+_BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)
+
+
+def parse_command(text: str) -> SlashCommand | None:
+    """The slash command a user record carries, or None. A bash-mode command the
+    person ran themselves (`! cmd`, stored as `<bash-input>`) is housekeeping too."""
+    bash = _BASH_INPUT.match(text[:20000])
+    if bash:
+        return SlashCommand(name="bash-input", args=bash.group(1).strip())
+    tags = {m.group(1).lower(): m.group(2).strip() for m in _TAG.finditer(text[:20000])}
+    if "command-name" in tags or "command-message" in tags:
+        name = (tags.get("command-name") or tags.get("command-message") or "").lstrip("/")
+        name = name.split()[0] if name.split() else ""
+        if not name:
+            return None
+        return SlashCommand(name=name, args=tags.get("command-args", ""))
+    match = _PLAIN.match(text[:20000])
+    if match and "\n" not in match.group(1):
+        # a path such as "/usr/bin/env" is not a command
+        first_line = text.strip().splitlines()[0]
+        if "/" in first_line.split()[0][1:]:
+            return None
+        return SlashCommand(name=match.group(1), args=(match.group(2) or "").strip())
+    return None

@@ -1,0 +1,226 @@
+"""Which tool results are failures, and whose failure each one is.
+
+Decided in mining from the stored fields, whatever the harvester's `is_error` says:
+
+- **root**: a real failure of its own call: `is_error`, a non-zero exit code, a
+  Claude `<tool_use_error>…</tool_use_error>` result anywhere (subagents too), or a
+  Codex patch that did not apply (`apply_patch verification failed: …`).
+- **knock_on**: failed only because another call failed or was refused: Claude's
+  "Sibling tool call errored", and "The user doesn't want to take this action right
+  now" for the calls cancelled with a refused one. It points to its cause (the
+  failing or refused call of the same assistant message, else the latest root error
+  before it) and is never a failure pattern of its own.
+- **benign**: a command whose non-zero exit is an answer, not a failure: `grep`,
+  `rg`, `ag`, `ack`, `git grep` exit 1 (no match), `diff`/`cmp`/`git diff
+  --exit-code` exit 1 (files differ), `test`/`[`/`[[` exit 1 (false), `which`,
+  `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found). Only exit 1, only when
+  the family's command decides the exit status (the last one of a chain or pipe),
+  and only without error text of its own. A call the person refused ("The user
+  doesn't want to proceed with this tool use") is benign too: it is the person's
+  feedback (a `tool_rejected` signal), not a tool failing.
+
+Shell-init noise, a line the machine prints in every shell output (a broken
+`.bashrc`, a version-manager banner), is found per session and across the store's
+newest shell results, and stripped before signatures and examples.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sleepd.mining.episodes import EventView
+from sleepd.mining.tasks import command_of, is_shell_tool
+
+ErrorKind = Literal["root", "knock_on", "benign"]
+
+_TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
+_KNOCK_ON = re.compile(
+    r"Sibling tool call errored|Cancelled: parallel tool call|"
+    r"user doesn'?t want to take this action right now|"
+    r"cancell?ed because (a |another )?(sibling|parallel) (tool )?call (errored|failed)",
+    re.IGNORECASE,
+)
+_REFUSED = re.compile(
+    r"user doesn'?t want to proceed with this tool use|tool use was rejected", re.IGNORECASE
+)
+_PATCH_FAILED = re.compile(
+    r"^\W*(apply_patch verification failed|Failed to find expected lines|"
+    r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: Families whose exit status 1 means "no" (no match, differ, false, not found).
+BENIGN_EXIT_1: frozenset[str] = frozenset(
+    {"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "diff", "cmp", "colordiff", "test",
+     "[", "[[", "which", "type", "pgrep", "pidof", "comm", "lsof", "fuser", "look"}
+)  # fmt: skip
+_GIT_BENIGN = re.compile(r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor)")
+_WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
+_CHAIN = re.compile(r"\|\||&&|;|\||\n")
+_ERROR_TEXT = re.compile(
+    r"error|fatal|denied|no such file|not found|cannot|invalid|unrecognized|usage:", re.I
+)
+_EXIT_LINE = re.compile(r"^\s*(Exit code:? \d+|Process exited with code \d+)\s*$", re.I)
+#: Noise: a line in at least this share of a set of shell outputs …
+NOISE_SHARE = 0.6
+#: … of at least this many outputs, and in at least two outputs that succeeded.
+NOISE_MIN_OUTPUTS = 3
+
+
+def is_failed_result(event: EventView) -> bool:
+    """The result reports a failure (of its own call or knocked on by another)."""
+    if event.kind != "tool_result":
+        return False
+    if event.is_error or (event.exit_code is not None and event.exit_code != 0):
+        return True
+    head = event.text[:600]
+    return bool(_TOOL_USE_ERROR.search(event.text) or _PATCH_FAILED.search(head))
+
+
+def is_knock_on(event: EventView) -> bool:
+    return bool(_KNOCK_ON.search(event.text[:400]))
+
+
+def last_command(command: str) -> str:
+    """The command that sets a chain's exit status (the last of `a && b | c`)."""
+    parts = [p.strip() for p in _CHAIN.split(command) if p.strip()]
+    if not parts:
+        return ""
+    return parts[-1]
+
+
+def command_family(command: str) -> str:
+    """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`."""
+    try:
+        words = shlex.split(command, posix=True)
+    except ValueError:
+        words = command.split()
+    for word in words:
+        if "=" in word and not word.startswith(("-", "=")) and word.split("=")[0].isidentifier():
+            continue
+        if word in _WRAPPERS or re.fullmatch(r"-\S+|\d+[smh]?", word):
+            continue
+        if word == "timeout":
+            continue
+        return word.rsplit("/", 1)[-1]
+    return ""
+
+
+def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
+    """A non-zero exit that answers a question (see the module docstring)."""
+    if exit_code != 1 or not command:
+        return False
+    final = last_command(command)
+    family = command_family(final)
+    if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
+        return False
+    if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
+        return True  # their output is the difference itself, error words included
+    body = [ln for ln in text.splitlines() if ln.strip() and not _EXIT_LINE.match(ln)]
+    return not any(_ERROR_TEXT.search(ln) for ln in body[:20])
+
+
+@dataclass
+class NoiseFilter:
+    """Lines a machine prints in every shell output; removed before signatures."""
+
+    lines: frozenset[str] = frozenset()
+
+    def strip(self, text: str) -> str:
+        if not self.lines:
+            return text
+        return "\n".join(ln for ln in text.splitlines() if ln.strip() not in self.lines)
+
+    def merged(self, other: Iterable[str]) -> NoiseFilter:
+        return NoiseFilter(self.lines | frozenset(other))
+
+
+def noise_lines(outputs: Sequence[tuple[str, bool]]) -> frozenset[str]:
+    """Lines in at least NOISE_SHARE of `outputs` ((text, failed) pairs), at least
+    NOISE_MIN_OUTPUTS of them, and in at least two successful ones: a line that shows
+    in successes and failures alike says nothing about a failure."""
+    if len(outputs) < NOISE_MIN_OUTPUTS:
+        return frozenset()
+    seen: Counter[str] = Counter()
+    in_success: Counter[str] = Counter()
+    for text, failed in outputs:
+        lines = {ln.strip() for ln in _edge_lines(text) if len(ln.strip()) >= 4}
+        lines = {ln for ln in lines if not _EXIT_LINE.match(ln)}
+        seen.update(lines)
+        if not failed:
+            in_success.update(lines)
+    need = max(NOISE_MIN_OUTPUTS, int(NOISE_SHARE * len(outputs) + 0.999))
+    return frozenset(ln for ln, n in seen.items() if n >= need and in_success[ln] >= 2)
+
+
+def _edge_lines(text: str) -> list[str]:
+    """Shell-init noise comes first (or last); the middle of a long output is work."""
+    lines = text[:2000].splitlines()[:8]
+    tail = text[-1000:].splitlines()[-4:] if len(text) > 2000 else []
+    return lines + tail
+
+
+@dataclass
+class ErrorVerdict:
+    kind: ErrorKind
+    #: for a knock-on error: the result event whose failure caused it
+    cause_id: int | None = None
+    command: str = ""
+
+
+@dataclass
+class EpisodeErrors:
+    """Each failed result of an episode with its verdict (result event id → verdict)."""
+
+    verdicts: dict[int, ErrorVerdict] = field(default_factory=dict)
+
+    def roots(self) -> list[int]:
+        return [i for i, v in self.verdicts.items() if v.kind == "root"]
+
+
+def shell_outputs(events: Sequence[EventView]) -> list[tuple[str, bool]]:
+    calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
+    out = []
+    for event in events:
+        if event.kind != "tool_result":
+            continue
+        call = calls.get(event.call_id or "")
+        if call is not None and is_shell_tool(call.tool_name):
+            out.append((event.text, is_failed_result(event)))
+    return out
+
+
+def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
+    """Root, knock-on or benign for every failed tool result of `events`."""
+    calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
+    result = EpisodeErrors()
+    last_root: int | None = None
+    failed = [e for e in events if is_failed_result(e)]
+    by_message: dict[str, list[EventView]] = {}
+    for event in failed:
+        call = calls.get(event.call_id or "")
+        if call is not None and call.message_id:
+            by_message.setdefault(call.message_id, []).append(event)
+    for event in failed:
+        call = calls.get(event.call_id or "")
+        shell = call is not None and is_shell_tool(call.tool_name)
+        command = command_of(call.text) if call is not None and shell else ""
+        if is_knock_on(event):
+            siblings = by_message.get(call.message_id, []) if call and call.message_id else []
+            cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)
+            result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
+            continue
+        if _REFUSED.search(event.text[:400]):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            last_root = event.id  # what the calls cancelled with it point to
+            continue
+        if command and is_benign_exit(command, event.exit_code, event.text):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            continue
+        result.verdicts[event.id] = ErrorVerdict("root", None, command)
+        last_root = event.id
+    return result

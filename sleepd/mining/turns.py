@@ -1,0 +1,391 @@
+"""What a user turn is, read the way the person who typed it meant it.
+
+Six kinds (docs/mining.md has examples from real sessions):
+
+- ``new_task``: a self-contained request (the first request of a session, a custom
+  slash command or one with arguments, a new subject after the agent finished).
+- ``follow_up``: a refinement of the running task ("That's good. But the darker
+  highlight should still stay on…"); it is folded into that task, never a task.
+- ``correction``: the previous work is wrong or failed: a correction or a failure
+  report ("Nothing happens when I press new game", a pasted error or stack trace).
+- ``approval``: an explicit verdict that the work is good ("perfect", "merged").
+- ``steering``: keeps the work going without judging it ("continue", an answer to
+  the agent's question, anything typed into a running turn or after an interrupt).
+- ``housekeeping``: session built-ins (`/clear`, `/compact`, `/model`, …).
+
+The decision uses what a person uses: where the turn sits (first of the session,
+after the agent claimed it was done, after the agent asked a question, after an
+interrupt, typed while the agent ran), pasted error text, negation and contrast,
+references to the previous turn, slash commands, the time gap, and the feedback
+lexicon, which is one feature among these and never decides alone.
+This module is pure and cheap: it reads only the part of a text that can carry
+feedback (`feedback_region`), never a whole pasted log.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+from sleepd.mining.commands import SlashCommand
+from sleepd.mining.lexicon import Feedback, Lexicon
+
+
+class TurnKind(enum.StrEnum):
+    NEW_TASK = "new_task"
+    FOLLOW_UP = "follow_up"
+    CORRECTION = "correction"
+    APPROVAL = "approval"
+    STEERING = "steering"
+    HOUSEKEEPING = "housekeeping"
+
+
+TURN_KINDS: tuple[str, ...] = tuple(k.value for k in TurnKind)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInput:
+    """One typed user turn and where it sits."""
+
+    text: str
+    command: SlashCommand | None = None
+    #: an episode is running (an earlier intent of this session exists)
+    has_episode: bool = False
+    #: the agent's last words since the previous user turn ("" when none)
+    agent_text: str = ""
+    #: the agent did anything (text, tool calls) since the previous user turn
+    agent_worked: bool = False
+    after_interrupt: bool = False
+    #: typed while the agent ran and sent into its running turn (Claude's queue)
+    queued: bool = False
+    #: seconds since the previous event of the session
+    gap_s: float | None = None
+    #: what the previous typed turn of the session was read as
+    previous: TurnKind | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDecision:
+    kind: TurnKind
+    confidence: float
+    reasons: tuple[str, ...] = field(default_factory=tuple)
+    #: close to another kind: a model may decide (model-assisted mining)
+    hard: bool = False
+    #: a new request that opens with a verdict on the previous work ("thanks! now …")
+    approves_previous: bool = False
+
+
+# --- the part of a text that can carry feedback ---------------------------------
+
+_FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
+_PASTE_LINE = re.compile(
+    r"^\s*(at\s+\S+.*[(:]\d+|File \".*\", line \d+|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}|"
+    r"[{}\[\]]\s*$|\"[\w-]+\"\s*:|[|│┃]|\$ |>>> |srv |main: |npm (ERR|WARN)|warning:|#\d+ )"
+)
+#: What is kept of the typed part: its head and its tail.
+REGION_HEAD = 600
+REGION_TAIL = 300
+
+
+def feedback_region(text: str) -> str:
+    """The typed words around a paste: code fences, log and trace lines removed, then
+    the head and the tail (a verdict opens or closes a message; a 50 KB log holds none)."""
+    text = _FENCE.sub(" ", text[:20000])
+    kept = []
+    for line in text.splitlines():
+        if len(line) > 400 or _PASTE_LINE.match(line) or line.lstrip().startswith(">"):
+            continue
+        kept.append(line)
+    region = "\n".join(kept).strip()
+    if len(region) > REGION_HEAD + REGION_TAIL:
+        region = region[:REGION_HEAD] + "\n" + region[-REGION_TAIL:]
+    return region
+
+
+# --- features --------------------------------------------------------------------
+
+#: Pasted error output or a stack trace anywhere in the turn.
+_PASTED_ERROR = re.compile(
+    r"Traceback \(most recent call last\)|^\s*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
+    r"^\s*File \"[^\"]+\", line \d+|^\s*[\w.]*(Error|Exception)(:|\s*\[)|"
+    r"\b(Uncaught|Unhandled)\b.*\b(Error|Exception|rejection)\b|"
+    r"^\s*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
+    r"\bblocked by CORS policy\b|\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
+    r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
+    r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]",
+    re.MULTILINE,
+)
+#: Reports that the work does not do what it should.
+_FAILURE_REPORT = re.compile(
+    r"\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|"
+    r"won'?t|can'?t|cannot|couldn'?t|not|never|no longer|still not|still doesn'?t)\s+"
+    r"(even |really |actually |seem to |appear to |seems to |always |properly |correctly )?"
+    r"(work|works|working|worked|write|written|save|saved|saving|load|loads|loading|loaded|show|"
+    r"shows|showing|shown|display|displayed|displaying|appear|appears|appearing|render|renders|"
+    r"rendering|rendered|change|changed|update|updated|updating|run|runs|running|start|starts|"
+    r"started|open|opens|compile|compiles|build|builds|pass|passes|passing|happen|happens|"
+    r"happening|exist|exists|respond|responds|move|moves|play|plays|playing|fix|fixed|look right|"
+    r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
+    r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|see|"
+    r"reach|return|returns|scroll|scrolls|click|respond|finish|finished|complete|completed|"
+    r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized)\b"
+    r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
+    r"|\bno (change|difference|effect|output|sound|response)\b"
+    r"|\b(is|are|was|were|still|stays|remains|looks|seems)\s+(still\s+)?(empty|blank|missing|"
+    r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
+    r"invisible|hidden|duplicated|not there)\b"
+    r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b"
+    r"|\b(seem|seems|appear|appears|look|looks)\s+(to be\s+)?(either\s+)?(stuck|broken|hung|"
+    r"frozen|dead|empty|wrong|off|missing|blank)\b"
+    r"|\b(i'?m|i am|we'?re|still) (getting|seeing)\b"
+    r"|\b(i|we) (get|got|see|saw)\b[^.?!\n]{0,40}\b(error|exception|warning|failure|crash|"
+    r"blank|nothing|404|500|undefined|null|nan)\b"
+    r"|\b(it|this|that|the \w+) (says|shows|throws|gives|returns|prints|crashes|crashed|fails|"
+    r"failed|breaks|broke|hangs|freezes)\b"
+    r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
+    r"crashes|crashed|breaks|broke|errors|errored|hangs|freezes)\b"
+    r"|\b(is|are|was|were|got|gets|seems|looks|it'?s|that'?s)\s+(now\s+|still\s+)?(broken|buggy|"
+    r"failing|crashing)\b|\bregress(ed|ion)\b"
+    r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"
+    r"|\b(try|please) (again|to fix|fix)\b|\bfix (it|this|that|these|those)\b"
+    r"|\bwrong\b|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
+    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
+    re.IGNORECASE,
+)
+#: Redirects the approach without judging a result ("use pnpm instead", "why 32768?").
+_REDIRECT = re.compile(
+    r"^\W*(but\s+)?(why|use|try|instead|rather|don'?t|do not|stop|avoid|prefer|switch to|"
+    r"i (want|need|would like|'?d like|'?d prefer|prefer)|please (use|don'?t|do not|try|avoid)|"
+    r"can you (use|try|avoid)|let'?s (use|try|go with|not))\b"
+    r"|\b(instead of|rather than)\b",
+    re.IGNORECASE,
+)
+#: Plain acceptance of a proposal.
+_ACCEPT = re.compile(
+    r"^\W*(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|please do|"
+    r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的)\W*"
+    r"(please|thanks|thank you)?\W*$",
+    re.IGNORECASE,
+)
+#: Opens with a verb: an instruction.
+_IMPERATIVE = re.compile(
+    r"^\W*(please\s+)?(run|add|make|use|create|fix|update|check|write|remove|change|test|"
+    r"build|deploy|commit|push|merge|open|review|install|rename|move|delete|implement|"
+    r"refactor|try|document|also|then|now|and)\b",
+    re.IGNORECASE,
+)
+_CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
+#: A reply opening with a verdict that the work is good.
+_APPROVAL_HEAD = re.compile(
+    r"^\W*(thanks|thank you|thx|ty|perfect|excellent|awesome|great|nice|brilliant|cool|good|"
+    r"lgtm|looks (good|great|fine|right)|works|it works|that works|that worked|works now|"
+    r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
+    r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
+    r"good job|well done|exactly|correct|fantastic|sweet|love it)\b",
+    re.IGNORECASE,
+)
+#: Keep-going words: feedback without a verdict.
+_CONTINUE = re.compile(
+    r"^\W*(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
+    r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
+    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて)\b",
+    re.IGNORECASE,
+)
+#: Openings that attach the turn to the running task.
+_FOLLOW_OPEN = re.compile(
+    r"^\W*(also|and|now|then|plus|additionally|next|btw|oh,? and|one more thing|one more|"
+    r"can you also|could you also|but|however|actually|instead|what about|how about|and also|"
+    r"make it|make them|make sure|let'?s also|ok,? (now|so|but|and|let'?s|then)|"
+    r"okay,? (now|so|but|and|let'?s|then)|great,? (now|but|and)|good,? (now|but|and)|"
+    r"nice,? (now|but|and)|the same|same for|similarly|for the|in the|on the|"
+    r"it should|it would|it needs|this should|that should|they should|these should)\b",
+    re.IGNORECASE,
+)
+_BACK_REF = re.compile(
+    r"\b(it|its|it'?s|that|this|these|those|them|they|there|here|again|same|above|instead|"
+    r"as well|too|previous|earlier|last one|the rest|remaining|still)\b",
+    re.IGNORECASE,
+)
+#: The agent said the work is finished.
+_DONE_CLAIM = re.compile(
+    r"\b(i'?ve|i have|we'?ve|we have)\s+(now\s+|successfully\s+|also\s+)?(added|updated|fixed|"
+    r"created|implemented|changed|modified|removed|refactored|written|wrote|replaced|renamed|"
+    r"moved|set up|configured|installed|completed|finished|made|migrated|resolved|cleaned|"
+    r"converted|deleted|restored|improved|enabled|disabled|applied|committed|pushed)\b"
+    r"|\b(all )?(\d+ )?(tests|checks|specs) (now )?(pass|passed|are passing)\b"
+    r"|\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
+    r"implemented|complete|completed|done|working|resolved|in place|ready|merged|created|"
+    r"committed|pushed|deployed)\b"
+    r"|^\W*(done|all done|finished|complete)\b|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
+    r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
+    r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
+    r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ASKS = re.compile(
+    r"\?\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
+    r"approach)|want me to|can you (confirm|share|run|try|check|paste|provide)|could you "
+    r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
+    re.IGNORECASE,
+)
+_AGENT_GAVE_UP = re.compile(
+    r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
+    r"(get|make|find|fix|reproduce|figure)|unfortunately|still (fail|failing|broken))\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+", re.UNICODE)
+#: Openings that only make sense as a change to what was just delivered.
+_FOLLOW_STRONG = re.compile(
+    r"^\W*(but|however|actually|instead|make it|make them|it should|this should|that should|"
+    r"same for|similarly|can you also make|could you also make)\b",
+    re.IGNORECASE,
+)
+#: "also"/"now"/"next" followed by a new piece of work rather than a tweak.
+_NEW_WORK = re.compile(
+    r"^\W*(let'?s\s+)?(also|now|next|then|and)\s+(let'?s\s+|please\s+|can you\s+|could you\s+)?"
+    r"(add|migrate|implement|create|write|build|set up|setup|refactor|port|convert|integrate|"
+    r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
+    re.IGNORECASE,
+)
+#: A quiet break this long before a turn makes a fresh request likely.
+LONG_GAP_S = 3600.0
+
+
+def agent_claims_done(agent_text: str) -> bool:
+    tail = agent_text[-2500:]
+    return bool(_DONE_CLAIM.search(tail)) and not _AGENT_GAVE_UP.search(tail[-800:])
+
+
+def agent_asks(agent_text: str) -> bool:
+    return bool(_ASKS.search(agent_text.strip()[-600:]))
+
+
+def agent_gave_up(agent_text: str) -> bool:
+    return bool(_AGENT_GAVE_UP.search(agent_text[-1500:]))
+
+
+def has_pasted_error(text: str) -> bool:
+    return bool(_PASTED_ERROR.search(text[:8000]))
+
+
+def is_redirect(region: str) -> bool:
+    """An instruction about how to work, not a verdict on a result."""
+    return bool(_REDIRECT.search(region))
+
+
+def _first_clause(text: str) -> str:
+    match = re.search(r"[.!?\n]|\b(but|however)\b", text, re.IGNORECASE)
+    return text[: match.start()] if match else text
+
+
+def _after_contrast(text: str) -> str:
+    match = _CONTRAST.search(text)
+    return text[match.end() :] if match else ""
+
+
+def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str]) -> float:
+    score = 0.0
+    if has_pasted_error(full):
+        score += 2
+        reasons.append("pasted error")
+    if _FAILURE_REPORT.search(region):
+        score += 2
+        reasons.append("failure report")
+    if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
+        score += 1
+        reasons.append("correction lexicon")
+    after = _after_contrast(region)
+    if after and _FAILURE_REPORT.search(after):
+        score += 0.5
+        reasons.append("contrast then failure")
+    return score
+
+
+def _requests_more(text: str) -> bool:
+    """After a verdict, the turn goes on to ask for something."""
+    rest = text[len(_first_clause(text)) :].strip(" .,!;:-\n")
+    return len(_WORD.findall(rest)) >= 3
+
+
+def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
+    """The kind of one typed user turn (rule-based; see the module docstring)."""
+    reasons: list[str] = []
+    if turn.command is not None:
+        if turn.command.is_housekeeping:
+            return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
+        return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
+    text = turn.text.strip()
+    if not turn.has_episode:
+        return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
+    region = feedback_region(text)
+    words = len(_WORD.findall(region))
+    done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
+    asked = agent_asks(turn.agent_text)
+    corr = _correction_score(region, text, lexicon, reasons)
+    approval_head = bool(_APPROVAL_HEAD.search(region)) or (
+        lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
+    )
+    if turn.queued or turn.after_interrupt:
+        where = "typed into the running turn" if turn.queued else "after an interrupt"
+        # the person stopped the agent: one cue of a correction is enough
+        if corr >= 1:
+            return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
+        if turn.queued and words >= 6 and _IMPERATIVE.search(region):
+            # queued while it ran, but an extra step of the task ("run the review and …")
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
+        return TurnDecision(TurnKind.STEERING, 0.8, (where,))
+    # A verdict that the work is good outweighs one weak cue ("great, works now");
+    # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
+    weak_praise = approval_head and corr < 2.5 and not _after_contrast(region)
+    if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
+        return TurnDecision(TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons))
+    if approval_head:
+        if not _requests_more(region):
+            return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
+        rest = _after_first(region)
+        if not _NEW_WORK.search(rest) and (
+            _BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
+        ):
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("verdict then refinement",))
+        return TurnDecision(
+            TurnKind.NEW_TASK,
+            0.65,
+            ("verdict then new request",),
+            hard=True,
+            approves_previous=True,
+        )
+    if _ACCEPT.search(region) and words <= 4:
+        # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
+        return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
+    if _CONTINUE.search(region) and words <= 4:
+        return TurnDecision(TurnKind.STEERING, 0.8, ("keep going",))
+    refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
+    if (done or asked) and _NEW_WORK.search(region[:80]) and not refers_back:
+        # "Let's also migrate to AudioWorklet" after the agent finished: more work
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
+    if is_redirect(region) and words <= 40:
+        return TurnDecision(TurnKind.STEERING, 0.65, ("redirects the approach",), hard=True)
+    if (asked or _CONTINUE.search(region)) and words <= 25 and not (done and not asked):
+        # picks an option, answers the question, reports doing what was asked
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
+    long_gap = turn.gap_s is not None and turn.gap_s >= LONG_GAP_S
+    opens_follow = bool(_FOLLOW_OPEN.search(region))
+    if done and words >= 40 and not _FOLLOW_STRONG.search(region):
+        # a long message after the agent finished carries a request of its own
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
+    if opens_follow and not long_gap:
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+    if refers_back and words <= 40 and not long_gap:
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("refers to the previous turn",), hard=True)
+    why = ["new request"]
+    if done:
+        why.append("after the agent finished")
+    if long_gap:
+        why.append("after a long pause")
+    confidence = 0.8 if (done or long_gap or words >= 30) else 0.6
+    return TurnDecision(TurnKind.NEW_TASK, confidence, tuple(why), hard=confidence < 0.7)
+
+
+def _after_first(text: str) -> str:
+    return text[len(_first_clause(text)) :].strip(" .,!;:-\n")
