@@ -14,6 +14,11 @@ def demo(
     home: Path = typer.Option(
         None, "--home", help="Keep the demo's home in DIR (default: a new temporary directory)."
     ),
+    tools: bool = typer.Option(
+        True,
+        "--tools/--no-tools",
+        help="Also run a tools-mode night (simulated agents, real git, real tests).",
+    ),
 ) -> None:
     """A whole night on bundled sample transcripts with the simulator: no key, no network."""
     from sleepd.cli.common import stdout_console
@@ -42,6 +47,23 @@ def demo(
         if proposals:
             break
     print_proposals(proposals, console)
+    if tools:
+        from sleepd.demo.tools_night import prepare_tools_night
+
+        console.rule(
+            "[bold yellow]demo tools-mode night — SIMULATED agents (fake claude and codex), "
+            "real git, real tests"
+        )
+        world, tools_cfg = prepare_tools_night(demo_home, cfg)
+        console.print(
+            f"project: {world.repo} (a real git repository; its tests fail at {world.commit[:12]})"
+        )
+        result = execute_night(
+            tools_cfg, backend="sim", trigger="demo", project=str(world.repo), console=console
+        )
+        render_summary(result, console)
+        print_proposals(result.proposals, console)
+        proposals = proposals or result.proposals
     console.rule("sleepd status")
     from sleepd.cli.status_cmd import status
 

@@ -166,6 +166,9 @@ def tasks_show(
         row = _task_row(task)
         row["context"] = task.context
         row["judge_spec"] = task.judge_spec
+        from sleepd.dream.replay_modes import task_mode
+
+        row["replay"] = task_mode(db, load_config(), task)
         cluster = db.get(TaskCluster, task.cluster_id) if task.cluster_id else None
         row["cluster"] = (
             {
@@ -197,6 +200,7 @@ def tasks_show(
     context = row["context"] if isinstance(row["context"], dict) else {}
     for key, value in context.items():
         rows.append((f"context: {key.replace('_', ' ')}", words(value)))
+    rows.extend(_replay_rows(row.get("replay")))
     spec = row["judge_spec"] if isinstance(row["judge_spec"], dict) else {}
     for check in spec.get("checks", []) if isinstance(spec.get("checks"), list) else []:
         if isinstance(check, dict):
@@ -210,6 +214,37 @@ def tasks_show(
     if spec.get("rubric"):
         rows.append(("judge rubric", str(spec["rubric"])))
     stdout_console().print(kv_panel(f"task {row['id']}", rows))
+
+
+def _replay_rows(replay: Any) -> list[tuple[str, str]]:
+    """The replay mode in plain words: where and how the task would be replayed."""
+    if not isinstance(replay, dict) or not replay:
+        return []
+    rows = [
+        (
+            "replay",
+            f"{replay.get('mode')} ({replay.get('reason')}; replay.mode = "
+            f"{replay.get('configured')})",
+        )
+    ]
+    if replay.get("repository"):
+        commit = str(replay.get("commit") or "unknown")
+        source = f" from {replay['commit_source']}" if replay.get("commit_source") else ""
+        rows.append(("replay repository", f"{replay['repository']} at {commit[:12]}{source}"))
+    if replay.get("test_command"):
+        rows.append(("replay tests", str(replay["test_command"])))
+    if replay.get("failing_tests"):
+        rows.append(("failing then", ", ".join(str(t) for t in replay["failing_tests"][:5])))
+    if replay.get("fidelity") is not None:
+        rows.append(
+            (
+                "replay fidelity",
+                f"{replay['fidelity']:.0%} ({replay['fidelity_matched']} of "
+                f"{replay['fidelity_rollouts']} replays under the original document reproduced "
+                "the original outcome)",
+            )
+        )
+    return rows
 
 
 def register(app: typer.Typer) -> None:

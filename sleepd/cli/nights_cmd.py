@@ -59,6 +59,8 @@ def nights(
         if r["simulated"]:
             night.append("\nSIMULATED", "bold yellow")
         replayed = [f"{r['tasks_replayed']} tasks", f"{r['candidates_proposed']} edits"]
+        if r.get("replay_mode"):
+            replayed.insert(0, f"{r['replay_mode']} mode")
         for key, name in (
             ("accepted", "accepted"),
             ("rejected", "rejected"),

@@ -103,6 +103,28 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                 ],
             )
         )
+        replay = mining.get("replay") or {}
+        if replay:
+            mean = replay.get("fidelity_mean")
+            console.print(
+                kv_panel(
+                    "replay",
+                    [
+                        ("mode", str(replay["mode"])),
+                        (
+                            "tasks that can act with tools",
+                            f"{replay['tasks_ready_for_tools']} of {replay['tasks_with_site']}",
+                        ),
+                        (
+                            "fidelity",
+                            f"measured on {replay['fidelity_measured']} tasks, mean "
+                            f"{'—' if mean is None else f'{mean:.0%}'}; "
+                            f"{replay['low_fidelity']} below {replay['min_fidelity']:.0%} "
+                            "(not gated)",
+                        ),
+                    ],
+                )
+            )
     if readiness:
         ready = table(
             ["project", "ready for a night?"], title="Readiness (see `sleepd explain readiness`)"

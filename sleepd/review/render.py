@@ -130,6 +130,25 @@ def render_evidence(console: Console, evidence: Evidence) -> None:
         console.print(scores)
     else:
         console.print("No per-task scores are stored for this proposal.", style="dim")
+    if evidence.tests:
+        tests = table(
+            ["task", "agent", "tests run", "before", "after", "passed", "fidelity"],
+            title="Project tests in tools-mode replay (before: the current document; after: "
+            "this edit)",
+            compact=True,
+        )
+        for row in evidence.tests:
+            targets = "\n".join(row.targets) or "—"
+            tests.add_row(
+                str(row.task_id),
+                row.consumer,
+                Text(f"{row.command} (at the commit: {row.at_commit})\ntask's tests: {targets}"),
+                row.before,
+                row.after,
+                f"{row.before_pass}/{row.before_n} → {row.after_pass}/{row.after_n}",
+                "—" if row.fidelity is None else f"{row.fidelity:.0%}",
+            )
+        console.print(tests)
     examples = (
         ("failing, before the edit", evidence.failing),
         ("passing, with it", evidence.passing),
