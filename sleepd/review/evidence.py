@@ -138,6 +138,21 @@ def _rollouts(db: Session, proposal: Proposal) -> tuple[list[Rollout], list[Roll
         )
         if r.task_id in tasks and not (r.arm or "").startswith("baseline-aa")
     ]
+    if not before and after:
+        # An older proposal of a document the night created names the empty file as its
+        # base and kept no baseline hash: the same night's baseline rollouts of the same
+        # tasks are the comparison the gate made.
+        before = [
+            r
+            for r in db.scalars(
+                select(Rollout).where(
+                    Rollout.night_id == proposal.night_id,
+                    Rollout.candidate_id.is_(None),
+                    Rollout.task_id.in_(sorted(tasks)),
+                )
+            )
+            if not (r.arm or "").startswith("baseline-aa")
+        ]
     return before, after
 
 

@@ -138,4 +138,4 @@ def test_review_shows_before_and_after_for_a_new_document(engine: Engine, projec
     assert data["alpha"] == decision.alpha_used and data["look"] == 1 and data["max_looks"] == 3
     assert all(t["before"] is not None and t["before_n"] == 3 for t in data["evidence"]["tasks"])
     text = CliRunner().invoke(app, ["review", "show", str(proposal_id)], env={"COLUMNS": "200"})
-    assert "rollouts before" in text.stdout and "How the gate decided" in text.stdout
+    assert "runs before" in text.stdout and "How the gate decided" in text.stdout

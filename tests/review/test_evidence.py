@@ -98,7 +98,8 @@ def test_evidence_pairs_baseline_and_candidate_rollouts(
     render_evidence(console, evidence)
     shown = console.export_text()
     assert "deploy to staging" in shown and "0.33" in shown and "before 0/0" in shown
-    assert "external_id=abc" in shown
-    # before/after with rollout counts under plain-word headers, and how the gate decided
-    assert "rollouts before" in shown and "rollouts after" in shown and "+0.67" in shown
+    assert "abc" in shown and "external-ref" in shown  # the sessions table
+    assert "{'" not in shown
+    # before/after with run counts under plain-word headers, and how the gate decided
+    assert "runs before" in shown and "runs after" in shown and "+0.67" in shown
     assert "How the gate decided" in shown and "look (night)" in shown
