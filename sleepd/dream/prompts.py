@@ -98,13 +98,19 @@ class Trajectory:
 
 
 def _trajectory_block(label: str, t: Trajectory, max_chars: int) -> str:
-    lines = [f"{label} task:", t.intent[:600], "", "agent output:", t.output[:max_chars]]
+    """One trajectory: the task, why it failed, the user's correction, then the output.
+
+    The agent's output comes last so each block reads as one unit ending in what the agent
+    did; everything in it is transcript-derived and fenced.
+    """
+    lines = [f"{label} task:", t.intent[:600]]
     if t.why:
         lines += ["", "why it was judged a failure:" if not t.succeeded else "judge notes:"]
         lines += [f"- {w[:300]}" for w in t.why[:5]]
     if t.corrections:
         lines += ["", "what the user said to correct the agent at the time:"]
         lines += [f"- {c[:400]}" for c in t.corrections[:3]]
+    lines += ["", "agent output:", t.output[:max_chars]]
     return fence("\n".join(lines))
 
 
