@@ -52,6 +52,7 @@ _GRID_TOLERANCE = 1e-9
 _FLOOR = Fraction(str(WEIGHT_VARIANCE_FLOOR))  # the decimal the constant spells, exactly
 _MAX_ABS_LATTICE = 2**60  # int64 arithmetic with room to spare
 _CHUNK = 1_000_000  # values per numpy step when summing two supports
+_MAX_COUNT_CELLS = 4_000_000  # the largest subset-sum table counted for one task
 _DENSE_MAX = 4_000_000  # the widest span counted into an array
 _SORT_COST = 8  # work per value merged by sorting, against 1 for counting into an array
 
@@ -168,6 +169,8 @@ def _grid_parts(tasks: Sequence[_Task]) -> _Parts | None:
             coefficient = Fraction(q * n * n, spread)
         key = (tuple(sorted(ys)), n_c)
         if key not in pmfs:
+            if not _countable(key[0], n_c):
+                return None
             pmfs[key] = _subset_sum_pmf(key[0], n_c)
         offset, pmf = pmfs[key]
         classes.setdefault(coefficient, []).append((offset, pmf, sum(ys[task.n_baseline :])))
@@ -212,6 +215,12 @@ def _grid_parts(tasks: Sequence[_Task]) -> _Parts | None:
         return _table_sampler(values, pmf)
 
     return _Parts(exact_tails, [sampler(*part) for part in parts])
+
+
+def _countable(sorted_ys: tuple[int, ...], n_c: int) -> bool:
+    """Whether `_subset_sum_pmf` fits in memory and in floats (hostile sizes go elsewhere)."""
+    width = sum(sorted_ys[-n_c:]) - n_c * sorted_ys[0] + 1
+    return (n_c + 1) * width <= _MAX_COUNT_CELLS and math.comb(len(sorted_ys), n_c) < 1e300
 
 
 def _subset_sum_pmf(ys: tuple[int, ...], n_c: int) -> tuple[int, Any]:
@@ -424,8 +433,13 @@ def _shuffle_sampler(scores: Any, n_c: int, weight: float, n_b: int, base: float
     total = float(scores.sum())
 
     def draw(rng: Any, size: int) -> Any:
-        picks = np.argpartition(rng.random((size, len(scores))), n_c - 1, axis=1)[:, :n_c]
-        cand = scores[picks].sum(axis=1)
+        rows = max(1, _CHUNK // len(scores))  # bounded memory for very long tasks
+        sums = []
+        for start in range(0, size, rows):
+            keys = rng.random((min(rows, size - start), len(scores)))
+            picks = np.argpartition(keys, n_c - 1, axis=1)[:, :n_c]
+            sums.append(scores[picks].sum(axis=1))
+        cand = np.concatenate(sums)
         return weight * (cand / n_c - (total - cand) / n_b) - base
 
     return draw

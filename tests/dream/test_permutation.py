@@ -237,3 +237,15 @@ def test_uneven_arms_and_many_weights_stay_exact_when_small() -> None:
     expected = _reference(table)
     assert expected is not None
     assert _same(tails.upper, expected[0]) and _same(tails.lower, expected[1])
+
+
+def test_very_long_tasks_are_answered_in_bounded_memory() -> None:
+    """Hostile sizes (thousands of rollouts in one task) fall back to sampling, never crash."""
+    rng = random.Random(9)
+    for scores in (
+        lambda: float(rng.random() < 0.5),  # on the grid, too many shuffles to count in floats
+        rng.random,  # off the grid
+    ):
+        table = [([scores() for _ in range(1500)], [scores() for _ in range(1500)])]
+        _, tails = stratified_test(table, samples=500, seed=0)
+        assert 0.0 < tails.upper <= 1.0 and 0.0 < tails.lower <= 1.0
