@@ -189,3 +189,13 @@ def test_secret_against_separators_is_redacted(form: str, secrets: list[Secret])
     )
     leaked = found(request.messages[0].content.encode(), evident)
     assert leaked == [], f"not redacted in {form!r}: {leaked}"
+
+
+def test_vault_token_with_a_letters_only_head_is_redacted() -> None:
+    """Upstream's allowlist for legacy `s.` tokens matched inside `hvs.` tokens too."""
+    token = (
+        "hvs.PbTlKGFkrddYsLVxvnNPWxTODVrVGEhfnZgB-2-uMksDur4Zlf49yBVae2sKjh1Ri4bwvWLa4Sz8kP62"
+        "tZkhQM1V9rMRdyC5ksV1"
+    )
+    request = ModelRequest(messages=[ChatMessage("user", f"the token is {token} ok")])
+    assert token not in request.messages[0].content
