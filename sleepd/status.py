@@ -130,6 +130,29 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
             db.scalar("SELECT count(*) FROM failure_patterns WHERE count >= 2") or 0
         ),
         "top_failure_patterns": top,
+        "replay": replay_figures(db, cfg),
+    }
+
+
+def replay_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
+    """Tools-mode replay: tasks that can act, and their replay fidelity."""
+    sites, ready, measured, mean, low = db.rows(
+        "SELECT count(*), "
+        "coalesce(sum(CASE WHEN s.problem IS NULL THEN 1 ELSE 0 END), 0), "
+        "coalesce(sum(CASE WHEN s.fidelity IS NOT NULL THEN 1 ELSE 0 END), 0), "
+        "avg(s.fidelity), "
+        "coalesce(sum(CASE WHEN s.fidelity < :low THEN 1 ELSE 0 END), 0) "
+        "FROM task_replay_sites s JOIN tasks t ON t.id = s.task_id WHERE t.active = TRUE",
+        {"low": cfg.replay.min_fidelity},
+    )[0]
+    return {
+        "mode": cfg.replay.mode,
+        "tasks_with_site": int(sites or 0),
+        "tasks_ready_for_tools": int(ready or 0),
+        "fidelity_measured": int(measured or 0),
+        "fidelity_mean": None if mean is None else round(float(mean), 4),
+        "low_fidelity": int(low or 0),
+        "min_fidelity": cfg.replay.min_fidelity,
     }
 
 
@@ -365,6 +388,15 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "failure_patterns": 0,
             "recurring_failure_patterns": 0,
             "top_failure_patterns": [],
+            "replay": {
+                "mode": cfg.replay.mode,
+                "tasks_with_site": 0,
+                "tasks_ready_for_tools": 0,
+                "fidelity_measured": 0,
+                "fidelity_mean": None,
+                "low_fidelity": 0,
+                "min_fidelity": cfg.replay.min_fidelity,
+            },
         },
         "gate": {
             "proposals": dict.fromkeys(PROPOSAL_STATES, 0),

@@ -16,6 +16,7 @@ document where it would for the user: `.claude/skills/<name>/SKILL.md` or `CLAUD
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 import orjson
@@ -127,6 +128,14 @@ class ClaudeCliBackend(CliBackend):
     def act(self, request: ActRequest) -> tuple[ModelResponse, ActDetail]:
         """Let Claude Code act in `request.workdir`; the tests judge what it leaves."""
         model = request.model or self.default_model or self.fallback_model
+        if shutil.which(self.executable) is None:  # `nice` would hide the missing CLI
+            failed = ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"cannot run {self.executable}: not found on PATH",
+                backend=self.name,
+                model=model,
+            )
+            return failed, ActDetail(isolation=self.isolation(request))
         argv = [*nice_prefix(request.nice), *self.act_argv(request)]
         try:
             proc = run_in_dir(

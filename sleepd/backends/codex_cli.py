@@ -15,6 +15,7 @@ turn-cap flag: the rollout's wall-time cap bounds it.
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 import orjson
@@ -142,6 +143,14 @@ class CodexCliBackend(CliBackend):
             failed = ModelResponse.failed(
                 FailureKind.NOT_AVAILABLE,
                 "the task is longer than the argv limit",
+                backend=self.name,
+                model=model,
+            )
+            return failed, ActDetail(isolation=self.isolation(request))
+        if shutil.which(self.executable) is None:  # `nice` would hide the missing CLI
+            failed = ModelResponse.failed(
+                FailureKind.NOT_AVAILABLE,
+                f"cannot run {self.executable}: not found on PATH",
                 backend=self.name,
                 model=model,
             )

@@ -14,6 +14,11 @@ def demo(
     home: Path = typer.Option(
         None, "--home", help="Keep the demo's home in DIR (default: a new temporary directory)."
     ),
+    tools: bool = typer.Option(
+        True,
+        "--tools/--no-tools",
+        help="Also run a tools-mode night (simulated agents, real git, real tests).",
+    ),
 ) -> None:
     """A whole night on bundled sample transcripts with the simulator: no key, no network."""
     from sleepd.cli.common import stdout_console
@@ -26,7 +31,8 @@ def demo(
     console.print(f"demo home: {demo_home.root}")
     console.print("sample transcripts: synthetic Claude Code and Codex sessions (labelled samples)")
 
-    from sleepd.cli.run_cmd import execute_night, print_proposals, render_summary
+    from sleepd.cli.night_view import print_proposals, render_summary
+    from sleepd.cli.run_cmd import execute_night
     from sleepd.config import load_config
 
     cfg = load_config()
@@ -36,11 +42,28 @@ def demo(
         # gate found inconclusive can be re-tested on fresh rollouts as it would be.
         console.rule(f"demo night {night} of at most {DEMO_NIGHTS}")
         result = execute_night(cfg, backend="sim", trigger="demo", console=console)
-        render_summary(result, console)
+        render_summary(result, console, cfg=cfg)
         proposals = result.proposals
         if proposals:
             break
     print_proposals(proposals, console)
+    if tools:
+        from sleepd.demo.tools_night import prepare_tools_night
+
+        console.rule(
+            "[bold yellow]demo tools-mode night — SIMULATED agents (fake claude and codex), "
+            "real git, real tests"
+        )
+        world, tools_cfg = prepare_tools_night(demo_home, cfg)
+        console.print(
+            f"project: {world.repo} (a real git repository; its tests fail at {world.commit[:12]})"
+        )
+        result = execute_night(
+            tools_cfg, backend="sim", trigger="demo", project=str(world.repo), console=console
+        )
+        render_summary(result, console)
+        print_proposals(result.proposals, console)
+        proposals = proposals or result.proposals
     console.rule("sleepd status")
     from sleepd.cli.status_cmd import status
 
@@ -52,6 +75,13 @@ def demo(
     console.print("[bold]Try the review queue on this demo's proposal:[/]")
     console.print(f"  {env} {command} review", soft_wrap=True)
     console.print(f"  (or: {env} {command} review list)", soft_wrap=True)
+    console.print(
+        f"The demo's home stays in {demo_home.root} (nothing outside it was touched); "
+        f"remove it when you are done: rm -r {demo_home.root}",
+        soft_wrap=False,
+        markup=False,
+        highlight=False,
+    )
     if not proposals:
         raise typer.Exit(1)
 

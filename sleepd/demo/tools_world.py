@@ -79,7 +79,7 @@ BUGS: tuple[Bug, ...] = (
         "the mean test still fails; run pytest -q"),
     Bug("line_total", "qty, unit", "return qty + unit", "return qty * unit",
         "return qty * unit + 1", "line_total(3, 4)", "12",
-        "Line totals add quantity and unit price; the failing test wants the product",
+        "line_total adds quantity and unit price; the failing test wants the product",
         "no - pytest -q still shows test_line_total failing"),
     Bug("balance_due", "invoiced, paid", "return paid - invoiced", "return invoiced - paid",
         "return invoiced + paid", "balance_due(100, 30)", "70",
@@ -177,10 +177,16 @@ def make_repository(repo: Path, bugs: tuple[Bug, ...] = BUGS) -> str:
             f"def {bug.function}({bug.args}):\n    {bug.body_bad}\n"
         )
         (repo / "tests" / f"test_{bug.function}.py").write_text(
-            f"from {PROJECT}.{bug.function} import {bug.function}\n\n\n"
-            f"def test_{bug.function}():\n    assert {bug.call} == {bug.expected}\n"
+            f"import unittest\n\nfrom {PROJECT}.{bug.function} import {bug.function}\n\n\n"
+            f"class {_class(bug)}(unittest.TestCase):\n"
+            f"    def test_{bug.function}(self):\n"
+            f"        self.assertEqual({bug.call}, {bug.expected})\n"
         )
-    (repo / "tests" / "test_sanity.py").write_text("def test_imports():\n    import ledger\n")
+    (repo / "tests" / "__init__.py").write_text("")
+    (repo / "tests" / "test_sanity.py").write_text(
+        "import unittest\n\n\nclass TestSanity(unittest.TestCase):\n"
+        "    def test_imports(self):\n        import ledger  # noqa: F401\n"
+    )
     (repo / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
     (repo / "conftest.py").write_text("# puts the project root on sys.path for the tests\n")
     (repo / "AGENTS.md").write_text(AGENTS_MD)
@@ -191,6 +197,34 @@ def make_repository(repo: Path, bugs: tuple[Bug, ...] = BUGS) -> str:
     _git(["add", "-A"], repo)
     _git(["commit", "-q", "-m", "ledger: sample project for the sleepd tools demo"], repo)
     return _git(["rev-parse", "HEAD"], repo)
+
+
+def _class(bug: Bug) -> str:
+    return "Test" + "".join(part.title() for part in bug.function.split("_"))
+
+
+def test_command(runner: str) -> str:
+    return "python -m unittest" if runner == "unittest" else "pytest -q"
+
+
+def failing_output(bug: Bug, runner: str, total: int) -> str:
+    """What the runner printed at the commit, for this session's bug."""
+    if runner == "unittest":
+        name = f"tests.test_{bug.function}.{_class(bug)}.test_{bug.function}"
+        return (
+            f"F{'.' * (total - 1)}\n{'=' * 70}\nFAIL: test_{bug.function} ({name})\n"
+            f"{'-' * 70}\nAssertionError\n\nRan {total} tests in 0.004s\n\nFAILED (failures=1)"
+        )
+    return (
+        f"F{'.' * (total - 1)}\nFAILED tests/test_{bug.function}.py::{_class(bug)}::"
+        f"test_{bug.function} - AssertionError\n1 failed, {total - 1} passed in 0.05s"
+    )
+
+
+def passing_output(runner: str, total: int) -> str:
+    if runner == "unittest":
+        return f"{'.' * total}\n{'-' * 70}\nRan {total} tests in 0.004s\n\nOK"
+    return f"{'.' * total}\n{total} passed in 0.05s"
 
 
 def playbook_rules(bugs: tuple[Bug, ...] = BUGS) -> list[dict[str, Any]]:
@@ -211,7 +245,9 @@ def _edit(bug: Bug, body: str) -> dict[str, str]:
     return {"path": f"{PROJECT}/{bug.function}.py", "old": bug.body_bad, "new": body}
 
 
-def codex_session(bug: Bug, index: int, repo: Path, commit: str) -> list[dict[str, Any]]:
+def codex_session(
+    bug: Bug, index: int, repo: Path, commit: str, runner: str = "pytest", total: int = 0
+) -> list[dict[str, Any]]:
     """One SAMPLE Codex rollout: asked to fix `bug`, failed, corrected by the user."""
     clock = START + timedelta(hours=index)
     session = f"0199aaaa-bbbb-7ccc-8ddd-{index:012d}"
@@ -256,27 +292,31 @@ def codex_session(bug: Bug, index: int, repo: Path, commit: str) -> list[dict[st
         add("response_item", {"type": "message", "role": "assistant",
                               "content": [{"type": "output_text", "text": text}]})  # fmt: skip
 
-    failing = (
-        f"F{'.' * (len(BUGS))}\nFAILED tests/test_{bug.function}.py::test_{bug.function} - "
-        f"AssertionError\n1 failed, {len(BUGS)} passed in 0.05s"
-    )
+    total = total or len(BUGS) + 1
+    command = test_command(runner)
     user(bug.intent)
-    call("pytest -q", failing, 1, 1)
+    call(command, failing_output(bug, runner, total), 1, 1)
     say(f"I changed {bug.function}; it should be fixed now.")
     user(bug.correction)
-    call("pytest -q", f"{'.' * (len(BUGS) + 1)}\n{len(BUGS) + 1} passed in 0.05s", 0, 2)
-    say("Fixed properly this time; pytest -q passes.")
+    call(command, passing_output(runner, total), 0, 2)
+    say(f"Fixed properly this time; {command} passes.")
     return lines
 
 
-def build(root: Path, codex_home: Path) -> ToolsWorld:
-    """The repository under `root/ledger`, its sessions under `codex_home/sessions`."""
+def build(
+    root: Path, codex_home: Path, *, runner: str = "pytest", bugs: tuple[Bug, ...] = BUGS
+) -> ToolsWorld:
+    """The repository under `root/ledger`, its sessions under `codex_home/sessions`.
+
+    `runner` is the test command the sessions show: `pytest -q`, or `python -m unittest`
+    (the same suite; the demo uses it because it starts in a tenth of the time).
+    """
     repo = root / PROJECT
     repo.mkdir(parents=True, exist_ok=True)
-    commit = make_repository(repo)
+    commit = make_repository(repo, bugs)
     files = []
-    for index, bug in enumerate(BUGS):
-        records = codex_session(bug, index, repo, commit)
+    for index, bug in enumerate(bugs):
+        records = codex_session(bug, index, repo, commit, runner, len(bugs) + 1)
         moment = START + timedelta(hours=index)
         path = (
             codex_home / "sessions" / f"{moment:%Y/%m/%d}"
@@ -285,7 +325,7 @@ def build(root: Path, codex_home: Path) -> ToolsWorld:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
         files.append(path)
-    playbook = write_playbook(root / "fake-agent-playbook.json", playbook_rules())
+    playbook = write_playbook(root / "fake-agent-playbook.json", playbook_rules(bugs))
     return ToolsWorld(repo, commit, playbook, files)
 
 

@@ -259,7 +259,7 @@ class _Night:
 
         if not self.options.skip_harvest:
             self.say("harvesting transcripts")
-            report = harvest(self.engine, self.cfg, parallel=True)
+            report = harvest(self.engine, self.cfg, jobs=self.cfg.harvest.workers)
             self.steps["harvest"] = report.totals()
         if self.stop.is_set():
             return
@@ -746,7 +746,9 @@ def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult
         with write_session(engine) as db:
             projects = projects_with_tasks(db, options.project, cfg.dream.min_tasks)
         if not projects:
-            return night.close("completed", "no project has enough mined tasks yet")
+            from sleepd.readiness import not_ready_reason
+
+            return night.close("completed", not_ready_reason(engine, cfg, options.project))
         for project in projects:
             outcome = night.run_project(project)
             if outcome.status == "stopped":

@@ -268,17 +268,21 @@ def build_tool_replayer(
     """The night's tool replayer: both agent CLIs, bounded by `[replay]`."""
     from sleepd.backends.claude_cli import ClaudeCliBackend
     from sleepd.backends.codex_cli import CodexCliBackend
+    from sleepd.backends.pricing import PriceTable
 
     r = cfg.replay
     role = cfg.role("target")
+    prices = PriceTable.with_overrides(cfg.prices)
     agents: dict[str, Any] = {
         "claude": ClaudeCliBackend(
             executable=cfg.backends.claude_executable,
             model=role.model or None if role.backend == "claude-cli" else None,
+            prices=prices,
         ),
         "codex": CodexCliBackend(
             executable=cfg.backends.codex_executable,
             model=role.model or None if role.backend == "codex-cli" else None,
+            prices=prices,
         ),
     }
     settings = ToolSettings(
@@ -292,3 +296,66 @@ def build_tool_replayer(
         concurrency=r.concurrency,
     )
     return ToolReplayer(agents, guard, stop, settings, on_budget_stop=on_budget_stop)
+
+
+def task_mode(db: OrmSession, cfg: Config, task: Task) -> dict[str, Any]:
+    """How `replay.mode` replays one task, and why (for `sleepd tasks show`)."""
+    row = db.scalar(select(TaskReplaySite).where(TaskReplaySite.task_id == task.id))
+    found = site_for(row, cfg, task.project_path or "")
+    view: dict[str, Any] = {"configured": cfg.replay.mode}
+    if cfg.replay.mode == "text":
+        view.update(mode="text", reason="replay.mode = text")
+    elif isinstance(found, str):
+        view.update(mode="text" if cfg.replay.mode == "auto" else "excluded", reason=found)
+    else:
+        view.update(mode="tools", reason="repository, commit and test command known")
+    if row is not None:
+        commands = [TestCommand.from_dict(c) for c in row.test_commands or []]
+        view.update(
+            repository=row.repo_root,
+            commit=row.commit,
+            commit_source=row.commit_source or None,
+            test_command=None if isinstance(found, str) else found[2].text,
+            test_commands_seen=[c.text for c in commands if c is not None],
+            failing_tests=list(row.failing_tests or []),
+            agent=row.agent,
+            fidelity=row.fidelity,
+            fidelity_rollouts=row.fidelity_rollouts,
+            fidelity_matched=row.fidelity_matched,
+        )
+    return view
+
+
+def tools_isolation(cfg: Config) -> dict[str, Any]:
+    """What isolation a tools-mode replay runs under here (for `sleepd backends`)."""
+    from sleepd.backends.agent_act import ActRequest, offline_prefix
+
+    r = cfg.replay
+    probe = ActRequest(
+        prompt="",
+        workdir=Path("."),
+        max_turns=r.max_turns,
+        allowed_tools=tuple(r.allowed_tools),
+        network=r.network == "on",
+    )
+    replayer = build_tool_replayer(cfg, None, None)
+    agents = {}
+    executables = {"claude": cfg.backends.claude_executable, "codex": cfg.backends.codex_executable}
+    for name, agent in replayer.agents.items():
+        installed = shutil.which(executables[name]) is not None
+        agents[name] = {
+            "enabled": name in r.agents,
+            "installed": installed,
+            "isolation": agent.isolation(probe),  # type: ignore[attr-defined]
+        }
+    tests = (
+        "network on (replay.network = on)" if r.network == "on" else offline_prefix(Path("."))[1]
+    )
+    return {
+        "mode": r.mode,
+        "agents": agents,
+        "tests": tests,
+        "checkout": "scratch clone per rollout in SLEEPD_HOME (no refs, hooks or remotes)",
+        "priority": f"nice {r.nice}",
+        "wall_cap_s": r.rollout_wall_seconds,
+    }

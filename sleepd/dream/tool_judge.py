@@ -12,13 +12,13 @@ unjudgeable (missing data, never a zero).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sleepd.backends.agent_act import nice_prefix, offline_prefix, run_in_dir
 from sleepd.dream.judges import Judgement
-from sleepd.mining.judge_spec import score_with_rules
+from sleepd.mining.judge_spec import SpecError, score_with_rules
 from sleepd.mining.replay_site import TestCommand
 from sleepd.mining.test_report import TestReport, parse_test_output
 
@@ -109,9 +109,10 @@ class TestVerdict:
     reason: str
     fixed: list[str]
     regressed: list[str]
+    targets: list[str] = field(default_factory=list)
 
 
-def tests_verdict(before: TestRun, after: TestRun, originally_failing: list[str]) -> TestVerdict:
+def verdict_of_tests(before: TestRun, after: TestRun, originally_failing: list[str]) -> TestVerdict:
     """Did the rollout fix what was failing at the commit without breaking what passed?"""
     if not before.ran:
         return TestVerdict(None, "the tests could not run at the session's commit", [], [])
@@ -126,7 +127,7 @@ def tests_verdict(before: TestRun, after: TestRun, originally_failing: list[str]
         regressed = sorted(after.failed_names - before.failed_names)
         fixed = sorted(targets - after.failed_names)
         if after.report is not None and after.report.run == 0:
-            return TestVerdict(False, "no test ran after the rollout", fixed, regressed)
+            return TestVerdict(False, "no test ran after the rollout", fixed, regressed, [])
         ok = not still and not regressed
         reason = (
             "the failing tests pass and nothing regressed"
@@ -135,7 +136,7 @@ def tests_verdict(before: TestRun, after: TestRun, originally_failing: list[str]
             if ok
             else f"{len(still)} test(s) still failing, {len(regressed)} regressed"
         )
-        return TestVerdict(ok, reason, fixed, regressed)
+        return TestVerdict(ok, reason, fixed, regressed, sorted(targets))
     # Names unknown (an unparsed framework): the exit status is the evidence.
     ok = after.returncode == 0
     return TestVerdict(ok, f"test command exit {after.returncode}", [], [])
@@ -150,7 +151,7 @@ def judge_tool_rollout(
     diff: str,
     tool_names: list[str],
 ) -> Judgement:
-    verdict = tests_verdict(before, after, originally_failing)
+    verdict = verdict_of_tests(before, after, originally_failing)
     detail: dict[str, Any] = {
         "judge": "tests",
         "tests_before": before.figures(),
@@ -158,11 +159,16 @@ def judge_tool_rollout(
         "verdict": verdict.reason,
         "fixed": verdict.fixed[:50],
         "regressed": verdict.regressed[:50],
+        "targets": verdict.targets[:20],
     }
     if verdict.ok is None:
         return Judgement(None, None, detail)
     success = verdict.ok
-    rule_score, rule = score_with_rules(judge_spec, f"{final_message}\n{diff}", tool_names)
+    try:
+        rule_score, rule = score_with_rules(judge_spec, f"{final_message}\n{diff}", tool_names)
+    except SpecError as exc:  # a damaged spec: the tests alone decide
+        detail["checks_skipped"] = str(exc)[:200]
+        rule_score = None
     if rule_score is not None:
         detail["checks"] = rule.detail()
         success = success and rule_score >= 0.5

@@ -51,6 +51,8 @@ _TEST_HEADS: tuple[tuple[str, ...], ...] = (
     ("py.test",),
     ("python", "-m", "pytest"),
     ("python3", "-m", "pytest"),
+    ("python", "-m", "unittest"),
+    ("python3", "-m", "unittest"),
     ("tox",),
     ("nox",),
     ("npm", "test"),

@@ -17,12 +17,14 @@ from typing import Any
 MAX_NAMES = 200
 MAX_NAME_CHARS = 300
 
-_PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) +(\S+?)(?: - .*)?$", re.MULTILINE)
+_PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) +(\S+?\.py(?:::\S+?)?)(?: - .*)?\s*$", re.MULTILINE)
 _PYTEST_SUMMARY = re.compile(r"^=+ (.*\b(?:passed|failed|error|errors|no tests ran)\b.*) =+\s*$")
 _COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)")
 _GO_FAIL = re.compile(r"^\s*--- FAIL: (\S+)", re.MULTILINE)
 _GO_PASS = re.compile(r"^\s*--- PASS: (\S+)", re.MULTILINE)
 _CARGO_RESULT = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)\s*$", re.MULTILINE)
+_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in ", re.MULTILINE)
+_UNITTEST_FAIL = re.compile(r"^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)", re.MULTILINE)
 _JEST_SUMMARY = re.compile(r"^Tests:\s+(.*)$", re.MULTILINE)
 _JEST_FAIL = re.compile(r"^\s*(?:✕|×)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
 _JEST_PASS = re.compile(r"^\s*(?:✓|√)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
@@ -62,7 +64,7 @@ def _clip(names: list[str]) -> list[str]:
 
 def parse_test_output(text: str) -> TestReport | None:
     """The report of the first framework whose summary appears; None when none does."""
-    for parser in (_pytest, _go, _cargo, _jest):
+    for parser in (_pytest, _unittest, _go, _cargo, _jest):
         report = parser(text)
         if report is not None:
             return report
@@ -84,6 +86,23 @@ def _pytest(text: str) -> TestReport | None:
         failed_names=_clip(failed_names),
         names_known=bool(failed_names) or failed == 0,
         framework="pytest",
+    )
+
+
+def _unittest(text: str) -> TestReport | None:
+    ran = _UNITTEST_RAN.findall(text)
+    if not ran:
+        return None
+    fails = [
+        f"{where.removesuffix('.' + name)}.{name}" for name, where in _UNITTEST_FAIL.findall(text)
+    ]
+    total = int(ran[-1])
+    return TestReport(
+        passed=max(0, total - len(set(fails))),
+        failed=len(set(fails)),
+        failed_names=_clip(fails),
+        names_known=True,
+        framework="unittest",
     )
 
 

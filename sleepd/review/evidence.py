@@ -42,6 +42,26 @@ class Example:
     output: str
 
 
+@dataclass(frozen=True)
+class TestsRow:
+    """Tools-mode replay of one task by one agent: the project's tests before and after."""
+
+    __test__ = False
+
+    task_id: int
+    consumer: str
+    command: str
+    at_commit: str
+    targets: list[str]
+    before: str
+    after: str
+    before_pass: int
+    before_n: int
+    after_pass: int
+    after_n: int
+    fidelity: float | None
+
+
 @dataclass
 class Evidence:
     proposal_id: int
@@ -51,6 +71,7 @@ class Evidence:
     sessions: list[dict[str, Any]] = field(default_factory=list)
     gate_reason: str = ""
     provenance: dict[str, Any] = field(default_factory=dict)
+    tests: list[TestsRow] = field(default_factory=list)
 
 
 def _mean(values: list[float]) -> float | None:
@@ -66,16 +87,17 @@ def _rollout_score(r: Rollout) -> float:
 def _rollouts(db: Session, proposal: Proposal) -> tuple[list[Rollout], list[Rollout]]:
     if proposal.night_id is None or proposal.candidate_id is None:
         return [], []
-    before = list(
-        db.scalars(
-            select(Rollout).where(
-                Rollout.night_id == proposal.night_id,
-                Rollout.candidate_id.is_(None),
-                Rollout.document_hash == proposal.base_hash,
-            )
-        )
-    )
     after = list(db.scalars(select(Rollout).where(Rollout.candidate_id == proposal.candidate_id)))
+    baseline = select(Rollout).where(
+        Rollout.night_id == proposal.night_id, Rollout.candidate_id.is_(None)
+    )
+    before = list(db.scalars(baseline.where(Rollout.document_hash == proposal.base_hash)))
+    if not before and after:
+        # A document the night created has no stored base text (the empty hash) while
+        # its baseline replays ran on the starting template: the same night's baseline
+        # rollouts of the same tasks are the comparison the gate made.
+        tasks = sorted({r.task_id for r in after})
+        before = list(db.scalars(baseline.where(Rollout.task_id.in_(tasks))))
     return before, after
 
 
@@ -123,6 +145,69 @@ def _gate_table(detail: dict[str, Any]) -> list[TaskScores]:
     return table
 
 
+def _tests_text(figures: dict[str, Any]) -> str:
+    if not isinstance(figures, dict) or figures.get("exit") is None:
+        return "did not run"
+    failed = figures.get("failed")
+    passed = figures.get("passed")
+    if failed is None:
+        return f"exit {figures.get('exit')}"
+    return f"{passed} passed, {failed} failed"
+
+
+def _tests_table(db: Session, before: list[Rollout], after: list[Rollout]) -> list[TestsRow]:
+    """Per task and agent: tests at the commit, and how often they passed in each arm."""
+    from sleepd.store.models import TaskReplaySite
+
+    cells: dict[tuple[int, str], dict[str, Any]] = {}
+    for arm, rollouts in (("before", before), ("after", after)):
+        for r in rollouts:
+            detail = r.judge_detail or {}
+            if detail.get("mode") != "tools" or "tests_after" not in detail:
+                continue
+            key = (r.task_id, str(detail.get("consumer", "")))
+            cell = cells.setdefault(
+                key,
+                {
+                    "command": str(detail["tests_after"].get("command", "")),
+                    "at_commit": _tests_text(detail.get("tests_before") or {}),
+                    "targets": [str(t) for t in detail.get("targets") or []][:5],
+                    "before": [],
+                    "after": [],
+                },
+            )
+            cell[arm].append((bool(r.success), _tests_text(detail["tests_after"])))
+    fidelity = dict(
+        db.execute(
+            select(TaskReplaySite.task_id, TaskReplaySite.fidelity).where(
+                TaskReplaySite.task_id.in_([k[0] for k in cells] or [-1])
+            )
+        ).all()
+    )
+    rows = []
+    for (task_id, consumer), cell in sorted(cells.items()):
+        b, a = cell["before"], cell["after"]
+        if not a:
+            continue  # a training task: only the current document was replayed
+        rows.append(
+            TestsRow(
+                task_id=task_id,
+                consumer=consumer,
+                command=cell["command"],
+                at_commit=cell["at_commit"],
+                targets=cell["targets"],
+                before=b[-1][1] if b else "-",
+                after=a[-1][1] if a else "-",
+                before_pass=sum(ok for ok, _ in b),
+                before_n=len(b),
+                after_pass=sum(ok for ok, _ in a),
+                after_n=len(a),
+                fidelity=fidelity.get(task_id),
+            )
+        )
+    return rows
+
+
 def _example(rollouts: list[Rollout], *, best: bool) -> Example | None:
     if not rollouts:
         return None
@@ -161,6 +246,7 @@ def gather_evidence(engine: Engine, proposal_id: int) -> Evidence:
         evidence = Evidence(proposal_id=proposal_id, provenance=dict(proposal.provenance or {}))
         before, after = _rollouts(db, proposal)
         evidence.tasks = _task_table(db, before, after)
+        evidence.tests = _tests_table(db, before, after)
         if proposal.candidate_id is not None:
             decision = db.scalars(
                 select(GateDecisionRecord)

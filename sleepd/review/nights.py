@@ -36,7 +36,25 @@ NIGHT_KEYS = (
     "rollouts",
     "tokens",
     "cost_usd",
+    "replay_mode",
+    "low_fidelity_excluded",
 )
+
+
+def replay_of(summary: dict[str, Any] | None) -> tuple[str | None, int]:
+    """The night's replay mode (text, tools or mixed) and its low-fidelity exclusions."""
+    projects = (summary or {}).get("projects") or []
+    used: set[str] = set()
+    excluded = 0
+    for project in projects if isinstance(projects, list) else []:
+        replay = project.get("replay") if isinstance(project, dict) else None
+        if isinstance(replay, dict) and replay.get("used"):
+            used.add(str(replay["used"]))
+            fidelity = replay.get("fidelity") or {}
+            excluded += int(fidelity.get("excluded_low_fidelity") or 0)
+    if not used:
+        return None, excluded
+    return (used.pop() if len(used) == 1 else "mixed"), excluded
 
 
 def _row(night: Night, adopted: int) -> dict[str, Any]:
@@ -71,6 +89,7 @@ def _row(night: Night, adopted: int) -> dict[str, Any]:
         "tokens": night.tokens,
         "cost_usd": night.cost_usd,
     }
+    row["replay_mode"], row["low_fidelity_excluded"] = replay_of(night.summary)
     assert tuple(row) == NIGHT_KEYS
     return row
 
