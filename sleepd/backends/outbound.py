@@ -69,54 +69,11 @@ def scrub_text(text: str) -> str:
     return clean if redacted == decoded else redacted
 
 
-#: What a secret can sit against in a path, URL, branch or file name (`fix/<key>`,
-#: `<key>.txt`, `(<key>)`, `a=<key>&b`): many provider rules only see a secret after
-#: whitespace or a quote, so the text is also searched with these read as spaces. A dot
-#: counts only before a short extension or at a sentence's end (keys contain dots).
-_SLASHES = r"[/\\@()\[\]{}<>|=,;&]"
-_SEPARATOR_VIEWS = (
-    re.compile(_SLASHES),
-    re.compile(_SLASHES + r"|\.(?=[A-Za-z0-9]{1,5}(?![A-Za-z0-9_.~-])|\s|$)"),
-)
-
-
 def _widened(engine: Redactor, text: str) -> str:
-    """`text` with the secrets only found when separators count as word boundaries.
+    """`text` with the secrets only found when separators count as word boundaries."""
+    from sleepd.redaction.separators import redact_at_separators
 
-    Two views: the dot rule alone would cut keys that contain dots, so each view's
-    finds are applied in turn.
-    """
-    for separators in _SEPARATOR_VIEWS:
-        text = _widened_by(engine, text, separators)
-    return text
-
-
-def _widened_by(engine: Redactor, text: str, separators: re.Pattern[str]) -> str:
-    """One view: `separators` read as spaces.
-
-    The view has the same length as the text (placeholders left intact), so the spans
-    the engine replaced in the view are the secrets' spans in the text.
-    """
-    from sleepd.redaction import PLACEHOLDER_RE
-
-    keep = [m.span() for m in PLACEHOLDER_RE.finditer(text)]
-    view = list(separators.sub(" ", text))
-    for start, end in keep:
-        view[start:end] = text[start:end]
-    view_text = "".join(view)
-    redacted = engine.redact(view_text)[0]
-    if redacted == view_text:
-        return text
-    import difflib
-
-    out: list[str] = []
-    matcher = difflib.SequenceMatcher(a=view_text, b=redacted, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            out.append(text[i1:i2])
-        else:
-            out.append(redacted[j1:j2])
-    return "".join(out)
+    return redact_at_separators(engine, text)[0]
 
 
 def _unescape(text: str) -> str:

@@ -145,11 +145,14 @@ class BatchRedactor:
             self._redactor = Redactor(salt=self._salt)
         return self._redactor
 
-    def scan(self, texts: list[str]) -> list[tuple[str, list[str]]]:
+    def scan(self, texts: list[str], *, names: bool = False) -> list[tuple[str, list[str]]]:
         """Each text redacted, with the rules that hit it (one keyword search for all).
 
         A text holding escapes is also redacted in its decoded form; when that finds a
-        secret, the redacted decoded form is what comes back.
+        secret, the redacted decoded form is what comes back. `names`: the texts are
+        names people choose (branches, titles, paths, URLs, meta), where a secret often
+        sits against a separator (`fix/<key>`), so they are also searched with
+        separators read as spaces.
         """
         redactor = self.compile()
         out: list[tuple[str, list[str]]] = []
@@ -159,6 +162,11 @@ class BatchRedactor:
                 decoded, more = redactor.redact(unescaped(text))
                 if more:
                     text, rules = decoded, [*rules, *more]
+            if names:
+                from sleepd.redaction.separators import redact_at_separators
+
+                text, more = redact_at_separators(redactor, text)
+                rules = [*rules, *more] if more else rules
             out.append((text, rules))
         return out
 
@@ -189,35 +197,38 @@ class BatchRedactor:
                 texts.append(ev.raw)
             groups.append((ev, _EVENT_SHORT))
             probes.append(_probe(ev, _EVENT_SHORT))
+        named_probes: list[str] = []
         for session in sessions:
             groups.append((session, _SESSION_STRINGS))
-            probes.append(_probe(session, _SESSION_STRINGS))
+            named_probes.append(_probe(session, _SESSION_STRINGS))
         trees: list[Any] = [session.meta for session in sessions]
         if state is not None:
             trees.append(state)
         for tree in trees:
             strings: list[str] = []
             _strings_of(tree, strings, 0)
-            probes.append(_NUL.join(strings))
+            named_probes.append(_NUL.join(strings))
         found = self.scan([*texts, *probes])
+        found += self.scan(named_probes, names=True)
         for (owner, name), (text, rules) in zip(slots, found, strict=False):
             if rules:
                 setattr(owner, name, text)
                 _count(counts, rules)
         flagged = found[len(texts) :]
-        for (owner, names), (_, rules) in zip(groups, flagged, strict=False):
+        for number, ((owner, names), (_, rules)) in enumerate(zip(groups, flagged, strict=False)):
             if rules:
+                is_name = number >= len(events)
                 for name in names:
                     value = getattr(owner, name)
                     if value:
-                        [(text, hits)] = self.scan([value])
+                        [(text, hits)] = self.scan([value], names=is_name)
                         setattr(owner, name, text)
                         _count(counts, hits)
         for number, tree in enumerate(trees):
             if flagged[len(groups) + number][1]:
                 strings = []
                 _strings_of(tree, strings, 0)
-                results = self.scan(strings)
+                results = self.scan(strings, names=True)
                 for _, hits in results:
                     _count(counts, hits)
                 rebuilt = _rebuilt(tree, iter(text for text, _ in results), 0)
