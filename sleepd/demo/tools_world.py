@@ -245,8 +245,20 @@ def _edit(bug: Bug, body: str) -> dict[str, str]:
     return {"path": f"{PROJECT}/{bug.function}.py", "old": bug.body_bad, "new": body}
 
 
+def recurring_intent(bug: Bug) -> str:
+    """The same request on another day, in other words (tasks are mined from recurring work)."""
+    words = bug.function.replace("_", " ")
+    return f"{bug.function} ({words}) is broken again, fix {bug.function} so its unit test passes"
+
+
 def codex_session(
-    bug: Bug, index: int, repo: Path, commit: str, runner: str = "pytest", total: int = 0
+    bug: Bug,
+    index: int,
+    repo: Path,
+    commit: str,
+    runner: str = "pytest",
+    total: int = 0,
+    intent: str | None = None,
 ) -> list[dict[str, Any]]:
     """One SAMPLE Codex rollout: asked to fix `bug`, failed, corrected by the user."""
     clock = START + timedelta(hours=index)
@@ -294,7 +306,7 @@ def codex_session(
 
     total = total or len(BUGS) + 1
     command = test_command(runner)
-    user(bug.intent)
+    user(intent or bug.intent)
     call(command, failing_output(bug, runner, total), 1, 1)
     say(f"I changed {bug.function}; it should be fixed now.")
     user(bug.correction)
@@ -315,8 +327,11 @@ def build(
     repo.mkdir(parents=True, exist_ok=True)
     commit = make_repository(repo, bugs)
     files = []
-    for index, bug in enumerate(bugs):
-        records = codex_session(bug, index, repo, commit, runner, len(bugs) + 1)
+    # Each bug is asked about twice, on two occasions and in two phrasings: the miner
+    # makes tasks from recurring requests only.
+    asks = [(bug, None) for bug in bugs] + [(bug, recurring_intent(bug)) for bug in bugs]
+    for index, (bug, intent) in enumerate(asks):
+        records = codex_session(bug, index, repo, commit, runner, len(bugs) + 1, intent)
         moment = START + timedelta(hours=index)
         path = (
             codex_home / "sessions" / f"{moment:%Y/%m/%d}"
