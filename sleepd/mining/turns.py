@@ -174,6 +174,8 @@ _EXPLICIT_NEW = re.compile(
     r"never ?mind|forget (it|that|about))\b",
     re.IGNORECASE,
 )
+#: "never commit to main; …": forbids an action outright (a correction once the agent acted).
+_PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNORECASE)
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
@@ -400,6 +402,9 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
+    elif _PROHIBITION.search(region):
+        score += 1
+        reasons.append("forbids what was done")
     after = _after_contrast(region)
     if after and _FAILURE_REPORT.search(after):
         score += 0.5
