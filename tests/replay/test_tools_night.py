@@ -105,5 +105,10 @@ def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
     assert "Project tests in tools-mode replay" in shown.stdout
     assert "pytest -q" in shown.stdout and "passed" in shown.stdout
 
+    shown_task = CliRunner().invoke(app, ["tasks", "show", str(sites[0].task_id), "--json"])
+    task_view = json.loads(shown_task.stdout)["replay"]
+    assert task_view["mode"] == "tools" and task_view["commit"] == world.commit
+    assert task_view["test_command"] == "pytest -q"
+
     nights = CliRunner().invoke(app, ["nights", "--json"])
     assert json.loads(nights.stdout)[-1]["replay_mode"] == "tools"
