@@ -1,30 +1,33 @@
-"""Whole-pipeline harvest throughput: parse, redact, store with FTS, as users run it.
+"""Whole-pipeline harvest throughput next to its floors, interleaved in one run.
 
 Builds a tree of corpus copies (ids rewritten so each copy is distinct sessions) in
-bench/_work/, then prints:
-  * full harvest MB/s and events/s (the real `harvest()`, redaction and FTS on, fresh home):
-    once in-process for reference, then `--repeat` times as the product's defaults choose
-    (worker processes on a machine with 2+ CPUs), each in a fresh process as a user's
-    `sleepd harvest` is (so each pays the first use of the redaction rules and of the
-    store's statements; the interpreter's start and imports are not timed), with the
-    median and the best;
-  * the unchanged re-harvest, timed for the whole `sleepd harvest` process (wall);
-  * ingesting ~1 % appended bytes with `sleepd harvest` (wall).
-Shared machines change speed under load, so a fixed pure-Python loop is timed before and
-after the runs: compare figures across runs only at similar loop times.
-Targets on a 2-core machine: full harvest >= 50 MB/s, unchanged re-harvest <= 0.5 s.
+bench/_work/, then runs each arm below once per round, every run in a fresh process
+(a user's `sleepd harvest` pays the first use of the redaction rules and of the
+store's statements; the interpreter's start and imports are not timed), arms in a
+rotating order so a change in the machine's speed falls on all of them:
+  * serial      — the new path: `harvest()` in-process, redaction and FTS on, fresh home;
+  * jobs2       — the same with `jobs=2` (two spawned worker processes parse);
+  * slow-gc     — serial with the garbage collector's young generation at 100,000
+                  allocations (the pace the old harvest set), to see whether it pays;
+  * skillopt    — the anchor: SkillOpt-Sleep 0.2.0's digest-only scan of the same tree
+                  (`skillopt_sleep.harvest.harvest` over the Claude projects folder and
+                  `digest_codex_archived_session` over every Codex rollout; it stores
+                  nothing), from the `skillopt` 0.2.0 wheel on PyPI:
+                  `pip install --no-deps skillopt==0.2.0`;
+  * orjson      — a plain `orjson.loads` of every line of the same tree.
+Medians over the rounds, the new path's ratio to the anchor (target: within 3x of its
+time), and each piece's median gain over the same path without it (kept only if it
+gains >= 15 %). Then the unchanged re-harvest (whole `sleepd harvest` process, wall,
+per file: it stays O(files)) and ingesting ~1 % appended bytes with `sleepd harvest`.
 
-    .venv/bin/python bench/harvest.py [--copies N] [--repeat N] [--profile]
+    .venv/bin/python bench/harvest.py [--copies N] [--rounds N] [--arms a,b,...]
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
+import gc
 import os
-import pstats
-import resource
 import shutil
 import statistics
 import subprocess
@@ -42,8 +45,10 @@ TEST_SUPPORT = REPO / "tests" / "harvest"
 # test helpers pull in pytest, which a worker of the real CLI never pays for.
 
 WORK = REPO / "bench" / "_work" / "harvest"
-TARGET_MB_S = 50.0
-TARGET_REHARVEST_S = 0.5
+ARMS = ("serial", "jobs2", "slow-gc", "skillopt", "orjson")
+ANCHOR_FACTOR = 3.0
+PAYS = 0.15
+TARGET_INCREMENTAL_S = 0.25
 RESULT_MARK = "\n@@result@@ "
 
 
@@ -69,68 +74,81 @@ def build_tree(work: Path, copies: int) -> int:
     return lay_out_copies(work, copies)
 
 
-def full_harvest(profile: bool, workers: int | None) -> dict[str, Any]:
-    """One full harvest into a fresh database; `workers` None means the product default."""
+def tree_files(work: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in [*(work / "claude").rglob("*.jsonl"), *(work / "codex").rglob("*.jsonl")]
+        if p.is_file()
+    )
+
+
+def run_arm(arm: str) -> dict[str, Any]:
+    """One run of `arm` over the tree already built; wall seconds and bytes covered."""
+    if arm == "orjson":
+        files = tree_files(WORK)
+        start, cpu = time.perf_counter(), time.process_time()
+        size = lines = 0
+        for path in files:
+            with path.open("rb") as handle:
+                for line in handle:
+                    size += len(line)
+                    if line.strip():
+                        orjson.loads(line)
+                        lines += 1
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        return {"wall_s": wall, "cpu_s": cpu, "bytes": size, "lines": lines}
+    if arm == "skillopt":
+        from skillopt_sleep.harvest import harvest as digest_claude
+        from skillopt_sleep.harvest_codex import digest_codex_archived_session
+
+        files = tree_files(WORK)
+        start, cpu = time.perf_counter(), time.process_time()
+        digests = len(digest_claude(str(WORK / "claude" / "projects")))
+        for path in files:
+            if "codex" in path.parts and digest_codex_archived_session(str(path)) is not None:
+                digests += 1
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        size = sum(p.stat().st_size for p in files)
+        return {"wall_s": wall, "cpu_s": cpu, "bytes": size, "digests": digests}
     from sleepd.config import load_config
     from sleepd.harvest import harvest
     from sleepd.store.open import open_store
 
     shutil.rmtree(WORK / "sleepd-home", ignore_errors=True)
     cfg = load_config()
-    if workers is not None:
-        cfg.harvest.workers = workers
-        if workers == 0:
-            cfg.harvest.parallel_min_mb = 10**9
+    cfg.harvest.parallel_min_mb = 0
     engine = open_store(cfg, write=True)
-    profiler = cProfile.Profile() if profile else None
-    start, cpu_start, workers_start = time.perf_counter(), time.process_time(), children_cpu()
-    if profiler is not None:
-        profiler.enable()
-    report = harvest(engine, cfg, parallel=True)  # as the CLI runs it
-    if profiler is not None:
-        profiler.disable()
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    workers_cpu = children_cpu() - workers_start  # reaped when the pool shut down
+    if arm == "slow-gc":
+        _, second, third = gc.get_threshold()
+        gc.set_threshold(100_000, second, third)
+    start, cpu, workers_cpu = time.perf_counter(), time.process_time(), children_cpu()
+    report = harvest(engine, cfg, jobs=2 if arm == "jobs2" else 1)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    cpu += children_cpu() - workers_cpu  # reaped when the pool shut down
     engine.dispose()
-    if profiler is not None:
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
-        print(out.getvalue())
-    used = max(r.workers for r in report.sources.values())
-    start_method = next((r.worker_start for r in report.sources.values() if r.worker_start), "")
+    totals = report.totals()
+    assert totals["errors"] == 0, report.to_dict()
     return {
-        **report.totals(),
-        "wall_s": elapsed,
+        "wall_s": wall,
         "cpu_s": cpu,
-        "workers": used,
-        "worker_start": start_method,
-        "workers_cpu_s": workers_cpu,
+        "bytes": totals["bytes_read"],
+        "events": totals["events_new"],
     }
 
 
-def fresh_process_harvest(profile: bool) -> dict[str, Any]:
-    """`full_harvest` with the defaults, in a new process of its own."""
-    command = [sys.executable, __file__, "--one-run", *(["--profile"] if profile else [])]
-    done = subprocess.run(command, capture_output=True, check=True, text=True)
-    profile_text, _, data = done.stdout.rpartition(RESULT_MARK)
-    if profile_text.strip():
-        print(profile_text)
-    result: dict[str, Any] = orjson.loads(data)
+def fresh_process(arm: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--one-run", arm], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{arm} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = orjson.loads(done.stdout.rpartition(RESULT_MARK)[2])
     return result
 
 
-def report_full(label: str, full: dict[str, Any]) -> None:
-    mb_s = full["bytes_read"] / full["wall_s"] / 1e6
-    workers = f", {full['workers_cpu_s']:.2f} s in workers" if full["workers"] else ""
-    print(
-        f"{label + ':':<44}{mb_s:6.1f} MB/s {full['events_new'] / full['wall_s']:8,.0f} events/s"
-        f"  ({full['bytes_read'] / 1e6:.1f} MB, {full['events_new']:,} events, "
-        f"{full['sessions_new']:,} sessions, {full['redactions']} redactions, "
-        f"{full['wall_s']:.2f} s wall; CPU {full['cpu_s']:.2f} s in this process{workers})"
-    )
-
-
 def children_cpu() -> float:
+    import resource
+
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
@@ -203,69 +221,96 @@ def precompile() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--copies", type=int, default=35, help="corpus copies (35 ≈ 104 MB)")
-    parser.add_argument("--repeat", type=int, default=5, help="full harvests with the defaults")
-    parser.add_argument("--profile", action="store_true", help="cProfile the last full harvest")
-    parser.add_argument("--one-run", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--copies", type=int, default=35, help="corpus copies")
+    parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds (>= 6)")
+    parser.add_argument("--arms", default=",".join(ARMS), help="which arms, comma-separated")
+    parser.add_argument("--one-run", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.one_run:  # one default full harvest of the tree already built, as JSON
+    if args.one_run:  # one run of one arm over the tree already built, as JSON
         use_home(WORK)
-        result = full_harvest(args.profile, None)
-        sys.stdout.write(RESULT_MARK + orjson.dumps(result).decode())
+        sys.stdout.write(RESULT_MARK + orjson.dumps(run_arm(args.one_run)).decode())
         return
     corpus = REPO / "tests" / "fixtures" / "real_sessions"
     if not corpus.is_dir():
         raise SystemExit(f"corpus not found at {corpus}")
+    arms = [a for a in args.arms.split(",") if a]
+    if "skillopt" in arms:
+        try:
+            import skillopt_sleep.harvest  # noqa: F401
+        except ImportError:
+            raise SystemExit(
+                "the anchor needs SkillOpt-Sleep 0.2.0: pip install --no-deps skillopt==0.2.0"
+            ) from None
     env = use_home(WORK)
     total = build_tree(WORK, args.copies)
-    print(f"tree: {total / 1e6:.1f} MB in {args.copies} corpus copies under {WORK}")
+    files = len(tree_files(WORK))
+    print(f"tree: {total / 1e6:.1f} MB, {files} files, {args.copies} corpus copies under {WORK}")
     print(f"machine: {os.cpu_count()} CPUs; speed loop {machine_speed():.3f} s")
 
-    report_full("full harvest, in-process", full_harvest(False, 0))
-    rates = []
-    for run in range(args.repeat):
-        speed = machine_speed()
-        full = fresh_process_harvest(args.profile and run == args.repeat - 1)
-        how = "in-process"
-        if full["workers"]:
-            how = f"{full['workers']} {full['worker_start']} workers"
-        report_full(f"full harvest {run + 1}, default ({how})", full)
-        print(f"{'':44}(speed loop {speed:.3f} s just before)")
-        rates.append(full["bytes_read"] / full["wall_s"] / 1e6)
-    median, best = statistics.median(rates), max(rates)
-    verdict = "MISSED"
-    if median >= TARGET_MB_S:
-        verdict = "met"
-    elif best >= TARGET_MB_S:
-        verdict = "met by the best run only"
-    print(
-        f"full harvest, default, {len(rates)} runs: median {median:.1f} MB/s, best {best:.1f} "
-        f"MB/s  target >= {TARGET_MB_S:.0f} MB/s: {verdict}"
-    )
-    print(f"machine: speed loop {machine_speed():.3f} s after the full harvests")
+    rates: dict[str, list[float]] = {arm: [] for arm in arms}
+    walls: dict[str, list[float]] = {arm: [] for arm in arms}
+    cpus: dict[str, list[float]] = {arm: [] for arm in arms}
+    for number in range(args.rounds):
+        order = arms[number % len(arms) :] + arms[: number % len(arms)]
+        figures = []
+        for arm in order:
+            result = fresh_process(arm)
+            walls[arm].append(result["wall_s"])
+            cpus[arm].append(result["cpu_s"])
+            rates[arm].append(result["bytes"] / result["wall_s"] / 1e6)
+            figures.append(f"{arm} {rates[arm][-1]:6.1f}")
+        print(f"round {number + 1}: " + "  ".join(figures) + " MB/s")
+    print(f"machine: speed loop {machine_speed():.3f} s after the rounds")
+    print(f"{'arm':<10}{'median MB/s':>12}{'median wall s':>15}")
+    for arm in arms:
+        print(
+            f"{arm:<10}{statistics.median(rates[arm]):12.1f}{statistics.median(walls[arm]):15.2f}"
+        )
+    if "serial" in arms and "skillopt" in arms:
+        ratio = statistics.median(walls["serial"]) / statistics.median(walls["skillopt"])
+        verdict = "met" if ratio <= ANCHOR_FACTOR else "MISSED"
+        cpu_ratio = statistics.median(cpus["serial"]) / statistics.median(cpus["skillopt"])
+        print(
+            f"new path (serial) / SkillOpt-Sleep 0.2.0 digest-only scan, wall: {ratio:.2f}x  "
+            f"target <= {ANCHOR_FACTOR:.0f}x: {verdict}  (CPU: {cpu_ratio:.2f}x)"
+        )
+    if "serial" in arms and "orjson" in arms:
+        ratio = statistics.median(walls["serial"]) / statistics.median(walls["orjson"])
+        print(f"new path (serial) / plain orjson.loads of every line, wall: {ratio:.2f}x")
+    for arm, piece in (("jobs2", "two worker processes"), ("slow-gc", "a slowed collector")):
+        if arm in arms and "serial" in arms:
+            gains = [s / w - 1 for s, w in zip(walls["serial"], walls[arm], strict=True)]
+            gain = statistics.median(gains)
+            verdict = "pays" if gain >= PAYS else "does not pay"
+            print(
+                f"{piece}: median gain {gain:+.0%} over serial in {len(gains)} interleaved "
+                f"pairs ({', '.join(f'{g:+.0%}' for g in gains)}): {verdict} (>= {PAYS:.0%})"
+            )
 
     precompile()
-    walls, cpus = [], []
+    shutil.rmtree(WORK / "sleepd-home", ignore_errors=True)
+    sleepd_harvest(env)  # the tree stored once, as the product's defaults do it
+    unchanged, cpus = [], []
     for _ in range(3):
         wall, cpu, detail = sleepd_harvest(env)
         assert detail["events_new"] == 0, detail
-        walls.append(wall)
+        unchanged.append(wall)
         cpus.append(cpu)
-    best = min(walls)
+    best = min(unchanged)
     print(
         f"unchanged re-harvest: {best:7.3f} s wall (best of 3: "
-        f"{', '.join(f'{w:.3f}' for w in walls)}; CPU {min(cpus):.3f} s; "
-        f"{detail['files_scanned']} files)  "
-        f"target <= {TARGET_REHARVEST_S} s{'' if best <= TARGET_REHARVEST_S else '  MISSED'}"
+        f"{', '.join(f'{w:.3f}' for w in unchanged)}; CPU {min(cpus):.3f} s; "
+        f"{detail['files_scanned']} files, {best / max(1, detail['files_scanned']) * 1e6:.0f} "
+        "µs a file)"
     )
-
     appended = append_one_percent(WORK, total)
     wall, cpu, detail = sleepd_harvest(env)
     print(
         f"1 % appended:        {wall:8.3f} s wall, {cpu:.3f} s CPU "
         f"({appended / 1e6:.2f} MB appended to "
         f"{detail['files_changed']} files, {detail['events_new']:,} new events, "
-        f"{detail['bytes_read'] / 1e6:.2f} MB read)"
+        f"{detail['bytes_read'] / 1e6:.2f} MB read)  target <= {TARGET_INCREMENTAL_S} s at 1 GB"
+        f"{'' if wall <= TARGET_INCREMENTAL_S else ' (MISSED here)'}"
     )
 
 

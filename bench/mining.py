@@ -1,10 +1,16 @@
 """Mining figures: clustering quality on the labelled intents, and throughput.
 
     .venv/bin/python bench/mining.py [--sessions 10000] [--threshold 0.2]
+    .venv/bin/python bench/mining.py --memory 100,500,1000   # MB of history
 
 Prints pairwise precision / recall of intent clustering on tests/data/intents.jsonl
 (per threshold), then mines N synthetic sessions (events inserted directly) and
 prints episodes per second for the first pass and the time of an idle re-run.
+
+With --memory it instead builds stores holding the given megabytes of history (event
+text; tool output 2-24 KB, as on real machines) and runs `sleepd mine` in a fresh
+process on each: the peak RSS of the first mine, and the wall time of an idle
+`sleepd mine` (nothing new) on the same store.
 """
 
 from __future__ import annotations
@@ -12,7 +18,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import random
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -156,11 +165,121 @@ def throughput(sessions: int, threshold: float) -> None:
         engine.dispose()
 
 
+def history(engine: object, megabytes: int, seed: int = 11) -> tuple[int, int]:
+    """Insert sessions until their event text holds `megabytes` MB; return (sessions,
+    events). Each session: 3 requests (some follow-ups and corrections), 6 tool calls
+    per request with 2-24 KB outputs, the agent's words."""
+    rng = random.Random(seed)
+    rows = [json.loads(line) for line in INTENTS.read_text(encoding="utf-8").splitlines()]
+    intents = [r["text"] for r in rows]
+    words = " ".join(intents).split()
+    start = datetime(2026, 6, 1, tzinfo=UTC)
+    target = megabytes * 1_000_000
+    written = sessions = events = 0
+    while written < target:
+        with write_session(engine) as db:  # type: ignore[arg-type]
+            batch: list[dict[str, object]] = []
+            for _ in range(200):
+                sessions += 1
+                sid_row = {
+                    "source": "claude",
+                    "external_id": f"hist-{sessions}",
+                    "kind": "main",
+                    "project_path": f"/work/p{sessions % 40}",
+                    "started_at": start + timedelta(minutes=sessions),
+                }
+                sid = db.execute(insert(Session).returning(Session.id), [sid_row]).scalar_one()
+                ts = start + timedelta(minutes=sessions)
+                steps: list[tuple[str, str, dict[str, object]]] = []
+                for turn in range(3):
+                    prompt = rng.choice(intents)
+                    if turn and rng.random() < 0.3:
+                        prompt = rng.choice(["no, that's wrong, it still fails", "thanks, perfect"])
+                    steps.append(("user_prompt", prompt, {}))
+                    for _call in range(6):
+                        size = rng.randint(2_000, 24_000)
+                        out = " ".join(rng.choices(words, k=size // 6))[:size]
+                        failed = rng.random() < 0.15
+                        steps.append(
+                            ("tool_call", '{"command": "make test"}', {"tool_name": "Bash"})
+                        )
+                        steps.append(
+                            (
+                                "tool_result",
+                                ("Error: ENOENT: no such file\n" if failed else "") + out,
+                                {"is_error": failed, "exit_code": 1 if failed else 0},
+                            )
+                        )
+                    steps.append(("assistant_text", "I've updated the module; tests pass.", {}))
+                for seq, (kind, text, extra) in enumerate(steps, start=1):
+                    written += len(text)
+                    call = f"c{sid}-{seq - 1}" if kind == "tool_result" else f"c{sid}-{seq}"
+                    batch.append(
+                        {
+                            "session_id": sid,
+                            "seq": seq,
+                            "external_id": f"{sid}-{seq}",
+                            "kind": kind,
+                            "role": "user" if kind == "user_prompt" else "assistant",
+                            "text": text,
+                            "text_size": len(text),
+                            "ts": ts + timedelta(seconds=seq),
+                            "call_id": call if kind.startswith("tool_") else None,
+                            **extra,
+                        }
+                    )
+            db.execute(insert(Event), batch)
+            events += len(batch)
+    return sessions, events
+
+
+def _sleepd(home: Path, *args: str) -> tuple[float, int]:
+    """Run `sleepd ARGS` in a fresh process: (wall seconds, peak RSS in KB)."""
+    env = {**os.environ, "SLEEPD_HOME": str(home), "SLEEPD_CONFIG": str(home / "none.toml")}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from sleepd.cli.app import main; main()", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        sys.exit(f"sleepd {' '.join(args)} failed: {err.strip()[-300:]}")
+    del before
+    return wall, int(usage.ru_maxrss)
+
+
+def memory(sizes: list[int]) -> None:
+    print("\nsleepd mine in a fresh process (peak RSS of the first pass; idle = nothing new)")
+    print("history MB  sessions   events  first s  peak RSS MB  idle s  idle RSS MB")
+    for megabytes in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            home = Path(tmp)
+            engine = make_engine(f"sqlite:///{home / 'sleepd.db'}")
+            upgrade(engine)
+            sessions, events = history(engine, megabytes)
+            engine.dispose()
+            first, rss = _sleepd(home, "mine", "--json")
+            idle, idle_rss = _sleepd(home, "mine", "--json")
+            print(
+                f"{megabytes:>10}  {sessions:>8}  {events:>7}  {first:7.1f}  {rss / 1024:11.0f}"
+                f"  {idle:6.2f}  {idle_rss / 1024:11.0f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--threshold", type=float, default=0.2)
+    parser.add_argument("--memory", default="", help="MB of history, comma-separated")
     args = parser.parse_args()
+    if args.memory:
+        memory([int(x) for x in args.memory.split(",")])
+        return
     quality([0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.55])
     throughput(args.sessions, args.threshold)
 

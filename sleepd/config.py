@@ -74,9 +74,10 @@ class HarvestConfig:
     )
     batch_lines: int = _opt(2000, "Lines per insert batch.", min=10, max=100000)
     workers: int = _opt(
-        0,
-        "Worker processes that parse and redact a large harvest (0: auto, one per CPU, "
-        "at most 4, none on one CPU).",
+        1,
+        "Processes that parse and redact a large harvest (`sleepd harvest --jobs`): 1 parses "
+        "in the harvesting process, more start that many worker processes, 0 one per CPU "
+        "(at most 4).",
         min=0,
         max=64,
     )

@@ -81,14 +81,21 @@ def run_harvest_job(
     paths: list[str] | None = None,
     source: str = "all",
     progress: Callable[[str, int, int], None] | None = None,
+    jobs: int | None = None,
 ) -> int:
-    """Harvest (everything, or only `paths`); returns the job_run id."""
+    """Harvest (everything, or only `paths`) with `jobs` parsing processes (default: the
+    config's `harvest.workers`); returns the job_run id."""
     from sleepd.harvest import harvest
 
     with recorded_job(engine, "harvest", trigger) as job:
         # The CLI and the daemon run under a guarded main: worker processes are safe.
         report = harvest(
-            engine, cfg, source=source, only_paths=paths, progress=progress, parallel=True
+            engine,
+            cfg,
+            source=source,
+            only_paths=paths,
+            progress=progress,
+            jobs=cfg.harvest.workers if jobs is None else jobs,
         )
         job.detail = report.to_dict()
         if report.totals()["errors"]:

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import sys
-import time
 from enum import StrEnum
 from typing import Any
 
 import typer
 
 from sleepd.cli.common import emit_json, warn
-
-PROGRESS_REFRESH_S = 0.1
 
 
 class SourceChoice(StrEnum):
@@ -22,11 +19,19 @@ class SourceChoice(StrEnum):
 
 def harvest(
     source: SourceChoice = typer.Option(SourceChoice.all, "--source", help="Which transcripts."),
+    jobs: int = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=0,
+        help="Processes that parse a large harvest: 1 in this process, more start worker "
+        "processes, 0 one per CPU (default: the config's harvest.workers).",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Read new transcript lines into the database (incremental, redacted)."""
     from sleepd.config import load_config
-    from sleepd.harvest_quick import record_unchanged_run, unchanged_report
+    from sleepd.harvest.plan import record_unchanged_run, unchanged_report
 
     cfg = load_config()
     quick = unchanged_report(cfg, source.value)
@@ -46,26 +51,19 @@ def harvest(
         from rich.console import Console
         from rich.progress import Progress
 
-        # Refreshed from the callback, not by rich's timer thread: a single-threaded
-        # process can fork its harvest workers (see sleepd.harvest_feed.start_method).
-        progress_ctx = Progress(transient=True, console=Console(stderr=True), auto_refresh=False)
+        progress_ctx = Progress(transient=True, console=Console(stderr=True))
         progress_ctx.start()
         tasks: dict[str, object] = {}
-        last_refresh = [0.0]
 
         def progress_cb(name: str, done: int, total: int) -> None:
             assert progress_ctx is not None
             if name not in tasks:
                 tasks[name] = progress_ctx.add_task(f"harvest {name}", total=total)
             progress_ctx.update(tasks[name], completed=done)  # type: ignore[arg-type]
-            now = time.monotonic()
-            if now - last_refresh[0] >= PROGRESS_REFRESH_S or done == total:
-                last_refresh[0] = now
-                progress_ctx.refresh()
 
     try:
         run_id = run_harvest_job(
-            engine, cfg, trigger="manual", source=source.value, progress=progress_cb
+            engine, cfg, trigger="manual", source=source.value, progress=progress_cb, jobs=jobs
         )
     finally:
         if progress_ctx is not None:

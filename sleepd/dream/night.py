@@ -259,7 +259,7 @@ class _Night:
 
         if not self.options.skip_harvest:
             self.say("harvesting transcripts")
-            report = harvest(self.engine, self.cfg, parallel=True)
+            report = harvest(self.engine, self.cfg, jobs=self.cfg.harvest.workers)
             self.steps["harvest"] = report.totals()
         if self.stop.is_set():
             return

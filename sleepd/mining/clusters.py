@@ -55,6 +55,49 @@ def _agglomerate(vectors: sparse.csr_matrix, threshold: float) -> list[list[int]
     return sorted(groups.values(), key=lambda g: g[0])
 
 
+class ClusterPlanner:
+    """`plan_clusters` fed one chunk at a time, so only a chunk's vectors (and one
+    centroid per cluster) are ever in memory; the plan is the same as for the whole
+    matrix cut into the same chunks."""
+
+    def __init__(self, centroids: sparse.csr_matrix | None, threshold: float) -> None:
+        self.plan = ClusterPlan()
+        self.threshold = threshold
+        self.centroids = centroids
+        self.n_existing = 0 if centroids is None else centroids.shape[0]
+        self.formed: list[sparse.csr_matrix] = []
+        self.rows_seen = 0
+
+    def add(self, block: sparse.csr_matrix) -> None:
+        """Plan the next chunk (rows numbered on from the previous chunks)."""
+        start = self.rows_seen
+        rows = list(range(start, start + block.shape[0]))
+        self.rows_seen += block.shape[0]
+        known = [m for m in ([self.centroids] if self.n_existing else []) + self.formed]
+        unassigned = list(range(block.shape[0]))
+        if known:
+            matrix = sparse.vstack(known, format="csr")
+            sims = (block @ matrix.T).toarray()
+            best = sims.argmax(axis=1)
+            best_sim = sims[np.arange(block.shape[0]), best]
+            unassigned = []
+            for offset, row in enumerate(rows):
+                if best_sim[offset] >= self.threshold:
+                    target = int(best[offset])
+                    if target < self.n_existing:
+                        self.plan.joins[row] = target
+                    else:
+                        self.plan.groups[target - self.n_existing].append(row)
+                else:
+                    unassigned.append(offset)
+        if not unassigned:
+            return
+        for local in _agglomerate(block[unassigned], self.threshold):
+            members = [unassigned[i] for i in local]
+            self.plan.groups.append([rows[i] for i in members])
+            self.formed.append(normalize(row_sum(block[members])))
+
+
 def plan_clusters(
     new: sparse.csr_matrix,
     centroids: sparse.csr_matrix | None,
@@ -66,36 +109,10 @@ def plan_clusters(
 
     Both matrices are idf-weighted and row-normalised.
     """
-    plan = ClusterPlan()
-    n_existing = 0 if centroids is None else centroids.shape[0]
-    formed: list[sparse.csr_matrix] = []
+    planner = ClusterPlanner(centroids, threshold)
     for start in range(0, new.shape[0], chunk_size):
-        rows = list(range(start, min(start + chunk_size, new.shape[0])))
-        block = new[rows]
-        known = [m for m in ([centroids] if n_existing else []) + formed if m is not None]
-        unassigned = rows
-        if known:
-            matrix = sparse.vstack(known, format="csr")
-            sims = (block @ matrix.T).toarray()
-            best = sims.argmax(axis=1)
-            best_sim = sims[np.arange(len(rows)), best]
-            unassigned = []
-            for offset, row in enumerate(rows):
-                if best_sim[offset] >= threshold:
-                    target = int(best[offset])
-                    if target < n_existing:
-                        plan.joins[row] = target
-                    else:
-                        plan.groups[target - n_existing].append(row)
-                else:
-                    unassigned.append(row)
-        if not unassigned:
-            continue
-        for local in _agglomerate(new[unassigned], threshold):
-            group = [unassigned[i] for i in local]
-            plan.groups.append(group)
-            formed.append(normalize(row_sum(new[group])))
-    return plan
+        planner.add(new[start : start + chunk_size])
+    return planner.plan
 
 
 def medoid(vectors: sparse.csr_matrix) -> int:

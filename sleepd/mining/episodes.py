@@ -18,7 +18,13 @@ from datetime import datetime
 from harvesters.records import STEERING
 from sleepd.mining.commands import SlashCommand, parse_command
 from sleepd.mining.lexicon import Lexicon
-from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
+from sleepd.mining.turns import (
+    TurnDecision,
+    TurnInput,
+    TurnKind,
+    agent_claims_done,
+    classify_turn,
+)
 
 
 @dataclass(slots=True)
@@ -196,6 +202,7 @@ def segment(
     agent_worked = False
     last_ts: datetime | None = None
     previous: TurnKind | None = None
+    acted = refused = False
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -219,8 +226,14 @@ def segment(
             elif event.kind == "assistant_text" and not event.is_sidechain:
                 agent_text = event.text
                 agent_worked = True
+                refused = False
+                acted = acted or agent_claims_done(event.text)
             elif event.kind in ("tool_call", "tool_result") and not event.is_sidechain:
                 agent_worked = True
+                if event.kind == "tool_call" and _ACTING.search(event.tool_name or ""):
+                    acted = True
+                if event.kind == "tool_result":
+                    refused = event.is_error and bool(_REFUSAL.search(event.text[:300]))
             if current is not None:
                 current.events.append(event)
             else:
@@ -237,6 +250,9 @@ def segment(
                 queued=event.is_steering,
                 gap_s=gap,
                 previous=previous,
+                agent_acted=acted,
+                after_refusal=refused,
+                context=_context(current, agent_text),
             ),
             lexicon,
         )
@@ -263,6 +279,7 @@ def segment(
                     current.feedback.append(TurnRecord(event, verdict, record.after_interrupt))
             current = open_episode(event, command)
             current.intent_turn = record
+            acted = refused = False
             current.housekeeping.extend(early)
             preamble, early = [], []
             continue
@@ -274,6 +291,20 @@ def segment(
         orphan.events = preamble[1:]
         orphan.housekeeping.extend(early)
     return episodes
+
+
+#: Tools that change files or run commands (reading and searching are not acting).
+_ACTING = re.compile(
+    r"^(?!.*todo)(.*(edit|write|patch|bash|shell|exec|command|notebook|run|agent|task).*)$",
+    re.IGNORECASE,
+)
+_REFUSAL = re.compile(r"user doesn'?t want to (proceed|take)|tool use was rejected", re.IGNORECASE)
+
+
+def _context(current: EpisodeDraft | None, agent_text: str) -> str:
+    if current is None:
+        return agent_text
+    return "\n".join([current.intent_text, *current.refinements, agent_text])
 
 
 def _has_agent_work(events: Sequence[EventView]) -> bool:

@@ -85,6 +85,29 @@ def is_knock_on(event: EventView) -> bool:
     return bool(_KNOCK_ON.search(event.text[:400]))
 
 
+_TOOL_VOCABULARY = re.compile(
+    r"error|fail|not found|denied|invalid|cannot|can't|unable|exit code|no such|unknown|"
+    r"refused|timed? ?out|exception|must|required|expected|string to replace|not allowed|"
+    r"permission|blocked|abort|killed|usage|missing|does not exist|doesn't exist|<\w+>|"
+    r"requires?|approv|not permitted|hook|limit|quota",
+    re.IGNORECASE,
+)
+
+
+def _person_words(event: EventView) -> bool:
+    """A refused call whose result is the person's own words (Claude Code writes what
+    the person typed when refusing with feedback, e.g. "please add transformer.js too
+    first"): one short line without any of a tool's error vocabulary."""
+    text = event.text.strip()
+    return (
+        event.is_error
+        and event.exit_code is None
+        and 0 < len(text) <= 300
+        and "\n" not in text
+        and not _TOOL_VOCABULARY.search(text)
+    )
+
+
 def last_command(command: str) -> str:
     """The command that sets a chain's exit status (the last of `a && b | c`)."""
     parts = [p.strip() for p in _CHAIN.split(command) if p.strip()]
@@ -214,7 +237,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)
             result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
             continue
-        if _REFUSED.search(event.text[:400]):
+        if _REFUSED.search(event.text[:400]) or _person_words(event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             last_root = event.id  # what the calls cancelled with it point to
             continue

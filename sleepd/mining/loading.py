@@ -12,6 +12,7 @@ from datetime import datetime
 
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.orm import aliased
 
 from sleepd.mining.episodes import EventView
 from sleepd.store.models import Episode, Event, Session
@@ -147,3 +148,29 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
             )
         )
     return out
+
+
+#: Shell results sampled for the store-wide noise lines (see `errors.noise_lines`).
+NOISE_SAMPLE = 400
+NOISE_HEAD = 1500
+_SHELL_TOOLS = ("Bash", "bash", "shell", "exec_command", "local_shell", "shell_command")
+
+
+def recent_shell_outputs(db: DbSession) -> list[tuple[str, bool]]:
+    """The heads of the newest shell results, each with whether it failed: one query."""
+    call = aliased(Event)
+    rows = db.execute(
+        select(func.substr(Event.text, 1, NOISE_HEAD), Event.is_error, Event.exit_code)
+        .join(
+            call,
+            and_(
+                call.session_id == Event.session_id,
+                call.call_id == Event.call_id,
+                call.kind == "tool_call",
+            ),
+        )
+        .where(Event.kind == "tool_result", call.tool_name.in_(_SHELL_TOOLS))
+        .order_by(Event.id.desc())
+        .limit(NOISE_SAMPLE)
+    ).all()
+    return [(text or "", bool(err) or (code not in (None, 0))) for text, err, code in rows]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,17 +18,25 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
+from sleepd.mining.errors import NoiseFilter, noise_lines
 from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.loading import attach_resume_points, load_events, sessions_to_mine
+from sleepd.mining.loading import (
+    SessionWork,
+    attach_resume_points,
+    load_events,
+    recent_shell_outputs,
+    sessions_to_mine,
+)
 from sleepd.mining.persist import PatternCache, mine_session
-from sleepd.mining.recurrence import cluster_new_episodes, refresh_clusters
-from sleepd.mining.task_mining import mine_tasks
 from sleepd.store.engine import read_session, write_session
-from sleepd.store.models import FailurePattern, Session, Task, TaskCluster
+from sleepd.store.models import Episode, FailurePattern, Session, Task, TaskCluster
 
 #: A session quiet this long is over: its last episode closes.
 IDLE_CLOSE = timedelta(hours=2)
 SESSION_BATCH = 100
+#: A batch stops growing past this many events (a session is never split), so the
+#: events held in memory stay bounded however long the history is.
+EVENT_BATCH = 20_000
 
 
 @dataclass
@@ -61,16 +70,30 @@ def mine(
     report = MineReport()
     with read_session(engine) as db:
         work = sessions_to_mine(db, idle_before)
+        idle = not work and not _unclustered(db)
+    if idle:
+        # Nothing new: no clustering or task step (and none of their imports) to pay for.
+        return _finish(engine, cfg, report, started)
+    from sleepd.mining.recurrence import cluster_new_episodes, refresh_clusters
+    from sleepd.mining.task_mining import mine_tasks
+
+    with read_session(engine) as db:
+        noise = NoiseFilter(noise_lines(recent_shell_outputs(db)))
     touched: set[int] = set()
-    for start in range(0, len(work), SESSION_BATCH):
-        batch = work[start : start + SESSION_BATCH]
+    for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
             events = load_events(db, batch)
             patterns = PatternCache()
             for item in batch:
                 result = mine_session(
-                    db, item, events[item.id], lexicon, idle_before=idle_before, patterns=patterns
+                    db,
+                    item,
+                    events[item.id],
+                    lexicon,
+                    idle_before=idle_before,
+                    patterns=patterns,
+                    noise=noise,
                 )
                 report.episodes_new += result.episodes_new
                 report.signals_new += result.signals_new
@@ -85,6 +108,43 @@ def mine(
         tasks = mine_tasks(db, mining, backend=backend)
         report.tasks_new = tasks.tasks_new
         report.miner_fallbacks = tasks.miner.fallbacks
+    return _finish(engine, cfg, report, started)
+
+
+def _batches(work: list[SessionWork]) -> Iterator[list[SessionWork]]:
+    """Sessions in batches of at most SESSION_BATCH sessions and about EVENT_BATCH events."""
+    batch: list[SessionWork] = []
+    events = 0
+    for item in work:
+        size = item.max_seq
+        if batch and (len(batch) >= SESSION_BATCH or events + size > EVENT_BATCH):
+            yield batch
+            batch, events = [], 0
+        batch.append(item)
+        events += max(size, 1)
+    if batch:
+        yield batch
+
+
+def _unclustered(db: Any) -> bool:
+    """An intent episode still waits for its cluster (a pass was cut short)."""
+    return (
+        db.scalar(
+            select(Episode.id)
+            .join(Session, Session.id == Episode.session_id)
+            .where(
+                Episode.cluster_id.is_(None),
+                Episode.parent_episode_id.is_(None),
+                Episode.intent_text != "",
+                Session.kind != "subagent",
+            )
+            .limit(1)
+        )
+        is not None
+    )
+
+
+def _finish(engine: Engine, cfg: Config, report: MineReport, started: float) -> MineReport:
     with read_session(engine) as db:
         figures = _totals(db, cfg)
     report.episodes_total = figures["episodes"]
@@ -97,8 +157,6 @@ def mine(
 
 
 def _totals(db: Any, cfg: Config) -> dict[str, Any]:
-    from sleepd.store.models import Episode
-
     by_split: dict[str, int] = defaultdict(int)
     for split, count in db.execute(
         select(Task.split, func.count(Task.id)).where(Task.active.is_(True)).group_by(Task.split)

@@ -108,6 +108,8 @@ def mine_session(
             errors=errors,
         )
         outcome = derive_outcome(signals)
+        if draft.has_intent and not readable(draft.intent_text):
+            outcome = Outcome("unknown", "unreadable_request", 0.0, (draft.intent.id,))
         episode = existing.get(draft.start_seq)
         is_new = episode is None
         if episode is None:
@@ -125,6 +127,15 @@ def mine_session(
             db, episode, draft, work, patterns, errors, noise, is_new=is_new
         )
     return result
+
+
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_ ]*\]|<[a-z_-]*redacted[^>]*>|\[image[^\]]*\]", re.I)
+
+
+def readable(intent_text: str) -> bool:
+    """The request has words of its own (not only redaction or attachment placeholders):
+    without them nobody can tell what was asked, so the outcome stays unknown."""
+    return bool(re.search(r"\w{2,}", _PLACEHOLDER.sub(" ", intent_text)))
 
 
 def _drafts(work: SessionWork, events: Sequence[EventView], lexicon: Lexicon) -> list[EpisodeDraft]:

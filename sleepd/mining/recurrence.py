@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -19,7 +19,7 @@ from sqlalchemy import Select, Table, bindparam, case, func, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
-from sleepd.mining.clusters import medoid, plan_clusters, row_sum
+from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.persist import as_utc
 from sleepd.mining.splits import split_for_key
 from sleepd.mining.vectors import IntentVectorizer, decode_centroid, encode_centroid
@@ -57,28 +57,51 @@ def scope_of(project_path: str | None, cfg: MiningConfig) -> str:
 
 
 def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
+    """Cluster the intent episodes that have no cluster yet, a chunk at a time: only
+    ids are listed up front; texts are read and vectorised per chunk."""
     result = ClusterResult()
     pending = db.execute(
-        intent_episodes().where(Episode.cluster_id.is_(None)).order_by(Episode.id)
+        intent_episodes()
+        .with_only_columns(Episode.id, Episode.project_path)
+        .where(Episode.cluster_id.is_(None))
+        .order_by(Episode.id)
     ).all()
     if not pending:
         return result
     vectorizer = IntentVectorizer()
-    sample = db.scalars(
+    newest = db.scalars(
         intent_episodes()
-        .with_only_columns(Episode.intent_text)
+        .with_only_columns(Episode.id)
         .order_by(Episode.id.desc())
         .limit(IDF_SAMPLE)
     ).all()
-    vectorizer.fit_idf(list(sample))
-    by_scope: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    for episode_id, text, project, _session in pending:
-        by_scope[scope_of(project, cfg)].append((episode_id, text))
+    vectorizer.fit_idf_chunks(_texts(db, chunk) for chunk in _chunks(list(newest), TEXT_CHUNK))
+    by_scope: dict[str, list[int]] = defaultdict(list)
+    for episode_id, project in pending:
+        by_scope[scope_of(project, cfg)].append(episode_id)
     clusters = list(db.scalars(select(TaskCluster).order_by(TaskCluster.id)))
-    for scope, items in by_scope.items():
+    for scope, ids in by_scope.items():
         own = [c for c in clusters if (c.centroid or {}).get("scope") == scope]
-        _cluster_scope(db, cfg, vectorizer, scope, items, own, result)
+        _cluster_scope(db, cfg, vectorizer, scope, ids, own, result)
     return result
+
+
+#: Intent texts read and vectorised at a time (the vectorizer reads 2,000 characters).
+TEXT_CHUNK = 500
+TEXT_CHARS = 2000
+
+
+def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _texts(db: DbSession, ids: Sequence[int]) -> list[str]:
+    query = select(Episode.id, func.substr(Episode.intent_text, 1, TEXT_CHARS)).where(
+        Episode.id.in_(list(ids))
+    )
+    rows: dict[int, str | None] = {i: text for i, text in db.execute(query)}
+    return [rows.get(i) or "" for i in ids]
 
 
 def _cluster_scope(
@@ -86,30 +109,52 @@ def _cluster_scope(
     cfg: MiningConfig,
     vectorizer: IntentVectorizer,
     scope: str,
-    items: Sequence[tuple[int, str]],
+    ids: Sequence[int],
     existing: Sequence[TaskCluster],
     result: ClusterResult,
 ) -> None:
-    raw = vectorizer.raw([text for _, text in items])
-    weighted = vectorizer.weigh(raw)
     centroids = None
     if existing:
         stacked = sparse.vstack(
             [decode_centroid(c.centroid, vectorizer.n_features) for c in existing], format="csr"
         )
         centroids = vectorizer.weigh(stacked)
-    plan = plan_clusters(weighted, centroids, cfg.similarity_threshold)
+    planner = ClusterPlanner(centroids, cfg.similarity_threshold)
+    # running sums of raw member vectors per target, so no chunk is kept once planned
+    join_sums: dict[int, tuple[sparse.csr_matrix, int]] = {}
+    group_sums: list[tuple[sparse.csr_matrix, int]] = []
+    founders: list[tuple[int, str]] = []
+    for chunk in _chunks(ids, CHUNK_SIZE):
+        texts = _texts(db, chunk)
+        raw = vectorizer.raw(texts)
+        before_rows = planner.rows_seen
+        before_groups = {i: len(g) for i, g in enumerate(planner.plan.groups)}
+        planner.add(vectorizer.weigh(raw))
+        for row, target in planner.plan.joins.items():
+            if row >= before_rows:
+                total, n = join_sums.get(target, (None, 0))
+                add = raw[row - before_rows]
+                join_sums[target] = (add if total is None else total + add, n + 1)
+        for index, group in enumerate(planner.plan.groups):
+            fresh = [r for r in group[before_groups.get(index, 0) :] if r >= before_rows]
+            if not fresh:
+                continue
+            block = row_sum(raw[[r - before_rows for r in fresh]])
+            if index >= len(group_sums):
+                group_sums.append((block, len(fresh)))
+                founders.append((chunk[fresh[0] - before_rows], texts[fresh[0] - before_rows]))
+            else:
+                total, n = group_sums[index]
+                group_sums[index] = (total + block, n + len(fresh))
     assignments: dict[int, int] = {}
-    members: dict[int, list[int]] = defaultdict(list)
-    for row, target in plan.joins.items():
-        members[existing[target].id].append(row)
-    by_id = {c.id: c for c in existing}
-    for cluster_id, rows in members.items():
-        _grow_centroid(by_id[cluster_id], raw[rows], scope)
-        assignments.update({items[r][0]: cluster_id for r in rows})
-        result.touched.add(cluster_id)
-    for group in plan.groups:
-        founder_id, founder_text = items[group[0]]
+    for row, target in planner.plan.joins.items():
+        assignments[ids[row]] = existing[target].id
+    for target, (total, n) in join_sums.items():
+        _grow_centroid(existing[target], total, n, scope)
+        result.touched.add(existing[target].id)
+    for group, (total, n), (founder_id, founder_text) in zip(
+        planner.plan.groups, group_sums, founders, strict=True
+    ):
         key = _cluster_key(scope, founder_id, founder_text)
         cluster = TaskCluster(
             key=key,
@@ -118,14 +163,14 @@ def _cluster_scope(
             centroid={},
             projects=[],
         )
-        _grow_centroid(cluster, raw[group], scope)
+        _grow_centroid(cluster, total, n, scope)
         db.add(cluster)
         db.flush()
-        assignments.update({items[r][0]: cluster.id for r in group})
+        assignments.update({ids[r]: cluster.id for r in group})
         result.touched.add(cluster.id)
         result.clusters_new += 1
     _assign(db, assignments)
-    result.episodes_clustered += len(items)
+    result.episodes_clustered += len(ids)
 
 
 def _cluster_key(scope: str, founder_id: int, founder_text: str) -> str:
@@ -133,14 +178,14 @@ def _cluster_key(scope: str, founder_id: int, founder_text: str) -> str:
     return "c" + digest[:23]
 
 
-def _grow_centroid(cluster: TaskCluster, raw_rows: sparse.csr_matrix, scope: str) -> None:
-    """Running mean of raw member vectors; the stored centroid keeps its top features."""
+def _grow_centroid(cluster: TaskCluster, total: sparse.csr_matrix, n: int, scope: str) -> None:
+    """Running mean of raw member vectors; the stored centroid keeps its top features.
+    `total` is the sum of the `n` new members' raw vectors."""
     old = cluster.centroid or {}
     n_old = int(old.get("n", 0))
-    total = row_sum(raw_rows)
     if n_old:
-        total = total + decode_centroid(old, raw_rows.shape[1]) * n_old
-    count = n_old + raw_rows.shape[0]
+        total = total + decode_centroid(old, total.shape[1]) * n_old
+    count = n_old + n
     cluster.centroid = encode_centroid(total / count, count, scope)
 
 
@@ -220,7 +265,7 @@ def _refresh_medoids(
         return
     texts: dict[int, list[str]] = defaultdict(list)
     rows = db.execute(
-        select(Episode.cluster_id, Episode.intent_text)
+        select(Episode.cluster_id, func.substr(Episode.intent_text, 1, TEXT_CHARS))
         .where(Episode.cluster_id.in_([c.id for c in grown]))
         .order_by(Episode.id.desc())
     )
@@ -228,15 +273,20 @@ def _refresh_medoids(
         if cluster_id is not None and len(texts[cluster_id]) < MEDOID_SAMPLE:
             texts[cluster_id].append(text)
     ordered = [c for c in grown if len(texts.get(c.id, [])) > 2]
-    if not ordered:
-        return
-    matrix = vectorizer.raw([t for c in ordered for t in texts[c.id]])  # one pass for all
-    offset = 0
-    for cluster in ordered:
-        members = texts[cluster.id]
-        block = matrix[offset : offset + len(members)]
-        offset += len(members)
-        cluster.representative_intent = members[medoid(block)][:2000]
+    # one vectorizer pass per group of clusters holding up to TEXT_CHUNK * 2 texts
+    group: list[TaskCluster] = []
+    for index, cluster in enumerate(ordered):
+        group.append(cluster)
+        held = sum(len(texts[c.id]) for c in group)
+        if held >= TEXT_CHUNK * 2 or index == len(ordered) - 1:
+            matrix = vectorizer.raw([t for c in group for t in texts[c.id]])
+            offset = 0
+            for member in group:
+                members = texts[member.id]
+                block = matrix[offset : offset + len(members)]
+                offset += len(members)
+                member.representative_intent = members[medoid(block)][:2000]
+            group = []
 
 
 def is_recurring(cluster: TaskCluster, cfg: MiningConfig) -> bool:

@@ -1,30 +1,7 @@
-"""Outcome signals of an episode, each resting on event ids with a confidence.
-
-Signals (kind, polarity, confidence):
-
-- ``tool_error`` (-1, 0.45; 0.6 when it is the episode's last tool result): a tool
-  result with ``is_error`` or a non-zero exit code that no later call of the same
-  tool fixed. ``tool_error_recovered`` (0, 0.6) when a later call of that tool succeeded.
-- ``agent_error`` (-1, 0.4): an error event outside any tool call (API errors).
-- ``test_failure`` (-1, 0.7): pytest / jest / go test / cargo failure lines in a tool
-  result and no later passing run; ``test_failure_recovered`` (0, 0.6) when a later
-  run passed. ``tests_passed`` (+1, 0.6): the last test run of the episode passed.
-- ``user_correction`` (-1, 0.8): a follow-up the lexicon reads as a correction.
-- ``interrupt`` (-1, 0.6): the user stopped the agent.
-- ``tool_rejected`` (-1, 0.7): the user refused a tool call ("doesn't want to proceed").
-- ``retry`` (-1, 0.4): the same tool with the same input again after it failed.
-- ``undo`` (-1, 0.8 from the user, 0.6 from a command such as ``git revert``).
-- ``approval`` (+1, 0.85): explicit approval with no correction after it.
-- ``abandoned`` (-1, 0.6): the session's last episode ended on an unrecovered error
-  or interrupt, without approval, and the session is over.
-
-Outcome rule (also in docs/mining.md). Only signals with confidence ≥ 0.5 count:
-
-- positives and no negatives → ``success``;
-- positives and negatives → ``mixed`` when the last positive comes after the last
-  negative (corrected, then approved), else ``failure``;
-- negatives only → ``failure``;
-- neither → ``unknown``.
+"""Outcome signals of an episode, each resting on event ids with a confidence, and the
+outcome rule (success / failure / abandoned / unknown, with a confidence and the event
+ids that justify it). The signal table and the rule, with examples from real sessions,
+are in docs/mining.md ("Outcomes"); `derive_outcome` states the rule in order.
 """
 
 from __future__ import annotations
@@ -273,7 +250,7 @@ def detect_signals(
     if approvals:
         last = approvals[-1].event
         out.append(SignalDraft("approval", 1, 0.85, [last.id], last.text[:200], last.seq))
-    out.extend(_closing_signals(episode, errors, next_turn))
+    out.extend(_closing_signals(episode, errors, next_turn, ended=session_over or not is_last))
     if session_over and is_last and not approvals:
         out.extend(_abandoned(episode, errors))
     return out
@@ -284,7 +261,7 @@ def _last_user_seq(episode: EpisodeDraft) -> int:
 
 
 def _closing_signals(
-    episode: EpisodeDraft, errors: EpisodeErrors, next_turn: TurnRecord | None
+    episode: EpisodeDraft, errors: EpisodeErrors, next_turn: TurnRecord | None, *, ended: bool
 ) -> list[SignalDraft]:
     """What the agent's last words and the person's next move say."""
     since = _last_user_seq(episode)
@@ -300,6 +277,8 @@ def _closing_signals(
         and e.seq > last_words.seq
     ]
     if last_words is not None and not later_root:
+        if ended:  # while the episode is open the person may still answer
+            out.append(SignalDraft("answered", 0, 0.5, [last_words.id], "", last_words.seq))
         if agent_gave_up(last_words.text):
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
@@ -389,4 +368,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         return Outcome("success", "tests_passed", 0.6, ids(last("tests_passed")))
     if moved is not None and last_negative is None:
         return Outcome("success", "moved_on", 0.55, ids(moved))
+    answered = last("answered")
+    if answered is not None and (last_negative is None or last_negative.at_seq < answered.at_seq):
+        # the agent had the last word, with nothing failing after it and no complaint
+        return Outcome("success", "answered_without_complaint", 0.5, ids(answered))
     return Outcome("unknown", "no_clear_signal", 0.0, ())

@@ -63,6 +63,13 @@ class TurnInput:
     gap_s: float | None = None
     #: what the previous typed turn of the session was read as
     previous: TurnKind | None = None
+    #: the agent changed something or ran commands in the running episode (a complaint
+    #: before that is about the code as it was, not about the agent's work)
+    agent_acted: bool = True
+    #: the agent was stopped mid-work: its last call was refused by the person
+    after_refusal: bool = False
+    #: the running episode's request and the agent's last words (topic of the turn)
+    context: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +118,9 @@ _PASTED_ERROR = re.compile(
     r"^\s*File \"[^\"]+\", line \d+|^\s*[\w.]*(Error|Exception)(:|\s*\[)|"
     r"\b(Uncaught|Unhandled)\b.*\b(Error|Exception|rejection)\b|"
     r"^\s*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
-    r"\bblocked by CORS policy\b|\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
+    r"\bblocked by CORS policy\b|\bwas blocked because\b|\bNS_ERROR_\w+|\bnet::ERR_\w+|"
+    r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
+    r"\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]",
     re.MULTILINE,
@@ -136,6 +145,8 @@ _FAILURE_REPORT = re.compile(
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
     r"invisible|hidden|duplicated|not there)\b"
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b"
+    r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
+    r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
     r"|\b(seem|seems|appear|appears|look|looks)\s+(to be\s+)?(either\s+)?(stuck|broken|hung|"
     r"frozen|dead|empty|wrong|off|missing|blank)\b"
     r"|\b(i'?m|i am|we'?re|still) (getting|seeing)\b"
@@ -153,10 +164,95 @@ _FAILURE_REPORT = re.compile(
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
     re.IGNORECASE,
 )
+#: The person says the turn starts something else.
+_EXPLICIT_NEW = re.compile(
+    r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
+    r"question|feature)|unrelated|different (topic|question|task)|switching (gears|topics)|"
+    r"never ?mind|forget (it|that|about))\b",
+    re.IGNORECASE,
+)
+#: Hypotheticals ("will this work if the APIs are failing?") report no failure.
+_CONDITIONAL = re.compile(
+    r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
+)
+_GREETING = re.compile(
+    r"^\W*(hi|hello|hey|hallo|hola|bonjour|good (morning|afternoon|evening)|test|ping)\W*$",
+    re.IGNORECASE,
+)
+#: Openings of an answer to the agent's question or offer.
+_ANSWER = re.compile(
+    r"^\W*(yes|yeah|yep|no|nope|ok|okay|sure|fine|done|option|the (first|second|third|last)|"
+    r"\d+\b|[a-d]\)|let'?s (do|go with|use)|go with|i('?d)? (prefer|choose|pick|'ll take)|"
+    r"both|neither|either)\b",
+    re.IGNORECASE,
+)
+_CONTENT = re.compile(r"[a-z][a-z0-9_.-]{3,}")
+_STOP = frozenset(
+    [
+        "this",
+        "that",
+        "with",
+        "from",
+        "have",
+        "what",
+        "when",
+        "where",
+        "which",
+        "would",
+        "could",
+        "should",
+        "there",
+        "their",
+        "them",
+        "they",
+        "then",
+        "than",
+        "your",
+        "just",
+        "like",
+        "make",
+        "sure",
+        "also",
+        "into",
+        "about",
+        "some",
+        "more",
+        "only",
+        "very",
+        "much",
+        "want",
+        "need",
+        "does",
+        "doesn",
+        "done",
+        "been",
+        "being",
+        "will",
+        "were",
+        "please",
+        "thanks",
+        "okay",
+        "let's",
+        "lets",
+        "can't",
+        "don't",
+    ]
+)
+
+
+def topic_overlap(text: str, context: str) -> float:
+    """Share of the turn's content words that the running episode already used."""
+    words = {w for w in _CONTENT.findall(text.lower()[:1500]) if w not in _STOP}
+    if not words:
+        return 0.0
+    seen = set(_CONTENT.findall(context.lower()[-6000:]))
+    return len(words & seen) / len(words)
+
+
 #: Redirects the approach without judging a result ("use pnpm instead", "why 32768?").
 _REDIRECT = re.compile(
-    r"^\W*(but\s+)?(why|use|try|instead|rather|don'?t|do not|stop|avoid|prefer|switch to|"
-    r"i (want|need|would like|'?d like|'?d prefer|prefer)|please (use|don'?t|do not|try|avoid)|"
+    r"^\W*(but\s+)?(why|use|try|instead|rather|don'?t|do not|stop|avoid|switch to|"
+    r"please (use|don'?t|do not|try|avoid)|"
     r"can you (use|try|avoid)|let'?s (use|try|go with|not))\b"
     r"|\b(instead of|rather than)\b",
     re.IGNORECASE,
@@ -202,9 +298,10 @@ _FOLLOW_OPEN = re.compile(
     r"it should|it would|it needs|this should|that should|they should|these should)\b",
     re.IGNORECASE,
 )
+#: Words that point at the previous turn ("this"/"these" usually point at the project).
 _BACK_REF = re.compile(
-    r"\b(it|its|it'?s|that|this|these|those|them|they|there|here|again|same|above|instead|"
-    r"as well|too|previous|earlier|last one|the rest|remaining|still)\b",
+    r"^\W*that\b|\b(it|its|it'?s|those|them|they|again|same|above|instead|"
+    r"as well|too|previous|earlier|last one|the rest|remaining|still|another)\b",
     re.IGNORECASE,
 )
 #: The agent said the work is finished.
@@ -217,7 +314,8 @@ _DONE_CLAIM = re.compile(
     r"|\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
     r"implemented|complete|completed|done|working|resolved|in place|ready|merged|created|"
     r"committed|pushed|deployed)\b"
-    r"|^\W*(done|all done|finished|complete)\b|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
+    r"|^\W*(done|all done|finished|complete|fixed|implemented|updated)\b"
+    r"|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
     r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
     r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
     r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b",
@@ -248,6 +346,8 @@ _NEW_WORK = re.compile(
     r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
     re.IGNORECASE,
 )
+#: A turn whose content words are this much the running episode's is about the same thing.
+FOLLOW_OVERLAP = 0.15
 #: A quiet break this long before a turn makes a fresh request likely.
 LONG_GAP_S = 3600.0
 
@@ -289,7 +389,9 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if has_pasted_error(full):
         score += 2
         reasons.append("pasted error")
-    if _FAILURE_REPORT.search(region):
+    # a long message states its verdict up front; further down it is describing
+    judged = region if len(region) <= 400 else region[:250]
+    if _FAILURE_REPORT.search(_CONDITIONAL.sub(" ", judged)):
         score += 2
         reasons.append("failure report")
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
@@ -316,24 +418,31 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
     text = turn.text.strip()
+    region = feedback_region(text)
+    if _GREETING.search(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
     if not turn.has_episode:
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
-    region = feedback_region(text)
     words = len(_WORD.findall(region))
     done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
     asked = agent_asks(turn.agent_text)
     corr = _correction_score(region, text, lexicon, reasons)
+    if not turn.agent_acted and "pasted error" not in reasons:
+        corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
     approval_head = bool(_APPROVAL_HEAD.search(region)) or (
         lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
     )
-    if turn.queued or turn.after_interrupt:
-        where = "typed into the running turn" if turn.queued else "after an interrupt"
+    mid_task = turn.queued or turn.after_interrupt or turn.after_refusal
+    if mid_task:
+        where = "typed into the running turn" if turn.queued else "after the agent was stopped"
         # the person stopped the agent: one cue of a correction is enough
         if corr >= 1:
             return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
         if turn.queued and words >= 6 and _IMPERATIVE.search(region):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
+        if not turn.queued and _CONTINUE.search(region) and words > 4:
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers"), hard=True)
         return TurnDecision(TurnKind.STEERING, 0.8, (where,))
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
@@ -364,27 +473,30 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if (done or asked) and _NEW_WORK.search(region[:80]) and not refers_back:
         # "Let's also migrate to AudioWorklet" after the agent finished: more work
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
-    if is_redirect(region) and words <= 40:
-        return TurnDecision(TurnKind.STEERING, 0.65, ("redirects the approach",), hard=True)
-    if (asked or _CONTINUE.search(region)) and words <= 25 and not (done and not asked):
+    if asked and (words <= 8 or _ANSWER.search(region)) and words <= 40:
         # picks an option, answers the question, reports doing what was asked
         return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
+    if _CONTINUE.search(region) and words <= 25:
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)
     long_gap = turn.gap_s is not None and turn.gap_s >= LONG_GAP_S
-    opens_follow = bool(_FOLLOW_OPEN.search(region))
-    if done and words >= 40 and not _FOLLOW_STRONG.search(region):
+    overlap = topic_overlap(region, turn.context)
+    if _EXPLICIT_NEW.search(region[:80]):
+        return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
+    if long_gap:
+        return TurnDecision(TurnKind.NEW_TASK, 0.7, ("after a long pause",), hard=True)
+    if _FOLLOW_STRONG.search(region) or refers_back:
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+    if done and words >= 40:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
-    if opens_follow and not long_gap:
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
-    if refers_back and words <= 40 and not long_gap:
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("refers to the previous turn",), hard=True)
-    why = ["new request"]
-    if done:
-        why.append("after the agent finished")
-    if long_gap:
-        why.append("after a long pause")
-    confidence = 0.8 if (done or long_gap or words >= 30) else 0.6
-    return TurnDecision(TurnKind.NEW_TASK, confidence, tuple(why), hard=confidence < 0.7)
+    if asked or not done:
+        # the agent is still at it, or asked something: the turn goes on with its task
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)
+    if overlap >= FOLLOW_OVERLAP:
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("same subject",), hard=True)
+    return TurnDecision(
+        TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
+    )
 
 
 def _after_first(text: str) -> str:

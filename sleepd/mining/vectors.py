@@ -10,7 +10,7 @@ idf weighting (raw, row-normalised term frequencies), so they never go stale.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -83,6 +83,19 @@ class IntentVectorizer:
         df = np.asarray(present.sum(axis=0)).ravel()
         n = len(texts)
         self.idf = np.log((1.0 + n) / (1.0 + df)) + 1.0
+
+    def fit_idf_chunks(self, chunks: Iterable[Sequence[str]]) -> None:
+        """`fit_idf` over texts given a chunk at a time (same result, bounded memory)."""
+        df = np.zeros(self.n_features)
+        n = 0
+        for texts in chunks:
+            if not texts:
+                continue
+            present = self.raw(texts)
+            present.data = np.ones_like(present.data)
+            df += np.asarray(present.sum(axis=0)).ravel()
+            n += len(texts)
+        self.idf = np.log((1.0 + n) / (1.0 + df)) + 1.0 if n else np.ones(self.n_features)
 
     def weigh(self, raw: sparse.csr_matrix) -> sparse.csr_matrix:
         """Apply idf and renormalise rows (cosine similarity is then a dot product)."""

@@ -6,7 +6,7 @@ store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -57,36 +57,6 @@ def install_sqlite_hooks(engine: Engine) -> None:
     def _on_begin(conn: Connection) -> None:
         mode = conn.info.get("sleepd_begin", "DEFERRED")
         conn.exec_driver_sql(f"BEGIN {mode}")
-
-    @event.listens_for(engine, "checkin")
-    def _on_checkin(dbapi_conn: Any, record: Any) -> None:
-        # A connection whose commits left checkpoints to a thread checkpoints again.
-        before = record.info.pop(_AUTOCHECKPOINT_KEY, None) if record is not None else None
-        if before is not None and dbapi_conn is not None:  # None: invalidated, not reused
-            try:
-                dbapi_conn.execute(f"PRAGMA wal_autocheckpoint={int(before)}")
-            except Exception:  # a connection that cannot run it is not reused as it is
-                record.invalidate()
-
-
-#: Where a connection keeps the `wal_autocheckpoint` it had before `defer_autocheckpoint`.
-_AUTOCHECKPOINT_KEY = "sleepd_autocheckpoint"
-
-
-def defer_autocheckpoint(conn: Connection) -> None:
-    """This connection's commits skip the WAL checkpoint until it goes back to the pool.
-
-    For a bulk writer while `sleepd.store.checkpointer.WalCheckpointer` copies the
-    frames from a thread; the pool's check-in restores the setting.
-    """
-    if not is_sqlite(conn):
-        return
-    info = conn.connection.info
-    if _AUTOCHECKPOINT_KEY not in info:
-        info[_AUTOCHECKPOINT_KEY] = int(
-            conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() or 1000
-        )
-    conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
 
 
 def last_event_id(conn: Connection) -> int:
@@ -188,27 +158,19 @@ def insert_ignore_rows(
     table: Table,
     columns: Sequence[str],
     rows: Sequence[tuple[Any, ...]],
-    coded_nulls: Mapping[str, int | str] | None = None,
 ) -> int:
     """Insert rows (tuples in `columns` order), skipping unique-constraint duplicates.
 
     Returns how many were inserted. On SQLite this is the hot path of a harvest, so it
     goes straight to the driver's `executemany`, with timestamps already in the text form
-    SQLAlchemy's SQLite DateTime stores; elsewhere the portable statement, counting
-    before and after. In a column named in `coded_nulls`, that value (0 in a text
-    column, "" in an integer one: see `sleepd.harvest_prepare.EVENT_CODED_NULLS`) is
-    stored as NULL; booleans may come as 0/1.
+    SQLAlchemy's SQLite DateTime stores and flags as 0/1; elsewhere the portable
+    statement, counting before and after.
     """
     if not rows:
         return 0
-    coded = coded_nulls or {}
     if is_sqlite(conn):
-        # NULLIF compares without type conversion: 0 never equals a text, "" never an
-        # integer, so only the code itself becomes NULL.
-        values = ", ".join(
-            f"NULLIF(?, {_sql_literal(coded[c])})" if c in coded else "?" for c in columns
-        )
-        sql = f"INSERT OR IGNORE INTO {table.name} ({', '.join(columns)}) VALUES ({values})"
+        marks = ", ".join("?" for _ in columns)
+        sql = f"INSERT OR IGNORE INTO {table.name} ({', '.join(columns)}) VALUES ({marks})"
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(sql, rows)
@@ -217,38 +179,24 @@ def insert_ignore_rows(
             cursor.close()
     from sqlalchemy import func, select
 
-    dicts = [decode_row(table, columns, row, coded) for row in rows]
+    dicts = [decode_row(table, columns, row) for row in rows]
     before = conn.execute(select(func.count()).select_from(table)).scalar_one()
     conn.execute(insert_ignore(table, conn), dicts)
     after = conn.execute(select(func.count()).select_from(table)).scalar_one()
     return int(after - before)
 
 
-def decode_row(
-    table: Table, columns: Sequence[str], row: tuple[Any, ...], coded: Mapping[str, int | str]
-) -> dict[str, Any]:
-    """A row as the portable statement takes it: NULLs, booleans and datetimes as Python's."""
+def decode_row(table: Table, columns: Sequence[str], row: tuple[Any, ...]) -> dict[str, Any]:
+    """A row as the portable statement takes it: booleans and datetimes as Python's."""
     out: dict[str, Any] = {}
     for column, value in zip(columns, row, strict=True):
         kind = table.c[column].type
-        code = coded.get(column, _NO_CODE)
-        if type(value) is type(code) and value == code:
-            value = None
-        elif isinstance(kind, DateTime) and isinstance(value, str):
+        if isinstance(kind, DateTime) and isinstance(value, str):
             value = datetime.fromisoformat(value)
         elif isinstance(kind, Boolean) and type(value) is int:
             value = bool(value)
         out[column] = value
     return out
-
-
-_NO_CODE = object()
-
-
-def _sql_literal(value: int | str) -> str:
-    if isinstance(value, str):
-        return "'" + value.replace("'", "''") + "'"
-    return str(int(value))
 
 
 def upsert_add(

@@ -1,7 +1,9 @@
-"""The statements that store harvested batches and their file cursors.
+"""The statements that store harvested records and their file cursors.
 
-Callers write a batch's events together with the cursor after them in one
-transaction, so a kill at any moment loses and duplicates nothing.
+The store defines the records it takes (`sleepd.store.records`) and knows nothing
+of transcript formats. Callers write a batch's
+events together with the cursor after them in one transaction, so a kill at any
+moment loses and duplicates nothing.
 """
 
 from __future__ import annotations
@@ -14,9 +16,6 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from harvesters.records import FILE_VANISHED, FileCursor, SessionRecord
-from harvesters.records import SkippedLine as SkippedRecord
-from sleepd.harvest_prepare import EVENT_CODED_NULLS, EVENT_ROW_COLUMNS
 from sleepd.store.dialect import (
     index_event_texts,
     index_new_events,
@@ -32,27 +31,12 @@ from sleepd.store.models import (
     TranscriptFile,
     utcnow,
 )
+from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow
 
 #: Skipped lines kept per file for diagnosis; the count is always exact.
 MAX_SKIPPED_ROWS_PER_FILE = 200
 #: Ids or paths per `IN (...)` list, well under every database's parameter limit.
 IN_CHUNK = 500
-
-
-def cursor_from_row(row: Any) -> FileCursor:
-    """A cursor from a `TranscriptFile` (or a row with its cursor columns)."""
-    return FileCursor(
-        path=row.path,
-        device=row.device,
-        inode=row.inode,
-        size=row.size,
-        offset=row.offset,
-        head_hash=row.head_hash,
-        line_no=row.line_no,
-        mtime_ns=row.mtime_ns,
-        state=dict(row.parse_state or {}),
-        tail_hash=row.tail_hash or "",
-    )
 
 
 @dataclass
@@ -120,7 +104,7 @@ _MERGED = (
 )
 
 
-def _merged(row: dict[str, Any], rec: SessionRecord, file_id: int) -> dict[str, Any]:
+def _merged(row: dict[str, Any], rec: SessionRow, file_id: int) -> dict[str, Any]:
     """The columns `rec` changes on a session: earliest start, latest end, first
     non-empty descriptive fields, latest model and agent version, meta merged.
 
@@ -156,7 +140,7 @@ def _aware(value: datetime) -> datetime:
 
 
 def _new_session(
-    source: str, external_id: str, rec: SessionRecord | None, file_id: int | None
+    source: str, external_id: str, rec: SessionRow | None, file_id: int | None
 ) -> dict[str, Any]:
     if rec is None:  # only events name it: a bare row, filled in when a record arrives
         return {
@@ -187,7 +171,7 @@ def _new_session(
 def upsert_sessions(
     conn: Connection,
     source: str,
-    records: list[tuple[SessionRecord, int]],
+    records: list[tuple[SessionRow, int]],
     referenced: Iterable[str],
     cache: dict[str, int],
 ) -> int:
@@ -253,22 +237,22 @@ def prime_seqs(conn: Connection, session_ids: Iterable[int], seq_cache: dict[int
             seq_cache[session_id] = int(last or 0)
 
 
-#: Columns of an inserted event row: the writer's three, then the prepared row's.
-EVENT_INSERT_COLUMNS = ("session_id", "seq", "file_id", *EVENT_ROW_COLUMNS)
+#: Columns of an inserted event row: the writer's three, then an `EventRow`'s after its first.
+EVENT_INSERT_COLUMNS = ("session_id", "seq", "file_id", *EventRow._fields[1:])
 _TEXT_AT = EVENT_INSERT_COLUMNS.index("text")
 
 
 def insert_event_rows(
     conn: Connection,
-    rows: list[tuple[Any, ...]],
+    rows: list[EventRow],
     file_id: int,
     session_cache: dict[str, int],
     seq_cache: dict[int, int],
 ) -> tuple[int, dict[int, int]]:
-    """Insert prepared event rows, skipping ones already stored (same session, external id),
-    and add them to the full-text index; returns how many, and how many per session.
+    """Insert event rows, skipping ones already stored (same session, external id), and
+    add them to the full-text index; returns how many, and how many per session.
 
-    Each row is `(session_external_id, *EVENT_ROW_COLUMNS)`; the session id (from
+    The session id (from
     `upsert_sessions`) and a dense per-session sequence number (from `prime_seqs`)
     are assigned here, where the database is known.
     """
@@ -291,7 +275,6 @@ def insert_event_rows(
         Event.__table__,  # type: ignore[arg-type]
         EVENT_INSERT_COLUMNS,
         final,
-        EVENT_CODED_NULLS,
     )
     if inserted == len(final) and last_event_id(conn) == before + inserted:
         # n new rows, all above `before`, the largest `before + n`: exactly those ids.
@@ -360,7 +343,7 @@ def refresh_event_counts(conn: Connection, session_ids: set[int]) -> None:
         )
 
 
-def record_skips(conn: Connection, ref: FileRef, skipped: list[SkippedRecord]) -> None:
+def record_skips(conn: Connection, ref: FileRef, skipped: list[SkipRow]) -> None:
     """Keep the first MAX_SKIPPED_ROWS_PER_FILE skipped lines; count every one."""
     if not skipped:
         return
@@ -379,7 +362,7 @@ def record_skips(conn: Connection, ref: FileRef, skipped: list[SkippedRecord]) -
     ref.malformed_lines += len(skipped)
 
 
-def store_cursors(conn: Connection, cursors: dict[int, tuple[FileCursor, int]]) -> None:
+def store_cursors(conn: Connection, cursors: dict[int, tuple[CursorRow, int]]) -> None:
     """Each file's new cursor and malformed-line count (file id -> (cursor, count))."""
     if not cursors:
         return
@@ -413,7 +396,7 @@ def store_cursors(conn: Connection, cursors: dict[int, tuple[FileCursor, int]]) 
                 "head_hash": cursor.head_hash,
                 "tail_hash": cursor.tail_hash,
                 "mtime_ns": cursor.mtime_ns,
-                "parse_state": dict(cursor.state),
+                "parse_state": dict(cursor.parse_state),
                 "malformed": malformed,
             }
             for file_id, (cursor, malformed) in cursors.items()
@@ -421,12 +404,12 @@ def store_cursors(conn: Connection, cursors: dict[int, tuple[FileCursor, int]]) 
     )
 
 
-def mark_file_problem(conn: Connection, file_id: int, problem: str) -> None:
-    """The whole file could not be read this pass; its cursor stays where it was."""
+def mark_file_problem(conn: Connection, file_id: int, problem: str, *, missing: bool) -> None:
+    """The whole file could not be read this pass (gone, if `missing`); its cursor stays."""
     conn.execute(
         update(TranscriptFile)
         .where(TranscriptFile.id == file_id)
-        .values(status="missing" if problem == FILE_VANISHED else "error", last_error=problem[:500])
+        .values(status="missing" if missing else "error", last_error=problem[:500])
     )
 
 

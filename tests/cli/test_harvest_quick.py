@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from sleepd.config import load_config
 from sleepd.harvest import harvest
-from sleepd.harvest_quick import record_unchanged_run, unchanged_report
+from sleepd.harvest.plan import record_unchanged_run, unchanged_report
 
 LINE = (
     '{"type":"user","uuid":"u%d","sessionId":"s1","cwd":"/p","timestamp":"2026-11-01T00:00:0%dZ",'

@@ -1,6 +1,6 @@
 """Run the real daemon loop with a stand-in night, for tests that need a long night.
 
-Usage: python daemon_launcher.py cooperative|stubborn
+Usage: python daemon_launcher.py cooperative|stubborn [verbose]
   cooperative: a night of many short steps that checks the stop event between them
   stubborn:    a night stuck in one long step (ignores the stop event)
 The harvest job is the real one.
@@ -60,4 +60,9 @@ def stand_in_night(
 
 
 if __name__ == "__main__":
-    sys.exit(run_daemon(jobs=DaemonJobs(harvest=jobs.run_harvest_job, night=stand_in_night)))
+    sys.exit(
+        run_daemon(
+            verbose="verbose" in sys.argv[2:],  # logs every catch-up verdict
+            jobs=DaemonJobs(harvest=jobs.run_harvest_job, night=stand_in_night),
+        )
+    )

@@ -217,13 +217,14 @@ def test_stuck_night_is_recorded_as_stopped_and_exit_is_still_prompt(engine: Any
 
 def test_no_catch_up_when_a_night_succeeded_yesterday(engine: Any) -> None:
     _seed_old_success(engine, days=0.5)
-    proc = _start([str(LAUNCHER), "cooperative"])
+    proc = _start([str(LAUNCHER), "cooperative", "verbose"])
     try:
-        _wait_running(engine, proc)
-        time.sleep(1.0)
+        _wait_running(engine, proc)  # the start's catch-up verdict comes before "running"
     finally:
         code, _elapsed, err = _stop(proc)
     assert code == 0, err
+    [verdict] = [line for line in err.splitlines() if "catch-up check (start)" in line]
+    assert " DEBUG " in verdict  # a verdict of "not due" is logged at DEBUG, "due" at INFO
     assert _job_runs(engine, job="night", trigger="catchup") == []
 
 

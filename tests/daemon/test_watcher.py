@@ -145,10 +145,13 @@ def test_real_native_observer_reports_an_append(tmp_path: Path) -> None:
     mode = watcher.start()
     try:
         assert mode in ("inotify", "fsevents", "kqueue", "polling")
-        time.sleep(0.1)
-        with (root / "p" / "s.jsonl").open("a") as fh:
-            fh.write('{"type":"user"}\n')
-        assert got.wait(5 if mode != "polling" else 25)
+        # The observer may still be arming its watches: append until one is reported.
+        deadline = time.monotonic() + (5 if mode != "polling" else 25)
+        while not got.is_set() and time.monotonic() < deadline:
+            with (root / "p" / "s.jsonl").open("a") as fh:
+                fh.write('{"type":"user"}\n')
+            got.wait(0.2)
+        assert got.is_set()
     finally:
         watcher.stop()
     assert str(root / "p" / "s.jsonl") in seen

@@ -174,22 +174,22 @@ def test_a_harvest_stopped_mid_group_rolls_the_group_back(
 ) -> None:
     """Batches are written into the open group as they arrive; a stop before its commit
     (here: Ctrl-C while reading) leaves only committed groups."""
-    import sleepd.harvest_feed as harvest_feed
-    import sleepd.harvest_writer as harvest_writer
+    import sleepd.harvest.read as harvest_read
+    import sleepd.harvest.write as harvest_writer
 
     monkeypatch.setattr(harvest_writer, "WRITE_TEXT_BYTES", 1)  # write every batch at once
-    real = harvest_feed.prepared_batches
+    real = harvest_read.read_file
     seen = 0
 
-    def breaks_after_a_while(harvester: Any, job: Any) -> Any:
+    def breaks_after_a_while(job: Any) -> Any:
         nonlocal seen
-        for batch in real(harvester, job):
+        for batch in real(job):
             seen += 1
             if seen == 6:
                 raise KeyboardInterrupt("reading stopped")
             yield batch
 
-    monkeypatch.setattr(harvest_feed, "prepared_batches", breaks_after_a_while)
+    monkeypatch.setattr(harvest_read, "read_file", breaks_after_a_while)
     with pytest.raises(KeyboardInterrupt, match="reading stopped") as caught:
         harvest(store, cfg)
     # Rolled back at once, not when the failed harvest's frames (kept alive by the
@@ -204,7 +204,7 @@ def test_a_harvest_stopped_mid_group_rolls_the_group_back(
     assert query(db_file, "SELECT count(*) FROM events")[0][0] == 0  # one group, rolled back
     assert integrity(db_file) == "ok"
 
-    monkeypatch.setattr(harvest_feed, "prepared_batches", real)
+    monkeypatch.setattr(harvest_read, "read_file", real)
     harvest(store, cfg)
     expected = sum(len(events) for _, events in read_directly(corpus_tree).values())
     assert query(db_file, "SELECT count(*) FROM events")[0][0] == expected

@@ -116,11 +116,11 @@ def test_status_warns_when_claude_cleans_up_after_one_day(isolated_home: Path) -
     assert any("cleanupPeriodDays is 1" in w for w in warnings), warnings
 
 
-def test_the_progress_bar_on_a_terminal_leaves_the_harvest_free_to_fork_its_workers(
+def test_a_harvest_with_jobs_and_a_progress_bar_on_a_terminal(
     corpus_tree: Path, db_file: Path
 ) -> None:
-    """rich's own refresh thread would make forking unsafe (and force spawned workers)."""
-    (corpus_tree / "config.toml").write_text("[harvest]\nworkers = 2\nparallel_min_mb = 0\n")
+    """`--jobs 2` parses in two worker processes beside rich's refresh thread."""
+    (corpus_tree / "config.toml").write_text("[harvest]\nparallel_min_mb = 0\n")
     primary, secondary = os.openpty()
     seen = bytearray()
 
@@ -138,7 +138,7 @@ def test_the_progress_bar_on_a_terminal_leaves_the_harvest_free_to_fork_its_work
     reader.start()
     try:
         done = subprocess.run(
-            [str(Path(sys.executable).with_name("sleepd")), "harvest"],
+            [str(Path(sys.executable).with_name("sleepd")), "harvest", "--jobs", "2"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=secondary,
@@ -153,6 +153,6 @@ def test_the_progress_bar_on_a_terminal_leaves_the_harvest_free_to_fork_its_work
     assert b"harvest claude" in seen  # the bar was drawn on the terminal
     [(detail,)] = query(db_file, "SELECT detail FROM job_runs WHERE job = 'harvest'")
     per_source = json.loads(detail)["per_source"]
-    expected = "fork" if sys.platform.startswith("linux") else "spawn"
-    assert {per["worker_start"] for per in per_source.values()} == {expected}
+    assert {per["worker_start"] for per in per_source.values()} == {"spawn"}
     assert {per["workers"] for per in per_source.values()} == {2}
+    assert json.loads(detail)["errors"] == 0

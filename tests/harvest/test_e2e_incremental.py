@@ -300,7 +300,7 @@ def test_a_group_open_too_long_is_committed_at_its_next_write(
     """Batches arrive into an open group holding the write lock; time bounds how long."""
     from sqlalchemy import event
 
-    import sleepd.harvest_writer as harvest_writer
+    import sleepd.harvest.write as harvest_writer
     from sleepd.store.engine import make_engine
     from sleepd.store.migrate import upgrade
 

@@ -28,18 +28,19 @@ KILLS = 12
 #: worker processes, whose parent then dies under them.
 CHILD = """
 import sys
-import sleepd.harvest_writer as writer
+import sleepd.harvest.write as writer
 from sleepd.config import load_config
 from sleepd.harvest import harvest
 from sleepd.store.open import open_store
 
 writer.GROUP_EVENTS = 150
 cfg = load_config()
+jobs = 1
 if sys.argv[1] == "workers":
     cfg.harvest.parallel_min_mb = 0
-    cfg.harvest.workers = 2
+    jobs = 2
 engine = open_store(cfg, write=True)
-harvest(engine, cfg, progress=lambda source, i, n: print(source, i, flush=True), parallel=True)
+harvest(engine, cfg, progress=lambda source, i, n: print(source, i, flush=True), jobs=jobs)
 print("done", flush=True)
 """
 

@@ -278,10 +278,8 @@ def test_no_planted_secret_is_stored_in_any_field(
     secrets = Secrets(seed=1600 + workers)
     claude_files(isolated_home, secrets)
     codex_file(isolated_home, secrets)
-    if workers:
-        cfg.harvest.workers = workers
-        cfg.harvest.parallel_min_mb = 0
-    report = harvest(store, cfg, parallel=bool(workers))
+    cfg.harvest.parallel_min_mb = 0
+    report = harvest(store, cfg, jobs=max(1, workers))
     assert report.totals()["errors"] == 0
     assert report.totals()["events_new"] > 8
 

@@ -82,8 +82,10 @@ def test_a_message_steered_into_the_running_turn_is_feedback_not_a_new_task() ->
     assert len(steered) == 1
     assert [item.event.text for item in steered[0].feedback] == [said]
     assert not steered[0].feedback[0].after_interrupt
-    # The same words typed as an ordinary prompt read as a new task.
-    assert len(session()) == 2
+    assert steered[0].feedback[0].decision.reasons[0] == "typed into the running turn"
+    # Typed after the agent's turn, with the work not finished, it goes on with the task.
+    (typed,) = session()
+    assert typed.feedback[0].kind is TurnKind.FOLLOW_UP
 
 
 def test_long_new_task_with_a_stray_word_is_a_new_intent() -> None:

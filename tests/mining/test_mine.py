@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
@@ -11,7 +12,8 @@ from sleepd.config import Config
 from sleepd.mining.figures import top_patterns
 from sleepd.mining.mine import mine
 from sleepd.mining.splits import split_for_key, split_for_task
-from sleepd.store.engine import read_session
+from sleepd.store.engine import make_engine, read_session
+from sleepd.store.migrate import upgrade
 from sleepd.store.models import Episode, PatternOccurrence, Signal, Task, TaskCluster
 
 from .builders import LATER, T0, SessionBuilder
@@ -169,3 +171,39 @@ def test_failure_patterns_are_counted_linked_and_trended(engine: Engine, cfg: Co
         status_db.close()
     assert figures["episodes"] == 3 and figures["top_failure_patterns"][0]["count"] == 3
     assert top_patterns(engine, project="/elsewhere", now=LATER) == []
+
+
+def test_clusters_do_not_depend_on_how_many_texts_are_read_at_once(
+    engine: Engine, cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bounded memory (#22): intents are read and vectorised a chunk at a time; the
+    clusters are the same as when everything is read in one go."""
+    from sleepd.mining import recurrence
+
+    def clusters_with(text_chunk: int, home: Engine) -> list[list[str]]:
+        monkeypatch.setattr(recurrence, "TEXT_CHUNK", text_chunk)
+        for i, text in enumerate(PARAPHRASES):
+            SessionBuilder(external_id=f"s{i}").prompt(text).say("Done.").save(home)
+        mine(home, cfg, now=LATER)
+        with read_session(home) as db:
+            rows = db.execute(select(Episode.cluster_id, Episode.intent_text)).all()
+        groups: dict[int, list[str]] = {}
+        for cluster_id, text in rows:
+            groups.setdefault(cluster_id, []).append(text)
+        return sorted(sorted(g) for g in groups.values())
+
+    whole = clusters_with(10_000, engine)
+    other = make_engine(f"sqlite:///{engine.url.database}.2")
+    upgrade(other)
+    assert clusters_with(2, other) == whole
+    assert any(len(g) > 1 for g in whole)
+
+
+PARAPHRASES = [
+    "Fix the failing login test in the auth module",
+    "The auth module login test fails, fix it",
+    "Add pagination to the users API endpoint",
+    "Users endpoint needs pagination, add it to the API",
+    "Write a README section about installing with uv",
+    "Bump the version and publish the release notes",
+]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sleepd.errors import SleepdError
+
 
 @dataclass
 class SourceReport:
@@ -23,7 +25,7 @@ class SourceReport:
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     workers: int = 0  # worker processes that parsed this source (0: in-process)
-    worker_start: str = ""  # how they were started: "fork" or "spawn" ("" in-process)
+    worker_start: str = ""  # how they were started ("spawn"; "" in-process)
 
 
 @dataclass
@@ -56,3 +58,14 @@ class HarvestReport:
             "notices": list(self.notices),
             "per_source": {name: asdict(r) for name, r in self.sources.items()},
         }
+
+
+class DiskFullError(SleepdError):
+    """The database could not grow; what was stored before stays stored."""
+
+
+def note_error(report: SourceReport, message: str) -> None:
+    """Count one file's error; keep its line (the first 50 of a harvest)."""
+    report.errors += 1
+    if len(report.error_messages) < 50:
+        report.error_messages.append(message)

@@ -1,4 +1,4 @@
-"""The CPU half of a harvest: redacted row tuples, replay sessions dropped, timestamps as stored."""
+"""The read stage: redacted, clipped store rows; replay sessions dropped; timestamps as stored."""
 
 from __future__ import annotations
 
@@ -9,13 +9,9 @@ from sqlalchemy import DateTime
 from sqlalchemy.dialects import sqlite
 
 from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, SkippedLine
-from sleepd.harvest_prepare import (
-    EVENT_ROW_COLUMNS,
-    BatchRedactor,
-    prepare,
-    stored_timestamp,
-)
+from sleepd.harvest.read import BatchRedactor, prepare
 from sleepd.paths import REPLAY_DIR_PREFIX
+from sleepd.store.records import stored_timestamp
 
 AWS = "AKIAQ2RXS3V4W5Y6Z7AB"
 
@@ -81,61 +77,38 @@ def test_rows_are_redacted_and_replay_sessions_dropped() -> None:
         event("dream", "e2", "a rollout sleepd itself ran"),
         event("real", "e3", "plain words"),
     ]
-    prepared = prepare(batch(sessions, events), BatchRedactor(b"salt"))
+    prepared = prepare(batch(sessions, events), BatchRedactor(b"salt"), "main")
     assert [s.external_id for s in prepared.sessions] == ["real"]
     assert prepared.replay_sessions_skipped == 1
-    assert [row[0] for row in prepared.event_rows] == ["real", "real"]
-    text_at = 1 + EVENT_ROW_COLUMNS.index("text")
-    texts = [row[text_at] for row in prepared.event_rows]
+    assert [row.session_external_id for row in prepared.events] == ["real", "real"]
+    texts = [row.text for row in prepared.events]
     assert AWS not in texts[0] and "[REDACTED:" in texts[0] and texts[1] == "plain words"
     assert AWS not in (prepared.sessions[0].title or "")
     assert sum(prepared.redactions.values()) == 2  # the prompt and the title
     assert prepared.text_bytes == sum(len(t) for t in texts)
-    assert prepared.event_rows[0][1 + EVENT_ROW_COLUMNS.index("ts")] == "2025-11-17 10:00:00.000000"
+    assert prepared.events[0].ts == "2025-11-17 10:00:00.000000"
 
 
 def test_without_a_redactor_text_is_kept_as_read() -> None:
-    prepared = prepare(batch([SessionRecord("claude", "s")], [event("s", "e", AWS)]), None)
-    assert prepared.event_rows[0][1 + EVENT_ROW_COLUMNS.index("text")] == AWS
+    prepared = prepare(batch([SessionRecord("claude", "s")], [event("s", "e", AWS)]), None, "main")
+    assert prepared.events[0].text == AWS
     assert prepared.redactions == {}
 
 
 def test_a_file_that_vanished_is_a_problem_not_rows() -> None:
     gone = batch([], [])
     gone.skipped = [SkippedLine("/t/a.jsonl", 0, 0, "file vanished before it was read")]
-    prepared = prepare(gone, BatchRedactor(b"salt"))
+    prepared = prepare(gone, BatchRedactor(b"salt"), "main")
     assert prepared.problem is not None and prepared.problem.startswith("file vanished")
-    assert prepared.event_rows == []
+    assert prepared.missing and prepared.events == []
 
 
-@pytest.mark.parametrize(
-    "rows",
-    [
-        [("s1", "e1", "2025-11-17 10:00:00.000000", "user", "user_prompt", None, None, "hé",
-          3, False, None, 1, 2, 3, 4, None, False, True, "steering", None, 0, 1)],
-        [("s1", datetime(2025, 11, 17, tzinfo=UTC))],
-    ],
-)  # fmt: skip
-def test_a_batch_crosses_to_the_writer_unchanged(rows: list[tuple[object, ...]]) -> None:
-    """Workers send batches pickled (rows of ints and strings: pickle writes no memo
-    entries for them, where marshal looked every shared 0 up in its reference table)."""
-    import pickle
-
-    cursor = FileCursor("p", 1, 2, 3, 3, "h", state={"usage": {"m": [1, 2, 3, 4]}})
-    batch = prepare(Batch(path="p", source="claude", cursor=cursor), None)
-    batch.event_rows, batch.role, batch.text_bytes = rows, "subagent", 7
-    copy = pickle.loads(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
-    assert copy == batch
-    assert copy.event_rows == rows and all(type(r) is tuple for r in copy.event_rows)
-
-
-def test_rows_bind_nulls_and_flags_as_codes_that_store_as_before(db_engine: object) -> None:
-    """Rows spell NULL as a value of the other type (cheap for sqlite3 to bind); what is
-    stored is what binding None and bools stored: NULL, and 0/1 read back as booleans."""
+def test_values_are_stored_as_read_none_as_null_and_flags_as_booleans(db_engine: object) -> None:
+    """Edge values that look like nothing ("0", "", 0) stay values; missing ones are NULL."""
     from sqlalchemy import select, text
 
-    from sleepd.harvest_report import SourceReport
-    from sleepd.harvest_writer import GroupWriter
+    from sleepd.harvest.report import SourceReport
+    from sleepd.harvest.write import GroupWriter
     from sleepd.store.models import Event
 
     bare = event("s1", "bare", "hello")
@@ -145,14 +118,14 @@ def test_rows_bind_nulls_and_flags_as_codes_that_store_as_before(db_engine: obje
     failed = event("s1", "failed", "oops")
     failed.exit_code = 2
     prepared = prepare(
-        batch([SessionRecord(source="claude", external_id="s1")], [bare, edge, failed]), None
+        batch([SessionRecord(source="claude", external_id="s1")], [bare, edge, failed]),
+        None,
+        "main",
     )
-    nullable = ("tool_name", "call_id", "exit_code", "message_id", "raw_type", "raw")
-    bare_row = dict(zip(EVENT_ROW_COLUMNS, prepared.event_rows[0][1:], strict=True))
-    assert all(type(bare_row[c]) in (int, str) for c in nullable)  # codes, not None
     writer = GroupWriter(db_engine, "claude", SourceReport("claude"))  # type: ignore[arg-type]
     writer.add(prepared)
     writer.flush()
+    nullable = ("tool_name", "call_id", "exit_code", "message_id", "raw_type", "raw")
     with db_engine.connect() as conn:  # type: ignore[attr-defined]
         stored = {e.external_id: e for e in conn.execute(select(Event)).all()}
         types = dict(
@@ -177,51 +150,44 @@ def test_rows_bind_nulls_and_flags_as_codes_that_store_as_before(db_engine: obje
     assert stored["failed"].exit_code == 2
 
 
-def test_portable_inserts_decode_the_null_codes() -> None:
-    """Other databases get the plain values back: None, booleans, datetimes."""
-    from sleepd.harvest_prepare import EVENT_CODED_NULLS
+def test_portable_inserts_get_python_values() -> None:
+    """Other databases get booleans and datetimes as Python's, None as None."""
     from sleepd.store.dialect import decode_row
     from sleepd.store.ingest import EVENT_INSERT_COLUMNS
     from sleepd.store.models import Event
 
-    prepared = prepare(batch([], [event("s1", "e", "t")]), None)
-    row = (7, 1, 3, *prepared.event_rows[0][1:])
-    decoded = decode_row(Event.__table__, EVENT_INSERT_COLUMNS, row, EVENT_CODED_NULLS)  # type: ignore[arg-type]
+    prepared = prepare(batch([], [event("s1", "e", "t")]), None, "main")
+    row = (7, 1, 3, *prepared.events[0][1:])
+    decoded = decode_row(Event.__table__, EVENT_INSERT_COLUMNS, row)  # type: ignore[arg-type]
     assert decoded["tool_name"] is None and decoded["exit_code"] is None
     assert decoded["raw"] is None and decoded["is_error"] is False
     assert decoded["ts"] == datetime(2025, 11, 17, 10, 0)
     assert decoded["text"] == "t" and decoded["session_id"] == 7
 
 
-class _GivesUp:
-    """A checkpointer whose WAL is past the limit and whose settle times out."""
+def test_a_clip_never_leaves_part_of_a_secret() -> None:
+    """Redaction runs on the whole text; the clip comes after, whatever the limit."""
+    key_body = "\n".join("Kf93pQ7wZ" * 7 for _ in range(6))
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{key_body}\n-----END RSA PRIVATE KEY-----"
+    text = "x" * 900 + key
+    for limit in (950, 1024, 1100, 1400):
+        long = event("s", "e1", text)
+        short = event("s", "e2", text)
+        short.clip_bytes = 920
+        prepared = prepare(batch([], [long, short]), BatchRedactor(b"salt"), "main", limit)
+        for row in prepared.events:
+            assert "Kf93pQ7wZ" not in row.text
+            assert row.text_size >= 900
 
-    def __init__(self) -> None:
-        self.running = True
-        self.wal_frames = 10**9
-        self.settled = 0
 
-    def settle(self) -> bool:
-        self.settled += 1
-        self.running = False
-        return False
-
-
-def test_a_group_checkpoints_for_itself_once_the_thread_gave_up(
-    db_engine: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import sleepd.harvest_writer as harvest_writer
-    from sleepd.harvest_report import SourceReport
-
-    deferred: list[object] = []
-    monkeypatch.setattr(harvest_writer, "defer_autocheckpoint", deferred.append)
-    checkpointer = _GivesUp()
-    writer = harvest_writer.GroupWriter(
-        db_engine,  # type: ignore[arg-type]
-        "claude",
-        SourceReport("claude"),
-        checkpointer,  # type: ignore[arg-type]
+def test_escaped_secrets_are_found_and_stored_decoded() -> None:
+    escaped = '{"cmd": "export T=\\u0067hp_' + "R4nd0mL00k1ngT0k3nF0rT3st1ngX9yZ8w7v" + '"}'
+    plain = '{"path": "C:\\\\Users\\\\me"}'
+    prepared = prepare(
+        batch([], [event("s", "e1", escaped), event("s", "e2", plain)]),
+        BatchRedactor(b"salt"),
+        "main",
     )
-    writer.add(prepare(batch([SessionRecord(source="claude", external_id="s1")], []), None))
-    writer.flush()
-    assert checkpointer.settled == 1 and deferred == []
+    first, second = (row.text for row in prepared.events)
+    assert "R4nd0mL00k1ngT0k3nF0rT3st1ngX9yZ8w7v" not in first and "[REDACTED:" in first
+    assert second == plain  # nothing found: kept exactly as read

@@ -1,4 +1,4 @@
-"""Store prepared batches in group transactions: many batches, their cursors, one commit.
+"""Write: prepared batches into group transactions, many batches and their cursors a commit.
 
 A commit per batch made a large harvest pay for hundreds of commits and hundreds of
 small full-text merges; grouping batches (across files) until about
@@ -7,8 +7,8 @@ carries every cursor it advances, so a kill at any moment still leaves the datab
 as some prefix of the harvest: nothing lost, nothing doubled.
 
 Inside the open group, batches are written as they arrive, a few at a time
-(`WRITE_TEXT_BYTES`), not all at the commit: the writer's SQLite work then runs while
-worker processes parse what comes next, instead of after they have finished.
+(`WRITE_TEXT_BYTES`), not all at the commit, so memory stays bounded and, with
+workers, SQLite works while they parse what comes next.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Connection, Engine
 
-from harvesters.records import FILE_VANISHED, FileCursor
-from sleepd.harvest_prepare import PreparedBatch
-from sleepd.harvest_report import SourceReport
+from sleepd.harvest.read import PreparedBatch
+from sleepd.harvest.report import SourceReport, note_error
 from sleepd.store import ingest
-from sleepd.store.checkpointer import WAL_LIMIT_FRAMES, WalCheckpointer
-from sleepd.store.dialect import bulk_write_cache, defer_autocheckpoint
+from sleepd.store.dialect import bulk_write_cache
 from sleepd.store.engine import write_connection
+from sleepd.store.records import CursorRow
 
 GROUP_TEXT_BYTES = 24 << 20
 GROUP_EVENTS = 20_000
@@ -56,17 +55,10 @@ class _Caches:
 class GroupWriter:
     """Writes the prepared batches of one source into group transactions."""
 
-    def __init__(
-        self,
-        engine: Engine,
-        source: str,
-        report: SourceReport,
-        checkpointer: WalCheckpointer | None = None,
-    ) -> None:
+    def __init__(self, engine: Engine, source: str, report: SourceReport) -> None:
         self.engine = engine
         self.source = source
         self.report = report
-        self.checkpointer = checkpointer  # while it runs, group commits leave checkpoints to it
         self._pending: list[PreparedBatch] = []  # arrived, not yet written
         self._pending_text = 0
         self._group: _OpenGroup | None = None
@@ -116,15 +108,7 @@ class GroupWriter:
         self._pending, self._pending_text = [], 0
         group = self._group
         if group is None:
-            checkpointer = self.checkpointer
-            if (
-                checkpointer is not None
-                and checkpointer.running
-                and checkpointer.wal_frames > WAL_LIMIT_FRAMES
-            ):
-                checkpointer.settle()  # so that this group writes the WAL from its start
-            deferred = checkpointer is not None and checkpointer.running  # not if it gave up
-            group = self._group = _OpenGroup.begin(self.engine, defer_checkpoints=deferred)
+            group = self._group = _OpenGroup.begin(self.engine)
         try:
             tally = self._write(group.conn, batches)
         except BaseException as exc:
@@ -135,7 +119,7 @@ class GroupWriter:
             raise
         group.tally.merge(tally)
         group.text += sum(b.text_bytes for b in batches)
-        group.events += sum(len(b.event_rows) for b in batches)
+        group.events += sum(len(b.events) for b in batches)
         group.batches += len(batches)
 
     def _write(self, conn: Connection, batches: list[PreparedBatch]) -> _Tally:
@@ -146,8 +130,10 @@ class GroupWriter:
             if batch.problem is None:
                 readable.append(batch)
             else:
-                ingest.mark_file_problem(conn, files[batch.path].id, batch.problem)
-                tally.problems.append((batch.path, batch.problem))
+                ingest.mark_file_problem(
+                    conn, files[batch.path].id, batch.problem, missing=batch.missing
+                )
+                tally.problems.append((batch.path, batch.problem, batch.missing))
         if readable and readable[0].reset:
             ingest.start_generation(conn, files[readable[0].path])
             self._caches.seqs.clear()
@@ -157,21 +143,21 @@ class GroupWriter:
             conn,
             self.source,
             [(rec, files[b.path].id) for b in readable for rec in b.sessions],
-            dict.fromkeys(row[0] for b in readable for row in b.event_rows),
+            dict.fromkeys(row.session_external_id for b in readable for row in b.events),
             self._caches.sessions,
         )
         ingest.prime_seqs(
             conn,
-            (self._caches.sessions[row[0]] for b in readable for row in b.event_rows),
+            (self._caches.sessions[row.session_external_id] for b in readable for row in b.events),
             self._caches.seqs,
         )
-        cursors: dict[int, tuple[FileCursor, int]] = {}
+        cursors: dict[int, tuple[CursorRow, int]] = {}
         added: dict[int, int] = {}  # events per session; -1: recount it
         redactions: dict[str, int] = {}
         for batch in readable:
             ref = files[batch.path]
             inserted, per_session = ingest.insert_event_rows(
-                conn, batch.event_rows, ref.id, self._caches.sessions, self._caches.seqs
+                conn, batch.events, ref.id, self._caches.sessions, self._caches.seqs
             )
             for session_id, count in per_session.items():
                 before = added.get(session_id, 0)
@@ -205,13 +191,11 @@ class _OpenGroup:
     batches: int = 0
 
     @classmethod
-    def begin(cls, engine: Engine, *, defer_checkpoints: bool = False) -> _OpenGroup:
+    def begin(cls, engine: Engine) -> _OpenGroup:
         stack = ExitStack()
         try:
             conn = stack.enter_context(write_connection(engine))
             stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
-            if defer_checkpoints:
-                defer_autocheckpoint(conn)
         except BaseException as exc:
             stack.__exit__(type(exc), exc, exc.__traceback__)  # rolls back, never commits
             raise
@@ -236,7 +220,7 @@ class _Tally:
     bytes_read: int = 0
     replay_sessions_skipped: int = 0
     redactions: int = 0
-    problems: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    problems: list[tuple[str, str, bool]] = field(default_factory=list)  # path, reason, gone
 
     def merge(self, other: _Tally) -> None:
         _add_counts(self, other)
@@ -244,8 +228,8 @@ class _Tally:
 
     def add_to(self, report: SourceReport) -> None:
         _add_counts(report, self)
-        for path, problem in self.problems:
-            if problem == FILE_VANISHED:
+        for path, problem, missing in self.problems:
+            if missing:
                 report.files_missing += 1
             else:
                 note_error(report, f"cannot read {path}: {problem}")
@@ -267,9 +251,3 @@ _COUNTS = (
 def _add_counts(target: _Tally | SourceReport, source: _Tally) -> None:
     for name in _COUNTS:
         setattr(target, name, getattr(target, name) + getattr(source, name))
-
-
-def note_error(report: SourceReport, message: str) -> None:
-    report.errors += 1
-    if len(report.error_messages) < 50:
-        report.error_messages.append(message)

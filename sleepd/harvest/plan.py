@@ -1,0 +1,214 @@
+"""Plan: which transcript files changed since their stored cursors, from stat() alone.
+
+Unchanged files are skipped on their stat, so a re-harvest of an unchanged tree reads
+no transcript bytes: it costs one stat per file and one query per source. The
+cursors are read through the stdlib driver for SQLite (`sleepd.store.fastread`), so
+the check imports no SQLAlchemy; `unchanged_report` is the same check answering the
+whole question before `sleepd harvest` loads the database layer at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from harvesters.records import FileCursor, SourceFile
+from sleepd import paths
+from sleepd.config import Config
+from sleepd.harvest.read import ReadJob, ReadLimits
+from sleepd.harvest.report import HarvestReport, SourceReport, note_error
+from sleepd.processes import owner
+from sleepd.sources import enabled_sources, roots_for
+from sleepd.store.fastread import ReadOnlyDb, db_to_utc_param, sqlite_file_missing
+from sleepd.store.schema_version import HEAD_REVISION
+
+ProgressFn = Callable[[str, int, int], None]
+
+_STAT_SQL = (
+    'SELECT path, size, mtime_ns, inode, device, "offset" FROM transcript_files WHERE source = :s'
+)
+_CURSOR_SQL = (
+    'SELECT path, device, inode, size, "offset", head_hash, tail_hash, line_no, mtime_ns, '
+    "parse_state FROM transcript_files WHERE path IN ({marks})"
+)
+#: Paths per `IN (...)` list, well under every database's parameter limit.
+_IN_CHUNK = 500
+
+
+def unchanged(stored: tuple[Any, ...] | None, st: os.stat_result) -> bool:
+    """Whether a file's stat matches its stored cursor `(size, mtime_ns, inode, device,
+    offset)`: the one test that lets a file go unread."""
+    if stored is None:
+        return False
+    size, mtime_ns, inode, device, offset = stored
+    return (size, mtime_ns, inode, device) == (
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ino,
+        st.st_dev,
+    ) and offset <= st.st_size
+
+
+def stored_stats(db: ReadOnlyDb, source: str) -> dict[str, tuple[Any, ...]]:
+    return {row[0]: tuple(row[1:]) for row in db.rows(_STAT_SQL, {"s": source})}
+
+
+@dataclass
+class SourcePlan:
+    """The changed files of one source, their cursors, and how many new bytes they hold."""
+
+    source: str
+    jobs: list[ReadJob] = field(default_factory=list)
+    new_bytes: int = 0
+    unchanged: int = 0
+    total: int = 0
+
+
+def plan_source(
+    db: ReadOnlyDb,
+    cfg: Config,
+    source: str,
+    roots: tuple[str, ...],
+    files: list[SourceFile],
+    report: SourceReport,
+    salt: bytes | None,
+    progress: ProgressFn | None = None,
+) -> SourcePlan:
+    """Stat every file against its stored cursor; a job for each one that changed."""
+    known = stored_stats(db, source)
+    plan = SourcePlan(source, total=len(files))
+    changed: list[tuple[SourceFile, os.stat_result]] = []
+    for source_file in files:
+        report.files_scanned += 1
+        try:
+            st = os.stat(source_file.path)
+        except FileNotFoundError:
+            report.files_missing += 1
+            continue
+        except OSError as exc:
+            note_error(report, f"cannot stat {source_file.path}: {exc.strerror}")
+            continue
+        if unchanged(known.get(source_file.path), st):
+            plan.unchanged += 1
+            if progress is not None:
+                progress(source, plan.unchanged, plan.total)
+            continue
+        report.files_changed += 1
+        changed.append((source_file, st))
+    # Whole cursors (with parse state) only for the files about to be read.
+    cursors = stored_cursors(db, [f.path for f, _ in changed if f.path in known])
+    limits = ReadLimits(cfg.harvest.batch_lines, cfg.harvest.max_text_bytes)
+    for source_file, st in changed:
+        cursor = cursors.get(source_file.path)
+        resumes = cursor is not None and cursor.inode == st.st_ino and cursor.offset <= st.st_size
+        new_bytes = st.st_size - (cursor.offset if resumes and cursor else 0)
+        plan.new_bytes += new_bytes
+        plan.jobs.append(ReadJob(source, roots, source_file, cursor, limits, salt, new_bytes))
+    return plan
+
+
+def stored_cursors(db: ReadOnlyDb, wanted: list[str]) -> dict[str, FileCursor]:
+    """The cursors of `wanted` paths that were ever read (a row without one has none)."""
+    found: dict[str, FileCursor] = {}
+    for start in range(0, len(wanted), _IN_CHUNK):
+        chunk = wanted[start : start + _IN_CHUNK]
+        names = {f"p{n}": path for n, path in enumerate(chunk)}
+        sql = _CURSOR_SQL.format(marks=", ".join(f":{name}" for name in names))
+        for path, device, inode, size, offset, head, tail, line_no, mtime_ns, state in db.rows(
+            sql, names
+        ):
+            if not (inode or offset):
+                continue
+            if isinstance(state, str | bytes):
+                state = orjson.loads(state) if state else {}
+            found[path] = FileCursor(
+                path=path,
+                device=device,
+                inode=inode,
+                size=size,
+                offset=offset,
+                head_hash=head or "",
+                line_no=line_no,
+                mtime_ns=mtime_ns,
+                state=dict(state or {}),
+                tail_hash=tail or "",
+            )
+    return found
+
+
+def discover(harvester: Any, report: SourceReport) -> Iterable[SourceFile]:
+    try:
+        yield from harvester.discover()
+    except OSError as exc:
+        note_error(report, f"cannot list {exc.filename or 'a root'}: {exc.strerror}")
+
+
+def roots_key(roots: Iterable[Path]) -> tuple[str, ...]:
+    return tuple(str(r) for r in roots)
+
+
+# ---- the unchanged-tree shortcut of `sleepd harvest` ----------------------------------
+
+
+def unchanged_report(cfg: Config, source: str = "all") -> HarvestReport | None:
+    """A report of zero new events when every file matches its cursor, else None.
+
+    For a SQLite store only, answered before SQLAlchemy is imported. Any doubt — a
+    new, changed or vanished file, another database, a schema behind head — returns
+    None and the full harvest runs (which makes the same check file by file).
+    """
+    started = time.perf_counter()
+    url = paths.database_url(cfg.database_url or None)
+    if not url.startswith("sqlite:///") or sqlite_file_missing(url):
+        return None
+    from harvesters.registry import load_harvester_class
+
+    try:
+        db = ReadOnlyDb(url)
+    except Exception:  # a damaged or unreadable file: the full path reports it properly
+        return None
+    try:
+        if db.scalar("SELECT version_num FROM alembic_version") != HEAD_REVISION:
+            return None
+        report = HarvestReport(sources={})
+        for name in enabled_sources(cfg, source):
+            known = stored_stats(db, name)
+            scanned = 0
+            for found in load_harvester_class(name)(roots_for(name, cfg)).discover():
+                if not unchanged(known.get(found.path), os.stat(found.path)):
+                    return None
+                scanned += 1
+            report.sources[name] = SourceReport(source=name, files_scanned=scanned)
+    except (OSError, sqlite3.Error):
+        return None
+    finally:
+        db.close()
+    report.duration_s = time.perf_counter() - started
+    return report
+
+
+def record_unchanged_run(cfg: Config, report: HarvestReport, trigger: str = "manual") -> None:
+    """One finished `job_runs` row, as `sleepd.jobs.run_harvest_job` would have written."""
+    url = paths.database_url(cfg.database_url or None)
+    now = db_to_utc_param(datetime.now(UTC))
+    detail: dict[str, Any] = {**report.to_dict(), "owner": owner(), "shortcut": "unchanged"}
+    conn = sqlite3.connect(url[len("sqlite:///") :], timeout=30, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(
+            "INSERT INTO job_runs (job, trigger, started_at, ended_at, outcome, reason, detail) "
+            "VALUES ('harvest', ?, ?, ?, 'ok', NULL, ?)",
+            (trigger, now, now, json.dumps(detail)),
+        )
+        conn.execute("COMMIT")
+    finally:
+        conn.close()

@@ -1,0 +1,206 @@
+"""Run: one harvest, start to end — plan, read, write — under the harvest lock.
+
+Unchanged files are skipped on their stat alone (`plan`), changed ones are read and
+redacted (`read`, serially or with worker processes) and stored in transactions
+that carry their file cursors (`write`), so a kill at any moment loses and
+duplicates nothing, and a run after a kill stores what one clean run would have.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+
+from sleepd import paths
+from sleepd.config import Config
+from sleepd.errors import SleepdError
+from sleepd.harvest.plan import SourcePlan, discover, plan_source, roots_key
+from sleepd.harvest.read import feed
+from sleepd.harvest.report import DiskFullError, HarvestReport, SourceReport, note_error
+from sleepd.harvest.write import GroupWriter
+from sleepd.sources import enabled_sources, roots_for
+from sleepd.store import ingest
+from sleepd.store.engine import write_connection
+from sleepd.store.fastread import ReadOnlyDb
+
+HARVEST_LOCK = "harvest.lock"
+HARVEST_LOCK_WAIT_S = 600
+AUTO_MAX_WORKERS = 4
+ProgressFn = Callable[[str, int, int], None]
+
+
+def redaction_salt() -> bytes:
+    """The per-home salt of redaction placeholders, so equal secrets stay equal."""
+    salt_file = paths.home_dir(create=True) / "redaction.salt"
+    try:
+        return salt_file.read_bytes()
+    except FileNotFoundError:
+        salt = os.urandom(16)
+        try:
+            fd = os.open(salt_file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # a concurrent first run wrote it
+            return salt_file.read_bytes()
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(salt)
+        return salt
+
+
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS
+        return os.cpu_count() or 1
+
+
+def worker_count(
+    jobs: int, pending_bytes: int, threshold_bytes: int, cpus: int | None = None
+) -> int:
+    """How many worker processes parse; 0 means in this process.
+
+    `jobs` 1 is serial; 0 is one per CPU (at most AUTO_MAX_WORKERS, none on one CPU).
+    Below `threshold_bytes` of new transcript, starting workers costs more than the work.
+    """
+    if jobs == 1 or pending_bytes < threshold_bytes:
+        return 0
+    if jobs > 1:
+        return jobs
+    cpus = usable_cpus() if cpus is None else cpus
+    return min(cpus, AUTO_MAX_WORKERS) if cpus >= 2 else 0
+
+
+def harvest(
+    engine: Engine,
+    cfg: Config,
+    *,
+    source: str = "all",
+    only_paths: Iterable[str] | None = None,
+    progress: ProgressFn | None = None,
+    jobs: int = 1,
+) -> HarvestReport:
+    """Harvest every enabled source (or just `only_paths`) into the database.
+
+    One harvest at a time per home (a file lock): the daemon's sweep, a watch event
+    and a night's own harvest never interleave their cursors. `jobs` above 1 parses
+    a big harvest in that many spawned worker processes (0: one per CPU); they
+    re-import the caller's main module, so a script that asks for them keeps its own
+    work under `if __name__ == "__main__":`.
+    """
+    from filelock import FileLock, Timeout
+
+    started = time.perf_counter()
+    lock = FileLock(str(paths.home_dir(create=True) / HARVEST_LOCK), timeout=HARVEST_LOCK_WAIT_S)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise SleepdError(
+            f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
+        ) from None
+    try:
+        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs)
+    finally:
+        lock.release()
+    report.duration_s = time.perf_counter() - started
+    return report
+
+
+def _harvest_locked(
+    engine: Engine,
+    cfg: Config,
+    source: str,
+    only_paths: Iterable[str] | None,
+    progress: ProgressFn | None,
+    jobs: int,
+) -> HarvestReport:
+    from harvesters.registry import load_harvester_class
+
+    wanted = {str(Path(p).resolve()) for p in only_paths} if only_paths is not None else None
+    salt = redaction_salt() if cfg.harvest.redact else None
+    report = HarvestReport(sources={})
+    plans: list[SourcePlan] = []
+    db = ReadOnlyDb(engine.url.render_as_string(hide_password=False))
+    try:
+        for name in enabled_sources(cfg, source):
+            src_report = report.sources[name] = SourceReport(source=name)
+            roots = roots_for(name, cfg)
+            files = list(discover(load_harvester_class(name)(roots), src_report))
+            if wanted is not None:
+                files = [f for f in files if str(Path(f.path).resolve()) in wanted]
+            plans.append(
+                plan_source(db, cfg, name, roots_key(roots), files, src_report, salt, progress)
+            )
+    finally:
+        db.close()
+    if any(plan.jobs for plan in plans):
+        _read_and_store(engine, cfg, plans, report, progress, jobs)
+        with write_connection(engine) as conn:
+            ingest.link_parent_sessions(conn)
+    return report
+
+
+def _read_and_store(
+    engine: Engine,
+    cfg: Config,
+    plans: list[SourcePlan],
+    report: HarvestReport,
+    progress: ProgressFn | None,
+    jobs: int,
+) -> None:
+    """Every source's changed files in one pass, so workers parse the next source's
+    files while this one's are being stored."""
+    work = [job for plan in plans for job in plan.jobs]
+    positions = [  # where each job puts the progress bar of its source
+        (plan.source, plan.unchanged + n, plan.total)
+        for plan in plans
+        for n in range(1, len(plan.jobs) + 1)
+    ]
+    workers = worker_count(
+        jobs, sum(plan.new_bytes for plan in plans), cfg.harvest.parallel_min_mb * 1_000_000
+    )
+    writers = {
+        plan.source: GroupWriter(engine, plan.source, report.sources[plan.source]) for plan in plans
+    }
+    for plan in plans:
+        report.sources[plan.source].workers = workers if plan.jobs else 0
+        report.sources[plan.source].worker_start = "spawn" if workers and plan.jobs else ""
+
+    def started(index: int) -> None:
+        if progress is not None:
+            progress(*positions[index])
+
+    current: GroupWriter | None = None
+    try:
+        for item in feed(work, workers, started):
+            writer = writers[work[item.index].source]
+            if writer is not current:
+                if current is not None:
+                    current.flush()  # sources are stored one after the other
+                current = writer
+            if item.notice is not None:
+                report.notices.append(item.notice)
+            elif item.error is not None:
+                note_error(writer.report, item.error)
+            elif item.batch is not None:
+                writer.add(item.batch)
+        if current is not None:
+            current.flush()
+    except BaseException as exc:
+        for writer in writers.values():
+            writer.abort()  # an open group is rolled back: nothing half-stored
+        if isinstance(exc, OperationalError | sqlite3.OperationalError) and _is_disk_full(exc):
+            raise DiskFullError(
+                "the disk holding the database is full; harvest stopped, nothing stored "
+                "was lost — free space and run `sleepd harvest` again"
+            ) from None
+        raise
+
+
+def _is_disk_full(exc: Exception) -> bool:
+    """SQLITE_FULL, whether it came through SQLAlchemy or straight from the driver."""
+    orig = getattr(exc, "orig", exc)
+    return isinstance(orig, sqlite3.OperationalError) and "full" in str(orig).lower()

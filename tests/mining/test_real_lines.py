@@ -1,0 +1,299 @@
+"""Each class of misreading from issue #14, tested on lines people really typed.
+
+Lines are quoted from the real transcripts in tests/fixtures/real_sessions (file and
+line given) or, where the issue quotes a session that is not in the repository, from
+the issue's own account of it. The agent's words before a turn are kept as short as
+the rule needs; the turn's text is the person's, unchanged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sleepd.mining.commands import parse_command
+from sleepd.mining.episodes import EventView
+from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region
+
+DONE = "I've updated the component and the tests pass. The change is in place."
+ASKS = "I can set it up with Vite or with a tiny Python server. Which one would you like?"
+
+
+def kind_of(text: str, agent_text: str = DONE, **extra: object) -> TurnKind:
+    turn = TurnInput(
+        text=text,
+        command=parse_command(text),
+        has_episode=True,
+        agent_text=agent_text,
+        agent_worked=True,
+        **extra,  # type: ignore[arg-type]
+    )
+    return classify_turn(turn, lexicon_for()).kind
+
+
+# --- slash commands are real intents ------------------------------------------------
+
+
+def test_a_custom_command_with_arguments_is_a_task_and_keeps_its_name() -> None:
+    # issue #14: the prompt that was dropped as a wrapper, as Claude Code stores it
+    text = (
+        "<command-message>orchestrator</command-message>\n"
+        "<command-name>/orchestrator</command-name>\n"
+        "<command-args>create TODO app by Next.js</command-args>"
+    )
+    command = parse_command(text)
+    assert command is not None and command.intent == "/orchestrator create TODO app by Next.js"
+    assert kind_of(text) is TurnKind.NEW_TASK
+
+
+def test_a_custom_command_without_arguments_is_a_task() -> None:
+    # melagiri 82_b981cea660 line 378 (with args) and marot spotter subagent line 4
+    assert kind_of("<command-name>/release</command-name><command-args>patch</command-args>") is (
+        TurnKind.NEW_TASK
+    )
+    assert kind_of("<command-name>/handgemacht:create-beads</command-name>") is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # 4379d1bf line 2, 4379d1bf line 13, 82_b981cea660 line 373, ef958aa1 line 179
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n"
+        "<command-args></command-args>",
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n"
+        "<command-args></command-args>",
+        "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n"
+        "<command-args></command-args>",
+        "<command-name>/exit</command-name>\n<command-message>exit</command-message>\n"
+        "<command-args></command-args>",
+        # marot spotter tool_heavy line 9 (typed as plain text), 326189cf line 6 (bash mode)
+        "/mcp",
+        "<bash-input>uv run ty check</bash-input>",
+        # melagiri 99_… line 3
+        "Hello",
+    ],
+)
+def test_built_ins_bash_mode_and_greetings_are_housekeeping(text: str) -> None:
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+def test_a_path_is_not_a_command() -> None:
+    assert parse_command("/usr/bin/env python3 fails with exit 127") is None
+
+
+# --- a word is not a verdict --------------------------------------------------------
+
+
+def test_a_word_inside_a_request_is_not_approval() -> None:
+    # issue #14: "with the correct animations" was read as approval
+    text = "Make the cards flip with the correct animations when a pair is found"
+    assert kind_of(text) is not TurnKind.APPROVAL
+
+
+def test_praise_then_a_failure_is_a_correction_not_an_approval() -> None:
+    # issue #14: logged as approval of an earlier episode; the request was lost
+    text = "(this looks correct). But the X field in the summary doesn't look right. Try to fix"
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "merged",  # melagiri 82_b981cea660 line 329
+        "approved",  # melagiri 82_b981cea660 line 407
+        "proceed",  # melagiri 82_b981cea660 line 430
+        "Excellent work, thank you!",  # a7da6a22 line 314
+    ],
+)
+def test_plain_verdicts_are_approvals(text: str) -> None:
+    assert kind_of(text) is TurnKind.APPROVAL
+
+
+# --- failure reports are not new tasks ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # issue #14's three reports
+        "I'm getting: Access to script at 'file:///game.js' from origin 'null' has been "
+        "blocked by CORS policy",
+        "Nothing happens when I press new game",
+        "The script didn't write the file",
+        # 82_b981cea660 line 117, 9e953218 lines 70, 81 and 102, 37f83ec9 line 294
+        'API 422: {"success":false,"error":"The operation was aborted due to timeout"}',
+        "The redirection doesn't work :( we might need to move it to @vercel.json ?",
+        "Still doesn't work, maybe there's a step needed to have the submodule checked out "
+        "during Vercel build?",
+        "FGS: Loading module from \u201chttps://www.danieldemmel.me/tokenizer.js\u201d was "
+        "blocked because of a disallowed MIME type (\u201ctext/html\u201d).",
+        "Oh no, we lost the session navigation section from the combined transcript somehow :(",
+        # ef958aa1 line 117
+        "Well, the subagents seem to be either stuck or done... can you check?",
+    ],
+)
+def test_failure_reports_are_corrections(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_a_hypothetical_is_not_a_failure_report() -> None:
+    # melagiri 92_f1e62ce401 line 27 (labelled follow_up)
+    text = "will this work if the session apis are failing in between due to rate limit errors?"
+    assert kind_of(text, agent_text=ASKS) is not TurnKind.CORRECTION
+
+
+def test_a_complaint_before_the_agent_did_anything_is_a_request() -> None:
+    # 37f83ec9 line 12: the agent had only explained the code (labelled new_task)
+    text = (
+        "oh, I didn't find those cross-session navigation links helpful, can you please "
+        "replace them with a simple list of sessions?"
+    )
+    assert kind_of(text, agent_acted=False) is not TurnKind.CORRECTION
+
+
+def test_the_lexicon_reads_only_the_typed_words_around_a_paste() -> None:
+    log = "\n".join(
+        f"2026-01-0{i % 9 + 1}T10:00:00 srv  slot {i}: thanks, perfect" for i in range(50)
+    )
+    region = feedback_region("these are the logs on the server.. what is happening?\n\n" + log)
+    assert "perfect" not in region and region.startswith("these are the logs")
+
+
+# --- follow-ups are not tasks -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # issue #14: a refinement of the running task
+        ("That's good. But the darker highlight should still stay on the selected row", DONE),
+        # 7acd37a8 lines 64 and 99: picks an offered option; says yes and extends
+        ("ok, fine, let's do vite", ASKS),
+        ("yes please, and let's make it cross-browser", ASKS),
+        # 82_b981cea660 line 100: reports doing what the agent asked
+        ("done, changed to 128k", "Set the context size to 128k in the config and restart?"),
+    ],
+)
+def test_follow_ups_refine_the_running_task(text: str, agent_text: str) -> None:
+    assert kind_of(text, agent_text=agent_text) is TurnKind.FOLLOW_UP
+
+
+def test_a_self_contained_new_request_after_the_agent_finished_is_a_task() -> None:
+    # 7acd37a8 line 169
+    assert kind_of("Let's also Migrate to AudioWorklet") is TurnKind.NEW_TASK
+
+
+def test_what_is_typed_into_a_running_turn_steers() -> None:
+    # melagiri 82_b981cea660 line 156 (queued while the agent ran)
+    assert kind_of("test it out", agent_text="", queued=True) is TurnKind.STEERING
+
+
+# --- knock-on and benign errors are not failure patterns ----------------------------
+
+
+def _call(i: int, tool: str, text: str, message: str = "m1") -> EventView:
+    return EventView(i, i, "tool_call", "assistant", text, tool, f"c{i}", message_id=message)
+
+
+def _result(i: int, call: int, text: str, **extra: object) -> EventView:
+    return EventView(i, i, "tool_result", "user", text, None, f"c{call}", **extra)  # type: ignore[arg-type]
+
+
+def test_sibling_errors_point_to_their_cause() -> None:
+    # marot spotter subagent agent-a2898e3: one Read fails, the parallel calls are cancelled
+    events = [
+        _call(1, "Read", '{"file_path": "/home/USER/projects/spotter/assets/css/app.css"}'),
+        _call(2, "Glob", '{"pattern": "assets/**/*.css"}'),
+        _result(3, 1, "<tool_use_error>File does not exist.</tool_use_error>", is_error=True),
+        _result(4, 2, "<tool_use_error>Sibling tool call errored</tool_use_error>", is_error=True),
+    ]
+    verdicts = judge_errors(events).verdicts
+    assert verdicts[3].kind == "root"
+    assert verdicts[4].kind == "knock_on" and verdicts[4].cause_id == 3
+
+
+def test_calls_cancelled_with_a_refused_one_are_knock_on_and_the_refusal_benign() -> None:
+    # 7acd37a8 lines 53-55
+    events = [
+        _call(1, "Bash", '{"command": "python3 -m http.server 8000"}'),
+        _call(2, "Bash", '{"command": "npx serve ."}'),
+        _result(
+            3,
+            1,
+            "The user doesn't want to proceed with this tool use. The tool use was rejected "
+            "(eg. if it was a file edit, the new_string was NOT written to the file).",
+            is_error=True,
+        ),
+        _result(
+            4,
+            2,
+            "The user doesn't want to take this action right now. STOP what you are doing and "
+            "wait for the user to tell you how to proceed.",
+            is_error=True,
+        ),
+    ]
+    verdicts = judge_errors(events).verdicts
+    assert verdicts[3].kind == "benign"
+    assert verdicts[4].kind == "knock_on" and verdicts[4].cause_id == 3
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "output", "benign"),
+    [
+        # AcidicSoil codex rollout line 235: `rg -n OLLAMA` found nothing
+        ("rg -n OLLAMA src", 1, "", True),
+        ("grep -r 'TODO' src | head -5", 0, "", False),  # exit 0 is not an error at all
+        ("cd app && grep -q needle file.txt", 1, "", True),
+        ("diff -u a.txt b.txt", 1, "--- a.txt\n+++ b.txt\n-error\n+fixed", True),
+        ("test -f dist/index.html", 1, "Exit code 1", True),
+        # melagiri 82_b981cea660 line 137: `kill …; lsof -ti:7890` (the port is free)
+        ("kill -9 $(lsof -ti:7890); lsof -ti:7890", 1, "Exit code 1", True),
+        ("grep -r needle missing-dir", 2, "grep: missing-dir: No such file or directory", False),
+        ("grep needle file.txt && npm test", 1, "npm ERR! Test failed", False),
+        ("rg pattern", 1, "rg: src: IO error for operation on src: No such file", False),
+    ],
+)
+def test_benign_exit_codes_per_command_family(
+    command: str, exit_code: int, output: str, benign: bool
+) -> None:
+    assert is_benign_exit(command, exit_code, output) is benign
+
+
+def test_shell_init_noise_is_never_a_signature() -> None:
+    noise = "bash: /home/dev/.bashrc: line 12: /opt/conda/etc/profile.d/conda.sh: No such file"
+    outputs = [(f"{noise}\nok {i}", False) for i in range(4)] + [
+        (f"{noise}\nModuleNotFoundError: No module named 'yaml'", True)
+    ]
+    assert noise in noise_lines(outputs)
+    # a line that only failures print is the failure itself, not noise
+    failing = [(f"ModuleNotFoundError: No module named 'yaml' {i}", True) for i in range(5)]
+    assert not noise_lines(failing)
+
+
+# --- missed errors ------------------------------------------------------------------
+
+
+def test_codex_patch_verification_failure_is_an_error_without_the_flag() -> None:
+    result = _result(
+        1,
+        0,
+        "apply_patch verification failed: Failed to find expected lines in "
+        "/work/app/src/SqlEditor.tsx:\nuseEffect(() => {",
+        is_error=False,
+    )
+    assert is_failed_result(result)
+
+
+def test_tool_use_error_results_are_errors_wherever_they_occur() -> None:
+    # b25638d7 (Claude subagent-era Write without a Read), stored without is_error
+    result = _result(
+        1,
+        0,
+        "<tool_use_error>File has not been read yet. Read it first before writing to it."
+        "</tool_use_error>",
+        is_error=False,
+        is_sidechain=True,
+    )
+    assert is_failed_result(result)
+    assert judge_errors([result]).verdicts[1].kind == "root"
