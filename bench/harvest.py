@@ -261,10 +261,11 @@ def main() -> None:
             figures.append(f"{arm} {rates[arm][-1]:6.1f}")
         print(f"round {number + 1}: " + "  ".join(figures) + " MB/s")
     print(f"machine: speed loop {machine_speed():.3f} s after the rounds")
-    print(f"{'arm':<10}{'median MB/s':>12}{'median wall s':>15}")
+    print(f"{'arm':<10}{'median MB/s':>12}{'median wall s':>15}{'median CPU s':>14}")
     for arm in arms:
         print(
             f"{arm:<10}{statistics.median(rates[arm]):12.1f}{statistics.median(walls[arm]):15.2f}"
+            f"{statistics.median(cpus[arm]):14.2f}"
         )
     if "serial" in arms and "skillopt" in arms:
         ratio = statistics.median(walls["serial"]) / statistics.median(walls["skillopt"])

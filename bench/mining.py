@@ -20,7 +20,6 @@ import itertools
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -233,24 +232,37 @@ def history(engine: object, megabytes: int, seed: int = 11) -> tuple[int, int]:
     return sessions, events
 
 
+#: Runs the CLI and reports the process's own peak RSS (VmHWM of its address space after
+#: exec: getrusage's maxrss would carry over this benchmark's own peak from the fork).
+_MEASURED = """
+import atexit, sys
+_out = sys.argv.pop(1)
+def _peak():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM:'):
+            open(_out, 'w').write(line.split()[1])
+atexit.register(_peak)
+from sleepd.cli.app import main
+main()
+"""
+
+
 def _sleepd(home: Path, *args: str) -> tuple[float, int]:
     """Run `sleepd ARGS` in a fresh process: (wall seconds, peak RSS in KB)."""
     env = {**os.environ, "SLEEPD_HOME": str(home), "SLEEPD_CONFIG": str(home / "none.toml")}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_file = home / "peak.txt"
     t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from sleepd.cli.app import main; main()", *args],
+    proc = subprocess.run(
+        [sys.executable, "-c", _MEASURED, str(peak_file), *args],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        check=False,
     )
-    _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
-    if status != 0:
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        sys.exit(f"sleepd {' '.join(args)} failed: {err.strip()[-300:]}")
-    del before
-    return wall, int(usage.ru_maxrss)
+    if proc.returncode != 0:
+        sys.exit(f"sleepd {' '.join(args)} failed: {proc.stderr.decode().strip()[-300:]}")
+    return wall, int(peak_file.read_text())
 
 
 def memory(sizes: list[int]) -> None:

@@ -42,21 +42,34 @@ def backends(json_out: bool = typer.Option(False, "--json", help="Print JSON."))
             }
         )
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(["backend", "usable", "why"], title="Model backends")
     for s in statuses:
-        mark = "yes" if s.usable else "no "
-        label = " (test double)" if s.test_double else ""
-        typer.echo(f"{s.name:<11} {mark}  {s.reason}{label}")
-    typer.echo(f"auto: {auto}" if auto else f"auto: none ({auto_reason})")
-    typer.echo(f"\ntools-mode replay (replay.mode = {replay['mode']}):")
+        label = " (a test double, not a real model)" if s.test_double else ""
+        shown.add_row(s.name, "yes" if s.usable else "no", Text(f"{s.reason}{label}"))
+    console = stdout_console()
+    console.print(shown)
+    console.print(Text(f"auto picks: {auto}" if auto else f"auto picks none: {auto_reason}"))
+    agents = table(
+        ["agent", "state", "isolation"],
+        title=f"Tools-mode replay (replay.mode = {replay['mode']})",
+    )
     for name, agent in replay["agents"].items():
         state = "installed" if agent["installed"] else "not installed"
         if not agent["enabled"]:
             state += ", not in replay.agents"
-        typer.echo(f"  {name:<7} {state}; isolation: {agent['isolation']}")
-    typer.echo(f"  tests   isolation: {replay['tests']}")
-    typer.echo(
-        f"  each    {replay['checkout']}; {replay['priority']}; "
-        f"{replay['wall_cap_s']:.0f} s cap per rollout"
+        agents.add_row(name, state, Text(str(agent["isolation"])))
+    agents.add_row("tests", "—", Text(str(replay["tests"])))
+    console.print(agents)
+    console.print(
+        Text(
+            f"each replay: {replay['checkout']}; {replay['priority']}; "
+            f"{replay['wall_cap_s']:.0f} s cap per rollout"
+        )
     )
 
 

@@ -37,8 +37,22 @@ def show(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
     table.add_column("value")
     table.add_column("from")
     for key, value, origin, _doc in rows:
-        table.add_row(key, repr(value) if isinstance(value, str) else str(value), origin)
+        table.add_row(key, toml_value(value), origin)
     stdout_console().print(table)
+
+
+def toml_value(value: object) -> str:
+    """A value as it would be written in config.toml (never a Python repr)."""
+    import json
+
+    if isinstance(value, tuple | list | set | frozenset):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except TypeError:
+        return json.dumps(str(value), ensure_ascii=False)
 
 
 @config_app.command("path")

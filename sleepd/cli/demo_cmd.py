@@ -31,7 +31,8 @@ def demo(
     console.print(f"demo home: {demo_home.root}")
     console.print("sample transcripts: synthetic Claude Code and Codex sessions (labelled samples)")
 
-    from sleepd.cli.run_cmd import execute_night, print_proposals, render_summary
+    from sleepd.cli.night_view import print_proposals, render_summary
+    from sleepd.cli.run_cmd import execute_night
     from sleepd.config import load_config
 
     cfg = load_config()
@@ -41,7 +42,7 @@ def demo(
         # gate found inconclusive can be re-tested on fresh rollouts as it would be.
         console.rule(f"demo night {night} of at most {DEMO_NIGHTS}")
         result = execute_night(cfg, backend="sim", trigger="demo", console=console)
-        render_summary(result, console)
+        render_summary(result, console, cfg=cfg)
         proposals = result.proposals
         if proposals:
             break
@@ -74,6 +75,13 @@ def demo(
     console.print("[bold]Try the review queue on this demo's proposal:[/]")
     console.print(f"  {env} {command} review", soft_wrap=True)
     console.print(f"  (or: {env} {command} review list)", soft_wrap=True)
+    console.print(
+        f"The demo's home stays in {demo_home.root} (nothing outside it was touched); "
+        f"remove it when you are done: rm -r {demo_home.root}",
+        soft_wrap=False,
+        markup=False,
+        highlight=False,
+    )
     if not proposals:
         raise typer.Exit(1)
 

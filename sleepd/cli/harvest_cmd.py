@@ -85,12 +85,22 @@ def _print_report(detail: dict[str, Any], json_out: bool) -> None:
     if json_out:
         emit_json(detail)
         return
-    typer.echo(
-        f"harvested {detail['files_changed']} changed of {detail['files_scanned']} files: "
-        f"{detail['sessions_new']} new sessions, {detail['events_new']} new events, "
-        f"{detail['bytes_read'] / 1e6:.1f} MB read, {detail['malformed_lines']} malformed lines "
-        f"skipped, {detail['redactions']} secrets redacted, {detail['errors']} errors "
-        f"({detail['duration_s']:.2f} s)"
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import kv_panel
+
+    stdout_console().print(
+        kv_panel(
+            f"harvested in {detail['duration_s']:.2f} s",
+            [
+                ("files", f"{detail['files_changed']} changed of {detail['files_scanned']}"),
+                ("new sessions", str(detail["sessions_new"])),
+                ("new events", str(detail["events_new"])),
+                ("read", f"{detail['bytes_read'] / 1e6:.1f} MB"),
+                ("malformed lines skipped", str(detail["malformed_lines"])),
+                ("secrets redacted", str(detail["redactions"])),
+                ("errors", str(detail["errors"])),
+            ],
+        )
     )
 
 

@@ -46,13 +46,25 @@ def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
         emit_json(data)
         return
     report = SimpleNamespace(**data)
-    splits = ", ".join(f"{k} {v}" for k, v in report.tasks_by_split.items())
-    typer.echo(
-        f"mined {report.sessions_mined} sessions: {report.episodes_new} new episodes "
-        f"({report.episodes_total} total), {report.signals_new} new signals, "
-        f"{report.clusters_new} new clusters ({report.clusters_total} total, "
-        f"{report.recurring_clusters} recurring), {report.patterns_total} failure patterns, "
-        f"{report.tasks_new} new tasks ({splits}) in {report.duration_s:.2f} s"
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.night_view import splits_text
+    from sleepd.cli.view import kv_panel
+
+    stdout_console().print(
+        kv_panel(
+            f"mined {report.sessions_mined} sessions in {report.duration_s:.2f} s",
+            [
+                ("episodes", f"{report.episodes_new} new, {report.episodes_total} in all"),
+                ("outcome signals", f"{report.signals_new} new"),
+                (
+                    "request clusters",
+                    f"{report.clusters_new} new, {report.clusters_total} in all, "
+                    f"{report.recurring_clusters} recurring",
+                ),
+                ("failure patterns", str(report.patterns_total)),
+                ("tasks", f"{report.tasks_new} new; {splits_text(report.tasks_by_split)}"),
+            ],
+        )
     )
     if report.miner_fallbacks:
         warn(f"{report.miner_fallbacks} model-written judge specs were invalid; heuristic used")
@@ -112,12 +124,27 @@ def tasks_list(
     if not rows:
         typer.echo("no tasks (run `sleepd mine` after `sleepd harvest`)", err=True)
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    names = {"val": "validation", "test": "sealed test"}
     recurring = sum(1 for row in rows if row["recurring"])
+    shown = table(
+        ["task", "split", "outcome", "kind", "request"],
+        title=f"Mined tasks: {recurring} recurring, {len(rows) - recurring} one-off",
+        compact=True,
+    )
     for row in rows:
-        intent = " ".join(row["intent"].split())[:80]
-        kind = "recurring" if row["recurring"] else "one-off"
-        typer.echo(f"{row['id']:>6}  {row['split']:<5}  {row['outcome']:<9} {kind:<9}  {intent}")
-    typer.echo(f"{len(rows)} tasks: {recurring} recurring, {len(rows) - recurring} one-off")
+        shown.add_row(
+            str(row["id"]),
+            names.get(row["split"], row["split"]),
+            row["outcome"],
+            "recurring" if row["recurring"] else "one-off",
+            Text(" ".join(row["intent"].split())[:200]),
+        )
+    stdout_console().print(shown)
 
 
 @tasks_app.command("show")
@@ -155,36 +182,69 @@ def tasks_show(
     if json_out:
         emit_json(row)
         return
-    typer.echo(f"task {row['id']}  split={row['split']}  outcome={row['outcome']}")
-    typer.echo(f"project: {row['project_path']}")
-    typer.echo(f"intent:  {row['intent']}")
-    typer.echo(f"context: {row['context']}")
-    _echo_replay(row["replay"])
-    for check in row["judge_spec"].get("checks", []):
-        typer.echo(f"check:   {check['type']} {check.get('value')!r} (weight {check['weight']})")
-    if row["judge_spec"].get("rubric"):
-        typer.echo("rubric:\n" + row["judge_spec"]["rubric"])
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import kv_panel, words
 
-
-def _echo_replay(replay: dict[str, Any]) -> None:
-    """The replay mode in plain words: where and how the task would be replayed."""
-    typer.echo(
-        f"replay:  {replay['mode']} ({replay['reason']}; replay.mode = {replay['configured']})"
-    )
-    if replay.get("repository"):
-        commit = replay.get("commit") or "unknown"
-        source = f" from {replay['commit_source']}" if replay.get("commit_source") else ""
-        typer.echo(f"         repository {replay['repository']} at {commit[:12]}{source}")
-    if replay.get("test_command"):
-        typer.echo(f"         tests: {replay['test_command']}")
-    if replay.get("failing_tests"):
-        typer.echo("         failing then: " + ", ".join(replay["failing_tests"][:5]))
-    if replay.get("fidelity") is not None:
-        typer.echo(
-            f"         fidelity {replay['fidelity']:.0%} "
-            f"({replay['fidelity_matched']} of {replay['fidelity_rollouts']} replays under the "
-            "original document reproduced the original outcome)"
+    names = {"val": "validation", "test": "sealed test"}
+    rows: list[tuple[str, str]] = [
+        ("split", names.get(row["split"], row["split"])),
+        ("outcome in the session", str(row["outcome"])),
+        ("project", words(row["project_path"])),
+        ("request", str(row["intent"])),
+    ]
+    cluster = row["cluster"]
+    if cluster:
+        rows.append(
+            ("recurring task", f"asked {cluster['size']} times: {cluster['representative']}")
         )
+    context = row["context"] if isinstance(row["context"], dict) else {}
+    for key, value in context.items():
+        rows.append((f"context: {key.replace('_', ' ')}", words(value)))
+    rows.extend(_replay_rows(row.get("replay")))
+    spec = row["judge_spec"] if isinstance(row["judge_spec"], dict) else {}
+    for check in spec.get("checks", []) if isinstance(spec.get("checks"), list) else []:
+        if isinstance(check, dict):
+            rows.append(
+                (
+                    "judge check",
+                    f"{words(check.get('type'))} “{words(check.get('value'))}” "
+                    f"(weight {words(check.get('weight'))})",
+                )
+            )
+    if spec.get("rubric"):
+        rows.append(("judge rubric", str(spec["rubric"])))
+    stdout_console().print(kv_panel(f"task {row['id']}", rows))
+
+
+def _replay_rows(replay: Any) -> list[tuple[str, str]]:
+    """The replay mode in plain words: where and how the task would be replayed."""
+    if not isinstance(replay, dict) or not replay:
+        return []
+    rows = [
+        (
+            "replay",
+            f"{replay.get('mode')} ({replay.get('reason')}; replay.mode = "
+            f"{replay.get('configured')})",
+        )
+    ]
+    if replay.get("repository"):
+        commit = str(replay.get("commit") or "unknown")
+        source = f" from {replay['commit_source']}" if replay.get("commit_source") else ""
+        rows.append(("replay repository", f"{replay['repository']} at {commit[:12]}{source}"))
+    if replay.get("test_command"):
+        rows.append(("replay tests", str(replay["test_command"])))
+    if replay.get("failing_tests"):
+        rows.append(("failing then", ", ".join(str(t) for t in replay["failing_tests"][:5])))
+    if replay.get("fidelity") is not None:
+        rows.append(
+            (
+                "replay fidelity",
+                f"{replay['fidelity']:.0%} ({replay['fidelity_matched']} of "
+                f"{replay['fidelity_rollouts']} replays under the original document reproduced "
+                "the original outcome)",
+            )
+        )
+    return rows
 
 
 def register(app: typer.Typer) -> None:

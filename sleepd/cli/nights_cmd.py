@@ -9,7 +9,7 @@ from sleepd.cli.review_cmd import CommandError
 
 
 def _fmt(value: object, spec: str = "") -> str:
-    return "-" if value is None else format(value, spec)
+    return "—" if value is None else format(value, spec)
 
 
 def nights(
@@ -35,32 +35,52 @@ def nights(
     if not rows:
         info("no nights yet; `sleepd run` starts one")
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.text import Text
 
-    table = Table()
-    for column in (
-        "night", "started", "mode", "tasks", "cand", "acc/rej/inc", "val", "test",
-        "tokens", "cost", "time", "stop",
-    ):  # fmt: skip
-        table.add_column(column)
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(
+        [
+            "night",
+            "started",
+            "replayed",
+            "scores (0–1, without → with the edit)",
+            "cost",
+            "outcome",
+        ],
+        title="Nights, oldest first",
+        compact=True,
+    )
     for r in rows:
-        sim = " [bold red]SIM[/]" if r["simulated"] else ""
-        table.add_row(
-            f"#{r['id']}{sim}",
-            r["started_at"][:16].replace("T", " "),
-            r["replay_mode"] or "-",
-            str(r["tasks_replayed"]),
-            str(r["candidates_proposed"]),
-            f"{r['accepted']}/{r['rejected']}/{r['inconclusive']}",
-            f"{_fmt(r['val_before'], '.2f')}→{_fmt(r['val_after'], '.2f')}",
-            f"{_fmt(r['test_before'], '.2f')}→{_fmt(r['test_after'], '.2f')}",
-            str(r["tokens"]),
-            f"${r['cost_usd']:.2f}",
-            f"{_fmt(r['duration_s'], '.0f')} s",
-            r["stop_reason"] or r["status"],
+        night = Text(f"#{r['id']}")
+        if r["dry_run"]:
+            night.append("\nDRY RUN", "bold magenta")
+        if r["simulated"]:
+            night.append("\nSIMULATED", "bold yellow")
+        replayed = [f"{r['tasks_replayed']} tasks", f"{r['candidates_proposed']} edits"]
+        if r.get("replay_mode"):
+            replayed.insert(0, f"{r['replay_mode']} mode")
+        for key, name in (
+            ("accepted", "accepted"),
+            ("rejected", "rejected"),
+            ("inconclusive", "undecided"),
+        ):
+            if r[key]:
+                replayed.append(f"{r[key]} {name}")
+        scores = (
+            f"validation {_fmt(r['val_before'], '.2f')} → {_fmt(r['val_after'], '.2f')}\n"
+            f"sealed test {_fmt(r['test_before'], '.2f')} → {_fmt(r['test_after'], '.2f')}"
         )
-    Console().print(table)
+        shown.add_row(
+            night,
+            r["started_at"][:16].replace("T", "\n"),
+            "\n".join(replayed),
+            scores,
+            f"${r['cost_usd']:.2f}\n{_fmt(r['duration_s'], '.0f')} s",
+            Text(r["stop_reason"] or r["status"]),
+        )
+    stdout_console().print(shown)
 
 
 def register(app: typer.Typer) -> None:

@@ -32,12 +32,42 @@ def patterns(
             err=True,
         )
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    title = (
+        "Failure patterns, most frequent first (with those seen once)"
+        if show_all
+        else "Recurring failure patterns (an error seen at least twice), most frequent first"
+    )
+    shown = table(
+        ["times", "last 7 days", "7 days before", "trend", "tool", "pattern and one example"],
+        title=title,
+        compact=True,
+    )
     for row in rows:
-        example = " ".join(row.example.split())[:100]
-        typer.echo(
-            f"{row.count:>5}  {row.trend:<7} {row.last_7d:>3}/{row.previous_7d:<3} {row.signature}"
+        example = " ".join(row.example.split())[:200]
+        message = _message(row.signature)
+        body = Text(message)
+        if example and example != message:
+            body.append("\ne.g. " + example, style="dim")
+        shown.add_row(
+            str(row.count),
+            str(row.last_7d),
+            str(row.previous_7d),
+            row.trend,
+            row.tool_name or "—",
+            body,
         )
-        typer.echo(f"       e.g. {example}")
+    stdout_console().print(shown)
+
+
+def _message(signature: str) -> str:
+    """The pattern's message, without the tool and error-class fields it starts with."""
+    parts = signature.split(" | ", 2)
+    return parts[2] if len(parts) == 3 else signature
 
 
 def register(app: typer.Typer) -> None:

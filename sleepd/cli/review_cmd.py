@@ -75,7 +75,7 @@ def list_cmd(
 
     if status != "all" and status not in PROPOSAL_STATES:
         allowed = ", ".join(PROPOSAL_STATES)
-        raise CommandError(f"--status {status!r}: expected all or one of {allowed}", ExitCode.USAGE)
+        raise CommandError(f"--status “{status}”: expected all or one of {allowed}", ExitCode.USAGE)
     engine = _engine(write=False)
     wanted = None if status == "all" else status
     views = [] if engine is None else list_proposals(engine, status=wanted)
@@ -85,19 +85,38 @@ def list_cmd(
     if not views:
         info(f"no {'' if status == 'all' else status + ' '}proposals")
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(
+        ["proposal", "status", "validation lift", "p-value", "document"],
+        title="Proposals, oldest first (`sleepd review show ID` tells the story)",
+    )
     for v in views:
-        sim = " SIMULATED" if v.simulated else ""
-        p = "n/a" if v.p_value is None else f"{v.p_value:.4g}"
-        lift = "n/a" if v.val_lift is None else f"{v.val_lift:+.3f}"
-        typer.echo(f"#{v.id:<5} {v.status:<9} p={p:<8} val {lift:<7} {v.document_path}{sim}")
+        proposal = Text(f"#{v.id}")
+        if v.simulated:
+            proposal.append("\nSIMULATED", "bold yellow")
+        shown.add_row(
+            proposal,
+            v.status,
+            "—" if v.val_lift is None else f"{v.val_lift:+.3f}",
+            "—" if v.p_value is None else f"{v.p_value:.2g}",
+            Text(v.document_path),
+        )
+    stdout_console().print(shown)
 
 
 @review_app.command("show")
 def show(
     proposal_id: int = typer.Argument(..., metavar="ID"),
     json_out: bool = typer.Option(False, "--json", help="Print JSON (with evidence)."),
+    no_pager: bool = typer.Option(
+        False, "--no-pager", help="Print straight to the terminal (no less), like git."
+    ),
 ) -> None:
-    """One proposal: header, diff and evidence."""
+    """One proposal: what the night found, the edit, the decision, the evidence."""
     from dataclasses import asdict
 
     from sleepd.errors import NotFoundError
@@ -112,14 +131,19 @@ def show(
     if json_out:
         emit_json({**view.to_dict(), "evidence": asdict(evidence)})
         return
-    from rich.console import Console
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import paged
+    from sleepd.review.render import render_diff, render_evidence, render_header, render_story
+    from sleepd.review.story import gather_story
 
-    from sleepd.review.render import render_diff, render_evidence, render_header
-
-    console = Console()
-    render_header(console, view)
-    render_diff(console, view.diff)
-    render_evidence(console, evidence)
+    story = gather_story(engine, proposal_id)
+    with paged(stdout_console(), enabled=not no_pager) as console:
+        render_header(console, view)
+        render_story(console, view, story)
+        console.rule("the change to the document", align="left")
+        render_diff(console, view.diff)
+        console.rule("evidence", align="left")
+        render_evidence(console, evidence)
 
 
 @review_app.command("accept")

@@ -70,13 +70,25 @@ def history(
     if not rows:
         info("no stored versions yet")
         return
+    from rich.text import Text
+
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import table
+
+    shown = table(
+        ["version", "stored", "origin", "size", "document"],
+        title="Stored versions, newest first (* = the current reference)",
+    )
     for r in rows:
-        mark = "*" if r.current else " "
-        proposal = f"proposal #{r.proposal_id}" if r.proposal_id else ""
-        typer.echo(
-            f"{mark}#{r.id:<5} {r.created_at:%Y-%m-%d %H:%M:%S} {r.origin:<9} {r.hash[:12]} "
-            f"{r.size:>7} B  {r.path} {proposal}".rstrip()
+        proposal = f" (proposal #{r.proposal_id})" if r.proposal_id else ""
+        shown.add_row(
+            f"{'*' if r.current else ' '}#{r.id}",
+            f"{r.created_at:%Y-%m-%d %H:%M}",
+            r.origin + proposal,
+            f"{r.size:,} B",
+            Text(f"{r.path}\nsha256 {r.hash[:12]}…"),
         )
+    stdout_console().print(shown)
 
 
 def register(app: typer.Typer) -> None:

@@ -88,39 +88,6 @@ def execute_night(
     return result
 
 
-def print_proposals(proposal_ids: list[int], console: Any) -> None:
-    from rich.syntax import Syntax
-    from sqlalchemy.orm import Session
-
-    from sleepd.config import load_config
-    from sleepd.store.models import Proposal, TargetDocument
-    from sleepd.store.open import open_store
-
-    if not proposal_ids:
-        console.print("no proposal was staged tonight")
-        return
-    engine = open_store(load_config())
-    with Session(engine) as db:
-        for pid in proposal_ids:
-            proposal = db.get(Proposal, pid)
-            if proposal is None:
-                continue
-            document = db.get(TargetDocument, proposal.document_id)
-            sim = " [bold yellow]SIMULATED[/]" if proposal.simulated else ""
-            console.rule(f"proposal #{pid}{sim}")
-            console.print(f"target: {document.path if document else '?'}")
-            gate = proposal.gate or {}
-            console.print(
-                f"gate: {gate.get('outcome')} — p = {proposal.p_value:.4g} "
-                f"(α used {gate.get('alpha_used', 0):.4g}), {gate.get('n_informative')} "
-                f"informative of {gate.get('n_tasks')} validation tasks; "
-                f"validation lift {proposal.val_lift:+.3f}, sealed test lift "
-                + (f"{proposal.test_lift:+.3f}" if proposal.test_lift is not None else "—")
-            )
-            console.print(f"reason: {gate.get('reason', '')}")
-            console.print(Syntax(proposal.diff, "diff", theme="ansi_dark", word_wrap=True))
-
-
 def run(
     project: Path = typer.Option(None, "--project", help="Only this project (its path)."),
     backend: str = typer.Option(None, "--backend", help="Use this backend for every role."),
@@ -165,7 +132,9 @@ def run(
             }
         )
     else:
-        render_summary(result, console)
+        from sleepd.cli.night_view import print_proposals, render_summary
+
+        render_summary(result, console, dry_run=dry_run, cfg=cfg)
         print_proposals(result.proposals, console)
     if result.status == "failed":
         raise typer.Exit(int(ExitCode.ERROR))
@@ -180,88 +149,6 @@ def run(
         raise typer.Exit(int(ExitCode.NO_BACKEND))
     if result.status == "stopped" and result.stop_reason and "budget" in result.stop_reason:
         raise typer.Exit(int(ExitCode.BUDGET))
-
-
-def render_summary(result: Any, console: Any) -> None:
-    summary = result.summary
-    sim = (
-        " [bold yellow](SIMULATED backend — a test double, not a real model)[/]"
-        if summary.get("simulated")
-        else ""
-    )
-    console.rule(f"night #{result.night_id}: {result.status}{sim}")
-    if result.stop_reason:
-        console.print(f"reason: {result.stop_reason}")
-    steps = summary.get("steps", {})
-    if "harvest" in steps:
-        h = steps["harvest"]
-        console.print(f"harvest: {h['events_new']} new events from {h['files_changed']} files")
-    if "mine" in steps:
-        m = steps["mine"]
-        console.print(
-            "mine: "
-            + ", ".join(f"{k} {v}" for k, v in m.items() if isinstance(v, int | float))[:300]
-        )
-    for p in summary.get("projects", []):
-        decisions = ", ".join(f"{k}: {v}" for k, v in p["decisions"].items()) or "none"
-        console.print(
-            f"{p['project']}: {p['status']} — tasks {p['tasks']}, candidates {p['candidates']} "
-            f"({decisions}), rollouts {p['rollouts']}"
-            + (f", A/A {p['calibration']}" if p.get("calibration") else "")
-            + (f" — {p['reason']}" if p.get("reason") else "")
-        )
-        if p.get("plan"):
-            render_plan(p["plan"], console)
-        if p.get("val_before") is not None:
-            console.print(
-                f"  validation {p['val_before']:.3f} → "
-                + (f"{p['val_after']:.3f}" if p.get("val_after") is not None else "—")
-                + "; sealed test "
-                + (
-                    f"{p['test_before']:.3f} → {p['test_after']:.3f}"
-                    if p.get("test_before") is not None
-                    else "—"
-                )
-            )
-    budget = summary.get("budget", {})
-    console.print(
-        f"spent: {budget.get('tokens', 0)} tokens, ${budget.get('usd', 0):.4f}; "
-        f"{summary.get('duration_s', 0):.1f} s"
-    )
-
-
-def render_plan(plan: dict[str, Any], console: Any) -> None:
-    """A dry run's plan: the calls, the forecast cost, what the gate can detect."""
-    from rich.table import Table
-
-    table = Table(title="Tonight's plan (at most)", show_header=True)
-    table.add_column("what")
-    table.add_column("value", justify="right")
-    labels = (
-        ("train_rollouts", "training rollouts"),
-        ("val_rollouts_max", "validation rollouts"),
-        ("test_rollouts", "sealed test rollouts"),
-        ("optimizer_calls", "optimizer calls"),
-    )
-    for key, label in labels:
-        table.add_row(label, str(plan.get(key, 0)))
-    cost = plan.get("forecast_usd")
-    if cost is None:
-        table.add_row("forecast cost", "unknown: no backend is usable")
-    else:
-        for role in ("target", "judge", "optimizer"):
-            if role in cost:
-                table.add_row(f"forecast cost, {role}", f"${cost[role]:.4f}")
-        table.add_row("forecast cost, total", f"${cost['total']:.4f}")
-    console.print(table)
-    console.print(f"  document: {plan.get('target')} ({plan.get('kind')})")
-    if plan.get("detect_sentence"):
-        console.print(f"  {plan['detect_sentence']}")
-    if not plan.get("backend_usable", True):
-        console.print(
-            f"  [bold red]no backend is usable[/]: {plan.get('backend_problem')}; "
-            "a real run would be refused before it starts"
-        )
 
 
 def register(app: typer.Typer) -> None:

@@ -59,8 +59,13 @@ def status(
         if db_file is not None:
             probe(db_file)  # a damaged file: one line, non-zero exit
     db = None if missing else ReadOnlyDb(url)
+    readiness: list[Any] = []
     try:
         report = collect_status(db, cfg)
+        if db is not None and not json_out and report["database"]["at_head"]:
+            from sleepd.readiness import project_readiness
+
+            readiness = [r for r in project_readiness(db, cfg, limit=5)]
     finally:
         if db is not None:
             db.close()
@@ -72,7 +77,7 @@ def status(
     else:
         from sleepd.cli.status_view import render_status
 
-        render_status(report)
+        render_status(report, readiness)
     if reasons:
         typer.echo(f"sleepd: check failed: {'; '.join(reasons)}", err=True)
         raise typer.Exit(int(ExitCode.CHECK_FAILED))

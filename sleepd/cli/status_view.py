@@ -1,10 +1,29 @@
-"""The human view of `sleepd status`: one screen, most important first."""
+"""The human view of `sleepd status`: one screen, most important first.
+
+Tables are laid out to fit 80 columns without cutting a header (figures are rows,
+sources are columns); every figure is named in words.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rich.text import Text
+
 from sleepd.cli.common import stdout_console
+from sleepd.cli.view import kv_panel, table
+
+HARVEST_ROWS = (
+    ("files", "transcript files"),
+    ("sessions", "sessions"),
+    ("events", "events"),
+    ("tool_errors", "tool errors"),
+    ("malformed_lines", "malformed lines skipped"),
+    ("redactions", "secrets redacted"),
+    ("newest_session", "newest session"),
+    ("last_harvest", "last harvest"),
+)
 
 
 def _fmt(value: Any) -> str:
@@ -12,90 +31,153 @@ def _fmt(value: Any) -> str:
         return "—"
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".") if value else "0"
-    return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    text = str(value)
+    if len(text) >= 19 and text[10] == "T":  # an ISO timestamp: to the minute
+        return text[:16].replace("T", " ")
+    return text
 
 
-def render_status(report: dict[str, Any]) -> None:
-    from rich.table import Table
+def _lift(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.3f}"
 
+
+def _percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{rate * 100:.0f}%"
+
+
+def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None:
     console = stdout_console()
     db = report["database"]
     daemon = report["daemon"]
-    state = "[green]running[/]" if daemon["running"] else f"[red]{daemon['state']}[/]"
-    console.print(f"[bold]sleepd[/] home {report['home']}")
+    if daemon["running"]:
+        daemon_text = f"running, pid {daemon['pid']}, watching by {daemon['watch_mode']}"
+    else:
+        daemon_text = f"not running ({daemon['state']})"
+    if db["at_head"]:
+        database = f"up to date (schema {db['revision']})"
+    elif not db.get("initialised"):
+        database = "not created yet (the first `sleepd harvest` creates it)"
+    else:
+        database = f"schema {db['revision']} is behind: run `sleepd db upgrade`"
     console.print(
-        f"database {'at head' if db['at_head'] else 'NOT at head'} ({db['revision'] or 'empty'})"
-        f"   daemon {state}"
-        + (f" pid {daemon['pid']}, watch {daemon['watch_mode']}" if daemon["running"] else "")
-        + f"   next night {_fmt(daemon.get('next_night_at'))}"
-    )
-    harvest = Table(title="harvest", title_justify="left")
-    for col in (
-        "source",
-        "files",
-        "sessions",
-        "events",
-        "tool errors",
-        "malformed",
-        "redactions",
-        "newest session",
-        "last harvest",
-    ):
-        harvest.add_column(col)
-    for source, f in report["harvest"]["sources"].items():
-        harvest.add_row(
-            source + ("" if f["enabled"] else " (off)"),
-            _fmt(f["files"]),
-            _fmt(f["sessions"]),
-            _fmt(f["events"]),
-            _fmt(f["tool_errors"]),
-            _fmt(f["malformed_lines"]),
-            _fmt(f["redactions"]),
-            _fmt(f["newest_session"]),
-            _fmt(f["last_harvest"]),
+        kv_panel(
+            "sleepd",
+            [
+                ("home", report["home"]),
+                ("database", database),
+                ("daemon", daemon_text),
+                ("next night", _fmt(daemon.get("next_night_at"))),
+            ],
         )
+    )
+    sources = report["harvest"]["sources"]
+    harvest = table(
+        ["harvest", *(s + ("" if f["enabled"] else " (off)") for s, f in sources.items())]
+    )
+    for key, name in HARVEST_ROWS:
+        harvest.add_row(name, *(_fmt(f.get(key)) for f in sources.values()))
     console.print(harvest)
     mining = report.get("mining") or {}
     if mining:
         splits = mining.get("tasks_by_split", {})
         console.print(
-            f"mining: {_fmt(mining.get('episodes'))} episodes, {_fmt(mining.get('clusters'))} "
-            f"clusters ({_fmt(mining.get('recurring_clusters'))} recurring), tasks "
-            + ", ".join(f"{k} {v}" for k, v in splits.items())
-            + f" ({_fmt(mining.get('tasks_recurring'))} recurring, "
-            f"{_fmt(mining.get('tasks_one_off'))} one-off)"
+            kv_panel(
+                "mining",
+                [
+                    ("episodes", _fmt(mining.get("episodes"))),
+                    (
+                        "request clusters",
+                        f"{_fmt(mining.get('clusters'))}, of which "
+                        f"{_fmt(mining.get('recurring_clusters'))} recurring",
+                    ),
+                    (
+                        "tasks",
+                        f"train {splits.get('train', 0)}, validation {splits.get('val', 0)}, "
+                        f"sealed test {splits.get('test', 0)} "
+                        f"({_fmt(mining.get('tasks_recurring'))} recurring, "
+                        f"{_fmt(mining.get('tasks_one_off'))} one-off)",
+                    ),
+                    ("failure patterns", _fmt(mining.get("failure_patterns"))),
+                ],
+            )
         )
         replay = mining.get("replay") or {}
         if replay:
             mean = replay.get("fidelity_mean")
             console.print(
-                f"replay: mode {replay['mode']}; {replay['tasks_ready_for_tools']} of "
-                f"{replay['tasks_with_site']} tasks can act with tools; fidelity measured on "
-                f"{replay['fidelity_measured']} (mean {'-' if mean is None else f'{mean:.0%}'}, "
-                f"{replay['low_fidelity']} below {replay['min_fidelity']:.0%}, not gated)"
+                kv_panel(
+                    "replay",
+                    [
+                        ("mode", str(replay["mode"])),
+                        (
+                            "tasks that can act with tools",
+                            f"{replay['tasks_ready_for_tools']} of {replay['tasks_with_site']}",
+                        ),
+                        (
+                            "fidelity",
+                            f"measured on {replay['fidelity_measured']} tasks, mean "
+                            f"{'—' if mean is None else f'{mean:.0%}'}; "
+                            f"{replay['low_fidelity']} below {replay['min_fidelity']:.0%} "
+                            "(not gated)",
+                        ),
+                    ],
+                )
             )
+    if readiness:
+        ready = table(
+            ["project", "ready for a night?"], title="Readiness (see `sleepd explain readiness`)"
+        )
+        for r in readiness:
+            ready.add_row(Text(r.project), Text(r.sentence()))
+        console.print(ready)
     gate = report["gate"]
     p = gate["proposals"]
     d = gate["decisions"]
-    console.print(
-        f"gate: {p['pending']} pending, {p['accepted']} accepted, {p['rejected']} rejected, "
-        f"{p['stale']} stale; decisions accept {d['accept']} / reject {d['reject']} / "
-        f"inconclusive {d['inconclusive']}; acceptance rate {_fmt(gate['acceptance_rate'])}; "
-        f"A/A false-accept {_fmt(gate['aa_false_accept_rate'])}"
+    aa = (
+        f"{_percent(gate['aa_false_accept_rate'])} of {gate.get('aa_trials', 0)} checks "
+        "accepted an unchanged document (a false alarm; the gate keeps this ≤ alpha)"
+        if gate.get("aa_trials")
+        else "no check run yet"
     )
+    rows = [
+        (
+            "proposals",
+            f"{p['pending']} waiting for review, {p['accepted']} accepted, "
+            f"{p['rejected']} rejected, {p['stale']} stale",
+        ),
+        (
+            "gate decisions",
+            f"{d['accept']} accepted, {d['reject']} rejected, {d['inconclusive']} inconclusive "
+            f"(acceptance rate {_percent(gate['acceptance_rate'])})",
+        ),
+        ("A/A checks", aa),
+    ]
     last = gate["last_night"]
     if last:
-        sim = " [yellow](SIMULATED backend)[/]" if last["simulated"] else ""
-        console.print(
-            f"last night #{last['id']} {last['status']}{sim}: accepted {last['accepted']}, "
-            f"val lift {_fmt(last['val_lift'])}, test lift {_fmt(last['test_lift'])}"
-            + (f" — {last['stop_reason']}" if last["stop_reason"] else "")
+        sim = " SIMULATED" if last["simulated"] else ""
+        lifts = (
+            f"validation lift {_lift(last['val_lift'])}, "
+            f"sealed test lift {_lift(last['test_lift'])}"
+            if last["val_lift"] is not None
+            else "no edit scored to the end"
         )
+        rows.append(
+            (
+                "last night",
+                f"#{last['id']} {last['status']}{sim}: {last['accepted']} accepted; {lifts}"
+                + (f"; {last['stop_reason']}" if last["stop_reason"] else ""),
+            )
+        )
+    console.print(kv_panel("gate", rows))
     budget = report["budget"]
     console.print(
-        f"budget: ${budget['last_24h_usd']:.2f} last 24 h "
-        f"(cap ${budget['caps']['max_usd_per_night']}/night), "
-        f"${budget['last_30d_usd']:.2f} last 30 days"
+        Text(
+            f"model spend: ${budget['last_24h_usd']:.2f} in the last 24 h "
+            f"(cap ${budget['caps']['max_usd_per_night']} a night), "
+            f"${budget['last_30d_usd']:.2f} in the last 30 days"
+        )
     )
     for warning in report["warnings"]:
-        console.print(f"[yellow]warning:[/] {warning}")
+        console.print(Text.assemble(("warning: ", "yellow"), str(warning)))

@@ -21,11 +21,19 @@ def verify(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -
     else:
         if not checks:
             info("nothing adopted yet; nothing to verify")
-        for c in checks:
-            extra = f": {c.detail}" if c.detail else ""
-            if c.observed_version_id:
-                extra += f" (recorded as version #{c.observed_version_id})"
-            typer.echo(f"{c.status:<10} {c.path}{extra}")
+        if checks:
+            from rich.text import Text
+
+            from sleepd.cli.common import stdout_console
+            from sleepd.cli.view import table
+
+            shown = table(["state", "document", "detail"], title="Adopted documents")
+            for c in checks:
+                extra = c.detail or ""
+                if c.observed_version_id:
+                    extra += f" (recorded as version #{c.observed_version_id})"
+                shown.add_row(c.status, Text(str(c.path)), Text(extra.strip() or "—"))
+            stdout_console().print(shown)
     if bad:
         raise CommandError(
             f"{len(bad)} of {len(checks)} adopted document(s) changed outside sleepd",

@@ -101,11 +101,23 @@ def print_diff(console: Console, diff: str) -> None:
     console.print(diff_text(diff), soft_wrap=True, crop=False, no_wrap=True, overflow="ignore")
 
 
-def table(columns: Sequence[str], *, title: str | None = None, **kwargs: Any) -> Table:
-    """A table whose headers are never cut: a header is as wide as it needs."""
+def table(
+    columns: Sequence[str], *, title: str | None = None, compact: bool = False, **kwargs: Any
+) -> Table:
+    """A table whose headers are never cut short: a header too long for its column wraps
+    between words (or folds), it never ends in `…`; cells fold the same way, so every
+    character of a value is shown. Rich fits the table to the terminal's width.
+
+    `compact` drops the vertical rules, for tables with many columns at 80 columns.
+    """
+    if compact:
+        from rich import box
+
+        kwargs.setdefault("box", box.SIMPLE_HEAD)
+        kwargs.setdefault("show_edge", False)
     out = Table(title=title, title_justify="left", **kwargs)
     for column in columns:
-        out.add_column(column, min_width=len(column), overflow="fold")
+        out.add_column(column, overflow="fold")
     return out
 
 

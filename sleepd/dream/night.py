@@ -748,7 +748,9 @@ def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult
         with write_session(engine) as db:
             projects = projects_with_tasks(db, options.project, cfg.dream.min_tasks)
         if not projects:
-            return night.close("completed", "no project has enough mined tasks yet")
+            from sleepd.readiness import not_ready_reason
+
+            return night.close("completed", not_ready_reason(engine, cfg, options.project))
         for project in projects:
             outcome = night.run_project(project)
             if outcome.status == "stopped":

@@ -49,9 +49,15 @@ _REFUSED = re.compile(
     r"user doesn'?t want to proceed with this tool use|tool use was rejected", re.IGNORECASE
 )
 _PATCH_FAILED = re.compile(
-    r"^\W*(apply_patch verification failed|Failed to find expected lines|"
+    r"^\W*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
     r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
     re.IGNORECASE | re.MULTILINE,
+)
+#: A failure a pipe hid (`git log … | head` exits 0): git's `fatal:`, or a program's own
+#: "no such file" line, opening the output.
+_HIDDEN_FAILURE = re.compile(
+    r"^\s*fatal: |^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)",
+    re.MULTILINE,
 )
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = frozenset(
@@ -60,7 +66,6 @@ BENIGN_EXIT_1: frozenset[str] = frozenset(
 )  # fmt: skip
 _GIT_BENIGN = re.compile(r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor)")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
-_CHAIN = re.compile(r"\|\||&&|;|\||\n")
 _ERROR_TEXT = re.compile(
     r"error|fatal|denied|no such file|not found|cannot|invalid|unrecognized|usage:", re.I
 )
@@ -78,7 +83,11 @@ def is_failed_result(event: EventView) -> bool:
     if event.is_error or (event.exit_code is not None and event.exit_code != 0):
         return True
     head = event.text[:600]
-    return bool(_TOOL_USE_ERROR.search(event.text) or _PATCH_FAILED.search(head))
+    return bool(
+        _TOOL_USE_ERROR.search(event.text)
+        or _PATCH_FAILED.search(head)
+        or _HIDDEN_FAILURE.search("\n".join(head.splitlines()[:3]))
+    )
 
 
 def is_knock_on(event: EventView) -> bool:
@@ -108,26 +117,40 @@ def _person_words(event: EventView) -> bool:
     )
 
 
+def _is_operator(word: str) -> bool:
+    """`|`, `&&`, `;` … (also glued to a closing `)`, as the lexer reads `$(…);`)."""
+    return bool(re.fullmatch(r"[;&|()]+", word)) and bool(re.search(r"[;&|]", word))
+
+
+def _words(command: str) -> list[str]:
+    """Shell words with `|`, `&&`, `;` … as words of their own; quotes respected
+    (`rg "a|b" src` is one command)."""
+    lexer = shlex.shlex(command.replace("\n", " ; "), posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: fall back to plain splitting
+        return command.split()
+
+
 def last_command(command: str) -> str:
     """The command that sets a chain's exit status (the last of `a && b | c`)."""
-    parts = [p.strip() for p in _CHAIN.split(command) if p.strip()]
-    if not parts:
-        return ""
-    return parts[-1]
+    words = _words(command)
+    while words and _is_operator(words[-1]):
+        words.pop()
+    for index in range(len(words) - 1, -1, -1):
+        if _is_operator(words[index]):
+            words = words[index + 1 :]
+            break
+    return shlex.join(words)
 
 
 def command_family(command: str) -> str:
     """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`."""
-    try:
-        words = shlex.split(command, posix=True)
-    except ValueError:
-        words = command.split()
-    for word in words:
+    for word in _words(command):
         if "=" in word and not word.startswith(("-", "=")) and word.split("=")[0].isidentifier():
             continue
-        if word in _WRAPPERS or re.fullmatch(r"-\S+|\d+[smh]?", word):
-            continue
-        if word == "timeout":
+        if word in _WRAPPERS or word == "timeout" or re.fullmatch(r"-\S+|\d+[smh]?", word):
             continue
         return word.rsplit("/", 1)[-1]
     return ""
@@ -205,6 +228,32 @@ class EpisodeErrors:
         return [i for i, v in self.verdicts.items() if v.kind == "root"]
 
 
+_SESSION_ID = re.compile(r"Process running with session ID (\d+)")
+_POLL_ARG = re.compile(r'"session_id"\s*:\s*(\d+)')
+
+
+def _polled_commands(events: Sequence[EventView], calls: dict[str, EventView]) -> dict[int, str]:
+    """Codex runs a long command with `exec_command` and reads its end with `write_stdin`
+    on the same session id: the exit code `write_stdin` reports is that command's.
+    Returns result event id → the command it reports on."""
+    started: dict[str, str] = {}
+    out: dict[int, str] = {}
+    for event in events:
+        if event.kind != "tool_result":
+            continue
+        call = calls.get(event.call_id or "")
+        if call is None:
+            continue
+        running = _SESSION_ID.search(event.text[:400])
+        if running and is_shell_tool(call.tool_name):
+            started[running.group(1)] = command_of(call.text)
+            continue
+        polled = _POLL_ARG.search(call.text[:400])
+        if polled and polled.group(1) in started:
+            out[event.id] = started[polled.group(1)]
+    return out
+
+
 def shell_outputs(events: Sequence[EventView]) -> list[tuple[str, bool]]:
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
     out = []
@@ -228,10 +277,12 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
         call = calls.get(event.call_id or "")
         if call is not None and call.message_id:
             by_message.setdefault(call.message_id, []).append(event)
+    polled = _polled_commands(events, calls)
     for event in failed:
         call = calls.get(event.call_id or "")
         shell = call is not None and is_shell_tool(call.tool_name)
         command = command_of(call.text) if call is not None and shell else ""
+        command = command or polled.get(event.id, "")
         if is_knock_on(event):
             siblings = by_message.get(call.message_id, []) if call and call.message_id else []
             cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)

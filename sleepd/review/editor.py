@@ -35,9 +35,9 @@ def edit_text(text: str, *, filename: str) -> str:
         try:
             completed = subprocess.run(command, check=False)
         except OSError as exc:
-            raise EditorError(f"cannot start editor {command[0]!r}: {exc.strerror}") from None
+            raise EditorError(f"cannot start editor “{command[0]}”: {exc.strerror}") from None
         if completed.returncode != 0:
-            raise EditorError(f"editor {command[0]!r} exited with status {completed.returncode}")
+            raise EditorError(f"editor “{command[0]}” exited with status {completed.returncode}")
         try:
             return path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:

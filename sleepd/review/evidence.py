@@ -87,16 +87,17 @@ def _rollout_score(r: Rollout) -> float:
 def _rollouts(db: Session, proposal: Proposal) -> tuple[list[Rollout], list[Rollout]]:
     if proposal.night_id is None or proposal.candidate_id is None:
         return [], []
-    before = list(
-        db.scalars(
-            select(Rollout).where(
-                Rollout.night_id == proposal.night_id,
-                Rollout.candidate_id.is_(None),
-                Rollout.document_hash == proposal.base_hash,
-            )
-        )
-    )
     after = list(db.scalars(select(Rollout).where(Rollout.candidate_id == proposal.candidate_id)))
+    baseline = select(Rollout).where(
+        Rollout.night_id == proposal.night_id, Rollout.candidate_id.is_(None)
+    )
+    before = list(db.scalars(baseline.where(Rollout.document_hash == proposal.base_hash)))
+    if not before and after:
+        # A document the night created has no stored base text (the empty hash) while
+        # its baseline replays ran on the starting template: the same night's baseline
+        # rollouts of the same tasks are the comparison the gate made.
+        tasks = sorted({r.task_id for r in after})
+        before = list(db.scalars(baseline.where(Rollout.task_id.in_(tasks))))
     return before, after
 
 

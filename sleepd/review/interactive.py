@@ -24,7 +24,8 @@ from sleepd.review.adopt import (
 from sleepd.review.editor import EditorError, edit_text
 from sleepd.review.evidence import gather_evidence
 from sleepd.review.queue import ProposalView, get_proposal, list_proposals, proposed_content
-from sleepd.review.render import render_diff, render_evidence, render_header
+from sleepd.review.render import render_diff, render_evidence, render_header, render_story
+from sleepd.review.story import gather_story
 from sleepd.review.validate import document_problems
 
 PROMPT_KEYS = "y,n,s,e,v,q,?"
@@ -80,6 +81,8 @@ class Reviewer:
 
     def _review_one(self, view: ProposalView, position: str) -> str:
         render_header(self.console, view, position=position)
+        render_story(self.console, view, gather_story(self.engine, view.id))
+        self.console.rule("the change to the document", align="left")
         render_diff(self.console, view.diff)
         while True:
             key = self._answer(f"{position} Accept this edit [{PROMPT_KEYS}]? ").lower()

@@ -74,7 +74,7 @@ def view_of(proposal: Proposal, document: TargetDocument) -> ProposalView:
         created_at=proposal.created_at,
         gate_outcome=str(gate.get("outcome", "accept")),
         p_value=proposal.p_value,
-        alpha=gate.get("alpha"),
+        alpha=gate.get("alpha_used", gate.get("alpha")),
         val_lift=proposal.val_lift,
         test_lift=proposal.test_lift,
         cost_usd=proposal.cost_usd,

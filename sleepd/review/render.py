@@ -1,102 +1,191 @@
-"""How a proposal looks on a terminal: header, diff, evidence."""
+"""How a proposal looks on a terminal: header, the story behind it, diff, evidence.
+
+Every figure is labelled in plain words (see `sleepd.glossary`); stored values go
+through `sleepd.cli.view.words`, so no Python repr reaches the screen; the diff is
+written whole, never cut or wrapped (`sleepd.cli.view.print_diff`).
+"""
 
 from __future__ import annotations
 
 from rich.console import Console
-from rich.syntax import Syntax
-from rich.table import Table
+from rich.text import Text
 
+from sleepd.cli.view import kv_panel, print_diff, table, words
 from sleepd.review.evidence import Evidence
 from sleepd.review.queue import ProposalView
+from sleepd.review.story import EditSummary, Story, decision_sentence
+
+SPLIT_NAMES = {"train": "train", "val": "validation", "test": "sealed test"}
 
 
 def _num(value: float | None, fmt: str = "+.3f") -> str:
-    return "n/a" if value is None else format(value, fmt)
+    return "—" if value is None else format(value, fmt)
 
 
 def render_header(console: Console, view: ProposalView, *, position: str = "") -> None:
-    console.rule(f"[bold]Proposal #{view.id}[/bold] {position}".rstrip())
     if view.simulated:
         console.print(
-            "[bold reverse red] SIMULATED [/] evidence comes from the simulator backend, "
-            "not from a real model"
+            Text.assemble(
+                (" SIMULATED ", "bold reverse red"),
+                " evidence comes from the simulator backend (a test double), not a real model",
+            )
         )
-    console.print(f"[bold]project[/]   {view.project}")
-    console.print(f"[bold]document[/]  {view.document_path} ({view.document_kind})")
-    night = f"#{view.night_id}" if view.night_id is not None else "n/a"
-    console.print(f"[bold]night[/]     {night}, staged {view.created_at:%Y-%m-%d %H:%M}")
-    alpha = f" (α={view.alpha})" if view.alpha is not None else ""
-    console.print(
-        f"[bold]gate[/]      {view.gate_outcome}, p={_num(view.p_value, '.4g')}{alpha}; "
-        f"validation lift {_num(view.val_lift)}, test lift {_num(view.test_lift)}; "
-        f"cost ${view.cost_usd:.4f}"
-    )
+    night = f"#{view.night_id}" if view.night_id is not None else "—"
+    rows = [
+        ("status", view.status),
+        ("project", view.project),
+        ("document", f"{view.document_path} ({view.document_kind})"),
+        ("night", f"{night}, staged {view.created_at:%Y-%m-%d %H:%M}"),
+        ("gate decision", view.gate_outcome),
+        (
+            "validation lift",
+            f"{_num(view.val_lift)}  (mean score with the edit minus without, validation tasks)",
+        ),
+        (
+            "sealed test lift",
+            f"{_num(view.test_lift)}  (the same on tasks nothing decided on)",
+        ),
+        (
+            "p-value",
+            f"{_num(view.p_value, '.2g')}  (chance of this lift from an edit that does nothing; "
+            f"accepted only below the alpha used, {_num(view.alpha, '.2g')})",
+        ),
+        ("model cost", f"${view.cost_usd:.4f}"),
+    ]
     if view.safety_flags:
-        flags = ", ".join(str(f) for f in view.safety_flags)
-        console.print(f"[bold yellow]safety flags[/] {flags}")
+        rows.append(("safety flags", words(view.safety_flags)))
+    if view.decided_by:
+        rows.append(("decided by", f"{view.decided_by}: {words(view.decision_reason)}"))
+    title = f"Proposal #{view.id} {position}".rstrip()
+    console.print(kv_panel(title, rows))
 
 
 def render_diff(console: Console, diff: str) -> None:
-    if not diff.strip():
-        console.print("[dim](no textual change)[/dim]")
-        return
-    console.print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+    print_diff(console, diff)
+
+
+def render_story(console: Console, view: ProposalView, story: Story) -> None:
+    """What the night found, what it changed, and what the gate concluded."""
+    console.rule("what the night found", align="left")
+    if story.tasks:
+        tasks = table(
+            ["recurring task (one request)", "asked", "sessions", "failed"],
+            title="Recurring tasks whose failed replays the optimizer read",
+        )
+        for t in story.tasks:
+            tasks.add_row(t.example, str(t.asked), str(t.sessions), str(t.failing_rollouts))
+        console.print(tasks)
+        if story.more_tasks:
+            console.print(f"and {story.more_tasks} more recurring tasks")
+    else:
+        console.print("No recurring task is recorded behind this edit.", style="dim")
+    if story.patterns:
+        patterns = table(
+            ["failure pattern (one example)", "here", "in all"],
+            title="Failure patterns in those tasks' history (here: in these tasks)",
+        )
+        for p in story.patterns:
+            example = p.example or p.signature
+            patterns.add_row(
+                f"{p.tool}: {example}" if p.tool else example, str(p.in_these_tasks), str(p.count)
+            )
+        console.print(patterns)
+        if story.more_patterns:
+            console.print(f"and {story.more_patterns} more failure patterns")
+    if story.edits:
+        console.rule("the edit", align="left")
+        for edit in story.edits:
+            console.print(_edit_line(edit))
+        if story.rationale:
+            console.print(Text(f"why (the optimizer's words): {story.rationale}"))
+    console.rule("the decision", align="left")
+    console.print(Text(decision_sentence(story, view.val_lift, view.test_lift)))
+
+
+def _edit_line(edit: EditSummary) -> Text:
+    """`adds after “# Lessons”: - Never commit…` (the whole text is in the diff)."""
+    anchor = f"“{edit.anchor}”" if edit.anchor else "the document"
+    verbs = {"add": f"adds after {anchor}", "replace": f"replaces {anchor} with"}
+    verb = verbs.get(edit.op, f"removes {anchor}" if edit.op == "delete" else edit.op)
+    lines = edit.text.strip().splitlines()
+    more = f" (+{len(lines) - 1} more lines)" if len(lines) > 1 else ""
+    return Text.assemble((verb, "bold"), f": {lines[0]}{more}" if lines else "")
 
 
 def render_evidence(console: Console, evidence: Evidence) -> None:
     if evidence.tasks:
-        table = Table(title="Per-task scores (mean over rollouts)")
-        for column in ("task", "split", "intent", "before", "after", "n"):
-            table.add_column(column)
+        scores = table(
+            ["task", "split", "request", "before", "after", "runs"],
+            title="Score per task without and with the edit (mean over runs, 0–1)",
+        )
         for t in evidence.tasks:
-            table.add_row(
+            scores.add_row(
                 str(t.task_id),
-                t.split,
+                SPLIT_NAMES.get(t.split, t.split),
                 t.intent,
                 _num(t.before, ".2f"),
                 _num(t.after, ".2f"),
                 f"{t.before_n}/{t.after_n}",
             )
-        console.print(table)
+        console.print(scores)
     else:
-        console.print("[dim]no per-task scores stored for this proposal[/dim]")
+        console.print("No per-task scores are stored for this proposal.", style="dim")
     if evidence.tests:
-        table = Table(
-            title="Project tests in tools-mode replay (before: current document; after: this edit)"
+        tests = table(
+            ["task", "agent", "tests run", "before", "after", "passed", "fidelity"],
+            title="Project tests in tools-mode replay (before: the current document; after: "
+            "this edit)",
+            compact=True,
         )
-        for column in (
-            "task", "agent", "tests at the commit", "the task's tests", "before", "after",
-            "passed", "fidelity",
-        ):  # fmt: skip
-            table.add_column(column)
         for row in evidence.tests:
-            table.add_row(
+            targets = "\n".join(row.targets) or "—"
+            tests.add_row(
                 str(row.task_id),
                 row.consumer,
-                f"{row.command}: {row.at_commit}",
-                "\n".join(row.targets) or "-",
+                Text(f"{row.command} (at the commit: {row.at_commit})\ntask's tests: {targets}"),
                 row.before,
                 row.after,
                 f"{row.before_pass}/{row.before_n} → {row.after_pass}/{row.after_n}",
-                "-" if row.fidelity is None else f"{row.fidelity:.0%}",
+                "—" if row.fidelity is None else f"{row.fidelity:.0%}",
             )
-        console.print(table)
-    if evidence.gate_reason:
-        console.print(f"[bold]gate[/] {evidence.gate_reason}")
-    examples = (("failing, before", evidence.failing), ("passing, after", evidence.passing))
+        console.print(tests)
+    examples = (
+        ("failing, before the edit", evidence.failing),
+        ("passing, with it", evidence.passing),
+    )
     for label, example in examples:
         if example is not None:
             score = _num(example.score, ".2f")
-            console.rule(f"example trajectory ({label}): task {example.task_id}, score {score}")
+            console.rule(f"example replay ({label}): task {example.task_id}, score {score}")
             console.print(example.output, markup=False, highlight=False)
     if evidence.sessions:
-        console.rule("source sessions")
+        sessions = table(
+            ["session", "source", "project", "started", "title"], title="Source sessions"
+        )
         for s in evidence.sessions:
-            console.print(
-                " ".join(f"{k}={v}" for k, v in s.items() if v is not None),
-                markup=False,
-                highlight=False,
+            sessions.add_row(
+                words(s.get("external_id", s.get("id"))),
+                words(s.get("source")),
+                words(s.get("project")),
+                words(s.get("started_at")),
+                words(s.get("title")),
             )
-    for key in ("episodes", "tasks", "trajectories", "edits", "verdict"):
-        if key in evidence.provenance:
-            console.print(f"{key}: {evidence.provenance[key]}", markup=False, highlight=False)
+        console.print(sessions)
+    counts = _provenance_counts(evidence)
+    if counts:
+        console.print(Text("traced back to: " + counts))
+
+
+def _provenance_counts(evidence: Evidence) -> str:
+    """How many episodes, tasks and failing replays the edit was traced to."""
+    names = (
+        ("episodes", "episodes"),
+        ("tasks", "tasks replayed"),
+        ("trajectories", "failing train replays read by the optimizer"),
+    )
+    parts = []
+    for key, name in names:
+        value = evidence.provenance.get(key)
+        if isinstance(value, list):
+            parts.append(f"{len(value)} {name}")
+    return ", ".join(parts)

@@ -109,7 +109,7 @@ def test_backends_command_json(empty_path: Path) -> None:
 
 
 def test_backends_command_text_when_nothing_usable(empty_path: Path) -> None:
-    result = CliRunner().invoke(cli(), ["backends"])
+    result = CliRunner().invoke(cli(), ["backends"], env={"COLUMNS": "240"})
     assert result.exit_code == 0
-    assert "auto: none (no model backend available" in result.stdout
-    assert "(test double)" in result.stdout
+    assert "auto picks none: no model backend available" in " ".join(result.stdout.split())
+    assert "(a test double, not a real model)" in result.stdout

@@ -297,3 +297,16 @@ def test_tool_use_error_results_are_errors_wherever_they_occur() -> None:
     )
     assert is_failed_result(result)
     assert judge_errors([result]).verdicts[1].kind == "root"
+
+
+def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
+    # melagiri 25_… (`git log --oneline --all -- cli/src/commands/sync.ts | head -10`, exit 0)
+    # and marot spotter subagent (`find` on a directory that does not exist)
+    for text in (
+        "fatal: empty filename in tree entry",
+        "find: \u2018/home/USER/projects/spotter-worktrees/spotter-dov/assets/css\u2019: "
+        "No such file or directory",
+    ):
+        assert is_failed_result(_result(1, 0, text, exit_code=0))
+    # a search hit that mentions an error is output, not a failure
+    assert not is_failed_result(_result(1, 0, "src/app.py:12: raise ValueError('fatal: x')"))

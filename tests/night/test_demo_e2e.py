@@ -48,6 +48,6 @@ def test_demo_stages_a_simulated_proposal_and_shows_it(tmp_path: Path) -> None:
         if line.startswith("+") and not line.startswith("+++") and line[1:].strip()
     ]
     assert added and all(text in out for text in added), "the diff is shown"
-    assert re.search(r"p = [0-9.e-]+", out) and "validation lift" in out
+    assert re.search(r"p-value +[0-9.e-]+", out) and "validation lift" in out
     assert "SIMULATED" in out
     assert "sleepd review" in out and str(home / "state") in out

@@ -62,16 +62,24 @@ def test_shapes_that_are_not_secrets_stay(redactor: Redactor) -> None:
         "def get_api_key(self) -> str:\n    return os.environ['API_KEY']",
         "max_tokens=4096, input_tokens: 1234, cache_read_input_tokens: 56789",
         'password = os.environ["DB_PASSWORD"]\nPASSWORD=${DB_PASSWORD}',
+        # property assignments in code, from a real Codex session (codemie-code)
+        "      env.CODEMIE_API_KEY = 'proxy-handled';\n    env.CODEMIE_API_KEY = apiKeyValue;",
         "https://github.com/org/repo/blob/main/src/auth/token_store.py#L10",
     ]
     for text in texts:
         assert redactor.redact(text) == (text, []), text[:80]
 
 
+def test_a_real_key_in_a_property_assignment_is_still_redacted(redactor: Redactor) -> None:
+    key = "sk-proj-" + "Ab3dE5gH7jK9" * 4
+    text = f"process.env.OPENAI_API_KEY = '{key}';"
+    assert key not in redactor.redact(text)[0]
+
+
 def test_false_positives_on_real_transcripts(redactor: Redactor) -> None:
     # These transcripts were committed to public repositories, so they hold no
     # live secrets: every redaction here is a false positive. Allow at most one
-    # per MB of text (the 9.6 MB of real-session fixtures yield 4 today, all the same
+    # per MB of text (the 10.3 MB of real-session fixtures yield 4 today, all the same
     # `POSTHOG_API_KEY = 'REDACTED'` line, a placeholder its publisher had already scrubbed).
     strings = corpus_strings()
     stats = RedactionStats()

@@ -98,4 +98,5 @@ def test_evidence_pairs_baseline_and_candidate_rollouts(
     render_evidence(console, evidence)
     shown = console.export_text()
     assert "deploy to staging" in shown and "0.33" in shown and "before 0/0" in shown
-    assert "external_id=abc" in shown
+    assert "abc" in shown and "external-ref" in shown  # the sessions table
+    assert "{'" not in shown

@@ -96,7 +96,7 @@ def test_review_session_accept_reject_skip_edit_evidence_quit(
     term = Terminal(["review"], env)
 
     header = term.expect(PROMPT)
-    assert "SIMULATED" in header and "+Tag the release." in header and "p=0.004" in header
+    assert "SIMULATED" in header and "+Tag the release." in header and "0.004" in header
     term.send("?")
     assert "e - edit the proposed document" in term.expect(PROMPT)
     term.send("y")
@@ -124,7 +124,7 @@ def test_review_session_accept_reject_skip_edit_evidence_quit(
     assert review_skill.read_text().endswith("Check twice, reviewed by a person.\n")
 
     term.send("v")
-    assert "no per-task scores" in term.expect(PROMPT)
+    assert "No per-task scores" in term.expect(PROMPT)
     term.send("q")
     assert "accepted 2, rejected 1, skipped 1" in term.expect("skipped 1")
     assert term.finish() == 0
@@ -156,3 +156,40 @@ def test_review_shows_a_merge_and_writes_only_on_yes(
     assert "(merged)" in term.expect("accepted 1")
     assert term.finish() == 0
     assert "Run `make test`." in skill_path.read_text() and "holidays" in skill_path.read_text()
+
+
+def test_review_at_80_columns_keeps_every_diff_line_whole(
+    engine: Engine, stage: StageFn, skill_path: Path
+) -> None:
+    """On an 80-column terminal no diff line is cut or wrapped by sleepd (the terminal may
+    fold it on screen, but the line is written whole), and nothing prints a repr."""
+    import fcntl
+    import struct
+    import termios
+
+    long_line = (
+        "description: Lessons sleepd learned from replaying this project's recurring tasks, "
+        "with the exact command lines people kept asking for."
+    )
+    new = SKILL_V1.replace("description: How to deploy this project.", long_line)
+    new += "\nUse `make deploy ENV=staging REGION=eu-west-1 CONFIRM=yes` for staging, never prod.\n"
+    staged = stage(skill_path, new)
+    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
+    term = Terminal(["review"], env)
+    fcntl.ioctl(term.master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    screen = term.expect(PROMPT)
+    plain = _strip_ansi(screen)
+    for line in (f"+{long_line}", "-description: How to deploy this project."):
+        assert line in plain.splitlines(), f"diff line cut or wrapped: {line}"
+    assert "{'" not in plain and "[{'" not in plain
+    assert "Proposal #" in plain and "validation lift" in plain
+    term.send("q")
+    term.expect("skipped 0")
+    assert term.finish() == 0
+    assert _status(engine, staged.proposal_id)[0] == "pending"
+
+
+def _strip_ansi(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", text)

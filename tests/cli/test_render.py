@@ -1,0 +1,148 @@
+"""Every command's human output at 80 and 200 columns: no Python data-structure repr,
+no cut diff line, no header cut short, no traceback.
+
+One simulated demo home per width (`sleepd demo --home`, the simulator: no network)
+gives every command something to show; each command then runs as a user runs it, in
+its own process, with COLUMNS set. New commands and new output must pass this too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+WIDTHS = (80, 200)
+#: What a Python repr of a dict or list of strings/dicts looks like on screen.
+REPR_MARKS = ("{'", "[{'", "['", "': ", "',)")
+
+#: argv after `sleepd`, and the exit statuses that are a success for it here.
+COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("status",),
+    ("search", "pytest"),
+    ("search", "最新"),
+    ("patterns",),
+    ("tasks", "list", "--limit", "30"),
+    ("tasks", "show", "1"),
+    ("nights",),
+    ("review", "list"),
+    ("review", "show", "1", "--no-pager"),
+    ("history",),
+    ("verify",),
+    ("config", "show"),
+    ("db", "current"),
+    ("backends",),
+    ("explain", "alpha"),
+    ("help", "gate"),
+    ("mine",),
+    ("harvest",),
+    ("run", "--dry-run", "--backend", "sim"),
+    ("run", "--backend", "sim"),
+)
+
+
+def _env(home: Path, width: int) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "SLEEPD_HOME": str(home / "state"),
+        "SLEEPD_CONFIG": str(home / "config.toml"),
+        "CLAUDE_CONFIG_DIR": str(home / "claude"),
+        "CODEX_HOME": str(home / "codex"),
+        "COLUMNS": str(width),
+        "LINES": "50",
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+    }
+    env.pop("SLEEPD_DATABASE_URL", None)
+    return env
+
+
+def sleepd(home: Path, width: int, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sleepd", *args],
+        env=_env(home, width),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}cols" for w in WIDTHS])
+def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    width: int = request.param
+    home = tmp_path_factory.mktemp(f"demo{width}")
+    proc = sleepd(home, width, "demo", "--home", str(home))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return home, width, proc
+
+
+_DIFFS: dict[tuple[Path, int], list[str]] = {}
+
+
+def diff_lines(home: Path, width: int, proposal_id: int) -> list[str]:
+    """The lines of a proposal's diff, as stored (read once per home and proposal)."""
+    if (home, proposal_id) not in _DIFFS:
+        shown = sleepd(home, width, "review", "show", str(proposal_id), "--json")
+        assert shown.returncode == 0, shown.stderr
+        diff = json.loads(shown.stdout)["diff"]
+        _DIFFS[home, proposal_id] = [line for line in diff.splitlines() if line.strip()]
+    return _DIFFS[home, proposal_id]
+
+
+def check_output(text: str, width: int, home: Path) -> None:
+    for mark in REPR_MARKS:
+        assert mark not in text, f"a Python repr ({mark}) on screen:\n{text}"
+    assert not re.search(r"Traceback \(most recent call last\):\n\s+File ", text)
+    lines = text.splitlines()
+    diff: list[str] = []
+    for proposal_id in sorted({int(n) for n in re.findall(r"Proposal #(\d+)", text)}):
+        diff += diff_lines(home, width, proposal_id)
+    for line in diff:  # every line of each diff shown is there, whole
+        assert line in lines, f"diff line cut or wrapped: {line!r}"
+    for line in lines:
+        if "┃" in line:  # a table's header row: never cut short with an ellipsis
+            assert "…" not in line, f"a header cut short: {line}"
+        if line not in diff and "SLEEPD_HOME=" not in line:  # a command to copy stays whole
+            assert len(line) <= width, f"wider than {width} columns: {line!r}"
+
+
+def test_the_demo_tells_the_story(demo: tuple) -> None:
+    home, width, proc = demo
+    text = proc.stdout + proc.stderr
+    check_output(text, width, home)
+    assert "Proposal #1" in text
+    for words in ("Recurring tasks", "Failure patterns", "the decision", "SIMULATED"):
+        assert words in text
+    assert "Not enough mined tasks yet" in text  # the second sample project is short
+    assert f"demo home: {home}" in text
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(c) for c in COMMANDS])
+def test_command_renders_for_people(demo: tuple, args: tuple[str, ...]) -> None:
+    home, width, _ = demo
+    proc = sleepd(home, width, *args)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    check_output(proc.stdout + proc.stderr, width, home)
+
+
+def test_dry_run_nights_are_marked(demo: tuple) -> None:
+    home, width, _ = demo
+    run = sleepd(home, width, "run", "--dry-run", "--backend", "sim")
+    assert "DRY RUN" in run.stdout
+    assert "plan: train replays" in run.stdout or "not enough" in run.stdout.lower()
+    nights = sleepd(home, width, "nights")
+    assert "DRY RUN" in nights.stdout and "SIMULATED" in nights.stdout
+
+
+def test_readiness_is_given_in_numbers(demo: tuple) -> None:
+    home, width, _ = demo
+    text = " ".join(sleepd(home, width, "status").stdout.split())
+    text = re.sub(r"[│┃]", " ", text)
+    assert re.search(r"not ready: \d+ mined tasks", " ".join(text.split()))
+    assert "6 in validation" in " ".join(text.split())

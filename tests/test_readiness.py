@@ -1,0 +1,49 @@
+"""Readiness in numbers: what a project has, what a night needs, how much more history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sleepd.config import load_config
+from sleepd.readiness import project_readiness
+
+
+class FakeReader:
+    """Answers the two grouped queries readiness makes."""
+
+    def __init__(self, tasks: list[tuple[str, str, int]], sessions: list[tuple[Any, ...]]):
+        self.tasks, self.sessions = tasks, sessions
+
+    def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        return list(self.tasks if "FROM tasks" in sql else self.sessions)
+
+
+def test_a_short_project_gets_numbers_and_a_rough_estimate(isolated_home: Any) -> None:
+    cfg = load_config()  # gate.min_tasks 6, dream.min_tasks 6, val_fraction 0.25
+    reader = FakeReader(
+        [("/p", "train", 2), ("/p", "val", 2), ("/p", "test", 4)],
+        [("/p", 8, "2026-11-01 00:00:00", "2026-11-04 00:00:00")],
+    )
+    (r,) = project_readiness(reader, cfg)
+    assert not r.ready and r.total == 8 and r.needed_val == 6
+    assert r.more_tasks == 16  # 4 validation tasks missing at a quarter of new tasks
+    assert r.more_sessions == 16  # one task per session so far
+    assert r.more_days is not None and 5 < r.more_days < 7  # 8 sessions in 3 days
+    line = r.sentence()
+    assert "8 mined tasks" in line and "6 in validation" in line and "16 more sessions" in line
+
+
+def test_a_project_without_recurring_requests_says_there_is_no_rate(isolated_home: Any) -> None:
+    reader = FakeReader([], [("/q", 25, None, None)])
+    (r,) = project_readiness(reader, load_config())
+    assert r.total == 0 and r.more_sessions is None
+    assert "no request has recurred yet" in r.sentence()
+
+
+def test_ready_projects_come_first(isolated_home: Any) -> None:
+    reader = FakeReader(
+        [("/a", "train", 10), ("/a", "val", 8), ("/b", "val", 1)],
+        [("/a", 40, None, None), ("/b", 3, None, None)],
+    )
+    rows = project_readiness(reader, load_config())
+    assert [r.project for r in rows] == ["/a", "/b"] and rows[0].ready and not rows[1].ready
