@@ -560,9 +560,11 @@ def worlds_section(draws: int, targets: Targets) -> None:
     """A/A and power through decide() and the plan, with retests, on untuned worlds."""
     from sleepd.dream.stats import detectable_lift
 
+    power_draws = max(10, draws // 2)
+
     print(
-        f"\n== The gate with retests on worlds it was not tuned on (SIMULATED, {draws} draws"
-        " each; one look, alpha 0.05) =="
+        f"\n== The gate with retests on worlds it was not tuned on (SIMULATED; A/A {draws},"
+        f" power {power_draws} draws each; one look, alpha 0.05) =="
     )
     print(
         f"    {'world':44}{'A/A decide':>12}{'A/A plan':>10}{'power decide':>14}"
@@ -576,9 +578,9 @@ def worlds_section(draws: int, targets: Targets) -> None:
         aa_plan = accepts(
             sequential_runs(f"{tag}-aas", neutral, draws, None, ONE_LOOK, world.rates)
         )
-        pw = fixed_runs(f"{tag}-pw", helpful, world.k, draws, ONE_LOOK, world.rates)
+        pw = fixed_runs(f"{tag}-pw", helpful, world.k, power_draws, ONE_LOOK, world.rates)
         pw_plan = accepts(
-            sequential_runs(f"{tag}-pws", helpful, draws, None, ONE_LOOK, world.rates)
+            sequential_runs(f"{tag}-pws", helpful, power_draws, None, ONE_LOOK, world.rates)
         )
         extra = mean_rollouts(pw) - 2 * world.tasks * world.k
         mde = detectable_lift(world.tasks, world.k, 0.05) or float("nan")
@@ -588,7 +590,7 @@ def worlds_section(draws: int, targets: Targets) -> None:
         )
         targets.check(
             f"A/A false accepts with retests, {world.label}",
-            f"decide {pct(aa_fixed)}, plan {pct(aa_plan)}",
+            f"decide {with_ci(aa_fixed, draws)}, plan {with_ci(aa_plan, draws)}",
             "<= 5 %",
             aa_fixed <= 0.05 and aa_plan <= 0.05,
         )
@@ -665,6 +667,12 @@ def world_aa_section(seeds: int, draws: int, settings: LoopSettings, targets: Ta
 
 MISSES = (
     (
+        "A/A false accepts with retests",
+        "the test is exact (its false-accept rate is at most alpha by construction; retests only"
+        " remove accepts), so a figure a little above 5 % on a few hundred draws is sampling"
+        " noise when its 95 % interval contains 5 %; rerun with more --draws to narrow it",
+    ),
+    (
         "power: sequential",
         "the conditional-power futility stop removes some good edits early; with few draws the"
         " interval is wide (the tuning draws gave 87-89 %)",
@@ -713,7 +721,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seeds, max(10, args.draws // 10), LoopSettings(n_families=families[0]), targets
     )
     regression_section(max(10, args.draws // 2), targets)
-    worlds_section(max(10, args.draws // 2), targets)
+    worlds_section(args.draws, targets)
     diagnosis_section(args.draws // 2)
     print(f"\n== Targets (SIMULATED; {time.perf_counter() - started:.0f} s) ==")
     for name, measured, target, met in targets.rows:

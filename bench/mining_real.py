@@ -148,7 +148,9 @@ def predict(fixtures: Path) -> Predictions:
                 for turn in episode.turns or []:
                     kind_of[int(turn["event_id"])] = str(turn["kind"])
                 if episode.intent_event_id is not None and episode.intent_text:
-                    outcome_at[episode.intent_event_id] = episode.outcome
+                    # "mixed" is success after a correction: a success to the person
+                    outcome = "success" if episode.outcome == "mixed" else episode.outcome
+                    outcome_at[episode.intent_event_id] = outcome
             sessions: dict[int, list[EventView]] = defaultdict(list)
             #: a queued message consumed mid-turn is labelled at its `enqueue` line; the
             #: harvest stores the typed turn at a later line with the same text

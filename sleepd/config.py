@@ -127,6 +127,9 @@ class DreamConfig:
     min_tasks: int = _opt(6, "A project needs this many mined tasks for a night.", min=1)
     max_tasks_per_split: int = _opt(24, "Most tasks replayed per split per night.", min=1)
     safety: str = _opt("reject", "What the safety lint does.", choices=("reject", "flag"))
+    known_hosts: list[str] = _opt(
+        [], "Hosts an edit may name without a flag (and their subdomains); never from transcripts."
+    )
     weight_success: float = _opt(1.0, "Score weight of success.", min=0)
     weight_tokens: float = _opt(0.0, "Score weight of token efficiency.", min=0)
     weight_tools: float = _opt(0.0, "Score weight of tool-use correctness.", min=0)

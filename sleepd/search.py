@@ -135,15 +135,28 @@ def search_events(
     limit: int = 20,
     offset: int = 0,
 ) -> list[SearchHit]:
-    """Page `offset // limit` of the events that match, newest first."""
+    """The `limit` matching events after the newest `offset`, newest first."""
+    return search_page(db, query, project=project, source=source, limit=limit, offset=offset)[0]
+
+
+def search_page(
+    db: Any,
+    query: str,
+    *,
+    project: str | None = None,
+    source: str | None = None,
+    limit: int = 20,
+    offset: int = 0,
+) -> tuple[list[SearchHit], bool]:
+    """One page of hits, and whether another page follows (one more row is looked for)."""
     terms = query.split()
     if not terms or limit <= 0:
-        return []
+        return [], False
     reader = _as_reader(db)
     tables = _tables(reader)
     word_index = FTS_TABLE in tables  # the side index alone holds only some events
     plan = plan_query(terms, word_index=word_index, side_index=word_index and CJK_TABLE in tables)
-    params: dict[str, Any] = {"n": offset + limit}
+    params: dict[str, Any] = {"n": offset + limit + 1}
     filters = []
     like = "LIKE" if reader.is_sqlite else "ILIKE"
     for i, term in enumerate(plan.substrings):
@@ -170,8 +183,8 @@ def search_events(
     if not indexed:
         sql = f"SELECT e.id FROM events e{join} WHERE 1 = 1{where} ORDER BY e.id DESC LIMIT :n"
         ids.update(int(r[0]) for r in reader.rows(sql, params))
-    page = sorted(ids, reverse=True)[offset : offset + limit]
-    return _hits(reader, page, terms)
+    ranked = sorted(ids, reverse=True)[offset:]
+    return _hits(reader, ranked[:limit], terms), len(ranked) > limit
 
 
 def _hits(reader: Reader, ids: list[int], terms: Sequence[str]) -> list[SearchHit]:

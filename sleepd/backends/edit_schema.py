@@ -43,11 +43,21 @@ _DELETE: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+_APPEND: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "op": {"type": "string", "enum": ["append"]},
+        "text": {"type": "string", "description": "added at the end of the editable region"},
+    },
+    "required": ["op", "text"],
+    "additionalProperties": False,
+}
+
 EDIT_SCHEMA: dict[str, Any] = {
     "title": "skill_document_edits",
     "type": "object",
     "properties": {
-        "edits": {"type": "array", "items": {"anyOf": [_ADD, _REPLACE, _DELETE]}},
+        "edits": {"type": "array", "items": {"anyOf": [_ADD, _REPLACE, _DELETE, _APPEND]}},
         "rationale": {"type": "string"},
     },
     "required": ["edits", "rationale"],

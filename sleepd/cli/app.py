@@ -7,7 +7,6 @@ scikit-learn) inside command functions, so `sleepd status` starts fast.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
 import typer
@@ -65,41 +64,9 @@ for _module in COMMAND_MODULES:
 
 def run(argv: list[str] | None = None) -> int:
     """Run one command; every outcome, expected or not, is an exit status and at most a line."""
-    from sleepd.cli.failure import exit_status
+    from sleepd.cli.failure import guarded
 
-    # Everything sleepd creates (database, logs, locks, temp files) is private, whatever
-    # umask the shell or service manager gave; documents it adopts set their own mode.
-    previous_umask = os.umask(0o077)
-    try:
-        from sleepd.paths import clean_stale_tmp
-
-        clean_stale_tmp()  # temp files a killed sleepd left behind
-        settle_interrupted_writes()
-        result = app(args=argv, standalone_mode=False)
-        return result if isinstance(result, int) else 0
-    except BaseException as exc:  # classified, never re-raised
-        return exit_status(exc)
-    finally:
-        os.umask(previous_umask)
-
-
-def settle_interrupted_writes() -> None:
-    """Finish document writes a killed sleepd left half-done (see `review.recover`)."""
-    from sleepd.review.intents import has_pending
-
-    if not has_pending():
-        return
-    from sleepd.cli.failure import say
-
-    try:
-        from sleepd.config import load_config
-        from sleepd.review.recover import reconcile_if_needed
-        from sleepd.store.open import open_store
-
-        for note in reconcile_if_needed(lambda: open_store(load_config(), write=True)):
-            say(note)
-    except Exception as exc:  # the command itself still runs (and may report the cause)
-        say(f"warning: could not settle an interrupted adoption yet ({type(exc).__name__})")
+    return guarded(lambda: app(args=argv, standalone_mode=False))
 
 
 def main() -> None:

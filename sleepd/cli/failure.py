@@ -12,6 +12,7 @@ import contextlib
 import errno
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from sleepd.errors import ExitCode, SleepdError
@@ -55,6 +56,45 @@ def is_disk_full(exc: BaseException) -> bool:
         name = str(getattr(cause, "sqlite_errorname", "") or "")
         return name.startswith("SQLITE_FULL") or "disk is full" in str(cause).lower()
     return False
+
+
+def guarded(command: Callable[[], Any]) -> int:
+    """Run a CLI entry point the way every sleepd process starts, and map its outcome.
+
+    Everything sleepd creates (database, logs, locks, temp files) is private whatever
+    umask the shell or service manager gave (documents it adopts set their own mode);
+    temp folders of dead sleepd processes are removed and their half-done document
+    writes settled first. Returns the exit status; never raises.
+    """
+    previous_umask = os.umask(0o077)
+    try:
+        from sleepd.paths import clean_stale_tmp
+
+        clean_stale_tmp()
+        settle_interrupted_writes()
+        result = command()
+        return result if isinstance(result, int) else 0
+    except BaseException as exc:  # classified, never re-raised
+        return exit_status(exc)
+    finally:
+        os.umask(previous_umask)
+
+
+def settle_interrupted_writes() -> None:
+    """Finish document writes a killed sleepd left half-done (see `review.recover`)."""
+    from sleepd.review.intents import has_pending
+
+    if not has_pending():
+        return
+    try:
+        from sleepd.config import load_config
+        from sleepd.review.recover import reconcile_if_needed
+        from sleepd.store.open import open_store
+
+        for note in reconcile_if_needed(lambda: open_store(load_config(), write=True)):
+            say(note)
+    except Exception as exc:  # the command itself still runs (and may report the cause)
+        say(f"warning: could not settle an interrupted adoption yet ({type(exc).__name__})")
 
 
 def exit_status(exc: BaseException) -> int:

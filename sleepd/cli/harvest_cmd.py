@@ -120,24 +120,21 @@ def search(
     """
     from sleepd import paths
     from sleepd.config import load_config
-    from sleepd.search import search_events
+    from sleepd.search import search_page
     from sleepd.store.fastread import ReadOnlyDb, require_head, sqlite_file_missing
 
     url = paths.database_url(load_config().database_url or None)
-    if sqlite_file_missing(url):
-        hits = []
-    else:
+    hits: list[Any] = []
+    more = False
+    if not sqlite_file_missing(url):
         db = ReadOnlyDb(url)
         try:
             require_head(db)
-            offset = (page - 1) * limit
-            hits = search_events(
-                db, query, project=project, source=source, limit=limit + 1, offset=offset
+            hits, more = search_page(
+                db, query, project=project, source=source, limit=limit, offset=(page - 1) * limit
             )
         finally:
             db.close()
-    more = len(hits) > limit
-    hits = hits[:limit]
     if json_out:
         from dataclasses import asdict
 

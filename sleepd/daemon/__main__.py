@@ -20,11 +20,13 @@ def main() -> None:
     def _root() -> None:
         """sleepd daemon"""
 
-    try:
-        status = app(args=["daemon", *sys.argv[1:]], prog_name="sleepd", standalone_mode=False)
-    except typer.Exit as exc:
-        status = exc.exit_code
-    sys.exit(status if isinstance(status, int) else 0)
+    from sleepd.cli.failure import guarded
+
+    sys.exit(
+        guarded(
+            lambda: app(args=["daemon", *sys.argv[1:]], prog_name="sleepd", standalone_mode=False)
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from sleepd.daemon.notify import Notifier
 from sleepd.daemon.records import record_forced_stop, record_skipped_run
 from sleepd.daemon.signals import SignalFlags
 from sleepd.daemon.watcher import TranscriptWatcher
-from sleepd.errors import ConfigError
+from sleepd.errors import ConfigError, ExitCode
 from sleepd.store.models import utcnow
 
 log = logging.getLogger("sleepd.daemon")
@@ -93,6 +93,20 @@ class Daemon:
         self._postponed_since: datetime | None = None
         self._clock = ClockJumpDetector()
         self.started_at = utcnow()
+        #: Set when a job met SQLite's corruption errors: the daemon stops writing and exits.
+        self.damaged: str | None = None
+
+    def _stop_if_damaged(self, exc: BaseException) -> None:
+        """A damaged database stops the daemon (exit 8) before anything writes to it again."""
+        from sleepd.store.integrity import is_corruption, mark_damaged, sqlite_cause
+
+        cause = sqlite_cause(exc)
+        if cause is None or not is_corruption(cause):
+            return
+        where = mark_damaged(str(cause))
+        self.damaged = f"the database {where or ''} is damaged ({cause}); run `sleepd db check`"
+        log.error("%s; stopping without writing to it", self.damaged)
+        self.flags.request_stop("database damaged")
 
     # --- jobs ------------------------------------------------------------------
 
@@ -100,14 +114,22 @@ class Daemon:
         with self._harvest_lock:
             if self.flags.stop_signal:
                 return
-            self.jobs.harvest(self.engine, self.cfg, trigger=trigger, paths=None)
+            try:
+                self.jobs.harvest(self.engine, self.cfg, trigger=trigger, paths=None)
+            except Exception as exc:
+                self._stop_if_damaged(exc)
+                raise
 
     def harvest_changed(self, changed: list[str]) -> None:
         with self._harvest_lock:
             if self.flags.stop_signal:
                 return
             log.info("harvesting %d changed file(s)", len(changed))
-            self.jobs.harvest(self.engine, self.cfg, trigger="watch", paths=changed)
+            try:
+                self.jobs.harvest(self.engine, self.cfg, trigger="watch", paths=changed)
+            except Exception as exc:
+                self._stop_if_damaged(exc)
+                raise
 
     def night(self, trigger: str) -> None:
         """Run one night unless one is running, one just succeeded, or etiquette says wait."""
@@ -148,7 +170,8 @@ class Daemon:
         try:
             run_id = self.jobs.night(self.engine, self.cfg, trigger=trigger, stop=self.stop_night)
             log.info("night finished (job_run %s)", run_id)
-        except Exception:
+        except Exception as exc:
+            self._stop_if_damaged(exc)
             log.exception("night failed")
 
     def _postpone(self, trigger: str, now: datetime) -> bool:
@@ -297,7 +320,8 @@ class Daemon:
                 next_beat = time.monotonic() + HEARTBEAT_INTERVAL_S
                 try:
                     self._tick()
-                except Exception:
+                except Exception as exc:
+                    self._stop_if_damaged(exc)
                     log.exception("periodic check failed")
         return self.shutdown(self.flags.stop_signal or "stop")
 
@@ -316,6 +340,9 @@ class Daemon:
             time.sleep(0.05)
         stuck = (thread is not None and thread.is_alive()) or self._harvest_lock.locked()
         reason = f"daemon stopped by {why}"
+        if self.damaged is not None:
+            log.info("stopped (nothing recorded: the database is damaged)")
+            return int(ExitCode.CHECK_FAILED)
         if stuck:
             closed = record_forced_stop(self.engine, self.started_at, reason + " mid-step")
             log.warning(

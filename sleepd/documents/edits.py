@@ -15,7 +15,7 @@ from typing import Any, Literal
 from sleepd.documents.frontmatter import parse
 from sleepd.documents.targets import Editable, editable_region
 
-Op = Literal["add", "replace", "delete"]
+Op = Literal["add", "replace", "delete", "append"]
 MAX_REGION_SHARE = 0.5  # an edit may not replace more than this share of the region
 _FENCE = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)
 
@@ -28,6 +28,8 @@ class Edit:
     position: Literal["after", "before"] = "after"
 
     def to_dict(self) -> dict[str, str]:
+        if self.op == "append":
+            return {"op": "append", "text": self.text}
         data = {"op": self.op, "anchor": self.anchor}
         if self.op != "delete":
             data["text"] = self.text
@@ -98,7 +100,11 @@ def _load_json(text: str) -> dict[str, Any] | None:
 def _edit_from(item: Any) -> Edit | str:
     if not isinstance(item, dict):
         return "not an object"
-    op, anchor, text = item.get("op"), item.get("anchor"), item.get("text", "")
+    op, anchor, text = item.get("op"), item.get("anchor", ""), item.get("text", "")
+    if op == "append":
+        if not isinstance(text, str) or not text.strip():
+            return "append needs a non-empty 'text'"
+        return Edit("append", "", text)
     if op not in ("add", "replace", "delete"):
         return f"unknown op {op!r}"
     if not isinstance(anchor, str) or not isinstance(text, str):
@@ -141,6 +147,8 @@ def _apply_one(content: str, edit: Edit, editable: Editable) -> tuple[str, int] 
         return "the document has no sleepd managed section"
     start, end = region
     inside = content[start:end]
+    if edit.op == "append":
+        return _checked(content, _append(content, start, end, edit.text), len(edit.text))
     if edit.anchor == "":
         if edit.op == "add" and not inside.strip():
             new = content[:start] + _as_block(edit.text) + content[end:]
@@ -187,6 +195,22 @@ def _insert(content: str, at: int, after: int, edit: Edit) -> str:
     if at_line_start and text and not text.endswith("\n"):
         text = text + "\n"
     return content[:at] + text + content[at:]
+
+
+def _append(content: str, start: int, end: int, text: str) -> str:
+    """Add `text` as its own lines at the end of the editable region (empty or not).
+
+    The region's end is where the managed section's end marker starts, or the end of
+    the body; trailing blank lines of the region stay after the new text.
+    """
+    inside = content[start:end]
+    kept = inside.rstrip("\n")
+    tail = inside[len(kept) :] or ("\n" if end < len(content) else "")
+    block = text.strip("\n")
+    joined = f"{kept}\n{block}" if kept else block
+    if not tail.endswith("\n"):
+        tail += "\n"
+    return content[:start] + joined + tail + content[end:]
 
 
 def _checked(old: str, new: str, cost: int) -> tuple[str, int] | str:

@@ -21,7 +21,7 @@ from sleepd.backends.base import Backend
 from sleepd.backends.budget import BudgetCaps, BudgetGuard
 from sleepd.config import Config
 from sleepd.dream.executor import CallExecutor
-from sleepd.dream.gate import GateDecision, GatePolicy, report_lift
+from sleepd.dream.gate import GateDecision, GatePolicy, report_lift, with_look
 from sleepd.dream.judges import ScoreWeights
 from sleepd.dream.reflect import CandidateEdit, Reflector
 from sleepd.dream.replay import Replayer, ReplayTask, RolloutResult, mean_score, scores_by_task
@@ -53,6 +53,8 @@ NIGHT_INDEX_STRIDE = 1000
 VAL_INDEX_SHIFT = 100
 TEST_INDEX_SHIFT = 200
 FIDELITY_INDEX_SHIFT = 300
+ABLATION_INDEX_SHIFT = 500
+REGATE_INDEX_SHIFT = 600
 
 
 @dataclass
@@ -87,6 +89,7 @@ class ProjectOutcome:
     reflect: dict[str, Any] = field(default_factory=dict)
     calibration: str | None = None
     plan: dict[str, Any] = field(default_factory=dict)
+    ablation: dict[str, Any] = field(default_factory=dict)
     #: Replay modes (text / tools), consumers and fidelity (`replay_modes.ModePlan`).
     replay: dict[str, Any] = field(default_factory=dict)
 
@@ -364,7 +367,7 @@ class _Night:
             return outcome
         with write_session(self.engine) as db:
             target = prepare(db, self.cfg, project)
-            hosts = known_hosts(db, project, target.working_content)
+            hosts = known_hosts(self.cfg, target.base_content)
             modes = plan_modes(db, self.cfg, project, target, tasks)
         tasks = modes.tasks
         outcome.replay = modes.to_dict()
@@ -474,7 +477,7 @@ class _Night:
             best = max(accepted, key=lambda c: trial.decisions[c.key].mean_delta)
             self.stage(
                 replayer,
-                tasks["test"],
+                tasks,
                 target,
                 best,
                 trial.decisions[best.key],
@@ -482,6 +485,7 @@ class _Night:
                 base,
                 outcome,
                 accepted,
+                policy,
             )
         outcome.rollouts = replayer.rollouts_run
         return outcome
@@ -614,10 +618,90 @@ class _Night:
                 )
             outcome.calibration = decision.outcome
 
+    def ablate(
+        self,
+        replayer: Replayer,
+        val: list[ReplayTask],
+        target: PreparedTarget,
+        best: CandidateEdit,
+        decision: GateDecision,
+        base: int,
+        outcome: ProjectOutcome,
+        policy: GatePolicy,
+    ) -> tuple[CandidateEdit, GateDecision, list[dict[str, Any]]] | None:
+        """Leave-one-out over a multi-edit candidate; what may be staged, or None.
+
+        A cut leaves a pruned document, gated again against the baseline on fresh
+        rollouts; it replaces the candidate only if it passes on its own.
+        """
+        from sleepd.dream.ablation import regate_pruned, run_ablation
+
+        k = self.cfg.dream.rollouts_per_task
+        look_policy = replace(with_look(policy, best.look), n_candidates=1)
+        self.say(f"{outcome.project}: checking that every edit earns its place")
+        ablation = run_ablation(
+            replayer,
+            val,
+            target.working_content,
+            best,
+            target.spec.editable,
+            look_policy,
+            rollouts_per_task=k,
+            index_offset=base + ABLATION_INDEX_SHIFT,
+            stop=self.stop,
+        )
+        figures = [u.to_dict() for u in ablation.units]
+        outcome.ablation = {"units": figures, "rollouts": ablation.rollouts}
+        if ablation.interrupted or self.stopped_reason():
+            return None
+        if not ablation.cut:
+            return best, decision, figures
+        cut = "; ".join(u.text[:60] for u in ablation.cut)
+        if ablation.pruned is None:
+            self._overrule(best, f"leave-one-out ablation cut every part of it ({cut})")
+            outcome.decisions[best.key] = "reject"
+            return None
+        pruned = ablation.pruned
+        regated, used = regate_pruned(
+            replayer,
+            val,
+            target.working_content,
+            pruned,
+            look_policy,
+            rollouts_per_task=k,
+            index_offset=base + REGATE_INDEX_SHIFT,
+        )
+        outcome.ablation["regate_rollouts"] = used
+        with write_session(self.engine) as db:
+            self.candidate_ids.update(save_candidates(db, self.night_id, target, [pruned]))
+            save_decision(
+                db, self.night_id, target.document_id, self.candidate_ids[pruned.key], regated, 1
+            )
+        outcome.decisions[pruned.key] = regated.outcome
+        if regated.outcome != "accept":
+            self._overrule(
+                best,
+                f"a harmful part was cut ({cut}) and the rest did not pass the gate on its "
+                f"own: {regated.reason}",
+            )
+            outcome.decisions[best.key] = "reject"
+            return None
+        self._overrule(best, f"superseded by its pruned form: {cut} cut")
+        return pruned, regated, figures
+
+    def _overrule(self, candidate: CandidateEdit, reason: str) -> None:
+        """An accepted candidate that ablation rejected (or replaced): never staged."""
+        from sleepd.store.models import Candidate
+
+        with write_session(self.engine) as db:
+            row = db.get(Candidate, self.candidate_ids[candidate.key])
+            if row is not None:
+                row.status, row.reason = "rejected", reason[:1000]
+
     def stage(
         self,
         replayer: Replayer,
-        test: list[ReplayTask],
+        tasks: dict[str, list[ReplayTask]],
         target: PreparedTarget,
         best: CandidateEdit,
         decision: GateDecision,
@@ -625,7 +709,16 @@ class _Night:
         base: int,
         outcome: ProjectOutcome,
         accepted: list[CandidateEdit],
+        policy: GatePolicy,
     ) -> None:
+        staged = self.ablate(replayer, tasks["val"], target, best, decision, base, outcome, policy)
+        if staged is None:
+            return
+        chosen, decision, ablation = staged
+        if chosen is not best:  # the original was overruled; its pruned form goes on
+            accepted = [c for c in accepted if c is not best]
+        best = chosen
+        test = tasks["test"]
         k = self.cfg.dream.rollouts_per_task
         indices = range(base + TEST_INDEX_SHIFT, base + TEST_INDEX_SHIFT + k)
         outcome.val_after = mean_score(val_scores)
@@ -650,7 +743,12 @@ class _Night:
                 else (outcome.test_after or 0) - outcome.test_before,
                 cost_usd=self.guard.spent_usd if self.guard is not None else 0.0,
                 simulated=self.simulated,
-                superseded=[self.candidate_ids[c.key] for c in accepted if c is not best],
+                superseded=[
+                    self.candidate_ids[c.key]
+                    for c in accepted
+                    if c is not best and c.key in self.candidate_ids
+                ],
+                ablation=ablation,
             )
         outcome.proposal_id = proposal_id
         outcome.status = "staged"

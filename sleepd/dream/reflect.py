@@ -69,10 +69,80 @@ def fingerprint(edits: Sequence[Edit]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
 
 
+#: Rule-check kinds in plain words: the optimizer learns what went wrong, never the value.
+CHECK_KINDS = {
+    "must_contain": "required content was missing from the answer",
+    "must_not_contain": "the answer contained something it must not",
+    "regex": "the answer did not have the expected form",
+    "json": "the answer was not valid JSON",
+    "tool": "an expected tool was not used",
+}
+
+
+def failure_reasons(result: RolloutResult) -> tuple[str, ...]:
+    """Why a training rollout failed, without any value of the task's judge spec.
+
+    Rule checks are described by kind; a model judge's reason is kept unless it quotes the
+    spec (its rubric or a check's value), which stays hidden.
+    """
+    detail = result.judgement.detail or {}
+    hidden = _spec_strings(result.task.judge_spec)
+    reasons: list[str] = []
+    for check in detail.get("checks") or []:
+        if isinstance(check, dict) and check.get("passed") is False:
+            kind = str(check.get("type", ""))
+            reasons.append(f"check failed: {CHECK_KINDS.get(kind, 'a rule check failed')}")
+    reason = detail.get("reason")
+    if isinstance(reason, str) and reason.strip():
+        if any(h in reason for h in hidden) or _quotes_rubric(reason, result.task.judge_spec):
+            reasons.append("judge's reason withheld: it quoted the hidden rubric")
+        else:
+            reasons.append(f"judge: {reason.strip()}")
+    failure = detail.get("failure")
+    if isinstance(failure, str) and failure:
+        reasons.append(f"the call failed: {failure}")
+    return tuple(dict.fromkeys(reasons))
+
+
+def _spec_strings(spec: dict[str, Any]) -> set[str]:
+    values = {
+        str(c.get("value"))
+        for c in spec.get("checks") or []
+        if isinstance(c, dict) and c.get("value") not in (None, "")
+    }
+    return {v for v in values if len(v) >= 3}
+
+
+def _quotes_rubric(reason: str, spec: dict[str, Any], span: int = 24) -> bool:
+    rubric = str(spec.get("rubric") or "")
+    if len(rubric) < span:
+        return bool(rubric) and rubric in reason
+    return any(rubric[i : i + span] in reason for i in range(0, len(rubric) - span + 1, 4))
+
+
+def _trajectory(result: RolloutResult) -> Trajectory:
+    ok = (result.score or 0) >= 0.5
+    return Trajectory(
+        result.task.intent,
+        result.response.text,
+        ok,
+        why=() if ok else failure_reasons(result),
+        corrections=result.task.corrections,
+    )
+
+
 def pick_trajectories(
-    results: Sequence[RolloutResult], max_failing: int = 6, max_passing: int = 3
-) -> tuple[list[Trajectory], list[Trajectory]]:
-    """Failures first (one per task, most-failed tasks first), then contrasting successes."""
+    results: Sequence[RolloutResult],
+    max_failing: int = 6,
+    max_passing: int = 3,
+    max_pairs: int = 3,
+) -> tuple[list[Trajectory], list[Trajectory], list[tuple[Trajectory, Trajectory]]]:
+    """Failures first (one per task, most-failed tasks first), contrasting pairs of the same
+    task (a failing and a succeeding attempt), then successes of other tasks.
+
+    Training rollouts only: validation and test tasks are never passed in, and a rollout of
+    another split that slips in is dropped here.
+    """
     train = [r for r in results if r.task.split == "train" and r.score is not None]
     by_task: dict[str, list[RolloutResult]] = {}
     for r in train:
@@ -80,16 +150,25 @@ def pick_trajectories(
     ranked = sorted(by_task.values(), key=lambda rs: sum(r.score or 0 for r in rs) / len(rs))
     failing: list[Trajectory] = []
     passing: list[Trajectory] = []
+    pairs: list[tuple[Trajectory, Trajectory]] = []
+    paired_tasks: set[str] = set()
     for rollouts in ranked:
         worst = min(rollouts, key=lambda r: r.score or 0)
         best = max(rollouts, key=lambda r: r.score or 0)
-        if (worst.score or 0) < 0.5 and len(failing) < max_failing:
-            failing.append(Trajectory(worst.task.intent, worst.response.text, False))
+        if (worst.score or 0) < 0.5 and (best.score or 0) >= 0.5 and len(pairs) < max_pairs:
+            pairs.append((_trajectory(worst), _trajectory(best)))
+            paired_tasks.add(worst.task.id)
+        elif (worst.score or 0) < 0.5 and len(failing) < max_failing:
+            failing.append(_trajectory(worst))
     for rollouts in reversed(ranked):
         best = max(rollouts, key=lambda r: r.score or 0)
-        if (best.score or 0) >= 0.5 and len(passing) < max_passing:
-            passing.append(Trajectory(best.task.intent, best.response.text, True))
-    return failing, passing
+        if (
+            (best.score or 0) >= 0.5
+            and best.task.id not in paired_tasks
+            and len(passing) < max_passing
+        ):
+            passing.append(_trajectory(best))
+    return failing, passing, pairs
 
 
 @dataclass
@@ -113,8 +192,8 @@ class Reflector:
         seed: int = 0,
     ) -> tuple[list[CandidateEdit], ReflectStats]:
         stats = ReflectStats(requested=n_candidates)
-        failing, passing = pick_trajectories(results)
-        if not failing:
+        failing, passing, pairs = pick_trajectories(results)
+        if not failing and not pairs:
             stats.reasons.append("no failing training trajectories to learn from")
             return [], stats
         prompt = optimizer_user_message(
@@ -127,6 +206,7 @@ class Reflector:
             max_edits=self.budget.max_edits,
             max_chars=self.budget.max_chars,
             rejected_before=rejected_descriptions,
+            pairs=pairs,
         )
         requests = [
             ModelRequest(

@@ -34,6 +34,8 @@ class ReplayTask:
     split: str
     context: dict[str, Any] = field(default_factory=dict)
     judge_spec: dict[str, Any] = field(default_factory=dict)
+    #: What the user said to correct the agent in the original episode (training tasks only).
+    corrections: tuple[str, ...] = ()
     #: Tools mode: where the task is replayed (`tool_replay.ReplaySite`) and which agent
     #: acts; each consumer of a document is a unit of its own for the gate.
     site: Any = None

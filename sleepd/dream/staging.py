@@ -23,11 +23,13 @@ from sleepd.store.models import (
     Candidate,
     DocumentVersion,
     Episode,
+    Event,
     GateDecisionRecord,
     Night,
     Proposal,
     Rollout,
     Session,
+    Signal,
     Task,
 )
 
@@ -68,9 +70,37 @@ def load_tasks(db: OrmSession, project: str, per_split: int) -> dict[str, list[R
                 split=task.split,
                 context=dict(task.context or {}),
                 judge_spec=dict(task.judge_spec or {}),
+                corrections=user_corrections(db, task.episode_id) if task.split == "train" else (),
             )
         )
     return out
+
+
+#: Corrections per training task shown to the optimizer, and their length.
+MAX_CORRECTIONS, MAX_CORRECTION_CHARS = 3, 600
+
+
+def user_corrections(db: OrmSession, episode_id: int | None) -> tuple[str, ...]:
+    """What the user typed to correct the agent in the task's original episode.
+
+    Read from the miner's `user_correction` signals (redacted text, as stored). Only ever
+    asked for training tasks: the optimizer must not learn from held-out episodes.
+    """
+    if episode_id is None:
+        return ()
+    event_ids: list[int] = []
+    for ids in db.scalars(
+        select(Signal.event_ids).where(
+            Signal.episode_id == episode_id, Signal.kind == "user_correction"
+        )
+    ):
+        event_ids.extend(int(i) for i in ids or [] if isinstance(i, int))
+    if not event_ids:
+        return ()
+    texts = db.scalars(
+        select(Event.text).where(Event.id.in_(event_ids[:20])).order_by(Event.seq)
+    ).all()
+    return tuple(t[:MAX_CORRECTION_CHARS] for t in texts if t)[:MAX_CORRECTIONS]
 
 
 def rejected_memory(db: OrmSession, document_id: int) -> tuple[set[str], list[str]]:
@@ -298,8 +328,32 @@ def stage_proposal(
     cost_usd: float,
     simulated: bool,
     superseded: Sequence[int],
+    ablation: Sequence[dict[str, Any]] = (),
 ) -> int:
+    """A pending proposal for this candidate, or the pending one with the same result.
+
+    `ablation` holds the leave-one-out figures of a multi-edit candidate (evidence).
+    """
     path = str(target.spec.path)
+    new_hash = content_hash(candidate.content)
+    same = db.scalar(
+        select(Proposal).where(
+            Proposal.document_id == target.document_id,
+            Proposal.status == "pending",
+            Proposal.base_hash == content_hash(target.base_content),
+            Proposal.new_hash == new_hash,
+        )
+    )
+    if same is not None:
+        # The same resulting document is one proposal: tonight's evidence is noted on it.
+        same.provenance = {
+            **(same.provenance or {}),
+            "restaged_by": [*(same.provenance or {}).get("restaged_by", []), night_id],
+        }
+        row = db.get(Candidate, candidate_id)
+        if row is not None:
+            row.status, row.reason = "superseded", f"same document as pending proposal #{same.id}"
+        return same.id
     proposal = Proposal(
         candidate_id=candidate_id,
         night_id=night_id,
@@ -307,7 +361,7 @@ def stage_proposal(
         base_version_id=target.base_version_id,
         base_hash=content_hash(target.base_content),
         new_content=candidate.content,
-        new_hash=content_hash(candidate.content),
+        new_hash=new_hash,
         diff=unified_diff(
             target.base_content, candidate.content, old_label=f"a{path}", new_label=f"b{path}"
         ),
@@ -318,7 +372,11 @@ def stage_proposal(
         cost_usd=round(cost_usd, 6),
         simulated=simulated,
         gate=decision.to_dict(),
-        provenance=provenance(db, night_id, candidate, candidate_id, decision),
+        provenance={
+            **provenance(db, night_id, candidate, candidate_id, decision),
+            "baseline_hash": content_hash(target.working_content),
+            "ablation": list(ablation),
+        },
         safety_flags=[f.__dict__ for f in candidate.safety_flags],
     )
     db.add(proposal)

@@ -6,7 +6,6 @@ proposal always names the exact text it was built on.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +22,7 @@ from sleepd.documents.targets import (
     kind_for,
 )
 from sleepd.documents.versions import content_hash
-from sleepd.store.models import DocumentVersion, Event, Session, TargetDocument
-
-_HOST_RE = re.compile(r"https?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
+from sleepd.store.models import DocumentVersion, Session, TargetDocument
 
 
 @dataclass
@@ -104,15 +101,13 @@ def record_version(
     return version
 
 
-def known_hosts(db: OrmSession, project: str, document: str, limit: int = 2000) -> set[str]:
-    """Hosts already seen in this project's transcripts or document: not new to the lint."""
-    hosts = {h.lower() for h in _HOST_RE.findall(document)}
-    texts = db.scalars(
-        select(Event.text)
-        .join(Session, Session.id == Event.session_id)
-        .where(Session.project_path == project, Event.text.like("%://%"))
-        .limit(limit)
+def known_hosts(cfg: Config, document: str) -> set[str]:
+    """Hosts the lint treats as known: the user's configuration and the user's own document.
+
+    Never hosts seen in transcripts: an injected URL would otherwise whitelist itself.
+    """
+    from sleepd.dream.safety import hosts_in
+
+    return {h.lower().strip().rstrip(".") for h in cfg.dream.known_hosts if h.strip()} | hosts_in(
+        document
     )
-    for text in texts:
-        hosts.update(h.lower() for h in _HOST_RE.findall(text))
-    return hosts

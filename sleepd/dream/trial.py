@@ -23,8 +23,9 @@ BASELINE = "baseline"
 AA_ARM = "baseline-aa"
 #: Rollout indices of the A/A arm are shifted so they are independent draws.
 AA_INDEX_SHIFT = 50_000
-#: Retest rollouts of suspect tasks start here (fresh draws, never a round's index).
-RETEST_INDEX_SHIFT = 20_000
+#: Retest rollouts of suspect tasks start here, past every round's index and within the
+#: night's stride of rollout indices (fresh draws, never another night's).
+RETEST_INDEX_SHIFT = 300
 
 
 @dataclass
@@ -88,7 +89,9 @@ def run_trial(
                     tasks,
                     base_document,
                     candidate,
-                    index_offset + RETEST_INDEX_SHIFT + before.rollouts,
+                    index_offset
+                    + RETEST_INDEX_SHIFT
+                    + max((len(v) for v in before.candidate.values()), default=0),
                     stop,
                 ),
                 before,

@@ -8,10 +8,12 @@ duplicates nothing, and a run after a kill stores what one clean run would have.
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
@@ -137,10 +139,28 @@ def _harvest_locked(
     finally:
         db.close()
     if any(plan.jobs for plan in plans):
-        _read_and_store(engine, cfg, plans, report, progress, jobs)
+        with _older_objects_left_alone():
+            _read_and_store(engine, cfg, plans, report, progress, jobs)
         with write_connection(engine) as conn:
             ingest.link_parent_sessions(conn)
     return report
+
+
+@contextmanager
+def _older_objects_left_alone() -> Iterator[None]:
+    """The objects alive before the read (modules, the store's metadata, the caller's
+    state) are left out of garbage collection while it runs, and given back after.
+
+    A read allocates a great many objects, so the collector's full passes run during
+    it, and each would walk every older object again although none of them is
+    released by the read. Given back when it ends, any of them that has since become
+    garbage is collected as usual: nothing is kept alive that would not have been.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _read_and_store(

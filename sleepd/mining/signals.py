@@ -340,12 +340,13 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     last_negative = max(negatives, key=lambda s: s.at_seq) if negatives else None
     if approval is not None and (correction is None or approval.at_seq > correction.at_seq):
         if correction is not None:
-            return Outcome("success", "approved_after_correction", 0.85, ids(correction, approval))
+            # success after a correction: the first attempt failed (replay reproduces it)
+            return Outcome("mixed", "approved_after_correction", 0.85, ids(correction, approval))
         return Outcome("success", "approved", 0.9, ids(approval))
     if correction is not None:
         fixed = done is not None and done.at_seq > correction.at_seq
         if fixed and (moved is not None or abandoned is None):
-            return Outcome("success", "fixed_after_correction", 0.6, ids(correction, done, moved))
+            return Outcome("mixed", "fixed_after_correction", 0.6, ids(correction, done, moved))
         if moved is not None:
             return Outcome("failure", "corrected_then_left", 0.75, ids(correction, moved))
         return Outcome("failure", "corrected", 0.8, ids(correction))

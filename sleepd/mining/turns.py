@@ -147,6 +147,9 @@ _FAILURE_REPORT = re.compile(
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
+    r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
+    r"|\bwhat happened\b|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
+    r"showing up again)\b"
     r"|\b(seem|seems|appear|appears|look|looks)\s+(to be\s+)?(either\s+)?(stuck|broken|hung|"
     r"frozen|dead|empty|wrong|off|missing|blank)\b"
     r"|\b(i'?m|i am|we'?re|still) (getting|seeing)\b"
@@ -171,6 +174,8 @@ _EXPLICIT_NEW = re.compile(
     r"never ?mind|forget (it|that|about))\b",
     re.IGNORECASE,
 )
+#: "never commit to main; …": forbids an action outright (a correction once the agent acted).
+_PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNORECASE)
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
@@ -397,6 +402,9 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
+    elif _PROHIBITION.search(region):
+        score += 1
+        reasons.append("forbids what was done")
     after = _after_contrast(region)
     if after and _FAILURE_REPORT.search(after):
         score += 0.5
@@ -432,6 +440,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     approval_head = bool(_APPROVAL_HEAD.search(region)) or (
         lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
     )
+    if _EXPLICIT_NEW.search(region[:80]):
+        return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     mid_task = turn.queued or turn.after_interrupt or turn.after_refusal
     if mid_task:
         where = "typed into the running turn" if turn.queued else "after the agent was stopped"

@@ -43,6 +43,32 @@ class Example:
 
 
 @dataclass(frozen=True)
+class GateFigures:
+    """How the gate decided: the level, the looks, the rounds and retests it used."""
+
+    outcome: str | None = None
+    p_value: float | None = None
+    alpha_used: float | None = None  # the level this decision was made at
+    alpha: float | None = None  # the policy's overall level before looks and candidates
+    look: int | None = None
+    max_looks: int | None = None
+    rounds: int | None = None
+    retest_rollouts: int = 0
+    regressed_tasks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EditAblation:
+    """One edit (or clause) of a multi-edit candidate, judged by leaving it out."""
+
+    text: str
+    contribution: float | None  # mean(full) - mean(without this edit); > 0: it helps
+    p_harm: float | None  # one-sided p that the document is better without it
+    rollouts: int
+    verdict: str  # kept | cut
+
+
+@dataclass(frozen=True)
 class TestsRow:
     """Tools-mode replay of one task by one agent: the project's tests before and after."""
 
@@ -71,6 +97,8 @@ class Evidence:
     sessions: list[dict[str, Any]] = field(default_factory=list)
     gate_reason: str = ""
     provenance: dict[str, Any] = field(default_factory=dict)
+    gate: GateFigures = field(default_factory=GateFigures)
+    ablation: list[EditAblation] = field(default_factory=list)
     tests: list[TestsRow] = field(default_factory=list)
 
 
@@ -85,20 +113,79 @@ def _rollout_score(r: Rollout) -> float:
 
 
 def _rollouts(db: Session, proposal: Proposal) -> tuple[list[Rollout], list[Rollout]]:
+    """The baseline's and the candidate's rollouts on the tasks the candidate was run on.
+
+    The baseline is the document the night replayed, which for a new document is its
+    scaffold, not the empty file the proposal's base hash names: the night records that
+    hash in the provenance. The A/A twin arm is not a baseline.
+    """
     if proposal.night_id is None or proposal.candidate_id is None:
         return [], []
+    provenance = proposal.provenance or {}
+    hashes = {proposal.base_hash}
+    if isinstance(provenance.get("baseline_hash"), str):
+        hashes.add(provenance["baseline_hash"])
     after = list(db.scalars(select(Rollout).where(Rollout.candidate_id == proposal.candidate_id)))
-    baseline = select(Rollout).where(
-        Rollout.night_id == proposal.night_id, Rollout.candidate_id.is_(None)
-    )
-    before = list(db.scalars(baseline.where(Rollout.document_hash == proposal.base_hash)))
+    tasks = {r.task_id for r in after}
+    before = [
+        r
+        for r in db.scalars(
+            select(Rollout).where(
+                Rollout.night_id == proposal.night_id,
+                Rollout.candidate_id.is_(None),
+                Rollout.document_hash.in_(hashes),
+            )
+        )
+        if r.task_id in tasks and not (r.arm or "").startswith("baseline-aa")
+    ]
     if not before and after:
-        # A document the night created has no stored base text (the empty hash) while
-        # its baseline replays ran on the starting template: the same night's baseline
-        # rollouts of the same tasks are the comparison the gate made.
-        tasks = sorted({r.task_id for r in after})
-        before = list(db.scalars(baseline.where(Rollout.task_id.in_(tasks))))
+        # An older proposal of a document the night created names the empty file as its
+        # base and kept no baseline hash: the same night's baseline rollouts of the same
+        # tasks are the comparison the gate made.
+        before = [
+            r
+            for r in db.scalars(
+                select(Rollout).where(
+                    Rollout.night_id == proposal.night_id,
+                    Rollout.candidate_id.is_(None),
+                    Rollout.task_id.in_(sorted(tasks)),
+                )
+            )
+            if not (r.arm or "").startswith("baseline-aa")
+        ]
     return before, after
+
+
+def _gate_figures(record: GateDecisionRecord) -> GateFigures:
+    detail = record.detail or {}
+    return GateFigures(
+        outcome=record.outcome,
+        p_value=record.p_value,
+        alpha_used=record.alpha if record.alpha is not None else detail.get("alpha_used"),
+        alpha=detail.get("alpha"),
+        look=record.look,
+        max_looks=detail.get("max_looks"),
+        rounds=record.rounds,
+        retest_rollouts=int(detail.get("retest_rollouts") or 0),
+        regressed_tasks=tuple(str(t) for t in detail.get("regressed_tasks") or ()),
+    )
+
+
+def _ablation(provenance: dict[str, Any]) -> list[EditAblation]:
+    rows = provenance.get("ablation") or []
+    out = []
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict):
+            out.append(
+                EditAblation(
+                    text=str(row.get("text", "")),
+                    contribution=row.get("contribution"),
+                    p_harm=row.get("p_harm"),
+                    rollouts=int(row.get("rollouts") or 0),
+                    verdict=str(row.get("verdict", "")),
+                )
+            )
+    return out
 
 
 def _task_table(db: Session, before: list[Rollout], after: list[Rollout]) -> list[TaskScores]:
@@ -256,9 +343,11 @@ def gather_evidence(engine: Engine, proposal_id: int) -> Evidence:
             ).first()
             if decision is not None:
                 evidence.gate_reason = decision.reason
+                evidence.gate = _gate_figures(decision)
                 if not evidence.tasks:
                     evidence.tasks = _gate_table(decision.detail or {})
         evidence.failing = _example(before, best=False)
         evidence.passing = _example(after, best=True)
         evidence.sessions = _sessions(db, evidence.provenance)
+        evidence.ablation = _ablation(evidence.provenance)
         return evidence

@@ -30,7 +30,9 @@ class ProposalView:
     created_at: datetime
     gate_outcome: str
     p_value: float | None
-    alpha: float | None
+    alpha: float | None  # the level the gate decided at (after looks and candidates)
+    look: int | None
+    max_looks: int | None
     val_lift: float | None
     test_lift: float | None
     cost_usd: float
@@ -75,6 +77,8 @@ def view_of(proposal: Proposal, document: TargetDocument) -> ProposalView:
         gate_outcome=str(gate.get("outcome", "accept")),
         p_value=proposal.p_value,
         alpha=gate.get("alpha_used", gate.get("alpha")),
+        look=gate.get("look"),
+        max_looks=gate.get("max_looks"),
         val_lift=proposal.val_lift,
         test_lift=proposal.test_lift,
         cost_usd=proposal.cost_usd,

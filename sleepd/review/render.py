@@ -52,12 +52,34 @@ def render_header(console: Console, view: ProposalView, *, position: str = "") -
         ),
         ("model cost", f"${view.cost_usd:.4f}"),
     ]
+    if view.look is not None and view.max_looks is not None:
+        rows.insert(
+            -1, ("look", f"night {view.look} of the {view.max_looks} this edit may be tested on")
+        )
     if view.safety_flags:
         rows.append(("safety flags", words(view.safety_flags)))
     if view.decided_by:
         rows.append(("decided by", f"{view.decided_by}: {words(view.decision_reason)}"))
     title = f"Proposal #{view.id} {position}".rstrip()
     console.print(kv_panel(title, rows))
+
+
+def render_gate(console: Console, evidence: Evidence) -> None:
+    """The level, the look, the rounds and the retests the gate used."""
+    g = evidence.gate
+    if g.outcome is None:
+        return
+    looks = f"{g.look} of {g.max_looks}" if g.max_looks is not None else words(g.look)
+    rows = [
+        ("decision", g.outcome),
+        ("p-value", _num(g.p_value, ".4g")),
+        ("alpha used for this decision", _num(g.alpha_used, ".4g")),
+        ("alpha over all nights", _num(g.alpha, ".4g")),
+        ("look (night)", looks),
+        ("rounds of runs", words(g.rounds)),
+        ("retest runs on tasks that dropped", str(g.retest_rollouts)),
+    ]
+    console.print(kv_panel("How the gate decided", rows))
 
 
 def render_diff(console: Console, diff: str) -> None:
@@ -115,21 +137,37 @@ def _edit_line(edit: EditSummary) -> Text:
 def render_evidence(console: Console, evidence: Evidence) -> None:
     if evidence.tasks:
         scores = table(
-            ["task", "split", "request", "before", "after", "runs"],
+            ["task", "split", "request", "before", "after", "change", "runs before", "runs after"],
             title="Score per task without and with the edit (mean over runs, 0–1)",
+            compact=True,
         )
         for t in evidence.tasks:
+            change = None if t.before is None or t.after is None else t.after - t.before
             scores.add_row(
                 str(t.task_id),
                 SPLIT_NAMES.get(t.split, t.split),
                 t.intent,
                 _num(t.before, ".2f"),
                 _num(t.after, ".2f"),
-                f"{t.before_n}/{t.after_n}",
+                _num(change, "+.2f"),
+                str(t.before_n),
+                str(t.after_n),
             )
         console.print(scores)
     else:
         console.print("No per-task scores are stored for this proposal.", style="dim")
+    render_gate(console, evidence)
+    if evidence.ablation:
+        parts = table(
+            ["edit (or clause)", "contribution", "p, better without it", "runs", "verdict"],
+            title="Each part of the edit left out in turn (fresh runs): a part that does not "
+            "lift the score is cut",
+        )
+        for a in evidence.ablation:
+            parts.add_row(
+                a.text, _num(a.contribution), _num(a.p_harm, ".3g"), str(a.rollouts), a.verdict
+            )
+        console.print(parts)
     if evidence.tests:
         tests = table(
             ["task", "agent", "tests run", "before", "after", "passed", "fidelity"],

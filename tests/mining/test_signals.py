@@ -69,7 +69,7 @@ def test_correction_then_approval_is_success_after_correction() -> None:
     sigs = signals_of(b)
     assert kinds(sigs) == ["approval", "user_correction"]
     outcome = derive_outcome(sigs)
-    assert (outcome.outcome, outcome.rule) == ("success", "approved_after_correction")
+    assert (outcome.outcome, outcome.rule) == ("mixed", "approved_after_correction")
     assert len(outcome.event_ids) == 2
 
 

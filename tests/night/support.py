@@ -70,6 +70,31 @@ class TaskSet:
     ids: dict[str, list[int]] = field(default_factory=dict)
     intents: dict[str, list[str]] = field(default_factory=dict)
     secrets: list[str] = field(default_factory=list)
+    corrections: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _episode_with_correction(db: Session, project: str, correction: str) -> int:
+    """An original episode whose user corrected the agent (as the miner records it)."""
+    from sleepd.store.models import Episode, Event, Signal
+    from sleepd.store.models import Session as TranscriptSession
+
+    session = TranscriptSession(
+        source="claude", external_id=f"s-{project}-{correction[:24]}", project_path=project
+    )
+    db.add(session)
+    db.flush()
+    event = Event(
+        session_id=session.id, seq=2, external_id="e2", role="user", kind="message",
+        text=correction,
+    )  # fmt: skip
+    db.add(event)
+    db.flush()
+    episode = Episode(session_id=session.id, start_seq=1, end_seq=3, project_path=project)
+    db.add(episode)
+    db.flush()
+    db.add(Signal(episode_id=episode.id, kind="user_correction", polarity=-1, event_ids=[event.id]))
+    db.flush()
+    return episode.id
 
 
 def judge_spec(secret: str) -> dict[str, Any]:
@@ -101,8 +126,13 @@ def add_tasks(
                 marker = {"train": "", "val": f" VALTASK-{i}-QX", "test": f" TESTTASK-{i}-QX"}
                 intent = f"Fix the {topic} problem in module {split}{i}{marker[split]}"
                 secret = f"ZEBRA-{split.upper()}-{i}-123"
+                episode_id = _episode_with_correction(
+                    db, str(project), f"CORRECTION-{split.upper()}-{i}-QX: use the fixture"
+                )
+                tasks.corrections.setdefault(split, []).append(f"CORRECTION-{split.upper()}-{i}-QX")
                 row = Task(
                     project_path=str(project),
+                    episode_id=episode_id,
                     intent=intent,
                     split=split,
                     origin="mined",

@@ -44,3 +44,8 @@ def test_optimizer_sees_training_trajectories_but_no_judge_spec_or_held_out_task
             assert intent not in text
         assert "VALTASK" not in text and "TESTTASK" not in text
         assert any(intent in text for intent in tasks.intents["train"])
+        # The user's corrections of held-out episodes never reach it either.
+        for marker in tasks.corrections["val"] + tasks.corrections["test"]:
+            assert marker not in text
+    # ... while those of training episodes do: the optimizer learns from the why.
+    assert any(m in text for text in optimizer for m in tasks.corrections["train"])

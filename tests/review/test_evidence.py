@@ -100,3 +100,6 @@ def test_evidence_pairs_baseline_and_candidate_rollouts(
     assert "deploy to staging" in shown and "0.33" in shown and "before 0/0" in shown
     assert "abc" in shown and "external-ref" in shown  # the sessions table
     assert "{'" not in shown
+    # before/after with run counts under plain-word headers, and how the gate decided
+    assert "runs before" in shown and "runs after" in shown and "+0.67" in shown
+    assert "How the gate decided" in shown and "look (night)" in shown

@@ -16,6 +16,7 @@ from sleepd.backends.base import ChatMessage, ModelRequest
 from sleepd.backends.registry import make_backend
 from sleepd.backends.settings import BackendSettings
 from sleepd.dream.prompts import target_user_message
+from sleepd.paths import private_tmp_root
 from tests.backends.fake_clis import CLAUDE, CODEX, install, prepend_path
 from tests.backends.fake_providers import FakeAnthropic, FakeOpenAI
 
@@ -128,6 +129,9 @@ def test_cli_argv_and_stdin_hold_no_secret(
         monkeypatch.setenv("FAKE_RECORD", str(record))
         assert backend.complete(request).ok
         captured += record.read_bytes()
+        cwd = json.loads(record.read_text())["cwd"]
+        assert Path(cwd).is_relative_to(private_tmp_root())  # private, never /tmp
+        assert not Path(cwd).exists()  # removed after the call
     _assert_clean(captured, secrets)
 
 
@@ -185,3 +189,13 @@ def test_secret_against_separators_is_redacted(form: str, secrets: list[Secret])
     )
     leaked = found(request.messages[0].content.encode(), evident)
     assert leaked == [], f"not redacted in {form!r}: {leaked}"
+
+
+def test_vault_token_with_a_letters_only_head_is_redacted() -> None:
+    """Upstream's allowlist for legacy `s.` tokens matched inside `hvs.` tokens too."""
+    token = (
+        "hvs.PbTlKGFkrddYsLVxvnNPWxTODVrVGEhfnZgB-2-uMksDur4Zlf49yBVae2sKjh1Ri4bwvWLa4Sz8kP62"
+        "tZkhQM1V9rMRdyC5ksV1"
+    )
+    request = ModelRequest(messages=[ChatMessage("user", f"the token is {token} ok")])
+    assert token not in request.messages[0].content

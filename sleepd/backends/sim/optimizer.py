@@ -114,21 +114,24 @@ def propose(world: SimWorld, request: ModelRequest, rates: OptimizerRates, seed:
     candidate = int(request.metadata.get("candidate", 0))
     rng = random.Random(f"sim-optimizer-{seed}-{candidate}-{document_sha(prompt + document)}")
     anchors = editable_lines(document)
-    if not anchors:
-        return _none("no anchorable text in the current document")
     draw = rng.random()
     missing = [f for f in failing_families(world, prompt) if not f.states_requirement(document)]
     if missing:
         # Different candidates address different failing families where there are several.
         missing = missing[candidate % len(missing) :] + missing[: candidate % len(missing)]
+    anchor = anchors[-1] if anchors else None  # none: an empty region takes an append
     if missing and draw < rates.helpful:
-        return _add(anchors[-1], f"- {missing[0].requirement}", "helpful", missing[0], None)
+        return _add(anchor, f"- {missing[0].requirement}", "helpful", missing[0], None)
     if missing and draw < rates.helpful + rates.harmful:
         others = [f for f in world.families if f not in missing and not f.states_harm(document)]
         if others:
             harmed = rng.choice(others)
             text = f"- {missing[0].requirement} {harmed.harmful_rule}"
-            return _add(anchors[-1], text, "harmful", missing[0], harmed)
+            return _add(anchor, text, "harmful", missing[0], harmed)
+    if not anchors:
+        sentence = rng.choice(HARMLESS_SENTENCES)
+        edit = {"op": "append", "text": sentence}
+        return Proposal("neutral", None, None, _payload([edit], "Add a general reminder."))
     return _neutral(anchors, rng)
 
 
@@ -136,14 +139,14 @@ def _payload(edits: list[dict[str, str]], rationale: str) -> dict[str, Any]:
     return {"edits": edits, "rationale": f"{SIM_MARKER} {rationale}"}
 
 
-def _none(reason: str) -> Proposal:
-    return Proposal("none", None, None, _payload([], reason))
-
-
 def _add(
-    anchor: str, text: str, kind: ProposalKind, family: Family, harmed: Family | None
+    anchor: str | None, text: str, kind: ProposalKind, family: Family, harmed: Family | None
 ) -> Proposal:
-    edit = {"op": "add", "anchor": anchor, "position": "after", "text": text}
+    edit = (
+        {"op": "add", "anchor": anchor, "position": "after", "text": text}
+        if anchor is not None
+        else {"op": "append", "text": text}
+    )
     rationale = (
         f"Failing trajectories look like {family.name} tasks; the document does not state the"
         " rule those runs were missing, so this adds it."
