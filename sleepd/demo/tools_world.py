@@ -3,7 +3,7 @@
 `build(root)` makes a small Python project (`ledger`) whose functions each have a
 bug and a failing test at the one commit, writes Codex sessions (synthetic, in the
 real on-disk format, marked as samples) in which the agent was asked to fix one of
-them, failed, and was corrected by the user, and a playbook for the SIMULATED agents
+them, failed, was corrected by the user and failed again, and a playbook for the SIMULATED agents
 (`fake_agents`): an agent whose instructions say to run `pytest -q` before it calls a
 task done makes the right fix, any other makes a wrong one. Real git, real tests;
 only the agents are simulated.
@@ -221,12 +221,6 @@ def failing_output(bug: Bug, runner: str, total: int) -> str:
     )
 
 
-def passing_output(runner: str, total: int) -> str:
-    if runner == "unittest":
-        return f"{'.' * total}\n{'-' * 70}\nRan {total} tests in 0.004s\n\nOK"
-    return f"{'.' * total}\n{total} passed in 0.05s"
-
-
 def playbook_rules(bugs: tuple[Bug, ...] = BUGS) -> list[dict[str, Any]]:
     return [
         {
@@ -310,8 +304,8 @@ def codex_session(
     call(command, failing_output(bug, runner, total), 1, 1)
     say(f"I changed {bug.function}; it should be fixed now.")
     user(bug.correction)
-    call(command, passing_output(runner, total), 0, 2)
-    say(f"Fixed properly this time; {command} passes.")
+    call(command, failing_output(bug, runner, total), 1, 2)
+    say(f"{command} still fails for {bug.function}; I could not find the cause.")
     return lines
 
 
