@@ -228,7 +228,14 @@ class ReplayConfig:
         max=1,
     )
     nice: int = _opt(10, "Scheduling niceness of agents and tests in a replay.", min=0, max=19)
-    concurrency: int = _opt(1, "Tool rollouts run at once (each is an agent plus tests).", min=1)
+    concurrency: int = _opt(
+        1, "Tool rollouts run at once (each is an agent plus tests).", min=1, max=64
+    )
+    rubric_judge: bool = _opt(
+        False,
+        "Also ask the judge model whether a tool rollout did the task, from its diff and test "
+        "output (fenced); the tests must pass either way.",
+    )
     projects: dict[str, ReplayProject] = field(default_factory=dict)
 
 

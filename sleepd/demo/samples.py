@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -607,6 +608,40 @@ WEB_TOPICS: tuple[Topic, ...] = (
 _CORRECTION_OPENERS = ("no", "that", "still", "don't", "never", "you ")
 
 
+def _own_failure(topic: Topic) -> Topic:
+    """A unit-test task names the test that fails, as a user would.
+
+    "Fix the failing unit test for billing" and "... for auth" read as one
+    recurring task to the miner (rightly: only the module differs), so twenty of
+    them made one giant cluster that sat wholly in one split. Naming the failing
+    test makes each module's task its own recurring task.
+    """
+    match = re.search(r"::(test_[a-z_]+)", topic.failure)
+    if match is None or "unit test" not in topic.phrasings[0].lower():
+        return topic
+    test = match.group(1)
+    words = test.removeprefix("test_").replace("_", " ")
+    subject = re.sub(
+        r"^(fix the failing unit test for|the unit test for|fix the failing unit test in)"
+        r"\s+|\s+(is failing, fix it|module)$",
+        "",
+        topic.phrasings[0],
+        flags=re.I,
+    )
+    if "unit test" in subject.lower():
+        subject = topic.failure.split("::")[0].rsplit("test_", 1)[-1].removesuffix(".py")
+    return Topic(
+        (
+            f"{subject}: {words} is broken, the unit test {test} fails",
+            f"{words} in {subject} broke ({test} unit test), please fix",
+        ),
+        topic.command,
+        topic.failure,
+        topic.correction,
+        topic.fix_command,
+    )
+
+
 def correction_text(topic: Topic) -> str:
     """How the user pushes back: every sample correction opens like one."""
     text = topic.correction
@@ -835,7 +870,7 @@ def write_samples(out: Path) -> list[Path]:
     slug = f"{PROJECT_ROOT_PLACEHOLDER}/acme-api".replace("/", "-").replace("_", "-")
     for index, topic in enumerate(API_TOPICS):
         for phrasing in (0, 1):
-            records = claude_session(topic, phrasing, "acme-api", index)
+            records = claude_session(_own_failure(topic), phrasing, "acme-api", index)
             path = out / "claude" / "projects" / slug / f"{records[0]['sessionId']}.jsonl"
             written.append(_write(path, records))
     for index, topic in enumerate(WEB_TOPICS):

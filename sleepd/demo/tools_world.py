@@ -3,7 +3,7 @@
 `build(root)` makes a small Python project (`ledger`) whose functions each have a
 bug and a failing test at the one commit, writes Codex sessions (synthetic, in the
 real on-disk format, marked as samples) in which the agent was asked to fix one of
-them, failed, and was corrected by the user, and a playbook for the SIMULATED agents
+them, failed, was corrected by the user and failed again, and a playbook for the SIMULATED agents
 (`fake_agents`): an agent whose instructions say to run `pytest -q` before it calls a
 task done makes the right fix, any other makes a wrong one. Real git, real tests;
 only the agents are simulated.
@@ -221,12 +221,6 @@ def failing_output(bug: Bug, runner: str, total: int) -> str:
     )
 
 
-def passing_output(runner: str, total: int) -> str:
-    if runner == "unittest":
-        return f"{'.' * total}\n{'-' * 70}\nRan {total} tests in 0.004s\n\nOK"
-    return f"{'.' * total}\n{total} passed in 0.05s"
-
-
 def playbook_rules(bugs: tuple[Bug, ...] = BUGS) -> list[dict[str, Any]]:
     return [
         {
@@ -245,8 +239,20 @@ def _edit(bug: Bug, body: str) -> dict[str, str]:
     return {"path": f"{PROJECT}/{bug.function}.py", "old": bug.body_bad, "new": body}
 
 
+def recurring_intent(bug: Bug) -> str:
+    """The same request on another day, in other words (tasks are mined from recurring work)."""
+    words = bug.function.replace("_", " ")
+    return f"{bug.function} ({words}) is broken again, fix {bug.function} so its unit test passes"
+
+
 def codex_session(
-    bug: Bug, index: int, repo: Path, commit: str, runner: str = "pytest", total: int = 0
+    bug: Bug,
+    index: int,
+    repo: Path,
+    commit: str,
+    runner: str = "pytest",
+    total: int = 0,
+    intent: str | None = None,
 ) -> list[dict[str, Any]]:
     """One SAMPLE Codex rollout: asked to fix `bug`, failed, corrected by the user."""
     clock = START + timedelta(hours=index)
@@ -294,12 +300,12 @@ def codex_session(
 
     total = total or len(BUGS) + 1
     command = test_command(runner)
-    user(bug.intent)
+    user(intent or bug.intent)
     call(command, failing_output(bug, runner, total), 1, 1)
     say(f"I changed {bug.function}; it should be fixed now.")
     user(bug.correction)
-    call(command, passing_output(runner, total), 0, 2)
-    say(f"Fixed properly this time; {command} passes.")
+    call(command, failing_output(bug, runner, total), 1, 2)
+    say(f"{command} still fails for {bug.function}; I could not find the cause.")
     return lines
 
 
@@ -315,8 +321,11 @@ def build(
     repo.mkdir(parents=True, exist_ok=True)
     commit = make_repository(repo, bugs)
     files = []
-    for index, bug in enumerate(bugs):
-        records = codex_session(bug, index, repo, commit, runner, len(bugs) + 1)
+    # Each bug is asked about twice, on two occasions and in two phrasings: the miner
+    # makes tasks from recurring requests only.
+    asks = [(bug, None) for bug in bugs] + [(bug, recurring_intent(bug)) for bug in bugs]
+    for index, (bug, intent) in enumerate(asks):
+        records = codex_session(bug, index, repo, commit, runner, len(bugs) + 1, intent)
         moment = START + timedelta(hours=index)
         path = (
             codex_home / "sessions" / f"{moment:%Y/%m/%d}"

@@ -402,6 +402,8 @@ class _Night:
         k = dream.rollouts_per_task
         if modes.tools_tasks:
             replayer.tools = self.tool_replayer(target_exec)
+            if self.cfg.replay.rubric_judge:
+                replayer.tools.judge, replayer.tools.judge_model = judge_exec, replayer.judge_model
             if not self.screen_fidelity(replayer, tasks, target, modes, outcome, base):
                 return outcome
         self.say(f"{project}: replaying {len(tasks['train'])} training tasks × {k}")

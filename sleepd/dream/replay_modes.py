@@ -28,7 +28,7 @@ from sleepd.dream.replay import Replayer, ReplayTask, RolloutResult
 from sleepd.dream.targets import PreparedTarget
 from sleepd.dream.tool_replay import ReplaySite, ToolReplayer, ToolSettings
 from sleepd.mining.replay_site import TestCommand, git
-from sleepd.store.models import Task, TaskReplaySite, utcnow
+from sleepd.store.models import Episode, Task, TaskReplaySite, utcnow
 
 #: Original outcome → what a faithful replay of the first attempt does. "mixed" means
 #: the agent failed first and was put right: the replay reproduces the first attempt.
@@ -132,7 +132,7 @@ def plan_modes(
         r.task_id: r
         for r in db.scalars(select(TaskReplaySite).where(TaskReplaySite.task_id.in_(ids or [-1])))
     }
-    outcomes = dict(db.execute(select(Task.id, Task.outcome).where(Task.id.in_(ids or [-1]))).all())
+    outcomes = unassisted_outcomes(db, ids)
     consumers_seen: set[str] = set()
     for split, split_tasks in tasks.items():
         for task in split_tasks:
@@ -171,6 +171,26 @@ def plan_modes(
             plan.tools_tasks += 1
     plan.consumers = sorted(consumers_seen)
     return plan
+
+
+def unassisted_outcomes(db: OrmSession, task_ids: list[int]) -> dict[int, str]:
+    """Each task's outcome as the agent reached it on its own, under the original document.
+
+    Fidelity replays the opening request under the original document with no user in
+    the loop, so a session that succeeded only after the user corrected the agent
+    (`*_after_correction`) is "mixed": its unassisted attempt failed.
+    """
+    rows = db.execute(
+        select(Task.id, Task.outcome, Episode.outcome_rule)
+        .join(Episode, Episode.id == Task.episode_id, isouter=True)
+        .where(Task.id.in_(task_ids or [-1]))
+    ).all()
+    return {
+        int(task_id): "mixed"
+        if outcome == "success" and str(rule or "").endswith("_after_correction")
+        else str(outcome)
+        for task_id, outcome, rule in rows
+    }
 
 
 def original_document(site: ReplaySite, fallback: str) -> str:

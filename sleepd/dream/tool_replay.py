@@ -28,7 +28,7 @@ from sleepd.backends.base import ChatMessage, Estimate, FailureKind, ModelReques
 from sleepd.backends.budget import BudgetExceeded, BudgetGuard
 from sleepd.documents.versions import content_hash
 from sleepd.dream.checkout import CheckoutError, create_checkout, place_document
-from sleepd.dream.judges import Judgement
+from sleepd.dream.judges import Judgement, ScoreWeights, judge_by_model, judge_request
 from sleepd.dream.prompts import target_user_message
 from sleepd.dream.replay import ReplayTask, RolloutResult
 from sleepd.dream.tool_judge import TestRun, judge_tool_rollout, run_tests
@@ -85,6 +85,9 @@ class ToolReplayer:
     #: the night see it exactly as they see a text rollout's budget stop.
     on_budget_stop: Callable[[BudgetExceeded], None] | None = None
     checkout_root: Path | None = None
+    #: The rubric judge (the night's judge executor) when `replay.rubric_judge` is on.
+    judge: Any = None
+    judge_model: str | None = None
     rollouts_run: int = 0
     _baselines: dict[tuple[str, str, str], TestRun] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -196,9 +199,41 @@ class ToolReplayer:
                 "test_isolation": after.isolation,
             }
         )
+        if self.judge is not None and judgement.success:
+            judgement = self._rubric(task, index, arm, response.text, diff, after, judgement)
         summary = _trajectory_text(response.text, changed, after, judgement)
         shown = replace(response, text=summary)
         return RolloutResult(task, arm, index, doc_hash, shown, judgement)
+
+    def _rubric(
+        self,
+        task: ReplayTask,
+        index: int,
+        arm: str,
+        final: str,
+        diff: str,
+        after: TestRun,
+        judgement: Judgement,
+    ) -> Judgement:
+        """The rubric judge reads the final message, the diff and the test output (fenced)."""
+        answer = (
+            f"{final}\n\n--- diff ---\n{diff[:20_000]}\n\n--- tests ({after.command}) ---\n"
+            f"{after.output_tail}"
+        )
+        request = judge_request(
+            task.intent,
+            task.judge_spec,
+            answer,
+            self.judge_model,
+            {"custom_id": f"judge-{arm}-{task.unit}-{index}", "task": task.id},
+        )
+        [verdict] = self.judge.run([request])
+        ruled = judge_by_model(verdict, verdict, ScoreWeights())
+        detail = {**judgement.detail, "rubric": ruled.detail}
+        if ruled.success is None:  # the judge failed: the tests' verdict stands, noted
+            return Judgement(judgement.score, judgement.success, detail, verdict)
+        success = bool(judgement.success and ruled.success)
+        return Judgement(1.0 if success else 0.0, success, detail, verdict)
 
     def _act_request(self, prompt: str, workdir: Path) -> ActRequest:
         s = self.settings

@@ -32,9 +32,17 @@ def test_demo_stages_a_simulated_proposal_and_shows_it(tmp_path: Path) -> None:
         rows = db.execute(
             "SELECT id, status, diff, p_value, val_lift, test_lift, simulated FROM proposals"
         ).fetchall()
+        # The tools-mode night (ledger: real git, real tests, simulated agents) stages too;
+        # its sessions succeeded only after a correction, which replay fidelity must count
+        # as an unassisted failure.
+        tools_staged = db.execute(
+            "SELECT count(*) FROM proposals p JOIN target_documents d ON d.id = p.document_id "
+            "WHERE d.project_path LIKE '%ledger'"
+        ).fetchone()
         decisions = db.execute("SELECT outcome, reason FROM gate_decisions").fetchall()
     assert rows, f"the demo staged no proposal; gate decisions: {decisions}"
     assert done.returncode == 0, done.stderr
+    assert tools_staged == (1,), "the tools-mode night staged no proposal"
     _pid, status, diff, p_value, val_lift, test_lift, simulated = rows[0]
     assert status == "pending" and simulated == 1
     assert diff.startswith("---") and "\n+" in diff

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
+from sleepd.backends.sim.optimizer import OptimizerRates
 from sleepd.cli.app import app
 from sleepd.demo.tools_world import build
 from sleepd.store.engine import make_engine
@@ -56,6 +57,13 @@ def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
 ) -> None:
     world = build(tmp_path / "projects", Path(os.environ["CODEX_HOME"]), runner="pytest")
     monkeypatch.setenv("SLEEPD_FAKE_AGENT_PLAYBOOK", str(world.playbook))
+    # The simulated optimizer proposes the rule the failing trajectories lack every time:
+    # this test is about acting and judging, not about the optimizer's luck (its draws are
+    # seeded by the prompt, which holds salted redaction placeholders).
+    monkeypatch.setattr(
+        "sleepd.backends.sim.backend.OptimizerRates",
+        lambda: OptimizerRates(helpful=1.0, neutral=0.0, harmful=0.0),
+    )
     # The project's pytest without this virtualenv's plugins: a fifth of the start-up time.
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     Path(os.environ["SLEEPD_CONFIG"]).write_text(CONFIG.format(project=world.repo))
@@ -104,6 +112,11 @@ def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
     assert shown.exit_code == 0, shown.stdout
     assert "Project tests in tools-mode replay" in shown.stdout
     assert "pytest -q" in shown.stdout and "passed" in shown.stdout
+
+    shown_task = CliRunner().invoke(app, ["tasks", "show", str(sites[0].task_id), "--json"])
+    task_view = json.loads(shown_task.stdout)["replay"]
+    assert task_view["mode"] == "tools" and task_view["commit"] == world.commit
+    assert task_view["test_command"] == "pytest -q"
 
     nights = CliRunner().invoke(app, ["nights", "--json"])
     assert json.loads(nights.stdout)[-1]["replay_mode"] == "tools"
