@@ -24,6 +24,7 @@ import orjson
 
 from sleepd.backends.base import ModelRequest
 from sleepd.backends.sim.world import SIM_MARKER, Family, SimWorld, document_sha
+from sleepd.redaction.engine import PLACEHOLDER_RE
 
 ProposalKind = Literal["helpful", "neutral", "harmful", "none"]
 
@@ -112,7 +113,10 @@ def propose(world: SimWorld, request: ModelRequest, rates: OptimizerRates, seed:
     # Several candidates per night are asked for with the same prompt; like a real model
     # sampled at temperature > 0, each request's index gives it its own draw.
     candidate = int(request.metadata.get("candidate", 0))
-    rng = random.Random(f"sim-optimizer-{seed}-{candidate}-{document_sha(prompt + document)}")
+    # Placeholders carry a hash salted per home: the draw depends on what the prompt says,
+    # not on which home redacted it, so the same history gives the same night anywhere.
+    said = PLACEHOLDER_RE.sub("[REDACTED]", prompt + document)
+    rng = random.Random(f"sim-optimizer-{seed}-{candidate}-{document_sha(said)}")
     anchors = editable_lines(document)
     draw = rng.random()
     missing = [f for f in failing_families(world, prompt) if not f.states_requirement(document)]
