@@ -28,7 +28,7 @@ from pathlib import Path, PurePath
 
 from sleepd import paths
 from sleepd.errors import SleepdError
-from sleepd.mining.replay_site import SAFE_GIT
+from sleepd.mining.replay_site import run_git
 
 CHECKOUTS_DIRNAME = "replay-checkouts"
 GIT_TIMEOUT_S = 120.0
@@ -46,26 +46,11 @@ def checkouts_root() -> Path:
 
 
 def _git(args: list[str], cwd: Path) -> str:
-    env = {
-        **os.environ,
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_OPTIONAL_LOCKS": "0",
-    }
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
     try:
-        done = subprocess.run(
-            ["git", *SAFE_GIT, *args],
-            cwd=str(cwd),
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=GIT_TIMEOUT_S,
-            env=env,
-            stdin=subprocess.DEVNULL,
-        )
+        done = run_git(args, cwd, GIT_TIMEOUT_S, env)
     except (OSError, subprocess.SubprocessError) as exc:
         raise CheckoutError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:

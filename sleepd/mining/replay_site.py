@@ -20,7 +20,7 @@ import os
 import re
 import shlex
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -192,21 +192,35 @@ def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> Tes
 # --- git -------------------------------------------------------------------------------
 
 
+def run_git(
+    args: Sequence[str],
+    cwd: str | Path,
+    timeout: float = GIT_TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """One git call with hooks and fsmonitor off, no prompt and no optional locks; raises
+    `OSError`/`SubprocessError` when git cannot run. `env` replaces the process's."""
+    return subprocess.run(
+        ["git", *SAFE_GIT, *args],
+        cwd=str(cwd),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=timeout,
+        env={
+            **(os.environ if env is None else env),
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_OPTIONAL_LOCKS": "0",
+        },
+        stdin=subprocess.DEVNULL,
+    )
+
+
 def git(args: Sequence[str], cwd: str | Path, timeout: float = GIT_TIMEOUT_S) -> str | None:
     """stdout of a read-only git call on a user's repository; None on any failure."""
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
     try:
-        done = subprocess.run(
-            ["git", *SAFE_GIT, *args],
-            cwd=str(cwd),
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=timeout,
-            env=env,
-            stdin=subprocess.DEVNULL,
-        )
+        done = run_git(args, cwd, timeout)
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
