@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from sleepd.backends.base import FailureKind, ModelResponse
+
 TERM_GRACE_S = 2.0
 #: Output kept per stream: enough for any summary line; bounded for a runaway agent.
 MAX_OUTPUT_BYTES = 8 * 1024 * 1024
@@ -117,6 +119,14 @@ def offline_prefix(workdir: Path) -> tuple[list[str], str]:
     if unshare_available():
         return ["unshare", "--net", "--map-root-user", "--"], "network namespace (network off)"
     return [], "none (no bubblewrap or network namespaces on this platform)"
+
+
+def not_started(
+    backend: str, model: str, reason: str, isolation: str
+) -> tuple[ModelResponse, ActDetail]:
+    """The rollout's answer when the agent could not be started at all."""
+    failed = ModelResponse.failed(FailureKind.NOT_AVAILABLE, reason, backend=backend, model=model)
+    return failed, ActDetail(isolation=isolation)
 
 
 def nice_prefix(level: int) -> list[str]:

@@ -21,7 +21,13 @@ from typing import Any
 
 import orjson
 
-from sleepd.backends.agent_act import ActDetail, ActRequest, nice_prefix, run_in_dir
+from sleepd.backends.agent_act import (
+    ActDetail,
+    ActRequest,
+    nice_prefix,
+    not_started,
+    run_in_dir,
+)
 from sleepd.backends.base import (
     FailureKind,
     ModelRequest,
@@ -129,27 +135,16 @@ class ClaudeCliBackend(CliBackend):
         """Let Claude Code act in `request.workdir`; the tests judge what it leaves."""
         model = request.model or self.default_model or self.fallback_model
         if shutil.which(self.executable) is None:  # `nice` would hide the missing CLI
-            failed = ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                f"cannot run {self.executable}: not found on PATH",
-                backend=self.name,
-                model=model,
-            )
-            return failed, ActDetail(isolation=self.isolation(request))
+            reason = f"cannot run {self.executable}: not found on PATH"
+            return not_started(self.name, model, reason, self.isolation(request))
         argv = [*nice_prefix(request.nice), *self.act_argv(request)]
         try:
             proc = run_in_dir(
                 argv, cwd=request.workdir, stdin_text=request.prompt, timeout_s=request.wall_s
             )
         except OSError as exc:
-            detail = ActDetail(isolation=self.isolation(request))
-            failed = ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                f"cannot run {self.executable}: {exc}",
-                backend=self.name,
-                model=model,
-            )
-            return failed, detail
+            reason = f"cannot run {self.executable}: {exc}"
+            return not_started(self.name, model, reason, self.isolation(request))
         response, detail = parse_stream(
             proc.stdout, proc.stderr, proc.returncode, self, model, proc
         )

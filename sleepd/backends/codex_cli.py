@@ -20,7 +20,13 @@ from typing import Any
 
 import orjson
 
-from sleepd.backends.agent_act import ActDetail, ActRequest, nice_prefix, run_in_dir
+from sleepd.backends.agent_act import (
+    ActDetail,
+    ActRequest,
+    nice_prefix,
+    not_started,
+    run_in_dir,
+)
 from sleepd.backends.base import (
     FailureKind,
     ModelRequest,
@@ -140,32 +146,17 @@ class CodexCliBackend(CliBackend):
         """Let Codex act in `request.workdir` inside its own workspace-write sandbox."""
         model = request.model or self.default_model or self.fallback_model
         if len(request.prompt.encode()) > MAX_PROMPT_BYTES:
-            failed = ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                "the task is longer than the argv limit",
-                backend=self.name,
-                model=model,
-            )
-            return failed, ActDetail(isolation=self.isolation(request))
+            reason = "the task is longer than the argv limit"
+            return not_started(self.name, model, reason, self.isolation(request))
         if shutil.which(self.executable) is None:  # `nice` would hide the missing CLI
-            failed = ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                f"cannot run {self.executable}: not found on PATH",
-                backend=self.name,
-                model=model,
-            )
-            return failed, ActDetail(isolation=self.isolation(request))
+            reason = f"cannot run {self.executable}: not found on PATH"
+            return not_started(self.name, model, reason, self.isolation(request))
         argv = [*nice_prefix(request.nice), *self.act_argv(request)]
         try:
             proc = run_in_dir(argv, cwd=request.workdir, stdin_text=None, timeout_s=request.wall_s)
         except OSError as exc:
-            failed = ModelResponse.failed(
-                FailureKind.NOT_AVAILABLE,
-                f"cannot run {self.executable}: {exc}",
-                backend=self.name,
-                model=model,
-            )
-            return failed, ActDetail(isolation=self.isolation(request))
+            reason = f"cannot run {self.executable}: {exc}"
+            return not_started(self.name, model, reason, self.isolation(request))
         detail = ActDetail(
             cpu_s=proc.cpu_s,
             timed_out=proc.timed_out,
