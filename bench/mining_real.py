@@ -366,6 +366,11 @@ def half(name: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fixtures", type=Path, default=FIXTURES)
+    parser.add_argument(
+        "--mistakes",
+        action="store_true",
+        help="list the tuning set's misread turns (never the held-out set's)",
+    )
     args = parser.parse_args()
     labels = load_labels(args.fixtures)
     if not labels:
@@ -379,6 +384,14 @@ def main() -> None:
         report(held_out, pred, "held-out set (labelled first, never used for tuning)")
     for name in ("A", "B"):
         report([lab for lab in tuning if half(lab.transcript) == name], pred, f"tuning half {name}")
+    if args.mistakes:
+        print("\n== misread turns of the tuning set (gold -> predicted) ==")
+        for lab in tuning:
+            for turn in lab.turns:
+                got = pred.turns.get((lab.transcript, int(turn["line"])), "none")
+                if got != turn["kind"]:
+                    name = lab.transcript.split("__")[-1][:24]
+                    print(f"{name}:{turn['line']} {turn['kind']} -> {got}: {turn['text'][:90]!r}")
 
 
 if __name__ == "__main__":
