@@ -56,9 +56,9 @@ with open(os.environ["PROBE_OUT"], "w") as out:
 """
 
 
-def probe(args: list[str], tmp_path: Path) -> dict[str, object]:
+def probe(args: list[str], tmp_path: Path, heavy: tuple[str, ...] = HEAVY) -> dict[str, object]:
     out = tmp_path / "probe.json"
-    env = {**os.environ, "PROBE_OUT": str(out), "PROBE_HEAVY": json.dumps(HEAVY)}
+    env = {**os.environ, "PROBE_OUT": str(out), "PROBE_HEAVY": json.dumps(heavy)}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args)],
         capture_output=True,
@@ -131,3 +131,15 @@ def test_an_idle_mine_is_recorded_and_new_data_still_gets_mined(
     assert result["code"] == 0, result["stderr"]
     assert "sklearn" in result["loaded"]  # a real pass ran for the new session
     assert probe(["mine", "--json"], tmp_path)["loaded"] == []
+
+
+def test_search_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Path) -> None:
+    """The command people type most runs without typer and click (and, in JSON, rich)."""
+    for args, heavy in (
+        (["search", "error", "--json"], (*HEAVY, "typer", "click", "rich")),
+        (["search", "error", "--limit", "3"], (*HEAVY, "typer", "click")),
+        (["search", "nosuchwordanywhere"], (*HEAVY, "typer", "click", "rich")),
+    ):
+        result = probe(args, tmp_path, heavy)
+        assert result["code"] == 0, (args, result["stderr"])
+        assert result["loaded"] == [], args
