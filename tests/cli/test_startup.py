@@ -1,7 +1,8 @@
 """Start-up loads only what a command uses.
 
 Building the CLI, and running the commands people type and wait for on a home with data
-(`--version`, `--help`, `status`, `search`, an unchanged `harvest`, an idle `mine`), must not
+(`--version`, `--help`, `status`, `search`, an unchanged `harvest`, an idle `mine`, `nights`,
+`review list`, `tasks list`, `patterns`), must not
 import the database layer, scikit-learn or the model SDKs. Each command runs in a fresh
 interpreter that reports which of those modules it loaded: a guarantee, not a timing (the
 timings are in bench/speed.py).
@@ -114,6 +115,10 @@ def test_the_waited_for_commands_load_no_heavy_module(harvested_home: Path, tmp_
         ["search", "error", "--json"],
         ["harvest", "--json"],  # nothing changed since the last harvest
         ["mine", "--json"],  # nothing new since the last pass
+        ["nights", "--json"],
+        ["review", "list", "--json"],
+        ["tasks", "list", "--json"],
+        ["patterns", "--all", "--json"],
     ):
         result = probe(args, tmp_path)
         assert result["code"] == 0, (args, result["stderr"])
