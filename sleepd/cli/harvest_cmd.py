@@ -136,9 +136,7 @@ def search(
         finally:
             db.close()
     if json_out:
-        from dataclasses import asdict
-
-        emit_json([asdict(h) for h in hits])
+        emit_json([h.to_dict() for h in hits])
         return
     if not hits:
         typer.echo("no matches" + (f" on page {page}" if page > 1 else ""), err=True)
