@@ -76,9 +76,16 @@ def list_cmd(
     if status != "all" and status not in PROPOSAL_STATES:
         allowed = ", ".join(PROPOSAL_STATES)
         raise CommandError(f"--status “{status}”: expected all or one of {allowed}", ExitCode.USAGE)
-    engine = _engine(write=False)
+    from sleepd.config import load_config
+    from sleepd.store.fastread import open_reader
+
+    db = open_reader(load_config())
     wanted = None if status == "all" else status
-    views = [] if engine is None else list_proposals(engine, status=wanted)
+    try:
+        views = [] if db is None else list_proposals(db, status=wanted)
+    finally:
+        if db is not None:
+            db.close()
     if json_out:
         emit_json([v.to_dict(with_diff=False) for v in views])
         return
