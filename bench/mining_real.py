@@ -392,6 +392,14 @@ def main() -> None:
                 if got != turn["kind"]:
                     name = lab.transcript.split("__")[-1][:24]
                     print(f"{name}:{turn['line']} {turn['kind']} -> {got}: {turn['text'][:90]!r}")
+        print("\n== misjudged tool errors of the tuning set (gold -> predicted) ==")
+        for lab in tuning:
+            for error in lab.tool_errors:
+                got = pred.errors.get((lab.transcript, str(error["call_id"])), "none")
+                if got != error["kind"]:
+                    name = lab.transcript.split("__")[-1][:24]
+                    head = f"{name}:{error['line']} {error['kind']} -> {got}"
+                    print(f"{head}: {error['text'][:90]!r}")
 
 
 if __name__ == "__main__":
