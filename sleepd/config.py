@@ -168,7 +168,15 @@ class MiningConfig:
     min_recurrence: int = _opt(2, "Episodes for a cluster to count as recurring.", min=2)
     correction_patterns: list[str] = _opt([], "Extra regexes that mark a user correction.")
     approval_patterns: list[str] = _opt([], "Extra regexes that mark explicit approval.")
-    model_assisted: bool = _opt(False, "Use the miner model to write better judge specs.")
+    model_assisted: bool = _opt(
+        False, "Use the miner model for judge specs and for the user turns the rules find hard."
+    )
+    model_max_turns: int = _opt(
+        40, "Most hard user turns the miner model is asked about per mining pass.", min=0
+    )
+    model_max_usd: float = _opt(
+        0.25, "Hard cap on dollars the miner model may spend per mining pass.", min=0, max=1000
+    )
     val_fraction: float = _opt(0.25, "Share of clusters in validation.", min=0.05, max=0.5)
     test_fraction: float = _opt(
         0.25, "Share of clusters in the sealed test split.", min=0.05, max=0.5
