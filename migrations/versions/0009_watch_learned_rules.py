@@ -4,8 +4,8 @@ Issue #20: every learned rule of a managed region keeps where it came from (nigh
 proposal, tasks, clusters), when it was added and removed, and the leave-one-out
 contribution a night last measured. A new table: nothing existing is copied.
 
-Revision ID: 0008_watch_learned_rules
-Revises: 0007_mining_turns
+Revision ID: 0009_watch_learned_rules
+Revises: 0008_pg_team
 Create Date: 2026-12-01
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008_watch_learned_rules"
-down_revision: str | None = "0007_mining_turns"
+revision: str = "0009_watch_learned_rules"
+down_revision: str | None = "0008_pg_team"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
