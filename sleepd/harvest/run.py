@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
+from harvesters.records import SourceFile
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
@@ -84,8 +85,12 @@ def harvest(
     only_paths: Iterable[str] | None = None,
     progress: ProgressFn | None = None,
     jobs: int = 1,
+    listed: dict[str, list[SourceFile]] | None = None,
 ) -> HarvestReport:
     """Harvest every enabled source (or just `only_paths`) into the database.
+
+    `listed`: sources' files as a caller just listed them (`plan.unchanged_report`),
+    used instead of listing them again; each is still stat'ed against its cursor.
 
     One harvest at a time per home (a file lock): the daemon's sweep, a watch event
     and a night's own harvest never interleave their cursors. `jobs` above 1 parses
@@ -104,7 +109,7 @@ def harvest(
             f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
         ) from None
     try:
-        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs)
+        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs, listed or {})
     finally:
         lock.release()
     report.duration_s = time.perf_counter() - started
@@ -118,6 +123,7 @@ def _harvest_locked(
     only_paths: Iterable[str] | None,
     progress: ProgressFn | None,
     jobs: int,
+    listed: dict[str, list[SourceFile]],
 ) -> HarvestReport:
     from harvesters.registry import load_harvester_class
 
@@ -130,7 +136,9 @@ def _harvest_locked(
         for name in enabled_sources(cfg, source):
             src_report = report.sources[name] = SourceReport(source=name)
             roots = roots_for(name, cfg)
-            files = list(discover(load_harvester_class(name)(roots), src_report))
+            files = listed.get(name)
+            if files is None:
+                files = list(discover(load_harvester_class(name)(roots), src_report))
             if wanted is not None:
                 files = [f for f in files if str(Path(f.path).resolve()) in wanted]
             plans.append(
