@@ -72,7 +72,8 @@ def build(db_file: Path, sessions: int) -> datetime:
         conn.execute(
             insert(DocumentVersion),
             [
-                {"id": d, "document_id": d, "content_hash": "x", "content": "x", "origin": "adopted"}
+                {"id": d, "document_id": d, "content_hash": "x", "content": "x",
+                 "origin": "adopted"}  # fmt: skip
                 for d in (1, 2)
             ],
         )
