@@ -72,8 +72,7 @@ def build(db_file: Path, sessions: int) -> datetime:
         conn.execute(
             insert(DocumentVersion),
             [
-                {"id": d, "document_id": d, "content_hash": "x", "content": "x",
-                 "origin": "adopted"}  # fmt: skip
+                dict(id=d, document_id=d, content_hash="x", content="x", origin="adopted")
                 for d in (1, 2)
             ],
         )
