@@ -21,6 +21,8 @@ gains >= 15 %). Then the unchanged re-harvest (whole `sleepd harvest` process, w
 per file: it stays O(files)) and ingesting ~1 % appended bytes with `sleepd harvest`.
 
     .venv/bin/python bench/harvest.py [--copies N] [--rounds N] [--arms a,b,...]
+    .venv/bin/python bench/harvest.py --database-url postgresql://…  (PostgreSQL next to
+        SQLite: harvest MB/s and `status --json` latency, see bench/harvest_stores.py)
 """
 
 from __future__ import annotations
@@ -169,7 +171,8 @@ def sleepd_harvest(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
 
 
 def append_one_percent(work: Path, total_bytes: int) -> int:
-    """Append fresh lines (new uuids, same sessions) to every 10th file, ~1 % of all bytes."""
+    """Append fresh lines (new uuids, same sessions) to every 10th file, ~1 % of all bytes
+    (a line that would take a file past its share is left out, unless it is the first)."""
     files = sorted(
         p for p in work.rglob("*.jsonl") if "sleepd-home" not in p.parts and p.stat().st_size
     )
@@ -187,7 +190,10 @@ def append_one_percent(work: Path, total_bytes: int) -> int:
                 continue
             if isinstance(record, dict) and "uuid" in record:
                 record["uuid"] = str(uuid.uuid4())
-            out += orjson.dumps(record) + b"\n"
+            line = orjson.dumps(record) + b"\n"
+            if len(out) + len(line) > quota and out:
+                continue  # a line this long would overshoot the 1 %: a shorter one fits
+            out += line
         with path.open("ab") as handle:
             handle.write(out)
         appended += len(out)
@@ -225,7 +231,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds (>= 6)")
     parser.add_argument("--arms", default=",".join(ARMS), help="which arms, comma-separated")
     parser.add_argument("--one-run", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--database-url",
+        help="also (or, without --arms, only) harvest MB/s and status --json latency on this "
+        "PostgreSQL database next to SQLite (bench/harvest_stores.py; the database is emptied)",
+    )
     args = parser.parse_args()
+    if args.database_url:
+        from harvest_stores import compare
+
+        given = {a.split("=")[0] for a in sys.argv}
+        copies = args.copies if "--copies" in given else 3  # both stores filled each round
+        compare(args.database_url, copies=copies, rounds=3)
+        if "--arms" not in given:
+            return
     if args.one_run:  # one run of one arm over the tree already built, as JSON
         use_home(WORK)
         sys.stdout.write(RESULT_MARK + orjson.dumps(run_arm(args.one_run)).decode())

@@ -432,7 +432,7 @@ def _check_http_url(fail: _Fail, key: str, value: str) -> None:
 DATABASE_DRIVERS: dict[str, dict[str, str]] = {
     "sqlite": {"": "sqlite3", "pysqlite": "sqlite3"},
     "postgresql": {
-        "": "psycopg2",
+        "": "psycopg",  # sleepd maps postgresql:// to psycopg 3 (`store.urls.driver_url`)
         "psycopg": "psycopg",
         "psycopg2": "psycopg2",
         "pg8000": "pg8000",
@@ -449,6 +449,7 @@ def check_database_url(fail: _Fail, key: str, value: str) -> str:
     if match is None:
         raise fail(key, _masked(value), "a database URL such as sqlite:///path or postgresql://…")
     backend, driver = match["backend"].lower(), (match["driver"] or "").lower()
+    backend = "postgresql" if backend == "postgres" else backend
     drivers = DATABASE_DRIVERS.get(backend)
     if drivers is None:
         raise fail(key, _masked(value), "a URL whose scheme is sqlite or postgresql")
@@ -459,6 +460,8 @@ def check_database_url(fail: _Fail, key: str, value: str) -> str:
     import importlib.util
 
     if importlib.util.find_spec(module) is None:
+        if module == "psycopg":
+            raise fail(key, _masked(value), "its driver: pip install 'sleepd[postgres]'")
         raise fail(key, _masked(value), f"a driver that is installed (`{module}` is not)")
     if (
         backend == "sqlite"

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from sleepd import crashpoint
+from sleepd.documents.identity import not_here_reason
 from sleepd.documents.merge import three_way_merge
 from sleepd.errors import ConflictError, SleepdError
 from sleepd.review.intents import Intent, remove_intent, write_intent
@@ -34,6 +35,7 @@ from sleepd.review.textfile import (
 from sleepd.review.validate import document_problems
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import DocumentVersion, Proposal, TargetDocument, utcnow
+from sleepd.watch.rules import sync_from_versions
 
 
 class InvalidDocumentError(SleepdError):
@@ -98,8 +100,15 @@ def plan_adoption(
             if problems:
                 raise InvalidDocumentError("; ".join(problems))
         path, project, document_id = document.path, document.project_path, document.id
+        identity = document.repo_identity
         base_hash = proposal.base_hash
         edited = edited_content is not None and content_hash(content) != proposal.new_hash
+    elsewhere = not_here_reason(project, identity)
+    if elsewhere is not None:
+        raise ConflictError(
+            f"{elsewhere}; accept proposal #{proposal_id} on the machine that has it "
+            "(list, show and reject work from any machine)"
+        )
     live = read_live(path)
     plan = AdoptionPlan(
         proposal_id=proposal_id,
@@ -231,6 +240,15 @@ def record_adoption(
     proposal.edited_by_reviewer = bool(detail.get("edited"))
     proposal.adopted_version_id = adopted.id
     document.last_adopted_version_id = adopted.id
+    sync_from_versions(
+        db,
+        document,
+        action="adopt",
+        new_version_id=adopted.id,
+        new_content=intent.content,
+        backup_version_id=_int_or_none(detail.get("backup_version_id")),
+        proposal=proposal,
+    )
     stale_ids = _mark_siblings_stale(db, document, proposal.id)
     audit(
         db,
@@ -254,6 +272,10 @@ def record_adoption(
     )
     db.flush()
     return adopted.id, stale_ids
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None
 
 
 def _mark_siblings_stale(db: Session, document: TargetDocument, adopted_id: int) -> list[int]:
