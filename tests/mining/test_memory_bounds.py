@@ -8,6 +8,7 @@ same vectors, the same nearest centroids, the same clusters, the same events.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from scipy import sparse
 from sklearn.cluster import AgglomerativeClustering
 from sqlalchemy.engine import Engine
 
+from sleepd.config import Config
 from sleepd.mining import clusters, loading, vectors
 from sleepd.mining.clusters import _agglomerate, _nearest, plan_clusters
 from sleepd.mining.loading import SessionWork, load_events
@@ -129,3 +131,38 @@ def test_events_streamed_in_small_pieces_are_the_same_events(
         pieces = load_events(db, work)
     assert pieces == whole
     assert [len(v) for v in pieces.values()] == [len(v) for v in whole.values()]
+
+
+def _tasks(engine: Engine) -> list[tuple[int | None, str, str]]:
+    from sqlalchemy import select
+
+    from sleepd.store.models import Task
+
+    with read_session(engine) as db:
+        return [
+            (t.episode_id, t.intent, t.split) for t in db.scalars(select(Task).order_by(Task.id))
+        ]
+
+
+def test_tasks_mined_a_few_episodes_at_a_time_are_the_same_tasks(
+    tmp_path: Path, cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sleepd.mining import task_mining
+    from sleepd.mining.mine import mine
+    from sleepd.store.engine import make_engine
+    from sleepd.store.migrate import upgrade
+
+    from .builders import LATER
+
+    found = []
+    for batch in (task_mining.BATCH, 2):
+        monkeypatch.setattr(task_mining, "BATCH", batch)
+        eng = make_engine(f"sqlite:///{tmp_path / f'b{batch}.db'}")
+        upgrade(eng)
+        for n in range(5):
+            b = SessionBuilder(external_id=f"s{n}").prompt("Set up the project dependencies")
+            b.bash("npm install").prompt("no, use pnpm not npm").save(eng)
+        mine(eng, cfg, now=LATER)
+        found.append(_tasks(eng))
+        eng.dispose()
+    assert found[0] == found[1] and len(found[0]) == 5
