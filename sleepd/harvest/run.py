@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
+from harvesters.records import SourceFile
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
@@ -84,29 +85,32 @@ def harvest(
     only_paths: Iterable[str] | None = None,
     progress: ProgressFn | None = None,
     jobs: int = 1,
+    listed: dict[str, list[SourceFile]] | None = None,
 ) -> HarvestReport:
     """Harvest every enabled source (or just `only_paths`) into the database.
 
-    One harvest at a time per home (a file lock): the daemon's sweep, a watch event
-    and a night's own harvest never interleave their cursors. `jobs` above 1 parses
+    `listed`: sources' files as a caller just listed them (`plan.unchanged_report`),
+    used instead of listing them again; each is still stat'ed against its cursor.
+
+    One harvest at a time per machine (`store.locks`: a file lock beside a SQLite store,
+    an advisory lock on PostgreSQL, where many machines harvest into one database): the
+    daemon's sweep, a watch event and a night's own harvest never interleave their
+    cursors. `jobs` above 1 parses
     a big harvest in that many spawned worker processes (0: one per CPU); they
     re-import the caller's main module, so a script that asks for them keeps its own
     work under `if __name__ == "__main__":`.
     """
-    from filelock import FileLock, Timeout
+    from sleepd.hosts import host_id
+    from sleepd.store.locks import hold
 
     started = time.perf_counter()
-    lock = FileLock(str(paths.home_dir(create=True) / HARVEST_LOCK), timeout=HARVEST_LOCK_WAIT_S)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise SleepdError(
-            f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
-        ) from None
-    try:
-        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs)
-    finally:
-        lock.release()
+    with hold(engine, f"harvest:{host_id()}", HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
+        if not taken:
+            raise SleepdError(
+                f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
+                "try again later"
+            )
+        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs, listed or {})
     report.duration_s = time.perf_counter() - started
     return report
 
@@ -118,6 +122,7 @@ def _harvest_locked(
     only_paths: Iterable[str] | None,
     progress: ProgressFn | None,
     jobs: int,
+    listed: dict[str, list[SourceFile]],
 ) -> HarvestReport:
     from harvesters.registry import load_harvester_class
 
@@ -130,7 +135,9 @@ def _harvest_locked(
         for name in enabled_sources(cfg, source):
             src_report = report.sources[name] = SourceReport(source=name)
             roots = roots_for(name, cfg)
-            files = list(discover(load_harvester_class(name)(roots), src_report))
+            files = listed.get(name)
+            if files is None:
+                files = list(discover(load_harvester_class(name)(roots), src_report))
             if wanted is not None:
                 files = [f for f in files if str(Path(f.path).resolve()) in wanted]
             plans.append(
