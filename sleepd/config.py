@@ -220,6 +220,11 @@ class ReplayConfig:
         "Network for the agent's tools and the tests: off where the platform allows it.",
         choices=("off", "on"),
     )
+    require_isolation: bool = _opt(
+        False,
+        "Refuse to run an agent in tools mode where its tools' network cannot be cut "
+        "(no bubblewrap, network namespaces or sandbox-exec); off runs it with a notice.",
+    )
     min_fidelity: float = _opt(
         0.5,
         "A tools-mode task is gated only if replaying it under the original document "

@@ -71,6 +71,7 @@ class ToolSettings:
     nice: int = 10
     concurrency: int = 1
     model: str | None = None
+    require_isolation: bool = False
 
 
 @dataclass
@@ -151,7 +152,11 @@ class ToolReplayer:
         with checkout:
             try:
                 place_document(checkout, site.document_path, document)
-                response, detail = agent.act(self._act_request(prompt, checkout.path))
+                response, detail = agent.act(
+                    self._act_request(
+                        prompt, checkout.path, reservation.usd if reservation else None
+                    )
+                )
             except (CheckoutError, OSError) as exc:
                 if self.guard is not None:
                     self.guard.release(reservation)
@@ -235,7 +240,7 @@ class ToolReplayer:
         success = bool(judgement.success and ruled.success)
         return Judgement(1.0 if success else 0.0, success, detail, verdict)
 
-    def _act_request(self, prompt: str, workdir: Path) -> ActRequest:
+    def _act_request(self, prompt: str, workdir: Path, max_usd: float | None) -> ActRequest:
         s = self.settings
         return ActRequest(
             prompt=prompt,
@@ -247,6 +252,8 @@ class ToolReplayer:
             disallowed_tools=s.disallowed_tools,
             network=s.network,
             nice=s.nice,
+            require_isolation=s.require_isolation,
+            max_usd=max_usd,
         )
 
     def _estimate(self, agent: ToolAgent, prompt: str) -> Estimate:
