@@ -315,6 +315,7 @@ def build_tool_replayer(
         nice=r.nice,
         concurrency=r.concurrency,
         require_isolation=r.require_isolation,
+        max_usd_per_rollout=r.max_usd_per_rollout,
     )
     return ToolReplayer(agents, guard, stop, settings, on_budget_stop=on_budget_stop)
 

@@ -34,7 +34,7 @@ from sleepd.dream.replay import ReplayTask, RolloutResult
 from sleepd.dream.tool_judge import TestRun, judge_tool_rollout, run_tests
 from sleepd.mining.replay_site import TestCommand
 
-#: A tool rollout is many model turns; the guard reserves this many single-call estimates.
+#: A tool rollout is many model turns; its token reservation is this many single calls.
 TURN_ESTIMATE_FACTOR = 8
 
 
@@ -72,6 +72,8 @@ class ToolSettings:
     concurrency: int = 1
     model: str | None = None
     require_isolation: bool = False
+    #: Dollars reserved per rollout; Claude Code is stopped there (`--max-budget-usd`).
+    max_usd_per_rollout: float = 0.5
 
 
 @dataclass
@@ -257,11 +259,18 @@ class ToolReplayer:
         )
 
     def _estimate(self, agent: ToolAgent, prompt: str) -> Estimate:
+        """What one rollout reserves: `max_usd_per_rollout` dollars, which Claude Code is
+        told to stop at, and the tokens of `TURN_ESTIMATE_FACTOR` single calls.
+
+        No output cap bounds a multi-turn agent, so the dollars are an allowance the agent
+        enforces on itself (Claude Code checks it between turns; Codex has no such switch
+        and is settled to what it reports)."""
         one = agent.estimate(
             ModelRequest(messages=[ChatMessage("user", prompt)], max_tokens=4000, role="target")
         )
         f = TURN_ESTIMATE_FACTOR
-        return Estimate(one.input_tokens * f, one.output_tokens * f, one.cost_usd * f)
+        usd = self.settings.max_usd_per_rollout
+        return Estimate(one.input_tokens * f, one.output_tokens * f, usd)
 
     def baseline_tests(self, site: ReplaySite) -> TestRun:
         """The tests at the commit, before any agent acted (once per task site)."""
