@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -61,13 +62,22 @@ class Labelled:
     transcript: str
     turns: list[dict[str, Any]] = field(default_factory=list)
     tool_errors: list[dict[str, Any]] = field(default_factory=list)
+    #: labelled before the rules were measured on it and never used to tune them
+    held_out: bool = False
 
 
 def load_labels(fixtures: Path) -> list[Labelled]:
     out = []
     for path in sorted((fixtures / "labels").rglob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        out.append(Labelled(data["transcript"], data.get("turns", []), data.get("tool_errors", [])))
+        out.append(
+            Labelled(
+                data["transcript"],
+                data.get("turns", []),
+                data.get("tool_errors", []),
+                held_out="held_out" in data,
+            )
+        )
     return out
 
 
@@ -93,8 +103,17 @@ def lay_out(fixtures: Path, root: Path) -> tuple[Path, Path, dict[str, str]]:
             rel = f"{source}/{path.name}"
             if rel in known:
                 dst = known[rel]
+            elif source == "claude" and "__subagents__" in path.name:
+                # a subagent file lies under its parent session, as Claude Code keeps it
+                parent = _session_id(path) or path.stem.split("__subagents__")[0]
+                agent = path.name.split("__subagents__")[1]
+                dst = f"projects/-{path.stem.split('__')[0]}/{parent}/subagents/{agent}"
             elif source == "claude":
-                dst = f"projects/-{path.stem.split('__')[0]}/{path.name}"
+                # named by its session id where the saved name ends with one (a parent
+                # session's subagents sit in the folder of that name)
+                last = path.stem.split("__")[-1]
+                name = f"{last}.jsonl" if _UUID.fullmatch(last) else path.name
+                dst = f"projects/-{path.stem.split('__')[0]}/{name}"
             else:
                 name = (
                     path.name
@@ -107,6 +126,23 @@ def lay_out(fixtures: Path, root: Path) -> tuple[Path, Path, dict[str, str]]:
             shutil.copyfile(path, target)
             where[str(target.resolve())] = rel
     return homes["claude"], homes["codex"], where
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _session_id(path: Path) -> str | None:
+    import json
+
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("sessionId"):
+                return str(record["sessionId"])
+    return None
 
 
 @dataclass
@@ -330,14 +366,40 @@ def half(name: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fixtures", type=Path, default=FIXTURES)
+    parser.add_argument(
+        "--mistakes",
+        action="store_true",
+        help="list the tuning set's misread turns (never the held-out set's)",
+    )
     args = parser.parse_args()
     labels = load_labels(args.fixtures)
     if not labels:
         sys.exit(f"no label files under {args.fixtures / 'labels'}")
     pred = predict(args.fixtures)
     report(labels, pred, "all labelled files")
+    tuning = [lab for lab in labels if not lab.held_out]
+    held_out = [lab for lab in labels if lab.held_out]
+    if held_out:
+        report(tuning, pred, "tuning set (the rules were tuned on these)")
+        report(held_out, pred, "held-out set (labelled first, never used for tuning)")
     for name in ("A", "B"):
-        report([lab for lab in labels if half(lab.transcript) == name], pred, f"half {name}")
+        report([lab for lab in tuning if half(lab.transcript) == name], pred, f"tuning half {name}")
+    if args.mistakes:
+        print("\n== misread turns of the tuning set (gold -> predicted) ==")
+        for lab in tuning:
+            for turn in lab.turns:
+                got = pred.turns.get((lab.transcript, int(turn["line"])), "none")
+                if got != turn["kind"]:
+                    name = lab.transcript.split("__")[-1][:24]
+                    print(f"{name}:{turn['line']} {turn['kind']} -> {got}: {turn['text'][:90]!r}")
+        print("\n== misjudged tool errors of the tuning set (gold -> predicted) ==")
+        for lab in tuning:
+            for error in lab.tool_errors:
+                got = pred.errors.get((lab.transcript, str(error["call_id"])), "none")
+                if got != error["kind"]:
+                    name = lab.transcript.split("__")[-1][:24]
+                    head = f"{name}:{error['line']} {error['kind']} -> {got}"
+                    print(f"{head}: {error['text'][:90]!r}")
 
 
 if __name__ == "__main__":

@@ -175,6 +175,53 @@ class MiningConfig:
     )
 
 
+@dataclass
+class WatchConfig:
+    min_episodes: int = _opt(
+        8,
+        "Fewest live episodes with a known outcome on each side of an adoption (before, "
+        "after) before the watch gives a verdict.",
+        min=2,
+        max=100000,
+    )
+    alpha: float = _opt(
+        0.05,
+        "One-sided level of the watch's exact test (before vs after an adoption).",
+        min=0.0001,
+        max=0.5,
+    )
+    window_days: float = _opt(
+        30.0, "Live sessions this many days before an adoption form its comparison.", min=1
+    )
+    auto_rollback: bool = _opt(
+        False,
+        "Roll back an adoption the watch finds 'looks worse' without asking (never one "
+        "adopted from a simulated night); audited.",
+    )
+    region_budget_chars: int = _opt(
+        4000,
+        "Size budget of a managed region (characters): a candidate past it is not gated, "
+        "and a region over it has its weakest learned rules proposed for deletion.",
+        min=200,
+        max=1000000,
+    )
+    prune_rules: bool = _opt(
+        True,
+        "Let a night measure each learned rule's leave-one-out contribution and propose "
+        "deleting rules whose contribution vanished (gated like any edit).",
+    )
+    max_rules_measured: int = _opt(
+        6, "Most learned rules a night measures (least recently measured first).", min=1
+    )
+    deletion_margin: float = _opt(
+        0.1,
+        "Non-inferiority margin of a rule deletion: it passes the gate when the document "
+        "without the rule is significantly no worse than this (score units).",
+        min=0.0,
+        max=0.5,
+    )
+
+
 REPLAY_MODES = ("auto", "text", "tools")
 AGENT_CHOICES = ("claude", "codex")
 
@@ -272,6 +319,7 @@ class Config:
     gate: GateConfig = field(default_factory=GateConfig)
     mining: MiningConfig = field(default_factory=MiningConfig)
     replay: ReplayConfig = field(default_factory=ReplayConfig)
+    watch: WatchConfig = field(default_factory=WatchConfig)
     targets: list[TargetConfig] = field(default_factory=list)
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     source_file: Path | None = None
@@ -300,6 +348,7 @@ SECTIONS: dict[str, type] = {
     "gate": GateConfig,
     "mining": MiningConfig,
     "replay": ReplayConfig,
+    "watch": WatchConfig,
 }
 ROLE_NAMES = ("miner", "target", "judge", "optimizer")
 TARGET_KINDS = ("skill", "agents", "claude")

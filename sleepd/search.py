@@ -19,40 +19,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sleepd.store.cjk_index import CJK_TABLE, has_run, query_tokens
+from sleepd.store.fastread import EngineReader as EngineReader
+from sleepd.store.fastread import Reader, as_reader
 
 FTS_TABLE = "events_fts"
 #: What the word index's `unicode61` tokenizer keeps as a token.
 _TOKEN = re.compile(r"[^\W_]+")
 SNIPPET_CHARS = 160
-
-
-class Reader(Protocol):
-    """What search reads through: `ReadOnlyDb`, or an `EngineReader` in tests."""
-
-    @property
-    def is_sqlite(self) -> bool: ...
-
-    def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]: ...
-
-
-class EngineReader:
-    """A SQLAlchemy engine behind the `Reader` interface (callers that hold one)."""
-
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-
-    @property
-    def is_sqlite(self) -> bool:
-        return bool(self.engine.dialect.name == "sqlite")
-
-    def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]:
-        from sqlalchemy import text
-
-        with self.engine.connect() as conn:
-            return list(conn.execute(text(sql), params or {}).all())
 
 
 @dataclass(frozen=True)
@@ -112,10 +88,6 @@ def like_pattern(term: str) -> str:
     return f"%{escaped}%"
 
 
-def _as_reader(db: Any) -> Reader:
-    return db if hasattr(db, "rows") else EngineReader(db)
-
-
 def _tables(db: Reader) -> set[str]:
     if not db.is_sqlite:
         return set()
@@ -152,7 +124,7 @@ def search_page(
     terms = query.split()
     if not terms or limit <= 0:
         return [], False
-    reader = _as_reader(db)
+    reader = as_reader(db)
     tables = _tables(reader)
     word_index = FTS_TABLE in tables  # the side index alone holds only some events
     plan = plan_query(terms, word_index=word_index, side_index=word_index and CJK_TABLE in tables)

@@ -327,9 +327,11 @@ def warnings_for(report: dict[str, Any], cfg: Config) -> list[str]:
     return warnings
 
 
-def collect_status(db: ReadOnlyDb | None, cfg: Config) -> dict[str, Any]:
+def collect_status(
+    db: ReadOnlyDb | None, cfg: Config, *, now: datetime | None = None
+) -> dict[str, Any]:
     """The whole status report; works on an empty home (zero counts, no database)."""
-    now = datetime.now(UTC)
+    now = now or datetime.now(UTC)
     revision = database_revision(db) if db is not None else None
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -350,10 +352,27 @@ def collect_status(db: ReadOnlyDb | None, cfg: Config) -> dict[str, Any]:
         report["gate"] = gate_figures(db)
         report["budget"] = budget_figures(db, cfg, now)
         report["daemon"] = daemon_figures(db, now)
+        report["watch"] = watch_section(db, cfg, now)
     else:
         report.update(empty_sections(cfg))
     report["warnings"] = warnings_for(report, cfg)
     return report
+
+
+def watch_section(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any]:
+    """After adoption: each adoption's verdict from live sessions (`sleepd.watch`)."""
+    from sleepd.watch.report import watch_figures
+
+    return watch_figures(db, cfg, now=now)
+
+
+def empty_watch(cfg: Config) -> dict[str, Any]:
+    return {
+        "adoptions": [],
+        "in_force": {"helping": 0, "no evidence yet": 0, "looks worse": 0},
+        "looks_worse": [],
+        "auto_rollback": bool(cfg.watch.auto_rollback),
+    }
 
 
 def empty_sections(cfg: Config) -> dict[str, Any]:
@@ -415,4 +434,5 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "caps": _caps(cfg),
         },
         "daemon": _no_daemon(),
+        "watch": empty_watch(cfg),
     }

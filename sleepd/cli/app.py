@@ -1,74 +1,53 @@
-"""The root typer app; each command group lives in its own module.
+"""The `sleepd` process: pick the command's path, run it, map every outcome to a status.
 
-Modules are imported eagerly but keep their heavy imports (SDKs, SQLAlchemy,
-scikit-learn) inside command functions, so `sleepd status` starts fast.
+A `search` line that `sleepd.cli.search_cmd` understands fully runs without building
+the typer app (importing typer, click and every command module is most of a short
+command's start-up); every other line, `--help` included, goes through the typer
+app in `sleepd.cli.root`, which this module hands out as `app` on first use.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
-
-import typer
-
-from sleepd import __version__
-
-#: One module per command group; each exposes `register(app)`.
-COMMAND_MODULES: tuple[str, ...] = (
-    "sleepd.cli.config_cmd",
-    "sleepd.cli.db_cmd",
-    "sleepd.cli.status_cmd",
-    "sleepd.cli.harvest_cmd",
-    "sleepd.cli.run_cmd",
-    "sleepd.cli.demo_cmd",
-    "sleepd.cli.daemon_cmd",
-    "sleepd.cli.service_cmd",
-    "sleepd.cli.backends_cmd",
-    "sleepd.cli.mine_cmd",
-    "sleepd.cli.patterns_cmd",
-    "sleepd.cli.review_cmd",
-    "sleepd.cli.rollback_cmd",
-    "sleepd.cli.nights_cmd",
-    "sleepd.cli.verify_cmd",
-    "sleepd.cli.explain_cmd",
-)
-
-app = typer.Typer(
-    name="sleepd",
-    help="Nightly sleep for coding agents: harvest, mine, dream, gate, review.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+from collections.abc import Callable
+from typing import Any
 
 
-def _version_callback(value: bool) -> None:
-    if value:
-        typer.echo(f"sleepd {__version__}")
-        raise typer.Exit()
+def lean_command(argv: list[str]) -> Callable[[], Any] | None:
+    """The command `argv` names, when it has a path that needs no typer; else None."""
+    if argv[:1] == ["search"]:
+        from sleepd.cli.search_cmd import lean_search
 
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version_callback, is_eager=True, help="Print the version."
-    ),
-) -> None:
-    """sleepd: your coding agent's nightly sleep."""
-
-
-for _module in COMMAND_MODULES:
-    importlib.import_module(_module).register(app)
+        command: Callable[[], Any] | None = lean_search(argv[1:])
+        return command
+    return None
 
 
 def run(argv: list[str] | None = None) -> int:
     """Run one command; every outcome, expected or not, is an exit status and at most a line."""
     from sleepd.cli.failure import guarded
 
-    return guarded(lambda: app(args=argv, standalone_mode=False))
+    args = sys.argv[1:] if argv is None else list(argv)
+    command = lean_command(args)
+    if command is None:
+
+        def command() -> Any:
+            from sleepd.cli.root import app
+
+            return app(args=args, standalone_mode=False)
+
+    return guarded(command)
 
 
 def main() -> None:
     """Console-script entry: map every failure to an exit status and one line."""
     sys.exit(run())
+
+
+def __getattr__(name: str) -> Any:
+    """`app`, the root typer app, built when first asked for (see `sleepd.cli.root`)."""
+    if name == "app":
+        from sleepd.cli.root import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,8 @@
-"""Shared CLI plumbing: exit codes, output streams, JSON emission, failures."""
+"""Shared CLI plumbing: exit codes, output streams, JSON emission, failures.
+
+Imports typer only where a helper needs it, so the lean commands (`search`) that
+use `emit_json` never load it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import sys
 from typing import Any, NoReturn
 
 import orjson
-import typer
 
 from sleepd.errors import ExitCode
 
@@ -41,15 +44,21 @@ def emit_jsonl(rows: Any) -> None:
 
 def warn(message: str) -> None:
     """A diagnostic on stderr, one line."""
+    import typer
+
     typer.echo(f"sleepd: warning: {message}", err=True)
 
 
 def info(message: str) -> None:
+    import typer
+
     typer.echo(f"sleepd: {message}", err=True)
 
 
 def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
     """One clear line on stderr and a specific exit status; never a traceback."""
+    import typer
+
     typer.echo(f"sleepd: error: {message}", err=True)
     raise typer.Exit(int(code))
 
@@ -69,6 +78,8 @@ def stderr_console() -> Any:
 def finite(value: float | None) -> float | None:
     """Typer callback for number flags: nan and inf would disable a cap silently."""
     import math
+
+    import typer
 
     if value is not None and not math.isfinite(value):
         raise typer.BadParameter(f"{value} is not a finite number")

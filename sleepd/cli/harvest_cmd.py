@@ -118,34 +118,9 @@ def search(
     punctuation in it, like exit-code or src/main.rs, must appear as typed. Words in
     Chinese, Japanese, Korean or Thai are found inside a sentence, from one character on.
     """
-    from sleepd import paths
-    from sleepd.config import load_config
-    from sleepd.search import search_page
-    from sleepd.store.fastread import ReadOnlyDb, require_head, sqlite_file_missing
+    from sleepd.cli.search_cmd import run_search
 
-    url = paths.database_url(load_config().database_url or None)
-    hits: list[Any] = []
-    more = False
-    if not sqlite_file_missing(url):
-        db = ReadOnlyDb(url)
-        try:
-            require_head(db)
-            hits, more = search_page(
-                db, query, project=project, source=source, limit=limit, offset=(page - 1) * limit
-            )
-        finally:
-            db.close()
-    if json_out:
-        from dataclasses import asdict
-
-        emit_json([asdict(h) for h in hits])
-        return
-    if not hits:
-        typer.echo("no matches" + (f" on page {page}" if page > 1 else ""), err=True)
-        return
-    from sleepd.cli.search_view import render_hits
-
-    render_hits(hits, query, page=page, limit=limit, more=more)
+    run_search(query, project=project, source=source, limit=limit, page=page, json_out=json_out)
 
 
 def register(app: typer.Typer) -> None:

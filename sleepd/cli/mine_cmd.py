@@ -93,31 +93,23 @@ def tasks_list(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List mined tasks, recurring or one-off (never their judge specs' internals)."""
-    from sqlalchemy import select
-
     from sleepd.config import load_config
-    from sleepd.store.engine import read_session
-    from sleepd.store.models import Task, TaskCluster
-    from sleepd.store.open import open_store
+    from sleepd.mining.figures import task_rows
+    from sleepd.store.fastread import open_reader
 
     cfg = load_config()
-    engine = open_store(cfg)
-    query = (
-        select(Task, TaskCluster.size, TaskCluster.session_count)
-        .outerjoin(TaskCluster, TaskCluster.id == Task.cluster_id)
-        .order_by(Task.id)
-        .limit(limit)
-    )
-    if split is not None:
-        query = query.where(Task.split == split.value)
-    if project:
-        query = query.where(Task.project_path == project)
-    with read_session(engine) as db:
-        rows = []
-        for task, size, sessions in db.execute(query):
-            row = _task_row(task)
-            row["recurring"] = (size or 0) >= cfg.mining.min_recurrence and (sessions or 0) >= 2
-            rows.append(row)
+    db = open_reader(cfg, missing_ok=False)
+    assert db is not None
+    try:
+        rows = task_rows(
+            db,
+            min_recurrence=cfg.mining.min_recurrence,
+            split=None if split is None else split.value,
+            project=project,
+            limit=limit,
+        )
+    finally:
+        db.close()
     if json_out:
         emit_json(rows)
         return

@@ -22,10 +22,14 @@ def nights(
         raise CommandError("--json and --jsonl are exclusive", ExitCode.USAGE)
     from sleepd.config import load_config
     from sleepd.review.nights import night_rows
-    from sleepd.store.open import database_exists, open_store
+    from sleepd.store.fastread import open_reader
 
-    cfg = load_config()
-    rows = night_rows(open_store(cfg), limit=limit) if database_exists(cfg) else []
+    db = open_reader(load_config())
+    try:
+        rows = night_rows(db, limit=limit) if db is not None else []
+    finally:
+        if db is not None:
+            db.close()
     if jsonl:
         emit_jsonl(rows)
         return

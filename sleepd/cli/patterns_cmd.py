@@ -18,10 +18,14 @@ def patterns(
     """Recurring error signatures: counts, last 7 days vs the 7 before, an example."""
     from sleepd.config import load_config
     from sleepd.mining.figures import top_patterns
-    from sleepd.store.open import open_store
+    from sleepd.store.fastread import open_reader
 
-    engine = open_store(load_config())
-    rows = top_patterns(engine, project=project, limit=limit, min_count=1 if show_all else 2)
+    db = open_reader(load_config(), missing_ok=False)
+    assert db is not None
+    try:
+        rows = top_patterns(db, project=project, limit=limit, min_count=1 if show_all else 2)
+    finally:
+        db.close()
     if json_out:
         emit_json([r.to_dict() for r in rows])
         return

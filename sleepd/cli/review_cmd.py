@@ -76,9 +76,16 @@ def list_cmd(
     if status != "all" and status not in PROPOSAL_STATES:
         allowed = ", ".join(PROPOSAL_STATES)
         raise CommandError(f"--status “{status}”: expected all or one of {allowed}", ExitCode.USAGE)
-    engine = _engine(write=False)
+    from sleepd.config import load_config
+    from sleepd.store.fastread import open_reader
+
+    db = open_reader(load_config())
     wanted = None if status == "all" else status
-    views = [] if engine is None else list_proposals(engine, status=wanted)
+    try:
+        views = [] if db is None else list_proposals(db, status=wanted)
+    finally:
+        if db is not None:
+            db.close()
     if json_out:
         emit_json([v.to_dict(with_diff=False) for v in views])
         return
@@ -128,8 +135,16 @@ def show(
         raise NotFoundError(f"no proposal #{proposal_id}")
     view = get_proposal(engine, proposal_id)
     evidence = gather_evidence(engine, proposal_id)
+    from sleepd.config import load_config
+    from sleepd.watch.linking import EngineReader
+    from sleepd.watch.report import WatchSettings, watch_for_proposal
+
+    watched = watch_for_proposal(
+        EngineReader(engine), WatchSettings.from_config(load_config()), proposal_id
+    )
+    live = watched.to_dict() if watched is not None else None
     if json_out:
-        emit_json({**view.to_dict(), "evidence": asdict(evidence)})
+        emit_json({**view.to_dict(), "evidence": asdict(evidence), "watch": live})
         return
     from sleepd.cli.common import stdout_console
     from sleepd.cli.view import paged
@@ -144,6 +159,12 @@ def show(
         render_diff(console, view.diff)
         console.rule("evidence", align="left")
         render_evidence(console, evidence)
+        if live is not None:
+            from sleepd.cli.watch_view import print_command, verdict_text
+
+            console.rule("after adoption (live sessions)", align="left")
+            console.print(verdict_text(live))
+            print_command(console, live)
 
 
 @review_app.command("accept")

@@ -61,9 +61,14 @@ def history(
     from sleepd.config import load_config
     from sleepd.review.history import list_history
     from sleepd.store.open import database_exists, open_store
+    from sleepd.watch.report import WatchSettings
 
     cfg = load_config()
-    rows = [] if not database_exists(cfg) else list_history(open_store(cfg), target_path=target)
+    rows = (
+        []
+        if not database_exists(cfg)
+        else list_history(open_store(cfg), target_path=target, watch=WatchSettings.from_config(cfg))
+    )
     if json_out:
         emit_json([r.to_dict() for r in rows])
         return
@@ -74,21 +79,33 @@ def history(
 
     from sleepd.cli.common import stdout_console
     from sleepd.cli.view import table
+    from sleepd.cli.watch_view import VERDICT_STYLE, print_command, verdict_text
 
     shown = table(
-        ["version", "stored", "origin", "size", "document"],
+        ["version", "stored", "origin", "size", "live sessions", "document"],
         title="Stored versions, newest first (* = the current reference)",
     )
     for r in rows:
         proposal = f" (proposal #{r.proposal_id})" if r.proposal_id else ""
+        verdict = (
+            Text(r.watch["verdict"], style=VERDICT_STYLE[r.watch["verdict"]])
+            if r.watch
+            else Text("—")
+        )
         shown.add_row(
             f"{'*' if r.current else ' '}#{r.id}",
             f"{r.created_at:%Y-%m-%d %H:%M}",
             r.origin + proposal,
             f"{r.size:,} B",
+            verdict,
             Text(f"{r.path}\nsha256 {r.hash[:12]}…"),
         )
-    stdout_console().print(shown)
+    console = stdout_console()
+    console.print(shown)
+    for r in rows:
+        if r.watch:
+            console.print(Text.assemble(f"#{r.id} ", verdict_text(r.watch)))
+            print_command(console, r.watch)
 
 
 def register(app: typer.Typer) -> None:

@@ -28,6 +28,11 @@ def check_failures(report: dict[str, Any], cfg: Any) -> list[str]:
     last = report["gate"]["last_night"]
     if last is not None and last["status"] == "failed":
         reasons.append(f"last night failed: {last['stop_reason']}")
+    for worse in report.get("watch", {}).get("looks_worse", []):
+        reasons.append(
+            f"adopted proposal #{worse['proposal_id']} looks worse in live sessions "
+            f"({worse['reason']}); run `{worse['rollback_command']}`"
+        )
     refused = report["gate"].get("refused_night")
     if refused is not None:
         reasons.append(f"the {refused['trigger']} night could not start: {refused['reason']}")
@@ -39,7 +44,10 @@ def status(
     check: bool = typer.Option(
         False,
         "--check",
-        help="Exit non-zero when harvest is stale, the daemon is down, or the last night failed.",
+        help=(
+            "Exit non-zero when harvest is stale, the daemon is down, the last night "
+            "failed, or an adoption in force looks worse in live sessions."
+        ),
     ),
 ) -> None:
     """Harvest, mining, gate, budget and daemon figures."""

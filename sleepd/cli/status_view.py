@@ -171,6 +171,7 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
             )
         )
     console.print(kv_panel("gate", rows))
+    _render_watch(console, report.get("watch") or {})
     budget = report["budget"]
     console.print(
         Text(
@@ -181,3 +182,21 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
     )
     for warning in report["warnings"]:
         console.print(Text.assemble(("warning: ", "yellow"), str(warning)))
+
+
+def _render_watch(console: Any, watch: dict[str, Any]) -> None:
+    """After adoption: the verdict of each adoption still in force (docs/watch.md)."""
+    from sleepd.cli.watch_view import print_command, verdict_text
+
+    shown = [w for w in watch.get("adoptions", []) if w["in_force"]][:5]
+    if not shown:
+        return
+    rows = [
+        (f"proposal #{w['proposal_id']}" if w["proposal_id"] else "adoption", verdict_text(w))
+        for w in shown
+    ]
+    console.print(kv_panel("after adoption (live sessions)", rows))
+    for w in shown:
+        if w["verdict"] == "looks worse" and w.get("rollback_command"):
+            console.print(f"proposal #{w['proposal_id']} looks worse; to undo it:")
+            print_command(console, w)

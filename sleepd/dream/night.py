@@ -269,6 +269,19 @@ class _Night:
         self.say("mining tasks and failure patterns")
         # Nothing new since the last pass: skip the mining imports (about a second).
         self.steps["mine"] = idle_report(self.cfg) or run_pass(self.engine, self.cfg)
+        self.watch_adoptions()
+
+    def watch_adoptions(self) -> None:
+        """With fresh live outcomes mined: roll back adoptions that look worse, if allowed."""
+        if not self.cfg.watch.auto_rollback or self.options.dry_run:
+            return
+        from sleepd.watch.autorollback import auto_rollback
+
+        done = auto_rollback(self.engine, self.cfg)
+        if done:
+            self.steps["watch_rollbacks"] = [d.to_dict() for d in done]
+            for d in done:
+                self.say(f"{d.path}: {d.action} ({d.reason})")
 
     def settle_orphaned_batches(self) -> None:
         """Collect provider batches an earlier night submitted but never collected.

@@ -17,7 +17,12 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   the family's command decides the exit status (the last one of a chain or pipe),
   and only without error text of its own. A call the person refused ("The user
   doesn't want to proceed with this tool use") is benign too: it is the person's
-  feedback (a `tool_rejected` signal), not a tool failing.
+  feedback (a `tool_rejected` signal), not a tool failing. So is a failure the agent
+  announced before making the call ("let me test the error case when there's no PR",
+  "running the test to confirm it fails for the intended reason": the red step of
+  test-first work): the failure is the answer it wanted. And a stop or kill whose
+  target had already stopped ("Shell … is not running", `pkill`/`killall` exit 1):
+  the state it asked for already holds.
 
 Shell-init noise, a line the machine prints in every shell output (a broken
 `.bashrc`, a version-manager banner), is found per session and across the store's
@@ -62,8 +67,31 @@ _HIDDEN_FAILURE = re.compile(
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = frozenset(
     {"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "diff", "cmp", "colordiff", "test",
-     "[", "[[", "which", "type", "pgrep", "pidof", "comm", "lsof", "fuser", "look"}
+     "[", "[[", "which", "type", "pgrep", "pidof", "comm", "lsof", "fuser", "look",
+     "pkill", "killall"}
 )  # fmt: skip
+#: The agent said, before the call, that it expects the call to fail.
+_ANTICIPATED = re.compile(
+    r"\b(confirm|verify|check|see|ensure|prove|show|watch|make sure)\s+(that\s+)?(it|this|they|"
+    r"the (new )?tests?|the command|the call)\s+(still\s+|now\s+)?(fails?|errors?|throws|raises|"
+    r"rejects?|exits? (non-?zero|with))\b"
+    r"|\b(expect(ed|ing)?|should|is supposed to|are supposed to)\s+(it\s+|this\s+|them\s+)?"
+    r"(to\s+)?(fail|error|throw|raise|reject|exit (non-?zero|with (an )?error))\b"
+    r"|\b(test|try|exercise|check|verify)\w*\s+(the\s+|an?\s+)?(error|failure|failing|negative|"
+    r"unhappy)[\s-](case|path|message|handling|output|scenario|behaviou?r)s?\b"
+    r"|\bred (step|phase|check|test|run)\b|\bsee (it|them|the test) fail\b"
+    r"|\bfails? for the (right|intended|expected) reason\b",
+    re.IGNORECASE,
+)
+#: How much of the agent's words before a call is read for an announced failure.
+ANNOUNCE_TAIL = 600
+#: A stop or kill tool, and the answer that its target had stopped already.
+_STOP_TOOL = re.compile(r"kill|stop|terminate|cancel", re.IGNORECASE)
+_ALREADY_STOPPED = re.compile(
+    r"\b(is not running|not running|already (exited|stopped|finished|completed|terminated|"
+    r"killed|dead)|no such process|no process found)\b",
+    re.IGNORECASE,
+)
 _GIT_BENIGN = re.compile(r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor)")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
 _ERROR_TEXT = re.compile(
@@ -266,9 +294,33 @@ def shell_outputs(events: Sequence[EventView]) -> list[tuple[str, bool]]:
     return out
 
 
+def announced_failures(events: Sequence[EventView]) -> set[str]:
+    """Call ids of the calls the agent said beforehand would fail (since the person's
+    last turn, the agent's latest words before the call)."""
+    said = ""
+    out: set[str] = set()
+    for event in events:
+        if event.kind == "user_prompt":
+            said = ""
+        elif event.kind == "assistant_text":
+            said = event.text[-ANNOUNCE_TAIL:]
+        elif event.kind == "tool_call" and event.call_id and _ANTICIPATED.search(said):
+            out.add(event.call_id)
+    return out
+
+
+def _already_stopped(call: EventView | None, event: EventView) -> bool:
+    return (
+        call is not None
+        and bool(_STOP_TOOL.search(call.tool_name or ""))
+        and bool(_ALREADY_STOPPED.search(event.text[:300]))
+    )
+
+
 def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
     """Root, knock-on or benign for every failed tool result of `events`."""
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
+    announced = announced_failures(events)
     result = EpisodeErrors()
     last_root: int | None = None
     failed = [e for e in events if is_failed_result(e)]
@@ -293,6 +345,11 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             last_root = event.id  # what the calls cancelled with it point to
             continue
         if command and is_benign_exit(command, event.exit_code, event.text):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            continue
+        # a polled command's exit is read by a later call made under the same words
+        expected = call is not None and call.call_id in announced
+        if expected or _already_stopped(call, event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
         result.verdicts[event.id] = ErrorVerdict("root", None, command)

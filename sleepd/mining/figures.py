@@ -1,4 +1,8 @@
-"""Read-only mining figures: for `sleepd status` and `sleepd patterns`."""
+"""Read-only mining figures: for `sleepd status` and `sleepd patterns`.
+
+Portable SQL through a `sleepd.store.fastread` reader, so `sleepd patterns` on a
+SQLite home imports no SQLAlchemy.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Engine
-
-from sleepd.store.engine import read_session
-from sleepd.store.models import (
-    FailurePattern,
-    PatternOccurrence,
-)
+from sleepd.store.fastread import as_reader, stored_datetime
 
 TREND_WINDOW = timedelta(days=7)
 
@@ -46,8 +43,20 @@ def trend_word(recent: int, previous: int) -> str:
     return "rising" if recent > previous else "falling"
 
 
+_TOP_SQL = (
+    "SELECT p.id, p.signature, p.tool_name, p.error_class, p.example, p.last_seen, c.n "
+    "FROM failure_patterns p JOIN (SELECT pattern_id, COUNT(id) AS n "
+    "FROM pattern_occurrences{where} GROUP BY pattern_id HAVING COUNT(id) >= :min_count) c "
+    "ON c.pattern_id = p.id ORDER BY c.n DESC, p.id LIMIT :limit"
+)
+_OCCURRENCES_SQL = (
+    "SELECT pattern_id, ts, project_path, cluster_id FROM pattern_occurrences "
+    "WHERE pattern_id IN ({marks}){project}"
+)
+
+
 def top_patterns(
-    engine: Engine,
+    db: Any,
     *,
     project: str | None = None,
     limit: int = 20,
@@ -57,57 +66,105 @@ def top_patterns(
     """Most frequent failure patterns (in `project` when given), with a 7-day trend.
 
     Only patterns seen at least `min_count` times: a failure that happened once is
-    not a pattern (pass 1 for all)."""
+    not a pattern (pass 1 for all). `db` is a `sleepd.store.fastread` reader or a
+    SQLAlchemy engine."""
     now = now or datetime.now(UTC)
     recent_from, previous_from = now - TREND_WINDOW, now - 2 * TREND_WINDOW
-    occ = PatternOccurrence
-    with read_session(engine) as db:
-        counts = select(occ.pattern_id, func.count(occ.id).label("n")).group_by(occ.pattern_id)
-        if project:
-            counts = counts.where(occ.project_path == project)
-        counts = counts.having(func.count(occ.id) >= min_count)
-        counts_sq = counts.subquery()
-        patterns = db.execute(
-            select(FailurePattern, counts_sq.c.n)
-            .join(counts_sq, counts_sq.c.pattern_id == FailurePattern.id)
-            .order_by(counts_sq.c.n.desc(), FailurePattern.id)
-            .limit(limit)
-        ).all()
-        ids = [p.id for p, _ in patterns]
-        recent: dict[int, int] = defaultdict(int)
-        previous: dict[int, int] = defaultdict(int)
-        projects: dict[int, set[str]] = defaultdict(set)
-        clusters: dict[int, set[int]] = defaultdict(set)
-        query = select(occ.pattern_id, occ.ts, occ.project_path, occ.cluster_id).where(
-            occ.pattern_id.in_(ids)
+    reader = as_reader(db)
+    params: dict[str, Any] = {"min_count": min_count, "limit": limit}
+    if project:
+        params["project"] = project
+    where = " WHERE project_path = :project" if project else ""
+    patterns = reader.rows(_TOP_SQL.format(where=where), params)
+    if not patterns:
+        return []
+    recent: dict[int, int] = defaultdict(int)
+    previous: dict[int, int] = defaultdict(int)
+    projects: dict[int, set[str]] = defaultdict(set)
+    clusters: dict[int, set[int]] = defaultdict(set)
+    marks = {f"i{n}": row[0] for n, row in enumerate(patterns)}
+    sql = _OCCURRENCES_SQL.format(
+        marks=", ".join(f":{name}" for name in marks),
+        project=" AND project_path = :project" if project else "",
+    )
+    for pattern_id, ts, proj, cluster in reader.rows(sql, {**params, **marks}):
+        stamp = stored_datetime(ts)
+        if stamp is not None:
+            stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+            if stamp >= recent_from:
+                recent[pattern_id] += 1
+            elif stamp >= previous_from:
+                previous[pattern_id] += 1
+        if proj:
+            projects[pattern_id].add(proj)
+        if cluster is not None:
+            clusters[pattern_id].add(cluster)
+    return [
+        PatternRow(
+            id=pattern_id,
+            signature=signature,
+            tool_name=tool_name,
+            error_class=error_class,
+            count=int(n),
+            last_7d=recent[pattern_id],
+            previous_7d=previous[pattern_id],
+            trend=trend_word(recent[pattern_id], previous[pattern_id]),
+            projects=sorted(projects[pattern_id]),
+            clusters=sorted(clusters[pattern_id]),
+            example=(example or "")[:300],
+            last_seen=stored_datetime(last_seen),
         )
-        if project:
-            query = query.where(occ.project_path == project)
-        for pattern_id, ts, proj, cluster in db.execute(query):
-            if ts is not None:
-                stamp = ts if ts.tzinfo else ts.replace(tzinfo=UTC)
-                if stamp >= recent_from:
-                    recent[pattern_id] += 1
-                elif stamp >= previous_from:
-                    previous[pattern_id] += 1
-            if proj:
-                projects[pattern_id].add(proj)
-            if cluster is not None:
-                clusters[pattern_id].add(cluster)
-        return [
-            PatternRow(
-                id=p.id,
-                signature=p.signature,
-                tool_name=p.tool_name,
-                error_class=p.error_class,
-                count=int(n),
-                last_7d=recent[p.id],
-                previous_7d=previous[p.id],
-                trend=trend_word(recent[p.id], previous[p.id]),
-                projects=sorted(projects[p.id]),
-                clusters=sorted(clusters[p.id]),
-                example=p.example[:300],
-                last_seen=p.last_seen,
-            )
-            for p, n in patterns
-        ]
+        for pattern_id, signature, tool_name, error_class, example, last_seen, n in patterns
+    ]
+
+
+_TASKS_SQL = (
+    "SELECT t.id, t.split, t.origin, t.outcome, t.cluster_id, t.episode_id, t.project_path, "
+    "t.intent, t.active, t.created_at, c.size, c.session_count "
+    "FROM tasks t LEFT OUTER JOIN task_clusters c ON c.id = t.cluster_id{where} "
+    "ORDER BY t.id LIMIT :limit"
+)
+_TASK_KEYS = (
+    "id",
+    "split",
+    "origin",
+    "outcome",
+    "cluster_id",
+    "episode_id",
+    "project_path",
+    "intent",
+    "active",
+    "created_at",
+)
+
+
+def task_rows(
+    db: Any,
+    *,
+    min_recurrence: int,
+    split: str | None = None,
+    project: str | None = None,
+    limit: int = 200,
+) -> list[dict[str, Any]]:
+    """Mined tasks by id, each marked recurring when its cluster was asked at least
+    `min_recurrence` times in two sessions or more (never a judge spec's internals).
+
+    `db` is a `sleepd.store.fastread` reader or a SQLAlchemy engine."""
+    filters: list[str] = []
+    params: dict[str, Any] = {"limit": limit}
+    if split is not None:
+        filters.append("t.split = :split")
+        params["split"] = split
+    if project:
+        filters.append("t.project_path = :project")
+        params["project"] = project
+    where = (" WHERE " + " AND ".join(filters)) if filters else ""
+    rows = []
+    for values in as_reader(db).rows(_TASKS_SQL.format(where=where), params):
+        row = dict(zip(_TASK_KEYS, values[:10], strict=True))
+        row["active"] = bool(row["active"])
+        row["created_at"] = stored_datetime(row["created_at"])
+        size, sessions = values[10:]
+        row["recurring"] = (size or 0) >= min_recurrence and (sessions or 0) >= 2
+        rows.append(row)
+    return rows

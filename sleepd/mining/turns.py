@@ -148,7 +148,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
-    r"|\bwhat happened\b|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
+    r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
+    r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
+    r"|\b(that'?s|this is|it'?s) not what i (asked|wanted|meant)\b|\bi (said|told you)\b"
+    r"|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
     r"showing up again)\b"
     r"|\b(seem|seems|appear|appears|look|looks)\s+(to be\s+)?(either\s+)?(stuck|broken|hung|"
     r"frozen|dead|empty|wrong|off|missing|blank)\b"
@@ -162,11 +165,28 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|are|was|were|got|gets|seems|looks|it'?s|that'?s)\s+(now\s+|still\s+)?(broken|buggy|"
     r"failing|crashing)\b|\bregress(ed|ion)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"
-    r"|\b(try|please) (again|to fix|fix)\b|\bfix (it|this|that|these|those)\b"
+    r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b"
     r"|\bwrong\b|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
     re.IGNORECASE,
 )
+#: An opinion about a feature, not a report that it fails ("I didn't find those links
+#: helpful"): removed before the failure-report search.
+_OPINION = re.compile(
+    r"\b(didn'?t|did not|don'?t|do not|never)\s+(really\s+)?(find|found)\b[^.?!\n]{0,60}?"
+    r"\b(helpful|useful|necessary|intuitive|clear|convincing|interesting|valuable|relevant|needed|compelling|"
+    r"appealing|readable|easy|practical|worth\w*)\b",
+    re.IGNORECASE,
+)
+#: Asks to take the work back: a verdict on it whatever the wording.
+_UNDO = re.compile(
+    r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b|"
+    r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
+    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b",
+    re.IGNORECASE,
+)
+#: "no, …" as the first word of a reply.
+_NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*[,.!:;-]", re.IGNORECASE)
 #: The person says the turn starts something else.
 _EXPLICIT_NEW = re.compile(
     r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
@@ -389,6 +409,19 @@ def _after_contrast(text: str) -> str:
     return text[match.end() :] if match else ""
 
 
+#: Cues that judge a result; without one of them a turn is never a correction.
+_JUDGING_CUES = frozenset(
+    {
+        "pasted error",
+        "failure report",
+        "forbids what was done",
+        "contrast then failure",
+        "asks to undo",
+        "says no to the result",
+    }
+)
+
+
 def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str]) -> float:
     score = 0.0
     if has_pasted_error(full):
@@ -396,16 +429,20 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         reasons.append("pasted error")
     # a long message states its verdict up front; further down it is describing
     judged = region if len(region) <= 400 else region[:250]
-    if _FAILURE_REPORT.search(_CONDITIONAL.sub(" ", judged)):
+    judged = _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged))
+    if _FAILURE_REPORT.search(judged):
         score += 2
         reasons.append("failure report")
+    if _UNDO.search(region[:300]):
+        score += 2
+        reasons.append("asks to undo")
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
     elif _PROHIBITION.search(region):
         score += 1
         reasons.append("forbids what was done")
-    after = _after_contrast(region)
+    after = _OPINION.sub(" ", _after_contrast(region))
     if after and _FAILURE_REPORT.search(after):
         score += 0.5
         reasons.append("contrast then failure")
@@ -435,6 +472,16 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
     asked = agent_asks(turn.agent_text)
     corr = _correction_score(region, text, lexicon, reasons)
+    if (
+        _NO_OPEN.search(region)
+        and turn.agent_worked
+        and turn.agent_acted
+        and not agent_asks(turn.agent_text)
+    ):
+        corr += 1  # "no, …" right after the agent acted, unasked, answers what it did
+        reasons.append("says no to the result")
+    if not _JUDGING_CUES.intersection(reasons):
+        corr = min(corr, 0.5)  # the lexicon is one feature among several, never alone
     if not turn.agent_acted and "pasted error" not in reasons:
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
     approval_head = bool(_APPROVAL_HEAD.search(region)) or (

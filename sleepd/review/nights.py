@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Engine
-
-from sleepd.store.engine import read_session
-from sleepd.store.models import Night, Proposal
+from sleepd.store.fastread import as_reader, stored_bool, stored_datetime, stored_json
 
 #: The keys of every row, in order; scripts may rely on them.
 NIGHT_KEYS = (
@@ -57,54 +54,83 @@ def replay_of(summary: dict[str, Any] | None) -> tuple[str | None, int]:
     return (used.pop() if len(used) == 1 else "mixed"), excluded
 
 
-def _row(night: Night, adopted: int) -> dict[str, Any]:
-    duration = (
-        round((night.ended_at - night.started_at).total_seconds(), 3)
-        if night.ended_at is not None
-        else None
-    )
+_NIGHT_SQL = (
+    "SELECT id, started_at, ended_at, status, stop_reason, trigger, project_path, backend, "
+    "simulated, dry_run, tasks_replayed, candidates_proposed, accepted, rejected, "
+    "inconclusive, val_before, val_after, test_before, test_after, rollouts, tokens, "
+    "cost_usd, summary FROM nights ORDER BY started_at DESC, id DESC"
+)
+_ADOPTED_SQL = (
+    "SELECT night_id, COUNT(id) FROM proposals "
+    "WHERE status = 'accepted' AND night_id IS NOT NULL GROUP BY night_id"
+)
+
+
+def _row(values: Sequence[Any], adopted: int) -> dict[str, Any]:
+    (
+        night_id,
+        started,
+        ended,
+        status,
+        stop_reason,
+        trigger,
+        project,
+        backend,
+        simulated,
+        dry_run,
+        *figures,
+        summary,
+    ) = values
+    started_at = stored_datetime(started)
+    ended_at = stored_datetime(ended)
+    assert started_at is not None
+    duration = round((ended_at - started_at).total_seconds(), 3) if ended_at is not None else None
     row = {
-        "id": night.id,
-        "started_at": night.started_at.isoformat(),
-        "ended_at": night.ended_at.isoformat() if night.ended_at else None,
+        "id": night_id,
+        "started_at": started_at.isoformat(),
+        "ended_at": ended_at.isoformat() if ended_at else None,
         "duration_s": duration,
-        "status": night.status,
-        "stop_reason": night.stop_reason,
-        "trigger": night.trigger,
-        "project": night.project_path,
-        "backend": night.backend,
-        "simulated": night.simulated,
-        "dry_run": night.dry_run,
-        "tasks_replayed": night.tasks_replayed,
-        "candidates_proposed": night.candidates_proposed,
-        "accepted": night.accepted,
-        "rejected": night.rejected,
-        "inconclusive": night.inconclusive,
+        "status": status,
+        "stop_reason": stop_reason,
+        "trigger": trigger,
+        "project": project,
+        "backend": backend,
+        "simulated": stored_bool(simulated),
+        "dry_run": stored_bool(dry_run),
+        **dict(zip(_FIGURES, figures, strict=True)),
         "adopted": adopted,
-        "val_before": night.val_before,
-        "val_after": night.val_after,
-        "test_before": night.test_before,
-        "test_after": night.test_after,
-        "rollouts": night.rollouts,
-        "tokens": night.tokens,
-        "cost_usd": night.cost_usd,
     }
-    row["replay_mode"], row["low_fidelity_excluded"] = replay_of(night.summary)
+    for key in _AFTER_ADOPTED:
+        row[key] = row.pop(key)  # the documented key order
+    row["replay_mode"], row["low_fidelity_excluded"] = replay_of(stored_json(summary))
     assert tuple(row) == NIGHT_KEYS
     return row
 
 
-def night_rows(engine: Engine, *, limit: int | None = None) -> list[dict[str, Any]]:
-    """The last `limit` nights, oldest first (the order of a log)."""
-    with read_session(engine) as db:
-        query = select(Night).order_by(Night.started_at.desc(), Night.id.desc())
-        if limit is not None:
-            query = query.limit(limit)
-        nights = list(db.scalars(query))
-        counts = db.execute(
-            select(Proposal.night_id, func.count(Proposal.id))
-            .where(Proposal.status == "accepted", Proposal.night_id.is_not(None))
-            .group_by(Proposal.night_id)
-        )
-        adopted = {night_id: count for night_id, count in counts}
-        return [_row(n, int(adopted.get(n.id, 0))) for n in reversed(nights)]
+#: The night's figures in the order `_NIGHT_SQL` selects them.
+_FIGURES = (
+    "tasks_replayed",
+    "candidates_proposed",
+    "accepted",
+    "rejected",
+    "inconclusive",
+    "val_before",
+    "val_after",
+    "test_before",
+    "test_after",
+    "rollouts",
+    "tokens",
+    "cost_usd",
+)
+_AFTER_ADOPTED = NIGHT_KEYS[NIGHT_KEYS.index("adopted") + 1 : NIGHT_KEYS.index("replay_mode")]
+
+
+def night_rows(db: Any, *, limit: int | None = None) -> list[dict[str, Any]]:
+    """The last `limit` nights, oldest first (the order of a log).
+
+    `db` is a `sleepd.store.fastread` reader or a SQLAlchemy engine."""
+    reader = as_reader(db)
+    sql = _NIGHT_SQL + (" LIMIT :limit" if limit is not None else "")
+    nights = reader.rows(sql, {"limit": limit} if limit is not None else {})
+    adopted = {int(night_id): int(count) for night_id, count in reader.rows(_ADOPTED_SQL)}
+    return [_row(n, adopted.get(int(n[0]), 0)) for n in reversed(nights)]

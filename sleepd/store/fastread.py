@@ -1,18 +1,66 @@
-"""Read-only SQL for the commands that must start fast (`sleepd status`).
+"""Read-only SQL for the commands people wait for (`status`, `search`, `nights`,
+`review list`, `tasks list`, `patterns`).
 
-Importing SQLAlchemy costs several hundred milliseconds; for a SQLite file the
-stdlib driver answers the same portable SQL in a few. Other URLs go through
-SQLAlchemy as usual.
+Importing SQLAlchemy and the models costs several hundred milliseconds; for a
+SQLite file the stdlib driver answers the same portable SQL in a few. The seam is
+`Reader`: `ReadOnlyDb` reads a SQLite file through the stdlib driver, and
+`EngineReader` puts the store's own SQLAlchemy engine (PostgreSQL, or any caller
+that holds an engine) behind the same two methods. `open_reader` picks one from the
+configured URL. Values come back as the driver gives them; `stored_datetime`,
+`stored_json` and `stored_bool` turn them into what the ORM would have returned.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
+
+
+class Reader(Protocol):
+    """What read-only queries go through: `ReadOnlyDb` or `EngineReader`."""
+
+    @property
+    def is_sqlite(self) -> bool: ...
+
+    def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]: ...
+
+    def scalar(self, sql: str, params: dict[str, Any] | None = None) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class EngineReader:
+    """A SQLAlchemy engine behind the `Reader` interface (PostgreSQL; callers holding one)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    @property
+    def is_sqlite(self) -> bool:
+        return bool(self.engine.dialect.name == "sqlite")
+
+    def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]:
+        from sqlalchemy import text
+
+        with self.engine.connect() as conn:
+            return list(conn.execute(text(sql), params or {}).all())
+
+    def scalar(self, sql: str, params: dict[str, Any] | None = None) -> Any:
+        result = self.rows(sql, params)
+        return result[0][0] if result else None
+
+    def close(self) -> None:
+        """The engine is the caller's: left open."""
+
+
+def as_reader(db: Any) -> Reader:
+    """`db` itself when it is a reader, else the SQLAlchemy engine it is, wrapped."""
+    return db if hasattr(db, "rows") else EngineReader(db)
 
 
 class ReadOnlyDb:
@@ -68,6 +116,54 @@ def _sqlite_file(url: str) -> Path | None:
     if rest in ("", ":memory:"):
         return None
     return Path(rest).expanduser()
+
+
+def open_reader(cfg: Any, *, missing_ok: bool = True) -> Reader | None:
+    """A reader on the configured database at head; None while its SQLite file does not
+    exist (or, with `missing_ok` false, the refusal `open_store` gives a reader then).
+
+    A SQLite file is read through the stdlib driver (after the same damage and
+    revision checks `open_store` makes); any other URL through the store's engine.
+    """
+    from sleepd import paths
+
+    url = paths.database_url(cfg.database_url or None)
+    if _sqlite_file(url) is None:
+        from sleepd.store.open import open_store
+
+        return EngineReader(open_store(cfg))
+    if sqlite_file_missing(url):
+        if missing_ok:
+            return None
+        from sleepd.errors import DatabaseBehindError
+
+        raise DatabaseBehindError("database is not initialised; run `sleepd db upgrade`")
+    db = ReadOnlyDb(url)
+    try:
+        require_head(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def stored_datetime(value: Any) -> datetime | None:
+    """A stored timestamp as the ORM returns it (SQLite gives text; naive stays naive)."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value))
+
+
+def stored_json(value: Any) -> Any:
+    """A JSON column's value (SQLite gives text; PostgreSQL the decoded value)."""
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    return value
+
+
+def stored_bool(value: Any) -> bool | None:
+    """A boolean column's value (SQLite gives 0 or 1)."""
+    return None if value is None else bool(value)
 
 
 def sqlite_file_missing(url: str) -> bool:

@@ -89,6 +89,8 @@ def test_forced_exception_ends_in_one_line(
 
     monkeypatch.setattr(target, "callback", boom)
     monkeypatch.setattr(typer.main, "get_command", lambda _app: built)
+    # `search` runs without typer (sleepd.cli.app.lean_command): its body fails there too.
+    monkeypatch.setattr("sleepd.cli.search_cmd.run_search", boom)
 
     code = run(_argv(path, target))
 

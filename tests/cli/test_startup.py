@@ -1,7 +1,8 @@
 """Start-up loads only what a command uses.
 
 Building the CLI, and running the commands people type and wait for on a home with data
-(`--version`, `--help`, `status`, `search`, an unchanged `harvest`, an idle `mine`), must not
+(`--version`, `--help`, `status`, `search`, an unchanged `harvest`, an idle `mine`, `nights`,
+`review list`, `tasks list`, `patterns`), must not
 import the database layer, scikit-learn or the model SDKs. Each command runs in a fresh
 interpreter that reports which of those modules it loaded: a guarantee, not a timing (the
 timings are in bench/speed.py).
@@ -56,9 +57,9 @@ with open(os.environ["PROBE_OUT"], "w") as out:
 """
 
 
-def probe(args: list[str], tmp_path: Path) -> dict[str, object]:
+def probe(args: list[str], tmp_path: Path, heavy: tuple[str, ...] = HEAVY) -> dict[str, object]:
     out = tmp_path / "probe.json"
-    env = {**os.environ, "PROBE_OUT": str(out), "PROBE_HEAVY": json.dumps(HEAVY)}
+    env = {**os.environ, "PROBE_OUT": str(out), "PROBE_HEAVY": json.dumps(heavy)}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args)],
         capture_output=True,
@@ -114,6 +115,10 @@ def test_the_waited_for_commands_load_no_heavy_module(harvested_home: Path, tmp_
         ["search", "error", "--json"],
         ["harvest", "--json"],  # nothing changed since the last harvest
         ["mine", "--json"],  # nothing new since the last pass
+        ["nights", "--json"],
+        ["review", "list", "--json"],
+        ["tasks", "list", "--json"],
+        ["patterns", "--all", "--json"],
     ):
         result = probe(args, tmp_path)
         assert result["code"] == 0, (args, result["stderr"])
@@ -131,3 +136,15 @@ def test_an_idle_mine_is_recorded_and_new_data_still_gets_mined(
     assert result["code"] == 0, result["stderr"]
     assert "sklearn" in result["loaded"]  # a real pass ran for the new session
     assert probe(["mine", "--json"], tmp_path)["loaded"] == []
+
+
+def test_search_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Path) -> None:
+    """The command people type most runs without typer and click (and, in JSON, rich)."""
+    for args, heavy in (
+        (["search", "error", "--json"], (*HEAVY, "typer", "click", "rich")),
+        (["search", "error", "--limit", "3"], (*HEAVY, "typer", "click")),
+        (["search", "nosuchwordanywhere"], (*HEAVY, "typer", "click", "rich")),
+    ):
+        result = probe(args, tmp_path, heavy)
+        assert result["code"] == 0, (args, result["stderr"])
+        assert result["loaded"] == [], args

@@ -2,7 +2,8 @@
 
 import importlib
 
-from sleepd.cli import app as root
+from sleepd.cli import app as entry
+from sleepd.cli import root
 
 OWN_MODULES = (
     "sleepd.cli.review_cmd",
@@ -16,4 +17,4 @@ for name in OWN_MODULES:
         importlib.import_module(name).register(root.app)
 
 if __name__ == "__main__":
-    root.main()
+    entry.main()
