@@ -21,6 +21,8 @@ gains >= 15 %). Then the unchanged re-harvest (whole `sleepd harvest` process, w
 per file: it stays O(files)) and ingesting ~1 % appended bytes with `sleepd harvest`.
 
     .venv/bin/python bench/harvest.py [--copies N] [--rounds N] [--arms a,b,...]
+    .venv/bin/python bench/harvest.py --database-url postgresql://…  (PostgreSQL next to
+        SQLite: harvest MB/s and `status --json` latency, see bench/harvest_stores.py)
 """
 
 from __future__ import annotations
@@ -225,7 +227,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds (>= 6)")
     parser.add_argument("--arms", default=",".join(ARMS), help="which arms, comma-separated")
     parser.add_argument("--one-run", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--database-url",
+        help="also (or, without --arms, only) harvest MB/s and status --json latency on this "
+        "PostgreSQL database next to SQLite (bench/harvest_stores.py; the database is emptied)",
+    )
     args = parser.parse_args()
+    if args.database_url:
+        from harvest_stores import compare
+
+        given = {a.split("=")[0] for a in sys.argv}
+        copies = args.copies if "--copies" in given else 3  # both stores filled each round
+        compare(args.database_url, copies=copies, rounds=3)
+        if "--arms" not in given:
+            return
     if args.one_run:  # one run of one arm over the tree already built, as JSON
         use_home(WORK)
         sys.stdout.write(RESULT_MARK + orjson.dumps(run_arm(args.one_run)).decode())

@@ -31,6 +31,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -38,6 +39,7 @@ from typing import Any
 
 import orjson
 
+from harvesters import walk
 from harvesters.base import (
     DEFAULT_MAX_TEXT_BYTES,
     as_dict,
@@ -104,6 +106,14 @@ _BOOKKEEPING = frozenset(
 )
 
 
+#: A project's transcripts: its sessions, then their subagents' (workflows included).
+_PROJECT_PATTERNS = [
+    ("*.jsonl",),
+    ("*", "subagents", "agent-*.jsonl"),
+    ("*", "subagents", "workflows", "*", "agent-*.jsonl"),
+]
+
+
 class ClaudeCodeHarvester:
     """Harvests every Claude Code projects directory it is given."""
 
@@ -116,19 +126,16 @@ class ClaudeCodeHarvester:
         for root in self.projects_dirs:
             if not root.is_dir():
                 continue
-            for project in sorted(p for p in root.iterdir() if p.is_dir()):
-                yield from self._discover_project(project)
+            for name in walk.subdirs(str(root)):
+                yield from self._discover_project(os.path.join(str(root), name))
 
-    def _discover_project(self, project: Path) -> Iterator[SourceFile]:
-        for path in sorted(project.glob("*.jsonl")):
-            is_agent = path.name.startswith("agent-")
-            yield SourceFile(str(path), SOURCE, "subagent" if is_agent else "main")
-        nested = [
-            *project.glob("*/subagents/agent-*.jsonl"),
-            *project.glob("*/subagents/workflows/*/agent-*.jsonl"),
-        ]
-        for path in sorted(nested):
-            yield SourceFile(path=str(path), source=SOURCE, role="subagent")
+    def _discover_project(self, project: str) -> Iterator[SourceFile]:
+        top, *nested = walk.glob_many(project, _PROJECT_PATTERNS)
+        for path in sorted(top):
+            is_agent = os.path.basename(path).startswith("agent-")
+            yield SourceFile(path, SOURCE, "subagent" if is_agent else "main")
+        for path in sorted((p for paths in nested for p in paths), key=walk.path_order):
+            yield SourceFile(path=path, source=SOURCE, role="subagent")
 
     def read(
         self,

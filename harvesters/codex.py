@@ -33,6 +33,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -40,6 +41,7 @@ from typing import Any
 
 import orjson
 
+from harvesters import walk
 from harvesters.base import (
     DEFAULT_MAX_TEXT_BYTES,
     as_dict,
@@ -112,18 +114,20 @@ class CodexHarvester:
         self.session_dirs = [Path(p) for p in session_dirs]
 
     def discover(self) -> Iterator[SourceFile]:
-        live: list[Path] = []
-        archived: list[Path] = []
+        live: list[str] = []
+        archived: list[str] = []
         for root in self.session_dirs:
             if root.is_dir():
-                found = [*root.rglob("rollout-*.jsonl"), *root.rglob("rollout-*.json")]
+                jsonl, json = walk.rglob(str(root), ("rollout-*.jsonl", "rollout-*.json"))
+                found = [*jsonl, *json]
                 (archived if root.name == "archived_sessions" else live).extend(found)
-        live_names = {p.name for p in live}
-        for path in sorted(set(live)):
-            yield SourceFile(str(path), SOURCE, "legacy" if path.suffix == ".json" else "main")
-        for path in sorted(set(archived)):
-            if path.name not in live_names:  # same rollout in both: sessions/ wins
-                yield SourceFile(str(path), SOURCE, "archived")
+        live_names = {os.path.basename(p) for p in live}
+        for path in sorted(set(live), key=walk.path_order):
+            legacy = path.endswith(".json")
+            yield SourceFile(path, SOURCE, "legacy" if legacy else "main")
+        for path in sorted(set(archived), key=walk.path_order):
+            if os.path.basename(path) not in live_names:  # same rollout in both: sessions/ wins
+                yield SourceFile(path, SOURCE, "archived")
 
     def read(
         self,

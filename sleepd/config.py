@@ -168,7 +168,15 @@ class MiningConfig:
     min_recurrence: int = _opt(2, "Episodes for a cluster to count as recurring.", min=2)
     correction_patterns: list[str] = _opt([], "Extra regexes that mark a user correction.")
     approval_patterns: list[str] = _opt([], "Extra regexes that mark explicit approval.")
-    model_assisted: bool = _opt(False, "Use the miner model to write better judge specs.")
+    model_assisted: bool = _opt(
+        False, "Use the miner model for judge specs and for the user turns the rules find hard."
+    )
+    model_max_turns: int = _opt(
+        40, "Most hard user turns the miner model is asked about per mining pass.", min=0
+    )
+    model_max_usd: float = _opt(
+        0.25, "Hard cap on dollars the miner model may spend per mining pass.", min=0, max=1000
+    )
     val_fraction: float = _opt(0.25, "Share of clusters in validation.", min=0.05, max=0.5)
     test_fraction: float = _opt(
         0.25, "Share of clusters in the sealed test split.", min=0.05, max=0.5
@@ -436,7 +444,7 @@ def _check_http_url(fail: _Fail, key: str, value: str) -> None:
 DATABASE_DRIVERS: dict[str, dict[str, str]] = {
     "sqlite": {"": "sqlite3", "pysqlite": "sqlite3"},
     "postgresql": {
-        "": "psycopg2",
+        "": "psycopg",  # sleepd maps postgresql:// to psycopg 3 (`store.urls.driver_url`)
         "psycopg": "psycopg",
         "psycopg2": "psycopg2",
         "pg8000": "pg8000",
@@ -453,6 +461,7 @@ def check_database_url(fail: _Fail, key: str, value: str) -> str:
     if match is None:
         raise fail(key, _masked(value), "a database URL such as sqlite:///path or postgresql://…")
     backend, driver = match["backend"].lower(), (match["driver"] or "").lower()
+    backend = "postgresql" if backend == "postgres" else backend
     drivers = DATABASE_DRIVERS.get(backend)
     if drivers is None:
         raise fail(key, _masked(value), "a URL whose scheme is sqlite or postgresql")
@@ -463,6 +472,8 @@ def check_database_url(fail: _Fail, key: str, value: str) -> str:
     import importlib.util
 
     if importlib.util.find_spec(module) is None:
+        if module == "psycopg":
+            raise fail(key, _masked(value), "its driver: pip install 'sleepd[postgres]'")
         raise fail(key, _masked(value), f"a driver that is installed (`{module}` is not)")
     if (
         backend == "sqlite"

@@ -51,3 +51,7 @@ class ConflictError(SleepdError):
 
 class NoBackendError(SleepdError):
     exit_code = ExitCode.NO_BACKEND
+
+
+class MissingDriverError(ConfigError):
+    """The database URL names a database whose driver is not installed."""

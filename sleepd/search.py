@@ -3,8 +3,11 @@
 Every term must appear in an event (case ignored; accents too, for single words);
 a term of several tokens ("exit-code", "src/main.rs") must appear as typed. On SQLite
 two FTS5 indexes answer: `events_fts` (words) and `events_fts_cjk` (characters and
-character pairs of scripts written without spaces, see `sleepd.store.cjk_index`);
-elsewhere, or without them, every term is a substring match.
+character pairs of scripts written without spaces, see `sleepd.store.cjk_index`).
+On PostgreSQL the `tsvector` column `events.text_tsv` (GIN index, migration 0008) holds
+the same words the SQLite index does (letters and digits, case and Latin accents
+folded), so a query matches the same events; words of space-free scripts are matched
+as substrings there. Without either index every term is a substring match.
 
 The cost stays that of one page: each index is walked newest first (descending
 rowid, which FTS5 gives without sorting) and stops after `offset + limit` matching
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +43,18 @@ class SearchHit:
     ts: datetime | None
     kind: str
     snippet: str
+    #: How well the event matches (PostgreSQL's `ts_rank`; None on SQLite, whose index
+    #: keeps no positions or sizes to rank with).
+    rank: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `--json` form; `rank` only where the database ranks (PostgreSQL)."""
+        from dataclasses import asdict
+
+        out = asdict(self)
+        if self.rank is None:
+            del out["rank"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,8 @@ class Plan:
     word_match: str | None
     side_match: str | None
     substrings: list[str]
+    #: The tokens the word index must hold (what `word_match` quotes).
+    words: tuple[str, ...] = ()
 
 
 def plan_query(terms: Sequence[str], *, word_index: bool, side_index: bool) -> Plan:
@@ -73,9 +90,11 @@ def plan_query(terms: Sequence[str], *, word_index: bool, side_index: bool) -> P
     if spaceless and not side_index:
         substrings = list(terms)  # nothing indexes those runs: match every term as typed
         side = []
-    word_match = _match(words) if word_index and (not spaceless or not side_index) else None
+    use_words = word_index and (not spaceless or not side_index)
+    word_match = _match(words) if use_words else None
     side_match = _match(side) if side_index else None
-    return Plan(word_match, side_match, substrings)
+    indexed_words = tuple(dict.fromkeys(words)) if use_words else ()
+    return Plan(word_match, side_match, substrings, indexed_words)
 
 
 def _match(tokens: Sequence[str]) -> str | None:
@@ -125,25 +144,13 @@ def search_page(
     if not terms or limit <= 0:
         return [], False
     reader = as_reader(db)
+    if not reader.is_sqlite:
+        return _postgres_page(reader, terms, project, source, limit, offset)
     tables = _tables(reader)
     word_index = FTS_TABLE in tables  # the side index alone holds only some events
     plan = plan_query(terms, word_index=word_index, side_index=word_index and CJK_TABLE in tables)
-    params: dict[str, Any] = {"n": offset + limit + 1}
-    filters = []
-    like = "LIKE" if reader.is_sqlite else "ILIKE"
-    for i, term in enumerate(plan.substrings):
-        params[f"s{i}"] = like_pattern(term)
-        filters.append(f"e.text {like} :s{i} ESCAPE '\\'")
-    join = ""
-    if project or source:
-        join = " JOIN sessions s ON s.id = e.session_id"
-        if project:
-            params["project"] = project
-            filters.append("s.project_path = :project")
-        if source:
-            params["source"] = source
-            filters.append("s.source = :source")
-    where = "".join(f" AND {f}" for f in filters)
+    join, where, params = _filters(reader, plan.substrings, project, source)
+    params["n"] = offset + limit + 1
     ids: set[int] = set()
     indexed = [(t, m) for t, m in ((FTS_TABLE, plan.word_match), (CJK_TABLE, plan.side_match)) if m]
     for table, match in indexed:
@@ -157,6 +164,59 @@ def search_page(
         ids.update(int(r[0]) for r in reader.rows(sql, params))
     ranked = sorted(ids, reverse=True)[offset:]
     return _hits(reader, ranked[:limit], terms), len(ranked) > limit
+
+
+def _filters(
+    reader: Reader, substrings: Sequence[str], project: str | None, source: str | None
+) -> tuple[str, str, dict[str, Any]]:
+    """The join, the extra WHERE conditions and their parameters every path shares."""
+    params: dict[str, Any] = {}
+    filters = []
+    like = "LIKE" if reader.is_sqlite else "ILIKE"
+    for i, term in enumerate(substrings):
+        params[f"s{i}"] = like_pattern(term)
+        filters.append(f"e.text {like} :s{i} ESCAPE '\\'")
+    join = ""
+    if project or source:
+        join = " JOIN sessions s ON s.id = e.session_id"
+        if project:
+            params["project"] = project
+            filters.append("s.project_path = :project")
+        if source:
+            params["source"] = source
+            filters.append("s.source = :source")
+    return join, "".join(f" AND {f}" for f in filters), params
+
+
+#: One word of a query as PostgreSQL's index holds it (the function is migration 0008's).
+_PG_WORD = "plainto_tsquery('simple', sleepd_search_text(:w{n}))"
+
+
+def _postgres_page(
+    reader: Reader,
+    terms: Sequence[str],
+    project: str | None,
+    source: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[SearchHit], bool]:
+    """The same matches as on SQLite through the GIN index, newest first; each hit ranked."""
+    plan = plan_query(terms, word_index=True, side_index=False)
+    join, where, params = _filters(reader, plan.substrings, project, source)
+    params["n"] = offset + limit + 1
+    query = " && ".join(_PG_WORD.format(n=n) for n in range(len(plan.words))) or None
+    params.update({f"w{n}": word for n, word in enumerate(plan.words)})
+    match = f" AND e.text_tsv @@ ({query})" if query else ""
+    rank = f"ts_rank(e.text_tsv, {query})" if query else "NULL"
+    sql = (
+        f"SELECT e.id, {rank} FROM events e{join} WHERE 1 = 1{match}{where} "
+        "ORDER BY e.id DESC LIMIT :n"
+    )
+    found = reader.rows(sql, params)[offset:]
+    ranks = {int(r[0]): (float(r[1]) if r[1] is not None else None) for r in found}
+    page = [int(r[0]) for r in found[:limit]]
+    hits = [replace(h, rank=ranks[h.event_id]) for h in _hits(reader, page, terms)]
+    return hits, len(found) > limit
 
 
 def _hits(reader: Reader, ids: list[int], terms: Sequence[str]) -> list[SearchHit]:

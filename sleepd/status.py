@@ -16,7 +16,7 @@ from typing import Any
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.processes import pid_alive
-from sleepd.store.fastread import ReadOnlyDb, as_utc, db_to_utc_param
+from sleepd.store.fastread import ReadOnlyDb, as_utc, db_to_utc_param, no_version_table
 from sleepd.store.schema_version import HEAD_REVISION
 
 SCHEMA_VERSION = 1
@@ -36,7 +36,9 @@ def _iso(value: Any) -> str | None:
 def database_revision(db: ReadOnlyDb) -> str | None:
     try:
         value = db.scalar("SELECT version_num FROM alembic_version")
-    except Exception:  # no table yet, or not a database at all
+    except Exception as exc:  # no table yet, or not a database at all
+        if not db.is_sqlite and not no_version_table(exc):
+            raise  # a server that cannot be reached is not an empty database
         return None
     return str(value) if value is not None else None
 

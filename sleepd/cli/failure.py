@@ -149,6 +149,10 @@ def _classify(exc: BaseException) -> int:
     if cause is not None:
         say(f"error: database: {cause}")
         return int(ExitCode.ERROR)
+    server = server_error(exc)
+    if server is not None:
+        say(f"error: database: {server}")
+        return int(ExitCode.ERROR)
     if isinstance(exc, OSError):
         target = f" ({exc.filename})" if exc.filename else ""
         say(f"error: {exc.strerror or exc}{target}")
@@ -162,6 +166,16 @@ def _classify(exc: BaseException) -> int:
         + (f" (traceback in {where})" if where else "")
     )
     return int(ExitCode.ERROR)
+
+
+def server_error(exc: BaseException) -> str | None:
+    """The database server's own words for `exc` (PostgreSQL: cannot connect, permission
+    denied, …), without SQLAlchemy's wrapping and link; None if it is no database error."""
+    orig = getattr(exc, "orig", None)
+    if orig is None or not type(exc).__module__.startswith("sqlalchemy"):
+        return None
+    text = " ".join(str(orig).split())
+    return text or type(orig).__name__
 
 
 def _log_traceback(exc: BaseException) -> str | None:

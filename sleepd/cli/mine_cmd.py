@@ -68,6 +68,14 @@ def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
     )
     if report.miner_fallbacks:
         warn(f"{report.miner_fallbacks} model-written judge specs were invalid; heuristic used")
+    hard = getattr(report, "hard_turns", None) or {}
+    if hard.get("asked") or hard.get("skipped"):
+        typer.echo(
+            f"hard user turns: {hard.get('decided', 0)} decided by the miner model "
+            f"({hard.get('changed', 0)} read differently from the rules), "
+            f"{hard.get('fallbacks', 0)} left to the rules after a failed or unaffordable call, "
+            f"{hard.get('skipped', 0)} over the per-pass cap"
+        )
 
 
 def _task_row(task: Any) -> dict[str, Any]:

@@ -127,11 +127,9 @@ def run_search(
         finally:
             db.close()
     if json_out:
-        from dataclasses import asdict
-
         from sleepd.cli.common import emit_json
 
-        emit_json([asdict(h) for h in hits])
+        emit_json([h.to_dict() for h in hits])
         return
     if not hits:
         sys.stderr.write("no matches" + (f" on page {page}" if page > 1 else "") + "\n")

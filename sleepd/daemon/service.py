@@ -111,6 +111,7 @@ PATH_VARIABLES = (
     paths.ENV_DATABASE_URL,
     paths.ENV_CLAUDE_CONFIG_DIR,
     paths.ENV_CODEX_HOME,
+    "PGPASSFILE",  # libpq's password file for a PostgreSQL store (a path, never the password)
 )
 #: API keys the backends read; copied into the secrets file only when asked.
 API_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")

@@ -45,6 +45,7 @@ from sleepd.dream.trial import run_calibration, run_trial
 from sleepd.errors import NoBackendError, SleepdError
 from sleepd.store.engine import write_session
 from sleepd.store.ledger import DbLedger, forecast_from_ledger
+from sleepd.store.locks import project_night
 from sleepd.store.models import Night, utcnow
 from sleepd.store.orphans import close_orphaned_runs, owner
 
@@ -361,6 +362,22 @@ class _Night:
         if self.stop.is_set():
             return "stop requested (signal or shutdown); finished steps were kept"
         return None
+
+    def run_project_alone(self, project: str) -> ProjectOutcome:
+        """`run_project` under the project's night lock (`store.locks.project_night`): with
+        many machines on one database, a project's night runs on one of them at a time."""
+        if self.options.dry_run:
+            return self.run_project(project)  # a plan writes no candidates or proposals
+        with project_night(self.engine, project) as taken:
+            if taken:
+                return self.run_project(project)
+        outcome = ProjectOutcome(
+            project=project,
+            status="skipped",
+            reason="another night (here or on another machine) is at this project",
+        )
+        self.outcomes.append(outcome)
+        return outcome
 
     def run_project(self, project: str) -> ProjectOutcome:
         outcome = ProjectOutcome(project=project, status="started")
@@ -863,7 +880,7 @@ def run_night(engine: Engine, cfg: Config, options: NightOptions) -> NightResult
 
             return night.close("completed", not_ready_reason(engine, cfg, options.project))
         for project in projects:
-            outcome = night.run_project(project)
+            outcome = night.run_project_alone(project)
             if outcome.status == "stopped":
                 return night.close("stopped", outcome.reason)
             stopped = night.stopped_reason()

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session as OrmSession
 
 from sleepd.config import Config
+from sleepd.documents.identity import repo_identity
 from sleepd.documents.targets import (
     BEGIN_MARKER,
     END_MARKER,
@@ -71,6 +72,8 @@ def prepare(db: OrmSession, cfg: Config, project: str) -> PreparedTarget:
         )
         db.add(document)
         db.flush()
+    if document.repo_identity is None:
+        document.repo_identity = repo_identity(project)  # adoption writes only there
     version = record_version(db, document.id, live, mode, origin="observed")
     working = live
     if not live:

@@ -33,12 +33,14 @@ from sleepd.store.schema_version import HEAD_REVISION
 
 ProgressFn = Callable[[str, int, int], None]
 
+#: Cursors are this machine's (`sleepd.hosts`): keyed by (host id, path).
 _STAT_SQL = (
-    'SELECT path, size, mtime_ns, inode, device, "offset" FROM transcript_files WHERE source = :s'
+    'SELECT path, size, mtime_ns, inode, device, "offset" FROM transcript_files '
+    "WHERE source = :s AND host_id = :h"
 )
 _CURSOR_SQL = (
     'SELECT path, device, inode, size, "offset", head_hash, tail_hash, line_no, mtime_ns, '
-    "parse_state FROM transcript_files WHERE path IN ({marks})"
+    "parse_state FROM transcript_files WHERE host_id = :h AND path IN ({marks})"
 )
 #: Paths per `IN (...)` list, well under every database's parameter limit.
 _IN_CHUNK = 500
@@ -59,7 +61,9 @@ def unchanged(stored: tuple[Any, ...] | None, st: os.stat_result) -> bool:
 
 
 def stored_stats(db: ReadOnlyDb, source: str) -> dict[str, tuple[Any, ...]]:
-    return {row[0]: tuple(row[1:]) for row in db.rows(_STAT_SQL, {"s": source})}
+    from sleepd.hosts import host_id
+
+    return {row[0]: tuple(row[1:]) for row in db.rows(_STAT_SQL, {"s": source, "h": host_id()})}
 
 
 @dataclass
@@ -118,13 +122,16 @@ def plan_source(
 
 def stored_cursors(db: ReadOnlyDb, wanted: list[str]) -> dict[str, FileCursor]:
     """The cursors of `wanted` paths that were ever read (a row without one has none)."""
+    from sleepd.hosts import host_id
+
     found: dict[str, FileCursor] = {}
+    host = host_id()
     for start in range(0, len(wanted), _IN_CHUNK):
         chunk = wanted[start : start + _IN_CHUNK]
         names = {f"p{n}": path for n, path in enumerate(chunk)}
         sql = _CURSOR_SQL.format(marks=", ".join(f":{name}" for name in names))
         for path, device, inode, size, offset, head, tail, line_no, mtime_ns, state in db.rows(
-            sql, names
+            sql, {**names, "h": host}
         ):
             if not (inode or offset):
                 continue

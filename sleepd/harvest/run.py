@@ -87,26 +87,25 @@ def harvest(
 ) -> HarvestReport:
     """Harvest every enabled source (or just `only_paths`) into the database.
 
-    One harvest at a time per home (a file lock): the daemon's sweep, a watch event
-    and a night's own harvest never interleave their cursors. `jobs` above 1 parses
+    One harvest at a time per machine (`store.locks`: a file lock beside a SQLite store,
+    an advisory lock on PostgreSQL, where many machines harvest into one database): the
+    daemon's sweep, a watch event and a night's own harvest never interleave their
+    cursors. `jobs` above 1 parses
     a big harvest in that many spawned worker processes (0: one per CPU); they
     re-import the caller's main module, so a script that asks for them keeps its own
     work under `if __name__ == "__main__":`.
     """
-    from filelock import FileLock, Timeout
+    from sleepd.hosts import host_id
+    from sleepd.store.locks import hold
 
     started = time.perf_counter()
-    lock = FileLock(str(paths.home_dir(create=True) / HARVEST_LOCK), timeout=HARVEST_LOCK_WAIT_S)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise SleepdError(
-            f"another harvest has held {HARVEST_LOCK} for {HARVEST_LOCK_WAIT_S} s; try again later"
-        ) from None
-    try:
+    with hold(engine, f"harvest:{host_id()}", HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
+        if not taken:
+            raise SleepdError(
+                f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
+                "try again later"
+            )
         report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs)
-    finally:
-        lock.release()
     report.duration_s = time.perf_counter() - started
     return report
 

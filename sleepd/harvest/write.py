@@ -21,8 +21,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from sleepd.harvest.read import PreparedBatch
 from sleepd.harvest.report import SourceReport, note_error
+from sleepd.hosts import host_id
 from sleepd.store import ingest
-from sleepd.store.dialect import bulk_write_cache
+from sleepd.store.dialect import bulk_write_cache, is_sqlite, serialize_writers
 from sleepd.store.engine import write_connection
 from sleepd.store.records import CursorRow
 
@@ -63,6 +64,7 @@ class GroupWriter:
         self._pending_text = 0
         self._group: _OpenGroup | None = None
         self._caches = _Caches()
+        self.host = host_id()
 
     def add(self, batch: PreparedBatch) -> None:
         if batch.reset and self._pending:
@@ -109,6 +111,9 @@ class GroupWriter:
         group = self._group
         if group is None:
             group = self._group = _OpenGroup.begin(self.engine)
+            if not is_sqlite(group.conn):
+                # Other machines may have added to these sessions since the last group.
+                self._caches.seqs.clear()
         try:
             tally = self._write(group.conn, batches)
         except BaseException as exc:
@@ -124,7 +129,7 @@ class GroupWriter:
 
     def _write(self, conn: Connection, batches: list[PreparedBatch]) -> _Tally:
         tally = _Tally()
-        files = ingest.file_refs(conn, self.source, {b.path: b.role for b in batches})
+        files = ingest.file_refs(conn, self.source, {b.path: b.role for b in batches}, self.host)
         readable: list[PreparedBatch] = []
         for batch in batches:
             if batch.problem is None:
@@ -195,6 +200,7 @@ class _OpenGroup:
         stack = ExitStack()
         try:
             conn = stack.enter_context(write_connection(engine))
+            serialize_writers(conn, "harvest-write")  # one group at a time, all machines
             stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
         except BaseException as exc:
             stack.__exit__(type(exc), exc, exc.__traceback__)  # rolls back, never commits

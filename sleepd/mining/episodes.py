@@ -11,7 +11,7 @@ pure (no database) so it is cheap to test and to run over thousands of sessions.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -181,8 +181,16 @@ def _turn_text(event: EventView, command: SlashCommand | None) -> str:
     return command.intent if command is not None else clean_prompt(event.text)
 
 
+#: Decides a turn the rules call hard (the miner model); returns the decision to use.
+Decider = Callable[[TurnInput, TurnDecision], TurnDecision]
+
+
 def segment(
-    events: Sequence[EventView], lexicon: Lexicon, *, first_is_intent: bool = False
+    events: Sequence[EventView],
+    lexicon: Lexicon,
+    *,
+    first_is_intent: bool = False,
+    decide: Decider | None = None,
 ) -> list[EpisodeDraft]:
     """Episodes in seq order; the last one is left open (closing is the caller's call).
 
@@ -191,7 +199,8 @@ def segment(
     one (follow-ups are its refinements); housekeeping belongs to none. Agent work
     before the first recognised intent forms an episode without an intent.
     `first_is_intent` continues an episode from an earlier pass: its intent event
-    comes first and stays an intent whatever it says.
+    comes first and stays an intent whatever it says. `decide`, when given, settles
+    the turns the rules mark hard (model-assisted mining, `hard_turns`).
     """
     episodes: list[EpisodeDraft] = []
     current: EpisodeDraft | None = None
@@ -239,23 +248,23 @@ def segment(
             else:
                 preamble.append(event)
             continue
-        decision = classify_turn(
-            TurnInput(
-                text=_turn_text(event, command),
-                command=command,
-                has_episode=current is not None and current.has_intent,
-                agent_text=agent_text,
-                agent_worked=agent_worked,
-                after_interrupt=after_interrupt,
-                queued=event.is_steering,
-                gap_s=gap,
-                previous=previous,
-                agent_acted=acted,
-                after_refusal=refused,
-                context=_context(current, agent_text),
-            ),
-            lexicon,
+        turn = TurnInput(
+            text=_turn_text(event, command),
+            command=command,
+            has_episode=current is not None and current.has_intent,
+            agent_text=agent_text,
+            agent_worked=agent_worked,
+            after_interrupt=after_interrupt,
+            queued=event.is_steering,
+            gap_s=gap,
+            previous=previous,
+            agent_acted=acted,
+            after_refusal=refused,
+            context=_context(current, agent_text),
         )
+        decision = classify_turn(turn, lexicon)
+        if decide is not None and decision.hard:
+            decision = decide(turn, decision)
         record = TurnRecord(event, decision, after_interrupt)
         after_interrupt = False
         agent_worked = False

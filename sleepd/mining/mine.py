@@ -53,6 +53,8 @@ class MineReport:
     duration_s: float = 0.0
     sessions_mined: int = 0
     miner_fallbacks: int = 0
+    #: hard user turns the miner model was asked about (model-assisted mining only)
+    hard_turns: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,6 +81,11 @@ def mine(
 
     with read_session(engine) as db:
         noise = NoiseFilter(noise_lines(recent_shell_outputs(db)))
+    judge = None
+    if mining.model_assisted and backend is not None:
+        from sleepd.mining.hard_turns import TurnJudge
+
+        judge = TurnJudge(backend, mining.model_max_turns)
     touched: set[int] = set()
     for batch in _batches(work):
         with write_session(engine) as db:
@@ -94,6 +101,7 @@ def mine(
                     idle_before=idle_before,
                     patterns=patterns,
                     noise=noise,
+                    decide=judge,
                 )
                 report.episodes_new += result.episodes_new
                 report.signals_new += result.signals_new
@@ -108,6 +116,8 @@ def mine(
         tasks = mine_tasks(db, mining, backend=backend)
         report.tasks_new = tasks.tasks_new
         report.miner_fallbacks = tasks.miner.fallbacks
+    if judge is not None:
+        report.hard_turns = judge.stats.to_dict()
     return _finish(engine, cfg, report, started)
 
 

@@ -52,18 +52,24 @@ SPEC_SCHEMA: dict[str, Any] = {
 
 def miner_backend(cfg: Any) -> tuple[Any, str | None]:
     """(backend, None) for the miner role when model-assisted mining is on, else
-    (None, reason); mining then writes heuristic specs only."""
+    (None, reason); mining then writes heuristic specs and reads turns by rule only.
+    The backend passes every call through one budget guard for the pass
+    (`mining.model_max_usd`)."""
     if not cfg.mining.model_assisted:
         return None, None
+    from sleepd.backends.budget import BudgetCaps, BudgetGuard, GuardedBackend, MemoryLedger
     from sleepd.backends.registry import make_backend
     from sleepd.backends.settings import settings_from_config
     from sleepd.errors import SleepdError
 
     role = cfg.role("miner")
     try:
-        return make_backend(role.backend, settings_from_config(cfg), model=role.model or None), None
+        backend = make_backend(role.backend, settings_from_config(cfg), model=role.model or None)
     except SleepdError as exc:
         return None, f"model-assisted mining off for this run: {exc}"
+    # every call of the pass passes one guard: its dollars and tokens are capped together
+    caps = BudgetCaps(max_usd=cfg.mining.model_max_usd, max_tokens=cfg.budget.max_tokens_per_night)
+    return GuardedBackend(backend, BudgetGuard(caps, MemoryLedger())), None
 
 
 @dataclass

@@ -16,7 +16,13 @@ from datetime import UTC, datetime
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session as DbSession
 
-from sleepd.mining.episodes import EpisodeDraft, EventView, segment, segment_subagent
+from sleepd.mining.episodes import (
+    Decider,
+    EpisodeDraft,
+    EventView,
+    segment,
+    segment_subagent,
+)
 from sleepd.mining.errors import (
     EpisodeErrors,
     NoiseFilter,
@@ -75,12 +81,13 @@ def mine_session(
     idle_before: datetime,
     patterns: PatternCache,
     noise: NoiseFilter | None = None,
+    decide: Decider | None = None,
 ) -> SessionResult:
     result = SessionResult()
     noise = (noise or NoiseFilter()).merged(noise_lines(shell_outputs(events)))
     last_ts = as_utc(work.last_ts)
     session_over = last_ts is None or last_ts < idle_before
-    drafts = _drafts(work, events, lexicon)
+    drafts = _drafts(work, events, lexicon, decide)
     if drafts:
         drafts[-1].closed = drafts[-1].closed or session_over
     existing: dict[int, Episode] = {}
@@ -138,11 +145,16 @@ def readable(intent_text: str) -> bool:
     return bool(re.search(r"\w{2,}", _PLACEHOLDER.sub(" ", intent_text)))
 
 
-def _drafts(work: SessionWork, events: Sequence[EventView], lexicon: Lexicon) -> list[EpisodeDraft]:
+def _drafts(
+    work: SessionWork,
+    events: Sequence[EventView],
+    lexicon: Lexicon,
+    decide: Decider | None = None,
+) -> list[EpisodeDraft]:
     if work.kind != "main":
         draft = segment_subagent(events)
         return [draft] if draft is not None else []
-    return segment(events, lexicon, first_is_intent=work.resume_from is not None)
+    return segment(events, lexicon, first_is_intent=work.resume_from is not None, decide=decide)
 
 
 def _fill_episode(

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from sleepd import crashpoint
+from sleepd.documents.identity import not_here_reason
 from sleepd.documents.merge import three_way_merge
 from sleepd.errors import ConflictError, SleepdError
 from sleepd.review.intents import Intent, remove_intent, write_intent
@@ -98,8 +99,15 @@ def plan_adoption(
             if problems:
                 raise InvalidDocumentError("; ".join(problems))
         path, project, document_id = document.path, document.project_path, document.id
+        identity = document.repo_identity
         base_hash = proposal.base_hash
         edited = edited_content is not None and content_hash(content) != proposal.new_hash
+    elsewhere = not_here_reason(project, identity)
+    if elsewhere is not None:
+        raise ConflictError(
+            f"{elsewhere}; accept proposal #{proposal_id} on the machine that has it "
+            "(list, show and reject work from any machine)"
+        )
     live = read_live(path)
     plan = AdoptionPlan(
         proposal_id=proposal_id,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,8 @@ class Intent:
 
     @classmethod
     def new(cls, op: str, **values: Any) -> Intent:
+        import uuid  # not at import: every command checks for intents, few write one
+
         pid = os.getpid()
         return cls(id=uuid.uuid4().hex, op=op, pid=pid, start_mark=paths.start_mark(pid), **values)
 

@@ -1,7 +1,8 @@
 """The seam for everything dialect-specific: pragmas, full-text search, upserts.
 
 Everything else in sleepd speaks portable SQLAlchemy; SQLite is the default
-store and PostgreSQL works by URL (without FTS5, search falls back to LIKE).
+store; PostgreSQL is the team store (a tsvector column for search, advisory locks,
+row-level security: migration 0008, `sleepd.store.locks`, docs/team.md).
 """
 
 from __future__ import annotations
@@ -177,13 +178,25 @@ def insert_ignore_rows(
             return int(cursor.rowcount)
         finally:
             cursor.close()
-    from sqlalchemy import func, select
-
+    # Elsewhere (PostgreSQL): multi-row INSERT … ON CONFLICT DO NOTHING RETURNING id,
+    # batched by SQLAlchemy's insertmanyvalues; the returned ids count exactly what was
+    # inserted, whatever other writers do meanwhile.
     dicts = [decode_row(table, columns, row) for row in rows]
-    before = conn.execute(select(func.count()).select_from(table)).scalar_one()
-    conn.execute(insert_ignore(table, conn), dicts)
-    after = conn.execute(select(func.count()).select_from(table)).scalar_one()
-    return int(after - before)
+    stmt = insert_ignore(table, conn).returning(table.c.id)
+    return len(conn.execute(stmt, dicts).all())
+
+
+def serialize_writers(conn: Connection, name: str) -> None:
+    """Make this transaction the only one of its kind (`name`) until it ends.
+
+    SQLite's writers are one at a time already (BEGIN IMMEDIATE); on PostgreSQL the
+    harvests of many machines take a transaction-level advisory lock, so two hosts
+    storing the same session never race to create it or number its events.
+    """
+    if conn.dialect.name == "postgresql":
+        from sleepd.store.locks import lock_key
+
+        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%(k)s)", {"k": lock_key(name)})
 
 
 def decode_row(table: Table, columns: Sequence[str], row: tuple[Any, ...]) -> dict[str, Any]:
@@ -222,8 +235,23 @@ def upsert_add(
     return result
 
 
+#: PostgreSQL-only schema the migrations make and the models do not describe: the
+#: search column and its index, and the owner column of row-level security (0008).
+POSTGRES_ONLY_COLUMNS = frozenset({"text_tsv", "owner_role"})
+POSTGRES_ONLY_INDEXES = frozenset({"ix_events_text_tsv"})
+
+
 def alembic_include_object(
     obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
 ) -> bool:
-    """FTS5 tables are made by this seam, not by the models; autogenerate skips them."""
-    return not (type_ == "table" and name is not None and name.startswith(FTS_TABLE))
+    """FTS5 tables and the PostgreSQL search and ownership columns are made by the
+    migrations, not by the models; autogenerate and `db check` skip them."""
+    if name is None or not reflected or compare_to is not None:
+        return True
+    if type_ == "table":
+        return not name.startswith(FTS_TABLE)
+    if type_ == "column":
+        return name not in POSTGRES_ONLY_COLUMNS
+    if type_ == "index":
+        return name not in POSTGRES_ONLY_INDEXES
+    return True

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from sleepd import paths
 from sleepd.store.dialect import install_sqlite_hooks
-from sleepd.store.urls import sqlite_file_for
+from sleepd.store.urls import driver_url, require_driver, sqlite_file_for
 
 
 def ensure_sqlite_file(db_file: Path) -> None:
@@ -56,7 +56,8 @@ def make_engine(
         engine = create_engine(url, connect_args={"check_same_thread": False})
         install_sqlite_hooks(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    require_driver(url)
+    return create_engine(driver_url(url), pool_pre_ping=True)
 
 
 @contextmanager

@@ -82,7 +82,10 @@ class ReadOnlyDb:
         else:
             from sqlalchemy import create_engine
 
-            self._engine = create_engine(url)
+            from sleepd.store.urls import driver_url, require_driver
+
+            require_driver(url)
+            self._engine = create_engine(driver_url(url))
 
     @property
     def is_sqlite(self) -> bool:
@@ -186,6 +189,12 @@ def db_to_utc_param(value: datetime) -> str:
     return value.astimezone(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
+def no_version_table(exc: BaseException) -> bool:
+    """SQLite's "no such table" or PostgreSQL's "relation … does not exist"."""
+    text = str(exc)
+    return "alembic_version" in text and ("no such table" in text or "does not exist" in text)
+
+
 def require_head(db: ReadOnlyDb) -> None:
     """Refuse, as `open_store` does, a database whose schema is not this sleepd's."""
     from sleepd.errors import DatabaseBehindError
@@ -193,7 +202,9 @@ def require_head(db: ReadOnlyDb) -> None:
 
     try:
         current = db.scalar("SELECT version_num FROM alembic_version")
-    except Exception:  # no such table: never initialised
+    except Exception as exc:  # no such table: never initialised; anything else is itself
+        if not no_version_table(exc):
+            raise
         current = None
     if current == HEAD_REVISION:
         return

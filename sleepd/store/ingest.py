@@ -47,25 +47,31 @@ class FileRef:
     malformed_lines: int
 
 
-def file_refs(conn: Connection, source: str, files: dict[str, str]) -> dict[str, FileRef]:
-    """Rows for every path in `files` (path -> role), creating the ones not stored yet."""
-    found = _stored_files(conn, list(files))
+def file_refs(
+    conn: Connection, source: str, files: dict[str, str], host: str
+) -> dict[str, FileRef]:
+    """Rows for every path in `files` (path -> role) on machine `host`, creating the ones
+    not stored yet (a cursor belongs to one machine's file)."""
+    found = _stored_files(conn, list(files), host)
     missing = [path for path in files if path not in found]
     if missing:
         conn.execute(
             insert(TranscriptFile),
-            [{"path": p, "source": source, "role": files[p], "parse_state": {}} for p in missing],
+            [
+                {"path": p, "host_id": host, "source": source, "role": files[p], "parse_state": {}}
+                for p in missing
+            ],
         )
-        found.update(_stored_files(conn, missing))
+        found.update(_stored_files(conn, missing, host))
     return found
 
 
-def _stored_files(conn: Connection, paths: list[str]) -> dict[str, FileRef]:
+def _stored_files(conn: Connection, paths: list[str], host: str) -> dict[str, FileRef]:
     found: dict[str, FileRef] = {}
     for chunk in _chunks(paths):
         for row in conn.execute(
             select(TranscriptFile.path, TranscriptFile.id, TranscriptFile.malformed_lines).where(
-                TranscriptFile.path.in_(chunk)
+                TranscriptFile.host_id == host, TranscriptFile.path.in_(chunk)
             )
         ):
             found[row.path] = FileRef(row.id, row.malformed_lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,9 @@ def alembic_config(engine: Engine, connection: Any = None) -> Any:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(paths.migrations_dir()))
-    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # ConfigParser interpolates `%`: a URL-quoted socket path or password must be escaped.
+    url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    cfg.set_main_option("sqlalchemy.url", url)
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg
@@ -56,21 +59,41 @@ def db_state(engine: Engine) -> DbState:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
-    from sleepd.store import revision_cache
-
-    revision_cache.forget()
-    with engine.begin() as conn:
-        command.upgrade(alembic_config(engine, conn), revision)
+    _migrate(engine, lambda cfg: command.upgrade(cfg, revision))
 
 
 def downgrade(engine: Engine, revision: str = "base") -> None:
     from alembic import command
 
+    _migrate(engine, lambda cfg: command.downgrade(cfg, revision))
+
+
+def _migrate(engine: Engine, step: Callable[[Any], None]) -> None:
+    """Run Alembic in one transaction.
+
+    On SQLite, a migration that rebuilds a table (copy, drop, rename) must not fire the
+    foreign-key actions of the drop (rows of other tables set to NULL or deleted), so
+    foreign keys are off while it runs, as SQLite's own procedure for schema changes
+    says, and `foreign_key_check` must find nothing before the commit.
+    """
     from sleepd.store import revision_cache
 
     revision_cache.forget()
-    with engine.begin() as conn:
-        command.downgrade(alembic_config(engine, conn), revision)
+    with engine.connect() as conn:
+        driver: Any = None
+        if conn.dialect.name == "sqlite":
+            driver = conn.connection.driver_connection
+            driver.execute("PRAGMA foreign_keys=OFF")  # outside a transaction, or ignored
+        try:
+            with conn.begin():
+                step(alembic_config(engine, conn))
+                if driver is not None:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").first()
+                    if broken is not None:
+                        raise RuntimeError(f"migration broke a foreign key: {tuple(broken)}")
+        finally:
+            if driver is not None:
+                driver.execute("PRAGMA foreign_keys=ON")
 
 
 def pending_differences(engine: Engine) -> list[Any]:

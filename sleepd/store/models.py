@@ -56,10 +56,14 @@ class TranscriptFile(Base):
     """One transcript file and the incremental cursor of the last pass."""
 
     __tablename__ = "transcript_files"
+    #: A cursor belongs to one machine's file: the same path on two hosts is two files.
+    __table_args__ = (UniqueConstraint("host_id", "path"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     source: Mapped[str] = mapped_column(String(32), index=True)
-    path: Mapped[str] = mapped_column(String(4096), unique=True)
+    #: The harvesting machine (`sleepd.hosts.host_id`).
+    host_id: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    path: Mapped[str] = mapped_column(String(4096))
     role: Mapped[str] = mapped_column(String(16), default="main")
     device: Mapped[int] = mapped_column(BigInteger, default=0)
     inode: Mapped[int] = mapped_column(BigInteger, default=0)
@@ -364,6 +368,9 @@ class TargetDocument(Base):
     project_path: Mapped[str] = mapped_column(String(4096), index=True)
     path: Mapped[str] = mapped_column(String(4096))
     kind: Mapped[str] = mapped_column(String(16))
+    #: The repository the document belongs to (its first commit), so a machine adopts
+    #: only into the same project, not merely the same path.
+    repo_identity: Mapped[str | None] = mapped_column(String(64))
     editable: Mapped[str] = mapped_column(String(24), default="managed_section")
     managed: Mapped[bool] = mapped_column(Boolean, default=True)
     last_adopted_version_id: Mapped[int | None] = mapped_column(

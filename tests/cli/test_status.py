@@ -70,6 +70,7 @@ def healthy(engine: Any) -> None:
         db.add(Night(status="completed", ended_at=now, summary={}))
 
 
+@pytest.mark.both_dbs
 def test_status_json_validates_with_data_and_check_passes_when_healthy(db_engine: Any) -> None:
     healthy(db_engine)
     proc = run_status("--json", "--check")

@@ -16,7 +16,11 @@ from .builders import THRESHOLD
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
+def engine(tmp_path: Path, db_kind: str, request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """A migrated store: SQLite here, or PostgreSQL for tests marked both_dbs."""
+    if db_kind == "postgresql":
+        yield request.getfixturevalue("db_engine")
+        return
     eng = make_engine(f"sqlite:///{tmp_path / 'mining.db'}")
     upgrade(eng)
     yield eng

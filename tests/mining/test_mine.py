@@ -31,6 +31,7 @@ def clusters(engine: Engine) -> dict[str, int]:
         return {c.key: c.id for c in db.scalars(select(TaskCluster))}
 
 
+@pytest.mark.both_dbs
 def test_rerun_adds_nothing_and_keeps_cluster_ids(engine: Engine, cfg: Config) -> None:
     recurring_session(engine, "install the dependencies with pnpm")
     recurring_session(engine, "please install deps via pnpm", start=T0 + timedelta(days=1))
@@ -149,6 +150,7 @@ def test_split_fractions_and_origins() -> None:
     assert split_for_task("test", "synthetic") == "train"
 
 
+@pytest.mark.both_dbs
 def test_failure_patterns_are_counted_linked_and_trended(engine: Engine, cfg: Config) -> None:
     for day in (1, 3, 10):
         b = SessionBuilder(start=LATER - timedelta(days=day)).prompt("run the app")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
@@ -18,6 +19,7 @@ from sleepd.store.models import Candidate, Night, Proposal
 from .support import small_config
 
 
+@pytest.mark.both_dbs
 def test_an_identical_proposal_is_staged_once(engine: Engine, project: Path) -> None:
     cfg = small_config()
     decision = decide(

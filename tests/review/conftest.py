@@ -35,9 +35,14 @@ Never push on Fridays.
 
 
 @pytest.fixture
-def engine(isolated_home: Path) -> Iterator[Engine]:
-    """The schema from the models (stamped at head), so CLI subprocesses accept it."""
+def engine(isolated_home: Path, db_kind: str, request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """The schema from the models (stamped at head), so CLI subprocesses accept it;
+    for tests marked both_dbs also a migrated PostgreSQL database (the CLI's too)."""
     from alembic import command
+
+    if db_kind == "postgresql":
+        yield request.getfixturevalue("db_engine")
+        return
 
     from sleepd.store.engine import make_engine
     from sleepd.store.migrate import alembic_config

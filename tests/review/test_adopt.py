@@ -40,6 +40,7 @@ def _no_temp_files(directory: Path) -> bool:
     return [p.name for p in directory.iterdir()] == ["SKILL.md"]
 
 
+@pytest.mark.both_dbs
 def test_accept_writes_document_and_records_everything(
     engine: Engine, stage: StageFn, skill_path: Path
 ) -> None:

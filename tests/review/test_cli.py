@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from sqlalchemy.engine import Engine
 
 from sleepd.errors import ExitCode
@@ -17,6 +18,7 @@ NEW = SKILL_V1.replace("Run the tests first.", "Run `make test` first.")
 HAND = SKILL_V1.replace("Never push on Fridays.", "Never push on Fridays or holidays.")
 
 
+@pytest.mark.both_dbs
 def test_list_show_and_unknown_ids(
     engine: Engine, stage: StageFn, skill_path: Path, cli: CliFn
 ) -> None:

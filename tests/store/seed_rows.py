@@ -29,7 +29,7 @@ def seed_events(
                 "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
                 "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
                 "VALUES (1, :seq, :ext, 'user', :kind, :body, :ts, "
-                "0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
+                "0, FALSE, 0, 0, 0, 0, FALSE, FALSE, 0, 0)"
             ),
             {
                 "seq": i + 1,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from seed_rows import seed_events
 from sqlalchemy import inspect
 
@@ -13,25 +15,44 @@ from sleepd.store.models import Base
 from sleepd.store.schema_version import HEAD_REVISION
 
 
-def test_upgrade_from_empty_to_head_and_down_to_base(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+@pytest.mark.both_dbs
+def test_upgrade_from_empty_to_head_and_down_to_base(empty_db_url: str, db_kind: str) -> None:
+    """Every revision up, then every revision down, one step at a time."""
+    from alembic.script import ScriptDirectory
+
+    engine = make_engine(empty_db_url)
     assert migrate.db_state(engine).empty
-    migrate.upgrade(engine)
+    revisions = [
+        script.revision
+        for script in ScriptDirectory.from_config(migrate.alembic_config(engine)).walk_revisions()
+    ][::-1]
+    for revision in revisions:
+        migrate.upgrade(engine, revision)
+        assert migrate.current_revision(engine) == revision
     state = migrate.db_state(engine)
     assert state.at_head and state.current == state.head
+    assert migrate.pending_differences(engine) == []  # `db check` finds no drift
     tables = set(inspect(engine).get_table_names())
     assert set(Base.metadata.tables) <= tables
-    assert "events_fts" in tables
-    migrate.downgrade(engine, "base")
+    if db_kind == "sqlite":
+        assert "events_fts" in tables
+    else:
+        columns = {c["name"] for c in inspect(engine).get_columns("events")}
+        assert {"text_tsv", "owner_role"} <= columns
+    for revision in [*revisions[-2::-1], "base"]:
+        migrate.downgrade(engine, revision)
+        assert migrate.current_revision(engine) == (None if revision == "base" else revision)
     remaining = set(inspect(engine).get_table_names())
     assert remaining == {"alembic_version"}
     assert migrate.db_state(engine).empty
-
-
-def test_models_and_migrations_agree(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate.upgrade(engine)
+    migrate.upgrade(engine)  # and up again over what the downgrades left
     assert migrate.pending_differences(engine) == []
+    engine.dispose()
+
+
+@pytest.mark.both_dbs
+def test_models_and_migrations_agree(db_engine: Any) -> None:
+    assert migrate.pending_differences(db_engine) == []
 
 
 def test_fast_head_constant_matches_alembic(tmp_path: Path) -> None:

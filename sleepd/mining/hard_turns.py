@@ -1,0 +1,158 @@
+"""The miner model decides the user turns the rules find hard (model-assisted mining).
+
+A typed turn whose rule-based decision is `hard` (close to another kind: a reply
+after a long pause, a verdict followed by a request, an answer that may add work)
+is sent to the miner role's model with what a person reads: the running request,
+the agent's last words, the turn and where it sits. The answer must validate
+against a JSON schema (one of the six kinds); then it replaces the rule's kind.
+
+Promises:
+
+* Nothing leaves the machine unredacted: the texts travel in a `ModelRequest`,
+  which scrubs them when it is built (`sleepd/backends/outbound.py`).
+* Budgeted: the backend `miner_backend` hands out passes every call through a
+  budget guard, and a pass asks about at most `max_calls` turns; a turn over either
+  limit keeps the rule's reading.
+* Counted: asked, decided (a valid answer), changed (it differed from the rule),
+  fallbacks (failed, invalid or refused by the budget) and skipped (over the cap).
+* The rule-based path stands on its own: without a backend, or when anything goes
+  wrong, the rule's decision is used unchanged and mining goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import orjson
+
+from sleepd.mining.turns import (
+    TURN_KINDS,
+    TurnDecision,
+    TurnInput,
+    TurnKind,
+    agent_asks,
+    agent_claims_done,
+)
+
+SYSTEM = (
+    "You read one message a person typed to a coding agent, the way that person meant it. "
+    "Classify it as exactly one kind:\n"
+    "- new_task: a self-contained new request that can be understood without the previous "
+    "exchange (the repository is context, the previous answer is not).\n"
+    "- follow_up: refines or extends the running task and cannot stand alone: adds a step or "
+    "requirement, picks an option the agent offered, answers the agent's question.\n"
+    "- correction: says the previous work is wrong, failed or is not what was asked (a failure "
+    "report, a pasted error, 'still broken'). Contrast words alone do not make a correction; "
+    "the message must judge the result.\n"
+    "- approval: accepts the result or the proposal with nothing new to do.\n"
+    "- steering: redirects how the agent works without judging a result (a hint, a "
+    "constraint, 'continue', an instruction right after an interruption).\n"
+    "- housekeeping: not an intent for the agent (greetings, session commands).\n"
+    "Answer with JSON only."
+)
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["kind"],
+    "additionalProperties": False,
+    "properties": {
+        "kind": {"enum": list(TURN_KINDS)},
+        "reason": {"type": "string", "maxLength": 300},
+    },
+}
+#: How much of each text the model is shown.
+TURN_CHARS = 2000
+AGENT_CHARS = 1500
+REQUEST_CHARS = 1500
+#: A turn the model decided is trusted this much (the rules' firm readings go higher).
+MODEL_CONFIDENCE = 0.8
+
+
+@dataclass
+class TurnJudgeStats:
+    asked: int = 0
+    decided: int = 0
+    changed: int = 0
+    fallbacks: int = 0
+    skipped: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass
+class TurnJudge:
+    """Call it with a turn and the rule's decision; it returns the decision to use."""
+
+    backend: Any
+    max_calls: int
+    stats: TurnJudgeStats = field(default_factory=TurnJudgeStats)
+
+    def __call__(self, turn: TurnInput, decision: TurnDecision) -> TurnDecision:
+        if not decision.hard or turn.command is not None or not turn.has_episode:
+            return decision
+        if self.stats.asked >= self.max_calls:
+            self.stats.skipped += 1
+            return decision
+        self.stats.asked += 1
+        kind = self._ask(turn)
+        if kind is None:
+            self.stats.fallbacks += 1
+            return decision
+        self.stats.decided += 1
+        if kind is decision.kind:
+            return decision
+        self.stats.changed += 1
+        return TurnDecision(
+            kind,
+            MODEL_CONFIDENCE,
+            ("decided by the miner model", *decision.reasons),
+            approves_previous=decision.approves_previous and kind is TurnKind.NEW_TASK,
+        )
+
+    def _ask(self, turn: TurnInput) -> TurnKind | None:
+        from sleepd.backends.base import ChatMessage, ModelRequest, extract_json_text
+
+        request = ModelRequest(
+            messages=[ChatMessage("user", prompt(turn))],
+            system=SYSTEM,
+            role="miner",
+            json_schema=SCHEMA,
+            max_tokens=200,
+        )
+        try:
+            response = self.backend.complete(request)
+        except Exception:  # a backend must not raise; if it does, the rule's reading stands
+            return None
+        if getattr(response, "failure", None) is not None:
+            return None
+        try:
+            data = orjson.loads(extract_json_text(response.text))
+        except (orjson.JSONDecodeError, TypeError, ValueError):
+            return None
+        if not isinstance(data, dict) or set(data) - {"kind", "reason"}:
+            return None
+        kind = data.get("kind")
+        return TurnKind(kind) if isinstance(kind, str) and kind in TURN_KINDS else None
+
+
+def prompt(turn: TurnInput) -> str:
+    """The evidence a person would read, as JSON (texts cut to a readable size)."""
+    payload = {
+        "running_request": turn.context[:REQUEST_CHARS],
+        "agent_last_words": turn.agent_text[-AGENT_CHARS:],
+        "message": turn.text[:TURN_CHARS],
+        "where_it_sits": {
+            "agent_said_it_was_done": agent_claims_done(turn.agent_text),
+            "agent_asked_a_question": agent_asks(turn.agent_text),
+            "typed_while_the_agent_was_working": turn.queued,
+            "right_after_the_person_interrupted": turn.after_interrupt,
+            "right_after_the_person_refused_a_tool_call": turn.after_refusal,
+            "minutes_since_the_previous_event": (
+                round(turn.gap_s / 60, 1) if turn.gap_s is not None else None
+            ),
+            "previous_message_was": turn.previous.value if turn.previous else None,
+        },
+    }
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode()

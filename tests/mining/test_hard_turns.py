@@ -1,0 +1,184 @@
+"""The miner model decides the user turns the rules find hard (issue #14, "What to build"
+1: validated JSON, budgeted, counted; the rule-based path stands on its own).
+
+The model is reached through the real anthropic SDK against a loopback server, behind
+the same budget guard `sleepd mine` puts in front of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from sleepd.backends.anthropic_api import AnthropicBackend
+from sleepd.backends.budget import BudgetCaps, BudgetGuard, GuardedBackend, MemoryLedger
+from sleepd.config import Config
+from sleepd.mining.hard_turns import TurnJudge
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.mine import mine
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn
+from sleepd.store.engine import read_session
+from sleepd.store.models import Episode
+from tests.backends.fake_providers import FakeAnthropic, Reply, anthropic_message
+
+from .builders import LATER, SessionBuilder
+
+#: built at run time so that no secret scanner flags this file
+TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+#: The agent is still at it and asked nothing: the rules call the next turn a hard
+#: follow-up (it could as well be a new request).
+HARD_TURN = f"The toggle goes in the header next to the avatar; deploy key {TOKEN}"
+
+
+@pytest.fixture
+def server() -> Iterator[FakeAnthropic]:
+    fake = FakeAnthropic().start()
+    yield fake
+    fake.stop()
+
+
+def guarded(server: FakeAnthropic, max_usd: float = 1.0) -> GuardedBackend:
+    inner = AnthropicBackend(api_key="test-key", base_url=server.url, max_retries=0, timeout_s=5)
+    return GuardedBackend(inner, BudgetGuard(BudgetCaps(max_usd=max_usd), MemoryLedger()))
+
+
+def seed(engine: Engine, sessions: int = 1) -> None:
+    for _ in range(sessions):
+        b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
+        b.say("Let me look at the settings component first.")
+        b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
+        b.result("r1", "export function Settings() {}")
+        b.prompt(HARD_TURN).save(engine)
+
+
+def turn_requests(server: FakeAnthropic) -> list[dict[str, object]]:
+    """The requests about user turns (a recurring task also gets a judge-spec request)."""
+    bodies = [seen.json() for seen in server.seen("/v1/messages")]
+    return [b for b in bodies if "You read one message" in json.dumps(b.get("system"))]
+
+
+def episodes(engine: Engine) -> int:
+    with read_session(engine) as db:
+        return int(db.scalar(select(func.count(Episode.id))) or 0)
+
+
+def test_the_rules_mark_the_turn_hard() -> None:
+    turn = TurnInput(
+        text=HARD_TURN,
+        has_episode=True,
+        agent_text="Let me look at the settings component first.",
+        agent_worked=True,
+        agent_acted=False,
+    )
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.hard and decision.kind is TurnKind.FOLLOW_UP
+
+
+def test_the_models_valid_answer_decides_the_hard_turn(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    cfg.mining.model_assisted = True
+    seed(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "new_task"}')))
+    report = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert report.hard_turns == {
+        "asked": 1, "decided": 1, "changed": 1, "fallbacks": 0, "skipped": 0
+    }  # fmt: skip
+    assert episodes(engine) == 2  # the model read a new request: it opened an episode
+    body = turn_requests(server)[0]
+    sent = json.dumps(body)
+    assert TOKEN not in sent and "REDACTED" in sent  # the outbound chokepoint scrubbed it
+    schema = body["output_config"]["format"]["schema"]  # type: ignore[index]
+    assert schema["properties"]["kind"]["enum"][0] == "new_task"
+    payload = json.loads(body["messages"][0]["content"])  # type: ignore[index]
+    assert payload["running_request"].startswith("Add a dark mode toggle")
+    assert payload["where_it_sits"]["agent_said_it_was_done"] is False
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I think this is a follow-up.",  # not JSON
+        '{"kind": "praise"}',  # not one of the six kinds
+        '{"kind": "new_task", "confidence": "very"}',  # a key the schema forbids
+        "[]",
+    ],
+)
+def test_an_invalid_answer_leaves_the_rules_reading_and_is_counted(
+    engine: Engine, cfg: Config, server: FakeAnthropic, answer: str
+) -> None:
+    cfg.mining.model_assisted = True
+    seed(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message(answer)))
+    report = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert report.hard_turns["fallbacks"] == 1 and report.hard_turns["decided"] == 0
+    assert episodes(engine) == 1  # the rule's follow-up stands
+
+
+def test_a_server_error_leaves_the_rules_reading(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    cfg.mining.model_assisted = True
+    seed(engine)
+    error = {"type": "error", "error": {"type": "api_error", "message": "boom"}}
+    server.script("/v1/messages", Reply(500, error))
+    report = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert report.hard_turns["fallbacks"] == 1 and episodes(engine) == 1
+
+
+def test_no_call_past_the_budget(engine: Engine, cfg: Config, server: FakeAnthropic) -> None:
+    cfg.mining.model_assisted = True
+    seed(engine)
+    report = mine(engine, cfg, now=LATER, backend=guarded(server, max_usd=0.0))
+    assert turn_requests(server) == []
+    assert report.hard_turns["fallbacks"] == 1 and episodes(engine) == 1
+
+
+def test_at_most_the_cap_of_turns_is_asked_per_pass(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    cfg.mining.model_assisted = True
+    cfg.mining.model_max_turns = 2
+    seed(engine, sessions=3)
+    answer = Reply(200, anthropic_message('{"kind": "follow_up"}'))
+    server.script("/v1/messages", answer, answer, answer)
+    report = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert len(turn_requests(server)) == 2
+    assert report.hard_turns["asked"] == 2 and report.hard_turns["skipped"] == 1
+    assert report.hard_turns["changed"] == 0  # it agreed with the rules
+
+
+def test_without_model_assistance_nothing_is_asked(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    seed(engine)
+    report = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert server.seen("/v1/messages") == [] and report.hard_turns == {}
+    assert episodes(engine) == 1
+
+
+def test_a_firm_reading_is_never_sent() -> None:
+    class Raising:
+        def complete(self, request: object) -> object:
+            raise AssertionError("a firm decision must not reach the model")
+
+    judge = TurnJudge(Raising(), max_calls=5)
+    turn = TurnInput(text="/clear", has_episode=True)
+    decision = classify_turn(TurnInput(text="perfect, thanks!", has_episode=True), lexicon_for())
+    assert not decision.hard
+    assert judge(turn, decision) is decision and judge.stats.asked == 0
+
+
+def test_a_backend_that_raises_leaves_the_rules_reading() -> None:
+    class Broken:
+        def complete(self, request: object) -> object:
+            raise RuntimeError("socket closed")
+
+    judge = TurnJudge(Broken(), max_calls=5)
+    turn = TurnInput(text=HARD_TURN, has_episode=True, agent_worked=True, agent_acted=False)
+    decision = classify_turn(turn, lexicon_for())
+    assert judge(turn, decision) is decision and judge.stats.fallbacks == 1
