@@ -162,6 +162,25 @@ TERMS: tuple[Term, ...] = (
         "not, sleepd says how many it has, how many it needs, and roughly how many more "
         "sessions that takes at the rate tasks have come so far.",
     ),
+    Term(
+        "live verdict",
+        ("watch", "helping", "looks worse", "no evidence yet", "after adoption"),
+        "review",
+        "What real sessions say about an adopted edit: the share of requests that ended in "
+        "success before and after the adoption, for the kinds of task it was meant to help "
+        "and for the project's other recurring ones, compared with an exact test. 'helping' "
+        "and 'looks worse' need enough requests on both sides; otherwise 'no evidence yet'. "
+        "Live sessions are not a controlled trial: read it as an alarm (docs/watch.md).",
+    ),
+    Term(
+        "learned rule",
+        ("rule", "rules", "contribution", "region budget"),
+        "review",
+        "One line of the part of a document sleepd manages, with the night and proposal it "
+        "came from. A night measures its contribution (how much worse the validation tasks "
+        "do without it) and proposes deleting rules whose contribution vanished; the "
+        "managed part has a size budget. `sleepd rules` lists them.",
+    ),
 )
 
 

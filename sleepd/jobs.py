@@ -82,9 +82,11 @@ def run_harvest_job(
     source: str = "all",
     progress: Callable[[str, int, int], None] | None = None,
     jobs: int | None = None,
+    listed: dict[str, list[Any]] | None = None,
 ) -> int:
     """Harvest (everything, or only `paths`) with `jobs` parsing processes (default: the
-    config's `harvest.workers`); returns the job_run id."""
+    config's `harvest.workers`); returns the job_run id. `listed`: the sources' files
+    as the caller just listed them (see `sleepd.harvest.run.harvest`)."""
     from sleepd.harvest import harvest
 
     with recorded_job(engine, "harvest", trigger) as job:
@@ -96,6 +98,7 @@ def run_harvest_job(
             only_paths=paths,
             progress=progress,
             jobs=cfg.harvest.workers if jobs is None else jobs,
+            listed=listed,
         )
         job.detail = report.to_dict()
         if report.totals()["errors"]:

@@ -172,7 +172,9 @@ def server_error(exc: BaseException) -> str | None:
     """The database server's own words for `exc` (PostgreSQL: cannot connect, permission
     denied, …), without SQLAlchemy's wrapping and link; None if it is no database error."""
     orig = getattr(exc, "orig", None)
-    if orig is None or not type(exc).__module__.startswith("sqlalchemy"):
+    if type(exc).__module__.startswith("psycopg"):  # a read straight through the driver
+        orig = exc
+    elif orig is None or not type(exc).__module__.startswith("sqlalchemy"):
         return None
     text = " ".join(str(orig).split())
     return text or type(orig).__name__

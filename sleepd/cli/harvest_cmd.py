@@ -34,7 +34,8 @@ def harvest(
     from sleepd.harvest.plan import record_unchanged_run, unchanged_report
 
     cfg = load_config()
-    quick = unchanged_report(cfg, source.value)
+    listed: dict[str, Any] = {}
+    quick = unchanged_report(cfg, source.value, listed)
     if quick is not None:  # nothing changed: no need to load the database layer
         record_unchanged_run(cfg, quick)
         _print_report(quick.to_dict(), json_out)
@@ -63,7 +64,13 @@ def harvest(
 
     try:
         run_id = run_harvest_job(
-            engine, cfg, trigger="manual", source=source.value, progress=progress_cb, jobs=jobs
+            engine,
+            cfg,
+            trigger="manual",
+            source=source.value,
+            progress=progress_cb,
+            jobs=jobs,
+            listed=listed,
         )
     finally:
         if progress_ctx is not None:

@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "sleepd.cli.rollback_cmd",
     "sleepd.cli.nights_cmd",
     "sleepd.cli.verify_cmd",
+    "sleepd.cli.rules_cmd",
     "sleepd.cli.explain_cmd",
 )
 

@@ -56,6 +56,8 @@ TEST_INDEX_SHIFT = 200
 FIDELITY_INDEX_SHIFT = 300
 ABLATION_INDEX_SHIFT = 500
 REGATE_INDEX_SHIFT = 600
+PRUNE_INDEX_SHIFT = 700
+DELETION_INDEX_SHIFT = 800
 
 
 @dataclass
@@ -93,6 +95,8 @@ class ProjectOutcome:
     ablation: dict[str, Any] = field(default_factory=dict)
     #: Replay modes (text / tools), consumers and fidelity (`replay_modes.ModePlan`).
     replay: dict[str, Any] = field(default_factory=dict)
+    #: Learned rules measured tonight and the deletion proposed (`dream.prune`).
+    prune: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -445,9 +449,14 @@ class _Night:
         candidates = self.reflect(target, train, opt_exec, hosts, outcome)
         if self._interrupted(outcome):
             return outcome
+        candidates = self.within_budget(candidates, target, outcome)
         if not candidates:
             outcome.status = "no-candidates"
             outcome.reason = "the optimizer proposed no usable edit"
+            if self.cfg.watch.prune_rules and not self.stop.is_set():
+                self.prune(
+                    replayer, tasks["val"], target, None, base, outcome, gate_policy(self.cfg)
+                )
             return outcome
         outcome.candidates = len(candidates)
         with write_session(self.engine) as db:
@@ -517,8 +526,111 @@ class _Night:
                 accepted,
                 policy,
             )
+        if self.cfg.watch.prune_rules and not self.stop.is_set():
+            self.prune(replayer, tasks["val"], target, trial.baseline, base, outcome, policy)
         outcome.rollouts = replayer.rollouts_run
         return outcome
+
+    def within_budget(
+        self, candidates: list[CandidateEdit], target: PreparedTarget, outcome: ProjectOutcome
+    ) -> list[CandidateEdit]:
+        """Candidates whose managed region stays within `watch.region_budget_chars`."""
+        from sleepd.watch.rules import region_text
+
+        budget = self.cfg.watch.region_budget_chars
+        editable = target.spec.editable
+        kept = [c for c in candidates if len(region_text(c.content, editable)) <= budget]
+        if len(kept) < len(candidates):
+            outcome.reflect["over_region_budget"] = len(candidates) - len(kept)
+            self.say(
+                f"{outcome.project}: {len(candidates) - len(kept)} candidate(s) would grow the "
+                f"managed region past its budget ({budget} characters): not gated"
+            )
+        return kept
+
+    def prune(
+        self,
+        replayer: Replayer,
+        val: list[ReplayTask],
+        target: PreparedTarget,
+        baseline: dict[str, list[float | None]] | None,
+        base: int,
+        outcome: ProjectOutcome,
+        policy: GatePolicy,
+    ) -> None:
+        """Measure the learned rules; gate and stage a deletion of the stale ones."""
+        from sleepd.dream.prune import gate_deletion, measure_rules
+        from sleepd.store.models import Candidate, Proposal
+
+        self.say(f"{outcome.project}: measuring what each learned rule still contributes")
+        k = self.cfg.dream.rollouts_per_task
+        if baseline is None:
+            indices = range(base + PRUNE_INDEX_SHIFT - k, base + PRUNE_INDEX_SHIFT)
+            baseline = scores_by_task(
+                replayer.run(val, target.working_content, "baseline", indices)
+            )
+        result = measure_rules(
+            self.engine,
+            self.cfg,
+            self.night_id,
+            replayer,
+            val,
+            target,
+            baseline,
+            policy,
+            index_offset=base + PRUNE_INDEX_SHIFT,
+        )
+        outcome.prune = result.to_dict()
+        candidate = result.candidate
+        if candidate is None or self._interrupted(outcome):
+            return
+        with write_session(self.engine) as db:
+            self.candidate_ids.update(save_candidates(db, self.night_id, target, [candidate]))
+        decision, used = gate_deletion(
+            self.cfg,
+            replayer,
+            val,
+            target.working_content,
+            candidate,
+            policy,
+            index_offset=base + DELETION_INDEX_SHIFT,
+        )
+        outcome.prune.update(decision=decision.outcome, reason=decision.reason, gate_rollouts=used)
+        outcome.decisions[candidate.key] = decision.outcome
+        candidate_id = self.candidate_ids[candidate.key]
+        with write_session(self.engine) as db:
+            save_decision(db, self.night_id, target.document_id, candidate_id, decision, 1)
+            if decision.outcome != "accept":
+                row = db.get(Candidate, candidate_id)
+                if row is not None:  # measured afresh next night, never carried
+                    row.status = "rejected"
+                    row.reason = f"rule deletion not staged: {decision.reason}"[:1000]
+                return
+            proposal_id = stage_proposal(
+                db,
+                self.night_id,
+                target,
+                candidate,
+                candidate_id,
+                decision,
+                val_lift=decision.mean_delta,
+                test_lift=None,
+                cost_usd=self.guard.spent_usd if self.guard is not None else 0.0,
+                simulated=self.simulated,
+                superseded=[],
+                ablation=[],
+            )
+            proposal = db.get(Proposal, proposal_id)
+            if proposal is not None:
+                proposal.provenance = {
+                    **(proposal.provenance or {}),
+                    "kind": "delete",
+                    "rules": result.proposed,
+                    "measured": result.measured,
+                }
+        outcome.prune["proposal_id"] = proposal_id
+        self.proposals.append(proposal_id)
+        self.say(f"{outcome.project}: staged rule deletion proposal #{proposal_id}")
 
     def tool_replayer(self, target_exec: CallExecutor) -> Any:
         """Tools-mode rollouts under the night's guard; a budget stop stops the night."""

@@ -299,10 +299,24 @@ def provenance(
         .join(Session, Session.id == Episode.session_id)
         .where(Task.id.in_(task_ids))
     ).all()
+    failing_tasks = {
+        t for t, _i, split, score in task_rows if split == "train" and (score or 0) < 0.5
+    }
+    clusters = [
+        (int(t), int(c))
+        for t, c in db.execute(select(Task.id, Task.cluster_id).where(Task.id.in_(task_ids)))
+        if c is not None
+    ]
+    # The clusters it was meant to help (the watch compares their live outcomes): those of
+    # the training tasks that failed, else every task the night replayed.
+    meant = sorted({c for t, c in clusters if t in failing_tasks}) or sorted(
+        {c for _t, c in clusters}
+    )
     return {
         "sessions": sorted({s for _t, _e, s in episodes}),
         "episodes": sorted({e for _t, e, _s in episodes}),
         "tasks": task_ids,
+        "clusters": meant,
         "trajectories": failing[:20],
         "candidate_id": candidate_id,
         "edits": candidate.edits_as_dicts(),

@@ -166,12 +166,16 @@ def roots_key(roots: Iterable[Path]) -> tuple[str, ...]:
 # ---- the unchanged-tree shortcut of `sleepd harvest` ----------------------------------
 
 
-def unchanged_report(cfg: Config, source: str = "all") -> HarvestReport | None:
+def unchanged_report(
+    cfg: Config, source: str = "all", found: dict[str, list[SourceFile]] | None = None
+) -> HarvestReport | None:
     """A report of zero new events when every file matches its cursor, else None.
 
     For a SQLite store only, answered before SQLAlchemy is imported. Any doubt — a
     new, changed or vanished file, another database, a schema behind head — returns
     None and the full harvest runs (which makes the same check file by file).
+    `found`, when given, receives each source's files as listed here, so the harvest
+    that follows need not list them again.
     """
     started = time.perf_counter()
     url = paths.database_url(cfg.database_url or None)
@@ -189,9 +193,12 @@ def unchanged_report(cfg: Config, source: str = "all") -> HarvestReport | None:
         report = HarvestReport(sources={})
         for name in enabled_sources(cfg, source):
             known = stored_stats(db, name)
+            files = list(load_harvester_class(name)(roots_for(name, cfg)).discover())
+            if found is not None:
+                found[name] = files
             scanned = 0
-            for found in load_harvester_class(name)(roots_for(name, cfg)).discover():
-                if not unchanged(known.get(found.path), os.stat(found.path)):
+            for file in files:
+                if not unchanged(known.get(file.path), os.stat(file.path)):
                     return None
                 scanned += 1
             report.sources[name] = SourceReport(source=name, files_scanned=scanned)

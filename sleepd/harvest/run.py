@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
+from harvesters.records import SourceFile
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
@@ -84,8 +85,12 @@ def harvest(
     only_paths: Iterable[str] | None = None,
     progress: ProgressFn | None = None,
     jobs: int = 1,
+    listed: dict[str, list[SourceFile]] | None = None,
 ) -> HarvestReport:
     """Harvest every enabled source (or just `only_paths`) into the database.
+
+    `listed`: sources' files as a caller just listed them (`plan.unchanged_report`),
+    used instead of listing them again; each is still stat'ed against its cursor.
 
     One harvest at a time per machine (`store.locks`: a file lock beside a SQLite store,
     an advisory lock on PostgreSQL, where many machines harvest into one database): the
@@ -105,7 +110,7 @@ def harvest(
                 f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
                 "try again later"
             )
-        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs)
+        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs, listed or {})
     report.duration_s = time.perf_counter() - started
     return report
 
@@ -117,6 +122,7 @@ def _harvest_locked(
     only_paths: Iterable[str] | None,
     progress: ProgressFn | None,
     jobs: int,
+    listed: dict[str, list[SourceFile]],
 ) -> HarvestReport:
     from harvesters.registry import load_harvester_class
 
@@ -129,7 +135,9 @@ def _harvest_locked(
         for name in enabled_sources(cfg, source):
             src_report = report.sources[name] = SourceReport(source=name)
             roots = roots_for(name, cfg)
-            files = list(discover(load_harvester_class(name)(roots), src_report))
+            files = listed.get(name)
+            if files is None:
+                files = list(discover(load_harvester_class(name)(roots), src_report))
             if wanted is not None:
                 files = [f for f in files if str(Path(f.path).resolve()) in wanted]
             plans.append(

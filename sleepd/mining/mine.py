@@ -63,7 +63,25 @@ class MineReport:
 def mine(
     engine: Engine, cfg: Config, *, now: datetime | None = None, backend: Any = None
 ) -> MineReport:
-    """Mine everything harvested since the last pass."""
+    """Mine everything harvested since the last pass.
+
+    Machines sharing a PostgreSQL database take turns (`store.locks.team_pass`): two
+    passes at once would race to create the same clusters and failure patterns.
+    """
+    from sleepd.errors import SleepdError
+    from sleepd.store.locks import TEAM_PASS_WAIT_S, team_pass
+
+    with team_pass(engine, "mine") as taken:
+        if not taken:
+            raise SleepdError(
+                f"another machine's mining pass has run for {TEAM_PASS_WAIT_S} s; try again later"
+            )
+        return _mine_pass(engine, cfg, now=now, backend=backend)
+
+
+def _mine_pass(
+    engine: Engine, cfg: Config, *, now: datetime | None = None, backend: Any = None
+) -> MineReport:
     started = time.perf_counter()
     now = now or datetime.now(UTC)
     idle_before = now - IDLE_CLOSE

@@ -35,6 +35,7 @@ from sleepd.review.textfile import (
 from sleepd.review.validate import document_problems
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import DocumentVersion, Proposal, TargetDocument, utcnow
+from sleepd.watch.rules import sync_from_versions
 
 
 class InvalidDocumentError(SleepdError):
@@ -239,6 +240,15 @@ def record_adoption(
     proposal.edited_by_reviewer = bool(detail.get("edited"))
     proposal.adopted_version_id = adopted.id
     document.last_adopted_version_id = adopted.id
+    sync_from_versions(
+        db,
+        document,
+        action="adopt",
+        new_version_id=adopted.id,
+        new_content=intent.content,
+        backup_version_id=_int_or_none(detail.get("backup_version_id")),
+        proposal=proposal,
+    )
     stale_ids = _mark_siblings_stale(db, document, proposal.id)
     audit(
         db,
@@ -262,6 +272,10 @@ def record_adoption(
     )
     db.flush()
     return adopted.id, stale_ids
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None
 
 
 def _mark_siblings_stale(db: Session, document: TargetDocument, adopted_id: int) -> list[int]:

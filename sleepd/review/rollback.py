@@ -30,6 +30,7 @@ from sleepd.review.textfile import (
 )
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import AuditEntry, DocumentVersion, TargetDocument
+from sleepd.watch.rules import sync_from_versions
 
 
 class AmbiguousTargetError(SleepdError):
@@ -229,6 +230,15 @@ def record_rollback(
     else:
         restored = add_version(db, document.id, intent.content, origin="rollback", mode=mode)
         document.last_adopted_version_id = restored.id
+    backup_id = detail.get("backup_version_id")
+    sync_from_versions(
+        db,
+        document,
+        action="rollback",
+        new_version_id=restored.id if restored is not None else None,
+        new_content=intent.content if intent.to_hash is not None else "",
+        backup_version_id=backup_id if isinstance(backup_id, int) else None,
+    )
     audit(
         db,
         actor=str(detail.get("actor") or "sleepd"),

@@ -13,6 +13,7 @@ configured URL. Values come back as the driver gives them; `stored_datetime`,
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -64,11 +65,17 @@ def as_reader(db: Any) -> Reader:
 
 
 class ReadOnlyDb:
-    """`rows` and `scalar` over plain SQL with named `:params`."""
+    """`rows` and `scalar` over plain SQL with named `:params`.
+
+    A SQLite file through the stdlib driver; PostgreSQL straight through psycopg (its
+    URL is a libpq URI), so these commands do not import SQLAlchemy there either; any
+    other URL through SQLAlchemy.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self._sqlite: sqlite3.Connection | None = None
+        self._pg: Any = None
         self._engine: Any = None
         db_file = _sqlite_file(url)
         if db_file is not None:
@@ -79,22 +86,32 @@ class ReadOnlyDb:
                 f"file:{quote(str(db_file))}?mode=ro", uri=True, timeout=5
             )
             self._sqlite.execute("PRAGMA busy_timeout=5000")
-        else:
-            from sqlalchemy import create_engine
+            return
+        from sleepd.store.urls import driver_url, is_postgres, require_driver
 
-            from sleepd.store.urls import driver_url, require_driver
+        require_driver(url)
+        if is_postgres(url) and driver_url(url).startswith("postgresql+psycopg://"):
+            import psycopg
 
-            require_driver(url)
-            self._engine = create_engine(driver_url(url))
+            self._pg = psycopg.connect(libpq_uri(url), autocommit=True)
+            self._pg.execute("SET default_transaction_read_only = on")
+            return
+        from sqlalchemy import create_engine
+
+        self._engine = create_engine(driver_url(url))
 
     @property
     def is_sqlite(self) -> bool:
         """SQLite through the stdlib driver (other dialects go through SQLAlchemy)."""
-        return self._sqlite is not None or self._engine.dialect.name == "sqlite"
+        if self._sqlite is not None:
+            return True
+        return self._pg is None and self._engine.dialect.name == "sqlite"
 
     def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]:
         if self._sqlite is not None:
             return self._sqlite.execute(sql, params or {}).fetchall()
+        if self._pg is not None:
+            return list(self._pg.execute(pyformat(sql), params or {}).fetchall())
         from sqlalchemy import text
 
         with self._engine.connect() as conn:
@@ -107,8 +124,24 @@ class ReadOnlyDb:
     def close(self) -> None:
         if self._sqlite is not None:
             self._sqlite.close()
+        if self._pg is not None:
+            self._pg.close()
         if self._engine is not None:
             self._engine.dispose()
+
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+def pyformat(sql: str) -> str:
+    """Portable SQL with `:name` parameters in psycopg's `%(name)s` style."""
+    return _NAMED.sub(r"%(\1)s", sql.replace("%", "%%"))
+
+
+def libpq_uri(url: str) -> str:
+    """A PostgreSQL URL as libpq takes it (no SQLAlchemy driver suffix in the scheme)."""
+    _scheme, _sep, rest = url.partition("://")
+    return f"postgresql://{rest}"
 
 
 def _sqlite_file(url: str) -> Path | None:

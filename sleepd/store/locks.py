@@ -87,3 +87,18 @@ def project_night(engine: Engine, project: str) -> AbstractContextManager[bool]:
     finds it taken leaves the project to the night already at it)."""
     digest = hashlib.sha256(project.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return hold(engine, f"night:{project}", f"night-{digest}.lock", 0)
+
+
+#: How long a pass waits for another machine's pass of the same kind (PostgreSQL).
+TEAM_PASS_WAIT_S = 600
+
+
+@contextmanager
+def team_pass(engine: Engine, name: str, wait_s: float = TEAM_PASS_WAIT_S) -> Iterator[bool]:
+    """One pass of `name` at a time across the machines sharing a PostgreSQL database
+    (an advisory lock); on SQLite nothing to do (one machine, one writer at a time)."""
+    if engine.dialect.name != "postgresql":
+        yield True
+        return
+    with _advisory(engine, lock_key(name), wait_s) as taken:
+        yield taken

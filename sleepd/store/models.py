@@ -635,3 +635,44 @@ class AuditEntry(Base):
     object_type: Mapped[str] = mapped_column(String(32))
     object_id: Mapped[str | None] = mapped_column(String(64))
     detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+# --- learned rules -------------------------------------------------------------------
+
+
+class LearnedRule(Base):
+    """One learned rule (a line of a managed region) and where it came from.
+
+    Written when an adoption or rollback changes a managed document (the rules it adds
+    and removes), and when a night measures a rule's leave-one-out contribution. A rule
+    deleted and later restored keeps its row (and its provenance).
+    """
+
+    __tablename__ = "learned_rules"
+    __table_args__ = (Index("ix_learned_rules_document_hash", "document_id", "text_hash"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("target_documents.id", ondelete="CASCADE"))
+    text_hash: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    proposal_id: Mapped[int | None] = mapped_column(ForeignKey("proposals.id", ondelete="SET NULL"))
+    night_id: Mapped[int | None] = mapped_column(ForeignKey("nights.id", ondelete="SET NULL"))
+    #: the tasks and clusters the night replayed when it proposed the rule
+    task_ids: Mapped[list[Any]] = mapped_column(default=list)
+    cluster_ids: Mapped[list[Any]] = mapped_column(default=list)
+    simulated: Mapped[bool] = mapped_column(Boolean, default=False)
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
+    added_version_id: Mapped[int | None] = mapped_column(
+        ForeignKey("document_versions.id", ondelete="SET NULL")
+    )
+    removed_at: Mapped[datetime | None]
+    removed_reason: Mapped[str | None] = mapped_column(String(32))
+    removed_by_proposal_id: Mapped[int | None] = mapped_column(
+        ForeignKey("proposals.id", ondelete="SET NULL")
+    )
+    last_contribution: Mapped[float | None] = mapped_column(Float)
+    last_measured_at: Mapped[datetime | None]
+    last_measured_night_id: Mapped[int | None] = mapped_column(
+        ForeignKey("nights.id", ondelete="SET NULL")
+    )
+    measurements: Mapped[int] = mapped_column(Integer, default=0)

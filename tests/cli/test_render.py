@@ -33,6 +33,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("review", "list"),
     ("review", "show", "1", "--no-pager"),
     ("history",),
+    ("rules",),
     ("verify",),
     ("config", "show"),
     ("db", "current"),

@@ -1,0 +1,82 @@
+"""Which sessions read a document: a skill only when its transcript shows it loaded;
+AGENTS.md is read by every Codex session and by no Claude Code session."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.store.fastread import ReadOnlyDb
+from sleepd.watch.linking import Document, changes, documents, link_sessions
+
+from .conftest import AdoptFn, stage_proposal
+from .sessions import DEPLOY, claude_session, codex_session, harvest_and_mine
+
+
+def _reader(engine: Engine) -> ReadOnlyDb:
+    return ReadOnlyDb(engine.url.render_as_string(hide_password=False))
+
+
+def test_skill_loading_and_agents_md_readers(
+    engine: Engine, cfg: Config, project: Path, adopt: AdoptFn
+) -> None:
+    skill = project / ".claude" / "skills" / "sleepd-learned" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: sleepd-learned\ndescription: lessons\n---\n# Learned\n")
+    from sleepd.review.adopt import adopt_proposal
+
+    body = skill.read_text() + "- Run `make check` first.\n"
+    adopt_proposal(
+        engine, stage_proposal(engine, project, skill, body, kind="skill"), actor="tester"
+    )
+    agents = adopt([])
+    start = agents.at + timedelta(minutes=1)
+    by_tool = claude_session(project, start, DEPLOY[0], success=True, skill="sleepd-learned")
+    typed = claude_session(
+        project, start, DEPLOY[1], success=True, skill="sleepd-learned", typed_command=True
+    )
+    other = claude_session(project, start, DEPLOY[2], success=True, skill="another-skill")
+    plain = claude_session(project, start, DEPLOY[0], success=False)
+    codex = codex_session(project, start, DEPLOY[1], success=True)
+    elsewhere = codex_session(project.parent / "other", start, DEPLOY[1], success=True)
+    before = codex_session(project, agents.at - timedelta(days=1), DEPLOY[1], success=True)
+    harvest_and_mine(engine, cfg, datetime.now(UTC) + timedelta(days=1))
+
+    db = _reader(engine)
+    docs = {Path(d.path).name: d for d in documents(db)}
+    ids = _external_ids(engine)
+
+    def exposures(document: Document) -> dict[str, tuple[str, int | None]]:
+        return {
+            ids[s.id]: (s.exposure, s.version_id)
+            for s in link_sessions(db, document, changes(db, document.id))
+        }
+
+    skill_links = exposures(docs["SKILL.md"])
+    assert skill_links[by_tool.stem][0] == "loaded"
+    assert skill_links[typed.stem][0] == "loaded"
+    assert skill_links[other.stem][0] == "not_loaded"
+    assert skill_links[plain.stem][0] == "not_loaded"
+    assert _codex_id(elsewhere) not in skill_links  # another project
+    agents_links = exposures(docs["AGENTS.md"])
+    assert agents_links[plain.stem][0] == "not_a_reader"
+    assert agents_links[_codex_id(codex)] == ("every_session", agents.version_id)
+    assert agents_links[_codex_id(before)] == ("every_session", None)  # before the adoption
+
+
+def _codex_id(path: Path) -> str:
+    """The session id at the end of `rollout-<time>-<id>.jsonl`."""
+    return path.stem.split("-", 6)[-1]
+
+
+def _external_ids(engine: Engine) -> dict[int, str]:
+    from sqlalchemy import select
+
+    from sleepd.store.engine import read_session
+    from sleepd.store.models import Session
+
+    with read_session(engine) as db:
+        return {i: e for i, e in db.execute(select(Session.id, Session.external_id))}
