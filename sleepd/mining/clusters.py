@@ -35,19 +35,26 @@ def row_sum(rows: sparse.csr_matrix) -> sparse.csr_matrix:
     return sparse.csr_matrix(ones @ rows)
 
 
+#: Rows of the similarity matrix computed at a time for the condensed distances.
+DISTANCE_ROWS = 100
+
+
 def _condensed_distances(vectors: sparse.csr_matrix) -> np.ndarray:
-    """Cosine distances of every pair i < j in SciPy's condensed order, a row at a time
-    (one n·(n-1)/2 array, never the n×n one), clipped to [0, 2]."""
+    """Cosine distances of every pair i < j in SciPy's condensed order, DISTANCE_ROWS
+    rows at a time (one n·(n-1)/2 array, never the n×n one), clipped to [0, 2]."""
     n = vectors.shape[0]
     out = np.empty(n * (n - 1) // 2)
     transposed = vectors.T.tocsc()
     offset = 0
-    for i in range(n - 1):
-        row = (vectors[i] @ transposed[:, i + 1 :]).toarray().ravel()
-        np.subtract(1.0, row, out=row)
-        np.clip(row, 0.0, 2.0, out=row)
-        out[offset : offset + len(row)] = row
-        offset += len(row)
+    for start in range(0, n - 1, DISTANCE_ROWS):
+        block = (vectors[start : start + DISTANCE_ROWS] @ transposed).toarray()
+        np.subtract(1.0, block, out=block)
+        np.clip(block, 0.0, 2.0, out=block)
+        for local, row in enumerate(block):
+            i = start + local
+            tail = row[i + 1 :]
+            out[offset : offset + len(tail)] = tail
+            offset += len(tail)
     return out
 
 
