@@ -171,7 +171,8 @@ def sleepd_harvest(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
 
 
 def append_one_percent(work: Path, total_bytes: int) -> int:
-    """Append fresh lines (new uuids, same sessions) to every 10th file, ~1 % of all bytes."""
+    """Append fresh lines (new uuids, same sessions) to every 10th file, ~1 % of all bytes
+    (a line that would take a file past its share is left out, unless it is the first)."""
     files = sorted(
         p for p in work.rglob("*.jsonl") if "sleepd-home" not in p.parts and p.stat().st_size
     )
@@ -189,7 +190,10 @@ def append_one_percent(work: Path, total_bytes: int) -> int:
                 continue
             if isinstance(record, dict) and "uuid" in record:
                 record["uuid"] = str(uuid.uuid4())
-            out += orjson.dumps(record) + b"\n"
+            line = orjson.dumps(record) + b"\n"
+            if len(out) + len(line) > quota and out:
+                continue  # a line this long would overshoot the 1 %: a shorter one fits
+            out += line
         with path.open("ab") as handle:
             handle.write(out)
         appended += len(out)

@@ -378,14 +378,22 @@ def _total(table: Scores) -> float:
     return sum(x for v in table.values() for x in v if x is not None)
 
 
+#: The savings comparison uses this many times `--draws`: the saving against the fixed
+#: design of equal power moves by several points with a power estimate's sampling error
+#: (the fixed designs' power rises only ~8 points from K=3 to K=4), and these runs are cheap.
+SAVINGS_DRAW_FACTOR = 5
+
+
 def savings_section(draws: int, rates: OptimizerRates, targets: Targets) -> None:
     """Rollouts of the sequential plan against fixed designs, per kind and on the mix."""
+    draws *= SAVINGS_DRAW_FACTOR
     print(
         f"  Sequential savings (plan k_max={DEFAULT_PLAN.k_max} vs fixed K, one look, alpha 0.05,"
         f" {draws} draws):"
     )
     seq = {kind: sequential_runs(f"sv-{kind}", EFFECTS[kind], draws) for kind in KINDS}
-    fixed3 = {kind: accepts(fixed_runs(f"fx-{kind}", EFFECTS[kind], K, draws)) for kind in KINDS}
+    runs3 = {kind: fixed_runs(f"fx-{kind}", EFFECTS[kind], K, draws) for kind in KINDS}
+    fixed3 = {kind: accepts(runs3[kind]) for kind in KINDS}
     weights = {"helpful": rates.helpful, "neutral": rates.neutral, "harmful": rates.harmful}
     total_w = sum(weights.values())
     fixed_k3 = 2 * TASKS * K
@@ -398,37 +406,58 @@ def savings_section(draws: int, rates: OptimizerRates, targets: Targets) -> None
         )
     mix = sum(weights[k] * mean_rollouts(seq[k]) for k in KINDS) / total_w
     power = accepts(seq["helpful"])
-    helpful_fixed = {
-        k: accepts(fixed_runs(f"fx-helpful-{k}", EFFECTS["helpful"], k, draws)) for k in (2, 4)
-    } | {K: fixed3["helpful"]}
+    fixed = {
+        (kind, k): fixed_runs(f"fx-{kind}-{k}", EFFECTS[kind], k, draws)
+        for kind in KINDS
+        for k in (2, 4, 5)
+    }
+    helpful_fixed = {k: accepts(fixed[("helpful", k)]) for k in (2, 4, 5)} | {K: fixed3["helpful"]}
+    # What a fixed design really spends on the mix: its 2 x tasks x K rollouts plus the
+    # retests its own regression guard needs (the plan's figure counts the plan's retests).
+    fixed_mix = {
+        k: sum(weights[kind] * mean_rollouts(fixed[(kind, k)]) for kind in KINDS) / total_w
+        for k in (2, 4, 5)
+    }
+    fixed_mix[K] = sum(weights[kind] * mean_rollouts(runs3[kind]) for kind in KINDS) / total_w
     k_eq = matched_k(power, helpful_fixed)
-    capped = power > helpful_fixed[max(helpful_fixed)]
     saved_k3 = 1 - mix / fixed_k3
-    saved_eq = 1 - mix / (2 * TASKS * k_eq)
+    saved_design = 1 - mix / (2 * TASKS * k_eq)
+    saved_eq = 1 - mix / interpolate(fixed_mix, k_eq)
+    # The saving's sampling error comes mostly from the plan's power (through K_eq).
+    half = 1.96 * math.sqrt(power * (1 - power) / draws)
+    k_lo, k_hi = matched_k(power - half, helpful_fixed), matched_k(power + half, helpful_fixed)
     print(
         f"    mix: {mix:.1f} rollouts per candidate, {pct(saved_k3)} fewer than fixed K=3 — but"
-        f" fixed K=3 has {pct(fixed3['helpful'])} power against the plan's {pct(power)}"
+        f" fixed K=3 has {pct(fixed3['helpful'])} power against the plan's {with_ci(power, draws)}"
     )
     print(
         "    fixed power by K: "
         + ", ".join(f"K={k}: {pct(v)}" for k, v in sorted(helpful_fixed.items()))
-        + f"; equal power to the plan at K = {k_eq:.2f} (interpolated)"
-        + (
-            "\n    (the plan is more powerful than fixed K=4; it is compared with K=4, a design"
-            " of LOWER power, so the figure below understates the saving)"
-            if capped
-            else ""
-        )
+        + f"; equal power to the plan at K = {k_eq:.2f} (interpolated;"
+        f" {k_lo:.2f}-{k_hi:.2f} over the plan's power interval)"
+    )
+    print(
+        "    fixed rollouts on the mix, retests included: "
+        + ", ".join(f"K={k}: {v:.1f}" for k, v in sorted(fixed_mix.items()))
+        + f"; at K = {k_eq:.2f}: {interpolate(fixed_mix, k_eq):.1f}"
+    )
+    print(
+        f"    saved against the design's rollouts alone (2 x {TASKS} x K, no retests, the"
+        f" figure reported before both designs had retests): {pct(saved_design)}"
     )
     line = targets.check(
         "sequential savings on the mix, vs fixed K of equal power",
-        pct(saved_eq),
+        f"{pct(saved_eq)} [{pct(1 - mix / interpolate(fixed_mix, k_lo))}-"
+        f"{pct(1 - mix / interpolate(fixed_mix, k_hi))} over the power interval]",
         ">= 40 %",
         saved_eq >= 0.4,
     )
-    print(f"    saved on the mix against the fixed design of equal power: {line}")
-    what_if_k_max(draws, weights, helpful_fixed)
-    what_if(max(10, draws // 2), weights)
+    print(
+        "    saved on the mix against the fixed design of equal power, retests counted on"
+        f" both sides: {line}"
+    )
+    what_if_k_max(draws // SAVINGS_DRAW_FACTOR, weights, helpful_fixed)
+    what_if(max(10, draws // SAVINGS_DRAW_FACTOR // 2), weights)
 
 
 def what_if_k_max(draws: int, weights: Mapping[str, float], fixed_power: dict[int, float]) -> None:
@@ -481,6 +510,16 @@ def what_if(draws: int, weights: Mapping[str, float]) -> None:
 
 
 LIFT_LABEL = {"helpful": f"(+{LIFT})", "neutral": "(0)", "harmful": f"(-{LIFT})"}
+
+
+def interpolate(by_k: Mapping[int, float], k: float) -> float:
+    """`by_k` at a fractional K, linear between the neighbouring whole ones."""
+    ks = sorted(by_k)
+    k = min(max(k, ks[0]), ks[-1])
+    for lo, hi in itertools.pairwise(ks):
+        if k <= hi:
+            return by_k[lo] + (by_k[hi] - by_k[lo]) * (k - lo) / (hi - lo)
+    return by_k[ks[-1]]
 
 
 def matched_k(power: float, fixed_power: dict[int, float]) -> float:
@@ -679,8 +718,12 @@ MISSES = (
     ),
     (
         "sequential savings",
-        "the saving is measured against fixed K of equal power, interpolated from fixed K=2,3,4"
-        " on other draws; with few draws both powers are noisy (the tuning draws gave 41-42 %)",
+        "the per-task regression retests cost the plan's helpful candidates rollouts at its"
+        " interim rounds, where one rollout per task makes large drops common; no setting of"
+        " the plan tried (futility 0.15-0.4, design power 0.4-0.6, linear/Pocock/O'Brien-"
+        "Fleming/quadratic spending, rising or falling futility bars, k_max 4-6, retest steps"
+        " 1-3) reached 40 % on 2,000+ draws without losing power; without the regression check"
+        " the same plan saves ~41 % (the what-if line)",
     ),
     (
         "run_calibration",

@@ -434,6 +434,7 @@ def prepared(home: Path, size: int, env: dict[str, str]) -> dict[str, object] | 
         "MB when laid out; earlier incremental rounds appended the rest)",
         flush=True,
     )
+    sleepd(env, "db", "upgrade")  # the schema may have moved on since it was laid out
     catch_up = sleepd(env, "harvest", "--json")
     detail = orjson.loads(catch_up.stdout or b"{}")
     print(f"  catch-up harvest: {detail.get('events_new', '?')} new events", flush=True)

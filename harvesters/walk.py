@@ -12,7 +12,6 @@ for one level (`*/`) but never recursed into (`**`), an unreadable directory ski
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from fnmatch import fnmatchcase
 
 
@@ -37,27 +36,29 @@ def subdirs(folder: str) -> list[str]:
 
 
 def glob_many(folder: str, patterns: list[tuple[str, ...]]) -> list[list[str]]:
-    """`glob` for several patterns, reading `folder` itself once."""
+    """`Path(folder).glob("/".join(parts))` for each of `patterns` (parts without `**`),
+    as strings, unsorted, listing every folder the patterns reach once for all of them."""
+    found: list[list[str]] = [[] for _ in patterns]
+    _glob(folder, list(enumerate(patterns)), found)
+    return found
+
+
+def _glob(folder: str, patterns: list[tuple[int, tuple[str, ...]]], found: list[list[str]]) -> None:
     entries = _entries(folder)
-    return [list(_glob(folder, entries, parts)) for parts in patterns]
-
-
-def _glob(folder: str, entries: list[os.DirEntry[str]], parts: tuple[str, ...]) -> Iterator[str]:
-    head, rest = parts[0], parts[1:]
-    if not rest:
-        for entry in entries:
-            if fnmatchcase(entry.name, head):
-                yield os.path.join(folder, entry.name)
-        return
-    if any(c in head for c in "*?["):
-        for entry in entries:
-            if fnmatchcase(entry.name, head) and _is_dir(entry):
-                child = os.path.join(folder, entry.name)
-                yield from _glob(child, _entries(child), rest)
-    else:
-        child = os.path.join(folder, head)
-        if os.path.isdir(child):
-            yield from _glob(child, _entries(child), rest)
+    below: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for number, (head, *rest) in patterns:
+        if not rest:
+            found[number].extend(
+                os.path.join(folder, e.name) for e in entries if fnmatchcase(e.name, head)
+            )
+        elif any(c in head for c in "*?["):
+            for entry in entries:
+                if fnmatchcase(entry.name, head) and _is_dir(entry):
+                    below.setdefault(entry.name, []).append((number, tuple(rest)))
+        elif os.path.isdir(os.path.join(folder, head)):
+            below.setdefault(head, []).append((number, tuple(rest)))
+    for name, deeper in below.items():
+        _glob(os.path.join(folder, name), deeper, found)
 
 
 def rglob(folder: str, patterns: tuple[str, ...]) -> list[list[str]]:

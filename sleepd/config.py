@@ -275,6 +275,18 @@ class ReplayConfig:
         "Network for the agent's tools and the tests: off where the platform allows it.",
         choices=("off", "on"),
     )
+    require_isolation: bool = _opt(
+        False,
+        "Refuse to run an agent in tools mode where its tools' network cannot be cut "
+        "(no bubblewrap, network namespaces or sandbox-exec); off runs it with a notice.",
+    )
+    max_usd_per_rollout: float = _opt(
+        0.5,
+        "Dollars the budget reserves for one tools-mode rollout; Claude Code stops there "
+        "(--max-budget-usd, checked between its turns); Codex has no such switch.",
+        min=0.01,
+        max=100,
+    )
     min_fidelity: float = _opt(
         0.5,
         "A tools-mode task is gated only if replaying it under the original document "

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -147,14 +153,115 @@ def empty_db_url(db_kind: str, tmp_path: Path, request: pytest.FixtureRequest) -
     admin.drop(name)
 
 
-@pytest.fixture
-def db_engine(db_url: str, db_kind: str) -> Iterator[Any]:
-    """A migrated database: the home's SQLite file, or a PostgreSQL database (both_dbs)."""
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Any]:
+    """`migrated_sqlite(db_file)`: an engine on a new SQLite database at head in `db_file`.
+
+    Alembic runs once per session, on a template; each test's database is a byte copy of
+    it (what `upgrade` on an empty file gives, in a millisecond instead of a tenth of a
+    second of CPU). The migrations themselves are tested in tests/store/test_migrations.py.
+    """
+    from sleepd import paths
     from sleepd.store.engine import make_engine
     from sleepd.store.migrate import upgrade
 
-    engine = make_engine(db_url)
+    base = tmp_path_factory.mktemp("sqlite-template")
+    template = base / "sleepd.db"
+    with pytest.MonkeyPatch.context() as patch:  # the migration makes a host id: not in ~
+        patch.setenv("SLEEPD_HOME", str(base / "home"))
+        engine = make_engine(f"sqlite:///{template}")
+        upgrade(engine)
+        with engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        engine.dispose()
+    wal = template.with_name(template.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0, "the template's WAL was not folded in"
+
+    def copy(db_file: Path) -> Any:
+        paths.ensure_private_dir(db_file.parent)
+        shutil.copyfile(template, db_file)
+        db_file.chmod(0o600)
+        return make_engine(f"sqlite:///{db_file}")
+
+    return copy
+
+
+@pytest.fixture
+def db_engine(db_url: str, db_kind: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A migrated database: the home's SQLite file, or a PostgreSQL database (both_dbs);
+    each a copy of a template migrated once per session."""
+    from sleepd.store.engine import make_engine
+    from sleepd.store.urls import sqlite_file_for
+
     if db_kind == "sqlite":
-        upgrade(engine)  # PostgreSQL's was copied from the migrated template
+        db_file = sqlite_file_for(db_url)
+        assert db_file is not None
+        engine = request.getfixturevalue("migrated_sqlite")(db_file)
+    else:
+        engine = make_engine(db_url)  # created from the migrated template (`db_url`)
     yield engine
     engine.dispose()
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    """One `sleepd demo --home HOME` run as a user runs it, and what it left behind.
+
+    `database` is a copy of the demo's database taken the moment the demo ended: tests
+    that go on to run commands in `home` change the live one, never this copy.
+    `outside` is where SLEEPD_HOME and the agents' homes pointed during the demo (the
+    demo promises to touch nothing outside its own home).
+    """
+
+    home: Path
+    width: int
+    proc: subprocess.CompletedProcess[str]
+    database: Path
+    outside: Path
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], DemoRun]:
+    """`demo_run(width)`: the demo at `width` columns, run once per session and width.
+
+    The demo is a whole simulated night (tens of seconds of CPU); every test that needs
+    one at the same width shares this run instead of starting its own.
+    """
+    runs: dict[int, DemoRun] = {}
+
+    def at(width: int) -> DemoRun:
+        if width not in runs:
+            runs[width] = _run_demo(tmp_path_factory.mktemp(f"demo{width}"), width)
+        return runs[width]
+
+    return at
+
+
+def _run_demo(base: Path, width: int) -> DemoRun:
+    home, outside = base / "home", base / "outside"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.pop("SLEEPD_DATABASE_URL", None)
+    env.update(
+        SLEEPD_HOME=str(outside / "sleepd-home"),
+        SLEEPD_CONFIG=str(outside / "config.toml"),
+        CLAUDE_CONFIG_DIR=str(outside / "claude"),
+        CODEX_HOME=str(outside / "codex"),
+        COLUMNS=str(width),
+        LINES="50",
+        TERM="dumb",
+        NO_COLOR="1",
+    )
+    proc = subprocess.run(
+        [str(Path(sys.executable).with_name("sleepd")), "demo", "--home", str(home)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    database = base / "demo-as-left.db"
+    live = home / "state" / "sleepd.db"
+    if live.exists():
+        with closing(sqlite3.connect(live)) as source, closing(sqlite3.connect(database)) as copy:
+            source.backup(copy)
+    return DemoRun(home=home, width=width, proc=proc, database=database, outside=outside)

@@ -4,7 +4,16 @@ A tools-mode replay runs `claude -p` or `codex exec` inside a scratch checkout (
 the user's tree), at a lowered priority, in its own process group, under a wall-time
 cap that kills the whole group, with no session persistence. CPU time is read from
 the process's own rusage (`wait4`), so concurrent rollouts do not blur each other's
-figures. Network isolation is whatever the platform offers (see `isolation`).
+figures.
+
+Network: an agent needs the network to reach its own model API, so the agent process is
+never cut off; its *tools* are. Claude Code runs every Bash tool command (and hook, and
+stdio MCP server) through `CLAUDE_CODE_SHELL_PREFIX`, which `tool_network_env` points at a
+wrapper that runs the command under `offline_prefix` (bubblewrap or a network namespace on
+Linux, sandbox-exec on macOS); its in-process web tools are disallowed. Codex runs its
+commands in its own workspace-write sandbox with network access off. Where the platform
+has no way to cut the network, `isolation_missing` says so in one line and
+`replay.require_isolation` decides whether the agent runs anyway.
 """
 
 from __future__ import annotations
@@ -41,6 +50,10 @@ class ActRequest:
     disallowed_tools: Sequence[str] = ()
     network: bool = False
     nice: int = 10
+    #: Refuse to run when the tools' network cannot be cut here (replay.require_isolation).
+    require_isolation: bool = False
+    #: The dollars reserved for this run; an agent that can cap itself stops there.
+    max_usd: float | None = None
 
     def __post_init__(self) -> None:
         """The outbound chokepoint, as for every `ModelRequest`: the task is redacted."""
@@ -104,21 +117,81 @@ def unshare_available() -> bool:
     return done.returncode == 0
 
 
-def offline_prefix(workdir: Path) -> tuple[list[str], str]:
+#: sandbox-exec profile: everything allowed but network traffic to an IP address
+#: (local Unix sockets keep working).
+MACOS_OFFLINE_PROFILE = "(version 1)(allow default)(deny network-outbound (remote ip))"
+
+
+@cache
+def sandbox_exec_available() -> bool:
+    exe = shutil.which("sandbox-exec")
+    if exe is None:
+        return False
+    try:
+        done = subprocess.run(
+            [exe, "-p", MACOS_OFFLINE_PROFILE, "true"], capture_output=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+NO_ISOLATION = "none (no bubblewrap, network namespaces or sandbox-exec on this platform)"
+
+
+def offline_prefix(workdir: Path, chdir: str | None = None) -> tuple[list[str], str]:
     """A command prefix that cuts the network (and, with bubblewrap, makes / read-only).
 
-    Returns (prefix, label); an empty prefix with label "none" where the platform has
-    neither bubblewrap nor unprivileged network namespaces.
+    Returns (prefix, label); an empty prefix with a label starting "none" where the
+    platform has neither bubblewrap, unprivileged network namespaces nor sandbox-exec.
+    `chdir` is where bubblewrap starts the command (default `workdir`).
     """
     if bwrap_available():
         tmp = os.environ.get("TMPDIR", "/tmp")
         prefix = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         prefix += ["--bind", tmp, tmp, "--bind", str(workdir), str(workdir)]
-        prefix += ["--unshare-net", "--die-with-parent", "--chdir", str(workdir), "--"]
+        prefix += ["--unshare-net", "--die-with-parent", "--chdir", chdir or str(workdir), "--"]
         return prefix, "bubblewrap (network off, read-only root, writable checkout)"
     if unshare_available():
         return ["unshare", "--net", "--map-root-user", "--"], "network namespace (network off)"
-    return [], "none (no bubblewrap or network namespaces on this platform)"
+    if sandbox_exec_available():
+        return ["sandbox-exec", "-p", MACOS_OFFLINE_PROFILE], "sandbox-exec (network off)"
+    return [], NO_ISOLATION
+
+
+def isolation_missing() -> bool:
+    """True where nothing here can cut a command's network."""
+    return not offline_prefix(Path("."))[0]
+
+
+SHELL_PREFIX_NAME = "sleepd-offline-shell"
+
+
+def tool_network_env(workdir: Path, script_dir: Path) -> tuple[dict[str, str], str]:
+    """Environment that makes Claude Code run its tool commands with the network cut.
+
+    Claude Code hands each shell command to `$CLAUDE_CODE_SHELL_PREFIX` as one
+    shell-quoted string in `$1`; the wrapper written to `script_dir` (outside the
+    checkout, so the agent's diff never shows it) re-runs it under `offline_prefix`.
+    Returns ({}, label) where the platform offers no isolation.
+    """
+    import shlex
+
+    prefix, label = offline_prefix(workdir, chdir="$PWD")
+    if not prefix:
+        return {}, label
+    words = " ".join('"$PWD"' if w == "$PWD" else shlex.quote(w) for w in prefix)
+    shell = shutil.which("bash") or "/bin/sh"
+    script = script_dir / SHELL_PREFIX_NAME
+    script.write_text(
+        "#!/bin/sh\n"
+        "# sleepd: one Claude Code tool command, run with its network cut.\n"
+        f'if [ "$#" -eq 1 ]; then exec {words} {shlex.quote(shell)} -c "$1"; fi\n'
+        f'exec {words} "$@"\n',
+        encoding="utf-8",
+    )
+    script.chmod(0o700)
+    return {"CLAUDE_CODE_SHELL_PREFIX": str(script)}, label
 
 
 def not_started(

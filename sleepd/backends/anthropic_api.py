@@ -24,10 +24,9 @@ from sleepd.backends.base import (
     ModelRequest,
     ModelResponse,
     custom_ids,
-    heuristic_input_tokens,
     json_output_problem,
 )
-from sleepd.backends.pricing import PriceTable, Usage
+from sleepd.backends.pricing import PriceTable, Usage, input_token_bound
 from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
@@ -147,11 +146,12 @@ class AnthropicBackend:
         )
 
     def estimate(self, request: ModelRequest) -> Estimate:
-        """Exact input count via `messages.count_tokens` when it works, else chars/3."""
+        """The worst case: exact input count via `messages.count_tokens` when it works,
+        else a byte bound; full `max_tokens` of output."""
         model = self._model(request)
         input_tokens = self._count_tokens(request) if self.use_count_tokens else None
         if input_tokens is None:
-            input_tokens = heuristic_input_tokens(request)
+            input_tokens = input_token_bound(request)
         return self.prices.estimate(model, input_tokens, request.max_tokens)
 
     def _count_tokens(self, request: ModelRequest) -> int | None:

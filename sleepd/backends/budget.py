@@ -1,15 +1,18 @@
 """Hard per-night caps on tokens, dollars and wall time, enforced before each call.
 
-`check` reserves a call's conservative estimate so that parallel callers cannot jointly
-overshoot; `record` swaps the reservation for the actual usage and writes it through a
-`Ledger` (the database implementation, or `MemoryLedger`).
+The promise: spent plus everything in flight never crosses a cap. `check` reserves a
+call's worst case before it is sent (its prompt's token bound plus the full `max_tokens`
+of output, every input token at the dearest input rate: `Estimate` as the backends build
+it) and refuses, naming the cap, when that reservation would cross it; `record` settles
+the reservation to the actual usage (which frees the difference for the next call) and
+hands the row to a `Ledger` (the database one writes a round's rows in one transaction).
+Concurrent callers share one lock, so the sum of reservations in flight plus the spend so
+far is never above a cap. A call that somehow costs more than its reservation (a backend
+whose estimate was not a bound) is counted in `overruns` and charged in full.
 
-Without history the estimate counts the full `max_tokens` of output. With an
-`OutputForecast` (measured output sizes per role and model from the ledger, a high
-quantile with a margin) the reservation counts the forecast output instead: a cap of $2
-no longer stops a night after $0.37 because every call was assumed to write 1,500 tokens.
-A call that writes more than its forecast is charged in full when it is recorded, and
-calls are refused once spent plus reserved would cross the cap.
+`OutputForecast` (measured output sizes per role and model, a high quantile with a
+margin) is for planning only: the dry run's cost forecast and how many calls a cap can
+expect to pay for. It never shrinks a reservation, since a forecast is not a bound.
 """
 
 from __future__ import annotations
@@ -120,10 +123,12 @@ def forecast_output(samples: Mapping[tuple[str, str], Sequence[int]]) -> OutputF
 def forecast_estimate(
     estimate: Estimate, request: ModelRequest, forecast: OutputForecast | None
 ) -> Estimate:
-    """The estimate with its output cut to the forecast (never above the original).
+    """The expected usage: the estimate with its output cut to the forecast (never above
+    the original). For forecasts and plans only; reservations keep the worst case.
 
     The cost shrinks by the share of tokens removed. Output tokens are priced at or above
-    input tokens by every provider, so this share keeps the reservation on the safe side.
+    input tokens by every provider, so this share stays on the high side of the expected
+    cost.
     """
     size = forecast.tokens(request.role, request.model) if forecast is not None else None
     if size is None or size >= estimate.output_tokens:
@@ -168,7 +173,7 @@ class Reservation:
 
 
 class BudgetGuard:
-    """Thread-safe cap enforcement with reservations."""
+    """Thread-safe cap enforcement with worst-case reservations."""
 
     def __init__(
         self,
@@ -178,11 +183,10 @@ class BudgetGuard:
         *,
         spent_tokens: int = 0,
         spent_usd: float = 0.0,
-        output_forecast: OutputForecast | None = None,
     ) -> None:
         self.caps = caps
-        self.output_forecast = output_forecast
         self.ledger = ledger
+        self.overruns = 0  # calls that cost more than their reservation
         self._clock = clock
         self._started = clock()
         self._lock = threading.Lock()
@@ -201,14 +205,18 @@ class BudgetGuard:
         with self._lock:
             return sum(r.usd for r in self._reserved.values())
 
-    def check(self, estimate: Estimate, request: ModelRequest | None = None) -> Reservation:
-        """Reserve the estimate, or raise `BudgetExceeded` naming the cap it would cross.
+    @property
+    def held(self) -> tuple[int, float]:
+        """(tokens, dollars) spent plus reserved for calls in flight: never above a cap."""
+        with self._lock:
+            return (
+                self.spent_tokens + sum(r.tokens for r in self._reserved.values()),
+                self.spent_usd + sum(r.usd for r in self._reserved.values()),
+            )
 
-        With the `request` and an output forecast, the reservation counts the forecast
-        output size for its role and model instead of the full `max_tokens`.
-        """
-        if request is not None:
-            estimate = forecast_estimate(estimate, request, self.output_forecast)
+    def check(self, estimate: Estimate) -> Reservation:
+        """Reserve the call's worst case, or raise `BudgetExceeded` naming the cap it
+        would cross. `estimate` must be the bound (`backend.estimate`), not a forecast."""
         with self._lock:
             caps = self.caps
             if caps.max_wall_s is not None and self.elapsed_s >= caps.max_wall_s:
@@ -250,6 +258,20 @@ class BudgetGuard:
             with self._lock:
                 self._reserved.pop(reservation.id, None)
 
+    def keep(
+        self, reservation: Reservation, response: ModelResponse, role: str, backend: str, model: str
+    ) -> None:
+        """Charge a reservation in full: a call that may still be billed although its
+        answer never came back (an uncollected batch). Its ledger row is the failed
+        `response`; the bill is recorded when the batch is collected later."""
+        self._forget(reservation)
+        with self._lock:
+            if self._reserved.pop(reservation.id, None) is not None:
+                self.spent_tokens += reservation.tokens
+                self.spent_usd += reservation.usd
+        if self.ledger is not None:
+            self.ledger.record(entry_for(response, role, backend, model))
+
     def _forget(self, reservation: Reservation) -> None:
         pending = self._thread_pending()
         if reservation in pending:
@@ -276,6 +298,11 @@ class BudgetGuard:
         with self._lock:
             if reservation is not None:
                 self._reserved.pop(reservation.id, None)
+                if (
+                    response.total_tokens > reservation.tokens
+                    or response.cost_usd > reservation.usd + 1e-12
+                ):
+                    self.overruns += 1
             self.spent_tokens += response.total_tokens
             self.spent_usd += response.cost_usd
         if self.ledger is not None:
@@ -298,7 +325,7 @@ class GuardedBackend:
 
     def complete(self, request: ModelRequest) -> ModelResponse:
         try:
-            reservation = self.guard.check(self.inner.estimate(request), request)
+            reservation = self.guard.check(self.inner.estimate(request))
         except BudgetExceeded as exc:
             return ModelResponse.failed(
                 FailureKind.BUDGET, str(exc), backend=self.name, model=request.model or ""

@@ -12,21 +12,28 @@ tool set (`--allowedTools`/`--disallowedTools`, `--permission-mode acceptEdits`)
 turn cap (`--max-turns`) and no session persistence, and reports every step as
 `--output-format stream-json` (which needs `--verbose` with `-p`). It reads the skill
 document where it would for the user: `.claude/skills/<name>/SKILL.md` or `CLAUDE.md`.
+Its tool commands run with the network cut where the platform allows (see
+`agent_act.tool_network_env`), and `--max-budget-usd` stops it at the dollars the night
+reserved for the rollout.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from typing import Any
 
 import orjson
 
 from sleepd.backends.agent_act import (
+    NO_ISOLATION,
     ActDetail,
     ActRequest,
     nice_prefix,
     not_started,
+    offline_prefix,
     run_in_dir,
+    tool_network_env,
 )
 from sleepd.backends.base import (
     FailureKind,
@@ -43,6 +50,8 @@ from sleepd.backends.subproc import (
 )
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
+#: Claude Code tools that reach the network from inside the agent process.
+WEB_TOOLS = ("WebFetch", "WebSearch")
 
 
 def flatten_messages(request: ModelRequest) -> str:
@@ -125,22 +134,45 @@ class ClaudeCliBackend(CliBackend):
         ]  # fmt: skip
         if request.allowed_tools:
             argv += ["--allowedTools", ",".join(request.allowed_tools)]
-        if request.disallowed_tools:
-            argv += ["--disallowedTools", ",".join(request.disallowed_tools)]
+        disallowed = list(request.disallowed_tools)
+        if not request.network:  # in-process web tools would bypass the shell prefix
+            disallowed += [t for t in WEB_TOOLS if t not in disallowed]
+        if disallowed:
+            argv += ["--disallowedTools", ",".join(disallowed)]
+        if request.max_usd is not None:
+            argv += ["--max-budget-usd", f"{request.max_usd:.4f}"]
         if model := request.model or self.default_model:
             argv += ["--model", model]
         return argv
 
     def act(self, request: ActRequest) -> tuple[ModelResponse, ActDetail]:
-        """Let Claude Code act in `request.workdir`; the tests judge what it leaves."""
+        """Let Claude Code act in `request.workdir`; the tests judge what it leaves.
+
+        With the network off, its tool commands run through the offline shell prefix
+        (see `agent_act`); the claude process itself keeps the network for its API.
+        """
         model = request.model or self.default_model or self.fallback_model
         if shutil.which(self.executable) is None:  # `nice` would hide the missing CLI
             reason = f"cannot run {self.executable}: not found on PATH"
             return not_started(self.name, model, reason, self.isolation(request))
+        env: dict[str, str] | None = None
+        if not request.network:
+            extra, _label = tool_network_env(request.workdir, request.workdir.parent)
+            if not extra and request.require_isolation:
+                reason = (
+                    "the tools' network cannot be cut on this platform and "
+                    "replay.require_isolation is on"
+                )
+                return not_started(self.name, model, reason, self.isolation(request))
+            env = {**os.environ, **extra}
         argv = [*nice_prefix(request.nice), *self.act_argv(request)]
         try:
             proc = run_in_dir(
-                argv, cwd=request.workdir, stdin_text=request.prompt, timeout_s=request.wall_s
+                argv,
+                cwd=request.workdir,
+                stdin_text=request.prompt,
+                timeout_s=request.wall_s,
+                env=env,
             )
         except OSError as exc:
             reason = f"cannot run {self.executable}: {exc}"
@@ -152,9 +184,22 @@ class ClaudeCliBackend(CliBackend):
         return response, detail
 
     def isolation(self, request: ActRequest) -> str:
-        return (
+        bounds = (
             "Claude Code permission set (" + ",".join(request.allowed_tools) + "), "
-            f"{request.max_turns} turns, scratch checkout; network not cut for its tools"
+            f"{request.max_turns} turns, scratch checkout"
+        )
+        if request.network:
+            return f"{bounds}; network on for its tools (replay.network = on)"
+        _prefix, label = offline_prefix(request.workdir)
+        if label == NO_ISOLATION:
+            return f"{bounds}; NETWORK NOT CUT for its tools: {label}; " + (
+                "refused (replay.require_isolation)"
+                if request.require_isolation
+                else "runs anyway (replay.require_isolation = true refuses)"
+            )
+        return (
+            f"{bounds}; tool commands network off ({label}), web tools disallowed;"
+            " the agent's own API calls keep the network"
         )
 
 

@@ -10,9 +10,8 @@ from sleepd.backends.base import (
     FailureKind,
     ModelRequest,
     ModelResponse,
-    heuristic_input_tokens,
 )
-from sleepd.backends.pricing import PriceTable
+from sleepd.backends.pricing import CLI_OWN_PROMPT_TOKENS, PriceTable, input_token_bound
 from sleepd.backends.subproc import ProcResult, run_isolated
 
 
@@ -62,5 +61,5 @@ class CliBackend(ABC):
 
     def estimate(self, request: ModelRequest) -> Estimate:
         model = self.model_for(request)
-        input_tokens = heuristic_input_tokens(request)
+        input_tokens = input_token_bound(request) + CLI_OWN_PROMPT_TOKENS
         return self.prices.estimate(model, input_tokens, request.max_tokens)

@@ -22,10 +22,9 @@ from sleepd.backends.base import (
     ModelRequest,
     ModelResponse,
     custom_ids,
-    heuristic_input_tokens,
     json_output_problem,
 )
-from sleepd.backends.pricing import PriceTable, Usage
+from sleepd.backends.pricing import PriceTable, Usage, input_token_bound
 from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
 
 DEFAULT_MODEL = "gpt-5-mini"
@@ -165,8 +164,7 @@ class OpenAIBackend:
 
     def estimate(self, request: ModelRequest) -> Estimate:
         model = self._model(request)
-        input_tokens = heuristic_input_tokens(request)
-        return self.prices.estimate(model, input_tokens, request.max_tokens)
+        return self.prices.estimate(model, input_token_bound(request), request.max_tokens)
 
     # -- batches -----------------------------------------------------------------------------
 

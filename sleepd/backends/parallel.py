@@ -1,6 +1,7 @@
 """Run many requests at once, within the budget, backing off on rate limits.
 
-Each attempt passes the budget guard first; a `BudgetExceeded` or a set cancel
+Each attempt reserves its worst case with the budget guard before it is sent and
+settles to the actual usage when it returns; a `BudgetExceeded` or a set cancel
 event stops new work cleanly and the requests never started come back as
 `budget` / `cancelled` failures (missing data, not zero scores).
 """
@@ -98,7 +99,7 @@ class ParallelRunner:
         reservation = None
         if self.guard is not None:
             try:
-                reservation = self.guard.check(self.backend.estimate(request), request)
+                reservation = self.guard.check(self.backend.estimate(request))
             except BudgetExceeded as exc:
                 self.stopped_by = self.stopped_by or exc
                 return ModelResponse.failed(

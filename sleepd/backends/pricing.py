@@ -10,7 +10,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from sleepd.backends.base import Estimate
+from sleepd.backends.base import MESSAGE_OVERHEAD_TOKENS, Estimate, ModelRequest
+
+#: Tokens an agent CLI adds to every call on its own (its system prompt and tool
+#: definitions), which the caller never sees: an allowance, so a CLI call's reservation
+#: stays a bound. Settled to the CLI's reported usage when the call returns.
+CLI_OWN_PROMPT_TOKENS = 30_000
+
+
+def input_token_bound(request: ModelRequest) -> int:
+    """An upper bound on a request's input tokens without asking the provider.
+
+    Byte-level BPE tokenizers (Anthropic's and OpenAI's) never put fewer than one UTF-8
+    byte in a token, so the prompt's byte count bounds its tokens; the JSON schema of a
+    structured-output call and a per-message framing allowance are added.
+    """
+    import orjson
+
+    parts = [request.system or "", request.cache_prefix or ""]
+    parts += [m.content for m in request.messages]
+    size = sum(len(p.encode("utf-8", "surrogatepass")) for p in parts)
+    if request.json_schema is not None:
+        size += len(orjson.dumps(request.json_schema))
+    return size + MESSAGE_OVERHEAD_TOKENS * (len(request.messages) + 1)
 
 
 @dataclass(frozen=True, slots=True)

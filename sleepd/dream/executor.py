@@ -52,17 +52,51 @@ class CallExecutor:
         return responses
 
     def _run_batch(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:
-        ids = custom_ids(requests)
+        """Submit the round as provider batches whose worst case fits the budget.
+
+        Each batch reserves the worst case of every request in it before it is submitted
+        and settles them when it is collected. When the whole round does not fit, the
+        part that does goes first and the rest waits for its settlement; a request that
+        cannot fit even alone ends the round with `budget` failures.
+        """
+        responses: list[ModelResponse] = []
+        rest = list(requests)
+        while rest:
+            reservations = self._reserve_prefix(rest)
+            if reservations is None:
+                assert self.stopped_by is not None
+                detail = str(self.stopped_by)
+                responses += [self._failed(r, FailureKind.BUDGET, detail) for r in rest]
+                break
+            size = len(reservations) if self.guard is not None else len(rest)
+            chunk, rest = rest[:size], rest[size:]
+            responses += self._one_batch(chunk, reservations)
+            if self.stop.is_set():
+                responses += [self._failed(r, FailureKind.CANCELLED, "cancelled") for r in rest]
+                break
+        return responses
+
+    def _reserve_prefix(self, requests: Sequence[ModelRequest]) -> list[Reservation] | None:
+        """Reservations for the longest prefix whose worst case fits; None when none does."""
         reservations: list[Reservation] = []
-        if self.guard is not None:
+        if self.guard is None:
+            return reservations
+        for request in requests:
             try:
-                for request in requests:
-                    reservations.append(self.guard.check(self.backend.estimate(request), request))
+                reservations.append(self.guard.check(self.backend.estimate(request)))
             except BudgetExceeded as exc:
-                for reservation in reservations:
-                    self.guard.release(reservation)
-                self.stopped_by = self.stopped_by or exc
-                return [self._failed(r, FailureKind.BUDGET, str(exc)) for r in requests]
+                if not reservations:
+                    self.stopped_by = self.stopped_by or exc
+                    return None
+                break
+        return reservations
+
+    def _one_batch(
+        self, requests: Sequence[ModelRequest], reservations: Sequence[Reservation]
+    ) -> list[ModelResponse]:
+        if len(requests) == 1:
+            return self._one_call(requests[0], reservations[0] if reservations else None)
+        ids = custom_ids(requests)
         try:
             batch_id = self.backend.submit_batch(requests)  # type: ignore[attr-defined]
         except BackendError as exc:
@@ -77,17 +111,36 @@ class CallExecutor:
                 request, FailureKind.CANCELLED, "batch did not return this request"
             )
             if self.guard is not None:
-                self.guard.record(
-                    response,
-                    request.role,
-                    self.backend.name,
-                    response.model,
-                    reservations[index] if reservations else None,
-                )
+                reservation = reservations[index] if reservations else None
+                if cid not in results and reservation is not None:
+                    # Not collected, so perhaps still running and billed later: its worst
+                    # case stays charged tonight (a restart collects and records it).
+                    self.guard.keep(
+                        reservation, response, request.role, self.backend.name, response.model
+                    )
+                else:
+                    self.guard.record(
+                        response, request.role, self.backend.name, response.model, reservation
+                    )
             responses.append(response)
         if self.on_batch_finished is not None:
             self.on_batch_finished(batch_id, "collected" if results else "abandoned")
         return responses
+
+    def _one_call(
+        self, request: ModelRequest, reservation: Reservation | None
+    ) -> list[ModelResponse]:
+        """A batch of one is an ordinary call (no batch to wait a day for)."""
+        try:
+            response = self.backend.complete(request)
+        except Exception:
+            self._release([reservation] if reservation is not None else [])
+            raise
+        if self.guard is not None:
+            self.guard.record(
+                response, request.role, self.backend.name, response.model, reservation
+            )
+        return [response]
 
     def _wait_and_collect(self, batch_id: str) -> dict[str, ModelResponse]:
         while True:

@@ -199,7 +199,7 @@ class _Night:
                 max_wall_s=60 * (options.max_wall_minutes or budget.max_wall_minutes),
             )
             ledger = DbLedger(engine, night_id)
-            guard = BudgetGuard(caps, ledger, output_forecast=forecast_from_ledger(engine))
+            guard = BudgetGuard(caps, ledger)
         return cls(
             engine=engine,
             cfg=cfg,

@@ -314,6 +314,8 @@ def build_tool_replayer(
         network=r.network == "on",
         nice=r.nice,
         concurrency=r.concurrency,
+        require_isolation=r.require_isolation,
+        max_usd_per_rollout=r.max_usd_per_rollout,
     )
     return ToolReplayer(agents, guard, stop, settings, on_budget_stop=on_budget_stop)
 
@@ -357,6 +359,7 @@ def tools_isolation(cfg: Config) -> dict[str, Any]:
         max_turns=r.max_turns,
         allowed_tools=tuple(r.allowed_tools),
         network=r.network == "on",
+        require_isolation=r.require_isolation,
     )
     replayer = build_tool_replayer(cfg, None, None)
     agents = {}

@@ -34,7 +34,7 @@ from sleepd.dream.replay import ReplayTask, RolloutResult
 from sleepd.dream.tool_judge import TestRun, judge_tool_rollout, run_tests
 from sleepd.mining.replay_site import TestCommand
 
-#: A tool rollout is many model turns; the guard reserves this many single-call estimates.
+#: A tool rollout is many model turns; its token reservation is this many single calls.
 TURN_ESTIMATE_FACTOR = 8
 
 
@@ -71,6 +71,9 @@ class ToolSettings:
     nice: int = 10
     concurrency: int = 1
     model: str | None = None
+    require_isolation: bool = False
+    #: Dollars reserved per rollout; Claude Code is stopped there (`--max-budget-usd`).
+    max_usd_per_rollout: float = 0.5
 
 
 @dataclass
@@ -151,7 +154,11 @@ class ToolReplayer:
         with checkout:
             try:
                 place_document(checkout, site.document_path, document)
-                response, detail = agent.act(self._act_request(prompt, checkout.path))
+                response, detail = agent.act(
+                    self._act_request(
+                        prompt, checkout.path, reservation.usd if reservation else None
+                    )
+                )
             except (CheckoutError, OSError) as exc:
                 if self.guard is not None:
                     self.guard.release(reservation)
@@ -235,7 +242,7 @@ class ToolReplayer:
         success = bool(judgement.success and ruled.success)
         return Judgement(1.0 if success else 0.0, success, detail, verdict)
 
-    def _act_request(self, prompt: str, workdir: Path) -> ActRequest:
+    def _act_request(self, prompt: str, workdir: Path, max_usd: float | None) -> ActRequest:
         s = self.settings
         return ActRequest(
             prompt=prompt,
@@ -247,14 +254,23 @@ class ToolReplayer:
             disallowed_tools=s.disallowed_tools,
             network=s.network,
             nice=s.nice,
+            require_isolation=s.require_isolation,
+            max_usd=max_usd,
         )
 
     def _estimate(self, agent: ToolAgent, prompt: str) -> Estimate:
+        """What one rollout reserves: `max_usd_per_rollout` dollars, which Claude Code is
+        told to stop at, and the tokens of `TURN_ESTIMATE_FACTOR` single calls.
+
+        No output cap bounds a multi-turn agent, so the dollars are an allowance the agent
+        enforces on itself (Claude Code checks it between turns; Codex has no such switch
+        and is settled to what it reports)."""
         one = agent.estimate(
             ModelRequest(messages=[ChatMessage("user", prompt)], max_tokens=4000, role="target")
         )
         f = TURN_ESTIMATE_FACTOR
-        return Estimate(one.input_tokens * f, one.output_tokens * f, one.cost_usd * f)
+        usd = self.settings.max_usd_per_rollout
+        return Estimate(one.input_tokens * f, one.output_tokens * f, usd)
 
     def baseline_tests(self, site: ReplaySite) -> TestRun:
         """The tests at the commit, before any agent acted (once per task site)."""

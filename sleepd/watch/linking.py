@@ -148,30 +148,17 @@ def project_sessions(
     return out
 
 
-def skill_loaded_sessions(db: Reader, session_ids: Iterable[int], skill: str) -> set[int]:
-    """Sessions whose transcript shows the skill loaded (Skill call, /name, reading it)."""
+def skill_loaded_sessions(db: Reader, document: Document, session_ids: Iterable[int]) -> set[int]:
+    """Sessions whose transcript shows the skill loaded (`read_filter`'s rule)."""
     ids = sorted(set(session_ids))
-    if not ids:
-        return set()
-    name = _like_escape(skill)
-    params: dict[str, Any] = {
-        "call": f'%"skill":"{name}"%',
-        "plugin": f'%"skill":"%:{name}"%',
-        "typed": f"%<command-name>/{name}</command-name>%",
-        "file": f"%skills/{name}/SKILL.md%",
-    }
+    read, params = read_filter(document)
     loaded: set[int] = set()
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         marks = ", ".join(f":s{i}" for i in range(len(chunk)))
-        params.update({f"s{i}": sid for i, sid in enumerate(chunk)})
         rows = db.rows(
-            f"SELECT DISTINCT session_id FROM events WHERE session_id IN ({marks}) AND ("
-            "(kind = 'tool_call' AND tool_name = 'Skill' AND (text LIKE :call ESCAPE '\\' "
-            "OR text LIKE :plugin ESCAPE '\\')) "
-            "OR (role = 'user' AND text LIKE :typed ESCAPE '\\') "
-            "OR (kind = 'tool_call' AND text LIKE :file ESCAPE '\\'))",
-            params,
+            f"SELECT s.id FROM sessions s WHERE s.id IN ({marks}) AND {read}",
+            {**params, **{f"s{i}": sid for i, sid in enumerate(chunk)}},
         )
         loaded.update(int(r[0]) for r in rows)
     return loaded
@@ -185,7 +172,7 @@ def link_sessions(
     sessions = project_sessions(db, document.project, since)
     loaded: set[int] = set()
     if document.kind == "skill":
-        loaded = skill_loaded_sessions(db, (s for s, _src, _at in sessions), document.skill_name)
+        loaded = skill_loaded_sessions(db, document, (s for s, _src, _at in sessions))
     out = []
     for sid, source, at in sessions:
         exposure: Exposure
@@ -210,3 +197,42 @@ class EngineReader:
 
         with self._engine.connect() as conn:
             return list(conn.execute(text(sql), params or {}).all())
+
+
+def project_filter(project: str, alias: str = "s") -> tuple[str, dict[str, Any]]:
+    """SQL for "a main session of this project (or below it)"."""
+    return (
+        f"{alias}.kind <> 'subagent' AND ({alias}.project_path = :project "
+        f"OR {alias}.project_path LIKE :project_below ESCAPE '\\')",
+        {"project": project, "project_below": _like_escape(project.rstrip("/")) + "/%"},
+    )
+
+
+def read_filter(
+    document: Document, *, baseline_all_claude: bool = False
+) -> tuple[str, dict[str, Any]]:
+    """SQL for "this session's agent read the document" (session alias `s`), the same rule
+    as `link_sessions`: AGENTS.md by Codex, CLAUDE.md by Claude Code, a skill when the
+    transcript shows it loaded. `baseline_all_claude`: every Claude Code session (the
+    baseline of an adoption that created the skill)."""
+    if document.kind == "skill":
+        if baseline_all_claude:
+            return "s.source = 'claude'", {}
+        name = _like_escape(document.skill_name)
+        return (
+            "EXISTS (SELECT 1 FROM events ev WHERE ev.session_id = s.id AND ("
+            "(ev.kind = 'tool_call' AND ev.tool_name = 'Skill' AND (ev.text LIKE :skill_call "
+            "ESCAPE '\\' OR ev.text LIKE :skill_plugin ESCAPE '\\')) "
+            "OR (ev.role = 'user' AND ev.text LIKE :skill_typed ESCAPE '\\') "
+            "OR (ev.kind = 'tool_call' AND ev.text LIKE :skill_file ESCAPE '\\')))",
+            {
+                "skill_call": f'%"skill":"{name}"%',
+                "skill_plugin": f'%"skill":"%:{name}"%',
+                "skill_typed": f"%<command-name>/{name}</command-name>%",
+                "skill_file": f"%skills/{name}/SKILL.md%",
+            },
+        )
+    reader = _READERS.get(document.kind)
+    if reader is None:
+        return "1 = 0", {}
+    return "s.source = :reader", {"reader": reader}

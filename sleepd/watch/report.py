@@ -28,21 +28,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sleepd.store.fastread import as_utc
+from sleepd.store.fastread import db_to_utc_param
 from sleepd.watch.linking import (
-    READ,
     Change,
     Document,
-    LiveSession,
     Reader,
     changes,
     documents,
-    link_sessions,
+    project_filter,
+    read_filter,
 )
 from sleepd.watch.stats import RateComparison, Verdict, fisher_one_sided, verdict_for
-
-SUCCESS = ("success",)
-NOT_SUCCESS = ("failure", "mixed")
 
 
 @dataclass(frozen=True)
@@ -120,12 +116,8 @@ class AdoptionWatch:
         }
 
 
-@dataclass(frozen=True)
-class _Episode:
-    session_id: int
-    cluster_id: int | None
-    success: bool
-    at: datetime
+#: (cluster id, "before" or "after") -> (successes, episodes with a known outcome)
+Counts = dict[tuple[int, str], tuple[int, int]]
 
 
 def watch_adoptions(
@@ -136,41 +128,11 @@ def watch_adoptions(
     out: list[AdoptionWatch] = []
     for document in documents(db):
         timeline = changes(db, document.id)
-        adoptions = [i for i, c in enumerate(timeline) if c.action == "adopt"]
-        if not adoptions:
-            continue
-        first = timeline[adoptions[0]].at - timedelta(days=settings.window_days)
-        linked = link_sessions(db, document, timeline, since=first)
-        episodes = _episodes(db, [s.id for s in linked])
-        for i in adoptions:
-            out.append(_watch_one(db, document, timeline, i, linked, episodes, settings, now))
+        for i, change in enumerate(timeline):
+            if change.action == "adopt":
+                out.append(_watch_one(db, document, timeline, i, settings, now))
     out.sort(key=lambda w: w.adopted_at, reverse=True)
     return out
-
-
-def _episodes(db: Reader, session_ids: Sequence[int]) -> dict[int, list[_Episode]]:
-    """Episodes with a known outcome, by session."""
-    by_session: dict[int, list[_Episode]] = {}
-    ids = sorted(set(session_ids))
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ", ".join(f":s{i}" for i in range(len(chunk)))
-        rows = db.rows(
-            "SELECT e.session_id, e.cluster_id, e.outcome, coalesce(e.started_at, s.started_at) "
-            f"FROM episodes e JOIN sessions s ON s.id = e.session_id WHERE e.session_id IN "
-            f"({marks}) AND e.outcome IN ('success', 'failure', 'mixed')",
-            {f"s{i}": sid for i, sid in enumerate(chunk)},
-        )
-        for sid, cluster, outcome, at in rows:
-            moment = as_utc(at)
-            if moment is None:
-                continue
-            by_session.setdefault(int(sid), []).append(
-                _Episode(
-                    int(sid), None if cluster is None else int(cluster), outcome in SUCCESS, moment
-                )
-            )
-    return by_session
 
 
 def _proposal(db: Reader, proposal_id: int | None) -> tuple[bool, dict[str, Any]]:
@@ -201,13 +163,62 @@ def target_clusters(db: Reader, provenance: dict[str, Any]) -> list[int]:
     return sorted(int(r[0]) for r in rows)
 
 
+def _episode_counts(
+    db: Reader,
+    document: Document,
+    *,
+    before_from: datetime,
+    start: datetime,
+    end: datetime,
+    created: bool,
+) -> Counts:
+    """Known outcomes of the sessions that read the document, by cluster and side, counted
+    by the database (a session is on the side of its start)."""
+    where, params = project_filter(document.project)
+    read_after, p_after = read_filter(document)
+    read_before, p_before = read_filter(document, baseline_all_claude=created)
+    params.update(p_after)
+    params.update(p_before)
+    params.update(
+        start=db_to_utc_param(start), before_from=db_to_utc_param(before_from),
+        end=db_to_utc_param(end),
+    )  # fmt: skip
+    rows = db.rows(
+        "SELECT e.cluster_id, CASE WHEN s.started_at >= :start THEN 'after' ELSE 'before' END, "
+        "sum(CASE WHEN e.outcome = 'success' THEN 1 ELSE 0 END), count(*) "
+        f"FROM episodes e JOIN sessions s ON s.id = e.session_id WHERE {where} "
+        "AND e.cluster_id IS NOT NULL AND e.outcome IN ('success', 'failure', 'mixed') "
+        "AND s.started_at >= :before_from AND s.started_at < :end "
+        f"AND ((s.started_at >= :start AND {read_after}) "
+        f"OR (s.started_at < :start AND {read_before})) "
+        "GROUP BY e.cluster_id, CASE WHEN s.started_at >= :start THEN 'after' ELSE 'before' END",
+        params,
+    )
+    return {(int(c), str(side)): (int(ok or 0), int(n)) for c, side, ok, n in rows}
+
+
+def _sessions_after(
+    db: Reader, document: Document, start: datetime, end: datetime
+) -> tuple[int, int]:
+    """Main sessions of the project since the adoption, and how many read the document."""
+    where, params = project_filter(document.project)
+    read, p_read = read_filter(document)
+    params.update(p_read)
+    params.update(start=db_to_utc_param(start), end=db_to_utc_param(end))
+    rows = db.rows(
+        f"SELECT count(*), coalesce(sum(CASE WHEN {read} THEN 1 ELSE 0 END), 0) "
+        f"FROM sessions s WHERE {where} AND s.started_at >= :start AND s.started_at < :end",
+        params,
+    )
+    total, read_count = rows[0] if rows else (0, 0)
+    return int(total or 0), int(read_count or 0)
+
+
 def _watch_one(
     db: Reader,
     document: Document,
     timeline: Sequence[Change],
     index: int,
-    linked: Sequence[LiveSession],
-    episodes: dict[int, list[_Episode]],
     settings: WatchSettings,
     now: datetime,
 ) -> AdoptionWatch:
@@ -219,27 +230,19 @@ def _watch_one(
     if previous is not None and previous > before_from:
         before_from = previous
     end = until or now
-    after_sessions = [s for s in linked if start <= s.started_at < end]
-    after_ids = {s.id for s in after_sessions if s.exposure in READ}
-    before_all = [s for s in linked if before_from <= s.started_at < start]
-    if document.kind == "skill" and change.backup_version_id is None:
-        # The adoption created the skill: before it, every Claude Code session is the baseline.
-        before_ids = {s.id for s in before_all if s.source == "claude"}
-    else:
-        before_ids = {s.id for s in before_all if s.exposure in READ}
+    created = document.kind == "skill" and change.backup_version_id is None
+    counts = _episode_counts(
+        db, document, before_from=before_from, start=start, end=end, created=created
+    )
+    sessions_after, read_after = _sessions_after(db, document, start, end)
     simulated, provenance = _proposal(db, change.proposal_id)
     targets = target_clusters(db, provenance)
-    before = [e for sid in before_ids for e in episodes.get(sid, [])]
-    after = [e for sid in after_ids for e in episodes.get(sid, [])]
-    counts: dict[int, int] = {}
-    for e in before + after:
-        if e.cluster_id is not None:
-            counts[e.cluster_id] = counts.get(e.cluster_id, 0) + 1
-    others = sorted(
-        c for c, n in counts.items() if c not in targets and n >= settings.min_recurrence
-    )
-    target_arm = _arm(before, after, targets, settings)
-    other_arm = _arm(before, after, others, settings)
+    seen: dict[int, int] = {}
+    for (cluster, _side), (_ok, n) in counts.items():
+        seen[cluster] = seen.get(cluster, 0) + n
+    others = sorted(c for c, n in seen.items() if c not in targets and n >= settings.min_recurrence)
+    target_arm = _arm(counts, targets, settings)
+    other_arm = _arm(counts, others, settings)
     verdict, reason = _overall(target_arm, other_arm, settings)
     in_force = until is None and document.current_version_id == change.version_id
     return AdoptionWatch(
@@ -253,28 +256,26 @@ def _watch_one(
         until=until,
         in_force=in_force,
         simulated=simulated,
-        sessions_after=len(after_sessions),
-        sessions_read_after=len(after_ids),
+        sessions_after=sessions_after,
+        sessions_read_after=read_after,
         target=target_arm,
         others=other_arm,
         verdict=verdict,
         reason=reason,
         rollback_command=rollback_command(document) if in_force else None,
-        per_cluster=_per_cluster(before, after, targets, others),
+        per_cluster=_per_cluster(counts, targets, others),
     )
 
 
-def _arm(
-    before: Sequence[_Episode],
-    after: Sequence[_Episode],
-    clusters: Sequence[int],
-    settings: WatchSettings,
-) -> Arm:
-    wanted = set(clusters)
-    b = [e for e in before if e.cluster_id in wanted]
-    a = [e for e in after if e.cluster_id in wanted]
+def _side(counts: Counts, clusters: Sequence[int], side: str) -> tuple[int, int]:
+    ok = sum(counts.get((c, side), (0, 0))[0] for c in clusters)
+    n = sum(counts.get((c, side), (0, 0))[1] for c in clusters)
+    return ok, n
+
+
+def _arm(counts: Counts, clusters: Sequence[int], settings: WatchSettings) -> Arm:
     comparison = fisher_one_sided(
-        sum(e.success for e in b), len(b), sum(e.success for e in a), len(a)
+        *_side(counts, clusters, "before"), *_side(counts, clusters, "after")
     )
     verdict = verdict_for(comparison, alpha=settings.alpha, min_episodes=settings.min_episodes)
     return Arm(list(clusters), comparison, verdict)
@@ -317,21 +318,19 @@ def _overall(target: Arm, others: Arm, settings: WatchSettings) -> tuple[Verdict
     )
 
 
-def _per_cluster(
-    before: Sequence[_Episode], after: Sequence[_Episode], targets: list[int], others: list[int]
-) -> list[dict[str, Any]]:
+def _per_cluster(counts: Counts, targets: list[int], others: list[int]) -> list[dict[str, Any]]:
     rows = []
     for cluster in [*targets, *others]:
-        b = [e for e in before if e.cluster_id == cluster]
-        a = [e for e in after if e.cluster_id == cluster]
+        before_ok, before_n = counts.get((cluster, "before"), (0, 0))
+        after_ok, after_n = counts.get((cluster, "after"), (0, 0))
         rows.append(
             {
                 "cluster_id": cluster,
                 "targeted": cluster in targets,
-                "before_success": sum(e.success for e in b),
-                "before_total": len(b),
-                "after_success": sum(e.success for e in a),
-                "after_total": len(a),
+                "before_success": before_ok,
+                "before_total": before_n,
+                "after_success": after_ok,
+                "after_total": after_n,
             }
         )
     return rows

@@ -8,7 +8,6 @@ from sleepd.backends.base import ChatMessage, Estimate, ModelRequest, ModelRespo
 from sleepd.backends.budget import (
     MIN_FORECAST_SAMPLES,
     BudgetCaps,
-    BudgetExceeded,
     BudgetGuard,
     MemoryLedger,
     forecast_estimate,
@@ -43,35 +42,59 @@ def test_a_forecast_cuts_the_reservation_but_never_raises_it() -> None:
 
 
 def test_a_two_dollar_cap_is_not_stopped_early_and_never_exceeded() -> None:
-    """A round of 72 calls reserved at once, whose real output is the measured size: the
-    full max_tokens reservation refuses the round outright; the forecast runs it."""
-    price_out = 15 / 1_000_000
-    worst = Estimate(input_tokens=2000, output_tokens=1500, cost_usd=2000 * 3e-6 + 1500 * price_out)
-    actual = ModelResponse(
-        "ok",
-        "b",
-        "m1",
-        input_tokens=2000,
-        output_tokens=300,
-        cost_usd=2000 * 3e-6 + 300 * price_out,
+    """A round of 72 batched calls whose real output is a fifth of max_tokens: the
+    round's joint worst case is over $2, so it goes as batches that fit (never refused
+    outright, as a whole-round reservation once was), and the spend ends near the cap."""
+    import threading
+
+    from sleepd.backends.base import BatchStatus, custom_ids
+    from sleepd.dream.executor import CallExecutor
+
+    price_in, price_out = 3.75e-6, 15e-6
+    worst = Estimate(
+        input_tokens=2000, output_tokens=1500, cost_usd=2000 * price_in + 1500 * price_out
     )
+    actual = ModelResponse(
+        "ok", "b", "m1", input_tokens=2000, output_tokens=300,
+        cost_usd=2000 * price_in + 300 * price_out,
+    )  # fmt: skip
 
-    def spend(guard: BudgetGuard, batch: int) -> float:
-        while True:
-            held = []
-            try:
-                for _ in range(batch):  # a batch reserves all its calls up front
-                    held.append(guard.check(worst, request()))
-            except BudgetExceeded:
-                for r in held:
-                    guard.release(r)
-                return guard.spent_usd
-            for r in held:
-                guard.record(actual, "target", "b", "m1", r)
+    class Batches:
+        name, simulated = "b", True
 
-    blind = spend(BudgetGuard(BudgetCaps(max_usd=2.0), MemoryLedger()), batch=72)
-    history = forecast_output({("target", "m1"): [300] * 100})
-    guard = BudgetGuard(BudgetCaps(max_usd=2.0), MemoryLedger(), output_forecast=history)
-    informed = spend(guard, batch=72)
-    assert blind == 0.0
-    assert 0.7 < informed <= 2.0
+        def __init__(self) -> None:
+            self.held: dict[str, list[ModelRequest]] = {}
+
+        def estimate(self, request: ModelRequest) -> Estimate:
+            return worst
+
+        def complete(self, request: ModelRequest) -> ModelResponse:
+            return actual
+
+        def submit_batch(self, requests: list[ModelRequest]) -> str:
+            self.held[str(len(self.held))] = requests
+            return str(len(self.held) - 1)
+
+        def poll_batch(self, batch_id: str) -> BatchStatus:
+            return BatchStatus(batch_id, "ended")
+
+        def collect_batch(self, batch_id: str) -> dict[str, ModelResponse]:
+            return dict.fromkeys(custom_ids(self.held[batch_id]), actual)
+
+        def cancel_batch(self, batch_id: str) -> None:
+            return None
+
+    guard = BudgetGuard(BudgetCaps(max_usd=2.0), MemoryLedger())
+    executor = CallExecutor(Batches(), guard, threading.Event(), use_batch=True, batch_poll_s=0)
+    spent = 0.0
+    while executor.stopped_by is None:
+        round_ = [
+            ModelRequest(
+                messages=[ChatMessage("user", "x")], max_tokens=1500, metadata={"custom_id": str(i)}
+            )
+            for i in range(72)
+        ]
+        executor.run(round_)
+        assert guard.spent_usd >= spent
+        spent = guard.spent_usd
+    assert 2.0 - worst.cost_usd < spent <= 2.0

@@ -1,21 +1,28 @@
 """Every command's human output at 80 and 200 columns: no Python data-structure repr,
 no cut diff line, no header cut short, no traceback.
 
-One simulated demo home per width (`sleepd demo --home`, the simulator: no network)
-gives every command something to show; each command then runs as a user runs it, in
-its own process, with COLUMNS set. New commands and new output must pass this too.
+One simulated demo home per width (`sleepd demo --home` in its own process, the
+simulator: no network; shared with tests/night/test_demo_e2e.py) gives every command
+something to show. Each command then runs through the CLI's own entry point (`run`, what
+the `sleepd` script calls: the same error handling, exit status and one-line failures)
+with COLUMNS set, in this process: a fresh interpreter per command would only add its
+start-up, which tests/cli/test_startup.py covers. New commands and new output must pass
+this too.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+
+from sleepd.cli.app import run
 
 WIDTHS = (80, 200)
 #: What a Python repr of a dict or list of strings/dicts looks like on screen.
@@ -47,9 +54,8 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def _env(home: Path, width: int) -> dict[str, str]:
-    env = {
-        **os.environ,
+def _env(home: Path, width: int) -> dict[str, str | None]:
+    return {
         "SLEEPD_HOME": str(home / "state"),
         "SLEEPD_CONFIG": str(home / "config.toml"),
         "CLAUDE_CONFIG_DIR": str(home / "claude"),
@@ -58,27 +64,31 @@ def _env(home: Path, width: int) -> dict[str, str]:
         "LINES": "50",
         "TERM": "dumb",
         "NO_COLOR": "1",
+        "SLEEPD_DATABASE_URL": None,
     }
-    env.pop("SLEEPD_DATABASE_URL", None)
-    return env
 
 
-def sleepd(home: Path, width: int, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sleepd", *args],
-        env=_env(home, width),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+@dataclass(frozen=True)
+class Done:
+    """A command's exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def sleepd(home: Path, width: int, *args: str) -> Done:
+    """`sleepd ARGS` through the console script's entry point, with the home's environment."""
+    with CliRunner().isolation(env=_env(home, width)) as (out, err, _):
+        code = run(list(args))
+        return Done(code, out.getvalue().decode(), err.getvalue().decode())
 
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}cols" for w in WIDTHS])
-def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+def demo(request: pytest.FixtureRequest, demo_run: Callable[[int], Any]) -> tuple:
     width: int = request.param
-    home = tmp_path_factory.mktemp(f"demo{width}")
-    proc = sleepd(home, width, "demo", "--home", str(home))
+    shared = demo_run(width)
+    home, proc = shared.home, shared.proc
     staged = proc.returncode == 0
     assert staged or proc.returncode == 1, proc.stderr[-2000:]  # 1: no proposal staged
     if not staged:

@@ -18,6 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from sleepd.cli.app import run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions" / "claude"
 HEAVY = (
@@ -74,13 +77,11 @@ def probe(args: list[str], tmp_path: Path, heavy: tuple[str, ...] = HEAVY) -> di
 
 
 def sleepd(*args: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", "from sleepd.cli.app import main; main()", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    """`sleepd ARGS` in this process: it prepares a home; what a command loads is probed
+    in a fresh interpreter (`probe`)."""
+    with CliRunner().isolation() as (_, err, _):
+        code = run(list(args))
+        assert code == 0, err.getvalue().decode()
 
 
 @pytest.fixture

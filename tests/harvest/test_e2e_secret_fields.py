@@ -252,13 +252,38 @@ def codex_file(home: Path, s: Secrets) -> None:
     (folder / f"rollout-2026-06-05T05-00-00-{CODEX_SID}.jsonl").write_bytes(b"".join(lines))
 
 
-def stored_bytes(home: Path, db_file: Path) -> dict[str, bytes]:
+SYSTEM_TEMPS = (Path(tempfile.gettempdir()), Path("/dev/shm"))
+
+
+def sleepd_temp_entries() -> set[Path]:
+    """What is named sleepd* in the shared temporary and shared-memory folders now."""
+    return {
+        p
+        for temp in SYSTEM_TEMPS
+        if temp.is_dir()
+        for p in temp.iterdir()
+        if p.name.startswith("sleepd")
+    }
+
+
+@pytest.fixture
+def private_tmp(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The temporary folder this test's harvest (and its worker processes) get."""
+    tmp = isolated_home / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # recomputed from TMPDIR on next use
+    return tmp
+
+
+def stored_bytes(
+    home: Path, db_file: Path, private_tmp: Path, before: set[Path]
+) -> dict[str, bytes]:
     """Every file a harvest may have written, lowercased (the full-text index lowercases):
-    the sleepd home, and anything of sleepd's in the temporary and shared-memory folders."""
-    roots = [home / "sleepd-home"]
-    for temp in (Path(tempfile.gettempdir()), Path("/dev/shm")):
-        if temp.is_dir():
-            roots.extend(p for p in temp.iterdir() if p.name.startswith("sleepd"))
+    the sleepd home, the whole temporary folder the harvest was given, and whatever
+    appeared named sleepd* in the shared temporary and shared-memory folders during it
+    (what other programs left there before is not this harvest's, and may be large)."""
+    roots = [home / "sleepd-home", private_tmp, *sorted(sleepd_temp_entries() - before)]
     found: dict[str, bytes] = {}
     for root in roots:
         for path in [root, *root.rglob("*")] if root.is_dir() else [root]:
@@ -273,8 +298,9 @@ def stored_bytes(home: Path, db_file: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("workers", [0, 2], ids=["in-process", "two-workers"])
 def test_no_planted_secret_is_stored_in_any_field(
-    isolated_home: Path, cfg: Any, store: Any, db_file: Path, workers: int
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, workers: int, private_tmp: Path
 ) -> None:
+    before = sleepd_temp_entries()
     secrets = Secrets(seed=1600 + workers)
     claude_files(isolated_home, secrets)
     codex_file(isolated_home, secrets)
@@ -299,7 +325,7 @@ def test_no_planted_secret_is_stored_in_any_field(
     store.dispose()
     leaks = [
         (field, where)
-        for where, data in stored_bytes(isolated_home, db_file).items()
+        for where, data in stored_bytes(isolated_home, db_file, private_tmp, before).items()
         for field, core in secrets.planted.items()
         if core.lower().encode() in data
     ]

@@ -9,8 +9,6 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
-from sleepd.store.engine import make_engine
-from sleepd.store.migrate import upgrade
 
 from .builders import THRESHOLD
 
@@ -21,8 +19,7 @@ def engine(tmp_path: Path, db_kind: str, request: pytest.FixtureRequest) -> Iter
     if db_kind == "postgresql":
         yield request.getfixturevalue("db_engine")
         return
-    eng = make_engine(f"sqlite:///{tmp_path / 'mining.db'}")
-    upgrade(eng)
+    eng = request.getfixturevalue("migrated_sqlite")(tmp_path / "mining.db")
     yield eng
     eng.dispose()
 

@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
-
-SLEEPD = Path(sys.executable).with_name("sleepd")
+from collections.abc import Callable
+from contextlib import closing
+from typing import Any
 
 
-def test_demo_stages_a_simulated_proposal_and_shows_it(tmp_path: Path) -> None:
-    home = tmp_path / "demo"
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env["COLUMNS"] = "200"  # keep each diff line on one line of output
-    done = subprocess.run(
-        [str(SLEEPD), "demo", "--home", str(home)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+def test_demo_stages_a_simulated_proposal_and_shows_it(demo_run: Callable[[int], Any]) -> None:
+    # At 200 columns each diff line stays on one line of output. The run is shared with
+    # the views tested in tests/cli/test_render.py; `demo.database` is as the demo left it.
+    demo = demo_run(200)
+    home, done = demo.home, demo.proc
     out = done.stdout
     assert "Traceback" not in done.stderr
 
-    database = home / "state" / "sleepd.db"
-    assert database.exists(), "the demo must keep its state inside --home"
-    with sqlite3.connect(database) as db:
+    assert (home / "state" / "sleepd.db").exists(), "the demo must keep its state inside --home"
+    assert not demo.outside.exists(), "the demo touched the homes outside --home"
+    with closing(sqlite3.connect(demo.database)) as db:
         rows = db.execute(
             "SELECT id, status, diff, p_value, val_lift, test_lift, simulated FROM proposals"
         ).fetchall()

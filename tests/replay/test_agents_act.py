@@ -61,7 +61,7 @@ def test_claude_acts_with_bounded_tools_and_the_skill_decides_the_edit(
     assert argv[argv.index("--max-turns") + 1] == "7"
     assert argv[argv.index("--permission-mode") + 1] == "acceptEdits"
     assert argv[argv.index("--allowedTools") + 1] == "Read,Edit,Bash"
-    assert argv[argv.index("--disallowedTools") + 1] == "WebFetch"
+    assert argv[argv.index("--disallowedTools") + 1] == "WebFetch,WebSearch"  # network off
     assert rec["read"] == [".claude/skills/ledger/SKILL.md", "AGENTS.md", "CLAUDE.md"]
     assert "test_total_price" not in " ".join(after.failed_names)
 

@@ -36,22 +36,12 @@ Never push on Fridays.
 
 @pytest.fixture
 def engine(isolated_home: Path, db_kind: str, request: pytest.FixtureRequest) -> Iterator[Engine]:
-    """The schema from the models (stamped at head), so CLI subprocesses accept it;
-    for tests marked both_dbs also a migrated PostgreSQL database (the CLI's too)."""
-    from alembic import command
-
+    """The home's database at head, so CLI subprocesses accept it; for tests marked
+    both_dbs also a migrated PostgreSQL database (the CLI's too)."""
     if db_kind == "postgresql":
         yield request.getfixturevalue("db_engine")
         return
-
-    from sleepd.store.engine import make_engine
-    from sleepd.store.migrate import alembic_config
-    from sleepd.store.models import Base
-
-    eng = make_engine(f"sqlite:///{isolated_home / 'sleepd-home' / 'sleepd.db'}")
-    Base.metadata.create_all(eng)
-    with eng.begin() as conn:
-        command.stamp(alembic_config(eng, conn), "head")
+    eng = request.getfixturevalue("migrated_sqlite")(isolated_home / "sleepd-home" / "sleepd.db")
     yield eng
     eng.dispose()
 

@@ -1,22 +1,26 @@
-"""A real `sleepd review accept` / `sleepd rollback` killed by SIGKILL at every step of
+"""A real `sleepd review accept` / `sleepd rollback` process killed by SIGKILL at every step of
 the write ends consistent after the next command: either nothing happened, or the whole
 adoption (rollback) is on disk AND recorded, with its backup; no temp file, no intent
 left; `verify` agrees with the file; a rollback after a recovered adoption restores."""
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
+from sleepd import crashpoint
+from sleepd.cli.app import run
 from sleepd.paths import home_dir
 from sleepd.store.engine import read_session
 from sleepd.store.models import AuditEntry, DocumentVersion, Proposal, TargetDocument
 
-from .conftest import SKILL_V1, CliFn, StageFn, run_cli
+from .conftest import SKILL_V1, CliFn, StageFn
 
 NEW = SKILL_V1.replace("Run the tests first.", "Run `make test` first; it must pass.")
 
@@ -42,9 +46,30 @@ ROLLBACK_STEPS = [
 WRITTEN_FROM = ADOPT_STEPS.index("write:renamed")
 
 
-def _killed_at(step: str, *args: str) -> None:
-    done = run_cli(*args, env={"SLEEPD_CRASH_AT": step})
-    assert done.returncode == -signal.SIGKILL, (step, done.returncode, done.stderr)
+def _killed_at(step: str, output: Path, *args: str) -> None:
+    """`sleepd ARGS` in a child process that dies by SIGKILL at `step` (sleepd.crashpoint).
+
+    The child is forked from this process, with sleepd already imported, rather than a
+    fresh interpreter: it is still a real process death, with no cleanup, no finally
+    blocks and its files and database connections cut off, minus a second of start-up.
+    """
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest, whatever happens
+        code = 70
+        try:
+            fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # stdin is never a terminal
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            sys.stdin = open(0, closefd=False)  # noqa: SIM115
+            sys.stdout = sys.stderr = open(fd, "w", closefd=False)  # noqa: SIM115
+            os.environ[crashpoint.ENV] = step
+            code = run(list(args))
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    assert killed, (step, status, output.read_text(errors="replace")[-2000:])
 
 
 def _leftovers(directory: Path) -> list[str]:
@@ -85,6 +110,7 @@ def test_adoption_killed_at_each_step_is_consistent(
     skill_path: Path,
     project: Path,
     cli: CliFn,
+    tmp_path: Path,
 ) -> None:
     path = skill_path
     before: str | None = SKILL_V1
@@ -92,7 +118,7 @@ def test_adoption_killed_at_each_step_is_consistent(
         path = project / ".claude" / "skills" / "fresh" / "SKILL.md"
         before = None
     staged = stage(path, NEW)
-    _killed_at(step, "review", "accept", str(staged.proposal_id))
+    _killed_at(step, tmp_path / "killed.out", "review", "accept", str(staged.proposal_id))
 
     after = cli("verify")  # the next command, whatever it is, settles the write
     assert "Traceback" not in after.stderr
@@ -120,11 +146,11 @@ def test_adoption_killed_at_each_step_is_consistent(
 
 @pytest.mark.parametrize("step", ROLLBACK_STEPS)
 def test_rollback_killed_at_each_step_is_consistent(
-    step: str, engine: Engine, stage: StageFn, skill_path: Path, cli: CliFn
+    step: str, engine: Engine, stage: StageFn, skill_path: Path, cli: CliFn, tmp_path: Path
 ) -> None:
     staged = stage(skill_path, NEW)
     assert cli("review", "accept", str(staged.proposal_id)).returncode == 0
-    _killed_at(step, "rollback", "--yes")
+    _killed_at(step, tmp_path / "killed.out", "rollback", "--yes")
 
     after = cli("verify")
     assert "Traceback" not in after.stderr

@@ -33,9 +33,17 @@ def engine(db_engine: Engine) -> Engine:
 
 @pytest.fixture
 def cfg() -> Config:
-    config = Config()
-    config.mining.similarity_threshold = 0.2
-    return config
+    """The config file the CLI reads too: a verdict from 6 episodes a side keeps the
+    synthetic histories small."""
+    import os
+
+    from sleepd.config import load_config
+
+    Path(os.environ["SLEEPD_CONFIG"]).write_text(
+        "[watch]\nmin_episodes = 6\n\n[mining]\nsimilarity_threshold = 0.2\n",
+        encoding="utf-8",
+    )
+    return load_config()
 
 
 @pytest.fixture

@@ -46,6 +46,7 @@ def test_a_stale_rule_is_proposed_for_deletion_and_the_deletion_is_gated(
     project: Path,
     adopt: AdoptFn,
     monkeypatch: pytest.MonkeyPatch,
+    cli: Any,
 ) -> None:
     from night.support import add_tasks
 
@@ -82,6 +83,9 @@ def test_a_stale_rule_is_proposed_for_deletion_and_the_deletion_is_gated(
         assert candidate is not None and candidate.edits == [{"op": "delete", "anchor": STALE}]
         deletion_id = deletion.id
 
+    code, out, _ = cli("review", "show", str(deletion_id), "--no-pager")
+    assert code == 0 and STALE in out
+
     adopt_proposal(engine, deletion_id, actor="reviewer")
     with read_session(engine) as db:
         rules = {r.text: r for r in db.scalars(select(LearnedRule))}
@@ -107,3 +111,30 @@ def test_stale_means_vanished_or_over_budget() -> None:
     measured = [(1, "a" * 50, 0.2), (2, "b" * 50, 0.0), (3, "c" * 50, 0.05), (4, "d", None)]
     assert stale_rules(measured, 160, budget=1000) == [(2, "b" * 50)]
     assert stale_rules(measured, 160, budget=100) == [(2, "b" * 50), (3, "c" * 50)]
+
+
+def test_a_candidate_past_the_region_budget_is_not_gated(project: Path) -> None:
+    from types import SimpleNamespace
+
+    from sleepd.documents.targets import TargetSpec
+    from sleepd.dream.night import ProjectOutcome, _Night
+    from sleepd.dream.reflect import CandidateEdit
+    from sleepd.dream.targets import PreparedTarget
+
+    cfg = _night_config(project)
+    cfg.watch.region_budget_chars = 200
+    base = (project / "AGENTS.md").read_text()
+    spec = TargetSpec(project / "AGENTS.md", "agents", "managed_section")
+    target = PreparedTarget(spec, 1, 1, base, base)
+
+    def candidate(key: str, rule: str) -> CandidateEdit:
+        content = base.replace("<!-- sleepd:end -->", f"{rule}\n<!-- sleepd:end -->")
+        return CandidateEdit(key, content, [], "", key)
+
+    small, big = candidate("small", HELPFUL), candidate("big", "- " + "x" * 250)
+    outcome = ProjectOutcome(str(project), "started")
+    said: list[str] = []
+    night = SimpleNamespace(cfg=cfg, say=said.append)
+    kept = _Night.within_budget(night, [small, big], target, outcome)  # type: ignore[arg-type]
+    assert kept == [small]
+    assert outcome.reflect["over_region_budget"] == 1 and "budget" in said[0]

@@ -27,9 +27,9 @@ from .sessions import DEPLOY, FLAKY, cluster_of, codex_session, harvest_and_mine
 
 # (deploy successes, deploy total, flaky successes, flaky total) before, then after
 SCENARIOS = {
-    "better": ((2, 8, 6, 8), (8, 8, 6, 8), "helping", True),
-    "same": ((4, 8, 6, 8), (4, 8, 6, 8), "no evidence yet", True),
-    "worse": ((8, 8, 6, 8), (1, 8, 6, 8), "looks worse", False),
+    "better": ((1, 6, 3, 4), (6, 6, 3, 4), "helping", True),
+    "same": ((3, 6, 3, 4), (3, 6, 3, 4), "no evidence yet", True),
+    "worse": ((6, 6, 3, 4), (1, 6, 3, 4), "looks worse", False),
 }
 
 
@@ -121,7 +121,7 @@ def test_too_few_sessions_after_is_no_evidence_yet(
 ) -> None:
     """Even a collapse is not called before the minimum sample is reached."""
     first = datetime.now(UTC) - timedelta(days=10)
-    _sessions(project, first, timedelta(hours=3), (8, 8, 0, 0))
+    _sessions(project, first, timedelta(hours=3), (6, 6, 0, 0))
     harvest_and_mine(engine, cfg, datetime.now(UTC))
     adopted = adopt([cluster_of(engine, DEPLOY[0])])
     _sessions(project, adopted.at + timedelta(minutes=1), timedelta(minutes=1), (0, 3, 0, 0))
@@ -131,7 +131,7 @@ def test_too_few_sessions_after_is_no_evidence_yet(
     (shown,) = report["watch"]["adoptions"]
     assert shown["verdict"] == "no evidence yet"
     assert (shown["target"]["after_success"], shown["target"]["after_total"]) == (0, 3)
-    assert "needs 8 episodes" in shown["reason"]
+    assert "needs 6 episodes" in shown["reason"]
     assert report["watch"]["looks_worse"] == []
 
 

@@ -12,6 +12,7 @@ import re
 
 from sleepd.backends.base import ModelRequest
 from sleepd.backends.sim.world import SIM_MARKER, SimWorld
+from sleepd.fence import unfence
 
 OUTCOME_RE = re.compile(r"\[simulated outcome=(success|failure)\]")
 
@@ -21,7 +22,7 @@ def outcome_marker(success: bool) -> str:
 
 
 def target_answer(world: SimWorld, request: ModelRequest) -> str:
-    intent = request.last_user_text()
+    intent = unfence(request.last_user_text())  # the task as quoted, without the preamble
     document = request.system_text()
     rollout = int(request.metadata.get("rollout", 0))
     success = world.rollout_succeeds(intent, document, rollout)
