@@ -95,17 +95,19 @@ def _one_round(store: str, url: str | None) -> dict[str, float]:
     wall, cpu, out = _sleepd(["harvest", "--json"], env)
     report: dict[str, Any] = orjson.loads(out)
     assert report["errors"] == 0 and report["events_new"] > 0, report
-    status = []
+    status, status_cpu = [], []
     for _ in range(STATUS_RUNS):
-        status_wall, _cpu, out = _sleepd(["status", "--json"], env)
+        status_wall, cpu_s, out = _sleepd(["status", "--json"], env)
         assert orjson.loads(out)["database"]["at_head"]
         status.append(status_wall)
+        status_cpu.append(cpu_s)
     return {
         "mb_s": report["bytes_read"] / wall / 1e6,
         "wall_s": wall,
         "cpu_s": cpu,
         "events": report["events_new"],
         "status_s": min(status),
+        "status_cpu_s": min(status_cpu),
     }
 
 
@@ -136,7 +138,8 @@ def compare(url: str, copies: int, rounds: int) -> None:
     assert events["sqlite"] == events["postgresql"], events  # the same events stored
     print(
         f"{'store':<12}{'harvest MB/s':>14}{'wall s':>9}{'CPU s':>8}"
-        f"{'status --json s':>17}  (medians of {rounds}; status best of {STATUS_RUNS})"
+        f"{'status --json s':>17}{'its CPU s':>11}  (medians of {rounds}; status best of "
+        f"{STATUS_RUNS})"
     )
     for store, rows in results.items():
 
@@ -145,7 +148,7 @@ def compare(url: str, copies: int, rounds: int) -> None:
 
         print(
             f"{store:<12}{med('mb_s'):14.1f}{med('wall_s'):9.2f}{med('cpu_s'):8.2f}"
-            f"{med('status_s'):17.3f}"
+            f"{med('status_s'):17.3f}{med('status_cpu_s'):11.3f}"
         )
     print(f"load after: {os.getloadavg()[0]:.1f} (CPU excludes the PostgreSQL server's own)")
 

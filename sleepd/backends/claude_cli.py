@@ -192,8 +192,10 @@ class ClaudeCliBackend(CliBackend):
             return f"{bounds}; network on for its tools (replay.network = on)"
         _prefix, label = offline_prefix(request.workdir)
         if label == NO_ISOLATION:
-            return f"{bounds}; NETWORK NOT CUT for its tools: {label}" + (
-                "; refused (replay.require_isolation)" if request.require_isolation else ""
+            return f"{bounds}; NETWORK NOT CUT for its tools: {label}; " + (
+                "refused (replay.require_isolation)"
+                if request.require_isolation
+                else "runs anyway (replay.require_isolation = true refuses)"
             )
         return (
             f"{bounds}; tool commands network off ({label}), web tools disallowed;"

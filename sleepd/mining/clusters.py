@@ -40,8 +40,10 @@ def _agglomerate(vectors: sparse.csr_matrix, threshold: float) -> list[list[int]
     n = vectors.shape[0]
     if n == 1:
         return [[0]]
-    similarity = (vectors @ vectors.T).toarray()
-    distance = np.clip(1.0 - similarity, 0.0, 2.0)
+    # one dense n×n array, turned into distances in place
+    distance = (vectors @ vectors.T).toarray()
+    np.subtract(1.0, distance, out=distance)
+    np.clip(distance, 0.0, 2.0, out=distance)
     np.fill_diagonal(distance, 0.0)
     labels = AgglomerativeClustering(
         n_clusters=None,
@@ -76,10 +78,7 @@ class ClusterPlanner:
         known = [m for m in ([self.centroids] if self.n_existing else []) + self.formed]
         unassigned = list(range(block.shape[0]))
         if known:
-            matrix = sparse.vstack(known, format="csr")
-            sims = (block @ matrix.T).toarray()
-            best = sims.argmax(axis=1)
-            best_sim = sims[np.arange(block.shape[0]), best]
+            best, best_sim = _nearest(block, sparse.vstack(known, format="csr"))
             unassigned = []
             for offset, row in enumerate(rows):
                 if best_sim[offset] >= self.threshold:
@@ -96,6 +95,24 @@ class ClusterPlanner:
             members = [unassigned[i] for i in local]
             self.plan.groups.append([rows[i] for i in members])
             self.formed.append(normalize(row_sum(block[members])))
+
+
+#: Rows compared with the known centroids at a time (a dense rows × centroids array).
+NEAREST_ROWS = 250
+
+
+def _nearest(block: sparse.csr_matrix, known: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of `block`: the most similar row of `known` and that similarity
+    (the first on a tie, as `argmax` picks), a few rows at a time."""
+    best = np.empty(block.shape[0], dtype=np.int64)
+    best_sim = np.empty(block.shape[0])
+    transposed = known.T.tocsc()
+    for start in range(0, block.shape[0], NEAREST_ROWS):
+        sims = (block[start : start + NEAREST_ROWS] @ transposed).toarray()
+        rows = sims.argmax(axis=1)
+        best[start : start + len(rows)] = rows
+        best_sim[start : start + len(rows)] = sims[np.arange(len(rows)), rows]
+    return best, best_sim
 
 
 def plan_clusters(

@@ -17,6 +17,8 @@ from sqlalchemy.orm import aliased
 from sleepd.mining.episodes import EventView
 from sleepd.store.models import Episode, Event, Session
 
+#: Rows fetched at a time: the rows stream into event views, never all held twice.
+LOAD_ROWS = 1000
 HEAD_CHARS = 6000
 TAIL_CHARS = 6000
 
@@ -123,7 +125,8 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
         )
         .where(or_(*conditions))
         .order_by(Event.session_id, Event.seq)
-    ).all()
+        .execution_options(yield_per=LOAD_ROWS)
+    )
     out: dict[int, list[EventView]] = {item.id: [] for item in work}
     for row in rows:
         text = row[5] or ""

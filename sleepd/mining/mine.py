@@ -36,7 +36,7 @@ IDLE_CLOSE = timedelta(hours=2)
 SESSION_BATCH = 100
 #: A batch stops growing past this many events (a session is never split), so the
 #: events held in memory stay bounded however long the history is.
-EVENT_BATCH = 20_000
+EVENT_BATCH = 5_000
 
 
 @dataclass

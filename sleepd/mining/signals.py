@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from sleepd.mining.episodes import EpisodeDraft, EventView, TurnRecord, is_interrupt
 from sleepd.mining.errors import EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.lexicon import Lexicon, is_undo_command
-from sleepd.mining.turns import TurnKind, agent_claims_done, agent_gave_up
+from sleepd.mining.turns import TurnKind, agent_claims_done, agent_gave_up, feedback_region
 
 COUNTING_CONFIDENCE = 0.5
 
@@ -240,7 +240,7 @@ def detect_signals(
                 "user_correction", -1, 0.8, [item.event.id], item.event.text[:200], item.event.seq
             )
         )
-        if lexicon.is_undo_request(item.event.text):
+        if lexicon.is_undo_request(feedback_region(item.event.text)):
             undo = SignalDraft("undo", -1, 0.8, [item.event.id], "undo request", item.event.seq)
             out.append(undo)
     last_correction = max((c.event.seq for c in corrections), default=-1)

@@ -45,12 +45,12 @@ class TaskResult:
     miner: MinerStats = field(default_factory=MinerStats)
 
 
-def candidate_episodes(db: DbSession) -> list[Episode]:
-    """Closed intent episodes in a cluster that have no mined task yet."""
+def candidate_ids(db: DbSession) -> list[int]:
+    """Ids of the closed intent episodes in a cluster that have no mined task yet."""
     has_task = select(Task.episode_id).where(Task.origin == "mined", Task.episode_id.is_not(None))
     return list(
         db.scalars(
-            select(Episode)
+            select(Episode.id)
             .join(Session, Session.id == Episode.session_id)
             .where(
                 Episode.is_closed.is_(True),
@@ -65,10 +65,18 @@ def candidate_episodes(db: DbSession) -> list[Episode]:
 
 
 def mine_tasks(db: DbSession, cfg: MiningConfig, *, backend: Any = None) -> TaskResult:
+    """Tasks for the candidate episodes, BATCH at a time: a batch's objects leave the
+    session once written, so memory does not grow with the history."""
     result = TaskResult()
-    episodes = candidate_episodes(db)
-    for start in range(0, len(episodes), BATCH):
-        _mine_batch(db, cfg, episodes[start : start + BATCH], backend, result)
+    ids = candidate_ids(db)
+    for start in range(0, len(ids), BATCH):
+        chunk = ids[start : start + BATCH]
+        episodes = list(
+            db.scalars(select(Episode).where(Episode.id.in_(chunk)).order_by(Episode.id))
+        )
+        _mine_batch(db, cfg, episodes, backend, result)
+        db.flush()
+        db.expunge_all()
     return result
 
 

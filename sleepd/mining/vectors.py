@@ -22,6 +22,8 @@ WORD_FEATURES = 2**18
 CHAR_FEATURES = 2**18
 #: Share of the char n-gram block in the combined vector (word block gets the rest).
 CHAR_WEIGHT = 0.5
+#: Texts vectorised at a time inside `raw` (bounds the temporaries, not the result).
+RAW_ROWS = 100
 #: A stored centroid keeps its heaviest features only (JSON stays small).
 CENTROID_TOP_K = 400
 
@@ -63,7 +65,14 @@ class IntentVectorizer:
         return WORD_FEATURES + CHAR_FEATURES
 
     def raw(self, texts: Sequence[str]) -> sparse.csr_matrix:
-        """Sublinear term frequencies, each block l2-normalised, before idf."""
+        """Sublinear term frequencies, each block l2-normalised, before idf. Rows are
+        computed RAW_ROWS at a time (the same rows; the temporaries stay small)."""
+        if len(texts) <= RAW_ROWS:
+            return self._raw(texts)
+        parts = [self._raw(texts[i : i + RAW_ROWS]) for i in range(0, len(texts), RAW_ROWS)]
+        return sparse.vstack(parts, format="csr")
+
+    def _raw(self, texts: Sequence[str]) -> sparse.csr_matrix:
         prepared = [prepare(t) for t in texts]
         word = self._word.transform(prepared).astype(np.float64)
         char = self._char.transform(prepared).astype(np.float64)

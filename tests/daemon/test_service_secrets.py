@@ -118,3 +118,18 @@ def test_daemon_log_private_under_a_careless_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "logs" / LOG_FILENAME).stat().st_mode) == 0o600
     assert stat.S_IMODE((tmp_path / "logs").stat().st_mode) == 0o700
+
+
+def test_a_team_store_unit_names_the_password_file_never_the_password(
+    fake_install: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """docs/team.md: a password-free PostgreSQL URL and libpq's PGPASSFILE are carried."""
+    url = "postgresql://alice@db.example.com:5432/sleepd?sslmode=verify-full"
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"db.example.com:5432:sleepd:alice:{PASSWORD}\n")
+    monkeypatch.setenv("SLEEPD_DATABASE_URL", url)
+    monkeypatch.setenv("PGPASSFILE", str(passfile))
+    spec = build_spec(str(fake_install))
+    unit = render_systemd_unit(spec)
+    assert f"PGPASSFILE={passfile}" in unit and url in unit
+    assert PASSWORD not in unit + render_launchd_plist(spec) and spec.secrets == {}

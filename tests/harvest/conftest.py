@@ -28,9 +28,13 @@ def cfg() -> Any:
 
 
 @pytest.fixture
-def store(cfg: Any) -> Iterator[Any]:
-    """The database the CLI would open, created and migrated."""
+def store(cfg: Any, db_kind: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The database the CLI would open, created and migrated (PostgreSQL for tests marked
+    both_dbs: `db_url` points the CLI's variable at a fresh database)."""
     from sleepd.store.open import open_store
+
+    if db_kind == "postgresql":
+        request.getfixturevalue("db_url")
 
     engine = open_store(cfg, write=True)
     yield engine
@@ -38,5 +42,8 @@ def store(cfg: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def db_file(isolated_home: Path) -> Path:
+def db_file(isolated_home: Path, db_kind: str, request: pytest.FixtureRequest) -> Path | str:
+    """The SQLite file, or for PostgreSQL its URL (the e2e helpers take either)."""
+    if db_kind == "postgresql":
+        return str(request.getfixturevalue("db_url"))
     return isolated_home / "sleepd-home" / "sleepd.db"

@@ -118,9 +118,21 @@ def canonical_dump(db_file: Path) -> dict[str, list[tuple[Any, ...]]]:
     return {"sessions": sessions, "events": events, "files": files, "redactions": redactions}
 
 
-def integrity(db_file: Path) -> str:
+#: Each session's stored event count against its events (both databases).
+_DRIFTED = (
+    "SELECT s.external_id, s.event_count, count(e.id) FROM sessions s "
+    "LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id, s.external_id, s.event_count "
+    "HAVING s.event_count != count(e.id)"
+)
+
+
+def integrity(db_file: Path | str) -> str:
     """SQLite's integrity check, FTS5's check of the index against the events, and each
-    session's stored event count against its events."""
+    session's stored event count against its events; on PostgreSQL (`db_file` is then its
+    URL) the event counts."""
+    if isinstance(db_file, str):
+        drifted = query(db_file, _DRIFTED)
+        return f"event counts drifted (session, stored, real): {drifted[:5]}" if drifted else "ok"
     conn = sqlite3.connect(db_file)
     try:
         result = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -130,11 +142,7 @@ def integrity(db_file: Path) -> str:
             conn.execute("INSERT INTO events_fts(events_fts) VALUES('integrity-check')")
         except sqlite3.DatabaseError as exc:
             return f"full-text index: {exc}"
-        drifted = conn.execute(
-            "SELECT s.external_id, s.event_count, count(e.id) FROM sessions s "
-            "LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id "
-            "HAVING s.event_count != count(e.id)"
-        ).fetchall()
+        drifted = conn.execute(_DRIFTED).fetchall()
         if drifted:
             return f"event counts drifted (session, stored, real): {drifted[:5]}"
         return "ok"
@@ -142,7 +150,22 @@ def integrity(db_file: Path) -> str:
         conn.close()
 
 
-def query(db_file: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def query(db_file: Path | str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Rows of `sql` (with `?` marks) on the SQLite file, or on the database a URL names."""
+    if isinstance(db_file, str):
+        from sqlalchemy import text
+
+        from sleepd.store.engine import make_engine
+
+        for n in range(len(params)):
+            sql = sql.replace("?", f":p{n}", 1)
+        engine = make_engine(db_file)
+        try:
+            with engine.connect() as c:
+                rows = c.execute(text(sql), {f"p{n}": v for n, v in enumerate(params)}).all()
+                return [tuple(r) for r in rows]
+        finally:
+            engine.dispose()
     conn = sqlite3.connect(db_file)
     try:
         return conn.execute(sql, params).fetchall()

@@ -244,6 +244,7 @@ def test_a_file_truncated_and_regrown_past_its_offset_with_the_same_head_is_read
     assert harvest(store, cfg).totals()["events_new"] == 0
 
 
+@pytest.mark.both_dbs
 def test_a_subagent_stored_before_its_parent_is_linked_when_the_parent_arrives(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
@@ -274,6 +275,7 @@ def test_a_subagent_stored_before_its_parent_is_linked_when_the_parent_arrives(
     assert parents() == {f"{parent_sid}:agent-a1": parent_sid, f"{lost_sid}:agent-b2": None}
 
 
+@pytest.mark.both_dbs
 def test_lines_copied_into_another_file_are_stored_once_and_counted_once(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:

@@ -150,6 +150,7 @@ def test_no_isolation_runs_with_a_notice_or_is_refused_by_config(
     response, detail = act(checkout_dir(tmp_path))
     assert response.ok  # type: ignore[attr-defined]
     assert "NETWORK NOT CUT" in detail.isolation  # type: ignore[attr-defined]
+    assert "replay.require_isolation = true refuses" in detail.isolation  # type: ignore[attr-defined]
     fake_claude.unlink()
     refused, detail = act(checkout_dir(tmp_path / "again"), require_isolation=True)
     assert not refused.ok and "require_isolation" in refused.failure_detail  # type: ignore[attr-defined]
