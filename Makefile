@@ -23,8 +23,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy sleepd harvesters
 
+# The suite runs on every core (pytest-xdist; each worker has its own temp folders,
+# homes and loopback ports); tests sharing one session fixture (the demo) stay on one
+# worker by their xdist_group mark. `make pytest PYTEST_WORKERS=0` runs it in one process.
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 
 demo: $(STAMP)
 	$(BIN)/sleepd demo

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli_here import Ran, sleepd_here
 from sqlalchemy import text
 
 from sleepd.daemon.lock import DaemonLock
@@ -16,7 +17,12 @@ from sleepd.store.engine import make_engine
 from sleepd.store.schema_version import HEAD_REVISION
 
 
-def sleepd(*args: str) -> subprocess.CompletedProcess[str]:
+def sleepd(*args: str) -> Ran:
+    return sleepd_here(*args)
+
+
+def sleepd_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """`sleepd ARGS` in a process of its own (a lock this process holds is another's)."""
     return subprocess.run(
         [sys.executable, "-c", "from sleepd.cli.app import main; main()", *args],
         capture_output=True,
@@ -42,7 +48,7 @@ def test_upgrade_is_refused_while_the_daemon_holds_the_lock(isolated_home: Path)
     lock = DaemonLock(lock_file())
     lock.acquire()
     try:
-        proc = sleepd("db", "upgrade")
+        proc = sleepd_process("db", "upgrade")
     finally:
         lock.release()
     assert proc.returncode == 6

@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from cli_here import Ran, sleepd_here
 
-from sleepd.cli.app import run
+#: With the demo's end-to-end test on one xdist worker: they share one demo run per width.
+pytestmark = pytest.mark.xdist_group("demo")
 
 WIDTHS = (80, 200)
 #: What a Python repr of a dict or list of strings/dicts looks like on screen.
@@ -68,20 +68,9 @@ def _env(home: Path, width: int) -> dict[str, str | None]:
     }
 
 
-@dataclass(frozen=True)
-class Done:
-    """A command's exit status and what it printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def sleepd(home: Path, width: int, *args: str) -> Done:
-    """`sleepd ARGS` through the console script's entry point, with the home's environment."""
-    with CliRunner().isolation(env=_env(home, width)) as (out, err, _):
-        code = run(list(args))
-        return Done(code, out.getvalue().decode(), err.getvalue().decode())
+def sleepd(home: Path, width: int, *args: str) -> Ran:
+    """`sleepd ARGS` with the home's environment, through the console script's entry point."""
+    return sleepd_here(*args, env=_env(home, width))
 
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}cols" for w in WIDTHS])

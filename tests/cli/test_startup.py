@@ -18,9 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from sleepd.cli.app import run
+from cli_here import sleepd_here
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions" / "claude"
 HEAVY = (
@@ -79,9 +77,8 @@ def probe(args: list[str], tmp_path: Path, heavy: tuple[str, ...] = HEAVY) -> di
 def sleepd(*args: str) -> None:
     """`sleepd ARGS` in this process: it prepares a home; what a command loads is probed
     in a fresh interpreter (`probe`)."""
-    with CliRunner().isolation() as (_, err, _):
-        code = run(list(args))
-        assert code == 0, err.getvalue().decode()
+    done = sleepd_here(*args)
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture

@@ -23,12 +23,14 @@ class Recorder:
     def __init__(self) -> None:
         self.nights: list[dict[str, Any]] = []
         self.harvests: list[dict[str, Any]] = []
-        self.release = threading.Event()
+        self.started = threading.Event()  # a night has begun
+        self.release = threading.Event()  # nights may end (cleared: they wait for the test)
         self.release.set()
 
     def night(self, engine: Any, cfg: Any, *, trigger: str, stop: Any = None) -> int:
         self.nights.append({"trigger": trigger, "stop": stop, "thread": threading.current_thread()})
-        self.release.wait(5)
+        self.started.set()
+        self.release.wait(120)  # the test sets it; the bound only ends a test that hangs
         return 1
 
     def harvest(self, engine: Any, cfg: Any, *, trigger: str, paths: Any = None) -> int:
@@ -96,14 +98,11 @@ def test_a_second_night_while_one_runs_is_skipped(
     first = threading.Thread(target=daemon.night, args=("schedule",))
     first.start()
     try:
-        for _ in range(100):
-            if recorder.nights:
-                break
-            threading.Event().wait(0.02)
-        daemon.night("catchup")
+        assert recorder.started.wait(120), "the scheduled night never began"
+        daemon.night("catchup")  # while the first is still running, whatever the machine's speed
     finally:
         recorder.release.set()
-        first.join(5)
+        first.join(120)
     assert [n["trigger"] for n in recorder.nights] == ["schedule"]
     assert ("catchup", "skipped", "another night is already running") in _runs(db_engine)
 
