@@ -577,7 +577,6 @@ class _Night:
             val,
             target,
             baseline,
-            policy,
             index_offset=base + PRUNE_INDEX_SHIFT,
         )
         outcome.prune = result.to_dict()

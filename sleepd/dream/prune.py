@@ -84,7 +84,6 @@ def measure_rules(
     val: Sequence[ReplayTask],
     target: PreparedTarget,
     baseline: Scores,
-    policy: GatePolicy,
     *,
     index_offset: int,
 ) -> PruneResult:

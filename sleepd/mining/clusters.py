@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
-from sklearn.cluster import AgglomerativeClustering
 from sklearn.preprocessing import normalize
 
 CHUNK_SIZE = 1500
@@ -36,24 +35,56 @@ def row_sum(rows: sparse.csr_matrix) -> sparse.csr_matrix:
     return sparse.csr_matrix(ones @ rows)
 
 
+#: Rows of the similarity matrix computed at a time for the condensed distances.
+DISTANCE_ROWS = 100
+
+
+def _condensed_distances(vectors: sparse.csr_matrix) -> np.ndarray:
+    """Cosine distances of every pair i < j in SciPy's condensed order, DISTANCE_ROWS
+    rows at a time (one n·(n-1)/2 array, never the n×n one), clipped to [0, 2]."""
+    n = vectors.shape[0]
+    out = np.empty(n * (n - 1) // 2)
+    transposed = vectors.T.tocsc()
+    offset = 0
+    for start in range(0, n - 1, DISTANCE_ROWS):
+        block = (vectors[start : start + DISTANCE_ROWS] @ transposed).toarray()
+        np.subtract(1.0, block, out=block)
+        np.clip(block, 0.0, 2.0, out=block)
+        for local, row in enumerate(block):
+            i = start + local
+            tail = row[i + 1 :]
+            out[offset : offset + len(tail)] = tail
+            offset += len(tail)
+    return out
+
+
 def _agglomerate(vectors: sparse.csr_matrix, threshold: float) -> list[list[int]]:
+    """Average-linkage clustering cut at distance `1 - threshold`: every merge closer
+    than the cut is made (the partition scikit-learn's AgglomerativeClustering gives
+    with `distance_threshold`, from the same SciPy linkage)."""
+    from scipy.cluster.hierarchy import linkage
+
     n = vectors.shape[0]
     if n == 1:
         return [[0]]
-    # one dense n×n array, turned into distances in place
-    distance = (vectors @ vectors.T).toarray()
-    np.subtract(1.0, distance, out=distance)
-    np.clip(distance, 0.0, 2.0, out=distance)
-    np.fill_diagonal(distance, 0.0)
-    labels = AgglomerativeClustering(
-        n_clusters=None,
-        metric="precomputed",
-        linkage="average",
-        distance_threshold=1.0 - threshold,
-    ).fit_predict(distance)
+    merges = linkage(_condensed_distances(vectors), method="average")
+    cut = 1.0 - threshold
+    parent = list(range(2 * n - 1))
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    # the tree cut into one cluster per merge at or past the cut, plus one
+    kept = n - 1 - int(np.count_nonzero(merges[:, 2] >= cut))
+    for step, (left, right, _, _) in enumerate(merges[:kept]):
+        parent[root(int(left))] = n + step
+        parent[root(int(right))] = n + step
     groups: dict[int, list[int]] = {}
-    for row, label in enumerate(labels):
-        groups.setdefault(int(label), []).append(row)
+    for row in range(n):
+        groups.setdefault(root(row), []).append(row)
     return sorted(groups.values(), key=lambda g: g[0])
 
 

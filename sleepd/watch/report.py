@@ -1,7 +1,8 @@
 """The regression watch: did real work get better, stay the same, or get worse after an
 adoption?
 
-For each adoption, live episodes of the document's project are split at the adoption time:
+For each adoption, live episodes of the document's project are split by their session's
+start at the adoption time (counted by the database, one grouped query per adoption):
 *before* (the version it replaced was in force, at most `watch.window_days` back) and
 *after* (until the document changed again, or now). Only sessions whose agent read the
 document count (see `linking`); for a skill, the *after* side keeps the sessions that
@@ -11,7 +12,8 @@ a known outcome: `success` against `failure` or `mixed` (it needed a correction)
 `abandoned` and `unknown` episodes say nothing and are left out.
 
 Two comparisons, each Fisher's exact test one-sided both ways (`stats`): the task clusters
-the adoption was meant to help (the clusters of the tasks its night replayed) and the
+the adoption was meant to help (recorded by its night: the clusters of the training tasks
+that failed, else of every task it replayed) and the
 project's other recurring clusters, pooled. A verdict needs `watch.min_episodes` on each
 side; "looks worse" when either comparison is significantly worse at `watch.alpha`,
 "helping" when the target clusters are significantly better and nothing looks worse,

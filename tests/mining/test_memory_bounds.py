@@ -95,6 +95,19 @@ def test_clusters_are_the_same_as_before(threshold: float) -> None:
     assert _agglomerate(matrix, threshold) == _agglomerate_as_before(matrix, threshold)
 
 
+def test_clusters_of_the_labelled_intents_are_the_same_as_before() -> None:
+    import json
+
+    path = Path(__file__).resolve().parents[1] / "data" / "intents.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    vectorizer = IntentVectorizer()
+    sample = [r["text"] for r in rows]
+    vectorizer.fit_idf(sample)
+    matrix = vectorizer.transform(sample)
+    for threshold in (0.15, 0.2, 0.3):
+        assert _agglomerate(matrix, threshold) == _agglomerate_as_before(matrix, threshold)
+
+
 def test_a_plan_in_chunks_joins_what_the_earlier_chunks_formed() -> None:
     vectorizer = IntentVectorizer()
     matrix = vectorizer.transform(texts(60, seed=5) * 2)  # the second half repeats the first
