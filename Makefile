@@ -24,11 +24,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy sleepd harvesters
 
 # The suite runs on every core (pytest-xdist; each worker has its own temp folders,
-# homes and loopback ports); tests sharing one session fixture (the demo) stay on one
-# worker by their xdist_group mark. `make pytest PYTEST_WORKERS=0` runs it in one process.
+# homes and loopback ports), one test file per worker at a time, so a module's shared
+# fixtures (the demo run per width of the render checks) are built once.
+# `make pytest PYTEST_WORKERS=0` runs it in one process.
 PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 demo: $(STAMP)
 	$(BIN)/sleepd demo

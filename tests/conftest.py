@@ -224,8 +224,8 @@ class DemoRun:
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], DemoRun]:
     """`demo_run(width)`: the demo at `width` columns, run once per session and width.
 
-    The demo is a whole simulated night (tens of seconds of CPU); every test that needs
-    one at the same width shares this run instead of starting its own.
+    The demo is a whole simulated night (tens of seconds of CPU); every test in this
+    process (one xdist worker) that needs one at the same width shares this run.
     """
     runs: dict[int, DemoRun] = {}
 

@@ -21,9 +21,6 @@ from typing import Any
 import pytest
 from cli_here import Ran, sleepd_here
 
-#: With the demo's end-to-end test on one xdist worker: they share one demo run per width.
-pytestmark = pytest.mark.xdist_group("demo")
-
 WIDTHS = (80, 200)
 #: What a Python repr of a dict or list of strings/dicts looks like on screen.
 REPR_MARKS = ("{'", "[{'", "['", "': ", "',)")

@@ -8,11 +8,6 @@ from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
-import pytest
-
-#: With tests/cli/test_render.py on one xdist worker: they share one demo run per width.
-pytestmark = pytest.mark.xdist_group("demo")
-
 
 def test_demo_stages_a_simulated_proposal_and_shows_it(demo_run: Callable[[int], Any]) -> None:
     # At 200 columns each diff line stays on one line of output. The run is shared with
