@@ -36,6 +36,10 @@ rollouts_per_task = 1
 candidates_per_night = 2
 min_tasks = 6
 max_tasks_per_split = 3
+[mining]
+# Cluster keys (and so the train/val split) independent of the test's temporary
+# project path: with per-project scope the split was a fresh draw on every run.
+cross_project = true
 [gate]
 min_tasks = 3
 calibrate = false
