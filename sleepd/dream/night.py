@@ -273,8 +273,29 @@ class _Night:
             return
         self.say("mining tasks and failure patterns")
         # Nothing new since the last pass: skip the mining imports (about a second).
-        self.steps["mine"] = idle_report(self.cfg) or run_pass(self.engine, self.cfg)
+        self.steps["mine"] = idle_report(self.cfg) or run_pass(
+            self.engine, self.cfg, backend=self.mining_backend()
+        )
+        if self.ledger is not None:
+            self.ledger.flush()  # the miner model's spend is the night's too
         self.watch_adoptions()
+
+    def mining_backend(self) -> Any:
+        """The miner model for this night's mining pass when model-assisted mining is on
+        (None otherwise, and for a dry run, which makes no calls). Its calls pass the
+        pass's own cap (`mining.model_max_usd`) and then the night's budget, so the
+        night's ledger and caps count them like every other call."""
+        if not self.cfg.mining.model_assisted or self.guard is None:
+            return None
+        from sleepd.backends.budget import GuardedBackend
+        from sleepd.mining.model_miner import miner_backend
+
+        backend, why_not = miner_backend(self.cfg, override=self.options.backend)
+        if backend is None:
+            if why_not:
+                self.say(why_not)
+            return None
+        return GuardedBackend(backend, self.guard)
 
     def watch_adoptions(self) -> None:
         """With fresh live outcomes mined: roll back adoptions that look worse, if allowed."""

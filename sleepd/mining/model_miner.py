@@ -50,11 +50,12 @@ SPEC_SCHEMA: dict[str, Any] = {
 }
 
 
-def miner_backend(cfg: Any) -> tuple[Any, str | None]:
+def miner_backend(cfg: Any, override: str | None = None) -> tuple[Any, str | None]:
     """(backend, None) for the miner role when model-assisted mining is on, else
     (None, reason); mining then writes heuristic specs and reads turns by rule only.
     The backend passes every call through one budget guard for the pass
-    (`mining.model_max_usd`)."""
+    (`mining.model_max_usd`). `override` names a backend for every role, as a night's
+    `--backend` does, so a simulated night never reaches a real provider."""
     if not cfg.mining.model_assisted:
         return None, None
     from sleepd.backends.budget import BudgetCaps, BudgetGuard, GuardedBackend, MemoryLedger
@@ -64,7 +65,9 @@ def miner_backend(cfg: Any) -> tuple[Any, str | None]:
 
     role = cfg.role("miner")
     try:
-        backend = make_backend(role.backend, settings_from_config(cfg), model=role.model or None)
+        backend = make_backend(
+            override or role.backend, settings_from_config(cfg), model=role.model or None
+        )
     except SleepdError as exc:
         return None, f"model-assisted mining off for this run: {exc}"
     # every call of the pass passes one guard: its dollars and tokens are capped together
