@@ -68,6 +68,7 @@ def run_scenario(
     return adopted, last
 
 
+@pytest.mark.both_dbs
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_each_report_and_the_check(
     name: str, engine: Engine, cfg: Config, project: Path, adopt: AdoptFn, cli: Any
