@@ -36,6 +36,8 @@ COUNT_CACHE_SIZE = 4096
 class AnthropicBackend:
     name = "anthropic"
     simulated = False
+    #: the provider stops at `max_tokens`: a narrowed call's reservation is its bound
+    bounds_output = True
 
     def __init__(
         self,

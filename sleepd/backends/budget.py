@@ -11,8 +11,11 @@ far is never above a cap. A call that somehow costs more than its reservation (a
 whose estimate was not a bound) is counted in `overruns` and charged in full.
 
 `OutputForecast` (measured output sizes per role and model, a high quantile with a
-margin) is for planning only: the dry run's cost forecast and how many calls a cap can
-expect to pay for. It never shrinks a reservation, since a forecast is not a bound.
+margin) plans the dry run's cost. It also lets a night near its cap keep going without
+giving up the bound: `reserve` first tries the call's worst case; when that no longer
+fits, a backend that enforces `max_tokens` (`bounds_output`) gets the call with its
+`max_tokens` lowered to the measured forecast, so the smaller reservation is still the
+call's worst case. A forecast alone never shrinks a reservation, since it is not a bound.
 """
 
 from __future__ import annotations
@@ -183,9 +186,11 @@ class BudgetGuard:
         *,
         spent_tokens: int = 0,
         spent_usd: float = 0.0,
+        forecast: OutputForecast | None = None,
     ) -> None:
         self.caps = caps
         self.ledger = ledger
+        self.forecast = forecast  # measured output sizes: narrows calls near a cap
         self.overruns = 0  # calls that cost more than their reservation
         self._clock = clock
         self._started = clock()
@@ -244,6 +249,28 @@ class BudgetGuard:
             self._reserved[reservation.id] = reservation
         self._thread_pending().append(reservation)
         return reservation
+
+    def reserve(self, backend: Any, request: ModelRequest) -> tuple[ModelRequest, Reservation]:
+        """Reserve `request`'s worst case, or, when that would cross a cap, the worst case
+        of the same request with `max_tokens` lowered to the measured output forecast for
+        its role and model: only for a backend that enforces `max_tokens`, so the
+        reservation stays a bound. Returns the request to send (the narrowed one, if so);
+        raises `BudgetExceeded` when neither fits."""
+        try:
+            return request, self.check(backend.estimate(request))
+        except BudgetExceeded:
+            narrowed = self._narrowed(backend, request)
+            if narrowed is None:
+                raise
+            return narrowed, self.check(backend.estimate(narrowed))
+
+    def _narrowed(self, backend: Any, request: ModelRequest) -> ModelRequest | None:
+        if self.forecast is None or not getattr(backend, "bounds_output", False):
+            return None
+        size = self.forecast.tokens(request.role, request.model)
+        if size is None or size >= request.max_tokens:
+            return None
+        return replace(request, max_tokens=size)
 
     def _thread_pending(self) -> list[Reservation]:
         pending: list[Reservation] | None = getattr(self._pending, "items", None)
@@ -325,7 +352,7 @@ class GuardedBackend:
 
     def complete(self, request: ModelRequest) -> ModelResponse:
         try:
-            reservation = self.guard.check(self.inner.estimate(request))
+            request, reservation = self.guard.reserve(self.inner, request)
         except BudgetExceeded as exc:
             return ModelResponse.failed(
                 FailureKind.BUDGET, str(exc), backend=self.name, model=request.model or ""

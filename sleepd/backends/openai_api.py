@@ -47,6 +47,8 @@ _BATCH_STATES: dict[str, Literal["in_progress", "ended", "failed", "cancelled", 
 class OpenAIBackend:
     name = "openai"
     simulated = False
+    #: the provider stops at `max_tokens`: a narrowed call's reservation is its bound
+    bounds_output = True
 
     def __init__(
         self,

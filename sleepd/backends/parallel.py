@@ -99,7 +99,7 @@ class ParallelRunner:
         reservation = None
         if self.guard is not None:
             try:
-                reservation = self.guard.check(self.backend.estimate(request))
+                request, reservation = self.guard.reserve(self.backend, request)
             except BudgetExceeded as exc:
                 self.stopped_by = self.stopped_by or exc
                 return ModelResponse.failed(

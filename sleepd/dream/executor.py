@@ -62,34 +62,39 @@ class CallExecutor:
         responses: list[ModelResponse] = []
         rest = list(requests)
         while rest:
-            reservations = self._reserve_prefix(rest)
-            if reservations is None:
+            reserved = self._reserve_prefix(rest)
+            if reserved is None:
                 assert self.stopped_by is not None
                 detail = str(self.stopped_by)
                 responses += [self._failed(r, FailureKind.BUDGET, detail) for r in rest]
                 break
-            size = len(reservations) if self.guard is not None else len(rest)
-            chunk, rest = rest[:size], rest[size:]
-            responses += self._one_batch(chunk, reservations)
+            size = len(reserved) if self.guard is not None else len(rest)
+            # the requests as reserved: near a cap some may carry a narrowed max_tokens
+            chunk = [req for req, _ in reserved] if self.guard is not None else rest[:size]
+            rest = rest[size:]
+            responses += self._one_batch(chunk, [res for _, res in reserved])
             if self.stop.is_set():
                 responses += [self._failed(r, FailureKind.CANCELLED, "cancelled") for r in rest]
                 break
         return responses
 
-    def _reserve_prefix(self, requests: Sequence[ModelRequest]) -> list[Reservation] | None:
-        """Reservations for the longest prefix whose worst case fits; None when none does."""
-        reservations: list[Reservation] = []
+    def _reserve_prefix(
+        self, requests: Sequence[ModelRequest]
+    ) -> list[tuple[ModelRequest, Reservation]] | None:
+        """(request to send, reservation) for the longest prefix whose worst case fits
+        (`BudgetGuard.reserve`, which may narrow a request near a cap); None when none does."""
+        reserved: list[tuple[ModelRequest, Reservation]] = []
         if self.guard is None:
-            return reservations
+            return reserved
         for request in requests:
             try:
-                reservations.append(self.guard.check(self.backend.estimate(request)))
+                reserved.append(self.guard.reserve(self.backend, request))
             except BudgetExceeded as exc:
-                if not reservations:
+                if not reserved:
                     self.stopped_by = self.stopped_by or exc
                     return None
                 break
-        return reservations
+        return reserved
 
     def _one_batch(
         self, requests: Sequence[ModelRequest], reservations: Sequence[Reservation]

@@ -199,7 +199,8 @@ class _Night:
                 max_wall_s=60 * (options.max_wall_minutes or budget.max_wall_minutes),
             )
             ledger = DbLedger(engine, night_id)
-            guard = BudgetGuard(caps, ledger)
+            # measured output sizes let calls near a cap run narrowed, still bounded
+            guard = BudgetGuard(caps, ledger, forecast=forecast_from_ledger(engine))
         return cls(
             engine=engine,
             cfg=cfg,

@@ -29,7 +29,7 @@ from sleepd.backends.base import (
     ModelResponse,
     custom_ids,
 )
-from sleepd.backends.budget import BudgetCaps, BudgetGuard, MemoryLedger
+from sleepd.backends.budget import BudgetCaps, BudgetGuard, MemoryLedger, OutputForecast
 from sleepd.backends.parallel import run_parallel
 from sleepd.backends.pricing import PriceTable, input_token_bound
 from sleepd.dream.executor import CallExecutor
@@ -262,3 +262,68 @@ def test_a_kill_mid_round_leaves_whole_rounds_in_the_ledger(db_engine: Any, tmp_
         spent = conn.execute(select(func.sum(BudgetEntry.cost_usd))).scalar()
     assert rows == 12  # two whole rounds of six; the killed round left nothing half-written
     assert spent == pytest.approx(0.12)
+
+
+# -- near a cap: calls narrowed to the measured output forecast, still bounded ------------
+
+
+@dataclass
+class BoundedGreedy(GreedyBackend):
+    """A provider that stops at `max_tokens` (as the SDK backends' providers do) and still
+    writes all of it; `sent` is the `max_tokens` of every call it received."""
+
+    bounds_output: bool = True
+    sent: list[int] = field(default_factory=list)
+
+    def complete(self, req: ModelRequest) -> ModelResponse:
+        with self.lock:
+            self.sent.append(req.max_tokens)
+        return super().complete(req)
+
+
+def forecast_for(size: int) -> OutputForecast:
+    return OutputForecast({(request(0).role, MODEL): size})
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_near_the_cap_calls_run_narrowed_to_the_forecast_and_never_cross_it(
+    concurrency: int,
+) -> None:
+    one = worst_usd(request(0))
+    narrowed = worst_usd(request(0, max_tokens=100))
+    cap = one * 3.5
+    ledger = MemoryLedger()
+    guard = BudgetGuard(BudgetCaps(max_usd=cap), ledger, forecast=forecast_for(100))
+    backend = BoundedGreedy(guard)
+    responses = run_parallel(
+        backend, [request(i) for i in range(40)], concurrency=concurrency, guard=guard
+    )
+    ran = sum(r.ok for r in responses)
+    assert ran > 3  # worst-case reservations alone would stop after three
+    assert ran <= int(cap // narrowed)
+    assert set(backend.sent) <= {800, 100} and 100 in backend.sent
+    assert guard.spent_usd <= cap and ledger.total_usd <= cap and backend.peak <= cap
+    assert guard.overruns == 0 and guard.reserved_usd == 0
+
+
+def test_a_backend_that_cannot_bound_its_output_is_never_narrowed() -> None:
+    """A CLI agent ignores max_tokens: a smaller reservation would not be its worst case."""
+    cap = worst_usd(request(0)) * 3.5
+    guard = BudgetGuard(BudgetCaps(max_usd=cap), MemoryLedger(), forecast=forecast_for(100))
+    backend = GreedyBackend(guard)  # no bounds_output
+    responses = run_parallel(backend, [request(i) for i in range(10)], guard=guard)
+    assert sum(r.ok for r in responses) == 3 and guard.spent_usd <= cap
+
+
+def test_a_round_near_the_cap_sends_its_narrowed_requests() -> None:
+    """The night's round executor: the batch holds the requests as they were reserved."""
+    one = worst_usd(request(0))
+    cap = one * 2.5
+    guard = BudgetGuard(BudgetCaps(max_usd=cap), MemoryLedger(), forecast=forecast_for(100))
+    backend = BoundedGreedy(guard)
+    executor = CallExecutor(backend, guard, threading.Event(), use_batch=True, batch_poll_s=0)
+    responses = executor.run([request(i) for i in range(8)])
+    sent = [r.max_tokens for reqs in backend.batches.values() for r in reqs]
+    assert sum(r.ok for r in responses) == len(sent) > 2
+    assert sent[:2] == [800, 800] and set(sent[2:]) == {100}
+    assert guard.spent_usd <= cap and guard.overruns == 0
