@@ -10,7 +10,10 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn
 from sleepd.store.engine import write_session
 from sleepd.store.models import Event, Session
 
@@ -129,3 +132,20 @@ def views(builder: SessionBuilder) -> list[EventView]:
         )
         for row in builder.rows
     ]
+
+
+#: An agent turn that claims the work is done (what most user turns answer).
+DONE = "I've updated the component and the tests pass. The change is in place."
+
+
+def kind_of(text: str, agent_text: str = DONE, **extra: object) -> TurnKind:
+    """The kind the rules give a user turn that answers `agent_text` in a running episode."""
+    turn = TurnInput(
+        text=text,
+        command=parse_command(text),
+        has_episode=True,
+        agent_text=agent_text,
+        agent_worked=True,
+        **extra,  # type: ignore[arg-type]
+    )
+    return classify_turn(turn, lexicon_for()).kind

@@ -11,24 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from sleepd.mining.commands import parse_command
-from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn
+from sleepd.mining.turns import TurnKind
 
-DONE = "I've updated the component and the tests pass. The change is in place."
+from .builders import kind_of
+
 ASKS = "Both steps are ready: merge locally, or close the PR. Which one would you like?"
-
-
-def kind_of(text: str, agent_text: str = DONE, **extra: object) -> TurnKind:
-    turn = TurnInput(
-        text=text,
-        command=parse_command(text),
-        has_episode=True,
-        agent_text=agent_text,
-        agent_worked=True,
-        **extra,  # type: ignore[arg-type]
-    )
-    return classify_turn(turn, lexicon_for()).kind
 
 
 @pytest.mark.parametrize(

@@ -13,23 +13,11 @@ import pytest
 from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
-from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region
+from sleepd.mining.turns import TurnKind, feedback_region
 
-DONE = "I've updated the component and the tests pass. The change is in place."
+from .builders import DONE, kind_of
+
 ASKS = "I can set it up with Vite or with a tiny Python server. Which one would you like?"
-
-
-def kind_of(text: str, agent_text: str = DONE, **extra: object) -> TurnKind:
-    turn = TurnInput(
-        text=text,
-        command=parse_command(text),
-        has_episode=True,
-        agent_text=agent_text,
-        agent_worked=True,
-        **extra,  # type: ignore[arg-type]
-    )
-    return classify_turn(turn, lexicon_for()).kind
 
 
 # --- slash commands are real intents ------------------------------------------------
