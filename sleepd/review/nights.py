@@ -54,11 +54,25 @@ def replay_of(summary: dict[str, Any] | None) -> tuple[str | None, int]:
     return (used.pop() if len(used) == 1 else "mixed"), excluded
 
 
+#: The night's stored figures, selected in this order by `_NIGHT_SQL`.
+_FIGURES = (
+    "tasks_replayed",
+    "candidates_proposed",
+    "accepted",
+    "rejected",
+    "inconclusive",
+    "val_before",
+    "val_after",
+    "test_before",
+    "test_after",
+    "rollouts",
+    "tokens",
+    "cost_usd",
+)
 _NIGHT_SQL = (
     "SELECT id, started_at, ended_at, status, stop_reason, trigger, project_path, backend, "
-    "simulated, dry_run, tasks_replayed, candidates_proposed, accepted, rejected, "
-    "inconclusive, val_before, val_after, test_before, test_after, rollouts, tokens, "
-    "cost_usd, summary FROM nights ORDER BY started_at DESC, id DESC"
+    f"simulated, dry_run, {', '.join(_FIGURES)}, summary "
+    "FROM nights ORDER BY started_at DESC, id DESC"
 )
 _ADOPTED_SQL = (
     "SELECT night_id, COUNT(id) FROM proposals "
@@ -100,29 +114,9 @@ def _row(values: Sequence[Any], adopted: int) -> dict[str, Any]:
         **dict(zip(_FIGURES, figures, strict=True)),
         "adopted": adopted,
     }
-    for key in _AFTER_ADOPTED:
-        row[key] = row.pop(key)  # the documented key order
     row["replay_mode"], row["low_fidelity_excluded"] = replay_of(stored_json(summary))
-    assert tuple(row) == NIGHT_KEYS
-    return row
-
-
-#: The night's figures in the order `_NIGHT_SQL` selects them.
-_FIGURES = (
-    "tasks_replayed",
-    "candidates_proposed",
-    "accepted",
-    "rejected",
-    "inconclusive",
-    "val_before",
-    "val_after",
-    "test_before",
-    "test_after",
-    "rollouts",
-    "tokens",
-    "cost_usd",
-)
-_AFTER_ADOPTED = NIGHT_KEYS[NIGHT_KEYS.index("adopted") + 1 : NIGHT_KEYS.index("replay_mode")]
+    assert row.keys() == set(NIGHT_KEYS)
+    return {key: row[key] for key in NIGHT_KEYS}  # the documented key order
 
 
 def night_rows(db: Any, *, limit: int | None = None) -> list[dict[str, Any]]:
