@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from sleepd.backends.sim.optimizer import OptimizerRates
 from sleepd.cli.app import app
-from sleepd.demo.tools_world import build
+from sleepd.demo.tools_world import ToolsWorld, build
 from sleepd.store.engine import make_engine
 from sleepd.store.models import Proposal, Rollout, TaskReplaySite
 
@@ -56,14 +56,14 @@ kind = "agents"
 """
 
 
-def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
-    agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def tools_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ToolsWorld:
+    """The tools world's repository and sessions, the fake agents' playbook and a config
+    that replays with tools: what a tools-mode night needs, however it is started."""
     world = build(tmp_path / "projects", Path(os.environ["CODEX_HOME"]), runner="pytest")
     monkeypatch.setenv("SLEEPD_FAKE_AGENT_PLAYBOOK", str(world.playbook))
     # The simulated optimizer proposes the rule the failing trajectories lack every time:
-    # this test is about acting and judging, not about the optimizer's luck (its draws are
-    # seeded by the prompt, which holds salted redaction placeholders).
+    # these tests are about acting and judging, not about the optimizer's luck (its draws
+    # are seeded by the prompt, which holds salted redaction placeholders).
     monkeypatch.setattr(
         "sleepd.backends.sim.backend.OptimizerRates",
         lambda: OptimizerRates(helpful=1.0, neutral=0.0, harmful=0.0),
@@ -71,6 +71,13 @@ def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
     # The project's pytest without this virtualenv's plugins: a fifth of the start-up time.
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     Path(os.environ["SLEEPD_CONFIG"]).write_text(CONFIG.format(project=world.repo))
+    return world
+
+
+def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
+    agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = tools_world(tmp_path, monkeypatch)
     before = tree_digest(world.repo)
 
     result = CliRunner().invoke(app, ["run", "--backend", "sim", "--json"])

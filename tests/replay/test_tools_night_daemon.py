@@ -16,29 +16,20 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from sleepd.backends.sim.optimizer import OptimizerRates
 from sleepd.config import load_config
 from sleepd.daemon.main import Daemon, default_jobs
 from sleepd.daemon.notify import Notifier
-from sleepd.demo.tools_world import build
 from sleepd.store.engine import read_session
 from sleepd.store.models import JobRun, Night, Proposal, Rollout
 
 from .conftest import tree_digest
-from .test_tools_night import CONFIG
+from .test_tools_night import tools_world
 
 
 def test_the_daemons_scheduled_night_replays_with_tools_and_keeps_the_tree(
     agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db_engine: Any
 ) -> None:
-    world = build(tmp_path / "projects", Path(os.environ["CODEX_HOME"]), runner="pytest")
-    monkeypatch.setenv("SLEEPD_FAKE_AGENT_PLAYBOOK", str(world.playbook))
-    monkeypatch.setattr(
-        "sleepd.backends.sim.backend.OptimizerRates",
-        lambda: OptimizerRates(helpful=1.0, neutral=0.0, harmful=0.0),
-    )
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    Path(os.environ["SLEEPD_CONFIG"]).write_text(CONFIG.format(project=world.repo))
+    world = tools_world(tmp_path, monkeypatch)
     cfg = load_config()
     assert cfg.replay.mode == "tools" and cfg.backends.default == "sim"
     before = tree_digest(world.repo)
