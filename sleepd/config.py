@@ -36,6 +36,8 @@ BACKEND_CHOICES = ("auto", "anthropic", "openai", "claude-cli", "codex-cli", "si
 
 @dataclass
 class ScheduleConfig:
+    """`[schedule]`: when nights run and when they may not."""
+
     time: str = _opt("03:30", "Local time of the nightly run (HH:MM, 24 h).", pattern=_TIME_RE)
     timezone: str = _opt("local", "IANA timezone for `time`, or 'local'.", timezone=True)
     jitter_minutes: int = _opt(20, "Random delay added to the night's start.", min=0, max=240)
@@ -55,6 +57,8 @@ class ScheduleConfig:
 
 @dataclass
 class SourcesConfig:
+    """`[sources]`: which agents' transcripts are harvested, and from where."""
+
     claude: bool = _opt(True, "Harvest Claude Code transcripts.")
     codex: bool = _opt(True, "Harvest Codex rollouts.")
     claude_projects_dirs: list[str] = _opt(
@@ -65,6 +69,8 @@ class SourcesConfig:
 
 @dataclass
 class HarvestConfig:
+    """`[harvest]`: how transcripts are read and stored."""
+
     redact: bool = _opt(True, "Redact secrets before storing (strongly recommended).")
     max_text_bytes: int = _opt(
         262144,
@@ -90,12 +96,16 @@ class HarvestConfig:
 
 @dataclass
 class RoleConfig:
+    """`[roles.NAME]`: the backend and model one pipeline role uses."""
+
     backend: str = _opt("auto", "Backend for this role.", choices=BACKEND_CHOICES)
     model: str = _opt("", "Model name for this role ('' = the backend's default).")
 
 
 @dataclass
 class BackendsConfig:
+    """`[backends]`: which model backends roles use by default."""
+
     default: str = _opt("auto", "Backend for roles that do not name one.", choices=BACKEND_CHOICES)
     anthropic_base_url: str = _opt("", "Anthropic API base URL ('' = official).", url=True)
     openai_base_url: str = _opt(
@@ -111,6 +121,8 @@ class BackendsConfig:
 
 @dataclass
 class BudgetConfig:
+    """`[budget]`: the caps on what model calls may spend."""
+
     max_usd_per_night: float = _opt(2.0, "Hard cap on dollars per night.", min=0, max=10_000)
     max_tokens_per_night: int = _opt(
         2_000_000, "Hard cap on tokens per night.", min=0, max=10_000_000_000
@@ -120,6 +132,8 @@ class BudgetConfig:
 
 @dataclass
 class DreamConfig:
+    """`[dream]`: how a night replays tasks under candidate edits."""
+
     rollouts_per_task: int = _opt(3, "K: rollouts per task and document.", min=1, max=50)
     candidates_per_night: int = _opt(3, "Candidate edits proposed per night.", min=1, max=10)
     max_edits: int = _opt(3, "Edit budget: edits per candidate.", min=1, max=50)
@@ -138,6 +152,8 @@ class DreamConfig:
 
 @dataclass
 class GateConfig:
+    """`[gate]`: the statistical test an edit must pass to be staged."""
+
     alpha: float = _opt(0.05, "One-sided error rate for accepting an edit.", min=0.0001, max=0.5)
     min_tasks: int = _opt(6, "Fewest informative validation tasks to decide.", min=1)
     max_missing_fraction: float = _opt(
@@ -161,6 +177,8 @@ class GateConfig:
 
 @dataclass
 class MiningConfig:
+    """`[mining]`: how episodes are found and clustered into tasks."""
+
     similarity_threshold: float = _opt(
         0.2, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
     )
@@ -185,6 +203,8 @@ class MiningConfig:
 
 @dataclass
 class WatchConfig:
+    """`[watch]`: how live sessions after an adoption are weighed against those before."""
+
     min_episodes: int = _opt(
         8,
         "Fewest live episodes with a known outcome on each side of an adoption (before, "
@@ -244,6 +264,8 @@ class ReplayProject:
 
 @dataclass
 class ReplayConfig:
+    """`[replay]`: how mined tasks are replayed."""
+
     mode: str = _opt(
         "auto",
         "How tasks are replayed: text (a rehearsal judged in words), tools (the agent's CLI "
@@ -308,6 +330,8 @@ class ReplayConfig:
 
 @dataclass
 class TargetConfig:
+    """`[[targets]]`: one document a project lets sleepd edit."""
+
     project: str
     path: str
     kind: str = "skill"
@@ -316,6 +340,8 @@ class TargetConfig:
 
 @dataclass
 class Config:
+    """The whole validated config: every section, with where each value came from."""
+
     database_url: str = _opt("", "SQLAlchemy URL ('' = SQLite in SLEEPD_HOME).")
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     sources: SourcesConfig = field(default_factory=SourcesConfig)

@@ -168,8 +168,6 @@ def clean_stale_tmp() -> int:
     A folder is named `<pid>-<start mark>`; it is stale when that pid no longer runs, or
     runs but started at another time (the pid was reused). Never raises.
     """
-    import shutil
-
     root = private_tmp_root()
     removed = 0
     try:
@@ -182,6 +180,8 @@ def clean_stale_tmp() -> int:
             continue
         try:
             if entry.is_dir() and not entry.is_symlink():
+                import shutil  # only when there is something to remove (start-up cost)
+
                 shutil.rmtree(entry, ignore_errors=True)
             else:
                 entry.unlink(missing_ok=True)

@@ -9,8 +9,6 @@ from __future__ import annotations
 import sys
 from typing import Any, NoReturn
 
-import orjson
-
 from sleepd.errors import ExitCode
 
 __all__ = ["ExitCode", "emit_json", "emit_jsonl", "fail", "info", "warn"]
@@ -28,6 +26,8 @@ def _default(obj: Any) -> Any:
 
 def emit_json(data: Any) -> None:
     """Data goes to stdout as one JSON document."""
+    import orjson  # not at import: the table views of lean commands never need it
+
     sys.stdout.buffer.write(
         orjson.dumps(data, default=_default, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
     )
@@ -36,6 +36,8 @@ def emit_json(data: Any) -> None:
 
 
 def emit_jsonl(rows: Any) -> None:
+    import orjson
+
     for row in rows:
         sys.stdout.buffer.write(orjson.dumps(row, default=_default, option=orjson.OPT_NON_STR_KEYS))
         sys.stdout.buffer.write(b"\n")

@@ -109,12 +109,10 @@ def run_search(
     json_out: bool = False,
 ) -> None:
     """One page of hits on stdout (a table, or JSON); "no matches" on stderr."""
-    from sleepd import paths
-    from sleepd.config import load_config
     from sleepd.search import search_page
     from sleepd.store.fastread import ReadOnlyDb, require_head, sqlite_file_missing
 
-    url = paths.database_url(load_config().database_url or None)
+    url = database_url()
     hits: list[Any] = []
     more = False
     if not sqlite_file_missing(url):
@@ -138,3 +136,18 @@ def run_search(
     from sleepd.cli.search_view import render_hits
 
     render_hits(hits, query, page=page, limit=limit, more=more)
+
+
+def database_url() -> str:
+    """The database `load_config` would name. Without a config file or the environment
+    variable there is nothing to read or validate, and the answer is the default: the
+    config module (a dozen dataclasses, the TOML parser) is then not imported at all."""
+    import os
+
+    from sleepd import paths
+
+    if os.environ.get(paths.ENV_DATABASE_URL, "").strip() or paths.config_file().exists():
+        from sleepd.config import load_config
+
+        return paths.database_url(load_config().database_url or None)
+    return paths.database_url(None)

@@ -30,15 +30,17 @@ def render_hits(hits: Sequence[Any], query: str, *, page: int, limit: int, more:
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    table.add_column("time (UTC)", no_wrap=True)
-    table.add_column("project", overflow="fold", max_width=16)
-    table.add_column("session", no_wrap=True)
-    table.add_column("kind · text", ratio=1, overflow="fold", min_width=24)
+    # every cell and header is a Text: a plain string would be parsed as markup, which
+    # loads rich's markup and emoji tables on the command people wait for most
+    table.add_column(Text("time (UTC)"), no_wrap=True)
+    table.add_column(Text("project"), overflow="fold", max_width=16)
+    table.add_column(Text("session"), no_wrap=True)
+    table.add_column(Text("kind · text"), ratio=1, overflow="fold", min_width=24)
     for h in hits:
         snippet = Text.assemble((f"{h.kind} · ", "dim"), h.snippet)
         snippet.highlight_words(terms, style="bold reverse", case_sensitive=False)
         table.add_row(
-            h.ts.strftime("%Y-%m-%d %H:%M") if h.ts else "—",
+            Text(h.ts.strftime("%Y-%m-%d %H:%M") if h.ts else "—"),
             Text(project_name(h.project_path)),
             Text(f"{h.source}:{h.session_external_id[:8]}"),
             snippet,
@@ -46,4 +48,4 @@ def render_hits(hits: Sequence[Any], query: str, *, page: int, limit: int, more:
     console = stdout_console()
     console.print(table)
     if more:
-        console.print(f"more hits: --page {page + 1}", markup=False, highlight=False)
+        console.print(Text(f"more hits: --page {page + 1}"))

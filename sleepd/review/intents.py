@@ -17,8 +17,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from sleepd import paths
 
 INTENTS_DIRNAME = "intents"
@@ -72,6 +70,8 @@ def write_intent(intent: Intent) -> None:
     Written in place: a kill while writing it leaves unreadable JSON, which `load_intents`
     drops - rightly, since the document write it announces had not begun.
     """
+    import orjson  # not at import: every command checks for intents, few write one
+
     directory = paths.ensure_private_dir(intents_dir())
     fd = os.open(intent.file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as handle:
@@ -89,6 +89,8 @@ def remove_intent(intent: Intent) -> None:
 
 def load_intents() -> list[Intent]:
     """Every readable intent; a half-written one is removed (its write never began)."""
+    import orjson
+
     out: list[Intent] = []
     try:
         entries = sorted(intents_dir().iterdir())

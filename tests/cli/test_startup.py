@@ -140,7 +140,12 @@ def test_search_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Pat
     """The command people type most runs without typer and click (and, in JSON, rich)."""
     for args, heavy in (
         (["search", "error", "--json"], (*HEAVY, "typer", "click", "rich")),
-        (["search", "error", "--limit", "3"], (*HEAVY, "typer", "click")),
+        # the table view: no JSON encoder, no config module without a config file, and
+        # every cell a rich Text (a plain string would load the markup's emoji table)
+        (
+            ["search", "error", "--limit", "3"],
+            (*HEAVY, "typer", "click", "orjson", "sleepd.config", "rich._emoji_codes"),
+        ),
         (["search", "nosuchwordanywhere"], (*HEAVY, "typer", "click", "rich")),
     ):
         result = probe(args, tmp_path, heavy)
