@@ -1,9 +1,10 @@
 """The `sleepd` process: pick the command's path, run it, map every outcome to a status.
 
-A `search` line that `sleepd.cli.search_cmd` understands fully runs without building
-the typer app (importing typer, click and every command module is most of a short
-command's start-up); every other line, `--help` included, goes through the typer
-app in `sleepd.cli.root`, which this module hands out as `app` on first use.
+A `search` line that `sleepd.cli.search_cmd` understands fully, and a plain `mine`
+(`sleepd.cli.mine_run`), run without building the typer app (importing typer, click
+and every command module is most of a short command's start-up); every other line,
+`--help` included, goes through the typer app in `sleepd.cli.root`, which this module
+hands out as `app` on first use.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ def lean_command(argv: list[str]) -> Callable[[], Any] | None:
 
         command: Callable[[], Any] | None = lean_search(argv[1:])
         return command
+    if argv[:1] == ["mine"]:
+        from sleepd.cli.mine_run import lean_mine
+
+        return lean_mine(argv[1:])
     return None
 
 

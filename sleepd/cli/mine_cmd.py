@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from sleepd.cli.common import ExitCode, emit_json, fail, warn
+from sleepd.cli.common import ExitCode, emit_json, fail
 
 tasks_app = typer.Typer(help="Replay tasks mined from your sessions.", no_args_is_help=True)
 
@@ -20,62 +20,9 @@ class SplitChoice(StrEnum):
 
 def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Turn harvested sessions into episodes, clusters, failure patterns and tasks."""
-    from types import SimpleNamespace
+    from sleepd.cli.mine_run import run_mine
 
-    from sleepd.config import load_config
-    from sleepd.mining.idle import idle_report, record_idle_run
-
-    cfg = load_config()
-    data = idle_report(cfg)
-    if data is not None:  # nothing pending: no need to load the mining or database layers
-        record_idle_run(cfg, data)
-    else:
-        from sleepd.jobs import recorded_job
-        from sleepd.mining.idle import run_pass
-        from sleepd.mining.model_miner import miner_backend
-        from sleepd.store.open import open_store
-
-        engine = open_store(cfg, write=True)
-        backend, why_not = miner_backend(cfg)
-        if why_not:
-            warn(why_not)
-        with recorded_job(engine, "mine", "manual") as job:
-            data = run_pass(engine, cfg, backend=backend)
-            job.detail = data
-    if json_out:
-        emit_json(data)
-        return
-    report = SimpleNamespace(**data)
-    from sleepd.cli.common import stdout_console
-    from sleepd.cli.night_view import splits_text
-    from sleepd.cli.view import kv_panel
-
-    stdout_console().print(
-        kv_panel(
-            f"mined {report.sessions_mined} sessions in {report.duration_s:.2f} s",
-            [
-                ("episodes", f"{report.episodes_new} new, {report.episodes_total} in all"),
-                ("outcome signals", f"{report.signals_new} new"),
-                (
-                    "request clusters",
-                    f"{report.clusters_new} new, {report.clusters_total} in all, "
-                    f"{report.recurring_clusters} recurring",
-                ),
-                ("failure patterns", str(report.patterns_total)),
-                ("tasks", f"{report.tasks_new} new; {splits_text(report.tasks_by_split)}"),
-            ],
-        )
-    )
-    if report.miner_fallbacks:
-        warn(f"{report.miner_fallbacks} model-written judge specs were invalid; heuristic used")
-    hard = getattr(report, "hard_turns", None) or {}
-    if hard.get("asked") or hard.get("skipped"):
-        typer.echo(
-            f"hard user turns: {hard.get('decided', 0)} decided by the miner model "
-            f"({hard.get('changed', 0)} read differently from the rules), "
-            f"{hard.get('fallbacks', 0)} left to the rules after a failed or unaffordable call, "
-            f"{hard.get('skipped', 0)} over the per-pass cap"
-        )
+    run_mine(json_out=json_out)
 
 
 def _task_row(task: Any) -> dict[str, Any]:

@@ -136,6 +136,13 @@ def test_an_idle_mine_is_recorded_and_new_data_still_gets_mined(
     assert probe(["mine", "--json"], tmp_path)["loaded"] == []
 
 
+def test_an_idle_mine_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Path) -> None:
+    for args in (["mine", "--json"], ["mine"]):
+        result = probe(args, tmp_path, (*HEAVY, "typer", "click"))
+        assert result["code"] == 0, (args, result["stderr"])
+        assert result["loaded"] == [], args
+
+
 def test_search_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Path) -> None:
     """The command people type most runs without typer and click (and, in JSON, rich)."""
     for args, heavy in (
