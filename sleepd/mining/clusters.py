@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
-from sklearn.preprocessing import normalize
+
+from sleepd.mining.hashing import l2_normalize_rows
 
 CHUNK_SIZE = 1500
 
@@ -125,7 +126,7 @@ class ClusterPlanner:
         for local in _agglomerate(block[unassigned], self.threshold):
             members = [unassigned[i] for i in local]
             self.plan.groups.append([rows[i] for i in members])
-            self.formed.append(normalize(row_sum(block[members])))
+            self.formed.append(l2_normalize_rows(row_sum(block[members])))
 
 
 #: Rows compared with the known centroids at a time (a dense rows × centroids array).

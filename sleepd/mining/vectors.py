@@ -1,7 +1,8 @@
 """Intent text → vectors in a feature space that stays the same from night to night.
 
-A `HashingVectorizer` (word 1–2-grams without English stop words, plus char_wb
-3–5-grams) needs no fitted vocabulary, so a centroid stored last month still
+Hashed n-gram counts (word 1–2-grams without English stop words, plus char_wb
+3–5-grams; `sleepd.mining.hashing`, the columns scikit-learn's `HashingVectorizer`
+gives) need no fitted vocabulary, so a centroid stored last month still
 lines up with tonight's vectors. Inverse document frequencies are recomputed each
 pass from the newest intents and applied on top; centroids are stored *before*
 idf weighting (raw, row-normalised term frequencies), so they never go stale.
@@ -15,8 +16,13 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import HashingVectorizer
-from sklearn.preprocessing import normalize
+
+from sleepd.mining.hashing import (
+    char_wb_ngrams,
+    hashed_counts,
+    l2_normalize_rows,
+    word_ngrams,
+)
 
 WORD_FEATURES = 2**18
 CHAR_FEATURES = 2**18
@@ -42,22 +48,6 @@ class IntentVectorizer:
     """Stable hashed features, idf weighting fitted per pass, l2-normalised rows."""
 
     def __init__(self) -> None:
-        self._word = HashingVectorizer(
-            n_features=WORD_FEATURES,
-            analyzer="word",
-            ngram_range=(1, 2),
-            stop_words="english",
-            token_pattern=r"(?u)\b\w+\b",
-            alternate_sign=False,
-            norm=None,
-        )
-        self._char = HashingVectorizer(
-            n_features=CHAR_FEATURES,
-            analyzer="char_wb",
-            ngram_range=(3, 5),
-            alternate_sign=False,
-            norm=None,
-        )
         self.idf: np.ndarray = np.ones(WORD_FEATURES + CHAR_FEATURES)
 
     @property
@@ -74,12 +64,12 @@ class IntentVectorizer:
 
     def _raw(self, texts: Sequence[str]) -> sparse.csr_matrix:
         prepared = [prepare(t) for t in texts]
-        word = self._word.transform(prepared).astype(np.float64)
-        char = self._char.transform(prepared).astype(np.float64)
+        word = hashed_counts(prepared, word_ngrams, WORD_FEATURES)
+        char = hashed_counts(prepared, char_wb_ngrams, CHAR_FEATURES)
         for block in (word, char):
             block.data = 1.0 + np.log(block.data)
-        word = normalize(word) * np.sqrt(1.0 - CHAR_WEIGHT)
-        char = normalize(char) * np.sqrt(CHAR_WEIGHT)
+        word = l2_normalize_rows(word) * np.sqrt(1.0 - CHAR_WEIGHT)
+        char = l2_normalize_rows(char) * np.sqrt(CHAR_WEIGHT)
         return sparse.hstack([word, char], format="csr")
 
     def fit_idf(self, texts: Sequence[str]) -> None:
@@ -109,7 +99,7 @@ class IntentVectorizer:
     def weigh(self, raw: sparse.csr_matrix) -> sparse.csr_matrix:
         """Apply idf and renormalise rows (cosine similarity is then a dot product)."""
         weighted = raw.multiply(self.idf.reshape(1, -1)).tocsr()
-        return normalize(weighted)
+        return l2_normalize_rows(weighted)
 
     def transform(self, texts: Sequence[str]) -> sparse.csr_matrix:
         return self.weigh(self.raw(texts))

@@ -89,8 +89,10 @@ def test_forced_exception_ends_in_one_line(
 
     monkeypatch.setattr(target, "callback", boom)
     monkeypatch.setattr(typer.main, "get_command", lambda _app: built)
-    # `search` runs without typer (sleepd.cli.app.lean_command): its body fails there too.
+    # `search` and `mine` run without typer (sleepd.cli.app.lean_command): their bodies
+    # fail there too.
     monkeypatch.setattr("sleepd.cli.search_cmd.run_search", boom)
+    monkeypatch.setattr("sleepd.cli.mine_run.run_mine", boom)
 
     code = run(_argv(path, target))
 
