@@ -52,6 +52,14 @@ PG_URL_ENV = "SLEEPD_TEST_PG_URL"
 _pg_numbers = itertools.count(1)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a test marked slow run first, each file's tests in their order: with
+    one file per xdist worker at a time, a long file started last would leave the other
+    cores idle until it ends."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "db_kind" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_dbs"):
         metafunc.parametrize("db_kind", ["sqlite", "postgresql"], indirect=True)

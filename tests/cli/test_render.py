@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 from cli_here import Ran, sleepd_here
 
+pytestmark = pytest.mark.slow  # one `sleepd demo` run: a few whole simulated nights
+
 WIDTHS = (80, 200)
 #: The width `sleepd demo` itself runs at.
 DEMO_WIDTH = 80

@@ -27,6 +27,8 @@ from sleepd.store.models import Proposal, Rollout, TaskReplaySite
 
 from .conftest import tree_digest
 
+pytestmark = pytest.mark.slow
+
 CONFIG = """
 [backends]
 default = "sim"

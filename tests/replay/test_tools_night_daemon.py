@@ -26,6 +26,8 @@ from sleepd.store.models import JobRun, Night, Proposal, Rollout
 from .conftest import tree_digest
 from .test_tools_night import tools_world
 
+pytestmark = pytest.mark.slow
+
 
 def test_the_daemons_scheduled_night_replays_with_tools_and_keeps_the_tree(
     agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db_engine: Any
