@@ -574,7 +574,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # the agent's turn had ended: "continue", "yes, Option A" go on with the task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",))
     refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
-    if agent_invites(turn.agent_text) and not refers_back and words >= 3:
+    if (
+        agent_invites(turn.agent_text)
+        and not refers_back
+        and not _FOLLOW_OPEN.search(region)
+        and words >= 3
+    ):
         # "What can I help you with?": the agent closed its work and waits for a request
         return TurnDecision(TurnKind.NEW_TASK, 0.7, ("request after an open invitation",))
     if agent_proposes(turn.agent_text) and _PUSHBACK.search(region):
