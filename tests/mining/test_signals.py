@@ -107,9 +107,9 @@ def test_no_signals_is_unknown() -> None:
 
 
 def test_a_correction_the_person_went_on_from_is_not_their_last_word() -> None:
-    # melagiri 92_f1e62ce401 lines 275-428 (the report is line 349): a failure report, the fix, then "commit, push to
-    # master and release patch" and the release; labelled success (a success after a
-    # correction is `mixed`)
+    # melagiri 92_f1e62ce401 lines 275-428: a failure report (line 349), the fix, then
+    # "commit, push to master and release patch" and the release; labelled success (a
+    # success after a correction is `mixed`)
     b = SessionBuilder().prompt("/release patch").bash("npm publish", "+ @code-insights/cli@4.8.3")
     b.say("Released v4.8.3.")
     b.prompt(
