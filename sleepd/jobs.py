@@ -11,15 +11,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import Engine
-
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
     from sleepd.dream.night import NightOptions, NightResult
 
 from sleepd.config import Config
-from sleepd.store.engine import write_session
-from sleepd.store.models import JobRun, utcnow
-from sleepd.store.orphans import close_orphaned_runs, owner
+from sleepd.processes import owner
+from sleepd.store import job_runs
+from sleepd.store.writedb import WriteTarget
 
 
 class JobRecorder:
@@ -34,14 +34,14 @@ class JobRecorder:
 
 
 @contextmanager
-def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder]:
-    """Record the start at once and the end whatever happens (error, interrupt)."""
-    with write_session(engine) as db:
-        close_orphaned_runs(db)
-        row = JobRun(job=job, trigger=trigger, outcome="running", detail={"owner": owner()})
-        db.add(row)
-        db.flush()
-        recorder = JobRecorder(row.id)
+def recorded_job(store: Engine | WriteTarget, job: str, trigger: str) -> Iterator[JobRecorder]:
+    """Record the start at once and the end whatever happens (error, interrupt).
+
+    `store`: the store's engine, or a SQLite file's `WriteTarget` (a command that
+    starts without SQLAlchemy)."""
+    target = store if isinstance(store, WriteTarget) else WriteTarget.for_engine(store)
+    with target.transaction() as db:
+        recorder = JobRecorder(job_runs.start_run(db, job, trigger, owner()))
     failing = False
     try:
         yield recorder
@@ -53,28 +53,32 @@ def recorded_job(engine: Engine, job: str, trigger: str) -> Iterator[JobRecorder
         raise
     finally:
         try:
-            _finish(engine, recorder)
+            _finish(target, recorder)
         except Exception:
             # The job already failed (a full disk, say) and its record cannot be written
             # either: the first error is the one the user sees; the row stays "running"
             # until `close_orphaned_runs` closes it. A successful job still raises.
             if not failing:
                 raise
+        finally:
+            if target is not store:
+                target.close()
 
 
-def _finish(engine: Engine, recorder: JobRecorder) -> None:
-    with write_session(engine) as db:
-        finished = db.get(JobRun, recorder.run_id)
-        if finished is not None:
-            finished.ended_at = utcnow()
-            finished.outcome = recorder.outcome
-            finished.reason = recorder.reason
-            finished.detail = {**recorder.detail, "owner": owner()}
-            finished.night_id = recorder.night_id
+def _finish(target: WriteTarget, recorder: JobRecorder) -> None:
+    with target.transaction() as db:
+        job_runs.finish_run(
+            db,
+            recorder.run_id,
+            recorder.outcome,
+            recorder.reason,
+            {**recorder.detail, "owner": owner()},
+            recorder.night_id,
+        )
 
 
 def run_harvest_job(
-    engine: Engine,
+    store: Engine | WriteTarget,
     cfg: Config,
     *,
     trigger: str,
@@ -86,13 +90,14 @@ def run_harvest_job(
 ) -> int:
     """Harvest (everything, or only `paths`) with `jobs` parsing processes (default: the
     config's `harvest.workers`); returns the job_run id. `listed`: the sources' files
-    as the caller just listed them (see `sleepd.harvest.run.harvest`)."""
+    as the caller just listed them (see `sleepd.harvest.run.harvest`). `store`: as
+    `sleepd.harvest.run.harvest` takes it."""
     from sleepd.harvest import harvest
 
-    with recorded_job(engine, "harvest", trigger) as job:
+    with recorded_job(store, "harvest", trigger) as job:
         # The CLI and the daemon run under a guarded main: worker processes are safe.
         report = harvest(
-            engine,
+            store,
             cfg,
             source=source,
             only_paths=paths,

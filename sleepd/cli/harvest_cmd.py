@@ -41,11 +41,15 @@ def harvest(
         _print_report(quick.to_dict(), json_out)
         return
 
+    from sleepd.harvest.plan import sqlite_target_at_head
     from sleepd.jobs import run_harvest_job
-    from sleepd.store.models import JobRun
-    from sleepd.store.open import open_store
 
-    engine = open_store(cfg, write=True)
+    # A SQLite file at head is written through the stdlib driver: no SQLAlchemy import.
+    store: Any = sqlite_target_at_head(cfg)
+    if store is None:
+        from sleepd.store.open import open_store
+
+        store = open_store(cfg, write=True)
     progress_cb = None
     progress_ctx = None
     if sys.stderr.isatty() and not json_out:
@@ -64,7 +68,7 @@ def harvest(
 
     try:
         run_id = run_harvest_job(
-            engine,
+            store,
             cfg,
             trigger="manual",
             source=source.value,
@@ -75,11 +79,21 @@ def harvest(
     finally:
         if progress_ctx is not None:
             progress_ctx.stop()
-    from sqlalchemy.orm import Session
+    from sleepd.store.fastread import EngineReader, Reader, ReadOnlyDb, stored_json
+    from sleepd.store.writedb import WriteTarget
 
-    with Session(engine) as db:
-        job = db.get(JobRun, run_id)
-        detail = dict(job.detail) if job else {}
+    reader: Reader = (
+        ReadOnlyDb(store.url) if isinstance(store, WriteTarget) else EngineReader(store)
+    )
+    try:
+        detail = dict(
+            stored_json(reader.scalar("SELECT detail FROM job_runs WHERE id = :id", {"id": run_id}))
+            or {}
+        )
+    finally:
+        reader.close()
+        if isinstance(store, WriteTarget):
+            store.close()
     for notice in detail.get("notices", []):
         warn(notice)
     for per in detail.get("per_source", {}).values():

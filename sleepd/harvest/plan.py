@@ -30,6 +30,7 @@ from sleepd.processes import owner
 from sleepd.sources import enabled_sources, roots_for
 from sleepd.store.fastread import ReadOnlyDb, db_to_utc_param, sqlite_file_missing
 from sleepd.store.schema_version import HEAD_REVISION
+from sleepd.store.writedb import WriteTarget
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -208,6 +209,26 @@ def unchanged_report(
         db.close()
     report.duration_s = time.perf_counter() - started
     return report
+
+
+def sqlite_target_at_head(cfg: Config) -> WriteTarget | None:
+    """A `WriteTarget` on the configured SQLite file when it exists at head, else None
+    (another database, a new file, a schema behind head: `open_store` decides those)."""
+    url = paths.database_url(cfg.database_url or None)
+    if not url.startswith("sqlite:///") or sqlite_file_missing(url):
+        return None
+    try:
+        db = ReadOnlyDb(url)
+    except Exception:  # damaged or unreadable: `open_store` says so properly
+        return None
+    try:
+        if db.scalar("SELECT version_num FROM alembic_version") != HEAD_REVISION:
+            return None
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+    return WriteTarget(url)
 
 
 def record_unchanged_run(cfg: Config, report: HarvestReport, trigger: str = "manual") -> None:

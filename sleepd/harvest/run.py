@@ -15,9 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from typing import TYPE_CHECKING
 
 from harvesters.records import SourceFile
 from sleepd import paths
@@ -29,8 +27,11 @@ from sleepd.harvest.report import DiskFullError, HarvestReport, SourceReport, no
 from sleepd.harvest.write import GroupWriter
 from sleepd.sources import enabled_sources, roots_for
 from sleepd.store import ingest
-from sleepd.store.engine import write_connection
 from sleepd.store.fastread import ReadOnlyDb
+from sleepd.store.writedb import WriteTarget
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 HARVEST_LOCK = "harvest.lock"
 HARVEST_LOCK_WAIT_S = 600
@@ -78,7 +79,7 @@ def worker_count(
 
 
 def harvest(
-    engine: Engine,
+    store: Engine | WriteTarget,
     cfg: Config,
     *,
     source: str = "all",
@@ -89,7 +90,9 @@ def harvest(
 ) -> HarvestReport:
     """Harvest every enabled source (or just `only_paths`) into the database.
 
-    `listed`: sources' files as a caller just listed them (`plan.unchanged_report`),
+    `store`: the store's engine, or (for a command that starts without SQLAlchemy) a
+    SQLite file's `WriteTarget`; a SQLite file is written through the stdlib driver
+    either way. `listed`: sources' files as a caller just listed them (`plan.unchanged_report`),
     used instead of listing them again; each is still stat'ed against its cursor.
 
     One harvest at a time per machine (`store.locks`: a file lock beside a SQLite store,
@@ -104,19 +107,25 @@ def harvest(
     from sleepd.store.locks import hold
 
     started = time.perf_counter()
-    with hold(engine, f"harvest:{host_id()}", HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
-        if not taken:
-            raise SleepdError(
-                f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
-                "try again later"
-            )
-        report = _harvest_locked(engine, cfg, source, only_paths, progress, jobs, listed or {})
+    target = store if isinstance(store, WriteTarget) else WriteTarget.for_engine(store)
+    lock_name = f"harvest:{host_id()}"
+    try:
+        with hold(target.engine, lock_name, HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
+            if not taken:
+                raise SleepdError(
+                    f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
+                    "try again later"
+                )
+            report = _harvest_locked(target, cfg, source, only_paths, progress, jobs, listed or {})
+    finally:
+        if target is not store:
+            target.close()
     report.duration_s = time.perf_counter() - started
     return report
 
 
 def _harvest_locked(
-    engine: Engine,
+    target: WriteTarget,
     cfg: Config,
     source: str,
     only_paths: Iterable[str] | None,
@@ -130,7 +139,7 @@ def _harvest_locked(
     salt = redaction_salt() if cfg.harvest.redact else None
     report = HarvestReport(sources={})
     plans: list[SourcePlan] = []
-    db = ReadOnlyDb(engine.url.render_as_string(hide_password=False))
+    db = ReadOnlyDb(target.url)
     try:
         for name in enabled_sources(cfg, source):
             src_report = report.sources[name] = SourceReport(source=name)
@@ -147,9 +156,9 @@ def _harvest_locked(
         db.close()
     if any(plan.jobs for plan in plans):
         with _older_objects_left_alone():
-            _read_and_store(engine, cfg, plans, report, progress, jobs)
-        with write_connection(engine) as conn:
-            ingest.link_parent_sessions(conn)
+            _read_and_store(target, cfg, plans, report, progress, jobs)
+        with target.transaction() as db_write:
+            ingest.link_parent_sessions(db_write)
     return report
 
 
@@ -171,7 +180,7 @@ def _older_objects_left_alone() -> Iterator[None]:
 
 
 def _read_and_store(
-    engine: Engine,
+    target: WriteTarget,
     cfg: Config,
     plans: list[SourcePlan],
     report: HarvestReport,
@@ -190,7 +199,7 @@ def _read_and_store(
         jobs, sum(plan.new_bytes for plan in plans), cfg.harvest.parallel_min_mb * 1_000_000
     )
     writers = {
-        plan.source: GroupWriter(engine, plan.source, report.sources[plan.source]) for plan in plans
+        plan.source: GroupWriter(target, plan.source, report.sources[plan.source]) for plan in plans
     }
     for plan in plans:
         report.sources[plan.source].workers = workers if plan.jobs else 0
@@ -219,7 +228,7 @@ def _read_and_store(
     except BaseException as exc:
         for writer in writers.values():
             writer.abort()  # an open group is rolled back: nothing half-stored
-        if isinstance(exc, OperationalError | sqlite3.OperationalError) and _is_disk_full(exc):
+        if _is_disk_full(exc):
             raise DiskFullError(
                 "the disk holding the database is full; harvest stopped, nothing stored "
                 "was lost — free space and run `sleepd harvest` again"
@@ -227,7 +236,7 @@ def _read_and_store(
         raise
 
 
-def _is_disk_full(exc: Exception) -> bool:
+def _is_disk_full(exc: BaseException) -> bool:
     """SQLITE_FULL, whether it came through SQLAlchemy or straight from the driver."""
     orig = getattr(exc, "orig", exc)
     return isinstance(orig, sqlite3.OperationalError) and "full" in str(orig).lower()

@@ -16,16 +16,17 @@ from __future__ import annotations
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-
-from sqlalchemy.engine import Connection, Engine
+from typing import TYPE_CHECKING
 
 from sleepd.harvest.read import PreparedBatch
 from sleepd.harvest.report import SourceReport, note_error
 from sleepd.hosts import host_id
 from sleepd.store import ingest
-from sleepd.store.dialect import bulk_write_cache, is_sqlite, serialize_writers
-from sleepd.store.engine import write_connection
 from sleepd.store.records import CursorRow
+from sleepd.store.writedb import WriteDb, WriteTarget
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 GROUP_TEXT_BYTES = 24 << 20
 GROUP_EVENTS = 20_000
@@ -56,8 +57,8 @@ class _Caches:
 class GroupWriter:
     """Writes the prepared batches of one source into group transactions."""
 
-    def __init__(self, engine: Engine, source: str, report: SourceReport) -> None:
-        self.engine = engine
+    def __init__(self, store: WriteTarget | Engine, source: str, report: SourceReport) -> None:
+        self.target = store if isinstance(store, WriteTarget) else WriteTarget.for_engine(store)
         self.source = source
         self.report = report
         self._pending: list[PreparedBatch] = []  # arrived, not yet written
@@ -110,12 +111,12 @@ class GroupWriter:
         self._pending, self._pending_text = [], 0
         group = self._group
         if group is None:
-            group = self._group = _OpenGroup.begin(self.engine)
-            if not is_sqlite(group.conn):
+            group = self._group = _OpenGroup.begin(self.target)
+            if not group.db.is_sqlite:
                 # Other machines may have added to these sessions since the last group.
                 self._caches.seqs.clear()
         try:
-            tally = self._write(group.conn, batches)
+            tally = self._write(group.db, batches)
         except BaseException as exc:
             # Ids cached from the rolled-back transaction would point at nothing.
             self._caches.clear()
@@ -127,32 +128,32 @@ class GroupWriter:
         group.events += sum(len(b.events) for b in batches)
         group.batches += len(batches)
 
-    def _write(self, conn: Connection, batches: list[PreparedBatch]) -> _Tally:
+    def _write(self, db: WriteDb, batches: list[PreparedBatch]) -> _Tally:
         tally = _Tally()
-        files = ingest.file_refs(conn, self.source, {b.path: b.role for b in batches}, self.host)
+        files = ingest.file_refs(db, self.source, {b.path: b.role for b in batches}, self.host)
         readable: list[PreparedBatch] = []
         for batch in batches:
             if batch.problem is None:
                 readable.append(batch)
             else:
                 ingest.mark_file_problem(
-                    conn, files[batch.path].id, batch.problem, missing=batch.missing
+                    db, files[batch.path].id, batch.problem, missing=batch.missing
                 )
                 tally.problems.append((batch.path, batch.problem, batch.missing))
         if readable and readable[0].reset:
-            ingest.start_generation(conn, files[readable[0].path])
+            ingest.start_generation(db, files[readable[0].path])
             self._caches.seqs.clear()
             tally.files_reset += 1
         # Sessions and sequence numbers for the whole group, in a few statements.
         tally.sessions_new = ingest.upsert_sessions(
-            conn,
+            db,
             self.source,
             [(rec, files[b.path].id) for b in readable for rec in b.sessions],
             dict.fromkeys(row.session_external_id for b in readable for row in b.events),
             self._caches.sessions,
         )
         ingest.prime_seqs(
-            conn,
+            db,
             (self._caches.sessions[row.session_external_id] for b in readable for row in b.events),
             self._caches.seqs,
         )
@@ -162,12 +163,12 @@ class GroupWriter:
         for batch in readable:
             ref = files[batch.path]
             inserted, per_session = ingest.insert_event_rows(
-                conn, batch.events, ref.id, self._caches.sessions, self._caches.seqs
+                db, batch.events, ref.id, self._caches.sessions, self._caches.seqs
             )
             for session_id, count in per_session.items():
                 before = added.get(session_id, 0)
                 added[session_id] = -1 if min(before, count) < 0 else before + count
-            ingest.record_skips(conn, ref, batch.skipped)
+            ingest.record_skips(db, ref, batch.skipped)
             cursors[ref.id] = (batch.cursor, ref.malformed_lines)
             for rule, count in batch.redactions.items():
                 redactions[rule] = redactions.get(rule, 0) + count
@@ -176,9 +177,9 @@ class GroupWriter:
             tally.truncated_lines += batch.truncated_lines
             tally.bytes_read += batch.bytes_read
             tally.replay_sessions_skipped += batch.replay_sessions_skipped
-        ingest.store_cursors(conn, cursors)
-        ingest.add_event_counts(conn, added)
-        ingest.add_redaction_counts(conn, self.source, redactions)
+        ingest.store_cursors(db, cursors)
+        ingest.add_event_counts(db, added)
+        ingest.add_redaction_counts(db, self.source, redactions)
         tally.redactions = sum(redactions.values())
         return tally
 
@@ -188,7 +189,7 @@ class _OpenGroup:
     """A group transaction being written: its connection, and what it holds so far."""
 
     stack: ExitStack
-    conn: Connection
+    db: WriteDb
     opened: float = field(default_factory=time.monotonic)
     tally: _Tally = field(default_factory=lambda: _Tally())
     text: int = 0
@@ -196,16 +197,18 @@ class _OpenGroup:
     batches: int = 0
 
     @classmethod
-    def begin(cls, engine: Engine) -> _OpenGroup:
+    def begin(cls, target: WriteTarget) -> _OpenGroup:
         stack = ExitStack()
         try:
-            conn = stack.enter_context(write_connection(engine))
-            serialize_writers(conn, "harvest-write")  # one group at a time, all machines
-            stack.enter_context(bulk_write_cache(conn, GROUP_CACHE_KIB))
+            db = stack.enter_context(target.transaction(cache_kib=GROUP_CACHE_KIB))
+            if target.is_postgres:  # one group at a time on all machines sharing it
+                from sleepd.store.locks import lock_key
+
+                db.run("SELECT pg_advisory_xact_lock(:k)", {"k": lock_key("harvest-write")})
         except BaseException as exc:
             stack.__exit__(type(exc), exc, exc.__traceback__)  # rolls back, never commits
             raise
-        return cls(stack, conn)
+        return cls(stack, db)
 
     def commit(self) -> None:
         self.stack.close()

@@ -16,15 +16,7 @@ from sqlalchemy import Boolean, DateTime, Table, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Insert
 
-SQLITE_PRAGMAS: tuple[tuple[str, str], ...] = (
-    ("journal_mode", "WAL"),
-    ("synchronous", "NORMAL"),
-    ("foreign_keys", "ON"),
-    ("busy_timeout", "30000"),
-    ("temp_store", "MEMORY"),
-)
-
-FTS_TABLE = "events_fts"
+from sleepd.store.writedb import FTS_TABLE, SQLITE_PRAGMAS
 
 
 #: The FTS5 index over event text (made by the migrations), and for texts in scripts

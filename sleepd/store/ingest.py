@@ -1,9 +1,12 @@
 """The statements that store harvested records and their file cursors.
 
 The store defines the records it takes (`sleepd.store.records`) and knows nothing
-of transcript formats. Callers write a batch's
-events together with the cursor after them in one transaction, so a kill at any
-moment loses and duplicates nothing.
+of transcript formats. Callers write a batch's events together with the cursor
+after them in one transaction, so a kill at any moment loses and duplicates
+nothing. The statements are plain SQL run through `sleepd.store.writedb.WriteDb`,
+the stdlib driver on a SQLite file, so storing a few new lines imports no
+SQLAlchemy; the SQL is portable, with the few dialect differences (conflict
+handling, the SQLite full-text index) spelled out here.
 """
 
 from __future__ import annotations
@@ -13,25 +16,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.engine import Connection
-
-from sleepd.store.dialect import (
-    index_event_texts,
-    index_new_events,
-    insert_ignore_rows,
-    last_event_id,
-    upsert_add,
-)
-from sleepd.store.models import (
-    Event,
-    RedactionCount,
-    Session,
-    SkippedLine,
-    TranscriptFile,
-    utcnow,
-)
+from sleepd.store.fastread import stored_datetime, stored_json
 from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow
+from sleepd.store.writedb import FTS_TABLE, WriteDb, utcnow
 
 #: Skipped lines kept per file for diagnosis; the count is always exact.
 MAX_SKIPPED_ROWS_PER_FILE = 200
@@ -47,51 +34,66 @@ class FileRef:
     malformed_lines: int
 
 
-def file_refs(
-    conn: Connection, source: str, files: dict[str, str], host: str
-) -> dict[str, FileRef]:
-    """Rows for every path in `files` (path -> role) on machine `host`, creating the ones
-    not stored yet (a cursor belongs to one machine's file)."""
-    found = _stored_files(conn, list(files), host)
-    missing = [path for path in files if path not in found]
-    if missing:
-        conn.execute(
-            insert(TranscriptFile),
-            [
-                {"path": p, "host_id": host, "source": source, "role": files[p], "parse_state": {}}
-                for p in missing
-            ],
-        )
-        found.update(_stored_files(conn, missing, host))
-    return found
-
-
-def _stored_files(conn: Connection, paths: list[str], host: str) -> dict[str, FileRef]:
-    found: dict[str, FileRef] = {}
-    for chunk in _chunks(paths):
-        for row in conn.execute(
-            select(TranscriptFile.path, TranscriptFile.id, TranscriptFile.malformed_lines).where(
-                TranscriptFile.host_id == host, TranscriptFile.path.in_(chunk)
-            )
-        ):
-            found[row.path] = FileRef(row.id, row.malformed_lines)
-    return found
-
-
 def _chunks(items: list[Any]) -> Iterator[list[Any]]:
     for start in range(0, len(items), IN_CHUNK):
         yield items[start : start + IN_CHUNK]
 
 
-def start_generation(conn: Connection, ref: FileRef) -> None:
+def _in_list(values: list[Any], prefix: str = "v") -> tuple[str, dict[str, Any]]:
+    """`:v0, :v1, …` and their parameters, for an `IN (...)` list."""
+    params = {f"{prefix}{n}": value for n, value in enumerate(values)}
+    return ", ".join(f":{name}" for name in params), params
+
+
+def file_refs(db: WriteDb, source: str, files: dict[str, str], host: str) -> dict[str, FileRef]:
+    """Rows for every path in `files` (path -> role) on machine `host`, creating the ones
+    not stored yet (a cursor belongs to one machine's file)."""
+    found = _stored_files(db, list(files), host)
+    missing = [path for path in files if path not in found]
+    if missing:
+        now = utcnow()
+        db.many(
+            "INSERT INTO transcript_files (source, host_id, path, role, device, inode, size, "
+            '"offset", line_no, head_hash, tail_hash, mtime_ns, parse_state, status, '
+            "malformed_lines, resets, first_seen_at) VALUES (:source, :host, :path, :role, "
+            "0, 0, 0, 0, 0, '', '', 0, :state, 'ok', 0, 0, :now)",
+            [
+                {
+                    "source": source,
+                    "host": host,
+                    "path": p,
+                    "role": files[p],
+                    "state": {},
+                    "now": now,
+                }
+                for p in missing
+            ],
+        )
+        found.update(_stored_files(db, missing, host))
+    return found
+
+
+def _stored_files(db: WriteDb, paths: list[str], host: str) -> dict[str, FileRef]:
+    found: dict[str, FileRef] = {}
+    for chunk in _chunks(paths):
+        marks, params = _in_list(chunk)
+        for path, file_id, malformed in db.rows(
+            "SELECT path, id, malformed_lines FROM transcript_files "
+            f"WHERE host_id = :host AND path IN ({marks})",
+            {**params, "host": host},
+        ):
+            found[path] = FileRef(file_id, malformed)
+    return found
+
+
+def start_generation(db: WriteDb, ref: FileRef) -> None:
     """The file was rotated, truncated or replaced: what it held stays stored (the
     source deleting its history deletes none of ours); its new content is read from
     the start as a new generation, whose events already stored are skipped as
     duplicates. Malformed lines are counted afresh for the new content."""
-    conn.execute(
-        update(TranscriptFile)
-        .where(TranscriptFile.id == ref.id)
-        .values(malformed_lines=0, resets=TranscriptFile.resets + 1)
+    db.run(
+        "UPDATE transcript_files SET malformed_lines = 0, resets = resets + 1 WHERE id = :id",
+        {"id": ref.id},
     )
     ref.malformed_lines = 0
 
@@ -108,6 +110,8 @@ _MERGED = (
     "model",
     "meta",
 )
+#: Every column a new session row is given.
+_SESSION_COLUMNS = ("source", "external_id", "kind", "file_id", *_MERGED)
 
 
 def _merged(row: dict[str, Any], rec: SessionRow, file_id: int) -> dict[str, Any]:
@@ -175,7 +179,7 @@ def _new_session(
 
 
 def upsert_sessions(
-    conn: Connection,
+    db: WriteDb,
     source: str,
     records: list[tuple[SessionRow, int]],
     referenced: Iterable[str],
@@ -191,12 +195,19 @@ def upsert_sessions(
     named = [rec.external_id for rec, _ in records]
     names = list(dict.fromkeys([*named, *(x for x in referenced if x not in cache)]))
     stored: dict[str, dict[str, Any]] = {}
-    columns = [getattr(Session, c) for c in ("id", "external_id", "kind", "file_id", *_MERGED)]
+    columns = ("id", "external_id", "kind", "file_id", *_MERGED)
     for chunk in _chunks(names):
-        for found in conn.execute(
-            select(*columns).where(Session.source == source, Session.external_id.in_(chunk))
+        marks, params = _in_list(chunk)
+        for found in db.rows(
+            f"SELECT {', '.join(columns)} FROM sessions "
+            f"WHERE source = :source AND external_id IN ({marks})",
+            {**params, "source": source},
         ):
-            stored[found.external_id] = dict(found._mapping)
+            row = dict(zip(columns, found, strict=True))
+            row["started_at"] = stored_datetime(row["started_at"])
+            row["ended_at"] = stored_datetime(row["ended_at"])
+            row["meta"] = stored_json(row["meta"])
+            stored[row["external_id"]] = row
     new: dict[str, dict[str, Any]] = {}
     changed: dict[int, dict[str, Any]] = {}
     for rec, file_id in records:
@@ -213,32 +224,44 @@ def upsert_sessions(
     for ext in names:
         if ext not in stored and ext not in new:
             new[ext] = _new_session(source, ext, None, None)
+    now = utcnow()
     if new:
-        conn.execute(insert(Session), list(new.values()))
+        db.many(
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}, event_count, "
+            "mined_through_seq, created_at, updated_at) VALUES "
+            f"({', '.join(':' + c for c in _SESSION_COLUMNS)}, 0, 0, :now, :now)",
+            [{**row, "now": now} for row in new.values()],
+        )
         for chunk in _chunks(list(new)):
-            for ext, session_id in conn.execute(
-                select(Session.external_id, Session.id).where(
-                    Session.source == source, Session.external_id.in_(chunk)
-                )
+            marks, params = _in_list(chunk)
+            for ext, session_id in db.rows(
+                "SELECT external_id, id FROM sessions "
+                f"WHERE source = :source AND external_id IN ({marks})",
+                {**params, "source": source},
             ):
                 cache[ext] = session_id
     for ext, values in stored.items():
         cache[ext] = values["id"]
     for session_id, changes in changed.items():
-        conn.execute(update(Session).where(Session.id == session_id).values(**changes))
+        sets = ", ".join(f"{column} = :{column}" for column in changes)
+        db.run(
+            f"UPDATE sessions SET {sets}, updated_at = :now WHERE id = :sid",
+            {**changes, "now": now, "sid": session_id},
+        )
     return created
 
 
-def prime_seqs(conn: Connection, session_ids: Iterable[int], seq_cache: dict[int, int]) -> None:
+def prime_seqs(db: WriteDb, session_ids: Iterable[int], seq_cache: dict[int, int]) -> None:
     """Load the last sequence number of each session not in `seq_cache` (0 if none)."""
     wanted = sorted({sid for sid in session_ids if sid not in seq_cache})
     for chunk in _chunks(wanted):
         for sid in chunk:
             seq_cache[sid] = 0
-        for session_id, last in conn.execute(
-            select(Event.session_id, func.max(Event.seq))
-            .where(Event.session_id.in_(chunk))
-            .group_by(Event.session_id)
+        marks, params = _in_list(chunk)
+        for session_id, last in db.rows(
+            f"SELECT session_id, max(seq) FROM events WHERE session_id IN ({marks}) "
+            "GROUP BY session_id",
+            params,
         ):
             seq_cache[session_id] = int(last or 0)
 
@@ -246,10 +269,15 @@ def prime_seqs(conn: Connection, session_ids: Iterable[int], seq_cache: dict[int
 #: Columns of an inserted event row: the writer's three, then an `EventRow`'s after its first.
 EVENT_INSERT_COLUMNS = ("session_id", "seq", "file_id", *EventRow._fields[1:])
 _TEXT_AT = EVENT_INSERT_COLUMNS.index("text")
+_INSERT_EVENTS_SQLITE = (
+    f"INSERT OR IGNORE INTO events ({', '.join(EVENT_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in EVENT_INSERT_COLUMNS)})"
+)
+_LAST_EVENT_ID = "SELECT coalesce(max(id), 0) FROM events"
 
 
 def insert_event_rows(
-    conn: Connection,
+    db: WriteDb,
     rows: list[EventRow],
     file_id: int,
     session_cache: dict[str, int],
@@ -275,122 +303,164 @@ def insert_event_rows(
         seq_cache[session_id] = seq
         per_session[session_id] = per_session.get(session_id, 0) + 1
         final.append((session_id, seq, file_id, *row[1:]))
-    before = last_event_id(conn)
-    inserted = insert_ignore_rows(
-        conn,
-        Event.__table__,  # type: ignore[arg-type]
-        EVENT_INSERT_COLUMNS,
-        final,
-    )
-    if inserted == len(final) and last_event_id(conn) == before + inserted:
+    before = int(db.scalar(_LAST_EVENT_ID) or 0)
+    inserted = _insert_ignore(db, final)
+    if inserted == len(final) and int(db.scalar(_LAST_EVENT_ID) or 0) == before + inserted:
         # n new rows, all above `before`, the largest `before + n`: exactly those ids.
-        index_event_texts(conn, before + 1, [row[_TEXT_AT] for row in final])
+        _index_texts(db, before + 1, [row[_TEXT_AT] for row in final])
     else:
-        index_new_events(conn, before)
+        _index_after(db, before)
     if inserted != len(final):
         # Some were duplicates (a rotated or replaced file read again, lines copied from
         # another file): the rows stored number on from where each session stood, with no
         # gap, and the caller recounts these sessions (-1: how many is not known).
-        _renumber(conn, before, starts)
+        _renumber(db, before, starts)
         for session_id in per_session:
             del seq_cache[session_id]
-        prime_seqs(conn, per_session, seq_cache)
+        prime_seqs(db, per_session, seq_cache)
         return inserted, dict.fromkeys(per_session, -1)
     return inserted, per_session
 
 
-def _renumber(conn: Connection, before: int, starts: dict[int, int]) -> None:
+def _insert_ignore(db: WriteDb, rows: list[tuple[Any, ...]]) -> int:
+    """Insert rows in EVENT_INSERT_COLUMNS order, skipping duplicates; how many went in.
+
+    On SQLite the hot path of a harvest: the driver's `executemany` with timestamps in
+    stored text form and flags as 0/1. Elsewhere the portable statement, whose
+    returned ids count exactly what was inserted, whatever other writers do.
+    """
+    if db.driver is not None:
+        cursor = db.driver.cursor()
+        try:
+            cursor.executemany(_INSERT_EVENTS_SQLITE, rows)
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+    from sleepd.store.dialect import insert_ignore_rows
+    from sleepd.store.models import Event
+    from sleepd.store.writedb import EngineWriteDb
+
+    assert isinstance(db, EngineWriteDb)
+    return insert_ignore_rows(db.conn, Event.__table__, EVENT_INSERT_COLUMNS, rows)  # type: ignore[arg-type]
+
+
+def _index_texts(db: WriteDb, first_id: int, texts: list[str]) -> None:
+    """Index (SQLite) events whose ids are `first_id`, `first_id + 1`, … with these
+    texts: the writer knows the text it just inserted, so FTS5 need not read it back."""
+    if db.driver is None or not texts:
+        return
+    cursor = db.driver.cursor()
+    try:
+        cursor.executemany(
+            f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (?, ?)",
+            zip(range(first_id, first_id + len(texts)), texts, strict=True),
+        )
+    finally:
+        cursor.close()
+    if not all(t.isascii() for t in texts) and _has_cjk_index(db):
+        from sleepd.store import cjk_index
+
+        cjk_index.index_rows(db.driver, enumerate(texts, start=first_id))
+
+
+def _index_after(db: WriteDb, after_id: int) -> None:
+    """Index (SQLite) the events with id > `after_id`."""
+    if db.driver is None:
+        return
+    db.driver.execute(
+        f"INSERT INTO {FTS_TABLE}(rowid, text) SELECT id, text FROM events WHERE id > ?",
+        (after_id,),
+    )
+    if _has_cjk_index(db):
+        from sleepd.store import cjk_index
+
+        cjk_index.index_events_after(db.driver, after_id)
+
+
+def _has_cjk_index(db: WriteDb) -> bool:
+    """Whether the side index for space-free scripts exists (migration 0004 on)."""
+    from sleepd.store.cjk_index import CJK_TABLE
+
+    sql = "SELECT 1 FROM sqlite_master WHERE type='table' AND name=:name"
+    return db.scalar(sql, {"name": CJK_TABLE}) is not None
+
+
+def _renumber(db: WriteDb, before: int, starts: dict[int, int]) -> None:
     """Give the events inserted after id `before` dense sequence numbers, in id order.
 
     Each new number is at most the old one and taken in ascending order, so no two
     rows of a session ever share one on the way.
     """
-    rows = conn.execute(
-        select(Event.id, Event.session_id, Event.seq).where(Event.id > before).order_by(Event.id)
-    ).all()
+    rows = db.rows(
+        "SELECT id, session_id, seq FROM events WHERE id > :before ORDER BY id",
+        {"before": before},
+    )
     last = dict(starts)
     changes = []
     for event_id, session_id, seq in rows:
         last[session_id] = last.get(session_id, 0) + 1
         if seq != last[session_id]:
             changes.append({"eid": event_id, "seq": last[session_id]})
-    if changes:
-        conn.execute(
-            update(Event).where(Event.id == bindparam("eid")).values(seq=bindparam("seq")),
-            changes,
-        )
+    db.many("UPDATE events SET seq = :seq WHERE id = :eid", changes)
 
 
-def add_event_counts(conn: Connection, added: dict[int, int]) -> None:
+def add_event_counts(db: WriteDb, added: dict[int, int]) -> None:
     """Bring sessions' event counts up to date: add what is known, recount the rest (-1).
 
     Adding spares a count over every touched session's events per group.
     """
-    known = [{"sid": sid, "n": n} for sid, n in added.items() if n >= 0]
-    if known:
-        conn.execute(
-            update(Session)
-            .where(Session.id == bindparam("sid"))
-            .values(event_count=Session.event_count + bindparam("n"), updated_at=utcnow()),
-            known,
-        )
-    refresh_event_counts(conn, {sid for sid, n in added.items() if n < 0})
+    now = utcnow()
+    db.many(
+        "UPDATE sessions SET event_count = event_count + :n, updated_at = :now WHERE id = :sid",
+        [{"sid": sid, "n": n, "now": now} for sid, n in added.items() if n >= 0],
+    )
+    refresh_event_counts(db, {sid for sid, n in added.items() if n < 0})
 
 
-def refresh_event_counts(conn: Connection, session_ids: set[int]) -> None:
-    if not session_ids:
-        return
-    counted = select(func.count(Event.id)).where(Event.session_id == Session.id).scalar_subquery()
+def refresh_event_counts(db: WriteDb, session_ids: set[int]) -> None:
+    now = utcnow()
     for chunk in _chunks(sorted(session_ids)):
-        conn.execute(
-            update(Session)
-            .where(Session.id.in_(chunk))
-            .values(event_count=counted, updated_at=utcnow())
+        marks, params = _in_list(chunk)
+        db.run(
+            "UPDATE sessions SET event_count = (SELECT count(events.id) FROM events "
+            "WHERE events.session_id = sessions.id), updated_at = :now "
+            f"WHERE sessions.id IN ({marks})",
+            {**params, "now": now},
         )
 
 
-def record_skips(conn: Connection, ref: FileRef, skipped: list[SkipRow]) -> None:
+def record_skips(db: WriteDb, ref: FileRef, skipped: list[SkipRow]) -> None:
     """Keep the first MAX_SKIPPED_ROWS_PER_FILE skipped lines; count every one."""
     if not skipped:
         return
     room = max(0, MAX_SKIPPED_ROWS_PER_FILE - ref.malformed_lines)
-    kept = [
-        {
-            "file_id": ref.id,
-            "line_no": item.line_no,
-            "byte_offset": item.byte_offset,
-            "reason": item.reason[:500],
-        }
-        for item in skipped[:room]
-    ]
-    if kept:
-        conn.execute(insert(SkippedLine), kept)
+    now = utcnow()
+    db.many(
+        "INSERT INTO skipped_lines (file_id, line_no, byte_offset, reason, at) "
+        "VALUES (:file_id, :line_no, :byte_offset, :reason, :now)",
+        [
+            {
+                "file_id": ref.id,
+                "line_no": item.line_no,
+                "byte_offset": item.byte_offset,
+                "reason": item.reason[:500],
+                "now": now,
+            }
+            for item in skipped[:room]
+        ],
+    )
     ref.malformed_lines += len(skipped)
 
 
-def store_cursors(conn: Connection, cursors: dict[int, tuple[CursorRow, int]]) -> None:
+def store_cursors(db: WriteDb, cursors: dict[int, tuple[CursorRow, int]]) -> None:
     """Each file's new cursor and malformed-line count (file id -> (cursor, count))."""
-    if not cursors:
-        return
     now = utcnow()
-    conn.execute(
-        update(TranscriptFile)
-        .where(TranscriptFile.id == bindparam("file_id"))
-        .values(
-            device=bindparam("device"),
-            inode=bindparam("inode"),
-            size=bindparam("size"),
-            offset=bindparam("offset"),
-            line_no=bindparam("line_no"),
-            head_hash=bindparam("head_hash"),
-            tail_hash=bindparam("tail_hash"),
-            mtime_ns=bindparam("mtime_ns"),
-            parse_state=bindparam("parse_state", type_=TranscriptFile.__table__.c.parse_state.type),
-            malformed_lines=bindparam("malformed"),
-            status="ok",
-            last_error=None,
-            last_harvested_at=now,
-        ),
+    db.many(
+        "UPDATE transcript_files SET device = :device, inode = :inode, size = :size, "
+        '"offset" = :offset, line_no = :line_no, head_hash = :head_hash, '
+        "tail_hash = :tail_hash, mtime_ns = :mtime_ns, parse_state = :parse_state, "
+        "malformed_lines = :malformed, status = 'ok', last_error = NULL, "
+        "last_harvested_at = :now WHERE id = :file_id",
         [
             {
                 "file_id": file_id,
@@ -404,52 +474,44 @@ def store_cursors(conn: Connection, cursors: dict[int, tuple[CursorRow, int]]) -
                 "mtime_ns": cursor.mtime_ns,
                 "parse_state": dict(cursor.parse_state),
                 "malformed": malformed,
+                "now": now,
             }
             for file_id, (cursor, malformed) in cursors.items()
         ],
     )
 
 
-def mark_file_problem(conn: Connection, file_id: int, problem: str, *, missing: bool) -> None:
+def mark_file_problem(db: WriteDb, file_id: int, problem: str, *, missing: bool) -> None:
     """The whole file could not be read this pass (gone, if `missing`); its cursor stays."""
-    conn.execute(
-        update(TranscriptFile)
-        .where(TranscriptFile.id == file_id)
-        .values(status="missing" if missing else "error", last_error=problem[:500])
+    db.run(
+        "UPDATE transcript_files SET status = :status, last_error = :error WHERE id = :id",
+        {"status": "missing" if missing else "error", "error": problem[:500], "id": file_id},
     )
 
 
-def add_redaction_counts(conn: Connection, source: str, counts: dict[str, int]) -> None:
-    if not counts:
-        return
-    stmt = upsert_add(RedactionCount.__table__, conn, ("source", "rule"), "count")  # type: ignore[arg-type]
-    conn.execute(stmt, [{"source": source, "rule": r, "count": n} for r, n in counts.items() if n])
+def add_redaction_counts(db: WriteDb, source: str, counts: dict[str, int]) -> None:
+    db.many(
+        "INSERT INTO redaction_counts (source, rule, count) VALUES (:source, :rule, :count) "
+        "ON CONFLICT (source, rule) DO UPDATE SET count = redaction_counts.count + "
+        "excluded.count",
+        [{"source": source, "rule": r, "count": n} for r, n in counts.items() if n],
+    )
 
 
-def link_parent_sessions(conn: Connection) -> int:
+def link_parent_sessions(db: WriteDb) -> int:
     """Resolve subagent/fork parents whose parent session has now been seen.
 
     One statement: it runs after every harvest, and a subagent whose parent is
     never harvested stays an orphan for good, so a query per orphan would be paid
     again and again.
     """
-    parent = Session.__table__.alias("parent")
     parent_id = (
-        select(parent.c.id)
-        .where(
-            parent.c.source == Session.source,
-            parent.c.external_id == Session.parent_external_id,
-            parent.c.id != Session.id,
-        )
-        .scalar_subquery()
+        "(SELECT parent.id FROM sessions AS parent WHERE parent.source = sessions.source "
+        "AND parent.external_id = sessions.parent_external_id AND parent.id != sessions.id)"
     )
-    result = conn.execute(
-        update(Session)
-        .where(
-            Session.parent_external_id.is_not(None),
-            Session.parent_session_id.is_(None),
-            parent_id.is_not(None),
-        )
-        .values(parent_session_id=parent_id)
+    return db.run(
+        f"UPDATE sessions SET parent_session_id = {parent_id}, updated_at = :now "
+        "WHERE parent_external_id IS NOT NULL AND parent_session_id IS NULL "
+        f"AND {parent_id} IS NOT NULL",
+        {"now": utcnow()},
     )
-    return int(result.rowcount or 0)

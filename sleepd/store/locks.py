@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-
-from sqlalchemy.engine import Engine
+from typing import TYPE_CHECKING
 
 from sleepd import paths
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def lock_key(name: str) -> int:
@@ -24,13 +26,14 @@ def lock_key(name: str) -> int:
 
 
 @contextmanager
-def hold(engine: Engine, name: str, file_name: str, wait_s: float) -> Iterator[bool]:
+def hold(engine: Engine | None, name: str, file_name: str, wait_s: float) -> Iterator[bool]:
     """Hold the lock `name` for the block, waiting up to `wait_s`; yields whether it was
     taken (the block runs either way, so the caller says why it gives up).
 
-    `file_name` is the lock file in `SLEEPD_HOME` a SQLite store uses.
+    `file_name` is the lock file in `SLEEPD_HOME` a SQLite store uses; `engine` None
+    means a SQLite file written through the stdlib driver.
     """
-    if engine.dialect.name == "postgresql":
+    if engine is not None and engine.dialect.name == "postgresql":
         with _advisory(engine, lock_key(name), wait_s) as taken:
             yield taken
         return

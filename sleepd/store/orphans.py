@@ -1,43 +1,25 @@
 """Close runs whose process died (kill -9, power loss) so nothing stays "running" forever.
 
 Each night and job run records the pid and host that runs it; a later run on
-the same host that finds such a row with a dead pid marks it as failed.
+the same host that finds such a row with a dead pid marks it as failed
+(`sleepd.store.job_runs.close_orphaned_runs`, here for callers holding an ORM session).
 """
 
 from __future__ import annotations
 
-import os
-import socket
-from typing import Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session as OrmSession
+from sleepd.processes import owner
+from sleepd.store.job_runs import DIED
+from sleepd.store.job_runs import close_orphaned_runs as close_orphans_in
 
-from sleepd.processes import owner, pid_alive
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session as OrmSession
 
 __all__ = ["DIED", "close_orphaned_runs", "owner"]
-from sleepd.store.models import JobRun, Night, utcnow
-
-DIED = "the process running this died before it finished (killed or crashed)"
-
-
-def _dead(detail: dict[str, Any] | None) -> bool:
-    if not detail or detail.get("host") != socket.gethostname():
-        return False
-    pid = detail.get("pid")
-    if not isinstance(pid, int) or pid == os.getpid():
-        return False
-    return not pid_alive(pid)
 
 
 def close_orphaned_runs(db: OrmSession) -> int:
-    closed = 0
-    for night in db.scalars(select(Night).where(Night.status == "running")):
-        if _dead((night.summary or {}).get("owner")):
-            night.status, night.stop_reason, night.ended_at = "failed", DIED, utcnow()
-            closed += 1
-    for run in db.scalars(select(JobRun).where(JobRun.outcome == "running")):
-        if _dead((run.detail or {}).get("owner")):
-            run.outcome, run.reason, run.ended_at = "failed", DIED, utcnow()
-            closed += 1
-    return closed
+    from sleepd.store.writedb import EngineWriteDb
+
+    return close_orphans_in(EngineWriteDb(db.connection()))

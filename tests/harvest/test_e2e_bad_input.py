@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from sleepd.cli.app import app
 from sleepd.harvest import DiskFullError, harvest
+from sleepd.store import writedb
 
 SID = "bad0bad0-0000-4000-8000-000000000001"
 
@@ -103,8 +104,24 @@ def _page_count(db_file: Path) -> int:
         conn.close()
 
 
+def _capped(limit: int) -> Any:
+    """`writedb.connect_sqlite` on a database that cannot grow past `limit` pages."""
+    real = writedb.connect_sqlite
+
+    def connect(db_file: Path) -> sqlite3.Connection:
+        conn = real(db_file)
+        conn.execute(f"PRAGMA max_page_count = {limit}")
+        return conn
+
+    return connect
+
+
 def test_full_disk_raises_one_line_and_keeps_what_was_committed(
-    corpus_tree: Path, cfg: Any, store: Any, db_file: Path
+    corpus_tree: Path,
+    cfg: Any,
+    store: Any,
+    db_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     harvest(store, cfg, source="codex")
     before = query(db_file, "SELECT count(*) FROM events")[0][0]
@@ -115,8 +132,9 @@ def test_full_disk_raises_one_line_and_keeps_what_was_committed(
         dbapi_conn.execute(f"PRAGMA max_page_count = {limit}")
 
     store.dispose()
-    event.listen(store, "connect", cap)
-    with pytest.raises(DiskFullError) as caught:
+    event.listen(store, "connect", cap)  # the engine's connections, and the stdlib ones
+    with monkeypatch.context() as patched, pytest.raises(DiskFullError) as caught:
+        patched.setattr(writedb, "connect_sqlite", _capped(limit))
         harvest(store, cfg)
     assert "\n" not in str(caught.value) and "full" in str(caught.value)
     store.dispose()
@@ -140,6 +158,17 @@ LIMIT = int(sys.argv[1])
 @event.listens_for(Pool, "connect")
 def cap(dbapi_conn, _record):
     dbapi_conn.execute(f"PRAGMA max_page_count = {LIMIT}")
+
+from sleepd.store import writedb
+
+real_connect = writedb.connect_sqlite
+
+def capped(db_file):
+    conn = real_connect(db_file)
+    conn.execute(f"PRAGMA max_page_count = {LIMIT}")
+    return conn
+
+writedb.connect_sqlite = capped
 
 from sleepd.cli.app import main
 sys.argv = ["sleepd", "harvest"]

@@ -300,24 +300,33 @@ def test_a_group_open_too_long_is_committed_at_its_next_write(
     corpus_tree: Path, cfg: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Batches arrive into an open group holding the write lock; time bounds how long."""
-    from sqlalchemy import event
+    import sqlite3
 
     import sleepd.harvest.write as harvest_writer
+    from sleepd.store import writedb
     from sleepd.store.engine import make_engine
     from sleepd.store.migrate import upgrade
 
     monkeypatch.setattr(harvest_writer, "WRITE_TEXT_BYTES", 64 * 1024)
+    commits = 0
+    real_connect = writedb.connect_sqlite
+
+    def counting(db_file: Path) -> sqlite3.Connection:
+        def count(statement: str) -> None:
+            nonlocal commits
+            commits += statement.strip().upper() == "COMMIT"
+
+        conn = real_connect(db_file)
+        conn.set_trace_callback(count)
+        return conn
+
+    monkeypatch.setattr(writedb, "connect_sqlite", counting)
 
     def commits_and_events(name: str) -> tuple[int, int]:
+        nonlocal commits
         engine = make_engine(f"sqlite:///{corpus_tree / name}")
         upgrade(engine)
         commits = 0
-
-        def count(_conn: Any) -> None:
-            nonlocal commits
-            commits += 1
-
-        event.listen(engine, "commit", count)
         report = harvest(engine, cfg)
         engine.dispose()
         return commits, report.totals()["events_new"]
