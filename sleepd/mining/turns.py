@@ -168,9 +168,9 @@ _FAILURE_REPORT = re.compile(
     r"failing|crashing)\b|\bregress(ed|ion)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b"
-    r"|\bnot (just|only) (\d+ |one |the )?\w+\s*[,.;]"
-    r"|\bnot just\b[^.?!\n]{0,40}\b(also|all|every)\b"
-    r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|still shows|shows)\s+still\b"
+    r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
+    r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
+    r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     r"|\bwrong\b|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
     re.IGNORECASE,
