@@ -16,8 +16,10 @@ Choices worth knowing:
   and developer/system messages are kind `meta`.
 * Tool calls (function / custom / local-shell / web-search) are emitted at once;
   their outputs become `tool_result` with the same `call_id`, whenever they come.
-* Exit codes are read from both output encodings: JSON `{"output","metadata":
-  {"exit_code"}}` and plain text ("Exit code: 1", "Process exited with code 1").
+* Exit codes are read from every output encoding: JSON `{"output","metadata":
+  {"exit_code"}}`, code mode's exec results (`{"chunk_id","exit_code","output"}`
+  as one part of an output list) and plain text ("Exit code: 1", "Process
+  exited with code 1").
   A non-zero exit code (or an explicit failure) gives the tool_result
   `is_error=True` and one extra `kind="error"` event (external id + ":error");
   the Claude harvester follows the same rule.
@@ -486,20 +488,60 @@ def decode_tool_output(output: Any) -> tuple[str, int | None, bool]:
         failed = output.get("success") is False
         output = output.get("content", output.get("output", ""))
     if isinstance(output, list):
-        return _content_text(output), _plain_exit_code(_content_text(output)), failed
+        return (*_decode_parts(output), failed)
     if not isinstance(output, str):
         return compact_json(output), None, failed
-    if output.startswith("{"):
-        try:
-            decoded = orjson.loads(output)
-        except orjson.JSONDecodeError:
-            decoded = None
-        if isinstance(decoded, dict) and "output" in decoded:
-            metadata = decoded.get("metadata")
-            code = metadata.get("exit_code") if isinstance(metadata, dict) else None
-            text = decoded["output"] if isinstance(decoded["output"], str) else ""
-            return text, code if isinstance(code, int) else None, failed
+    decoded = _exec_result(output)
+    if decoded is not None:
+        return (*decoded, failed)
     return output, _plain_exit_code(output), failed
+
+
+def _exec_result(text: str) -> tuple[str, int | None] | None:
+    """(output, exit code) when `text` is a command result encoded as a JSON object.
+
+    Two encodings are seen: the `shell` tool's `{"output", "metadata": {"exit_code"}}` and
+    code mode's `{"chunk_id", "exit_code", "output", …}` (an exec result returned to a
+    script, as one part of the tool's output list). None for any other text.
+    """
+    if not text.startswith("{"):
+        return None
+    try:
+        decoded = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(decoded, dict) or "output" not in decoded:
+        return None
+    metadata = decoded.get("metadata")
+    code = metadata.get("exit_code") if isinstance(metadata, dict) else decoded.get("exit_code")
+    body = decoded["output"] if isinstance(decoded["output"], str) else ""
+    return body, code if isinstance(code, int) and not isinstance(code, bool) else None
+
+
+def _decode_parts(parts: list[Any]) -> tuple[str, int | None]:
+    """Text and exit code of a list of content parts.
+
+    A part may itself be an exec result (code mode); its output is shown in its place and
+    the first non-zero exit code among such parts decides, so a failed command inside a
+    script is not hidden behind the script's own "completed" line.
+    """
+    texts: list[str] = []
+    codes: list[int] = []
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        text = part.get("text")
+        decoded = _exec_result(text) if isinstance(text, str) else None
+        if decoded is None:
+            texts.append(_content_text([part]))
+            continue
+        texts.append(decoded[0])
+        if decoded[1] is not None:
+            codes.append(decoded[1])
+    joined = "\n".join(t for t in texts if t)
+    if codes:
+        return joined, next((c for c in codes if c != 0), codes[0])
+    return joined, _plain_exit_code(joined)
 
 
 def _plain_exit_code(text: str) -> int | None:

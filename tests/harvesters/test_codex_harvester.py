@@ -14,6 +14,7 @@ from harvesters.records import Batch, EventRecord, FileCursor, SourceFile
 
 SID = "019a0000-0000-7000-8000-000000000001"
 T = "2025-11-17T21:30:28.000Z"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
 
 MakeJsonl = Callable[[Path, Iterable[Any]], Path]
 
@@ -266,3 +267,44 @@ def test_unreadable_single_json_rollout_is_a_file_problem_like_any_other(tmp_pat
     assert [s.line_no for s in broken.skipped] == [0]
     assert broken.skipped[0].reason.startswith("unreadable: ")
     assert broken.events == []
+
+
+# Line 61 of the cyspbot checkpoint 4d_22222ed5984d (Codex Desktop code mode, held-out set 2):
+# the script completed, but the command it ran exited 1; only the inner exec result says so.
+CODE_MODE_OUTPUT = [
+    {"type": "input_text", "text": "Script completed\nWall time 0.2 seconds\nOutput:\n"},
+    {
+        "type": "input_text",
+        "text": '{"chunk_id":"82611a","wall_time_seconds":0.017927042,"exit_code":1,'
+        '"original_token_count":84,"output":"\\u2009ERR_PNPM_UNSUPPORTED_ENGINE\\u2009 '
+        'Unsupported environment (bad pnpm and/or Node.js version)\\n"}',
+    },
+]
+
+
+def test_code_mode_exec_result_inside_an_output_list_carries_the_exit_code() -> None:
+    text, code, failed = decode_tool_output(CODE_MODE_OUTPUT)
+    assert code == 1 and not failed
+    assert "ERR_PNPM_UNSUPPORTED_ENGINE" in text and "chunk_id" not in text
+    assert text.startswith("Script completed")
+
+
+def test_code_mode_first_failing_exec_result_decides() -> None:
+    ok = {"type": "input_text", "text": '{"chunk_id":"a","exit_code":0,"output":"fine"}'}
+    bad = {"type": "input_text", "text": '{"chunk_id":"b","exit_code":2,"output":"no such file"}'}
+    assert decode_tool_output([ok, bad])[1] == 2
+    assert decode_tool_output([ok])[1] == 0
+    # a part that merely looks like JSON, or holds a boolean exit code, decides nothing
+    odd = {"type": "input_text", "text": '{"output": "x", "exit_code": true}'}
+    assert decode_tool_output([odd])[1] is None
+    assert decode_tool_output([{"type": "input_text", "text": "{not json"}])[1] is None
+
+
+def test_code_mode_failure_is_a_tool_error_in_the_real_session(tmp_path: Path) -> None:
+    name = "chikachow__cyspbot__entire-checkpoints__4d_22222ed5984d_0_full.jsonl"
+    path = rollout(tmp_path, "rollout-2026-06-01T00-00-00-0197ffff-0000-7000-8000-0000001.jsonl")
+    path.parent.mkdir(parents=True)
+    path.write_bytes((FIXTURES / "codex" / name).read_bytes())
+    batch = events(read(path, None))
+    errors = [e for e in batch if e.kind == "tool_result" and e.is_error]
+    assert any(e.exit_code == 1 and "ERR_PNPM_UNSUPPORTED_ENGINE" in (e.text or "") for e in errors)
