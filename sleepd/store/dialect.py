@@ -22,9 +22,9 @@ from sleepd.store.writedb import FTS_TABLE, SQLITE_PRAGMAS
 #: The FTS5 index over event text (made by the migrations), and for texts in scripts
 #: written without spaces a side index (`sleepd.store.cjk_index`); queries are built in
 #: `sleepd.search`. New events are indexed in bulk in the transaction that inserts them
-#: (`index_event_texts`, or `index_new_events` when their ids are not known): three
-#: times faster than a per-row trigger. Deletes and text updates are kept in sync by
-#: triggers.
+#: (`sleepd.store.ingest.index_event_texts`, or `index_new_events` when their ids are not
+#: known): three times faster than a per-row trigger. Deletes and text updates are kept
+#: in sync by triggers.
 def is_sqlite(bind: Engine | Connection) -> bool:
     return bind.dialect.name == "sqlite"
 
@@ -52,48 +52,6 @@ def install_sqlite_hooks(engine: Engine) -> None:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
 
-def last_event_id(conn: Connection) -> int:
-    """Rowids only grow, so events inserted after this call have larger ids.
-
-    Asked twice per stored batch, so on SQLite it goes straight to the driver (the
-    statement layer cost ten times the lookup itself).
-    """
-    sql = "SELECT coalesce(max(id), 0) FROM events"
-    if is_sqlite(conn):
-        driver = conn.connection.driver_connection
-        return int(driver.execute(sql).fetchone()[0])  # type: ignore[union-attr]
-    return int(conn.exec_driver_sql(sql).scalar() or 0)
-
-
-def index_event_texts(conn: Connection, first_id: int, texts: Sequence[str]) -> None:
-    """Index events whose ids are `first_id`, `first_id + 1`, … with these texts.
-
-    The writer knows the text it just inserted, so this spares FTS5 reading it back.
-    """
-    if is_sqlite(conn) and texts:
-        driver = conn.connection.driver_connection
-        cursor = driver.cursor()  # type: ignore[union-attr]
-        try:
-            cursor.executemany(
-                f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (?, ?)",
-                zip(range(first_id, first_id + len(texts)), texts, strict=True),
-            )
-        finally:
-            cursor.close()
-        if not all(t.isascii() for t in texts) and _has_cjk_index(driver):
-            from sleepd.store import cjk_index
-
-            cjk_index.index_rows(driver, enumerate(texts, start=first_id))  # type: ignore[arg-type]
-
-
-def _has_cjk_index(driver: Any) -> bool:
-    """Whether the side index for space-free scripts exists (migration 0004 on)."""
-    from sleepd.store.cjk_index import CJK_TABLE
-
-    sql = "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?"
-    return driver.execute(sql, (CJK_TABLE,)).fetchone() is not None
-
-
 @contextmanager
 def bulk_write_cache(conn: Connection, kib: int) -> Iterator[None]:
     """A larger page cache for one bulk transaction, then the usual one again.
@@ -110,20 +68,6 @@ def bulk_write_cache(conn: Connection, kib: int) -> Iterator[None]:
         yield
     finally:
         conn.exec_driver_sql(f"PRAGMA cache_size={int(before or -2000)}")
-
-
-def index_new_events(conn: Connection, after_id: int) -> None:
-    """Add events with id > `after_id` to the full-text index (SQLite; no-op elsewhere)."""
-    if is_sqlite(conn):
-        conn.exec_driver_sql(
-            f"INSERT INTO {FTS_TABLE}(rowid, text) SELECT id, text FROM events WHERE id > ?",
-            (after_id,),
-        )
-        driver = conn.connection.driver_connection
-        if _has_cjk_index(driver):
-            from sleepd.store import cjk_index
-
-            cjk_index.index_events_after(driver, after_id)  # type: ignore[arg-type]
 
 
 def has_fts(conn: Connection) -> bool:
@@ -178,19 +122,6 @@ def insert_ignore_rows(
     return len(conn.execute(stmt, dicts).all())
 
 
-def serialize_writers(conn: Connection, name: str) -> None:
-    """Make this transaction the only one of its kind (`name`) until it ends.
-
-    SQLite's writers are one at a time already (BEGIN IMMEDIATE); on PostgreSQL the
-    harvests of many machines take a transaction-level advisory lock, so two hosts
-    storing the same session never race to create it or number its events.
-    """
-    if conn.dialect.name == "postgresql":
-        from sleepd.store.locks import lock_key
-
-        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%(k)s)", {"k": lock_key(name)})
-
-
 def decode_row(table: Table, columns: Sequence[str], row: tuple[Any, ...]) -> dict[str, Any]:
     """A row as the portable statement takes it: booleans and datetimes as Python's."""
     out: dict[str, Any] = {}
@@ -202,29 +133,6 @@ def decode_row(table: Table, columns: Sequence[str], row: tuple[Any, ...]) -> di
             value = bool(value)
         out[column] = value
     return out
-
-
-def upsert_add(
-    table: Table,
-    bind: Engine | Connection,
-    keys: Sequence[str],
-    add_column: str,
-) -> Insert:
-    """INSERT … ON CONFLICT(keys) DO UPDATE SET add_column = add_column + excluded."""
-    stmt: Any
-    if bind.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-        stmt = pg_insert(table)
-    else:
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-        stmt = sqlite_insert(table)
-    result: Insert = stmt.on_conflict_do_update(
-        index_elements=list(keys),
-        set_={add_column: table.c[add_column] + stmt.excluded[add_column]},
-    )
-    return result
 
 
 #: PostgreSQL-only schema the migrations make and the models do not describe: the

@@ -303,13 +303,13 @@ def insert_event_rows(
         seq_cache[session_id] = seq
         per_session[session_id] = per_session.get(session_id, 0) + 1
         final.append((session_id, seq, file_id, *row[1:]))
-    before = int(db.scalar(_LAST_EVENT_ID) or 0)
+    before = last_event_id(db)
     inserted = _insert_ignore(db, final)
-    if inserted == len(final) and int(db.scalar(_LAST_EVENT_ID) or 0) == before + inserted:
+    if inserted == len(final) and last_event_id(db) == before + inserted:
         # n new rows, all above `before`, the largest `before + n`: exactly those ids.
-        _index_texts(db, before + 1, [row[_TEXT_AT] for row in final])
+        index_event_texts(db, before + 1, [row[_TEXT_AT] for row in final])
     else:
-        _index_after(db, before)
+        index_new_events(db, before)
     if inserted != len(final):
         # Some were duplicates (a rotated or replaced file read again, lines copied from
         # another file): the rows stored number on from where each session stood, with no
@@ -344,7 +344,12 @@ def _insert_ignore(db: WriteDb, rows: list[tuple[Any, ...]]) -> int:
     return insert_ignore_rows(db.conn, Event.__table__, EVENT_INSERT_COLUMNS, rows)  # type: ignore[arg-type]
 
 
-def _index_texts(db: WriteDb, first_id: int, texts: list[str]) -> None:
+def last_event_id(db: WriteDb) -> int:
+    """Rowids only grow, so events inserted after this call have larger ids."""
+    return int(db.scalar(_LAST_EVENT_ID) or 0)
+
+
+def index_event_texts(db: WriteDb, first_id: int, texts: list[str]) -> None:
     """Index (SQLite) events whose ids are `first_id`, `first_id + 1`, … with these
     texts: the writer knows the text it just inserted, so FTS5 need not read it back."""
     if db.driver is None or not texts:
@@ -363,7 +368,7 @@ def _index_texts(db: WriteDb, first_id: int, texts: list[str]) -> None:
         cjk_index.index_rows(db.driver, enumerate(texts, start=first_id))
 
 
-def _index_after(db: WriteDb, after_id: int) -> None:
+def index_new_events(db: WriteDb, after_id: int) -> None:
     """Index (SQLite) the events with id > `after_id`."""
     if db.driver is None:
         return

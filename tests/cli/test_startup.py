@@ -146,3 +146,31 @@ def test_search_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Pat
         result = probe(args, tmp_path, heavy)
         assert result["code"] == 0, (args, result["stderr"])
         assert result["loaded"] == [], args
+
+
+def test_a_harvest_of_new_lines_loads_no_heavy_module(harvested_home: Path, tmp_path: Path) -> None:
+    """On a SQLite store, new transcript lines are stored through the stdlib driver."""
+    import sqlite3
+
+    project = harvested_home / "claude" / "projects" / "-home-user-app"
+    sample = sorted(FIXTURES.glob("*.jsonl"))[3]
+    shutil.copyfile(sample, project / sample.name.rsplit("__", 1)[-1])
+    db_file = harvested_home / "sleepd-home" / "sleepd.db"
+
+    def stored() -> tuple[int, int]:
+        conn = sqlite3.connect(db_file)
+        try:
+            events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+            runs = conn.execute(
+                "SELECT count(*) FROM job_runs WHERE job = 'harvest' AND outcome = 'ok'"
+            ).fetchone()[0]
+        finally:
+            conn.close()
+        return events, runs
+
+    before = stored()
+    result = probe(["harvest", "--json"], tmp_path)
+    assert result["code"] == 0, result["stderr"]
+    assert result["loaded"] == []
+    after = stored()
+    assert after[0] > before[0] and after[1] == before[1] + 1

@@ -64,9 +64,10 @@ def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-un
     """Inserts are indexed by the ingest's bulk step; edits and deletes by triggers."""
     from sqlalchemy import text
 
-    from sleepd.store.dialect import index_new_events, last_event_id
     from sleepd.store.engine import write_session
+    from sleepd.store.ingest import index_new_events, last_event_id
     from sleepd.store.models import Event, Session
+    from sleepd.store.writedb import EngineWriteDb
 
     def hits(word: str) -> int:
         with db_engine.connect() as conn:
@@ -74,7 +75,7 @@ def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-un
             return int(conn.execute(query, {"w": word}).scalar())
 
     with write_session(db_engine) as db:
-        before = last_event_id(db.connection())
+        before = last_event_id(EngineWriteDb(db.connection()))
         s = Session(source="claude", external_id="s1", meta={})
         db.add(s)
         db.flush()
@@ -90,7 +91,7 @@ def test_fts_stays_in_sync_with_events(db_engine) -> None:  # type: ignore[no-un
                 )
             )
         db.flush()
-        index_new_events(db.connection(), before)
+        index_new_events(EngineWriteDb(db.connection()), before)
     assert hits("flaky") == 1 and hits("cache") == 1
     with write_session(db_engine) as db:
         event = db.query(Event).filter(Event.external_id == "e1").one()

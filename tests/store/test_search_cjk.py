@@ -93,12 +93,14 @@ def test_deleting_an_event_deletes_its_side_entry(engine: Any) -> None:
 
 def test_harvested_events_get_side_entries(db_engine: Any) -> None:
     """The ingest's bulk indexing step writes both indexes in its transaction."""
-    from sleepd.store.dialect import index_event_texts, index_new_events, last_event_id
+    from sleepd.store.ingest import index_event_texts, index_new_events, last_event_id
+    from sleepd.store.writedb import EngineWriteDb
 
     with db_engine.begin() as conn:
         seed_events(conn, [("user_prompt", BODIES[0]), ("user_prompt", "ascii only")])
-        index_event_texts(conn, 1, [BODIES[0], "ascii only"])
-        before = last_event_id(conn)
+        db = EngineWriteDb(conn)
+        index_event_texts(db, 1, [BODIES[0], "ascii only"])
+        before = last_event_id(db)
         conn.execute(
             text(
                 "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
@@ -108,7 +110,7 @@ def test_harvested_events_get_side_entries(db_engine: Any) -> None:
             ),
             {"t": "バージョンの確認"},
         )
-        index_new_events(conn, before)
+        index_new_events(db, before)
         rows = conn.execute(text("SELECT count(*) FROM events_fts_cjk")).scalar()
     assert rows == 2  # the ASCII event needs no side entry
     assert len(search_events(db_engine, "确认 OR 確認")) == 0  # "OR" is a word, not syntax
