@@ -34,6 +34,10 @@ def isolated_home(
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    # A project's own pytest, which the tools-mode replay runs as a subprocess, loads only
+    # its own plugins, not this virtualenv's (hypothesis, xdist): those would triple each
+    # run's start-up and are no part of what a user's project runs.
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     return base
 
 
@@ -46,6 +50,14 @@ def isolated_home(
 
 PG_URL_ENV = "SLEEPD_TEST_PG_URL"
 _pg_numbers = itertools.count(1)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a test marked slow run first, each file's tests in their order: with
+    one file per xdist worker at a time, a long file started last would leave the other
+    cores idle until it ends."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -224,8 +236,9 @@ class DemoRun:
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], DemoRun]:
     """`demo_run(width)`: the demo at `width` columns, run once per session and width.
 
-    The demo is a whole simulated night (tens of seconds of CPU); every test in this
-    process (one xdist worker) that needs one at the same width shares this run.
+    The demo is a few whole simulated nights (tens of seconds of CPU); every test in this
+    process (one xdist worker) that needs one at the same width shares this run, so the
+    tests that use it live in one file (tests/cli/test_render.py) and use one width.
     """
     runs: dict[int, DemoRun] = {}
 

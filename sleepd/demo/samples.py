@@ -14,7 +14,8 @@ import hashlib
 import json
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -657,50 +658,78 @@ def _ts(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def claude_session(topic: Topic, phrasing: int, project: str, index: int) -> list[dict[str, Any]]:
-    session = _id("claude", index, phrasing)
-    cwd = f"{PROJECT_ROOT_PLACEHOLDER}/{project}"
-    clock = START + timedelta(days=index % 20, hours=phrasing * 5, minutes=index)
-    records: list[dict[str, Any]] = []
-    parent: str | None = None
+@dataclass
+class ClaudeLog:
+    """A Claude Code session's records as its JSONL holds them, each chained to the one
+    before (`parentUuid`) and `step` later; shared by the samples and the tests' sessions."""
 
-    def add(kind: str, message: dict[str, Any], **extra: Any) -> None:
-        nonlocal parent, clock
-        uuid = _id(session, len(records))
-        records.append(
+    session: str
+    cwd: str
+    version: str
+    clock: datetime
+    step: timedelta
+    #: The uuid of the record at this index.
+    uuid: Callable[[int], str]
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, kind: str, message: dict[str, Any], **extra: Any) -> None:
+        uuid = self.uuid(len(self.records))
+        self.records.append(
             {
-                "parentUuid": parent,
+                "parentUuid": self.records[-1]["uuid"] if self.records else None,
                 "isSidechain": False,
                 "userType": "external",
-                "cwd": cwd,
-                "sessionId": session,
-                "version": "2.1.40",
+                "cwd": self.cwd,
+                "sessionId": self.session,
+                "version": self.version,
                 "gitBranch": "main",
                 "type": kind,
                 "message": message,
                 "uuid": uuid,
-                "timestamp": _ts(clock),
+                "timestamp": _ts(self.clock.astimezone(UTC)),
                 **extra,
             }
         )
-        parent = uuid
-        clock += timedelta(seconds=20)
+        self.clock += self.step
 
-    def assistant(content: list[dict[str, Any]], n: int) -> None:
-        add(
+    def assistant(
+        self, message_id: str, content: list[dict[str, Any]], usage: dict[str, int], **extra: Any
+    ) -> None:
+        self.add(
             "assistant",
             {
-                "id": f"msg_{_id(session, 'm', n)[:24]}",
+                "id": message_id,
                 "type": "message",
                 "role": "assistant",
                 "model": "claude-sonnet-4-5",
                 "content": content,
                 "stop_reason": "end_turn",
-                "usage": {
-                    "input_tokens": 1200 + 40 * n,
-                    "output_tokens": 180 + 15 * n,
-                    "cache_read_input_tokens": 900,
-                },
+                "usage": usage,
+            },
+            **extra,
+        )
+
+
+def claude_session(topic: Topic, phrasing: int, project: str, index: int) -> list[dict[str, Any]]:
+    session = _id("claude", index, phrasing)
+    log = ClaudeLog(
+        session=session,
+        cwd=f"{PROJECT_ROOT_PLACEHOLDER}/{project}",
+        version="2.1.40",
+        clock=START + timedelta(days=index % 20, hours=phrasing * 5, minutes=index),
+        step=timedelta(seconds=20),
+        uuid=lambda n: _id(session, n),
+    )
+    add = log.add
+
+    def assistant(content: list[dict[str, Any]], n: int) -> None:
+        log.assistant(
+            f"msg_{_id(session, 'm', n)[:24]}",
+            content,
+            {
+                "input_tokens": 1200 + 40 * n,
+                "output_tokens": 180 + 15 * n,
+                "cache_read_input_tokens": 900,
             },
             requestId=f"req_{_id(session, 'r', n)[:24]}",
         )
@@ -759,7 +788,7 @@ def claude_session(topic: Topic, phrasing: int, project: str, index: int) -> lis
     )
     assistant([{"type": "text", "text": "Done, and verified the way this project expects."}], 4)
     add("user", {"role": "user", "content": "thanks, that works"})
-    return records
+    return log.records
 
 
 def codex_rollout(topic: Topic, phrasing: int, project: str, index: int) -> list[dict[str, Any]]:

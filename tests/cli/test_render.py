@@ -1,27 +1,37 @@
 """Every command's human output at 80 and 200 columns: no Python data-structure repr,
 no cut diff line, no header cut short, no traceback.
 
-One simulated demo home per width (`sleepd demo --home` in its own process, the
-simulator: no network; shared with tests/night/test_demo_e2e.py) gives every command
-something to show. Each command then runs through the CLI's own entry point (`run`, what
-the `sleepd` script calls: the same error handling, exit status and one-line failures)
-with COLUMNS set, in this process: a fresh interpreter per command would only add its
-start-up, which tests/cli/test_startup.py covers. New commands and new output must pass
-this too.
+One simulated demo home (`sleepd demo --home` in its own process at 80 columns, the
+simulator: no network) gives every command something to show; the demo's own story is
+checked as printed at 80 columns, the narrower and so the stricter width for cut lines
+and headers (a repr or a traceback shows at any width). Each command then runs at each
+width through the CLI's own entry point (`run`, what the `sleepd` script calls: the same
+error handling, exit status and one-line failures) with COLUMNS set, in this process: a
+fresh interpreter per command would only add its start-up, which
+tests/cli/test_startup.py covers. New commands and new output must pass this too.
+
+The end-to-end check of the demo itself (a staged proposal, nothing touched outside its
+home) lives here too, so that xdist's per-file scheduling runs the demo once.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_here import Ran, sleepd_here
 
+pytestmark = pytest.mark.slow  # one `sleepd demo` run: a few whole simulated nights
+
 WIDTHS = (80, 200)
+#: The width `sleepd demo` itself runs at.
+DEMO_WIDTH = 80
 #: What a Python repr of a dict or list of strings/dicts looks like on screen.
 REPR_MARKS = ("{'", "[{'", "['", "': ", "',)")
 
@@ -70,16 +80,21 @@ def sleepd(home: Path, width: int, *args: str) -> Ran:
     return sleepd_here(*args, env=_env(home, width))
 
 
-@pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}cols" for w in WIDTHS])
-def demo(request: pytest.FixtureRequest, demo_run: Callable[[int], Any]) -> tuple:
-    width: int = request.param
-    shared = demo_run(width)
-    home, proc = shared.home, shared.proc
-    staged = proc.returncode == 0
-    assert staged or proc.returncode == 1, proc.stderr[-2000:]  # 1: no proposal staged
+@pytest.fixture(scope="module")
+def demo_home(demo_run: Callable[[int], Any]) -> Any:
+    """The demo's run (a `DemoRun`), with a proposal staged in its home if it staged none."""
+    shared = demo_run(DEMO_WIDTH)
+    staged = shared.proc.returncode == 0
+    assert staged or shared.proc.returncode == 1, shared.proc.stderr[-2000:]  # 1: none staged
     if not staged:
-        _stage_a_proposal(home)  # the views are under test here, not the simulated gate
-    return home, width, proc
+        _stage_a_proposal(shared.home)  # the views are under test here, not the simulated gate
+    return shared
+
+
+@pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}cols" for w in WIDTHS])
+def demo(request: pytest.FixtureRequest, demo_home: Any) -> tuple:
+    """(home, width, the demo's process): the demo's home seen at each width."""
+    return demo_home.home, int(request.param), demo_home.proc
 
 
 def _stage_a_proposal(home: Path) -> None:
@@ -172,8 +187,8 @@ def check_output(text: str, width: int, home: Path) -> None:
             assert len(line) <= width, f"wider than {width} columns: {line!r}"
 
 
-def test_the_demo_tells_the_story(demo: tuple) -> None:
-    home, width, proc = demo
+def test_the_demo_tells_the_story(demo_home: Any) -> None:
+    home, width, proc = demo_home.home, demo_home.width, demo_home.proc
     text = proc.stdout + proc.stderr
     check_output(text, width, home)
     assert "SIMULATED" in text
@@ -220,3 +235,46 @@ def test_review_show_tells_the_story(demo: tuple) -> None:
         assert words in text
     # per-task scores when the night stored its rollouts; said so plainly when not
     assert "Score per task" in text or "No per-task scores are stored" in text
+
+
+def test_demo_stages_a_simulated_proposal_and_shows_it(demo_run: Callable[[int], Any]) -> None:
+    # Each diff line stays whole on the demo's screen (check_output in the story test);
+    # `demo.database` is the database as the demo left it, before the views ran commands.
+    demo = demo_run(DEMO_WIDTH)
+    home, done = demo.home, demo.proc
+    out = done.stdout
+    assert "Traceback" not in done.stderr
+
+    assert (home / "state" / "sleepd.db").exists(), "the demo must keep its state inside --home"
+    assert not demo.outside.exists(), "the demo touched the homes outside --home"
+    with closing(sqlite3.connect(demo.database)) as db:
+        rows = db.execute(
+            "SELECT id, status, diff, p_value, val_lift, test_lift, simulated FROM proposals"
+        ).fetchall()
+        # The tools-mode night (ledger: real git, real tests, simulated agents) stages too;
+        # its sessions succeeded only after a correction, which replay fidelity must count
+        # as an unassisted failure.
+        tools_staged = db.execute(
+            "SELECT count(*) FROM proposals p JOIN target_documents d ON d.id = p.document_id "
+            "WHERE d.project_path LIKE '%ledger'"
+        ).fetchone()
+        decisions = db.execute("SELECT outcome, reason FROM gate_decisions").fetchall()
+    assert rows, f"the demo staged no proposal; gate decisions: {decisions}"
+    assert done.returncode == 0, done.stderr
+    assert tools_staged == (1,), "the tools-mode night staged no proposal"
+    _pid, status, diff, p_value, val_lift, test_lift, simulated = rows[0]
+    assert status == "pending" and simulated == 1
+    assert diff.startswith("---") and "\n+" in diff
+    assert p_value is not None and 0 <= p_value <= 0.05
+    assert val_lift is not None and val_lift > 0
+    assert test_lift is not None
+
+    added = [
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++") and line[1:].strip()
+    ]
+    assert added and all(text in out for text in added), "the diff is shown"
+    assert re.search(r"p-value +[0-9.e-]+", out) and "validation lift" in out
+    assert "SIMULATED" in out
+    assert "sleepd review" in out and str(home / "state") in out

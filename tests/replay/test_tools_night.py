@@ -27,6 +27,8 @@ from sleepd.store.models import Proposal, Rollout, TaskReplaySite
 
 from .conftest import tree_digest
 
+pytestmark = pytest.mark.slow
+
 CONFIG = """
 [backends]
 default = "sim"
@@ -56,10 +58,15 @@ kind = "agents"
 """
 
 
-def tools_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ToolsWorld:
+def tools_world(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: str = "pytest"
+) -> ToolsWorld:
     """The tools world's repository and sessions, the fake agents' playbook and a config
-    that replays with tools: what a tools-mode night needs, however it is started."""
-    world = build(tmp_path / "projects", Path(os.environ["CODEX_HOME"]), runner="pytest")
+    that replays with tools: what a tools-mode night needs, however it is started.
+
+    `runner` is the test command the sessions show and the replay runs (`pytest -q` or
+    `python -m unittest`, the same suite)."""
+    world = build(tmp_path / "projects", Path(os.environ["CODEX_HOME"]), runner=runner)
     monkeypatch.setenv("SLEEPD_FAKE_AGENT_PLAYBOOK", str(world.playbook))
     # The simulated optimizer proposes the rule the failing trajectories lack every time:
     # these tests are about acting and judging, not about the optimizer's luck (its draws
@@ -68,8 +75,6 @@ def tools_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ToolsWorld:
         "sleepd.backends.sim.backend.OptimizerRates",
         lambda: OptimizerRates(helpful=1.0, neutral=0.0, harmful=0.0),
     )
-    # The project's pytest without this virtualenv's plugins: a fifth of the start-up time.
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     Path(os.environ["SLEEPD_CONFIG"]).write_text(CONFIG.format(project=world.repo))
     return world
 

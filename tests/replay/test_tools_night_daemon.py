@@ -1,9 +1,10 @@
 """The daemon's scheduled night runs tools mode too, and leaves the user's tree alone.
 
 The same world as `test_tools_night` (Codex sessions at a recorded commit of a real git
-repository with a real pytest suite, simulated `claude` and `codex` on PATH), but the
-night is the one the daemon's scheduler starts: `Daemon.night("schedule")` with the
-daemon's own job functions (`sleepd.jobs.run_night_job`), on its night thread.
+repository with a real test suite, run by `python -m unittest` here, simulated `claude`
+and `codex` on PATH), but the night is the one the daemon's scheduler starts:
+`Daemon.night("schedule")` with the daemon's own job functions
+(`sleepd.jobs.run_night_job`), on its night thread.
 """
 
 from __future__ import annotations
@@ -25,11 +26,16 @@ from sleepd.store.models import JobRun, Night, Proposal, Rollout
 from .conftest import tree_digest
 from .test_tools_night import tools_world
 
+pytestmark = pytest.mark.slow
+
 
 def test_the_daemons_scheduled_night_replays_with_tools_and_keeps_the_tree(
     agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db_engine: Any
 ) -> None:
-    world = tools_world(tmp_path, monkeypatch)
+    # The suite runs as `python -m unittest` here (as in `sleepd demo`), a tenth of
+    # pytest's start-up per rollout: what this test adds to test_tools_night is the
+    # daemon's path to the night, not the runner, which test_tools_night covers.
+    world = tools_world(tmp_path, monkeypatch, runner="unittest")
     cfg = load_config()
     assert cfg.replay.mode == "tools" and cfg.backends.default == "sim"
     before = tree_digest(world.repo)

@@ -13,10 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
-from sleepd.documents.versions import content_hash
-from sleepd.review.textfile import document_diff
-from sleepd.store.engine import write_session
-from sleepd.store.models import DocumentVersion, Night, Proposal, TargetDocument
+from tests.staged import Staged, stage_proposal
 
 DRIVER = Path(__file__).with_name("cli_driver.py")
 
@@ -60,68 +57,15 @@ def skill_path(project: Path) -> Path:
     return project / ".claude" / "skills" / "deploy" / "SKILL.md"
 
 
-@dataclass
-class Staged:
-    proposal_id: int
-    document_id: int
-    base_version_id: int
-
-
 StageFn = Callable[..., Staged]
 
 
 @pytest.fixture
 def stage(engine: Engine, project: Path) -> StageFn:
-    """Stage a proposal `base -> new` for a document, as the night would."""
+    """Stage a proposal `base -> new` for a document of the project, as the night would."""
 
-    def _stage(
-        path: Path,
-        new_content: str,
-        *,
-        base: str | None = None,
-        kind: str = "skill",
-        **fields: Any,
-    ) -> Staged:
-        live = path.read_bytes().decode() if path.exists() else ""
-        base_text = base if base is not None else live
-        with write_session(engine) as db:
-            document = db.query(TargetDocument).filter_by(path=str(path)).one_or_none()
-            if document is None:
-                document = TargetDocument(project_path=str(project), path=str(path), kind=kind)
-                db.add(document)
-                db.flush()
-            night = Night(simulated=fields.get("simulated", False))
-            db.add(night)
-            version = DocumentVersion(
-                document_id=document.id,
-                content_hash=content_hash(base_text),
-                content=base_text,
-                origin="observed",
-            )
-            db.add(version)
-            db.flush()
-            values: dict[str, Any] = {
-                "p_value": 0.004,
-                "val_lift": 0.25,
-                "test_lift": 0.2,
-                "cost_usd": 0.12,
-                "gate": {"outcome": "accept", "alpha": 0.05},
-                "provenance": {"sessions": [], "verdict": "accept"},
-                **fields,
-            }
-            proposal = Proposal(
-                night_id=night.id,
-                document_id=document.id,
-                base_version_id=version.id,
-                base_hash=version.content_hash,
-                new_content=new_content,
-                new_hash=content_hash(new_content),
-                diff=document_diff(base_text, new_content, str(path)),
-                **values,
-            )
-            db.add(proposal)
-            db.flush()
-            return Staged(proposal.id, document.id, version.id)
+    def _stage(path: Path, new_content: str, **kw: Any) -> Staged:
+        return stage_proposal(engine, project, path, new_content, **kw)
 
     return _stage
 

@@ -3,7 +3,6 @@ AGENTS.md managed section, and the adoption of one learned rule through the real
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,12 +14,11 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
-from sleepd.documents.versions import content_hash
 from sleepd.review.adopt import adopt_proposal
-from sleepd.review.textfile import document_diff
-from sleepd.store.engine import read_session, write_session
+from sleepd.store.engine import read_session
 from sleepd.store.fastread import as_utc
-from sleepd.store.models import AuditEntry, DocumentVersion, Night, Proposal, TargetDocument
+from sleepd.store.models import AuditEntry
+from tests.staged import stage_proposal
 
 AGENTS_V1 = "# AGENTS.md\n\nBe brief.\n\n<!-- sleepd:begin -->\n<!-- sleepd:end -->\n"
 RULE = "- Before deploying, run `make check` and read its last line."
@@ -66,58 +64,6 @@ class Adopted:
 AdoptFn = Callable[..., Adopted]
 
 
-def stage_proposal(
-    engine: Engine,
-    project: Path,
-    path: Path,
-    new_content: str,
-    *,
-    kind: str = "agents",
-    simulated: bool = False,
-    provenance: dict[str, Any] | None = None,
-) -> int:
-    """A pending proposal as a night stages it (its night, base version, provenance)."""
-    base = path.read_text(encoding="utf-8") if path.exists() else ""
-    with write_session(engine) as db:
-        document = db.query(TargetDocument).filter_by(path=str(path)).one_or_none()
-        if document is None:
-            document = TargetDocument(
-                project_path=str(project),
-                path=str(path),
-                kind=kind,
-                editable="managed_section" if kind != "skill" else "body",
-            )
-            db.add(document)
-            db.flush()
-        night = Night(simulated=simulated, status="completed", project_path=str(project))
-        db.add(night)
-        version = DocumentVersion(
-            document_id=document.id,
-            content_hash=content_hash(base),
-            content=base,
-            origin="observed",
-        )
-        db.add(version)
-        db.flush()
-        proposal = Proposal(
-            night_id=night.id,
-            document_id=document.id,
-            base_version_id=version.id,
-            base_hash=version.content_hash,
-            new_content=new_content,
-            new_hash=content_hash(new_content),
-            diff=document_diff(base, new_content, str(path)),
-            p_value=0.004,
-            val_lift=0.25,
-            simulated=simulated,
-            gate={"outcome": "accept"},
-            provenance=provenance or {},
-        )
-        db.add(proposal)
-        db.flush()
-        return proposal.id
-
-
 @pytest.fixture
 def adopt(engine: Engine, project: Path) -> AdoptFn:
     """Stage and adopt a rule into the project's AGENTS.md through `adopt_proposal`."""
@@ -133,9 +79,10 @@ def adopt(engine: Engine, project: Path) -> AdoptFn:
             project,
             path,
             new,
+            kind="agents",
             simulated=simulated,
             provenance={"clusters": clusters, "tasks": list(tasks)},
-        )
+        ).proposal_id
         result = adopt_proposal(engine, pid, actor="tester")
         with read_session(engine) as db:
             entry = db.scalars(
@@ -151,19 +98,12 @@ def adopt(engine: Engine, project: Path) -> AdoptFn:
 
 
 @pytest.fixture
-def cli(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    """`sleepd ARGS` in this process through the real `main()`."""
-    from sleepd.cli.app import main
+def cli() -> Any:
+    """`sleepd ARGS` in this process through the console script's entry point."""
+    from cli_here import sleepd_here
 
     def _run(*args: str) -> tuple[int, str, str]:
-        capfd.readouterr()
-        monkeypatch.setattr(sys, "argv", ["sleepd", *args])
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        out, err = capfd.readouterr()
-        return code, out, err
+        ran = sleepd_here(*args)
+        return ran.returncode, ran.stdout, ran.stderr
 
     return _run

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
+from sleepd.demo.samples import ClaudeLog
 from sleepd.store.engine import read_session
 from sleepd.store.models import Episode, Session
 
@@ -128,45 +129,18 @@ def claude_session(
     loads it by a Skill tool call (or, with `typed_command`, the person types /skill)."""
     n = next(_counter)
     sid = f"5e55{n:04d}-aaaa-4bbb-8ccc-{n:012d}"
-    clock = start
-    records: list[dict[str, Any]] = []
-    parent: str | None = None
-
-    def add(kind: str, message: dict[str, Any], **extra: Any) -> None:
-        nonlocal clock, parent
-        uuid = f"{n:08d}-0000-4000-8000-{len(records):012d}"
-        records.append(
-            {
-                "parentUuid": parent,
-                "isSidechain": False,
-                "userType": "external",
-                "cwd": str(project),
-                "sessionId": sid,
-                "version": "2.1.92",
-                "gitBranch": "main",
-                "type": kind,
-                "message": message,
-                "uuid": uuid,
-                "timestamp": _ts(clock),
-                **extra,
-            }
-        )
-        parent = uuid
-        clock += timedelta(milliseconds=1)
+    log = ClaudeLog(
+        session=sid,
+        cwd=str(project),
+        version="2.1.92",
+        clock=start,
+        step=timedelta(milliseconds=1),
+        uuid=lambda index: f"{n:08d}-0000-4000-8000-{index:012d}",
+    )
+    add = log.add
 
     def assistant(content: list[dict[str, Any]], k: int) -> None:
-        add(
-            "assistant",
-            {
-                "id": f"msg_{n:08d}_{k}",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-sonnet-4-5",
-                "content": content,
-                "stop_reason": "end_turn",
-                "usage": {"input_tokens": 100, "output_tokens": 20},
-            },
-        )
+        log.assistant(f"msg_{n:08d}_{k}", content, {"input_tokens": 100, "output_tokens": 20})
 
     if skill is not None and typed_command:
         add(
@@ -213,7 +187,7 @@ def claude_session(
     add("user", {"role": "user", "content": APPROVAL if success else CORRECTION})
     home = Path(os.environ["CLAUDE_CONFIG_DIR"])
     slug = str(project).replace("/", "-").replace("_", "-")
-    return _write(home / "projects" / slug / f"{sid}.jsonl", records)
+    return _write(home / "projects" / slug / f"{sid}.jsonl", log.records)
 
 
 def harvest_and_mine(engine: Engine, cfg: Config, now: datetime) -> None:

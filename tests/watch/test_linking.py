@@ -11,8 +11,9 @@ from sqlalchemy.engine import Engine
 from sleepd.config import Config
 from sleepd.store.fastread import ReadOnlyDb
 from sleepd.watch.linking import Document, changes, documents, link_sessions
+from tests.staged import stage_proposal
 
-from .conftest import AdoptFn, stage_proposal
+from .conftest import AdoptFn
 from .sessions import DEPLOY, claude_session, codex_session, harvest_and_mine
 
 
@@ -29,9 +30,8 @@ def test_skill_loading_and_agents_md_readers(
     from sleepd.review.adopt import adopt_proposal
 
     body = skill.read_text() + "- Run `make check` first.\n"
-    adopt_proposal(
-        engine, stage_proposal(engine, project, skill, body, kind="skill"), actor="tester"
-    )
+    staged = stage_proposal(engine, project, skill, body, editable="body")
+    adopt_proposal(engine, staged.proposal_id, actor="tester")
     agents = adopt([])
     start = agents.at + timedelta(minutes=1)
     by_tool = claude_session(project, start, DEPLOY[0], success=True, skill="sleepd-learned")
