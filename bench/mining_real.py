@@ -11,14 +11,18 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
 * tool errors: root / knock_on / benign accuracy, and the precision of the top-10
   failure patterns (the share of their occurrences a person labelled `root`).
 
-Then the same figures on two halves of the files (split by a hash of the file name),
-so a rule that only fits some files shows as a gap between the halves.
+Reported for: all files; the tuning set (files without `held_out`); each held-out batch
+(grouped by the value of its `held_out` key, e.g. "set 2 …"); and each source group (the
+origin repository's owner, i.e. one author's style), so a rule that only fits one author
+shows as a gap between the groups. `--no-held-out` leaves the held-out files out of every
+figure (and out of the store), for tuning without looking at them.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -62,8 +66,14 @@ class Labelled:
     transcript: str
     turns: list[dict[str, Any]] = field(default_factory=list)
     tool_errors: list[dict[str, Any]] = field(default_factory=list)
-    #: labelled before the rules were measured on it and never used to tune them
-    held_out: bool = False
+    #: the batch it was held out in ("" when it is tuning data): labelled before the
+    #: rules were measured on it and never used to tune them
+    held_out: str = ""
+
+    @property
+    def group(self) -> str:
+        """The source group: the origin repository's owner (one author's style)."""
+        return source_group(self.transcript)
 
 
 def load_labels(fixtures: Path) -> list[Labelled]:
@@ -75,10 +85,15 @@ def load_labels(fixtures: Path) -> list[Labelled]:
                 data["transcript"],
                 data.get("turns", []),
                 data.get("tool_errors", []),
-                held_out="held_out" in data,
+                held_out=str(data.get("held_out", "")).strip(),
             )
         )
     return out
+
+
+def source_group(transcript: str) -> str:
+    """`claude/<owner>__<repo>__….jsonl` → `<owner>`."""
+    return Path(transcript).name.split("__")[0]
 
 
 def _known_layout() -> dict[str, str]:
@@ -90,9 +105,11 @@ def _known_layout() -> dict[str, str]:
     return dict(layout())
 
 
-def lay_out(fixtures: Path, root: Path) -> tuple[Path, Path, dict[str, str]]:
-    """Copy every transcript where its agent keeps it; return the homes and a map from
-    laid-out path to the transcript's name relative to `fixtures`."""
+def lay_out(
+    fixtures: Path, root: Path, skip: frozenset[str] = frozenset()
+) -> tuple[Path, Path, dict[str, str]]:
+    """Copy every transcript (but those in `skip`) where its agent keeps it; return the
+    homes and a map from laid-out path to the transcript's name relative to `fixtures`."""
     homes = {"claude": root / "claude", "codex": root / "codex"}
     known = _known_layout()
     where: dict[str, str] = {}
@@ -101,6 +118,8 @@ def lay_out(fixtures: Path, root: Path) -> tuple[Path, Path, dict[str, str]]:
             if path.suffix not in (".jsonl", ".json"):
                 continue
             rel = f"{source}/{path.name}"
+            if rel.removesuffix(".meta.json").removesuffix(".jsonl") + ".jsonl" in skip:
+                continue
             if rel in known:
                 dst = known[rel]
             elif source == "claude" and "__subagents__" in path.name:
@@ -158,11 +177,11 @@ class Predictions:
     top_patterns_any: list[list[tuple[str, str]]] = field(default_factory=list)
 
 
-def predict(fixtures: Path) -> Predictions:
+def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
     pred = Predictions()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        claude, codex, where = lay_out(fixtures, root / "homes")
+        claude, codex, where = lay_out(fixtures, root / "homes", skip)
         os.environ["CLAUDE_CONFIG_DIR"] = str(claude)
         os.environ["CODEX_HOME"] = str(codex)
         os.environ["SLEEPD_HOME"] = str(root / "home")
@@ -254,8 +273,13 @@ def _f1(p: float, r: float) -> float:
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
-def report(labels: Sequence[Labelled], pred: Predictions, title: str) -> dict[str, float]:
-    """Print the figures for `labels`; return the headline ones."""
+def report(
+    labels: Sequence[Labelled], pred: Predictions, title: str, *, quiet: bool = False
+) -> dict[str, float]:
+    """Print the figures for `labels` (nothing when `quiet`); return the headline ones."""
+    if quiet:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return report(labels, pred, title)
     pairs = [
         (t["kind"], pred.turns.get((lab.transcript, int(t["line"])), "none"))
         for lab in labels
@@ -341,9 +365,14 @@ def report(labels: Sequence[Labelled], pred: Predictions, title: str) -> dict[st
         f"{precision_any[2]}"
     )
     return {
+        "files": float(len(labels)),
+        "turns": float(len(pairs)),
         "macro_f1": macro,
+        "accuracy": accuracy,
+        "corr_gold": float(gold),
         "corr_r": corr_r,
         "corr_p": corr_p,
+        "outcomes": float(len(outcomes)),
         "outcome_acc": out_acc,
         "unknown": unknown_rate,
     }
@@ -359,8 +388,27 @@ def _pattern_precision(
     return sum(1 for k in kinds if k == "root") / len(kinds), len(kinds), bad
 
 
-def half(name: str) -> str:
-    return "A" if int(hashlib.sha256(name.encode()).hexdigest(), 16) % 2 == 0 else "B"
+def group_table(labels: Sequence[Labelled], pred: Predictions, title: str) -> None:
+    """One row per source group (origin repository owner), then the same figures with
+    that group left out: a rule fitted to one author shows as a gap."""
+    groups = sorted({lab.group for lab in labels})
+    print(f"\n== {title} ==")
+    head = (
+        f"{'group':<22} {'files':>5} {'turns':>5} {'F1':>5} {'acc':>5} "
+        f"{'corr R':>6} {'corr P':>6} {'(n)':>4} {'outc':>5} {'unkn':>5} | "
+        f"{'F1 without it':>13} {'corr R/P without':>16}"
+    )
+    print(head)
+    for name in groups:
+        inside = report([lab for lab in labels if lab.group == name], pred, name, quiet=True)
+        rest = report([lab for lab in labels if lab.group != name], pred, name, quiet=True)
+        print(
+            f"{name[:22]:<22} {inside['files']:>5.0f} {inside['turns']:>5.0f} "
+            f"{inside['macro_f1']:>5.2f} {inside['accuracy']:>5.2f} {inside['corr_r']:>6.2f} "
+            f"{inside['corr_p']:>6.2f} {inside['corr_gold']:>4.0f} {inside['outcome_acc']:>5.2f} "
+            f"{inside['unknown']:>5.0%} | {rest['macro_f1']:>13.2f} "
+            f"{rest['corr_r']:>7.2f}/{rest['corr_p']:<8.2f}"
+        )
 
 
 def main() -> None:
@@ -369,21 +417,33 @@ def main() -> None:
     parser.add_argument(
         "--mistakes",
         action="store_true",
-        help="list the tuning set's misread turns (never the held-out set's)",
+        help="list the tuning set's misread turns (never a held-out set's)",
+    )
+    parser.add_argument(
+        "--no-held-out",
+        action="store_true",
+        help="leave the held-out files out of the store and out of every figure",
     )
     args = parser.parse_args()
     labels = load_labels(args.fixtures)
     if not labels:
         sys.exit(f"no label files under {args.fixtures / 'labels'}")
-    pred = predict(args.fixtures)
-    report(labels, pred, "all labelled files")
-    tuning = [lab for lab in labels if not lab.held_out]
     held_out = [lab for lab in labels if lab.held_out]
-    if held_out:
+    tuning = [lab for lab in labels if not lab.held_out]
+    skip = frozenset(lab.transcript for lab in held_out) if args.no_held_out else frozenset()
+    pred = predict(args.fixtures, skip)
+    if args.no_held_out:
+        print(f"(--no-held-out: {len(held_out)} held-out files left out of every figure)")
+        labels = tuning
+    report(labels, pred, "all labelled files")
+    if held_out and not args.no_held_out:
         report(tuning, pred, "tuning set (the rules were tuned on these)")
-        report(held_out, pred, "held-out set (labelled first, never used for tuning)")
-    for name in ("A", "B"):
-        report([lab for lab in tuning if half(lab.transcript) == name], pred, f"tuning half {name}")
+        for batch in sorted({lab.held_out for lab in held_out}):
+            members = [lab for lab in held_out if lab.held_out == batch]
+            report(members, pred, f"held-out batch ({batch[:70]})")
+    group_table(tuning, pred, "tuning set by source group (origin repository owner)")
+    if held_out and not args.no_held_out:
+        group_table(held_out, pred, "held-out files by source group")
     if args.mistakes:
         print("\n== misread turns of the tuning set (gold -> predicted) ==")
         for lab in tuning:
@@ -392,6 +452,17 @@ def main() -> None:
                 if got != turn["kind"]:
                     name = lab.transcript.split("__")[-1][:24]
                     print(f"{name}:{turn['line']} {turn['kind']} -> {got}: {turn['text'][:90]!r}")
+        print("\n== misjudged outcomes of the tuning set (gold -> predicted) ==")
+        for lab in tuning:
+            for turn in lab.turns:
+                if turn["kind"] != "new_task" or "outcome" not in turn:
+                    continue
+                got = pred.outcomes.get((lab.transcript, int(turn["line"])), "no episode")
+                if got != turn["outcome"]:
+                    name = lab.transcript.split("__")[-1][:24]
+                    print(
+                        f"{name}:{turn['line']} {turn['outcome']} -> {got}: {turn['text'][:80]!r}"
+                    )
         print("\n== misjudged tool errors of the tuning set (gold -> predicted) ==")
         for lab in tuning:
             for error in lab.tool_errors:

@@ -212,6 +212,7 @@ def segment(
     last_ts: datetime | None = None
     previous: TurnKind | None = None
     acted = refused = False
+    ended = True  # the agent's last act was its words (not a tool call or result)
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -236,9 +237,11 @@ def segment(
                 agent_text = event.text
                 agent_worked = True
                 refused = False
+                ended = True
                 acted = acted or agent_claims_done(event.text)
             elif event.kind in ("tool_call", "tool_result") and not event.is_sidechain:
                 agent_worked = True
+                ended = False
                 if event.kind == "tool_call" and _ACTING.search(event.tool_name or ""):
                     acted = True
                 if event.kind == "tool_result":
@@ -261,6 +264,7 @@ def segment(
             agent_acted=acted,
             after_refusal=refused,
             context=_context(current, agent_text),
+            agent_ended=ended,
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:

@@ -244,6 +244,16 @@ def detect_signals(
             undo = SignalDraft("undo", -1, 0.8, [item.event.id], "undo request", item.event.seq)
             out.append(undo)
     last_correction = max((c.event.seq for c in corrections), default=-1)
+    went_on = [
+        f
+        for f in episode.feedback
+        if f.kind in (TurnKind.FOLLOW_UP, TurnKind.STEERING) and f.event.seq > last_correction
+    ]
+    if corrections and went_on:
+        # the person went on with the task after the correction ("commit, push to master and
+        # release patch"): the correction is no longer their last word on it
+        first = went_on[0].event
+        out.append(SignalDraft("went_on", 0, 0.6, [first.id], first.text[:200], first.seq))
     approvals = [
         f for f in episode.feedback if f.kind is TurnKind.APPROVAL and f.event.seq > last_correction
     ]
@@ -313,7 +323,8 @@ def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft
 def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     """success / failure / abandoned / unknown by the rule in docs/mining.md.
 
-    In order: the person's last verdict decides (approval → success; a correction
+    In order: the person's last verdict decides (a correction the person went on from,
+    with a follow-up or steering, is not their last verdict) (approval → success; a correction
     not followed by a done claim the person accepted → failure); an interrupt the
     person left behind → abandoned; the agent giving up → failure; the transcript
     stopping mid-work → unknown; the agent's done claim, with the person moving on
@@ -343,6 +354,14 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
             # success after a correction: the first attempt failed (replay reproduces it)
             return Outcome("mixed", "approved_after_correction", 0.85, ids(correction, approval))
         return Outcome("success", "approved", 0.9, ids(approval))
+    went_on = last("went_on")
+    if correction is not None and went_on is not None and went_on.at_seq > correction.at_seq:
+        # the person went on with the task after it: the rest of the episode decides, and a
+        # success is a success after a correction
+        rest = derive_outcome([s for s in signals if s.kind not in ("user_correction", "went_on")])
+        if rest.outcome == "success":
+            return Outcome("mixed", "went_on_after_correction", rest.confidence, rest.event_ids)
+        return rest
     if correction is not None:
         fixed = done is not None and done.at_seq > correction.at_seq
         if fixed and (moved is not None or abandoned is None):

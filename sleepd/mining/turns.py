@@ -70,6 +70,8 @@ class TurnInput:
     after_refusal: bool = False
     #: the running episode's request and the agent's last words (topic of the turn)
     context: str = ""
+    #: the agent's last act before the turn was its words (it ended its turn), not a call
+    agent_ended: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +168,9 @@ _FAILURE_REPORT = re.compile(
     r"failing|crashing)\b|\bregress(ed|ion)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b"
+    r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
+    r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
+    r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     r"|\bwrong\b|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
     re.IGNORECASE,
@@ -176,6 +181,13 @@ _OPINION = re.compile(
     r"\b(didn'?t|did not|don'?t|do not|never)\s+(really\s+)?(find|found)\b[^.?!\n]{0,60}?"
     r"\b(helpful|useful|necessary|intuitive|clear|convincing|interesting|valuable|relevant|needed|compelling|"
     r"appealing|readable|easy|practical|worth\w*)\b",
+    re.IGNORECASE,
+)
+#: A suggestion or question with a negated verb ("can we not build blog posts based on
+#: related learnings", "why don't we …") proposes something; it reports no failure.
+_SUGGESTION = re.compile(
+    r"\b(can|could|should|shall|would|why|couldn'?t|can'?t|shouldn'?t|wouldn'?t)\s+(we|you|i|it)"
+    r"\s+not\b|\bwhy (don'?t|not)\b",
     re.IGNORECASE,
 )
 #: Asks to take the work back: a verdict on it whatever the wording.
@@ -296,6 +308,11 @@ _IMPERATIVE = re.compile(
     r"refactor|try|document|also|then|now|and)\b",
     re.IGNORECASE,
 )
+#: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
+_REQUEST = re.compile(
+    r"^\W*(should|shall|can|could|would|will) (we|you|i)\b|^\W*let'?s\b|^\W*please\b",
+    re.IGNORECASE,
+)
 _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
 #: A reply opening with a verdict that the work is good.
 _APPROVAL_HEAD = re.compile(
@@ -303,8 +320,14 @@ _APPROVAL_HEAD = re.compile(
     r"lgtm|looks (good|great|fine|right)|works|it works|that works|that worked|works now|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
-    r"good job|well done|exactly|correct|fantastic|sweet|love it)\b",
+    r"good job|well done|exactly|correct|fantastic|sweet|love it|(this|that|it) works)\b",
     re.IGNORECASE,
+)
+#: An acceptance word before the verdict ("yes, this is good", "ok, this works").
+_ACCEPT_OPEN = re.compile(r"^\W*(yes|yeah|yep|ok|okay|sure|alright)\b[\s,.!:-]*", re.IGNORECASE)
+#: Resumes the running work ("limits are reset. continue where you left off").
+_RESUME = re.compile(
+    r"\b(continue|resume|carry on|keep going|go on|pick (it )?up)\b", re.IGNORECASE
 )
 #: Keep-going words: feedback without a verdict.
 _CONTINUE = re.compile(
@@ -339,7 +362,8 @@ _DONE_CLAIM = re.compile(
     r"|\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
     r"implemented|complete|completed|done|working|resolved|in place|ready|merged|created|"
     r"committed|pushed|deployed)\b"
-    r"|^\W*(done|all done|finished|complete|fixed|implemented|updated)\b"
+    r"|^\W*(done|all done|finished|complete|fixed|implemented|updated|released|published|"
+    r"deployed|merged|pushed|committed|shipped)\b"
     r"|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
     r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
     r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
@@ -352,6 +376,20 @@ _ASKS = re.compile(
     r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
     re.IGNORECASE,
 )
+#: The agent invites a fresh request ("What can I help you with?", "Anything else?").
+_INVITES = re.compile(
+    r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
+    r"(like|want)( me)? to (do|work on)( next)?|what'?s next|what should i (do|work on) next)\b",
+    re.IGNORECASE,
+)
+#: The agent proposes a plan and waits for the go-ahead (a proposal, not a result).
+_PROPOSAL = re.compile(
+    r"\b(shall i|should i|want me to|ready to) (proceed|go ahead|start|implement|make|apply|"
+    r"begin|continue)\b|\bhere'?s (the|my) plan\b|\bproceed\?|\bcould you (restart|run|try)\b",
+    re.IGNORECASE,
+)
+#: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
+_PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 _AGENT_GAVE_UP = re.compile(
     r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
     r"(get|make|find|fix|reproduce|figure)|unfortunately|still (fail|failing|broken))\b",
@@ -384,6 +422,16 @@ def agent_claims_done(agent_text: str) -> bool:
 
 def agent_asks(agent_text: str) -> bool:
     return bool(_ASKS.search(agent_text.strip()[-600:]))
+
+
+def agent_invites(agent_text: str) -> bool:
+    """The agent's last words invite a new request rather than ask about the work."""
+    return bool(_INVITES.search(agent_text.strip()[-300:]))
+
+
+def agent_proposes(agent_text: str) -> bool:
+    """The agent's last words are a plan or a suggestion waiting for the go-ahead."""
+    return bool(_PROPOSAL.search(agent_text.strip()[-600:]))
 
 
 def agent_gave_up(agent_text: str) -> bool:
@@ -429,7 +477,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         reasons.append("pasted error")
     # a long message states its verdict up front; further down it is describing
     judged = region if len(region) <= 400 else region[:250]
-    judged = _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged))
+    judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
     if _FAILURE_REPORT.search(judged):
         score += 2
         reasons.append("failure report")
@@ -484,7 +532,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         corr = min(corr, 0.5)  # the lexicon is one feature among several, never alone
     if not turn.agent_acted and "pasted error" not in reasons:
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
-    approval_head = bool(_APPROVAL_HEAD.search(region)) or (
+    approval_head = bool(_APPROVAL_HEAD.search(_ACCEPT_OPEN.sub("", region, count=1))) or (
         lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
     )
     if _EXPLICIT_NEW.search(region[:80]):
@@ -495,11 +543,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # the person stopped the agent: one cue of a correction is enough
         if corr >= 1:
             return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
-        if turn.queued and words >= 6 and _IMPERATIVE.search(region):
+        if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
-        if not turn.queued and _CONTINUE.search(region) and words > 4:
-            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers"), hard=True)
         return TurnDecision(TurnKind.STEERING, 0.8, (where,))
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
@@ -524,9 +570,21 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _ACCEPT.search(region) and words <= 4:
         # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
         return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
-    if _CONTINUE.search(region) and words <= 4:
-        return TurnDecision(TurnKind.STEERING, 0.8, ("keep going",))
+    if (_CONTINUE.search(region) and words <= 4) or (_RESUME.search(region) and words <= 10):
+        # the agent's turn had ended: "continue", "yes, Option A" go on with the task
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",))
     refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
+    if (
+        agent_invites(turn.agent_text)
+        and not refers_back
+        and not _FOLLOW_OPEN.search(region)
+        and words >= 3
+    ):
+        # "What can I help you with?": the agent closed its work and waits for a request
+        return TurnDecision(TurnKind.NEW_TASK, 0.7, ("request after an open invitation",))
+    if agent_proposes(turn.agent_text) and _PUSHBACK.search(region):
+        # questions the plan before anything was done: redirects, judges no result
+        return TurnDecision(TurnKind.STEERING, 0.6, ("pushes back on a proposal",), hard=True)
     if (done or asked) and _NEW_WORK.search(region[:80]) and not refers_back:
         # "Let's also migrate to AudioWorklet" after the agent finished: more work
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
@@ -539,13 +597,19 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     overlap = topic_overlap(region, turn.context)
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
-    if long_gap:
-        return TurnDecision(TurnKind.NEW_TASK, 0.7, ("after a long pause",), hard=True)
     if _FOLLOW_STRONG.search(region) or refers_back:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+    if long_gap and overlap < FOLLOW_OVERLAP:
+        # a quiet hour makes a fresh request likely, unless the turn is about the same thing
+        return TurnDecision(TurnKind.NEW_TASK, 0.65, ("after a long pause",), hard=True)
     if done and words >= 40:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
+    request = bool(_IMPERATIVE.search(region) or _REQUEST.search(region))
+    answered = turn.agent_ended and bool(turn.agent_text.strip())
+    if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP:
+        # the agent answered (no question, no plan): a request on another subject is new
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
     if asked or not done:
         # the agent is still at it, or asked something: the turn goes on with its task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)

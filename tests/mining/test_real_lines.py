@@ -177,6 +177,128 @@ def test_what_is_typed_into_a_running_turn_steers() -> None:
     assert kind_of("test it out", agent_text="", queued=True) is TurnKind.STEERING
 
 
+# --- where the turn sits: after a result, a question, a plan or an open invitation ----
+
+#: melagiri 27_8e6d172470, the agent's words before line 62 (options offered)
+OPTIONS = (
+    "**Option B — Just bump the string to `'3.0.2'`** (quick fix, but same problem next "
+    "release)\n\nI'd recommend **Option A** so this never drifts again. Want me to make that "
+    "change?"
+)
+#: melagiri 92_f1e62ce401, the agent's words before line 65 (a plan waiting for the go-ahead)
+PLAN = (
+    "Here's the plan — 3 small changes:\n\n1. **`cli/src/analysis/native-runner.ts`** — "
+    "Accept optional `model` in constructor\n2. **`batch-native-analysis.sh`** — Add "
+    "`--model` flag\n\nShall I go ahead?"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "extra"),
+    [
+        # 4d5611e5 line 280: the agent's turn had ended mid-work hours earlier
+        ("continue", "Good - the duplicate helpers are now unused. Let me remove them.", {}),
+        # 92_f1e62ce401 line 218: resumes after the usage limit, eight hours later
+        ("limits are reset. continue where you left off", DONE, {"gap_s": 28369.0}),
+        # 27_8e6d172470 line 62: picks an offered option
+        ("yes, Option A", OPTIONS, {}),
+        # 27_8e6d172470 line 70: queued, asks for one more step
+        ("should we bump it to 3.0.3?", "Let me verify it builds.", {"queued": True}),
+    ],
+)
+def test_going_on_with_the_task_is_a_follow_up_not_steering(
+    text: str, agent_text: str, extra: dict[str, object]
+) -> None:
+    assert kind_of(text, agent_text=agent_text, **extra) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "yes, this is good",  # melagiri b0_c9bbbf540c line 177
+        "ok, this works",  # melagiri b0_c9bbbf540c line 184
+    ],
+)
+def test_an_acceptance_word_before_a_verdict_is_approval(text: str) -> None:
+    asks = "Does this flow work, or would you add/remove any gates or steps?"
+    assert kind_of(text, agent_text=asks) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # 92_f1e62ce401 line 65: redirects the proposed plan before any change
+        ("not in the code.. just our script that we wrote @batch-native-analysis.sh", PLAN),
+        # 82_b981cea660 line 95: questions the agent's suggestion
+        (
+            "why 32768? i want more context like 128k",
+            "Could you restart it with a larger context?\n\nllama-server -m <model> -c 32768",
+        ),
+    ],
+)
+def test_pushing_back_on_a_plan_steers(text: str, agent_text: str) -> None:
+    assert kind_of(text, agent_text=agent_text) is TurnKind.STEERING
+
+
+def test_after_an_interrupt_a_retry_steers() -> None:
+    # kfischer b3edadab line 58: typed right after the person's own interrupt
+    text = "Ok ultrathink and try again"
+    assert kind_of(text, agent_text="", after_interrupt=True) is TurnKind.STEERING
+
+
+def test_a_request_after_an_open_invitation_is_a_task() -> None:
+    # kfischer b3edadab line 55: the agent greeted back and asked what to do
+    text = (
+        "Ok ultrathink and come up with a chain of cause and effect relationships spanning "
+        "at least 20 steps"
+    )
+    assert kind_of(text, agent_text="Hey Okarin! What can I help you with?") is TurnKind.NEW_TASK
+
+
+def test_a_request_on_another_subject_after_an_answer_is_a_task() -> None:
+    # codemie rollout line 22: the agent had listed its tools (an answer, no question)
+    answer = (
+        "- Image generation/editing skill\n- OpenAI docs research skill\n\nIn this repo, "
+        "`AGENTS.md` also says to prefer codebase-memory MCP graph tools for code discovery."
+    )
+    text = "let's update the defailt context compart to 90 in env var"
+    turn = kind_of(text, agent_text=answer, context="show tools\n" + answer)
+    assert turn is TurnKind.NEW_TASK
+    # the same words typed while the agent was still mid-work go on with its task
+    assert kind_of(text, agent_text=answer, agent_ended=False) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # melagiri 2c_b7af912872 line 244: the reported test run covered one package
+        ("not just cli, run all tests", "Build: PASSED ✓\nTests: 322/322 PASSED ✓\n\nProceed?"),
+        # melagiri 27_8e6d172470 line 34: the suggested fix did not change the version
+        ("see it is still 3.0.0", "The `--force` cache clean should resolve it."),
+        # melagiri e9_ceca70a2e5 line 284: the release plan misses files
+        (
+            "yes, look at the previous version bump PRs for files changed. it is not just 1 "
+            "package.json, there are multiple places. verify",
+            "**Process:**\n1. Create `release/v3.5.1` branch\n2. Bump version in "
+            "`cli/package.json`\n\nShall I proceed?",
+        ),
+    ],
+)
+def test_a_result_or_plan_that_falls_short_is_a_correction(text: str, agent_text: str) -> None:
+    assert kind_of(text, agent_text=agent_text) is TurnKind.CORRECTION
+
+
+def test_a_suggestion_with_a_negated_verb_is_not_a_failure_report() -> None:
+    # melagiri 6e_7ca5ebf80f line 314 (labelled new_task)
+    text = (
+        "So, now go back and look at the design for dispatch.. instead of one blog post for "
+        "one AI session - can we not build blog posts based on related learnings.. like select "
+        "few learnings and then ask the user to provide additional context in the UI and "
+        "generate a blog post for that?"
+    )
+    assert kind_of(text) is not TurnKind.CORRECTION
+
+
 # --- knock-on and benign errors are not failure patterns ----------------------------
 
 

@@ -104,3 +104,37 @@ def test_no_signals_is_unknown() -> None:
     b = SessionBuilder().prompt("Explain this function").say("It parses dates.")
     outcome = derive_outcome(signals_of(b))
     assert (outcome.outcome, outcome.rule, outcome.event_ids) == ("unknown", "no_clear_signal", ())
+
+
+def test_a_correction_the_person_went_on_from_is_not_their_last_word() -> None:
+    # melagiri 92_f1e62ce401 lines 275-428: a failure report (line 349), the fix, then
+    # "commit, push to master and release patch" and the release; labelled success (a
+    # success after a correction is `mixed`)
+    b = SessionBuilder().prompt("/release patch").bash("npm publish", "+ @code-insights/cli@4.8.3")
+    b.say("Released v4.8.3.")
+    b.prompt(
+        "i just synced latest - and it added many ---CONVERSATION User--- messages we saw "
+        "earlier back into the sessions list.. check sqlite db and investigate"
+    )
+    b.bash("pnpm test", "Tests  559 passed (559)")
+    b.say(
+        "Done. Here's what I did: soft-deleted 22 polluting sessions and added a filter. "
+        "Want me to commit this fix directly to master, or go through a PR?"
+    )
+    b.prompt("commit, push to master and release patch")
+    b.bash(
+        "gh release create v4.8.4", "https://github.com/melagiri/code-insights/releases/tag/v4.8.4"
+    )
+    b.say("**Released @code-insights/cli v4.8.4**\n\nNow you can safely run the batch analysis.")
+    sigs = signals_of(b, over=True)
+    assert "went_on" in kinds(sigs) and "user_correction" in kinds(sigs)
+    outcome = derive_outcome(sigs)
+    assert outcome.outcome == "mixed" and outcome.rule == "went_on_after_correction"
+    # without the follow-up the correction stays the last word: a failure
+    b2 = SessionBuilder().prompt("/release patch").bash("npm publish", "+ @code-insights/cli@4.8.3")
+    b2.say("Released v4.8.3.")
+    b2.prompt(
+        "i just synced latest - and it added many ---CONVERSATION User--- messages we saw "
+        "earlier back into the sessions list.. check sqlite db and investigate"
+    )
+    assert derive_outcome(signals_of(b2, over=True)).outcome == "failure"
