@@ -1,7 +1,8 @@
 """`sleepd mine` with nothing pending, answered from a few stdlib queries.
 
-A mining pass pays for its imports (scikit-learn, SciPy, SQLAlchemy: about a second) even
-when it finds nothing to do. A pass has work exactly when
+A mining pass pays for its imports (SciPy, SQLAlchemy and the mining stages) even when it
+finds nothing to do, so an idle pass is answered before any of them is loaded. A pass has
+work exactly when
 
 1. a session has events past its `mined_through_seq`, or has an open episode and has been
    quiet for IDLE_CLOSE (the pass's own selection, `loading.sessions_to_mine`), or

@@ -85,7 +85,7 @@ def stored_timestamp(value: datetime | None) -> str | None:
     """A timestamp as SQLAlchemy's SQLite DateTime stores it: naive UTC, ISO with µs."""
     if value is None:
         return None
-    if value.tzinfo is UTC:  # the common case; formatting a naive one is 2x faster
+    if value.tzinfo is UTC:  # the common case: drop the zone and format the naive value
         return value.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
     if value.tzinfo is not None:
         value = value.astimezone(UTC).replace(tzinfo=None)
