@@ -33,6 +33,7 @@ from typing import Any
 
 from sleepd import paths
 from sleepd.config import Config
+from sleepd.store.records import stored_timestamp
 
 #: A session quiet this long is over: its last episode closes (`mining.mine` uses the same).
 IDLE_CLOSE = timedelta(hours=2)
@@ -70,7 +71,7 @@ def idle_report(cfg: Config, *, now: datetime | None = None) -> dict[str, Any] |
     record = _read_record()
     if record is None or record.get("key") != _key(cfg, db_file):
         return None
-    cutoff = _db_time((now or datetime.now(UTC)) - IDLE_CLOSE)
+    cutoff = stored_timestamp((now or datetime.now(UTC)) - IDLE_CLOSE)
     try:
         conn = _read_only(db_file)
         try:
@@ -131,7 +132,7 @@ def record_idle_run(cfg: Config, report: dict[str, Any], trigger: str = "manual"
     db_file = _sqlite_file(cfg)
     if db_file is None:
         return
-    now = _db_time(datetime.now(UTC))
+    now = stored_timestamp(datetime.now(UTC))
     detail = {**report, "owner": owner(), "shortcut": "nothing pending"}
     conn = sqlite3.connect(db_file, timeout=30, isolation_level=None)
     try:
@@ -220,8 +221,3 @@ def _write_record(record: dict[str, Any]) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def _db_time(value: datetime) -> str:
-    """A UTC time as SQLAlchemy stores it in SQLite, so string comparison orders it."""
-    return value.astimezone(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sleepd.store.records import stored_timestamp
 from sleepd.store.urls import sqlite_file_for
 
 if TYPE_CHECKING:
@@ -44,18 +45,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def sqlite_timestamp(value: datetime) -> str:
-    """A timestamp as SQLAlchemy's SQLite DateTime stores it: naive UTC, ISO with µs."""
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC).replace(tzinfo=None)
-    return value.isoformat(sep=" ", timespec="microseconds")
-
-
 def _sqlite_value(value: Any) -> Any:
     if isinstance(value, dict | list):
         return json.dumps(value)
     if isinstance(value, datetime):
-        return sqlite_timestamp(value)
+        return stored_timestamp(value)
     return value
 
 
