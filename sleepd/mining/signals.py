@@ -175,7 +175,7 @@ def _retry_signals(events: Sequence[EventView]) -> list[SignalDraft]:
         if earlier is None:
             continue
         earlier_result = results.get(earlier.call_id or "")
-        if earlier_result is None or not is_failed_result(earlier_result):
+        if earlier_result is None or not is_failed_result(earlier_result, earlier):
             continue
         out.append(
             SignalDraft(

@@ -8,6 +8,8 @@ the rule needs; the turn's text is the person's, unchanged.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sleepd.mining.commands import parse_command
@@ -420,3 +422,100 @@ def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
         assert is_failed_result(_result(1, 0, text, exit_code=0))
     # a search hit that mentions an error is output, not a failure
     assert not is_failed_result(_result(1, 0, "src/app.py:12: raise ValueError('fatal: x')"))
+
+
+def _bash(i: int, command: str) -> EventView:
+    return _call(i, "Bash", json.dumps({"command": command}))
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # PackmindHub 5d_74e4f052ad line 123: the tests fail, `tail` exits 0
+        (
+            "bun test src/ 2>&1 | tail -5",
+            " 1606 pass\n 24 fail\n 16 errors\n 3713 expect() calls\n"
+            "Ran 1630 tests across 96 files. [11.66s]",
+        ),
+        # PackmindHub 17_252607bde7 line 39: the wrapper's usage error, `head` exits 0
+        (
+            "rtk bun run test 2>&1 | head -100",
+            "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>\n\n"
+            "For more information, try '--help'.",
+        ),
+        # PackmindHub 5d_74e4f052ad line 43: the linter's summary
+        (
+            "bun run lint 2>&1 | tail -10",
+            "Checked 282 files in 156ms. No fixes applied.\nFound 1 error.\n"
+            "check \u2501\u2501\u2501\n\n  \u00d7 Some errors were emitted while running checks.\n"
+            '  \n\nerror: script "lint" exited with code 1',
+        ),
+    ],
+)
+def test_a_failure_a_pipe_hid_from_the_exit_code_is_an_error(command: str, output: str) -> None:
+    result = _result(2, 1, output)
+    assert not is_failed_result(result)  # no flag, no exit code: only the output tells
+    assert is_failed_result(result, _bash(1, command))
+    assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+
+
+def test_a_failure_codex_code_mode_prints_without_an_exit_code_is_an_error() -> None:
+    # chikachow 4d_22222ed5984d line 142 (Codex code mode: the script prints the output only)
+    call = _call(
+        1,
+        "exec",
+        'const r = await tools.exec_command({"cmd":"gh pr review 83 --approve --body \\"No '
+        'reportable findings.\\"","workdir":"/Users/cysp/src/cyspbot"});\ntext(r.output);\n',
+    )
+    result = _result(
+        2,
+        1,
+        "Script completed\nWall time 3.5 seconds\nOutput:\n\nfailed to create review: GraphQL: "
+        "Review Can not approve your own pull request (addPullRequestReview)\n",
+    )
+    verdict = judge_errors([call, result]).verdicts[2]
+    assert verdict.kind == "root" and verdict.command.startswith("gh pr review 83")
+
+
+def test_a_wrapper_that_reports_a_failed_step_in_words_is_an_error() -> None:
+    # PackmindHub d7_791c619932 line 121: `rtk git add … && rtk git commit …`, not flagged
+    text = "ok \u2713 2 files changed, 10 insertions(+), 4 deletions(-)\nFAILED: git commit\n"
+    assert is_failed_result(_result(1, 0, text + "$ bun test src/\nbun test v1.3.5 (1e86cebd)"))
+
+
+def test_error_words_in_output_that_did_not_fail_are_not_an_error() -> None:
+    # PackmindHub 17_252607bde7 line 57: a test logs the error it provokes; the summary
+    # says nothing failed
+    passing = _result(
+        2,
+        1,
+        '317 | \t\t\t\tsubmitJobError: new Error("Database connection failed"),\n'
+        "                              ^\nerror: Database connection failed\n"
+        "      at <anonymous> (/Users/cedricteyton/Code/agents-md-evaluator/src/api/routes/"
+        "evaluation.test.ts:317:25)\n\n 1329 pass\n 0 fail\n 2901 expect() calls\n"
+        "Ran 1329 tests across 60 files. [820.00ms]",
+    )
+    assert not is_failed_result(passing, _bash(1, "bun test src/ --timeout 10000 2>&1 | tail -20"))
+    # chikachow 08_1cbadb653608 line 46: source code printed by `sed` (no pipe) …
+    source = "    console.error({\n      error: {\n        message: logMessage(error),\n"
+    assert not is_failed_result(_result(2, 1, source), _bash(1, "sed -n '1,240p' src/a.ts"))
+    # … and behind a pipe: an indented `error:` is code, a `path:line:` hit is a match
+    grep_hits = "src/lib/log.ts:12:  error: vi.fn(),\nsrc/app.py:40: raise error: bad input"
+    assert not is_failed_result(_result(2, 1, grep_hits), _bash(1, "rg -n 'error' src | head"))
+    # melagiri 25_a0928becb5 line 668: a request made to fail on purpose, exit code intact
+    curl = "failed to decode request: invalid GZIP data\nHTTP 400"
+    assert not is_failed_result(_result(2, 1, curl), _bash(1, "curl -s -X POST -d 'test' 2>&1"))
+
+
+def test_a_tool_error_line_is_not_the_persons_words_on_a_refusal() -> None:
+    # PackmindHub 17_252607bde7 line 6: Read on a directory; one short line, like the
+    # words a person types when refusing a call, but a tool's errno answer
+    call = _call(1, "Read", '{"file_path": "/Users/cedricteyton/Code/agents-md-evaluator"}')
+    result = _result(
+        2,
+        1,
+        "EISDIR: illegal operation on a directory, read "
+        "'/Users/cedricteyton/Code/agents-md-evaluator'",
+        is_error=True,
+    )
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
