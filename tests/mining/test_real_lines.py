@@ -519,3 +519,151 @@ def test_a_tool_error_line_is_not_the_persons_words_on_a_refusal() -> None:
         is_error=True,
     )
     assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
+# --- set 2 (promoted to tuning data): discussion turns, closing steps, judged answers ----
+
+#: FSM1 04_6f4c1b3b1e line 174: the agent's reasoning, then its question (no change made)
+REASONING = (
+    "If/when multi-writer becomes a goal in v3, switching file IPNS keys to random would be "
+    "part of that larger rework.\n\nWant me to capture this as a design note or todo for v3 "
+    "planning?"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # handgemacht 03eb5929 line 18: an opinion on the idea, then a request of its own
+        (
+            "I very much like this idea, and I used it already with some success in the clmail "
+            "project. Can you list, in 5 bullet points, what are the strengths of this proposal?",
+            "Is there something you'd like to do with this — flesh it out further, try applying "
+            "it to a project, or something else?",
+        ),
+        # handgemacht a7da6a22 line 229: an observation, then "Propose."
+        (
+            "I saw in passing that in case of BadZipFile we don't do anything (pass); wouldn't be "
+            "a way to report that in the manifest? Propose.",
+            "- Updated all entry points to handle tar archives\n\nWould you like me to commit "
+            "these changes?",
+        ),
+        # melagiri dc_2d3772f669 line 68: closes the agent's question, then a new subject
+        (
+            "yea, i already had working config and sync in my machine, so i didn't use init.. "
+            "but let's see how users will do it.. \n\nNow, explain me the telemetry part.. what "
+            "are we capturing, how are we capturing, what value/insight we can generate from "
+            "each type or the data captures?",
+            "you could reintroduce it then — or fold it into `code-insights config set`. What's "
+            "your call?",
+        ),
+    ],
+)
+def test_a_stance_then_a_request_of_its_own_is_a_task(text: str, agent_text: str) -> None:
+    # (in all three the agent had only answered: it changed nothing in that episode)
+    assert kind_of(text, agent_text=agent_text, agent_acted=False) is TurnKind.NEW_TASK
+
+
+def test_a_stated_requirement_then_an_update_of_the_plan_is_a_follow_up() -> None:
+    # chikachow 08_1cbadb653608 line 68: "I intend …" adds a use case to the running plan
+    text = (
+        "I intend to use this extracted application from other gcp-deployed services, with "
+        "requests towards the token-broker being authorised with a gcp oidc token. Update the "
+        "implementation plan and design to accommodate this use case\nConsider this revised "
+        "use case as part of holistic design"
+    )
+    plan = "Implementation plan:\n1. Extract the token broker\n2. Deploy it to Cloud Run"
+    assert kind_of(text, agent_text=plan) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit",  # PackmindHub 5d_74e4f052ad line 92, entireio (Codex) 6c_fb81c05ca9 line 118
+        "commi",  # PackmindHub d7_791c619932 line 110 (a typo)
+        "commit and push",  # entireio 33_3a75930344 line 78
+    ],
+)
+def test_a_bare_closing_step_after_the_work_is_a_follow_up(text: str) -> None:
+    done = "Done. Changes made:\n\n1. Removed the descriptive sentence at the top"
+    assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
+
+
+def test_a_request_after_the_agent_says_it_is_ready_for_the_next_task_is_a_task() -> None:
+    # FSM1 04_6f4c1b3b1e line 159 ("in the …" opens it, but the agent had closed its work)
+    ready = "On `main`, up to date (our fix already merged). Ready for the next task."
+    text = (
+        "in the metadata schemas doc, section 14 ipns key derivation, there no mention of "
+        "folder ipns records. why?"
+    )
+    assert kind_of(text, agent_text=ready) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "extra"),
+    [
+        # FSM1 04_6f4c1b3b1e line 175: judges the agent's reasoning before any change
+        (
+            "so unless I am misunderstanding the recovery process, but the recovery tool would "
+            "have to traverse the tree in any case to obtain file and folder metadata, so this "
+            "jsutification really does not make a lot of sense to me.",
+            REASONING,
+            {"agent_acted": False},
+        ),
+        # chikachow 08_1cbadb653608 line 136 (a curly apostrophe, as typed)
+        (
+            "That can\u2019t be right, any single request will only pertain to one of those "
+            "principals, either a github actions principal or a Google service account principal",
+            "So the updated design should be: **Cloud Run IAM as the coarse outer gate**.",
+            {"agent_acted": False},
+        ),
+        # entireio 33_3a75930344 line 104: the pushed plugin does not show its commands
+        ("I don't see the entire commands in opencode", "Committed and pushed.", {}),
+        # chikachow 5b_cfea8c08dd5b line 173: right after the person's interrupt
+        (
+            "Seemed to hang?",
+            "I'm writing two local Git config entries now.",
+            {"after_interrupt": True, "agent_ended": False},
+        ),
+    ],
+)
+def test_corrections_of_set_2_are_corrections(
+    text: str, agent_text: str, extra: dict[str, object]
+) -> None:
+    assert kind_of(text, agent_text=agent_text, **extra) is TurnKind.CORRECTION
+
+
+def test_asking_what_is_wrong_is_not_a_verdict() -> None:
+    # chikachow 5b_cfea8c08dd5b line 68: asks for a diagnosis of what the agent reported
+    fetched = (
+        "SSH fetch failed due missing GitHub SSH auth in this environment, so I fetched the "
+        "public HTTPS ref and updated `origin/main` from that."
+    )
+    text = "Figure out what\u2019s wrong with the ssh key configuration"
+    assert kind_of(text, agent_text=fetched) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["Fix that gh auth", "Set that credential helper globally"])
+def test_a_step_on_what_the_agent_just_named_is_a_follow_up(text: str) -> None:
+    # chikachow 5b_cfea8c08dd5b lines 191 and 235: "that X" is the X the agent reported
+    report = (
+        "The remaining blocker is `gh` auth itself: the token in default is invalid. "
+        "Git is now configured to use HTTPS plus `gh` as the credential helper."
+    )
+    assert kind_of(text, agent_text=report) is TurnKind.FOLLOW_UP
+
+
+def test_after_an_interrupt_an_answer_to_the_agents_question_goes_on_with_the_task() -> None:
+    # FSM1 04_6f4c1b3b1e line 55: the person stopped the first choice and picked another
+    todos = "| 8 | Move rootFolderKey to IPFS vault record | crypto |\n\nReply with a number to "
+    todos += "view details, or:\n- `q` to exit"
+    assert kind_of("6", agent_text=todos, after_interrupt=True) is TurnKind.FOLLOW_UP
+
+
+def test_reload_plugins_is_housekeeping() -> None:
+    # entireio 6c_fb81c05ca9 lines 35 and 57
+    text = (
+        "<command-name>/reload-plugins</command-name>\n<command-message>reload-plugins"
+        "</command-message>\n<command-args></command-args>"
+    )
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
