@@ -404,6 +404,20 @@ def _already_stopped(call: EventView | None, event: EventView) -> bool:
     )
 
 
+def _stopped_by_the_agent(call: EventView | None, event: EventView) -> bool:
+    """The agent sent Ctrl-C (or Ctrl-D) to a command it was polling (Codex
+    `write_stdin` with `"chars": "\\u0003"`): the exit that follows (130) is the stop it
+    asked for, not a failure."""
+    if call is None or event.exit_code in (None, 0):
+        return False
+    try:
+        data = json.loads(call.text)
+    except ValueError:
+        return False
+    chars = data.get("chars") if isinstance(data, dict) else None
+    return isinstance(chars, str) and chars != "" and set(chars) <= {"\x03", "\x04"}
+
+
 def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
     """Root, knock-on or benign for every failed tool result of `events`."""
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
@@ -435,7 +449,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             continue
         # a polled command's exit is read by a later call made under the same words
         expected = call is not None and call.call_id in announced
-        if expected or _already_stopped(call, event):
+        if expected or _already_stopped(call, event) or _stopped_by_the_agent(call, event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
         result.verdicts[event.id] = ErrorVerdict("root", None, command)

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from sleepd.mining.commands import parse_command
-from sleepd.mining.episodes import EventView
+from sleepd.mining.episodes import EventView, is_interrupt
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
 from sleepd.mining.turns import TurnKind, feedback_region
 
@@ -667,3 +667,34 @@ def test_reload_plugins_is_housekeeping() -> None:
         "</command-message>\n<command-args></command-args>"
     )
     assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+def test_the_agents_own_ctrl_c_is_not_a_failure() -> None:
+    # chikachow 5b_cfea8c08dd5b line 128: the agent stops the hanging `ssh-add -l` it polls
+    call = _call(1, "write_stdin", '{"session_id":84229,"chars":"\\u0003","yield_time_ms":1000}')
+    result = _result(
+        2,
+        1,
+        "Chunk ID: 9ada39\nWall time: 0.0008 seconds\nProcess exited with code 130\n"
+        "Original token count: 0\nOutput:",
+        exit_code=130,
+    )
+    assert judge_errors([call, result]).verdicts[2].kind == "benign"
+    # polling the same process without sending a stop: its exit 130 is its own
+    poll = _call(1, "write_stdin", '{"session_id":84229,"chars":"","yield_time_ms":1000}')
+    assert judge_errors([poll, result]).verdicts[2].kind == "root"
+
+
+def test_codex_turn_aborted_message_is_an_interrupt() -> None:
+    # entireio (Codex) 01_da544acf74 line 20: the only trace of the person's interrupt
+    aborted = EventView(
+        5,
+        5,
+        "meta",
+        "user",
+        "<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running "
+        "unified exec processes may still be running in the background.\n</turn_aborted>",
+        is_meta=True,
+    )
+    assert is_interrupt(aborted)
+    assert not is_interrupt(EventView(6, 6, "meta", "user", "<environment_context>…"))
