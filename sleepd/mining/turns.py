@@ -81,7 +81,8 @@ class TurnDecision:
     reasons: tuple[str, ...] = field(default_factory=tuple)
     #: close to another kind: a model may decide (model-assisted mining)
     hard: bool = False
-    #: a new request that opens with a verdict on the previous work ("thanks! now …")
+    #: the turn accepts the previous work: a new request that opens with a verdict on it
+    #: ("thanks! now …"), or a closing step asked for after the done claim ("commit")
     approves_previous: bool = False
 
 
@@ -464,9 +465,11 @@ def _own_request(region: str) -> str:
 
 #: The closing steps people ask for on work just done ("commit", "commit and push").
 _CLOSING_STEP = re.compile(
-    r"^\W*(please\s+)?(commit|push|merge|deploy|release|publish|ship|stage|tag|rebase|squash|"
-    r"lint|format|build|test|pr)(\s+(and|&|\+|then)\s+(commit|push|merge|deploy|release|publish|"
-    r"ship|tag|open (a )?pr|pr))?(\s+(it|this|that|them|please|now))?\W*$",
+    r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+)?(commit|push|merge|"
+    r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
+    r"(open|create|raise|make) (a |the )?(pr|pull request))(\s+(and|&|\+|then)\s+(commit|push|"
+    r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
+    r"(\s+(it|this|that|them|please|now))?\W*$",
     re.IGNORECASE,
 )
 #: A turn whose content words are this much the running episode's is about the same thing.
@@ -652,7 +655,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if turn.agent_worked and (_CLOSING_STEP.search(region) or (words == 1 and _one_word(region))):
         # a bare step with no object of its own ("commit", "commit and push", the typo
         # "commi") acts on the work just done: the task's closing step
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("a bare step on the work just done",))
+        return TurnDecision(
+            TurnKind.FOLLOW_UP,
+            0.65,
+            ("a bare step on the work just done",),
+            approves_previous=agent_claims_done(turn.agent_text),
+        )
     if (
         agent_invites(turn.agent_text)
         and not refers_back
@@ -670,7 +678,18 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if asked and (words <= 8 or _ANSWER.search(region)) and words <= 40:
         # picks an option, answers the question, reports doing what was asked
         return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
-    if _CONTINUE.search(region) and words <= 25:
+    rest = _ACCEPT_OPEN.sub("", region, count=1)
+    own_request = (
+        done
+        and not asked
+        and rest != region
+        and len(_WORD.findall(rest)) >= 3
+        and bool(_IMPERATIVE.search(rest) or _REQUEST.search(rest))
+        and not _FOLLOW_OPEN.search(rest)
+    )
+    if _CONTINUE.search(region) and words <= 25 and not own_request:
+        # "ok, …" after the agent finished goes on with its task, unless what follows the
+        # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)
     long_gap = turn.gap_s is not None and turn.gap_s >= LONG_GAP_S
     overlap = topic_overlap(region, turn.context)

@@ -15,7 +15,8 @@ import pytest
 from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView, is_interrupt
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
-from sleepd.mining.turns import TurnKind, feedback_region
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region
 
 from .builders import DONE, kind_of
 
@@ -698,3 +699,20 @@ def test_codex_turn_aborted_message_is_an_interrupt() -> None:
     )
     assert is_interrupt(aborted)
     assert not is_interrupt(EventView(6, 6, "meta", "user", "<environment_context>…"))
+
+
+def test_asking_for_the_closing_step_after_the_done_claim_accepts_the_work() -> None:
+    # entireio (Codex) 10_196f206d8a line 129, after the fix was verified; the file stops
+    # in that step's commit, and the episode was a success to the person
+    done = "Fixed and re-verified with the same installer: `Found 4 skills`. Tests pass."
+    turn = TurnInput("okay let's open a PR", has_episode=True, agent_text=done, agent_worked=True)
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.kind is TurnKind.FOLLOW_UP and decision.approves_previous
+
+
+def test_ok_then_a_request_of_its_own_after_the_done_claim_is_a_task() -> None:
+    # FSM1 04_6f4c1b3b1e line 212 (git housekeeping asked of the agent, after its PR)
+    done = "Done. Todo added and PR created: https://github.com/FSM1/cipher-box/pull/180"
+    assert kind_of("ok lets get back to main", agent_text=done) is TurnKind.NEW_TASK
+    # "ok" alone, or with a step on the work, goes on with it
+    assert kind_of("ok, and add a test for it", agent_text=done) is TurnKind.FOLLOW_UP
