@@ -16,8 +16,10 @@ Six kinds (docs/mining.md has examples from real sessions):
 The decision uses what a person uses: where the turn sits (first of the session,
 after the agent claimed it was done, after the agent asked a question, after an
 interrupt, typed while the agent ran), pasted error text, negation and contrast,
-references to the previous turn, slash commands, the time gap, and the feedback
-lexicon, which is one feature among these and never decides alone.
+references to the previous turn, a stance before a request, slash commands, and the
+feedback lexicon, which is one feature among these and never decides alone. The time
+gap is shown to the model for hard turns; alone it decides nothing (people come back
+to the same work after a break).
 This module is pure and cheap: it reads only the part of a text that can carry
 feedback (`feedback_region`), never a whole pasted log.
 """
@@ -474,8 +476,6 @@ _CLOSING_STEP = re.compile(
 )
 #: A turn whose content words are this much the running episode's is about the same thing.
 FOLLOW_OVERLAP = 0.15
-#: A quiet break this long before a turn makes a fresh request likely.
-LONG_GAP_S = 3600.0
 
 
 def agent_claims_done(agent_text: str) -> bool:
@@ -691,15 +691,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # "ok, …" after the agent finished goes on with its task, unless what follows the
         # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)
-    long_gap = turn.gap_s is not None and turn.gap_s >= LONG_GAP_S
     overlap = topic_overlap(region, turn.context)
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
-    if long_gap and overlap < FOLLOW_OVERLAP:
-        # a quiet hour makes a fresh request likely, unless the turn is about the same thing
-        return TurnDecision(TurnKind.NEW_TASK, 0.65, ("after a long pause",), hard=True)
     if done and words >= 40:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
