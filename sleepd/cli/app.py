@@ -1,8 +1,9 @@
 """The `sleepd` process: pick the command's path, run it, map every outcome to a status.
 
-A `search` line that `sleepd.cli.search_cmd` understands fully, and a plain `mine`
-(`sleepd.cli.mine_run`), run without building the typer app (importing typer, click
-and every command module is most of a short command's start-up); every other line,
+A `search` line that `sleepd.cli.search_cmd` understands fully, a plain `mine`
+(`sleepd.cli.mine_run`) and a plain `harvest` (`sleepd.cli.harvest_run`) run without
+building the typer app (importing typer, click and every command module is most of a
+short command's start-up); every other line,
 `--help` included, goes through the typer app in `sleepd.cli.root`, which this module
 hands out as `app` on first use.
 """
@@ -25,6 +26,10 @@ def lean_command(argv: list[str]) -> Callable[[], Any] | None:
         from sleepd.cli.mine_run import lean_mine
 
         return lean_mine(argv[1:])
+    if argv[:1] == ["harvest"]:
+        from sleepd.cli.harvest_run import lean_harvest
+
+        return lean_harvest(argv[1:])
     return None
 
 

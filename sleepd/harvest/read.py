@@ -12,7 +12,6 @@ harvest reads them, so both store the same database.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import re
 import signal
@@ -20,11 +19,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -40,6 +37,9 @@ from harvesters.records import (
 from harvesters.records import SourceFile as SourceFileRecord
 from sleepd.paths import REPLAY_DIR_PREFIX
 from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow, stored_timestamp
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: A reader reports a file it could not open as one skip at line 0 with one of these.
 FILE_LEVEL_REASONS = (FILE_VANISHED, FILE_UNREADABLE)
@@ -598,6 +598,12 @@ def _feed_pool(jobs: list[ReadJob], workers: int, started: StartFn) -> Iterator[
     pool breaks (a worker killed, say by the out-of-memory killer), the files not yet
     stored are read here from their planned cursors: slower, never wrong.
     """
+    # Imported here: a serial read, and every harvest with nothing to read, never start a
+    # pool, and these modules are a noticeable part of a short command's start-up.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     calls = bundles(jobs)
     try:
         pool = ProcessPoolExecutor(

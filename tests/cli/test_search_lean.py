@@ -85,9 +85,9 @@ def test_anything_else_goes_to_typer(args: list[str]) -> None:
     assert lean_command(["search", *args]) is None
 
 
-def test_only_search_and_mine_have_a_lean_path() -> None:
+def test_only_search_mine_and_harvest_have_a_lean_path() -> None:
     assert lean_command(["search", "x"]) is not None
     assert lean_command(["mine", "--json"]) is not None  # tests/cli/test_mine_lean.py
+    assert lean_command(["harvest"]) is not None  # tests/cli/test_harvest_lean.py
     assert lean_command(["status", "--json"]) is None
-    assert lean_command(["harvest"]) is None
     assert lean_command([]) is None

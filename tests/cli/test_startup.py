@@ -186,3 +186,24 @@ def test_a_harvest_of_new_lines_loads_no_heavy_module(harvested_home: Path, tmp_
     assert result["loaded"] == []
     after = stored()
     assert after[0] > before[0] and after[1] == before[1] + 1
+
+
+def test_harvest_does_not_build_the_typer_app(harvested_home: Path, tmp_path: Path) -> None:
+    """A plain `sleepd harvest` runs without typer and click, and reads no package
+    metadata (only a plugin source needs entry points); an unchanged one in JSON, nor
+    rich; neither starts a worker pool's modules unless workers start."""
+    lean = (*HEAVY, "typer", "click", "importlib.metadata", "concurrent.futures")
+    for args, heavy in (
+        (["harvest", "--json"], (*lean, "rich")),
+        (["harvest", "--json", "--source", "claude"], (*lean, "rich")),
+        (["harvest"], lean),
+    ):
+        result = probe(args, tmp_path, heavy)
+        assert result["code"] == 0, (args, result["stderr"])
+        assert result["loaded"] == [], args
+    project = harvested_home / "claude" / "projects" / "-home-user-app"
+    sample = sorted(FIXTURES.glob("*.jsonl"))[3]
+    shutil.copyfile(sample, project / sample.name.rsplit("__", 1)[-1])
+    result = probe(["harvest", "--json", "--jobs", "1"], tmp_path, lean)
+    assert result["code"] == 0, result["stderr"]
+    assert result["loaded"] == []
