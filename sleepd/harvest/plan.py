@@ -17,20 +17,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from harvesters.records import FileCursor, SourceFile
 from sleepd import paths
 from sleepd.config import Config
-from sleepd.harvest.read import ReadJob, ReadLimits
 from sleepd.harvest.report import HarvestReport, SourceReport, note_error
 from sleepd.processes import owner
 from sleepd.sources import enabled_sources, roots_for
 from sleepd.store.fastread import ReadOnlyDb, db_to_utc_param, sqlite_file_missing
 from sleepd.store.schema_version import HEAD_REVISION
-from sleepd.store.writedb import WriteTarget
+
+if TYPE_CHECKING:  # imported where used: the unchanged-tree answer reads no file
+    from sleepd.harvest.read import ReadJob
+    from sleepd.store.writedb import WriteTarget
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -89,6 +91,8 @@ def plan_source(
     progress: ProgressFn | None = None,
 ) -> SourcePlan:
     """Stat every file against its stored cursor; a job for each one that changed."""
+    from sleepd.harvest.read import ReadJob, ReadLimits
+
     known = stored_stats(db, source)
     plan = SourcePlan(source, total=len(files))
     changed: list[tuple[SourceFile, os.stat_result]] = []
@@ -214,6 +218,8 @@ def unchanged_report(
 def sqlite_target_at_head(cfg: Config) -> WriteTarget | None:
     """A `WriteTarget` on the configured SQLite file when it exists at head, else None
     (another database, a new file, a schema behind head: `open_store` decides those)."""
+    from sleepd.store.writedb import WriteTarget
+
     url = paths.database_url(cfg.database_url or None)
     if not url.startswith("sqlite:///") or sqlite_file_missing(url):
         return None
