@@ -89,10 +89,11 @@ def test_forced_exception_ends_in_one_line(
 
     monkeypatch.setattr(target, "callback", boom)
     monkeypatch.setattr(typer.main, "get_command", lambda _app: built)
-    # `search` and `mine` run without typer (sleepd.cli.app.lean_command): their bodies
-    # fail there too.
+    # `search`, `mine` and `harvest` run without typer (sleepd.cli.app.lean_command):
+    # their bodies fail there too.
     monkeypatch.setattr("sleepd.cli.search_cmd.run_search", boom)
     monkeypatch.setattr("sleepd.cli.mine_run.run_mine", boom)
+    monkeypatch.setattr("sleepd.cli.harvest_run.run_harvest", boom)
 
     code = run(_argv(path, target))
 
