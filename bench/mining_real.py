@@ -101,7 +101,7 @@ def source_group(transcript: str) -> str:
 def _known_layout() -> dict[str, str]:
     try:
         sys.path.insert(0, str(ROOT / "tests" / "mining"))
-        from corpus_layout import layout  # type: ignore[import-not-found]
+        from corpus_layout import layout
     except ImportError:
         return {}
     return dict(layout())
@@ -231,13 +231,13 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
             call_key: dict[int, tuple[str, str]] = {}
             for events in sessions.values():
                 verdicts = judge_errors(events).verdicts
-                for event in events:
-                    if event.kind != "tool_result" or not event.call_id:
+                for view in events:
+                    if view.kind != "tool_result" or not view.call_id:
                         continue
-                    rel = files.get(_file_of[event.id], "")
-                    key2 = (rel, event.call_id)
-                    call_key[event.id] = key2
-                    verdict = verdicts.get(event.id)
+                    rel = files.get(_file_of[view.id], "")
+                    key2 = (rel, view.call_id)
+                    call_key[view.id] = key2
+                    verdict = verdicts.get(view.id)
                     pred.errors[key2] = verdict.kind if verdict else "none"
             for min_count, target in ((2, pred.top_patterns), (1, pred.top_patterns_any)):
                 for row in top_patterns(engine, limit=10, now=LATER, min_count=min_count):
