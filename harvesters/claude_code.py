@@ -569,12 +569,13 @@ class _ClaudeFile:
             if queued:
                 queued.pop(0)
         elif operation == "remove":
-            if queued and queued[0].strip():
-                self._emit(sid, self._steering(line, rec, base, queued[0]))
-            elif queued:  # its text may follow in a `queued_command` attachment
+            head = queued.pop(0) if queued else None
+            if head is None or _written_by_claude_code(head):
+                pass  # a background task's notice consumed by the turn: no one typed it
+            elif head.strip():
+                self._emit(sid, self._steering(line, rec, base, head))
+            else:  # its text may follow in a `queued_command` attachment
                 self.state["untold"] = min(QUEUED_KEPT, self.state.get("untold", 0) + 1)
-            if queued:
-                queued.pop(0)
         elif operation == "popAll":
             queued.clear()
 
@@ -605,7 +606,7 @@ class _ClaudeFile:
             if not waiting.strip():
                 queued[index] = text
                 return
-        if self.state.get("untold", 0) > 0:
+        if self.state.get("untold", 0) > 0 and not _written_by_claude_code(text):
             self.state["untold"] -= 1
             self._emit(sid, self._steering(line, rec, base, text))
 
@@ -639,6 +640,22 @@ def _add_tokens(event: EventRecord, figures: list[int]) -> None:
     event.output_tokens += figures[1]
     event.cache_read_tokens += figures[2]
     event.cache_creation_tokens += figures[3]
+
+
+def _written_by_claude_code(queued: str) -> bool:
+    """A queue item Claude Code writes itself, not words a person typed: a background
+    task's notice (`{"task_id": …, "task_type": "local_bash"}`), a `<task-notification>`
+    or another injected block (the prefixes `_META_PREFIX` knows)."""
+    head = queued.lstrip()[:200]
+    if _META_PREFIX.match(head):
+        return True
+    if not head.startswith("{"):
+        return False
+    try:
+        item = orjson.loads(queued)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(item, dict) and "task_id" in item and "task_type" in item
 
 
 def _plain_text(content: Any) -> str:

@@ -399,3 +399,44 @@ def test_a_queued_message_written_twice_is_one_steering_prompt(
         ],
     )
     assert steering_texts(read(path)) == ["not direct master"]
+
+
+# FSM1/cipher-box (Entire checkpoint ba/8f57dd43e3, lines 2 and 7, byte for byte; MIT):
+# Claude Code queues a background task's notice like a typed message.
+CIPHER_BOX_TASK_ENQUEUE = (
+    '{"type":"queue-operation","operation":"enqueue","timestamp":"2026-02-20T23:51:27.528Z",'
+    '"sessionId":"98766c04-3c5c-47ab-a5c4-04c60afb6bc1","content":"{\\"task_id\\":\\"b4d9efa\\",'
+    '\\"description\\":\\"entire status\\",\\"task_type\\":\\"local_bash\\"}"}'
+)
+CIPHER_BOX_REMOVE = (
+    '{"type":"queue-operation","operation":"remove","timestamp":"2026-02-20T23:51:27.878Z",'
+    '"sessionId":"98766c04-3c5c-47ab-a5c4-04c60afb6bc1"}'
+)
+
+
+def test_a_background_tasks_queued_notice_is_not_a_person_steering(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Notices Claude Code queues itself (a background task's JSON, a
+    `<task-notification>`) pass through the queue like typed messages; consumed by the
+    turn they are no one's words, and a message typed after them still is."""
+    path = session_file(tmp_path)
+    notification = queue_op(
+        "enqueue",
+        "<task-notification> <task-id>b6efdf7</task-id> <status>completed</status> "
+        '<summary>Background command "Test through nginx locally" completed (exit code 0)'
+        "</summary> </task-notification>",
+    )
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "check the entire status"),
+            orjson.loads(CIPHER_BOX_TASK_ENQUEUE),
+            notification,
+            queue_op("enqueue", "and show me the hook"),
+            orjson.loads(CIPHER_BOX_REMOVE),
+            queue_op("remove"),
+            queue_op("remove"),
+        ],
+    )
+    assert steering_texts(read(path)) == ["and show me the hook"]
