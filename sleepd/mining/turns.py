@@ -465,6 +465,14 @@ def _own_request(region: str) -> str:
     return ""
 
 
+#: A pasted image as harvested ("[image: image/png, 66273 bytes]").
+_IMAGE = re.compile(r"\[image: [^\]]*\]\s*", re.IGNORECASE)
+#: Asks to change a thing by its definite name ("make the modal bigger").
+_CHANGE_NAMED = re.compile(
+    r"^\W*(please\s+)?(?:make|change|move|resize|shrink|widen|rename|remove|hide|show|tweak|"
+    r"adjust)\s+the\s+([a-z][\w-]{2,})",
+    re.IGNORECASE,
+)
 #: The closing steps people ask for on work just done ("commit", "commit and push").
 _CLOSING_STEP = re.compile(
     r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+)?(commit|push|merge|"
@@ -696,6 +704,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+    changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
+    if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
+        # "make the modal bigger" right after the agent reported what it did to the modal
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("changes what the agent named",), hard=True)
     if done and words >= 40:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)

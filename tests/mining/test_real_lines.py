@@ -716,3 +716,20 @@ def test_ok_then_a_request_of_its_own_after_the_done_claim_is_a_task() -> None:
     assert kind_of("ok lets get back to main", agent_text=done) is TurnKind.NEW_TASK
     # "ok" alone, or with a step on the work, goes on with it
     assert kind_of("ok, and add a test for it", agent_text=done) is TurnKind.FOLLOW_UP
+
+
+def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
+    # PackmindHub 5d_74e4f052ad line 56 (with its screenshot), after the agent's report
+    report = (
+        "The changes are:\n\n1. **`PackmindProductTourModal.tsx`**: Replaced the placeholder "
+        "iframe with the `ArcadeEmbed` component, and widened the modal from `max-w-2xl` to "
+        "`max-w-4xl` for a better viewing experience."
+    )
+    text = (
+        "[image: image/png, 66273 bytes]\n"
+        "make the modal bigger and remove the button at the bottom right corner"
+    )
+    assert kind_of(text, agent_text=report) is TurnKind.FOLLOW_UP
+    # the same words about a thing the agent did not name are a request of their own
+    other = "I've updated the README badges and the tests pass. The change is in place."
+    assert kind_of(text, agent_text=other) is TurnKind.NEW_TASK
