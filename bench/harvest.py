@@ -310,16 +310,17 @@ def main() -> None:
     precompile()
     shutil.rmtree(WORK / "sleepd-home", ignore_errors=True)
     sleepd_harvest(env)  # the tree stored once, as the product's defaults do it
-    unchanged, cpus = [], []
+    unchanged: list[float] = []
+    unchanged_cpu: list[float] = []
     for _ in range(3):
         wall, cpu, detail = sleepd_harvest(env)
         assert detail["events_new"] == 0, detail
         unchanged.append(wall)
-        cpus.append(cpu)
+        unchanged_cpu.append(cpu)
     best = min(unchanged)
     print(
         f"unchanged re-harvest: {best:7.3f} s wall (best of 3: "
-        f"{', '.join(f'{w:.3f}' for w in unchanged)}; CPU {min(cpus):.3f} s; "
+        f"{', '.join(f'{w:.3f}' for w in unchanged)}; CPU {min(unchanged_cpu):.3f} s; "
         f"{detail['files_scanned']} files, {best / max(1, detail['files_scanned']) * 1e6:.0f} "
         "µs a file)"
     )

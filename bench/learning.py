@@ -309,7 +309,8 @@ def sequential_runs(
             if step.settled:
                 break
         outcome = "reject" if step.status == "futile" else step.status
-        runs.append(SimRun(outcome, 2 * n * step.round + retests.rollouts))
+        retested = retests.rollouts if retests is not None else 0
+        runs.append(SimRun(outcome, 2 * n * step.round + retested))
     return runs
 
 

@@ -6,7 +6,9 @@ Harvests every labelled real transcript into a fresh store, mines it as `sleepd 
 does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
 
 * user turns: macro-F1 over the six kinds, per-class precision / recall, and the
-  correction (failure report) recall and precision;
+  correction (failure report) recall and precision; a turn read on a record no person
+  typed (a notice Claude Code queued, a tool's echo) counts against the precision of
+  the kind it was read as, and the count of such turns is printed;
 * episode outcomes (new_task turns): accuracy and the `unknown` rate;
 * tool errors: root / knock_on / benign accuracy, and the precision of the top-10
   failure patterns (the share of their occurrences a person labelled `root`).
@@ -99,7 +101,7 @@ def source_group(transcript: str) -> str:
 def _known_layout() -> dict[str, str]:
     try:
         sys.path.insert(0, str(ROOT / "tests" / "mining"))
-        from corpus_layout import layout  # type: ignore[import-not-found]
+        from corpus_layout import layout
     except ImportError:
         return {}
     return dict(layout())
@@ -175,6 +177,8 @@ class Predictions:
     #: top-10 recurring patterns: each a list of (transcript, call_id) occurrences
     top_patterns: list[list[tuple[str, str]]] = field(default_factory=list)
     top_patterns_any: list[list[tuple[str, str]]] = field(default_factory=list)
+    #: (where a queued turn was read, its `enqueue` line): a person labels one of the two
+    queued_pairs: set[tuple[tuple[str, int], tuple[str, int]]] = field(default_factory=set)
 
 
 def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
@@ -220,19 +224,20 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
                     queued = enqueued.get((event.session_id, (event.text or "").strip()[:200]))
                     if queued is not None:
                         pred.turns.setdefault(queued, kind_of[event.id])
+                        pred.queued_pairs.add((key, queued))
                 if event.id in outcome_at:
                     pred.outcomes[key] = outcome_at[event.id]
                 sessions[event.session_id].append(_view(event))
             call_key: dict[int, tuple[str, str]] = {}
             for events in sessions.values():
                 verdicts = judge_errors(events).verdicts
-                for event in events:
-                    if event.kind != "tool_result" or not event.call_id:
+                for view in events:
+                    if view.kind != "tool_result" or not view.call_id:
                         continue
-                    rel = files.get(_file_of[event.id], "")
-                    key2 = (rel, event.call_id)
-                    call_key[event.id] = key2
-                    verdict = verdicts.get(event.id)
+                    rel = files.get(_file_of[view.id], "")
+                    key2 = (rel, view.call_id)
+                    call_key[view.id] = key2
+                    verdict = verdicts.get(view.id)
                     pred.errors[key2] = verdict.kind if verdict else "none"
             for min_count, target in ((2, pred.top_patterns), (1, pred.top_patterns_any)):
                 for row in top_patterns(engine, limit=10, now=LATER, min_count=min_count):
@@ -285,7 +290,21 @@ def report(
         for lab in labels
         for t in lab.turns
     ]
-    print(f"\n== {title}: {len(labels)} files, {len(pairs)} labelled turns ==")
+    labelled = len(pairs)
+    # A turn read where no person typed one (a notice, a tool's echo) is a wrong answer
+    # too: it counts against the precision of the kind it was read as.
+    typed = {(lab.transcript, int(t["line"])) for lab in labels for t in lab.turns}
+    files = {lab.transcript for lab in labels}
+    one_turn = {key: other for pair in pred.queued_pairs for key, other in (pair, pair[::-1])}
+    false_turns = [
+        kind
+        for key, kind in pred.turns.items()
+        if key[0] in files and key not in typed and one_turn.get(key) not in typed
+    ]
+    pairs += [("none", kind) for kind in false_turns]
+    print(f"\n== {title}: {len(labels)} files, {labelled} labelled turns ==")
+    spurious = ", ".join(f"{k} x{n}" for k, n in Counter(false_turns).most_common()) or "none"
+    print(f"turns read where no person typed one: {len(false_turns)} ({spurious})")
     confusion: Counter[tuple[str, str]] = Counter(pairs)
     f1s = []
     print("class          support  precision  recall    F1")

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sleepd.backends.base import ChatMessage, ModelRequest
 from sleepd.backends.budget import BudgetCaps, BudgetGuard, MemoryLedger
@@ -106,20 +107,18 @@ def main() -> None:
         for agent in ("codex", "claude"):
             tools = build_tool_replayer(Config(), guard, threading.Event())
             tools.settings.nice = 0
-            unit = ReplayTask("1", task.intent, "val", task.context, {}, site, agent)
+            unit = ReplayTask("1", task.intent, "val", task.context, {}, site=site, consumer=agent)
             tools.baseline_tests(site)  # once per task and night; measured apart below
-            measure(
-                f"tools rollout ({agent}, {runner})",
-                args.rollouts,
-                lambda i, t=tools, u=unit: t.run([u], "Run pytest -q first.\n", "b", [i]),
-            )
-        measure(
-            f"  of which the project's tests ({runner})",
-            args.rollouts,
-            lambda i, s=site: subprocess.run(
-                list(s.test_command.argv), cwd=repo, capture_output=True
-            ),
-        )
+
+            def rollout(i: int, t: Any = tools, u: ReplayTask = unit) -> object:
+                return t.run([u], "Run pytest -q first.\n", "b", [i])
+
+            measure(f"tools rollout ({agent}, {runner})", args.rollouts, rollout)
+
+        def project_tests(i: int, s: ReplaySite = site) -> object:
+            return subprocess.run(list(s.test_command.argv), cwd=repo, capture_output=True)
+
+        measure(f"  of which the project's tests ({runner})", args.rollouts, project_tests)
     measure(
         "  of which a checkout of ledger (+ removal)",
         args.rollouts,

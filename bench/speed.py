@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -396,7 +397,7 @@ def incremental(report: Report, env: dict[str, str], home: Path, total: int, siz
 PREPARED = "prepared.json"
 
 
-def prepare(home: Path, size: int, env: dict[str, str]) -> dict[str, object]:
+def prepare(home: Path, size: int, env: dict[str, str]) -> dict[str, Any]:
     """Lay out the tree, harvest it into a fresh home and mine it once: the figures."""
     total = build(home, size)
     harvest = sleepd(env, "harvest", "--json")
@@ -420,7 +421,7 @@ def prepare(home: Path, size: int, env: dict[str, str]) -> dict[str, object]:
     return result
 
 
-def prepared(home: Path, size: int, env: dict[str, str]) -> dict[str, object] | None:
+def prepared(home: Path, size: int, env: dict[str, str]) -> dict[str, Any] | None:
     """The figures of a tree laid out, harvested and mined by an earlier run, if any."""
     try:
         result: dict[str, object] = json.loads((home / PREPARED).read_text())

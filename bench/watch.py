@@ -117,7 +117,9 @@ def build(db_file: Path, sessions: int) -> datetime:
                  "started_at": at, "kind": "main"}
             )  # fmt: skip
             loads = source == "claude" and i % 4 == 1
-            texts = [("user_prompt", "user", None, "deploy the billing service")]
+            texts: list[tuple[str, str, str | None, str]] = [
+                ("user_prompt", "user", None, "deploy the billing service")
+            ]
             texts.append(
                 ("tool_call", "assistant", "Skill", '{"skill":"sleepd-learned"}')
                 if loads

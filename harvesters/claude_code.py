@@ -539,6 +539,8 @@ class _ClaudeFile:
             raw_type = f"attachment:{data.get('type')}"
             body = data.get("content") if isinstance(data.get("content"), str) else None
             text = body if body is not None else compact_json(data)
+            if data.get("type") == "queued_command":
+                self._queued_text(line, rec, sid, base, data)
         else:
             raw_type = f"queue-operation:{rec.get('operation')}"
             text = _plain_text(rec.get("content"))
@@ -560,22 +562,58 @@ class _ClaudeFile:
         queued: list[str] = self.state.setdefault("queued", [])
         operation = rec.get("operation")
         if operation == "enqueue":
+            self.state.pop("untold", None)
             if len(queued) < QUEUED_KEPT:
                 queued.append(text)
         elif operation == "dequeue":
             if queued:
                 queued.pop(0)
         elif operation == "remove":
-            if queued and queued[0].strip():
-                steering = self._event(
-                    line, rec, f"{base}:steering", "user_prompt", "user", queued[0],
-                    raw_type=STEERING,
-                )  # fmt: skip
-                self._emit(sid, steering)
-            if queued:
-                queued.pop(0)
+            head = queued.pop(0) if queued else None
+            if head is None or _written_by_claude_code(head):
+                pass  # a background task's notice consumed by the turn: no one typed it
+            elif head.strip():
+                self._emit(sid, self._steering(line, rec, base, head))
+            else:  # its text may follow in a `queued_command` attachment
+                self.state["untold"] = min(QUEUED_KEPT, self.state.get("untold", 0) + 1)
         elif operation == "popAll":
             queued.clear()
+
+    def _queued_text(
+        self,
+        line: ParsedLine,
+        rec: dict[str, Any],
+        sid: str | None,
+        base: str,
+        data: dict[str, Any],
+    ) -> None:
+        """The text of a message typed while the agent ran, when its `enqueue` had none.
+
+        Since about Claude Code 2.1.112 an `enqueue` record carries no `content`: the typed
+        text is written only in a `queued_command` attachment. Before the `remove` that
+        injects the message into the running turn, it fills the oldest queued message
+        that has no text yet; after such a `remove` (one that found no text), it is that
+        steering prompt. A version that writes the text in both places counts it once,
+        and an attachment with no textless message waiting adds nothing.
+        """
+        if data.get("commandMode") not in (None, "prompt"):
+            return  # bash-mode input (`!cmd`) is a command, not words to the agent
+        text = _plain_text(data.get("prompt"))
+        if not text.strip():
+            return
+        queued: list[str] = self.state.get("queued", [])
+        for index, waiting in enumerate(queued):
+            if not waiting.strip():
+                queued[index] = text
+                return
+        if self.state.get("untold", 0) > 0 and not _written_by_claude_code(text):
+            self.state["untold"] -= 1
+            self._emit(sid, self._steering(line, rec, base, text))
+
+    def _steering(self, line: ParsedLine, rec: dict[str, Any], base: str, text: str) -> EventRecord:
+        return self._event(
+            line, rec, f"{base}:steering", "user_prompt", "user", text, raw_type=STEERING
+        )
 
     @staticmethod
     def _bookkeeping(info: dict[str, Any], rec: dict[str, Any], rtype: str) -> None:
@@ -602,6 +640,22 @@ def _add_tokens(event: EventRecord, figures: list[int]) -> None:
     event.output_tokens += figures[1]
     event.cache_read_tokens += figures[2]
     event.cache_creation_tokens += figures[3]
+
+
+def _written_by_claude_code(queued: str) -> bool:
+    """A queue item Claude Code writes itself, not words a person typed: a background
+    task's notice (`{"task_id": …, "task_type": "local_bash"}`), a `<task-notification>`
+    or another injected block (the prefixes `_META_PREFIX` knows)."""
+    head = queued.lstrip()[:200]
+    if _META_PREFIX.match(head):
+        return True
+    if not head.startswith("{"):
+        return False
+    try:
+        item = orjson.loads(queued)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(item, dict) and "task_id" in item and "task_type" in item
 
 
 def _plain_text(content: Any) -> str:

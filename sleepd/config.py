@@ -116,6 +116,12 @@ class BackendsConfig:
     timeout_seconds: float = _opt(120.0, "Per-call timeout.", min=1, max=3600)
     max_retries: int = _opt(2, "Retries for transient API errors.", min=0, max=10)
     use_batch: bool = _opt(True, "Use provider batch APIs for replay where available.")
+    batch_poll_seconds: float = _opt(
+        30.0,
+        "How often a night asks whether a submitted provider batch has ended.",
+        min=1,
+        max=3600,
+    )
     concurrency: int = _opt(4, "Parallel model calls.", min=1, max=64)
 
 

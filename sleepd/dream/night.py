@@ -377,6 +377,7 @@ class _Night:
             self.stop,
             concurrency=self.cfg.backends.concurrency,
             use_batch=self.cfg.backends.use_batch and role == "target",
+            batch_poll_s=self.cfg.backends.batch_poll_seconds,
             on_batch_submitted=submitted,
             on_batch_finished=finished,
         )

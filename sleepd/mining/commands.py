@@ -25,7 +25,8 @@ HOUSEKEEPING: frozenset[str] = frozenset(
         "feedback", "settings", "keybindings", "install-github-app", "migrate-installer",
         "continue", "sandbox", "bashes", "tasks", "stats", "files", "rename", "copy", "voice",
         "effort", "color", "remote-control", "desktop", "mobile", "chrome", "btw", "skills",
-        "bash-input",
+        "bash-input", "reload-plugins", "init-plugins", "logs", "session", "personality",
+        "statusline-setup", "permissions-mode", "extra-usage", "privacy", "upgrade-plan",
     }
 )  # fmt: skip
 

@@ -139,6 +139,7 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     "<persisted-output>",
 )
 _INTERRUPT_PREFIX = "[request interrupted by user"
+_CODEX_ABORTED = "<turn_aborted>"
 
 
 def clean_prompt(text: str) -> str:
@@ -147,9 +148,17 @@ def clean_prompt(text: str) -> str:
 
 
 def is_interrupt(event: EventView) -> bool:
+    """The person stopped the agent: an interrupt event, Claude's `[Request interrupted by
+    user…]` marker, or the `<turn_aborted>` user message Codex writes (stored as meta;
+    some Codex versions write no other trace of the interrupt)."""
     if event.kind == "interrupt":
         return True
-    return event.kind == "user_prompt" and event.text.lstrip().lower().startswith(_INTERRUPT_PREFIX)
+    if event.role != "user" or event.kind not in ("user_prompt", "meta"):
+        return False
+    head = event.text.lstrip().lower()
+    return head.startswith(_CODEX_ABORTED) or (
+        event.kind == "user_prompt" and head.startswith(_INTERRUPT_PREFIX)
+    )
 
 
 def is_typed_prompt(event: EventView) -> bool:

@@ -3,8 +3,14 @@
 Decided in mining from the stored fields, whatever the harvester's `is_error` says:
 
 - **root**: a real failure of its own call: `is_error`, a non-zero exit code, a
-  Claude `<tool_use_error>…</tool_use_error>` result anywhere (subagents too), or a
-  Codex patch that did not apply (`apply_patch verification failed: …`).
+  Claude `<tool_use_error>…</tool_use_error>` result anywhere (subagents too), a
+  Codex patch that did not apply (`apply_patch verification failed: …`), or a failure
+  the command hid from its exit code (a pipe, `|| true`, Codex code mode) that its
+  output states in a program's own words: a line opening with `error:`, `fatal:`,
+  `FAILED`, `npm ERR!`, a traceback, a test or lint summary with failures ("24 fail",
+  "Found 1 error."), among the first or last lines, unless a test summary says nothing
+  failed. A line that merely mentions an error (source code, a search hit, a log
+  line) is not one.
 - **knock_on**: failed only because another call failed or was refused: Claude's
   "Sibling tool call errored", and "The user doesn't want to take this action right
   now" for the calls cancelled with a refused one. It points to its cause (the
@@ -31,6 +37,7 @@ newest shell results, and stripped before signatures and examples.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections import Counter
@@ -58,12 +65,45 @@ _PATCH_FAILED = re.compile(
     r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
     re.IGNORECASE | re.MULTILINE,
 )
-#: A failure a pipe hid (`git log … | head` exits 0): git's `fatal:`, or a program's own
-#: "no such file" line, opening the output.
+#: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
+#: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the output.
 _HIDDEN_FAILURE = re.compile(
-    r"^\s*fatal: |^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)",
+    r"^\s*fatal: |^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
+    r"|^FAILED: \S",
     re.MULTILINE,
 )
+#: An output line in which a program says that it (or the tests it ran) failed, as
+#: compilers, test runners, linters, git, npm and gh write it: at the start of the line,
+#: so a source line or a search hit that mentions an error ("    error: vi.fn(),",
+#: "src/a.py:12: raise …") is not one.
+_FAILURE_LINE = re.compile(
+    r"^(error|fatal)(\[\w+\])?: \S"
+    r"|^Traceback \(most recent call last\)"
+    r"|^npm ERR! "
+    r"|^FAILED\b"
+    r"|^\s*[1-9]\d* (fail|failed|failing)\b"
+    r"|^=+ .*\b[1-9]\d* failed\b"
+    r"|^Tests?:?\s+.*\b[1-9]\d* failed\b"
+    r"|^Found [1-9]\d* errors?\b"
+    r"|\bexited with (exit )?code [1-9]"
+    r"|^make(\[\d+\])?: \*\*\* "
+    r"|^\s*[×✖✗✘] \S"
+    r"|^failed to [a-z]+\b"
+    r"|^\S+: command not found\b",
+    re.MULTILINE,
+)
+#: A test run's own summary that nothing failed: it outweighs error lines the tests logged.
+_NOTHING_FAILED = re.compile(
+    r"^\s*0 fail\b|^Tests?:?\s+(?!.*\bfailed\b).*\bpassed\b"
+    r"|^=+ (?!.*\b(failed|errors?)\b).*\bpassed\b",
+    re.MULTILINE,
+)
+#: How many lines at the end of an output are read for a failure (a failing command
+#: stops there; the middle of a long output is work, or another tool's logged noise).
+FAILURE_TAIL_LINES = 15
+#: Codex code mode runs a command from a script (`tools.exec_command({"cmd": …})`) and
+#: prints its output without the exit code.
+_CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\\]|\\.)*")')
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = frozenset(
     {"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "diff", "cmp", "colordiff", "test",
@@ -104,8 +144,9 @@ NOISE_SHARE = 0.6
 NOISE_MIN_OUTPUTS = 3
 
 
-def is_failed_result(event: EventView) -> bool:
-    """The result reports a failure (of its own call or knocked on by another)."""
+def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
+    """The result reports a failure (of its own call or knocked on by another). With the
+    call, a failure its command hid from the exit code counts too (`exit_hidden`)."""
     if event.kind != "tool_result":
         return False
     if event.is_error or (event.exit_code is not None and event.exit_code != 0):
@@ -115,7 +156,53 @@ def is_failed_result(event: EventView) -> bool:
         _TOOL_USE_ERROR.search(event.text)
         or _PATCH_FAILED.search(head)
         or _HIDDEN_FAILURE.search("\n".join(head.splitlines()[:3]))
+        or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
     )
+
+
+def shell_command(call: EventView) -> str:
+    """The shell command of a call: a shell tool's argument, or the command a Codex
+    code-mode script runs (`tools.exec_command({"cmd": "…"})`)."""
+    if is_shell_tool(call.tool_name):
+        return command_of(call.text)
+    match = _CODE_MODE_CMD.search(call.text[:4000])
+    if match is None:
+        return ""
+    try:
+        value = json.loads(match.group(1))
+    except ValueError:
+        return ""
+    return str(value).strip().splitlines()[0] if str(value).strip() else ""
+
+
+def exit_hidden(call: EventView) -> bool:
+    """Only the output can tell whether the call's command failed: a pipe takes its
+    status from the last command (`bun test 2>&1 | tail -5` exits 0 when the tests
+    fail), `|| true` and `; echo …` throw it away, and Codex code mode prints the output
+    without it."""
+    if not is_shell_tool(call.tool_name):
+        return bool(_CODE_MODE_CMD.search(call.text[:4000]))
+    words = _words(command_of(call.text))
+    for index, word in enumerate(words):
+        nxt = words[index + 1] if index + 1 < len(words) else ""
+        if word in ("|", "|&"):
+            return True
+        if word == "||" and nxt in ("true", ":", "echo", "exit"):
+            return True
+        if word == ";" and nxt in ("true", "echo") and "|" not in words[index + 1 :]:
+            return True
+    return False
+
+
+def output_shows_failure(text: str) -> bool:
+    """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
+    first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
+    failed."""
+    lines = [ln for ln in text[:20000].splitlines() if ln.strip()]
+    if len(text) > 20000:
+        lines += [ln for ln in text[-4000:].splitlines() if ln.strip()]
+    read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
+    return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)
 
 
 def is_knock_on(event: EventView) -> bool:
@@ -126,7 +213,7 @@ _TOOL_VOCABULARY = re.compile(
     r"error|fail|not found|denied|invalid|cannot|can't|unable|exit code|no such|unknown|"
     r"refused|timed? ?out|exception|must|required|expected|string to replace|not allowed|"
     r"permission|blocked|abort|killed|usage|missing|does not exist|doesn't exist|<\w+>|"
-    r"requires?|approv|not permitted|hook|limit|quota",
+    r"requires?|approv|not permitted|hook|limit|quota|illegal|\bE[A-Z]{3,}\b",
     re.IGNORECASE,
 )
 
@@ -290,7 +377,7 @@ def shell_outputs(events: Sequence[EventView]) -> list[tuple[str, bool]]:
             continue
         call = calls.get(event.call_id or "")
         if call is not None and is_shell_tool(call.tool_name):
-            out.append((event.text, is_failed_result(event)))
+            out.append((event.text, is_failed_result(event, call)))
     return out
 
 
@@ -317,13 +404,27 @@ def _already_stopped(call: EventView | None, event: EventView) -> bool:
     )
 
 
+def _stopped_by_the_agent(call: EventView | None, event: EventView) -> bool:
+    """The agent sent Ctrl-C (or Ctrl-D) to a command it was polling (Codex
+    `write_stdin` with `"chars": "\\u0003"`): the exit that follows (130) is the stop it
+    asked for, not a failure."""
+    if call is None or event.exit_code in (None, 0):
+        return False
+    try:
+        data = json.loads(call.text)
+    except ValueError:
+        return False
+    chars = data.get("chars") if isinstance(data, dict) else None
+    return isinstance(chars, str) and chars != "" and set(chars) <= {"\x03", "\x04"}
+
+
 def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
     """Root, knock-on or benign for every failed tool result of `events`."""
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
     announced = announced_failures(events)
     result = EpisodeErrors()
     last_root: int | None = None
-    failed = [e for e in events if is_failed_result(e)]
+    failed = [e for e in events if is_failed_result(e, calls.get(e.call_id or ""))]
     by_message: dict[str, list[EventView]] = {}
     for event in failed:
         call = calls.get(event.call_id or "")
@@ -332,8 +433,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
     polled = _polled_commands(events, calls)
     for event in failed:
         call = calls.get(event.call_id or "")
-        shell = call is not None and is_shell_tool(call.tool_name)
-        command = command_of(call.text) if call is not None and shell else ""
+        command = shell_command(call) if call is not None else ""
         command = command or polled.get(event.id, "")
         if is_knock_on(event):
             siblings = by_message.get(call.message_id, []) if call and call.message_id else []
@@ -349,7 +449,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             continue
         # a polled command's exit is read by a later call made under the same words
         expected = call is not None and call.call_id in announced
-        if expected or _already_stopped(call, event):
+        if expected or _already_stopped(call, event) or _stopped_by_the_agent(call, event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
         result.verdicts[event.id] = ErrorVerdict("root", None, command)

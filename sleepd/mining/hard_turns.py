@@ -1,7 +1,7 @@
 """The miner model decides the user turns the rules find hard (model-assisted mining).
 
-A typed turn whose rule-based decision is `hard` (close to another kind: a reply
-after a long pause, a verdict followed by a request, an answer that may add work)
+A typed turn whose rule-based decision is `hard` (close to another kind: a stance
+then a request, a verdict followed by a request, an answer that may add work)
 is sent to the miner role's model with what a person reads: the running request,
 the agent's last words, the turn and where it sits. The answer must validate
 against a JSON schema (one of the six kinds); then it replaces the rule's kind.

@@ -175,7 +175,7 @@ def _retry_signals(events: Sequence[EventView]) -> list[SignalDraft]:
         if earlier is None:
             continue
         earlier_result = results.get(earlier.call_id or "")
-        if earlier_result is None or not is_failed_result(earlier_result):
+        if earlier_result is None or not is_failed_result(earlier_result, earlier):
             continue
         out.append(
             SignalDraft(
@@ -254,8 +254,13 @@ def detect_signals(
         # release patch"): the correction is no longer their last word on it
         first = went_on[0].event
         out.append(SignalDraft("went_on", 0, 0.6, [first.id], first.text[:200], first.seq))
+    # asking for the closing step (commit, push, a PR) after the agent's done claim
+    # accepts the work, whatever happens to that step
     approvals = [
-        f for f in episode.feedback if f.kind is TurnKind.APPROVAL and f.event.seq > last_correction
+        f
+        for f in episode.feedback
+        if (f.kind is TurnKind.APPROVAL or f.decision.approves_previous)
+        and f.event.seq > last_correction
     ]
     if approvals:
         last = approvals[-1].event

@@ -42,6 +42,17 @@ _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
     re.I,
 )
+#: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,
+#: Codex's exec headers): they say that a call failed, never what went wrong, so a
+#: signature built on one would lump unrelated failures together.
+_WRAPPER_LINE = re.compile(
+    r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|process exited with code -?\d+|"
+    r"original token count: \d+|output:|process running with session id \d+|"
+    r"\[?exit (status|code):? -?\d+\]?)",
+    re.I,
+)
+#: Claude Code's wrapper around a refused call's message; "error" in the tag is no clue.
+_TOOL_USE_ERROR_TAG = re.compile(r"</?tool_use_error>")
 MAX_SIGNATURE_CHARS = 200
 
 
@@ -88,8 +99,11 @@ def normalize(line: str) -> str:
 
 def key_line(text: str, klass: str | None) -> str:
     """The line that says what went wrong: the one naming the error class, else the
-    last line that sounds like an error, else the first non-empty line."""
-    lines = [ln.strip() for ln in _ANSI.sub("", text).splitlines() if ln.strip()]
+    last line that sounds like an error, else the first non-empty line; lines a
+    tool's wrapper adds to every output are passed over unless there is nothing else."""
+    plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
+    every = [ln.strip() for ln in plain.splitlines() if ln.strip()]
+    lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
     if not lines:
         return ""
     if klass:

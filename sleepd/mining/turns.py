@@ -16,8 +16,10 @@ Six kinds (docs/mining.md has examples from real sessions):
 The decision uses what a person uses: where the turn sits (first of the session,
 after the agent claimed it was done, after the agent asked a question, after an
 interrupt, typed while the agent ran), pasted error text, negation and contrast,
-references to the previous turn, slash commands, the time gap, and the feedback
-lexicon, which is one feature among these and never decides alone.
+references to the previous turn, a stance before a request, slash commands, and the
+feedback lexicon, which is one feature among these and never decides alone. The time
+gap is shown to the model for hard turns; alone it decides nothing (people come back
+to the same work after a break).
 This module is pure and cheap: it reads only the part of a text that can carry
 feedback (`feedback_region`), never a whole pasted log.
 """
@@ -81,7 +83,8 @@ class TurnDecision:
     reasons: tuple[str, ...] = field(default_factory=tuple)
     #: close to another kind: a model may decide (model-assisted mining)
     hard: bool = False
-    #: a new request that opens with a verdict on the previous work ("thanks! now …")
+    #: the turn accepts the previous work: a new request that opens with a verdict on it
+    #: ("thanks! now …"), or a closing step asked for after the done claim ("commit")
     approves_previous: bool = False
 
 
@@ -149,6 +152,10 @@ _FAILURE_REPORT = re.compile(
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
+    r"|\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
+    r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
+    r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot) (see|find) (the|any|my|our|it|them)\b"
+    r"|\b(seemed|seems|seem) to (hang|freeze|stall|be hanging|be stuck)\b"
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
     r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
@@ -167,11 +174,12 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|are|was|were|got|gets|seems|looks|it'?s|that'?s)\s+(now\s+|still\s+)?(broken|buggy|"
     r"failing|crashing)\b|\bregress(ed|ion)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"
-    r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b"
+    r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
-    r"|\bwrong\b|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
+    r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
+    r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
     re.IGNORECASE,
 )
@@ -313,6 +321,18 @@ _REQUEST = re.compile(
     r"^\W*(should|shall|can|could|would|will) (we|you|i)\b|^\W*let'?s\b|^\W*please\b",
     re.IGNORECASE,
 )
+#: Judges what the agent said (its answer or reasoning), not the code: a correction even
+#: before the agent changed anything ("That can't be right, …", "this justification
+#: really does not make a lot of sense to me").
+_JUDGES_ANSWER = re.compile(
+    r"\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
+    r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
+    r"|\b(that'?s|that is|this is|it'?s|it is) not (right|true|correct)\b|\bare you sure\b"
+    r"|\byou'?re (wrong|mistaken)\b",
+    re.IGNORECASE,
+)
+#: Asks the agent to do again what it was stopped doing.
+_RETRY = re.compile(r"\b(try|do|run) (it |that )?again\b|\bretry\b", re.IGNORECASE)
 _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
 #: A reply opening with a verdict that the work is good.
 _APPROVAL_HEAD = re.compile(
@@ -348,7 +368,8 @@ _FOLLOW_OPEN = re.compile(
 )
 #: Words that point at the previous turn ("this"/"these" usually point at the project).
 _BACK_REF = re.compile(
-    r"^\W*that\b|\b(it|its|it'?s|those|them|they|again|same|above|instead|"
+    r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
+    r"\b(it|its|it'?s|those|them|they|again|same|above|instead|"
     r"as well|too|previous|earlier|last one|the rest|remaining|still|another)\b",
     re.IGNORECASE,
 )
@@ -372,14 +393,16 @@ _DONE_CLAIM = re.compile(
 )
 _ASKS = re.compile(
     r"\?\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
-    r"approach)|want me to|can you (confirm|share|run|try|check|paste|provide)|could you "
+    r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
+    r"can you (confirm|share|run|try|check|paste|provide)|could you "
     r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
     re.IGNORECASE,
 )
 #: The agent invites a fresh request ("What can I help you with?", "Anything else?").
 _INVITES = re.compile(
     r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
-    r"(like|want)( me)? to (do|work on)( next)?|what'?s next|what should i (do|work on) next)\b",
+    r"(like|want)( me)? to (do|work on)( next)?|what'?s next|what should i (do|work on) next|"
+    r"ready for (the |your )?next (task|request|one|step|thing))\b",
     re.IGNORECASE,
 )
 #: The agent proposes a plan and waits for the go-ahead (a proposal, not a result).
@@ -409,10 +432,58 @@ _NEW_WORK = re.compile(
     r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
     re.IGNORECASE,
 )
+#: Opens with the person's own stance or observation ("I very much like this idea",
+#: "i think it is not required..", "I saw in passing that …", "yea, i already had …").
+_STANCE = re.compile(
+    r"^\W*((oh|yea|yeah|yes|ok|okay|so|well|hmm+),?\s+)?i\s+((very much|really|actually|just|"
+    r"already|somewhat|also|still|do|did|don'?t|didn'?t|do not|did not|much)\s+)*(like|love|hate|"
+    r"dislike|think|thought|believe|feel|saw|see|noticed|found|find|had|have|agree|disagree|"
+    r"prefer|guess|suppose|understand)\b",
+    re.IGNORECASE,
+)
+#: A sentence that asks for something.
+_ASKS_FOR = re.compile(
+    r"^\W*((now|so|then|ok|okay|but|and),?\s+)?((can|could|would|will) you|please|let'?s|"
+    r"(we|you) (now |also )?(need|have) to|"
+    r"(go back and )?(list|explain|propose|tell me|show me|describe|summari[sz]e|compare|write|"
+    r"replace|add|make|create|build|update|change|remove|fix|implement|look at|check|review|"
+    r"find|give me|suggest))\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\.\.+\s*|\n+|;\s+")
+
+
+def _own_request(region: str) -> str:
+    """After a stance ("I very much like this idea, …"), the later sentence that asks
+    for something ("Can you list … the strengths of this proposal?"); "" when none."""
+    if not _STANCE.search(region):
+        return ""
+    sentences = [x.strip() for x in _SENTENCE_END.split(region) if x and x.strip()]
+    for index in range(len(sentences) - 1, 0, -1):
+        if _ASKS_FOR.search(sentences[index]):
+            return " ".join(sentences[index:])
+    return ""
+
+
+#: A pasted image as harvested ("[image: image/png, 66273 bytes]").
+_IMAGE = re.compile(r"\[image: [^\]]*\]\s*", re.IGNORECASE)
+#: Asks to change a thing by its definite name ("make the modal bigger").
+_CHANGE_NAMED = re.compile(
+    r"^\W*(please\s+)?(?:make|change|move|resize|shrink|widen|rename|remove|hide|show|tweak|"
+    r"adjust)\s+the\s+([a-z][\w-]{2,})",
+    re.IGNORECASE,
+)
+#: The closing steps people ask for on work just done ("commit", "commit and push").
+_CLOSING_STEP = re.compile(
+    r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+)?(commit|push|merge|"
+    r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
+    r"(open|create|raise|make) (a |the )?(pr|pull request))(\s+(and|&|\+|then)\s+(commit|push|"
+    r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
+    r"(\s+(it|this|that|them|please|now))?\W*$",
+    re.IGNORECASE,
+)
 #: A turn whose content words are this much the running episode's is about the same thing.
 FOLLOW_OVERLAP = 0.15
-#: A quiet break this long before a turn makes a fresh request likely.
-LONG_GAP_S = 3600.0
 
 
 def agent_claims_done(agent_text: str) -> bool:
@@ -510,7 +581,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if turn.command.is_housekeeping:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
-    text = turn.text.strip()
+    text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
     region = feedback_region(text)
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
@@ -530,7 +601,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         reasons.append("says no to the result")
     if not _JUDGING_CUES.intersection(reasons):
         corr = min(corr, 0.5)  # the lexicon is one feature among several, never alone
-    if not turn.agent_acted and "pasted error" not in reasons:
+    judges_answer = bool(turn.agent_text.strip()) and bool(_JUDGES_ANSWER.search(region[:400]))
+    if not turn.agent_acted and "pasted error" not in reasons and not judges_answer:
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
     approval_head = bool(_APPROVAL_HEAD.search(_ACCEPT_OPEN.sub("", region, count=1))) or (
         lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
@@ -543,6 +615,15 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # the person stopped the agent: one cue of a correction is enough
         if corr >= 1:
             return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
+        if (
+            not turn.queued
+            and agent_asks(turn.agent_text)
+            and _ANSWER.search(region)
+            and not _RETRY.search(region)
+            and words <= 40
+        ):
+            # stopped while the agent waited on its question: the reply answers it
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers the agent"), hard=True)
         if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
@@ -574,10 +655,24 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # the agent's turn had ended: "continue", "yes, Option A" go on with the task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",))
     refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
+    request_part = _own_request(region) if turn.agent_ended and words >= 12 else ""
+    if request_part and not _BACK_REF.search(" ".join(request_part.split()[:12])):
+        # a stance on the previous answer, then a request that stands on its own: the
+        # stance closes that thread, the request opens the next one
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a stance, then a request",), hard=True)
+    if turn.agent_worked and (_CLOSING_STEP.search(region) or (words == 1 and _one_word(region))):
+        # a bare step with no object of its own ("commit", "commit and push", the typo
+        # "commi") acts on the work just done: the task's closing step
+        return TurnDecision(
+            TurnKind.FOLLOW_UP,
+            0.65,
+            ("a bare step on the work just done",),
+            approves_previous=agent_claims_done(turn.agent_text),
+        )
     if (
         agent_invites(turn.agent_text)
         and not refers_back
-        and not _FOLLOW_OPEN.search(region)
+        and not _FOLLOW_STRONG.search(region)
         and words >= 3
     ):
         # "What can I help you with?": the agent closed its work and waits for a request
@@ -591,17 +686,28 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if asked and (words <= 8 or _ANSWER.search(region)) and words <= 40:
         # picks an option, answers the question, reports doing what was asked
         return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
-    if _CONTINUE.search(region) and words <= 25:
+    rest = _ACCEPT_OPEN.sub("", region, count=1)
+    own_request = (
+        done
+        and not asked
+        and rest != region
+        and len(_WORD.findall(rest)) >= 3
+        and bool(_IMPERATIVE.search(rest) or _REQUEST.search(rest))
+        and not _FOLLOW_OPEN.search(rest)
+    )
+    if _CONTINUE.search(region) and words <= 25 and not own_request:
+        # "ok, …" after the agent finished goes on with its task, unless what follows the
+        # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)
-    long_gap = turn.gap_s is not None and turn.gap_s >= LONG_GAP_S
     overlap = topic_overlap(region, turn.context)
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
-    if long_gap and overlap < FOLLOW_OVERLAP:
-        # a quiet hour makes a fresh request likely, unless the turn is about the same thing
-        return TurnDecision(TurnKind.NEW_TASK, 0.65, ("after a long pause",), hard=True)
+    changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
+    if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
+        # "make the modal bigger" right after the agent reported what it did to the modal
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("changes what the agent named",), hard=True)
     if done and words >= 40:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
@@ -618,6 +724,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     return TurnDecision(
         TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
     )
+
+
+def _one_word(region: str) -> bool:
+    return bool(re.fullmatch(r"\W*[a-z]+\W*", region, re.IGNORECASE))
 
 
 def _after_first(text: str) -> str:

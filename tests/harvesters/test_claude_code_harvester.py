@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from harvesters.claude_code import ClaudeCodeHarvester
 from harvesters.records import Batch, EventRecord, FileCursor, SourceFile
@@ -327,3 +328,115 @@ def test_queued_message_sent_into_the_running_turn_is_a_steering_prompt(
     assert [(e.text, e.raw_type, e.is_meta) for e in later] == [
         ("use the config's path instead", "steering", False)
     ]
+
+
+# Claude Code 2.1.112 (dougnukem/orpheus, Entire checkpoint 17/b6bbc6c891, lines 34, 39
+# and 40, byte for byte; MIT): the enqueue has no text, the attachment holds it.
+ORPHEUS_ENQUEUE = (
+    '{"type":"queue-operation","operation":"enqueue","timestamp":"2026-04-17T15:30:08.242Z",'
+    '"sessionId":"4601cee9-10d9-4afc-889d-253b74f14046"}'
+)
+ORPHEUS_QUEUED_COMMAND = (
+    '{"parentUuid":"1b742973-67f6-404c-801b-93913718fa99","isSidechain":false,"attachment":'
+    '{"type":"queued_command","prompt":[{"type":"text","text":"Also only publish a new nightly '
+    'build if there have been changes to main since last nightly build"}],"source_uuid":'
+    '"4ec0ea38-78b4-4936-93f7-eb2715001f76","commandMode":"prompt"},"type":"attachment","uuid":'
+    '"2b6347f3-4938-4b1a-8c98-2b7098132585","timestamp":"2026-04-17T15:30:09.884Z","userType":'
+    '"external","entrypoint":"claude-vscode","cwd":"/Users/ddaniels/Dropbox/orpheus","sessionId":'
+    '"4601cee9-10d9-4afc-889d-253b74f14046","version":"2.1.112","gitBranch":"main"}'
+)
+ORPHEUS_REMOVE = (
+    '{"type":"queue-operation","operation":"remove","timestamp":"2026-04-17T15:30:09.884Z",'
+    '"sessionId":"4601cee9-10d9-4afc-889d-253b74f14046"}'
+)
+ORPHEUS_TEXT = (
+    "Also only publish a new nightly build if there have been changes to main since last "
+    "nightly build"
+)
+
+
+def steering_texts(batches: list[Batch]) -> list[str]:
+    return [e.text for e in events(batches) if e.kind == "user_prompt" and e.raw_type == "steering"]
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        pytest.param((ORPHEUS_ENQUEUE, ORPHEUS_QUEUED_COMMAND, ORPHEUS_REMOVE), id="text-first"),
+        pytest.param((ORPHEUS_ENQUEUE, ORPHEUS_REMOVE, ORPHEUS_QUEUED_COMMAND), id="remove-first"),
+    ],
+)
+def test_a_queued_message_whose_text_is_only_in_its_attachment_is_a_steering_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl, order: tuple[str, ...]
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "publish nightly builds"), *map(orjson.loads, order)])
+    assert steering_texts(read(path)) == [ORPHEUS_TEXT]
+
+
+def test_a_queued_message_written_twice_is_one_steering_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Earlier versions (melagiri/code-insights, 2.1.1xx) wrote the text in the enqueue and
+    again in an attachment after the remove; an attachment with nothing waiting, or one
+    for bash-mode input, adds nothing."""
+    path = session_file(tmp_path)
+    attachment = orjson.loads(ORPHEUS_QUEUED_COMMAND)
+    attachment["attachment"]["prompt"] = "not direct master"
+    bash = orjson.loads(ORPHEUS_QUEUED_COMMAND)
+    bash["attachment"].update(prompt="git status", commandMode="bash")
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "create feature branch and add the documentation"),
+            queue_op("enqueue", "not direct master"),
+            queue_op("remove"),
+            attachment,
+            attachment,
+            queue_op("enqueue"),
+            bash,
+            queue_op("remove"),
+        ],
+    )
+    assert steering_texts(read(path)) == ["not direct master"]
+
+
+# FSM1/cipher-box (Entire checkpoint ba/8f57dd43e3, lines 2 and 7, byte for byte; MIT):
+# Claude Code queues a background task's notice like a typed message.
+CIPHER_BOX_TASK_ENQUEUE = (
+    '{"type":"queue-operation","operation":"enqueue","timestamp":"2026-02-20T23:51:27.528Z",'
+    '"sessionId":"98766c04-3c5c-47ab-a5c4-04c60afb6bc1","content":"{\\"task_id\\":\\"b4d9efa\\",'
+    '\\"description\\":\\"entire status\\",\\"task_type\\":\\"local_bash\\"}"}'
+)
+CIPHER_BOX_REMOVE = (
+    '{"type":"queue-operation","operation":"remove","timestamp":"2026-02-20T23:51:27.878Z",'
+    '"sessionId":"98766c04-3c5c-47ab-a5c4-04c60afb6bc1"}'
+)
+
+
+def test_a_background_tasks_queued_notice_is_not_a_person_steering(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Notices Claude Code queues itself (a background task's JSON, a
+    `<task-notification>`) pass through the queue like typed messages; consumed by the
+    turn they are no one's words, and a message typed after them still is."""
+    path = session_file(tmp_path)
+    notification = queue_op(
+        "enqueue",
+        "<task-notification> <task-id>b6efdf7</task-id> <status>completed</status> "
+        '<summary>Background command "Test through nginx locally" completed (exit code 0)'
+        "</summary> </task-notification>",
+    )
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "check the entire status"),
+            orjson.loads(CIPHER_BOX_TASK_ENQUEUE),
+            notification,
+            queue_op("enqueue", "and show me the hook"),
+            orjson.loads(CIPHER_BOX_REMOVE),
+            queue_op("remove"),
+            queue_op("remove"),
+        ],
+    )
+    assert steering_texts(read(path)) == ["and show me the hook"]

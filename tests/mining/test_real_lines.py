@@ -8,12 +8,15 @@ the rule needs; the turn's text is the person's, unchanged.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sleepd.mining.commands import parse_command
-from sleepd.mining.episodes import EventView
+from sleepd.mining.episodes import EventView, is_interrupt
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
-from sleepd.mining.turns import TurnKind, feedback_region
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region
 
 from .builders import DONE, kind_of
 
@@ -420,3 +423,313 @@ def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
         assert is_failed_result(_result(1, 0, text, exit_code=0))
     # a search hit that mentions an error is output, not a failure
     assert not is_failed_result(_result(1, 0, "src/app.py:12: raise ValueError('fatal: x')"))
+
+
+def _bash(i: int, command: str) -> EventView:
+    return _call(i, "Bash", json.dumps({"command": command}))
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # PackmindHub 5d_74e4f052ad line 123: the tests fail, `tail` exits 0
+        (
+            "bun test src/ 2>&1 | tail -5",
+            " 1606 pass\n 24 fail\n 16 errors\n 3713 expect() calls\n"
+            "Ran 1630 tests across 96 files. [11.66s]",
+        ),
+        # PackmindHub 17_252607bde7 line 39: the wrapper's usage error, `head` exits 0
+        (
+            "rtk bun run test 2>&1 | head -100",
+            "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>\n\n"
+            "For more information, try '--help'.",
+        ),
+        # PackmindHub 5d_74e4f052ad line 43: the linter's summary
+        (
+            "bun run lint 2>&1 | tail -10",
+            "Checked 282 files in 156ms. No fixes applied.\nFound 1 error.\n"
+            "check \u2501\u2501\u2501\n\n  \u00d7 Some errors were emitted while running checks.\n"
+            '  \n\nerror: script "lint" exited with code 1',
+        ),
+    ],
+)
+def test_a_failure_a_pipe_hid_from_the_exit_code_is_an_error(command: str, output: str) -> None:
+    result = _result(2, 1, output)
+    assert not is_failed_result(result)  # no flag, no exit code: only the output tells
+    assert is_failed_result(result, _bash(1, command))
+    assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+
+
+def test_a_failure_codex_code_mode_prints_without_an_exit_code_is_an_error() -> None:
+    # chikachow 4d_22222ed5984d line 142 (Codex code mode: the script prints the output only)
+    call = _call(
+        1,
+        "exec",
+        'const r = await tools.exec_command({"cmd":"gh pr review 83 --approve --body \\"No '
+        'reportable findings.\\"","workdir":"/Users/cysp/src/cyspbot"});\ntext(r.output);\n',
+    )
+    result = _result(
+        2,
+        1,
+        "Script completed\nWall time 3.5 seconds\nOutput:\n\nfailed to create review: GraphQL: "
+        "Review Can not approve your own pull request (addPullRequestReview)\n",
+    )
+    verdict = judge_errors([call, result]).verdicts[2]
+    assert verdict.kind == "root" and verdict.command.startswith("gh pr review 83")
+
+
+def test_a_wrapper_that_reports_a_failed_step_in_words_is_an_error() -> None:
+    # PackmindHub d7_791c619932 line 121: `rtk git add … && rtk git commit …`, not flagged
+    text = "ok \u2713 2 files changed, 10 insertions(+), 4 deletions(-)\nFAILED: git commit\n"
+    assert is_failed_result(_result(1, 0, text + "$ bun test src/\nbun test v1.3.5 (1e86cebd)"))
+
+
+def test_error_words_in_output_that_did_not_fail_are_not_an_error() -> None:
+    # PackmindHub 17_252607bde7 line 57: a test logs the error it provokes; the summary
+    # says nothing failed
+    passing = _result(
+        2,
+        1,
+        '317 | \t\t\t\tsubmitJobError: new Error("Database connection failed"),\n'
+        "                              ^\nerror: Database connection failed\n"
+        "      at <anonymous> (/Users/cedricteyton/Code/agents-md-evaluator/src/api/routes/"
+        "evaluation.test.ts:317:25)\n\n 1329 pass\n 0 fail\n 2901 expect() calls\n"
+        "Ran 1329 tests across 60 files. [820.00ms]",
+    )
+    assert not is_failed_result(passing, _bash(1, "bun test src/ --timeout 10000 2>&1 | tail -20"))
+    # chikachow 08_1cbadb653608 line 46: source code printed by `sed` (no pipe) …
+    source = "    console.error({\n      error: {\n        message: logMessage(error),\n"
+    assert not is_failed_result(_result(2, 1, source), _bash(1, "sed -n '1,240p' src/a.ts"))
+    # … and behind a pipe: an indented `error:` is code, a `path:line:` hit is a match
+    grep_hits = "src/lib/log.ts:12:  error: vi.fn(),\nsrc/app.py:40: raise error: bad input"
+    assert not is_failed_result(_result(2, 1, grep_hits), _bash(1, "rg -n 'error' src | head"))
+    # melagiri 25_a0928becb5 line 668: a request made to fail on purpose, exit code intact
+    curl = "failed to decode request: invalid GZIP data\nHTTP 400"
+    assert not is_failed_result(_result(2, 1, curl), _bash(1, "curl -s -X POST -d 'test' 2>&1"))
+
+
+def test_a_tool_error_line_is_not_the_persons_words_on_a_refusal() -> None:
+    # PackmindHub 17_252607bde7 line 6: Read on a directory; one short line, like the
+    # words a person types when refusing a call, but a tool's errno answer
+    call = _call(1, "Read", '{"file_path": "/Users/cedricteyton/Code/agents-md-evaluator"}')
+    result = _result(
+        2,
+        1,
+        "EISDIR: illegal operation on a directory, read "
+        "'/Users/cedricteyton/Code/agents-md-evaluator'",
+        is_error=True,
+    )
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
+# --- set 2 (promoted to tuning data): discussion turns, closing steps, judged answers ----
+
+#: FSM1 04_6f4c1b3b1e line 174: the agent's reasoning, then its question (no change made)
+REASONING = (
+    "If/when multi-writer becomes a goal in v3, switching file IPNS keys to random would be "
+    "part of that larger rework.\n\nWant me to capture this as a design note or todo for v3 "
+    "planning?"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # handgemacht 03eb5929 line 18: an opinion on the idea, then a request of its own
+        (
+            "I very much like this idea, and I used it already with some success in the clmail "
+            "project. Can you list, in 5 bullet points, what are the strengths of this proposal?",
+            "Is there something you'd like to do with this — flesh it out further, try applying "
+            "it to a project, or something else?",
+        ),
+        # handgemacht a7da6a22 line 229: an observation, then "Propose."
+        (
+            "I saw in passing that in case of BadZipFile we don't do anything (pass); wouldn't be "
+            "a way to report that in the manifest? Propose.",
+            "- Updated all entry points to handle tar archives\n\nWould you like me to commit "
+            "these changes?",
+        ),
+        # melagiri dc_2d3772f669 line 68: closes the agent's question, then a new subject
+        (
+            "yea, i already had working config and sync in my machine, so i didn't use init.. "
+            "but let's see how users will do it.. \n\nNow, explain me the telemetry part.. what "
+            "are we capturing, how are we capturing, what value/insight we can generate from "
+            "each type or the data captures?",
+            "you could reintroduce it then — or fold it into `code-insights config set`. What's "
+            "your call?",
+        ),
+    ],
+)
+def test_a_stance_then_a_request_of_its_own_is_a_task(text: str, agent_text: str) -> None:
+    # (in all three the agent had only answered: it changed nothing in that episode)
+    assert kind_of(text, agent_text=agent_text, agent_acted=False) is TurnKind.NEW_TASK
+
+
+def test_a_stated_requirement_then_an_update_of_the_plan_is_a_follow_up() -> None:
+    # chikachow 08_1cbadb653608 line 68: "I intend …" adds a use case to the running plan
+    text = (
+        "I intend to use this extracted application from other gcp-deployed services, with "
+        "requests towards the token-broker being authorised with a gcp oidc token. Update the "
+        "implementation plan and design to accommodate this use case\nConsider this revised "
+        "use case as part of holistic design"
+    )
+    plan = "Implementation plan:\n1. Extract the token broker\n2. Deploy it to Cloud Run"
+    assert kind_of(text, agent_text=plan) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit",  # PackmindHub 5d_74e4f052ad line 92, entireio (Codex) 6c_fb81c05ca9 line 118
+        "commi",  # PackmindHub d7_791c619932 line 110 (a typo)
+        "commit and push",  # entireio 33_3a75930344 line 78
+    ],
+)
+def test_a_bare_closing_step_after_the_work_is_a_follow_up(text: str) -> None:
+    done = "Done. Changes made:\n\n1. Removed the descriptive sentence at the top"
+    assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
+
+
+def test_a_request_after_the_agent_says_it_is_ready_for_the_next_task_is_a_task() -> None:
+    # FSM1 04_6f4c1b3b1e line 159 ("in the …" opens it, but the agent had closed its work)
+    ready = "On `main`, up to date (our fix already merged). Ready for the next task."
+    text = (
+        "in the metadata schemas doc, section 14 ipns key derivation, there no mention of "
+        "folder ipns records. why?"
+    )
+    assert kind_of(text, agent_text=ready) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "extra"),
+    [
+        # FSM1 04_6f4c1b3b1e line 175: judges the agent's reasoning before any change
+        (
+            "so unless I am misunderstanding the recovery process, but the recovery tool would "
+            "have to traverse the tree in any case to obtain file and folder metadata, so this "
+            "jsutification really does not make a lot of sense to me.",
+            REASONING,
+            {"agent_acted": False},
+        ),
+        # chikachow 08_1cbadb653608 line 136 (a curly apostrophe, as typed)
+        (
+            "That can\u2019t be right, any single request will only pertain to one of those "
+            "principals, either a github actions principal or a Google service account principal",
+            "So the updated design should be: **Cloud Run IAM as the coarse outer gate**.",
+            {"agent_acted": False},
+        ),
+        # entireio 33_3a75930344 line 104: the pushed plugin does not show its commands
+        ("I don't see the entire commands in opencode", "Committed and pushed.", {}),
+        # chikachow 5b_cfea8c08dd5b line 173: right after the person's interrupt
+        (
+            "Seemed to hang?",
+            "I'm writing two local Git config entries now.",
+            {"after_interrupt": True, "agent_ended": False},
+        ),
+    ],
+)
+def test_corrections_of_set_2_are_corrections(
+    text: str, agent_text: str, extra: dict[str, object]
+) -> None:
+    assert kind_of(text, agent_text=agent_text, **extra) is TurnKind.CORRECTION
+
+
+def test_asking_what_is_wrong_is_not_a_verdict() -> None:
+    # chikachow 5b_cfea8c08dd5b line 68: asks for a diagnosis of what the agent reported
+    fetched = (
+        "SSH fetch failed due missing GitHub SSH auth in this environment, so I fetched the "
+        "public HTTPS ref and updated `origin/main` from that."
+    )
+    text = "Figure out what\u2019s wrong with the ssh key configuration"
+    assert kind_of(text, agent_text=fetched) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["Fix that gh auth", "Set that credential helper globally"])
+def test_a_step_on_what_the_agent_just_named_is_a_follow_up(text: str) -> None:
+    # chikachow 5b_cfea8c08dd5b lines 191 and 235: "that X" is the X the agent reported
+    report = (
+        "The remaining blocker is `gh` auth itself: the token in default is invalid. "
+        "Git is now configured to use HTTPS plus `gh` as the credential helper."
+    )
+    assert kind_of(text, agent_text=report) is TurnKind.FOLLOW_UP
+
+
+def test_after_an_interrupt_an_answer_to_the_agents_question_goes_on_with_the_task() -> None:
+    # FSM1 04_6f4c1b3b1e line 55: the person stopped the first choice and picked another
+    todos = "| 8 | Move rootFolderKey to IPFS vault record | crypto |\n\nReply with a number to "
+    todos += "view details, or:\n- `q` to exit"
+    assert kind_of("6", agent_text=todos, after_interrupt=True) is TurnKind.FOLLOW_UP
+
+
+def test_reload_plugins_is_housekeeping() -> None:
+    # entireio 6c_fb81c05ca9 lines 35 and 57
+    text = (
+        "<command-name>/reload-plugins</command-name>\n<command-message>reload-plugins"
+        "</command-message>\n<command-args></command-args>"
+    )
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+def test_the_agents_own_ctrl_c_is_not_a_failure() -> None:
+    # chikachow 5b_cfea8c08dd5b line 128: the agent stops the hanging `ssh-add -l` it polls
+    call = _call(1, "write_stdin", '{"session_id":84229,"chars":"\\u0003","yield_time_ms":1000}')
+    result = _result(
+        2,
+        1,
+        "Chunk ID: 9ada39\nWall time: 0.0008 seconds\nProcess exited with code 130\n"
+        "Original token count: 0\nOutput:",
+        exit_code=130,
+    )
+    assert judge_errors([call, result]).verdicts[2].kind == "benign"
+    # polling the same process without sending a stop: its exit 130 is its own
+    poll = _call(1, "write_stdin", '{"session_id":84229,"chars":"","yield_time_ms":1000}')
+    assert judge_errors([poll, result]).verdicts[2].kind == "root"
+
+
+def test_codex_turn_aborted_message_is_an_interrupt() -> None:
+    # entireio (Codex) 01_da544acf74 line 20: the only trace of the person's interrupt
+    aborted = EventView(
+        5,
+        5,
+        "meta",
+        "user",
+        "<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running "
+        "unified exec processes may still be running in the background.\n</turn_aborted>",
+        is_meta=True,
+    )
+    assert is_interrupt(aborted)
+    assert not is_interrupt(EventView(6, 6, "meta", "user", "<environment_context>…"))
+
+
+def test_asking_for_the_closing_step_after_the_done_claim_accepts_the_work() -> None:
+    # entireio (Codex) 10_196f206d8a line 129, after the fix was verified; the file stops
+    # in that step's commit, and the episode was a success to the person
+    done = "Fixed and re-verified with the same installer: `Found 4 skills`. Tests pass."
+    turn = TurnInput("okay let's open a PR", has_episode=True, agent_text=done, agent_worked=True)
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.kind is TurnKind.FOLLOW_UP and decision.approves_previous
+
+
+def test_ok_then_a_request_of_its_own_after_the_done_claim_is_a_task() -> None:
+    # FSM1 04_6f4c1b3b1e line 212 (git housekeeping asked of the agent, after its PR)
+    done = "Done. Todo added and PR created: https://github.com/FSM1/cipher-box/pull/180"
+    assert kind_of("ok lets get back to main", agent_text=done) is TurnKind.NEW_TASK
+    # "ok" alone, or with a step on the work, goes on with it
+    assert kind_of("ok, and add a test for it", agent_text=done) is TurnKind.FOLLOW_UP
+
+
+def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
+    # PackmindHub 5d_74e4f052ad line 56 (with its screenshot), after the agent's report
+    report = (
+        "The changes are:\n\n1. **`PackmindProductTourModal.tsx`**: Replaced the placeholder "
+        "iframe with the `ArcadeEmbed` component, and widened the modal from `max-w-2xl` to "
+        "`max-w-4xl` for a better viewing experience."
+    )
+    text = (
+        "[image: image/png, 66273 bytes]\n"
+        "make the modal bigger and remove the button at the bottom right corner"
+    )
+    assert kind_of(text, agent_text=report) is TurnKind.FOLLOW_UP
+    # the same words about a thing the agent did not name are a request of their own
+    other = "I've updated the README badges and the tests pass. The change is in place."
+    assert kind_of(text, agent_text=other) is TurnKind.NEW_TASK

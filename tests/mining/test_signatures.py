@@ -47,3 +47,38 @@ def test_normalize_placeholders() -> None:
         assert gone not in out
     for kept in ("<hex>", "<ts>", "<uuid>", "<path>", "<n>", "<q>"):
         assert kept in out
+
+
+def test_a_wrappers_header_is_never_the_signature() -> None:
+    """Real results from public sessions: Claude Code's `Exit code N` and Codex's exec
+    headers precede any command's output; two unrelated failures behind the same header
+    are two signatures, and the same failure behind either header reads the same."""
+    docker = signature_of(
+        "Exit code 1\n\nThe command 'docker' could not be found in this WSL 2 distro.\n"
+        "We recommend to activate the WSL integration in Docker Desktop settings.",
+        "Bash",
+        1,
+    )
+    login = signature_of("Exit code 1\ndispatch requires login — run `entire login`", "Bash", 1)
+    codex_login = signature_of(
+        "Chunk ID: 386b67\nProcess exited with code 1\nOriginal token count: 12\n"
+        "dispatch requires login — run `entire login`",
+        "Bash",
+        1,
+    )
+    assert docker.digest != login.digest
+    assert "docker" not in docker.text and "could not be found" in docker.text
+    assert login.text == codex_login.text == "dispatch requires login — run <q>"
+    assert signature_of("Exit code 1", "Bash", 1).text == "Exit code <n>"  # nothing else
+
+
+def test_a_refused_calls_tag_is_no_clue() -> None:
+    """Claude Code's `<tool_use_error>` message is its first line; an echoed string
+    after it ending in the closing tag is not what went wrong."""
+    sig = signature_of(
+        "<tool_use_error>Found 2 matches of the string to replace, but replace_all is "
+        "false. To replace all occurrences, set replace_all to true.\nString:   }\n"
+        "}</tool_use_error>",
+        "Edit",
+    )
+    assert sig.text.startswith("Found <n> matches of the string to replace")

@@ -45,7 +45,7 @@ cross_project = true
 [gate]
 min_tasks = 3
 calibrate = false
-sequential_rounds = 2
+sequential_rounds = 1
 [replay]
 mode = "tools"
 nice = 0
