@@ -212,16 +212,30 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
                     outcome_at[episode.intent_event_id] = outcome
             sessions: dict[int, list[EventView]] = defaultdict(list)
             #: a queued message consumed mid-turn is labelled at its `enqueue` line; the
-            #: harvest stores the typed turn at a later line with the same text
+            #: harvest stores the typed turn at a later line (its `remove`, or the
+            #: attachment holding its text): found by its text, or, when the enqueue has
+            #: none (Claude Code 2.1.112), by the queue's own first-in, first-out order
             enqueued: dict[tuple[int, str], tuple[str, int]] = {}
+            waiting: dict[int, list[tuple[str, int]]] = defaultdict(list)
+            removed: dict[int, tuple[str, int]] = {}
             for event in db.scalars(select(Event).order_by(Event.session_id, Event.seq)):
                 rel = files.get(event.file_id or -1, "")
                 key = (rel, event.line_no)
-                if (event.raw_type or "").endswith("enqueue") and event.text:
-                    enqueued.setdefault((event.session_id, event.text.strip()[:200]), key)
+                raw_type = event.raw_type or ""
+                fifo = waiting[event.session_id]
+                if raw_type.endswith("enqueue"):
+                    fifo.append(key)
+                    if event.text:
+                        enqueued.setdefault((event.session_id, event.text.strip()[:200]), key)
+                elif raw_type.endswith(("dequeue", "remove")) and fifo:
+                    removed[event.session_id] = fifo.pop(0)
+                elif raw_type.endswith("popAll"):
+                    fifo.clear()
                 if event.id in kind_of:
                     pred.turns[key] = kind_of[event.id]
                     queued = enqueued.get((event.session_id, (event.text or "").strip()[:200]))
+                    if queued is None and raw_type == "steering":
+                        queued = fifo[0] if fifo else removed.get(event.session_id)
                     if queued is not None:
                         pred.turns.setdefault(queued, kind_of[event.id])
                         pred.queued_pairs.add((key, queued))
