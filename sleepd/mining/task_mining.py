@@ -28,6 +28,7 @@ from sleepd.mining.tasks import (
     is_shell_tool,
     task_intent,
 )
+from sleepd.mining.turns import needs_context
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
 #: Failures clear enough to replay even when the task has not recurred yet.
@@ -109,6 +110,8 @@ def _mine_batch(
         cluster = clusters[episode.cluster_id] if episode.cluster_id else None
         if cluster is None or not _useful(episode, cluster, signals[episode.id], cfg):
             continue
+        if needs_context(episode.intent_text or ""):
+            continue  # "Did you commit?" opening a resumed session: nothing to replay
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)

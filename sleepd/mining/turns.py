@@ -482,8 +482,35 @@ _CLOSING_STEP = re.compile(
     r"(\s+(it|this|that|them|please|now))?\W*$",
     re.IGNORECASE,
 )
+#: A go-ahead and nothing else ("yes", "go ahead please", "option 2", "继续").
+_GO_AHEAD_ONLY = re.compile(
+    r"^\W*(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
+    r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
+    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて)"
+    r"(\W+(please|now|then|thanks|thank you|it|that|this|so|do it|go ahead))*\W*$",
+    re.IGNORECASE,
+)
+#: A short question on what the agent did ("Did you commit?", "have u pushed it?").
+_ASKS_WHAT_AGENT_DID = re.compile(
+    r"^\W*(did|have|has|were|are)\s+(you|u|yo|ya)\b[^?]{0,80}\?\W*$", re.IGNORECASE
+)
 #: A turn whose content words are this much the running episode's is about the same thing.
 FOLLOW_OVERLAP = 0.15
+
+
+def needs_context(text: str) -> bool:
+    """Whether a request only makes sense after the exchange before it: a go-ahead, a
+    closing step on work just done ("commit and push"), a short question on what the
+    agent did. Such a request opens a session now and then (a resumed conversation),
+    but it is never a task on its own: a replay would have nothing to act on."""
+    region = _IMAGE.sub("", text.replace("\u2019", "'")).strip()
+    if not region:
+        return True
+    return bool(
+        _GO_AHEAD_ONLY.match(region)
+        or _CLOSING_STEP.search(region)
+        or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
+    )
 
 
 def agent_claims_done(agent_text: str) -> bool:

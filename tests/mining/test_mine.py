@@ -209,3 +209,22 @@ PARAPHRASES = [
     "Write a README section about installing with uv",
     "Bump the version and publish the release notes",
 ]
+
+
+def test_a_request_that_needs_the_exchange_before_it_is_never_a_task(
+    engine: Engine, cfg: Config
+) -> None:
+    """Resumed sessions open with a reply to a conversation that is not in them ("Did yo
+    commit?" opened two Safecast/safecast-map-MCP sessions seen in public checkpoints).
+    They recur, and their episodes stay; a replay would have nothing to act on."""
+    for day, intent in enumerate(("Did yo commit?", "Did you commit and pushed the code?")):
+        recurring_session(engine, intent, start=T0 + timedelta(days=day))
+    for day, intent in enumerate(("commit and push", "[image: image/png, 1 bytes] commit")):
+        recurring_session(engine, intent, start=T0 + timedelta(days=2 + day))
+    recurring_session(engine, "install the dependencies with pnpm", start=T0 + timedelta(days=4))
+    recurring_session(engine, "please install deps via pnpm", start=T0 + timedelta(days=5))
+    result = mine(engine, cfg, now=LATER)
+    assert result.episodes_new == 6 and result.recurring_clusters >= 2
+    with read_session(engine) as db:
+        intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
+    assert intents == ["install the dependencies with pnpm", "please install deps via pnpm"]

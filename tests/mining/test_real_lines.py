@@ -16,7 +16,7 @@ from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView, is_interrupt
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
 from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region, needs_context
 
 from .builders import DONE, kind_of
 
@@ -733,3 +733,24 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
     # the same words about a thing the agent did not name are a request of their own
     other = "I've updated the README badges and the tests pass. The change is in place."
     assert kind_of(text, agent_text=other) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "needs"),
+    [
+        ("Did yo commit?", True),  # Safecast/safecast-map-MCP, a resumed session's opening
+        ("commit and push", True),
+        ("[image: image/png, 175660 bytes] commit", True),
+        ("yes", True),
+        ("继续", True),
+        ("go ahead please", True),
+        ("release v0.6.4", False),
+        ("fix tests", False),
+        ("/release minor", False),
+        ("ok lets get back to main", False),
+        ("yes, and make it cross-browser", False),
+        ("Did you see the CORS error on the login page when we deployed to staging?", False),
+    ],
+)
+def test_a_request_needs_the_exchange_before_it_only_when_bare(text: str, needs: bool) -> None:
+    assert needs_context(text) is needs
