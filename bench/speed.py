@@ -416,9 +416,18 @@ def prepare(home: Path, size: int, env: dict[str, str]) -> dict[str, Any]:
         "wall": mined.wall,
         "cpu": mined.cpu,
         "episodes_total": figures.get("episodes_total", "?"),
+        "code": code_version(),
     }
     (home / PREPARED).write_text(json.dumps(result))
     return result
+
+
+def code_version() -> str:
+    """The commit the measured code is at (a cached figure is only this code's figure)."""
+    run_ = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+    )
+    return run_.stdout.strip() or "unknown"
 
 
 def prepared(home: Path, size: int, env: dict[str, str]) -> dict[str, Any] | None:
@@ -472,13 +481,16 @@ def main() -> None:
             mined = prepare(home, size, env)
         total = int(mined["total"])
         rss[size] = float(mined["max_rss_mb"])
+        measured_by = mined.get("code", "an unrecorded commit")
+        stale = bool(mined.get("cached")) and measured_by != code_version()
         report.add(
             f"sleepd mine peak RSS, {size} MB",
             f"{rss[size]:.0f} MB ({mined['wall']:.0f} s, "
             f"{mined.get('episodes_total', '?')} episodes)"
-            + (" (cached first mine)" if mined.get("cached") else ""),
+            + (f" (cached first mine, code at {measured_by})" if mined.get("cached") else ""),
             "<= 250 MB",
-            rss[size] <= 250,
+            # a figure of other code is context, not a verdict on this code
+            "not measured on this code (run without --cache)" if stale else rss[size] <= 250,
         )
         if size == max(sizes):
             print(f"  machine: {machine_line()}")
