@@ -151,6 +151,18 @@ def parse_timestamp(value: Any) -> datetime | None:
     return None
 
 
+def json_object(text: str) -> dict[str, Any] | None:
+    """`text` decoded, when it is a JSON object (a tool's structured result, a queued
+    notice); None for any other text, a malformed object included."""
+    if not text.startswith("{"):
+        return None
+    try:
+        decoded = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 

@@ -49,6 +49,7 @@ from harvesters.base import (
     compact_json,
     image_placeholder,
     iso,
+    json_object,
     line_id,
     parse_timestamp,
     remember,
@@ -646,16 +647,10 @@ def _written_by_claude_code(queued: str) -> bool:
     """A queue item Claude Code writes itself, not words a person typed: a background
     task's notice (`{"task_id": …, "task_type": "local_bash"}`), a `<task-notification>`
     or another injected block (the prefixes `_META_PREFIX` knows)."""
-    head = queued.lstrip()[:200]
-    if _META_PREFIX.match(head):
+    if _META_PREFIX.match(queued.lstrip()[:200]):
         return True
-    if not head.startswith("{"):
-        return False
-    try:
-        item = orjson.loads(queued)
-    except orjson.JSONDecodeError:
-        return False
-    return isinstance(item, dict) and "task_id" in item and "task_type" in item
+    item = json_object(queued.lstrip())
+    return item is not None and "task_id" in item and "task_type" in item
 
 
 def _plain_text(content: Any) -> str:

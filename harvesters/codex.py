@@ -53,6 +53,7 @@ from harvesters.base import (
     batch_from_chunk,
     compact_json,
     image_placeholder,
+    json_object,
     line_id,
     parse_timestamp,
 )
@@ -504,13 +505,8 @@ def _exec_result(text: str) -> tuple[str, int | None] | None:
     code mode's `{"chunk_id", "exit_code", "output", …}` (an exec result returned to a
     script, as one part of the tool's output list). None for any other text.
     """
-    if not text.startswith("{"):
-        return None
-    try:
-        decoded = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(decoded, dict) or "output" not in decoded:
+    decoded = json_object(text)
+    if decoded is None or "output" not in decoded:
         return None
     metadata = decoded.get("metadata")
     code = metadata.get("exit_code") if isinstance(metadata, dict) else decoded.get("exit_code")
