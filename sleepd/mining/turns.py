@@ -130,6 +130,12 @@ _PASTED_ERROR = re.compile(
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]",
     re.MULTILINE,
 )
+#: Says the agent's answer is wrong ("That can't be right", "doesn't make sense"): a
+#: failure report, and a correction even before the agent changed anything.
+_WRONG_ANSWER = (
+    r"|\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
+    r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
+)
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
     r"\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|"
@@ -152,9 +158,8 @@ _FAILURE_REPORT = re.compile(
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
-    r"|\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
-    r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
-    r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot) (see|find) (the|any|my|our|it|them)\b"
+    + _WRONG_ANSWER
+    + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot) (see|find) (the|any|my|our|it|them)\b"
     r"|\b(seemed|seems|seem) to (hang|freeze|stall|be hanging|be stuck)\b"
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
@@ -325,9 +330,8 @@ _REQUEST = re.compile(
 #: before the agent changed anything ("That can't be right, …", "this justification
 #: really does not make a lot of sense to me").
 _JUDGES_ANSWER = re.compile(
-    r"\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
-    r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
-    r"|\b(that'?s|that is|this is|it'?s|it is) not (right|true|correct)\b|\bare you sure\b"
+    _WRONG_ANSWER[1:]
+    + r"|\b(that'?s|that is|this is|it'?s|it is) not (right|true|correct)\b|\bare you sure\b"
     r"|\byou'?re (wrong|mistaken)\b",
     re.IGNORECASE,
 )
@@ -350,12 +354,13 @@ _RESUME = re.compile(
     r"\b(continue|resume|carry on|keep going|go on|pick (it )?up)\b", re.IGNORECASE
 )
 #: Keep-going words: feedback without a verdict.
-_CONTINUE = re.compile(
-    r"^\W*(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
+#: The words of a go-ahead ("yes", "continue", "option 2", "继续").
+_GO_AHEAD = (
+    r"(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
     r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
-    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて)\b",
-    re.IGNORECASE,
+    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて)"
 )
+_CONTINUE = re.compile(r"^\W*" + _GO_AHEAD + r"\b", re.IGNORECASE)
 #: Openings that attach the turn to the running task.
 _FOLLOW_OPEN = re.compile(
     r"^\W*(also|and|now|then|plus|additionally|next|btw|oh,? and|one more thing|one more|"
@@ -484,10 +489,9 @@ _CLOSING_STEP = re.compile(
 )
 #: A go-ahead and nothing else ("yes", "go ahead please", "option 2", "继续").
 _GO_AHEAD_ONLY = re.compile(
-    r"^\W*(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
-    r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
-    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて)"
-    r"(\W+(please|now|then|thanks|thank you|it|that|this|so|do it|go ahead))*\W*$",
+    r"^\W*"
+    + _GO_AHEAD
+    + r"(\W+(please|now|then|thanks|thank you|it|that|this|so|do it|go ahead))*\W*$",
     re.IGNORECASE,
 )
 #: A short question on what the agent did ("Did you commit?", "have u pushed it?").
