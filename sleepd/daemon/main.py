@@ -74,6 +74,7 @@ class Daemon:
         notifier: Notifier,
         config_loader: Callable[[], Config] = load_config,
         roots_for: Callable[[Config], list[Any]] = watch_roots,
+        stop_grace_s: float = STOP_GRACE_S,
     ) -> None:
         self.cfg = cfg
         self.engine = engine
@@ -81,6 +82,8 @@ class Daemon:
         self.notifier = notifier
         self._load_config = config_loader
         self._roots_for = roots_for
+        #: How long a stop waits for a running job before recording it as stopped.
+        self.stop_grace_s = stop_grace_s
         self.flags = SignalFlags()
         self.stop_night = threading.Event()
         self.heartbeat = Heartbeat(engine)
@@ -327,7 +330,7 @@ class Daemon:
 
     def shutdown(self, why: str) -> int:
         """Finish the current step, record the stop, exit; forced only past the deadline."""
-        deadline = time.monotonic() + STOP_GRACE_S
+        deadline = time.monotonic() + self.stop_grace_s
         log.info("stopping (%s)", why)
         self.notifier.stopping(f"stopping ({why})")
         self.stop_night.set()
@@ -346,15 +349,20 @@ class Daemon:
         if stuck:
             closed = record_forced_stop(self.engine, self.started_at, reason + " mid-step")
             log.warning(
-                "a job did not finish within %.0f s; recorded %d stop(s)", STOP_GRACE_S, closed
+                "a job did not finish within %g s; recorded %d stop(s)", self.stop_grace_s, closed
             )
         self.heartbeat.beat(state="stopped", stopped=True, detail={"stop_reason": reason})
         log.info("stopped")
         return 0 if not stuck else -1
 
 
-def run_daemon(*, verbose: bool = False, jobs: DaemonJobs | None = None) -> int:
-    """`sleepd daemon`: returns the exit status; raises SleepdError for the CLI to report."""
+def run_daemon(
+    *, verbose: bool = False, jobs: DaemonJobs | None = None, stop_grace_s: float = STOP_GRACE_S
+) -> int:
+    """`sleepd daemon`: returns the exit status; raises SleepdError for the CLI to report.
+
+    `stop_grace_s` is how long a stop waits for a stuck job (tests that stop one on
+    purpose set it short; the service keeps `STOP_GRACE_S`)."""
     from sleepd.daemon.service import load_service_env
     from sleepd.store.open import open_store
 
@@ -367,7 +375,11 @@ def run_daemon(*, verbose: bool = False, jobs: DaemonJobs | None = None) -> int:
         configure_logging(verbose=verbose, log_dir=paths.log_dir())
         engine = open_store(cfg, write=True)
         daemon = Daemon(
-            cfg, engine, jobs=jobs or default_jobs(), notifier=Notifier.from_env(unset=True)
+            cfg,
+            engine,
+            jobs=jobs or default_jobs(),
+            notifier=Notifier.from_env(unset=True),
+            stop_grace_s=stop_grace_s,
         )
         status = daemon.run()
     finally:

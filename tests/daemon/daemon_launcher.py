@@ -2,7 +2,9 @@
 
 Usage: python daemon_launcher.py cooperative|stubborn [verbose]
   cooperative: a night of many short steps that checks the stop event between them
-  stubborn:    a night stuck in one long step (ignores the stop event)
+  stubborn:    a night stuck in one long step (ignores the stop event); the daemon
+               waits STUBBORN_GRACE_S for it, not the service's STOP_GRACE_S, so the
+               test does not sit through the full grace for a job that never ends
 The harvest job is the real one.
 """
 
@@ -14,12 +16,13 @@ import time
 from typing import Any
 
 from sleepd import jobs
-from sleepd.daemon.main import DaemonJobs, run_daemon
+from sleepd.daemon.main import STOP_GRACE_S, DaemonJobs, run_daemon
 from sleepd.store.engine import write_session
 from sleepd.store.models import Night, utcnow
 
 STEPS = 600
 STEP_S = 0.1
+STUBBORN_GRACE_S = 1.0
 
 
 def stand_in_night(
@@ -64,5 +67,6 @@ if __name__ == "__main__":
         run_daemon(
             verbose="verbose" in sys.argv[2:],  # logs every catch-up verdict
             jobs=DaemonJobs(harvest=jobs.run_harvest_job, night=stand_in_night),
+            stop_grace_s=STUBBORN_GRACE_S if sys.argv[1] == "stubborn" else STOP_GRACE_S,
         )
     )
