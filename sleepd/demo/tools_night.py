@@ -42,9 +42,9 @@ def prepare_tools_night(home: DemoHome, cfg: Config) -> tuple[ToolsWorld, Config
     tools_cfg = replace(
         cfg,
         dream=replace(
-            cfg.dream, rollouts_per_task=1, candidates_per_night=2, max_tasks_per_split=3
+            cfg.dream, rollouts_per_task=1, candidates_per_night=1, max_tasks_per_split=3
         ),
-        gate=replace(cfg.gate, min_tasks=3, calibrate=False, sequential_rounds=2),
+        gate=replace(cfg.gate, min_tasks=3, calibrate=False, sequential_rounds=1),
         replay=replace(cfg.replay, mode="tools", nice=0, rollout_wall_seconds=60),
         # The simulated agents report made-up token counts: priced at nothing.
         prices={**cfg.prices, "gpt-5": dict.fromkeys(("input", "output", "cache_read"), 0.0)},

@@ -76,6 +76,7 @@ class Checkout:
     path: Path
     commit: str
     _lock_fd: int | None
+    source: CheckoutSource | None = None
 
     def remove(self) -> None:
         shutil.rmtree(self.holder, ignore_errors=True)
@@ -93,23 +94,39 @@ class Checkout:
     def __exit__(self, *exc: object) -> None:
         self.remove()
 
-    def changed_files(self, ignore: set[str]) -> list[str]:
-        """Paths changed, added or deleted against the commit (the document excluded)."""
+    def changes(self, ignore: set[str], max_chars: int = 60_000) -> tuple[list[str], str]:
+        """The paths changed, added or deleted against the commit, and their diff (the
+        document excluded from both; the diff cut at `max_chars` for storage)."""
         _git(["add", "-A", "--", "."], self.path)
-        out = _git(["diff", "--cached", "--name-only", "--no-renames", self.commit], self.path)
-        return [p for p in out.splitlines() if p and p not in ignore]
-
-    def diff(self, ignore: set[str], max_chars: int = 60_000) -> str:
-        _git(["add", "-A", "--", "."], self.path)
+        names = _git(["diff", "--cached", "--name-only", "--no-renames", self.commit], self.path)
         excludes = [f":(exclude){p}" for p in sorted(ignore)]
         out = _git(["diff", "--cached", "--no-color", self.commit, "--", ".", *excludes], self.path)
-        return out if len(out) <= max_chars else out[:max_chars] + "\n[diff cut for storage]\n"
+        changed = [p for p in names.splitlines() if p and p not in ignore]
+        diff = out if len(out) <= max_chars else out[:max_chars] + "\n[diff cut for storage]\n"
+        return changed, diff
+
+
+@dataclass(frozen=True)
+class CheckoutSource:
+    """Where checkouts of one commit come from: the user's object store and the commit as
+    resolved there. Resolved by the first checkout; a night passes it to the next ones
+    of the same commit so they skip the look-ups."""
+
+    objects: Path
+    commit: str
 
 
 def create_checkout(
-    repo_root: str | Path, commit: str, *, name: str = "project", root: Path | None = None
+    repo_root: str | Path,
+    commit: str,
+    *,
+    name: str = "project",
+    root: Path | None = None,
+    source: CheckoutSource | None = None,
 ) -> Checkout:
-    """A scratch work tree of `repo_root` at `commit`, sharing nothing writable with it."""
+    """A scratch work tree of `repo_root` at `commit`, sharing nothing writable with it.
+
+    `source` is an earlier checkout's `source` for the same repository and commit."""
     base = paths.ensure_private_dir(root) if root is not None else checkouts_root()
     token = f"{paths.REPLAY_DIR_PREFIX}{os.getpid()}-{secrets.token_hex(6)}"
     lock_path = base / (token + _LOCK_SUFFIX)
@@ -120,19 +137,26 @@ def create_checkout(
     checkout = Checkout(holder, holder / safe_name, commit, fd)
     try:
         holder.mkdir(mode=0o700)
-        objects = objects_dir(repo_root)
+        objects = source.objects if source is not None else objects_dir(repo_root)
         _git(["init", "-q", "--template=", str(checkout.path)], holder)
         alternates = checkout.path / ".git" / "objects" / "info"
         alternates.mkdir(parents=True, exist_ok=True)
         (alternates / "alternates").write_text(f"{objects}\n", encoding="utf-8")
-        resolved = _git(["rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], checkout.path)
-        _git(["update-ref", "--no-deref", "HEAD", resolved.strip()], checkout.path)
+        if source is not None:
+            resolved = source.commit
+        else:
+            resolved = _git(
+                ["rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], checkout.path
+            ).strip()
+        # update-ref refuses an object the store does not hold, and read-tree a non-tree.
+        _git(["update-ref", "--no-deref", "HEAD", resolved], checkout.path)
         _git(["read-tree", "--reset", "-u", "HEAD"], checkout.path)
     except (CheckoutError, OSError) as exc:
         checkout.remove()
         if isinstance(exc, CheckoutError):
             raise
         raise CheckoutError(f"cannot make a scratch checkout: {exc}") from None
+    checkout.source = CheckoutSource(objects, resolved)
     return checkout
 
 

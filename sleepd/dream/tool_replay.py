@@ -27,7 +27,13 @@ from sleepd.backends.agent_act import ActDetail, ActRequest
 from sleepd.backends.base import ChatMessage, Estimate, FailureKind, ModelRequest, ModelResponse
 from sleepd.backends.budget import BudgetExceeded, BudgetGuard
 from sleepd.documents.versions import content_hash
-from sleepd.dream.checkout import CheckoutError, create_checkout, place_document
+from sleepd.dream.checkout import (
+    Checkout,
+    CheckoutError,
+    CheckoutSource,
+    create_checkout,
+    place_document,
+)
 from sleepd.dream.judges import Judgement, ScoreWeights, judge_by_model, judge_request
 from sleepd.dream.prompts import target_user_message
 from sleepd.dream.replay import ReplayTask, RolloutResult
@@ -93,6 +99,8 @@ class ToolReplayer:
     judge_model: str | None = None
     rollouts_run: int = 0
     _baselines: dict[tuple[str, str, str], TestRun] = field(default_factory=dict)
+    #: Per site, what the night's first checkout of it resolved (see `CheckoutSource`).
+    _sources: dict[tuple[str, str], CheckoutSource] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(
@@ -143,9 +151,7 @@ class ToolReplayer:
                 return missing(FailureKind.BUDGET, str(exc), base)
         started = time.monotonic()
         try:
-            checkout = create_checkout(
-                site.repo_root, site.commit, name=site.project_name, root=self.checkout_root
-            )
+            checkout = self._checkout(site)
         except CheckoutError as exc:
             if self.guard is not None:
                 self.guard.release(reservation)
@@ -171,9 +177,7 @@ class ToolReplayer:
                 )
                 return RolloutResult(task, arm, index, doc_hash, response, judgement)
             try:
-                ignore = {site.document_path}
-                changed = checkout.changed_files(ignore)
-                diff = checkout.diff(ignore)
+                changed, diff = checkout.changes({site.document_path})
             except CheckoutError as exc:
                 changed, diff = [], f"[diff unavailable: {exc}]"
             after = run_tests(
@@ -211,6 +215,19 @@ class ToolReplayer:
         summary = _trajectory_text(response.text, changed, after, judgement)
         shown = replace(response, text=summary)
         return RolloutResult(task, arm, index, doc_hash, shown, judgement)
+
+    def _checkout(self, site: ReplaySite) -> Checkout:
+        key = (site.repo_root, site.commit)
+        checkout = create_checkout(
+            site.repo_root,
+            site.commit,
+            name=site.project_name,
+            root=self.checkout_root,
+            source=self._sources.get(key),
+        )
+        if checkout.source is not None:
+            self._sources[key] = checkout.source
+        return checkout
 
     def _rubric(
         self,
@@ -280,9 +297,7 @@ class ToolReplayer:
             if cached is not None:
                 return cached
             try:
-                with create_checkout(
-                    site.repo_root, site.commit, name=site.project_name, root=self.checkout_root
-                ) as checkout:
+                with self._checkout(site) as checkout:
                     run = run_tests(
                         checkout.path,
                         site.test_command,

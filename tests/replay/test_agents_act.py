@@ -49,9 +49,8 @@ def test_claude_acts_with_bounded_tools_and_the_skill_decides_the_edit(
         assert response.ok and "[simulated agent]" in response.text
         assert detail.tool_calls == 1 and detail.tools == {"Edit": 1}
         assert response.input_tokens > 0 and detail.cpu_s >= 0
-        assert checkout.changed_files({".claude/skills/ledger/SKILL.md"}) == [
-            "ledger/total_price.py"
-        ]
+        changed, _diff = checkout.changes({".claude/skills/ledger/SKILL.md"})
+        assert changed == ["ledger/total_price.py"]
         after = run_tests(checkout.path, PYTEST, timeout_s=120)
     rec = records(agents)[-1]
     argv = rec["argv"]

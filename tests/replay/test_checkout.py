@@ -13,7 +13,9 @@ import pytest
 
 from sleepd.dream.checkout import (
     CheckoutError,
+    CheckoutSource,
     create_checkout,
+    objects_dir,
     place_document,
     sweep_stale,
 )
@@ -52,12 +54,20 @@ def test_a_checkout_is_at_the_commit_and_shares_no_refs_hooks_or_remotes(
         (checkout.path / "ledger" / "total_price.py").write_text(
             "def total_price(i):\n    return 0\n"
         )
-        assert checkout.changed_files({"AGENTS.md"}) == ["ledger/total_price.py"]
-        assert "return 0" in checkout.diff({"AGENTS.md"})
+        changed, diff = checkout.changes({"AGENTS.md"})
+        assert changed == ["ledger/total_price.py"] and "return 0" in diff
         with pytest.raises(CheckoutError):
             place_document(checkout, "../../escape.md", "x")
         path = checkout.path
-    assert not path.exists() and list(root.iterdir()) == []
+        source = checkout.source
+    # A night's next checkout of the same commit reuses what the first one resolved.
+    assert source is not None and source.commit == commit
+    with create_checkout(repo, "ignored", name="ledger", root=root, source=source) as again:
+        assert git(again.path, "rev-parse", "HEAD") == commit
+        assert git(again.path, "status", "--porcelain") == ""
+        assert not (again.path / "ledger" / "dirty.py").exists()
+        path_again = again.path
+    assert not path.exists() and not path_again.exists() and list(root.iterdir()) == []
     assert tree_digest(repo) == before  # the user's tree and .git, byte for byte
     assert not (Path.home() / "hook-ran").exists()
 
@@ -72,6 +82,10 @@ def test_a_missing_commit_is_one_clear_error_and_leaves_nothing(
     assert list(root.iterdir()) == []
     with pytest.raises(CheckoutError):
         create_checkout(tmp_path / "not-a-repo", "0" * 40, root=root)
+    gone = CheckoutSource(objects_dir(repo), "1" * 40)  # e.g. pruned since it was resolved
+    with pytest.raises(CheckoutError, match="update-ref"):
+        create_checkout(repo, "1" * 40, root=root, source=gone)
+    assert list(root.iterdir()) == []
 
 
 HOLDER = """
