@@ -313,10 +313,23 @@ def _as_utc(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC)
 
 
-def draft_site(db: DbSession, task: Task, episode: Episode, session: Session) -> ReplaySiteDraft:
+def draft_site(
+    db: DbSession,
+    task: Task,
+    episode: Episode,
+    session: Session,
+    roots: dict[str, str | None] | None = None,
+) -> ReplaySiteDraft:
+    """`roots` remembers `repository_root` per directory across the drafts of one batch
+    (a project's tasks share a few directories)."""
     draft = ReplaySiteDraft(agent=session.source)
     cwd = episode.project_path or session.project_path
-    root = repository_root(cwd)
+    if roots is None or cwd is None:
+        root = repository_root(cwd)
+    elif cwd in roots:
+        root = roots[cwd]
+    else:
+        root = roots[cwd] = repository_root(cwd)
     if root is None or cwd is None:
         draft.problem = "the session's directory is not a git repository on this machine"
         return draft
@@ -354,6 +367,7 @@ def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
         )
     ).all()
     written = 0
+    roots: dict[str, str | None] = {}
     for task in tasks:
         if task.id is None or task.episode_id is None:
             continue
@@ -361,7 +375,7 @@ def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
         session = db.get(Session, episode.session_id) if episode is not None else None
         if episode is None or session is None:
             continue
-        draft = draft_site(db, task, episode, session)
+        draft = draft_site(db, task, episode, session, roots)
         db.add(
             TaskReplaySite(
                 task_id=task.id,
