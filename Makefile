@@ -27,8 +27,11 @@ typecheck: $(STAMP)
 # homes and loopback ports), one test file per worker at a time, so a module's shared
 # fixtures (the demo run per width of the render checks) are built once.
 # `make pytest PYTEST_WORKERS=0` runs it in one process.
+# The package is byte-compiled first: where PYTHONDONTWRITEBYTECODE is set (as on CI),
+# every `sleepd` process a test starts would otherwise compile what it imports again.
 PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
+	$(BIN)/python -m compileall -q sleepd harvesters migrations
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 demo: $(STAMP)
