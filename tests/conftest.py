@@ -52,6 +52,15 @@ PG_URL_ENV = "SLEEPD_TEST_PG_URL"
 _pg_numbers = itertools.count(1)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """xdist's per-file scheduling hands out files in collection order, as
+    `pytest_collection_modifyitems` leaves it; by default it would first re-sort them by
+    their number of tests, which sends the long one-test files (a whole night, a kill
+    series) last, onto one worker, while the other waits."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Files holding a test marked slow run first, each file's tests in their order: with
     one file per xdist worker at a time, a long file started last would leave the other
