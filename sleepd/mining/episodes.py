@@ -279,7 +279,10 @@ def segment(
         if decide is not None and decision.hard:
             decision = decide(turn, decision)
         record = TurnRecord(event, decision, after_interrupt)
-        after_interrupt = False
+        if decision.kind is not TurnKind.HOUSEKEEPING:
+            # a command between the interrupt and the next word ("/model", "/effort")
+            # is not addressed to the agent: the agent is still the one that was stopped
+            after_interrupt = False
         agent_worked = False
         previous = decision.kind
         if decision.kind is TurnKind.HOUSEKEEPING:

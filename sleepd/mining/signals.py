@@ -218,6 +218,9 @@ def detect_signals(
     events = episode.events
     errors = errors if errors is not None else judge_errors(events)
     out = _tool_signals(events, errors) + _test_signals(events) + _retry_signals(events)
+    # an interrupt the person then typed after (a hint, a redirect) steered the work on
+    # (kept, with no polarity); only one after their last word can have left it behind
+    last_typed = max((f.event.seq for f in episode.feedback), default=-1)
     for event in events:
         if (
             event.kind == "tool_result"
@@ -230,7 +233,10 @@ def detect_signals(
                 )
             )
         if is_interrupt(event):
-            out.append(SignalDraft("interrupt", -1, 0.6, [event.id], event.text[:80], event.seq))
+            polarity = -1 if event.seq > last_typed else 0
+            out.append(
+                SignalDraft("interrupt", polarity, 0.6, [event.id], event.text[:80], event.seq)
+            )
         elif event.kind == "tool_call" and is_undo_command(event.text):
             out.append(SignalDraft("undo", -1, 0.6, [event.id], "undo command", event.seq))
     corrections = [f for f in episode.feedback if f.kind is TurnKind.CORRECTION]
@@ -374,7 +380,7 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         if moved is not None:
             return Outcome("failure", "corrected_then_left", 0.75, ids(correction, moved))
         return Outcome("failure", "corrected", 0.8, ids(correction))
-    interrupt = last("interrupt")
+    interrupt = next((s for s in reversed(kinds.get("interrupt", [])) if s.polarity < 0), None)
     left = moved is not None or abandoned is not None
     if interrupt is not None and (done is None or done.at_seq < interrupt.at_seq) and left:
         return Outcome("abandoned", "interrupted_and_left", 0.7, ids(interrupt, moved))

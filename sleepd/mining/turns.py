@@ -185,7 +185,8 @@ _FAILURE_REPORT = re.compile(
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
-    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|an? error)\b",
+    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|"
+    r"an? (error|issue|problem|bug))\b",
     re.IGNORECASE,
 )
 #: An opinion about a feature, not a report that it fails ("I didn't find those links
@@ -371,11 +372,13 @@ _FOLLOW_OPEN = re.compile(
     r"it should|it would|it needs|this should|that should|they should|these should)\b",
     re.IGNORECASE,
 )
-#: Words that point at the previous turn ("this"/"these" usually point at the project).
+#: Words that point at the previous turn ("this"/"these" usually point at the project;
+#: "the REST API" is not "the rest" of the work).
 _BACK_REF = re.compile(
     r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
     r"\b(it|its|it'?s|those|them|they|again|same|above|instead|"
-    r"as well|too|previous|earlier|last one|the rest|remaining|still|another)\b",
+    r"as well|too|previous|earlier|last one|(?-i:[Tt]he rest)|remaining|still|another|accordingly|"
+    r"(the|these|this|those|your) (new|changes?|fix(es)?|edits?)|what you (did|changed|wrote))\b",
     re.IGNORECASE,
 )
 #: The agent said the work is finished.
@@ -417,6 +420,11 @@ _PROPOSAL = re.compile(
     re.IGNORECASE,
 )
 #: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
+#: Lettered choices the agent laid out ("**A** — …", "B) …", "Option C"): a bare "yes" to
+#: them picks the one it recommended, an answer inside the task rather than a verdict.
+_LETTERED_OPTIONS = re.compile(
+    r"\*\*\(?[A-D]\)?\*\*|^\s*[-*]?\s*\(?[A-D]\)\s|\b[Oo]ption [A-D]\b", re.MULTILINE
+)
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 _AGENT_GAVE_UP = re.compile(
     r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
@@ -534,6 +542,11 @@ def agent_invites(agent_text: str) -> bool:
 def agent_proposes(agent_text: str) -> bool:
     """The agent's last words are a plan or a suggestion waiting for the go-ahead."""
     return bool(_PROPOSAL.search(agent_text.strip()[-600:]))
+
+
+def agent_offers_options(agent_text: str) -> bool:
+    """The agent's last words lay out lettered options to choose from."""
+    return bool(_LETTERED_OPTIONS.search(agent_text.strip()[-1500:]))
 
 
 def agent_gave_up(agent_text: str) -> bool:
@@ -679,6 +692,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             hard=True,
             approves_previous=True,
         )
+    if _ACCEPT.search(region) and words <= 4 and agent_offers_options(turn.agent_text):
+        # "yes" to "A, B or C? My recommendation: A": takes the option, the task goes on
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("takes the recommended option",), hard=True)
     if _ACCEPT.search(region) and words <= 4:
         # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
         return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)

@@ -440,3 +440,28 @@ def test_a_background_tasks_queued_notice_is_not_a_person_steering(
         ],
     )
     assert steering_texts(read(path)) == ["and show me the hook"]
+
+
+# entireio/cli (Entire checkpoint 00/c9e2351016/3, line 6; MIT): the message of a
+# UserPromptSubmit hook that blocked the prompt, which Claude Code 2.1.29 writes as a plain
+# user record with string content.
+ENTIRE_HOOK_BLOCK = (
+    'Operation stopped by hook: Another session is active: "[Request interrupted by user for '
+    'tool use]"\n\nYou can continue here, but checkpoints from both sessions will be '
+    "interleaved.\n\nTo resume the other session instead, exit Claude and run: claude -r "
+    "0a93878f-dc30-4a5d-882f-3cd81cd3d499\n\nTo suppress this warning in future sessions, "
+    "run:\n  entire enable --disable-multisession-warning\n\nPress the up arrow key to get "
+    "your prompt back."
+)
+
+
+def test_a_blocking_hooks_message_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [rec("user", "u1", ENTIRE_HOOK_BLOCK), rec("user", "u2", "fix tests")],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("meta", True), ("user_prompt", False)]

@@ -120,3 +120,25 @@ def test_subagent_session_is_one_episode() -> None:
     assert episode is not None
     assert episode.intent_text == "Search the repo for TODOs"
     assert len(episode.events) == 2
+
+
+def test_a_command_between_the_interrupt_and_the_next_word_keeps_it_after_the_interrupt() -> None:
+    # f/awesome-chatgpt-prompts af_bec17cde9f lines 118-124: the person stopped the agent,
+    # changed the model (a built-in command), then typed "try again": an instruction
+    # right after the interruption, not a new step of the task
+    b = (
+        SessionBuilder()
+        .prompt("Find out why the admin categories test fails in CI")
+        .bash("npx vitest run src/__tests__/api/admin-categories.test.ts")
+        .say("Let me check a few more things to pinpoint the issue.")
+        .interrupt()
+        .prompt(
+            "<command-name>/model</command-name>\n<command-message>model</command-message>\n"
+            "<command-args></command-args>"
+        )
+        .prompt("try again")
+    )
+    (episode,) = segment(views(b), lexicon_for())
+    (turn,) = episode.feedback
+    assert turn.event.text == "try again"
+    assert turn.after_interrupt and turn.kind is TurnKind.STEERING

@@ -754,3 +754,66 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
 )
 def test_a_request_needs_the_exchange_before_it_only_when_bare(text: str, needs: bool) -> None:
     assert needs_context(text) is needs
+
+
+# --- set 3, read as tuning data: back-references, lettered options, "still an issue" ----
+
+
+def test_the_rest_is_a_back_reference_but_the_rest_api_is_not() -> None:
+    # ClusterCockpit cc-backend 0c_3347168c79 line 30: a second change stated in full;
+    # "the REST and NATS API" had been read as "the rest" (of the work)
+    answered = "Server started; the dashboard loads the node list."
+    text = (
+        "Change for both the REST and NATS API that the healthstate update is only "
+        "performed if a node is not in down state"
+    )
+    assert kind_of(text, agent_text=answered) is TurnKind.NEW_TASK
+    assert kind_of("do the rest of the handlers the same way", agent_text=answered) is (
+        TurnKind.FOLLOW_UP
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # cc-backend 95_a89a7127c5 line 120 and 52_552d244fc5 line 72
+        "Update documentation and config schema accordingly",
+        "Also add a section in the README.md discussing and documenting the new db options.",
+        "Also update the ReleaseNotes with the changes",
+    ],
+)
+def test_a_step_on_what_was_just_done_is_a_follow_up(text: str) -> None:
+    assert kind_of(text) is TurnKind.FOLLOW_UP
+
+
+def test_a_new_piece_of_work_after_done_is_still_a_task() -> None:
+    # the same opening with nothing that points at the work just done stands alone
+    assert kind_of("Also add a section in the README.md documenting the db options.") is (
+        TurnKind.NEW_TASK
+    )
+
+
+def test_yes_to_lettered_options_takes_the_option_and_yes_to_a_plan_approves() -> None:
+    # dougnukem orpheus 17_b6bbc6c891 lines 96 and 104: "yes" to the agent's clarifying
+    # question, whose last words recommend one of its lettered options
+    options = (
+        "Question 2: how should the nightly cask be named?\n\n"
+        "**A** `orpheus@nightly`, the Homebrew @ syntax.\n"
+        "**B** `orpheus-nightly`, a separate cask.\n\n"
+        "My recommendation: **B** (`orpheus-nightly`): the @ syntax is mostly used for "
+        "pinned major versions."
+    )
+    plan = (
+        "Here's the plan:\n\n1. **Bump version** to 3.0.3\n2. **Add changelog entry**\n\n"
+        "Shall I proceed?"
+    )
+    assert kind_of("yes", agent_text=options) is TurnKind.FOLLOW_UP
+    assert kind_of("yes", agent_text=plan) is TurnKind.APPROVAL
+
+
+def test_still_an_issue_reports_a_failure() -> None:
+    # oh-my-posh 5f_7d1158f007 line 45, thirteen minutes after the agent's fix
+    text = (
+        "still an issue here https://github.com/JanDeDobbeleer/oh-my-posh/actions/runs/29260087477"
+    )
+    assert kind_of(text) is TurnKind.CORRECTION

@@ -138,3 +138,27 @@ def test_a_correction_the_person_went_on_from_is_not_their_last_word() -> None:
         "earlier back into the sessions list.. check sqlite db and investigate"
     )
     assert derive_outcome(signals_of(b2, over=True)).outcome == "failure"
+
+
+def test_an_interrupt_the_person_typed_after_redirected_the_work_and_did_not_abandon_it() -> None:
+    # cc-backend bf_29af79b268: the person stopped the agent, said how to go on, and the
+    # agent finished; labelled success (it had been read as abandoned)
+    b = SessionBuilder().prompt("Fix the memory escalation in flattenCheckpointFile")
+    b.bash("go test ./pkg/metricstore/...", "ok  \tpkg/metricstore\t0.4s")
+    b.interrupt()
+    b.prompt("use sort.Slice in place instead of the sorting writer")
+    b.bash("go test ./pkg/metricstore/...", "ok  \tpkg/metricstore\t0.5s")
+    b.say("I've replaced the sorting writer with an in-place sort.Slice; the tests pass.")
+    b.prompt("Now port the archive reader to the same batching")
+    episodes = segment(views(b), lexicon_for())
+    sigs = detect_signals(episodes[0], lexicon_for(), session_over=True, is_last=False)
+    (interrupt,) = [s for s in sigs if s.kind == "interrupt"]
+    assert interrupt.polarity == 0  # still on record, no longer a verdict
+    assert derive_outcome(sigs).outcome == "success"
+    # stopped after the person's last word, with nothing more from them, it is left behind
+    left = SessionBuilder().prompt("Fix the memory escalation in flattenCheckpointFile")
+    left.bash("go test ./pkg/metricstore/...", "ok  \tpkg/metricstore\t0.4s")
+    left.interrupt()
+    sigs = signals_of(left, over=True)
+    assert [s.polarity for s in sigs if s.kind == "interrupt"] == [-1]
+    assert derive_outcome(sigs).outcome == "abandoned"
