@@ -42,7 +42,7 @@ def prepare_tools_night(home: DemoHome, cfg: Config) -> tuple[ToolsWorld, Config
     tools_cfg = replace(
         cfg,
         dream=replace(
-            cfg.dream, rollouts_per_task=1, candidates_per_night=1, max_tasks_per_split=3
+            cfg.dream, rollouts_per_task=1, candidates_per_night=2, max_tasks_per_split=3
         ),
         gate=replace(cfg.gate, min_tasks=3, calibrate=False, sequential_rounds=1),
         replay=replace(cfg.replay, mode="tools", nice=0, rollout_wall_seconds=60),

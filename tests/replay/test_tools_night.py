@@ -35,7 +35,7 @@ default = "sim"
 use_batch = false
 [dream]
 rollouts_per_task = 1
-candidates_per_night = 1
+candidates_per_night = 2
 min_tasks = 6
 max_tasks_per_split = 3
 [mining]
