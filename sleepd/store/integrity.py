@@ -94,7 +94,8 @@ def _read_header(db_file: Path) -> tuple[bytes, int]:
         key = (st.st_dev, st.st_ino)
         fd = _HEADER_FDS.get(key)
         if fd is None:
-            fd = os.open(db_file, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            # non-blocking: a FIFO where the file belongs is refused, not waited on
+            fd = os.open(db_file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
             opened = os.fstat(fd)
             key = (opened.st_dev, opened.st_ino)  # the file replaced in between: this one
             if key in _HEADER_FDS:
