@@ -10,6 +10,7 @@ I/O error" and left the file malformed (tests/harvest/test_e2e_mine_beside.py).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -67,3 +68,17 @@ def test_the_header_of_a_replaced_file_is_the_new_files(tmp_path: Path) -> None:
     assert (
         header_problem(db_file) == "not an SQLite database (header overwritten or file cut short)"
     )
+
+
+def test_a_fifo_where_the_database_belongs_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "sleepd.db"
+    os.mkfifo(fifo)
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from sleepd.store.integrity import header_problem\n"
+        "print(header_problem(Path(sys.argv[1])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.startswith("cannot read it"), done
