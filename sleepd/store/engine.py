@@ -17,10 +17,17 @@ from sleepd.store.urls import driver_url, require_driver, sqlite_file_for
 
 
 def ensure_sqlite_file(db_file: Path) -> None:
-    """Create the database file 0600 before SQLite does (it would honour the umask)."""
+    """Create the database file 0600 before SQLite does (it would honour the umask).
+
+    An existing file is never opened here: closing a descriptor of a file drops the
+    process's locks on it, SQLite's included (see `integrity._read_header`)."""
     paths.ensure_private_dir(db_file.parent)
-    fd = os.open(db_file, os.O_CREAT | os.O_RDWR, 0o600)
-    os.close(fd)
+    try:
+        fd = os.open(db_file, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)  # a file made just now: no connection can hold a lock on it
     for suffix in ("", "-wal", "-shm"):
         candidate = db_file.with_name(db_file.name + suffix)
         try:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from sleepd.errors import ExitCode, SleepdError
@@ -73,12 +75,44 @@ def marker_for(db_file: Path) -> Path:
     return db_file.with_name(db_file.name + ".damaged")
 
 
+#: Descriptors this process reads database headers through, one per file (device and
+#: inode), kept open: closing any descriptor of a file drops every POSIX lock the
+#: process holds on it, SQLite's included (sqlite.org/howtocorrupt.html, 2.2). A
+#: connection that lost its lock lets another process take the file for the last user
+#: and checkpoint and remove the write-ahead log under it: a harvest beside a `sleepd
+#: mine` read "disk I/O error" and left the file malformed. Only the least recently used
+#: of many files is closed (a process that has opened that many is a test run).
+_HEADER_FDS: OrderedDict[tuple[int, int], int] = OrderedDict()
+_HEADER_FDS_KEPT = 64
+_HEADER_LOCK = threading.Lock()
+
+
+def _read_header(db_file: Path) -> tuple[bytes, int]:
+    """The file's first HEADER_SIZE bytes and its size, through a kept descriptor."""
+    with _HEADER_LOCK:
+        st = db_file.stat()
+        key = (st.st_dev, st.st_ino)
+        fd = _HEADER_FDS.get(key)
+        if fd is None:
+            # non-blocking: a FIFO where the file belongs is refused, not waited on
+            fd = os.open(db_file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            opened = os.fstat(fd)
+            key = (opened.st_dev, opened.st_ino)  # the file replaced in between: this one
+            if key in _HEADER_FDS:
+                os.close(fd)  # a second descriptor of a file already kept: no lock is ours yet
+                fd = _HEADER_FDS[key]
+            else:
+                _HEADER_FDS[key] = fd
+                while len(_HEADER_FDS) > _HEADER_FDS_KEPT:
+                    os.close(_HEADER_FDS.popitem(last=False)[1])
+        _HEADER_FDS.move_to_end(key)
+        return os.pread(fd, HEADER_SIZE, 0), os.fstat(fd).st_size
+
+
 def header_problem(db_file: Path) -> str | None:
     """Why the file's header says it is damaged, or None (missing and empty files pass)."""
     try:
-        with db_file.open("rb") as handle:
-            header = handle.read(HEADER_SIZE)
-            size = os.fstat(handle.fileno()).st_size
+        header, size = _read_header(db_file)
     except FileNotFoundError:
         return None
     except OSError as exc:
