@@ -84,6 +84,7 @@ def marker_for(db_file: Path) -> Path:
 #: of many files is closed (a process that has opened that many is a test run).
 _HEADER_FDS: OrderedDict[tuple[int, int], int] = OrderedDict()
 _HEADER_FDS_KEPT = 64
+_SPARE_FDS: list[int] = []
 _HEADER_LOCK = threading.Lock()
 
 
@@ -99,7 +100,9 @@ def _read_header(db_file: Path) -> tuple[bytes, int]:
             opened = os.fstat(fd)
             key = (opened.st_dev, opened.st_ino)  # the file replaced in between: this one
             if key in _HEADER_FDS:
-                os.close(fd)  # a second descriptor of a file already kept: no lock is ours yet
+                # a second descriptor of a file already kept (it was replaced between the
+                # stat and the open): closing it would drop the locks, so it stays open
+                _SPARE_FDS.append(fd)
                 fd = _HEADER_FDS[key]
             else:
                 _HEADER_FDS[key] = fd
