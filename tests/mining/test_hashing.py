@@ -4,6 +4,9 @@ Stored centroids are sums of these vectors; a night computed without scikit-lear
 line up with centroids stored before (and the clusters must not move). Each test builds
 the reference the way `sleepd.mining.vectors` did with scikit-learn and asks for exact
 equality: the same columns, the same counts, the same floats.
+
+scikit-learn is imported inside the tests: every xdist worker imports every test module
+at collection, and loading scikit-learn costs each of them more than a second.
 """
 
 from __future__ import annotations
@@ -15,10 +18,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import sparse
-from sklearn.feature_extraction._stop_words import ENGLISH_STOP_WORDS as SKLEARN_STOP_WORDS
-from sklearn.feature_extraction.text import HashingVectorizer
-from sklearn.preprocessing import normalize
-from sklearn.utils.murmurhash import murmurhash3_32 as sklearn_murmurhash
 
 from sleepd.mining import hashing, vectors
 from sleepd.mining.clusters import _agglomerate
@@ -65,6 +64,9 @@ def real_intents() -> list[str]:
 
 def sklearn_raw(texts: list[str]) -> sparse.csr_matrix:
     """`IntentVectorizer.raw` as it was written with scikit-learn."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.preprocessing import normalize
+
     word = HashingVectorizer(
         n_features=vectors.WORD_FEATURES,
         analyzer="word",
@@ -100,10 +102,14 @@ def same(a: sparse.csr_matrix, b: sparse.csr_matrix) -> bool:
 
 
 def test_the_stop_words_are_scikit_learns() -> None:
+    from sklearn.feature_extraction._stop_words import ENGLISH_STOP_WORDS as SKLEARN_STOP_WORDS
+
     assert ENGLISH_STOP_WORDS == SKLEARN_STOP_WORDS
 
 
 def test_the_hash_is_scikit_learns_murmurhash() -> None:
+    from sklearn.utils.murmurhash import murmurhash3_32 as sklearn_murmurhash
+
     rng = random.Random(22)
     alphabet = "ab z\n\tüß日本🙂" + "".join(chr(c) for c in range(32, 127))
     keys = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 70))) for _ in range(3000)]
@@ -127,6 +133,8 @@ def test_raw_vectors_of_real_intents_are_the_same_to_the_last_bit() -> None:
 
 
 def test_weighted_vectors_and_clusters_are_the_same() -> None:
+    from sklearn.preprocessing import normalize
+
     texts = real_intents()
     vectorizer = IntentVectorizer()
     vectorizer.fit_idf(texts)
@@ -140,6 +148,8 @@ def test_weighted_vectors_and_clusters_are_the_same() -> None:
 
 @pytest.mark.parametrize("rows", [1, 63, 64, 65, 200])
 def test_row_lengths_are_scikit_learns_whatever_the_piece_size(rows: int) -> None:
+    from sklearn.preprocessing import normalize
+
     matrix = sparse.random(rows, 5000, density=0.05, format="csr", random_state=rows)
     matrix = sparse.vstack([matrix, sparse.csr_matrix((1, 5000))], format="csr")  # a zero row
     assert same(hashing.l2_normalize_rows(matrix), normalize(matrix))

@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import sparse
-from sklearn.cluster import AgglomerativeClustering
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
@@ -76,6 +75,8 @@ def test_the_nearest_centroid_a_few_rows_at_a_time_is_the_dense_argmax(
 
 def _agglomerate_as_before(vectors_: sparse.csr_matrix, threshold: float) -> list[list[int]]:
     """The clustering as it was written before its distances were made in place."""
+    from sklearn.cluster import AgglomerativeClustering
+
     similarity = (vectors_ @ vectors_.T).toarray()
     distance = np.clip(1.0 - similarity, 0.0, 2.0)
     np.fill_diagonal(distance, 0.0)
