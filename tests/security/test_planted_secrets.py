@@ -100,11 +100,12 @@ def test_no_planted_secret_is_stored_logged_or_sent(
     home = isolated_home / "sleepd-home"
     (isolated_home / "config.toml").write_text(
         f'[backends]\nanthropic_base_url = "{anthropic.url}"\nmax_retries = 0\n'
+        "batch_poll_seconds = 1\n"  # should a poll fail: again after a second, not half a minute
         "[dream]\nmin_tasks = 2\n[budget]\nmax_usd_per_night = 5\n"
     )
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-not-secret")
     # Batches end at their first poll: what is sent and stored is under test here, not the
-    # waiting (tests/backends cover polling), which would idle this worker a second a batch.
+    # waiting (tests/dream/test_executor.py), which would idle this worker a second a batch.
     anthropic.polls_until_ended = 0
     # The system temp folder is this test's own, so whatever lands there is ours to scan;
     # /dev/shm is shared with the machine: only sleepd's own names there.
