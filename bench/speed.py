@@ -6,7 +6,9 @@ copy is distinct sessions; one user prompt with a rare word added), harvests it 
 home and runs a full `sleepd mine`, recording that process's peak RSS. On the largest size it
 then times, as a user runs them and interleaved so load hits all alike:
   * `sleepd status --json`, `sleepd search RARE`, `sleepd search COMMON`, an idle
-    `sleepd mine` (nothing new since the pass);
+    `sleepd mine` (nothing new since the pass), and beside them a bare `python -c` that
+    only imports rich's table and console and sqlite3: the part of `search` that is the
+    interpreter and its libraries, not sleepd;
   * `python -X importtime` totals per command (the sum of every module's own import time);
   * an incremental `sleepd harvest` after ~1 % of bytes were appended (bench/harvest.py's
     `append_one_percent`), three rounds.
@@ -55,6 +57,10 @@ SLEEPD = Path(sys.executable).with_name("sleepd")
 RARE = "zebraquux"
 COMMON = "the"
 MAIN = "import sys; from sleepd.cli.app import main; sys.argv[0] = 'sleepd'; main()"
+#: What any rich-table command pays before sleepd runs a line of its own: the
+#: interpreter, the table library and the database driver. Timed beside `search` so
+#: the report shows how much of its floor is left to sleepd.
+LIBRARY_FLOOR = [sys.executable, "-c", "import rich.console, rich.table, sqlite3"]
 
 
 @dataclass
@@ -314,9 +320,11 @@ def waited_for(report: Report, env: dict[str, str], runs: int, size_mb: int) -> 
         "mine (idle)": ["mine", "--json"],
     }
     timings: dict[str, list[Run]] = {name: [] for name in commands}
+    floor_runs: list[Run] = []
     for args in commands.values():  # warm the page cache once
         sleepd(env, *args)
     for _ in range(runs):
+        floor_runs.append(run(LIBRARY_FLOOR, env))
         for name, args in commands.items():
             timings[name].append(sleepd(env, *args))
     print(f"  ({runs} interleaved runs of each command; wall median, CPU median)")
@@ -334,6 +342,14 @@ def waited_for(report: Report, env: dict[str, str], runs: int, size_mb: int) -> 
         f"{rare_wall:.3f} s wall, {rare_cpu:.3f} s CPU",
         "<= 0.150 s",
         timed_verdict(rare_wall, rare_cpu, 0.15),
+    )
+    floor_wall, floor_cpu = wall_cpu(floor_runs)
+    report.add(
+        "  ... python + rich + sqlite3 imports alone",
+        f"{floor_wall:.3f} s wall, {floor_cpu:.3f} s CPU; "
+        f"search is {rare_wall - floor_wall:+.3f} s over it",
+        "(reference)",
+        None,
     )
     report.add(
         "  ... against status --json, same run",
