@@ -166,6 +166,9 @@ _FAILURE_REPORT = re.compile(
     + _WRONG_ANSWER
     + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot) (see|find) (the|any|my|our|it|them)\b"
     r"|\b(seemed|seems|seem) to (hang|freeze|stall|be hanging|be stuck)\b"
+    r"|\bthere (are|is|were|was) (still |some |a few |many |several |new |more |\d+ )?"
+    r"(errors?|exceptions?|failures?|crash(es)?)\b"
+    r"|^\W*(errors?|exceptions?|failures?|crash(es)?) (in|on|during|when|while|with|from)\b"
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
     r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
@@ -508,7 +511,8 @@ _CHANGE_NAMED = re.compile(
 )
 #: The closing steps people ask for on work just done ("commit", "commit and push").
 _CLOSING_STEP = re.compile(
-    r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+)?(commit|push|merge|"
+    r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+|"
+    r"(can|could|would|will) (you|u)\s+(please\s+)?)?(commit|push|merge|"
     r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
     r"(open|create|raise|make) (a |the )?(pr|pull request))(\s+(and|&|\+|then)\s+(commit|push|"
     r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
@@ -527,6 +531,8 @@ _GO_AHEAD_ONLY = re.compile(
 _ASKS_WHAT_AGENT_DID = re.compile(
     r"^\W*(did|have|has|were|are)\s+(you|u|yo|ya)\b[^?]{0,80}\?\W*$", re.IGNORECASE
 )
+#: At most this many words, a turn after the agent finished names too little to stand alone.
+SHORT_TURN = 8
 #: A turn whose content words are this much the running episode's is about the same thing.
 FOLLOW_OVERLAP = 0.15
 
@@ -836,9 +842,25 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)
     if overlap >= FOLLOW_OVERLAP:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("same subject",), hard=True)
+    closed = turn.previous is TurnKind.APPROVAL and not _ASKS_WHAT_AGENT_DID.match(region)
+    if not own_request and not closed and _word_count(text) <= SHORT_TURN:
+        # a few words name too little to stand alone: they lean on the exchange (unless
+        # the person had accepted the work, which closed it, and asks nothing about it)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.55, ("a short turn after done",), hard=True)
     return TurnDecision(
         TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
     )
+
+
+#: Han, kana and hangul: written without spaces, about two characters to a word.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _word_count(text: str) -> int:
+    """Words typed, a pasted image's placeholder left out, CJK text counted by characters."""
+    text = _IMAGE.sub("", text)
+    cjk = len(_CJK.findall(text))
+    return len(_WORD.findall(_CJK.sub(" ", text))) + (cjk + 1) // 2
 
 
 def _one_word(region: str) -> bool:

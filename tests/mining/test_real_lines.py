@@ -930,3 +930,63 @@ def test_praise_then_the_persons_own_next_step_is_an_approval() -> None:
     assert kind_of("Great. I'll merge it, can you add tests for the auth module?") is not (
         TurnKind.APPROVAL
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # entireio/cli e0_32154c0b18 line 45: a question on an alternative to the code just
+        # written (the agent's last words named /dev/null, not io.Discard)
+        (
+            "what do io.Discard does ?",
+            "The key difference: - `cmd.Stdout = nil` → inherits parent's stdout - "
+            "`cmd.Stdout = devNull` → explicitly discards output",
+        ),
+        # JanDeDobbeleer/oh-my-posh 09_11216ed051 line 54: a step on the review just given
+        (
+            "Add a commen tusing the writing clearly skills",
+            "**Fix direction**: use a delimiter that can't collide with user content.",
+        ),
+    ],
+)
+def test_a_short_turn_after_the_agent_finished_leans_on_the_exchange(
+    text: str, agent_text: str
+) -> None:
+    assert kind_of(text, agent_text=DONE + "\n\n" + agent_text) is TurnKind.FOLLOW_UP
+
+
+def test_a_request_long_enough_to_stand_alone_after_done_is_still_a_task() -> None:
+    # handgemacht-ai, labelled new_task: fourteen words name what to do and where
+    text = "Approve and merge this pull request into the mainline branch using the rebase method"
+    assert kind_of(text) is TurnKind.NEW_TASK
+    # written without spaces, a request is counted by its characters, not as one word
+    # (constructed: "change the login page's error messages to Chinese and add a retry button")
+    assert kind_of("请把登录页面的错误提示改成中文并且加上重试按钮") is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # aunshx/checkpoint-scout session bcc98d22, events 601 and 730 (an unlabelled public
+        # session, not in the repository), each right after the agent pushed and deployed
+        "there are errors during deploy",
+        "Errors in deployment",
+    ],
+)
+def test_errors_reported_in_a_place_are_failure_reports(text: str) -> None:
+    pushed = "Pushed `a177b83`. The `Deploy Dashboard` workflow will trigger automatically."
+    assert kind_of(text, agent_text=pushed) is TurnKind.CORRECTION
+
+
+def test_after_the_persons_approval_a_short_turn_starts_something_else() -> None:
+    # melagiri 2c_b7af912872 line 310 (labelled new_task): the person had accepted the work
+    assert kind_of("linked post for this?", previous=TurnKind.APPROVAL) is TurnKind.NEW_TASK
+    # a question on what the agent did still leans on the exchange ("Did yo commit?", an
+    # unlabelled public session, f80e1c19, not in the repository)
+    assert kind_of("Did yo commit?", previous=TurnKind.APPROVAL) is TurnKind.FOLLOW_UP
+
+
+def test_a_polite_closing_step_is_still_a_closing_step() -> None:
+    # an unlabelled public session (aabc0550, not in the repository), after the agent's fix
+    assert kind_of("can you commit and push") is TurnKind.FOLLOW_UP
+    assert needs_context("can you commit and push")
