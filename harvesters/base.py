@@ -30,6 +30,11 @@ class Harvester(Protocol):
         """Every transcript file under this harvester's roots, in a stable order."""
         ...
 
+    # Optional: `discover_paths(paths) -> list[SourceFile] | None`, what `discover` lists
+    # in the folders holding `paths` (same files, same order), so a harvest of a few
+    # changed files need not list the whole history; None: only the whole listing can
+    # tell. `sleepd.harvest.plan.discover_paths` falls back to `discover` without it.
+
     def read(
         self,
         file: SourceFile,

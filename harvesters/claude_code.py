@@ -132,6 +132,21 @@ class ClaudeCodeHarvester:
             for name in walk.subdirs(str(root)):
                 yield from self._discover_project(os.path.join(str(root), name))
 
+    def discover_paths(self, paths: Sequence[str]) -> list[SourceFile]:
+        """What `discover` lists in the project folders holding `paths`, in its order:
+        a few changed files cost a listing of their projects, not of the whole history."""
+        roots = [str(root) for root in self.projects_dirs]
+        projects: set[tuple[int, str]] = set()
+        for path in paths:
+            places = walk.places(path, roots)
+            projects.update((index, parts[0]) for index, parts in places if len(parts) > 1)
+        files: list[SourceFile] = []
+        for index, name in sorted(projects):
+            project = os.path.join(roots[index], name)
+            if os.path.isdir(project):
+                files.extend(self._discover_project(project))
+        return files
+
     def _discover_project(self, project: str) -> Iterator[SourceFile]:
         top, *nested = walk.glob_many(project, _PROJECT_PATTERNS)
         for path in sorted(top):

@@ -132,6 +132,30 @@ class CodexHarvester:
             if os.path.basename(path) not in live_names:  # same rollout in both: sessions/ wins
                 yield SourceFile(path, SOURCE, "archived")
 
+    def discover_paths(self, paths: Sequence[str]) -> list[SourceFile] | None:
+        """What `discover` lists in the folders holding `paths`, in its order: a few
+        changed rollouts cost a listing of their day folders, not of the whole history.
+        None when a path lies under `archived_sessions` (whether an archived rollout is
+        listed depends on every live one): only the whole listing can tell."""
+        roots = [str(root) for root in self.session_dirs]
+        folders: set[str] = set()
+        for path in paths:
+            for index, parts in walk.places(path, roots):
+                if self.session_dirs[index].name == "archived_sessions":
+                    return None
+                if os.path.isdir(roots[index]) and walk.reachable_by_rglob(
+                    roots[index], parts[:-1]
+                ):
+                    folders.add(os.path.join(roots[index], *parts[:-1]))
+        found: set[str] = set()
+        for folder in folders:
+            jsonl, json = walk.rglob(folder, ("rollout-*.jsonl", "rollout-*.json"))
+            found.update(jsonl, json)
+        return [
+            SourceFile(path, SOURCE, "legacy" if path.endswith(".json") else "main")
+            for path in sorted(found, key=walk.path_order)
+        ]
+
     def read(
         self,
         file: SourceFile,

@@ -80,3 +80,30 @@ def rglob(folder: str, patterns: tuple[str, ...]) -> list[list[str]]:
 def path_order(path: str) -> list[str]:
     """The order `sorted()` gives `Path` objects: part by part, not character by character."""
     return path.split(os.sep)
+
+
+def places(path: str, roots: list[str]) -> list[tuple[int, list[str]]]:
+    """Where `path` lies under `roots`: each root's index with the parts of the path below
+    it, the path and the root each taken as given and resolved (a symlinked root, or a
+    path named through one). Empty when it lies under none: then no file a harvester
+    reads is that path (the reader refuses a file that resolves out of its roots)."""
+    forms = dict.fromkeys([os.path.normpath(path), os.path.realpath(path)])
+    found: list[tuple[int, list[str]]] = []
+    for index, root in enumerate(roots):
+        for base in dict.fromkeys([os.path.normpath(root), os.path.realpath(root)]):
+            for form in forms:
+                if form.startswith(base.rstrip(os.sep) + os.sep):
+                    parts = form[len(base.rstrip(os.sep)) + 1 :].split(os.sep)
+                    if (index, parts) not in found:
+                        found.append((index, parts))
+    return found
+
+
+def reachable_by_rglob(root: str, folders: list[str]) -> bool:
+    """Whether `rglob(root, …)` enters `root/folders…`: every one a folder, none a link."""
+    current = root
+    for name in folders:
+        current = os.path.join(current, name)
+        if os.path.islink(current) or not os.path.isdir(current):
+            return False
+    return True

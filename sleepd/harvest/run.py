@@ -14,14 +14,13 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harvesters.records import SourceFile
 from sleepd import paths
 from sleepd.config import Config
 from sleepd.errors import SleepdError
-from sleepd.harvest.plan import SourcePlan, discover, plan_source, roots_key
+from sleepd.harvest.plan import SourcePlan, discover, discover_paths, plan_source, roots_key
 from sleepd.harvest.read import feed
 from sleepd.harvest.report import DiskFullError, HarvestReport, SourceReport, note_error
 from sleepd.harvest.write import GroupWriter
@@ -135,7 +134,8 @@ def _harvest_locked(
 ) -> HarvestReport:
     from harvesters.registry import load_harvester_class
 
-    wanted = {str(Path(p).resolve()) for p in only_paths} if only_paths is not None else None
+    asked = list(only_paths) if only_paths is not None else None
+    wanted = {os.path.realpath(p) for p in asked} if asked is not None else None
     salt = redaction_salt() if cfg.harvest.redact else None
     report = HarvestReport(sources={})
     plans: list[SourcePlan] = []
@@ -146,9 +146,13 @@ def _harvest_locked(
             roots = roots_for(name, cfg)
             files = listed.get(name)
             if files is None:
-                files = list(discover(load_harvester_class(name)(roots), src_report))
+                harvester = load_harvester_class(name)(roots)
+                if asked is None:
+                    files = list(discover(harvester, src_report))
+                else:
+                    files = list(discover_paths(harvester, asked, src_report))
             if wanted is not None:
-                files = [f for f in files if str(Path(f.path).resolve()) in wanted]
+                files = [f for f in files if os.path.realpath(f.path) in wanted]
             plans.append(
                 plan_source(db, cfg, name, roots_key(roots), files, src_report, salt, progress)
             )

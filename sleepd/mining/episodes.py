@@ -221,6 +221,7 @@ def segment(
     last_ts: datetime | None = None
     previous: TurnKind | None = None
     acted = refused = False
+    acted_before = False  # the agent acted in an earlier episode of the session
     ended = True  # the agent's last act was its words (not a tool call or result)
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
@@ -274,6 +275,7 @@ def segment(
             after_refusal=refused,
             context=_context(current, agent_text),
             agent_ended=ended,
+            acted_before=acted_before,
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -304,6 +306,7 @@ def segment(
                     current.feedback.append(TurnRecord(event, verdict, record.after_interrupt))
             current = open_episode(event, command)
             current.intent_turn = record
+            acted_before = acted_before or acted
             acted = refused = False
             current.housekeeping.extend(early)
             preamble, early = [], []

@@ -74,6 +74,9 @@ class TurnInput:
     context: str = ""
     #: the agent's last act before the turn was its words (it ended its turn), not a call
     agent_ended: bool = True
+    #: the agent changed something or ran commands earlier in the session, before the
+    #: running episode ("still …" can only be about such work)
+    acted_before: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,8 @@ _PASTED_ERROR = re.compile(
 _WRONG_ANSWER = (
     r"|\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
     r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
+    r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not)\s+(\w+ly\s+)?"
+    r"(?!enough\b)\w+\s+enough\b"
 )
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
@@ -161,6 +166,9 @@ _FAILURE_REPORT = re.compile(
     + _WRONG_ANSWER
     + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot) (see|find) (the|any|my|our|it|them)\b"
     r"|\b(seemed|seems|seem) to (hang|freeze|stall|be hanging|be stuck)\b"
+    r"|\bthere (are|is|were|was) (still |some |a few |many |several |new |more |\d+ )?"
+    r"(errors?|exceptions?|failures?|crash(es)?)\b"
+    r"|^\W*(errors?|exceptions?|failures?|crash(es)?) (in|on|during|when|while|with|from)\b"
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
     r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
@@ -181,6 +189,7 @@ _FAILURE_REPORT = re.compile(
     r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
+    r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
     r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
@@ -210,6 +219,17 @@ _UNDO = re.compile(
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
     r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b",
     re.IGNORECASE,
+)
+#: Asks to keep what the agent was changing ("The version can stay there", "leave it as
+#: is"): the sentence ends on the keeping, so "the sidebar should stay there when
+#: scrolling" (a requirement) is not one.
+_KEEP = re.compile(
+    r"\b(can|could|should|may) (just |simply )?(stay|remain)"
+    r"( there| as (it|they) (is|are|was|were)| as[- ]is| unchanged| untouched| the same)?"
+    r"\s*(?=[.!]|$)"
+    r"|\b(leave|keep) (it|that|this|them|those|these) (alone|as (it|they) (is|are|was|were)|"
+    r"as[- ]is|unchanged|untouched)\b",
+    re.IGNORECASE | re.MULTILINE,
 )
 #: "no, …" as the first word of a reply.
 _NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*[,.!:;-]", re.IGNORECASE)
@@ -336,6 +356,8 @@ _JUDGES_ANSWER = re.compile(
     r"|\byou'?re (wrong|mistaken)\b",
     re.IGNORECASE,
 )
+#: Says an earlier attempt left the state as it was.
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 #: Asks the agent to do again what it was stopped doing.
 _RETRY = re.compile(r"\b(try|do|run) (it |that )?again\b|\bretry\b", re.IGNORECASE)
 _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
@@ -378,7 +400,8 @@ _BACK_REF = re.compile(
     r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
     r"\b(it|its|it'?s|those|them|they|again|same|above|instead|"
     r"as well|too|previous|earlier|last one|(?-i:[Tt]he rest)|remaining|still|another|accordingly|"
-    r"(the|these|this|those|your) (new|changes?|fix(es)?|edits?)|what you (did|changed|wrote))\b",
+    r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
+    r"what you (did|changed|wrote))\b",
     re.IGNORECASE,
 )
 #: The agent said the work is finished.
@@ -488,11 +511,13 @@ _CHANGE_NAMED = re.compile(
 )
 #: The closing steps people ask for on work just done ("commit", "commit and push").
 _CLOSING_STEP = re.compile(
-    r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+)?(commit|push|merge|"
+    r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+|"
+    r"(can|could|would|will) (you|u)\s+(please\s+)?)?(commit|push|merge|"
     r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
     r"(open|create|raise|make) (a |the )?(pr|pull request))(\s+(and|&|\+|then)\s+(commit|push|"
     r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
-    r"(\s+(it|this|that|them|please|now))?\W*$",
+    r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
+    r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?\W*$",
     re.IGNORECASE,
 )
 #: A go-ahead and nothing else ("yes", "go ahead please", "option 2", "继续").
@@ -506,6 +531,8 @@ _GO_AHEAD_ONLY = re.compile(
 _ASKS_WHAT_AGENT_DID = re.compile(
     r"^\W*(did|have|has|were|are)\s+(you|u|yo|ya)\b[^?]{0,80}\?\W*$", re.IGNORECASE
 )
+#: At most this many words, a turn after the agent finished names too little to stand alone.
+SHORT_TURN = 8
 #: A turn whose content words are this much the running episode's is about the same thing.
 FOLLOW_OVERLAP = 0.15
 
@@ -580,6 +607,7 @@ _JUDGING_CUES = frozenset(
         "forbids what was done",
         "contrast then failure",
         "asks to undo",
+        "asks to keep what was",
         "says no to the result",
     }
 )
@@ -599,6 +627,9 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if _UNDO.search(region[:300]):
         score += 2
         reasons.append("asks to undo")
+    if _KEEP.search(region[:300]):
+        score += 1
+        reasons.append("asks to keep what was")
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
@@ -613,9 +644,44 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
 
 
 def _requests_more(text: str) -> bool:
-    """After a verdict, the turn goes on to ask for something."""
+    """After a verdict, the turn goes on to ask for something (not the person's own next
+    step: "Great. I'll see if these end up in the transcript." asks the agent nothing)."""
     rest = text[len(_first_clause(text)) :].strip(" .,!;:-\n")
+    if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
+        return False
     return len(_WORD.findall(rest)) >= 3
+
+
+#: The person says what they will do next themselves.
+_OWN_STEP = re.compile(
+    r"^\W*(i'?ll|i will|i'?m going to|i am going to|i'?m gonna|will)\b", re.IGNORECASE
+)
+#: Words that ask the agent for something.
+_ADDRESSES_AGENT = re.compile(r"\b(you|please|let'?s|can|could|should)\b", re.IGNORECASE)
+#: The agent's last sentence offers to do one thing ("Want me to clarify this nuance in the
+#: README?"): the offer is the words after the asking phrase, up to the question mark.
+_OFFER = re.compile(
+    r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+([^?]{3,200})\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def restates_offer(region: str, agent_text: str) -> bool:
+    """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
+    in the README?": takes the offer as made, every content word of it from the offer."""
+    offer = _OFFER.search(agent_text.strip()[-400:])
+    if offer is None or not _ACCEPT_OPEN.search(region) or re.search(r"\bor\b", offer.group(2)):
+        return False  # "… or is this enough?" is a choice: the reply picks an option
+    rest = _ACCEPT_OPEN.sub("", region, count=1)
+    if len(_WORD.findall(rest)) > 12:
+        return False
+    words = {w for w in _CONTENT.findall(rest.lower()) if w not in _STOP}
+    offered = {_stem(w) for w in _CONTENT.findall(offer.group(2).lower())}
+    return bool(words) and all(_stem(w) in offered for w in words)
 
 
 def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
@@ -646,7 +712,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if not _JUDGING_CUES.intersection(reasons):
         corr = min(corr, 0.5)  # the lexicon is one feature among several, never alone
     judges_answer = bool(turn.agent_text.strip()) and bool(_JUDGES_ANSWER.search(region[:400]))
-    if not turn.agent_acted and "pasted error" not in reasons and not judges_answer:
+    # "still …" says an earlier attempt did not change the state: it judges the agent's
+    # work even when the running episode has none (a stray turn opened it)
+    still = turn.acted_before and bool(_STILL.search(region[:300]))
+    reports = corr >= 2 and not _JUDGING_CUES.isdisjoint(reasons)
+    if not turn.agent_acted and "pasted error" not in reasons and not judges_answer and not still:
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
     approval_head = bool(_APPROVAL_HEAD.search(_ACCEPT_OPEN.sub("", region, count=1))) or (
         lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
@@ -698,6 +768,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _ACCEPT.search(region) and words <= 4:
         # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
         return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
+    if restates_offer(region, turn.agent_text):
+        # "yes, <the offer in the person's words>": accepts it, asks nothing beyond it
+        return TurnDecision(TurnKind.APPROVAL, 0.65, ("accepts the offer as made",), hard=True)
     if (_CONTINUE.search(region) and words <= 4) or (_RESUME.search(region) and words <= 10):
         # the agent's turn had ended: "continue", "yes, Option A" go on with the task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",))
@@ -758,7 +831,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if done and words >= 40:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
-    request = bool(_IMPERATIVE.search(region) or _REQUEST.search(region))
+    # a failure report before the agent acted is about the code as it was: a request
+    request = bool(_IMPERATIVE.search(region) or _REQUEST.search(region) or reports)
     answered = turn.agent_ended and bool(turn.agent_text.strip())
     if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP:
         # the agent answered (no question, no plan): a request on another subject is new
@@ -768,9 +842,25 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)
     if overlap >= FOLLOW_OVERLAP:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("same subject",), hard=True)
+    closed = turn.previous is TurnKind.APPROVAL and not _ASKS_WHAT_AGENT_DID.match(region)
+    if not own_request and not closed and _word_count(text) <= SHORT_TURN:
+        # a few words name too little to stand alone: they lean on the exchange (unless
+        # the person had accepted the work, which closed it, and asks nothing about it)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.55, ("a short turn after done",), hard=True)
     return TurnDecision(
         TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
     )
+
+
+#: Han, kana and hangul: written without spaces, about two characters to a word.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _word_count(text: str) -> int:
+    """Words typed, a pasted image's placeholder left out, CJK text counted by characters."""
+    text = _IMAGE.sub("", text)
+    cjk = len(_CJK.findall(text))
+    return len(_WORD.findall(_CJK.sub(" ", text))) + (cjk + 1) // 2
 
 
 def _one_word(region: str) -> bool:

@@ -93,6 +93,49 @@ def test_appended_lines_and_a_completed_half_line_arrive_once_each(
     assert integrity(db_file) == "ok"
 
 
+def test_a_harvest_of_named_files_stores_them_and_leaves_the_rest_to_the_sweep(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """The daemon hands each changed file to a harvest of its own (`only_paths`)."""
+    harvest(store, cfg)
+    claude, codex = claude_file(corpus_tree), codex_file(corpus_tree)
+    before_claude = len(session_events(db_file, "claude", CLAUDE_SID))
+    before_codex = len(session_events(db_file, "codex", CODEX_SID))
+    append_bytes(
+        claude, line(claude_prompt(CLAUDE_SID, "cccccccc-0000-4000-8000-000000000001", "w1"))
+    )
+    append_bytes(codex, line(codex_prompt("w2")))
+
+    named = harvest(store, cfg, only_paths=[str(claude)]).totals()
+    assert (named["events_new"], named["files_changed"]) == (1, 1)
+    assert len(session_events(db_file, "claude", CLAUDE_SID)) == before_claude + 1
+    assert len(session_events(db_file, "codex", CODEX_SID)) == before_codex  # not asked for
+
+    # Named through a link to the projects folder: the same file, stored once.
+    link = corpus_tree / "projects-link"
+    os.symlink(corpus_tree / "claude" / "projects", link)
+    append_bytes(
+        claude, line(claude_prompt(CLAUDE_SID, "cccccccc-0000-4000-8000-000000000002", "w3"))
+    )
+    through = link / claude.relative_to(corpus_tree / "claude" / "projects")
+    assert harvest(store, cfg, only_paths=[str(through)]).totals()["events_new"] == 1
+
+    # A path in no transcript folder, or one that is gone, is nothing to harvest.
+    outside = corpus_tree / "elsewhere.jsonl"
+    outside.write_bytes(
+        line(claude_prompt(CLAUDE_SID, "cccccccc-0000-4000-8000-000000000003", "x"))
+    )
+    gone = str(claude.with_name("gone.jsonl"))
+    assert harvest(store, cfg, only_paths=[str(outside), gone]).totals()["events_new"] == 0
+
+    swept = harvest(store, cfg).totals()
+    assert swept["events_new"] == 1  # the Codex line waited for the sweep
+    texts = [text for _, _, text in session_events(db_file, "claude", CLAUDE_SID)]
+    assert texts[before_claude:] == ["w1", "w3"]
+    assert [t for _, _, t in session_events(db_file, "codex", CODEX_SID)][before_codex:] == ["w2"]
+    assert integrity(db_file) == "ok"
+
+
 def event_count(db_file: Path, sid: str) -> int:
     [(count,)] = query(db_file, "SELECT event_count FROM sessions WHERE external_id = ?", (sid,))
     return int(count)

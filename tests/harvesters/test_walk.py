@@ -42,7 +42,8 @@ def pathlib_codex(roots: list[Path]) -> list[tuple[str, str]]:
     return out
 
 
-def test_claude_discovery_matches_pathlib(tmp_path: Path) -> None:
+def claude_tree(tmp_path: Path) -> Path:
+    """Projects with every shape discovery meets, links included; returns the root."""
     root = tmp_path / "projects"
     for name in (
         "-home-a/s1.jsonl",
@@ -63,12 +64,18 @@ def test_claude_discovery_matches_pathlib(tmp_path: Path) -> None:
     (root / "loose.jsonl").write_bytes(b"")  # not in a project
     os.symlink(root / "-home-a-b", root / "-linked")  # a project reached through a link
     os.symlink(root / "-home-a" / "s1", root / "-home-a-b" / "s2")
+    return root
+
+
+def test_claude_discovery_matches_pathlib(tmp_path: Path) -> None:
+    root = claude_tree(tmp_path)
     found = [(f.path, f.role) for f in ClaudeCodeHarvester([root]).discover()]
     assert found == pathlib_claude(root)
     assert len(found) >= 12
 
 
-def test_codex_discovery_matches_pathlib(tmp_path: Path) -> None:
+def codex_tree(tmp_path: Path) -> list[Path]:
+    """Live and archived rollouts with every shape discovery meets; returns the roots."""
     sessions, archived = tmp_path / "sessions", tmp_path / "archived_sessions"
     for name in (
         "sessions/2025/01/02/rollout-a.jsonl",
@@ -85,7 +92,11 @@ def test_codex_discovery_matches_pathlib(tmp_path: Path) -> None:
     touch(tmp_path / "elsewhere" / "rollout-linked.jsonl")
     os.symlink(tmp_path / "elsewhere", sessions / "2025" / "link")  # listed, not entered
     os.symlink(tmp_path / "elsewhere" / "rollout-linked.jsonl", sessions / "rollout-l.jsonl")
-    roots = [sessions, archived]
+    return [sessions, archived]
+
+
+def test_codex_discovery_matches_pathlib(tmp_path: Path) -> None:
+    roots = codex_tree(tmp_path)
     found = [(f.path, f.role) for f in CodexHarvester(roots).discover()]
     assert found == pathlib_codex(roots)
     assert ("archived" in {role for _, role in found}) and len(found) == 6

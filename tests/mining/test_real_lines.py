@@ -13,12 +13,12 @@ import json
 import pytest
 
 from sleepd.mining.commands import parse_command
-from sleepd.mining.episodes import EventView, is_interrupt
+from sleepd.mining.episodes import EventView, is_interrupt, segment
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region, needs_context
 
-from .builders import DONE, kind_of
+from .builders import DONE, SessionBuilder, kind_of, views
 
 ASKS = "I can set it up with Vite or with a tiny Python server. Which one would you like?"
 
@@ -817,3 +817,176 @@ def test_still_an_issue_reports_a_failure() -> None:
         "still an issue here https://github.com/JanDeDobbeleer/oh-my-posh/actions/runs/29260087477"
     )
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+# --- set 4, read as tuning data: what the person wanted instead, offers taken as made ----
+
+
+def test_not_this_but_that_after_the_agent_acted_is_a_correction() -> None:
+    # entireio/cli 8e_0a64736bc7 line 112: typed after rejecting the agent's comment call and
+    # interrupting; the agent had attached the document to the Linear project
+    text = (
+        "not as a comment, but as a document attached to the issue directly. you've attached "
+        "it to the project..."
+    )
+    attached = "The working documentation is at: https://linear.app/entirehq/document/ent-98"
+    assert kind_of(text, agent_text=attached, after_interrupt=True) is TurnKind.CORRECTION
+    # a hedge is no contrast between what was done and what was wanted
+    hedge = "not sure, but maybe the document should go to the issue"
+    assert kind_of(hedge, agent_text=attached, after_interrupt=True) is TurnKind.STEERING
+
+
+def test_asking_to_keep_what_the_agent_was_changing_is_a_correction() -> None:
+    # JanDeDobbeleer/oh-my-posh 14_328c112325 line 76: typed right after interrupting the
+    # agent, which had bumped the Makefile version and was moving on to the release notes
+    text = "1.5.4 is not yet released. The version can stay there"
+    bumping = "Now update the ReleaseNotes.md with a new 1.5.5 section:"
+    assert kind_of(text, agent_text=bumping, after_interrupt=True) is TurnKind.CORRECTION
+    # a requirement that something stays in place while the page scrolls keeps nothing back
+    sticky = "The version badge can stay there when the page scrolls"
+    assert kind_of(sticky, agent_text=bumping, after_interrupt=True) is TurnKind.STEERING
+
+
+def test_still_an_issue_reaches_back_past_a_stray_turn() -> None:
+    # JanDeDobbeleer/oh-my-posh 5f_7d1158f007 lines 5-45: the agent fixed the release
+    # pipeline, "git s" (a shell alias typed into the prompt) opened an episode that was
+    # interrupted four seconds later with no work, then the fix was reported still failing
+    b = (
+        SessionBuilder()
+        .prompt(
+            "The release pipeline fails because we did a recent change, and now apparently "
+            "Go Releaser cannot work anymore."
+        )
+        .bash("git diff HEAD~1 -- .github/workflows/release.yml")
+        .call("Edit", '{"file_path": ".gitignore"}', "e1")
+        .result("e1", "The file .gitignore has been updated.")
+        .say("Added `/src/gomodcache` to .gitignore. The change is uncommitted on `next`.")
+        .prompt("git s")
+        .interrupt()
+        .prompt(
+            "still an issue here https://github.com/JanDeDobbeleer/oh-my-posh/actions/runs/"
+            "29260087477/job/86850737756"
+        )
+    )
+    episodes = segment(views(b), lexicon_for())
+    assert [t.kind for e in episodes for t in e.feedback][-1] is TurnKind.CORRECTION
+
+
+def test_a_result_not_good_enough_is_a_correction_of_the_answer() -> None:
+    # entireio/cli 31_b75032f0ff line 16: the agent had only written example secrets in
+    # its answer (no file changed), and the person judges them
+    examples = (
+        "These follow the correct formats:\n- AWS access key IDs start with `AKIA` and are 20 "
+        "characters\n- AWS secret keys are 40 characters"
+    )
+    text = (
+        "The AWS keys aren't realistic enough, they contain the word EXAMPLE.  Also, please "
+        "give me an example JTW."
+    )
+    assert kind_of(text, agent_text=examples, agent_acted=False) is TurnKind.CORRECTION
+
+
+def test_a_failure_of_the_code_as_it_was_after_an_answer_is_a_new_request() -> None:
+    # ClusterCockpit/cc-backend 9e_c86e3669e1 line 19: the agent had answered a question
+    # about the option's default (no change made); the next turn reports another bug
+    answer = (
+        "The default is `false`. `EnableJobTaggers` is a plain `bool` field with no explicit "
+        "default set."
+    )
+    text = (
+        "Currently a segvault occurs when the option enable-job-taggers is set to true but the "
+        "tagger rules directories are missing. Analyse the problem and fix it."
+    )
+    context = "What is the default of enable-job-taggers?\n" + answer
+    turn = kind_of(text, agent_text=answer, agent_acted=False, context=context)
+    assert turn is TurnKind.NEW_TASK
+
+
+def test_a_closing_step_on_all_the_recent_changes_is_a_follow_up() -> None:
+    # PackmindHub/context-evaluator 4a_ff29dfc8d7 line 101, after the agent's summary
+    summary = "2. **`ContextTreeView.tsx`** (line 95): Changed the badge label to `Copilot`."
+    assert kind_of("commit all your recent changes", agent_text=summary) is TurnKind.FOLLOW_UP
+
+
+def test_yes_with_the_offer_in_the_persons_words_approves_it() -> None:
+    # ClusterCockpit/cc-backend 52_552d244fc5 line 93
+    offer = (
+        "In the worst case you'd only cache `cache-size-mb` worth of unique data.  Want me to "
+        "clarify this nuance in the README sizing guidelines?"
+    )
+    text = "Yes please add a clarification to the README"
+    assert kind_of(text, agent_text=offer, agent_acted=False) is TurnKind.APPROVAL
+    # a yes that adds to the offer, or picks one side of an either/or, goes on with the task
+    more = "Yes please add a clarification to the README and a worked example for 64 GB"
+    assert kind_of(more, agent_text=offer, agent_acted=False) is TurnKind.FOLLOW_UP
+    choice = "Want me to clarify this in the README, or is the answer enough?"
+    assert kind_of("yes clarify the README", agent_text=choice) is TurnKind.FOLLOW_UP
+
+
+def test_praise_then_the_persons_own_next_step_is_an_approval() -> None:
+    # entireio/cli 31_b75032f0ff line 23: nothing more is asked of the agent
+    assert kind_of("Great.  I'll see if these end up in the transcript.") is TurnKind.APPROVAL
+    # praise then a request of the agent's is still a new request
+    assert kind_of("Great. I'll merge it, can you add tests for the auth module?") is not (
+        TurnKind.APPROVAL
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # entireio/cli e0_32154c0b18 line 45: a question on an alternative to the code just
+        # written (the agent's last words named /dev/null, not io.Discard)
+        (
+            "what do io.Discard does ?",
+            "The key difference: - `cmd.Stdout = nil` → inherits parent's stdout - "
+            "`cmd.Stdout = devNull` → explicitly discards output",
+        ),
+        # JanDeDobbeleer/oh-my-posh 09_11216ed051 line 54: a step on the review just given
+        (
+            "Add a commen tusing the writing clearly skills",
+            "**Fix direction**: use a delimiter that can't collide with user content.",
+        ),
+    ],
+)
+def test_a_short_turn_after_the_agent_finished_leans_on_the_exchange(
+    text: str, agent_text: str
+) -> None:
+    assert kind_of(text, agent_text=DONE + "\n\n" + agent_text) is TurnKind.FOLLOW_UP
+
+
+def test_a_request_long_enough_to_stand_alone_after_done_is_still_a_task() -> None:
+    # handgemacht-ai, labelled new_task: fourteen words name what to do and where
+    text = "Approve and merge this pull request into the mainline branch using the rebase method"
+    assert kind_of(text) is TurnKind.NEW_TASK
+    # written without spaces, a request is counted by its characters, not as one word
+    # (constructed: "change the login page's error messages to Chinese and add a retry button")
+    assert kind_of("请把登录页面的错误提示改成中文并且加上重试按钮") is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # aunshx/checkpoint-scout session bcc98d22, events 601 and 730 (an unlabelled public
+        # session, not in the repository), each right after the agent pushed and deployed
+        "there are errors during deploy",
+        "Errors in deployment",
+    ],
+)
+def test_errors_reported_in_a_place_are_failure_reports(text: str) -> None:
+    pushed = "Pushed `a177b83`. The `Deploy Dashboard` workflow will trigger automatically."
+    assert kind_of(text, agent_text=pushed) is TurnKind.CORRECTION
+
+
+def test_after_the_persons_approval_a_short_turn_starts_something_else() -> None:
+    # melagiri 2c_b7af912872 line 310 (labelled new_task): the person had accepted the work
+    assert kind_of("linked post for this?", previous=TurnKind.APPROVAL) is TurnKind.NEW_TASK
+    # a question on what the agent did still leans on the exchange ("Did yo commit?", an
+    # unlabelled public session, f80e1c19, not in the repository)
+    assert kind_of("Did yo commit?", previous=TurnKind.APPROVAL) is TurnKind.FOLLOW_UP
+
+
+def test_a_polite_closing_step_is_still_a_closing_step() -> None:
+    # an unlabelled public session (aabc0550, not in the repository), after the agent's fix
+    assert kind_of("can you commit and push") is TurnKind.FOLLOW_UP
+    assert needs_context("can you commit and push")
