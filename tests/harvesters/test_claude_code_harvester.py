@@ -465,3 +465,27 @@ def test_a_blocking_hooks_message_is_not_a_typed_prompt(
     )
     kinds = [(e.kind, e.is_meta) for e in events(read(path))]
     assert kinds == [("meta", True), ("user_prompt", False)]
+
+
+# teslamint/entirecontext (Entire checkpoint 39/01M0CV5D1MQXCRJBJXKV1JQ939/0, line 381; MIT):
+# with agent teams, Claude Code writes a teammate session's message as a plain user record
+# with string content behind this preamble; the person typed none of it.
+TEAMMATE_MESSAGE = (
+    'Another Claude session sent a message:\n<teammate-message teammate_id="design-review" '
+    'color="blue">\n{"type":"idle_notification","from":"design-review","idleReason":'
+    '"available","summary":"[to main] MCP 2.0 migration design review — VERDICT: REVISE"}\n'
+    "</teammate-message>\n\nThis came from another Claude session — not typed by your user, "
+    "but very likely working on their behalf."
+)
+
+
+def test_a_teammate_sessions_message_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [rec("user", "u1", "review the design"), rec("user", "u2", TEAMMATE_MESSAGE)],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("user_prompt", False), ("meta", True)]
