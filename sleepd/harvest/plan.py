@@ -63,10 +63,20 @@ def unchanged(stored: tuple[Any, ...] | None, st: os.stat_result) -> bool:
     ) and offset <= st.st_size
 
 
-def stored_stats(db: ReadOnlyDb, source: str) -> dict[str, tuple[Any, ...]]:
+def stored_stats(
+    db: ReadOnlyDb, source: str, paths: list[str] | None = None
+) -> dict[str, tuple[Any, ...]]:
+    """What each stored file looked like when last read, by path: every file of `source`,
+    or only `paths` when they are few (a watch harvest of one file in a long history)."""
     from sleepd.hosts import host_id
 
-    return {row[0]: tuple(row[1:]) for row in db.rows(_STAT_SQL, {"s": source, "h": host_id()})}
+    params: dict[str, Any] = {"s": source, "h": host_id()}
+    sql = _STAT_SQL
+    if paths is not None and len(paths) <= _IN_CHUNK:
+        names = {f"p{n}": path for n, path in enumerate(paths)}
+        sql += f" AND path IN ({', '.join(':' + name for name in names) or 'NULL'})"
+        params.update(names)
+    return {row[0]: tuple(row[1:]) for row in db.rows(sql, params)}
 
 
 @dataclass
@@ -93,7 +103,7 @@ def plan_source(
     """Stat every file against its stored cursor; a job for each one that changed."""
     from sleepd.harvest.read import ReadJob, ReadLimits
 
-    known = stored_stats(db, source)
+    known = stored_stats(db, source, [f.path for f in files])
     plan = SourcePlan(source, total=len(files))
     changed: list[tuple[SourceFile, os.stat_result]] = []
     for source_file in files:
