@@ -8,7 +8,10 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
 * user turns: macro-F1 over the six kinds, per-class precision / recall, and the
   correction (failure report) recall and precision; a turn read on a record no person
   typed (a notice Claude Code queued, a tool's echo) counts against the precision of
-  the kind it was read as, and the count of such turns is printed;
+  the kind it was read as, and the count of such turns is printed; how many turns the
+  rules marked hard (the ones model-assisted mining hands to a model), how many of the
+  misread turns are among them, and the ceiling of that path: the figures if every hard
+  turn were read right and every other one as the rules read it;
 * episode outcomes (new_task turns): accuracy and the `unknown` rate;
 * tool errors: root / knock_on / benign accuracy, and the precision of the top-10
   failure patterns (the share of their occurrences a person labelled `root`).
@@ -179,6 +182,9 @@ class Predictions:
     top_patterns_any: list[list[tuple[str, str]]] = field(default_factory=list)
     #: (where a queued turn was read, its `enqueue` line): a person labels one of the two
     queued_pairs: set[tuple[tuple[str, int], tuple[str, int]]] = field(default_factory=set)
+    #: (transcript, line) of the turns the rules marked hard: the ones the model-assisted
+    #: path would hand to a model
+    hard: set[tuple[str, int]] = field(default_factory=set)
 
 
 def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
@@ -202,10 +208,13 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
                 for f in db.scalars(select(TranscriptFile))
             }
             kind_of: dict[int, str] = {}
+            hard_ids: set[int] = set()
             outcome_at: dict[int, str] = {}
             for episode in db.scalars(select(Episode)):
                 for turn in episode.turns or []:
                     kind_of[int(turn["event_id"])] = str(turn["kind"])
+                    if turn.get("hard"):
+                        hard_ids.add(int(turn["event_id"]))
                 if episode.intent_event_id is not None and episode.intent_text:
                     # "mixed" is success after a correction: a success to the person
                     outcome = "success" if episode.outcome == "mixed" else episode.outcome
@@ -239,6 +248,8 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
                     if queued is not None:
                         pred.turns.setdefault(queued, kind_of[event.id])
                         pred.queued_pairs.add((key, queued))
+                    if event.id in hard_ids:
+                        pred.hard.update([key] if queued is None else [key, queued])
                 if event.id in outcome_at:
                     pred.outcomes[key] = outcome_at[event.id]
                 sessions[event.session_id].append(_view(event))
@@ -320,20 +331,8 @@ def report(
     spurious = ", ".join(f"{k} x{n}" for k, n in Counter(false_turns).most_common()) or "none"
     print(f"turns read where no person typed one: {len(false_turns)} ({spurious})")
     confusion: Counter[tuple[str, str]] = Counter(pairs)
-    f1s = []
     print("class          support  precision  recall    F1")
-    for kind in TURN_KINDS:
-        tp = confusion[(kind, kind)]
-        gold = sum(n for (g, _), n in confusion.items() if g == kind)
-        said = sum(n for (_, p), n in confusion.items() if p == kind)
-        if gold == 0 and said == 0:
-            continue
-        p = tp / said if said else 0.0
-        r = tp / gold if gold else 0.0
-        f1s.append(_f1(p, r))
-        print(f"{kind:<14} {gold:>7}  {p:9.2f}  {r:6.2f}  {f1s[-1]:5.2f}")
-    macro = sum(f1s) / len(f1s) if f1s else 0.0
-    accuracy = sum(n for (g, p), n in confusion.items() if g == p) / max(len(pairs), 1)
+    macro, accuracy = _turn_scores(confusion, show=True)
     tp = confusion[("correction", "correction")]
     gold = sum(n for (g, _), n in confusion.items() if g == "correction")
     said = sum(n for (_, p), n in confusion.items() if p == "correction")
@@ -350,6 +349,21 @@ def report(
             "turn confusions (gold -> predicted): "
             + ", ".join(f"{g}->{p} x{n}" for (g, p), n in Counter(mistakes).most_common())
         )
+    # What the model-assisted path could reach: every turn the rules marked hard read
+    # right (a model that never errs), every other reading as the rules gave it.
+    keyed = [(lab.transcript, int(t["line"]), t["kind"]) for lab in labels for t in lab.turns]
+    hard = [(g, pred.turns.get((f, n), "none")) for f, n, g in keyed if (f, n) in pred.hard]
+    ceiling = [
+        (g, g if (f, n) in pred.hard else pred.turns.get((f, n), "none")) for f, n, g in keyed
+    ] + [("none", kind) for kind in false_turns]
+    ceiling_macro, ceiling_accuracy = _turn_scores(Counter(ceiling))
+    misread = sum(1 for f, n, g in keyed if pred.turns.get((f, n), "none") != g)
+    print(
+        f"turns the rules marked hard (a model decides them when model-assisted mining is on): "
+        f"{len(hard)} of {labelled}, holding {sum(1 for g, p in hard if g != p)} of the "
+        f"{misread} misread; macro-F1 {ceiling_macro:.3f} (accuracy {ceiling_accuracy:.3f}) if "
+        "each hard turn were read right"
+    )
     outcomes = [
         (t["outcome"], pred.outcomes.get((lab.transcript, int(t["line"])), "no episode"))
         for lab in labels
@@ -409,6 +423,27 @@ def report(
         "outcome_acc": out_acc,
         "unknown": unknown_rate,
     }
+
+
+def _turn_scores(confusion: Counter[tuple[str, str]], *, show: bool = False) -> tuple[float, float]:
+    """Macro-F1 over the turn kinds and accuracy of (gold, predicted) counts; `show`
+    prints the per-kind rows."""
+    f1s = []
+    for kind in TURN_KINDS:
+        tp = confusion[(kind, kind)]
+        gold = sum(n for (g, _), n in confusion.items() if g == kind)
+        said = sum(n for (_, p), n in confusion.items() if p == kind)
+        if gold == 0 and said == 0:
+            continue
+        p = tp / said if said else 0.0
+        r = tp / gold if gold else 0.0
+        f1s.append(_f1(p, r))
+        if show:
+            print(f"{kind:<14} {gold:>7}  {p:9.2f}  {r:6.2f}  {f1s[-1]:5.2f}")
+    macro = sum(f1s) / len(f1s) if f1s else 0.0
+    total = sum(confusion.values())
+    accuracy = sum(n for (g, p), n in confusion.items() if g == p) / max(total, 1)
+    return macro, accuracy
 
 
 def _pattern_precision(

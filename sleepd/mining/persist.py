@@ -176,7 +176,12 @@ def _fill_episode(
     episode.outcome_confidence = outcome.confidence
     episode.outcome_event_ids = list(outcome.event_ids)
     episode.turns = [
-        {"event_id": t.event.id, "kind": t.kind.value, "confidence": t.decision.confidence}
+        {
+            "event_id": t.event.id,
+            "kind": t.kind.value,
+            "confidence": t.decision.confidence,
+            "hard": t.decision.hard,
+        }
         for t in sorted(
             ([draft.intent_turn] if draft.intent_turn else [])
             + draft.feedback

@@ -78,6 +78,17 @@ def test_the_rules_mark_the_turn_hard() -> None:
     assert decision.hard and decision.kind is TurnKind.FOLLOW_UP
 
 
+def test_each_stored_turn_says_whether_the_rules_found_it_hard(engine: Engine, cfg: Config) -> None:
+    # Without a model the rules' reading stands, and the store says which readings a
+    # model would have been asked about (what bench/mining_real.py's ceiling counts).
+    seed(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        [episode] = db.scalars(select(Episode)).all()
+        turns = list(episode.turns or [])
+    assert [(t["kind"], t["hard"]) for t in turns] == [("new_task", False), ("follow_up", True)]
+
+
 def test_the_models_valid_answer_decides_the_hard_turn(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:
