@@ -12,6 +12,9 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   rules marked hard (the ones model-assisted mining hands to a model), how many of the
   misread turns are among them, and the ceiling of that path: the figures if every hard
   turn were read right and every other one as the rules read it;
+  with `--model-assisted`, the miner model of your sleepd config ([roles.miner]) reads
+  the hard turns, as `sleepd mine` does with `mining.model_assisted` on, and the figures
+  are its;
 * episode outcomes (new_task turns): accuracy and the `unknown` rate;
 * tool errors: root / knock_on / benign accuracy, and the precision of the top-10
   failure patterns (the share of their occurrences a person labelled `root`).
@@ -64,6 +67,9 @@ from sleepd.store.models import (  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures" / "real_sessions"
 LATER = datetime(2030, 1, 1, tzinfo=UTC)
 OUTCOMES = ("success", "failure", "abandoned", "unknown")
+#: Every hard turn of the set goes to the model in a `--model-assisted` run (the
+#: config's per-pass cap is for a user's nightly pass, not for a measurement).
+MODEL_MAX_TURNS = 10_000
 
 
 @dataclass
@@ -185,9 +191,15 @@ class Predictions:
     #: (transcript, line) of the turns the rules marked hard: the ones the model-assisted
     #: path would hand to a model
     hard: set[tuple[str, int]] = field(default_factory=set)
+    #: what the miner model was asked and decided (model-assisted runs)
+    hard_turn_stats: dict[str, int] = field(default_factory=dict)
 
 
-def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
+def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = None) -> Predictions:
+    """Harvest and mine the labelled transcripts in a fresh store; what mining read.
+
+    `backend`: the miner model, for model-assisted mining (the hard turns go to it).
+    """
     pred = Predictions()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -200,8 +212,11 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset()) -> Predictions:
         engine = make_engine(f"sqlite:///{root / 'bench.db'}")
         upgrade(engine)
         cfg = Config()
+        if backend is not None:
+            cfg.mining.model_assisted = True
+            cfg.mining.model_max_turns = MODEL_MAX_TURNS
         harvest(engine, cfg)
-        mine(engine, cfg, now=LATER)
+        pred.hard_turn_stats = mine(engine, cfg, now=LATER, backend=backend).hard_turns
         with read_session(engine) as db:
             files = {
                 f.id: where.get(str(Path(f.path).resolve()), f.path)
@@ -479,6 +494,20 @@ def group_table(labels: Sequence[Labelled], pred: Predictions, title: str) -> No
         )
 
 
+def miner_model() -> Any:
+    """The miner backend of the user's config (read before `predict` points the sleepd
+    environment at its own store), or exit with the reason there is none."""
+    from sleepd.config import load_config
+    from sleepd.mining.model_miner import miner_backend
+
+    cfg = load_config()
+    cfg.mining.model_assisted = True
+    backend, why_not = miner_backend(cfg)
+    if backend is None:
+        sys.exit(f"no miner model: {why_not or 'model-assisted mining is off'}")
+    return backend
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fixtures", type=Path, default=FIXTURES)
@@ -492,14 +521,24 @@ def main() -> None:
         action="store_true",
         help="leave the held-out files out of the store and out of every figure",
     )
+    parser.add_argument(
+        "--model-assisted",
+        action="store_true",
+        help="let the miner model of your sleepd config decide the turns the rules find hard "
+        "(spends model calls, capped by mining.model_max_usd)",
+    )
     args = parser.parse_args()
+    backend = miner_model() if args.model_assisted else None
     labels = load_labels(args.fixtures)
     if not labels:
         sys.exit(f"no label files under {args.fixtures / 'labels'}")
     held_out = [lab for lab in labels if lab.held_out]
     tuning = [lab for lab in labels if not lab.held_out]
     skip = frozenset(lab.transcript for lab in held_out) if args.no_held_out else frozenset()
-    pred = predict(args.fixtures, skip)
+    pred = predict(args.fixtures, skip, backend)
+    if backend is not None:
+        stats = ", ".join(f"{k} {v}" for k, v in pred.hard_turn_stats.items())
+        print(f"model-assisted: the miner model read the hard turns ({stats})")
     if args.no_held_out:
         print(f"(--no-held-out: {len(held_out)} held-out files left out of every figure)")
         labels = tuning

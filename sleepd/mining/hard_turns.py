@@ -108,6 +108,7 @@ class TurnJudge:
             kind,
             MODEL_CONFIDENCE,
             ("decided by the miner model", *decision.reasons),
+            hard=True,  # still one the rules found hard: the store says so
             approves_previous=decision.approves_previous and kind is TurnKind.NEW_TASK,
         )
 

@@ -7,8 +7,13 @@ the same budget guard `sleepd mine` puts in front of it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -193,3 +198,40 @@ def test_a_backend_that_raises_leaves_the_rules_reading() -> None:
     turn = TurnInput(text=HARD_TURN, has_episode=True, agent_worked=True, agent_acted=False)
     decision = classify_turn(turn, lexicon_for())
     assert judge(turn, decision) is decision and judge.stats.fallbacks == 1
+
+
+def test_the_real_session_bench_lets_the_model_read_the_hard_turns(
+    server: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bench/mining_real.py --model-assisted`: the miner model reads every hard turn of
+    the labelled sessions (no per-pass cap), and the figures are its readings."""
+    bench = _load_bench()
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "SLEEPD_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "unused"))  # predict() points them at its own
+    fixtures = tmp_path / "fixtures"
+    (fixtures / "claude").mkdir(parents=True)
+    shutil.copyfile(REAL_SESSIONS / "claude" / BENCH_SESSION, fixtures / "claude" / BENCH_SESSION)
+    answer = Reply(200, anthropic_message('{"kind": "steering"}'))
+    server.script("/v1/messages", *[answer] * 50)  # one per request
+    rules = bench.predict(fixtures)
+    pred = bench.predict(fixtures, backend=guarded(server, max_usd=5.0))
+    stats = pred.hard_turn_stats
+    assert stats["asked"] >= 2 and stats["decided"] == stats["asked"] and stats["skipped"] == 0
+    assert pred.hard == rules.hard  # the same turns were hard; the model read them
+    steering = [key for key in pred.hard if pred.turns[key] == "steering"]
+    assert len(steering) >= stats["decided"]
+    assert all(rules.turns[k] == pred.turns[k] for k in rules.turns if k not in rules.hard)
+
+
+REAL_SESSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
+BENCH_SESSION = "ClusterCockpit__cc-backend__entire-checkpoints__52_552d244fc5_0_full.jsonl"
+
+
+def _load_bench() -> Any:
+    path = Path(__file__).resolve().parents[2] / "bench" / "mining_real.py"
+    spec = importlib.util.spec_from_file_location("mining_real_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
