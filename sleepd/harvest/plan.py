@@ -180,9 +180,9 @@ def discover_paths(
     """The files `discover` lists where `paths` lie: the daemon hands a few changed files
     to a harvest many times an hour, and listing a long history for each costs far more
     than reading them. A harvester narrows its listing with `discover_paths` (same
-    files, same order, only the folders holding the paths); one that cannot, or a path
-    it cannot place, gets the whole listing. The caller keeps the files that are the
-    paths asked for."""
+    files, same order, only the folders holding the paths); one without it, or one that
+    answers None for these paths, gets the whole listing. The caller keeps the files
+    that are the paths asked for."""
     narrow = getattr(harvester, "discover_paths", None)
     if narrow is not None:
         try:
