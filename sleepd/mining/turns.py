@@ -172,6 +172,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
     r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
+    r"|\bi (didn'?t|did not|never) (want|ask)(ed)?( you)? (to|for)\b"
+    r"|\b(is|are|was|were|'s|looks|seems|feels|reads)\s+(still\s+|way\s+|far\s+|much\s+|a bit\s+|"
+    r"a little\s+)?too\s+(long|short|verbose|wordy|big|small|large|wide|narrow|tall|dense|busy|"
+    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal|much|many)\b"
     r"|\b(that'?s|this is|it'?s) not what i (asked|wanted|meant)\b|\bi (said|told you)\b"
     r"|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
     r"showing up again)\b"
@@ -217,7 +221,9 @@ _SUGGESTION = re.compile(
 _UNDO = re.compile(
     r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b|"
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
-    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b",
+    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
+    r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
+    r"(commit|change|edit)s?\b",
     re.IGNORECASE,
 )
 #: Asks to keep what the agent was changing ("The version can stay there", "leave it as
@@ -242,6 +248,10 @@ _EXPLICIT_NEW = re.compile(
 )
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNORECASE)
+#: A negation typed in capitals ("we probably should NOT file issues in this way", "Edit
+#: plan to NOT mention Instructor"): the person stresses the reversal of what was done.
+#: A deferral ("do NOT push yet") stresses an order of steps, not a reversal.
+_SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
@@ -633,7 +643,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
-    elif _PROHIBITION.search(region):
+    elif _PROHIBITION.search(region) or shouts_negation(region):
         score += 1
         reasons.append("forbids what was done")
     after = _OPINION.sub(" ", _after_contrast(region))
@@ -641,6 +651,13 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         score += 0.5
         reasons.append("contrast then failure")
     return score
+
+
+def shouts_negation(region: str) -> bool:
+    """A negation in capitals inside a message that is not itself typed in capitals."""
+    letters = [c for c in region if c.isalpha()]
+    mostly_caps = bool(letters) and sum(c.isupper() for c in letters) > len(letters) / 2
+    return not mostly_caps and bool(_SHOUTED_NO.search(region))
 
 
 def _requests_more(text: str) -> bool:

@@ -990,3 +990,77 @@ def test_a_polite_closing_step_is_still_a_closing_step() -> None:
     # an unlabelled public session (aabc0550, not in the repository), after the agent's fix
     assert kind_of("can you commit and push") is TurnKind.FOLLOW_UP
     assert needs_context("can you commit and push")
+
+
+# --- set 5, read as tuning data: verdicts with no cue word of their own ---------------
+
+
+def test_saying_one_did_not_want_what_the_agent_did_is_a_correction() -> None:
+    # tslateman/duet f7_fb5396fe00 line 109: the agent had deleted two hook files
+    removed = (
+        "The `.git/hooks/pre-push` (Entire CLI's wrapper) still exists but no longer chains "
+        "to the vamp hook since `pre-push.pre-entire` is gone."
+    )
+    text = "woah, I didn't want to delete .git/hooks/pre-push.pre-entire"
+    assert kind_of(text, agent_text=removed) is TurnKind.CORRECTION
+    # the same words before the agent changed anything judge nothing of its work
+    assert kind_of(text, agent_text=removed, agent_acted=False) is not TurnKind.CORRECTION
+    # wanting it is no verdict
+    assert kind_of("I want to delete the old pre-push hook too", agent_text=removed) is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_result_too_long_is_a_correction() -> None:
+    # tslateman/duet f7_fb5396fe00 line 172: the agent had written a README summary ("Done.")
+    text = (
+        "the philosophy section of the readme is too long... really i just want a oneliner, "
+        "maybe stylized like a quote"
+    )
+    assert kind_of(text, agent_text="Done.") is TurnKind.CORRECTION
+    # asking whether it is too long asks; it does not judge
+    assert kind_of("is the philosophy section too long?", agent_text="Done.") is not (
+        TurnKind.CORRECTION
+    )
+    # a cost of an approach is no verdict on what was written
+    costly = "the other approach is too costly, add the summary to the readme as well"
+    assert kind_of(costly, agent_text="Done.") is not TurnKind.CORRECTION
+
+
+def test_resetting_the_commit_just_made_undoes_it() -> None:
+    # tslateman/duet 8d_8e47a114e5 line 129: right after the agent committed the README
+    text = (
+        "reset the commit! we should run the prettier formatter on the README before "
+        "committing it. just the readme, not all md"
+    )
+    committed = "Clean. Every description is now the first sentence — no truncation."
+    assert kind_of(text, agent_text=committed) is TurnKind.CORRECTION
+    # resetting a thing of the program is a request, not an undo
+    counter = "reset the counter when the page reloads and show it in the header"
+    assert kind_of(counter, agent_text=committed) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # tslateman/duet 8d_8e47a114e5 line 221, after "Filed: <issue URL>"
+        "hey... we probably should NOT file issues in this way - we ought to check guidelines "
+        "first",
+        # theogbrand/napoli-matcha 0c_c3173e5050 line 24, typed while the agent wrote the section
+        "Edit plan to NOT mention Instructor in the CLAUDE.md file. Use Instructor as a model "
+        "example, that's all.",
+    ],
+)
+def test_a_negation_in_capitals_after_the_agent_acted_is_a_correction(text: str) -> None:
+    assert kind_of(text, agent_text="Filed: https://github.com/o/r/issues/1") is (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_deferral_or_a_message_in_capitals_is_no_shouted_reversal() -> None:
+    assert kind_of("add the migration, but do NOT apply it yet") is not TurnKind.CORRECTION
+    assert kind_of("PLEASE ADD THE MIGRATION AND DO NOT APPLY IT") is not TurnKind.CORRECTION
+    # lower case is not a stress
+    assert kind_of("edit the plan to not mention Instructor in the intro") is not (
+        TurnKind.CORRECTION
+    )
