@@ -841,6 +841,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+    if returns_with_own_request(turn, region, asked):
+        # back after a long pause to an agent that had ended its turn and asked nothing,
+        # with a turn that leans on nothing before it: the person starts the next thing
+        return TurnDecision(
+            TurnKind.NEW_TASK, 0.6, ("a request of its own after a pause",), hard=True
+        )
     changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
     if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
         # "make the modal bigger" right after the agent reported what it did to the modal
@@ -866,6 +872,35 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.55, ("a short turn after done",), hard=True)
     return TurnDecision(
         TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
+    )
+
+
+#: A pause this long (seconds) before a turn is a return to the session, not a reply.
+RETURN_GAP = 600.0
+#: Additive words presuppose the work before ("sets also the cli version", "any other
+#: cases"): a turn with one adds to the running task, however long the pause.
+_ADDITIVE = re.compile(
+    r"\b(also|too|as well|other|another|more|again|else|further|additionally|along with)\b",
+    re.IGNORECASE,
+)
+
+
+def returns_with_own_request(turn: TurnInput, region: str, asked: bool) -> bool:
+    """The person comes back after a long pause (the agent had ended its turn and asked
+    nothing) with a turn that could be replayed alone: not a go-ahead or a closing step,
+    no word that adds to or points back at the previous work. The pause alone decides
+    nothing; it only lets a self-contained turn stand as the start of something new."""
+    return (
+        turn.gap_s is not None
+        and turn.gap_s >= RETURN_GAP
+        and turn.agent_ended
+        and bool(turn.agent_text.strip())
+        and not asked
+        and _word_count(region) >= 3
+        and not needs_context(region)
+        and not _ADDITIVE.search(region)
+        and not _CONTINUE.search(region)
+        and not _RESUME.search(region)
     )
 
 

@@ -1064,3 +1064,35 @@ def test_a_deferral_or_a_message_in_capitals_is_no_shouted_reversal() -> None:
     assert kind_of("edit the plan to not mention Instructor in the intro") is not (
         TurnKind.CORRECTION
     )
+
+
+# --- a return after a long pause ------------------------------------------------------
+
+
+def test_a_self_contained_request_after_a_long_pause_starts_a_new_task() -> None:
+    # ClusterCockpit/cc-backend 75_36f551d54 line 94, 37 minutes after the agent's summary
+    built = (
+        "Frontend built successfully. Reload the `/config` page in your browser — the "
+        "PlotRenderOptions (line width, plots per row, colored backgrounds, color blind mode, "
+        "and resampling settings) should now appear in the Admin Options section."
+    )
+    context = "Add the plot render options to the config page\n" + built
+    text = "Add resample-config option to the current config"
+    assert kind_of(text, agent_text=built, context=context, gap_s=2243.0) is TurnKind.NEW_TASK
+    # the same words a minute later go on with the subject just finished
+    assert kind_of(text, agent_text=built, context=context, gap_s=60.0) is TurnKind.FOLLOW_UP
+
+
+def test_after_a_long_pause_a_turn_that_adds_or_leans_on_the_work_still_follows_it() -> None:
+    # entireio/cli 30_e81e82f6ba line 62, 13 minutes after the agent's build command
+    build = '```bash\ngo build -ldflags "-X main.version=1.0.0" -o entire ./cmd/entire\n```'
+    context = "send the whole command to posthog\n" + build
+    also = "give me a build command that sets also the cli version"
+    assert kind_of(also, agent_text=build, context=context, gap_s=801.0) is TurnKind.FOLLOW_UP
+    # a closing step and a go-ahead need the work before them
+    assert kind_of("commit and push", agent_text=build, gap_s=5000.0) is TurnKind.FOLLOW_UP
+    # a question of the agent is answered, however late
+    asked = "Want me to add the version flag to the build command?"
+    assert kind_of("Add the version flag to the command", agent_text=asked, gap_s=5000.0) is not (
+        TurnKind.NEW_TASK
+    )
