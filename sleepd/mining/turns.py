@@ -758,7 +758,14 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
-        return TurnDecision(TurnKind.STEERING, 0.8, (where,))
+        if not turn.queued and (turn.gap_s or 0.0) >= RETURN_GAP and stands_alone(region):
+            # the stop was long ago: a request of its own is the next thing, not a redirect
+            return TurnDecision(
+                TurnKind.NEW_TASK, 0.6, (where, "a request of its own after a pause"), hard=True
+            )
+        # position alone makes it steering; a redirect or a retry says so in words
+        cued = bool(_REDIRECT.search(region) or _RETRY.search(region))
+        return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
     weak_praise = approval_head and corr < 2.5 and not _after_contrast(region)
@@ -840,7 +847,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+        # a pronoun in a message long enough to stand alone may point inside it ("expand
+        # philosophy.md, right now it focuses on …"): then the reading is not certain
+        loose = not _FOLLOW_STRONG.search(region) and words >= LONG_TURN
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.6 if loose else 0.7, ("continues the running task",), hard=loose
+        )
     if returns_with_own_request(turn, region, asked):
         # back after a long pause to an agent that had ended its turn and asked nothing,
         # with a turn that leans on nothing before it: the person starts the next thing
@@ -875,6 +887,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     )
 
 
+#: From this many words a turn can carry a request of its own.
+LONG_TURN = 20
 #: A pause this long (seconds) before a turn is a return to the session, not a reply.
 RETURN_GAP = 600.0
 #: Additive words presuppose the work before ("sets also the cli version", "any other
@@ -896,11 +910,21 @@ def returns_with_own_request(turn: TurnInput, region: str, asked: bool) -> bool:
         and turn.agent_ended
         and bool(turn.agent_text.strip())
         and not asked
-        and _word_count(region) >= 3
+        and stands_alone(region)
+    )
+
+
+def stands_alone(region: str) -> bool:
+    """A turn that could be replayed without the exchange before it: a few words at
+    least, not a go-ahead or a closing step, no word that adds to or points back at the
+    previous work."""
+    return (
+        _word_count(region) >= 3
         and not needs_context(region)
         and not _ADDITIVE.search(region)
         and not _CONTINUE.search(region)
         and not _RESUME.search(region)
+        and not _BACK_REF.search(" ".join(region.split()[:12]))
     )
 
 

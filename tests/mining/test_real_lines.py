@@ -16,7 +16,14 @@ from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView, is_interrupt, segment
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
 from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region, needs_context
+from sleepd.mining.turns import (
+    TurnDecision,
+    TurnInput,
+    TurnKind,
+    classify_turn,
+    feedback_region,
+    needs_context,
+)
 
 from .builders import DONE, SessionBuilder, kind_of, views
 
@@ -1096,3 +1103,52 @@ def test_after_a_long_pause_a_turn_that_adds_or_leans_on_the_work_still_follows_
     assert kind_of("Add the version flag to the command", agent_text=asked, gap_s=5000.0) is not (
         TurnKind.NEW_TASK
     )
+
+
+def test_a_request_of_its_own_long_after_a_stop_is_a_new_task() -> None:
+    # ClusterCockpit/cc-backend bf_29af79b268 line 126: ten minutes after rejecting the
+    # agent's plan and interrupting it
+    text = (
+        "Compare the archive writer implementation with "
+        "@~/tmp/cc-backend/pkg/metricstore/parquetArchive.go . Compare and explain differences."
+    )
+    plan = "The fix is the same pattern we already used: pre-sort rows in-place."
+    stopped = {"agent_text": plan, "after_interrupt": True, "after_refusal": True}
+    assert kind_of(text, gap_s=607.0, **stopped) is TurnKind.NEW_TASK
+    # right after the stop it redirects the work
+    assert kind_of(text, gap_s=20.0, **stopped) is TurnKind.STEERING
+    # a retry leans on what was stopped, however late
+    assert kind_of("ok, try that again", gap_s=900.0, **stopped) is TurnKind.STEERING
+
+
+def _decide(text: str, agent_text: str = DONE, **extra: object) -> TurnDecision:
+    turn = TurnInput(text=text, has_episode=True, agent_text=agent_text, agent_worked=True, **extra)  # type: ignore[arg-type]
+    return classify_turn(turn, lexicon_for())
+
+
+def test_steering_by_position_alone_is_hard_and_a_redirect_in_words_is_not() -> None:
+    # handgemacht-ai/claude-code-log f852ad25 line 10, after rejecting the plan and
+    # interrupting: it fixes two facts of the plan (a follow-up), read as steering
+    facts = (
+        "So the Github link is https://github.com/daaain/danieldemmel.me-next/blob/main/public/"
+        "tokenizer.html and the v3 upgrade is already done, otherwise all good"
+    )
+    decision = _decide(facts, agent_text="- No input validation", after_interrupt=True)
+    assert decision.kind is TurnKind.STEERING and decision.hard
+    # melagiri code-insights: "do not stash.. there is a parallel session running"
+    said = _decide("do not stash.. there is a parallel session running", after_interrupt=True)
+    assert said.kind is TurnKind.STEERING and not said.hard
+
+
+def test_a_pronoun_in_a_long_turn_is_no_certain_reference_to_the_previous_one() -> None:
+    # tslateman/duet f7_fb5396fe00 line 122: "it" is philosophy.md, named in the turn itself
+    text = (
+        "i want to expand philosophy.md\nright now it focuses on going back and forth with "
+        "the human-AI, but I also want to highlight another relationship. multiple humans "
+        'adopting duet can themselves form a duet by "singing" their part in prompts to the '
+        "model"
+    )
+    assert _decide(text).hard
+    # a short step on a thing the agent named is certain: chikachow "Fix that gh auth"
+    short = _decide("Fix that gh auth", agent_text="The remaining blocker is gh auth.")
+    assert short.kind is TurnKind.FOLLOW_UP and not short.hard
