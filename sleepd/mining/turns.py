@@ -918,12 +918,13 @@ def stands_alone(region: str) -> bool:
     """A turn that could be replayed without the exchange before it: a few words at
     least, not a go-ahead or a closing step, no word that adds to or points back at the
     previous work."""
+    words = _word_count(region)
     return (
-        _word_count(region) >= 3
+        words >= 3
         and not needs_context(region)
         and not _ADDITIVE.search(region)
         and not _CONTINUE.search(region)
-        and not _RESUME.search(region)
+        and not (_RESUME.search(region) and words <= 10)  # a pasted "Resume …" resumes nothing
         and not _BACK_REF.search(" ".join(region.split()[:12]))
     )
 

@@ -1152,3 +1152,58 @@ def test_a_pronoun_in_a_long_turn_is_no_certain_reference_to_the_previous_one() 
     # a short step on a thing the agent named is certain: chikachow "Fix that gh auth"
     short = _decide("Fix that gh auth", agent_text="The remaining blocker is gh auth.")
     assert short.kind is TurnKind.FOLLOW_UP and not short.hard
+
+
+# --- a shell command typed into the agent's box ------------------------------------------
+
+
+def _kinds(b: SessionBuilder) -> list[tuple[str, TurnKind]]:
+    episodes = segment(views(b), lexicon_for())
+    typed = [(t.event.text, t.kind) for e in episodes for t in [*e.feedback, *e.housekeeping]]
+    return sorted(typed, key=lambda pair: pair[0])
+
+
+def _answered() -> SessionBuilder:
+    # theogbrand/napoli-matcha 0c_c3173e5050 lines 5-19: the agent answers how to run the
+    # tests; the person types the command as a prompt and interrupts at once (then reruns
+    # it in bash mode)
+    return (
+        SessionBuilder()
+        .prompt("how do I run the tests?")
+        .call("Read", '{"file_path": "package.json"}', "r1")
+        .result("r1", '{"scripts": {"test:pr": "vitest run tests/pr_creation_test.ts"}}')
+        .say("**Run specific test suites:**\n```bash\nnpm run test:pr\n```")
+    )
+
+
+def test_a_shell_command_stopped_at_once_was_meant_for_the_shell() -> None:
+    b = _answered().prompt("npm run test:pr").interrupt()
+    assert ("npm run test:pr", TurnKind.HOUSEKEEPING) in _kinds(b)
+
+
+def test_a_shell_command_the_agent_ran_or_a_request_stopped_at_once_stays_a_turn() -> None:
+    # sent and not stopped: the agent runs it for the person
+    ran = _answered().prompt("npm run test:pr").bash("npm run test:pr", "2 passed")
+    assert ("npm run test:pr", TurnKind.FOLLOW_UP) in _kinds(ran)
+    # stopped after the agent had started on it: the agent was asked, then stopped
+    started = _answered().prompt("npm run test:pr").bash("npm run test:pr").interrupt()
+    assert ("npm run test:pr", TurnKind.FOLLOW_UP) in _kinds(started)
+    # a request in words, stopped at once, is no shell command
+    words = _answered().prompt("run the pr tests please").interrupt()
+    assert ("run the pr tests please", TurnKind.HOUSEKEEPING) not in _kinds(words)
+
+
+def test_a_pasted_word_does_not_make_a_long_return_a_resume() -> None:
+    # tslateman/duet 8d_8e47a114e5 line 269, 23 minutes after "Recorded. Two entries in Lore"
+    text = (
+        "copy pasting claude output leaves weird line breaks:\n\n    The curation gap. Capture "
+        "writes freely, recall reads freely, review resolves one decision at a time.\n    "
+        "Resume dumps the last 10 decisions and matching patterns — no ranking, no relevance "
+        "beyond tag matching.\n\n\nbetter way?"
+    )
+    recorded = "Recorded. Two entries in Lore: a decision and a pattern."
+    assert kind_of(text, agent_text=recorded, gap_s=1383.0) is TurnKind.NEW_TASK
+    # "resume" as the turn's own short word still goes on with the work
+    assert kind_of("resume where you stopped", agent_text=recorded, gap_s=1383.0) is (
+        TurnKind.FOLLOW_UP
+    )
