@@ -5,7 +5,7 @@ so the same failure was counted as two patterns when a pipe hid the exit code
 (`cmd 2>&1 | tail`: no code) or a newer tool version appended a hint ("File does not
 exist. Note: your current working directory is …"). Each half then looked less
 recurring than the failure is. Signatures are now keyed by the first sentence of the
-error line, and without an exit code when that sentence says what went wrong
+error line, and without an exit code when that sentence is an error message
 (`sleepd.mining.signatures`). This revision re-keys the stored patterns the same way and
 merges those that now share a key: their occurrences move to the oldest pattern, counts
 add up, the first and last sightings span both.
@@ -43,12 +43,16 @@ _NORMALIZED_WRAPPER = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_ERROR_LINE = re.compile(
+    r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
+    re.I,
+)
 
 
 def keyed_class(error_class: str | None, text: str) -> str | None:
     if error_class is not None and not error_class.startswith("exit "):
         return error_class
-    if not text or _NORMALIZED_WRAPPER.fullmatch(text):
+    if not _ERROR_LINE.search(text) or _NORMALIZED_WRAPPER.fullmatch(text):
         return error_class
     return None
 

@@ -7,9 +7,10 @@ working directory is …"). Kept: the tool name and the error class (``ModuleNot
 ``ENOENT``, ``exit 127``, ``error[E0308]``, ``TS2345``).
 
 An exit code alone does not tell failures apart once the line says what went wrong: the
-same message behind another exit code, or behind none because a pipe hid it
+same error message behind another exit code, or behind none because a pipe hid it
 (``cmd 2>&1 | tail``), is the same failure. Such a signature is keyed without its exit
-code; a named class, or an exit code with nothing else to go by, stays in the key.
+code; a named class stays in the key, and so does an exit code whose line is no error
+message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 """
 
 from __future__ import annotations
@@ -90,10 +91,11 @@ class Signature:
 
 def keyed_class(error_class: str | None, text: str) -> str | None:
     """The error class as far as it tells failures apart: an exit code (or no class)
-    is dropped when the text says what went wrong."""
+    is dropped when the text says what went wrong, that is when it sounds like an error
+    (not a banner the output happened to start with, nor the wrapper's own line)."""
     if error_class is not None and not error_class.startswith("exit "):
         return error_class
-    if not text or _NORMALIZED_WRAPPER.fullmatch(text):
+    if not _ERROR_LINE.search(text) or _NORMALIZED_WRAPPER.fullmatch(text):
         return error_class
     return None
 

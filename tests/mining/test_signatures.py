@@ -102,6 +102,12 @@ def test_a_message_is_one_failure_behind_any_exit_code_or_none() -> None:
         signature_of("Exit code 2", "Bash", 2).digest
     )
     assert signature_of(message, "Read").digest != piped.digest
+    # Real (Safecast/safecast-map-MCP): output that opens with a remote host's banner
+    # and holds no error line; the exit code is all that tells these failures apart.
+    banner = "Exit code {}\nUbuntu 24.04.4 LTS\n[2]+  Done   curl -X POST https://x/chat"
+    assert signature_of(banner.format(144), "Bash", 144).digest != (
+        signature_of(banner.format(1), "Bash", 1).digest
+    )
     named = signature_of("ModuleNotFoundError: No module named 'x'", "Bash", 1)
     other = signature_of("ImportError: No module named 'x'", "Bash", 1)
     assert named.digest != other.digest
