@@ -172,6 +172,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
     r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
+    r"|\bi (didn'?t|did not|never) (want|ask)(ed)?( you)? (to|for)\b"
+    r"|\b(is|are|was|were|'s|looks|seems|feels|reads)\s+(still\s+|way\s+|far\s+|much\s+|a bit\s+|"
+    r"a little\s+)?too\s+(long|short|verbose|wordy|big|small|large|wide|narrow|tall|dense|busy|"
+    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal|much|many)\b"
     r"|\b(that'?s|this is|it'?s) not what i (asked|wanted|meant)\b|\bi (said|told you)\b"
     r"|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
     r"showing up again)\b"
@@ -217,7 +221,9 @@ _SUGGESTION = re.compile(
 _UNDO = re.compile(
     r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b|"
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
-    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b",
+    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
+    r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
+    r"(commit|change|edit)s?\b",
     re.IGNORECASE,
 )
 #: Asks to keep what the agent was changing ("The version can stay there", "leave it as
@@ -242,6 +248,10 @@ _EXPLICIT_NEW = re.compile(
 )
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNORECASE)
+#: A negation typed in capitals ("we probably should NOT file issues in this way", "Edit
+#: plan to NOT mention Instructor"): the person stresses the reversal of what was done.
+#: A deferral ("do NOT push yet") stresses an order of steps, not a reversal.
+_SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
     r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
@@ -633,7 +643,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
-    elif _PROHIBITION.search(region):
+    elif _PROHIBITION.search(region) or shouts_negation(region):
         score += 1
         reasons.append("forbids what was done")
     after = _OPINION.sub(" ", _after_contrast(region))
@@ -641,6 +651,13 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         score += 0.5
         reasons.append("contrast then failure")
     return score
+
+
+def shouts_negation(region: str) -> bool:
+    """A negation in capitals inside a message that is not itself typed in capitals."""
+    letters = [c for c in region if c.isalpha()]
+    mostly_caps = bool(letters) and sum(c.isupper() for c in letters) > len(letters) / 2
+    return not mostly_caps and bool(_SHOUTED_NO.search(region))
 
 
 def _requests_more(text: str) -> bool:
@@ -741,7 +758,14 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
-        return TurnDecision(TurnKind.STEERING, 0.8, (where,))
+        if not turn.queued and (turn.gap_s or 0.0) >= RETURN_GAP and stands_alone(region):
+            # the stop was long ago: a request of its own is the next thing, not a redirect
+            return TurnDecision(
+                TurnKind.NEW_TASK, 0.6, (where, "a request of its own after a pause"), hard=True
+            )
+        # position alone makes it steering; a redirect or a retry says so in words
+        cued = bool(_REDIRECT.search(region) or _RETRY.search(region))
+        return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
     weak_praise = approval_head and corr < 2.5 and not _after_contrast(region)
@@ -823,7 +847,18 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+        # a pronoun in a message long enough to stand alone may point inside it ("expand
+        # philosophy.md, right now it focuses on …"): then the reading is not certain
+        loose = not _FOLLOW_STRONG.search(region) and words >= LONG_TURN
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.6 if loose else 0.7, ("continues the running task",), hard=loose
+        )
+    if returns_with_own_request(turn, region, asked):
+        # back after a long pause to an agent that had ended its turn and asked nothing,
+        # with a turn that leans on nothing before it: the person starts the next thing
+        return TurnDecision(
+            TurnKind.NEW_TASK, 0.6, ("a request of its own after a pause",), hard=True
+        )
     changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
     if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
         # "make the modal bigger" right after the agent reported what it did to the modal
@@ -849,6 +884,47 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.55, ("a short turn after done",), hard=True)
     return TurnDecision(
         TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
+    )
+
+
+#: From this many words a turn can carry a request of its own.
+LONG_TURN = 20
+#: A pause this long (seconds) before a turn is a return to the session, not a reply.
+RETURN_GAP = 600.0
+#: Additive words presuppose the work before ("sets also the cli version", "any other
+#: cases"): a turn with one adds to the running task, however long the pause.
+_ADDITIVE = re.compile(
+    r"\b(also|too|as well|other|another|more|again|else|further|additionally|along with)\b",
+    re.IGNORECASE,
+)
+
+
+def returns_with_own_request(turn: TurnInput, region: str, asked: bool) -> bool:
+    """The person comes back after a long pause (the agent had ended its turn and asked
+    nothing) with a turn that could be replayed alone: not a go-ahead or a closing step,
+    no word that adds to or points back at the previous work. The pause alone decides
+    nothing; it only lets a self-contained turn stand as the start of something new."""
+    return (
+        turn.gap_s is not None
+        and turn.gap_s >= RETURN_GAP
+        and turn.agent_ended
+        and bool(turn.agent_text.strip())
+        and not asked
+        and stands_alone(region)
+    )
+
+
+def stands_alone(region: str) -> bool:
+    """A turn that could be replayed without the exchange before it: a few words at
+    least, not a go-ahead or a closing step, no word that adds to or points back at the
+    previous work."""
+    return (
+        _word_count(region) >= 3
+        and not needs_context(region)
+        and not _ADDITIVE.search(region)
+        and not _CONTINUE.search(region)
+        and not _RESUME.search(region)
+        and not _BACK_REF.search(" ".join(region.split()[:12]))
     )
 
 

@@ -16,7 +16,14 @@ from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView, is_interrupt, segment
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
 from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region, needs_context
+from sleepd.mining.turns import (
+    TurnDecision,
+    TurnInput,
+    TurnKind,
+    classify_turn,
+    feedback_region,
+    needs_context,
+)
 
 from .builders import DONE, SessionBuilder, kind_of, views
 
@@ -990,3 +997,158 @@ def test_a_polite_closing_step_is_still_a_closing_step() -> None:
     # an unlabelled public session (aabc0550, not in the repository), after the agent's fix
     assert kind_of("can you commit and push") is TurnKind.FOLLOW_UP
     assert needs_context("can you commit and push")
+
+
+# --- set 5, read as tuning data: verdicts with no cue word of their own ---------------
+
+
+def test_saying_one_did_not_want_what_the_agent_did_is_a_correction() -> None:
+    # tslateman/duet f7_fb5396fe00 line 109: the agent had deleted two hook files
+    removed = (
+        "The `.git/hooks/pre-push` (Entire CLI's wrapper) still exists but no longer chains "
+        "to the vamp hook since `pre-push.pre-entire` is gone."
+    )
+    text = "woah, I didn't want to delete .git/hooks/pre-push.pre-entire"
+    assert kind_of(text, agent_text=removed) is TurnKind.CORRECTION
+    # the same words before the agent changed anything judge nothing of its work
+    assert kind_of(text, agent_text=removed, agent_acted=False) is not TurnKind.CORRECTION
+    # wanting it is no verdict
+    assert kind_of("I want to delete the old pre-push hook too", agent_text=removed) is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_result_too_long_is_a_correction() -> None:
+    # tslateman/duet f7_fb5396fe00 line 172: the agent had written a README summary ("Done.")
+    text = (
+        "the philosophy section of the readme is too long... really i just want a oneliner, "
+        "maybe stylized like a quote"
+    )
+    assert kind_of(text, agent_text="Done.") is TurnKind.CORRECTION
+    # asking whether it is too long asks; it does not judge
+    assert kind_of("is the philosophy section too long?", agent_text="Done.") is not (
+        TurnKind.CORRECTION
+    )
+    # a cost of an approach is no verdict on what was written
+    costly = "the other approach is too costly, add the summary to the readme as well"
+    assert kind_of(costly, agent_text="Done.") is not TurnKind.CORRECTION
+
+
+def test_resetting_the_commit_just_made_undoes_it() -> None:
+    # tslateman/duet 8d_8e47a114e5 line 129: right after the agent committed the README
+    text = (
+        "reset the commit! we should run the prettier formatter on the README before "
+        "committing it. just the readme, not all md"
+    )
+    committed = "Clean. Every description is now the first sentence — no truncation."
+    assert kind_of(text, agent_text=committed) is TurnKind.CORRECTION
+    # resetting a thing of the program is a request, not an undo
+    counter = "reset the counter when the page reloads and show it in the header"
+    assert kind_of(counter, agent_text=committed) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # tslateman/duet 8d_8e47a114e5 line 221, after "Filed: <issue URL>"
+        "hey... we probably should NOT file issues in this way - we ought to check guidelines "
+        "first",
+        # theogbrand/napoli-matcha 0c_c3173e5050 line 24, typed while the agent wrote the section
+        "Edit plan to NOT mention Instructor in the CLAUDE.md file. Use Instructor as a model "
+        "example, that's all.",
+    ],
+)
+def test_a_negation_in_capitals_after_the_agent_acted_is_a_correction(text: str) -> None:
+    assert kind_of(text, agent_text="Filed: https://github.com/o/r/issues/1") is (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_deferral_or_a_message_in_capitals_is_no_shouted_reversal() -> None:
+    assert kind_of("add the migration, but do NOT apply it yet") is not TurnKind.CORRECTION
+    assert kind_of("PLEASE ADD THE MIGRATION AND DO NOT APPLY IT") is not TurnKind.CORRECTION
+    # lower case is not a stress
+    assert kind_of("edit the plan to not mention Instructor in the intro") is not (
+        TurnKind.CORRECTION
+    )
+
+
+# --- a return after a long pause ------------------------------------------------------
+
+
+def test_a_self_contained_request_after_a_long_pause_starts_a_new_task() -> None:
+    # ClusterCockpit/cc-backend 75_36f551d54 line 94, 37 minutes after the agent's summary
+    built = (
+        "Frontend built successfully. Reload the `/config` page in your browser — the "
+        "PlotRenderOptions (line width, plots per row, colored backgrounds, color blind mode, "
+        "and resampling settings) should now appear in the Admin Options section."
+    )
+    context = "Add the plot render options to the config page\n" + built
+    text = "Add resample-config option to the current config"
+    assert kind_of(text, agent_text=built, context=context, gap_s=2243.0) is TurnKind.NEW_TASK
+    # the same words a minute later go on with the subject just finished
+    assert kind_of(text, agent_text=built, context=context, gap_s=60.0) is TurnKind.FOLLOW_UP
+
+
+def test_after_a_long_pause_a_turn_that_adds_or_leans_on_the_work_still_follows_it() -> None:
+    # entireio/cli 30_e81e82f6ba line 62, 13 minutes after the agent's build command
+    build = '```bash\ngo build -ldflags "-X main.version=1.0.0" -o entire ./cmd/entire\n```'
+    context = "send the whole command to posthog\n" + build
+    also = "give me a build command that sets also the cli version"
+    assert kind_of(also, agent_text=build, context=context, gap_s=801.0) is TurnKind.FOLLOW_UP
+    # a closing step and a go-ahead need the work before them
+    assert kind_of("commit and push", agent_text=build, gap_s=5000.0) is TurnKind.FOLLOW_UP
+    # a question of the agent is answered, however late
+    asked = "Want me to add the version flag to the build command?"
+    assert kind_of("Add the version flag to the command", agent_text=asked, gap_s=5000.0) is not (
+        TurnKind.NEW_TASK
+    )
+
+
+def test_a_request_of_its_own_long_after_a_stop_is_a_new_task() -> None:
+    # ClusterCockpit/cc-backend bf_29af79b268 line 126: ten minutes after rejecting the
+    # agent's plan and interrupting it
+    text = (
+        "Compare the archive writer implementation with "
+        "@~/tmp/cc-backend/pkg/metricstore/parquetArchive.go . Compare and explain differences."
+    )
+    plan = "The fix is the same pattern we already used: pre-sort rows in-place."
+    stopped = {"agent_text": plan, "after_interrupt": True, "after_refusal": True}
+    assert kind_of(text, gap_s=607.0, **stopped) is TurnKind.NEW_TASK
+    # right after the stop it redirects the work
+    assert kind_of(text, gap_s=20.0, **stopped) is TurnKind.STEERING
+    # a retry leans on what was stopped, however late
+    assert kind_of("ok, try that again", gap_s=900.0, **stopped) is TurnKind.STEERING
+
+
+def _decide(text: str, agent_text: str = DONE, **extra: object) -> TurnDecision:
+    turn = TurnInput(text=text, has_episode=True, agent_text=agent_text, agent_worked=True, **extra)  # type: ignore[arg-type]
+    return classify_turn(turn, lexicon_for())
+
+
+def test_steering_by_position_alone_is_hard_and_a_redirect_in_words_is_not() -> None:
+    # handgemacht-ai/claude-code-log f852ad25 line 10, after rejecting the plan and
+    # interrupting: it fixes two facts of the plan (a follow-up), read as steering
+    facts = (
+        "So the Github link is https://github.com/daaain/danieldemmel.me-next/blob/main/public/"
+        "tokenizer.html and the v3 upgrade is already done, otherwise all good"
+    )
+    decision = _decide(facts, agent_text="- No input validation", after_interrupt=True)
+    assert decision.kind is TurnKind.STEERING and decision.hard
+    # melagiri code-insights: "do not stash.. there is a parallel session running"
+    said = _decide("do not stash.. there is a parallel session running", after_interrupt=True)
+    assert said.kind is TurnKind.STEERING and not said.hard
+
+
+def test_a_pronoun_in_a_long_turn_is_no_certain_reference_to_the_previous_one() -> None:
+    # tslateman/duet f7_fb5396fe00 line 122: "it" is philosophy.md, named in the turn itself
+    text = (
+        "i want to expand philosophy.md\nright now it focuses on going back and forth with "
+        "the human-AI, but I also want to highlight another relationship. multiple humans "
+        'adopting duet can themselves form a duet by "singing" their part in prompts to the '
+        "model"
+    )
+    assert _decide(text).hard
+    # a short step on a thing the agent named is certain: chikachow "Fix that gh auth"
+    short = _decide("Fix that gh auth", agent_text="The remaining blocker is gh auth.")
+    assert short.kind is TurnKind.FOLLOW_UP and not short.hard
