@@ -254,7 +254,10 @@ _PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNOR
 _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
-    r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
+    r"\b(if|when|whenever|in case|what if|whether|unless|so that|otherwise|or else)\b[^.?!,;\n]*"
+    # a warned consequence ("…, or the test will not work") is as hypothetical as an "if"
+    r"|\bor\s+(?=[^.?!,;\n]{0,40}\b(will|would|won'?t|wouldn'?t)\b)[^.?!,;\n]*",
+    re.IGNORECASE,
 )
 _GREETING = re.compile(
     r"^\W*(hi|hello|hey|hallo|hola|bonjour|good (morning|afternoon|evening)|test|ping)\W*$",
@@ -349,7 +352,7 @@ _ACCEPT = re.compile(
 _IMPERATIVE = re.compile(
     r"^\W*(please\s+)?(run|add|make|use|create|fix|update|check|write|remove|change|test|"
     r"build|deploy|commit|push|merge|open|review|install|rename|move|delete|implement|"
-    r"refactor|try|document|also|then|now|and)\b",
+    r"refactor|try|document|ensure|also|then|now|and)\b",
     re.IGNORECASE,
 )
 #: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").

@@ -1207,3 +1207,16 @@ def test_a_pasted_word_does_not_make_a_long_return_a_resume() -> None:
     assert kind_of("resume where you stopped", agent_text=recorded, gap_s=1383.0) is (
         TurnKind.FOLLOW_UP
     )
+
+
+def test_a_warned_consequence_is_no_failure_report() -> None:
+    # theogbrand/napoli-matcha 97_9785bbb493 line 47, queued while the agent wrote the test
+    writing = "Let me create a test that runs the main loop with a test markdown file."
+    text = (
+        "Ensure that when @request_queue/pr_creation_test.md is ran as a test, the status is "
+        'always set as "Backlog" or the test will not work.'
+    )
+    assert kind_of(text, agent_text=writing, queued=True) is TurnKind.FOLLOW_UP
+    # said as what happens, it reports a failure
+    report = 'The status is not set as "Backlog", so the test does not work.'
+    assert kind_of(report, agent_text=writing, queued=True) is TurnKind.CORRECTION
