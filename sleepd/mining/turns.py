@@ -175,7 +175,7 @@ _FAILURE_REPORT = re.compile(
     r"|\bi (didn'?t|did not|never) (want|ask)(ed)?( you)? (to|for)\b"
     r"|\b(is|are|was|were|'s|looks|seems|feels|reads)\s+(still\s+|way\s+|far\s+|much\s+|a bit\s+|"
     r"a little\s+)?too\s+(long|short|verbose|wordy|big|small|large|wide|narrow|tall|dense|busy|"
-    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal|much|many)\b"
+    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal)\b"
     r"|\b(that'?s|this is|it'?s) not what i (asked|wanted|meant)\b|\bi (said|told you)\b"
     r"|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
     r"showing up again)\b"
@@ -436,7 +436,7 @@ _DONE_CLAIM = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _ASKS = re.compile(
-    r"\?\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
+    r"[?？]\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
     r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
     r"can you (confirm|share|run|try|check|paste|provide)|could you "
     r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
@@ -761,11 +761,6 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
-        if not turn.queued and (turn.gap_s or 0.0) >= RETURN_GAP and stands_alone(region):
-            # the stop was long ago: a request of its own is the next thing, not a redirect
-            return TurnDecision(
-                TurnKind.NEW_TASK, 0.6, (where, "a request of its own after a pause"), hard=True
-            )
         # position alone makes it steering; a redirect or a retry says so in words
         cued = bool(_REDIRECT.search(region) or _RETRY.search(region))
         return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
@@ -856,12 +851,6 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(
             TurnKind.FOLLOW_UP, 0.6 if loose else 0.7, ("continues the running task",), hard=loose
         )
-    if returns_with_own_request(turn, region, asked):
-        # back after a long pause to an agent that had ended its turn and asked nothing,
-        # with a turn that leans on nothing before it: the person starts the next thing
-        return TurnDecision(
-            TurnKind.NEW_TASK, 0.6, ("a request of its own after a pause",), hard=True
-        )
     changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
     if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
         # "make the modal bigger" right after the agent reported what it did to the modal
@@ -892,46 +881,6 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
 
 #: From this many words a turn can carry a request of its own.
 LONG_TURN = 20
-#: A pause this long (seconds) before a turn is a return to the session, not a reply.
-RETURN_GAP = 600.0
-#: Additive words presuppose the work before ("sets also the cli version", "any other
-#: cases"): a turn with one adds to the running task, however long the pause.
-_ADDITIVE = re.compile(
-    r"\b(also|too|as well|other|another|more|again|else|further|additionally|along with)\b",
-    re.IGNORECASE,
-)
-
-
-def returns_with_own_request(turn: TurnInput, region: str, asked: bool) -> bool:
-    """The person comes back after a long pause (the agent had ended its turn and asked
-    nothing) with a turn that could be replayed alone: not a go-ahead or a closing step,
-    no word that adds to or points back at the previous work. The pause alone decides
-    nothing; it only lets a self-contained turn stand as the start of something new."""
-    return (
-        turn.gap_s is not None
-        and turn.gap_s >= RETURN_GAP
-        and turn.agent_ended
-        and bool(turn.agent_text.strip())
-        and not asked
-        and stands_alone(region)
-    )
-
-
-def stands_alone(region: str) -> bool:
-    """A turn that could be replayed without the exchange before it: a few words at
-    least, not a go-ahead or a closing step, no word that adds to or points back at the
-    previous work."""
-    words = _word_count(region)
-    return (
-        words >= 3
-        and not needs_context(region)
-        and not _ADDITIVE.search(region)
-        and not _CONTINUE.search(region)
-        and not (_RESUME.search(region) and words <= 10)  # a pasted "Resume …" resumes nothing
-        and not _BACK_REF.search(" ".join(region.split()[:12]))
-    )
-
-
 #: Han, kana and hangul: written without spaces, about two characters to a word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
