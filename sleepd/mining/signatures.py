@@ -59,8 +59,9 @@ _WRAPPER_LINE = re.compile(
     r"\[?exit (status|code):? -?\d+\]?)",
     re.I,
 )
-#: Claude Code's wrapper around a refused call's message; "error" in the tag is no clue.
-_TOOL_USE_ERROR_TAG = re.compile(r"</?tool_use_error>")
+#: Claude Code's wrappers around a refused call's message and around a warning given in
+#: place of output: "error" in a tag is no clue, and neither tag says what went wrong.
+_TOOL_USE_ERROR_TAG = re.compile(r"</?(tool_use_error|system-reminder)>")
 #: A wrapper line after `normalize`: when it is all there is, the exit code is the clue.
 _NORMALIZED_WRAPPER = re.compile(
     r"exit code:? -?<n>|chunk id: \S+|wall time: .*|process exited with code -?<n>|"

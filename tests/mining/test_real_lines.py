@@ -1195,3 +1195,31 @@ def test_an_amount_of_data_too_large_is_no_verdict() -> None:
     assert kind_of(text, agent_text="Pushed. `main` is now tracking `origin/main`.") is not (
         TurnKind.CORRECTION
     )
+
+
+def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors() -> None:
+    # ujuc/agent-stuff 35_… line 94 (held-out set 6): Zed's agent bridge (`mcp__acp__Bash`)
+    # answers a `git commit` stuck on a hook's [Y/n] prompt with this, no error flag
+    timed_out = (
+        "Timed out. New output:\n\nYou have an active Claude Code session.\n"
+        "Link this commit to Claude Code session context? [Y/n]\n\n"
+    )
+    # shunkakinoki/dotfiles f4_… line 71 (held-out set 6): Read with an offset past the end
+    past_end = (
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset "
+        "(107). The file has 52 lines.</system-reminder>"
+    )
+    for text in (timed_out, past_end, "Command timed out after 2m 0s"):
+        assert is_failed_result(_result(1, 0, text, is_error=False)), text
+        assert judge_errors([_result(1, 0, text, is_error=False)]).verdicts[1].kind == "root"
+    # Output that talks about timeouts, a reminder that is no warning, and a warning
+    # beside real output are results, not failures.
+    for text in (
+        "Timeout - no requests received in 30s",
+        "retrying after the request timed out\nok",
+        "timeout: 30s\nretries: 3",
+        "<system-reminder>This memory is 3 days old. Memories are point-in-time "
+        "observations, not live state.</system-reminder>",
+        "1\tline one\n2\tline two\n<system-reminder>Warning: the file is large.</system-reminder>",
+    ):
+        assert not is_failed_result(_result(1, 0, text, is_error=False)), text

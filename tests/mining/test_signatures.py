@@ -173,3 +173,15 @@ def test_the_0010_migration_keys_a_stored_pattern_as_mining_keys_the_error() -> 
             stored += normalize(key_line(text, sig.error_class))
             digest, signature = migration.pattern_key(tool, sig.error_class, stored)
             assert (digest, signature) == (sig.digest, sig.full), text
+
+
+def test_a_warning_in_place_of_output_is_signed_by_its_words() -> None:
+    """Claude Code's Read past the end of a file (real, shunkakinoki/dotfiles): the
+    signature is the warning's first sentence, whatever the offset, without the tag."""
+    text = (
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset "
+        "({}). The file has {} lines.</system-reminder>"
+    )
+    a, b = signature_of(text.format(107, 52), "Read"), signature_of(text.format(4000, 75), "Read")
+    assert a.digest == b.digest
+    assert a.text == "Warning: the file exists but is shorter than the provided offset (<n>)."
