@@ -222,6 +222,7 @@ def segment(
     previous: TurnKind | None = None
     acted = refused = False
     acted_before = False  # the agent acted in an earlier episode of the session
+    last_turn: TurnRecord | None = None  # the running episode's latest typed turn
     ended = True  # the agent's last act was its words (not a tool call or result)
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
@@ -243,6 +244,17 @@ def segment(
         if not typed:
             if is_interrupt(event):
                 after_interrupt = True
+                if current is not None and last_turn is not None and not agent_worked:
+                    if _meant_for_the_shell(last_turn.event, event):
+                        # a shell command typed into the agent's box and stopped at once,
+                        # before the agent did anything: the person meant the shell
+                        current.feedback.remove(last_turn)
+                        shell = TurnDecision(
+                            TurnKind.HOUSEKEEPING, 0.8, ("a shell command, stopped at once",)
+                        )
+                        current.housekeeping.append(TurnRecord(last_turn.event, shell))
+                        previous = TurnKind.HOUSEKEEPING
+                    last_turn = None
             elif event.kind == "assistant_text" and not event.is_sidechain:
                 agent_text = event.text
                 agent_worked = True
@@ -287,6 +299,7 @@ def segment(
             after_interrupt = False
         agent_worked = False
         previous = decision.kind
+        last_turn = None
         if decision.kind is TurnKind.HOUSEKEEPING:
             (current.events if current is not None else preamble).append(event)
             (current.housekeeping if current is not None else early).append(record)
@@ -313,12 +326,33 @@ def segment(
             continue
         current.feedback.append(record)
         current.events.append(event)
+        last_turn = record
     if current is None and _has_agent_work(preamble):
         orphan = open_episode(preamble[0], None)
         orphan.has_intent = False
         orphan.events = preamble[1:]
         orphan.housekeeping.extend(early)
     return episodes
+
+
+#: A command line for a shell: a common command-line program, then its arguments.
+_SHELL_LINE = re.compile(
+    r"^\s*(git|npm|npx|pnpm|yarn|bun|node|deno|make|go|cargo|python3?|pip3?|uv|pytest|ls|cd|"
+    r"cat|docker|kubectl|gh|brew|mise|just|ruff|mypy|tsc|vitest|jest)(\s+[\w:./@=-]+){0,6}\s*$"
+)
+#: "At once": the interrupt this soon after the turn, with no agent work between.
+SHELL_STOP_S = 15.0
+
+
+def _meant_for_the_shell(turn: EventView, interrupt: EventView) -> bool:
+    """A turn that is a bare shell command line, interrupted within seconds before the
+    agent did anything (the person then runs it in the shell; sent and not stopped, the
+    agent runs it, and it stays a follow-up)."""
+    if not _SHELL_LINE.match(clean_prompt(turn.text)):
+        return False
+    if turn.ts is None or interrupt.ts is None:
+        return False
+    return (interrupt.ts - turn.ts).total_seconds() <= SHELL_STOP_S
 
 
 #: Tools that change files or run commands (reading and searching are not acting).

@@ -4,7 +4,11 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
 
 - **root**: a real failure of its own call: `is_error`, a non-zero exit code, a
   Claude `<tool_use_error>…</tool_use_error>` result anywhere (subagents too), a
-  Codex patch that did not apply (`apply_patch verification failed: …`), or a failure
+  Codex patch that did not apply (`apply_patch verification failed: …`), a result that
+  opens with the tool's own timeout notice ("Timed out. New output: …", as an editor's
+  agent bridge returns it unflagged) or holds nothing but a warning in place of output
+  (Claude Code's Read past the end of a file: "<system-reminder>Warning: the file exists
+  but is shorter than the provided offset …</system-reminder>"), or a failure
   the command hid from its exit code (a pipe, `|| true`, Codex code mode) that its
   output states in a program's own words: a line opening with `error:`, `fatal:`,
   `FAILED`, `npm ERR!`, a traceback, a test or lint summary with failures ("24 fail",
@@ -64,6 +68,14 @@ _PATCH_FAILED = re.compile(
     r"^\W*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
     r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
     re.IGNORECASE | re.MULTILINE,
+)
+#: A tool's own notice that the call did not finish, opening its result: an editor's
+#: agent bridge (Zed's `mcp__acp__Bash`) returns "Timed out. New output: …" unflagged.
+_TIMED_OUT = re.compile(r"\A\W*(the )?(command |call |request )?timed out\b", re.IGNORECASE)
+#: A result that is nothing but a warning in place of the output, as Claude Code's Read
+#: answers an offset past the end of the file, unflagged.
+_WARNING_ONLY = re.compile(
+    r"\A\s*<system-reminder>\s*Warning:[^<]*</system-reminder>\s*\Z", re.IGNORECASE
 )
 #: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
 #: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the output.
@@ -155,6 +167,8 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     return bool(
         _TOOL_USE_ERROR.search(event.text)
         or _PATCH_FAILED.search(head)
+        or _TIMED_OUT.search(head)
+        or _WARNING_ONLY.match(head)
         or _HIDDEN_FAILURE.search("\n".join(head.splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
     )

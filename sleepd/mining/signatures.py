@@ -1,8 +1,16 @@
 """Error output → a stable signature, so the same failure counts once per kind.
 
 Stripped: ANSI escapes, uuids, timestamps, hex hashes, paths, quoted identifiers,
-line/column numbers and other numbers. Kept: the tool name and the error class
-(``ModuleNotFoundError``, ``ENOENT``, ``exit 127``, ``error[E0308]``, ``TS2345``).
+line/column numbers and other numbers, and every sentence of the error line after its
+first (a tool's later versions append hints: "File does not exist. Note: your current
+working directory is …"). Kept: the tool name and the error class (``ModuleNotFoundError``,
+``ENOENT``, ``exit 127``, ``error[E0308]``, ``TS2345``).
+
+An exit code alone does not tell failures apart once the line says what went wrong: the
+same error message behind another exit code, or behind none because a pipe hid it
+(``cmd 2>&1 | tail``), is the same failure. Such a signature is keyed without its exit
+code; a named class stays in the key, and so does an exit code whose line is no error
+message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 """
 
 from __future__ import annotations
@@ -51,8 +59,18 @@ _WRAPPER_LINE = re.compile(
     r"\[?exit (status|code):? -?\d+\]?)",
     re.I,
 )
-#: Claude Code's wrapper around a refused call's message; "error" in the tag is no clue.
-_TOOL_USE_ERROR_TAG = re.compile(r"</?tool_use_error>")
+#: Claude Code's wrappers around a refused call's message and around a warning given in
+#: place of output: "error" in a tag is no clue, and neither tag says what went wrong.
+_TOOL_USE_ERROR_TAG = re.compile(r"</?(tool_use_error|system-reminder)>")
+#: A wrapper line after `normalize`: when it is all there is, the exit code is the clue.
+_NORMALIZED_WRAPPER = re.compile(
+    r"exit code:? -?<n>|chunk id: \S+|wall time: .*|process exited with code -?<n>|"
+    r"original token count: <n>|output:|process running with session id <n>|"
+    r"\[?exit (status|code):? -?<n>\]?",
+    re.I,
+)
+#: Where a line's first sentence ends: a stop, then space, then a capital letter.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 MAX_SIGNATURE_CHARS = 200
 
 
@@ -68,7 +86,28 @@ class Signature:
 
     @property
     def digest(self) -> str:
-        return hashlib.sha256(self.full.encode("utf-8")).hexdigest()[:32]
+        """What identifies the failure: `full`, without an exit code the text makes moot."""
+        return pattern_digest(self.tool_name, self.error_class, self.text)
+
+
+def keyed_class(error_class: str | None, text: str) -> str | None:
+    """The error class as far as it tells failures apart: an exit code (or no class)
+    is dropped when the text says what went wrong, that is when it sounds like an error
+    (not a banner the output happened to start with, nor the wrapper's own line)."""
+    if error_class is not None and not error_class.startswith("exit "):
+        return error_class
+    if not _ERROR_LINE.search(text) or _NORMALIZED_WRAPPER.fullmatch(text):
+        return error_class
+    return None
+
+
+def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:
+    key = f"{tool_name or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def first_sentence(text: str) -> str:
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
 
 
 def error_class(text: str, exit_code: int | None = None) -> str | None:
@@ -120,4 +159,4 @@ def key_line(text: str, klass: str | None) -> str:
 def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
     klass = error_class(text, exit_code)
     line = key_line(text, klass)
-    return Signature(tool_name=tool_name, error_class=klass, text=normalize(line))
+    return Signature(tool_name=tool_name, error_class=klass, text=first_sentence(normalize(line)))

@@ -172,6 +172,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|was) there (a|an|any) (problem|issue|error)\b|\bhow did .{0,60}\bhappen\b"
     r"|(^|[.!?]\s+)\W*what happened\b|\bwhat happened\s*\?"
     r"|\bi (only|just) (wanted|asked|meant)\b|\bi (wanted|asked for|meant) (only|just)\b"
+    r"|\bi (didn'?t|did not|never) (want|ask)(ed)?( you)? (to|for)\b"
+    r"|\b(is|are|was|were|'s|looks|seems|feels|reads)\s+(still\s+|way\s+|far\s+|much\s+|a bit\s+|"
+    r"a little\s+)?too\s+(long|short|verbose|wordy|big|small|large|wide|narrow|tall|dense|busy|"
+    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal)\b"
     r"|\b(that'?s|this is|it'?s) not what i (asked|wanted|meant)\b|\bi (said|told you)\b"
     r"|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
     r"showing up again)\b"
@@ -217,7 +221,9 @@ _SUGGESTION = re.compile(
 _UNDO = re.compile(
     r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b|"
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
-    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b",
+    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
+    r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
+    r"(commit|change|edit)s?\b",
     re.IGNORECASE,
 )
 #: Asks to keep what the agent was changing ("The version can stay there", "leave it as
@@ -242,9 +248,16 @@ _EXPLICIT_NEW = re.compile(
 )
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNORECASE)
+#: A negation typed in capitals ("we probably should NOT file issues in this way", "Edit
+#: plan to NOT mention Instructor"): the person stresses the reversal of what was done.
+#: A deferral ("do NOT push yet") stresses an order of steps, not a reversal.
+_SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
-    r"\b(if|when|whenever|in case|what if|whether|unless|so that)\b[^.?!,;\n]*", re.IGNORECASE
+    r"\b(if|when|whenever|in case|what if|whether|unless|so that|otherwise|or else)\b[^.?!,;\n]*"
+    # a warned consequence ("…, or the test will not work") is as hypothetical as an "if"
+    r"|\bor\s+(?=[^.?!,;\n]{0,40}\b(will|would|won'?t|wouldn'?t)\b)[^.?!,;\n]*",
+    re.IGNORECASE,
 )
 _GREETING = re.compile(
     r"^\W*(hi|hello|hey|hallo|hola|bonjour|good (morning|afternoon|evening)|test|ping)\W*$",
@@ -339,7 +352,7 @@ _ACCEPT = re.compile(
 _IMPERATIVE = re.compile(
     r"^\W*(please\s+)?(run|add|make|use|create|fix|update|check|write|remove|change|test|"
     r"build|deploy|commit|push|merge|open|review|install|rename|move|delete|implement|"
-    r"refactor|try|document|also|then|now|and)\b",
+    r"refactor|try|document|ensure|also|then|now|and)\b",
     re.IGNORECASE,
 )
 #: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
@@ -423,7 +436,7 @@ _DONE_CLAIM = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _ASKS = re.compile(
-    r"\?\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
+    r"[?？]\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
     r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
     r"can you (confirm|share|run|try|check|paste|provide)|could you "
     r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
@@ -633,7 +646,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
         score += 1
         reasons.append("correction lexicon")
-    elif _PROHIBITION.search(region):
+    elif _PROHIBITION.search(region) or shouts_negation(region):
         score += 1
         reasons.append("forbids what was done")
     after = _OPINION.sub(" ", _after_contrast(region))
@@ -641,6 +654,13 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         score += 0.5
         reasons.append("contrast then failure")
     return score
+
+
+def shouts_negation(region: str) -> bool:
+    """A negation in capitals inside a message that is not itself typed in capitals."""
+    letters = [c for c in region if c.isalpha()]
+    mostly_caps = bool(letters) and sum(c.isupper() for c in letters) > len(letters) / 2
+    return not mostly_caps and bool(_SHOUTED_NO.search(region))
 
 
 def _requests_more(text: str) -> bool:
@@ -741,7 +761,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
-        return TurnDecision(TurnKind.STEERING, 0.8, (where,))
+        # position alone makes it steering; a redirect or a retry says so in words
+        cued = bool(_REDIRECT.search(region) or _RETRY.search(region))
+        return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
     weak_praise = approval_head and corr < 2.5 and not _after_contrast(region)
@@ -823,7 +845,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if _FOLLOW_STRONG.search(region) or refers_back:
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("continues the running task",))
+        # a pronoun in a message long enough to stand alone may point inside it ("expand
+        # philosophy.md, right now it focuses on …"): then the reading is not certain
+        loose = not _FOLLOW_STRONG.search(region) and words >= LONG_TURN
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.6 if loose else 0.7, ("continues the running task",), hard=loose
+        )
     changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
     if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
         # "make the modal bigger" right after the agent reported what it did to the modal
@@ -852,6 +879,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     )
 
 
+#: From this many words a turn can carry a request of its own.
+LONG_TURN = 20
 #: Han, kana and hangul: written without spaces, about two characters to a word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 

@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0009_watch_learned_rules"
+HEAD_REVISION = "0010_pattern_keys"

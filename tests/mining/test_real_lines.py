@@ -16,7 +16,14 @@ from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView, is_interrupt, segment
 from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
 from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, feedback_region, needs_context
+from sleepd.mining.turns import (
+    TurnDecision,
+    TurnInput,
+    TurnKind,
+    classify_turn,
+    feedback_region,
+    needs_context,
+)
 
 from .builders import DONE, SessionBuilder, kind_of, views
 
@@ -990,3 +997,229 @@ def test_a_polite_closing_step_is_still_a_closing_step() -> None:
     # an unlabelled public session (aabc0550, not in the repository), after the agent's fix
     assert kind_of("can you commit and push") is TurnKind.FOLLOW_UP
     assert needs_context("can you commit and push")
+
+
+# --- set 5, read as tuning data: verdicts with no cue word of their own ---------------
+
+
+def test_saying_one_did_not_want_what_the_agent_did_is_a_correction() -> None:
+    # tslateman/duet f7_fb5396fe00 line 109: the agent had deleted two hook files
+    removed = (
+        "The `.git/hooks/pre-push` (Entire CLI's wrapper) still exists but no longer chains "
+        "to the vamp hook since `pre-push.pre-entire` is gone."
+    )
+    text = "woah, I didn't want to delete .git/hooks/pre-push.pre-entire"
+    assert kind_of(text, agent_text=removed) is TurnKind.CORRECTION
+    # the same words before the agent changed anything judge nothing of its work
+    assert kind_of(text, agent_text=removed, agent_acted=False) is not TurnKind.CORRECTION
+    # wanting it is no verdict
+    assert kind_of("I want to delete the old pre-push hook too", agent_text=removed) is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_result_too_long_is_a_correction() -> None:
+    # tslateman/duet f7_fb5396fe00 line 172: the agent had written a README summary ("Done.")
+    text = (
+        "the philosophy section of the readme is too long... really i just want a oneliner, "
+        "maybe stylized like a quote"
+    )
+    assert kind_of(text, agent_text="Done.") is TurnKind.CORRECTION
+    # asking whether it is too long asks; it does not judge
+    assert kind_of("is the philosophy section too long?", agent_text="Done.") is not (
+        TurnKind.CORRECTION
+    )
+    # a cost of an approach is no verdict on what was written
+    costly = "the other approach is too costly, add the summary to the readme as well"
+    assert kind_of(costly, agent_text="Done.") is not TurnKind.CORRECTION
+
+
+def test_resetting_the_commit_just_made_undoes_it() -> None:
+    # tslateman/duet 8d_8e47a114e5 line 129: right after the agent committed the README
+    text = (
+        "reset the commit! we should run the prettier formatter on the README before "
+        "committing it. just the readme, not all md"
+    )
+    committed = "Clean. Every description is now the first sentence — no truncation."
+    assert kind_of(text, agent_text=committed) is TurnKind.CORRECTION
+    # resetting a thing of the program is a request, not an undo
+    counter = "reset the counter when the page reloads and show it in the header"
+    assert kind_of(counter, agent_text=committed) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # tslateman/duet 8d_8e47a114e5 line 221, after "Filed: <issue URL>"
+        "hey... we probably should NOT file issues in this way - we ought to check guidelines "
+        "first",
+        # theogbrand/napoli-matcha 0c_c3173e5050 line 24, typed while the agent wrote the section
+        "Edit plan to NOT mention Instructor in the CLAUDE.md file. Use Instructor as a model "
+        "example, that's all.",
+    ],
+)
+def test_a_negation_in_capitals_after_the_agent_acted_is_a_correction(text: str) -> None:
+    assert kind_of(text, agent_text="Filed: https://github.com/o/r/issues/1") is (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_deferral_or_a_message_in_capitals_is_no_shouted_reversal() -> None:
+    assert kind_of("add the migration, but do NOT apply it yet") is not TurnKind.CORRECTION
+    assert kind_of("PLEASE ADD THE MIGRATION AND DO NOT APPLY IT") is not TurnKind.CORRECTION
+    # lower case is not a stress
+    assert kind_of("edit the plan to not mention Instructor in the intro") is not (
+        TurnKind.CORRECTION
+    )
+
+
+# --- the pause alone decides nothing ---------------------------------------------------
+
+
+def test_a_long_pause_does_not_make_a_turn_a_new_task() -> None:
+    # A rule that read a self-contained turn ten minutes after the agent finished as a new
+    # task fixed six tuning turns (ClusterCockpit/cc-backend 75_36f551d54 line 94 below)
+    # but, on unlabelled sessions, turned mostly reports on the result and questions about
+    # it into new tasks: people pause to try what the agent did. It is gone.
+    built = (
+        "Frontend built successfully. Reload the `/config` page in your browser — the "
+        "PlotRenderOptions (line width, plots per row, colored backgrounds, color blind mode, "
+        "and resampling settings) should now appear in the Admin Options section."
+    )
+    context = "Add the plot render options to the config page\n" + built
+    text = "Add resample-config option to the current config"
+    assert kind_of(text, agent_text=built, context=context, gap_s=2243.0) is TurnKind.FOLLOW_UP
+    # a report on the result after the pause stays a correction
+    report = "the resampling options do not show up on the config page"
+    assert kind_of(report, agent_text=built, context=context, gap_s=2243.0) is (TurnKind.CORRECTION)
+
+
+def _decide(text: str, agent_text: str = DONE, **extra: object) -> TurnDecision:
+    turn = TurnInput(text=text, has_episode=True, agent_text=agent_text, agent_worked=True, **extra)  # type: ignore[arg-type]
+    return classify_turn(turn, lexicon_for())
+
+
+def test_steering_by_position_alone_is_hard_and_a_redirect_in_words_is_not() -> None:
+    # handgemacht-ai/claude-code-log f852ad25 line 10, after rejecting the plan and
+    # interrupting: it fixes two facts of the plan (a follow-up), read as steering
+    facts = (
+        "So the Github link is https://github.com/daaain/danieldemmel.me-next/blob/main/public/"
+        "tokenizer.html and the v3 upgrade is already done, otherwise all good"
+    )
+    decision = _decide(facts, agent_text="- No input validation", after_interrupt=True)
+    assert decision.kind is TurnKind.STEERING and decision.hard
+    # melagiri code-insights: "do not stash.. there is a parallel session running"
+    said = _decide("do not stash.. there is a parallel session running", after_interrupt=True)
+    assert said.kind is TurnKind.STEERING and not said.hard
+
+
+def test_a_pronoun_in_a_long_turn_is_no_certain_reference_to_the_previous_one() -> None:
+    # tslateman/duet f7_fb5396fe00 line 122: "it" is philosophy.md, named in the turn itself
+    text = (
+        "i want to expand philosophy.md\nright now it focuses on going back and forth with "
+        "the human-AI, but I also want to highlight another relationship. multiple humans "
+        'adopting duet can themselves form a duet by "singing" their part in prompts to the '
+        "model"
+    )
+    assert _decide(text).hard
+    # a short step on a thing the agent named is certain: chikachow "Fix that gh auth"
+    short = _decide("Fix that gh auth", agent_text="The remaining blocker is gh auth.")
+    assert short.kind is TurnKind.FOLLOW_UP and not short.hard
+
+
+# --- a shell command typed into the agent's box ------------------------------------------
+
+
+def _kinds(b: SessionBuilder) -> list[tuple[str, TurnKind]]:
+    episodes = segment(views(b), lexicon_for())
+    typed = [(t.event.text, t.kind) for e in episodes for t in [*e.feedback, *e.housekeeping]]
+    return sorted(typed, key=lambda pair: pair[0])
+
+
+def _answered() -> SessionBuilder:
+    # theogbrand/napoli-matcha 0c_c3173e5050 lines 5-19: the agent answers how to run the
+    # tests; the person types the command as a prompt and interrupts at once (then reruns
+    # it in bash mode)
+    return (
+        SessionBuilder()
+        .prompt("how do I run the tests?")
+        .call("Read", '{"file_path": "package.json"}', "r1")
+        .result("r1", '{"scripts": {"test:pr": "vitest run tests/pr_creation_test.ts"}}')
+        .say("**Run specific test suites:**\n```bash\nnpm run test:pr\n```")
+    )
+
+
+def test_a_shell_command_stopped_at_once_was_meant_for_the_shell() -> None:
+    b = _answered().prompt("npm run test:pr").interrupt()
+    assert ("npm run test:pr", TurnKind.HOUSEKEEPING) in _kinds(b)
+
+
+def test_a_shell_command_the_agent_ran_or_a_request_stopped_at_once_stays_a_turn() -> None:
+    # sent and not stopped: the agent runs it for the person
+    ran = _answered().prompt("npm run test:pr").bash("npm run test:pr", "2 passed")
+    assert ("npm run test:pr", TurnKind.FOLLOW_UP) in _kinds(ran)
+    # stopped after the agent had started on it: the agent was asked, then stopped
+    started = _answered().prompt("npm run test:pr").bash("npm run test:pr").interrupt()
+    assert ("npm run test:pr", TurnKind.FOLLOW_UP) in _kinds(started)
+    # a request in words, stopped at once, is no shell command
+    words = _answered().prompt("run the pr tests please").interrupt()
+    assert ("run the pr tests please", TurnKind.HOUSEKEEPING) not in _kinds(words)
+
+
+def test_a_warned_consequence_is_no_failure_report() -> None:
+    # theogbrand/napoli-matcha 97_9785bbb493 line 47, queued while the agent wrote the test
+    writing = "Let me create a test that runs the main loop with a test markdown file."
+    text = (
+        "Ensure that when @request_queue/pr_creation_test.md is ran as a test, the status is "
+        'always set as "Backlog" or the test will not work.'
+    )
+    assert kind_of(text, agent_text=writing, queued=True) is TurnKind.FOLLOW_UP
+    # said as what happens, it reports a failure
+    report = 'The status is not set as "Backlog", so the test does not work.'
+    assert kind_of(report, agent_text=writing, queued=True) is TurnKind.CORRECTION
+
+
+def test_a_full_width_question_mark_ends_a_question() -> None:
+    # own case: a Chinese offer ("shall I help you build it, starting with data
+    # augmentation?") answered with a variation of it
+    offer = "环境已配置好 ✅\n\n现在可以开始写代码了，需要我帮你从数据增强模块开始搭建吗？"
+    assert kind_of("帮我把py文件创建好，里面不要写内容", agent_text=offer) is TurnKind.FOLLOW_UP
+
+
+def test_an_amount_of_data_too_large_is_no_verdict() -> None:
+    # own case, after a push: a count of the data, not a quality of the result
+    text = (
+        "Now build Stage 2. Important: 2,774 candidates is too many to classify within "
+        "reasonable cost, apply a prioritization filter first."
+    )
+    assert kind_of(text, agent_text="Pushed. `main` is now tracking `origin/main`.") is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors() -> None:
+    # ujuc/agent-stuff 35_… line 94 (held-out set 6): Zed's agent bridge (`mcp__acp__Bash`)
+    # answers a `git commit` stuck on a hook's [Y/n] prompt with this, no error flag
+    timed_out = (
+        "Timed out. New output:\n\nYou have an active Claude Code session.\n"
+        "Link this commit to Claude Code session context? [Y/n]\n\n"
+    )
+    # shunkakinoki/dotfiles f4_… line 71 (held-out set 6): Read with an offset past the end
+    past_end = (
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset "
+        "(107). The file has 52 lines.</system-reminder>"
+    )
+    for text in (timed_out, past_end, "Command timed out after 2m 0s"):
+        assert is_failed_result(_result(1, 0, text, is_error=False)), text
+        assert judge_errors([_result(1, 0, text, is_error=False)]).verdicts[1].kind == "root"
+    # Output that talks about timeouts, a reminder that is no warning, and a warning
+    # beside real output are results, not failures.
+    for text in (
+        "Timeout - no requests received in 30s",
+        "retrying after the request timed out\nok",
+        "timeout: 30s\nretries: 3",
+        "<system-reminder>This memory is 3 days old. Memories are point-in-time "
+        "observations, not live state.</system-reminder>",
+        "1\tline one\n2\tline two\n<system-reminder>Warning: the file is large.</system-reminder>",
+    ):
+        assert not is_failed_result(_result(1, 0, text, is_error=False)), text

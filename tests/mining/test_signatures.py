@@ -82,3 +82,106 @@ def test_a_refused_calls_tag_is_no_clue() -> None:
         "Edit",
     )
     assert sig.text.startswith("Found <n> matches of the string to replace")
+
+
+def test_a_message_is_one_failure_behind_any_exit_code_or_none() -> None:
+    """Real results (PackmindHub/context-evaluator): the same command run bare and
+    piped through `tail` (which hides its exit code) fails with the same message; it is
+    one failure, not two. A result with nothing but the wrapper's `Exit code N` keeps
+    its code apart, and a named class still separates."""
+    message = (
+        "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>\n\n"
+        "For more information, try '--help'."
+    )
+    bare = signature_of("Exit code 2\n" + message, "Bash", 2)
+    piped = signature_of(message, "Bash")
+    other_code = signature_of("Exit code 1\n" + message, "Bash", 1)
+    assert bare.error_class == "exit 2" and piped.error_class is None
+    assert bare.digest == piped.digest == other_code.digest
+    assert signature_of("Exit code 7", "Bash", 7).digest != (
+        signature_of("Exit code 2", "Bash", 2).digest
+    )
+    assert signature_of(message, "Read").digest != piped.digest
+    # Real (Safecast/safecast-map-MCP): output that opens with a remote host's banner
+    # and holds no error line; the exit code is all that tells these failures apart.
+    banner = "Exit code {}\nUbuntu 24.04.4 LTS\n[2]+  Done   curl -X POST https://x/chat"
+    assert signature_of(banner.format(144), "Bash", 144).digest != (
+        signature_of(banner.format(1), "Bash", 1).digest
+    )
+    named = signature_of("ModuleNotFoundError: No module named 'x'", "Bash", 1)
+    other = signature_of("ImportError: No module named 'x'", "Bash", 1)
+    assert named.digest != other.digest
+
+
+def test_a_hint_after_the_first_sentence_is_the_same_failure() -> None:
+    """Real results of Claude Code's Read tool across versions: a later version appends
+    a hint to the same refusal."""
+    plain = signature_of("<tool_use_error>File does not exist.</tool_use_error>", "Read")
+    hinted = signature_of(
+        "File does not exist. Note: your current working directory is /Users/a/proj.", "Read"
+    )
+    old = signature_of(
+        "File content (34974 tokens) exceeds maximum allowed tokens (25000). Please use "
+        "offset and limit parameters to read specific portions of the file, or use the "
+        "GrepTool to search for specific content.",
+        "Read",
+    )
+    new = signature_of(
+        "File content (14572 tokens) exceeds maximum allowed tokens (10000). Use offset and "
+        "limit parameters to read specific portions of the file, or search for specific "
+        "content instead of reading the whole file.",
+        "Read",
+    )
+    assert plain.digest == hinted.digest and plain.text == "File does not exist."
+    assert old.digest == new.digest
+    # A stop inside a name or a number is no sentence's end.
+    version = signature_of("error: node v18.2.0 is too old, need v20.1 or newer", "Bash", 1)
+    assert version.text.endswith("or newer")
+    assert signature_of("Error: Cannot find module. Require stack", "Bash", 1).digest != (
+        signature_of("Error: Cannot find file. Require stack", "Bash", 1).digest
+    )
+
+
+def test_the_0010_migration_keys_a_stored_pattern_as_mining_keys_the_error() -> None:
+    """Migration 0010 re-keys stored patterns with its own copy of the rules; on every
+    tool error a person labelled in the real sessions (and a few hostile shapes), the
+    key it gives a pattern stored under 0009 is the key mining gives the error now."""
+    import importlib.util
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "m0010", root / "migrations" / "versions" / "0010_pattern_keys.py"
+    )
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    from sleepd.mining.signatures import key_line
+
+    texts = [
+        str(error["text"])
+        for label in (root / "tests" / "fixtures" / "real_sessions" / "labels").rglob("*.toml")
+        for error in tomllib.loads(label.read_text()).get("tool_errors", [])
+    ]
+    texts += ["", "Exit code 1", "A. B. C.", "x | y | z. Q", "error | exit 1 | - | Foo. Bar"]
+    assert len(texts) > 200
+    for text in texts:
+        for tool, code in (("Bash", 1), (None, None), ("a | b", 2)):
+            sig = signature_of(text, tool, code)
+            stored = f"{tool or '-'} | {sig.error_class or '-'} | "
+            stored += normalize(key_line(text, sig.error_class))
+            digest, signature = migration.pattern_key(tool, sig.error_class, stored)
+            assert (digest, signature) == (sig.digest, sig.full), text
+
+
+def test_a_warning_in_place_of_output_is_signed_by_its_words() -> None:
+    """Claude Code's Read past the end of a file (real, shunkakinoki/dotfiles): the
+    signature is the warning's first sentence, whatever the offset, without the tag."""
+    text = (
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset "
+        "({}). The file has {} lines.</system-reminder>"
+    )
+    a, b = signature_of(text.format(107, 52), "Read"), signature_of(text.format(4000, 75), "Read")
+    assert a.digest == b.digest
+    assert a.text == "Warning: the file exists but is shorter than the provided offset (<n>)."

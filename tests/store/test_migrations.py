@@ -177,3 +177,96 @@ def test_0003_drops_token_positions_and_keeps_events_searchable_both_ways(
     migrate.downgrade(engine, "0002")
     assert "detail=none" not in fts_sql()
     assert hits('"the server refused"') == 1  # phrases work again
+
+
+@pytest.mark.both_dbs
+def test_0010_merges_the_patterns_of_one_failure_and_keys_them_as_mining_does(
+    empty_db_url: str,
+) -> None:
+    """Patterns stored under 0009's keys: the same message with and without an exit code,
+    and with a hint appended, become one pattern holding every occurrence, its count and
+    its sightings; the keys are those the live signatures give; a pattern whose new key
+    is another's old key moves without a clash; the rest stay as they were."""
+    import hashlib
+
+    from sqlalchemy import text
+
+    from sleepd.mining.signatures import key_line, normalize, signature_of
+
+    def old_digest(full: str) -> str:
+        return hashlib.sha256(full.encode()).hexdigest()[:32]
+
+    bun = "error: unrecognized subcommand 'bun'"
+    results = [  # (tool, raw result, exit code, first seen, last seen, count)
+        ("Bash", f"Exit code 2\n{bun}", 2, "2026-01-03", "2026-01-05", 3),
+        ("Bash", bun, None, "2026-01-01", "2026-01-04", 2),
+        ("Read", "File does not exist.", None, "2026-01-02", "2026-01-02", 1),
+        ("Read", "File does not exist. Note: your cwd is /a.", None, "2026-01-06", "2026-01-07", 1),
+        ("Bash", "Exit code 7", 7, "2026-01-01", "2026-01-01", 1),
+        ("Bash", "Exit code 1\nModuleNotFoundError: No module named 'x'", 1, None, None, 1),
+    ]
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0009_watch_learned_rules")
+    with engine.begin() as conn:
+        seed_events(conn, [("tool_result", raw) for _, raw, *_ in results])
+        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for number, (tool, raw, code, first, last, count) in enumerate(results, start=1):
+            sig = signature_of(raw, tool, code)
+            old_text = normalize(key_line(raw, sig.error_class))  # 0009: the whole line
+            old_full = f"{tool} | {sig.error_class or '-'} | {old_text}"
+            conn.execute(
+                text(
+                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                    "error_class, example, count, first_seen, last_seen) VALUES "
+                    "(:id, :h, :s, :tool, :klass, :raw, :count, :first, :last)"
+                ),
+                {
+                    "id": number,
+                    "h": old_digest(old_full),
+                    "s": old_full,
+                    "tool": tool,
+                    "klass": sig.error_class,
+                    "raw": raw,
+                    "count": count,
+                    "first": first,
+                    "last": last,
+                },
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                    "VALUES (:p, :e, '/w')"
+                ),
+                {"p": number, "e": ids[number - 1]},
+            )
+        # Pattern 1's new key is pattern 5's old one: the re-keying must not clash.
+        conn.execute(text("UPDATE failure_patterns SET signature_hash = 'stale' WHERE id = 2"))
+        conn.execute(
+            text("UPDATE failure_patterns SET signature_hash = :h WHERE id = 5"),
+            {"h": signature_of(results[0][1], "Bash", 2).digest},
+        )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        patterns = {
+            int(row.id): row
+            for row in conn.execute(
+                text(
+                    "SELECT id, signature_hash, signature, count, first_seen, last_seen "
+                    "FROM failure_patterns"
+                )
+            )
+        }
+        owners = dict(
+            conn.execute(text("SELECT event_id, pattern_id FROM pattern_occurrences")).all()
+        )
+    engine.dispose()
+    assert sorted(patterns) == [1, 3, 5, 6]
+    assert [owners[i] for i in ids] == [1, 1, 3, 3, 5, 6]
+    assert patterns[1].count == 5 and patterns[3].count == 2
+    assert str(patterns[1].first_seen).startswith("2026-01-01")
+    assert str(patterns[1].last_seen).startswith("2026-01-05")
+    assert str(patterns[3].last_seen).startswith("2026-01-07")
+    assert patterns[3].signature == "Read | - | File does not exist."
+    for number, (tool, raw, code, *_) in enumerate(results, start=1):
+        owner = owners[ids[number - 1]]
+        assert patterns[owner].signature_hash == signature_of(raw, tool, code).digest, raw

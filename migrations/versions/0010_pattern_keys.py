@@ -1,0 +1,131 @@
+"""mining: one failure pattern per failure, whatever exit code or hint came with it
+
+Issue #14: a failure's signature was keyed by its exit code and by its whole error line,
+so the same failure was counted as two patterns when a pipe hid the exit code
+(`cmd 2>&1 | tail`: no code) or a newer tool version appended a hint ("File does not
+exist. Note: your current working directory is …"). Each half then looked less
+recurring than the failure is. Signatures are now keyed by the first sentence of the
+error line, and without an exit code when that sentence is an error message
+(`sleepd.mining.signatures`). This revision re-keys the stored patterns the same way and
+merges those that now share a key: their occurrences move to the oldest pattern, counts
+add up, the first and last sightings span both.
+
+The rules are copied here rather than imported, so this revision keeps doing what it
+did when later versions change the live ones. A test holds the two to the same keys.
+
+Downgrade keeps the merged patterns (nothing says how to split them again); the old
+code then keys new errors its own way next to them.
+
+Revision ID: 0010_pattern_keys
+Revises: 0009_watch_learned_rules
+Create Date: 2026-12-02
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0010_pattern_keys"
+down_revision: str | None = "0009_watch_learned_rules"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+_NORMALIZED_WRAPPER = re.compile(
+    r"exit code:? -?<n>|chunk id: \S+|wall time: .*|process exited with code -?<n>|"
+    r"original token count: <n>|output:|process running with session id <n>|"
+    r"\[?exit (status|code):? -?<n>\]?",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_ERROR_LINE = re.compile(
+    r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
+    re.I,
+)
+
+
+def keyed_class(error_class: str | None, text: str) -> str | None:
+    if error_class is not None and not error_class.startswith("exit "):
+        return error_class
+    if not _ERROR_LINE.search(text) or _NORMALIZED_WRAPPER.fullmatch(text):
+        return error_class
+    return None
+
+
+def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
+    """(new digest, new signature) of a stored pattern, from its stored signature."""
+    prefix = f"{tool_name or '-'} | {error_class or '-'} | "
+    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
+    text = _SENTENCE_END.split(text, maxsplit=1)[0]
+    key = f"{tool_name or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32], prefix + text
+
+
+def _earliest(values: list[Any]) -> Any:
+    known = [v for v in values if v is not None]
+    return min(known) if known else None
+
+
+def _latest(values: list[Any]) -> Any:
+    known = [v for v in values if v is not None]
+    return max(known) if known else None
+
+
+def upgrade() -> None:
+    conn = op.get_bind()
+    rows = conn.execute(
+        sa.text(
+            "SELECT id, signature_hash, signature, tool_name, error_class, count, "
+            "first_seen, last_seen FROM failure_patterns ORDER BY id"
+        )
+    ).all()
+    groups: dict[str, list[Any]] = {}
+    signatures: dict[int, str] = {}
+    for row in rows:
+        digest, signature = pattern_key(row.tool_name, row.error_class, row.signature)
+        groups.setdefault(digest, []).append(row)
+        signatures[row.id] = signature
+    moves: list[tuple[str, Any, list[Any]]] = []
+    for digest, members in groups.items():
+        keeper, merged = members[0], members[1:]
+        if merged or keeper.signature_hash != digest or signatures[keeper.id] != keeper.signature:
+            moves.append((digest, keeper, merged))
+    for _, keeper, merged in moves:
+        for row in merged:
+            conn.execute(
+                sa.text(
+                    "UPDATE pattern_occurrences SET pattern_id = :keeper WHERE pattern_id = :id"
+                ),
+                {"keeper": keeper.id, "id": row.id},
+            )
+            conn.execute(sa.text("DELETE FROM failure_patterns WHERE id = :id"), {"id": row.id})
+        # Parked first: a keeper's new key may be another keeper's old one.
+        conn.execute(
+            sa.text("UPDATE failure_patterns SET signature_hash = :parked WHERE id = :id"),
+            {"parked": f"re-keying {keeper.id}", "id": keeper.id},
+        )
+    for digest, keeper, merged in moves:
+        members = [keeper, *merged]
+        conn.execute(
+            sa.text(
+                "UPDATE failure_patterns SET signature_hash = :digest, signature = :signature, "
+                "count = :count, first_seen = :first, last_seen = :last WHERE id = :id"
+            ),
+            {
+                "digest": digest,
+                "signature": signatures[keeper.id],
+                "count": sum(int(row.count or 0) for row in members),
+                "first": _earliest([row.first_seen for row in members]),
+                "last": _latest([row.last_seen for row in members]),
+                "id": keeper.id,
+            },
+        )
+
+
+def downgrade() -> None:
+    """Merged patterns stay merged: nothing records how to split them again."""
