@@ -5,10 +5,10 @@ so the same failure was counted as two patterns when a pipe hid the exit code
 (`cmd 2>&1 | tail`: no code) or a newer tool version appended a hint ("File does not
 exist. Note: your current working directory is …"). Each half then looked less
 recurring than the failure is. Signatures are now keyed by the first sentence of the
-error line, and without an exit code when that sentence is an error message
-(`sleepd.mining.signatures`). This revision re-keys the stored patterns the same way and
-merges those that now share a key: their occurrences move to the oldest pattern, counts
-add up, the first and last sightings span both.
+error line (when it has three words or more), and without an exit code when that
+sentence is an error message (`sleepd.mining.signatures`). This revision re-keys the
+stored patterns the same way and merges those that now share a key: their occurrences
+move to the oldest pattern, counts add up, the first and last sightings span both.
 
 The rules are copied here rather than imported, so this revision keeps doing what it
 did when later versions change the live ones. A test holds the two to the same keys.
@@ -61,7 +61,8 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     """(new digest, new signature) of a stored pattern, from its stored signature."""
     prefix = f"{tool_name or '-'} | {error_class or '-'} | "
     text = signature[len(prefix) :] if signature.startswith(prefix) else signature
-    text = _SENTENCE_END.split(text, maxsplit=1)[0]
+    first = _SENTENCE_END.split(text, maxsplit=1)[0]
+    text = first if len(first.split()) >= 3 else text
     key = f"{tool_name or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32], prefix + text
 

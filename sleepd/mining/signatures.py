@@ -2,9 +2,10 @@
 
 Stripped: ANSI escapes, uuids, timestamps, hex hashes, paths, quoted identifiers,
 line/column numbers and other numbers, and every sentence of the error line after its
-first (a tool's later versions append hints: "File does not exist. Note: your current
-working directory is …"). Kept: the tool name and the error class (``ModuleNotFoundError``,
-``ENOENT``, ``exit 127``, ``error[E0308]``, ``TS2345``).
+first when that one has three words or more (a tool's later versions append hints:
+"File does not exist. Note: your current working directory is …"). Kept: the tool name
+and the error class (``ModuleNotFoundError``, ``ENOENT``, ``exit 127``, ``error[E0308]``,
+``TS2345``).
 
 An exit code alone does not tell failures apart once the line says what went wrong: the
 same error message behind another exit code, or behind none because a pipe hid it
@@ -71,6 +72,8 @@ _NORMALIZED_WRAPPER = re.compile(
 )
 #: Where a line's first sentence ends: a stop, then space, then a capital letter.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+#: Fewer words than this in the first sentence, and the whole line is kept.
+MIN_SENTENCE_WORDS = 3
 MAX_SIGNATURE_CHARS = 200
 
 
@@ -107,7 +110,10 @@ def pattern_digest(tool_name: str | None, error_class: str | None, text: str) ->
 
 
 def first_sentence(text: str) -> str:
-    return _SENTENCE_END.split(text, maxsplit=1)[0]
+    """The line up to its first sentence's end, when that sentence says enough on its own
+    (a bare "Error." or "Build failed." before the details is no failure's name)."""
+    first = _SENTENCE_END.split(text, maxsplit=1)[0]
+    return first if len(first.split()) >= MIN_SENTENCE_WORDS else text
 
 
 def error_class(text: str, exit_code: int | None = None) -> str | None:

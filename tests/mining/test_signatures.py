@@ -140,6 +140,10 @@ def test_a_hint_after_the_first_sentence_is_the_same_failure() -> None:
     assert signature_of("Error: Cannot find module. Require stack", "Bash", 1).digest != (
         signature_of("Error: Cannot find file. Require stack", "Bash", 1).digest
     )
+    # A first sentence too short to name a failure keeps the rest of the line.
+    assert signature_of("Build failed. Missing key NAME", "Bash", 1).digest != (
+        signature_of("Build failed. Port in use", "Bash", 1).digest
+    )
 
 
 def test_the_0010_migration_keys_a_stored_pattern_as_mining_keys_the_error() -> None:
@@ -165,6 +169,7 @@ def test_the_0010_migration_keys_a_stored_pattern_as_mining_keys_the_error() -> 
         for error in tomllib.loads(label.read_text()).get("tool_errors", [])
     ]
     texts += ["", "Exit code 1", "A. B. C.", "x | y | z. Q", "error | exit 1 | - | Foo. Bar"]
+    texts += ["Build failed. Port in use", "Error. Cannot connect", "one two three. Four"]
     assert len(texts) > 200
     for text in texts:
         for tool, code in (("Bash", 1), (None, None), ("a | b", 2)):
