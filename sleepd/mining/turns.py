@@ -133,6 +133,23 @@ _PASTED_ERROR = re.compile(
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]",
     re.MULTILINE,
 )
+#: The same reports in Chinese, Japanese and Korean, as verb phrases: a bare noun
+#: ("错误", "エラー", "오류") names error handling to build as often as an error seen,
+#: so only a phrase that says something failed, does not run or still does not counts.
+_FAILURE_REPORT_CJK = re.compile(
+    r"(失败|报错|出错)(了|啦|[!！。]|\s*$)|运行不了|用不了|跑不(了|起来|通)|打不开|启动不了|"
+    r"装不上|连不上|不能(用|运行|打开|启动)|没有?(反应|效果|生效)|不生效|"
+    r"还是(不行|不对|报错|失败|一样)|又(报错|出错|失败)|崩溃了|卡(住|死)了"
+    r"|失敗(しました|します|した(?=[。！!？?、\s]|$)|してい(る|ます)(?=[。！!？?、\s]|$))|"
+    r"エラーが(出|発生|起き)|エラーにな(る|ります|った|りました)|"
+    r"動か(ない|なかった)|動きません|(表示|反映)され(ない|ません|なかった)|起動(しない|しません|でき"
+    r"ない|できません)|うまく(いかない|いきません)|直って(ない|いない|いません)|直りません|"
+    r"変わ(らない|りません)"
+    r"|안\s?(돼|됩니다|되네|되요|돼요|되는데|나와|나옵니다|보여|보입니다)|"
+    r"실패(했어요|했어|했습니다|했네|했다|합니다|해요|하네)(?![가-힣])|"
+    r"(에러|오류)(가|는)?\s?(났|납니다|나요|발생했|떠요|뜹니다)|(작동|동작)(하지|이)\s?않|깨졌|"
+    r"여전히\s?(안|에러|오류|실패)",
+)
 #: Says the agent's answer is wrong ("That can't be right", "doesn't make sense"): a
 #: failure report, and a correction even before the agent changed anything.
 _WRONG_ANSWER = (
@@ -634,7 +651,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     # a long message states its verdict up front; further down it is describing
     judged = region if len(region) <= 400 else region[:250]
     judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
-    if _FAILURE_REPORT.search(judged):
+    if _FAILURE_REPORT.search(judged) or _FAILURE_REPORT_CJK.search(judged):
         score += 2
         reasons.append("failure report")
     if _UNDO.search(region[:300]):
@@ -650,7 +667,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         score += 1
         reasons.append("forbids what was done")
     after = _OPINION.sub(" ", _after_contrast(region))
-    if after and _FAILURE_REPORT.search(after):
+    if after and (_FAILURE_REPORT.search(after) or _FAILURE_REPORT_CJK.search(after)):
         score += 0.5
         reasons.append("contrast then failure")
     return score

@@ -1223,3 +1223,41 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
         "1\tline one\n2\tline two\n<system-reminder>Warning: the file is large.</system-reminder>",
     ):
         assert not is_failed_result(_result(1, 0, text, is_error=False)), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # unlabelled public sessions (senlongyugood, Kite814): "git push failed", "my
+        # data_utils.py can't run in the simclr environment"
+        "git push失败",
+        "我的data_utils.py用simclr环境运行不了",
+        # our own, one per language and shape
+        "还是报错",
+        "页面打不开了",
+        "ボタンを押しても動かない",
+        "ビルドが失敗しました",
+        "まだ表示されません",
+        "여전히 안 돼요",
+        "빌드 실패했어요",
+        "저장 버튼이 작동하지 않아요",
+    ],
+)
+def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "添加错误处理",  # add error handling
+        "实现失败重试机制",  # implement retry on failure
+        "エラーハンドリングを追加して",  # add error handling
+        "失敗したテストを直して",  # fix the failing tests: a request, not a report
+        "오류 처리 추가해줘",  # add error handling
+        "실패했던 테스트 고쳐줘",  # fix the tests that failed
+        "좋아요, 이제 README 업데이트해줘",  # good, now update the README
+    ],
+)
+def test_error_words_in_a_cjk_request_are_no_failure_report(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
