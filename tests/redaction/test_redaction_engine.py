@@ -72,6 +72,20 @@ def test_aws_example_key_is_allowlisted(redactor: Redactor) -> None:
     assert redactor.redact("AKIAIOSFODNN7EXAMPLE")[1] == []
 
 
+def test_a_token_holding_false_or_ending_in_null_is_still_a_secret(redactor: Redactor) -> None:
+    """gitleaks' global allowlist `(?i)^true|false|null$` reads as "^true" or "false" or
+    "null$": a random token ending in "NulL" (drawn by the planted-secrets test, seed
+    97809493646490) or holding "False" was let through. Only the bare words are allowed."""
+    for token in (
+        "ghs_bR5zVYZfn1wPsuPntqbloSJivbwH1MJdNulL",
+        "ghs_aB3dFalse9hJkLmNoPqRsTuVwXyZ0123456789",
+        "ghp_TrueTrueTrueTrue0123456789abcdefghijkl",
+    ):
+        assert token not in redactor.redact(f"export GH_APP_TOKEN={token}")[0], token
+    for word in ("true", "False", "NULL"):
+        assert redactor.redact(f"password = {word}")[1] == [], word
+
+
 def test_redact_obj_walks_values_not_keys(redactor: Redactor) -> None:
     payload: dict[str, Any] = {
         "messages": [{"role": "user", "content": f"use {GHP_A}"}],
