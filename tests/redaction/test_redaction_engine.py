@@ -212,3 +212,25 @@ def test_gates_keep_every_planted_match(redactor: Redactor) -> None:
 def test_gates_never_reject_a_match(texts: list[str]) -> None:
     # A gate may only skip keyword hits where its rule's regex cannot match.
     assert not _gate_rejections(_shared_redactor(), texts)
+
+
+def test_a_secret_that_starts_like_a_path_is_still_a_secret(redactor: Redactor) -> None:
+    """An env assignment's value that is a file path is no secret, but one base64 secret
+    in 64 starts with "/": only a path with a lowercase word for a segment is let be."""
+    for path in (
+        "/run/secrets/db_password",
+        "~/.aws/credentials",
+        "./config/api.key",
+        "../secrets/token.txt",
+        "/Users/jan/.config/gh/hosts.yml",
+        ".env.local",
+    ):
+        assert redactor.redact(f"export JWT_SECRET={path}")[1] == [], path
+    for secret in (
+        "/9fJaBcQ2x7LmNpQrStUvWxYz0123456789AbCd+e=",
+        "/Xb3kP9qLmN2vR8tY4wZ7cF1hJ6sD0gA",
+        "/Q2x7LmNp/QrStUvWxYz01234567",
+        "~Xb3kP9qLmN2vR8tY4wZ7cF1hJ6sD0gA",
+        ".Xb3kP9qLmN2vR8tY4wZ7cF1hJ6sD0gA",
+    ):
+        assert secret not in redactor.redact(f"export JWT_SECRET={secret}")[0], secret
