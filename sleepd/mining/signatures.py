@@ -63,13 +63,9 @@ _WRAPPER_LINE = re.compile(
 #: Claude Code's wrappers around a refused call's message and around a warning given in
 #: place of output: "error" in a tag is no clue, and neither tag says what went wrong.
 _TOOL_USE_ERROR_TAG = re.compile(r"</?(tool_use_error|system-reminder)>")
-#: A wrapper line after `normalize`: when it is all there is, the exit code is the clue.
-_NORMALIZED_WRAPPER = re.compile(
-    r"exit code:? -?<n>|chunk id: \S+|wall time: .*|process exited with code -?<n>|"
-    r"original token count: <n>|output:|process running with session id <n>|"
-    r"\[?exit (status|code):? -?<n>\]?",
-    re.I,
-)
+#: A wrapper line after `normalize` (its numbers are `<n>`): when it is all there is, the
+#: exit code is the clue.
+_NORMALIZED_WRAPPER = re.compile(_WRAPPER_LINE.pattern.replace(r"\d+", "<n>"), re.I)
 #: Where a line's first sentence ends: a stop, then space, then a capital letter.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: Fewer words than this in the first sentence, and the whole line is kept.

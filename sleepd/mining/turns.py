@@ -651,7 +651,7 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     # a long message states its verdict up front; further down it is describing
     judged = region if len(region) <= 400 else region[:250]
     judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
-    if _FAILURE_REPORT.search(judged) or _FAILURE_REPORT_CJK.search(judged):
+    if _reports_failure(judged):
         score += 2
         reasons.append("failure report")
     if _UNDO.search(region[:300]):
@@ -667,10 +667,14 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
         score += 1
         reasons.append("forbids what was done")
     after = _OPINION.sub(" ", _after_contrast(region))
-    if after and (_FAILURE_REPORT.search(after) or _FAILURE_REPORT_CJK.search(after)):
+    if after and _reports_failure(after):
         score += 0.5
         reasons.append("contrast then failure")
     return score
+
+
+def _reports_failure(text: str) -> bool:
+    return bool(_FAILURE_REPORT.search(text) or _FAILURE_REPORT_CJK.search(text))
 
 
 def shouts_negation(region: str) -> bool:
