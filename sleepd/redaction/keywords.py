@@ -101,10 +101,9 @@ class KeywordIndex:
         # Each text is encoded on its own (an ASCII one is copied as it is) rather than
         # joined first: one non-ASCII character would widen the whole join, and every
         # ASCII text with it would then go through the slow encoder. Their byte lengths
-        # are the boundaries, and a separator inside a text is found by memchr.
+        # are the boundaries, so a NUL inside a text (the harvest joins a record's short
+        # fields with one) is just another byte: no keyword holds it, so no hit spans it.
         encoded = list(map(_utf8, texts))
-        if any(_SEPARATOR_BYTE in item for item in encoded):
-            return self._find_many_by_chars(texts, _SEPARATOR.join(texts))
         data = _SEPARATOR_BYTE.join(encoded).lower()
         raw = self._automaton.find_matches_as_indexes(data, overlapping=True)
         found: dict[int, list[tuple[int, str]]] = {}
@@ -139,7 +138,7 @@ class KeywordIndex:
     def _find_many_by_chars(
         self, texts: Sequence[str], joined: str
     ) -> dict[int, list[tuple[int, str]]]:
-        """find_many when a text holds the separator itself (or without the automaton)."""
+        """find_many without the automaton: the pivot regex over the texts' join."""
         found: dict[int, list[tuple[int, str]]] = {}
         hits = self.find(joined)
         if not hits:
