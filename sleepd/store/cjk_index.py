@@ -44,6 +44,9 @@ _RUN_CHARS = (
     "\U00020000-\U0003134f"  # CJK ext. B–G
 )
 _RUN = re.compile(f"[{_RUN_CHARS}]+")
+#: One such character: whether a text has a run needs no more, and `re` scans for a
+#: lone character class with a tight loop, which it does not do for a repeat.
+_RUN_CHAR = re.compile(f"[{_RUN_CHARS}]")
 #: What the index's `unicode61` tokenizer keeps as a token (as in `sleepd.search`).
 _WORD = re.compile(r"[^\W_]+")
 
@@ -70,7 +73,7 @@ NON_ASCII_GLOB = "*[^\x01-\u0dff]*"
 
 def has_run(text: str) -> bool:
     """Whether `text` holds a character of a space-free script."""
-    return not text.isascii() and _RUN.search(text) is not None
+    return not text.isascii() and _RUN_CHAR.search(text) is not None
 
 
 def _grams(run: str) -> Iterator[str]:

@@ -139,3 +139,11 @@ def test_side_tokens_are_distinct_characters_and_pairs() -> None:
     assert cjk_index.query_tokens("最新版") == ["最新", "新版"]
     assert cjk_index.query_tokens("新") == ["新"]
     assert not cjk_index.has_run("café ascii – dash")
+
+
+def test_a_run_is_found_in_every_space_free_script_and_nowhere_else() -> None:
+    runs = ["ภาษาไทย", "ພາສາລາວ", "မြန်မာ", "ខ្មែរ", "しごと", "カタカナ", "한국어", "中文", "𠀀𪜀"]
+    for run in runs:
+        assert cjk_index.has_run(f"see → {run} ✓"), run
+    for other in ["emoji 😀 – dash … ✓", "Ελληνικά кириллица", "box ─┼─ →", "、。 only"]:
+        assert not cjk_index.has_run(other), other
