@@ -178,16 +178,18 @@ class BatchRedactor:
     ) -> dict[str, int]:
         """Redact the records and the parse state in place; returns hits per rule.
 
-        Texts and raw lines are searched one by one; the short fields of a record (ids,
+        Texts and raw lines are redacted one by one. The short fields of a record (ids,
         names, branch, title…) and the strings of a JSON tree (session meta, the parse
-        state) are searched joined, one string per record or tree, and taken apart only
-        when the join holds a secret: most hold none, and each string searched costs.
+        state) are first searched for rule keywords joined, one string per record or
+        tree, because most hold none and each string searched costs; the strings of a
+        record or tree whose join holds a keyword or an escape are then redacted one by
+        one, exactly as they would be alone. Only the keyword search is shared: a rule
+        run on the join could miss a secret whose closing boundary, the end of its
+        field, the join hides.
         """
         counts: dict[str, int] = {}
         slots: list[tuple[Any, str]] = []
         texts: list[str] = []
-        groups: list[tuple[Any, tuple[str, ...]]] = []
-        probes: list[str] = []
         for ev in events:
             if ev.text:
                 slots.append((ev, "text"))
@@ -195,46 +197,76 @@ class BatchRedactor:
             if ev.raw:
                 slots.append((ev, "raw"))
                 texts.append(ev.raw)
-            groups.append((ev, _EVENT_SHORT))
-            probes.append(_probe(ev, _EVENT_SHORT))
-        named_probes: list[str] = []
-        for session in sessions:
-            groups.append((session, _SESSION_STRINGS))
-            named_probes.append(_probe(session, _SESSION_STRINGS))
-        trees: list[Any] = [session.meta for session in sessions]
-        if state is not None:
-            trees.append(state)
-        for tree in trees:
-            strings: list[str] = []
-            _strings_of(tree, strings, 0)
-            named_probes.append(_NUL.join(strings))
-        found = self.scan([*texts, *probes])
-        found += self.scan(named_probes, names=True)
-        for (owner, name), (text, rules) in zip(slots, found, strict=False):
+        for (owner, name), (text, rules) in zip(slots, self.scan(texts), strict=True):
             if rules:
                 setattr(owner, name, text)
                 _count(counts, rules)
-        flagged = found[len(texts) :]
-        for number, ((owner, names), (_, rules)) in enumerate(zip(groups, flagged, strict=False)):
-            if rules:
-                is_name = number >= len(events)
-                for name in names:
-                    value = getattr(owner, name)
-                    if value:
-                        [(text, hits)] = self.scan([value], names=is_name)
-                        setattr(owner, name, text)
-                        _count(counts, hits)
-        for number, tree in enumerate(trees):
-            if flagged[len(groups) + number][1]:
-                strings = []
-                _strings_of(tree, strings, 0)
-                results = self.scan(strings, names=True)
-                for _, hits in results:
-                    _count(counts, hits)
-                rebuilt = _rebuilt(tree, iter(text for text, _ in results), 0)
-                tree.clear()
-                tree.update(rebuilt)
+        groups: list[tuple[Any, tuple[str, ...]]] = []
+        probes: list[str] = []
+        for ev in events:
+            groups.append((ev, _EVENT_SHORT))
+            probes.append(_probe(ev, _EVENT_SHORT))
+        for session in sessions:
+            groups.append((session, _SESSION_STRINGS))
+            probes.append(_probe(session, _SESSION_STRINGS))
+        trees: list[Any] = [session.meta for session in sessions]
+        if state is not None:
+            trees.append(state)
+        tree_strings: list[list[str]] = []
+        for tree in trees:
+            strings: list[str] = []
+            _strings_of(tree, strings, 0)
+            tree_strings.append(strings)
+            probes.append(_NUL.join(strings))
+        flagged = self.compile().may_find(probes)
+        flagged.update(number for number, probe in enumerate(probes) if "\\" in probe)
+        if flagged:
+            self._redact_flagged(flagged, groups, len(events), trees, tree_strings, counts)
         return counts
+
+    def _redact_flagged(
+        self,
+        flagged: set[int],
+        groups: list[tuple[Any, tuple[str, ...]]],
+        event_groups: int,
+        trees: list[Any],
+        tree_strings: list[list[str]],
+        counts: dict[str, int],
+    ) -> None:
+        """Each string of the flagged records and trees redacted as it would be alone:
+        an event's fields as texts, a session's fields and a tree's strings as names."""
+        fields: list[tuple[Any, str]] = []
+        values: list[str] = []
+        name_fields: list[tuple[Any, str]] = []
+        names: list[str] = []
+        for number in sorted(n for n in flagged if n < len(groups)):
+            owner, field_names = groups[number]
+            into, into_values = (fields, values) if number < event_groups else (name_fields, names)
+            for name in field_names:
+                value = getattr(owner, name)
+                if value:
+                    into.append((owner, name))
+                    into_values.append(value)
+        flagged_trees = [n - len(groups) for n in sorted(flagged) if n >= len(groups)]
+        for strings in (tree_strings[n] for n in flagged_trees):
+            names.extend(strings)
+        named = self.scan(names, names=True)
+        for (owner, name), (text, rules) in [
+            *zip(fields, self.scan(values), strict=True),
+            *zip(name_fields, named, strict=False),  # the trees' strings follow
+        ]:
+            if rules:
+                setattr(owner, name, text)
+                _count(counts, rules)
+        results = iter(named[len(name_fields) :])
+        for number in flagged_trees:
+            tree = trees[number]
+            taken = [next(results) for _ in tree_strings[number]]
+            for _, rules in taken:
+                _count(counts, rules)
+            rebuilt = _rebuilt(tree, iter(text for text, _ in taken), 0)
+            tree.clear()
+            tree.update(rebuilt)
 
 
 #: The short string fields of an event, searched joined.

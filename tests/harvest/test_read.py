@@ -191,3 +191,36 @@ def test_escaped_secrets_are_found_and_stored_decoded() -> None:
     first, second = (row.text for row in prepared.events)
     assert "R4nd0mL00k1ngT0k3nF0rT3st1ngX9yZ8w7v" not in first and "[REDACTED:" in first
     assert second == plain  # nothing found: kept exactly as read
+
+
+#: Secrets a rule finds only with the boundary after them: a field's end is one, but a
+#: record's fields are searched joined, where the next field follows.
+KEY_VALUE_SECRETS = ("api_key: a8f3K29dLq0Zx7Wm4Np2", "token=AbC123xyz987QWErty55")
+_EVENT_FIELDS = ("tool_name", "call_id", "message_id", "raw_type", "external_id")
+_SESSION_FIELDS = ("external_id", "project_path", "git_branch", "model", "agent_version", "title")
+
+
+@pytest.mark.parametrize("secret", KEY_VALUE_SECRETS)
+def test_each_short_field_is_redacted_as_it_would_be_alone(secret: str) -> None:
+    redactor = BatchRedactor(b"salt")
+    [(alone, rules)] = redactor.scan([secret])
+    [(alone_as_name, _)] = redactor.scan([secret], names=True)
+    assert rules and secret not in alone and secret not in alone_as_name
+    for name in _EVENT_FIELDS:
+        ev = EventRecord("s", "e", "tool_call", "assistant", text="t", tool_name="Bash")
+        ev.call_id, ev.message_id, ev.raw_type = "toolu_01", "msg_01", "block:x"
+        setattr(ev, name, secret)
+        assert redactor.redact([ev], []) == {rules[0]: 1}
+        assert getattr(ev, name) == alone, name
+    for name in _SESSION_FIELDS:
+        session = SessionRecord("claude", "s", project_path="/w", git_branch="main", title="t")
+        setattr(session, name, secret)
+        assert sum(redactor.redact([], [session]).values()) == 1
+        assert getattr(session, name) == alone_as_name, name
+    meta = {"branch": secret, "after": "x", "deeper": [{"title": secret}, "y"]}
+    state = {"sessions": {"s": {"branch": secret, "project": "/w"}}, "queued": [secret, "z"]}
+    assert sum(redactor.redact([], [SessionRecord("claude", "s", meta=meta)], state).values()) == 4
+    assert meta["branch"] == alone_as_name and meta["after"] == "x"
+    assert meta["deeper"] == [{"title": alone_as_name}, "y"]
+    assert state["sessions"]["s"]["branch"] == alone_as_name
+    assert state["queued"] == [alone_as_name, "z"]

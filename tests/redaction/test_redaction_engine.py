@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sleepd.redaction import PLACEHOLDER_RE, RedactionStats, Redactor, redact_obj
 from sleepd.redaction.keywords import KeywordIndex, lowered
 from sleepd.redaction.rules import default_rules
+from sleepd.redaction.separators import redact_at_separators
 
 from .planted import planted_corpus
 
@@ -234,3 +235,20 @@ def test_a_secret_that_starts_like_a_path_is_still_a_secret(redactor: Redactor) 
         ".Xb3kP9qLmN2vR8tY4wZ7cF1hJ6sD0gA",
     ):
         assert secret not in redactor.redact(f"export JWT_SECRET={secret}")[0], secret
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXTS)
+def test_a_text_may_find_leaves_out_is_one_redact_gives_back(texts: list[str]) -> None:
+    redactor = _shared_redactor()
+    may = redactor.may_find(texts)
+    for number, text in enumerate(texts):
+        if number not in may:
+            assert redactor.redact(text) == (text, [])
+            assert redact_at_separators(redactor, text) == (text, [])
+
+
+def test_no_keyword_holds_a_space_or_a_nul() -> None:
+    """What `may_find` rests on: neither a join by NUL nor a separator read as a
+    space can make a keyword that was not in the text."""
+    assert not any(" " in k or "\x00" in k for k in _index().keywords)
