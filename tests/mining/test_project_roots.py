@@ -12,6 +12,7 @@ from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
 from sleepd.dream.staging import projects_with_tasks
+from sleepd.mining.figures import task_rows, top_patterns
 from sleepd.mining.mine import mine
 from sleepd.readiness import project_readiness
 from sleepd.search import EngineReader
@@ -78,8 +79,11 @@ def test_sessions_in_worktrees_are_one_project(
     (row,) = project_readiness(EngineReader(engine), cfg)
     assert (row.project, row.sessions, row.total) == (str(repo), 3, 3)
     with read_session(engine) as db:
-        # naming the worktree picks the repository's tasks
+        # naming the worktree picks the repository's tasks and patterns
         assert projects_with_tasks(db, str(linked), 1) == [str(repo)]
+    assert len(task_rows(engine, min_recurrence=2, project=str(linked))) == 3
+    (pattern,) = top_patterns(engine, project=str(linked), now=LATER)
+    assert pattern.count == 3
 
 
 def test_rows_stored_under_a_worktree_move_to_the_repository(
