@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from sleepd.projects import ProjectRoots, project_root
 from sleepd.store.fastread import as_utc
 
 
@@ -87,13 +88,19 @@ def project_readiness(db: Any, cfg: Any, *, limit: int = 20) -> list[Readiness]:
         tasks.setdefault(str(project), dict.fromkeys(("train", "val", "test"), 0))[str(split)] = (
             int(count)
         )
-    sessions: dict[str, tuple[int, Any, Any]] = {
-        str(p): (int(n), first, last)
-        for p, n, first, last in db.rows(
-            "SELECT project_path, count(*), min(started_at), max(started_at) FROM sessions "
-            "WHERE project_path IS NOT NULL GROUP BY project_path"
-        )
-    }
+    sessions: dict[str, tuple[int, Any, Any]] = {}
+    roots = ProjectRoots()
+    for path, n, first, last in db.rows(
+        "SELECT project_path, count(*), min(started_at), max(started_at) FROM sessions "
+        "WHERE project_path IS NOT NULL GROUP BY project_path"
+    ):
+        # sessions recorded in a repository's worktrees count for the repository
+        root = str(roots(str(path)))
+        seen = sessions.get(root)
+        if seen is None:
+            sessions[root] = (int(n), first, last)
+        else:
+            sessions[root] = (seen[0] + int(n), _earlier(seen[1], first), _later(seen[2], last))
     projects = set(tasks) | set(sessions)
     out = [
         _readiness(
@@ -103,6 +110,24 @@ def project_readiness(db: Any, cfg: Any, *, limit: int = 20) -> list[Readiness]:
     ]
     out.sort(key=lambda r: (not r.ready, -r.total, -r.sessions, r.project))
     return out[:limit]
+
+
+def _earlier(a: Any, b: Any) -> Any:
+    return _pick(a, b, later=False)
+
+
+def _later(a: Any, b: Any) -> Any:
+    return _pick(a, b, later=True)
+
+
+def _pick(a: Any, b: Any, *, later: bool) -> Any:
+    """The earlier (later) of two stored timestamps; a missing one never wins."""
+    first, second = as_utc(a), as_utc(b)
+    if first is None:
+        return b
+    if second is None:
+        return a
+    return b if (second > first) == later and second != first else a
 
 
 def _readiness(
@@ -138,7 +163,7 @@ def not_ready_reason(engine: Any, cfg: Any, project: str | None = None) -> str:
 
     rows = project_readiness(EngineReader(engine), cfg, limit=50)
     if project is not None:
-        rows = [r for r in rows if r.project == project]
+        rows = [r for r in rows if r.project == project_root(project)]
     waiting = [r for r in rows if not r.ready]
     if not waiting:
         return "no project has enough mined tasks yet: no sessions with a project harvested"

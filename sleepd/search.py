@@ -180,12 +180,27 @@ def _filters(
     if project or source:
         join = " JOIN sessions s ON s.id = e.session_id"
         if project:
-            params["project"] = project
-            filters.append("s.project_path = :project")
+            paths = _paths_of_project(reader, project)
+            marks = []
+            for n, path in enumerate(paths):
+                params[f"p{n}"] = path
+                marks.append(f":p{n}")
+            filters.append(f"s.project_path IN ({', '.join(marks)})" if marks else "1 = 0")
         if source:
             params["source"] = source
             filters.append("s.source = :source")
     return join, "".join(f" AND {f}" for f in filters), params
+
+
+def _paths_of_project(reader: Reader, project: str) -> list[str]:
+    """The recorded session paths of `project`'s repository: its worktrees' too
+    (`sleepd.projects`), so naming the repository or any of its worktrees finds them."""
+    from sleepd.projects import ProjectRoots
+
+    roots = ProjectRoots()
+    root = roots(project)
+    recorded = reader.rows("SELECT DISTINCT project_path FROM sessions")
+    return sorted({str(p) for (p,) in recorded if p is not None and roots(str(p)) == root})
 
 
 #: One word of a query as PostgreSQL's index holds it (the function is migration 0008's).

@@ -18,6 +18,7 @@ from sleepd.dream.gate import GateDecision
 from sleepd.dream.reflect import CandidateEdit
 from sleepd.dream.replay import ReplayTask, RolloutResult
 from sleepd.dream.targets import PreparedTarget
+from sleepd.projects import project_root
 from sleepd.store.models import (
     AuditEntry,
     Candidate,
@@ -48,7 +49,8 @@ def projects_with_tasks(db: OrmSession, only: str | None, min_tasks: int) -> lis
         .order_by(func.count(Task.id).desc(), Task.project_path)
     )
     if only:
-        stmt = stmt.where(Task.project_path == only)
+        # a worktree of the repository names the repository (`sleepd.projects`)
+        stmt = stmt.where(Task.project_path == project_root(only))
     return [str(p) for p, _n in db.execute(stmt).all()]
 
 

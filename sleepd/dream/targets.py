@@ -23,6 +23,7 @@ from sleepd.documents.targets import (
     kind_for,
 )
 from sleepd.documents.versions import content_hash
+from sleepd.projects import ProjectRoots
 from sleepd.store.models import DocumentVersion, Session, TargetDocument
 
 
@@ -42,13 +43,15 @@ def choose_spec(db: OrmSession, cfg: Config, project: str) -> TargetSpec:
     if configured:
         first = configured[0]
         return TargetSpec(Path(first.path), kind_for(Path(first.path)), first.editable)  # type: ignore[arg-type]
-    counts = dict(
-        db.execute(
-            select(Session.source, func.count(Session.id))
-            .where(Session.project_path == project)
-            .group_by(Session.source)
-        ).all()
-    )
+    counts: dict[str, int] = {}
+    roots = ProjectRoots()
+    for path, source, n in db.execute(
+        select(Session.project_path, Session.source, func.count(Session.id)).group_by(
+            Session.project_path, Session.source
+        )
+    ):
+        if roots(path) == project:  # the repository's worktrees too
+            counts[source] = counts.get(source, 0) + int(n)
     skill, agents = default_targets(Path(project))
     return agents if counts.get("codex", 0) > counts.get("claude", 0) else skill
 

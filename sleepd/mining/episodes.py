@@ -111,12 +111,16 @@ class EpisodeDraft:
         return stamps[-1] if stamps else self.intent.ts
 
 
-#: Wrapper blocks the agent injects into user text; removed before reading a prompt.
+#: Wrapper blocks the agent (or the app driving it) injects into user text; removed
+#: before reading a prompt.
 _INJECTED_BLOCK = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
     r"INSTRUCTIONS|local-command-stdout|local-command-stderr|command-message|command-name|"
     r"command-args|command-contents|bash-stdout|bash-stderr|task-notification|turn_aborted|"
-    r"ide_opened_file|ide_selection)\b[^>]*>.*?</\1>",
+    r"ide_opened_file|ide_selection|"
+    # an app's standing instructions put before the typed request (Conductor writes
+    # <system_instruction> and <system-instruction> blocks into the first prompt)
+    r"system[-_]instructions?|system[-_]prompt|developer[-_]instructions?)\b[^>]*>.*?</\1>",
     re.DOTALL | re.IGNORECASE,
 )
 #: A user record whose whole point is one of these is never a typed intent.

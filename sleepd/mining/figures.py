@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sleepd.projects import project_root
 from sleepd.store.fastread import as_reader, stored_datetime
 
 TREND_WINDOW = timedelta(days=7)
@@ -73,7 +74,7 @@ def top_patterns(
     reader = as_reader(db)
     params: dict[str, Any] = {"min_count": min_count, "limit": limit}
     if project:
-        params["project"] = project
+        params["project"] = project_root(project)  # a worktree names its repository
     where = " WHERE project_path = :project" if project else ""
     patterns = reader.rows(_TOP_SQL.format(where=where), params)
     if not patterns:
@@ -157,7 +158,7 @@ def task_rows(
         params["split"] = split
     if project:
         filters.append("t.project_path = :project")
-        params["project"] = project
+        params["project"] = project_root(project)  # a worktree names its repository
     where = (" WHERE " + " AND ".join(filters)) if filters else ""
     rows = []
     for values in as_reader(db).rows(_TASKS_SQL.format(where=where), params):

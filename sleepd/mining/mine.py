@@ -94,8 +94,14 @@ def _mine_pass(
     if idle:
         # Nothing new: no clustering or task step (and none of their imports) to pay for.
         return _finish(engine, cfg, report, started)
+    from sleepd.mining.project_roots import reroot_stored
     from sleepd.mining.recurrence import cluster_new_episodes, refresh_clusters
     from sleepd.mining.task_mining import mine_tasks
+    from sleepd.projects import ProjectRoots
+
+    roots = ProjectRoots()
+    for item in work:
+        item.project_path = roots(item.project_path)  # worktrees count as their repository
 
     with read_session(engine) as db:
         noise = NoiseFilter(noise_lines(recent_shell_outputs(db)))
@@ -104,7 +110,8 @@ def _mine_pass(
         from sleepd.mining.hard_turns import TurnJudge
 
         judge = TurnJudge(backend, mining.model_max_turns)
-    touched: set[int] = set()
+    with write_session(engine) as db:
+        touched: set[int] = reroot_stored(db, roots)
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)

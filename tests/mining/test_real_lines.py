@@ -1261,3 +1261,35 @@ def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: st
 )
 def test_error_words_in_a_cjk_request_are_no_failure_report(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+# --- an app's standing instructions are not the request ---------------------------------
+
+#: The blocks Conductor writes before the first prompt of a workspace (a real session of
+#: the wild sample, obsessiondb/chkit; the workspace path and prefix as recorded).
+CONDUCTOR_PREAMBLE = (
+    "<system_instruction>\n"
+    "You are working inside Conductor, a Mac app that lets the user run many coding agents "
+    "in parallel.\n"
+    "Your work should take place in the /Users/marc/conductor/workspaces/chkit/seoul-v1 "
+    "directory (unless otherwise directed), which has been set up for you to work in.\n"
+    "Each workspace has a .context directory (gitignored) where you can save files to "
+    "collaborate with other agents.\n"
+    "The target branch for this workspace is main. Use this for actions like creating new "
+    "PRs, bisecting, etc., unless you're told otherwise.\n"
+    "</system_instruction>\n\n\n"
+    "<system-instruction>\n"
+    "To do immediately, before using any skills or any other tools (one time only):\n\n"
+    "Rename the branch using `git branch -m`. Do not check the current branch name.\n"
+    "</system-instruction>\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["check why the deploy on main fails and fix it", "Please review the changes in this tree"],
+)
+def test_the_request_after_an_apps_instructions_is_the_intent(request_text: str) -> None:
+    b = SessionBuilder().prompt(CONDUCTOR_PREAMBLE + request_text).say(DONE)
+    (episode,) = segment(views(b), lexicon_for())
+    assert episode.intent_text == request_text

@@ -87,3 +87,44 @@ def test_user_input_never_becomes_fts5_syntax() -> None:
     arrow = plan_query(["->"], word_index=True, side_index=True)
     assert (arrow.word_match, arrow.side_match, arrow.substrings) == (None, None, ["->"])
     assert like_pattern(r"50%_a\b") == r"%50\%\_a\\b%"
+
+
+@pytest.mark.both_dbs
+def test_a_project_filter_takes_in_the_repositorys_worktrees(db_engine: Any) -> None:
+    sessions = {
+        1: "/home/dev/app",
+        2: "/home/dev/app/.claude/worktrees/bright-fox",  # removed since
+        3: "/home/dev/other",
+    }
+    with db_engine.begin() as conn:
+        for sid, path in sessions.items():
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (id, source, external_id, kind, event_count, meta, "
+                    "mined_through_seq, created_at, updated_at, project_path) VALUES "
+                    "(:id, 'claude', :ext, 'main', 0, '{}', 0, '2026-01-01', '2026-01-01', :p)"
+                ),
+                {"id": sid, "ext": f"s{sid}", "p": path},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
+                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
+                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no) "
+                    "VALUES (:id, 1, :ext, 'user', 'user_prompt', 'deploy the widget', "
+                    "0, FALSE, 0, 0, 0, 0, FALSE, FALSE, 0, 0)"
+                ),
+                {"id": sid, "ext": f"e{sid}"},
+            )
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
+
+    def projects(project: str) -> list[str]:
+        hits = search_events(db_engine, "widget", project=project)
+        return sorted(hit.project_path or "" for hit in hits)
+
+    assert projects("/home/dev/app") == [sessions[1], sessions[2]]
+    # the worktree's own path names its repository too
+    assert projects(sessions[2]) == [sessions[1], sessions[2]]
+    assert projects("/home/dev/other") == [sessions[3]]
+    assert projects("/home/dev/nowhere") == []

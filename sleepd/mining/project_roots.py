@@ -1,0 +1,72 @@
+"""Keep what mining stored grouped by project root (`sleepd.projects`).
+
+Episodes, their tasks and failure-pattern occurrences carry the project they were
+mined under. That is the project root of the session's recorded cwd, and a root can
+change after mining: a database mined before worktrees were grouped, a worktree
+removed, a sibling Conductor workspace created. Each mining pass with work to do
+checks the stored projects against the roots of the sessions' own paths and moves the
+rows that differ, with the scope of their request clusters, so old and new episodes of
+one repository count together. The check reads one row per (session path, stored
+project) pair; rows are written only when a root changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.mining.recurrence import CROSS_PROJECT_SCOPE
+from sleepd.store.models import Episode, PatternOccurrence, Session, Task, TaskCluster
+
+RootFn = Callable[[str | None], str | None]
+
+
+def reroot_stored(db: DbSession, root_of: RootFn) -> set[int]:
+    """Move stored episodes, tasks and occurrences to their sessions' project roots;
+    returns the ids of the request clusters whose members moved (to refresh)."""
+    pairs = db.execute(
+        select(Session.project_path, Episode.project_path)
+        .join(Episode, Episode.session_id == Session.id)
+        .distinct()
+    ).all()
+    touched: set[int] = set()
+    for recorded, stored in pairs:
+        root = root_of(recorded)
+        if root == stored:
+            continue
+        sessions = select(Session.id).where(Session.project_path.is_not_distinct_from(recorded))
+        episodes = select(Episode.id).where(
+            Episode.session_id.in_(sessions), Episode.project_path.is_not_distinct_from(stored)
+        )
+        touched.update(
+            cid
+            for cid in db.scalars(
+                select(Episode.cluster_id).where(Episode.id.in_(episodes)).distinct()
+            )
+            if cid is not None
+        )
+        episode_ids = list(db.scalars(episodes))
+        for start in range(0, len(episode_ids), 500):
+            chunk = episode_ids[start : start + 500]
+            db.execute(update(Task).where(Task.episode_id.in_(chunk)).values(project_path=root))
+            db.execute(
+                update(PatternOccurrence)
+                .where(PatternOccurrence.episode_id.in_(chunk))
+                .values(project_path=root)
+            )
+            db.execute(update(Episode).where(Episode.id.in_(chunk)).values(project_path=root))
+        _rescope_clusters(db, stored, root)
+    return touched
+
+
+def _rescope_clusters(db: DbSession, old: str | None, new: str | None) -> None:
+    """Clusters formed within project `old` now belong to `new` (cross-project ones stay)."""
+    old_scope, new_scope = old or "", new or ""
+    if old_scope == CROSS_PROJECT_SCOPE:
+        return
+    for cluster in db.scalars(select(TaskCluster)):
+        centroid = cluster.centroid or {}
+        if centroid.get("scope") == old_scope:
+            cluster.centroid = {**centroid, "scope": new_scope}

@@ -1,0 +1,135 @@
+"""Which project a session belongs to: one repository, however many worktrees it ran in.
+
+People run agents in git worktrees: Claude Code's `--worktree` (`<repo>/.claude/
+worktrees/<name>`), the common `<repo>/.worktrees/<branch>` layout, Conductor's
+`~/conductor/workspaces/<repo>/<workspace>`, or any `git worktree add` elsewhere. Each
+worktree is a new working directory, and a transcript records it as the session's cwd.
+Grouped by that path, one repository splits into many small projects, none with
+enough tasks for a night, and the same request asked in two worktrees never counts as
+recurring. So mining, readiness and the night group sessions by `project_root`:
+
+* a linked worktree that is on this machine maps to the same place in its main
+  worktree (`<wt>/web` -> `<main>/web`), read from its `.git` file and the common
+  git directory; no git process is started, so `status` can afford it;
+* a worktree that is gone (worktrees are removed when their branch is merged) maps
+  by the layouts above: everything from `/.claude/worktrees/` or `/.worktrees/` on is
+  dropped; a Conductor workspace maps to the main worktree of any sibling workspace
+  still on this machine, else to the folder holding them (`.../workspaces/<repo>`);
+* any other path, and a bare repository's worktrees (no main worktree to map to), is
+  kept as recorded.
+
+The mapping only ever shortens a path to a prefix of it or names a main worktree that
+git itself records, so a hostile cwd gains nothing it did not have.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+#: Worktree folders inside the repository they belong to: the repository is the prefix.
+_NESTED_WORKTREE = re.compile(r"[/\\]\.(?:claude[/\\])?worktrees(?:[/\\]|$)")
+#: Conductor's (and Conduit's) workspaces of one repository: `<group>/<workspace>`.
+_WORKSPACE_GROUP = re.compile(r"^(.*[/\\]\.?(?:conductor|conduit)[/\\]workspaces[/\\][^/\\]+)")
+#: Parent folders searched for a `.git` entry, as git's own discovery would.
+_MAX_DEPTH = 64
+_GITDIR = "gitdir:"
+
+
+def project_root(path: str | None) -> str | None:
+    """The project `path` belongs to (see the module docstring); None and "" as given."""
+    if not path:
+        return path
+    mapped = _main_worktree_path(path)
+    if mapped is not None:
+        return mapped
+    nested = _NESTED_WORKTREE.search(path)
+    if nested is not None and nested.start() > 0:
+        return path[: nested.start()]
+    group = _WORKSPACE_GROUP.match(path)
+    if group is not None:
+        return _group_root(group.group(1))
+    return path
+
+
+class ProjectRoots:
+    """`project_root` remembered per path for one pass (mining reads thousands of
+    sessions from a few dozen directories)."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, str | None] = {}
+
+    def __call__(self, path: str | None) -> str | None:
+        if not path:
+            return path
+        if path not in self._known:
+            self._known[path] = project_root(path)
+        return self._known[path]
+
+
+def _main_worktree_path(path: str) -> str | None:
+    """`path` moved from a linked worktree on this machine into its main worktree; None
+    when it is not inside a linked worktree of a repository with a main worktree."""
+    try:
+        here = Path(path)
+        if not here.is_absolute() or not here.is_dir():
+            return None
+        top = here
+        for _ in range(_MAX_DEPTH):
+            dot_git = top / ".git"
+            if dot_git.is_dir():
+                return None  # inside a main worktree already
+            if dot_git.is_file():
+                break
+            if top.parent == top:
+                return None
+            top = top.parent
+        else:
+            return None
+        main = _main_of_linked(dot_git)
+    except OSError:
+        return None
+    if main is None:
+        return None
+    rest = here.relative_to(top)
+    return str(main / rest) if rest.parts else str(main)
+
+
+def _main_of_linked(dot_git: Path) -> Path | None:
+    """The main worktree of the linked worktree whose `.git` file this is."""
+    text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+    if not text.startswith(_GITDIR):
+        return None
+    gitdir = Path(text[len(_GITDIR) :].strip())
+    if not gitdir.is_absolute():
+        gitdir = dot_git.parent / gitdir
+    commondir_file = gitdir / "commondir"
+    if commondir_file.is_file():
+        common = Path(commondir_file.read_text(encoding="utf-8", errors="replace").strip())
+        common = common if common.is_absolute() else gitdir / common
+    else:  # older git: <common>/worktrees/<name>
+        common = gitdir.parent.parent
+    common = Path(os.path.normpath(common))
+    if common.name != ".git":
+        return None  # a bare repository: no main worktree to group under
+    main = common.parent
+    return main if (main / ".git").is_dir() else None
+
+
+def _group_root(group: str) -> str:
+    """The main worktree of the workspaces in `group` still on this machine, else `group`."""
+    try:
+        children = sorted(Path(group).iterdir())
+    except OSError:
+        return group
+    for child in children:
+        try:
+            if not (child / ".git").is_file():
+                continue
+            main = _main_of_linked(child / ".git")
+        except OSError:
+            continue
+        if main is not None:
+            return str(main)
+    return group

@@ -1,0 +1,112 @@
+"""Mining groups a repository's worktrees into one project, and regroups stored rows."""
+
+from __future__ import annotations
+
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.dream.staging import projects_with_tasks
+from sleepd.mining.figures import task_rows, top_patterns
+from sleepd.mining.mine import mine
+from sleepd.readiness import project_readiness
+from sleepd.search import EngineReader
+from sleepd.store.engine import read_session, write_session
+from sleepd.store.models import Episode, PatternOccurrence, Task, TaskCluster
+
+from .builders import LATER, T0, SessionBuilder
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    main = tmp_path / "code" / "app"
+    main.mkdir(parents=True)
+    (main / "README.md").write_text("app\n")
+    git(main, "init", "-q", "-b", "main")
+    git(main, "add", ".")
+    git(main, "commit", "-q", "-m", "first")
+    return main
+
+
+def install_session(engine: Engine, cwd: Path | str, day: int, intent: str) -> None:
+    b = SessionBuilder(project=str(cwd), start=T0 + timedelta(days=day))
+    b.prompt(intent).bash("npm install", "EACCES: permission denied", exit_code=1)
+    b.bash("pnpm install", "done").prompt("thanks, works now")
+    b.save(engine)
+
+
+def stored_projects(engine: Engine) -> dict[str, set[str | None]]:
+    with read_session(engine) as db:
+        return {
+            "episodes": set(db.scalars(select(Episode.project_path))),
+            "tasks": set(db.scalars(select(Task.project_path))),
+            "occurrences": set(db.scalars(select(PatternOccurrence.project_path))),
+            "scopes": {(c.centroid or {}).get("scope") for c in db.scalars(select(TaskCluster))},
+        }
+
+
+@pytest.mark.both_dbs
+def test_sessions_in_worktrees_are_one_project(
+    engine: Engine, cfg: Config, repo: Path, tmp_path: Path
+) -> None:
+    linked = tmp_path / "conductor" / "workspaces" / "app" / "davao"
+    git(repo, "worktree", "add", "-q", "-b", "davao", str(linked))
+    install_session(engine, repo, 0, "install the dependencies with pnpm")
+    install_session(engine, linked, 1, "please install deps via pnpm")
+    install_session(engine, repo / ".claude" / "worktrees" / "gone", 2, "install deps using pnpm")
+    report = mine(engine, cfg, now=LATER)
+    assert report.recurring_clusters == 1 and report.tasks_new == 3
+    assert stored_projects(engine) == {
+        "episodes": {str(repo)},
+        "tasks": {str(repo)},
+        "occurrences": {str(repo)},
+        "scopes": {str(repo)},
+    }
+    (row,) = project_readiness(EngineReader(engine), cfg)
+    assert (row.project, row.sessions, row.total) == (str(repo), 3, 3)
+    with read_session(engine) as db:
+        # naming the worktree picks the repository's tasks and patterns
+        assert projects_with_tasks(db, str(linked), 1) == [str(repo)]
+    assert len(task_rows(engine, min_recurrence=2, project=str(linked))) == 3
+    (pattern,) = top_patterns(engine, project=str(linked), now=LATER)
+    assert pattern.count == 3
+
+
+def test_rows_stored_under_a_worktree_move_to_the_repository(
+    engine: Engine, cfg: Config, repo: Path
+) -> None:
+    worktree = repo / ".worktrees" / "feature" / "login"
+    install_session(engine, worktree, 0, "install the dependencies with pnpm")
+    install_session(engine, repo, 1, "please install deps via pnpm")
+    mine(engine, cfg, now=LATER)
+    with write_session(engine) as db:  # as a sleepd that did not group worktrees stored them
+        for model in (Episode, Task, PatternOccurrence):
+            db.execute(update(model).values(project_path=str(worktree)))
+        for cluster in db.scalars(select(TaskCluster)):
+            cluster.centroid = {**(cluster.centroid or {}), "scope": str(worktree)}
+    install_session(engine, repo, 2, "install deps using pnpm")
+    report = mine(engine, cfg, now=LATER)
+    assert report.clusters_new == 0  # the new request joined the moved cluster
+    assert stored_projects(engine) == {
+        "episodes": {str(repo)},
+        "tasks": {str(repo)},
+        "occurrences": {str(repo)},
+        "scopes": {str(repo)},
+    }
+    with read_session(engine) as db:
+        (cluster,) = db.scalars(select(TaskCluster))
+        assert cluster.projects == [str(repo)] and cluster.size == 3

@@ -1,0 +1,123 @@
+"""One repository is one project, in whichever worktree its sessions ran."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sleepd.projects import ProjectRoots, project_root
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    main = tmp_path / "code" / "app"
+    (main / "web").mkdir(parents=True)
+    (main / "web" / "index.js").write_text("x\n")
+    git(main, "init", "-q", "-b", "main")
+    git(main, "add", ".")
+    git(main, "commit", "-q", "-m", "first")
+    return main
+
+
+@pytest.mark.parametrize(
+    ("recorded", "expected"),
+    [
+        ("/Users/a/app/.claude/worktrees/bright-running-fox", "/Users/a/app"),
+        ("/Users/a/app/.claude/worktrees/fix/web", "/Users/a/app"),
+        ("/Users/a/workspace/cli/.worktrees/alex/ent-108-summaries", "/Users/a/workspace/cli"),
+        ("/Users/a/workspace/cli/.worktrees/3", "/Users/a/workspace/cli"),
+        ("D:\\src\\app\\.claude\\worktrees\\x", "D:\\src\\app"),
+        ("/Users/m/conductor/workspaces/chkit/davao", "/Users/m/conductor/workspaces/chkit"),
+        ("/Users/m/conductor/workspaces/chkit/seoul-v1/pkg", "/Users/m/conductor/workspaces/chkit"),
+        ("/Users/m/.conduit/workspaces/app/feature/x", "/Users/m/.conduit/workspaces/app"),
+        # ordinary paths, and look-alikes, stay as recorded
+        ("/Users/a/app", "/Users/a/app"),
+        ("/Users/a/app/web", "/Users/a/app/web"),
+        ("/Users/a/worktrees/app", "/Users/a/worktrees/app"),
+        ("/Users/a/my.worktrees.notes", "/Users/a/my.worktrees.notes"),
+        ("/.worktrees/x", "/.worktrees/x"),
+        ("D:\\oh-my-posh", "D:\\oh-my-posh"),
+        ("", ""),
+        (None, None),
+    ],
+)
+def test_worktrees_that_are_gone_map_by_their_layout(
+    recorded: str | None, expected: str | None
+) -> None:
+    assert project_root(recorded) == expected
+
+
+def test_a_hostile_path_only_ever_shortens(tmp_path: Path) -> None:
+    recorded = "/home/u/app/.claude/worktrees/x/../../../../etc"
+    assert project_root(recorded) == "/home/u/app"
+    assert recorded.startswith(str(project_root(recorded)))
+
+
+def test_a_linked_worktree_on_this_machine_maps_into_its_main_worktree(
+    repo: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "trees" / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(elsewhere))
+    assert project_root(str(elsewhere)) == str(repo)
+    # a session started in a subfolder keeps its place inside the repository
+    assert project_root(str(elsewhere / "web")) == str(repo / "web")
+    # the main worktree and its folders are already where they belong
+    assert project_root(str(repo)) == str(repo)
+    assert project_root(str(repo / "web")) == str(repo / "web")
+
+
+def test_claude_code_worktrees_map_whether_present_or_removed(repo: Path) -> None:
+    live = repo / ".claude" / "worktrees" / "bright-fox"
+    git(repo, "worktree", "add", "-q", "-b", "worktree-bright-fox", str(live))
+    gone = repo / ".claude" / "worktrees" / "merged-and-removed"
+    assert project_root(str(live)) == str(repo)
+    assert project_root(str(gone)) == str(repo)
+
+
+def test_conductor_workspaces_join_the_repository_of_a_sibling_still_here(
+    repo: Path, tmp_path: Path
+) -> None:
+    group = tmp_path / "conductor" / "workspaces" / "app"
+    git(repo, "worktree", "add", "-q", "-b", "marc/davao", str(group / "davao"))
+    archived = group / "amman"  # archived: its worktree was removed
+    assert project_root(str(group / "davao")) == str(repo)
+    assert project_root(str(archived)) == str(repo)
+    assert project_root(str(archived / "packages" / "cli")) == str(repo)
+
+
+def test_worktrees_of_a_bare_repository_stay_apart(tmp_path: Path, repo: Path) -> None:
+    bare = tmp_path / "app.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    tree = tmp_path / "bare-trees" / "one"
+    git(bare, "worktree", "add", "-q", str(tree), "main")
+    assert project_root(str(tree)) == str(tree)
+
+
+def test_a_broken_git_file_is_not_followed(tmp_path: Path) -> None:
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / ".git").write_text("gitdir: /nowhere/.git/worktrees/odd\n")
+    assert project_root(str(odd)) == str(odd)
+    (odd / ".git").write_bytes(b"\xff\xfe not a git file")
+    assert project_root(str(odd)) == str(odd)
+
+
+def test_roots_are_remembered_per_pass(repo: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "trees" / "t"
+    git(repo, "worktree", "add", "-q", "-b", "t", str(tree))
+    roots = ProjectRoots()
+    assert roots(str(tree)) == str(repo)
+    git(repo, "worktree", "remove", "--force", str(tree))
+    assert roots(str(tree)) == str(repo)  # the pass keeps what it saw first
+    assert project_root(str(tree)) == str(tree)  # a path gone, in no known layout
