@@ -1,6 +1,7 @@
 """Agreement between two people labelling the same real sessions (issue #14).
 
     .venv/bin/python bench/label_agreement.py --sample     # draw the sample (seeded)
+    .venv/bin/python bench/label_agreement.py --sample --size 40   # the draw continued
     .venv/bin/python bench/label_agreement.py              # compare the two labellings
     .venv/bin/python bench/label_agreement.py --no-rules   # without the rules' figures
     .venv/bin/python bench/label_agreement.py --json       # the figures for machines
@@ -377,11 +378,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--fixtures", type=Path, default=FIXTURES)
     parser.add_argument("--sample", action="store_true", help="print the seeded sample and exit")
+    parser.add_argument("--size", type=int, default=SAMPLE_SIZE, help="files to draw with --sample")
     parser.add_argument("--no-rules", action="store_true", help="skip mining the sampled files")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.sample:
-        for name in draw_sample(args.fixtures):
+        for name in draw_sample(args.fixtures, size=args.size):
             print(name)
         return
     pairs = paired(args.fixtures)
