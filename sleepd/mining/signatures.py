@@ -33,13 +33,36 @@ _PATH = re.compile(
 )
 _QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^’\n]{1,200}’")
 _LINE_COL = re.compile(r"(:\d+)+\b|\bline \d+(, col(umn)? \d+)?", re.I)
-_NUMBER = re.compile(r"\b\d+(\.\d+)?\b")
+#: A number, with the unit a duration or a size carries (`0.32ms`, `5s`, `12MB`, `40%`):
+#: a test's timing must not make each run of one failure a pattern of its own.
+_NUMBER = re.compile(r"\b\d+(\.\d+)?(?:[mµun]?s|[kmg]i?b|b|%)?(?=\W|$)", re.I)
 _SPACE = re.compile(r"\s+")
 
+#: Words logs write in capitals that have an errno's shape (E and three capitals or more).
+_CAPITAL_WORDS = (
+    "ERRORS?",
+    "EXCEPTIONS?",
+    "EXISTS?",
+    "EXIT(?:ED)?",
+    "EXPECTED",
+    "EXAMPLES?",
+    "EMPTY",
+    "ENABLED",
+    "ENTER",
+    "ENTRY",
+    "EVENTS?",
+    "EXPORTS?",
+    "ELSE",
+    "EDIT",
+    "ENGINE",
+    "EXTRA",
+    "EXEC(?:UTE|UTING|UTION)?",
+)
 _ERROR_CLASSES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\berror\[(E\d{4})\]"),  # rustc
     re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Interrupt|Exit))\b"),
-    re.compile(r"\b(E[A-Z]{3,}[A-Z0-9]*)\b"),  # errno names: ENOENT, EACCES, ERESOLVE
+    # errno names (ENOENT, EACCES, ERESOLVE), not capitalised words that merely start with E
+    re.compile(rf"\b(?!(?:{'|'.join(_CAPITAL_WORDS)})\b)(E[A-Z]{{3,}}[A-Z0-9]*)\b"),
     re.compile(r"\b(TS\d{4})\b"),  # TypeScript
     re.compile(
         r"\b(command not found|permission denied|no such file or directory|"
@@ -60,6 +83,33 @@ _WRAPPER_LINE = re.compile(
     r"\[?exit (status|code):? -?\d+\]?)",
     re.I,
 )
+#: A runner's verdict on the script, task or test run it ran: it says that something it
+#: ran failed, never what, so the line naming the cause is the signature when there is
+#: one (bun's `error: script "lint" exited with code 1`, mise's `[lint] ERROR task
+#: failed`, pnpm's and npm's ELIFECYCLE, yarn's `error Command failed with exit code 1.`,
+#: husky's `pre-commit script failed`, just's `Recipe `test` failed`, go-task's
+#: `Failed to run task`, make's `*** [test] Error 2`, turbo's `exited (1)`, GitHub
+#: Actions' `Process completed with exit code 1`, go test's closing `FAIL`, cargo's
+#: `due to 2 previous errors`, a test run's `3 failed` or `228 errors` count, eslint's
+#: `✖ 3 problems (2 errors, 1 warning)`).
+_RUNNER_VERDICT = re.compile(
+    r"\bscript\b.{0,80}\b(?:exited|failed)\b|\bfailed at the .{1,80} script\b"
+    r"|\btask failed\b|\bfailed to run task\b|\brecipe\b.{0,80}\bfailed\b"
+    r"|\bcommand failed\b|\bELIFECYCLE\b|^npm (?:ERR!|error) (?:code|errno|path|command)\b"
+    r"|^make(?:\[\d+\])?: \*\*\*|\bprocess completed with exit code\b"
+    r"|\bexited \(-?\d+\)|\bexited with (?:exit )?(?:code|status)\b"
+    r"|^FAIL(?:\s+\S+(?:\s+\[[^]]*\]|\s+[\d.]+s)?)?$|\bdue to \d+ previous errors?\b"
+    r"|^(?:\W*|tests?:?\s+)\d+ (?:fail|failed|failing|failures?|errors?)\b"
+    r"(?!\s*(?:to|when|because|in\b))"
+    r"|\b\d+ passed, \d+ failed\b|^failed:\s+\S+#\S+$|\b\d+ problems? \(\d+ errors?\b",
+    re.I,
+)
+#: A test runner's report of a test that passed: its name may hold "error" ("throws a
+#: validation error for …"), and it is never what went wrong.
+_PASS_LINE = re.compile(r"^(?:\(pass\)|[✓✔√]|PASS\b|ok\s)", re.I)
+#: The name a monorepo runner puts before each line of a task's output (turbo's
+#: `@scope/pkg:test: `, mise's `[lint:go] `): a verdict is read after it.
+_TASK_PREFIX = re.compile(r"^(?:\[[\w:./@-]+\]\s+|[@\w./-]+:[\w:.-]+:\s+)")
 #: Claude Code's wrappers around a refused call's message and around a warning given in
 #: place of output: "error" in a tag is no clue, and neither tag says what went wrong.
 _TOOL_USE_ERROR_TAG = re.compile(r"</?(tool_use_error|system-reminder)>")
@@ -138,13 +188,26 @@ def normalize(line: str) -> str:
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
 
 
-def key_line(text: str, klass: str | None) -> str:
-    """The line that says what went wrong: the one naming the error class, else the
-    last line that sounds like an error, else the first non-empty line; lines a
-    tool's wrapper adds to every output are passed over unless there is nothing else."""
+def _lines(text: str) -> list[str]:
+    """The output's lines a signature may come from: a tool's wrapper lines, a runner's
+    verdicts and passed tests are passed over when another line sounds like an error."""
     plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
     every = [ln.strip() for ln in plain.splitlines() if ln.strip()]
     lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
+    causes = [ln for ln in lines if not _not_a_cause(_TASK_PREFIX.sub("", ln))]
+    return causes if any(_ERROR_LINE.search(ln) for ln in causes) else lines
+
+
+def _not_a_cause(line: str) -> bool:
+    return bool(_RUNNER_VERDICT.search(line) or _PASS_LINE.match(line))
+
+
+def key_line(text: str, klass: str | None) -> str:
+    """The line that says what went wrong: the one naming the error class, else the
+    last line that sounds like an error, else the first non-empty line; lines a
+    tool's wrapper adds to every output, and a runner's verdict on what it ran, are
+    passed over unless there is nothing else."""
+    lines = _lines(text)
     if not lines:
         return ""
     if klass:
@@ -159,6 +222,7 @@ def key_line(text: str, klass: str | None) -> str:
 
 
 def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
-    klass = error_class(text, exit_code)
+    # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
+    klass = error_class("\n".join(_lines(text)), exit_code)
     line = key_line(text, klass)
     return Signature(tool_name=tool_name, error_class=klass, text=first_sentence(normalize(line)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sleepd.mining.signatures import error_class, normalize, signature_of
 
 
@@ -190,3 +192,113 @@ def test_a_warning_in_place_of_output_is_signed_by_its_words() -> None:
     a, b = signature_of(text.format(107, 52), "Read"), signature_of(text.format(4000, 75), "Read")
     assert a.digest == b.digest
     assert a.text == "Warning: the file exists but is shorter than the provided offset (<n>)."
+
+
+# --- a runner's verdict names no failure ---------------------------------------------
+# Outputs quoted (shortened) from public sessions of the wild sample not in the repository
+# (obsessiondb/chkit: bun, turbo and biome; entireio/cli: mise and go; melagiri/
+# code-insights: pnpm and vitest), where the verdict lines had been the top patterns.
+
+BUN_LINT = (
+    "Checked 286 files in 106ms. No fixes applied.\nFound 1 error.\n"
+    "check ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n\n"
+    "  × Some errors were emitted while running checks.\n\n\n"
+    'error: script "lint" exited with code 1'
+)
+BUN_DB = 'error: Database connection failed\nerror: script "migrate" exited with code 1'
+MISE_BUILD = (
+    "Exit code 1\n[test:integration] $ go test -tags=integration ./cmd/entire/cli/…\n"
+    "cmd/entire/cli/integration_test/testenv.go:267:13: cannot use config.NewConfig() (value "
+    'of type *"github.com/go-git/go-git/v5/config".Config) as *"github.com/go-git/go-git/v5/'
+    'plumbing/format/config".Config value in assignment\n'
+    "[test:integration] ERROR task failed\n\n"
+    "FAIL\tentire.io/cli/cmd/entire/cli/integration_test [build failed]\nFAIL"
+)
+PNPM_MISSING = (
+    "Exit code 1\n\n> code-insights-workspace@ test:coverage /Users/m/code-insights\n"
+    "> vitest run --coverage\n\n"
+    "\x1b[31m\x1b[7m\x1b[31m MISSING DEPENDENCY \x1b[31m\x1b[27m Cannot find dependency "
+    "'@vitest/coverage-v8'\n\n\x1b[39m ELIFECYCLE  Command failed with exit code 1."
+)
+
+
+def test_the_line_naming_the_cause_signs_a_failure_a_runner_reports() -> None:
+    assert signature_of(BUN_LINT, "Bash").text == (
+        "× Some errors were emitted while running checks."
+    )
+    assert signature_of(BUN_DB, "Bash").text == "error: Database connection failed"
+    assert signature_of(MISE_BUILD, "Bash", 1).text.startswith("<path>: cannot use config.")
+    missing = signature_of(PNPM_MISSING, "Bash", 1)
+    assert missing.text == "MISSING DEPENDENCY Cannot find dependency <q>"
+    assert missing.error_class != "ELIFECYCLE"  # pnpm's verdict is no error class
+    # one runner, one verdict, two failures: two patterns
+    assert len({signature_of(t, "Bash").digest for t in (BUN_LINT, BUN_DB)}) == 2
+
+
+@pytest.mark.parametrize(
+    "verdict",
+    [
+        'error: script "lint" exited with code 1',
+        "[lint:go] ERROR task failed",
+        " ELIFECYCLE  Command failed with exit code 1.",
+        "error Command failed with exit code 1.",
+        "husky - pre-commit script failed (code 1)",
+        "error: Recipe `test` failed on line 12 with exit code 1",
+        'task: Failed to run task "lint": exit status 1',
+        "make: *** [Makefile:12: test] Error 2",
+        "make[1]: *** [all] Error 2",
+        "Error: Process completed with exit code 1.",
+        '@chkit/cli:test: error: script "test" exited with code 1',
+        "FAIL",
+        "error: could not compile `sleepd` (lib) due to 2 previous errors",
+        "npm error code 1",
+        "228 errors",
+        "✖ 3 problems (2 errors, 1 warning)",
+    ],
+)
+def test_a_verdict_gives_way_to_the_cause_and_stands_when_alone(verdict: str) -> None:
+    cause = "TypeError: fetchUser is not a function"
+    sig = signature_of(f"{cause}\n{verdict}", "Bash", 1)
+    assert (sig.error_class, sig.text) == ("TypeError", cause)
+    alone = signature_of(f"running tests\n{verdict}", "Bash", 1)
+    assert alone.text == normalize(verdict.strip())
+
+
+def test_turbo_prefixed_lines_and_passed_tests_are_read_as_such() -> None:
+    text = (
+        "chkit:test: (pass) planner v1 > planDiff throws typed validation error for invalid "
+        "schema [0.41ms]\n"
+        "chkit:test: (fail) doppler env e2e > runs additive second migration cycle [812.73ms]\n"
+        "chkit:test:  12 pass\nchkit:test:  1 fail\n"
+        'chkit:test: error: script "test" exited with code 1'
+    )
+    assert signature_of(text, "Bash", 1).text == (
+        "chkit:test: (fail) doppler env e2e > runs additive second migration cycle [<n>]"
+    )
+
+
+def test_the_time_a_failing_test_took_is_not_part_of_its_signature() -> None:
+    runs = [
+        f"(fail) GET /api/history > should respect limit parameter [{ms}ms]"
+        for ms in ("0.30", "0.32", "12")
+    ]
+    assert len({signature_of(r, "Bash", 1).digest for r in runs}) == 1
+    assert normalize("took 5s, 12MB, 40% done") == "took <n>, <n>, <n> done"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[lint] ERROR task failed", None),
+        ("EXPECTED value differs", None),
+        ("Error: ENOENT: no such file or directory", "ENOENT"),
+        ("npm ERR! code ERESOLVE", "ERESOLVE"),
+    ],
+)
+def test_an_errno_class_is_an_errno_not_a_capital_word(text: str, expected: str | None) -> None:
+    assert error_class(text) == expected
+
+
+def test_a_count_of_failures_to_do_something_is_not_a_verdict() -> None:
+    text = "3 failed to connect: connection refused by 10.0.0.2\nsummary: see above"
+    assert signature_of(text, "Bash", 1).text.startswith("<n> failed to connect")
