@@ -9,6 +9,7 @@ centroid JSON so a cluster is only ever joined from its own scope.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -101,7 +102,48 @@ def _texts(db: DbSession, ids: Sequence[int]) -> list[str]:
         Episode.id.in_(list(ids))
     )
     rows: dict[int, str | None] = {i: text for i, text in db.execute(query)}
-    return [rows.get(i) or "" for i in ids]
+    return [request_of(rows.get(i) or "") for i in ids]
+
+
+#: Claude Code's first message after a plan is accepted with a fresh context.
+_PLAN_LEAD = re.compile(r"\s*implement the following plan:?\s*", re.I)
+_HEADING = re.compile(r"^\s*#{1,6}\s*")
+_PLAN_TITLE = re.compile(r"^(?:implementation\s+)?plan\s*[:\-–—]\s*", re.I)
+#: What is compared of an accepted plan: its title and first paragraph.
+PLAN_REQUEST_CHARS = 400
+
+
+def request_of(intent: str) -> str:
+    """The part of an intent that says what was asked, for comparing requests.
+
+    An accepted plan ("Implement the following plan: # Plan: <title> ## Context …
+    ## Files to modify … ## Verification …") is compared by its title and first
+    paragraph: every plan shares that frame and its section names, and any two plans
+    of one repository share file names, so compared whole they looked like one request
+    asked twice. Any other intent is compared as typed.
+    """
+    lead = _PLAN_LEAD.match(intent)
+    if lead is None:
+        return intent
+    title = ""
+    paragraph: list[str] = []
+    for line in intent[lead.end() :].splitlines():
+        text = line.strip()
+        if not text:
+            if paragraph:
+                break
+            continue
+        if _HEADING.match(line):
+            if paragraph:
+                break
+            if not title:
+                title = _PLAN_TITLE.sub("", _HEADING.sub("", text))
+            continue
+        if not title:
+            title = text
+            continue
+        paragraph.append(text)
+    return f"{title}\n{' '.join(paragraph)}"[:PLAN_REQUEST_CHARS].strip()
 
 
 def _cluster_scope(
