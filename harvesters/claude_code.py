@@ -253,6 +253,11 @@ class _ClaudeFile:
         version = as_str(rec.get("version"))
         if version:
             info["version"] = version
+        if "origin" not in info.get("meta", ()):
+            # how the session was started: `cli` by a person, `sdk-cli` by a program
+            entrypoint = as_str(rec.get("entrypoint"))
+            if entrypoint:
+                info.setdefault("meta", {})["origin"] = entrypoint
         if ts:
             started, ended = get("started"), get("ended")
             if not started or ts < started:

@@ -93,6 +93,12 @@ _INJECTED_PREFIXES = (
     "<collaboration_mode>",
     "<turn_aborted>",
     "<user_shell_command>",
+    # what the Codex desktop app tells the model before the person's first words
+    "<recommended_plugins>",
+    "<app-context>",
+    "<skills_instructions>",
+    "<plugins_instructions>",
+    "<apps_instructions>",
 )
 _PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\s*(-?\d+)", re.I)
 _SKIPPED_EVENT_MSGS = frozenset(
@@ -270,6 +276,10 @@ class _CodexFile:
             spawn = source["subagent"]
             if isinstance(spawn, dict) and isinstance(spawn.get("thread_spawn"), dict):
                 info["parent"] = as_str(spawn["thread_spawn"].get("parent_thread_id"))
+            elif as_str(payload.get("parent_thread_id")):
+                # a review or approval-check thread (`{"subagent": {"other": "guardian"}}`,
+                # `{"subagent": "review"}`) names its parent beside the source
+                info["parent"] = as_str(payload["parent_thread_id"])
             meta["origin"] = "subagent"
         if isinstance(payload.get("forked_from_id"), str):
             info["kind"] = info.get("kind", "fork")

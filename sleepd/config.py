@@ -189,6 +189,11 @@ class MiningConfig:
         0.2, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
     )
     cross_project: bool = _opt(False, "Cluster intents across projects.")
+    mine_automated_sessions: bool = _opt(
+        False,
+        "Mine tasks from sessions a program started (`claude -p` / the SDK, `codex exec`, "
+        "Codex as an MCP server): their prompts are a tool's, not a person's requests.",
+    )
     min_recurrence: int = _opt(2, "Episodes for a cluster to count as recurring.", min=2)
     correction_patterns: list[str] = _opt([], "Extra regexes that mark a user correction.")
     approval_patterns: list[str] = _opt([], "Extra regexes that mark explicit approval.")

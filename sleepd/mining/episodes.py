@@ -134,6 +134,7 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     "<user-prompt-submit-hook>",
     "<environment_context>",
     "<user_instructions>",
+    "<recommended_plugins>",
     "<task-notification>",
     "<turn_aborted>",
     "# agents.md instructions for",

@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from sleepd.config import Config
+from sleepd.config import Config, MiningConfig
+from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.errors import NoiseFilter, noise_lines
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.loading import (
@@ -90,7 +91,7 @@ def _mine_pass(
     report = MineReport()
     with read_session(engine) as db:
         work = sessions_to_mine(db, idle_before)
-        idle = not work and not _unclustered(db)
+        idle = not work and not _unclustered(db, mining)
     if idle:
         # Nothing new: no clustering or task step (and none of their imports) to pay for.
         return _finish(engine, cfg, report, started)
@@ -161,22 +162,22 @@ def _batches(work: list[SessionWork]) -> Iterator[list[SessionWork]]:
         yield batch
 
 
-def _unclustered(db: Any) -> bool:
-    """An intent episode still waits for its cluster (a pass was cut short)."""
-    return (
-        db.scalar(
-            select(Episode.id)
-            .join(Session, Session.id == Episode.session_id)
-            .where(
-                Episode.cluster_id.is_(None),
-                Episode.parent_episode_id.is_(None),
-                Episode.intent_text != "",
-                Session.kind != "subagent",
-            )
-            .limit(1)
+def _unclustered(db: Any, cfg: MiningConfig) -> bool:
+    """An intent episode still waits for its cluster (a pass was cut short); the same
+    selection as `recurrence.intent_episodes`, without importing the clustering."""
+    query = (
+        select(Episode.id)
+        .join(Session, Session.id == Episode.session_id)
+        .where(
+            Episode.cluster_id.is_(None),
+            Episode.parent_episode_id.is_(None),
+            Episode.intent_text != "",
+            Session.kind != "subagent",
         )
-        is not None
     )
+    if not cfg.mine_automated_sessions:
+        query = query.where(started_by_a_person())
+    return db.scalar(query.limit(1)) is not None
 
 
 def _finish(engine: Engine, cfg: Config, report: MineReport, started: float) -> MineReport:

@@ -20,6 +20,7 @@ from sqlalchemy import Select, Table, bindparam, case, func, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
+from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.persist import as_utc
 from sleepd.mining.splits import split_for_key
@@ -40,9 +41,10 @@ class ClusterResult:
     touched: set[int] = field(default_factory=set)
 
 
-def intent_episodes() -> Select[int, str, str | None, int]:
-    """Episodes that carry a real user intent (main sessions, no subagent work)."""
-    return (
+def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
+    """Episodes that carry a real user intent (main sessions, no subagent work, and
+    unless configured otherwise no session a program started: `mining.automation`)."""
+    query = (
         select(Episode.id, Episode.intent_text, Episode.project_path, Episode.session_id)
         .join(Session, Session.id == Episode.session_id)
         .where(
@@ -51,6 +53,7 @@ def intent_episodes() -> Select[int, str, str | None, int]:
             Episode.intent_text != "",
         )
     )
+    return query if cfg.mine_automated_sessions else query.where(started_by_a_person())
 
 
 def scope_of(project_path: str | None, cfg: MiningConfig) -> str:
@@ -62,7 +65,7 @@ def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
     ids are listed up front; texts are read and vectorised per chunk."""
     result = ClusterResult()
     pending = db.execute(
-        intent_episodes()
+        intent_episodes(cfg)
         .with_only_columns(Episode.id, Episode.project_path)
         .where(Episode.cluster_id.is_(None))
         .order_by(Episode.id)
@@ -71,7 +74,7 @@ def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
         return result
     vectorizer = IntentVectorizer()
     newest = db.scalars(
-        intent_episodes()
+        intent_episodes(cfg)
         .with_only_columns(Episode.id)
         .order_by(Episode.id.desc())
         .limit(IDF_SAMPLE)

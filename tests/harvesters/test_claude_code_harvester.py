@@ -489,3 +489,27 @@ def test_a_teammate_sessions_message_is_not_a_typed_prompt(
     )
     kinds = [(e.kind, e.is_meta) for e in events(read(path))]
     assert kinds == [("user_prompt", False), ("meta", True)]
+
+
+@pytest.mark.parametrize("entrypoint", ["cli", "sdk-cli", "claude-desktop"])
+def test_how_a_session_was_started_is_kept_as_its_origin(
+    tmp_path: Path, make_jsonl: MakeJsonl, entrypoint: str
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "review the diff", entrypoint=entrypoint),
+            # a later record cannot change how the session was started
+            rec("user", "u2", "and the tests", entrypoint="cli" if entrypoint != "cli" else "x"),
+        ],
+    )
+    (session,) = [s for b in read(path) for s in b.sessions]
+    assert session.meta["origin"] == entrypoint
+
+
+def test_an_entrypoint_that_is_no_string_is_not_kept(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "hi", entrypoint={"sdk": True})])
+    (session,) = [s for b in read(path) for s in b.sessions]
+    assert "origin" not in session.meta

@@ -308,3 +308,40 @@ def test_code_mode_failure_is_a_tool_error_in_the_real_session(tmp_path: Path) -
     batch = events(read(path, None))
     errors = [e for e in batch if e.kind == "tool_result" and e.is_error]
     assert any(e.exit_code == 1 and "ERR_PNPM_UNSUPPORTED_ENGINE" in (e.text or "") for e in errors)
+
+
+def test_what_the_desktop_app_tells_the_model_is_no_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # Codex Desktop 0.14x opens a thread with the plugins it could install (a real
+    # rollout of the wild sample: teslamint/entirecontext), in a user message
+    plugins = (
+        "<recommended_plugins>\nHere is a list of plugins that are available but not "
+        "installed.\n\n- Airtable (airtable@openai-curated-remote)\n</recommended_plugins>"
+    )
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, user(plugins), user("fix the flaky parser test")])
+    got = events(read(path))
+    assert [(e.kind, e.is_meta) for e in got] == [("meta", True), ("user_prompt", False)]
+
+
+def test_an_approval_check_thread_is_a_subagent_of_its_parent(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    parent = "019f5042-7614-75b3-9074-80fc693cf395"
+    meta = env(
+        "session_meta",
+        {
+            "id": SID,
+            "timestamp": T,
+            "cwd": "/src",
+            "cli_version": "0.144.0-alpha.4",
+            "parent_thread_id": parent,
+            "source": {"subagent": {"other": "guardian"}},
+            "thread_source": "subagent",
+        },
+    )
+    path = rollout(tmp_path)
+    make_jsonl(path, [meta, user("The following is the Codex agent history added since …")])
+    (session,) = [s for b in read(path) for s in b.sessions]
+    assert (session.kind, session.parent_external_id) == ("subagent", parent)

@@ -38,6 +38,7 @@ class SessionBuilder:
     start: datetime = T0
     external_id: str = field(default_factory=lambda: f"s-{next(_ids)}")
     rows: list[dict[str, Any]] = field(default_factory=list)
+    session_meta: dict[str, Any] = field(default_factory=dict)
 
     def _add(self, kind: str, role: str, text: str = "", **extra: Any) -> SessionBuilder:
         seq = len(self.rows) + 1
@@ -100,6 +101,7 @@ class SessionBuilder:
                 git_branch=self.branch,
                 parent_session_id=self.parent_id,
                 started_at=self.start,
+                meta=self.session_meta,
             )
             db.add(session)
             db.flush()
