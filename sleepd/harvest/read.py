@@ -250,7 +250,7 @@ class BatchRedactor:
         flagged_trees = [n - len(groups) for n in sorted(flagged) if n >= len(groups)]
         for strings in (tree_strings[n] for n in flagged_trees):
             names.extend(strings)
-        named = self.scan(names, names=True)
+        named = self._scan_names(names)
         for (owner, name), (text, rules) in [
             *zip(fields, self.scan(values), strict=True),
             *zip(name_fields, named, strict=False),  # the trees' strings follow
@@ -262,11 +262,24 @@ class BatchRedactor:
         for number in flagged_trees:
             tree = trees[number]
             taken = [next(results) for _ in tree_strings[number]]
-            for _, rules in taken:
-                _count(counts, rules)
-            rebuilt = _rebuilt(tree, iter(text for text, _ in taken), 0)
-            tree.clear()
-            tree.update(rebuilt)
+            found = [rules for _, rules in taken if rules]
+            if found:
+                for rules in found:
+                    _count(counts, rules)
+                rebuilt = _rebuilt(tree, iter(text for text, _ in taken), 0)
+                tree.clear()
+                tree.update(rebuilt)
+
+    def _scan_names(self, names: list[str]) -> list[tuple[str, list[str]]]:
+        """`scan(names, names=True)` that searches only the names holding a keyword or
+        an escape: neither the rules nor a separator view find anything in the others."""
+        may = self.compile().may_find(names)
+        chosen = [number for number, name in enumerate(names) if number in may or "\\" in name]
+        results: list[tuple[str, list[str]]] = [(name, []) for name in names]
+        scanned = self.scan([names[number] for number in chosen], names=True)
+        for number, result in zip(chosen, scanned, strict=True):
+            results[number] = result
+        return results
 
 
 #: The short string fields of an event, searched joined.
