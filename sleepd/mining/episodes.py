@@ -147,8 +147,18 @@ _INTERRUPT_PREFIX = "[request interrupted by user"
 _CODEX_ABORTED = "<turn_aborted>"
 
 
+#: Codex's IDE extension and desktop app put what the person's editor, attachments and
+#: in-app browser showed before the typed words ("# Context from my IDE setup: ## Active
+#: file: … # Files mentioned by the user: … # In app browser: …"), then this heading.
+_CODEX_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTILINE)
+
+
 def clean_prompt(text: str) -> str:
-    """The typed part of a prompt: injected blocks removed, whitespace tidied."""
+    """The typed part of a prompt: injected blocks and an app's context before the
+    request removed, whitespace tidied."""
+    headings = list(_CODEX_REQUEST.finditer(text))
+    if headings:
+        text = text[headings[-1].end() :]
     return _INJECTED_BLOCK.sub(" ", text).strip()
 
 
