@@ -153,12 +153,18 @@ _CODEX_ABORTED = "<turn_aborted>"
 _CODEX_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTILINE)
 
 
+#: A picture pasted into Codex, written as a tag around its path: kept as the placeholder
+#: Claude Code writes for one ("[Image #1]").
+_CODEX_IMAGE = re.compile(r"<image name=(\[Image #\d+\])[^>]{0,2000}>\s*</image>")
+
+
 def clean_prompt(text: str) -> str:
     """The typed part of a prompt: injected blocks and an app's context before the
     request removed, whitespace tidied."""
     headings = list(_CODEX_REQUEST.finditer(text))
     if headings:
         text = text[headings[-1].end() :]
+    text = _CODEX_IMAGE.sub(r"\1", text)
     return _INJECTED_BLOCK.sub(" ", text).strip()
 
 

@@ -1304,8 +1304,10 @@ def test_the_request_after_an_apps_instructions_is_the_intent(request_text: str)
             "\n# Files mentioned by the user:\n\n## codex-clipboard-5f689072.png: /var/folders/"
             "by/T/codex-clipboard-5f689072.png\n\n# In app browser:\n- The user has the in-app "
             "browser open.\n- Current URL: http://127.0.0.1:5173/leaderboard\n\n"
-            "## My request for Codex:\none of the leaderboard scores has an overlap with it\n\n",
-            "one of the leaderboard scores has an overlap with it",
+            "## My request for Codex:\none of the leaderboard scores has an overlap with it\n\n"
+            '\n\n<image name=[Image #1] path="/var/folders/by/T/codex-clipboard-5f689072.png">'
+            "\n</image>",
+            "one of the leaderboard scores has an overlap with it\n\n\n\n[Image #1]",
         ),
         # Codex's VS Code extension (FORMATS.md): the open file and tabs, then the request
         (
