@@ -154,6 +154,15 @@ TERMS: tuple[Term, ...] = (
         "tests. They show the machinery working, not that a real model learned anything.",
     ),
     Term(
+        "project",
+        ("projects", "repository", "worktree"),
+        "mining",
+        "The repository a session worked in. Sessions run in its worktrees (`claude "
+        "--worktree`, `.worktrees/…`, Conductor workspaces) count for the repository, so "
+        "its requests recur and its tasks add up in one place. Tasks, failure patterns, "
+        "readiness and nights are per project.",
+    ),
+    Term(
         "readiness",
         ("ready", "enough tasks", "history"),
         "night",

@@ -147,8 +147,24 @@ _INTERRUPT_PREFIX = "[request interrupted by user"
 _CODEX_ABORTED = "<turn_aborted>"
 
 
+#: Codex's IDE extension and desktop app put what the person's editor, attachments and
+#: in-app browser showed before the typed words ("# Context from my IDE setup: ## Active
+#: file: … # Files mentioned by the user: … # In app browser: …"), then this heading.
+_CODEX_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTILINE)
+
+
+#: A picture pasted into Codex, written as a tag around its path: kept as the placeholder
+#: Claude Code writes for one ("[Image #1]").
+_CODEX_IMAGE = re.compile(r"<image name=(\[Image #\d+\])[^>]{0,2000}>\s*</image>")
+
+
 def clean_prompt(text: str) -> str:
-    """The typed part of a prompt: injected blocks removed, whitespace tidied."""
+    """The typed part of a prompt: injected blocks and an app's context before the
+    request removed, whitespace tidied."""
+    headings = list(_CODEX_REQUEST.finditer(text))
+    if headings:
+        text = text[headings[-1].end() :]
+    text = _CODEX_IMAGE.sub(r"\1", text)
     return _INJECTED_BLOCK.sub(" ", text).strip()
 
 

@@ -37,6 +37,7 @@ _LINE_COL = re.compile(r"(:\d+)+\b|\bline \d+(, col(umn)? \d+)?", re.I)
 #: a test's timing must not make each run of one failure a pattern of its own.
 _NUMBER = re.compile(r"\b\d+(\.\d+)?(?:[mµun]?s|[kmg]i?b|b|%)?(?=\W|$)", re.I)
 _SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 #: Words logs write in capitals that have an errno's shape (E and three capitals or more).
 _CAPITAL_WORDS = (
@@ -204,9 +205,9 @@ def _not_a_cause(line: str) -> bool:
 
 def key_line(text: str, klass: str | None) -> str:
     """The line that says what went wrong: the one naming the error class, else the
-    last line that sounds like an error, else the first non-empty line; lines a
-    tool's wrapper adds to every output, and a runner's verdict on what it ran, are
-    passed over unless there is nothing else."""
+    last line that sounds like an error (one of two words or more before a lone word),
+    else the first non-empty line; lines a tool's wrapper adds to every output, and a
+    runner's verdict on what it ran, are passed over unless there is nothing else."""
     lines = _lines(text)
     if not lines:
         return ""
@@ -215,10 +216,10 @@ def key_line(text: str, klass: str | None) -> str:
         for line in lines:
             if bare.lower() in line.lower():
                 return line
-    for line in reversed(lines):
-        if _ERROR_LINE.search(line):
-            return line
-    return lines[0]
+    errors = [line for line in lines if _ERROR_LINE.search(line)]
+    # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
+    worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
+    return worded[-1] if worded else lines[0]
 
 
 def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:

@@ -1293,3 +1293,31 @@ def test_the_request_after_an_apps_instructions_is_the_intent(request_text: str)
     b = SessionBuilder().prompt(CONDUCTOR_PREAMBLE + request_text).say(DONE)
     (episode,) = segment(views(b), lexicon_for())
     assert episode.intent_text == request_text
+
+
+@pytest.mark.parametrize(
+    ("typed", "asked"),
+    [
+        # Codex desktop, a pasted screenshot and the in-app browser (real, wild sample:
+        # blackgirlbytes/planetfall-seed-signalkit)
+        (
+            "\n# Files mentioned by the user:\n\n## codex-clipboard-5f689072.png: /var/folders/"
+            "by/T/codex-clipboard-5f689072.png\n\n# In app browser:\n- The user has the in-app "
+            "browser open.\n- Current URL: http://127.0.0.1:5173/leaderboard\n\n"
+            "## My request for Codex:\none of the leaderboard scores has an overlap with it\n\n"
+            '\n\n<image name=[Image #1] path="/var/folders/by/T/codex-clipboard-5f689072.png">'
+            "\n</image>",
+            "one of the leaderboard scores has an overlap with it\n\n\n\n[Image #1]",
+        ),
+        # Codex's VS Code extension (FORMATS.md): the open file and tabs, then the request
+        (
+            "# Context from my IDE setup:\n\n## Active file: go.mod\n\n## Open tabs:\n- go.mod\n\n"
+            "## My request for Codex:\n幫我檢查一下 go.mod 裡面 為何 go版本是 1.24?",
+            "幫我檢查一下 go.mod 裡面 為何 go版本是 1.24?",
+        ),
+    ],
+)
+def test_the_request_after_codexs_context_heading_is_the_intent(typed: str, asked: str) -> None:
+    b = SessionBuilder().prompt(typed).say(DONE)
+    (episode,) = segment(views(b), lexicon_for())
+    assert episode.intent_text == asked

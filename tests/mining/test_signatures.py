@@ -302,3 +302,15 @@ def test_an_errno_class_is_an_errno_not_a_capital_word(text: str, expected: str 
 def test_a_count_of_failures_to_do_something_is_not_a_verdict() -> None:
     text = "3 failed to connect: connection refused by 10.0.0.2\nsummary: see above"
     assert signature_of(text, "Bash", 1).text.startswith("<n> failed to connect")
+
+
+def test_a_lone_word_gives_way_to_a_sentence() -> None:
+    # a pre-commit hook's dialyzer report (real, marot/spotter): the last line holding
+    # "error" is a type printed by the checker
+    text = (
+        "Pre-commit validation failed:\\n\\n[DIALYZER]\nTotal errors: 3, Skipped: 0\n"
+        "lib/spotter_web/controllers/otel_trace_helpers.ex:57:13:pattern_match\n"
+        "The pattern can never match the type.\n\nPattern:\n{:ok, _trace_id}\n\nType:\n:error\n"
+    )
+    assert signature_of(text, "Bash", 1).text == "Total errors: <n>, Skipped: <n>"
+    assert signature_of("building\nError\n", "Bash", 1).text == "Error"
