@@ -133,13 +133,11 @@ def _like_escape(text: str) -> str:
 def project_sessions(
     db: Reader, project: str, since: datetime | None = None
 ) -> list[tuple[int, str, datetime]]:
-    """Main sessions started in the project (or below it): id, source, start."""
-    rows = db.rows(
-        "SELECT id, source, started_at FROM sessions WHERE kind <> 'subagent' "
-        "AND started_at IS NOT NULL AND (project_path = :p OR project_path LIKE :below "
-        "ESCAPE '\\')",
-        {"p": project, "below": _like_escape(project.rstrip("/")) + "/%"},
-    )
+    """Main sessions started in the project (or below it, or in one of its worktrees):
+    id, source, start."""
+    where, params = project_filter(db, project)
+    rows = db.rows(f"SELECT id, source, started_at FROM sessions s WHERE {where} "
+                   "AND s.started_at IS NOT NULL", params)  # fmt: skip
     out = []
     for sid, source, started in rows:
         at = as_utc(started)
@@ -199,13 +197,39 @@ class EngineReader:
             return list(conn.execute(text(sql), params or {}).all())
 
 
-def project_filter(project: str, alias: str = "s") -> tuple[str, dict[str, Any]]:
-    """SQL for "a main session of this project (or below it)"."""
+def project_filter(db: Reader, project: str, alias: str = "s") -> tuple[str, dict[str, Any]]:
+    """SQL for "a main session of this project (or below it)", its worktrees' sessions
+    included: the paths recorded in them are listed (`sleepd.projects`)."""
+    params: dict[str, Any] = {
+        "project": project,
+        "project_below": _like_escape(project.rstrip("/")) + "/%",
+    }
+    marks = []
+    for number, path in enumerate(_worktree_paths(db, project)):
+        params[f"wt{number}"] = path
+        marks.append(f":wt{number}")
+    linked = f" OR {alias}.project_path IN ({', '.join(marks)})" if marks else ""
     return (
         f"{alias}.kind <> 'subagent' AND ({alias}.project_path = :project "
-        f"OR {alias}.project_path LIKE :project_below ESCAPE '\\')",
-        {"project": project, "project_below": _like_escape(project.rstrip("/")) + "/%"},
+        f"OR {alias}.project_path LIKE :project_below ESCAPE '\\'{linked})",
+        params,
     )
+
+
+def _worktree_paths(db: Reader, project: str) -> list[str]:
+    """Recorded session paths outside `project` whose project root is it or below it."""
+    from sleepd.projects import ProjectRoots
+
+    roots = ProjectRoots()
+    below = project.rstrip("/") + "/"
+    found = []
+    for (path,) in db.rows("SELECT DISTINCT project_path FROM sessions"):
+        if not path or path == project or str(path).startswith(below):
+            continue
+        root = roots(str(path))
+        if root is not None and (root == project or root.startswith(below)):
+            found.append(str(path))
+    return sorted(found)
 
 
 def read_filter(

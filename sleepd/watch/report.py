@@ -176,7 +176,7 @@ def _episode_counts(
 ) -> Counts:
     """Known outcomes of the sessions that read the document, by cluster and side, counted
     by the database (a session is on the side of its start)."""
-    where, params = project_filter(document.project)
+    where, params = project_filter(db, document.project)
     read_after, p_after = read_filter(document)
     read_before, p_before = read_filter(document, baseline_all_claude=created)
     params.update(p_after)
@@ -203,7 +203,7 @@ def _sessions_after(
     db: Reader, document: Document, start: datetime, end: datetime
 ) -> tuple[int, int]:
     """Main sessions of the project since the adoption, and how many read the document."""
-    where, params = project_filter(document.project)
+    where, params = project_filter(db, document.project)
     read, p_read = read_filter(document)
     params.update(p_read)
     params.update(start=db_to_utc_param(start), end=db_to_utc_param(end))

@@ -80,3 +80,43 @@ def _external_ids(engine: Engine) -> dict[int, str]:
 
     with read_session(engine) as db:
         return {i: e for i, e in db.execute(select(Session.id, Session.external_id))}
+
+
+def test_sessions_in_the_projects_worktrees_count_for_it(engine: Engine, tmp_path: Path) -> None:
+    import subprocess
+
+    from sqlalchemy import text
+
+    from sleepd.watch.linking import project_sessions
+
+    repo = tmp_path / "code" / "billing"
+    repo.mkdir(parents=True)
+    (repo / "README.md").write_text("billing\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@e"]
+    for args in (["init", "-q", "-b", "main"], ["add", "."], ["commit", "-q", "-m", "one"]):
+        subprocess.run([*git, *args], cwd=repo, check=True, capture_output=True)
+    workspace = tmp_path / "conductor" / "workspaces" / "billing" / "davao"
+    subprocess.run(
+        [*git, "worktree", "add", "-q", "-b", "davao", str(workspace)],
+        cwd=repo, check=True, capture_output=True,
+    )  # fmt: skip
+    paths = {
+        1: repo,
+        2: repo / "web",
+        3: workspace,
+        4: workspace.parent / "amman",  # an archived sibling workspace
+        5: tmp_path / "code" / "billing-old",  # a look-alike name, another project
+    }
+    with engine.begin() as conn:
+        for sid, path in paths.items():
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (id, source, external_id, kind, event_count, meta, "
+                    "mined_through_seq, created_at, updated_at, project_path, started_at) "
+                    "VALUES (:i, 'claude', :e, 'main', 0, '{}', 0, '2026-01-01', "
+                    "'2026-01-01', :p, '2026-01-02 00:00:00')"
+                ),
+                {"i": sid, "e": f"s{sid}", "p": str(path)},
+            )
+    found = {sid for sid, _source, _at in project_sessions(_reader(engine), str(repo))}
+    assert found == {1, 2, 3, 4}
