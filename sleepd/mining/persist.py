@@ -33,7 +33,7 @@ from sleepd.mining.errors import (
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
-from sleepd.mining.signatures import signature_of
+from sleepd.mining.signatures import example_of, signature_of
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
@@ -251,7 +251,7 @@ def _record_patterns(
                 signature=sig.full,
                 tool_name=tool,
                 error_class=sig.error_class,
-                example=text.strip()[:1000],
+                example=example_of(text, event.exit_code),
                 count=0,
                 first_seen=ts,
                 last_seen=ts,

@@ -222,6 +222,28 @@ def key_line(text: str, klass: str | None) -> str:
     return worded[-1] if worded else lines[0]
 
 
+#: The example a pattern keeps: its key line, a line before it and a few after it.
+EXAMPLE_BEFORE, EXAMPLE_AFTER, EXAMPLE_CHARS = 1, 4, 1000
+
+
+def example_of(text: str, exit_code: int | None = None) -> str:
+    """The lines around the one that signs the failure, as they were printed.
+
+    An output's head is often a screen of progress or code before the error (a linter's
+    listing, a test runner's passing tests), so the example a person reads in `sleepd
+    patterns` starts just before the line the signature came from.
+    """
+    klass = error_class("\n".join(_lines(text)), exit_code)
+    key = key_line(text, klass)
+    plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
+    lines = [ln for ln in plain.splitlines() if ln.strip()]
+    at = next((n for n, ln in enumerate(lines) if ln.strip() == key), None) if key else None
+    if at is None:
+        return text.strip()[:EXAMPLE_CHARS]
+    window = lines[max(0, at - EXAMPLE_BEFORE) : at + EXAMPLE_AFTER + 1]
+    return "\n".join(ln.rstrip() for ln in window)[:EXAMPLE_CHARS]
+
+
 def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(_lines(text)), exit_code)

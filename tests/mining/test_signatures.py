@@ -314,3 +314,23 @@ def test_a_lone_word_gives_way_to_a_sentence() -> None:
     )
     assert signature_of(text, "Bash", 1).text == "Total errors: <n>, Skipped: <n>"
     assert signature_of("building\nError\n", "Bash", 1).text == "Error"
+
+
+def test_a_patterns_example_is_the_lines_around_its_key_line() -> None:
+    from sleepd.mining.signatures import example_of
+
+    listing = "\n".join(f"   {n} │ <span>row {n}</span>" for n in range(40))
+    text = (
+        f"{listing}\n\n/app/src/routes/history.ts\n"
+        "  12:5  error  Unexpected any. Specify a different type  no-explicit-any\n\n"
+        "✖ 1 problem (1 error, 0 warnings)\n\n"
+        'error: script "lint" exited with code 1'
+    )
+    example = example_of(text, 1)
+    assert example.splitlines()[:2] == [
+        "/app/src/routes/history.ts",
+        "  12:5  error  Unexpected any. Specify a different type  no-explicit-any",
+    ]
+    assert "row 3" not in example
+    # no line to center on: the output's head
+    assert example_of("all good here\nnothing to see", 1) == "all good here\nnothing to see"
