@@ -17,7 +17,7 @@ from collections.abc import Callable
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session as DbSession
 
-from sleepd.mining.recurrence import CROSS_PROJECT_SCOPE
+from sleepd.mining.recurrence import COMMAND_SCOPE, CROSS_PROJECT_SCOPE
 from sleepd.store.models import Episode, PatternOccurrence, Session, Task, TaskCluster
 
 RootFn = Callable[[str | None], str | None]
@@ -62,11 +62,16 @@ def reroot_stored(db: DbSession, root_of: RootFn) -> set[int]:
 
 
 def _rescope_clusters(db: DbSession, old: str | None, new: str | None) -> None:
-    """Clusters formed within project `old` now belong to `new` (cross-project ones stay)."""
+    """Clusters formed within project `old` (a slash command's ones too) now belong to
+    `new`; cross-project ones stay."""
     old_scope, new_scope = old or "", new or ""
     if old_scope == CROSS_PROJECT_SCOPE:
         return
     for cluster in db.scalars(select(TaskCluster)):
         centroid = cluster.centroid or {}
-        if centroid.get("scope") == old_scope:
-            cluster.centroid = {**centroid, "scope": new_scope}
+        scope = centroid.get("scope")
+        if not isinstance(scope, str):
+            continue
+        project, mark, command = scope.partition(COMMAND_SCOPE)
+        if project == old_scope:
+            cluster.centroid = {**centroid, "scope": f"{new_scope}{mark}{command}"}

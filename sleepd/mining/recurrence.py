@@ -56,8 +56,22 @@ def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
     return query if cfg.mine_automated_sessions else query.where(started_by_a_person())
 
 
-def scope_of(project_path: str | None, cfg: MiningConfig) -> str:
-    return CROSS_PROJECT_SCOPE if cfg.cross_project else (project_path or "")
+#: Enough of an intent to read a slash command's name from.
+COMMAND_CHARS = 200
+#: Separates a scope's project from the slash command whose runs it holds.
+COMMAND_SCOPE = "\x1f/"
+#: A custom slash command as mining stores its intent: `/name args`.
+_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)")
+
+
+def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> str:
+    """Where an intent's cluster is looked for: its project (or every project), and for a
+    custom slash command only among runs of the same command. The command's name is the
+    task's family: `/release patch` and `/release minor` are one kind of request,
+    `/bmad-dev-story` and `/bmad-create-story` two, however alike their words look."""
+    scope = CROSS_PROJECT_SCOPE if cfg.cross_project else (project_path or "")
+    command = _COMMAND.match(intent)
+    return f"{scope}{COMMAND_SCOPE}{command.group(1).lower()}" if command else scope
 
 
 def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
@@ -66,7 +80,9 @@ def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
     result = ClusterResult()
     pending = db.execute(
         intent_episodes(cfg)
-        .with_only_columns(Episode.id, Episode.project_path)
+        .with_only_columns(
+            Episode.id, Episode.project_path, func.substr(Episode.intent_text, 1, COMMAND_CHARS)
+        )
         .where(Episode.cluster_id.is_(None))
         .order_by(Episode.id)
     ).all()
@@ -81,8 +97,8 @@ def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
     ).all()
     vectorizer.fit_idf_chunks(_texts(db, chunk) for chunk in _chunks(list(newest), TEXT_CHUNK))
     by_scope: dict[str, list[int]] = defaultdict(list)
-    for episode_id, project in pending:
-        by_scope[scope_of(project, cfg)].append(episode_id)
+    for episode_id, project, head in pending:
+        by_scope[scope_of(project, cfg, head or "")].append(episode_id)
     clusters = list(db.scalars(select(TaskCluster).order_by(TaskCluster.id)))
     for scope, ids in by_scope.items():
         own = [c for c in clusters if (c.centroid or {}).get("scope") == scope]
