@@ -25,9 +25,7 @@ def command(name: str, args: str = "") -> str:
 
 
 @pytest.mark.both_dbs
-def test_runs_of_one_command_recur_and_two_commands_stay_apart(
-    engine: Engine, cfg: Config
-) -> None:
+def test_runs_of_one_command_recur_and_two_commands_stay_apart(engine: Engine, cfg: Config) -> None:
     # the BMAD workflow commands of a real project (wild sample, ShamsiievDmytro/metrics)
     prompts = [
         command("bmad-dev-story"),
