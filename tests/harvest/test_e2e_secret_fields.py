@@ -53,6 +53,17 @@ class Secrets:
         self.planted[field] = core
         return f"sk-ant-api03-{core}AA"
 
+    def assignment(self, field: str) -> str:
+        """A secret with no prefix of its own, known only by the name it is given: what
+        the generic rule finds (`api_key: …`, `token=…`), and what a short field joined
+        to the next one once hid. It holds a digit: a value of letters only is an
+        identifier to the generic rule, as to gitleaks (docs/redaction.md)."""
+        core = self._r(ALNUM, 23)
+        core = core[:11] + self._r(string.digits, 1) + core[11:]
+        self.planted[field] = core
+        name = self.rng.choice(("api_key: ", "token=", "client_secret=", "auth_token: "))
+        return name + core
+
     def private_key(self, field: str) -> str:
         lines = [self._r(B64, 64) for _ in range(8)]
         for number, body_line in enumerate(lines):
@@ -83,6 +94,7 @@ def claude_files(home: Path, s: Secrets) -> None:
         jline({**base, "type": "custom-title", "customTitle": "my " + s.github("custom-title")}),
         jline({**base, "type": "pr-link", "prUrl": "https://h/p/1?t=" + s.github("pr-link")}),
         jline({**base, "type": "permission-mode", "permissionMode": s.github("permission")}),
+        jline({**base, "type": "permission-mode", "permissionMode": s.assignment("mode kv")}),
         jline(
             {
                 **base,
@@ -112,7 +124,13 @@ def claude_files(home: Path, s: Secrets) -> None:
                             "id": "toolu_" + s.github("call id"),
                             "name": "Bash_" + s.github("tool name"),
                             "input": {"command": "echo " + s.anthropic("tool input")},
-                        }
+                        },
+                        {
+                            "type": "tool_use",
+                            "id": s.assignment("call id kv"),
+                            "name": s.assignment("tool name kv"),
+                            "input": {},
+                        },
                     ],
                 },
             }
@@ -177,6 +195,7 @@ def claude_files(home: Path, s: Secrets) -> None:
             {
                 "agentType": "t-" + s.github("agent type"),
                 "description": "use " + s.github("subagent description"),
+                "name": s.assignment("subagent name kv"),
             }
         )
     )
@@ -195,6 +214,7 @@ def codex_file(home: Path, s: Secrets) -> None:
             "cwd": "/work/" + s.github("codex cwd"),
             "cli_version": s.github("cli version"),
             "originator": s.github("originator"),
+            "agent_nickname": s.assignment("codex nickname kv"),
             "git": {
                 "repository_url": "https://x-access-token:"
                 + s.github("repository url")
@@ -208,6 +228,13 @@ def codex_file(home: Path, s: Secrets) -> None:
     lines = [
         jline(header),
         jline({"timestamp": ts, "type": "turn_context", "payload": {"model": s.github("c-model")}}),
+        jline(
+            {
+                "timestamp": ts,
+                "type": "turn_context",
+                "payload": {"model": s.assignment("codex model kv")},
+            }
+        ),
         # function-call arguments are a JSON document in a string, here with an escape
         b'{"timestamp":"%s","type":"response_item","payload":{"type":"function_call",'
         b'"name":"shell","call_id":"c1",'
@@ -221,6 +248,18 @@ def codex_file(home: Path, s: Secrets) -> None:
                     "type": "custom_tool_call",
                     "name": "n-" + s.github("custom tool name"),
                     "call_id": "c2",
+                    "input": "x",
+                },
+            }
+        ),
+        jline(
+            {
+                "timestamp": ts,
+                "type": "response_item",
+                "payload": {
+                    "type": "custom_tool_call",
+                    "name": s.assignment("custom tool name kv"),
+                    "call_id": s.assignment("codex call id kv"),
                     "input": "x",
                 },
             }
