@@ -127,7 +127,9 @@ def _pick(a: Any, b: Any, *, later: bool) -> Any:
         return b
     if second is None:
         return a
-    return b if (second > first) == later and second != first else a
+    if later:
+        return b if second > first else a
+    return b if second < first else a
 
 
 def _readiness(

@@ -47,3 +47,19 @@ def test_ready_projects_come_first(isolated_home: Any) -> None:
     )
     rows = project_readiness(reader, load_config())
     assert [r.project for r in rows] == ["/a", "/b"] and rows[0].ready and not rows[1].ready
+
+
+def test_a_repositorys_worktrees_add_their_sessions_and_span_to_it(isolated_home: Any) -> None:
+    reader = FakeReader(
+        [("/w/app", "train", 2), ("/w/app", "val", 2)],
+        [
+            ("/w/app", 4, "2026-11-05 00:00:00", "2026-11-06 00:00:00"),
+            ("/w/app/.claude/worktrees/fox", 3, "2026-11-01 00:00:00", "2026-11-03 00:00:00"),
+            ("/w/app/.worktrees/feature/x", 1, None, "2026-11-09 00:00:00"),
+        ],
+    )
+    (r,) = project_readiness(reader, load_config())
+    assert (r.project, r.sessions) == ("/w/app", 8)
+    # 8 sessions over the 8 days from 1 to 9 November: one a day, and 32 more to go
+    assert r.more_sessions == 32
+    assert r.more_days is not None and 31 < r.more_days < 33
