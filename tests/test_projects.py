@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from sleepd.projects import ProjectRoots, project_root
-
-
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
+from tests.git_repos import git, repo_with_commit
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    main = tmp_path / "code" / "app"
-    (main / "web").mkdir(parents=True)
-    (main / "web" / "index.js").write_text("x\n")
-    git(main, "init", "-q", "-b", "main")
-    git(main, "add", ".")
-    git(main, "commit", "-q", "-m", "first")
-    return main
+    return repo_with_commit(tmp_path / "code" / "app", {"web/index.js": "x\n"})
 
 
 @pytest.mark.parametrize(

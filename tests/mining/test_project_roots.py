@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,28 +17,14 @@ from sleepd.readiness import project_readiness
 from sleepd.search import EngineReader
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import Episode, PatternOccurrence, Task, TaskCluster
+from tests.git_repos import git, repo_with_commit
 
 from .builders import LATER, T0, SessionBuilder
 
 
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    main = tmp_path / "code" / "app"
-    main.mkdir(parents=True)
-    (main / "README.md").write_text("app\n")
-    git(main, "init", "-q", "-b", "main")
-    git(main, "add", ".")
-    git(main, "commit", "-q", "-m", "first")
-    return main
+    return repo_with_commit(tmp_path / "code" / "app")
 
 
 def install_session(engine: Engine, cwd: Path | str, day: int, intent: str) -> None:

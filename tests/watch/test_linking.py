@@ -83,23 +83,14 @@ def _external_ids(engine: Engine) -> dict[int, str]:
 
 
 def test_sessions_in_the_projects_worktrees_count_for_it(engine: Engine, tmp_path: Path) -> None:
-    import subprocess
-
     from sqlalchemy import text
 
     from sleepd.watch.linking import project_sessions
+    from tests.git_repos import git, repo_with_commit
 
-    repo = tmp_path / "code" / "billing"
-    repo.mkdir(parents=True)
-    (repo / "README.md").write_text("billing\n")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@e"]
-    for args in (["init", "-q", "-b", "main"], ["add", "."], ["commit", "-q", "-m", "one"]):
-        subprocess.run([*git, *args], cwd=repo, check=True, capture_output=True)
+    repo = repo_with_commit(tmp_path / "code" / "billing")
     workspace = tmp_path / "conductor" / "workspaces" / "billing" / "davao"
-    subprocess.run(
-        [*git, "worktree", "add", "-q", "-b", "davao", str(workspace)],
-        cwd=repo, check=True, capture_output=True,
-    )  # fmt: skip
+    git(repo, "worktree", "add", "-q", "-b", "davao", str(workspace))
     paths = {
         1: repo,
         2: repo / "web",
