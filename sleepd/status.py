@@ -128,12 +128,30 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         "tasks_recurring": recurring_tasks,
         "tasks_one_off": sum(splits.values()) - recurring_tasks,
         "failure_patterns": int(db.scalar("SELECT count(*) FROM failure_patterns") or 0),
+        "sessions_started_by_programs": programs_sessions(db),
         "recurring_failure_patterns": int(
             db.scalar("SELECT count(*) FROM failure_patterns WHERE count >= 2") or 0
         ),
         "top_failure_patterns": top,
         "replay": replay_figures(db, cfg),
     }
+
+
+def programs_sessions(db: ReadOnlyDb) -> int:
+    """Sessions a program started (`claude -p`, the SDK, `codex exec`, Codex over MCP):
+    harvested and mined for their failures, never for tasks (`mining.automation`)."""
+    from sleepd.mining.automation import AUTOMATED_ORIGINS
+
+    origin = "json_extract(meta, '$.origin')" if db.is_sqlite else "(meta ->> 'origin')"
+    marks = {f"o{n}": value for n, value in enumerate(AUTOMATED_ORIGINS)}
+    return int(
+        db.scalar(
+            f"SELECT count(*) FROM sessions WHERE {origin} IN "
+            f"({', '.join(':' + name for name in marks)})",
+            marks,
+        )
+        or 0
+    )
 
 
 def replay_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
@@ -407,6 +425,7 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "tasks_recurring": 0,
             "tasks_one_off": 0,
             "failure_patterns": 0,
+            "sessions_started_by_programs": 0,
             "recurring_failure_patterns": 0,
             "top_failure_patterns": [],
             "replay": {

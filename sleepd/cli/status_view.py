@@ -100,6 +100,18 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                         f"{_fmt(mining.get('tasks_one_off'))} one-off)",
                     ),
                     ("failure patterns", _fmt(mining.get("failure_patterns"))),
+                    *(
+                        [
+                            (
+                                "started by a program",
+                                f"{_fmt(mining.get('sessions_started_by_programs'))} sessions "
+                                "(claude -p, the SDK, codex exec or MCP): mined for their "
+                                "failures, not for tasks",
+                            )
+                        ]
+                        if mining.get("sessions_started_by_programs")
+                        else []
+                    ),
                 ],
             )
         )

@@ -15,14 +15,20 @@ and give no tasks.
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, or_
+from typing import TYPE_CHECKING
 
-from sleepd.store.models import Session
+if TYPE_CHECKING:
+    from sqlalchemy import ColumnElement
 
+#: Imported by `sleepd status`, which loads no SQLAlchemy: the query below imports it.
 AUTOMATED_ORIGINS = ("sdk-cli", "sdk-ts", "sdk-py", "exec", "mcp")
 
 
 def started_by_a_person() -> ColumnElement[bool]:
     """SQL: the session's origin is unknown or one a person starts."""
+    from sqlalchemy import or_
+
+    from sleepd.store.models import Session
+
     origin = Session.meta["origin"].as_string()
     return or_(origin.is_(None), origin.not_in(AUTOMATED_ORIGINS))

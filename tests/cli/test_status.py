@@ -151,3 +151,20 @@ def test_human_view_marks_simulated_nights(db_engine: Any) -> None:
     proc = run_status()
     assert proc.returncode == 0, proc.stderr
     assert "SIMULATED" in proc.stdout
+
+
+@pytest.mark.both_dbs
+def test_status_counts_the_sessions_a_program_started(db_engine: Any) -> None:
+    from sleepd.store.models import Session
+
+    with write_session(db_engine) as db:
+        for n, origin in enumerate(["cli", "sdk-cli", "exec", "claude-desktop", "mcp", None]):
+            meta = {"origin": origin} if origin else {}
+            db.add(Session(source="claude", external_id=f"s{n}", kind="main", meta=meta))
+    proc = run_status("--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["mining"]["sessions_started_by_programs"] == 3
+    human = run_status()
+    assert "started by a program" in human.stdout and "not for tasks" in human.stdout
