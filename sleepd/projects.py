@@ -35,6 +35,8 @@ _WORKSPACE_GROUP = re.compile(r"^(.*[/\\]\.?(?:conductor|conduit)[/\\]workspaces
 #: Parent folders searched for a `.git` entry, as git's own discovery would.
 _MAX_DEPTH = 64
 _GITDIR = "gitdir:"
+#: Bytes read of a `.git` file or `commondir`: a path, never a long file.
+_SMALL_FILE = 4096
 
 
 def project_root(path: str | None) -> str | None:
@@ -88,7 +90,7 @@ def _main_worktree_path(path: str) -> str | None:
         else:
             return None
         main = _main_of_linked(dot_git)
-    except OSError:
+    except (OSError, ValueError):  # unreadable, or a path no file can have (a NUL in it)
         return None
     if main is None:
         return None
@@ -96,9 +98,15 @@ def _main_worktree_path(path: str) -> str | None:
     return str(main / rest) if rest.parts else str(main)
 
 
+def _small_text(path: Path) -> str:
+    """The start of a small file git writes (a `.git` file, `commondir`): never more."""
+    with path.open("rb") as handle:
+        return handle.read(_SMALL_FILE).decode("utf-8", errors="replace").strip()
+
+
 def _main_of_linked(dot_git: Path) -> Path | None:
     """The main worktree of the linked worktree whose `.git` file this is."""
-    text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+    text = _small_text(dot_git)
     if not text.startswith(_GITDIR):
         return None
     gitdir = Path(text[len(_GITDIR) :].strip())
@@ -106,7 +114,7 @@ def _main_of_linked(dot_git: Path) -> Path | None:
         gitdir = dot_git.parent / gitdir
     commondir_file = gitdir / "commondir"
     if commondir_file.is_file():
-        common = Path(commondir_file.read_text(encoding="utf-8", errors="replace").strip())
+        common = Path(_small_text(commondir_file))
         common = common if common.is_absolute() else gitdir / common
     else:  # older git: <common>/worktrees/<name>
         common = gitdir.parent.parent
@@ -121,14 +129,14 @@ def _group_root(group: str) -> str:
     """The main worktree of the workspaces in `group` still on this machine, else `group`."""
     try:
         children = sorted(Path(group).iterdir())
-    except OSError:
+    except (OSError, ValueError):
         return group
     for child in children:
         try:
             if not (child / ".git").is_file():
                 continue
             main = _main_of_linked(child / ".git")
-        except OSError:
+        except (OSError, ValueError):
             continue
         if main is not None:
             return str(main)

@@ -106,3 +106,26 @@ def test_roots_are_remembered_per_pass(repo: Path, tmp_path: Path) -> None:
     git(repo, "worktree", "remove", "--force", str(tree))
     assert roots(str(tree)) == str(repo)  # the pass keeps what it saw first
     assert project_root(str(tree)) == str(tree)  # a path gone, in no known layout
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "/x/conductor/workspaces/a\x00b/c",
+        "/a\x00b/.claude/worktrees/x",
+        "/" + "a" * 5000,
+        "/tmp/\udcff/x",
+        "\x00",
+        "/x/conductor/workspaces/\udcff/c",
+    ],
+)
+def test_a_path_no_file_can_have_maps_without_an_error(hostile: str) -> None:
+    root = project_root(hostile)
+    assert root is not None and hostile.startswith(root)
+
+
+def test_a_git_file_is_read_only_as_far_as_a_path_goes(tmp_path: Path) -> None:
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / ".git").write_bytes(b"gitdir: " + b"x" * (1 << 20))
+    assert project_root(str(odd)) == str(odd)

@@ -189,17 +189,59 @@ def normalize(line: str) -> str:
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
 
 
-def _lines(text: str) -> list[str]:
-    """The output's lines a signature may come from: a tool's wrapper lines, a runner's
-    verdicts and passed tests are passed over when another line sounds like an error."""
+def _lines(text: str) -> tuple[list[str], list[str]]:
+    """The output's lines a signature may come from, and those of them that sound like
+    an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
+    over when another line sounds like an error."""
     plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
     every = [ln.strip() for ln in plain.splitlines() if ln.strip()]
     lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
-    causes = [ln for ln in lines if not _not_a_cause(_TASK_PREFIX.sub("", ln))]
-    return causes if any(_ERROR_LINE.search(ln) for ln in causes) else lines
+    causes: list[str] = []
+    erring: list[str] = []
+    errors: list[str] = []
+    for line in lines:
+        cause = not _not_a_cause(line)
+        if cause:
+            causes.append(line)
+        if _sounds_like_error(line):
+            erring.append(line)
+            if cause:
+                errors.append(line)
+    return (causes, errors) if errors else (lines, erring)
+
+
+#: `_ERROR_LINE`'s words: looked for as substrings of the lowercased line, which is what
+#: the pattern matches and several times faster than it on a log's many lines.
+_ERROR_WORDS = tuple(_ERROR_LINE.pattern.replace("\\'", "'").split("|"))
+
+
+def _sounds_like_error(line: str) -> bool:
+    low = line.lower()
+    return any(word in low for word in _ERROR_WORDS)
+
+
+#: Every runner verdict and passed-test report holds one of these (lowercased); a line
+#: with none is a cause candidate without running the patterns (most lines of a log).
+_NOT_A_CAUSE_HINTS = (
+    "exit",
+    "fail",
+    "error",
+    "elifecycle",
+    "***",
+    "problem",
+    "pass",
+    "ok",
+    "✓",
+    "✔",
+    "√",
+)
 
 
 def _not_a_cause(line: str) -> bool:
+    low = line.lower()
+    if not any(hint in low for hint in _NOT_A_CAUSE_HINTS):
+        return False
+    line = _TASK_PREFIX.sub("", line)
     return bool(_RUNNER_VERDICT.search(line) or _PASS_LINE.match(line))
 
 
@@ -208,7 +250,10 @@ def key_line(text: str, klass: str | None) -> str:
     last line that sounds like an error (one of two words or more before a lone word),
     else the first non-empty line; lines a tool's wrapper adds to every output, and a
     runner's verdict on what it ran, are passed over unless there is nothing else."""
-    lines = _lines(text)
+    return _key_line_of(*_lines(text), klass)
+
+
+def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     if not lines:
         return ""
     if klass:
@@ -216,7 +261,6 @@ def key_line(text: str, klass: str | None) -> str:
         for line in lines:
             if bare.lower() in line.lower():
                 return line
-    errors = [line for line in lines if _ERROR_LINE.search(line)]
     # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
     return worded[-1] if worded else lines[0]
@@ -233,8 +277,7 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     listing, a test runner's passing tests), so the example a person reads in `sleepd
     patterns` starts just before the line the signature came from.
     """
-    klass = error_class("\n".join(_lines(text)), exit_code)
-    key = key_line(text, klass)
+    _, _, key = _analysed(text, exit_code)
     plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
     lines = [ln for ln in plain.splitlines() if ln.strip()]
     at = next((n for n, ln in enumerate(lines) if ln.strip() == key), None) if key else None
@@ -244,8 +287,14 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     return "\n".join(ln.rstrip() for ln in window)[:EXAMPLE_CHARS]
 
 
-def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
+def _analysed(text: str, exit_code: int | None) -> tuple[list[str], str | None, str]:
+    """The candidate lines, the error class and the key line of one output."""
+    lines, errors = _lines(text)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
-    klass = error_class("\n".join(_lines(text)), exit_code)
-    line = key_line(text, klass)
+    klass = error_class("\n".join(lines), exit_code)
+    return lines, klass, _key_line_of(lines, errors, klass)
+
+
+def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
+    _, klass, line = _analysed(text, exit_code)
     return Signature(tool_name=tool_name, error_class=klass, text=first_sentence(normalize(line)))
