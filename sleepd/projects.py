@@ -15,6 +15,8 @@ recurring. So mining, readiness and the night group sessions by `project_root`:
   by the layouts above: everything from `/.claude/worktrees/` or `/.worktrees/` on is
   dropped; a Conductor workspace maps to the main worktree of any sibling workspace
   still on this machine, else to the folder holding them (`.../workspaces/<repo>`);
+  one from `<dir>/<repo>-worktrees/<name>` maps to `<dir>/<repo>` when that is a
+  repository here, else to the `<repo>-worktrees` folder;
 * any other path, and a bare repository's worktrees (no main worktree to map to), is
   kept as recorded.
 
@@ -32,6 +34,9 @@ from pathlib import Path
 _NESTED_WORKTREE = re.compile(r"[/\\]\.(?:claude[/\\])?worktrees(?:[/\\]|$)")
 #: Conductor's (and Conduit's) workspaces of one repository: `<group>/<workspace>`.
 _WORKSPACE_GROUP = re.compile(r"^(.*[/\\]\.?(?:conductor|conduit)[/\\]workspaces[/\\][^/\\]+)")
+#: A folder of one repository's worktrees beside it: `<dir>/<repo>-worktrees/<name>` (or
+#: `_worktrees`, `.worktrees`), as `git worktree add ../<repo>-worktrees/<name>` makes.
+_SIBLING_FOLDER = re.compile(r"^(.*[/\\])([^/\\]+?)([-_.]worktrees)(?=[/\\])")
 #: Parent folders searched for a `.git` entry, as git's own discovery would.
 _MAX_DEPTH = 64
 _GITDIR = "gitdir:"
@@ -52,6 +57,9 @@ def project_root(path: str | None) -> str | None:
     group = _WORKSPACE_GROUP.match(path)
     if group is not None:
         return _group_root(group.group(1))
+    beside = _SIBLING_FOLDER.match(path)
+    if beside is not None:
+        return _sibling_root(beside.group(1), beside.group(2), beside.group(3))
     return path
 
 
@@ -123,6 +131,18 @@ def _main_of_linked(dot_git: Path) -> Path | None:
         return None  # a bare repository: no main worktree to group under
     main = common.parent
     return main if (main / ".git").is_dir() else None
+
+
+def _sibling_root(parent: str, repo: str, suffix: str) -> str:
+    """A removed worktree from `<parent><repo><suffix>/…`: the repository `<parent><repo>`
+    when it is one on this machine, else the folder holding its worktrees."""
+    folder = f"{parent}{repo}{suffix}"
+    try:
+        if Path(parent, repo, ".git").is_dir():
+            return f"{parent}{repo}"
+    except (OSError, ValueError):
+        pass
+    return folder
 
 
 def _group_root(group: str) -> str:

@@ -26,6 +26,16 @@ def repo(tmp_path: Path) -> Path:
         ("/Users/m/conductor/workspaces/chkit/davao", "/Users/m/conductor/workspaces/chkit"),
         ("/Users/m/conductor/workspaces/chkit/seoul-v1/pkg", "/Users/m/conductor/workspaces/chkit"),
         ("/Users/m/.conduit/workspaces/app/feature/x", "/Users/m/.conduit/workspaces/app"),
+        # a folder of worktrees beside the repository (real: marot/spotter), the repository
+        # not on this machine: the folder groups them
+        ("/home/u/projects/spotter-worktrees/spotter-dov", "/home/u/projects/spotter-worktrees"),
+        (
+            "/home/u/projects/spotter-worktrees/spotter-dov/lib",
+            "/home/u/projects/spotter-worktrees",
+        ),
+        ("/home/u/app_worktrees/fix", "/home/u/app_worktrees"),
+        ("/home/u/my.worktrees.notes/x", "/home/u/my.worktrees.notes/x"),
+        ("/home/u/app-worktrees", "/home/u/app-worktrees"),
         # ordinary paths, and look-alikes, stay as recorded
         ("/Users/a/app", "/Users/a/app"),
         ("/Users/a/app/web", "/Users/a/app/web"),
@@ -129,3 +139,12 @@ def test_a_git_file_is_read_only_as_far_as_a_path_goes(tmp_path: Path) -> None:
     odd.mkdir()
     (odd / ".git").write_bytes(b"gitdir: " + b"x" * (1 << 20))
     assert project_root(str(odd)) == str(odd)
+
+
+def test_a_removed_worktree_beside_its_repository_maps_to_it(repo: Path) -> None:
+    beside = repo.parent / f"{repo.name}-worktrees" / "feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(beside))
+    assert project_root(str(beside / "web")) == str(repo / "web")  # on disk: git says
+    git(repo, "worktree", "remove", "--force", str(beside))
+    assert project_root(str(beside)) == str(repo)  # removed: its folder names the repository
+    assert project_root(str(beside / "web")) == str(repo)
