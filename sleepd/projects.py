@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, Protocol
 
 #: Worktree folders inside the repository they belong to: the repository is the prefix.
 _NESTED_WORKTREE = re.compile(r"[/\\]\.(?:claude[/\\])?worktrees(?:[/\\]|$)")
@@ -76,6 +78,26 @@ class ProjectRoots:
         if path not in self._known:
             self._known[path] = project_root(path)
         return self._known[path]
+
+
+class Rows(Protocol):
+    """The one read a store gives `recorded_paths` (any of the store's readers)."""
+
+    def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[Sequence[Any]]: ...
+
+
+def recorded_paths(db: Rows, project: str, *, below: bool = False) -> list[str]:
+    """The session paths, as transcripts recorded them, whose project root is `project`'s
+    (with `below`, or lies inside it): the sessions of a repository's worktrees too."""
+    roots = ProjectRoots()
+    root = roots(project) or project
+    inside = root.rstrip("/") + "/"
+    found = set()
+    for (path,) in db.rows("SELECT DISTINCT project_path FROM sessions"):
+        mapped = roots(str(path)) if path else None
+        if mapped is not None and (mapped == root or (below and mapped.startswith(inside))):
+            found.add(str(path))
+    return sorted(found)
 
 
 def _main_worktree_path(path: str) -> str | None:

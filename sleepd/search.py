@@ -180,7 +180,10 @@ def _filters(
     if project or source:
         join = " JOIN sessions s ON s.id = e.session_id"
         if project:
-            paths = _paths_of_project(reader, project)
+            from sleepd.projects import recorded_paths
+
+            # the repository's worktrees too: naming it or any of its worktrees finds them
+            paths = recorded_paths(reader, project)
             marks = []
             for n, path in enumerate(paths):
                 params[f"p{n}"] = path
@@ -190,17 +193,6 @@ def _filters(
             params["source"] = source
             filters.append("s.source = :source")
     return join, "".join(f" AND {f}" for f in filters), params
-
-
-def _paths_of_project(reader: Reader, project: str) -> list[str]:
-    """The recorded session paths of `project`'s repository: its worktrees' too
-    (`sleepd.projects`), so naming the repository or any of its worktrees finds them."""
-    from sleepd.projects import ProjectRoots
-
-    roots = ProjectRoots()
-    root = roots(project)
-    recorded = reader.rows("SELECT DISTINCT project_path FROM sessions")
-    return sorted({str(p) for (p,) in recorded if p is not None and roots(str(p)) == root})
 
 
 #: One word of a query as PostgreSQL's index holds it (the function is migration 0008's).

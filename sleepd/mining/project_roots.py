@@ -32,22 +32,20 @@ def reroot_stored(db: DbSession, root_of: RootFn) -> set[int]:
         .distinct()
     ).all()
     touched: set[int] = set()
+    moves: list[tuple[str, str]] = []
     for recorded, stored in pairs:
         root = root_of(recorded)
         if root == stored:
             continue
         sessions = select(Session.id).where(Session.project_path.is_not_distinct_from(recorded))
-        episodes = select(Episode.id).where(
-            Episode.session_id.in_(sessions), Episode.project_path.is_not_distinct_from(stored)
-        )
-        touched.update(
-            cid
-            for cid in db.scalars(
-                select(Episode.cluster_id).where(Episode.id.in_(episodes)).distinct()
+        moved = db.execute(
+            select(Episode.id, Episode.cluster_id).where(
+                Episode.session_id.in_(sessions),
+                Episode.project_path.is_not_distinct_from(stored),
             )
-            if cid is not None
-        )
-        episode_ids = list(db.scalars(episodes))
+        ).all()
+        touched.update(cid for _, cid in moved if cid is not None)
+        episode_ids = [eid for eid, _ in moved]
         for start in range(0, len(episode_ids), 500):
             chunk = episode_ids[start : start + 500]
             db.execute(update(Task).where(Task.episode_id.in_(chunk)).values(project_path=root))
@@ -57,21 +55,24 @@ def reroot_stored(db: DbSession, root_of: RootFn) -> set[int]:
                 .values(project_path=root)
             )
             db.execute(update(Episode).where(Episode.id.in_(chunk)).values(project_path=root))
-        _rescope_clusters(db, stored, root)
+        if (stored or "") != CROSS_PROJECT_SCOPE:
+            moves.append((stored or "", root or ""))
+    if moves:
+        _rescope_clusters(db, moves)
     return touched
 
 
-def _rescope_clusters(db: DbSession, old: str | None, new: str | None) -> None:
-    """Clusters formed within project `old` (a slash command's ones too) now belong to
-    `new`; cross-project ones stay."""
-    old_scope, new_scope = old or "", new or ""
-    if old_scope == CROSS_PROJECT_SCOPE:
-        return
+def _rescope_clusters(db: DbSession, moves: list[tuple[str, str]]) -> None:
+    """Clusters formed within a moved project (a slash command's ones too) follow it, the
+    moves applied in order; cross-project ones stay."""
     for cluster in db.scalars(select(TaskCluster)):
         centroid = cluster.centroid or {}
         scope = centroid.get("scope")
         if not isinstance(scope, str):
             continue
         project, mark, command = scope.partition(COMMAND_SCOPE)
-        if project == old_scope:
-            cluster.centroid = {**centroid, "scope": f"{new_scope}{mark}{command}"}
+        for old, new in moves:
+            if project == old:
+                project = new
+        if f"{project}{mark}{command}" != scope:
+            cluster.centroid = {**centroid, "scope": f"{project}{mark}{command}"}

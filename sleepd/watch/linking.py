@@ -204,8 +204,10 @@ def project_filter(db: Reader, project: str, alias: str = "s") -> tuple[str, dic
         "project": project,
         "project_below": _like_escape(project.rstrip("/")) + "/%",
     }
+    from sleepd.projects import recorded_paths
+
     marks = []
-    for number, path in enumerate(_worktree_paths(db, project)):
+    for number, path in enumerate(recorded_paths(db, project, below=True)):
         params[f"wt{number}"] = path
         marks.append(f":wt{number}")
     linked = f" OR {alias}.project_path IN ({', '.join(marks)})" if marks else ""
@@ -214,22 +216,6 @@ def project_filter(db: Reader, project: str, alias: str = "s") -> tuple[str, dic
         f"OR {alias}.project_path LIKE :project_below ESCAPE '\\'{linked})",
         params,
     )
-
-
-def _worktree_paths(db: Reader, project: str) -> list[str]:
-    """Recorded session paths outside `project` whose project root is it or below it."""
-    from sleepd.projects import ProjectRoots
-
-    roots = ProjectRoots()
-    below = project.rstrip("/") + "/"
-    found = []
-    for (path,) in db.rows("SELECT DISTINCT project_path FROM sessions"):
-        if not path or path == project or str(path).startswith(below):
-            continue
-        root = roots(str(path))
-        if root is not None and (root == project or root.startswith(below)):
-            found.append(str(path))
-    return sorted(found)
 
 
 def read_filter(
