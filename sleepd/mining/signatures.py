@@ -189,12 +189,18 @@ def normalize(line: str) -> str:
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
 
 
-def _lines(text: str) -> tuple[list[str], list[str]]:
-    """The output's lines a signature may come from, and those of them that sound like
+def _printed_lines(text: str) -> list[str]:
+    """The output's non-blank lines as a terminal showed them (no colour codes, no
+    Claude Code tags)."""
+    plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
+    return [ln for ln in plain.splitlines() if ln.strip()]
+
+
+def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
+    """The printed lines a signature may come from, and those of them that sound like
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
     over when another line sounds like an error."""
-    plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
-    every = [ln.strip() for ln in plain.splitlines() if ln.strip()]
+    every = [ln.strip() for ln in printed]
     lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
     causes: list[str] = []
     erring: list[str] = []
@@ -250,7 +256,7 @@ def key_line(text: str, klass: str | None) -> str:
     last line that sounds like an error (one of two words or more before a lone word),
     else the first non-empty line; lines a tool's wrapper adds to every output, and a
     runner's verdict on what it ran, are passed over unless there is nothing else."""
-    return _key_line_of(*_lines(text), klass)
+    return _key_line_of(*_lines(_printed_lines(text)), klass)
 
 
 def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
@@ -277,9 +283,8 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     listing, a test runner's passing tests), so the example a person reads in `sleepd
     patterns` starts just before the line the signature came from.
     """
-    _, _, key = _analysed(text, exit_code)
-    plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
-    lines = [ln for ln in plain.splitlines() if ln.strip()]
+    lines = _printed_lines(text)
+    _, key = _analysed(lines, exit_code)
     at = next((n for n, ln in enumerate(lines) if ln.strip() == key), None) if key else None
     if at is None:
         return text.strip()[:EXAMPLE_CHARS]
@@ -287,14 +292,14 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     return "\n".join(ln.rstrip() for ln in window)[:EXAMPLE_CHARS]
 
 
-def _analysed(text: str, exit_code: int | None) -> tuple[list[str], str | None, str]:
-    """The candidate lines, the error class and the key line of one output."""
-    lines, errors = _lines(text)
+def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, str]:
+    """The error class and the key line of one output's printed lines."""
+    lines, errors = _lines(printed)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
-    return lines, klass, _key_line_of(lines, errors, klass)
+    return klass, _key_line_of(lines, errors, klass)
 
 
 def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
-    _, klass, line = _analysed(text, exit_code)
+    klass, line = _analysed(_printed_lines(text), exit_code)
     return Signature(tool_name=tool_name, error_class=klass, text=first_sentence(normalize(line)))
