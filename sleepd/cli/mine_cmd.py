@@ -146,6 +146,12 @@ def tasks_show(
         )
     context = row["context"] if isinstance(row["context"], dict) else {}
     for key, value in context.items():
+        if key == "local_commands" and isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    rows.append(("context: the person ran", words(item.get("command"))))
+                    rows.append(("context: which printed", words(item.get("output"))))
+            continue
         rows.append((f"context: {key.replace('_', ' ')}", words(value)))
     rows.extend(_replay_rows(row.get("replay")))
     spec = row["judge_spec"] if isinstance(row["judge_spec"], dict) else {}

@@ -76,10 +76,28 @@ def target_user_message(intent: str, context: dict[str, object]) -> str:
     files = context.get("files")
     if isinstance(files, list) and files:
         lines.append("Files mentioned: " + ", ".join(str(f) for f in files[:10]))
+    lines.extend(_local_command_lines(context.get("local_commands")))
     lines.append("")
     lines.append(intent)
     task = "\n".join(lines).strip()
     return f"{TASK_PREAMBLE}\n\n{fence(task)}"
+
+
+def _local_command_lines(commands: object) -> list[str]:
+    """What the user ran themselves just before asking, and its output: the thing a
+    request such as "please fix these" is about."""
+    lines: list[str] = []
+    for item in commands if isinstance(commands, list) else []:
+        if not isinstance(item, dict):
+            continue
+        command, output = str(item.get("command") or ""), str(item.get("output") or "")
+        lines.append(
+            f"Before asking, the user ran `{command}`, which printed:"
+            if command
+            else "Before asking, the user's own command printed:"
+        )
+        lines.append(output or "(nothing)")
+    return lines
 
 
 def judge_user_message(intent: str, rubric: str, answer: str) -> str:

@@ -57,6 +57,23 @@ class SlashCommand:
 
 
 _BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)
+_BASH_OUTPUT = re.compile(
+    r"<bash-(stdout|stderr)>(.*?)(?:</bash-\1>|\Z)", re.DOTALL | re.IGNORECASE
+)
+
+
+def local_command_part(text: str) -> tuple[str, str] | None:
+    """A record of a command the person ran themselves (Claude Code's `! cmd`):
+    ("command", what they typed) or ("output", what it printed, stdout then stderr);
+    None for any other text."""
+    head = text[:20000]
+    bash = _BASH_INPUT.match(head)
+    if bash:
+        return "command", bash.group(1).strip()
+    if not head.lstrip().lower().startswith(("<bash-stdout>", "<bash-stderr>")):
+        return None
+    printed = [m.group(2).strip() for m in _BASH_OUTPUT.finditer(text)]
+    return "output", "\n".join(part for part in printed if part)
 
 
 def parse_command(text: str) -> SlashCommand | None:

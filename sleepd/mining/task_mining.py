@@ -12,20 +12,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
+from sleepd.mining.commands import local_command_part
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
 from sleepd.mining.splits import split_for_task
 from sleepd.mining.tasks import (
     Evidence,
+    LocalCommand,
     build_context,
     command_of,
     heuristic_spec,
     is_shell_tool,
+    local_commands_before,
     task_intent,
 )
 from sleepd.mining.turns import needs_context
@@ -106,11 +109,13 @@ def _mine_batch(
     ):
         intents[session_id].append((start_seq, text))
     events, commands = _load_events(db, [s for group in signals.values() for s in group])
+    shown = _local_commands(db, episodes)
     for episode in episodes:
         cluster = clusters[episode.cluster_id] if episode.cluster_id else None
         if cluster is None or not _useful(episode, cluster, signals[episode.id], cfg):
             continue
-        if needs_context(episode.intent_text or ""):
+        local_commands = shown.get(episode.id, [])
+        if needs_context(episode.intent_text or "", shown=bool(local_commands)):
             continue  # "Did you commit?" opening a resumed session: nothing to replay
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
@@ -129,6 +134,7 @@ def _mine_batch(
                     project_path=episode.project_path,
                     git_branch=session.git_branch,
                     prior_intent=_prior_intent(intents[episode.session_id], episode.start_seq),
+                    local_commands=local_commands,
                 ),
                 judge_spec=spec.to_dict(),
                 split=split,
@@ -151,6 +157,45 @@ def _useful(
         s.kind in CLEAR_FAILURES and s.polarity < 0 and s.confidence >= CLEAR_CONFIDENCE
         for s in signals
     )
+
+
+def _local_commands(db: DbSession, episodes: Sequence[Episode]) -> dict[int, list[LocalCommand]]:
+    """Per episode: the commands the person ran themselves (and what they printed)
+    after their previous typed turn and before the episode's request, in one query
+    for the batch."""
+    intents = {e.intent_event_id: e.id for e in episodes if e.intent_event_id}
+    if not intents:
+        return {}
+    rows = db.execute(
+        select(Event.id, Event.session_id, Event.seq, Event.kind, Event.text)
+        .where(
+            Event.session_id.in_({e.session_id for e in episodes}),
+            Event.role == "user",
+            or_(
+                Event.kind == "user_prompt",
+                Event.text.startswith("<bash-input>"),
+                Event.text.startswith("<bash-stdout>"),
+                Event.text.startswith("<bash-stderr>"),
+            ),
+        )
+        .order_by(Event.session_id, Event.seq)
+    )
+    found: dict[int, list[LocalCommand]] = {}
+    parts: list[tuple[str, str]] = []
+    session = None
+    for event_id, session_id, _seq, _kind, text in rows:
+        if session_id != session:
+            session, parts = session_id, []
+        part = local_command_part(text or "")
+        if event_id in intents:
+            if parts:
+                found[intents[event_id]] = local_commands_before(parts)
+            parts = []
+        elif part is not None:
+            parts.append(part)
+        else:
+            parts = []  # a typed turn in between: what came before it was seen already
+    return found
 
 
 def _prior_intent(session_intents: Sequence[tuple[int, str]], start_seq: int) -> str | None:

@@ -79,8 +79,11 @@ def build_context(
     project_path: str | None,
     git_branch: str | None,
     prior_intent: str | None,
+    local_commands: Sequence[LocalCommand] = (),
 ) -> dict[str, Any]:
-    """The replay context: only facts known when the intent was typed."""
+    """The replay context: only facts known when the intent was typed. `local_commands`:
+    what the person ran themselves just before asking, and what it printed ("please fix
+    these" after `! uv run ty check` points at that output)."""
     context: dict[str, Any] = {
         "project_path": project_path,
         "git_branch": git_branch or None,
@@ -88,7 +91,41 @@ def build_context(
     }
     if prior_intent and needs_prior_intent(intent_text):
         context["prior_intent"] = prior_intent[:2000]
+    if local_commands:
+        context["local_commands"] = [
+            {"command": c.command[:MAX_COMMAND_CHARS], "output": c.output[-MAX_OUTPUT_CHARS:]}
+            for c in local_commands[-MAX_LOCAL_COMMANDS:]
+        ]
     return context
+
+
+@dataclass(frozen=True)
+class LocalCommand:
+    """A command the person ran themselves before a request, and what it printed."""
+
+    command: str
+    output: str
+
+
+#: The last commands kept in a task's context, and the end of each one's output (where
+#: a linter or a test runner prints its summary and the last errors).
+MAX_LOCAL_COMMANDS = 3
+MAX_OUTPUT_CHARS = 4000
+
+
+def local_commands_before(parts: Sequence[tuple[str, str]]) -> list[LocalCommand]:
+    """Pair the person's command records (`local_command_part` values, in file order)
+    into commands with their output; an output with no command before it keeps an
+    empty command."""
+    commands: list[LocalCommand] = []
+    for kind, value in parts:
+        if kind == "command":
+            commands.append(LocalCommand(value, ""))
+        elif commands and not commands[-1].output:
+            commands[-1] = LocalCommand(commands[-1].command, value)
+        else:
+            commands.append(LocalCommand("", value))
+    return commands
 
 
 def command_of(call_text: str) -> str:

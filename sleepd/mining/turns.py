@@ -567,11 +567,61 @@ SHORT_TURN = 8
 FOLLOW_OVERLAP = 0.15
 
 
-def needs_context(text: str) -> bool:
+#: Words that point at something instead of naming it ("fix this", "do the same for them").
+_POINTING = re.compile(r"\b(this|that|these|those|it|them|above|same|here|there)\b", re.IGNORECASE)
+#: "this repo": the repository is every task's context, so pointing at it names enough.
+_POINTS_AT_REPOSITORY = re.compile(
+    r"\b(this|the|our|my)\s+(repo|repository|project|codebase|code base|app|folder|"
+    r"directory|package|library|workspace)\b",
+    re.IGNORECASE,
+)
+#: A token that names something specific: a path, a file, an identifier, a version, a
+#: quoted or code-marked word, a capitalised name after the first word.
+_NAMES_A_THING = re.compile(
+    r"[\w-]+[./_:#@][\w/.-]+|\d|[`\"'][^`\"']+[`\"']"
+    r"|(?<=\s)[A-Z][a-z]+[A-Z]\w*|(?<=[a-z,]\s)[A-Z][a-z]\w*"
+)
+#: At most this many words, a request pointing at its object names nothing else ("make
+#: it faster", "why is this failing?"); a longer one must be all generic words.
+SHORT_POINTING = 6
+#: Words of a request that name an action or a kind of thing, never the thing itself.
+_GENERIC_WORDS = frozenset(
+    _WORD.findall(
+        "a an the to for of on in at up out with and or so now then again please pls plz can "
+        "could would will you u me us we i my our let lets let's go get got make do does did "
+        "done put set take give have has is are was be it its it's this that these those them "
+        "they here there above same one ones thing things stuff bit part look check see fix "
+        "fixed review explain describe tell show run rerun try retry test tests testing build "
+        "write add update change changes edit edits create open raise submit push commit merge "
+        "deploy ship release publish pr prs pull request requests mr code file files work job "
+        "bug bugs error errors issue issues problem problems something all everything whole "
+        "too also as well just quickly real quick ok okay sure yes yeah cool great nice good "
+        "thanks thank what why how is into onto from about over back don dont doesn isn s t"
+    )
+)
+
+
+def names_nothing(text: str) -> bool:
+    """A short request whose object is only a pointing word ("lets get a pr up for
+    this", "fix it", "explain that error"): what it acts on was in the exchange before
+    it. Pointing at the repository ("add a README to this repo") names enough."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not words or len(words) > 12 or not _POINTING.search(text):
+        return False
+    if _POINTS_AT_REPOSITORY.search(text) or _NAMES_A_THING.search(text):
+        return False
+    return len(words) <= SHORT_POINTING or all(word in _GENERIC_WORDS for word in words)
+
+
+def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
-    agent did. Such a request opens a session now and then (a resumed conversation),
-    but it is never a task on its own: a replay would have nothing to act on."""
+    agent did, a request that points at its object without naming it ("fix this").
+    Such a request opens a session now and then (a resumed conversation), or opens an
+    episode the rules could not attach to the one before, but it is never a task on its
+    own: a replay would have nothing to act on. `shown`: the person showed the agent
+    something just before (the output of a command they ran themselves), which is what
+    "fix these" points at and what the task's context then carries."""
     region = _IMAGE.sub("", text.replace("\u2019", "'")).strip()
     if not region:
         return True
@@ -579,6 +629,7 @@ def needs_context(text: str) -> bool:
         _GO_AHEAD_ONLY.match(region)
         or _CLOSING_STEP.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
+        or (names_nothing(region) and not shown)
     )
 
 

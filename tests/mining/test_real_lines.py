@@ -755,7 +755,7 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
         ("fix tests", False),
         ("/release minor", False),
         ("ok lets get back to main", False),
-        ("yes, and make it cross-browser", False),
+        ("yes, and make it cross-browser", True),  # "it" is named only before it
         ("Did you see the CORS error on the login page when we deployed to staging?", False),
     ],
 )
