@@ -62,6 +62,10 @@ _BASH_OUTPUT = re.compile(
 )
 
 
+#: How the records of a command the person ran themselves begin.
+LOCAL_COMMAND_TAGS = ("<bash-input>", "<bash-stdout>", "<bash-stderr>")
+
+
 def local_command_part(text: str) -> tuple[str, str] | None:
     """A record of a command the person ran themselves (Claude Code's `! cmd`):
     ("command", what they typed) or ("output", what it printed, stdout then stderr);

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import case, literal, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
-from sleepd.mining.commands import local_command_part
+from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
@@ -109,11 +109,14 @@ def _mine_batch(
     ):
         intents[session_id].append((start_seq, text))
     events, commands = _load_events(db, [s for group in signals.values() for s in group])
-    shown = _local_commands(db, episodes)
-    for episode in episodes:
-        cluster = clusters[episode.cluster_id] if episode.cluster_id else None
-        if cluster is None or not _useful(episode, cluster, signals[episode.id], cfg):
-            continue
+    useful = [
+        (episode, cluster)
+        for episode in episodes
+        if (cluster := clusters.get(episode.cluster_id or 0)) is not None
+        and _useful(episode, cluster, signals[episode.id], cfg)
+    ]
+    shown = _local_commands(db, [episode for episode, _ in useful])
+    for episode, cluster in useful:
         local_commands = shown.get(episode.id, [])
         if needs_context(episode.intent_text or "", shown=bool(local_commands)):
             continue  # "Did you commit?" opening a resumed session: nothing to replay
@@ -166,24 +169,21 @@ def _local_commands(db: DbSession, episodes: Sequence[Episode]) -> dict[int, lis
     intents = {e.intent_event_id: e.id for e in episodes if e.intent_event_id}
     if not intents:
         return {}
+    ran = or_(*(Event.text.startswith(tag) for tag in LOCAL_COMMAND_TAGS))
     rows = db.execute(
-        select(Event.id, Event.session_id, Event.seq, Event.kind, Event.text)
+        # a typed turn's text is not needed, only where it falls
+        select(Event.id, Event.session_id, case((ran, Event.text), else_=literal("")))
         .where(
             Event.session_id.in_({e.session_id for e in episodes}),
             Event.role == "user",
-            or_(
-                Event.kind == "user_prompt",
-                Event.text.startswith("<bash-input>"),
-                Event.text.startswith("<bash-stdout>"),
-                Event.text.startswith("<bash-stderr>"),
-            ),
+            or_(Event.kind == "user_prompt", ran),
         )
         .order_by(Event.session_id, Event.seq)
     )
     found: dict[int, list[LocalCommand]] = {}
     parts: list[tuple[str, str]] = []
     session = None
-    for event_id, session_id, _seq, _kind, text in rows:
+    for event_id, session_id, text in rows:
         if session_id != session:
             session, parts = session_id, []
         part = local_command_part(text or "")
