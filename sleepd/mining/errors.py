@@ -119,8 +119,8 @@ _CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = frozenset(
     {"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "diff", "cmp", "colordiff", "test",
-     "[", "[[", "which", "type", "pgrep", "pidof", "comm", "lsof", "fuser", "look",
-     "pkill", "killall"}
+     "[", "[[", "which", "type", "command -v", "pgrep", "pidof", "comm", "lsof", "fuser",
+     "look", "pkill", "killall"}
 )  # fmt: skip
 #: The agent said, before the call, that it expects the call to fail.
 _ANTICIPATED = re.compile(
@@ -144,10 +144,19 @@ _ALREADY_STOPPED = re.compile(
     r"killed|dead)|no such process|no process found)\b",
     re.IGNORECASE,
 )
-_GIT_BENIGN = re.compile(r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor)")
+#: git's questions: a search, a comparison, an ancestry or ref test, a config key read
+#: (exit 1: no match, they differ, not an ancestor, no such ref, the key is not set).
+_GIT_BENIGN = re.compile(
+    r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor|"
+    r"config\b.*(--get(-all|-regexp)?\b|\s--default\b)|config get\b|"
+    r"show-ref\b.*--(quiet|verify|exists)\b|rev-parse\b.*(--quiet|-q)\b|"
+    r"ls-remote\b.*--exit-code\b|check-ignore\b)"
+)
 _WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
+#: Error words in an output line; "usage:" only opening one (a usage message), not a
+#: login banner's "Memory usage: 23%".
 _ERROR_TEXT = re.compile(
-    r"error|fatal|denied|no such file|not found|cannot|invalid|unrecognized|usage:", re.I
+    r"error|fatal|denied|no such file|not found|cannot|invalid|unrecognized|^\s*usage:", re.I
 )
 _EXIT_LINE = re.compile(r"^\s*(Exit code:? \d+|Process exited with code \d+)\s*$", re.I)
 #: Noise: a line in at least this share of a set of shell outputs …
@@ -274,15 +283,127 @@ def last_command(command: str) -> str:
     return shlex.join(words)
 
 
-def command_family(command: str) -> str:
-    """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`."""
-    for word in _words(command):
+def _program_at(words: Sequence[str]) -> int:
+    """Where a simple command's program is among its words (-1: none)."""
+    for index, word in enumerate(words):
         if "=" in word and not word.startswith(("-", "=")) and word.split("=")[0].isidentifier():
             continue
         if word in _WRAPPERS or word == "timeout" or re.fullmatch(r"-\S+|\d+[smh]?", word):
             continue
-        return word.rsplit("/", 1)[-1]
+        return index
+    return -1
+
+
+def command_family(command: str) -> str:
+    """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`; `command -v x`,
+    the shell's own "is there such a program", is `command -v`."""
+    words = _words(command)
+    for index, word in enumerate(words):
+        if word == "command" and words[index + 1 : index + 2] in (["-v"], ["-V"]):
+            return "command -v"
+    at = _program_at(words)
+    # quotes the lexer could not pair stay on the word (`"psql -c …` read by plain split)
+    return words[at].strip("\\\"'`").rsplit("/", 1)[-1] if at >= 0 else ""
+
+
+#: Shells that run a command string given with `-c` (`bash -lc "…"`).
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "fish"})
+#: ssh's options that take a value (`ssh -p 2222 -i key host cmd`).
+_SSH_VALUED = frozenset("bcDEeFIiJLlmOopQRSWw")
+#: `docker exec`'s options that take a value.
+_EXEC_VALUED = frozenset({"-u", "--user", "-w", "--workdir", "-e", "--env", "--env-file"})
+
+
+def inner_command(command: str) -> str:
+    """The command another program runs and exits with the status of: a shell's `-c`
+    string, ssh's remote command, `adb shell …`, `docker|podman exec CONTAINER …`,
+    `kubectl exec POD -- …`; "" when `command` runs none. Its exit status is that
+    command's, so that command decides whether an exit is an answer."""
+    words = _words(command)
+    at = _program_at(words)
+    if at < 0:
+        return ""
+    program, rest = words[at].rsplit("/", 1)[-1], _without_redirects(words[at + 1 :])
+    run: list[str] = []
+    if program in _SHELLS:
+        flag = next((i for i, w in enumerate(rest) if re.fullmatch(r"-[a-z]*c[a-z]*", w)), None)
+        run = rest[flag + 1 : flag + 2] if flag is not None else []
+    elif program == "ssh":
+        index = 0
+        while index < len(rest) and rest[index].startswith("-"):
+            option = rest[index]
+            index += 2 if len(option) == 2 and option[1] in _SSH_VALUED else 1
+        run = rest[index + 1 :]  # after the host
+    elif program == "adb" and "shell" in rest:
+        run = rest[rest.index("shell") + 1 :]
+    elif program in ("docker", "podman") and rest[:1] == ["exec"]:
+        index = 1
+        while index < len(rest) and rest[index].startswith("-"):
+            index += 2 if rest[index] in _EXEC_VALUED else 1
+        run = rest[index + 1 :]  # after the container
+    elif program in ("kubectl", "oc") and "exec" in rest and "--" in rest:
+        run = rest[rest.index("--") + 1 :]
+    if len(run) == 1:
+        return run[0]  # the command string, quoted as one word
+    return shlex.join(run) if run else ""
+
+
+def _without_redirects(words: Sequence[str]) -> list[str]:
+    """The words without redirections (`2>&1`, `> out.log`, `2>/dev/null`), which the
+    lexer splits into a file descriptor, an operator and a target."""
+    kept: list[str] = []
+    skip_next = False
+    for word in words:
+        if skip_next:
+            skip_next = False
+            continue
+        if re.fullmatch(r"[<>&]*[<>][<>&]*", word):
+            if kept and kept[-1].isdigit():
+                kept.pop()  # the file descriptor before the operator
+            skip_next = True
+            continue
+        kept.append(word)
+    return kept
+
+
+def remote_of(command: str) -> str:
+    """The machine a command runs on when it is not this one (`ssh root@host …` →
+    `ssh root@host`, `adb -s emulator-5554 shell …`, `docker exec box …`), else ""."""
+    words = _words(last_command(command))
+    at = _program_at(words)
+    if at < 0 or not inner_command(command):
+        return ""
+    program, rest = words[at].rsplit("/", 1)[-1], words[at + 1 :]
+    if program == "ssh":
+        hosts = [
+            w
+            for i, w in enumerate(rest)
+            if not w.startswith("-")
+            and (
+                i == 0
+                or not (
+                    rest[i - 1].startswith("-")
+                    and len(rest[i - 1]) == 2
+                    and rest[i - 1][1] in _SSH_VALUED
+                )
+            )
+        ]
+        return f"ssh {hosts[0]}" if hosts else ""
+    if program in ("adb", "docker", "podman", "kubectl", "oc"):
+        return " ".join(words[at : at + 3])
     return ""
+
+
+def program_of(command: str) -> str:
+    """The program whose exit status a command line ends with: the last of a chain,
+    inside whatever runs it (`ssh host "psql … | grep x"` → `grep`)."""
+    for _ in range(4):
+        final = last_command(command)
+        inner = inner_command(final)
+        if not inner:
+            return command_family(final)
+        command = inner
+    return command_family(last_command(command))
 
 
 def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
@@ -290,6 +411,11 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
     if exit_code != 1 or not command:
         return False
     final = last_command(command)
+    for _ in range(4):  # the command a shell, ssh or a container runs decides
+        inner = inner_command(final)
+        if not inner:
+            break
+        final = last_command(inner)
     family = command_family(final)
     if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
         return False
@@ -383,16 +509,30 @@ def _polled_commands(events: Sequence[EventView], calls: dict[str, EventView]) -
     return out
 
 
-def shell_outputs(events: Sequence[EventView]) -> list[tuple[str, bool]]:
+def shell_outputs_by_machine(events: Sequence[EventView]) -> dict[str, list[tuple[str, bool]]]:
+    """Shell results ((text, failed) pairs) by the machine their command ran on ("" for
+    this one, `ssh root@host` for another): a remote machine's login banner is its
+    shell-init noise, however few of the session's commands ran there."""
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
-    out = []
+    out: dict[str, list[tuple[str, bool]]] = {}
     for event in events:
         if event.kind != "tool_result":
             continue
         call = calls.get(event.call_id or "")
         if call is not None and is_shell_tool(call.tool_name):
-            out.append((event.text, is_failed_result(event, call)))
+            machine = remote_of(command_of(call.text))
+            out.setdefault(machine, []).append((event.text, is_failed_result(event, call)))
     return out
+
+
+def session_noise(events: Sequence[EventView]) -> frozenset[str]:
+    """Noise lines of a session: of all its shell outputs, and of each remote machine's."""
+    groups = shell_outputs_by_machine(events)
+    lines = noise_lines([output for group in groups.values() for output in group])
+    for machine, group in groups.items():
+        if machine:
+            lines |= noise_lines(group)
+    return lines
 
 
 def announced_failures(events: Sequence[EventView]) -> set[str]:

@@ -27,8 +27,8 @@ from sleepd.mining.errors import (
     EpisodeErrors,
     NoiseFilter,
     judge_errors,
-    noise_lines,
-    shell_outputs,
+    program_of,
+    session_noise,
 )
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
@@ -84,7 +84,7 @@ def mine_session(
     decide: Decider | None = None,
 ) -> SessionResult:
     result = SessionResult()
-    noise = (noise or NoiseFilter()).merged(noise_lines(shell_outputs(events)))
+    noise = (noise or NoiseFilter()).merged(session_noise(events))
     last_ts = as_utc(work.last_ts)
     session_over = last_ts is None or last_ts < idle_before
     drafts = _drafts(work, events, lexicon, decide)
@@ -240,7 +240,8 @@ def _record_patterns(
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
         text = noise.strip(event.text)
-        sig = signature_of(text, tool, event.exit_code)
+        verdict = errors.verdicts[event.id]
+        sig = signature_of(text, tool, event.exit_code, program=program_of(verdict.command))
         if not sig.text and not sig.error_class:
             continue
         pattern = patterns.get(db, sig.digest)

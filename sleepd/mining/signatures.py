@@ -300,6 +300,15 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     return klass, _key_line_of(lines, errors, klass)
 
 
-def signature_of(text: str, tool_name: str | None, exit_code: int | None = None) -> Signature:
-    klass, line = _analysed(_printed_lines(text), exit_code)
+def signature_of(
+    text: str, tool_name: str | None, exit_code: int | None = None, *, program: str = ""
+) -> Signature:
+    """`program`: what the failed command ran (`errors.program_of`); an output with no
+    line but its wrapper's (`Exit code 1`, Codex's `Chunk ID: …` header) is signed by
+    it, so silent failures of different programs stay apart."""
+    printed = _printed_lines(text)
+    if all(_WRAPPER_LINE.fullmatch(line.strip()) for line in printed):
+        silent = f"{program}: printed nothing" if program else "printed nothing"
+        return Signature(tool_name, error_class("", exit_code), silent)
+    klass, line = _analysed(printed, exit_code)
     return Signature(tool_name=tool_name, error_class=klass, text=first_sentence(normalize(line)))

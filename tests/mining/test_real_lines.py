@@ -14,7 +14,15 @@ import pytest
 
 from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EventView, is_interrupt, segment
-from sleepd.mining.errors import is_benign_exit, is_failed_result, judge_errors, noise_lines
+from sleepd.mining.errors import (
+    is_benign_exit,
+    is_failed_result,
+    judge_errors,
+    noise_lines,
+    program_of,
+    remote_of,
+    session_noise,
+)
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.turns import (
     TurnDecision,
@@ -372,6 +380,41 @@ def test_calls_cancelled_with_a_refused_one_are_knock_on_and_the_refusal_benign(
         ("grep -r needle missing-dir", 2, "grep: missing-dir: No such file or directory", False),
         ("grep needle file.txt && npm test", 1, "npm ERR! Test failed", False),
         ("rg pattern", 1, "rg: src: IO error for operation on src: No such file", False),
+        # wild sample 4 (public sessions, not in the repository): the command that another
+        # program runs decides (ssh's remote command, `adb shell`, a shell's `-c` string)
+        ('ssh root@65.108.24.131 "which aws"', 1, "Exit code 1\nUbuntu 24.04.4 LTS", True),
+        (
+            'ssh root@simplemap.safecast.org "ss -tlnp | grep safecast-new-map"',
+            1,
+            "Exit code 1\nUbuntu 24.04.4 LTS",
+            True,
+        ),
+        (
+            "ssh -p 2222 -i ~/.ssh/key deploy@host 'tail -5 /var/log/nginx/access.log | grep x'",
+            1,
+            "",
+            True,
+        ),
+        (
+            'ssh root@simplemap.safecast.org "cat /etc/nginx/sites-enabled/map.conf"',
+            1,
+            "Exit code 1\nUbuntu 24.04.4 LTS\ncat: /etc/nginx/sites-enabled/map.conf: No such "
+            "file or directory",
+            False,
+        ),
+        ('adb -s emulator-5554 shell "getprop | grep -i testharness" 2>&1', 1, "", True),
+        ("bash -lc 'cd app && test -d node_modules'", 1, "", True),
+        ("docker exec -u root web sh -c 'pgrep nginx'", 1, "", True),
+        ("kubectl exec api-0 -- test -f /tmp/ready", 1, "", True),
+        ("ssh host make test", 1, "make: *** [test] Error 1", False),
+        # Codex exec_command results: the shell's own lookup, and git's unset config key
+        ("command -v beads", 1, "Chunk ID: a35931\nProcess exited with code 1\nOutput:", True),
+        ("git config --get core.hooksPath", 1, "", True),
+        ("git show-ref --verify --quiet refs/heads/feature", 1, "", True),
+        ("git push origin main", 1, "error: failed to push some refs", False),
+        # a login banner's "Memory usage: 23%" is not a usage message
+        ("ssh box 'grep -c x /var/log/app.log'", 1, "Memory usage: 23%\nSwap usage: 0%", True),
+        ("grep", 1, "usage: grep [-abcdDEFGHhIiJLlMmnOopqRSsUVvwXxZz] [-A num]", False),
     ],
 )
 def test_benign_exit_codes_per_command_family(
@@ -389,6 +432,32 @@ def test_shell_init_noise_is_never_a_signature() -> None:
     # a line that only failures print is the failure itself, not noise
     failing = [(f"ModuleNotFoundError: No module named 'yaml' {i}", True) for i in range(5)]
     assert not noise_lines(failing)
+
+
+def test_a_remote_machines_login_banner_is_its_noise() -> None:
+    """Wild sample 4 (a public session, not in the repository): every `ssh root@host …`
+    printed the host's banner first, a minority of the session's shell outputs, and a
+    failure with no other line was signed "Ubuntu <n>.<n> LTS"."""
+    calls, results = [], []
+    commands = [(f"ls -la src/{i}", f"file{i}.ts", 0) for i in range(6)]
+    commands += [(f'ssh root@box "systemctl is-active app{i}"', "Ubuntu 24.04.4 LTS\nactive", 0)
+                 for i in range(2)]  # fmt: skip
+    commands += [("ssh root@box \"psql -c 'select 1'\"", "Ubuntu 24.04.4 LTS", 2)]
+    for n, (command, output, code) in enumerate(commands):
+        calls.append(_call(2 * n, "Bash", json.dumps({"command": command})))
+        results.append(_result(2 * n + 1, 2 * n, output, exit_code=code))
+    assert "Ubuntu 24.04.4 LTS" in session_noise([*calls, *results])
+    assert "Ubuntu 24.04.4 LTS" not in noise_lines([(r.text, False) for r in results])
+
+
+def test_program_of_reads_through_what_runs_a_command() -> None:
+    assert program_of("ssh -i key root@h \"cd /srv && psql -c 'x' | grep y\"") == "grep"
+    assert program_of("bash -lc 'npm test'") == "npm"
+    assert program_of("docker exec -w /app web npm run build") == "npm"
+    assert program_of("command -v beads") == "command -v"
+    assert program_of("") == ""
+    assert remote_of("ssh -p 22 root@h uptime") == "ssh root@h"
+    assert remote_of("ls -la") == ""
 
 
 # --- missed errors ------------------------------------------------------------------
