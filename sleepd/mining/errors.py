@@ -366,9 +366,14 @@ def _without_redirects(words: Sequence[str]) -> list[str]:
     return kept
 
 
+_REMOTE_HINT = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc)\b")
+
+
 def remote_of(command: str) -> str:
     """The machine a command runs on when it is not this one (`ssh root@host …` →
     `ssh root@host`, `adb -s emulator-5554 shell …`, `docker exec box …`), else ""."""
+    if not _REMOTE_HINT.search(command):
+        return ""  # most commands: no shell lexing for each of them
     words = _words(last_command(command))
     at = _program_at(words)
     if at < 0 or not inner_command(command):
