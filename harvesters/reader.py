@@ -299,9 +299,11 @@ def _read_open(
             state=dict(state),
         )
 
+    batch_start = start
+    if start and _after_unterminated(fh, start):
+        start += 1  # the newline that finished the line the last pass took without it
     fh.seek(start)
     pending = _Pending()
-    batch_start = start
     offset = start  # start of the line being assembled
     carry: list[bytes] = []  # parts of an unfinished line
     carry_len = 0
@@ -356,9 +358,34 @@ def _read_open(
             carry_len += len(tail)
             if carry_len > max_parse_bytes:
                 discarding, discard_len, carry, carry_len = True, carry_len, [], 0
-    # an unfinished last line stays in the file for the next pass
+    if carry and not discarding and remaining <= 0:
+        piece = b"".join(carry)
+        if _whole_record(piece):
+            # A writer that never ends its last line (some Codex rollouts end with their
+            # `task_complete` record and no newline): a JSON object that parses is whole,
+            # since no prefix of a record is itself an object.
+            line_no += 1
+            _take_line(pending, path, piece, line_no, offset, len(piece), max_line_bytes)
+            offset += len(piece)
+    # any other unfinished last line stays in the file for the next pass
     if pending.count or first_batch:
         yield flush()
+
+
+def _whole_record(piece: bytes) -> bool:
+    """The bytes after the last newline are one whole JSON object."""
+    text = piece.strip()
+    if not (text.startswith(b"{") and text.endswith(b"}")):
+        return False
+    value, reason = _parse(text)
+    return reason is None and isinstance(value, dict)
+
+
+def _after_unterminated(fh: BinaryIO, start: int) -> bool:
+    """Whether the last pass stopped after a record that had no newline (every other
+    stop is just after one) and the writer has since ended that line."""
+    fh.seek(start - 1)
+    return fh.read(2) == b"}\n"
 
 
 def split_lines(chunk: bytes) -> tuple[list[bytes], bytes]:

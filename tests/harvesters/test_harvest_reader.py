@@ -48,6 +48,37 @@ def test_second_pass_reads_only_appended_lines_and_waits_for_a_half_line(tmp_pat
     assert objects(read_all(path, third[-1].cursor)) == []
 
 
+def test_a_last_record_without_its_newline_is_read_once(tmp_path: Path) -> None:
+    """23 of 32 Codex rollouts in a public sample (wild sample 4, not in the repository)
+    end with their `task_complete` record and no newline: it was never read, and the
+    file looked changed to every later pass. A whole JSON object is a whole record."""
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(line(1) + line(2).rstrip(b"\n"))
+    first = read_all(path, None)
+    assert objects(first) == [{"n": 1}, {"n": 2}]
+    assert first[-1].cursor.offset == path.stat().st_size and first[-1].cursor.line_no == 2
+    assert objects(read_all(path, first[-1].cursor)) == []  # nothing new: nothing read
+
+    # the writer ends that line after all, then writes on: each record once, numbered on
+    with path.open("ab") as fh:
+        fh.write(b"\n" + line(3) + line(4).rstrip(b"\n"))
+    second = read_all(path, first[-1].cursor)
+    assert objects(second) == [{"n": 3}, {"n": 4}]
+    assert [ln.line_no for b in second for ln in b.lines] == [3, 4]
+    assert second[0].skipped == [] and not second[0].reset
+    assert sum(b.bytes_read for b in first + second) == path.stat().st_size
+
+
+def test_an_unfinished_last_line_that_is_no_whole_object_waits(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    for tail in (b'{"n": 2', b'{"n": 2} {"m"', b"[1, 2]", b'"text"', b"{}}", b"{ broken }"):
+        path.write_bytes(line(1) + tail)
+        batches = read_all(path, None)
+        assert objects(batches) == [{"n": 1}], tail
+        assert batches[-1].cursor.offset == len(line(1)), tail
+        assert all(b.skipped == [] for b in batches), tail
+
+
 def test_truncated_file_starts_over_with_reset(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(line(1) + line(2) + line(3))
