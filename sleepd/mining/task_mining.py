@@ -31,7 +31,7 @@ from sleepd.mining.tasks import (
     local_commands_before,
     task_intent,
 )
-from sleepd.mining.turns import needs_context
+from sleepd.mining.turns import is_bare_answer, needs_context
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
 #: Failures clear enough to replay even when the task has not recurred yet.
@@ -131,7 +131,10 @@ def _mine_batch(
                 episode_id=episode.id,
                 cluster_id=cluster.id,
                 project_path=episode.project_path,
-                intent=task_intent(episode.intent_text, episode.refinements or []),
+                intent=task_intent(
+                    episode.intent_text,
+                    [r for r in episode.refinements or [] if not is_bare_answer(r)],
+                ),
                 context=build_context(
                     episode.intent_text,
                     project_path=episode.project_path,

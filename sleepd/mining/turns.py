@@ -557,6 +557,19 @@ _GO_AHEAD_ONLY = re.compile(
     + r"(\W+(please|now|then|thanks|thank you|it|that|this|so|do it|go ahead))*\W*$",
     re.IGNORECASE,
 )
+#: A go-ahead in the other languages people write to agents in, alone or with "the
+#: changes" ("pode fazer as alterações", "hazlo", "vas-y", "mach weiter", "давай").
+_GO_AHEAD_ELSEWHERE = re.compile(
+    r"^\W*((pode|podes|puedes|puede)\s+(fazer|seguir|continuar|prosseguir|aplicar|"
+    r"implementar|hacer|seguir|continuar|proceder|aplicar)|faça|faz|manda ver|bora|segue|"
+    r"prossiga|adelante|hazlo|dale|sigue|contin[uú]a|procede|vas-y|allez-y|fais-le|"
+    r"mach (weiter|das|es)|los geht'?s|давай|продолжай|делай|сделай|вперё?е?д)"
+    r"(\W+(as|os|las|los|les|die|the|a|o|la|el|le|it|isso|isto|eso|esto|ça|das|это|"
+    r"alteraç(ões|ão)|mudanças|modificaç(ões|ão)|cambios|changements|modifications|"
+    r"änderungen|изменения|changes|edits|por favor|porfa|pf|s'il te plaît|bitte|"
+    r"пожалуйста|please|então|entonces|alors|dann|тогда|sim|sí|oui|ja|да))*\W*$",
+    re.IGNORECASE,
+)
 #: A short question on what the agent did ("Did you commit?", "have u pushed it?").
 _ASKS_WHAT_AGENT_DID = re.compile(
     r"^\W*(did|have|has|were|are)\s+(you|u|yo|ya)\b[^?]{0,80}\?\W*$", re.IGNORECASE
@@ -613,6 +626,15 @@ def names_nothing(text: str) -> bool:
     return len(words) <= SHORT_POINTING or all(word in _GENERIC_WORDS for word in words)
 
 
+def is_bare_answer(text: str) -> bool:
+    """A reply that only picks or agrees ("3", "c", "option 2", "yes", "继续", a pasted
+    image and nothing else): it means something only next to what it answered."""
+    region = _IMAGE.sub("", text.replace("\u2019", "'")).strip()
+    return not region or bool(
+        len(region) == 1 or _GO_AHEAD_ONLY.match(region) or _GO_AHEAD_ELSEWHERE.match(region)
+    )
+
+
 def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
@@ -627,6 +649,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         return True
     return bool(
         _GO_AHEAD_ONLY.match(region)
+        or _GO_AHEAD_ELSEWHERE.match(region)
         or _CLOSING_STEP.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)

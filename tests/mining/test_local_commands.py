@@ -144,3 +144,52 @@ def test_local_command_records_pair_into_commands() -> None:
         LocalCommand("ls", ""),
         LocalCommand("pwd", ""),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 4 (a public session, not in the repository): four resumed sessions
+        # opened with it, and each became a "recurring" task that failed
+        "pode fazer as alterações",
+        "Pode seguir",
+        "hazlo por favor",
+        "vas-y",
+        "mach weiter",
+        "давай",
+    ],
+)
+def test_a_go_ahead_in_another_language_is_no_task(text: str) -> None:
+    assert needs_context(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["pode fazer a tela de login com validação", "sigue con los tests del parser"]
+)
+def test_a_request_after_a_go_ahead_word_is_one(text: str) -> None:
+    assert not needs_context(text)
+
+
+def test_menu_picks_are_not_folded_into_the_task(engine: Engine, cfg: Config) -> None:
+    """Wild sample 4: a BMAD workflow's menu answers had become the task's refinements
+    ("- 3 - 2 - 0 - 3"), which say nothing without the menus."""
+    menu = "What next?\n[1] Review again\n[2] Fix the findings\n[3] Done\nPick a number."
+    for _ in range(2):
+        b = SessionBuilder(project="/work/bmad")
+        b.prompt("<command-name>/bmad-code-review</command-name>")
+        b.say(menu)
+        b.prompt("2")
+        b.say(menu)
+        b.prompt("also make the review cover the migration files")
+        b.say(menu)
+        b.prompt("3")
+        b.say("Done: the review is written to docs/review.md.")
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        intents = [t.intent for t in db.scalars(select(Task))]
+    assert len(intents) == 2
+    for intent in intents:
+        assert intent.startswith("/bmad-code-review")
+        assert "- also make the review cover the migration files" in intent
+        assert "- 2" not in intent and "- 3" not in intent
