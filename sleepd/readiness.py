@@ -51,10 +51,7 @@ class Readiness:
         )
         if self.ready:
             return f"ready: {have}"
-        need = (
-            f"a night needs {self.needed_total} tasks with at least 1 in train and "
-            f"{self.needed_val} in validation"
-        )
+        need = "; ".join(self.shortfalls())
         if self.more_sessions is None:
             more = (
                 "no request has recurred yet, so there is no rate to estimate from; "
@@ -68,6 +65,22 @@ class Readiness:
                 more += f" (about {days_text(self.more_days)} at your pace)"
             more += f" to mine about {self.more_tasks} more"
         return f"not ready: {have}; {need}; {more}"
+
+    def shortfalls(self) -> list[str]:
+        """What keeps a night from this project, each said against what it needs: a
+        night needs `needed_total` tasks, at least 1 in train and `needed_val` in
+        validation."""
+        t = self.tasks
+        out: list[str] = []
+        if t.get("val", 0) < self.needed_val:
+            out.append(
+                f"validation has {t.get('val', 0)} of the {self.needed_val} tasks a night needs"
+            )
+        if t.get("train", 0) < 1:
+            out.append("train has none, and a night needs 1")
+        if self.total < self.needed_total:
+            out.append(f"{self.total} of the {self.needed_total} tasks a night needs in all")
+        return out
 
 
 def days_text(days: float) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sleepd.config import load_config
-from sleepd.readiness import project_readiness
+from sleepd.readiness import Readiness, project_readiness
 
 
 class FakeReader:
@@ -30,7 +30,22 @@ def test_a_short_project_gets_numbers_and_a_rough_estimate(isolated_home: Any) -
     assert r.more_sessions == 16  # one task per session so far
     assert r.more_days is not None and 5 < r.more_days < 7  # 8 sessions in 3 days
     line = r.sentence()
-    assert "8 mined tasks" in line and "6 in validation" in line and "16 more sessions" in line
+    assert "8 mined tasks" in line and "16 more sessions" in line
+    # what keeps the night away, said against what it needs
+    assert "validation has 2 of the 6 tasks a night needs" in line
+    assert r.shortfalls() == ["validation has 2 of the 6 tasks a night needs"]
+
+
+def test_every_shortfall_is_named() -> None:
+    """Wild sample 4: "16 mined tasks (train 14, validation 2 …); a night needs 7 tasks
+    with at least 1 in train and 6 in validation" left the reader to find the blocker."""
+    r = Readiness("/p", 3, {"train": 0, "val": 2, "test": 1}, 7, 6, 20, 9)
+    assert r.shortfalls() == [
+        "validation has 2 of the 6 tasks a night needs",
+        "train has none, and a night needs 1",
+        "3 of the 7 tasks a night needs in all",
+    ]
+    assert Readiness("/p", 9, {"train": 3, "val": 6, "test": 0}, 7, 6).shortfalls() == []
 
 
 def test_a_project_without_recurring_requests_says_there_is_no_rate(isolated_home: Any) -> None:

@@ -225,7 +225,7 @@ def render_readiness(console: Console, cfg: Any) -> None:
     from sleepd.cli.view import table
 
     shown = table(
-        ["project", "sessions", "tasks", "a night needs", "more history (rough)"],
+        ["project", "sessions", "tasks", "what is missing", "more history (rough)"],
         title="Not enough mined tasks yet",
     )
     for r in rows[:10]:
@@ -241,7 +241,7 @@ def render_readiness(console: Console, cfg: Any) -> None:
             r.project,
             str(r.sessions),
             splits_text(r.tasks),
-            f"{r.needed_total} tasks, {r.needed_val} in validation, 1 in train",
+            "; ".join(r.shortfalls()),
             more,
         )
     console.print(shown)
