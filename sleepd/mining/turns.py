@@ -160,8 +160,10 @@ _WRONG_ANSWER = (
 )
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
-    r"\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|"
-    r"won'?t|can'?t|cannot|couldn'?t|not|never|no longer|still not|still doesn'?t)\s+"
+    r"(\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|"
+    r"won'?t|can'?t|cannot|couldn'?t|not|never|no longer|still not|still doesn'?t)"
+    # "the links dont work": a plural subject, not a prohibition ("don't run the tests")
+    r"|\b(they|these|those|\w\w+s)\s+(don'?t|do not))\s+"
     r"(even |really |actually |seem to |appear to |seems to |always |properly |correctly )?"
     r"(work|works|working|worked|write|written|save|saved|saving|load|loads|loading|loaded|show|"
     r"shows|showing|shown|display|displayed|displaying|appear|appears|appearing|render|renders|"
@@ -171,7 +173,10 @@ _FAILURE_REPORT = re.compile(
     r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
     r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|see|"
     r"reach|return|returns|scroll|scrolls|click|respond|finish|finished|complete|completed|"
-    r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized)\b"
+    r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
+    # what a screen or a state fails to do ("it doesnt stay in birds eye view")
+    r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
+    r"align|aligns|fit|fits|scale|scales|resize|resizes|animate|animates|toggle|toggles)\b"
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
     r"|\bno (change|difference|effect|output|sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems)\s+(still\s+)?(empty|blank|missing|"
@@ -833,9 +838,16 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     reports = corr >= 2 and not _JUDGING_CUES.isdisjoint(reasons)
     if not turn.agent_acted and "pasted error" not in reasons and not judges_answer and not still:
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
-    approval_head = bool(_APPROVAL_HEAD.search(_ACCEPT_OPEN.sub("", region, count=1))) or (
-        lexicon.classify(_first_clause(region)) is Feedback.APPROVAL and words <= 12
-    )
+    opened = _ACCEPT_OPEN.sub("", region, count=1)
+    # the verdict may follow an "OK." of its own ("OK. Deploy works now!!"): what comes
+    # after the verdict is then read after that sentence, not after the "OK."
+    verdict = region
+    approval_head = bool(_APPROVAL_HEAD.search(opened))
+    if not approval_head and words <= 12:
+        if lexicon.classify(_first_clause(region)) is Feedback.APPROVAL:
+            approval_head = True
+        elif opened != region and lexicon.classify(_first_clause(opened)) is Feedback.APPROVAL:
+            approval_head, verdict = True, opened
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     mid_task = turn.queued or turn.after_interrupt or turn.after_refusal
@@ -865,9 +877,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
         return TurnDecision(TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons))
     if approval_head:
-        if not _requests_more(region):
+        if not _requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
-        rest = _after_first(region)
+        rest = _after_first(verdict)
         if not _NEW_WORK.search(rest) and (
             _BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
         ):

@@ -1390,3 +1390,36 @@ def test_the_request_after_codexs_context_heading_is_the_intent(typed: str, aske
     b = SessionBuilder().prompt(typed).say(DONE)
     (episode,) = segment(views(b), lexicon_for())
     assert episode.intent_text == asked
+
+
+# --- wild sample 4 (public sessions, not in the repository), read after a blind scoring ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # blackgirlbytes/planetfall-seed-signalkit, after "Done - press M for bird's-eye view"
+        "it doesnt stay in birds eye view when im doing entire checkpoint",
+        "the links dont work",
+        "the panels don't align with the map",
+    ],
+)
+def test_a_state_the_result_fails_to_keep_is_a_failure_report(text: str) -> None:
+    done = "Done - press M for bird's-eye view and pan around. Ready for your playtest."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["please don't run the tests", "dont stay on main, use a branch", "don't align it"]
+)
+def test_a_prohibition_is_not_a_failure_report(text: str) -> None:
+    done = "Done - press M for bird's-eye view and pan around. Ready for your playtest."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
+    # Safecast/safecast-map-MCP, after the agent fixed the deploy workflow
+    fixed = "I fixed the deploy workflow and pushed it. The deploy job should go through now."
+    assert kind_of("OK. Deploy works now!!", agent_text=fixed) is TurnKind.APPROVAL
+    assert kind_of("Yes! that fixed it", agent_text=fixed) is TurnKind.APPROVAL
+    assert kind_of("ok, now add tests", agent_text=fixed) is not TurnKind.APPROVAL
