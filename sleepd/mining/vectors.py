@@ -35,11 +35,17 @@ CENTROID_TOP_K = 400
 
 _NUMBER = re.compile(r"\b\d+\b")
 _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+#: A link names one issue, run or page: its many path and id tokens outweighed the few
+#: words of the request ("investigate why CI failed <actions URL>" and "should we close
+#: <issue URL>" shared a repository's URL and nothing else).
+_URL = re.compile(r"\b(?:https?|ssh|git)://\S+|\bwww\.\S+", re.IGNORECASE)
 
 
 def prepare(text: str) -> str:
-    """What the vectorizer reads: short, lowercase, code blocks and numbers folded."""
+    """What the vectorizer reads: short, lowercase, code blocks, links and numbers
+    folded."""
     text = _CODE_BLOCK.sub(" code ", text[:2000])
+    text = _URL.sub(" ", text)
     text = _NUMBER.sub(" num ", text)
     return text.lower()
 
