@@ -454,7 +454,19 @@ _DONE_CLAIM = re.compile(
     r"|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
     r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
     r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
-    r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b",
+    r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"
+    # the same claim in the other languages agents answer in: "已生成…", "修正しました",
+    # "수정했습니다", "He actualizado", "Adicionei", "J'ai ajouté", "Ich habe … behoben",
+    # "Готово", "Я добавил"
+    r"|已(经)?(完成|生成|修改|修复|添加|更新|创建|实现|删除|提交|推送|部署|合并|改好|改成|重构)"
+    r"|(完成|修正|追加|作成|更新|実装|削除|変更|対応)(しました|済み)|完了しました"
+    r"|(완료|추가|수정|생성|변경|구현|삭제|반영)(했습니다|하였습니다|됐습니다|되었습니다)"
+    r"|\b(he|hemos) (añadido|actualizado|corregido|creado|implementado|cambiado|eliminado)\b"
+    r"|\b(adicionei|atualizei|corrigi|criei|implementei|alterei|removi|ajustei)\b"
+    r"|\bj'ai (ajouté|mis à jour|corrigé|créé|implémenté|modifié|supprimé)\b"
+    r"|\b(ich habe|habe)\b[^.\n]{0,60}\b(hinzugefügt|aktualisiert|behoben|erstellt|"
+    r"implementiert|geändert|entfernt)\b"
+    r"|\bготово\b|\bя (добавил|обновил|исправил|создал|реализовал|изменил|удалил)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _ASKS = re.compile(

@@ -28,6 +28,7 @@ from sleepd.mining.turns import (
     TurnDecision,
     TurnInput,
     TurnKind,
+    agent_claims_done,
     classify_turn,
     feedback_region,
     needs_context,
@@ -1423,3 +1424,25 @@ def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
     assert kind_of("OK. Deploy works now!!", agent_text=fixed) is TurnKind.APPROVAL
     assert kind_of("Yes! that fixed it", agent_text=fixed) is TurnKind.APPROVAL
     assert kind_of("ok, now add tests", agent_text=fixed) is not TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # Real-s/mini-simclr-assignment (Codex, wild sample 4): "generated a weekly plan"
+        "已生成一份一周计划文件：weekly-plan.md。里面按第 1 天到第 7 天拆好了每天目标。",
+        "ログイン画面のバリデーションを修正しました。",
+        "로그인 화면의 검증을 수정했습니다.",
+        "He actualizado el README con los nuevos pasos.",
+        "Adicionei a validação no formulário de login.",
+        "J'ai corrigé la validation du formulaire.",
+        "Ich habe die Validierung im Login-Formular behoben.",
+        "Готово: я исправил проверку формы входа.",
+    ],
+)
+def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
+    assert agent_claims_done(agent)
+    # a request on another subject after it opens a task of its own
+    assert kind_of("我如何使用torch自动下载CIFAR-10 并且使用这个数据集", agent_text=agent) is (
+        TurnKind.NEW_TASK
+    )
