@@ -154,6 +154,17 @@ TERMS: tuple[Term, ...] = (
         "tests. They show the machinery working, not that a real model learned anything.",
     ),
     Term(
+        "episode outcome",
+        ("outcome in the session", "success", "mixed", "failure", "abandoned", "unknown"),
+        "mining",
+        "How a request went in the session it came from, read from what followed it: "
+        "success (the person approved, or moved on after the agent said it was done), "
+        "mixed (a success after a correction: the first attempt failed), failure (the "
+        "last word was a correction, a failing test or an error the agent left), "
+        "abandoned (the person stopped the agent or left the request), unknown (nothing "
+        "in the session says). docs/mining.md gives the rules.",
+    ),
+    Term(
         "project",
         ("projects", "repository", "worktree"),
         "mining",
