@@ -46,17 +46,37 @@ def patterns(
         if show_all
         else "Recurring failure patterns (an error seen at least twice), most frequent first"
     )
-    shown = table(
-        ["times", "last 7 days", "7 days before", "trend", "tool", "pattern and one example"],
-        title=title,
-        compact=True,
-    )
+    console = stdout_console()
+    bodies = []
     for row in rows:
         example = " ".join(row.example.split())[:200]
         message = _message(row.signature)
         body = Text(message)
         if example and example != message:
             body.append("\ne.g. " + example, style="dim")
+        bodies.append(body)
+    if console.width < TABLE_MIN_WIDTH:
+        # Six columns leave a narrow terminal's pattern column a few words wide: each
+        # pattern is a heading line of its figures, then its message and example.
+        from rich.padding import Padding
+
+        console.print(Text(title, style="bold"))
+        for row, body in zip(rows, bodies, strict=True):
+            console.print(
+                Text.assemble(
+                    (f"{row.count} times", "bold"),
+                    f" · {row.tool_name or 'no tool'} · {row.trend}: {row.last_7d} in the "
+                    f"last 7 days, {row.previous_7d} in the 7 days before",
+                )
+            )
+            console.print(Padding(body, (0, 0, 0, 2)))
+        return
+    shown = table(
+        ["times", "last 7 days", "7 days before", "trend", "tool", "pattern and one example"],
+        title=title,
+        compact=True,
+    )
+    for row, body in zip(rows, bodies, strict=True):
         shown.add_row(
             str(row.count),
             str(row.last_7d),
@@ -65,7 +85,11 @@ def patterns(
             row.tool_name or "—",
             body,
         )
-    stdout_console().print(shown)
+    console.print(shown)
+
+
+#: Narrower than this, the patterns are listed one under another instead of in a table.
+TABLE_MIN_WIDTH = 110
 
 
 def _message(signature: str) -> str:

@@ -228,6 +228,19 @@ def test_readiness_is_given_in_numbers(demo: tuple) -> None:
     assert re.search(r"of the \d+ tasks a night needs", " ".join(text.split()))
 
 
+def test_patterns_read_whole_at_80_columns(demo: tuple) -> None:
+    """At 80 columns six columns left each pattern a few words wide (wild sample 4): each
+    pattern is a line of its figures, then its message on lines of its own."""
+    home, width, _ = demo
+    out = sleepd(home, width, "patterns", "--all").stdout
+    if width < 110:
+        heads = [ln for ln in out.splitlines() if re.match(r"^\d+ times · ", ln)]
+        assert heads and all("in the last 7 days" in ln for ln in heads)
+        assert not re.search(r"times\s+last 7 days", out)  # no table header
+    else:
+        assert re.search(r"times\s+last 7 days\s+7 days before\s+trend\s+tool", out)
+
+
 def test_review_show_tells_the_story(demo: tuple) -> None:
     home, width, _ = demo
     shown = sleepd(home, width, "review", "show", "1", "--no-pager")
