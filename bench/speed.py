@@ -11,7 +11,8 @@ then times, as a user runs them and interleaved so load hits all alike:
     interpreter and its libraries, not sleepd;
   * `python -X importtime` totals per command (the sum of every module's own import time);
   * an incremental `sleepd harvest` after ~1 % of bytes were appended (bench/harvest.py's
-    `append_one_percent`), three rounds;
+    `append_one_percent`), three rounds; and, for reference, after one line (a few KB in
+    all) was appended to 1 % of the files, the issue's "incremental harvest of a few KB";
   * the daemon's harvest of one changed file (a line appended, then `harvest` with
     `only_paths`, in one long-lived process as the daemon runs it).
 Before the trees, `decide()` on binary A/A tables at 24 tasks x 5 rollouts and 700 x 5, the
@@ -410,6 +411,45 @@ def incremental(report: Report, env: dict[str, str], home: Path, total: int, siz
     )
 
 
+def append_a_line_to_one_in_a_hundred(home: Path) -> int:
+    """The other reading of "1 % appended": a line (a few KB) added to 1 % of the files,
+    a day's new turns in a few sessions, as the issue's "an incremental harvest of a few
+    KB" measured. Returns the bytes appended."""
+    files = sorted(
+        p for p in home.rglob("*.jsonl") if "sleepd-home" not in p.parts and p.stat().st_size
+    )
+    appended = 0
+    for path in files[::100]:
+        with path.open("rb") as handle:
+            first = handle.readline()
+        try:
+            record = orjson.loads(first)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and "uuid" in record:
+            record["uuid"] = str(uuid.uuid4())
+        line = orjson.dumps(record) + b"\n"
+        with path.open("ab") as handle:
+            handle.write(line)
+        appended += len(line)
+    return appended
+
+
+def incremental_few_kb(report: Report, env: dict[str, str], home: Path, size_mb: int) -> None:
+    runs, sizes = [], []
+    for _ in range(3):
+        sizes.append(append_a_line_to_one_in_a_hundred(home))
+        runs.append(sleepd(env, "harvest", "--json"))
+    wall, cpu = wall_cpu(runs)
+    report.add(
+        f"incremental harvest, a line in 1 % of files, {size_mb} MB",
+        f"{wall:.3f} s wall, {cpu:.3f} s CPU "
+        f"(median of 3; {statistics.median(sizes) / 1e3:.0f} KB)",
+        "(reference: the issue's few-KB reading)",
+        None,
+    )
+
+
 #: The daemon's harvest of one changed file, in a long-lived process as the daemon runs it
 #: (imports, the redaction rules and the store already warm): one line appended to a
 #: file, then `harvest(only_paths=[that file])`, as the watcher's debouncer calls it.
@@ -561,6 +601,7 @@ def main() -> None:
             print(f"  machine: {machine_line()}")
             waited_for(report, env, runs, size)
             incremental(report, env, home, total, size)
+            incremental_few_kb(report, env, home, size)
             watch_harvest(report, env, home, runs, size)
         if not args.keep and not args.cache:
             shutil.rmtree(home, ignore_errors=True)
