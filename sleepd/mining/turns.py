@@ -587,6 +587,17 @@ _GO_AHEAD_ELSEWHERE = re.compile(
     r"пожалуйста|please|então|entonces|alors|dann|тогда|sim|sí|oui|ja|да))*\W*$",
     re.IGNORECASE,
 )
+#: A question about the assistant itself, the typed form of `/model` ("which model is
+#: this session using", "are you claude?", "当前使用的是哪个大模型"): nothing of the project's
+#: to replay.
+_ASKS_ABOUT_AGENT = re.compile(
+    r"^\W*((which|what)\s+(llm|model|ai model|version of (claude|codex|gpt))\s+"
+    r"(are (you|u)|is (this|that|the|this session)|do (you|u)|are we|am i)\b"
+    r"|are (you|u)\s+(claude|codex|gpt|opus|sonnet|haiku)\b"
+    r"|(who|what) are (you|u)\s*\?*\s*$)"
+    r"|(哪个|什么|哪一个)(大)?模型|使用的(是)?大模型\W*$|どのモデル|何のモデル|어떤 모델",
+    re.IGNORECASE,
+)
 #: A short question on what the agent did ("Did you commit?", "have u pushed it?").
 _ASKS_WHAT_AGENT_DID = re.compile(
     r"^\W*(did|have|has|were|are)\s+(you|u|yo|ya)\b[^?]{0,80}\?\W*$", re.IGNORECASE
@@ -667,6 +678,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
     return bool(
         _GO_AHEAD_ONLY.match(region)
         or _GO_AHEAD_ELSEWHERE.match(region)
+        or (_ASKS_ABOUT_AGENT.search(region) and len(region) <= 80)
         or _CLOSING_STEP.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)

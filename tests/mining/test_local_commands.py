@@ -193,3 +193,22 @@ def test_menu_picks_are_not_folded_into_the_task(engine: Engine, cfg: Config) ->
         assert intent.startswith("/bmad-code-review")
         assert "- also make the review cover the migration files" in intent
         assert "- 2" not in intent and "- 3" not in intent
+
+
+@pytest.mark.parametrize(
+    ("text", "needs"),
+    [
+        # wild sample 4 (public sessions, not in the repository): two "recurring tasks"
+        ("当前使用的大模型", True),
+        ("当前使用的是哪个大模型", True),
+        ("which model is this session using", True),
+        ("what model are you?", True),
+        ("are you claude opus?", True),
+        # a model the project uses is the project's question
+        ("which model should we use for the embeddings in src/embed.py, and why?", False),
+        ("给项目接入大模型API", False),
+        ("what are you doing with the cache layer here", False),
+    ],
+)
+def test_a_question_about_the_assistant_itself_is_no_task(text: str, needs: bool) -> None:
+    assert needs_context(text) is needs
