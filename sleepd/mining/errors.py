@@ -367,6 +367,8 @@ def _without_redirects(words: Sequence[str]) -> list[str]:
 
 
 _REMOTE_HINT = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc)\b")
+#: A command line that may run another (`inner_command`): only such lines are lexed for it.
+_RUNS_ANOTHER = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc|bash|sh|zsh|dash|ksh|ash|fish)\b")
 
 
 def remote_of(command: str) -> str:
@@ -404,7 +406,7 @@ def program_of(command: str) -> str:
     inside whatever runs it (`ssh host "psql … | grep x"` → `grep`)."""
     for _ in range(4):
         final = last_command(command)
-        inner = inner_command(final)
+        inner = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
         if not inner:
             return command_family(final)
         command = inner
@@ -417,7 +419,7 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         return False
     final = last_command(command)
     for _ in range(4):  # the command a shell, ssh or a container runs decides
-        inner = inner_command(final)
+        inner = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
         if not inner:
             break
         final = last_command(inner)
@@ -525,7 +527,8 @@ def shell_outputs_by_machine(events: Sequence[EventView]) -> dict[str, list[tupl
             continue
         call = calls.get(event.call_id or "")
         if call is not None and is_shell_tool(call.tool_name):
-            machine = remote_of(command_of(call.text))
+            remote = _REMOTE_HINT.search(call.text)  # most calls: no command to decode
+            machine = remote_of(command_of(call.text)) if remote else ""
             out.setdefault(machine, []).append((event.text, is_failed_result(event, call)))
     return out
 

@@ -300,6 +300,12 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     return klass, _key_line_of(lines, errors, klass)
 
 
+def is_silent(printed: list[str] | str) -> bool:
+    """No line but its wrapper's (an output, or its printed lines)."""
+    lines = _printed_lines(printed) if isinstance(printed, str) else printed
+    return all(_WRAPPER_LINE.fullmatch(line.strip()) for line in lines)
+
+
 def signature_of(
     text: str, tool_name: str | None, exit_code: int | None = None, *, program: str = ""
 ) -> Signature:
@@ -307,7 +313,7 @@ def signature_of(
     line but its wrapper's (`Exit code 1`, Codex's `Chunk ID: …` header) is signed by
     it, so silent failures of different programs stay apart."""
     printed = _printed_lines(text)
-    if all(_WRAPPER_LINE.fullmatch(line.strip()) for line in printed):
+    if is_silent(printed):
         silent = f"{program}: printed nothing" if program else "printed nothing"
         return Signature(tool_name, error_class("", exit_code), silent)
     klass, line = _analysed(printed, exit_code)
