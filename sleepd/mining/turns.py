@@ -622,6 +622,8 @@ _NAMES_A_THING = re.compile(
     r"[\w-]+[./_:#@][\w/.-]+|\d|[`\"'][^`\"']+[`\"']"
     r"|(?<=\s)[A-Z][a-z]+[A-Z]\w*|(?<=[a-z,]\s)[A-Z][a-z]\w*"
 )
+#: Longer than this, a request is not read for pointing words at all.
+NAMES_NOTHING_MAX_CHARS = 200
 #: At most this many words, a request pointing at its object names nothing else ("make
 #: it faster", "why is this failing?"); a longer one must be all generic words.
 SHORT_POINTING = 6
@@ -646,6 +648,8 @@ def names_nothing(text: str) -> bool:
     """A short request whose object is only a pointing word ("lets get a pr up for
     this", "fix it", "explain that error"): what it acts on was in the exchange before
     it. Pointing at the repository ("add a README to this repo") names enough."""
+    if len(text) > NAMES_NOTHING_MAX_CHARS:
+        return False  # twelve words fit; a longer text names something (and is not lexed)
     words = [w.lower() for w in _WORD.findall(text)]
     if not words or len(words) > 12 or not _POINTING.search(text):
         return False
@@ -678,7 +682,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
     return bool(
         _GO_AHEAD_ONLY.match(region)
         or _GO_AHEAD_ELSEWHERE.match(region)
-        or (_ASKS_ABOUT_AGENT.search(region) and len(region) <= 80)
+        or (len(region) <= 80 and _ASKS_ABOUT_AGENT.search(region))
         or _CLOSING_STEP.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)

@@ -212,3 +212,10 @@ def test_menu_picks_are_not_folded_into_the_task(engine: Engine, cfg: Config) ->
 )
 def test_a_question_about_the_assistant_itself_is_no_task(text: str, needs: bool) -> None:
     assert needs_context(text) is needs
+
+
+def test_a_long_pasted_token_is_read_at_once() -> None:
+    """A request with a pointing word and one enormous token (a pasted minified file, a
+    hostile line) names something: it is not lexed for names, which took quadratic time."""
+    assert not needs_context("fix this " + "a" * 1_000_000)
+    assert not needs_context("fix this " + "x/" * 500_000)
