@@ -117,17 +117,28 @@ def _tables(db: Reader) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
+#: `--from`: who wrote the text, as the stored events say it.
+SPEAKERS = {
+    "person": "e.kind = 'user_prompt'",
+    "agent": "e.role = 'assistant'",
+    "tools": "e.kind = 'tool_result'",
+}
+
+
 def search_events(
     db: Any,
     query: str,
     *,
     project: str | None = None,
     source: str | None = None,
+    speaker: str | None = None,
     limit: int = 20,
     offset: int = 0,
 ) -> list[SearchHit]:
     """The `limit` matching events after the newest `offset`, newest first."""
-    return search_page(db, query, project=project, source=source, limit=limit, offset=offset)[0]
+    return search_page(
+        db, query, project=project, source=source, speaker=speaker, limit=limit, offset=offset
+    )[0]
 
 
 def search_page(
@@ -136,20 +147,25 @@ def search_page(
     *,
     project: str | None = None,
     source: str | None = None,
+    speaker: str | None = None,
     limit: int = 20,
     offset: int = 0,
 ) -> tuple[list[SearchHit], bool]:
-    """One page of hits, and whether another page follows (one more row is looked for)."""
+    """One page of hits, and whether another page follows (one more row is looked for).
+    `speaker`: only the person's typed turns, the agent's words or tools' output
+    (`SPEAKERS`)."""
     terms = query.split()
     if not terms or limit <= 0:
         return [], False
+    if speaker is not None and speaker not in SPEAKERS:
+        raise ValueError(f"speaker must be one of {', '.join(SPEAKERS)}")
     reader = as_reader(db)
     if not reader.is_sqlite:
-        return _postgres_page(reader, terms, project, source, limit, offset)
+        return _postgres_page(reader, terms, project, source, speaker, limit, offset)
     tables = _tables(reader)
     word_index = FTS_TABLE in tables  # the side index alone holds only some events
     plan = plan_query(terms, word_index=word_index, side_index=word_index and CJK_TABLE in tables)
-    join, where, params = _filters(reader, plan.substrings, project, source)
+    join, where, params = _filters(reader, plan.substrings, project, source, speaker)
     params["n"] = offset + limit + 1
     ids: set[int] = set()
     indexed = [(t, m) for t, m in ((FTS_TABLE, plan.word_match), (CJK_TABLE, plan.side_match)) if m]
@@ -167,11 +183,15 @@ def search_page(
 
 
 def _filters(
-    reader: Reader, substrings: Sequence[str], project: str | None, source: str | None
+    reader: Reader,
+    substrings: Sequence[str],
+    project: str | None,
+    source: str | None,
+    speaker: str | None = None,
 ) -> tuple[str, str, dict[str, Any]]:
     """The join, the extra WHERE conditions and their parameters every path shares."""
     params: dict[str, Any] = {}
-    filters = []
+    filters = [SPEAKERS[speaker]] if speaker else []
     like = "LIKE" if reader.is_sqlite else "ILIKE"
     for i, term in enumerate(substrings):
         params[f"s{i}"] = like_pattern(term)
@@ -204,12 +224,13 @@ def _postgres_page(
     terms: Sequence[str],
     project: str | None,
     source: str | None,
+    speaker: str | None,
     limit: int,
     offset: int,
 ) -> tuple[list[SearchHit], bool]:
     """The same matches as on SQLite through the GIN index, newest first; each hit ranked."""
     plan = plan_query(terms, word_index=True, side_index=False)
-    join, where, params = _filters(reader, plan.substrings, project, source)
+    join, where, params = _filters(reader, plan.substrings, project, source, speaker)
     params["n"] = offset + limit + 1
     query = " && ".join(_PG_WORD.format(n=n) for n in range(len(plan.words))) or None
     params.update({f"w{n}": word for n, word in enumerate(plan.words)})

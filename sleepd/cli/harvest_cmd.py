@@ -7,6 +7,12 @@ from enum import StrEnum
 import typer
 
 
+class Speaker(StrEnum):
+    person = "person"
+    agent = "agent"
+    tools = "tools"
+
+
 class SourceChoice(StrEnum):
     claude = "claude"
     codex = "codex"
@@ -35,6 +41,12 @@ def search(
     query: str = typer.Argument(..., help="Words to find in harvested event text."),
     project: str = typer.Option(None, "--project", help="Only this project path."),
     source: str = typer.Option(None, "--source", help="claude or codex."),
+    speaker: Speaker = typer.Option(
+        None,
+        "--from",
+        help="Only what the person typed (person), what the agent wrote (agent), or what "
+        "tools printed (tools).",
+    ),
     limit: int = typer.Option(20, "--limit", min=1, max=1000, help="Hits per page."),
     page: int = typer.Option(1, "--page", min=1, help="Which page of hits (newest first)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -47,7 +59,15 @@ def search(
     """
     from sleepd.cli.search_cmd import run_search
 
-    run_search(query, project=project, source=source, limit=limit, page=page, json_out=json_out)
+    run_search(
+        query,
+        project=project,
+        source=source,
+        speaker=speaker.value if speaker is not None else None,
+        limit=limit,
+        page=page,
+        json_out=json_out,
+    )
 
 
 def register(app: typer.Typer) -> None:

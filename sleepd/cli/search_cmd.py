@@ -28,11 +28,13 @@ class Option:
     default: Any = None
     min: int | None = None
     max: int | None = None
+    choices: tuple[str, ...] | None = None
 
 
 OPTIONS: tuple[Option, ...] = (
     Option("--project", "project", str),
     Option("--source", "source", str),
+    Option("--from", "speaker", str, choices=("person", "agent", "tools")),
     Option("--limit", "limit", int, 20, 1, 1000),
     Option("--page", "page", int, 1, 1),
     Option("--json", "json_out", bool, False),
@@ -67,6 +69,8 @@ def parse_lean(args: Sequence[str]) -> dict[str, Any] | None:
                 if value is None:
                     return None
                 values[option.name] = value
+            elif option.choices is not None and raw not in option.choices:
+                return None  # typer names the choices
             else:
                 values[option.name] = raw
         elif query is None:
@@ -104,6 +108,7 @@ def run_search(
     *,
     project: str | None = None,
     source: str | None = None,
+    speaker: str | None = None,
     limit: int = 20,
     page: int = 1,
     json_out: bool = False,
@@ -120,7 +125,13 @@ def run_search(
         try:
             require_head(db)
             hits, more = search_page(
-                db, query, project=project, source=source, limit=limit, offset=(page - 1) * limit
+                db,
+                query,
+                project=project,
+                source=source,
+                speaker=speaker,
+                limit=limit,
+                offset=(page - 1) * limit,
             )
         finally:
             db.close()

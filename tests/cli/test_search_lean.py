@@ -36,6 +36,7 @@ def test_the_lean_options_are_the_typer_options() -> None:
         assert param.is_flag == (option.kind is bool)
         assert getattr(param.type, "min", None) == option.min
         assert getattr(param.type, "max", None) == option.max
+        assert tuple(getattr(param.type, "choices", None) or ()) == (option.choices or ())
 
 
 ACCEPTED = [
@@ -48,6 +49,8 @@ ACCEPTED = [
     ["x", "--project=/a=b", "--source="],
     ["", "--limit", "1"],
     ["日本語"],
+    ["radius", "--from", "person"],
+    ["x", "--from=tools", "--json"],
 ]
 
 
@@ -76,6 +79,8 @@ REFUSED = [
     ["x", "--unknown"],
     ["--", "-x"],
     ["-x"],
+    ["x", "--from", "people"],
+    ["x", "--from"],
 ]
 
 

@@ -128,3 +128,37 @@ def test_a_project_filter_takes_in_the_repositorys_worktrees(db_engine: Any) -> 
     assert projects(sessions[2]) == [sessions[1], sessions[2]]
     assert projects("/home/dev/other") == [sessions[3]]
     assert projects("/home/dev/nowhere") == []
+
+
+@pytest.mark.both_dbs
+def test_from_keeps_what_the_person_the_agent_or_tools_wrote(db_engine: Any) -> None:
+    """Wild sample 4: 17 of 20 hits for a word were tool output, newest first, and the
+    person's own prompt with it was not on the page."""
+    rows = [
+        ("user_prompt", "the blast radius of the map query"),
+        ("assistant_text", "I widened the radius to 5 km."),
+        ("tool_call", '{"command": "grep -rn radius src"}'),
+        *[("tool_result", f"src/map{i}.ts: const radius = {i}") for i in range(25)],
+    ]
+    with db_engine.begin() as conn:
+        seed_events(conn, rows, dated=False)
+        conn.execute(
+            text(
+                "UPDATE events SET role = 'assistant' WHERE kind IN ('assistant_text', 'tool_call')"
+            )
+        )
+        conn.execute(text("UPDATE events SET role = 'tool' WHERE kind = 'tool_result'"))
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
+    kinds = {
+        speaker: sorted({hit.kind for hit in search_events(db_engine, "radius", speaker=speaker)})
+        for speaker in ("person", "agent", "tools")
+    }
+    assert kinds == {
+        "person": ["user_prompt"],
+        "agent": ["assistant_text", "tool_call"],
+        "tools": ["tool_result"],
+    }
+    assert "user_prompt" not in {h.kind for h in search_events(db_engine, "radius")}
+    with pytest.raises(ValueError):
+        search_events(db_engine, "radius", speaker="people")
