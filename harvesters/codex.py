@@ -510,10 +510,37 @@ class _CodexFile:
             line_no=line.line_no,
             **extra,
         )
-        if event.session_external_id:  # nothing before the header can be placed
+        if not event.session_external_id:
+            event.session_external_id = self._session_without_header(ts)
+        if event.session_external_id:
             self.touched = True
             self.events.append(event)
         return event
+
+    def _session_without_header(self, ts: Any) -> str:
+        """A rollout with no `session_meta` line (a "conversation only" export starts at
+        `task_started` or at a `response_item`): its session is the id in its file name
+        (`rollout-<time>-<uuid>.jsonl`, the id Codex gave it), else the file's stem; it
+        starts at its first record, and a `turn_context` gives its folder."""
+        stem = Path(self.file.path).name.removesuffix(".jsonl")
+        found = _ROLLOUT_ID.search(stem)
+        sid = found.group(0) if found else stem
+        if not sid:
+            return ""
+        self.state["sid"] = sid
+        self.info.setdefault("started", as_str(ts))
+        meta = dict(self.info.get("meta", {}))
+        meta["header"] = "missing"
+        if self.file.role == "archived":
+            meta["archived"] = True
+        self.info["meta"] = meta
+        return sid
+
+
+#: The session id Codex puts at the end of a rollout's file name.
+_ROLLOUT_ID = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE
+)
 
 
 def decode_tool_output(output: Any) -> tuple[str, int | None, bool]:

@@ -345,3 +345,34 @@ def test_an_approval_check_thread_is_a_subagent_of_its_parent(
     make_jsonl(path, [meta, user("The following is the Codex agent history added since …")])
     (session,) = [s for b in read(path) for s in b.sessions]
     assert (session.kind, session.parent_external_id) == ("subagent", parent)
+
+
+def test_a_rollout_without_its_header_is_a_session_of_its_own(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Wild sample 5 (jerometremblay/codex_log_viewer, not in the repository): seven
+    "conversation only" exports start at `task_started` or at a `response_item`, with no
+    `session_meta`; 746 records and 58 typed turns were read and stored as nothing, with
+    no notice. The session is the id Codex put in the file name."""
+    sid = "a5cd1d2e-0f4b-4c1e-9d6a-2b3c4d5e6f70"
+    path = rollout(tmp_path, f"rollout-2026-02-14T00-24-46-{sid}.jsonl")
+    make_jsonl(
+        path,
+        [
+            env("event_msg", {"type": "task_started", "turn_id": "t1"}, "2026-02-14T00:24:46Z"),
+            user("in the json, i have doubles"),
+            env("turn_context", {"cwd": "/home/j/logs", "model": "gpt-5.3-codex"}),
+            item("message", role="assistant", content=[{"type": "output_text", "text": "ok"}]),
+        ],
+    )
+    batches = read(path)
+    got = events(batches)
+    assert {e.session_external_id for e in got} == {sid}
+    assert [e.text for e in got if e.kind == "user_prompt"] == ["in the json, i have doubles"]
+    (session,) = {s.external_id: s for b in batches for s in b.sessions}.values()
+    assert session.external_id == sid and session.project_path == "/home/j/logs"
+    assert session.meta.get("header") == "missing"
+    # a name without Codex's id: the file's own name stands in
+    other = rollout(tmp_path, "conversation-export.jsonl")
+    make_jsonl(other, [user("hello there")])
+    assert {e.session_external_id for e in events(read(other))} == {"conversation-export"}
