@@ -104,8 +104,9 @@ def project_readiness(db: Any, cfg: Any, *, limit: int = 20) -> list[Readiness]:
     sessions: dict[str, tuple[int, Any, Any]] = {}
     roots = ProjectRoots()
     for path, n, first, last in db.rows(
+        # a subagent's transcript is part of its parent's session, not a session of its own
         "SELECT project_path, count(*), min(started_at), max(started_at) FROM sessions "
-        "WHERE project_path IS NOT NULL GROUP BY project_path"
+        "WHERE project_path IS NOT NULL AND kind <> 'subagent' GROUP BY project_path"
     ):
         # sessions recorded in a repository's worktrees count for the repository
         root = str(roots(str(path)))

@@ -78,3 +78,25 @@ def test_a_repositorys_worktrees_add_their_sessions_and_span_to_it(isolated_home
     # 8 sessions over the 8 days from 1 to 9 November: one a day, and 32 more to go
     assert r.more_sessions == 32
     assert r.more_days is not None and 31 < r.more_days < 33
+
+
+def test_a_subagents_transcript_is_no_session_of_its_own(db_engine: Any) -> None:
+    """Wild sample 5: a project of 4 sessions was said to have 12, its 8 subagent
+    transcripts counted as sessions (which also halved the estimated rate)."""
+    from sqlalchemy import text
+
+    from sleepd.store.fastread import EngineReader
+
+    with db_engine.begin() as conn:
+        for n, kind in enumerate(["main"] * 4 + ["subagent"] * 8 + ["fork"], start=1):
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (id, source, external_id, kind, event_count, meta, "
+                    "mined_through_seq, created_at, updated_at, project_path, started_at) VALUES "
+                    "(:n, 'claude', :ext, :kind, 0, '{}', 0, '2026-01-01', '2026-01-01', "
+                    "'/w/sentinel', '2026-01-01 00:00:00')"
+                ),
+                {"n": n, "ext": f"s{n}", "kind": kind},
+            )
+    (r,) = project_readiness(EngineReader(db_engine), load_config())
+    assert (r.project, r.sessions) == ("/w/sentinel", 5)  # four sessions and a fork
