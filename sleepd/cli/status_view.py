@@ -88,16 +88,16 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                 [
                     ("episodes", _fmt(mining.get("episodes"))),
                     (
-                        "request clusters",
+                        "kinds of request",
                         f"{_fmt(mining.get('clusters'))}, of which "
-                        f"{_fmt(mining.get('recurring_clusters'))} recurring",
+                        f"{_fmt(mining.get('recurring_clusters'))} recurred",
                     ),
                     (
                         "tasks",
                         f"train {splits.get('train', 0)}, validation {splits.get('val', 0)}, "
-                        f"sealed test {splits.get('test', 0)} "
-                        f"({_fmt(mining.get('tasks_recurring'))} recurring, "
-                        f"{_fmt(mining.get('tasks_one_off'))} one-off)",
+                        f"sealed test {splits.get('test', 0)}; "
+                        f"{_fmt(mining.get('tasks_recurring'))} from requests that recurred, "
+                        f"{_fmt(mining.get('tasks_one_off'))} from one-off failures",
                     ),
                     ("failure patterns", _fmt(mining.get("failure_patterns"))),
                     *(
