@@ -283,8 +283,10 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     listing, a test runner's passing tests), so the example a person reads in `sleepd
     patterns` starts just before the line the signature came from.
     """
-    lines = _printed_lines(text)
-    _, key = _analysed(lines, exit_code)
+    printed = _printed_lines(text)
+    _, key = _analysed(printed, exit_code)
+    # a wrapper's lines (`Exit code 1`, Codex's `Original token count: 0`) say nothing
+    lines = [ln for ln in printed if not _WRAPPER_LINE.fullmatch(ln.strip())] or printed
     at = next((n for n, ln in enumerate(lines) if ln.strip() == key), None) if key else None
     if at is None:
         return text.strip()[:EXAMPLE_CHARS]

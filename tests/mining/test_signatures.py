@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sleepd.mining.signatures import error_class, normalize, signature_of
+from sleepd.mining.signatures import error_class, example_of, normalize, signature_of
 
 
 def test_volatile_parts_are_stripped_and_the_class_kept() -> None:
@@ -327,7 +327,6 @@ def test_a_lone_word_gives_way_to_a_sentence() -> None:
 
 
 def test_a_patterns_example_is_the_lines_around_its_key_line() -> None:
-    from sleepd.mining.signatures import example_of
 
     listing = "\n".join(f"   {n} │ <span>row {n}</span>" for n in range(40))
     text = (
@@ -344,3 +343,17 @@ def test_a_patterns_example_is_the_lines_around_its_key_line() -> None:
     assert "row 3" not in example
     # no line to center on: the output's head
     assert example_of("all good here\nnothing to see", 1) == "all good here\nnothing to see"
+
+
+def test_an_example_leaves_out_the_wrappers_lines() -> None:
+    """Wild sample 5: examples opened with Codex's `Original token count: 0` and Claude
+    Code's `Exit code 1`, which say nothing about the failure."""
+    codex = (
+        "Chunk ID: 1c355d\nWall time: 3.0321 seconds\nProcess exited with code 1\n"
+        "Original token count: 42\nOutput:\nerror: unknown flag: --no-pager\n"
+        "Usage: entire explain [flags]"
+    )
+    assert example_of(codex, 1) == "error: unknown flag: --no-pager\nUsage: entire explain [flags]"
+    claude = "Exit code 127\n/bin/bash: line 1: go: command not found"
+    assert example_of(claude, 127) == "/bin/bash: line 1: go: command not found"
+    assert example_of("Exit code 1", 1) == "Exit code 1"  # nothing else to show
