@@ -38,6 +38,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -289,6 +290,20 @@ class _CodexFile:
         info["meta"] = meta
         self.touched = True
 
+    def _history_header(self, payload: dict[str, Any], ts: Any) -> None:
+        """A second header naming another session: `codex resume` writes the resumed
+        session's header and then replays its whole history into the new rollout, in one
+        burst. What it replays is history already stored with that session, not this
+        session's turns and work."""
+        sid, other = self.state.get("sid"), payload.get("id") or payload.get("session_id")
+        at = parse_timestamp(ts)
+        if not sid or not isinstance(other, str) or other == sid or at is None:
+            return
+        self.state["history_until"] = (at + HISTORY_BURST).isoformat()
+        meta = dict(self.info.get("meta", {}))
+        meta.setdefault("resumed_from", other)
+        self.info["meta"] = meta
+
     def _note_time(self, ts: Any) -> None:
         if isinstance(ts, str) and ts:
             self.touched = True
@@ -335,6 +350,7 @@ class _CodexFile:
         self, line: ParsedLine, kind: str, payload: dict[str, Any], ts: Any, eid: str
     ) -> None:
         if kind == "session_meta":
+            self._history_header(payload, ts)
             self._session_meta(payload)
         elif kind == "turn_context":
             if isinstance(payload.get("model"), str):
@@ -512,6 +528,11 @@ class _CodexFile:
         )
         if not event.session_external_id:
             event.session_external_id = self._session_without_header(ts)
+        until = parse_timestamp(self.state.get("history_until"))
+        if until is not None and event.timestamp is not None and event.timestamp <= until:
+            # replayed by `codex resume`: the other session's turns, kept as context
+            event.raw_type = f"history:{event.raw_type or event.kind}"
+            event.kind, event.is_meta = "meta", True
         if event.session_external_id:
             self.touched = True
             self.events.append(event)
@@ -535,6 +556,12 @@ class _CodexFile:
             meta["archived"] = True
         self.info["meta"] = meta
         return sid
+
+
+#: How long after a resumed session's header `codex resume` is still replaying its
+#: history (the replay is written at once, within milliseconds; the next live record
+#: waits for a person or a model).
+HISTORY_BURST = timedelta(seconds=2)
 
 
 #: The session id Codex puts at the end of a rollout's file name.

@@ -376,3 +376,43 @@ def test_a_rollout_without_its_header_is_a_session_of_its_own(
     other = rollout(tmp_path, "conversation-export.jsonl")
     make_jsonl(other, [user("hello there")])
     assert {e.session_external_id for e in events(read(other))} == {"conversation-export"}
+
+
+def test_what_codex_resume_replays_is_the_other_sessions_history(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Wild sample 5 (Hoper-J/cpolar-connect, Codex 0.36, not in the repository): the
+    resumed rollout has its own header, then the resumed session's header, then that
+    session's turns replayed within milliseconds; "检查目前项目的设计" became two tasks and
+    looked recurring."""
+    old = "9cd28a74-da7e-4458-a91a-fffec2be9d7a"
+    new = "613a9a68-8816-40b2-a2d4-041ade599da6"
+    path = rollout(tmp_path, f"rollout-2025-09-16T14-12-31-{new}.jsonl")
+    at = "2025-09-16T06:12:37.{:03d}Z"
+    make_jsonl(
+        path,
+        [
+            env("session_meta", {"id": new, "cwd": "/u/app"}, "2025-09-16T06:12:31.309Z"),
+            env("session_meta", {"id": old, "cwd": "/u/app"}, at.format(389)),
+            {**user("检查目前项目的设计"), "timestamp": at.format(390)},
+            {**user("可以，开始实施"), "timestamp": at.format(527)},
+            {
+                **item(
+                    "message", role="assistant", content=[{"type": "output_text", "text": "ok"}]
+                ),
+                "timestamp": at.format(530),
+            },
+            {**user("now add a dry-run flag to status"), "timestamp": "2025-09-16T06:14:02.000Z"},
+        ],
+    )
+    batches = read(path)
+    got = events(batches)
+    assert [e.text for e in got if e.kind == "user_prompt"] == ["now add a dry-run flag to status"]
+    history = [e for e in got if (e.raw_type or "").startswith("history:")]
+    assert [(e.text, e.is_meta) for e in history][:2] == [
+        ("检查目前项目的设计", True),
+        ("可以，开始实施", True),
+    ]
+    assert {e.session_external_id for e in got} == {new}
+    (session,) = [s for b in batches for s in b.sessions][-1:]
+    assert session.meta.get("resumed_from") == old
