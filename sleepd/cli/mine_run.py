@@ -93,3 +93,9 @@ def render_report(data: dict[str, Any]) -> None:
             f"{hard.get('skipped', 0)} over the per-pass cap\n"
         )
         sys.stdout.flush()
+    elif hard.get("found"):
+        sys.stdout.write(
+            f"hard user turns: {hard['found']} read by the rules alone "
+            "(`mining.model_assisted` hands them to a model)\n"
+        )
+        sys.stdout.flush()

@@ -113,6 +113,7 @@ def _mine_pass(
         judge = TurnJudge(backend, mining.model_max_turns)
     with write_session(engine) as db:
         touched: set[int] = reroot_stored(db, roots)
+    hard_found = 0
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
@@ -131,6 +132,7 @@ def _mine_pass(
                 )
                 report.episodes_new += result.episodes_new
                 report.signals_new += result.signals_new
+                hard_found += result.hard_turns
                 touched |= result.touched_cluster_ids
                 db.get(Session, item.id).mined_through_seq = item.max_seq  # type: ignore[union-attr]
         report.sessions_mined += len(batch)
@@ -142,8 +144,13 @@ def _mine_pass(
         tasks = mine_tasks(db, mining, backend=backend)
         report.tasks_new = tasks.tasks_new
         report.miner_fallbacks = tasks.miner.fallbacks
+    # the turns the rules read as hard: counted where no model re-read them, else those
+    # the judge was handed (asked, or over its per-pass cap)
     if judge is not None:
-        report.hard_turns = judge.stats.to_dict()
+        stats = judge.stats.to_dict()
+        report.hard_turns = {"found": stats["asked"] + stats["skipped"], **stats}
+    else:
+        report.hard_turns = {"found": hard_found}
     return _finish(engine, cfg, report, started)
 
 

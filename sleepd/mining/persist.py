@@ -52,6 +52,8 @@ class SessionResult:
     episodes_new: int = 0
     signals_new: int = 0
     occurrences_new: int = 0
+    #: typed turns the rules read as hard (a model decides them when model-assisted)
+    hard_turns: int = 0
     touched_cluster_ids: set[int] = field(default_factory=set)
 
 
@@ -126,6 +128,8 @@ def mine_session(
         elif episode.cluster_id is not None:
             result.touched_cluster_ids.add(episode.cluster_id)
         _fill_episode(episode, draft, work, outcome, parent_id)
+        if is_new:
+            result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
         rows.append((episode, draft, signals, errors, is_new))
     db.flush()
     for episode, draft, signals, errors, is_new in rows:

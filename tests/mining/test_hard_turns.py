@@ -102,7 +102,7 @@ def test_the_models_valid_answer_decides_the_hard_turn(
     server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "new_task"}')))
     report = mine(engine, cfg, now=LATER, backend=guarded(server))
     assert report.hard_turns == {
-        "asked": 1, "decided": 1, "changed": 1, "fallbacks": 0, "skipped": 0
+        "found": 1, "asked": 1, "decided": 1, "changed": 1, "fallbacks": 0, "skipped": 0
     }  # fmt: skip
     assert episodes(engine) == 2  # the model read a new request: it opened an episode
     body = turn_requests(server)[0]
@@ -173,7 +173,8 @@ def test_without_model_assistance_nothing_is_asked(
 ) -> None:
     seed(engine)
     report = mine(engine, cfg, now=LATER, backend=guarded(server))
-    assert server.seen("/v1/messages") == [] and report.hard_turns == {}
+    assert server.seen("/v1/messages") == []
+    assert report.hard_turns == {"found": 1}  # read by the rules alone, and counted
     assert episodes(engine) == 1
 
 

@@ -41,5 +41,5 @@ def test_without_model_assisted_mining_a_night_asks_no_model_while_mining(
 ) -> None:
     seed(engine)
     result = run_night(engine, small_config(), NightOptions(skip_harvest=True, backend="sim"))
-    assert not result.summary["steps"]["mine"].get("hard_turns")
+    assert not result.summary["steps"]["mine"].get("hard_turns", {}).get("asked")
     assert miner_entries(engine, result.night_id) == []
