@@ -282,7 +282,9 @@ _CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 _GREETING = re.compile(
-    r"^\W*(hi|hello|hey|hallo|hola|bonjour|good (morning|afternoon|evening)|test|ping)\W*$",
+    r"^\W*(hi|hello|hey|hallo|hola|bonjour|salut|ciao|ol[aá]|oi|privet|good (morning|afternoon|"
+    r"evening)|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
+    r"안녕(하세요)?|привет|здравствуйте)\W*$",
     re.IGNORECASE,
 )
 #: Openings of an answer to the agent's question or offer.

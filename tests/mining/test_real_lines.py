@@ -1446,3 +1446,12 @@ def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
     assert kind_of("我如何使用torch自动下载CIFAR-10 并且使用这个数据集", agent_text=agent) is (
         TurnKind.NEW_TASK
     )
+
+
+@pytest.mark.parametrize(
+    "text", ["konnnitiha", "konnichiwa", "こんにちは", "你好", "안녕하세요", "Привет!", "oi"]
+)
+def test_a_greeting_in_another_language_is_housekeeping(text: str) -> None:
+    # wild sample 5 (not in the repository): a session opened with the romaji "konnnitiha"
+    turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
