@@ -589,6 +589,11 @@ _GO_AHEAD_ELSEWHERE = re.compile(
     r"пожалуйста|please|então|entonces|alors|dann|тогда|sim|sí|oui|ja|да))*\W*$",
     re.IGNORECASE,
 )
+#: An id and nothing else (a session uuid, a commit hash, a number): the answer to a
+#: question the request does not hold.
+_ONLY_AN_ID = re.compile(
+    r"^\W*([0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{7,40}|#?\d+)\W*$", re.IGNORECASE
+)
 #: A question about the assistant itself, the typed form of `/model` ("which model is
 #: this session using", "are you claude?", "当前使用的是哪个大模型"): nothing of the project's
 #: to replay.
@@ -685,6 +690,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         _GO_AHEAD_ONLY.match(region)
         or _GO_AHEAD_ELSEWHERE.match(region)
         or (len(region) <= 80 and _ASKS_ABOUT_AGENT.search(region))
+        or (len(region) <= 80 and _ONLY_AN_ID.match(region))
         or _CLOSING_STEP.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)

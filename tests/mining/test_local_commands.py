@@ -219,3 +219,18 @@ def test_a_long_pasted_token_is_read_at_once() -> None:
     hostile line) names something: it is not lexed for names, which took quadratic time."""
     assert not needs_context("fix this " + "a" * 1_000_000)
     assert not needs_context("fix this " + "x/" * 500_000)
+
+
+@pytest.mark.parametrize(
+    ("text", "needs"),
+    [
+        # wild sample 5 (not in the repository): a bare session id opened two episodes
+        ("019ae3ad-5f2c-7a31-9b1e-4c2d7e8f9a10", True),
+        ("a1b2c3d", True),
+        ("#1234", True),
+        ("fix issue #1234 in the parser", False),
+        ("revert a1b2c3d, it broke the login form", False),
+    ],
+)
+def test_an_id_alone_is_an_answer_not_a_task(text: str, needs: bool) -> None:
+    assert needs_context(text) is needs
