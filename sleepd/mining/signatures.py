@@ -176,8 +176,24 @@ def error_class(text: str, exit_code: int | None = None) -> str | None:
     return match.group(1).lower() if match else None
 
 
+#: A shell's "no such program", as each shell words it: one failure whichever shell ran it
+#: (`/bin/bash: line 1: go: command not found`, `zsh: command not found: python`, fish,
+#: PowerShell, cmd.exe).
+_NOT_FOUND = re.compile(
+    r"^\s*(?:\S*\b(?:ba|z|da|k|a)?sh:\s*(?:(?:line )?\d+:\s*)?(?:(?P<a>\S+): (?:command )?not found"
+    r"|command not found: (?P<b>\S+))|fish: Unknown command:? (?P<c>\S+)"
+    r"|(?:\S+ : )?The term '(?P<d>[^']+)' is not recognized as (?:the )?name of a cmdlet.*"
+    r"|'(?P<e>[^']+)' is not recognized as an internal or external command.*)\s*$",
+    re.IGNORECASE,
+)
+
+
 def normalize(line: str) -> str:
     """One error line with every volatile part replaced by a placeholder."""
+    missing = _NOT_FOUND.match(line)
+    if missing:
+        program = next(g for g in missing.groups() if g)
+        line = f"command not found: {program.rsplit('/', 1)[-1]}"
     text = _ANSI.sub("", line)
     text = _UUID.sub("<uuid>", text)
     text = _TIMESTAMP.sub("<ts>", text)

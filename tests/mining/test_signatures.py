@@ -357,3 +357,18 @@ def test_an_example_leaves_out_the_wrappers_lines() -> None:
     claude = "Exit code 127\n/bin/bash: line 1: go: command not found"
     assert example_of(claude, 127) == "/bin/bash: line 1: go: command not found"
     assert example_of("Exit code 1", 1) == "Exit code 1"  # nothing else to show
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/bin/bash: line 1: python: command not found",
+        "zsh: command not found: python",
+        "sh: 1: python: not found",
+        "python : The term 'python' is not recognized as the name of a cmdlet, function",
+        "'python' is not recognized as an internal or external command,",
+    ],
+)
+def test_a_missing_program_is_one_failure_whichever_shell_reports_it(line: str) -> None:
+    # wild sample 5 (not in the repository): python-not-found was two patterns, zsh and bash
+    assert signature_of(f"Exit code 127\n{line}", "Bash", 127).text == "command not found: python"
