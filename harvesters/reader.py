@@ -385,7 +385,8 @@ def _after_unterminated(fh: BinaryIO, start: int) -> bool:
     """Whether the last pass stopped after a record that had no newline (every other
     stop is just after one) and the writer has since ended that line."""
     fh.seek(start - 1)
-    return fh.read(2) == b"}\n"
+    around = fh.read(2)
+    return around[:1] != b"\n" and around[1:] == b"\n"
 
 
 def split_lines(chunk: bytes) -> tuple[list[bytes], bytes]:

@@ -245,3 +245,15 @@ def test_split_lines_cuts_where_split_does(parts: list[bytes]) -> None:
     chunk = b"".join(parts)
     *lines, tail = chunk.split(b"\n")
     assert split_lines(chunk) == (lines, tail)
+
+
+def test_a_last_record_with_trailing_blanks_is_ended_once(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(line(1) + b'{"n": 2}  ')  # blanks after the object, no newline
+    first = read_all(path, None)
+    assert objects(first) == [{"n": 1}, {"n": 2}]
+    with path.open("ab") as fh:
+        fh.write(b"\n" + line(3))
+    second = read_all(path, first[-1].cursor)
+    assert objects(second) == [{"n": 3}]
+    assert [ln.line_no for b in second for ln in b.lines] == [3]
