@@ -160,8 +160,23 @@ def print_report(detail: dict[str, Any], json_out: bool) -> None:
                 ("new events", str(detail["events_new"])),
                 ("read", f"{detail['bytes_read'] / 1e6:.1f} MB"),
                 ("malformed lines skipped", str(detail["malformed_lines"])),
+                *(
+                    [("lines stored clipped", _clipped_text(detail))]
+                    if detail.get("truncated_lines")
+                    else []
+                ),
                 ("secrets redacted", str(detail["redactions"])),
                 ("errors", str(detail["errors"])),
             ],
         )
     )
+
+
+def _clipped_text(detail: dict[str, Any]) -> str:
+    """How many lines were too long to store whole, and in which files."""
+    files = [
+        name
+        for source in detail.get("per_source", {}).values()
+        for name in source.get("truncated_files", [])
+    ]
+    return f"{detail['truncated_lines']} (over the line limit; in {', '.join(files)})"

@@ -24,6 +24,8 @@ class SourceReport:
     replay_sessions_skipped: int = 0
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
+    #: where the truncated lines were (the first 20 files): "path (N lines)"
+    truncated_files: list[str] = field(default_factory=list)
     workers: int = 0  # worker processes that parsed this source (0: in-process)
     worker_start: str = ""  # how they were started ("spawn"; "" in-process)
 
@@ -62,6 +64,16 @@ class HarvestReport:
 
 class DiskFullError(SleepdError):
     """The database could not grow; what was stored before stays stored."""
+
+
+#: Files named per source for the lines stored clipped; the count covers them all.
+MAX_TRUNCATED_FILES = 20
+
+
+def note_clipped(report: SourceReport, path: str, lines: int) -> None:
+    """Name a file with lines too long to store whole (counted in `truncated_lines`)."""
+    if len(report.truncated_files) < MAX_TRUNCATED_FILES:
+        report.truncated_files.append(f"{path} ({lines} line{'s' if lines != 1 else ''})")
 
 
 def note_error(report: SourceReport, message: str) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sleepd.harvest.read import PreparedBatch
-from sleepd.harvest.report import SourceReport, note_error
+from sleepd.harvest.report import SourceReport, note_clipped, note_error
 from sleepd.hosts import host_id
 from sleepd.store import ingest
 from sleepd.store.records import CursorRow
@@ -175,6 +175,8 @@ class GroupWriter:
             tally.events_new += inserted
             tally.malformed_lines += len(batch.skipped)
             tally.truncated_lines += batch.truncated_lines
+            if batch.truncated_lines:
+                tally.clipped.append((batch.path, batch.truncated_lines))
             tally.bytes_read += batch.bytes_read
             tally.replay_sessions_skipped += batch.replay_sessions_skipped
         ingest.store_cursors(db, cursors)
@@ -230,13 +232,17 @@ class _Tally:
     replay_sessions_skipped: int = 0
     redactions: int = 0
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # path, reason, gone
+    clipped: list[tuple[str, int]] = field(default_factory=list)  # path, lines stored clipped
 
     def merge(self, other: _Tally) -> None:
         _add_counts(self, other)
         self.problems.extend(other.problems)
+        self.clipped.extend(other.clipped)
 
     def add_to(self, report: SourceReport) -> None:
         _add_counts(report, self)
+        for path, lines in self.clipped:
+            note_clipped(report, path, lines)
         for path, problem, missing in self.problems:
             if missing:
                 report.files_missing += 1
