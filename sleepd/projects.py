@@ -50,6 +50,10 @@ def project_root(path: str | None) -> str | None:
     """The project `path` belongs to (see the module docstring); None and "" as given."""
     if not path:
         return path
+    if _DRIVE.match(path):
+        # Windows drive letters have no case (e:\app and E:\app are one folder);
+        # tools write either
+        path = path[0].upper() + path[1:]
     mapped = _main_worktree_path(path)
     if mapped is not None:
         return mapped
@@ -63,6 +67,10 @@ def project_root(path: str | None) -> str | None:
     if beside is not None:
         return _sibling_root(beside.group(1), beside.group(2), beside.group(3))
     return path
+
+
+#: A Windows path with its drive letter ("e:\\work\\app", "E:/work/app").
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 class ProjectRoots:

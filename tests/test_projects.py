@@ -148,3 +148,17 @@ def test_a_removed_worktree_beside_its_repository_maps_to_it(repo: Path) -> None
     git(repo, "worktree", "remove", "--force", str(beside))
     assert project_root(str(beside)) == str(repo)  # removed: its folder names the repository
     assert project_root(str(beside / "web")) == str(repo)
+
+
+@pytest.mark.parametrize(
+    ("path", "root"),
+    [
+        ("e:\\CC-test", "E:\\CC-test"),
+        ("E:\\CC-test", "E:\\CC-test"),
+        ("e:/AI/TestProject-v2", "E:/AI/TestProject-v2"),
+        ("/home/e:/x", "/home/e:/x"),
+    ],
+)
+def test_a_windows_drive_letter_has_no_case(path: str, root: str) -> None:
+    # wild sample 6 (not in the repository): E:\CC-test and e:\CC-test were two projects
+    assert project_root(path) == root
