@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from sleepd.cli.common import emit_json
@@ -23,9 +25,11 @@ def patterns(
     db = open_reader(load_config(), missing_ok=False)
     assert db is not None
     try:
-        rows = top_patterns(db, project=project, limit=limit, min_count=1 if show_all else 2)
+        # one more than asked: whether the list goes on past the limit
+        rows = top_patterns(db, project=project, limit=limit + 1, min_count=1 if show_all else 2)
     finally:
         db.close()
+    more, rows = len(rows) > limit, rows[:limit]
     if json_out:
         emit_json([r.to_dict() for r in rows])
         return
@@ -70,6 +74,7 @@ def patterns(
                 )
             )
             console.print(Padding(body, (0, 0, 0, 2)))
+        _say_more(console, more, limit)
         return
     shown = table(
         ["times", "last 7 days", "7 days before", "trend", "tool", "pattern and one example"],
@@ -86,6 +91,12 @@ def patterns(
             body,
         )
     console.print(shown)
+    _say_more(console, more, limit)
+
+
+def _say_more(console: Any, more: bool, limit: int) -> None:
+    if more:
+        console.print(f"These are the {limit} most frequent; `--limit N` shows more.")
 
 
 #: Narrower than this, the patterns are listed one under another instead of in a table.

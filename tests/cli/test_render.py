@@ -241,6 +241,18 @@ def test_patterns_read_whole_at_80_columns(demo: tuple) -> None:
         assert re.search(r"times\s+last 7 days\s+7 days before\s+trend\s+tool", out)
 
 
+def test_patterns_say_when_the_list_goes_on(demo: tuple) -> None:
+    """Wild sample 6: 20 patterns under "an error seen at least twice" while status
+    counted 41, and nothing said the list had been cut."""
+    home, width, _ = demo
+    everything = sleepd(home, width, "patterns", "--all", "--json").stdout
+    assert len(json.loads(everything)) >= 2  # the simulated night leaves several
+    cut = " ".join(sleepd(home, width, "patterns", "--all", "--limit", "1").stdout.split())
+    assert "These are the 1 most frequent; `--limit N` shows more." in cut
+    whole = " ".join(sleepd(home, width, "patterns", "--all", "--limit", "1000").stdout.split())
+    assert "shows more" not in whole
+
+
 def test_review_show_tells_the_story(demo: tuple) -> None:
     home, width, _ = demo
     shown = sleepd(home, width, "review", "show", "1", "--no-pager")
