@@ -1455,3 +1455,28 @@ def test_a_greeting_in_another_language_is_housekeeping(text: str) -> None:
     # wild sample 5 (not in the repository): a session opened with the romaji "konnnitiha"
     turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
     assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 6 (public sessions, not in the repository), after the agent's done claim
+        "still same, looks the text is being cut",
+        "there is 3 items and only load 2",
+        "it keeps crashing",
+        "where all my number in the old dashboard?",
+        "the changes are not reflected on the page",
+        "where did my tests go?",
+    ],
+)
+def test_a_result_that_contradicts_the_done_claim_is_a_failure_report(text: str) -> None:
+    done = "Done: the dashboard now loads the new stages and the list renders the items."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["where is my config file stored?", "keep going", "only show 3 items per page"]
+)
+def test_a_question_or_a_request_with_those_words_is_not_one(text: str) -> None:
+    done = "Done: the dashboard now loads the new stages and the list renders the items."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
