@@ -862,6 +862,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
     if not turn.has_episode:
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
+    if len(region) <= 80 and _ASKS_ABOUT_AGENT.search(region):
+        # "what model are you?": meta talk, the typed form of `/model`
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
     words = len(_WORD.findall(region))
     done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
     asked = agent_asks(turn.agent_text)

@@ -1480,3 +1480,9 @@ def test_a_result_that_contradicts_the_done_claim_is_a_failure_report(text: str)
 def test_a_question_or_a_request_with_those_words_is_not_one(text: str) -> None:
     done = "Done: the dashboard now loads the new stages and the list renders the items."
     assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["what model are you?", "which model is this session using"])
+def test_asking_the_assistant_about_itself_is_meta_talk(text: str) -> None:
+    # wild sample 6 (not in the repository), twice in one session, mid-task
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
