@@ -170,6 +170,18 @@ def sleepd_harvest(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
     return elapsed, children_cpu() - cpu_start, orjson.loads(done.stdout)
 
 
+def fresh_line(raw: bytes) -> bytes | None:
+    """A copy of a transcript line that a harvest stores as new (a fresh uuid where the
+    record has one), with its newline; None for a line that is no JSON."""
+    try:
+        record = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(record, dict) and "uuid" in record:
+        record["uuid"] = str(uuid.uuid4())
+    return orjson.dumps(record) + b"\n"
+
+
 def append_one_percent(work: Path, total_bytes: int) -> int:
     """Append fresh lines (new uuids, same sessions) to every 10th file, ~1 % of all bytes
     (a line that would take a file past its share is left out, unless it is the first)."""
@@ -184,13 +196,9 @@ def append_one_percent(work: Path, total_bytes: int) -> int:
         for raw in path.read_bytes().splitlines()[1:]:
             if len(out) >= quota:
                 break
-            try:
-                record = orjson.loads(raw)
-            except orjson.JSONDecodeError:
+            line = fresh_line(raw)
+            if line is None:
                 continue
-            if isinstance(record, dict) and "uuid" in record:
-                record["uuid"] = str(uuid.uuid4())
-            line = orjson.dumps(record) + b"\n"
             if len(out) + len(line) > quota and out:
                 continue  # a line this long would overshoot the 1 %: a shorter one fits
             out += line
