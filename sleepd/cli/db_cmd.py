@@ -132,3 +132,39 @@ def check(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) ->
 
 def register(app: typer.Typer) -> None:
     app.add_typer(db_app, name="db")
+
+
+@db_app.command("redact")
+def redact(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Run today's redaction rules over everything already stored.
+
+    A harvest redacts with the rules of its day; after an upgrade that teaches them a
+    kind of secret, this rewrites the stored texts those rules now change (events,
+    sessions, episodes, tasks, signals, failure patterns), a batch at a time.
+    """
+    from sqlalchemy.engine import Engine
+
+    from sleepd.config import load_config
+    from sleepd.redaction.stored import redact_store
+    from sleepd.store.open import open_store
+
+    engine = open_store(load_config(), write=True)
+    assert isinstance(engine, Engine)
+    report = redact_store(engine)
+    if json_out:
+        emit_json(report.to_dict())
+        return
+    from sleepd.cli.common import stdout_console
+    from sleepd.cli.view import kv_panel
+
+    rows = [
+        (table, f"{report.changed.get(table, 0)} rewritten of {count} read")
+        for table, count in report.scanned.items()
+    ]
+    rows.append(
+        (
+            "secrets redacted",
+            ", ".join(f"{rule} {n}" for rule, n in sorted(report.by_rule.items())) or "none",
+        )
+    )
+    stdout_console().print(kv_panel("stored texts redacted with today's rules", rows))

@@ -1,0 +1,73 @@
+"""`sleepd db redact`: today's rules over what earlier harvests stored."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from sleepd.redaction import Redactor
+from sleepd.redaction.stored import redact_stored
+from sleepd.search import search_events
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
+from seed_rows import seed_events
+
+# made-up values in the shapes wild sample 6 had stored as typed
+PASSWORD = "Hallo22berg9!"
+TOKEN = "zq-k41mq0z7x2pq8v0c3n6b5m1l9k8j7h6g5f4d3s2a1"
+
+
+@pytest.mark.both_dbs
+def test_stored_secrets_are_rewritten_once_and_stay_searchable(db_engine: Any) -> None:
+    with db_engine.begin() as conn:
+        seed_events(
+            conn,
+            [
+                ("assistant_text", f"Your password `{PASSWORD}` is in users/ann/user.nix"),
+                ("meta", f"login with password: {PASSWORD} then run nixos-rebuild"),
+                ("thinking", f"keep the existing token value `{TOKEN}` in settings"),
+                ("user_prompt", "nothing secret about this deploy checklist"),
+                ("user_prompt", f"数据库 password: {PASSWORD} 已更新"),
+            ],
+        )
+        conn.execute(
+            text("UPDATE sessions SET title = :t, meta = :m WHERE id = 1"),
+            {"t": f"password: {PASSWORD}", "m": json.dumps({"note": f"token `{TOKEN}`"})},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO failure_patterns (id, signature_hash, signature, example, count) "
+                "VALUES (1, 'h', 'Bash | - | x', :e, 2)"
+            ),
+            {"e": f"export db_password={PASSWORD}"},
+        )
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("INSERT INTO events_fts(events_fts) VALUES('rebuild')"))
+    redactor = Redactor(salt=b"t")
+    first = redact_stored(db_engine, redactor, batch_rows=2)  # several batches
+    assert first.changed == {"events": 4, "sessions": 1, "failure_patterns": 1}
+    assert set(first.by_rule) == {"password-plain", "secret-named-before-quotes"}
+    with db_engine.connect() as conn:
+        stored = " ".join(
+            str(v)
+            for row in conn.execute(
+                text(
+                    "SELECT e.text, s.title, s.meta, p.example FROM events e, sessions s, "
+                    "failure_patterns p"
+                )
+            )
+            for v in row
+        )
+    assert PASSWORD not in stored and TOKEN not in stored
+    assert "[REDACTED:" in stored
+    # the index follows the rewritten texts
+    assert [h.kind for h in search_events(db_engine, "nixos-rebuild")] == ["meta"]
+    assert search_events(db_engine, "checklist")
+    assert [h.kind for h in search_events(db_engine, "数据库")] == ["user_prompt"]
+    # a second pass finds nothing left to rewrite
+    assert redact_stored(db_engine, redactor).changed == {}
