@@ -125,7 +125,10 @@ def _redacted(
         if value is None:
             continue
         if column.is_json:
-            loaded = json.loads(value) if isinstance(value, str) else value
+            try:
+                loaded = json.loads(value) if isinstance(value, str) else value
+            except ValueError:
+                loaded = str(value)  # not JSON after all: redacted as the text it is
             clean = redact_obj(loaded, redactor, stats)
             if clean != loaded:
                 changed[column.name] = json.dumps(clean, ensure_ascii=False)
