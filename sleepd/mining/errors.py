@@ -329,11 +329,7 @@ def inner_command(command: str) -> str:
         flag = next((i for i, w in enumerate(rest) if re.fullmatch(r"-[a-z]*c[a-z]*", w)), None)
         run = rest[flag + 1 : flag + 2] if flag is not None else []
     elif program == "ssh":
-        index = 0
-        while index < len(rest) and rest[index].startswith("-"):
-            option = rest[index]
-            index += 2 if len(option) == 2 and option[1] in _SSH_VALUED else 1
-        run = rest[index + 1 :]  # after the host
+        run = rest[_ssh_host_at(rest) + 1 :]  # after the host
     elif program == "adb" and "shell" in rest:
         run = rest[rest.index("shell") + 1 :]
     elif program in ("docker", "podman") and rest[:1] == ["exec"]:
@@ -346,6 +342,15 @@ def inner_command(command: str) -> str:
     if len(run) == 1:
         return run[0]  # the command string, quoted as one word
     return shlex.join(run) if run else ""
+
+
+def _ssh_host_at(args: Sequence[str]) -> int:
+    """Where the host is among ssh's arguments: after its options and their values."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        option = args[index]
+        index += 2 if len(option) == 2 and option[1] in _SSH_VALUED else 1
+    return index
 
 
 def _without_redirects(words: Sequence[str]) -> list[str]:
@@ -382,47 +387,35 @@ def remote_of(command: str) -> str:
         return ""
     program, rest = words[at].rsplit("/", 1)[-1], words[at + 1 :]
     if program == "ssh":
-        hosts = [
-            w
-            for i, w in enumerate(rest)
-            if not w.startswith("-")
-            and (
-                i == 0
-                or not (
-                    rest[i - 1].startswith("-")
-                    and len(rest[i - 1]) == 2
-                    and rest[i - 1][1] in _SSH_VALUED
-                )
-            )
-        ]
-        return f"ssh {hosts[0]}" if hosts else ""
+        host = _ssh_host_at(rest)
+        return f"ssh {rest[host]}" if host < len(rest) else ""
     if program in ("adb", "docker", "podman", "kubectl", "oc"):
         return " ".join(words[at : at + 3])
     return ""
 
 
-def program_of(command: str) -> str:
-    """The program whose exit status a command line ends with: the last of a chain,
-    inside whatever runs it (`ssh host "psql … | grep x"` → `grep`)."""
+def deciding_command(command: str) -> str:
+    """The simple command whose exit status a command line ends with: the last of a
+    chain, inside whatever runs it (`ssh host "psql … | grep x"` → `grep x`)."""
+    final = last_command(command)
     for _ in range(4):
-        final = last_command(command)
         inner = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
         if not inner:
-            return command_family(final)
-        command = inner
-    return command_family(last_command(command))
+            break
+        final = last_command(inner)
+    return final
+
+
+def program_of(command: str) -> str:
+    """The program of `deciding_command` (`ssh host "psql … | grep x"` → `grep`)."""
+    return command_family(deciding_command(command))
 
 
 def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
     """A non-zero exit that answers a question (see the module docstring)."""
     if exit_code != 1 or not command:
         return False
-    final = last_command(command)
-    for _ in range(4):  # the command a shell, ssh or a container runs decides
-        inner = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
-        if not inner:
-            break
-        final = last_command(inner)
+    final = deciding_command(command)  # what a shell, ssh or a container runs decides
     family = command_family(final)
     if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
         return False
