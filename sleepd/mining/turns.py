@@ -674,10 +674,20 @@ def names_nothing(text: str) -> bool:
     return len(words) <= SHORT_POINTING or all(word in _GENERIC_WORDS for word in words)
 
 
+def _request_region(text: str) -> str:
+    """A request as its words are read: curly apostrophes straightened, pasted images out."""
+    return _IMAGE.sub("", text.replace("\u2019", "'")).strip()
+
+
+def asks_about_agent(region: str) -> bool:
+    """A short question about the assistant itself (`_ASKS_ABOUT_AGENT`)."""
+    return len(region) <= 80 and bool(_ASKS_ABOUT_AGENT.search(region))
+
+
 def is_bare_answer(text: str) -> bool:
     """A reply that only picks or agrees ("3", "c", "option 2", "yes", "继续", a pasted
     image and nothing else): it means something only next to what it answered."""
-    region = _IMAGE.sub("", text.replace("\u2019", "'")).strip()
+    region = _request_region(text)
     return not region or bool(
         len(region) == 1 or _GO_AHEAD_ONLY.match(region) or _GO_AHEAD_ELSEWHERE.match(region)
     )
@@ -692,13 +702,13 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
     own: a replay would have nothing to act on. `shown`: the person showed the agent
     something just before (the output of a command they ran themselves), which is what
     "fix these" points at and what the task's context then carries."""
-    region = _IMAGE.sub("", text.replace("\u2019", "'")).strip()
+    region = _request_region(text)
     if not region:
         return True
     return bool(
         _GO_AHEAD_ONLY.match(region)
         or _GO_AHEAD_ELSEWHERE.match(region)
-        or (len(region) <= 80 and _ASKS_ABOUT_AGENT.search(region))
+        or asks_about_agent(region)
         or (len(region) <= 80 and _ONLY_AN_ID.match(region))
         or _CLOSING_STEP.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
@@ -862,7 +872,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
     if not turn.has_episode:
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
-    if len(region) <= 80 and _ASKS_ABOUT_AGENT.search(region):
+    if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
     words = len(_WORD.findall(region))
