@@ -61,6 +61,23 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+@contextmanager
+def machine_harvest_lock(engine: Engine | None) -> Iterator[None]:
+    """The one-harvest-per-machine lock (`store.locks`), held for the block; a harvest
+    of this machine that still holds it after HARVEST_LOCK_WAIT_S is one clear error.
+    Anything else that rewrites harvested rows (`sleepd db redact`) takes it too."""
+    from sleepd.hosts import host_id
+    from sleepd.store.locks import hold
+
+    with hold(engine, f"harvest:{host_id()}", HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
+        if not taken:
+            raise SleepdError(
+                f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
+                "try again later"
+            )
+        yield
+
+
 def worker_count(
     jobs: int, pending_bytes: int, threshold_bytes: int, cpus: int | None = None
 ) -> int:
@@ -102,19 +119,10 @@ def harvest(
     re-import the caller's main module, so a script that asks for them keeps its own
     work under `if __name__ == "__main__":`.
     """
-    from sleepd.hosts import host_id
-    from sleepd.store.locks import hold
-
     started = time.perf_counter()
     target = store if isinstance(store, WriteTarget) else WriteTarget.for_engine(store)
-    lock_name = f"harvest:{host_id()}"
     try:
-        with hold(target.engine, lock_name, HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
-            if not taken:
-                raise SleepdError(
-                    f"another harvest on this machine has run for {HARVEST_LOCK_WAIT_S} s; "
-                    "try again later"
-                )
+        with machine_harvest_lock(target.engine):
             report = _harvest_locked(target, cfg, source, only_paths, progress, jobs, listed or {})
     finally:
         if target is not store:

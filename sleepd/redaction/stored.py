@@ -68,14 +68,9 @@ def redact_store(engine: Engine) -> StoredRedaction:
     """`redact_stored` with this home's placeholder salt (equal secrets keep equal
     placeholders), under the harvest's lock, so no harvest of this machine writes
     while the pass rewrites."""
-    from sleepd.errors import SleepdError
-    from sleepd.harvest.run import HARVEST_LOCK, HARVEST_LOCK_WAIT_S, redaction_salt
-    from sleepd.hosts import host_id
-    from sleepd.store.locks import hold
+    from sleepd.harvest.run import machine_harvest_lock, redaction_salt
 
-    with hold(engine, f"harvest:{host_id()}", HARVEST_LOCK, HARVEST_LOCK_WAIT_S) as taken:
-        if not taken:
-            raise SleepdError("a harvest on this machine is still running; try again later")
+    with machine_harvest_lock(engine):
         return redact_stored(engine, Redactor(salt=redaction_salt()))
 
 
