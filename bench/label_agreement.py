@@ -280,6 +280,13 @@ def rules_against_each(fixtures: Path, transcripts: set[str]) -> dict[str, dict[
     return out
 
 
+def confusions(what: str, pairs: list[tuple[str, str]]) -> str:
+    """One line: how often each first reading met a different second one."""
+    counts = Counter((a, b) for a, b in pairs if a != b)
+    listed = ", ".join(f"{a} -> {b} x{n}" for (a, b), n in counts.most_common())
+    return f"{what} confusions (first -> second): {listed or 'none'}"
+
+
 def show(agr: Agreement, figs: dict[str, Any], rules: dict[str, dict[str, float]] | None) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -322,11 +329,7 @@ def show(agr: Agreement, figs: dict[str, Any], rules: dict[str, dict[str, float]
     for name, line, b in agr.only_second:
         diff.add_row(short(name), str(line), "(not a turn)", b)
     console.print(diff)
-    mistakes = Counter((a, b) for _, _, a, b in agr.turns if a != b)
-    console.print(
-        "turn confusions (first -> second): "
-        + (", ".join(f"{a} -> {b} x{n}" for (a, b), n in mistakes.most_common()) or "none")
-    )
+    console.print(confusions("turn", [(a, b) for _, _, a, b in agr.turns]))
 
     rest = Table(title="Outcomes and tool errors")
     rest.add_column("measure")
@@ -342,11 +345,7 @@ def show(agr: Agreement, figs: dict[str, Any], rules: dict[str, dict[str, float]
     rest.add_row("tool errors only the first labeller found", str(figs["errors_only_first"]))
     rest.add_row("tool errors only the second labeller found", str(figs["errors_only_second"]))
     console.print(rest)
-    outs = Counter((a, b) for _, _, a, b in agr.outcomes if a != b)
-    console.print(
-        "outcome confusions (first -> second): "
-        + (", ".join(f"{a} -> {b} x{n}" for (a, b), n in outs.most_common()) or "none")
-    )
+    console.print(confusions("outcome", [(a, b) for _, _, a, b in agr.outcomes]))
     errs = Table(title="Tool errors read differently or found by one labeller only")
     for col in ("transcript", "line", "first", "second"):
         errs.add_column(col)
