@@ -491,7 +491,8 @@ _ASKS = re.compile(
 _INVITES = re.compile(
     r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
     r"(like|want)( me)? to (do|work on)( next)?|what'?s next|what should i (do|work on) next|"
-    r"ready for (the |your )?next (task|request|one|step|thing))\b",
+    r"ready for (the |your )?next (task|request|one|step|thing)|let me know what (else )?(you'?d "
+    r"like|you want|you need|to (do|work on|build|look at))|what (else )?do you need)\b",
     re.IGNORECASE,
 )
 #: The agent proposes a plan and waits for the go-ahead (a proposal, not a result).
@@ -660,6 +661,34 @@ _GENERIC_WORDS = frozenset(
 )
 
 
+#: What a request acts on, named so that it needs no exchange before it: a path or a file
+#: name, an identifier (snake_case, a.b, a:b, #12, @x), a URL, a code-marked or quoted word.
+_OWN_OBJECT = re.compile(
+    r"[\w-]+/[\w./-]+|\b[\w-]+\.[a-z][a-z0-9]{0,5}\b|\b[a-z]+_[a-z_]+\b|https?://\S+|`[^`]+`|\"[^\"]{2,60}\"",
+    re.IGNORECASE,
+)
+
+
+#: The end of a sentence: a stop followed by a space or the end, not a dot in a file name.
+_SENTENCE_STOP = re.compile(r"[.!?。！？](\s|$)|\n")
+
+
+def names_own_object(region: str) -> bool:
+    """A request of four words or more whose first sentence names what it acts on
+    (`_OWN_OBJECT`) and points back at nothing: it can be replayed on the repository alone."""
+    end = _SENTENCE_STOP.search(region)
+    head = region[: end.start() if end else 300][:300]
+    if len(_WORD.findall(head)) < 4 or _BACK_REF.search(head) or _POINTING.search(head):
+        return False
+    return bool(_OWN_OBJECT.search(head))
+
+
+def takes_offer(region: str, agent_text: str) -> bool:
+    """Most of the request's content words come from the agent's last words: it takes
+    up what the agent offered or asked, in the person's own words."""
+    return topic_overlap(region, agent_text.strip()[-600:]) >= 0.5
+
+
 def names_nothing(text: str) -> bool:
     """A short request whose object is only a pointing word ("lets get a pr up for
     this", "fix it", "explain that error"): what it acts on was in the exchange before
@@ -727,7 +756,29 @@ def agent_asks(agent_text: str) -> bool:
 
 def agent_invites(agent_text: str) -> bool:
     """The agent's last words invite a new request rather than ask about the work."""
-    return bool(_INVITES.search(agent_text.strip()[-300:]))
+    return bool(_INVITES.search(agent_text.strip()[-300:].replace("\u2019", "'")))
+
+
+#: The agent hands its result over for a verdict ("Tell me what it looks like", "Let me
+#: know what you think!", "Try it now", "Let me know if you see the red backgrounds").
+_AWAITS_VERDICT = re.compile(
+    r"\b(tell me (what|how) (it|that|this|they) (looks?|feels?|works?|goes)|let me know (what you "
+    r"think|how it (looks|goes|works|feels)|if (it|that|this|they|you see|everything|anything)\b)|"
+    r"(try|test|check) it (out )?(now|again)|give it a (try|spin|go)|try (navigating|reloading|"
+    r"refreshing|running|opening|clicking)\b[^.?!\n]{0,60}\bnow\b|how does (it|that|this) look)",
+    re.IGNORECASE,
+)
+#: A state described as not right: a negated verb, "still …", "no longer …".
+_NEGATIVE_STATE = re.compile(
+    r"\b((is|are|was|were|does|do|did|has|have|can|could|will|would)(n'?t| not)|not\s+\w+ing|"
+    r"still|no longer|nothing)\b",
+    re.IGNORECASE,
+)
+
+
+def agent_awaits_verdict(agent_text: str) -> bool:
+    """The agent's last words hand its result over for the person's verdict."""
+    return bool(_AWAITS_VERDICT.search(agent_text.strip()[-300:].replace("\u2019", "'")))
 
 
 def agent_proposes(agent_text: str) -> bool:
@@ -934,6 +985,17 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     weak_praise = approval_head and corr < 2.5 and not _after_contrast(region)
     if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
         return TurnDecision(TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons))
+    if (
+        turn.agent_acted
+        and agent_awaits_verdict(turn.agent_text)
+        and _NEGATIVE_STATE.search(_first_clause(region)[:300])
+        and not _NEW_WORK.search(region[:80])
+    ):
+        # "Tell me what it looks like." / "the tracks are not starting at the beginning":
+        # asked for a verdict on its result, the person describes it as not right
+        return TurnDecision(
+            TurnKind.CORRECTION, 0.6, ("a verdict asked for: not right",), hard=True
+        )
     if approval_head:
         if not _requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
@@ -1020,7 +1082,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
         # "make the modal bigger" right after the agent reported what it did to the modal
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("changes what the agent named",), hard=True)
-    if done and words >= 40:
+    points = bool(_POINTING.search(" ".join(region.split()[:20])))
+    if words >= 40 and (done or (turn.agent_ended and not asked and not points)):
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
     # a failure report before the agent acted is about the code as it was: a request
@@ -1029,6 +1092,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP:
         # the agent answered (no question, no plan): a request on another subject is new
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
+    named = names_own_object(region) and not takes_offer(region, turn.agent_text)
+    if answered and request and named:
+        # "update system_notes.md and changelog …" after the agent's report or its offer of
+        # something else: a request that names what it acts on stands without the exchange
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a request naming its own object",), hard=True)
     if asked or not done:
         # the agent is still at it, or asked something: the turn goes on with its task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)

@@ -28,9 +28,11 @@ from sleepd.mining.turns import (
     TurnDecision,
     TurnInput,
     TurnKind,
+    agent_awaits_verdict,
     agent_claims_done,
     classify_turn,
     feedback_region,
+    names_own_object,
     needs_context,
 )
 
@@ -1486,3 +1488,95 @@ def test_a_question_or_a_request_with_those_words_is_not_one(text: str) -> None:
 def test_asking_the_assistant_about_itself_is_meta_talk(text: str) -> None:
     # wild sample 6 (not in the repository), twice in one session, mid-task
     assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # wild sample 5 (public sessions, not in the repository): the agent offered one
+        # thing, the person asked for another that names its files
+        (
+            "update system_notes.md and changelog with changes since last update.",
+            "Tests included.\n\nWant me to add a toolbar button for “Refresh Issues” and "
+            "optionally auto-refresh when switching tabs or changing fields?",
+        ),
+        # wild sample 6: a report of the last change, then a request on another file
+        (
+            "Can you review my codebase and update the constitution file in "
+            ".specify/memory/constitution.md",
+            "Updated the loaders; the banners now show after each redirect.",
+        ),
+    ],
+)
+def test_a_request_that_names_its_own_object_stands_alone(text: str, agent: str) -> None:
+    assert names_own_object(text)
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+
+
+def test_a_request_pointing_back_or_taking_the_offer_does_not() -> None:
+    # the labelled set (cb2e607c line 79): "these" points at what the agent just listed
+    assert not names_own_object("Please add these in @README.md but also how to install with uv")
+    # taking up the agent's own offer, in the person's words
+    offer = "Tests pass.\n\nWant me to add a toolbar button for refresh_issues to the main window?"
+    text = "add the toolbar button for refresh_issues to the main window"
+    assert names_own_object(text)
+    assert kind_of(text, agent_text=offer) is not TurnKind.NEW_TASK
+
+
+def test_a_long_request_after_the_agent_ended_its_turn_stands_alone() -> None:
+    # wild sample 5 (Codex, spec-kit's prompt expanded into the message; not in the
+    # repository): no done claim before it, but forty words and more that point at nothing
+    # in the exchange carry an intent of their own
+    text = (
+        "## User Input\n\n```text\nClarification gate for use case 05: Rules: - Do NOT ask "
+        "questions that are already answered in: ./Use cases/UC-05.md - Only ask about "
+        "decisions that change the data model, the API or the acceptance tests - Ask at most "
+        "five questions, one at a time, and record each answer in the spec\n```\n\nYou **MUST** "
+        "consider the user input before proceeding (if not empty).\n\n## Outline\n\n1. **Setup**: "
+        "Run `.specify/scripts/bash/setup-plan.sh --json` from repo root and parse JSON for "
+        "FEATURE_SPEC, IMPL_PLAN, SPECS_DIR, BRANCH. For single quotes in args like \"I'm "
+        'Groot", use escape syntax.\n2. **Load context**: Read FEATURE_SPEC and the constitution.'
+    )
+    agent = "The spec covers the UC-05 flows and its acceptance tests."
+    assert not agent_claims_done(agent)
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # wild sample 4 (not in the repository)
+        (
+            "the tracks are not starting at the beginning of the island or closer to the "
+            "beginning of the island i feel like they should be",
+            "I moved the camera closer to the tracks. Tell me what it looks like.",
+        ),
+        # wild sample 6
+        (
+            "its okay still kinda boring. I would like a calendar to drop down",
+            "- **Taller bar** with better breathing room\n\nLet me know what you think!",
+        ),
+    ],
+)
+def test_a_result_described_as_not_right_when_a_verdict_was_asked_is_a_correction(
+    text: str, agent: str
+) -> None:
+    assert agent_awaits_verdict(agent)
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+def test_a_request_when_a_verdict_was_asked_is_not_a_correction() -> None:
+    agent = "I moved the camera closer to the tracks. Tell me what it looks like."
+    assert kind_of("now add a second level with two tracks", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+
+
+@pytest.mark.parametrize(
+    "agent",
+    ["Ready. Let me know what you’d like to work on.", "Go ahead, what do you need?"],
+)
+def test_an_open_invitation_in_other_words_opens_a_new_task(agent: str) -> None:
+    # wild sample 6 (not in the repository), curly apostrophe as typed by the agent
+    text = "I think we should not be placing my password into the user file we uploaded"
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
