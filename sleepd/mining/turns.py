@@ -130,7 +130,15 @@ _PASTED_ERROR = re.compile(
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
     r"\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
-    r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]",
+    r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|"
+    # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
+    # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")
+    r"^\s*[a-z][\w.-]*: (\S[^\n]{0,200}: )?((cannot|can't) (access|stat|open|create|remove|"
+    r"find|execute|connect|read|write|mount|load|allocate|overwrite|move)|"
+    r"No such file or directory|Permission denied|Operation not permitted|"
+    r"(Device or resource|target is) busy|"
+    r"Read-only file system|Connection refused|Connection timed out|Is a directory|"
+    r"Not a directory|Too many open files|No space left on device)",
     re.MULTILINE,
 )
 #: The same reports in Chinese, Japanese and Korean, as verb phrases: a bare noun

@@ -32,6 +32,7 @@ from sleepd.mining.turns import (
     agent_claims_done,
     classify_turn,
     feedback_region,
+    has_pasted_error,
     names_own_object,
     needs_context,
 )
@@ -1580,3 +1581,26 @@ def test_an_open_invitation_in_other_words_opens_a_new_task(agent: str) -> None:
     # wild sample 6 (not in the repository), curly apostrophe as typed by the agent
     text = "I think we should not be placing my password into the user file we uploaded"
     assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 6 (not in the repository): the agent's commands run, their output pasted
+        "~ ✗ sudo umount /dev/sda1 /dev/sda2\numount: /dev/sda1: not mounted.\n"
+        "umount: /run/media/vwestberg/GIT: target is busy.",
+        "cp: cannot stat 'build/app.js': No such file or directory",
+        "$ ./deploy.sh\nbash: ./deploy.sh: Permission denied",
+    ],
+)
+def test_a_unix_tools_own_error_line_is_a_pasted_error(text: str) -> None:
+    agent = "Unmount both partitions first:\n\n```bash\nsudo umount /dev/sda1 /dev/sda2\n```"
+    assert has_pasted_error(text)
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["title: cannot be empty", "Note: you cannot deploy on Fridays", "Step 2: cannot skip"]
+)
+def test_a_requirement_in_that_shape_is_no_pasted_error(text: str) -> None:
+    assert not has_pasted_error(text)
