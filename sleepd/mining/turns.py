@@ -385,7 +385,8 @@ _REDIRECT = re.compile(
 #: Plain acceptance of a proposal.
 _ACCEPT = re.compile(
     r"^\W*(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|please do|"
-    r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的)\W*"
+    r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
+    r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요)\W*"
     r"(please|thanks|thank you)?\W*$",
     re.IGNORECASE,
 )

@@ -1604,3 +1604,17 @@ def test_a_unix_tools_own_error_line_is_a_pasted_error(text: str) -> None:
 )
 def test_a_requirement_in_that_shape_is_no_pasted_error(text: str) -> None:
     assert not has_pasted_error(text)
+
+
+@pytest.mark.parametrize("text", ["同意", "可以", "没问题", "いいです", "네", "좋아요"])
+def test_a_bare_acceptance_in_cjk_accepts_the_proposal(text: str) -> None:
+    # wild sample 7 (not in the repository): "同意" to "do you agree with this judgement?"
+    agent = "DRA 资源不参与 share 计算，这是 capacity plugin 的问题。\n\n你同意这个判断吗？"
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+def test_an_acceptance_word_inside_a_request_is_no_approval() -> None:
+    agent = "DRA 资源不参与 share 计算。\n\n你同意这个判断吗？"
+    assert kind_of("可以，但是先把 share 算法的单元测试补上", agent_text=agent) is not (
+        TurnKind.APPROVAL
+    )
