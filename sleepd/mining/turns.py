@@ -673,7 +673,8 @@ _GENERIC_WORDS = frozenset(
 #: What a request acts on, named so that it needs no exchange before it: a path or a file
 #: name, an identifier (snake_case, a.b, a:b, #12, @x), a URL, a code-marked or quoted word.
 _OWN_OBJECT = re.compile(
-    r"[\w-]+/[\w./-]+|\b[\w-]+\.[a-z][a-z0-9]{0,5}\b|\b[a-z]+_[a-z_]+\b|https?://\S+|`[^`]+`|\"[^\"]{2,60}\"",
+    r"[\w-]+/[\w./-]+|\b[\w-]{2,}\.[a-z][a-z0-9]{0,5}\b|\b[a-z]+_[a-z_]+\b|https?://\S+|"
+    r"`[^`]+`|\"[^\"]{2,60}\"",
     re.IGNORECASE,
 )
 
