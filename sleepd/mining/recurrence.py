@@ -24,6 +24,12 @@ from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.persist import as_utc
 from sleepd.mining.splits import split_for_key
+from sleepd.mining.templates import (
+    TEMPLATE_CHARS,
+    TEMPLATE_MIN_CHARS,
+    group_by_lines,
+    templates_of,
+)
 from sleepd.mining.vectors import IntentVectorizer, decode_centroid, encode_centroid
 from sleepd.store.models import Episode, PatternOccurrence, Session, TaskCluster
 
@@ -81,7 +87,10 @@ def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
     pending = db.execute(
         intent_episodes(cfg)
         .with_only_columns(
-            Episode.id, Episode.project_path, func.substr(Episode.intent_text, 1, COMMAND_CHARS)
+            Episode.id,
+            Episode.project_path,
+            func.substr(Episode.intent_text, 1, COMMAND_CHARS),
+            func.length(Episode.intent_text),
         )
         .where(Episode.cluster_id.is_(None))
         .order_by(Episode.id)
@@ -96,14 +105,75 @@ def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
         .limit(IDF_SAMPLE)
     ).all()
     vectorizer.fit_idf_chunks(_texts(db, chunk) for chunk in _chunks(list(newest), TEXT_CHUNK))
-    by_scope: dict[str, list[int]] = defaultdict(list)
-    for episode_id, project, head in pending:
-        by_scope[scope_of(project, cfg, head or "")].append(episode_id)
     clusters = list(db.scalars(select(TaskCluster).order_by(TaskCluster.id)))
+    scopes = {
+        episode_id: scope_of(project, cfg, head or "") for episode_id, project, head, _ in pending
+    }
+    long_ones: dict[str, list[int]] = defaultdict(list)
+    for episode_id, _, _, length in pending:
+        if (length or 0) >= TEMPLATE_MIN_CHARS and COMMAND_SCOPE not in scopes[episode_id]:
+            long_ones[scopes[episode_id]].append(episode_id)
+    for scope, ids in long_ones.items():
+        for episode_id, founder in _templates_in_scope(db, cfg, scope, ids, clusters).items():
+            scopes[episode_id] = f"{scope}{COMMAND_SCOPE}{TEMPLATE_MARK}{founder}"
+    by_scope: dict[str, list[int]] = defaultdict(list)
+    for episode_id, *_ in pending:
+        by_scope[scopes[episode_id]].append(episode_id)
     for scope, ids in by_scope.items():
         own = [c for c in clusters if (c.centroid or {}).get("scope") == scope]
         _cluster_scope(db, cfg, vectorizer, scope, ids, own, result)
     return result
+
+
+#: A template's scope, after COMMAND_SCOPE: its family, as a slash command's name is.
+TEMPLATE_MARK = "#template-"
+#: The newest long requests of a scope that a new one is compared with (besides the
+#: templates its clusters already hold).
+TEMPLATE_HISTORY = 3000
+
+
+def _templates_in_scope(
+    db: DbSession,
+    cfg: MiningConfig,
+    scope: str,
+    pending: Sequence[int],
+    clusters: Sequence[TaskCluster],
+) -> dict[int, int]:
+    """The pending long requests of `scope` that expand a prompt template, with the
+    template's founding request (`templates`): compared with the scope's newest long
+    requests and with the founders of the templates it already has."""
+    prefix = f"{scope}{COMMAND_SCOPE}{TEMPLATE_MARK}"
+    known: set[int] = set()
+    for cluster in clusters:
+        held = (cluster.centroid or {}).get("scope")
+        if isinstance(held, str) and held.startswith(prefix) and held[len(prefix) :].isdigit():
+            known.add(int(held[len(prefix) :]))
+    long_requests = (
+        intent_episodes(cfg)
+        .with_only_columns(Episode.id)
+        .where(
+            func.length(Episode.intent_text) >= TEMPLATE_MIN_CHARS,
+            ~Episode.intent_text.startswith("/"),
+        )
+    )
+    if scope != CROSS_PROJECT_SCOPE:
+        same = Episode.project_path == scope
+        long_requests = long_requests.where(
+            same if scope else (Episode.project_path.is_(None) | same)
+        )
+    newest = db.scalars(long_requests.order_by(Episode.id.desc()).limit(TEMPLATE_HISTORY)).all()
+    ids = sorted(known.union(newest, pending))
+
+    def texts() -> Iterator[tuple[int, str]]:
+        for chunk in _chunks(ids, TEXT_CHUNK):
+            query = select(Episode.id, func.substr(Episode.intent_text, 1, TEMPLATE_CHARS))
+            rows: dict[int, str | None] = {
+                i: text for i, text in db.execute(query.where(Episode.id.in_(list(chunk))))
+            }
+            yield from ((i, rows[i] or "") for i in chunk if i in rows)
+
+    expansions = templates_of(group_by_lines(texts()))
+    return {i: expansions[i] for i in pending if i in expansions}
 
 
 #: Intent texts read and vectorised at a time (the vectorizer reads 2,000 characters).

@@ -47,3 +47,89 @@ def test_runs_of_one_command_recur_and_two_commands_stay_apart(engine: Engine, c
     assert cluster["/bmad-create-story"] != cluster["/bmad-dev-story"]
     assert cluster["/release patch"] == cluster["/release minor"]
     assert cluster["release a patch version of the cli"] != cluster["/release patch"]
+
+
+#: spec-kit's frame (github/spec-kit, MIT): every template opens with the person's words
+#: in a slot, then its own outline.
+FRAME = (
+    "## User Input\n\n```text\n{args}\n```\n\n"
+    "You **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n"
+)
+PLAN_STEPS = [
+    "1. **Setup**: Run `.specify/scripts/bash/setup-plan.sh --json` from repo root.",
+    "2. **Load context**: Read FEATURE_SPEC and `.specify/memory/constitution.md`.",
+    "3. **Execute plan workflow**: Follow the structure in IMPL_PLAN template to fill it.",
+    "4. **Stop and report**: Command ends after Phase 2 planning. Report branch and paths.",
+    "Phase 0: Outline & Research - extract unknowns from Technical Context above.",
+    "Phase 1: Design & Contracts - extract entities from the feature spec to data-model.md.",
+    "Generate API contracts from functional requirements for each user action.",
+    "Agent context update: run the update-agent-context script for the agent in use.",
+]
+IMPLEMENT_STEPS = [
+    "1. Run `.specify/scripts/bash/check-prerequisites.sh --json --require-tasks` first.",
+    "2. Check checklists status (if FEATURE_DIR/checklists/ exists) before implementing.",
+    "3. Load and analyze the implementation context: tasks.md, plan.md, data-model.md.",
+    "4. Project Setup Verification: create or verify ignore files based on the setup.",
+    "5. Parse tasks.md structure and extract task phases, dependencies and details.",
+    "6. Execute implementation following the task plan, phase by phase, in order.",
+    "7. Progress tracking and error handling: report progress after each task.",
+    "8. Completion validation: verify all required tasks are completed and tests pass.",
+]
+
+
+def expanded(steps: list[str], args: str) -> str:
+    return FRAME.format(args=args) + "\n".join(steps)
+
+
+@pytest.mark.both_dbs
+def test_runs_of_one_prompt_template_recur_and_two_templates_stay_apart(
+    engine: Engine, cfg: Config
+) -> None:
+    # wild sample 5 (Codex sessions of spec-kit users, not in the repository): the
+    # templates arrive expanded, with no command name, and `plan`, `tasks` and
+    # `implement` runs had fallen into one "recurring" cluster
+    prompts = [
+        expanded(PLAN_STEPS, ""),
+        expanded(IMPLEMENT_STEPS, "do tasks T012 - T016"),
+        expanded(PLAN_STEPS, "use the REST contracts from the spec"),
+        expanded(IMPLEMENT_STEPS, "pls implement the tasks on T017 - T036"),
+        expanded(IMPLEMENT_STEPS, ""),
+        # a long request of its own, sharing the frame's words but none of its lines
+        "## Context\n\nWe are planning the implementation of the user input form and the "
+        "tasks that follow from it. You must consider the constitution before proceeding.\n"
+        + "\n".join(
+            f"- step {n}: implement the {n}th part of the feature as planned" for n in range(12)
+        ),
+    ]
+    for day, prompt in enumerate(prompts):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(prompt).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        clusters = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
+    plan_a, implement_a, plan_b, implement_b, implement_c, own = clusters
+    assert plan_a == plan_b
+    assert implement_a == implement_b == implement_c
+    assert plan_a != implement_a
+    assert own not in {plan_a, implement_a}
+
+
+@pytest.mark.both_dbs
+def test_a_template_met_again_on_a_later_night_joins_its_family(
+    engine: Engine, cfg: Config
+) -> None:
+    for day, args in enumerate(["T001 - T004", "T005 - T009"]):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(expanded(IMPLEMENT_STEPS, args)).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    b = SessionBuilder(start=T0 + timedelta(days=5))
+    b.prompt(expanded(IMPLEMENT_STEPS, "the last phase, T040 - T052")).say(DONE).save(engine)
+    b = SessionBuilder(start=T0 + timedelta(days=6))
+    b.prompt(expanded(PLAN_STEPS, "")).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER + timedelta(days=7))
+    with read_session(engine) as db:
+        first, second, later, plan = list(
+            db.scalars(select(Episode.cluster_id).order_by(Episode.id))
+        )
+    assert first == second == later
+    assert plan != first
