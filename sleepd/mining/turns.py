@@ -501,7 +501,13 @@ _INVITES = re.compile(
     r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
     r"(like|want)( me)? to (do|work on)( next)?|what'?s next|what should i (do|work on) next|"
     r"ready for (the |your )?next (task|request|one|step|thing)|let me know what (else )?(you'?d "
-    r"like|you want|you need|to (do|work on|build|look at))|what (else )?do you need)\b",
+    r"like|you want|you need|to (do|work on|build|look at))|what (else )?do you need)\b"
+    # the same open question in the other languages agents answer in
+    r"|有什么(我)?(可以|能)(帮|为)|需要我(帮|做)(你|您)?(做)?什么|我(可以|能)为(你|您)做(些)?什么|"
+    r"何か(お手伝い|手伝え)|何をしましょうか|무엇을 도와드릴까요|도와드릴 (일|것)|"
+    r"en qu[ée] (te|le|les) puedo ayudar|(como|em que) posso (te |lhe )?ajudar|"
+    r"comment (puis-je|je peux) (vous|t') ?aider|wie kann ich (dir|ihnen|euch) helfen|"
+    r"чем (я )?могу (вам |тебе )?помочь|có thể giúp gì",
     re.IGNORECASE,
 )
 #: The agent proposes a plan and waits for the go-ahead (a proposal, not a result).

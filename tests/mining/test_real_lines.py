@@ -1618,3 +1618,21 @@ def test_an_acceptance_word_inside_a_request_is_no_approval() -> None:
     assert kind_of("可以，但是先把 share 算法的单元测试补上", agent_text=agent) is not (
         TurnKind.APPROVAL
     )
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # wild sample 7 (not in the repository): the agent's answer to a greeting
+        "Xin chào! 👋 Tôi là Claude Code. Tôi có thể giúp gì cho bạn hôm nay?",
+        "你好！有什么我可以帮你的吗？",
+        "こんにちは！何かお手伝いできることはありますか？",
+        "안녕하세요! 무엇을 도와드릴까요?",
+        "¡Hola! ¿En qué te puedo ayudar?",
+        "Olá! Como posso ajudar?",
+        "Привет! Чем могу помочь?",
+    ],
+)
+def test_an_open_invitation_in_another_language_opens_a_new_task(agent: str) -> None:
+    text = "ban dang hoat dong tren may nao va tai khoan nao"
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
