@@ -66,6 +66,7 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
         redactions = db.scalar(
             "SELECT coalesce(sum(count), 0) FROM redaction_counts WHERE source = :s", p
         )
+        unfinished, stale = _unfinished_last_lines(db, source, now)
         last_dt = as_utc(last)
         sources[source] = {
             "enabled": bool(getattr(cfg.sources, source)),
@@ -75,6 +76,8 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
             "tool_errors": int(tool_errors or 0),
             "file_errors": int(file_errors),
             "malformed_lines": int(malformed),
+            "unfinished_last_lines": unfinished,
+            "stale_unfinished": stale,
             "redactions": int(redactions or 0),
             "last_harvest": _iso(last_dt),
             "oldest_session": _iso(oldest),
@@ -85,6 +88,37 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
         "SELECT max(ended_at) FROM job_runs WHERE job = 'harvest' AND outcome = 'ok'"
     )
     return {"sources": sources, "last_harvest_job": _iso(last_job)}
+
+
+#: A last line left unfinished this long after the file last changed will not be finished.
+STALE_UNFINISHED_S = 86400
+#: Paths of such files named in the report, at most.
+STALE_UNFINISHED_SHOWN = 5
+
+
+def _unfinished_last_lines(db: ReadOnlyDb, source: str, now: datetime) -> tuple[int, list[str]]:
+    """Files whose last line is unfinished (bytes past the stored cursor: a record being
+    written, or one cut off for good), and the paths of those unchanged for a day.
+
+    The harvest holds such a line and reads it once it ends; one that never ends (a
+    cut-off copy, a NUL-filled block after a crash) would be held silently forever.
+    """
+    held = int(
+        db.scalar(
+            'SELECT count(*) FROM transcript_files WHERE source = :s AND size > "offset"',
+            {"s": source},
+        )
+        or 0
+    )
+    if not held:
+        return 0, []
+    cutoff_ns = int((now.timestamp() - STALE_UNFINISHED_S) * 1e9)
+    rows = db.rows(
+        'SELECT path FROM transcript_files WHERE source = :s AND size > "offset" '
+        "AND mtime_ns < :cutoff ORDER BY mtime_ns LIMIT :n",
+        {"s": source, "cutoff": cutoff_ns, "n": STALE_UNFINISHED_SHOWN},
+    )
+    return held, [str(row[0]) for row in rows]
 
 
 def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
@@ -340,6 +374,13 @@ def warnings_for(report: dict[str, Any], cfg: Config) -> list[str]:
             warnings.append(
                 f"{source}: {figures['file_errors']} transcript file(s) could not be read"
             )
+        stale = figures["stale_unfinished"]
+        if stale:
+            more = f" and {len(stale) - 1} more" if len(stale) > 1 else ""
+            warnings.append(
+                f"{source}: {stale[0]}{more} ends in a line cut off and unchanged for over a "
+                "day: that line is held, and read only if the file is ever completed"
+            )
     if report["daemon"]["state"] == "dead":
         warnings.append(
             "the daemon's heartbeat stopped: it is not running (see `sleepd service status`)"
@@ -403,6 +444,8 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
         "tool_errors": 0,
         "file_errors": 0,
         "malformed_lines": 0,
+        "unfinished_last_lines": 0,
+        "stale_unfinished": [],
         "redactions": 0,
         "last_harvest": None,
         "oldest_session": None,

@@ -20,6 +20,7 @@ HARVEST_ROWS = (
     ("events", "events"),
     ("tool_errors", "tool errors"),
     ("malformed_lines", "malformed lines skipped"),
+    ("unfinished_last_lines", "files ending mid-line (held)"),
     ("redactions", "secrets redacted"),
     ("newest_session", "newest session"),
     ("last_harvest", "last harvest"),

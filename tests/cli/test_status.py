@@ -168,3 +168,38 @@ def test_status_counts_the_sessions_a_program_started(db_engine: Any) -> None:
     assert report["mining"]["sessions_started_by_programs"] == 3
     human = run_status()
     assert "started by a program" in human.stdout and "not for tasks" in human.stdout
+
+
+def test_a_last_line_cut_off_for_a_day_is_named_and_a_fresh_one_only_counted(
+    isolated_home: Path,
+) -> None:
+    # wild sample 5 (not in the repository) had two files whose last record was cut off
+    # for good (a NUL-filled block, a copy cut mid-record): held silently forever before
+    from tests.watch.sessions import claude_session
+
+    start = datetime.now(UTC) - timedelta(days=3)
+    project = isolated_home / "work" / "shop"
+    cut = claude_session(project, start, "fix the flaky login test", success=True)
+    fresh = claude_session(project, start, "deploy the billing service", success=True)
+    for path in (cut, fresh):
+        with path.open("ab") as handle:
+            handle.write(b'{"type":"user","message":{"role":"user","content":"and then')
+    old = (datetime.now(UTC) - timedelta(days=2)).timestamp()
+    os.utime(cut, (old, old))
+    harvested = subprocess.run(
+        [sys.executable, "-c", "from sleepd.cli.app import main; main()", "harvest", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    )
+    assert harvested.returncode == 0, harvested.stderr
+    proc = run_status("--json")
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    claude = report["harvest"]["sources"]["claude"]
+    assert claude["unfinished_last_lines"] == 2
+    assert claude["stale_unfinished"] == [str(cut)]
+    assert any(str(cut) in w and "cut off" in w for w in report["warnings"])
+    human = run_status()
+    assert "files ending mid-line (held)" in human.stdout
