@@ -143,6 +143,9 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     "[request interrupted by user",
     "<persisted-output>",
 )
+#: Claude Code's own reply to a slash command it does not know, written as a user record
+#: after the local-command caveat ("Unknown skill: refactor-livedata"): not typed words.
+_UNKNOWN_COMMAND = re.compile(r"unknown (skill|command|slash command): [\w:.@/-]+")
 _INTERRUPT_PREFIX = "[request interrupted by user"
 _CODEX_ABORTED = "<turn_aborted>"
 
@@ -188,6 +191,8 @@ def is_typed_prompt(event: EventView) -> bool:
         return False
     raw = event.text.lstrip().lower()
     if any(raw.startswith(prefix) for prefix in _NOISE_PREFIXES):
+        return False
+    if _UNKNOWN_COMMAND.fullmatch(raw.rstrip()):
         return False
     return bool(clean_prompt(event.text))
 
