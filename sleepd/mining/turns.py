@@ -830,6 +830,23 @@ _NEGATIVE_STATE = re.compile(
 )
 
 
+#: The agent handed the person steps to carry out: a command block, or words asking them
+#: to run or try something ("上記手順を試して", "Run `npm run dev` and …", "请运行").
+_GAVE_STEPS = re.compile(
+    r"```(bash|sh|shell|zsh|console|powershell|ps1|cmd)?\s*\n|\b(run|try|execute|restart|reload|"
+    r"refresh|reinstall) (this|these|the following|the commands?|it again|again|`)|"
+    r"\b(please|then) (run|try|execute|restart|reload|refresh)\b|"
+    r"(试一下|试试|运行以下|执行以下|请运行|请执行)|試して|実行して|실행해\s?(보세요|주세요)",
+    re.IGNORECASE,
+)
+
+
+def agent_gave_steps(agent_text: str) -> bool:
+    """The agent's last words hand the person steps to carry out: a failure they then
+    report is about the agent's advice, even when the agent itself changed nothing."""
+    return bool(_GAVE_STEPS.search(agent_text.strip()[-1500:]))
+
+
 def agent_awaits_verdict(agent_text: str) -> bool:
     """The agent's last words hand its result over for the person's verdict."""
     return bool(_AWAITS_VERDICT.search(agent_text.strip()[-300:].replace("\u2019", "'")))
@@ -999,7 +1016,14 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     # work even when the running episode has none (a stray turn opened it)
     still = turn.acted_before and bool(_STILL.search(region[:300]))
     reports = corr >= 2 and not _JUDGING_CUES.isdisjoint(reasons)
-    if not turn.agent_acted and "pasted error" not in reasons and not judges_answer and not still:
+    advised = agent_gave_steps(turn.agent_text)
+    if (
+        not turn.agent_acted
+        and not advised
+        and "pasted error" not in reasons
+        and not judges_answer
+        and not still
+    ):
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
     opened = _ACCEPT_OPEN.sub("", region, count=1)
     # the verdict may follow an "OK." of its own ("OK. Deploy works now!!"): what comes

@@ -30,6 +30,7 @@ from sleepd.mining.turns import (
     TurnKind,
     agent_awaits_verdict,
     agent_claims_done,
+    agent_gave_steps,
     classify_turn,
     feedback_region,
     has_pasted_error,
@@ -1681,3 +1682,32 @@ def test_a_request_handing_over_work_of_its_own_is_a_new_task(text: str) -> None
 )
 def test_a_question_a_take_up_or_a_closing_step_does_not_stand_alone(text: str, agent: str) -> None:
     assert not stands_alone(feedback_region(text), agent)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # wild sample 5 (not in the repository): the agent changed nothing, it gave steps;
+        # the person ran them and reports the result
+        (
+            "index.htmlにはアクセスできるようになりましたが、画像送信ボタンなどが表示されません。",
+            "1. サーバを再起動する\n2. ブラウザで /ui を開く\n\n上記手順を試して、結果を教えて"
+            "ください。",
+        ),
+        (
+            "the page loads now but the upload button doesn't show up",
+            "Run this and reload the page:\n\n```bash\nnpm run dev\n```",
+        ),
+    ],
+)
+def test_a_failure_after_the_agents_steps_is_a_correction_though_it_changed_nothing(
+    text: str, agent: str
+) -> None:
+    assert agent_gave_steps(agent)
+    assert kind_of(text, agent_text=agent, agent_acted=False) is TurnKind.CORRECTION
+
+
+def test_a_complaint_before_any_work_or_advice_stays_a_request() -> None:
+    agent = "I looked at the upload page: it is served by web/upload.tsx."
+    text = "the upload button doesn't show up on mobile"
+    assert kind_of(text, agent_text=agent, agent_acted=False) is not TurnKind.CORRECTION
