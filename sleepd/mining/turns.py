@@ -96,7 +96,8 @@ class TurnDecision:
 _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
 _PASTE_LINE = re.compile(
     r"^\s*(at\s+\S+.*[(:]\d+|File \".*\", line \d+|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}|"
-    r"[{}\[\]]\s*$|\"[\w-]+\"\s*:|[|│┃]|\$ |>>> |srv |main: |npm (ERR|WARN)|warning:|#\d+ )"
+    r"[{}\[\]]\s*$|\"[\w-]+\"\s*:|[|│┃┌┐└┘├┤─━═║╔╗╚╝╭╮╰╯]|\$ |>>> |srv |main: |npm (ERR|WARN)|"
+    r"warning:|#\d+ |\[?\d{1,2}:\d{2}:\d{2}([.,]\d+)?\]? )"
 )
 #: What is kept of the typed part: its head and its tail.
 REGION_HEAD = 600
@@ -124,13 +125,14 @@ def feedback_region(text: str) -> str:
 _PASTED_ERROR = re.compile(
     r"Traceback \(most recent call last\)|^\s*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
     r"^\s*File \"[^\"]+\", line \d+|^\s*[\w.]*(Error|Exception)(:|\s*\[)|"
-    r"\b(Uncaught|Unhandled)\b.*\b(Error|Exception|rejection)\b|"
+    r"\b(Uncaught|Unhandled)\b.*(Error|Exception|rejection)\b|"
     r"^\s*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
     r"\bblocked by CORS policy\b|\bwas blocked because\b|\bNS_ERROR_\w+|\bnet::ERR_\w+|"
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
     r"\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
-    r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|"
+    r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
+    r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
     # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")
     r"^\s*[a-z][\w.-]*: (\S[^\n]{0,200}: )?((cannot|can't) (access|stat|open|create|remove|"
@@ -866,8 +868,15 @@ def agent_gave_up(agent_text: str) -> bool:
     return bool(_AGENT_GAVE_UP.search(agent_text[-1500:]))
 
 
+#: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …"), read past so
+#: that what the line says is read from its start.
+_LOG_STAMP = re.compile(
+    r"^[ \t]*\[?(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}:\d{2}([.,]\d+)?Z?\]?[ \t]+", re.MULTILINE
+)
+
+
 def has_pasted_error(text: str) -> bool:
-    return bool(_PASTED_ERROR.search(text[:8000]))
+    return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", text[:8000])))
 
 
 def is_redirect(region: str) -> bool:

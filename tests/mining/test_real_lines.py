@@ -1711,3 +1711,29 @@ def test_a_complaint_before_any_work_or_advice_stays_a_request() -> None:
     agent = "I looked at the upload page: it is served by web/upload.tsx."
     text = "the upload button doesn't show up on mobile"
     assert kind_of(text, agent_text=agent, agent_acted=False) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 8 (public sessions, not in the repository)
+        'Now this one (index):1 Uncaught TypeError: Failed to resolve module specifier "@a/b".',
+        "09:20:46.091 Running build in Portland, USA (West)\n09:20:49.185 Restored build cache\n"
+        "09:21:01.767 > Build error occurred\n"
+        '09:21:01.788 Error: Command "rm -rf .next && npm run build:fast" exited with 1',
+        "  ┌────────────────────┐\n  │  LIVE TEST RESULTS │\n  └────────────────────┘\n"
+        "   Check      Status        Finding\n   Pilot Tab  ❌ NOT FOUND  Not present in HTML",
+    ],
+)
+def test_pasted_output_that_shows_a_failure_is_a_pasted_error(text: str) -> None:
+    assert has_pasted_error(text)
+    assert kind_of(text, agent_text="Deployed: the new build is live.") is TurnKind.CORRECTION
+
+
+def test_a_pasted_log_or_report_is_not_read_as_typed_words() -> None:
+    log = "\n".join(
+        f"09:20:{n:02d}.091 step {n} of the build finished without trouble" for n in range(30)
+    )
+    box = "\n".join(["  ┌────────┐", "  │ report │", "  ├────────┤", "  └────────┘"] * 5)
+    assert feedback_region(log) == ""
+    assert feedback_region(box) == ""
