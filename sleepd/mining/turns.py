@@ -707,44 +707,6 @@ def takes_offer(region: str, agent_text: str) -> bool:
     return topic_overlap(region, agent_text.strip()[-600:]) >= 0.5
 
 
-#: Opens with a step on the work just done (commit it, push it, open its PR).
-_STEP_ON_WORK = re.compile(
-    r"^\W*((ok|okay|now|then|please|let'?s)\W+)*(commit|push|merge|open a pr|create a pr|"
-    r"make a pr|raise a pr|deploy|release)\b",
-    re.IGNORECASE,
-)
-
-
-#: Asks for work in the person's own words: an imperative, "can you …", "let's …".
-_ASKS_FOR_WORK = re.compile(
-    r"^\W*(please\s+)?((can|could|would|will) (you|u|we)\b|let'?s\b|i (want|need) (you )?to\b)",
-    re.IGNORECASE,
-)
-#: A question on a decision ("will we need …?", "should we …?"): it weighs the running
-#: work, it does not hand over new work.
-_WEIGHS = re.compile(r"^\W*(will|would|should|shall|do|does|did|is|are) (we|i|it)\b", re.IGNORECASE)
-
-
-def stands_alone(region: str, agent_text: str) -> bool:
-    """A request that hands over work of its own: it asks for work (an imperative or "can
-    you …"), points at nothing in its first twelve words, does not go on from the last
-    turn ("also …", "and …") or take a step on the work just done ("commit …"), and few of
-    its words come from the agent's last words (it does not take up what the agent said)."""
-    early = " ".join(region.split()[:12])
-    return (
-        bool(_IMPERATIVE.search(region) or _ASKS_FOR_WORK.search(region))
-        and not _WEIGHS.search(region)
-        and not _POINTING.search(early)
-        and not _FOLLOW_OPEN.search(region)
-        and not _STEP_ON_WORK.search(region)
-        and topic_overlap(region, agent_text.strip()[-600:]) < TAKES_UP_AGENT
-    )
-
-
-#: A request this much made of the agent's last words takes up what the agent said.
-TAKES_UP_AGENT = 0.3
-
-
 def names_nothing(text: str) -> bool:
     """A short request whose object is only a pointing word ("lets get a pr up for
     this", "fix it", "explain that error"): what it acts on was in the exchange before
@@ -1180,12 +1142,6 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # the agent answered (no question, no plan): a request on another subject is new
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
     named = names_own_object(region) and not takes_offer(region, turn.agent_text)
-    if answered and not asked and words > SHORT_TURN and stands_alone(region, turn.agent_text):
-        # "update the next release number of src/releases.md with a summary of …" after the
-        # agent's report: a request of its own, pointing at nothing the agent just said
-        return TurnDecision(
-            TurnKind.NEW_TASK, 0.6, ("a request of its own after the agent ended",), hard=True
-        )
     if answered and request and named:
         # "update system_notes.md and changelog …" after the agent's report or its offer of
         # something else: a request that names what it acts on stands without the exchange

@@ -36,7 +36,6 @@ from sleepd.mining.turns import (
     has_pasted_error,
     names_own_object,
     needs_context,
-    stands_alone,
 )
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -1638,50 +1637,6 @@ def test_an_acceptance_word_inside_a_request_is_no_approval() -> None:
 def test_an_open_invitation_in_another_language_opens_a_new_task(agent: str) -> None:
     text = "ban dang hoat dong tren may nao va tai khoan nao"
     assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # wild samples 6 and 7 (public sessions, not in the repository), after the agent's
-        # report of the last piece of work
-        "update the next release number of src/releases.md with a summary of the changes "
-        "that have been made today.",
-        "create and switch to a branch for use case 20 in the same naming convention used "
-        "previously",
-        "can you add a developer mode where i can just skip to the second level ?",
-    ],
-)
-def test_a_request_handing_over_work_of_its_own_is_a_new_task(text: str) -> None:
-    report = (
-        "Ran the join and leave flows: the loaders and the feedback banners now show after "
-        "each redirect. Next step: trigger them by hand in /profile/groups."
-    )
-    assert stands_alone(feedback_region(text), report)
-    assert kind_of(text, agent_text=report) is TurnKind.NEW_TASK
-
-
-@pytest.mark.parametrize(
-    ("text", "agent"),
-    [
-        # the labelled set: a question weighing the running work
-        (
-            "Will we need in-application Google oidc token verification or at least policy "
-            "in order to restrict who may call the broker?",
-            "The broker now issues tokens for the services listed in config.yaml.",
-        ),
-        # taking up what the agent just said, in its words
-        (
-            "add the recommended retry settings to the http client config",
-            "I'd recommend retry settings for the http client: three retries with backoff in "
-            "the client config.",
-        ),
-        # a step on the work just done
-        ("commit all current changes and open a PR for review", "Done: all tests pass."),
-    ],
-)
-def test_a_question_a_take_up_or_a_closing_step_does_not_stand_alone(text: str, agent: str) -> None:
-    assert not stands_alone(feedback_region(text), agent)
 
 
 @pytest.mark.parametrize(
