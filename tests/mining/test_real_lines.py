@@ -1692,3 +1692,18 @@ def test_a_pasted_log_or_report_is_not_read_as_typed_words() -> None:
     box = "\n".join(["  ┌────────┐", "  │ report │", "  ├────────┤", "  └────────┘"] * 5)
     assert feedback_region(log) == ""
     assert feedback_region(box) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild samples 5 and 8 (not in the repository): requests after the agent's answer
+        "Vérifie le constitution.md pour voir si cela produira une application robuste",
+        "创建虚拟环境，配置必要的依赖",
+        "分析项目运行健康度",
+        "Проверь конфигурацию nginx на сервере",
+    ],
+)
+def test_a_request_in_another_language_after_an_answer_is_a_new_task(text: str) -> None:
+    answer = "The dashboard reads its figures from the metrics table, refreshed every minute."
+    assert kind_of(text, agent_text=answer) is TurnKind.NEW_TASK
