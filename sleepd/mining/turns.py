@@ -1079,8 +1079,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # "yes, <the offer in the person's words>": accepts it, asks nothing beyond it
         return TurnDecision(TurnKind.APPROVAL, 0.65, ("accepts the offer as made",), hard=True)
     if (_CONTINUE.search(region) and words <= 4) or (_RESUME.search(region) and words <= 10):
-        # the agent's turn had ended: "continue", "yes, Option A" go on with the task
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",))
+        # the agent's turn had ended: "continue", "yes, Option A" go on with the task; after
+        # a question or a plan, "继续", "c" for "[C] Continue" may also accept what it laid
+        # out (an approval): the labellers of the wild samples read 9 of them so
+        offered = asked or agent_proposes(turn.agent_text)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
     refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
     request_part = _own_request(region) if turn.agent_ended and words >= 12 else ""
     if request_part and not _BACK_REF.search(" ".join(request_part.split()[:12])):

@@ -1707,3 +1707,12 @@ def test_a_pasted_log_or_report_is_not_read_as_typed_words() -> None:
 def test_a_request_in_another_language_after_an_answer_is_a_new_task(text: str) -> None:
     answer = "The dashboard reads its figures from the metrics table, refreshed every minute."
     assert kind_of(text, agent_text=answer) is TurnKind.NEW_TASK
+
+
+def test_a_go_on_after_a_question_is_left_to_the_model() -> None:
+    # wild sample 4 (not in the repository): "继续" after "这部分设计如何？" ("how is this
+    # part of the design?"): going on, or accepting the design; a model reads it
+    asked = _decide("继续", agent_text="SD 卡对于系统调试不是必需的。\n\n这部分设计如何？")
+    assert asked.kind is TurnKind.FOLLOW_UP and asked.hard
+    plain = _decide("continue", agent_text="Stopped after step 2 of 5; the rest is queued.")
+    assert plain.kind is TurnKind.FOLLOW_UP and not plain.hard
