@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any, NoReturn
 
+from sleepd.cli.terminal import safe_console, visible
 from sleepd.errors import ExitCode
 
 __all__ = ["ExitCode", "emit_json", "emit_jsonl", "fail", "info", "warn"]
@@ -48,33 +49,29 @@ def warn(message: str) -> None:
     """A diagnostic on stderr, one line."""
     import typer
 
-    typer.echo(f"sleepd: warning: {message}", err=True)
+    typer.echo(f"sleepd: warning: {visible(message)}", err=True)
 
 
 def info(message: str) -> None:
     import typer
 
-    typer.echo(f"sleepd: {message}", err=True)
+    typer.echo(f"sleepd: {visible(message)}", err=True)
 
 
 def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
     """One clear line on stderr and a specific exit status; never a traceback."""
     import typer
 
-    typer.echo(f"sleepd: error: {message}", err=True)
+    typer.echo(f"sleepd: error: {visible(message)}", err=True)
     raise typer.Exit(int(code))
 
 
 def stdout_console() -> Any:
-    from rich.console import Console
-
-    return Console()
+    return safe_console()
 
 
 def stderr_console() -> Any:
-    from rich.console import Console
-
-    return Console(stderr=True)
+    return safe_console(stderr=True)
 
 
 def finite(value: float | None) -> float | None:

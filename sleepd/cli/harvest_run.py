@@ -90,10 +90,11 @@ def run_harvest(*, source: str, jobs: int | None, json_out: bool) -> None:
     progress_cb = None
     progress_ctx = None
     if sys.stderr.isatty() and not json_out:
-        from rich.console import Console
         from rich.progress import Progress
 
-        progress_ctx = Progress(transient=True, console=Console(stderr=True))
+        from sleepd.cli.terminal import safe_console
+
+        progress_ctx = Progress(transient=True, console=safe_console(stderr=True))
         progress_ctx.start()
         tasks: dict[str, object] = {}
 

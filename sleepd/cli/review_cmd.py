@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from sleepd.cli.common import ExitCode, emit_json, info
+from sleepd.cli.terminal import safe_console, visible
 from sleepd.errors import SleepdError
 
 
@@ -49,13 +50,12 @@ def review(ctx: typer.Context) -> None:
         raise CommandError(
             f"`sleepd review` needs a terminal; in scripts {SCRIPT_HINT}", ExitCode.NO_TTY
         )
-    from rich.console import Console
     from rich.markup import escape
 
     from sleepd.review.interactive import run_interactive
     from sleepd.review.queue import reviewer_name
 
-    console = Console()
+    console = safe_console()
 
     def ask(prompt: str) -> str:
         return console.input(escape(prompt))
@@ -186,7 +186,7 @@ def accept(
             _engine(write=True), proposal_id, actor=reviewer_name(), allow_merge=yes_merge
         )
     except MergeRequired as exc:
-        sys.stdout.write(exc.plan.merge_diff)
+        sys.stdout.write(visible(exc.plan.merge_diff))
         sys.stdout.flush()
         raise
     if json_out:

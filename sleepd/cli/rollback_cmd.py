@@ -8,6 +8,7 @@ import typer
 
 from sleepd.cli.common import ExitCode, emit_json, info
 from sleepd.cli.review_cmd import CommandError
+from sleepd.cli.terminal import visible
 
 
 def rollback(
@@ -35,7 +36,7 @@ def rollback(
         if plan.removes
         else f"Restore {plan.path} to version #{plan.version_id}?"
     )
-    sys.stdout.write(plan.diff)
+    sys.stdout.write(visible(plan.diff))
     sys.stdout.flush()
     if not yes:
         if not sys.stdin.isatty():

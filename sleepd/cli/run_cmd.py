@@ -11,6 +11,7 @@ from typing import Any
 import typer
 
 from sleepd.cli.common import ExitCode, emit_json, finite
+from sleepd.cli.terminal import safe_console
 
 
 def _install_stop_handlers(stop: threading.Event) -> dict[int, Any]:
@@ -55,9 +56,7 @@ def execute_night(
     )
     status_ctx = None
     if sys.stderr.isatty():
-        from rich.console import Console
-
-        status_ctx = Console(stderr=True).status("starting the night")
+        status_ctx = safe_console(stderr=True).status("starting the night")
         status_ctx.start()
 
     def on_event(message: str) -> None:
