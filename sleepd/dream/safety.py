@@ -100,10 +100,16 @@ def _mixed_script_words(text: str) -> list[str]:
     return [w for w in words if any(c.isascii() for c in w) and any(not c.isascii() for c in w)]
 
 
+#: Control characters a terminal or an editor acts on instead of showing (an escape
+#: sequence, a backspace over a command, a lone carriage return that overwrites a line);
+#: a carriage return that ends a line (CRLF) is a file's line ending.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+
+
 def normalise(text: str) -> Normalised:
     """The text with every spelling trick the rules know of undone."""
-    invisible = len(_INVISIBLE.findall(text))
-    text = _INVISIBLE.sub("", text)
+    invisible = len(_INVISIBLE.findall(text)) + len(_CONTROL.findall(text))
+    text = _CONTROL.sub("", _INVISIBLE.sub("", text))
     text = html.unescape(html.unescape(text))
     text = unicodedata.normalize("NFKC", text)
     mixed = _mixed_script_words(text)
