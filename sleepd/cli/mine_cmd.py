@@ -89,9 +89,19 @@ def tasks_list(
             names.get(row["split"], row["split"]),
             row["outcome"],
             "recurring" if row["recurring"] else "one-off",
-            Text(" ".join(row["intent"].split())[:200]),
+            Text(_request_shown(row)),
         )
     stdout_console().print(shown)
+
+
+def _request_shown(row: dict[str, Any]) -> str:
+    """A task's request in one line; a prompt template's run as the words typed into it
+    (the template is the same in every run, and `tasks show` prints it whole)."""
+    template = row.get("template")
+    if template:
+        typed = template["typed"] or "nothing typed"
+        return f"template #{template['founder_episode']} · typed: {typed}"
+    return " ".join(row["intent"].split())[:200]
 
 
 @tasks_app.command("show")

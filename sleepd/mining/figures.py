@@ -6,11 +6,13 @@ SQLite home imports no SQLAlchemy.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sleepd.mining.templates import template_founder, typed_part
 from sleepd.projects import project_root
 from sleepd.store.fastread import as_reader, stored_datetime
 
@@ -121,7 +123,7 @@ def top_patterns(
 
 _TASKS_SQL = (
     "SELECT t.id, t.split, t.origin, t.outcome, t.cluster_id, t.episode_id, t.project_path, "
-    "t.intent, t.active, t.created_at, c.size, c.session_count "
+    "t.intent, t.active, t.created_at, c.size, c.session_count, c.centroid "
     "FROM tasks t LEFT OUTER JOIN task_clusters c ON c.id = t.cluster_id{where} "
     "ORDER BY t.id LIMIT :limit"
 )
@@ -161,11 +163,61 @@ def task_rows(
         params["project"] = project_root(project)  # a worktree names its repository
     where = (" WHERE " + " AND ".join(filters)) if filters else ""
     rows = []
-    for values in as_reader(db).rows(_TASKS_SQL.format(where=where), params):
+    reader = as_reader(db)
+    founders: dict[int, int] = {}  # task id -> its template's founding episode
+    for values in reader.rows(_TASKS_SQL.format(where=where), params):
         row = dict(zip(_TASK_KEYS, values[:10], strict=True))
         row["active"] = bool(row["active"])
         row["created_at"] = stored_datetime(row["created_at"])
-        size, sessions = values[10:]
+        size, sessions, centroid = values[10:]
         row["recurring"] = (size or 0) >= min_recurrence and (sessions or 0) >= 2
+        founder = template_founder(_scope_of(centroid))
+        row["template"] = None if founder is None else {"founder_episode": founder, "typed": ""}
+        if founder is not None:
+            founders[row["id"]] = founder
         rows.append(row)
+    _fill_typed(reader, rows, founders)
     return rows
+
+
+def _scope_of(centroid: Any) -> object:
+    """A cluster's scope from its stored centroid (JSON text on SQLite, a dict elsewhere)."""
+    if isinstance(centroid, str):
+        try:
+            centroid = json.loads(centroid)
+        except ValueError:
+            return None
+    return centroid.get("scope") if isinstance(centroid, dict) else None
+
+
+def _fill_typed(reader: Any, rows: list[dict[str, Any]], founders: dict[int, int]) -> None:
+    """The words typed into each template-family task (`founders`: task id → the
+    template's founding episode): its lines outside the lines that the founding request
+    and another run of the template share."""
+    clusters = sorted({row["cluster_id"] for row in rows if row["id"] in founders})
+    runs: dict[int, list[tuple[int, str]]] = defaultdict(list)  # cluster -> newest runs
+    for cluster_id in clusters:
+        for episode_id, text in reader.rows(
+            "SELECT id, intent_text FROM episodes WHERE cluster_id = :c ORDER BY id DESC LIMIT 3",
+            {"c": cluster_id},
+        ):
+            runs[cluster_id].append((int(episode_id), text or ""))
+    wanted = sorted(set(founders.values()))
+    texts: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ", ".join(f":f{n}" for n in range(len(chunk)))
+        sql = f"SELECT id, intent_text FROM episodes WHERE id IN ({marks})"
+        for episode_id, text in reader.rows(sql, {f"f{n}": v for n, v in enumerate(chunk)}):
+            texts[int(episode_id)] = text or ""
+    for row in rows:
+        founder = founders.get(row["id"])
+        if founder is None:
+            continue
+        others = [
+            text
+            for episode_id, text in runs.get(row["cluster_id"], [])
+            if episode_id not in (founder, row["episode_id"])
+        ]
+        references = [texts.get(founder, ""), *others[:1]]
+        row["template"]["typed"] = typed_part(row["intent"] or "", [r for r in references if r])

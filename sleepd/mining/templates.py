@@ -94,3 +94,35 @@ def templates_of(groups: dict[int, int]) -> dict[int, int]:
     for founder in groups.values():
         sizes[founder] += 1
     return {request: founder for request, founder in groups.items() if sizes[founder] >= 2}
+
+
+#: The scope mark of a template's family (after the scope's command mark), with the
+#: founding request's episode id.
+TEMPLATE_SCOPE = re.compile(r"\x1f/#template-(\d+)$")
+#: What is shown of the words typed into a template.
+TYPED_CHARS = 200
+
+
+def template_founder(scope: object) -> int | None:
+    """The founding request's episode id, for a cluster scope that is a template's."""
+    match = TEMPLATE_SCOPE.search(scope) if isinstance(scope, str) else None
+    return int(match.group(1)) if match else None
+
+
+def _folded_lines(text: str) -> list[str]:
+    return [f for f in (_SPACE.sub(" ", line.strip()) for line in text.splitlines()) if f]
+
+
+def typed_part(text: str, references: list[str]) -> str:
+    """What the person typed into a template: the lines of `text` that are not lines of
+    the template, read as the lines every reference (other expansions of it) shares."""
+    shared: set[str] | None = None
+    for reference in references:
+        # read further than the text: a reference whose slot holds more words reaches the
+        # same template lines later
+        lines = set(_folded_lines(reference[: 2 * TEMPLATE_CHARS]))
+        shared = lines if shared is None else shared & lines
+    if not shared:
+        return ""
+    typed = [line for line in _folded_lines(text[:TEMPLATE_CHARS]) if line not in shared]
+    return " ".join(typed)[:TYPED_CHARS]

@@ -133,3 +133,18 @@ def test_a_template_met_again_on_a_later_night_joins_its_family(
         )
     assert first == second == later
     assert plan != first
+
+
+@pytest.mark.both_dbs
+def test_a_template_task_is_listed_by_the_words_typed_into_it(engine: Engine, cfg: Config) -> None:
+    from sleepd.mining.figures import task_rows
+
+    slots = ["do tasks T012 - T016", "pls implement the tasks on T017 - T036", "T037-T056"]
+    for day, slot in enumerate(slots):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(expanded(IMPLEMENT_STEPS, slot)).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    rows = task_rows(engine, min_recurrence=cfg.mining.min_recurrence)
+    typed = {row["template"]["typed"] for row in rows if row["template"]}
+    assert typed and typed <= set(slots)
+    assert all(row["template"] for row in rows)
