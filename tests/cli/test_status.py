@@ -22,14 +22,18 @@ SCHEMA = json.loads(
 )
 
 
-def run_status(*args: str) -> subprocess.CompletedProcess[str]:
+def run_sleepd(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from sleepd.cli.app import main; main()", "status", *args],
+        [sys.executable, "-c", "from sleepd.cli.app import main; main()", *args],
         capture_output=True,
         text=True,
         check=False,
         env=os.environ.copy(),
     )
+
+
+def run_status(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_sleepd("status", *args)
 
 
 def test_status_json_on_an_empty_home_has_zero_counts(isolated_home: Path) -> None:
@@ -186,13 +190,7 @@ def test_a_last_line_cut_off_for_a_day_is_named_and_a_fresh_one_only_counted(
             handle.write(b'{"type":"user","message":{"role":"user","content":"and then')
     old = (datetime.now(UTC) - timedelta(days=2)).timestamp()
     os.utime(cut, (old, old))
-    harvested = subprocess.run(
-        [sys.executable, "-c", "from sleepd.cli.app import main; main()", "harvest", "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ.copy(),
-    )
+    harvested = run_sleepd("harvest", "--json")
     assert harvested.returncode == 0, harvested.stderr
     proc = run_status("--json")
     report = json.loads(proc.stdout)
