@@ -66,8 +66,9 @@ def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
 COMMAND_CHARS = 200
 #: Separates a scope's project from the slash command whose runs it holds.
 COMMAND_SCOPE = "\x1f/"
-#: A custom slash command as mining stores its intent: `/name args`.
-_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)")
+#: A custom slash command as mining stores its intent (`/name args`), or a Codex skill
+#: invoked by name (`[$name](…/SKILL.md) args`).
+_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)|^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.I)
 
 
 def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> str:
@@ -77,7 +78,9 @@ def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> s
     `/bmad-dev-story` and `/bmad-create-story` two, however alike their words look."""
     scope = CROSS_PROJECT_SCOPE if cfg.cross_project else (project_path or "")
     command = _COMMAND.match(intent)
-    return f"{scope}{COMMAND_SCOPE}{command.group(1).lower()}" if command else scope
+    if command is None:
+        return scope
+    return f"{scope}{COMMAND_SCOPE}{(command.group(1) or '$' + command.group(2)).lower()}"
 
 
 def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:

@@ -961,6 +961,11 @@ def restates_offer(region: str, agent_text: str) -> bool:
     return bool(words) and all(_stem(w) in offered for w in words)
 
 
+#: A Codex skill invoked by name: `$skill-creator` is written into the message as a
+#: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
+SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
+
+
 def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     """The kind of one typed user turn (rule-based; see the module docstring)."""
     reasons: list[str] = []
@@ -969,6 +974,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
     text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
+    if SKILL_INVOKED.match(text):
+        # Codex's `$name`, written as a link to the skill: a custom command by another name
+        return TurnDecision(TurnKind.NEW_TASK, 0.85, ("skill invoked",))
     region = feedback_region(text)
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))

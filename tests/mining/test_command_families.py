@@ -148,3 +148,24 @@ def test_a_template_task_is_listed_by_the_words_typed_into_it(engine: Engine, cf
     typed = {row["template"]["typed"] for row in rows if row["template"]}
     assert typed and typed <= set(slots)
     assert all(row["template"] for row in rows)
+
+
+@pytest.mark.both_dbs
+def test_runs_of_one_codex_skill_are_one_family(engine: Engine, cfg: Config) -> None:
+    # wild sample 9 (not in the repository): Codex writes `$ba-pro` as a link to the skill
+    def skill(name: str, args: str) -> str:
+        return f"[${name}](/Users/kane/.codex/skills/{name}/SKILL.md) {args}"
+
+    prompts = [
+        skill("ba-pro", "viết BRD cho module đặt phòng"),
+        skill("ba-pro", "viết user story cho thanh toán"),
+        skill("skill-creator", "tạo skill cho dự án này"),
+    ]
+    for day, prompt in enumerate(prompts):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(prompt).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        first, second, other = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
+    assert first == second
+    assert other != first

@@ -1716,3 +1716,13 @@ def test_a_go_on_after_a_question_is_left_to_the_model() -> None:
     assert asked.kind is TurnKind.FOLLOW_UP and asked.hard
     plain = _decide("continue", agent_text="Stopped after step 2 of 5; the rest is queued.")
     assert plain.kind is TurnKind.FOLLOW_UP and not plain.hard
+
+
+def test_a_codex_skill_invoked_by_name_is_a_new_task() -> None:
+    # wild sample 9 (not in the repository): Codex writes `$skill-creator` as a link
+    text = (
+        "[$skill-creator](/Users/kane/.codex/skills/.system/skill-creator/SKILL.md) BA_Pro "
+        "skill cho dự án này"
+    )
+    after = "Đã thêm `hotel/room-mapping`, để bạn có bộ làm việc sát thực tế hơn."
+    assert kind_of(text, agent_text=after) is TurnKind.NEW_TASK
