@@ -135,6 +135,10 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     "<environment_context>",
     "<user_instructions>",
     "<recommended_plugins>",
+    # Codex: a skill's instructions put in after the person typed `$name` (the typed
+    # request is the turn), and the harness's own warning to the model
+    "<skill>",
+    "warning: apply_patch was requested via exec_command",
     "<task-notification>",
     "<turn_aborted>",
     "# agents.md instructions for",

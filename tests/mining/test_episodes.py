@@ -165,3 +165,28 @@ def test_claude_codes_reply_to_an_unknown_command_is_no_turn() -> None:
     # the same words inside a typed sentence are the person's
     typed = SessionBuilder().prompt("Unknown skill: run is what I get, fix the skill loader")
     assert len(segment(views(typed), lexicon_for())) == 1
+
+
+def test_codexs_skill_instructions_and_harness_warnings_are_no_turns() -> None:
+    # wild sample 9 (not in the repository): after "[$ba-pro](…/SKILL.md) …" Codex adds
+    # the skill's instructions as a user message; it also writes its own warning as one
+    b = (
+        SessionBuilder()
+        .prompt(
+            "[$ba-pro](/Users/kane/.codex/skills/ba-pro/SKILL.md) viết BRD cho module đặt phòng"
+        )
+        .prompt(
+            "<skill>\n<name>ba-pro</name>\n<path>/Users/kane/.codex/skills/ba-pro/SKILL.md</path>"
+            "\n---\nname: ba-pro\ndescription: Business analysis for hotel booking\n</skill>"
+        )
+        .bash("ls docs")
+        .prompt(
+            "Warning: apply_patch was requested via exec_command. Use the apply_patch tool "
+            "instead of exec_command."
+        )
+        .say("Done: docs/brd.md written.")
+    )
+    episodes = segment(views(b), lexicon_for())
+    assert len(episodes) == 1
+    assert episodes[0].intent_text.startswith("[$ba-pro]")
+    assert episodes[0].feedback == []
