@@ -148,7 +148,7 @@ _PASTED_ERROR = re.compile(
 #: so only a phrase that says something failed, does not run or still does not counts.
 _FAILURE_REPORT_CJK = re.compile(
     r"(失败|报错|出错)(了|啦|[!！。]|\s*$)|运行不了|用不了|跑不(了|起来|通)|打不开|启动不了|"
-    r"装不上|连不上|不能(用|运行|打开|启动)|没有?(反应|效果|生效)|不生效|"
+    r"装不上|连不上|不能(用|运行|打开|启动)|没有?(反应|效果|生效|变化|改变)|不生效|不起作用|"
     r"还是(不行|不对|报错|失败|一样)|又(报错|出错|失败)|崩溃了|卡(住|死)了"
     r"|失敗(しました|します|した(?=[。！!？?、\s]|$)|してい(る|ます)(?=[。！!？?、\s]|$))|"
     r"エラーが(出|発生|起き)|エラーにな(る|ります|った|りました)|"
@@ -792,7 +792,10 @@ _AWAITS_VERDICT = re.compile(
     r"\b(tell me (what|how) (it|that|this|they) (looks?|feels?|works?|goes)|let me know (what you "
     r"think|how it (looks|goes|works|feels)|if (it|that|this|they|you see|everything|anything)\b)|"
     r"(try|test|check) it (out )?(now|again)|give it a (try|spin|go)|try (navigating|reloading|"
-    r"refreshing|running|opening|clicking)\b[^.?!\n]{0,60}\bnow\b|how does (it|that|this) look)",
+    r"refreshing|running|opening|clicking)\b[^.?!\n]{0,60}\bnow\b|how does (it|that|this) look)"
+    # the same hand-over in the other languages agents answer in
+    r"|(效果|结果)(怎么样|如何)|看看[^。？?\n]{0,30}(怎么样|如何)|试试看|"
+    r"いかがでしょうか|確認してみてください|試してみてください|확인해\s?(보세요|주세요)",
     re.IGNORECASE,
 )
 #: A state described as not right: a negated verb, "still …", "no longer …".

@@ -1315,6 +1315,9 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
         "여전히 안 돼요",
         "빌드 실패했어요",
         "저장 버튼이 작동하지 않아요",
+        # wild sample 9 (not in the repository): "I open the program and still no change"
+        "我打开程序还是没有变化。请给出文件具体路径。",
+        "改了配置但是不起作用",
     ],
 )
 def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: str) -> None:
@@ -1726,3 +1729,15 @@ def test_a_codex_skill_invoked_by_name_is_a_new_task() -> None:
     )
     after = "Đã thêm `hotel/room-mapping`, để bạn có bộ làm việc sát thực tế hơn."
     assert kind_of(text, agent_text=after) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "全部推送成功！你看看群里现在效果怎么样？",
+        "修正しました。いかがでしょうか。",
+        "수정했습니다. 확인해 보세요.",
+    ],
+)
+def test_a_verdict_asked_for_in_another_language_is_one(agent: str) -> None:
+    assert agent_awaits_verdict(agent)
