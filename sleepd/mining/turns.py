@@ -941,7 +941,9 @@ _ADDRESSES_AGENT = re.compile(r"\b(you|please|let'?s|can|could|should)\b", re.IG
 #: The agent's last sentence offers to do one thing ("Want me to clarify this nuance in the
 #: README?"): the offer is the words after the asking phrase, up to the question mark.
 _OFFER = re.compile(
-    r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+([^?]{3,200})\?\s*$",
+    r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+([^?]{3,200})\?\s*$"
+    r"|\b(if you(?:'d)? (?:want|like)(?: me to)?,? i can(?: also)?|let me know if you(?:'d)? "
+    r"(?:want|like) me to|i can also)\s+([^?.!\n]{3,200})[.!]?\s*$",
     re.IGNORECASE,
 )
 
@@ -953,14 +955,15 @@ def _stem(word: str) -> str:
 def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
-    offer = _OFFER.search(agent_text.strip()[-400:])
-    if offer is None or not _ACCEPT_OPEN.search(region) or re.search(r"\bor\b", offer.group(2)):
+    offer = _OFFER.search(agent_text.strip()[-400:].replace("\u2019", "'"))
+    offered_text = (offer.group(2) or offer.group(4)) if offer else ""
+    if offer is None or not _ACCEPT_OPEN.search(region) or re.search(r"\bor\b", offered_text):
         return False  # "… or is this enough?" is a choice: the reply picks an option
     rest = _ACCEPT_OPEN.sub("", region, count=1)
     if len(_WORD.findall(rest)) > 12:
         return False
     words = {w for w in _CONTENT.findall(rest.lower()) if w not in _STOP}
-    offered = {_stem(w) for w in _CONTENT.findall(offer.group(2).lower())}
+    offered = {_stem(w) for w in _CONTENT.findall(offered_text.lower())}
     return bool(words) and all(_stem(w) in offered for w in words)
 
 

@@ -1741,3 +1741,18 @@ def test_a_codex_skill_invoked_by_name_is_a_new_task() -> None:
 )
 def test_a_verdict_asked_for_in_another_language_is_one(agent: str) -> None:
     assert agent_awaits_verdict(agent)
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # wild sample 9 (not in the repository)
+        "If you want, I can help you drop this directly into your notebook cell.",
+        "Let me know if you’d like me to help drop this directly into your notebook.",
+    ],
+)
+def test_a_yes_restating_an_offer_without_a_question_mark_accepts_it(agent: str) -> None:
+    text = "Yes, please help drop directly in notebook"
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+    more = "Yes, please drop it in the notebook and also plot the residuals by gender"
+    assert kind_of(more, agent_text=agent) is not TurnKind.APPROVAL
