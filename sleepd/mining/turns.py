@@ -149,7 +149,8 @@ _PASTED_ERROR = re.compile(
 _FAILURE_REPORT_CJK = re.compile(
     r"(失败|报错|出错)(了|啦|[!！。]|\s*$)|运行不了|用不了|跑不(了|起来|通)|打不开|启动不了|"
     r"装不上|连不上|不能(用|运行|打开|启动)|没有?(反应|效果|生效|变化|改变)|不生效|不起作用|"
-    r"还是(不行|不对|报错|失败|一样)|又(报错|出错|失败)|崩溃了|卡(住|死)了"
+    r"还是(不行|不对|报错|失败|一样)|又(报错|出错|失败)|崩溃了|卡(住|死)了|太慢了?|慢得(要命|不行)"
+    r"|遅すぎ(る|ます)|重すぎ(る|ます)|너무 느려|느려요"
     r"|失敗(しました|します|した(?=[。！!？?、\s]|$)|してい(る|ます)(?=[。！!？?、\s]|$))|"
     r"エラーが(出|発生|起き)|エラーにな(る|ります|った|りました)|"
     r"動か(ない|なかった)|動きません|(表示|反映)され(ない|ません|なかった)|起動(しない|しません|でき"
@@ -186,7 +187,9 @@ _FAILURE_REPORT = re.compile(
     r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
     # what a screen or a state fails to do ("it doesnt stay in birds eye view")
     r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
-    r"align|aligns|fit|fits|scale|scales|resize|resizes|animate|animates|toggle|toggles)\b"
+    r"align|aligns|fit|fits|scale|scales|resize|resizes|animate|animates|toggle|toggles|"
+    # what a fix fails to do ("I changed it to round in AA 50 but that didn't correct it")
+    r"correct|corrected|solve|solved|resolve|resolved|help|helped|change anything)\b"
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
     r"|\bno (change|difference|effect|output|sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems)\s+(still\s+)?(empty|blank|missing|"

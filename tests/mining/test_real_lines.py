@@ -1318,6 +1318,9 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
         # wild sample 9 (not in the repository): "I open the program and still no change"
         "我打开程序还是没有变化。请给出文件具体路径。",
         "改了配置但是不起作用",
+        # wild sample 10 (not in the repository): "I ran the preprocessing and it's too slow"
+        "데이터 전처리 실행했는데 너무 느려",
+        "ビルドが遅すぎる",
     ],
 )
 def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: str) -> None:
@@ -1756,3 +1759,22 @@ def test_a_yes_restating_an_offer_without_a_question_mark_accepts_it(agent: str)
     assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
     more = "Yes, please drop it in the notebook and also plot the residuals by gender"
     assert kind_of(more, agent_text=agent) is not TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 10 (not in the repository), after the agent suggested ROUND()
+        "I changed it to round in AA 50 but that didn't correct it",
+        "tried the new flag, it didn't help",
+        "the patch doesn't solve the timeout",
+    ],
+)
+def test_a_fix_that_failed_to_do_its_job_is_a_failure_report(text: str) -> None:
+    agent = "Use ROUND() in AA50, or make AF39 a formula that points to AA50 directly."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["can you help me with the export?", "don't help me, just list"])
+def test_help_in_a_request_is_no_failure_report(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
