@@ -105,7 +105,8 @@ def _unfinished_last_lines(db: ReadOnlyDb, source: str, now: datetime) -> tuple[
     """
     held = int(
         db.scalar(
-            'SELECT count(*) FROM transcript_files WHERE source = :s AND size > "offset"',
+            "SELECT count(*) FROM transcript_files "
+            "WHERE source = :s AND status = 'ok' AND size > \"offset\"",
             {"s": source},
         )
         or 0
@@ -114,8 +115,8 @@ def _unfinished_last_lines(db: ReadOnlyDb, source: str, now: datetime) -> tuple[
         return 0, []
     cutoff_ns = int((now.timestamp() - STALE_UNFINISHED_S) * 1e9)
     rows = db.rows(
-        'SELECT path FROM transcript_files WHERE source = :s AND size > "offset" '
-        "AND mtime_ns < :cutoff ORDER BY mtime_ns LIMIT :n",
+        "SELECT path FROM transcript_files WHERE source = :s AND status = 'ok' "
+        'AND size > "offset" AND mtime_ns < :cutoff ORDER BY mtime_ns LIMIT :n',
         {"s": source, "cutoff": cutoff_ns, "n": STALE_UNFINISHED_SHOWN},
     )
     return held, [str(row[0]) for row in rows]
