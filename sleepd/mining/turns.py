@@ -104,13 +104,24 @@ REGION_HEAD = 600
 REGION_TAIL = 300
 
 
+def _is_prose(line: str) -> bool:
+    """A long line a person typed (a paragraph with no line break), not a long line of
+    output (minified JSON, a base64 blob, a log line): mostly letters, with spaces."""
+    sample = line[:2000]
+    letters = sum(c.isalpha() for c in sample)
+    spaces = sample.count(" ")
+    return letters >= 0.6 * len(sample) and spaces >= 0.08 * len(sample)
+
+
 def feedback_region(text: str) -> str:
     """The typed words around a paste: code fences, log and trace lines removed, then
     the head and the tail (a verdict opens or closes a message; a 50 KB log holds none)."""
     text = _FENCE.sub(" ", text[:20000])
     kept = []
     for line in text.splitlines():
-        if len(line) > 400 or _PASTE_LINE.match(line) or line.lstrip().startswith(">"):
+        if (len(line) > 400 and not _is_prose(line)) or _PASTE_LINE.match(line):
+            continue
+        if line.lstrip().startswith(">"):
             continue
         kept.append(line)
     region = "\n".join(kept).strip()
@@ -168,6 +179,9 @@ _WRONG_ANSWER = (
     r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not)\s+(\w+ly\s+)?"
     r"(?!enough\b)\w+\s+enough\b"
+    # disputes what the agent concluded ("wait what? What do you mean its not accessible?")
+    r"|\bwhat do you mean\b[^?.!\n]{0,40}\b(not|can'?t|cannot|isn'?t|aren'?t|doesn'?t|don'?t|"
+    r"won'?t|no|none|nothing|impossible|unavailable|inaccessible)\b"
 )
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(

@@ -1778,3 +1778,27 @@ def test_a_fix_that_failed_to_do_its_job_is_a_failure_report(text: str) -> None:
 @pytest.mark.parametrize("text", ["can you help me with the export?", "don't help me, just list"])
 def test_help_in_a_request_is_no_failure_report(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+def test_a_long_paragraph_typed_without_a_line_break_is_read() -> None:
+    # wild sample 10 (not in the repository): 474 characters on one line, which had been
+    # dropped as if it were a pasted line of output, so nothing in it was read
+    text = (
+        "wait what? What do you mean its not accessbible? Look at the tech stack md document, "
+        "it is one of the MCP's i have installed and we made sure all MCP's where running "
+        "properly before moving on. So lets fixure that out first because this is a very "
+        "important MCP to have, you are like a hiogh school kid, but when you use the MCP's you "
+        "are simply a connector of information and in there you are superior at, so the MCP's "
+        "are 100% the single most important tools you need to use"
+    )
+    assert "\n" not in text and len(text) > 400
+    assert feedback_region(text)
+    agent = "Context7 is not accessible in this session. Should I proceed with implementation?"
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+def test_a_long_line_of_output_is_still_not_read_as_words() -> None:
+    blob = "eyJhbGciOiJIUzI1NiJ9" * 30
+    minified = '{"a":1,"b":[1,2,3],"c":{"d":"e"}}' * 15
+    assert feedback_region(blob) == ""
+    assert feedback_region(minified) == ""
