@@ -66,9 +66,14 @@ def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
 COMMAND_CHARS = 200
 #: Separates a scope's project from the slash command whose runs it holds.
 COMMAND_SCOPE = "\x1f/"
-#: A custom slash command as mining stores its intent (`/name args`), or a Codex skill
-#: invoked by name (`[$name](…/SKILL.md) args`).
-_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)|^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.I)
+#: A custom slash command as mining stores its intent (`/name args`), a Codex skill
+#: invoked by name (`[$name](…/SKILL.md) args`), or a saved prompt run by its path and
+#: nothing else (`.codex/prompts/plan.md`).
+_COMMAND = re.compile(
+    r"^/([\w:.@-]+)(?=\s|$)|^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)"
+    r"|^\s*(?:[\w.-]+/)*(?:prompts?|commands)/([\w.-]+)\.md\s*$",
+    re.I,
+)
 
 
 def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> str:
@@ -80,7 +85,8 @@ def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> s
     command = _COMMAND.match(intent)
     if command is None:
         return scope
-    return f"{scope}{COMMAND_SCOPE}{(command.group(1) or '$' + command.group(2)).lower()}"
+    name = command.group(1) or (f"${command.group(2)}" if command.group(2) else command.group(3))
+    return f"{scope}{COMMAND_SCOPE}{name.lower()}"
 
 
 def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:
@@ -198,7 +204,7 @@ def _texts(db: DbSession, ids: Sequence[int]) -> list[str]:
 
 
 #: Claude Code's first message after a plan is accepted with a fresh context.
-_PLAN_LEAD = re.compile(r"\s*implement the following plan:?\s*", re.I)
+_PLAN_LEAD = re.compile(r"\s*(implement the following plan|please implement this plan):?\s*", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s*")
 _PLAN_TITLE = re.compile(r"^(?:implementation\s+)?plan\s*[:\-–—]\s*", re.I)
 #: What is compared of an accepted plan: its title and first paragraph.

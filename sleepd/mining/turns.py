@@ -143,6 +143,7 @@ _PASTED_ERROR = re.compile(
     r"\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
+    r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
     # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")
@@ -406,7 +407,7 @@ _ACCEPT = re.compile(
     r"^\W*(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요)\W*"
-    r"(please|thanks|thank you)?\W*$",
+    r"(please|pls|plz|thanks|thank you|thx)?\W*$",
     re.IGNORECASE,
 )
 #: Opens with a verb: an instruction.
@@ -987,6 +988,10 @@ def restates_offer(region: str, agent_text: str) -> bool:
 #: A Codex skill invoked by name: `$skill-creator` is written into the message as a
 #: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
 SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
+#: A saved prompt run by typing its path and nothing else (`.codex/prompts/plan.md`).
+PROMPT_BY_PATH = re.compile(r"^\s*(?:[\w.-]+/)*(?:prompts?|commands)/[\w.-]+\.md\s*$", re.I)
+#: Codex plan mode hands the accepted plan back as the next message.
+PLAN_ACCEPTED = re.compile(r"^\s*please implement this plan:", re.IGNORECASE)
 
 
 def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
@@ -997,9 +1002,13 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
     text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
-    if SKILL_INVOKED.match(text):
-        # Codex's `$name`, written as a link to the skill: a custom command by another name
-        return TurnDecision(TurnKind.NEW_TASK, 0.85, ("skill invoked",))
+    if SKILL_INVOKED.match(text) or PROMPT_BY_PATH.match(text):
+        # Codex's `$name`, written as a link to the skill, or a saved prompt run by typing
+        # its path: a custom command by another name
+        return TurnDecision(TurnKind.NEW_TASK, 0.85, ("saved prompt or skill run",))
+    if PLAN_ACCEPTED.match(text):
+        # Codex plan mode's "Implement plan": the plan it proposed, now the work to do
+        return TurnDecision(TurnKind.NEW_TASK, 0.85, ("a plan handed over to implement",))
     region = feedback_region(text)
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))

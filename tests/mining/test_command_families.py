@@ -169,3 +169,19 @@ def test_runs_of_one_codex_skill_are_one_family(engine: Engine, cfg: Config) -> 
         first, second, other = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
     assert first == second
     assert other != first
+
+
+@pytest.mark.both_dbs
+def test_runs_of_a_saved_prompt_typed_as_its_path_are_one_family(
+    engine: Engine, cfg: Config
+) -> None:
+    # wild sample 11 (not in the repository): "/prompts:plan" typed as the prompt's path
+    prompts = [".codex/prompts/plan.md", ".codex/prompts/plan.md", ".codex/prompts/clarify.md"]
+    for day, prompt in enumerate(prompts):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(prompt).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        first, second, other = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
+    assert first == second
+    assert other != first

@@ -1802,3 +1802,33 @@ def test_a_long_line_of_output_is_still_not_read_as_words() -> None:
     minified = '{"a":1,"b":[1,2,3],"c":{"d":"e"}}' * 15
     assert feedback_region(blob) == ""
     assert feedback_region(minified) == ""
+
+
+def test_a_saved_prompt_run_by_its_path_and_an_accepted_codex_plan_are_new_tasks() -> None:
+    # wild sample 11 (not in the repository)
+    after = "The spec documentation is up to date; no open questions for now."
+    assert kind_of(".codex/prompts/plan.md", agent_text=after) is TurnKind.NEW_TASK
+    plan = (
+        "PLEASE IMPLEMENT THIS PLAN:\n# Multi-File Physics Pipeline Plan\n\n## Summary\n"
+        "Split the pipeline; on `Error: missing constant` the loader fails fast.\n"
+    )
+    assert kind_of(plan, agent_text="<proposed_plan>…</proposed_plan>") is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 11 (not in the repository): what the agent's compose stack served
+        "Internal Server Error\nThe server encountered an internal error and was unable to "
+        "complete your request.",
+        'cyber-bot@host:~/abphish$ ./abphish_bin\ntime="2026-07-03T07:48:01Z" level=fatal '
+        'msg="unable to open database file"',
+    ],
+)
+def test_a_server_error_page_or_a_fatal_log_line_is_a_pasted_error(text: str) -> None:
+    assert has_pasted_error(text)
+
+
+def test_yes_pls_to_an_offer_accepts_it() -> None:
+    offer = "Want me to add something like `Bash(cat * | python3 *)` to your settings?"
+    assert kind_of("yes pls", agent_text=offer) is TurnKind.APPROVAL
