@@ -24,6 +24,16 @@ def command(name: str, args: str = "") -> str:
     )
 
 
+def clusters_of(engine: Engine, cfg: Config, prompts: list[str]) -> list[int | None]:
+    """Each prompt as a session of its own, a day apart, mined: their episodes' clusters."""
+    for day, prompt in enumerate(prompts):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(prompt).say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        return list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
+
+
 @pytest.mark.both_dbs
 def test_runs_of_one_command_recur_and_two_commands_stay_apart(engine: Engine, cfg: Config) -> None:
     # the BMAD workflow commands of a real project (wild sample, ShamsiievDmytro/metrics)
@@ -101,13 +111,7 @@ def test_runs_of_one_prompt_template_recur_and_two_templates_stay_apart(
             f"- step {n}: implement the {n}th part of the feature as planned" for n in range(12)
         ),
     ]
-    for day, prompt in enumerate(prompts):
-        b = SessionBuilder(start=T0 + timedelta(days=day))
-        b.prompt(prompt).say(DONE).save(engine)
-    mine(engine, cfg, now=LATER)
-    with read_session(engine) as db:
-        clusters = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
-    plan_a, implement_a, plan_b, implement_b, implement_c, own = clusters
+    plan_a, implement_a, plan_b, implement_b, implement_c, own = clusters_of(engine, cfg, prompts)
     assert plan_a == plan_b
     assert implement_a == implement_b == implement_c
     assert plan_a != implement_a
@@ -161,12 +165,7 @@ def test_runs_of_one_codex_skill_are_one_family(engine: Engine, cfg: Config) -> 
         skill("ba-pro", "viết user story cho thanh toán"),
         skill("skill-creator", "tạo skill cho dự án này"),
     ]
-    for day, prompt in enumerate(prompts):
-        b = SessionBuilder(start=T0 + timedelta(days=day))
-        b.prompt(prompt).say(DONE).save(engine)
-    mine(engine, cfg, now=LATER)
-    with read_session(engine) as db:
-        first, second, other = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
+    first, second, other = clusters_of(engine, cfg, prompts)
     assert first == second
     assert other != first
 
@@ -177,11 +176,6 @@ def test_runs_of_a_saved_prompt_typed_as_its_path_are_one_family(
 ) -> None:
     # wild sample 11 (not in the repository): "/prompts:plan" typed as the prompt's path
     prompts = [".codex/prompts/plan.md", ".codex/prompts/plan.md", ".codex/prompts/clarify.md"]
-    for day, prompt in enumerate(prompts):
-        b = SessionBuilder(start=T0 + timedelta(days=day))
-        b.prompt(prompt).say(DONE).save(engine)
-    mine(engine, cfg, now=LATER)
-    with read_session(engine) as db:
-        first, second, other = list(db.scalars(select(Episode.cluster_id).order_by(Episode.id)))
+    first, second, other = clusters_of(engine, cfg, prompts)
     assert first == second
     assert other != first
