@@ -930,8 +930,35 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
     return score
 
 
+#: The same reports in the other languages people write to agents in, as whole phrases
+#: that say something does not work, does not show, or still fails ("rien ne s'affiche",
+#: "no funciona", "o erro ainda persiste", "funktioniert nicht", "не работает").
+_FAILURE_REPORT_ELSEWHERE = re.compile(
+    r"\b(ne|n')\s?(fonctionne|marche|s'affiche|charge|démarre|compile|s'ouvre)( plus| toujours| "
+    r"toujours)? pas\b|\brien ne (s'affiche|se passe|marche|fonctionne|change)\b|"
+    r"\btoujours (la même erreur|le même problème|le même bug)\b|"
+    r"\bno (funciona|aparece|carga|se muestra|arranca|compila|sirve|se ve)\b|"
+    r"\bsigue (sin funcionar|fallando|igual|dando (el mismo )?error)\b|"
+    r"\bnada (aparece|pasa|funciona|se muestra)\b|"
+    r"\bnão (funciona|aparece|carrega|abre|compila|mostra)\b|"
+    r"\b(o )?erro (ainda |continua a )?persist(e|iu)\b|\bcontinua (dando erro|com erro|igual|"
+    r"sem funcionar)\b|\bnada (aparece|acontece)\b|"
+    r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|\bgeht (immer noch )?nicht\b|"
+    r"\bwird nicht (angezeigt|geladen|gespeichert)\b|\b(immer noch|weiterhin) (der gleiche|"
+    r"derselbe) fehler\b|\bnichts passiert\b|"
+    r"\bnon (funziona|si vede|appare|carica|parte)\b|\bancora lo stesso errore\b|"
+    r"не (работает|отображается|загружается|запускается|компилируется|открывается)|"
+    r"по-прежнему (ошибка|не)|ничего не (происходит|показывается|отображается)",
+    re.IGNORECASE,
+)
+
+
 def _reports_failure(text: str) -> bool:
-    return bool(_FAILURE_REPORT.search(text) or _FAILURE_REPORT_CJK.search(text))
+    return bool(
+        _FAILURE_REPORT.search(text)
+        or _FAILURE_REPORT_CJK.search(text)
+        or _FAILURE_REPORT_ELSEWHERE.search(text)
+    )
 
 
 def shouts_negation(region: str) -> bool:

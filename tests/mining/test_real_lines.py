@@ -1832,3 +1832,28 @@ def test_a_server_error_page_or_a_fatal_log_line_is_a_pasted_error(text: str) ->
 def test_yes_pls_to_an_offer_accepts_it() -> None:
     offer = "Want me to add something like `Bash(cat * | python3 *)` to your settings?"
     assert kind_of("yes pls", agent_text=offer) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 12 (public sessions, not in the repository)
+        "rien ne s'affiche",
+        'ultrathink o erro ainda persiste "│ 2  │ atuar_pay-frontend │ default │"',
+        # our own, one per language
+        "la page ne fonctionne toujours pas",
+        "el botón no funciona",
+        "o login não funciona",
+        "der Export funktioniert immer noch nicht",
+        "il salvataggio non funziona",
+        "кнопка не работает",
+    ],
+)
+def test_failure_reports_in_european_languages_are_corrections(text: str) -> None:
+    done = "Listo: el formulario ya guarda los datos. C'est corrigé. Fertig."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+def test_a_request_in_those_languages_is_no_report() -> None:
+    for text in ("no worries, add the export", "crea un formulario de contacto", "non merci"):
+        assert kind_of(text) is not TurnKind.CORRECTION, text
