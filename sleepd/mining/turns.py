@@ -204,7 +204,7 @@ _FAILURE_REPORT = re.compile(
     r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
     r"align|aligns|fit|fits|scale|scales|resize|resizes|animate|animates|toggle|toggles|"
     # what a fix fails to do ("I changed it to round in AA 50 but that didn't correct it")
-    r"correct|corrected|solve|solved|resolve|resolved|help|helped|change anything)\b"
+    r"correct|corrected|solve|solved|resolve|resolved|help(?! but)|helped|change anything)\b"
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
     r"|\bno (change|difference|effect|output|sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems)\s+(still\s+)?(empty|blank|missing|"
@@ -934,15 +934,15 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
 #: that say something does not work, does not show, or still fails ("rien ne s'affiche",
 #: "no funciona", "o erro ainda persiste", "funktioniert nicht", "не работает").
 _FAILURE_REPORT_ELSEWHERE = re.compile(
-    r"\b(ne|n')\s?(fonctionne|marche|s'affiche|charge|démarre|compile|s'ouvre)( plus| toujours| "
-    r"toujours)? pas\b|\brien ne (s'affiche|se passe|marche|fonctionne|change)\b|"
+    r"\b(ne|n')\s?(fonctionne|marche|s'affiche|charge|démarre|compile|s'ouvre)( plus| toujours)?"
+    r" pas\b|\brien ne (s'affiche|se passe|marche|fonctionne|change)\b|"
     r"\btoujours (la même erreur|le même problème|le même bug)\b|"
     r"\bno (funciona|aparece|carga|se muestra|arranca|compila|sirve|se ve)\b|"
     r"\bsigue (sin funcionar|fallando|igual|dando (el mismo )?error)\b|"
     r"\bnada (aparece|pasa|funciona|se muestra)\b|"
     r"\bnão (funciona|aparece|carrega|abre|compila|mostra)\b|"
     r"\b(o )?erro (ainda |continua a )?persist(e|iu)\b|\bcontinua (dando erro|com erro|igual|"
-    r"sem funcionar)\b|\bnada (aparece|acontece)\b|"
+    r"sem funcionar)\b|\bnada acontece\b|"
     r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|\bgeht (immer noch )?nicht\b|"
     r"\bwird nicht (angezeigt|geladen|gespeichert)\b|\b(immer noch|weiterhin) (der gleiche|"
     r"derselbe) fehler\b|\bnichts passiert\b|"
