@@ -257,7 +257,7 @@ _FAILURE_REPORT = re.compile(
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
-    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|the same|"
+    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|no|nothing|the same|"
     r"an? (error|issue|problem|bug))\b",
     re.IGNORECASE,
 )
@@ -406,7 +406,8 @@ _REDIRECT = re.compile(
 _ACCEPT = re.compile(
     r"^\W*(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
-    r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요)\W*"
+    r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
+    r"đúng|đồng ý|được|vâng)\W*"
     r"(please|pls|plz|thanks|thank you|thx)?\W*$",
     re.IGNORECASE,
 )
@@ -1040,6 +1041,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
     if not turn.has_episode:
+        if not re.search(r"\w", region):
+            # "。", "?", "..." typed to see whether the agent answers: it asks for nothing
+            return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("no words",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
     if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`

@@ -1857,3 +1857,15 @@ def test_failure_reports_in_european_languages_are_corrections(text: str) -> Non
 def test_a_request_in_those_languages_is_no_report() -> None:
     for text in ("no worries, add the export", "crea un formulario de contacto", "non merci"):
         assert kind_of(text) is not TurnKind.CORRECTION, text
+
+
+def test_wild_sample_13_lines() -> None:
+    # wild sample 13 (not in the repository)
+    asked = "Can you restart the app and share a screenshot of the localhost version?"
+    assert kind_of("that has improved it but still no sidebar", agent_text=asked) is (
+        TurnKind.CORRECTION
+    )
+    offer = "Mình làm cả hai phần nhé, đúng không?\nNếu đúng, trả lời: “đúng, làm cả hai”."
+    assert kind_of("đúng", agent_text=offer) is TurnKind.APPROVAL
+    first = TurnInput(text="。", has_episode=False)
+    assert classify_turn(first, lexicon_for()).kind is TurnKind.HOUSEKEEPING
