@@ -56,6 +56,35 @@ class SlashCommand:
         return f"/{self.name} {self.args}".strip()
 
 
+#: A command as mining stores its intent: `/name args`.
+_STORED_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)")
+#: A Codex skill invoked by name: `$skill-creator` is written into the message as a
+#: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
+SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
+#: A saved prompt run by typing its path and nothing else (`.codex/prompts/plan.md`).
+PROMPT_BY_PATH = re.compile(r"^\s*(?:[\w.-]+/)*(?:prompts?|commands)/([\w.-]+)\.md\s*$", re.I)
+
+
+def runs_saved_prompt(text: str) -> bool:
+    """A Codex skill invoked by name, or a saved prompt run by its path: a custom command
+    by another name."""
+    return bool(SKILL_INVOKED.match(text) or PROMPT_BY_PATH.match(text))
+
+
+def family_name(intent: str) -> str | None:
+    """The name that makes an intent's task family: a custom command's (`/release`), a
+    Codex skill's (`$ba-pro`), a saved prompt's run by its path (`plan`); None for any
+    other request."""
+    stored = _STORED_COMMAND.match(intent)
+    if stored:
+        return stored.group(1)
+    skill = SKILL_INVOKED.match(intent)
+    if skill:
+        return f"${skill.group(1)}"
+    prompt = PROMPT_BY_PATH.match(intent)
+    return prompt.group(1) if prompt else None
+
+
 _BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)
 _BASH_OUTPUT = re.compile(
     r"<bash-(stdout|stderr)>(.*?)(?:</bash-\1>|\Z)", re.DOTALL | re.IGNORECASE

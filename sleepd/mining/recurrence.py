@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session as DbSession
 from sleepd.config import MiningConfig
 from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
+from sleepd.mining.commands import family_name
 from sleepd.mining.persist import as_utc
 from sleepd.mining.splits import split_for_key
 from sleepd.mining.templates import (
@@ -66,14 +67,6 @@ def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
 COMMAND_CHARS = 200
 #: Separates a scope's project from the slash command whose runs it holds.
 COMMAND_SCOPE = "\x1f/"
-#: A custom slash command as mining stores its intent (`/name args`), a Codex skill
-#: invoked by name (`[$name](…/SKILL.md) args`), or a saved prompt run by its path and
-#: nothing else (`.codex/prompts/plan.md`).
-_COMMAND = re.compile(
-    r"^/([\w:.@-]+)(?=\s|$)|^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)"
-    r"|^\s*(?:[\w.-]+/)*(?:prompts?|commands)/([\w.-]+)\.md\s*$",
-    re.I,
-)
 
 
 def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> str:
@@ -82,11 +75,8 @@ def scope_of(project_path: str | None, cfg: MiningConfig, intent: str = "") -> s
     task's family: `/release patch` and `/release minor` are one kind of request,
     `/bmad-dev-story` and `/bmad-create-story` two, however alike their words look."""
     scope = CROSS_PROJECT_SCOPE if cfg.cross_project else (project_path or "")
-    command = _COMMAND.match(intent)
-    if command is None:
-        return scope
-    name = command.group(1) or (f"${command.group(2)}" if command.group(2) else command.group(3))
-    return f"{scope}{COMMAND_SCOPE}{name.lower()}"
+    name = family_name(intent)
+    return scope if name is None else f"{scope}{COMMAND_SCOPE}{name.lower()}"
 
 
 def cluster_new_episodes(db: DbSession, cfg: MiningConfig) -> ClusterResult:

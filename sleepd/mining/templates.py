@@ -39,11 +39,15 @@ SAME_TEMPLATE = 0.6
 _SPACE = re.compile(r"\s+")
 
 
+def _folded_lines(text: str) -> list[str]:
+    """The text's non-empty lines, whitespace folded: how two expansions are compared."""
+    return [f for f in (_SPACE.sub(" ", line.strip()) for line in text.splitlines()) if f]
+
+
 def line_keys(text: str) -> frozenset[int]:
     """The request's long lines (whitespace folded), as hashes."""
     keys: list[int] = []
-    for line in text[:TEMPLATE_CHARS].splitlines():
-        folded = _SPACE.sub(" ", line.strip())
+    for folded in _folded_lines(text[:TEMPLATE_CHARS]):
         if len(folded) >= LINE_MIN_CHARS:
             digest = hashlib.blake2b(folded.encode(), digest_size=8).digest()
             keys.append(int.from_bytes(digest, "big"))
@@ -107,10 +111,6 @@ def template_founder(scope: object) -> int | None:
     """The founding request's episode id, for a cluster scope that is a template's."""
     match = TEMPLATE_SCOPE.search(scope) if isinstance(scope, str) else None
     return int(match.group(1)) if match else None
-
-
-def _folded_lines(text: str) -> list[str]:
-    return [f for f in (_SPACE.sub(" ", line.strip()) for line in text.splitlines()) if f]
 
 
 def typed_part(text: str, references: list[str]) -> str:

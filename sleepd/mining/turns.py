@@ -30,7 +30,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from sleepd.mining.commands import SlashCommand
+from sleepd.mining.commands import SlashCommand, runs_saved_prompt
 from sleepd.mining.lexicon import Feedback, Lexicon
 
 
@@ -791,6 +791,11 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
     )
 
 
+def _last_words(agent_text: str, chars: int) -> str:
+    """The agent's last `chars` characters, curly apostrophes read as straight ones."""
+    return agent_text.strip()[-chars:].replace("\u2019", "'")
+
+
 def agent_claims_done(agent_text: str) -> bool:
     tail = agent_text[-2500:]
     return bool(_DONE_CLAIM.search(tail)) and not _AGENT_GAVE_UP.search(tail[-800:])
@@ -802,7 +807,7 @@ def agent_asks(agent_text: str) -> bool:
 
 def agent_invites(agent_text: str) -> bool:
     """The agent's last words invite a new request rather than ask about the work."""
-    return bool(_INVITES.search(agent_text.strip()[-300:].replace("\u2019", "'")))
+    return bool(_INVITES.search(_last_words(agent_text, 300)))
 
 
 #: The agent hands its result over for a verdict ("Tell me what it looks like", "Let me
@@ -844,7 +849,7 @@ def agent_gave_steps(agent_text: str) -> bool:
 
 def agent_awaits_verdict(agent_text: str) -> bool:
     """The agent's last words hand its result over for the person's verdict."""
-    return bool(_AWAITS_VERDICT.search(agent_text.strip()[-300:].replace("\u2019", "'")))
+    return bool(_AWAITS_VERDICT.search(_last_words(agent_text, 300)))
 
 
 def agent_proposes(agent_text: str) -> bool:
@@ -1001,7 +1006,7 @@ def _stem(word: str) -> str:
 def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
-    offer = _OFFER.search(agent_text.strip()[-400:].replace("\u2019", "'"))
+    offer = _OFFER.search(_last_words(agent_text, 400))
     offered_text = (offer.group(2) or offer.group(4)) if offer else ""
     if offer is None or not _ACCEPT_OPEN.search(region) or re.search(r"\bor\b", offered_text):
         return False  # "… or is this enough?" is a choice: the reply picks an option
@@ -1013,11 +1018,6 @@ def restates_offer(region: str, agent_text: str) -> bool:
     return bool(words) and all(_stem(w) in offered for w in words)
 
 
-#: A Codex skill invoked by name: `$skill-creator` is written into the message as a
-#: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
-SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
-#: A saved prompt run by typing its path and nothing else (`.codex/prompts/plan.md`).
-PROMPT_BY_PATH = re.compile(r"^\s*(?:[\w.-]+/)*(?:prompts?|commands)/[\w.-]+\.md\s*$", re.I)
 #: Codex plan mode hands the accepted plan back as the next message.
 PLAN_ACCEPTED = re.compile(r"^\s*please implement this plan:", re.IGNORECASE)
 
@@ -1030,7 +1030,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
     text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
-    if SKILL_INVOKED.match(text) or PROMPT_BY_PATH.match(text):
+    if runs_saved_prompt(text):
         # Codex's `$name`, written as a link to the skill, or a saved prompt run by typing
         # its path: a custom command by another name
         return TurnDecision(TurnKind.NEW_TASK, 0.85, ("saved prompt or skill run",))
