@@ -167,7 +167,7 @@ _FAILURE_REPORT_CJK = re.compile(
     r"エラーが(出|発生|起き)|エラーにな(る|ります|った|りました)|"
     r"動か(ない|なかった)|動きません|(表示|反映)され(ない|ません|なかった)|起動(しない|しません|でき"
     r"ない|できません)|うまく(いかない|いきません)|直って(ない|いない|いません)|直りません|"
-    r"変わ(らない|りません)"
+    r"変わ(らない|りません)|(変わっ|動い|効い|反映され|表示され|適用され)て(ない|いない|いません|ません)"
     r"|안\s?(돼|됩니다|되네|되요|돼요|되는데|나와|나옵니다|보여|보입니다)|"
     r"실패(했어요|했어|했습니다|했네|했다|합니다|해요|하네)(?![가-힣])|"
     r"(에러|오류)(가|는)?\s?(났|납니다|나요|발생했|떠요|뜹니다)|(작동|동작)(하지|이)\s?않|깨졌|"
@@ -385,13 +385,82 @@ _STOP = frozenset(
 )
 
 
+#: A run of Han, kana or hangul: text written without spaces between its words.
+_SPACE_FREE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+#: Two hiragana are an ending or a particle ("して", "ない", "から"), not a subject.
+_KANA_ONLY = re.compile(r"[\u3040-\u309f]{2}")
+#: Pairs that say nothing of a subject in Chinese ("一下", "这个", "现在").
+_STOP_PAIRS = frozenset(
+    [
+        "一下",
+        "这个",
+        "那个",
+        "這個",
+        "那個",
+        "我们",
+        "我們",
+        "你们",
+        "你們",
+        "现在",
+        "現在",
+        "可以",
+        "什么",
+        "什麼",
+        "怎么",
+        "怎麼",
+        "没有",
+        "沒有",
+        "就是",
+        "还是",
+        "還是",
+        "如果",
+        "因为",
+        "因為",
+        "所以",
+        "已经",
+        "已經",
+        "这样",
+        "這樣",
+        "然后",
+        "然後",
+        "的话",
+        "的話",
+        "一个",
+        "一個",
+        "是不",
+        "不是",
+        "我的",
+        "你的",
+        "帮我",
+        "幫我",
+        "给我",
+        "給我",
+        "一些",
+        "看看",
+        "看一",
+    ]
+)
+
+
+def _content_units(text: str) -> set[str]:
+    """What a text is about, as comparable units: its longer Latin words (stop words
+    out) and, for scripts written without spaces, each pair of neighbouring characters
+    (about one word in Chinese, part of one in Japanese or Korean)."""
+    units = {w for w in _CONTENT.findall(text) if w not in _STOP}
+    for run in _SPACE_FREE_RUN.findall(text):
+        for start in range(len(run) - 1):
+            pair = run[start : start + 2]
+            if pair not in _STOP_PAIRS and not _KANA_ONLY.fullmatch(pair):
+                units.add(pair)
+    return units
+
+
 def topic_overlap(text: str, context: str) -> float:
-    """Share of the turn's content words that the running episode already used."""
-    words = {w for w in _CONTENT.findall(text.lower()[:1500]) if w not in _STOP}
-    if not words:
+    """Share of the turn's content units that the running episode already used."""
+    units = _content_units(text.lower()[:1500])
+    if not units:
         return 0.0
-    seen = set(_CONTENT.findall(context.lower()[-6000:]))
-    return len(words & seen) / len(words)
+    return len(units & _content_units(context.lower()[-6000:])) / len(units)
 
 
 #: Redirects the approach without judging a result ("use pnpm instead", "why 32768?").
@@ -442,7 +511,7 @@ _JUDGES_ANSWER = re.compile(
     re.IGNORECASE,
 )
 #: Says an earlier attempt left the state as it was.
-_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+_STILL = re.compile(r"\bstill\b|\b(keeps|kept) (on )?[a-z]+ing\b", re.IGNORECASE)
 #: Asks the agent to do again what it was stopped doing.
 _RETRY = re.compile(r"\b(try|do|run) (it |that )?again\b|\bretry\b", re.IGNORECASE)
 _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
@@ -509,6 +578,11 @@ _DONE_CLAIM = re.compile(
     # "수정했습니다", "He actualizado", "Adicionei", "J'ai ajouté", "Ich habe … behoben",
     # "Готово", "Я добавил"
     r"|已(经)?(完成|生成|修改|修复|添加|更新|创建|实现|删除|提交|推送|部署|合并|改好|改成|重构)"
+    r"|(设置|設定|配置|修改|修复|修復|部署|安装|安裝|更新|实现|實現|处理|處理)(完成|好了)|"
+    r"(改|修|弄|做|搞|写|寫|加|装|裝)好了"
+    # the agent names the commit it made ("コミット\n- 34d48bb fix: …", "Committed: 1a2b3c4")
+    r"|(コミット|已提交|提交了|커밋|\bcommitted\b|\bcommit\b(?=\s*[:：]))[^\n]{0,30}?"
+    r"(\n\s*[-*•]?\s*)?`?\b[0-9a-f]{7,12}\b"
     r"|(完成|修正|追加|作成|更新|実装|削除|変更|対応)(しました|済み)|完了しました"
     r"|(완료|추가|수정|생성|변경|구현|삭제|반영)(했습니다|하였습니다|됐습니다|되었습니다)"
     r"|\b(he|hemos) (añadido|actualizado|corregido|creado|implementado|cambiado|eliminado)\b"

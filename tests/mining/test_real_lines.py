@@ -36,6 +36,7 @@ from sleepd.mining.turns import (
     has_pasted_error,
     names_own_object,
     needs_context,
+    topic_overlap,
 )
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -1321,6 +1322,10 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
         # wild sample 10 (not in the repository): "I ran the preprocessing and it's too slow"
         "데이터 전처리 실행했는데 너무 느려",
         "ビルドが遅すぎる",
+        # wild sample 14 (not in the repository), after the agent's fix was committed:
+        # "hasn't it changed?"
+        "変わってない？",
+        "まだ反映されてないです",
     ],
 )
 def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: str) -> None:
@@ -1448,6 +1453,13 @@ def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
         "J'ai corrigé la validation du formulaire.",
         "Ich habe die Validierung im Login-Formular behoben.",
         "Готово: я исправил проверку формы входа.",
+        # wild sample 14 (not in the repository): "setup complete!", "changed."
+        "設定完成！\n\n現在你可以在 Zed 中按 cmd+g cmd+g 快速開啟 lazygit 查看 Git Graph。",
+        "改好了。原来的硬约束换成任务路由规则。",
+        # and a commit the agent names as its report (Codex, in Japanese)
+        "効果: クリックで選択ハイライトが出ません。\n\nコミット\n- 34d48bb fix: 日付フィールド内の"
+        "文字選択を無効化\n\n他の箇所でも同様の挙動が気になるところがあれば、適用できます。",
+        "Committed: 1a2b3c4 (fix the date picker).",
     ],
 )
 def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
@@ -1869,3 +1881,33 @@ def test_wild_sample_13_lines() -> None:
     assert kind_of("đúng", agent_text=offer) is TurnKind.APPROVAL
     first = TurnInput(text="。", has_episode=False)
     assert classify_turn(first, lexicon_for()).kind is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "The regression came in with commit 3f2a1bc, which changed the parser.",
+        "コミットはまだしていません。",
+        "我还没有改好，需要先确认配置。",
+    ],
+)
+def test_a_commit_named_in_passing_or_work_not_finished_is_no_done_claim(agent: str) -> None:
+    assert not agent_claims_done(agent)
+
+
+def test_keeps_failing_says_the_earlier_attempt_changed_nothing() -> None:
+    # wild sample 14 (not in the repository), after the agent wired a search tool in
+    agent = "I added a `google_search` tool and enabled `network_access=true`."
+    text = "the script works but the model keeps crashing on the first request"
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+    assert kind_of("keep going", agent_text=agent) is not TurnKind.CORRECTION
+
+
+def test_topic_overlap_reads_text_written_without_spaces() -> None:
+    # the subject shared through its characters, not through Latin words
+    agent = "修改了 `scheduler.py` 的全天事件：DTEND 改为与 DTSTART 相同，日历上显示为全天横幅。"
+    assert topic_overlap("全天事件的标题也要显示在横幅上", agent) > 0.15
+    assert topic_overlap("要如何设置代理服务器", agent) == 0.0
+    # particles and endings (two kana) and empty Chinese pairs ("一下") are no subject
+    assert topic_overlap("してください", "してください") == 0.0
+    assert topic_overlap("看一下", "我们看一下") == 0.0
