@@ -97,8 +97,13 @@ _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
 _PASTE_LINE = re.compile(
     r"^\s*(at\s+\S+.*[(:]\d+|File \".*\", line \d+|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}|"
     r"[{}\[\]]\s*$|\"[\w-]+\"\s*:|[|│┃┌┐└┘├┤─━═║╔╗╚╝╭╮╰╯]|\$ |>>> |srv |main: |npm (ERR|WARN)|"
-    r"warning:|#\d+ |\[?\d{1,2}:\d{2}:\d{2}([.,]\d+)?\]? )"
+    r"warning:|#\d+ |\[?\d{1,2}:\d{2}:\d{2}([.,]\d+)?\]? |"
+    # an agent's terminal transcript pasted back: Claude Code marks its messages and tool
+    # calls with "⏺" or "●", their results with "⎿", its thinking with "✻" or "✽"
+    r"[⏺●⎿✻✽])"
 )
+#: Where a line turns into such a transcript ("SEGUE COM O PLANO    ⎿ Found 3 lines").
+_TRANSCRIPT_MARK = re.compile(r"\s*[⏺●⎿✻✽]")
 #: What is kept of the typed part: its head and its tail.
 REGION_HEAD = 600
 REGION_TAIL = 300
@@ -121,6 +126,9 @@ def feedback_region(text: str) -> str:
     for line in text.splitlines():
         if (len(line) > 400 and not _is_prose(line)) or _PASTE_LINE.match(line):
             continue
+        mark = _TRANSCRIPT_MARK.search(line)
+        if mark:
+            line = line[: mark.start()]
         if line.lstrip().startswith(">"):
             continue
         kept.append(line)
@@ -699,20 +707,24 @@ _CLOSING_STEP = re.compile(
     re.IGNORECASE,
 )
 #: A go-ahead and nothing else ("yes", "go ahead please", "option 2", "继续").
-_GO_AHEAD_ONLY = re.compile(
-    r"^\W*"
-    + _GO_AHEAD
-    + r"(\W+(please|now|then|thanks|thank you|it|that|this|so|do it|go ahead))*\W*$",
-    re.IGNORECASE,
+#: What may follow a go-ahead: courtesies, and what it goes on with when that lives in the
+#: exchange ("proceed with the plan", "continue to the next step", "go ahead with the changes").
+_GO_AHEAD_TAIL = (
+    r"(\W+(please|now|then|thanks|thank you|it|that|this|so|do it|go ahead|"
+    r"with|to|on|the|your|our|next|plan|steps?|proposal|suggestions?|recommendations?|"
+    r"changes|implementation|phase|rest))*\W*$"
 )
+_GO_AHEAD_ONLY = re.compile(r"^\W*" + _GO_AHEAD + _GO_AHEAD_TAIL, re.IGNORECASE)
 #: A go-ahead in the other languages people write to agents in, alone or with "the
 #: changes" ("pode fazer as alterações", "hazlo", "vas-y", "mach weiter", "давай").
 _GO_AHEAD_ELSEWHERE = re.compile(
     r"^\W*((pode|podes|puedes|puede)\s+(fazer|seguir|continuar|prosseguir|aplicar|"
     r"implementar|hacer|seguir|continuar|proceder|aplicar)|faça|faz|manda ver|bora|segue|"
     r"prossiga|adelante|hazlo|dale|sigue|contin[uú]a|procede|vas-y|allez-y|fais-le|"
-    r"mach (weiter|das|es)|los geht'?s|давай|продолжай|делай|сделай|вперё?е?д)"
+    r"mach (weiter|das|es)|los geht'?s|давай|продолжай|делай|сделай|вперё?е?д|"
+    r"(继续|繼續)(执行|執行|实施|實施|进行|進行)?(计划|計劃|下一步)?|按(计划|計劃)(执行|執行|进行|進行))"
     r"(\W+(as|os|las|los|les|die|the|a|o|la|el|le|it|isso|isto|eso|esto|ça|das|это|"
+    r"com|con|avec|mit|plano|plan|план|próximo|siguiente|passo|paso|étape|schritt|"
     r"alteraç(ões|ão)|mudanças|modificaç(ões|ão)|cambios|changements|modifications|"
     r"änderungen|изменения|changes|edits|por favor|porfa|pf|s'il te plaît|bitte|"
     r"пожалуйста|please|então|entonces|alors|dann|тогда|sim|sí|oui|ja|да))*\W*$",
@@ -842,6 +854,14 @@ def is_bare_answer(text: str) -> bool:
     )
 
 
+def _without_transcript(text: str) -> str:
+    """The text up to where an agent's pasted terminal transcript begins."""
+    mark = _TRANSCRIPT_MARK.search(text)
+    if mark is None or not _PASTE_LINE.match(text[mark.start() :].lstrip(" \t")):
+        return text
+    return text[: mark.start()]
+
+
 def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
@@ -854,6 +874,9 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
     region = _request_region(text)
     if not region:
         return True
+    typed = _request_region(_without_transcript(text))
+    if typed != region and is_bare_answer(typed):
+        return True  # "continua" over a pasted transcript of another session's work
     return bool(
         _GO_AHEAD_ONLY.match(region)
         or _GO_AHEAD_ELSEWHERE.match(region)

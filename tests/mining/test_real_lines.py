@@ -1911,3 +1911,51 @@ def test_topic_overlap_reads_text_written_without_spaces() -> None:
     # particles and endings (two kana) and empty Chinese pairs ("一下") are no subject
     assert topic_overlap("してください", "してください") == 0.0
     assert topic_overlap("看一下", "我们看一下") == 0.0
+
+
+#: Wild sample 13 (not in the repository): "go on with the plan", then a stretch of the
+#: agent's terminal transcript pasted back from another session.
+_PASTED_TRANSCRIPT = (
+    "SEGUE COM  O PLANO    ⎿ \xa0Found 3 lines (ctrl+o to expand)\n\n"
+    '● Search(pattern: "export interface Service", path: "frontend/src/lib/api.ts")\n'
+    "  ⎿ \xa0Found 15 lines (ctrl+o to expand)\n\n"
+    "● Agora vou criar o modal ViewServiceModal e integrar completamente o módulo de serviços:\n"
+    "● Write(frontend/src/components/modals/ViewServiceModal.tsx)\n"
+    "  ⎿ \xa0Wrote 263 lines to frontend/src/components/modals/ViewServiceModal.tsx"
+)
+
+
+def test_a_go_ahead_over_a_pasted_agent_transcript_is_no_task() -> None:
+    assert feedback_region(_PASTED_TRANSCRIPT) == "SEGUE COM  O PLANO"
+    assert needs_context(_PASTED_TRANSCRIPT)
+    assert needs_context("continua\n● Preciso adicionar as importações também em Barbers:")
+    # a request of its own over the same paste is one
+    own = "fix the modal's close button, it does nothing\n" + _PASTED_TRANSCRIPT.split("\n", 2)[2]
+    assert not needs_context(own)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "proceed with the plan",
+        "continue to the next step",
+        "go ahead with the changes",
+        "segue com o plano",
+        "继续执行计划",
+        "按计划执行",
+    ],
+)
+def test_going_on_with_what_the_exchange_holds_is_no_task(text: str) -> None:
+    assert needs_context(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "continue optimising the login page's first paint",
+        "继续优化登录页面的性能",
+        "plan the migration to pnpm",
+    ],
+)
+def test_going_on_with_something_named_is_a_task(text: str) -> None:
+    assert not needs_context(text)
