@@ -27,8 +27,13 @@ HOUSEKEEPING: frozenset[str] = frozenset(
         "effort", "color", "remote-control", "desktop", "mobile", "chrome", "btw", "skills",
         "bash-input", "reload-plugins", "init-plugins", "logs", "session", "personality",
         "statusline-setup", "permissions-mode", "extra-usage", "privacy", "upgrade-plan",
+        "undo", "sessions", "name", "remove-dir", "update-config", "keybindings-help",
+        "fewer-permission-prompts",
     }
 )  # fmt: skip
+#: Built-ins that switch the session's mode: alone they manage the session; with words
+#: after them (`/plan add a dark theme`) the words are a request made in that mode.
+MODE_SWITCHES: frozenset[str] = frozenset({"plan"})
 
 _TAG = re.compile(
     r"<(command-name|command-message|command-args)>(.*?)</\1>", re.DOTALL | re.IGNORECASE
@@ -43,8 +48,10 @@ class SlashCommand:
 
     @property
     def is_housekeeping(self) -> bool:
-        """A session-managing built-in (its arguments, e.g. `/model opus`, are settings)."""
-        return self.name.lower() in HOUSEKEEPING
+        """A session-managing built-in (its arguments, e.g. `/model opus`, are settings),
+        or a mode switch typed alone (`/plan`)."""
+        name = self.name.lower()
+        return name in HOUSEKEEPING or (name in MODE_SWITCHES and not self.args.strip())
 
     @property
     def is_task(self) -> bool:

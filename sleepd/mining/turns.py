@@ -332,6 +332,12 @@ _GREETING = re.compile(
     r"안녕(하세요)?|привет|здравствуйте)\W*$",
     re.IGNORECASE,
 )
+#: The agent's own launcher typed into the session ("claude -c", "codex resume"): meant for
+#: the shell, to start or resume a session, not a request about the work.
+_LAUNCHER = re.compile(
+    r"^\s*(claude|codex)(\s+(-c|-r|--continue|--resume|resume|continue)(\s+[\w-]{1,64})?)?\s*$",
+    re.IGNORECASE,
+)
 #: Openings of an answer to the agent's question or offer.
 _ANSWER = re.compile(
     r"^\W*(yes|yeah|yep|no|nope|ok|okay|sure|fine|done|option|the (first|second|third|last)|"
@@ -393,82 +399,13 @@ _STOP = frozenset(
 )
 
 
-#: A run of Han, kana or hangul: text written without spaces between its words.
-_SPACE_FREE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
-#: Two hiragana are an ending or a particle ("して", "ない", "から"), not a subject.
-_KANA_ONLY = re.compile(r"[\u3040-\u309f]{2}")
-#: Pairs that say nothing of a subject in Chinese ("一下", "这个", "现在").
-_STOP_PAIRS = frozenset(
-    [
-        "一下",
-        "这个",
-        "那个",
-        "這個",
-        "那個",
-        "我们",
-        "我們",
-        "你们",
-        "你們",
-        "现在",
-        "現在",
-        "可以",
-        "什么",
-        "什麼",
-        "怎么",
-        "怎麼",
-        "没有",
-        "沒有",
-        "就是",
-        "还是",
-        "還是",
-        "如果",
-        "因为",
-        "因為",
-        "所以",
-        "已经",
-        "已經",
-        "这样",
-        "這樣",
-        "然后",
-        "然後",
-        "的话",
-        "的話",
-        "一个",
-        "一個",
-        "是不",
-        "不是",
-        "我的",
-        "你的",
-        "帮我",
-        "幫我",
-        "给我",
-        "給我",
-        "一些",
-        "看看",
-        "看一",
-    ]
-)
-
-
-def _content_units(text: str) -> set[str]:
-    """What a text is about, as comparable units: its longer Latin words (stop words
-    out) and, for scripts written without spaces, each pair of neighbouring characters
-    (about one word in Chinese, part of one in Japanese or Korean)."""
-    units = {w for w in _CONTENT.findall(text) if w not in _STOP}
-    for run in _SPACE_FREE_RUN.findall(text):
-        for start in range(len(run) - 1):
-            pair = run[start : start + 2]
-            if pair not in _STOP_PAIRS and not _KANA_ONLY.fullmatch(pair):
-                units.add(pair)
-    return units
-
-
 def topic_overlap(text: str, context: str) -> float:
-    """Share of the turn's content units that the running episode already used."""
-    units = _content_units(text.lower()[:1500])
-    if not units:
+    """Share of the turn's content words that the running episode already used."""
+    words = {w for w in _CONTENT.findall(text.lower()[:1500]) if w not in _STOP}
+    if not words:
         return 0.0
-    return len(units & _content_units(context.lower()[-6000:])) / len(units)
+    seen = set(_CONTENT.findall(context.lower()[-6000:]))
+    return len(words & seen) / len(words)
 
 
 #: Redirects the approach without judging a result ("use pnpm instead", "why 32768?").
@@ -1137,6 +1074,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     region = feedback_region(text)
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
+    if _LAUNCHER.match(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("the agent's launcher, for the shell",))
     if not turn.has_episode:
         if not re.search(r"\w", region):
             # "。", "?", "..." typed to see whether the agent answers: it asks for nothing

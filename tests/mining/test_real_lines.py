@@ -36,7 +36,6 @@ from sleepd.mining.turns import (
     has_pasted_error,
     names_own_object,
     needs_context,
-    topic_overlap,
 )
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -88,6 +87,39 @@ def test_a_custom_command_without_arguments_is_a_task() -> None:
 )
 def test_built_ins_bash_mode_and_greetings_are_housekeeping(text: str) -> None:
     assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+def test_a_mode_switch_alone_is_housekeeping_and_with_a_request_a_task() -> None:
+    # wild sample 15 (not in the repository): Claude Code's plan mode, switched on alone
+    bare = (
+        "<command-name>/plan</command-name>\n            <command-message>plan</command-message>\n"
+        "            <command-args></command-args>"
+    )
+    assert kind_of(bare) is TurnKind.HOUSEKEEPING
+    asked = "<command-name>/plan</command-name><command-args>add a dark theme</command-args>"
+    assert kind_of(asked) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text", ["claude -c", "claude -r", "claude --resume 4f07053f", "codex resume", "claude"]
+)
+def test_the_agents_launcher_typed_into_the_session_is_housekeeping(text: str) -> None:
+    # wild sample 15 (not in the repository): "claude -c", then "claude -r", typed into a
+    # session after the agent explained how to resume one
+    agent = "To continue a specific session: exit and run `claude -r <session-id>`."
+    assert kind_of(text, agent_text=agent) is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 13 (not in the repository): the agent ran it for the person
+        "claude mcp add serena -- uvx --from git+https://github.com/oraios/serena serena",
+        "codex exec 'fix the failing tests'",
+    ],
+)
+def test_a_command_line_with_work_in_it_is_no_launcher(text: str) -> None:
+    assert kind_of(text) is not TurnKind.HOUSEKEEPING
 
 
 def test_a_path_is_not_a_command() -> None:
@@ -1901,16 +1933,6 @@ def test_keeps_failing_says_the_earlier_attempt_changed_nothing() -> None:
     text = "the script works but the model keeps crashing on the first request"
     assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
     assert kind_of("keep going", agent_text=agent) is not TurnKind.CORRECTION
-
-
-def test_topic_overlap_reads_text_written_without_spaces() -> None:
-    # the subject shared through its characters, not through Latin words
-    agent = "修改了 `scheduler.py` 的全天事件：DTEND 改为与 DTSTART 相同，日历上显示为全天横幅。"
-    assert topic_overlap("全天事件的标题也要显示在横幅上", agent) > 0.15
-    assert topic_overlap("要如何设置代理服务器", agent) == 0.0
-    # particles and endings (two kana) and empty Chinese pairs ("一下") are no subject
-    assert topic_overlap("してください", "してください") == 0.0
-    assert topic_overlap("看一下", "我们看一下") == 0.0
 
 
 #: Wild sample 13 (not in the repository): "go on with the plan", then a stretch of the
