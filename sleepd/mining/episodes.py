@@ -24,6 +24,7 @@ from sleepd.mining.turns import (
     TurnKind,
     agent_claims_done,
     classify_turn,
+    has_words,
 )
 
 
@@ -189,6 +190,14 @@ def is_interrupt(event: EventView) -> bool:
     )
 
 
+def is_service_error(event: EventView) -> bool:
+    """The agent's service failed in its turn: Claude Code's API error message ("API
+    Error: 429 …", "You've hit your limit · resets 6pm") and its retry notices, Codex's
+    `error` and `stream_error` events. A tool's failure is the agent's work, not this."""
+    failed = event.kind == "error" and event.role in ("assistant", "system")
+    return failed and not event.is_sidechain
+
+
 def is_typed_prompt(event: EventView) -> bool:
     """A user prompt a person typed (not meta, wrapper, summary, hook or tool output)."""
     if event.kind != "user_prompt" or event.is_meta or event.is_sidechain:
@@ -254,6 +263,7 @@ def segment(
     acted_before = False  # the agent acted in an earlier episode of the session
     last_turn: TurnRecord | None = None  # the running episode's latest typed turn
     ended = True  # the agent's last act was its words (not a tool call or result)
+    service_error = False  # the agent's service failed since the agent last wrote
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -288,16 +298,18 @@ def segment(
             elif event.kind == "assistant_text" and not event.is_sidechain:
                 agent_text = event.text
                 agent_worked = True
-                refused = False
+                refused = service_error = False
                 ended = True
                 acted = acted or agent_claims_done(event.text)
             elif event.kind in ("tool_call", "tool_result") and not event.is_sidechain:
                 agent_worked = True
-                ended = False
+                ended = service_error = False
                 if event.kind == "tool_call" and _ACTING.search(event.tool_name or ""):
                     acted = True
                 if event.kind == "tool_result":
                     refused = event.is_error and bool(_REFUSAL.search(event.text[:300]))
+            elif is_service_error(event):
+                service_error = True
             if current is not None:
                 current.events.append(event)
             else:
@@ -318,6 +330,7 @@ def segment(
             context=_context(current, agent_text),
             agent_ended=ended,
             acted_before=acted_before,
+            after_service_error=service_error,
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -328,6 +341,8 @@ def segment(
             # is not addressed to the agent: the agent is still the one that was stopped
             after_interrupt = False
         agent_worked = False
+        if has_words(turn.text):
+            service_error = False  # a pasted image alone is part of the message that follows
         previous = decision.kind
         last_turn = None
         if decision.kind is TurnKind.HOUSEKEEPING:

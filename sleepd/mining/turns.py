@@ -77,6 +77,9 @@ class TurnInput:
     #: the agent changed something or ran commands earlier in the session, before the
     #: running episode ("still …" can only be about such work)
     acted_before: bool = False
+    #: the agent's turn was cut short by its service (a usage limit, an API error) and
+    #: the agent wrote nothing after it
+    after_service_error: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1084,6 +1087,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
+    if turn.after_service_error and _sent_again(_request_region(text), turn.context):
+        # the request sent again word for word after a usage limit or an API error cut the
+        # agent off: "try again", with nothing new and no verdict ("continue" there goes on
+        # with the task, a follow-up, as anywhere)
+        return TurnDecision(TurnKind.STEERING, 0.75, ("sent again after the service stopped",))
     words = len(_WORD.findall(region))
     done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
     asked = agent_asks(turn.agent_text)
@@ -1291,6 +1299,22 @@ def _word_count(text: str) -> int:
     text = _IMAGE.sub("", text)
     cjk = len(_CJK.findall(text))
     return len(_WORD.findall(_CJK.sub(" ", text))) + (cjk + 1) // 2
+
+
+def has_words(text: str) -> bool:
+    """The turn holds typed words, not only a pasted image's placeholder."""
+    return bool(re.search(r"\w", _IMAGE.sub("", text)))
+
+
+def _sent_again(region: str, context: str) -> bool:
+    """The turn repeats, word for word, a request of the running episode (case and
+    spacing aside): a whole line of it, or three words or more of it."""
+    said = " ".join(region.lower().split())
+    if not said:
+        return False
+    if said in {" ".join(line.lower().split()) for line in context.splitlines()}:
+        return True
+    return len(said.split()) >= 3 and said[:300] in " ".join(context.lower().split())
 
 
 def _one_word(region: str) -> bool:

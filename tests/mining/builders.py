@@ -67,6 +67,10 @@ class SessionBuilder:
     def say(self, text: str) -> SessionBuilder:
         return self._add("assistant_text", "assistant", text)
 
+    def service_error(self, text: str) -> SessionBuilder:
+        """The agent's service failing in its turn ("API Error: 429 …", a usage limit)."""
+        return self._add("error", "assistant", text, is_error=True)
+
     def interrupt(self) -> SessionBuilder:
         return self._add("interrupt", "user", "[Request interrupted by user]")
 

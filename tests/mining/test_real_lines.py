@@ -23,7 +23,7 @@ from sleepd.mining.errors import (
     remote_of,
     session_noise,
 )
-from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.lexicon import Feedback, lexicon_for
 from sleepd.mining.turns import (
     TurnDecision,
     TurnInput,
@@ -1981,3 +1981,38 @@ def test_going_on_with_what_the_exchange_holds_is_no_task(text: str) -> None:
 )
 def test_going_on_with_something_named_is_a_task(text: str) -> None:
     assert not needs_context(text)
+
+
+#: Wild sample 16 (not in the repository): the agent's turn cut off by the usage limit.
+_LIMIT = "You've hit your limit · resets 6pm (Europe/Berlin)"
+
+
+def _after_the_limit(first: str, then: str) -> list[TurnKind]:
+    b = (
+        SessionBuilder()
+        .prompt(first)
+        .bash("ls ~/.claude/skills", "commit-and-push\nplaywright-skill")
+        .service_error(_LIMIT)
+        .prompt(then)
+    )
+    episodes = segment(views(b), lexicon_for())
+    return [t.kind for e in episodes for t in e.feedback]
+
+
+def test_a_request_sent_again_after_the_usage_limit_is_steering() -> None:
+    ask = "install relevant skills from this folder awesome-claude-code-toolkit"
+    assert _after_the_limit(ask, ask) == [TurnKind.STEERING]
+    # a new request there, and "continue" there, are read as anywhere else
+    assert _after_the_limit(ask, "continue") == [TurnKind.FOLLOW_UP]
+    assert _after_the_limit(ask, "now add a README that lists every skill") != [TurnKind.STEERING]
+
+
+def test_a_verdict_word_inside_a_name_is_no_verdict() -> None:
+    # wild sample 16 (not in the repository): "awesome" in a repository's name
+    lexicon = lexicon_for()
+    assert lexicon.classify("install the skills from awesome-claude-code-toolkit") is not (
+        Feedback.APPROVAL
+    )
+    assert lexicon.classify("see perfect_hash.py and the fix/broken-link branch") is Feedback.NONE
+    assert lexicon.classify("awesome, thanks") is Feedback.APPROVAL
+    assert lexicon.classify("this is broken") is Feedback.CORRECTION
