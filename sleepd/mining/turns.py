@@ -234,7 +234,8 @@ _FAILURE_REPORT = re.compile(
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
     + _WRONG_ANSWER
-    + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot) (see|find) (the|any|my|our|it|them)\b"
+    + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot|didn'?t|did not) (see|find|hear) "
+    r"(the|any|my|our|it|them|a|anything|nothing)\b"
     r"|\b(seemed|seems|seem) to (hang|freeze|stall|be hanging|be stuck)\b"
     r"|\bthere (are|is|were|was) (still |some |a few |many |several |new |more |\d+ )?"
     r"(errors?|exceptions?|failures?|crash(es)?)\b"
@@ -526,6 +527,8 @@ _DONE_CLAIM = re.compile(
     # "수정했습니다", "He actualizado", "Adicionei", "J'ai ajouté", "Ich habe … behoben",
     # "Готово", "Я добавил"
     r"|已(经)?(完成|生成|修改|修复|添加|更新|创建|实现|删除|提交|推送|部署|合并|改好|改成|重构)"
+    r"|已(经)?(给|給|把|将|將|为|為)[^。\n]{1,40}(加上|添加|改为|改成|换成|換成|设置|設定|更新|修复|"
+    r"修復|删除|刪除|移除)"
     r"|(设置|設定|配置|修改|修复|修復|部署|安装|安裝|更新|实现|實現|处理|處理)(完成|好了)|"
     r"(改|修|弄|做|搞|写|寫|加|装|裝)好了"
     # the agent names the commit it made ("コミット\n- 34d48bb fix: …", "Committed: 1a2b3c4")

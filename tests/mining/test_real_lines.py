@@ -1492,6 +1492,8 @@ def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
         "効果: クリックで選択ハイライトが出ません。\n\nコミット\n- 34d48bb fix: 日付フィールド内の"
         "文字選択を無効化\n\n他の箇所でも同様の挙動が気になるところがあれば、適用できます。",
         "Committed: 1a2b3c4 (fix the date picker).",
+        # wild sample 16 (not in the repository): "added an icon to the Compare button"
+        "已给中间的 `Compare` 按钮加上 `lucide-react` 图标：\n\n- `apps/web/app/page.tsx:12` 引入",
     ],
 )
 def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
@@ -2016,3 +2018,16 @@ def test_a_verdict_word_inside_a_name_is_no_verdict() -> None:
     assert lexicon.classify("see perfect_hash.py and the fix/broken-link branch") is Feedback.NONE
     assert lexicon.classify("awesome, thanks") is Feedback.APPROVAL
     assert lexicon.classify("this is broken") is Feedback.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 16 (not in the repository), after the agent wired text-to-speech in
+        "I didn't hear the tell me a joke",
+        "Okay, please go ahead and try to do the debug because I still don't hear any words spoken",
+    ],
+)
+def test_not_hearing_what_the_agent_made_is_a_failure_report(text: str) -> None:
+    agent = "I've updated the hook so the TTS reads your prompt aloud before each response."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
