@@ -194,6 +194,12 @@ _WRONG_ANSWER = (
     # disputes what the agent concluded ("wait what? What do you mean its not accessible?")
     r"|\bwhat do you mean\b[^?.!\n]{0,40}\b(not|can'?t|cannot|isn'?t|aren'?t|doesn'?t|don'?t|"
     r"won'?t|no|none|nothing|impossible|unavailable|inaccessible)\b"
+    # says the agent took the request for another ("No, I want to confirm my code is correct",
+    # "I was talking about this page", "你搞错了", "違います", "그게 아니라")
+    r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
+    r"|\bi (meant|was talking about|was referring to|was asking about)\b"
+    r"|\bя (говорил|говорила|имел в виду|имела в виду)\b"
+    r"|你(搞|弄)(错|錯)了|不是(这个|這個)意思|違います|そうじゃなくて|그게 아니라"
 )
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
@@ -202,7 +208,9 @@ _FAILURE_REPORT = re.compile(
     # "the links dont work": a plural subject, not a prohibition ("don't run the tests")
     r"|\b(they|these|those|\w\w+s)\s+(don'?t|do not))\s+"
     r"(even |really |actually |seem to |appear to |seems to |always |properly |correctly )?"
-    r"(work|works|working|worked|write|written|save|saved|saving|load|loads|loading|loaded|show|"
+    # ("you've not worked on this project yet" says what the agent has not done before)
+    r"(work|works|working|worked(?! on\b)|write|written|save|saved|saving|load|loads|loading|"
+    r"loaded|show|"
     r"shows|showing|shown|display|displayed|displaying|appear|appears|appearing|render|renders|"
     r"rendering|rendered|change|changed|update|updated|updating|run|runs|running|start|starts|"
     r"started|open|opens|compile|compiles|build|builds|pass|passes|passing|happen|happens|"
@@ -232,6 +240,7 @@ _FAILURE_REPORT = re.compile(
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t) (reflected|showing up|updated|saved)\b"
     r"|\bwhere (did|have) (all )?my\b[^.?!\n]{0,40}\bgo(ne)?\b|\bwhere (is|are|'s)? ?all my\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
+    r"|\bi\s+(just\s+)?lost (all|my|the|every)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
     + _WRONG_ANSWER
     + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot|didn'?t|did not) (see|find|hear) "
@@ -268,6 +277,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
+    r"|\bstill (doesn'?t|does not|don'?t|do not|didn'?t|did not) (have|contain|include)\b"
+    # an error message's own opening, pasted or retyped ("Cannot apply unknown utility
+    # class `border-primary-400/40`", "Failed to compile")
+    r"|^\W*(cannot|could not|couldn'?t|unable to|failed to)\s+\w+"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|no|nothing|the same|"
     r"an? (error|issue|problem|bug))\b",
@@ -309,7 +322,7 @@ _KEEP = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 #: "no, …" as the first word of a reply.
-_NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*[,.!:;-]", re.IGNORECASE)
+_NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*([,.!:;-]|$)", re.IGNORECASE)
 #: The person says the turn starts something else.
 _EXPLICIT_NEW = re.compile(
     r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
@@ -333,7 +346,8 @@ _CONDITIONAL = re.compile(
 _GREETING = re.compile(
     r"^\W*(hi|hello|hey|hallo|hola|bonjour|salut|ciao|ol[aá]|oi|privet|good (morning|afternoon|"
     r"evening)|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
-    r"안녕(하세요)?|привет|здравствуйте)\W*$",
+    r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
+    r"wie geht'?s|qué tal|你好吗|你好嗎)\W*$",
     re.IGNORECASE,
 )
 #: The agent's own launcher typed into the session ("claude -c", "codex resume"): meant for

@@ -2031,3 +2031,52 @@ def test_a_verdict_word_inside_a_name_is_no_verdict() -> None:
 def test_not_hearing_what_the_agent_made_is_a_failure_report(text: str) -> None:
     agent = "I've updated the hook so the TTS reads your prompt aloud before each response."
     assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+#: Wild sample 18 (not in the repository): the agent's report before each reply below.
+_COLORS_DONE = (
+    "I've updated LS_COLORS. You should see all file colors (executables, archives, images, "
+    "etc.) plus directories in bright cyan."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nope",
+        "i lost all folder colors",
+        "Much of the report still doesn't have citations. Please use the fact-checker agent to "
+        "verify the veracity of claims",
+        "Cannot apply unknown utility class `border-primary-400/40`",
+        # the agent took the request for another one
+        "No, I want to confirm my code is correct or not.",
+        "про иконки и в форме оплаты я говорил про эту страницу http://localhost:8008/buybacks/0c9",
+        "你搞錯了，我現在是要在測試服務器使用這個機器人，所以使用env test。",
+    ],
+)
+def test_failure_reports_and_misread_requests_of_wild_sample_18_are_corrections(
+    text: str,
+) -> None:
+    assert kind_of(text, agent_text=_COLORS_DONE) is TurnKind.CORRECTION
+
+
+def test_the_persons_own_deletion_or_the_agents_inexperience_is_no_failure_report() -> None:
+    # handgemacht-ai claude-code-log 7acd37a8 line 47: the person says what they did
+    own = (
+        "OK, so this was just so you know what there is now, but after more than a decade I "
+        "want to pick it up again and fix the broken APIs. Also, I deleted config.ru, as a "
+        "first step let's figure out what would be the simplest way to serve it up on localhost"
+    )
+    assert kind_of(own, agent_text=_COLORS_DONE) is not TurnKind.CORRECTION
+    # wild sample 18 (not in the repository): picks "plan first" from the agent's menu
+    offer = "**[t] Plan first** – draft the plan\n**[e] Execute directly** – start now"
+    plan = "plan first please. what do you recommend, since you've not worked on this project yet?"
+    assert kind_of(plan, agent_text=offer) is not TurnKind.CORRECTION
+    # a bare "no" to the agent's offer declines the offer, it judges nothing
+    asks = "Updated the plan. Want me to align the plan's Spec path to the new spec file as well?"
+    assert kind_of("no", agent_text=asks) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["как дела", "how are you?", "ça va ?"])
+def test_asking_how_the_agent_is_is_a_greeting(text: str) -> None:
+    assert kind_of(text, agent_text="Done. Next?") is TurnKind.HOUSEKEEPING
