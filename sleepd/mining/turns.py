@@ -197,7 +197,7 @@ _WRONG_ANSWER = (
     # says the agent took the request for another ("No, I want to confirm my code is correct",
     # "I was talking about this page", "你搞错了", "違います", "그게 아니라")
     r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
-    r"|\bi (meant|was talking about|was referring to|was asking about)\b"
+    r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
     r"|\bя (говорил|говорила|имел в виду|имела в виду)\b"
     r"|你(搞|弄)(错|錯)了|不是(这个|這個)意思|違います|そうじゃなくて|그게 아니라"
 )
@@ -1104,7 +1104,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
-    if turn.after_service_error and _sent_again(_request_region(text), turn.context):
+    if turn.after_service_error and _sent_again(_request_region(text), _requests_of(turn)):
         # the request sent again word for word after a usage limit or an API error cut the
         # agent off: "try again", with nothing new and no verdict ("continue" there goes on
         # with the task, a follow-up, as anywhere)
@@ -1321,6 +1321,14 @@ def _word_count(text: str) -> int:
 def has_words(text: str) -> bool:
     """The turn holds typed words, not only a pasted image's placeholder."""
     return bool(re.search(r"\w", _IMAGE.sub("", text)))
+
+
+def _requests_of(turn: TurnInput) -> str:
+    """The running episode's request and refinements: its context less the agent's words."""
+    agent = turn.agent_text
+    if agent and turn.context.endswith(agent):
+        return turn.context[: -len(agent)]
+    return turn.context
 
 
 def _sent_again(region: str, context: str) -> bool:
