@@ -2006,6 +2006,22 @@ def test_a_request_sent_again_after_the_usage_limit_is_steering() -> None:
     assert _after_the_limit(ask, ask) == [TurnKind.STEERING]
     # a new request there, and "continue" there, are read as anywhere else
     assert _after_the_limit(ask, "continue") == [TurnKind.FOLLOW_UP]
+    # the agent's own words typed back are no request sent again
+    agent = "I'll install commit-and-push and playwright-skill from the toolkit next."
+    context = f"{ask}\n{agent}"
+    assert (
+        kind_of(
+            "install commit-and-push and playwright-skill from the toolkit",
+            agent_text=agent,
+            context=context,
+            after_service_error=True,
+        )
+        is not TurnKind.STEERING
+    )
+    assert (
+        kind_of(ask, agent_text=agent, context=context, after_service_error=True)
+        is TurnKind.STEERING
+    )
     assert _after_the_limit(ask, "now add a README that lists every skill") != [TurnKind.STEERING]
 
 
@@ -2075,6 +2091,9 @@ def test_the_persons_own_deletion_or_the_agents_inexperience_is_no_failure_repor
     # a bare "no" to the agent's offer declines the offer, it judges nothing
     asks = "Updated the plan. Want me to align the plan's Spec path to the new spec file as well?"
     assert kind_of("no", agent_text=asks) is not TurnKind.CORRECTION
+    # "I meant to ask" adds to the request, it judges nothing
+    more = "I meant to ask: can you also add a dark mode toggle?"
+    assert kind_of(more, agent_text=_COLORS_DONE) is not TurnKind.CORRECTION
 
 
 @pytest.mark.parametrize("text", ["как дела", "how are you?", "ça va ?"])
