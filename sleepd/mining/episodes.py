@@ -341,8 +341,10 @@ def segment(
             # is not addressed to the agent: the agent is still the one that was stopped
             after_interrupt = False
         agent_worked = False
-        if has_words(turn.text):
-            service_error = False  # a pasted image alone is part of the message that follows
+        if has_words(turn.text) and decision.kind is not TurnKind.HOUSEKEEPING:
+            # a pasted image alone is part of the message that follows, and a command such
+            # as "/model" between is not addressed to the agent
+            service_error = False
         previous = decision.kind
         last_turn = None
         if decision.kind is TurnKind.HOUSEKEEPING:

@@ -155,6 +155,9 @@ _PASTED_ERROR = re.compile(
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
     r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
+    # a compiler's or a linter's diagnostic, "file.ext:line:column message" (Xcode's
+    # "KeyboardHandlingView.swift:166:131 Value of type … has no member …")
+    r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
     # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")

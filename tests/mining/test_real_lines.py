@@ -2099,3 +2099,32 @@ def test_the_persons_own_deletion_or_the_agents_inexperience_is_no_failure_repor
 @pytest.mark.parametrize("text", ["как дела", "how are you?", "ça va ?"])
 def test_asking_how_the_agent_is_is_a_greeting(text: str) -> None:
     assert kind_of(text, agent_text="Done. Next?") is TurnKind.HOUSEKEEPING
+
+
+def test_a_request_sent_again_after_an_api_error_and_a_model_switch_is_steering() -> None:
+    # wild sample 20 (not in the repository): "API Error: Request was aborted", then
+    # `/model`, then the same request again
+    ask = (
+        "Scan my code base and come up with a plan for refactoring code so that we organize "
+        "things based off of functionality."
+    )
+    b = (
+        SessionBuilder()
+        .prompt(ask)
+        .service_error("API Error: Request was aborted.")
+        .prompt("<command-name>/model</command-name><command-args></command-args>")
+        .prompt(ask)
+    )
+    episodes = segment(views(b), lexicon_for())
+    assert [t.kind for e in episodes for t in e.feedback] == [TurnKind.STEERING]
+
+
+def test_a_compilers_diagnostics_pasted_after_the_fix_are_a_correction() -> None:
+    # wild sample 20 (not in the repository): Xcode's "file:line:column message"
+    pasted = (
+        "/Users/ojash/Documents/SwiftMedia/SwiftMedia/KeyboardHandlingView.swift\n"
+        "/Users/ojash/Documents/SwiftMedia/SwiftMedia/KeyboardHandlingView.swift:166:131 "
+        "Value of type 'ScrubbingConfig' has no member 'description'"
+    )
+    fixed = "The shortcuts should now work correctly with both the default keys and custom ones."
+    assert kind_of(pasted, agent_text=fixed) is TurnKind.CORRECTION
