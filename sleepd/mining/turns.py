@@ -155,6 +155,9 @@ _PASTED_ERROR = re.compile(
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
     r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
+    # an operating system error as Python prints it ("[Errno 8] nodename nor servname …"),
+    # Python logging's default line (" - ERROR - "), a MySQL client error
+    r"\[Errno \d+\]|\s-\s(ERROR|CRITICAL|FATAL)\s-\s|\bERROR \d{4} \([0-9A-Z]{5}\)|"
     # a compiler's or a linter's diagnostic, "file.ext:line:column message" (Xcode's
     # "KeyboardHandlingView.swift:166:131 Value of type … has no member …")
     r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
@@ -185,7 +188,7 @@ _FAILURE_REPORT_CJK = re.compile(
     r"|안\s?(돼|됩니다|되네|되요|돼요|되는데|나와|나옵니다|보여|보입니다)|"
     r"실패(했어요|했어|했습니다|했네|했다|합니다|해요|하네)(?![가-힣])|"
     r"(에러|오류)(가|는)?\s?(났|납니다|나요|발생했|떠요|뜹니다)|(작동|동작)(하지|이)\s?않|깨졌|"
-    r"여전히\s?(안|에러|오류|실패)",
+    r"여전히\s?(안|에러|오류|실패)|되지\s?않(습니다|아요|아|네요|는다|음)",
 )
 #: Says the agent's answer is wrong ("That can't be right", "doesn't make sense"): a
 #: failure report, and a correction even before the agent changed anything.
@@ -306,11 +309,14 @@ _SUGGESTION = re.compile(
 )
 #: Asks to take the work back: a verdict on it whatever the wording.
 _UNDO = re.compile(
-    r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b|"
+    r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b(?![./_-]\w)|"
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
     r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
     r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
-    r"(commit|change|edit)s?\b",
+    r"(commit|change|edit)s?\b|"
+    # the same in the other languages people write to agents in ("desfaca essa alteracao")
+    r"\b(desfa[çc]a|desfazer|deshaz|deshacer|revierte|reverte|annule[zr]?|mach .{0,30}"
+    r"rückgängig|отмени|откати)\b|撤销|撤回|回滚|元に戻して|되돌려",
     re.IGNORECASE,
 )
 #: Asks to keep what the agent was changing ("The version can stay there", "leave it as

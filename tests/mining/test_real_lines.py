@@ -2128,3 +2128,29 @@ def test_a_compilers_diagnostics_pasted_after_the_fix_are_a_correction() -> None
     )
     fixed = "The shortcuts should now work correctly with both the default keys and custom ones."
     assert kind_of(pasted, agent_text=fixed) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 19 (not in the repository), each after the agent's fix
+        '"text": "Error calling StealthMole API: [Errno 8] nodename nor servname provided, or '
+        'not known"',
+        "MCP연결이 되지 않습니다.",
+        "nao quero mexer na supabase por enquanto, quero apenas montar o backend. desfaca essa "
+        "alteracao",
+        "attenzione importanto il db ho letto questo errore: ERROR 1406 (22001) at line 19 in "
+        "file: '/docker-entrypoint-initdb.d/dump.sql': Data too long for column",
+        "2025-05-04 01:06:08,856 - ticktick_mcp.src.server - ERROR - MCP SSE endpoint failed",
+    ],
+)
+def test_failure_reports_and_undo_requests_of_wild_sample_19_are_corrections(text: str) -> None:
+    fixed = "이제 올바른 Python 경로를 사용하고 있습니다. I've updated the config; restart the app."
+    assert kind_of(text, agent_text=fixed) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["설치하지 않아도 되지 않나요? README만 고쳐줘", "undo.py 파일을 추가해줘"]
+)
+def test_a_korean_negation_or_an_undo_word_in_a_request_is_no_correction(text: str) -> None:
+    assert kind_of(text, agent_text="I've updated the README.") is not TurnKind.CORRECTION
