@@ -828,6 +828,32 @@ def _without_transcript(text: str) -> str:
     return text[: mark.start()]
 
 
+#: How a source file, not a sentence, begins: a module's imports, a Dockerfile's base image,
+#: a markup document's declaration, a definition.
+_FILE_OPENING = re.compile(
+    r"^\s*(import [\w.{]|from [\w.]+ import |FROM [\w./:@-]+|<!doctype |<html\b|<\?xml |package "
+    r"[\w.]+;?$|#!/|(def|class|function|const|let|var|export|using|public class) [\w{]|"
+    r"#include [<\"]|\"use strict\")",
+    re.IGNORECASE,
+)
+#: A line of code or configuration: an opening keyword, or ending the way code lines end.
+_CODE_LINE = re.compile(
+    r"^\s*(import|from|def|class|return|if|elif|else|for|while|try|except|with|const|let|var|"
+    r"function|export|public|private|package|FROM|RUN|ENV|COPY|WORKDIR|CMD|EXPOSE|ARG|#|//|"
+    r"/\*|\*|@|<)|[:;{}()\[\],=\\>]\s*$|^\s*[\w.]+\s*[:=(]"
+)
+
+
+def is_code_only(text: str) -> bool:
+    """A message that is only a pasted source file (it opens as one, and nine in ten of its
+    lines, ten or more, the last among them, read as code): a file shown with no request
+    typed around it."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 10 or not _FILE_OPENING.match(lines[0]) or not _CODE_LINE.search(lines[-1]):
+        return False
+    return sum(1 for line in lines if _CODE_LINE.search(line)) >= 0.9 * len(lines)
+
+
 def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
@@ -843,6 +869,8 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
     typed = _request_region(_without_transcript(text))
     if typed != region and is_bare_answer(typed):
         return True  # "continua" over a pasted transcript of another session's work
+    if is_code_only(text):
+        return True  # a file pasted with no request: what to do with it was elsewhere
     return bool(
         _GO_AHEAD_ONLY.match(region)
         or _GO_AHEAD_ELSEWHERE.match(region)

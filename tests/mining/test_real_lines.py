@@ -2154,3 +2154,36 @@ def test_failure_reports_and_undo_requests_of_wild_sample_19_are_corrections(tex
 )
 def test_a_korean_negation_or_an_undo_word_in_a_request_is_no_correction(text: str) -> None:
     assert kind_of(text, agent_text="I've updated the README.") is not TurnKind.CORRECTION
+
+
+#: Wild sample 19 (not in the repository): a Dockerfile pasted as the whole message.
+_DOCKERFILE = """FROM python:3.10-slim
+COPY --from=ghcr.io/astral-sh/uv:latest /uv /uvx /bin/
+WORKDIR /app
+COPY requirements.txt .
+RUN uv pip install -r requirements.txt --system
+# Copy the application
+COPY . .
+# Install the package
+RUN uv pip install -e . --system
+ENV TICKTICK_CLIENT_ID=""
+ENV TICKTICK_CLIENT_SECRET=""
+# Set the default command (can be overridden)
+CMD ["uv", "run", "-m", "ticktick_mcp.cli", "run", "--transport", "sse", "--port", "3434"]"""
+
+
+def test_a_file_pasted_with_no_request_is_no_task() -> None:
+    assert needs_context(_DOCKERFILE)
+    # with a request typed before or after it, it is one
+    assert not needs_context("prepare this to deploy on fly.io\n" + _DOCKERFILE)
+    assert not needs_context(_DOCKERFILE + "\n\nwhy does this image not start the server?")
+    # an instruction written as JSON is an instruction (wild sample 13)
+    spec = (
+        '{\n  "sequence": "META",\n  "id": "WS-CODEX-META-RUNNER",\n'
+        + "".join(
+            f'  "step{n}": "run the acceptance check {n} and report [OK]/[MISSING]",\n'
+            for n in range(10)
+        )
+        + "}"
+    )
+    assert not needs_context(spec)
