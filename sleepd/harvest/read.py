@@ -98,10 +98,6 @@ _SESSION_STRINGS = (
 #: A JSON tree deeper than this is stored as one placeholder string (the reader already
 #: refuses deeper lines; meta and parse state are shallow).
 _TREE_DEPTH = 200
-#: The rule a repeat of a secret found elsewhere in the batch is counted under, and the
-#: shortest such secret looked for (shorter ones would match ordinary words).
-REPEATED_SECRET = "repeated-secret"
-REPEATED_SECRET_MIN = 8
 _TOO_DEEP = "[nested too deep]"
 #: JSON and JavaScript escapes a secret can hide behind inside a decoded string (a JSON
 #: document in a string, like Codex function-call arguments or a raw line).
@@ -149,25 +145,21 @@ class BatchRedactor:
             self._redactor = Redactor(salt=self._salt)
         return self._redactor
 
-    def scan(
-        self, texts: list[str], *, names: bool = False, found: set[str] | None = None
-    ) -> list[tuple[str, list[str]]]:
+    def scan(self, texts: list[str], *, names: bool = False) -> list[tuple[str, list[str]]]:
         """Each text redacted, with the rules that hit it (one keyword search for all).
 
         A text holding escapes is also redacted in its decoded form; when that finds a
         secret, the redacted decoded form is what comes back. `names`: the texts are
         names people choose (branches, titles, paths, URLs, meta), where a secret often
         sits against a separator (`fix/<key>`), so they are also searched with
-        separators read as spaces. `found` collects the secrets replaced.
+        separators read as spaces.
         """
         redactor = self.compile()
         out: list[tuple[str, list[str]]] = []
-        for original, (new_text, rules) in zip(
-            texts, redactor.redact_many(texts, found), strict=True
-        ):
+        for original, (new_text, rules) in zip(texts, redactor.redact_many(texts), strict=True):
             text = str(new_text) if rules else original
             if "\\" in text and _ESCAPE.search(text):
-                decoded, more = redactor.redact(unescaped(text), found)
+                decoded, more = redactor.redact(unescaped(text))
                 if more:
                     text, rules = decoded, [*rules, *more]
             if names:
@@ -205,13 +197,10 @@ class BatchRedactor:
             if ev.raw:
                 slots.append((ev, "raw"))
                 texts.append(ev.raw)
-        found: set[str] = set()
-        for (owner, name), (text, rules) in zip(slots, self.scan(texts, found=found), strict=True):
+        for (owner, name), (text, rules) in zip(slots, self.scan(texts), strict=True):
             if rules:
                 setattr(owner, name, text)
                 _count(counts, rules)
-        if found:
-            self._redact_repeats(found, slots, counts)
         groups: list[tuple[Any, tuple[str, ...]]] = []
         probes: list[str] = []
         for ev in events:
@@ -234,32 +223,6 @@ class BatchRedactor:
         if flagged:
             self._redact_flagged(flagged, groups, len(events), trees, tree_strings, counts)
         return counts
-
-    def _redact_repeats(
-        self, secrets: set[str], slots: list[tuple[Any, str]], counts: dict[str, int]
-    ) -> None:
-        """A secret found anywhere in the batch, redacted wherever else it stands there: a
-        rule reads a password in a database URL, while the same password one line away,
-        as a compose file's `POSTGRES_PASSWORD: …`, passes the rules (a value holding the
-        word "password" reads as a placeholder). The placeholder carries the same salted
-        hash as the first finding's, so equal secrets stay equal."""
-        known = sorted((x for x in secrets if len(x) >= REPEATED_SECRET_MIN), key=len, reverse=True)
-        if not known:
-            return
-        pattern = re.compile("|".join(map(re.escape, known)))
-        redactor = self.compile()
-
-        def placeholder(match: re.Match[str]) -> str:
-            return str(redactor.placeholder(REPEATED_SECRET, match.group()))
-
-        for owner, name in slots:
-            value = getattr(owner, name)
-            if not value:
-                continue
-            redacted, hits = pattern.subn(placeholder, value)
-            if hits:
-                setattr(owner, name, redacted)
-                counts[REPEATED_SECRET] = counts.get(REPEATED_SECRET, 0) + hits
 
     def _redact_flagged(
         self,

@@ -90,15 +90,14 @@ class Redactor:
         digest = hashlib.sha256(self._salt + secret.encode("utf-8", "surrogatepass")).hexdigest()
         return f"[REDACTED:{rule_id}:{digest[:8]}]"
 
-    def redact(self, text: str, found: set[str] | None = None) -> tuple[str, list[str]]:
+    def redact(self, text: str) -> tuple[str, list[str]]:
         """Return the redacted text and the id of the rule behind each replacement.
 
         Never raises: if detection itself fails, the whole text is replaced,
-        because passing it through unredacted could leak a secret. `found`, when
-        given, collects the secrets replaced (the caller's, for one batch; never kept).
+        because passing it through unredacted could leak a secret.
         """
         try:
-            return self._redact(text if isinstance(text, str) else str(text), None, found)
+            return self._redact(text if isinstance(text, str) else str(text))
         except Exception:
             return self.placeholder(ERROR_RULE, repr(text)), [ERROR_RULE]
 
@@ -109,9 +108,7 @@ class Redactor:
             stats.add(rule_ids)
         return redacted
 
-    def redact_many(
-        self, texts: Sequence[str], found: set[str] | None = None
-    ) -> list[tuple[str, list[str]]]:
+    def redact_many(self, texts: Sequence[str]) -> list[tuple[str, list[str]]]:
         """:meth:`redact` of each text, in order, with the same results.
 
         Faster on many short strings: the texts are lowercased and searched
@@ -127,14 +124,14 @@ class Redactor:
                     batched[number] = ""
             hits_by_text = self._index.find_many(batched)
         except Exception:  # a text that is not a str: the join refused it
-            return [self.redact(text, found) for text in texts]
+            return [self.redact(text) for text in texts]
         results: list[tuple[str, list[str]]] = [(text, []) for text in texts]
         for number in long_texts:
-            results[number] = self.redact(texts[number], found)
+            results[number] = self.redact(texts[number])
         for number, hits in hits_by_text.items():
             text = texts[number]
             try:
-                results[number] = self._redact(text, hits, found)
+                results[number] = self._redact(text, hits)
             except Exception:
                 results[number] = self.placeholder(ERROR_RULE, repr(text)), [ERROR_RULE]
         return results
@@ -153,28 +150,22 @@ class Redactor:
             return set(range(len(texts)))
 
     def _redact(
-        self,
-        text: str,
-        hits: list[tuple[int, str]] | None = None,
-        found: set[str] | None = None,
+        self, text: str, hits: list[tuple[int, str]] | None = None
     ) -> tuple[str, list[str]]:
         # A replacement can expose a new word boundary ("ghp_...AKIA..." ->
         # "[...]AKIA..."), so repeat until nothing changes: redact() must be
         # idempotent. Clean text, the common case, takes one pass.
         rule_ids: list[str] = []
         for _ in range(_MAX_PASSES):
-            text, replaced = self._redact_once(text, hits, found)
-            if not replaced:
+            text, found = self._redact_once(text, hits)
+            if not found:
                 break
             hits = None  # the text changed: later passes search it afresh
-            rule_ids.extend(replaced)
+            rule_ids.extend(found)
         return text, rule_ids
 
     def _redact_once(
-        self,
-        text: str,
-        hits: list[tuple[int, str]] | None = None,
-        secrets: set[str] | None = None,
+        self, text: str, hits: list[tuple[int, str]] | None = None
     ) -> tuple[str, list[str]]:
         if len(text) < MIN_TEXT_LENGTH or _is_blob(text):
             return text, []
@@ -214,8 +205,6 @@ class Redactor:
         if not findings:
             return text, []
         findings.sort(key=lambda f: f.start)
-        if secrets is not None:
-            secrets.update(text[f.start : f.end] for f in findings)
         parts: list[str] = []
         cursor = 0
         for finding in findings:
