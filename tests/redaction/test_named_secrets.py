@@ -52,3 +52,36 @@ KEPT = [
 @pytest.mark.parametrize("text", KEPT)
 def test_code_words_and_placeholders_are_no_secrets(text: str) -> None:
     assert Redactor(salt=b"t").redact(text) == (text, [])
+
+
+#: Shapes of wild sample 19 (public sessions not in the repository; values made up): a
+#: value given in code to a quoted or bracketed name that says secret.
+KEY_VALUE_FOUND = [
+    ("define( 'DB_PASSWORD', 'Qw3rtyUiop9x' );", "Qw3rtyUiop9x"),
+    ('LOCAL_DB_PASS = "Qw3rtyUiop9x"', "Qw3rtyUiop9x"),
+    ('os.environ["STEALTHMOLE_ACCESS_KEY"] = "a8f3k2m9q1w7e5r4t6y8"', "a8f3k2m9q1w7e5r4t6y8"),
+    ('        \\"STEALTHMOLE_ACCESS_KEY\\": \\"ba43f8e2c9d14a7b\\"', "ba43f8e2c9d14a7b"),
+    ("'token' => \"Zm9vYmFyYmF6cXV4MTIz\",", "Zm9vYmFyYmF6cXV4MTIz"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), KEY_VALUE_FOUND)
+def test_a_value_given_to_a_secret_name_in_code_is_redacted(text: str, secret: str) -> None:
+    out, rules = Redactor(salt=b"t").redact(text)
+    assert secret not in out and "secret-named-key-value" in rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        '"STEALTHMOLE_SECRET_KEY": "${STEALTHMOLE_SECRET_KEY}"',
+        '"api_key": "YOUR_API_KEY_HERE"',
+        '"secret_file": "/run/secrets/db"',
+        '{"access_token": "1.2.3"}',
+        'token = "refreshAccessTokenHandler"',
+    ],
+)
+def test_a_reference_or_placeholder_given_to_a_secret_name_is_kept(text: str) -> None:
+    _, rules = Redactor(salt=b"t").redact(text)
+    assert "secret-named-key-value" not in rules
