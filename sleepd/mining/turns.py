@@ -204,6 +204,7 @@ _WRONG_ANSWER = (
     # "I was talking about this page", "你搞错了", "違います", "그게 아니라")
     r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
     r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
+    r"|\bwhat i('?m| am| was) (saying|trying to say|asking)\b|我(说|說)的是|我的意思是"
     r"|\bя (говорил|говорила|имел в виду|имела в виду)\b"
     r"|你(搞|弄)(错|錯)了|不是(这个|這個)意思|違います|そうじゃなくて|그게 아니라"
 )

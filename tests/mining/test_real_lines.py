@@ -2187,3 +2187,17 @@ def test_a_file_pasted_with_no_request_is_no_task() -> None:
         + "}"
     )
     assert not needs_context(spec)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 21 (not in the repository): the agent took the request for another
+        "no what I am saying is actually building it. So I can see how it works and break it "
+        "down once it's built.",
+        "不用上下文呀，每次上下文压缩不都是回来自动获取的吗？我说的是handoff",
+    ],
+)
+def test_saying_what_was_meant_is_a_correction(text: str) -> None:
+    agent = "You don't need a new design for that: the context is rebuilt after each compaction."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
