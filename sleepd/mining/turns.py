@@ -315,9 +315,11 @@ _UNDO = re.compile(
     r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
     r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
     r"(commit|change|edit)s?\b|"
-    # the same in the other languages people write to agents in ("desfaca essa alteracao")
-    r"\b(desfa[çc]a|desfazer|deshaz|deshacer|revierte|reverte|annule[zr]?|mach .{0,30}"
-    r"rückgängig|отмени|откати)\b|撤销|撤回|回滚|元に戻して|되돌려",
+    # the same in the other languages people write to agents in, as imperatives ("desfaca
+    # essa alteracao", "元に戻して"; "撤销" and "回滚" open the turn, since elsewhere they name
+    # a feature to build: "添加撤销功能")
+    r"\b(desfa[çc]a|deshaz|annule[zr]?|mach .{0,30}rückgängig|отмени|откати)\b|"
+    r"^\W*(请|帮我)?(撤销|撤回|回滚)|元に戻して|되돌려",
     re.IGNORECASE,
 )
 #: Asks to keep what the agent was changing ("The version can stay there", "leave it as
