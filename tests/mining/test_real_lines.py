@@ -2150,7 +2150,8 @@ def test_failure_reports_and_undo_requests_of_wild_sample_19_are_corrections(tex
 
 
 @pytest.mark.parametrize(
-    "text", ["설치하지 않아도 되지 않나요? README만 고쳐줘", "undo.py 파일을 추가해줘"]
+    "text",
+    ["설치하지 않아도 되지 않나요? README만 고쳐줘", "undo.py 파일을 추가해줘", "添加撤销功能"],
 )
 def test_a_korean_negation_or_an_undo_word_in_a_request_is_no_correction(text: str) -> None:
     assert kind_of(text, agent_text="I've updated the README.") is not TurnKind.CORRECTION
