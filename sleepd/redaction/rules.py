@@ -40,8 +40,9 @@ ANCHORED_OVERRIDES: frozenset[str] = frozenset({"twilio-api-key"})
 #: ~5000 keyword hits per 2 MB of transcripts ("Tokens", "x-llamacpp-", "API
 #: nodes") fail it, which saves running the full regex there.
 GATES: dict[str, tuple[str, int]] = {
-    # (?:PASSWORD|...|TOKEN|...|AUTH) is case-sensitive: two capitals at the keyword.
-    "env-secret-assignment": (r"[A-Z]{2}", 2),
+    # (?:PASSWORD|...|TOKEN|...|AUTH|_PASS|_PWD) is case-sensitive: two capitals at the
+    # keyword, or an underscore and a capital.
+    "env-secret-assignment": (r"[A-Z_][A-Z]", 2),
     # A keyword of <= 10 characters and [ \t\w.-]{0,20}[\s'"\\]{0,4} put the
     # operator's first character before p + 35; the rest of the operator and
     # [\x60'"\s=\\]{0,6} take <= 9 more, then the value has >= 10 characters.
