@@ -76,6 +76,10 @@ FOUND = [
     # inside JSON (a tool call's input), and JSON inside JSON (Codex call arguments on disk)
     ('{"command":"mysql -uroot -p\\"Js0nPw!\\" app"}', "Js0nPw!", "mysql-password-flag"),
     ('"arguments":"{\\"cmd\\":\\"sshpass -p \\\\\\"Tw1ceEsc\\\\\\" ssh h\\"}"', "Tw1ceEsc", None),
+    # glued to what precedes the command
+    ("执行：sshpass -p Xy7pw ssh h", "Xy7pw", "sshpass-password"),
+    ("ProxyCommand=sshpass -p Xy7pw ssh -W %h:%p jump", "Xy7pw", "sshpass-password"),
+    ('os.system("sshpass -p Xy7pw ssh h")', "Xy7pw", "sshpass-password"),
     # a line of several commands: each password, and only the password
     (
         "cd /srv && mysql -uroot -pFirst1 -e 'select 1'; sshpass -p Second2 ssh h",
@@ -117,6 +121,7 @@ KEPT = [
     'curl -u "$API_USER:$API_KEY" https://x',
     "docker login --username bob --password-stdin < token.txt",
     "openssl pkcs12 -export -passout env:EXPORT_PW -out c.p12",
+    "sshpass -p '{{credential: vpsssh}}' ssh root@10.0.0.5",
     "mongosh -u admin -p --authenticationDatabase admin",
     "ldapsearch -x -D cn=admin,dc=ex -W -b dc=ex",
     # other meanings of the same letters
