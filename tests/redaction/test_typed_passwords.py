@@ -169,6 +169,10 @@ KEPT = [
     "use the --password option to set it",
     "the auth can be given via the --username and --password options instead",
     "a dynamic library identified by 'name'",
+    # the shell's working directory, and a label in another script (real sessions not in
+    # the repository had both stored redacted)
+    'docker run -v "$PWD:/workspace" image',
+    '"cli.store_password": "是否保存密码",',
     # configuration and code: types, references, numbers, variables
     # types, references, numbers and variables where a value would be
     "SECRET_KEY: Optional[str] = None",
