@@ -96,6 +96,8 @@ _UNITS = {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}
 _BOOKKEEPING = frozenset(
     {
         "file-history-snapshot",
+        "file-history-delta",
+        "atis-latch",
         "permission-mode",
         "last-prompt",
         "pr-link",

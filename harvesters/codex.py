@@ -14,8 +14,10 @@ Choices worth knowing:
   twins of user and agent messages and reasoning are therefore skipped.
   Injected context (`<environment_context>`, AGENTS.md, `<user_instructions>`…)
   and developer/system messages are kind `meta`.
-* Tool calls (function / custom / local-shell / web-search) are emitted at once;
-  their outputs become `tool_result` with the same `call_id`, whenever they come.
+* Tool calls (function / custom / local-shell / web-search / tool-search) are emitted
+  at once; their outputs become `tool_result` with the same `call_id`, whenever they
+  come. A tool search's output (0.14x) is the catalogue it found: stored as the found
+  tools' names, not their descriptions and schemas.
 * Exit codes are read from every output encoding: JSON `{"output","metadata":
   {"exit_code"}}`, code mode's exec results (`{"chunk_id","exit_code","output"}`
   as one part of an output list) and plain text ("Exit code: 1", "Process
@@ -381,10 +383,18 @@ class _CodexFile:
                 if isinstance(s, dict)
             ]
             self._emit(line, eid, "thinking", "assistant", ts, "\n".join(parts))
-        elif itype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+        elif itype in (
+            "function_call",
+            "custom_tool_call",
+            "local_shell_call",
+            "web_search_call",
+            "tool_search_call",
+        ):
             self._tool_call(line, item, ts, eid, itype)
         elif itype in ("function_call_output", "custom_tool_call_output"):
             self._tool_output(line, item, ts, eid)
+        elif itype == "tool_search_output":
+            self._tool_search_output(line, item, ts, eid)
         elif itype in ("compaction", "compaction_summary"):
             self._emit(line, eid, "summary", "system", ts, "[remote compaction]", raw_type=itype)
         elif itype in _QUIET_TYPES:
@@ -417,6 +427,8 @@ class _CodexFile:
             name, text = item.get("name"), item.get("input")
         elif itype == "local_shell_call":
             name, text = "local_shell", compact_json(item.get("action"))
+        elif itype == "tool_search_call":
+            name, text = "tool_search", compact_json(item.get("arguments"))
         else:
             name, text = "web_search", compact_json(item.get("action"))
         call_id = item.get("call_id") or item.get("id")
@@ -440,6 +452,27 @@ class _CodexFile:
                 line, f"{eid}:error", "error", "tool", ts, text.strip(),
                 call_id=call_id, exit_code=exit_code, is_error=True, clip_bytes=ERROR_CLIP,
             )  # fmt: skip
+
+    def _tool_search_output(
+        self, line: ParsedLine, item: dict[str, Any], ts: Any, eid: str
+    ) -> None:
+        """Codex 0.14x's answer to a tool search: the tools it found, by name (their
+        descriptions and schemas are the catalogue, not something the call did)."""
+        names: list[str] = []
+        for tool in item.get("tools") or []:
+            if not isinstance(tool, dict):
+                continue
+            inner = [t for t in tool.get("tools") or [] if isinstance(t, dict)]
+            prefix = f"{tool['name']}." if isinstance(tool.get("name"), str) and inner else ""
+            for found in inner or [tool]:
+                if isinstance(found.get("name"), str):
+                    names.append(prefix + found["name"])
+        call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None
+        failed = item.get("status") not in (None, "completed")
+        self._emit(
+            line, eid, "tool_result", "tool", ts, "\n".join(names) or compact_json(item),
+            call_id=call_id, is_error=failed,
+        )  # fmt: skip
 
     def _event_msg(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         etype = payload.get("type")

@@ -236,6 +236,16 @@ def test_unknown_type_is_kept_raw_and_bookkeeping_updates_the_session(
             {"type": "hologram", "sessionId": SID, "payload": {"x": 1}},
             {"type": "custom-title", "customTitle": "My run", "sessionId": SID},
             {"type": "file-history-snapshot", "messageId": "m", "snapshot": {}},
+            # Claude Code 2.1.23x bookkeeping, as real sessions write it
+            {
+                "type": "file-history-delta",
+                "messageId": "m2",
+                "snapshotMessageId": "m",
+                "trackingPath": "cli-tool/SKILL.md",
+                "backup": {"backupFileName": None, "version": 1},
+                "timestamp": "2026-07-19T15:02:47.709Z",
+            },
+            {"type": "atis-latch", "atis": "", "sessionId": SID},
         ],
     )
     batches = read(path)

@@ -416,3 +416,39 @@ def test_what_codex_resume_replays_is_the_other_sessions_history(
     assert {e.session_external_id for e in got} == {new}
     (session,) = [s for b in batches for s in b.sessions][-1:]
     assert session.meta.get("resumed_from") == old
+
+
+def test_a_tool_search_is_a_call_and_its_result_names_the_tools_found(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # Codex 0.14x searches its tool catalogue before calling a connector's tool; the
+    # shapes are a real session's, the catalogue shortened.
+    path = rollout(tmp_path)
+    found = {
+        "type": "namespace",
+        "name": "mcp__codex_apps__github",
+        "description": "Access repositories, issues, and pull requests.",
+        "tools": [
+            {"type": "function", "name": "_create_issue", "description": "Create an issue."},
+            {"type": "function", "name": "_get_issue", "description": "Fetch an issue."},
+        ],
+    }
+    query = {"query": "GitHub create issue issue create repository", "limit": 8}
+    make_jsonl(
+        path,
+        [
+            META,
+            user("open an issue for the flaky test"),
+            item("tool_search_call", call_id="call_ts1", status="completed", arguments=query),
+            item("tool_search_output", call_id="call_ts1", status="completed", tools=[found]),
+        ],
+    )
+    got = [e for e in events(read(path)) if e.kind in ("tool_call", "tool_result")]
+    assert [(e.kind, e.tool_name, e.call_id, e.is_error) for e in got] == [
+        ("tool_call", "tool_search", "call_ts1", False),
+        ("tool_result", None, "call_ts1", False),
+    ]
+    assert "create issue" in got[0].text
+    assert got[1].text == (
+        "mcp__codex_apps__github._create_issue\nmcp__codex_apps__github._get_issue"
+    )
