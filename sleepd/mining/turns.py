@@ -162,6 +162,10 @@ _PASTED_ERROR = re.compile(
     # "KeyboardHandlingView.swift:166:131 Value of type … has no member …")
     r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
+    # a JavaScript runtime message on a line of its own, as a browser console prints it
+    # ("Warning: timeSinceFirst is not defined", "Uncaught x.map is not a function")
+    r"^\W*(Warning:\s*|Uncaught\s+)?[\w$.]+ is not (defined|a function|iterable|a constructor)"
+    r"\.?\s*$|\bCannot read propert(y|ies) of (undefined|null)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
     # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")
     r"^\s*[a-z][\w.-]*: (\S[^\n]{0,200}: )?((cannot|can't) (access|stat|open|create|remove|"
@@ -203,6 +207,10 @@ _WRONG_ANSWER = (
     # says the agent took the request for another ("No, I want to confirm my code is correct",
     # "I was talking about this page", "你搞错了", "違います", "그게 아니라")
     r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
+    r"|^\W*no\b,?\s+(like|i mean)\b"
+    # asks why the agent did not do what it was asked ("why won't you run it?"; not "why
+    # don't you try …", a suggestion)
+    r"|\bwhy (won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|hasn'?t) you\b"
     r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
     r"|\bwhat i('?m| am| was) (saying|trying to say|asking)\b|我(说|說)的是|我的意思是"
     r"|\bя (говорил|говорила|имел в виду|имела в виду)\b"
@@ -675,6 +683,26 @@ _CLOSING_STEP = re.compile(
     r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?\W*$",
     re.IGNORECASE,
 )
+#: The same closing steps in the other languages people write to agents in ("crea el pr",
+#: "faz o commit e push", "erstelle den PR", "fais le commit", "提交并推送", "コミットして",
+#: "커밋해줘"): a step with no object of its own, on the work just done.
+_CLOSING_STEP_ELSEWHERE = re.compile(
+    r"^\W*((ok|okay|vale|dale|bien|listo|perfecto|beleza|certo|gut|super|d'accord|parfait),?\s+)?"
+    r"((por favor|por favor,|bitte|s'il te plaît|stp)\s+)?"
+    r"((haz|hace|crea|abre|sube|manda|genera|faça|faz|cria|crie|abra|abre|suba|sobe|erstelle|"
+    r"mach|öffne|fais|crée|ouvre|pousse)\s+(el |un |los |o |um |os |den |einen |das |le |la |"
+    r"un |les )?(commit|push|pr|pull request|merge|deploy|release)|commitea|pushea|commita|"
+    r"committe|pushe)"
+    r"(\s+(y|e|und|et|and)\s+((haz |faz |fais |mach )?(el |o |den |le )?(commit|push|pr|merge|"
+    r"pull request)|pushea|commita|pushe))?"
+    r"(\s+(por favor|bitte|s'il te plaît|stp|los cambios|as alterações|die änderungen|"
+    r"les changements))?\W*$"
+    r"|^\W*(请|帮我)?(提交|推送|提个?\s?(pr|PR)|创建\s?(pr|PR)|开个?\s?(pr|PR))(一下|吧)?"
+    r"((并|然后|再)?(推送|提交|提个?\s?(pr|PR))(一下|吧)?)?\W*$"
+    r"|^\W*(コミット|プッシュ|PRを?(作成|作っ))(して|しといて|お願い)(ください)?\W*$"
+    r"|^\W*(커밋|푸시|PR\s?(만들어|올려))\s?(해|해줘|해주세요|줘|주세요)?\W*$",
+    re.IGNORECASE,
+)
 #: A go-ahead and nothing else ("yes", "go ahead please", "option 2", "继续").
 #: What may follow a go-ahead: courtesies, and what it goes on with when that lives in the
 #: exchange ("proceed with the plan", "continue to the next step", "go ahead with the changes").
@@ -880,6 +908,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or asks_about_agent(region)
         or (len(region) <= 80 and _ONLY_AN_ID.match(region))
         or _CLOSING_STEP.search(region)
+        or _CLOSING_STEP_ELSEWHERE.search(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)
     )
@@ -1047,6 +1076,16 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bwird nicht (angezeigt|geladen|gespeichert)\b|\b(immer noch|weiterhin) (der gleiche|"
     r"derselbe) fehler\b|\bnichts passiert\b|"
     r"\bnon (funziona|si vede|appare|carica|parte)\b|\bancora lo stesso errore\b|"
+    # "(when I run it) the following 2 warnings come", "me sale este error", "dá erro"
+    r"\b(kommen|kommt|bekomme ich|erhalte ich|kriege ich)\s+(die |der |folgende[nr]? |diese[nr]? |"
+    r"einen |ein |\d+ )*(fehler|warnung\w*|fehlermeldung\w*)\b|"
+    r"\bme (sale|salen|da|dan|aparece|aparecen|tira|lanza)\s+(el |un |los |este |estos |esta |la "
+    r"|una |siguiente |siguientes |\d+ )*(error(es)?|advertencias?|warnings?)\b|"
+    r"\b(está|tá|esta) dando (um |o )?erro\b|\b(dá|deu) (um |o )?erro\b|"
+    r"\b(recebo|aparece|aparecem|aparecendo) (o |um |este |esse |os |estes |seguinte |seguintes "
+    r"|\d+ )*(erros?|avisos?|warnings?)\b|"
+    r"\bj'ai (une |cette |l'|des |les |ces |\d+ )*(erreurs?|avertissements?|warnings?)\b|"
+    r"\b(выдаёт|выдает|выводит|получаю) (ошибк|предупрежден)|"
     r"не (работает|отображается|загружается|запускается|компилируется|открывается)|"
     r"по-прежнему (ошибка|не)|ничего не (происходит|показывается|отображается)",
     re.IGNORECASE,
@@ -1262,7 +1301,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # a stance on the previous answer, then a request that stands on its own: the
         # stance closes that thread, the request opens the next one
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a stance, then a request",), hard=True)
-    if turn.agent_worked and (_CLOSING_STEP.search(region) or (words == 1 and _one_word(region))):
+    if turn.agent_worked and (
+        _CLOSING_STEP.search(region)
+        or _CLOSING_STEP_ELSEWHERE.search(region)
+        or (words == 1 and _one_word(region))
+    ):
         # a bare step with no object of its own ("commit", "commit and push", the typo
         # "commi") acts on the work just done: the task's closing step
         return TurnDecision(

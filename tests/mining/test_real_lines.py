@@ -2202,3 +2202,55 @@ def test_a_file_pasted_with_no_request_is_no_task() -> None:
 def test_saying_what_was_meant_is_a_correction(text: str) -> None:
     agent = "You don't need a new design for that: the context is rebuilt after each compaction."
     assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "crea el pr",  # wild sample 22 (not in the repository), after the agent's change
+        "ok, faz o commit e push",
+        "erstelle den PR",
+        "fais le commit",
+        "提交并推送",
+        "コミットして",
+        "커밋해줘",
+    ],
+)
+def test_a_closing_step_in_another_language_is_a_follow_up(text: str) -> None:
+    done = "Listo. Cambios realizados:\n\n1. Moví el menú de ajustes a components/settings"
+    assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
+
+
+def test_a_closing_step_with_an_object_of_its_own_is_no_bare_step() -> None:
+    text = "crea el pr para la nueva feature de pagos con stripe y el webhook de facturas"
+    assert kind_of(text, agent_text="Listo. He actualizado el README.") is not TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 22 (not in the repository), each after the agent's change
+        "Warning: timeSinceFirst is not defined",  # a browser console's line, pasted
+        "why won't you run it?",
+        "no like use that to go through the file and give me a command to use that file",
+        "wenn ich docfx alleine aufrufe kommen die folgenden 2 warnungen:",
+        "me sale este error al compilar el proyecto",
+        "j'ai cette erreur quand je lance le build",
+    ],
+)
+def test_failure_reports_of_wild_sample_22_are_corrections(text: str) -> None:
+    done = "I've updated the dashboard and the docfx config; the build should now be clean."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "why don't you try the other API first?",  # a suggestion, not a complaint
+        "if the variable is not defined use a default value",
+        "no liked posts should be shown on the profile page",
+    ],
+)
+def test_suggestions_and_requests_near_those_words_are_no_corrections(text: str) -> None:
+    done = "I've updated the dashboard."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
