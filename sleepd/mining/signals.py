@@ -304,10 +304,32 @@ def _closing_signals(
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
             out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
-    if next_turn is not None and last_words is not None:
+    if next_turn is not None and episode.has_intent and same_request(
+        episode.intent.text, next_turn.event.text
+    ):
+        # the person asked for the same thing again as a new task: this attempt did not
+        # give them what they wanted (a re-sent command, a request typed again)
+        seq = next_turn.event.seq
+        out.append(
+            SignalDraft("started_over", -1, 0.6, [next_turn.event.id], "asked again", seq)
+        )
+    elif next_turn is not None and last_words is not None:
         seq = next_turn.event.seq
         out.append(SignalDraft("moved_on", 1, 0.55, [next_turn.event.id], "", seq))
     return out
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def same_request(first: str, second: str) -> bool:
+    """Whether two typed requests are the same one: equal, whole, once case and spacing
+    are set aside (the same slash command with the same arguments, a prompt pasted again;
+    an expanded command template with other arguments, "Phase 2" after "Phase 1", is not).
+    A short word or two ("ok", "continue") is no request to repeat."""
+    a = _SPACE.sub(" ", first).strip().lower()
+    b = _SPACE.sub(" ", second).strip().lower()
+    return bool(a) and a == b and (len(a) >= 12 or a.startswith("/") or "<command-" in a)
 
 
 def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft]:
@@ -337,7 +359,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     In order: the person's last verdict decides (a correction the person went on from,
     with a follow-up or steering, is not their last verdict) (approval → success; a correction
     not followed by a done claim the person accepted → failure); an interrupt the
-    person left behind → abandoned; the agent giving up → failure; the transcript
+    person left behind → abandoned; the person asking for the same thing again as a new
+    task → failure; the agent giving up → failure; the transcript
     stopping mid-work → unknown; the agent's done claim, with the person moving on
     or the session ending quietly → success; an unrecovered error at the end → failure;
     the person moving on after an answer → success (low confidence); a transcript
@@ -380,6 +403,9 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         if moved is not None:
             return Outcome("failure", "corrected_then_left", 0.75, ids(correction, moved))
         return Outcome("failure", "corrected", 0.8, ids(correction))
+    started_over = last("started_over")
+    if started_over is not None:
+        return Outcome("failure", "started_over", 0.6, ids(started_over))
     interrupt = next((s for s in reversed(kinds.get("interrupt", [])) if s.polarity < 0), None)
     left = moved is not None or abandoned is not None
     if interrupt is not None and (done is None or done.at_seq < interrupt.at_seq) and left:

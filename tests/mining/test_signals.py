@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from sleepd.mining.episodes import segment
 from sleepd.mining.lexicon import lexicon_for
-from sleepd.mining.signals import SignalDraft, derive_outcome, detect_signals, run_status
+from sleepd.mining.signals import (
+    Outcome,
+    SignalDraft,
+    derive_outcome,
+    detect_signals,
+    run_status,
+)
 
 from .builders import SessionBuilder, views
 
@@ -162,3 +168,43 @@ def test_an_interrupt_the_person_typed_after_redirected_the_work_and_did_not_aba
     sigs = signals_of(left, over=True)
     assert [s.polarity for s in sigs if s.kind == "interrupt"] == [-1]
     assert derive_outcome(sigs).outcome == "abandoned"
+
+
+def _first_of_two(b: SessionBuilder) -> tuple[SignalDraft | None, Outcome]:
+    first, second = segment(views(b), lexicon_for())
+    sigs = detect_signals(
+        first, lexicon_for(), session_over=False, is_last=False, next_turn=second.intent_turn
+    )
+    outcome = derive_outcome(sigs)
+    return next((s for s in sigs if s.kind == "started_over"), None), outcome
+
+
+def test_asking_for_the_same_thing_again_as_a_new_task_is_a_failure() -> None:
+    # wild sample 22 (not in the repository): a custom command run again at once after
+    # the agent's answer ("/jarvisOn" twice; "/publish-session" twice); labelled failure
+    command = (
+        "<command-message>publish-session</command-message>\n"
+        "<command-name>/publish-session</command-name>"
+    )
+    b = SessionBuilder().prompt(command)
+    b.say("I've published the session: https://example.invalid/s/1")
+    b.prompt(command)
+    b.say("Done.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is not None
+    assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
+
+
+def test_a_command_run_again_with_other_arguments_is_moving_on() -> None:
+    # wild sample 22's spec-kit runs: "Phase 1", then "Phase 2": the next step, not a retry
+    command = (
+        "<command-message>speckit.implement</command-message>\n"
+        "<command-name>/speckit.implement</command-name>\n<command-args>{}</command-args>"
+    )
+    b = SessionBuilder().prompt(command.format("Phase 1"))
+    b.say("I've implemented phase 1; all 12 tests pass.")
+    b.prompt(command.format("Phase 2"))
+    b.say("Done.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is None
+    assert outcome.outcome == "success"
