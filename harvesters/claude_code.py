@@ -596,7 +596,13 @@ class _ClaudeFile:
             if queued:
                 queued.pop(0)
         elif operation == "remove":
-            head = queued.pop(0) if queued else None
+            # The oldest message a person typed goes first: a background task's notice can
+            # wait in the queue for the rest of the session (Claude Code 2.1.4x never removes
+            # some), and taking it here would give each later `remove` the message before.
+            typed = next(
+                (n for n, item in enumerate(queued) if not _written_by_claude_code(item)), 0
+            )
+            head = queued.pop(typed) if queued else None
             if head is None or _written_by_claude_code(head):
                 pass  # a background task's notice consumed by the turn: no one typed it
             elif head.strip():

@@ -452,6 +452,34 @@ def test_a_background_tasks_queued_notice_is_not_a_person_steering(
     assert steering_texts(read(path)) == ["and show me the hook"]
 
 
+def test_a_task_notice_left_in_the_queue_never_takes_a_typed_messages_place(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Wild sample 23 (sam-fakhreddine/wfc, Claude Code 2.1.4x, not in the repository): a
+    background task's notice is queued and never removed; each message the person typed
+    afterwards is removed two seconds after its enqueue. Taking the oldest item for each
+    `remove` had given every steering prompt the text of the message before it."""
+    path = session_file(tmp_path)
+    task = '{"task_id":"b38e795","description":"Delete 4 remote branches","task_type":"local_bash"}'
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "clean up the merged branches"),
+            queue_op("enqueue", task),
+            queue_op(
+                "enqueue", "note that the repo is going to be different than what is installed"
+            ),
+            queue_op("remove"),
+            queue_op("enqueue", "put that in your memory"),
+            queue_op("remove"),
+        ],
+    )
+    assert steering_texts(read(path)) == [
+        "note that the repo is going to be different than what is installed",
+        "put that in your memory",
+    ]
+
+
 # entireio/cli (Entire checkpoint 00/c9e2351016/3, line 6; MIT): the message of a
 # UserPromptSubmit hook that blocked the prompt, which Claude Code 2.1.29 writes as a plain
 # user record with string content.
