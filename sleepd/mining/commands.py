@@ -68,8 +68,16 @@ _STORED_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)")
 #: A Codex skill invoked by name: `$skill-creator` is written into the message as a
 #: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
 SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
-#: A saved prompt run by typing its path and nothing else (`.codex/prompts/plan.md`).
-PROMPT_BY_PATH = re.compile(r"^\s*(?:[\w.-]+/)*(?:prompts?|commands)/([\w.-]+)\.md\s*$", re.I)
+#: A saved prompt run by typing its path, alone or with its arguments after it, as a
+#: slash command takes them (`.codex/prompts/plan.md`, `.codex/prompts/specify.md
+#: .arguments/specify-arg-1.json`, `… please drop in x.md as the $ARGUMENTS`).
+PROMPT_BY_PATH = re.compile(
+    r"^\s*(?:[\w.-]+/)*(?:prompts?|commands)/([\w.-]+)\.md"
+    # a sentence about the file ("… plan.md is wrong") is no run of it
+    r"(?![ \t]+(is|are|was|has|have|looks?|seems?|should|needs?|does|doesn'?t|isn'?t|can|"
+    r"could|would|will|contains?|says)\b)(?:[ \t]+\S.*)?\s*$",
+    re.I | re.S,
+)
 
 
 def runs_saved_prompt(text: str) -> bool:

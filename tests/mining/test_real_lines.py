@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from sleepd.mining.commands import parse_command
+from sleepd.mining.commands import family_name, parse_command
 from sleepd.mining.episodes import EventView, is_interrupt, segment
 from sleepd.mining.errors import (
     is_benign_exit,
@@ -2254,3 +2254,24 @@ def test_failure_reports_of_wild_sample_22_are_corrections(text: str) -> None:
 def test_suggestions_and_requests_near_those_words_are_no_corrections(text: str) -> None:
     done = "I've updated the dashboard."
     assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 23 (not in the repository): Codex saved prompts run by their path, with
+        # their arguments after them as a slash command takes them
+        ".codex/prompts/specify.md .arguments/specify-arg-1.json",
+        ".codex/prompts/specify.md please drop in .arguments/specify-arg-1.md as the $ARGUMENTS",
+        ".codex/prompts/constitution.md SOURCE OF TRUTH Use the following Tech Stack Decision "
+        "Record:\n- Next.js 15\n- Postgres",
+    ],
+)
+def test_a_saved_prompt_run_by_its_path_with_arguments_is_a_task(text: str) -> None:
+    after = "I've written the constitution to .specify/memory/constitution.md."
+    assert kind_of(text, agent_text=after) is TurnKind.NEW_TASK
+    assert family_name(text) in ("specify", "constitution")
+
+
+def test_a_sentence_about_a_saved_prompt_is_no_run_of_it() -> None:
+    assert family_name(".codex/prompts/plan.md is wrong, fix the second step") is None
