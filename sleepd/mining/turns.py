@@ -162,6 +162,9 @@ _PASTED_ERROR = re.compile(
     # "KeyboardHandlingView.swift:166:131 Value of type … has no member …")
     r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
+    # a pull request's checks as GitHub lists them ("CI / Lint (pull_request)Failing after
+    # 10s", "Some checks were not successful")
+    r"\bFailing after \d+(\.\d+)?\s?[smh]\b|\bSome checks were not successful\b|"
     # a JavaScript runtime message on a line of its own, as a browser console prints it
     # ("Warning: timeSinceFirst is not defined", "Uncaught x.map is not a function")
     r"^\W*(Warning:\s*|Uncaught\s+)?[\w$.]+ is not (defined|a function|iterable|a constructor)"

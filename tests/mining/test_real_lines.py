@@ -2275,3 +2275,14 @@ def test_a_saved_prompt_run_by_its_path_with_arguments_is_a_task(text: str) -> N
 
 def test_a_sentence_about_a_saved_prompt_is_no_run_of_it() -> None:
     assert family_name(".codex/prompts/plan.md is wrong, fix the second step") is None
+
+
+def test_a_pull_requests_failing_checks_pasted_are_a_correction() -> None:
+    # wild sample 23 (not in the repository): GitHub's checks list, pasted after the push
+    pasted = (
+        "failing checks\n\n    CI / Lint & Format Check (pull_request)\n"
+        "    CI / Lint & Format Check (pull_request)Failing after 10s\n"
+        "    Validate WFC Skills / Run Tests (pull_request)Failing after 20s\n    Required\n"
+    )
+    pushed = "Pushed to the branch; the PR is updated and CI is running."
+    assert kind_of(pasted, agent_text=pushed) is TurnKind.CORRECTION
