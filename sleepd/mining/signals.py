@@ -304,15 +304,15 @@ def _closing_signals(
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
             out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
-    if next_turn is not None and episode.has_intent and same_request(
-        episode.intent.text, next_turn.event.text
+    if (
+        next_turn is not None
+        and episode.has_intent
+        and same_request(episode.intent.text, next_turn.event.text)
     ):
         # the person asked for the same thing again as a new task: this attempt did not
         # give them what they wanted (a re-sent command, a request typed again)
         seq = next_turn.event.seq
-        out.append(
-            SignalDraft("started_over", -1, 0.6, [next_turn.event.id], "asked again", seq)
-        )
+        out.append(SignalDraft("started_over", -1, 0.6, [next_turn.event.id], "asked again", seq))
     elif next_turn is not None and last_words is not None:
         seq = next_turn.event.seq
         out.append(SignalDraft("moved_on", 1, 0.55, [next_turn.event.id], "", seq))
