@@ -195,6 +195,60 @@ def claude_prompt(session_id: str, uuid: str, text: str, cwd: str = "/work/demo"
     }
 
 
+def claude_tool_use(
+    parent: dict[str, Any],
+    uuid: str,
+    call_id: str,
+    tool_input: dict[str, Any],
+    *,
+    name: str = "Bash",
+    timestamp: str = "2026-06-05T05:00:01.000Z",
+) -> dict[str, Any]:
+    """A Claude Code assistant record calling one tool, answering `parent`."""
+    return {
+        "parentUuid": parent["uuid"],
+        "type": "assistant",
+        "uuid": uuid,
+        "sessionId": parent["sessionId"],
+        "cwd": parent["cwd"],
+        "timestamp": timestamp,
+        "message": {
+            "id": f"msg_{call_id}",
+            "role": "assistant",
+            "model": "claude-opus-4-7",
+            "content": [{"type": "tool_use", "id": call_id, "name": name, "input": tool_input}],
+            "usage": {"input_tokens": 5, "output_tokens": 7},
+        },
+    }
+
+
+def claude_tool_result(
+    call: dict[str, Any],
+    uuid: str,
+    content: str,
+    *,
+    is_error: bool = False,
+    timestamp: str = "2026-06-05T05:00:02.000Z",
+) -> dict[str, Any]:
+    """The user record holding the result of `call`'s tool use."""
+    block: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": call["message"]["content"][0]["id"],
+        "content": content,
+    }
+    if is_error:
+        block["is_error"] = True
+    return {
+        "parentUuid": call["uuid"],
+        "type": "user",
+        "uuid": uuid,
+        "sessionId": call["sessionId"],
+        "cwd": call["cwd"],
+        "timestamp": timestamp,
+        "message": {"role": "user", "content": [block]},
+    }
+
+
 def codex_prompt(text: str) -> dict[str, Any]:
     """A Codex user message response item."""
     return {

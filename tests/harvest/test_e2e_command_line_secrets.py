@@ -11,7 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from e2e_support import claude_prompt, codex_prompt, query, write_lines
+from e2e_support import (
+    claude_prompt,
+    claude_tool_result,
+    claude_tool_use,
+    codex_prompt,
+    query,
+    write_lines,
+)
 
 from sleepd.harvest import harvest
 
@@ -29,47 +36,15 @@ def claude_session(home: Path) -> Path:
         f'docker exec -i db mysql -uroot -p"{MYSQL_PW}" app < dump.sql && '
         f"echo '{SUDO_PW}' | sudo -S systemctl restart app"
     )
-    call = {
-        "parentUuid": prompt["uuid"],
-        "type": "assistant",
-        "uuid": "c0000000-0000-4000-8000-0000000000a2",
-        "sessionId": CLAUDE_SID,
-        "cwd": "/work/demo",
-        "timestamp": "2026-06-05T05:00:01.000Z",
-        "message": {
-            "id": "msg_cmd_1",
-            "role": "assistant",
-            "model": "claude-opus-4-7",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": "toolu_cmd_1",
-                    "name": "Bash",
-                    "input": {"command": command},
-                }
-            ],
-            "usage": {"input_tokens": 5, "output_tokens": 7},
-        },
-    }
-    result = {
-        "parentUuid": call["uuid"],
-        "type": "user",
-        "uuid": "c0000000-0000-4000-8000-0000000000a3",
-        "sessionId": CLAUDE_SID,
-        "cwd": "/work/demo",
-        "timestamp": "2026-06-05T05:00:02.000Z",
-        "message": {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "toolu_cmd_1",
-                    "content": f"+ {command}\nERROR 1045 (28000): Access denied for user 'root'",
-                    "is_error": True,
-                }
-            ],
-        },
-    }
+    call = claude_tool_use(
+        prompt, "c0000000-0000-4000-8000-0000000000a2", "toolu_cmd_1", {"command": command}
+    )
+    result = claude_tool_result(
+        call,
+        "c0000000-0000-4000-8000-0000000000a3",
+        f"+ {command}\nERROR 1045 (28000): Access denied for user 'root'",
+        is_error=True,
+    )
     path = home / "claude" / "projects" / "-work-demo" / f"{CLAUDE_SID}.jsonl"
     return write_lines(path, [prompt, call, result])
 

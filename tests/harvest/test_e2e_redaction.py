@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from e2e_support import claude_prompt, query, write_lines
+from e2e_support import claude_prompt, claude_tool_result, claude_tool_use, query, write_lines
 from typer.testing import CliRunner
 
 from sleepd.cli.app import app
@@ -35,49 +35,18 @@ def planted_session(home: Path) -> Path:
         f"deploy with AKIA key {AWS} and {ANTHROPIC} please",
         cwd="/work/secretive",
     )
-    call = {
-        "parentUuid": prompt["uuid"],
-        "type": "assistant",
-        "uuid": "5e55e55e-0000-4000-8000-0000000000a2",
-        "sessionId": SID,
-        "cwd": "/work/secretive",
-        "timestamp": "2026-06-05T05:00:01.000Z",
-        "message": {
-            "id": "msg_planted_1",
-            "role": "assistant",
-            "model": "claude-opus-4-7",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": "toolu_planted_1",
-                    "name": "Bash",
-                    "input": {
-                        "command": f"git clone https://deploy-bot:{URL_PASSWORD}@git.example.com/r.git",
-                        "env": {"GITHUB_TOKEN": GHP_INPUT},
-                    },
-                }
-            ],
-            "usage": {"input_tokens": 5, "output_tokens": 7},
+    call = claude_tool_use(
+        prompt,
+        "5e55e55e-0000-4000-8000-0000000000a2",
+        "toolu_planted_1",
+        {
+            "command": f"git clone https://deploy-bot:{URL_PASSWORD}@git.example.com/r.git",
+            "env": {"GITHUB_TOKEN": GHP_INPUT},
         },
-    }
-    result = {
-        "parentUuid": call["uuid"],
-        "type": "user",
-        "uuid": "5e55e55e-0000-4000-8000-0000000000a3",
-        "sessionId": SID,
-        "cwd": "/work/secretive",
-        "timestamp": "2026-06-05T05:00:02.000Z",
-        "message": {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "toolu_planted_1",
-                    "content": f"cat id_rsa\n{PRIVATE_KEY}\n",
-                }
-            ],
-        },
-    }
+    )
+    result = claude_tool_result(
+        call, "5e55e55e-0000-4000-8000-0000000000a3", f"cat id_rsa\n{PRIVATE_KEY}\n"
+    )
     unknown = {
         "type": "future-record-kind",
         "uuid": "5e55e55e-0000-4000-8000-0000000000a4",
