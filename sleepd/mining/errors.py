@@ -413,6 +413,10 @@ def program_of(command: str) -> str:
 
 def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
     """A non-zero exit that answers a question (see the module docstring)."""
+    if exit_code is None and text.strip() == "Error":
+        # Claude Code 1.0 wrote a bare "Error", with no code, for a command that failed and
+        # printed nothing: a question's "no" (an error of its own would have been printed)
+        exit_code, text = 1, ""
     if exit_code != 1 or not command:
         return False
     final = deciding_command(command)  # what a shell, ssh or a container runs decides

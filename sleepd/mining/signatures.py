@@ -84,6 +84,8 @@ _WRAPPER_LINE = re.compile(
     r"\[?exit (status|code):? -?\d+\]?)",
     re.I,
 )
+#: Claude Code 1.0's whole result for a command that failed and printed nothing.
+_BARE_ERROR = "Error"
 #: A runner's verdict on the script, task or test run it ran: it says that something it
 #: ran failed, never what, so the line naming the cause is the signature when there is
 #: one (bun's `error: script "lint" exited with code 1`, mise's `[lint] ERROR task
@@ -321,6 +323,8 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
 def is_silent(printed: list[str] | str) -> bool:
     """No line but its wrapper's (an output, or its printed lines)."""
     lines = _printed_lines(printed) if isinstance(printed, str) else printed
+    if [line.strip() for line in lines] == [_BARE_ERROR]:
+        return True
     return all(_WRAPPER_LINE.fullmatch(line.strip()) for line in lines)
 
 

@@ -453,10 +453,14 @@ def test_calls_cancelled_with_a_refused_one_are_knock_on_and_the_refusal_benign(
         # a login banner's "Memory usage: 23%" is not a usage message
         ("ssh box 'grep -c x /var/log/app.log'", 1, "Memory usage: 23%\nSwap usage: 0%", True),
         ("grep", 1, "usage: grep [-abcdDEFGHhIiJLlMmnOopqRSsUVvwXxZz] [-A num]", False),
+        # Claude Code 1.0: a bare "Error" and no code for a command that printed nothing
+        # (real sessions not in the repository: six grep searches had become a pattern)
+        ('grep -rn "vsla_set_f64" src/', None, "Error", True),
+        ("cmake --build build", None, "Error", False),
     ],
 )
 def test_benign_exit_codes_per_command_family(
-    command: str, exit_code: int, output: str, benign: bool
+    command: str, exit_code: int | None, output: str, benign: bool
 ) -> None:
     assert is_benign_exit(command, exit_code, output) is benign
 

@@ -80,6 +80,12 @@ def test_a_wrappers_header_is_never_the_signature() -> None:
     assert (gh.text, gh.error_class) == ("gh: printed nothing", "exit 1")
     assert gh.digest != signature_of(codex_silent, "exec_command", 1, program="psql").digest
     assert gh.text == signature_of("Exit code 1", "exec_command", 1, program="gh").text
+    # Claude Code 1.0 wrote a bare "Error" as the whole result of such a command (real
+    # sessions not in the repository: six of them had become one pattern, "Error")
+    cmake = signature_of("Error", "Bash", program="cmake")
+    assert cmake.text == "cmake: printed nothing"
+    assert cmake.digest != signature_of("Error", "Bash", program="make").digest
+    assert signature_of("Error: ENOENT, no such file", "Bash").text != "printed nothing"
 
 
 def test_a_refused_calls_tag_is_no_clue() -> None:
