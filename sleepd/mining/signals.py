@@ -358,9 +358,9 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
 
     In order: the person's last verdict decides (a correction the person went on from,
     with a follow-up or steering, is not their last verdict) (approval → success; a correction
-    not followed by a done claim the person accepted → failure); an interrupt the
-    person left behind → abandoned; the person asking for the same thing again as a new
-    task → failure; the agent giving up → failure; the transcript
+    not followed by a done claim the person accepted → failure); the person asking for
+    the same thing again as a new task → failure; an interrupt the person left behind →
+    abandoned; the agent giving up → failure; the transcript
     stopping mid-work → unknown; the agent's done claim, with the person moving on
     or the session ending quietly → success; an unrecovered error at the end → failure;
     the person moving on after an answer → success (low confidence); a transcript
