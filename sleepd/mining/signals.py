@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from sleepd.mining.episodes import EpisodeDraft, EventView, TurnRecord, is_interrupt
 from sleepd.mining.errors import EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.lexicon import Lexicon, is_undo_command
-from sleepd.mining.turns import TurnKind, agent_claims_done, agent_gave_up, feedback_region
+from sleepd.mining.turns import (
+    TurnKind,
+    agent_claims_done,
+    agent_gave_up,
+    feedback_region,
+    flattened,
+)
 
 COUNTING_CONFIDENCE = 0.5
 
@@ -319,16 +325,12 @@ def _closing_signals(
     return out
 
 
-_SPACE = re.compile(r"\s+")
-
-
 def same_request(first: str, second: str) -> bool:
     """Whether two typed requests are the same one: equal, whole, once case and spacing
     are set aside (the same slash command with the same arguments, a prompt pasted again;
     an expanded command template with other arguments, "Phase 2" after "Phase 1", is not).
     A short word or two ("ok", "continue") is no request to repeat."""
-    a = _SPACE.sub(" ", first).strip().lower()
-    b = _SPACE.sub(" ", second).strip().lower()
+    a, b = flattened(first), flattened(second)
     return bool(a) and a == b and (len(a) >= 12 or a.startswith("/") or "<command-" in a)
 
 

@@ -706,6 +706,13 @@ _CLOSING_STEP_ELSEWHERE = re.compile(
     r"|^\W*(커밋|푸시|PR\s?(만들어|올려))\s?(해|해줘|해주세요|줘|주세요)?\W*$",
     re.IGNORECASE,
 )
+
+
+def _is_closing_step(region: str) -> bool:
+    """A bare closing step on the work just done, in any of the languages above."""
+    return bool(_CLOSING_STEP.search(region) or _CLOSING_STEP_ELSEWHERE.search(region))
+
+
 #: A go-ahead and nothing else ("yes", "go ahead please", "option 2", "继续").
 #: What may follow a go-ahead: courtesies, and what it goes on with when that lives in the
 #: exchange ("proceed with the plan", "continue to the next step", "go ahead with the changes").
@@ -910,8 +917,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or _GO_AHEAD_ELSEWHERE.match(region)
         or asks_about_agent(region)
         or (len(region) <= 80 and _ONLY_AN_ID.match(region))
-        or _CLOSING_STEP.search(region)
-        or _CLOSING_STEP_ELSEWHERE.search(region)
+        or _is_closing_step(region)
         or (_ASKS_WHAT_AGENT_DID.match(region) and len(_WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)
     )
@@ -1304,11 +1310,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # a stance on the previous answer, then a request that stands on its own: the
         # stance closes that thread, the request opens the next one
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a stance, then a request",), hard=True)
-    if turn.agent_worked and (
-        _CLOSING_STEP.search(region)
-        or _CLOSING_STEP_ELSEWHERE.search(region)
-        or (words == 1 and _one_word(region))
-    ):
+    if turn.agent_worked and (_is_closing_step(region) or (words == 1 and _one_word(region))):
         # a bare step with no object of its own ("commit", "commit and push", the typo
         # "commi") acts on the work just done: the task's closing step
         return TurnDecision(
@@ -1417,15 +1419,21 @@ def _requests_of(turn: TurnInput) -> str:
     return turn.context
 
 
+def flattened(text: str) -> str:
+    """`text` with case and spacing set aside: lowercased, each run of white space one
+    space, none at either end."""
+    return " ".join(text.lower().split())
+
+
 def _sent_again(region: str, context: str) -> bool:
     """The turn repeats, word for word, a request of the running episode (case and
     spacing aside): a whole line of it, or three words or more of it."""
-    said = " ".join(region.lower().split())
+    said = flattened(region)
     if not said:
         return False
-    if said in {" ".join(line.lower().split()) for line in context.splitlines()}:
+    if said in {flattened(line) for line in context.splitlines()}:
         return True
-    return len(said.split()) >= 3 and said[:300] in " ".join(context.lower().split())
+    return len(said.split()) >= 3 and said[:300] in flattened(context)
 
 
 def _one_word(region: str) -> bool:
