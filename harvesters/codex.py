@@ -459,10 +459,10 @@ class _CodexFile:
         """Codex 0.14x's answer to a tool search: the tools it found, by name (their
         descriptions and schemas are the catalogue, not something the call did)."""
         names: list[str] = []
-        for tool in item.get("tools") or []:
+        for tool in as_list(item.get("tools")):
             if not isinstance(tool, dict):
                 continue
-            inner = [t for t in tool.get("tools") or [] if isinstance(t, dict)]
+            inner = [t for t in as_list(tool.get("tools")) if isinstance(t, dict)]
             prefix = f"{tool['name']}." if isinstance(tool.get("name"), str) and inner else ""
             for found in inner or [tool]:
                 if isinstance(found.get("name"), str):

@@ -452,3 +452,25 @@ def test_a_tool_search_is_a_call_and_its_result_names_the_tools_found(
     assert got[1].text == (
         "mcp__codex_apps__github._create_issue\nmcp__codex_apps__github._get_issue"
     )
+
+
+def test_a_tool_search_output_of_any_shape_never_fails(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(
+        path,
+        [
+            META,
+            item("tool_search_output", call_id="call_a", tools=5),
+            item("tool_search_output", call_id="call_b", tools=[{"name": "x", "tools": 7}, "y"]),
+            item("tool_search_output", call_id="call_c", tools={"name": "z"}, status="failed"),
+        ],
+    )
+    got = [e for e in events(read(path)) if e.kind == "tool_result"]
+    assert [(e.call_id, e.is_error) for e in got] == [
+        ("call_a", False),
+        ("call_b", False),
+        ("call_c", True),
+    ]
+    assert got[1].text == "x"
