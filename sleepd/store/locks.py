@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sleepd import paths
@@ -37,18 +38,41 @@ def hold(engine: Engine | None, name: str, file_name: str, wait_s: float) -> Ite
         with _advisory(engine, lock_key(name), wait_s) as taken:
             yield taken
         return
-    from filelock import FileLock, Timeout
+    with _file_lock(paths.home_dir(create=True) / file_name, wait_s) as taken:
+        yield taken
 
-    lock = FileLock(str(paths.home_dir(create=True) / file_name), timeout=wait_s)
+
+#: How often a wait for a file lock held elsewhere tries again (seconds).
+_FILE_LOCK_POLL_S = 0.05
+
+
+@contextmanager
+def _file_lock(path: Path, wait_s: float) -> Iterator[bool]:
+    """`flock` on `path` for the block, trying until `wait_s` has passed; yields whether
+    it was taken. The kernel drops the lock with the process, so a killed harvest never
+    leaves a stale one; the file itself stays (removing it would race a waiter)."""
+    import fcntl
+    import os
+    import time
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        lock.acquire()
-    except Timeout:
-        yield False
-        return
-    try:
-        yield True
+        deadline = time.monotonic() + max(0.0, wait_s)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(_FILE_LOCK_POLL_S)
+        try:
+            yield True
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
-        lock.release()
+        os.close(fd)
 
 
 @contextmanager
