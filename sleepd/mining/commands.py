@@ -80,10 +80,65 @@ PROMPT_BY_PATH = re.compile(
 )
 
 
+#: A file of instructions for the agent, named by its path: a workflow, task, agent,
+#: prompt, command or skill file.
+_INSTRUCTION_FILE = re.compile(
+    r"(?:[\w.-]+/)*(workflows?|tasks?|agents?|prompts?|commands?|skills?)/(?:[\w.-]+/)*"
+    r"([\w.-]+)\.(?:md|mdc|ya?ml|xml|toml|txt)\b",
+    re.IGNORECASE,
+)
+#: The order to load such a file ("LOAD the FULL @bmad/…/workflow.md", "read
+#: .claude/commands/review.md") and the order to follow what it says.
+_LOAD_FILE = re.compile(
+    r"\b(load|read|open)\s+(the\s+)?((full|entire|whole)\s+)?((agent\s+)?file\s+(from\s+|at\s+)?)?@?"
+    r"(?=[\w.-]*/)",
+    re.IGNORECASE,
+)
+_FOLLOW_FILE = re.compile(
+    r"\b(follow|execute|executing|obey)\b[^\n]{0,80}?\b(directions|instructions|steps|"
+    r"workflow|exactly)\b",
+    re.IGNORECASE,
+)
+#: A file name that says only what kind of file it is: its folder names it.
+_GENERIC_STEMS = frozenset(
+    ("workflow", "instructions", "index", "readme", "skill", "agent", "prompt", "main", "task")
+)
+#: Folders whose files are what a launcher runs (agent and task files are what it loads).
+_RUN_FOLDERS = frozenset(("workflow", "prompt", "command", "skill"))
+#: How far into a message the order to load and follow a file is looked for.
+_ORDER_CHARS = 1500
+
+
+def runs_instruction_file(text: str) -> str | None:
+    """The family name of the instruction file a message orders the agent to load and
+    follow, or None. A saved prompt of a method such as BMAD expands into the message as
+    such an order ("IT IS CRITICAL THAT YOU FOLLOW THIS COMMAND: LOAD the FULL
+    @bmad/bmm/workflows/…/check-implementation-readiness/workflow.md, READ its entire
+    contents and follow its directions exactly!"): a custom command by another name. A
+    file of workflows, prompts, commands or skills names the family before an agent or
+    task file (a launcher loads the task engine, then the workflow it runs)."""
+    head = text[:_ORDER_CHARS]
+    if not (_LOAD_FILE.search(head) and _FOLLOW_FILE.search(head)):
+        return None
+    # a CI workflow (.github/workflows/ci.yml) is the repository's, not the agent's
+    found = [m for m in _INSTRUCTION_FILE.finditer(head) if ".github/" not in m.group(0)]
+    if not found:
+        return None
+    runs = [m for m in found if m.group(1).lower().rstrip("s") in _RUN_FOLDERS]
+    chosen = runs[-1] if runs else found[0]
+    stem = chosen.group(2)
+    if stem.lower() in _GENERIC_STEMS:
+        folders = chosen.group(0).split("/")[:-1]
+        stem = folders[-1] if folders else stem
+    return stem.lower()
+
+
 def runs_saved_prompt(text: str) -> bool:
-    """A Codex skill invoked by name, or a saved prompt run by its path: a custom command
-    by another name."""
-    return bool(SKILL_INVOKED.match(text) or PROMPT_BY_PATH.match(text))
+    """A Codex skill invoked by name, a saved prompt run by its path, or one expanded into
+    an order to load and follow an instruction file: a custom command by another name."""
+    return bool(
+        SKILL_INVOKED.match(text) or PROMPT_BY_PATH.match(text) or runs_instruction_file(text)
+    )
 
 
 def family_name(intent: str) -> str | None:
@@ -97,7 +152,7 @@ def family_name(intent: str) -> str | None:
     if skill:
         return f"${skill.group(1)}"
     prompt = PROMPT_BY_PATH.match(intent)
-    return prompt.group(1) if prompt else None
+    return prompt.group(1) if prompt else runs_instruction_file(intent)
 
 
 _BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)

@@ -822,6 +822,37 @@ def names_own_object(region: str) -> bool:
     return bool(_OWN_OBJECT.search(head))
 
 
+#: A pronoun that may stand for a thing the message itself named before it.
+_PRONOUN = re.compile(r"it|its|it'?s|they|them", re.IGNORECASE)
+#: A thing named by the person: "the readme", "our install script", a path or a URL.
+_NAMED_HERE = re.compile(
+    r"\b(the|our|my|a|an)\s+(?!(same|rest|previous|last|earlier|other|new|changes?|fix(es)?|"
+    r"edits?|one|ones|way)\b)[a-z][\w-]{2,}",
+    re.IGNORECASE,
+)
+
+
+_BARE_DEMONSTRATIVE = re.compile(r"\b(this|that|these|those)\b(?!\s+[a-z])", re.IGNORECASE)
+
+
+def points_back(head: str) -> bool:
+    """Whether the first words point at the exchange before them ("make it smaller",
+    "the same for the footer"). A pronoun after a thing the message named itself
+    points at that thing ("rework the readme, it is out of date"), not back."""
+    excused = False
+    for match in _BACK_REF.finditer(head):
+        word = match.group(0).strip()
+        if _PRONOUN.fullmatch(word) and (
+            _NAMED_HERE.search(head[: match.start()]) or _OWN_OBJECT.search(head[: match.start()])
+        ):
+            excused = True
+            continue
+        return True
+    # "could we reuse session_nav.html for that?": a demonstrative standing alone still
+    # points back, whatever the message named
+    return excused and bool(_BARE_DEMONSTRATIVE.search(head))
+
+
 def takes_offer(region: str, agent_text: str) -> bool:
     """Most of the request's content words come from the agent's last words: it takes
     up what the agent offered or asked, in the person's own words."""
@@ -1304,7 +1335,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # out (an approval): the labellers of the wild samples read 9 of them so
         offered = asked or agent_proposes(turn.agent_text)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
-    refers_back = bool(_BACK_REF.search(" ".join(region.split()[:12])))
+    refers_back = points_back(" ".join(region.split()[:12]))
     request_part = _own_request(region) if turn.agent_ended and words >= 12 else ""
     if request_part and not _BACK_REF.search(" ".join(request_part.split()[:12])):
         # a stance on the previous answer, then a request that stands on its own: the

@@ -9,7 +9,10 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
+from sleepd.mining.commands import runs_instruction_file, runs_saved_prompt
+from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.mine import mine
+from sleepd.mining.turns import TurnInput, TurnKind, classify_turn
 from sleepd.store.engine import read_session
 from sleepd.store.models import Episode
 
@@ -176,6 +179,60 @@ def test_runs_of_a_saved_prompt_typed_as_its_path_are_one_family(
 ) -> None:
     # wild sample 11 (not in the repository): "/prompts:plan" typed as the prompt's path
     prompts = [".codex/prompts/plan.md", ".codex/prompts/plan.md", ".codex/prompts/clarify.md"]
+    first, second, other = clusters_of(engine, cfg, prompts)
+    assert first == second
+    assert other != first
+
+
+#: BMAD's Codex launchers as wild sample 24 held them (EdouardZemb/test-framework, not in
+#: the repository): a workflow run, and the steps form that loads the task engine first.
+BMAD_WORKFLOW = (
+    "\nIT IS CRITICAL THAT YOU FOLLOW THIS COMMAND: LOAD the FULL @bmad/bmm/workflows/"
+    "3-solutioning/{name}/workflow.md, READ its entire contents and follow its directions "
+    "exactly!\n"
+)
+BMAD_STEPS = (
+    "\nIT IS CRITICAL THAT YOU FOLLOW THESE STEPS - while staying in character as the current "
+    'agent persona you may have loaded:\n\n<steps CRITICAL="TRUE">\n1. Always LOAD the FULL '
+    "@bmad/core/tasks/workflow.xml\n2. READ its entire contents - this is the CORE OS for "
+    "EXECUTING the specific workflow-config @bmad/bmm/workflows/4-implementation/{name}/"
+    "workflow.yaml\n3. Follow workflow.xml instructions EXACTLY as written\n</steps>\n"
+)
+
+
+def test_an_order_to_load_and_follow_an_instruction_file_is_a_command_run() -> None:
+    assert runs_instruction_file(BMAD_WORKFLOW.format(name="create-architecture")) == (
+        "create-architecture"
+    )
+    assert runs_instruction_file(BMAD_STEPS.format(name="correct-course")) == "correct-course"
+    typed = "please read .claude/commands/release.md and follow its steps for v2"
+    assert runs_instruction_file(typed) == "release"
+    assert runs_saved_prompt(typed)
+    # loading a file without an order to follow it, following no file, a CI workflow
+    assert runs_instruction_file("read docs/workflows/deploy.md and tell me what is wrong") is None
+    assert runs_instruction_file("follow the steps exactly as the README says") is None
+    ci = "read .github/workflows/ci.yml and follow the steps exactly to reproduce it locally"
+    assert runs_instruction_file(ci) is None
+
+
+def test_a_launcher_typed_mid_session_opens_a_task_and_runs_of_it_are_one_family(
+    engine: Engine, cfg: Config
+) -> None:
+    decision = classify_turn(
+        TurnInput(
+            text=BMAD_WORKFLOW.format(name="check-implementation-readiness"),
+            has_episode=True,
+            agent_text="The architecture workflow is already complete.",
+            agent_worked=True,
+        ),
+        lexicon_for(),
+    )
+    assert decision.kind is TurnKind.NEW_TASK
+    prompts = [
+        BMAD_WORKFLOW.format(name="create-architecture"),
+        BMAD_WORKFLOW.format(name="create-architecture"),
+        BMAD_STEPS.format(name="correct-course"),
+    ]
     first, second, other = clusters_of(engine, cfg, prompts)
     assert first == second
     assert other != first

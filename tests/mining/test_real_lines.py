@@ -36,6 +36,7 @@ from sleepd.mining.turns import (
     has_pasted_error,
     names_own_object,
     needs_context,
+    points_back,
 )
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -1236,6 +1237,32 @@ def test_a_pronoun_in_a_long_turn_is_no_certain_reference_to_the_previous_one() 
     # a short step on a thing the agent named is certain: chikachow "Fix that gh auth"
     short = _decide("Fix that gh auth", agent_text="The remaining blocker is gh auth.")
     assert short.kind is TurnKind.FOLLOW_UP and not short.hard
+
+
+def test_a_pronoun_after_a_thing_the_turn_named_points_at_that_thing() -> None:
+    # wild sample 23 (sam-fakhreddine/wfc): "it" is the readme, named just before it
+    assert points_back("rework the readme it is no longer uptodate.") is False
+    assert points_back("when our install script refreshes settings, can it also remove") is False
+    assert points_back("i want to expand philosophy.md right now it focuses on") is False
+    after_merge = _decide(
+        "rework the readme it is no longer uptodate.",
+        agent_text="Done. PR #15 is closed.",
+        previous=TurnKind.APPROVAL,
+    )
+    assert after_merge.kind is TurnKind.NEW_TASK
+    # with nothing named before it, the pronoun points at the exchange
+    assert points_back("make it smaller and move it left") is True
+    assert points_back("it still crashes on start") is True
+    # other back-references stay, whatever the turn named
+    assert points_back("do the same for the footer") is True
+    assert points_back("rework the readme again, it is out of date") is True
+    # a demonstrative standing alone points back too (handgemacht-ai 37f83ec9 line 324)
+    assert points_back("could we reuse session_nav.html for that? looks like it") is True
+    # the thing named may be the agent's: the turn is still read as refining it
+    assert (
+        kind_of("make the modal wider so it fits the table", agent_text="I added the modal.")
+        is TurnKind.FOLLOW_UP
+    )
 
 
 # --- a shell command typed into the agent's box ------------------------------------------
