@@ -191,6 +191,8 @@ class Predictions:
     #: (transcript, line) of the turns the rules marked hard: the ones the model-assisted
     #: path would hand to a model
     hard: set[tuple[str, int]] = field(default_factory=set)
+    #: (transcript, line) → the rule's reasons for the kind it read (for `--mistakes`)
+    why: dict[tuple[str, int], str] = field(default_factory=dict)
     #: what the miner model was asked and decided (model-assisted runs)
     hard_turn_stats: dict[str, int] = field(default_factory=dict)
 
@@ -223,11 +225,13 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
                 for f in db.scalars(select(TranscriptFile))
             }
             kind_of: dict[int, str] = {}
+            why_of: dict[int, str] = {}
             hard_ids: set[int] = set()
             outcome_at: dict[int, str] = {}
             for episode in db.scalars(select(Episode)):
                 for turn in episode.turns or []:
                     kind_of[int(turn["event_id"])] = str(turn["kind"])
+                    why_of[int(turn["event_id"])] = "; ".join(turn.get("why") or ())
                     if turn.get("hard"):
                         hard_ids.add(int(turn["event_id"]))
                 if episode.intent_event_id is not None and episode.intent_text:
@@ -257,6 +261,7 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
                     fifo.clear()
                 if event.id in kind_of:
                     pred.turns[key] = kind_of[event.id]
+                    pred.why[key] = why_of[event.id]
                     queued = enqueued.get((event.session_id, (event.text or "").strip()[:200]))
                     if queued is None and raw_type == "steering":
                         queued = fifo[0] if fifo else removed.get(event.session_id)
@@ -514,7 +519,7 @@ def main() -> None:
     parser.add_argument(
         "--mistakes",
         action="store_true",
-        help="list the tuning set's misread turns (never a held-out set's)",
+        help="list the tuning set's misread turns with the rules' reasons (never a held-out set's)",
     )
     parser.add_argument(
         "--no-held-out",
@@ -558,6 +563,8 @@ def main() -> None:
                 got = pred.turns.get((lab.transcript, int(turn["line"])), "none")
                 if got != turn["kind"]:
                     name = lab.transcript.split("__")[-1][:24]
+                    why = pred.why.get((lab.transcript, int(turn["line"])))
+                    got += f" [{why}]" if why else ""
                     print(f"{name}:{turn['line']} {turn['kind']} -> {got}: {turn['text'][:90]!r}")
         print("\n== misjudged outcomes of the tuning set (gold -> predicted) ==")
         for lab in tuning:

@@ -185,6 +185,7 @@ def _fill_episode(
             "kind": t.kind.value,
             "confidence": t.decision.confidence,
             "hard": t.decision.hard,
+            "why": list(t.decision.reasons),
         }
         for t in sorted(
             ([draft.intent_turn] if draft.intent_turn else [])
