@@ -354,7 +354,11 @@ _EXPLICIT_NEW = re.compile(
     re.IGNORECASE,
 )
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
-_PROHIBITION = re.compile(r"^\W*(never|don'?t ever|do not ever)\s+\w+", re.IGNORECASE)
+_PROHIBITION = re.compile(
+    r"^\W*(never|don'?t ever|do not ever|(we|you) (really |probably )?(should|must)(n'?t| not)"
+    r"( have)?)\s+\w+",
+    re.IGNORECASE,
+)
 #: A negation typed in capitals ("we probably should NOT file issues in this way", "Edit
 #: plan to NOT mention Instructor"): the person stresses the reversal of what was done.
 #: A deferral ("do NOT push yet") stresses an order of steps, not a reversal.

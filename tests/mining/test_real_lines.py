@@ -1176,6 +1176,25 @@ def test_a_negation_in_capitals_after_the_agent_acted_is_a_correction(text: str)
     )
 
 
+def test_should_not_after_the_agent_acted_forbids_what_it_did() -> None:
+    # wild sample 23 (sam-fakhreddine/wfc bc_4015b08f79 line 1534), after the agent had
+    # written the prompts into the code
+    inlined = "I moved the reviewer prompts into reviewers.py as string constants."
+    for text in ("We should not inline prompts", "you shouldn't have deleted the fixtures"):
+        assert kind_of(text, agent_text=inlined) is TurnKind.CORRECTION
+    # before the agent did anything it is how the work is to be done (PackmindHub
+    # context-evaluator 4a_ff29dfc8d7 line 5, the session's first request)
+    first = classify_turn(
+        TurnInput(text='We should not display "AGENTS.md" for GitHub Copilot instructions'),
+        lexicon_for(),
+    )
+    assert first.kind is TurnKind.NEW_TASK
+    # nor is a "should not" further into a request
+    assert kind_of("add a cache; it should not grow past 1 GB", agent_text=inlined) is not (
+        TurnKind.CORRECTION
+    )
+
+
 def test_a_deferral_or_a_message_in_capitals_is_no_shouted_reversal() -> None:
     assert kind_of("add the migration, but do NOT apply it yet") is not TurnKind.CORRECTION
     assert kind_of("PLEASE ADD THE MIGRATION AND DO NOT APPLY IT") is not TurnKind.CORRECTION
