@@ -10,11 +10,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EpisodeDraft, EventView, TurnRecord, is_interrupt
 from sleepd.mining.errors import EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.turns import (
     TurnKind,
+    agent_asks,
     agent_claims_done,
     agent_gave_up,
     feedback_region,
@@ -313,7 +315,14 @@ def _closing_signals(
     if (
         next_turn is not None
         and episode.has_intent
-        and same_request(episode.intent.text, next_turn.event.text)
+        and (
+            same_request(episode.intent.text, next_turn.event.text)
+            or (
+                last_words is not None
+                and agent_asks(last_words.text)
+                and completes_bare_command(episode.intent.text, next_turn.event.text)
+            )
+        )
     ):
         # the person asked for the same thing again as a new task: this attempt did not
         # give them what they wanted (a re-sent command, a request typed again)
@@ -332,6 +341,21 @@ def same_request(first: str, second: str) -> bool:
     A short word or two ("ok", "continue") is no request to repeat."""
     a, b = flattened(first), flattened(second)
     return bool(a) and a == b and (len(a) >= 12 or a.startswith("/") or "<command-" in a)
+
+
+def completes_bare_command(first: str, second: str) -> bool:
+    """Whether `second` runs the command `first` ran bare, now with arguments: after the
+    bare run ended on the agent's question ("Which commit should I revert?"), the person
+    started over with what it lacked ("/gh:revert 85ab0f6")."""
+    bare, full = parse_command(first), parse_command(second)
+    return (
+        bare is not None
+        and full is not None
+        and not bare.is_housekeeping
+        and bare.name.lower() == full.name.lower()
+        and not bare.args.strip()
+        and bool(full.args.strip())
+    )
 
 
 def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft]:

@@ -208,3 +208,32 @@ def test_a_command_run_again_with_other_arguments_is_moving_on() -> None:
     started_over, outcome = _first_of_two(b)
     assert started_over is None
     assert outcome.outcome == "success"
+
+
+REVERT = (
+    "<command-message>gh:revert</command-message>\n"
+    "<command-name>/gh:revert</command-name>\n<command-args>{}</command-args>"
+)
+
+
+def test_a_bare_command_run_again_with_what_the_agent_asked_for_is_a_failure() -> None:
+    # wild sample 24 (pc-style/tui 91e00a2c lines 78 and 87, not in the repository): the
+    # bare command ended on the agent's question; the person ran it again with the commit
+    b = SessionBuilder().prompt(REVERT.format(""))
+    b.say("Which commit should I revert? The last three are 85ab0f6, 1c2d3e4 and 9f8e7d6.")
+    b.prompt(REVERT.format("85ab0f6 the most recent one"))
+    b.say("Reverted 85ab0f6.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is not None
+    assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
+
+
+def test_a_bare_command_that_did_its_work_then_run_with_arguments_is_moving_on() -> None:
+    # the bare run ended on a done claim, not a question: the run with arguments is more work
+    b = SessionBuilder().prompt(REVERT.format(""))
+    b.say("I've reverted the last commit (85ab0f6) and pushed.")
+    b.prompt(REVERT.format("1c2d3e4"))
+    b.say("Reverted 1c2d3e4.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is None
+    assert outcome.outcome == "success"
