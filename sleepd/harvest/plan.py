@@ -101,7 +101,7 @@ def plan_source(
     progress: ProgressFn | None = None,
 ) -> SourcePlan:
     """Stat every file against its stored cursor; a job for each one that changed."""
-    from sleepd.harvest.read import ReadJob, ReadLimits
+    from sleepd.harvest.read import REDACTED_STATE, ReadJob, ReadLimits
 
     known = stored_stats(db, source, [f.path for f in files])
     plan = SourcePlan(source, total=len(files))
@@ -131,7 +131,11 @@ def plan_source(
         resumes = cursor is not None and cursor.inode == st.st_ino and cursor.offset <= st.st_size
         new_bytes = st.st_size - (cursor.offset if resumes and cursor else 0)
         plan.new_bytes += new_bytes
-        plan.jobs.append(ReadJob(source, roots, source_file, cursor, limits, salt, new_bytes))
+        # the mark is the store's, not the harvester's: it says the state passed redaction
+        redacted = cursor is not None and cursor.state.pop(REDACTED_STATE, None) is True
+        plan.jobs.append(
+            ReadJob(source, roots, source_file, cursor, limits, salt, new_bytes, redacted)
+        )
     return plan
 
 

@@ -51,6 +51,11 @@ class ReadLimits:
     max_text_bytes: int
 
 
+#: The mark of a stored parse state every string of which passed the redaction: the
+#: harvester never sees it (the plan takes it off the cursor it hands over).
+REDACTED_STATE = "sleepd:redacted"
+
+
 @dataclass(frozen=True, slots=True)
 class ReadJob:
     """Read one file from `cursor` to its end."""
@@ -62,6 +67,8 @@ class ReadJob:
     limits: ReadLimits
     salt: bytes | None  # None: redaction off
     new_bytes: int = 0  # what the plan expects to read
+    #: the cursor's parse state was stored after redaction (it carried `REDACTED_STATE`)
+    state_redacted: bool = False
 
 
 @dataclass(slots=True)
@@ -175,8 +182,14 @@ class BatchRedactor:
         events: list[EventRecord],
         sessions: list[SessionRecord],
         state: dict[str, Any] | None = None,
+        known: set[str] | None = None,
     ) -> dict[str, int]:
         """Redact the records and the parse state in place; returns hits per rule.
+
+        `known`: strings the parse state held when it was last stored or redacted, each
+        the redaction's own output (redacting one again gives it back): they are not
+        searched again. A file read again carries its whole parse state, most of it
+        stored before; searching only what the harvester added keeps a small read small.
 
         Texts and raw lines are redacted one by one. The short fields of a record (ids,
         names, branch, title…) and the strings of a JSON tree (session meta, the parse
@@ -213,15 +226,19 @@ class BatchRedactor:
         if state is not None:
             trees.append(state)
         tree_strings: list[list[str]] = []
-        for tree in trees:
+        for number, tree in enumerate(trees):
             strings: list[str] = []
             _strings_of(tree, strings, 0)
             tree_strings.append(strings)
-            probes.append(_NUL.join(strings))
+            if known and number == len(sessions):  # the parse state
+                probes.append(_NUL.join(s for s in strings if s not in known))
+            else:
+                probes.append(_NUL.join(strings))
         flagged = self.compile().may_find(probes)
         flagged.update(number for number, probe in enumerate(probes) if "\\" in probe)
         if flagged:
-            self._redact_flagged(flagged, groups, len(events), trees, tree_strings, counts)
+            skip = known if state is not None else None
+            self._redact_flagged(flagged, groups, len(events), trees, tree_strings, counts, skip)
         return counts
 
     def _redact_flagged(
@@ -232,9 +249,11 @@ class BatchRedactor:
         trees: list[Any],
         tree_strings: list[list[str]],
         counts: dict[str, int],
+        known: set[str] | None = None,
     ) -> None:
         """Each string of the flagged records and trees redacted as it would be alone:
-        an event's fields as texts, a session's fields and a tree's strings as names."""
+        an event's fields as texts, a session's fields and a tree's strings as names.
+        The last tree's strings in `known` (the parse state's, redacted before) are kept."""
         fields: list[tuple[Any, str]] = []
         values: list[str] = []
         name_fields: list[tuple[Any, str]] = []
@@ -248,8 +267,14 @@ class BatchRedactor:
                     into.append((owner, name))
                     into_values.append(value)
         flagged_trees = [n - len(groups) for n in sorted(flagged) if n >= len(groups)]
-        for strings in (tree_strings[n] for n in flagged_trees):
-            names.extend(strings)
+        stored = known or set()
+        state_tree = len(trees) - 1 if stored else -1
+
+        def kept(number: int, string: str) -> bool:
+            return number == state_tree and string in stored
+
+        for number in flagged_trees:
+            names.extend(s for s in tree_strings[number] if not kept(number, s))
         named = self._scan_names(names)
         for (owner, name), (text, rules) in [
             *zip(fields, self.scan(values), strict=True),
@@ -261,7 +286,10 @@ class BatchRedactor:
         results = iter(named[len(name_fields) :])
         for number in flagged_trees:
             tree = trees[number]
-            taken = [next(results) for _ in tree_strings[number]]
+            taken = [
+                (string, []) if kept(number, string) else next(results)
+                for string in tree_strings[number]
+            ]
             found = [rules for _, rules in taken if rules]
             if found:
                 for rules in found:
@@ -371,8 +399,14 @@ def prepare(
     redactor: BatchRedactor | None,
     role: str,
     max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES,
+    known: set[str] | None = None,
 ) -> PreparedBatch:
-    """Redact everything the batch would store, then clip it, then make the store's rows."""
+    """Redact everything the batch would store, then clip it, then make the store's rows.
+
+    `known`: the parse state's strings that passed the redaction before (`read_file`
+    keeps them); this batch's parse state is added to them once redacted. A parse state
+    stored after redaction carries `REDACTED_STATE`, so the next read knows its strings.
+    """
     cursor = _cursor_row(batch.cursor)
     problem = _file_level_problem(batch)
     if problem is not None:
@@ -392,9 +426,15 @@ def prepare(
         events = [e for e in events if e.session_external_id not in replay_ids]
     counts: dict[str, int] = {}
     if redactor is not None:
-        counts = redactor.redact(events, sessions, cursor.parse_state)
+        counts = redactor.redact(events, sessions, cursor.parse_state, known)
+        if known is not None:
+            redacted: list[str] = []
+            _strings_of(cursor.parse_state, redacted, 0)
+            known.update(redacted)
     clip_events(events, max_text_bytes)
     cursor.parse_state = clip_tree(cursor.parse_state, max_text_bytes)
+    if redactor is not None:
+        cursor.parse_state = {**cursor.parse_state, REDACTED_STATE: True}
     rows = [_event_row(ev) for ev in events]
     return PreparedBatch(
         path=batch.path,
@@ -506,13 +546,19 @@ def harvester_for(job: ReadJob) -> Any:
 def read_file(job: ReadJob) -> Iterator[PreparedBatch]:
     """Every prepared batch of one file, streamed."""
     redactor = redactor_for(job.salt)
+    known: set[str] | None = None
+    if redactor is not None:
+        stored: list[str] = []
+        if job.state_redacted and job.cursor is not None:
+            _strings_of(job.cursor.state, stored, 0)
+        known = set(stored)
     for batch in harvester_for(job).read(
         job.file,
         job.cursor,
         batch_lines=job.limits.batch_lines,
         max_text_bytes=0,  # whole: clipped in `prepare`, after redaction
     ):
-        yield prepare(batch, redactor, job.file.role, job.limits.max_text_bytes)
+        yield prepare(batch, redactor, job.file.role, job.limits.max_text_bytes, known)
 
 
 def read_error(job: ReadJob, exc: Exception) -> str:

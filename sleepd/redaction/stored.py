@@ -45,6 +45,9 @@ TABLES: dict[str, tuple[Column, ...]] = {
     ),
     "signals": (Column("detail"),),
     "failure_patterns": (Column("example"), Column("signature")),
+    # a cursor's parse state (queued messages, pending events): a later harvest stores
+    # what it holds and, once it is marked redacted, does not search it again
+    "transcript_files": (Column("parse_state", is_json=True),),
 }
 
 

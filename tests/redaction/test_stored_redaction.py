@@ -71,3 +71,30 @@ def test_stored_secrets_are_rewritten_once_and_stay_searchable(db_engine: Any) -
     assert [h.kind for h in search_events(db_engine, "数据库")] == ["user_prompt"]
     # a second pass finds nothing left to rewrite
     assert redact_stored(db_engine, redactor).changed == {}
+
+
+@pytest.mark.both_dbs
+def test_a_stored_parse_state_is_rewritten_too(db_engine: Any) -> None:
+    # a cursor's parse state holds pending events and queued messages a later harvest
+    # stores, and that harvest does not search a state marked redacted again
+    state = {
+        "pending": [{"text": f"login with password: {PASSWORD}", "kind": "user_prompt"}],
+        "queued": [f"keep the existing token value `{TOKEN}` in settings"],
+        "sleepd:redacted": True,
+    }
+    with db_engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO transcript_files (id, source, path, role, device, inode, size, "
+                '"offset", line_no, head_hash, mtime_ns, parse_state, status, malformed_lines, '
+                "resets, first_seen_at, tail_hash, host_id) VALUES (1, 'claude', '/p/a.jsonl', "
+                "'main', 1, 2, 3, 3, 1, 'h', 4, :state, 'ok', 0, 0, :now, 't', 'host')"
+            ),
+            {"state": json.dumps(state), "now": "2026-12-02 00:00:00"},
+        )
+    report = redact_stored(db_engine, Redactor(salt=b"t"))
+    assert report.changed.get("transcript_files") == 1
+    with db_engine.connect() as conn:
+        stored = str(conn.execute(text("SELECT parse_state FROM transcript_files")).scalar())
+    assert PASSWORD not in stored and TOKEN not in stored
+    assert "[REDACTED:" in stored and "sleepd:redacted" in stored
