@@ -834,8 +834,7 @@ _NAMED_HERE = re.compile(
     r"edits?|one|ones|way)\b)[a-z][\w-]{2,}",
     re.IGNORECASE,
 )
-
-
+#: A demonstrative with no noun after it ("for that?"): it stands for something before.
 _BARE_DEMONSTRATIVE = re.compile(r"\b(this|that|these|those)\b(?!\s+[a-z])", re.IGNORECASE)
 
 
