@@ -75,11 +75,6 @@ class Redactor:
             keyword: tuple((n, self._rules[n].gate, self._rules[n].gate_window) for n in numbers)
             for keyword, numbers in self._rules_by_keyword.items()
         }
-        named = [set(r.regex.groupindex.values()) for r in self._rules]
-        self._unnamed_groups = [
-            tuple(g for g in range(1, r.regex.groups + 1) if g not in named[i])
-            for i, r in enumerate(self._rules)
-        ]
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -220,7 +215,7 @@ class Redactor:
             start, end = match.span(group)
         else:
             start, end = match.span()
-            for candidate in self._unnamed_groups[number]:
+            for candidate in self._rules[number].unnamed_groups:
                 if match.start(candidate) >= 0 and match.end(candidate) > match.start(candidate):
                     start, end = match.span(candidate)
                     break

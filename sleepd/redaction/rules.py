@@ -2,8 +2,11 @@
 
 Rules are data (``gitleaks_rules.toml`` vendored from upstream, and
 ``sleepd_rules.toml``) so they can be refreshed without touching the engine.
-Loading translates each RE2 pattern to Python ``re`` and fails loudly if one
-does not compile, so a bad refresh is caught by the test suite, not at 3 a.m.
+Loading translates each RE2 pattern to Python ``re``. A rule file a person
+loads is compiled whole and fails loudly if a pattern does not compile; the
+shipped files compile each pattern when its rule first runs (a short harvest
+runs few rules), and the test suite compiles them all, so a bad refresh is
+caught there, not at 3 a.m.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +67,14 @@ class RuleError(ValueError):
 class Allowlist:
     """Conditions under which a candidate secret is not a secret."""
 
-    regexes: tuple[re.Pattern[str], ...] = ()
+    #: Python `re` sources (translated from RE2), compiled when first used
+    patterns: tuple[str, ...] = ()
     stopwords: tuple[str, ...] = ()
     target: str = "secret"  # "secret", "match" or "line"
+
+    @cached_property
+    def regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(p, _FLAGS) for p in self.patterns)
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,9 @@ class Rule:
     """One detector: where to look (keywords), what to match, what to keep."""
 
     id: str
-    regex: re.Pattern[str]
+    #: the Python `re` source (translated from RE2), compiled when the rule first runs:
+    #: a harvest of a few new lines runs few rules, and need not compile the rest
+    pattern: str
     keywords: tuple[str, ...]
     entropy: float | None = None
     secret_group: int | None = None  # None: first unnamed group that matched, else all
@@ -85,6 +95,17 @@ class Rule:
     source: str = ""
     description: str = field(default="", compare=False)
 
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, _FLAGS)
+
+    @cached_property
+    def unnamed_groups(self) -> tuple[int, ...]:
+        """The regex's groups without a name, in order (the secret is the first that
+        matched, unless `secret_group` says which)."""
+        named = set(self.regex.groupindex.values())
+        return tuple(g for g in range(1, self.regex.groups + 1) if g not in named)
+
 
 def _compile(pattern: str, where: str) -> re.Pattern[str]:
     try:
@@ -93,18 +114,27 @@ def _compile(pattern: str, where: str) -> re.Pattern[str]:
         raise RuleError(f"{where}: regex does not compile: {exc}") from exc
 
 
-def _allowlist(raw: dict[str, Any], where: str) -> Allowlist:
+def _source(pattern: str, where: str, check: bool) -> str:
+    """The Python source of an RE2 pattern; `check` compiles it now, so a bad pattern
+    fails the load (a rule file a person wrote), not the first text it meets."""
+    source = go_to_python(pattern)
+    if check:
+        _compile(pattern, where)
+    return source
+
+
+def _allowlist(raw: dict[str, Any], where: str, check: bool = True) -> Allowlist:
     target = str(raw.get("regexTarget", "secret"))
     if target not in ("secret", "match", "line"):
         raise RuleError(f"{where}: unknown regexTarget {target!r}")
     return Allowlist(
-        regexes=tuple(_compile(p, where) for p in raw.get("regexes", [])),
+        patterns=tuple(_source(p, where, check) for p in raw.get("regexes", [])),
         stopwords=tuple(str(w).lower() for w in raw.get("stopwords", [])),
         target=target,
     )
 
 
-def _rule(raw: dict[str, Any], source: str) -> Rule:
+def _rule(raw: dict[str, Any], source: str, check: bool = True) -> Rule:
     rule_id = str(raw.get("id", ""))
     where = f"{source} rule {rule_id or '?'}"
     if not rule_id or "regex" not in raw:
@@ -119,11 +149,11 @@ def _rule(raw: dict[str, Any], source: str) -> Rule:
         raise RuleError(f"{where}: a gate needs an anchored rule")
     return Rule(
         id=rule_id,
-        regex=_compile(str(raw["regex"]), where),
+        pattern=_source(str(raw["regex"]), where, check),
         keywords=tuple(keywords),
         entropy=float(raw["entropy"]) if "entropy" in raw else None,
         secret_group=int(group) if group is not None else None,
-        allowlists=tuple(_allowlist(a, where) for a in raw.get("allowlists", [])),
+        allowlists=tuple(_allowlist(a, where, check) for a in raw.get("allowlists", [])),
         anchored=anchored,
         gate=_compile(gate, where) if gate is not None else None,
         gate_window=window,
@@ -132,12 +162,13 @@ def _rule(raw: dict[str, Any], source: str) -> Rule:
     )
 
 
-def load_rule_file(path: Path) -> tuple[list[Rule], Allowlist]:
-    """Rules of one TOML file, in file order, and its global allowlist."""
+def load_rule_file(path: Path, *, check: bool = True) -> tuple[list[Rule], Allowlist]:
+    """Rules of one TOML file, in file order, and its global allowlist. `check` compiles
+    every pattern now; the shipped files skip it (the test suite compiles them)."""
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    rules = [_rule(raw, path.name) for raw in data.get("rules", [])]
-    return rules, _allowlist(data.get("allowlist", {}), f"{path.name} allowlist")
+    rules = [_rule(raw, path.name, check) for raw in data.get("rules", [])]
+    return rules, _allowlist(data.get("allowlist", {}), f"{path.name} allowlist", check)
 
 
 @dataclass(frozen=True)
@@ -151,8 +182,8 @@ class RuleSet:
 @cache
 def default_rules() -> RuleSet:
     """The shipped rule set, loaded once per process."""
-    vendored, global_allow = load_rule_file(GITLEAKS_FILE)
-    own, _ = load_rule_file(SLEEPD_FILE)
+    vendored, global_allow = load_rule_file(GITLEAKS_FILE, check=False)
+    own, _ = load_rule_file(SLEEPD_FILE, check=False)
     ids = [r.id for r in vendored + own]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:

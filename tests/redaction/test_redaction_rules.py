@@ -3,21 +3,40 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from sleepd.redaction.rules import GITLEAKS_FILE, SLEEPD_FILE, default_rules, load_rule_file
+from sleepd.redaction.rules import (
+    GITLEAKS_FILE,
+    SLEEPD_FILE,
+    RuleError,
+    default_rules,
+    load_rule_file,
+)
 from sleepd.redaction.translate import go_to_python
 
 
 def test_every_vendored_and_own_rule_compiles_with_keywords() -> None:
     for path in (GITLEAKS_FILE, SLEEPD_FILE):
-        rules, _ = load_rule_file(path)
+        rules, allowlist = load_rule_file(path)
         assert rules, path
         for rule in rules:
             assert isinstance(rule.regex, re.Pattern)
             assert rule.keywords, rule.id
             assert all(k == k.lower() for k in rule.keywords), rule.id
+        for allow in [allowlist, *(a for rule in rules for a in rule.allowlists)]:
+            assert all(isinstance(regex, re.Pattern) for regex in allow.regexes)
+    # the shipped set, loaded without checking, compiles each pattern when first used
+    for rule in default_rules().rules:
+        assert isinstance(rule.regex, re.Pattern), rule.id
+
+
+def test_a_rule_file_with_a_bad_pattern_fails_its_load(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.toml"
+    bad.write_text('[[rules]]\nid = "broken"\nregex = "(unclosed"\nkeywords = ["x"]\n')
+    with pytest.raises(RuleError, match="does not compile"):
+        load_rule_file(bad)
 
 
 def test_common_providers_are_covered() -> None:
