@@ -119,7 +119,10 @@ def _source(pattern: str, where: str, check: bool) -> str:
     fails the load (a rule file a person wrote), not the first text it meets."""
     source = go_to_python(pattern)
     if check:
-        _compile(pattern, where)
+        try:
+            re.compile(source, _FLAGS)
+        except re.error as exc:
+            raise RuleError(f"{where}: regex does not compile: {exc}") from exc
     return source
 
 
