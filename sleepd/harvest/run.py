@@ -25,7 +25,6 @@ from sleepd.harvest.read import feed
 from sleepd.harvest.report import DiskFullError, HarvestReport, SourceReport, note_error
 from sleepd.harvest.write import GroupWriter
 from sleepd.sources import enabled_sources, roots_for
-from sleepd.store import ingest
 from sleepd.store.fastread import ReadOnlyDb
 from sleepd.store.writedb import WriteTarget
 
@@ -169,8 +168,6 @@ def _harvest_locked(
     if any(plan.jobs for plan in plans):
         with _older_objects_left_alone():
             _read_and_store(target, cfg, plans, report, progress, jobs)
-        with target.transaction() as db_write:
-            ingest.link_parent_sessions(db_write)
     return report
 
 

@@ -90,6 +90,15 @@ class GroupWriter:
         if group is None:
             return
         try:
+            # a subagent and its parent, both stored, are linked by the commit that stores
+            # the second of them: a harvest killed between commits leaves no pair unlinked
+            # for a later harvest, which may find nothing new to read, to put right
+            ingest.link_parent_sessions(group.db)
+        except BaseException as exc:
+            self._caches.clear()
+            group.roll_back(exc)
+            raise
+        try:
             group.commit()
         except BaseException:
             self._caches.clear()

@@ -506,9 +506,9 @@ def add_redaction_counts(db: WriteDb, source: str, counts: dict[str, int]) -> No
 def link_parent_sessions(db: WriteDb) -> int:
     """Resolve subagent/fork parents whose parent session has now been seen.
 
-    One statement: it runs after every harvest, and a subagent whose parent is
-    never harvested stays an orphan for good, so a query per orphan would be paid
-    again and again.
+    One statement: it runs in every harvest write group's transaction, and a
+    subagent whose parent is never harvested stays an orphan for good, so a query
+    per orphan would be paid again and again.
     """
     parent_id = (
         "(SELECT parent.id FROM sessions AS parent WHERE parent.source = sessions.source "

@@ -94,3 +94,47 @@ def test_random_kills_then_a_clean_run_equal_one_clean_harvest(
     assert len(clean_dump["events"]) > 2000
     for table in clean_dump:
         assert killed_dump[table] == clean_dump[table], table
+
+
+#: A harvest that dies the moment its reading and writing are done: every group is
+#: committed, and nothing after the last commit runs.
+DIES_AFTER_THE_LAST_COMMIT = """
+import os
+import sleepd.harvest.run as run
+from sleepd.config import load_config
+from sleepd.harvest import harvest
+from sleepd.store.open import open_store
+
+read_and_store = run._read_and_store
+
+
+def then_die(*args, **kwargs):
+    read_and_store(*args, **kwargs)
+    os._exit(137)
+
+
+run._read_and_store = then_die
+harvest(open_store(load_config(), write=True), load_config())
+"""
+
+
+def test_a_kill_after_the_last_commit_leaves_every_subagent_linked(
+    isolated_home: Path, cfg: Any, db_file: Path
+) -> None:
+    # the rerun finds every file read to its end, so it writes nothing: what the killed
+    # harvest committed must already be what one clean harvest leaves, parent links too
+    lay_out_copies(isolated_home, 1)
+    died = subprocess.run(
+        [sys.executable, "-c", DIES_AFTER_THE_LAST_COMMIT], env=os.environ.copy(), check=False
+    )
+    assert died.returncode == 137
+    assert run_child() == 0
+
+    clean_db = isolated_home / "clean.db"
+    engine = make_engine(f"sqlite:///{clean_db}")
+    upgrade(engine)
+    harvest(engine, cfg)
+    engine.dispose()
+    killed, clean = canonical_dump(db_file)["sessions"], canonical_dump(clean_db)["sessions"]
+    assert any(row[2] == "subagent" and row[5] for row in clean)  # a linked subagent is there
+    assert killed == clean
