@@ -188,8 +188,9 @@ class BatchRedactor:
 
         `known`: strings the parse state held when it was last stored or redacted, each
         the redaction's own output (redacting one again gives it back): they are not
-        searched again. A file read again carries its whole parse state, most of it
-        stored before; searching only what the harvester added keeps a small read small.
+        searched again, and the state's strings as redacted here join them. A file read
+        again carries its whole parse state, most of it stored before; searching only
+        what the harvester added keeps a small read small.
 
         Texts and raw lines are redacted one by one. The short fields of a record (ids,
         names, branch, title…) and the strings of a JSON tree (session meta, the parse
@@ -239,6 +240,8 @@ class BatchRedactor:
         if flagged:
             skip = known if state is not None else None
             self._redact_flagged(flagged, groups, len(events), trees, tree_strings, counts, skip)
+        if known is not None and state is not None:
+            known.update(tree_strings[len(sessions)])  # as redacted: each its own output
         return counts
 
     def _redact_flagged(
@@ -253,7 +256,8 @@ class BatchRedactor:
     ) -> None:
         """Each string of the flagged records and trees redacted as it would be alone:
         an event's fields as texts, a session's fields and a tree's strings as names.
-        The last tree's strings in `known` (the parse state's, redacted before) are kept."""
+        The last tree's strings in `known` (the parse state's, redacted before) are kept.
+        A rebuilt tree's `tree_strings` entry becomes its strings as redacted."""
         fields: list[tuple[Any, str]] = []
         values: list[str] = []
         name_fields: list[tuple[Any, str]] = []
@@ -294,7 +298,8 @@ class BatchRedactor:
             if found:
                 for rules in found:
                     _count(counts, rules)
-                rebuilt = _rebuilt(tree, iter(text for text, _ in taken), 0)
+                tree_strings[number] = [text for text, _ in taken]
+                rebuilt = _rebuilt(tree, iter(tree_strings[number]), 0)
                 tree.clear()
                 tree.update(rebuilt)
 
@@ -404,7 +409,7 @@ def prepare(
     """Redact everything the batch would store, then clip it, then make the store's rows.
 
     `known`: the parse state's strings that passed the redaction before (`read_file`
-    keeps them); this batch's parse state is added to them once redacted. A parse state
+    keeps them; the redaction adds this batch's state to them). A parse state
     stored after redaction carries `REDACTED_STATE`, so the next read knows its strings.
     """
     cursor = _cursor_row(batch.cursor)
@@ -427,10 +432,6 @@ def prepare(
     counts: dict[str, int] = {}
     if redactor is not None:
         counts = redactor.redact(events, sessions, cursor.parse_state, known)
-        if known is not None:
-            redacted: list[str] = []
-            _strings_of(cursor.parse_state, redacted, 0)
-            known.update(redacted)
     clip_events(events, max_text_bytes)
     cursor.parse_state = clip_tree(cursor.parse_state, max_text_bytes)
     if redactor is not None:
