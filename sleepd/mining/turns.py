@@ -215,6 +215,21 @@ _WRONG_ANSWER = (
     # don't you try …", a suggestion)
     r"|\bwhy (won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|hasn'?t) you\b"
     r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
+    # says the agent took a request the person never made ("i dint mean to revert", "I
+    # didn't ask for that")
+    r"|\bi (didn'?t|did not|dint|didnt) (mean|ask)\b"
+    # holds an act up to the agent, with a contrast or an emphasis ("but you started on
+    # the branch that had our changes!", "why did you push that?? it was live")
+    r"|^\W*but you (\w+[^\We]ed|made|did|went|put|took|wrote|broke|left|forgot|said|told|ran|"
+    r"built|set|kept|threw|gave|got|began|chose|thought)\b"
+    r"|\bwhy (did|would) you\b[^?!\n]{0,120}(\?\s*\?|!)"
+    # the same in the other languages people write in: a second person's past act
+    # questioned or set against ("por qué subiste …", "pero comenzaste …", "por que você
+    # apagou …", "pourquoi as-tu …", "warum hast du …", "perché hai …")
+    r"|\bpor ?qu[eé] (\w+aste|\w*[^\Wsx]iste|pusiste)\b|^\W*pero (\w+aste|\w*[^\Wsx]iste|pusiste)\b"
+    r"|\bpor ?qu[eé] (voc[eê]|vc|tu) \w+(ou|eu|iu)\b"
+    r"|\bpourquoi (as-tu|tu as|t'as|avez-vous|vous avez)\b|\bwarum (hast du|habt ihr)\b"
+    r"|\bperch[eé] hai\b"
     r"|\bwhat i('?m| am| was) (saying|trying to say|asking)\b|我(说|說)的是|我的意思是"
     r"|\bя (говорил|говорила|имел в виду|имела в виду)\b"
     r"|你(搞|弄)(错|錯)了|不是(这个|這個)意思|違います|そうじゃなくて|그게 아니라"

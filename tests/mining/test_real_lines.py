@@ -2296,6 +2296,42 @@ def test_failure_reports_of_wild_sample_22_are_corrections(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        # wild samples 22 and 24 (not in the repository): the agent's act held up to it
+        "por que subiste cosas de doordash ?? eso ya estaba en producción o no ?",
+        "pero comenzaste en la misma rama que ya teniamos cambios!",
+        "nvm fuck i wanted the one that was i dint mean to revert",
+        # the same cues in English and the other languages people write in
+        "but you started on the branch that already had our changes!",
+        "why did you push the doordash changes?? they were already live",
+        "I didn't ask for a new test file",
+        "pourquoi as-tu supprimé le fichier ?",
+        "warum hast du die Datei gelöscht?",
+        "por que você apagou o arquivo?",
+        "perché hai cancellato il file?",
+    ],
+)
+def test_an_act_of_the_agent_held_up_to_it_is_a_correction(text: str) -> None:
+    done = "Done: I pushed the changes to feature/payments and opened the pull request."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "why did you choose redis?",  # a question about a choice, asked calmly
+        "But you need to also update the docs",  # a step more, no past act
+        "por qué existe este archivo?",  # "existe" is the present, no one's past act
+        "por que insiste en eso?",
+    ],
+)
+def test_questions_and_steps_near_those_cues_are_no_corrections(text: str) -> None:
+    done = "Done: I pushed the changes to feature/payments and opened the pull request."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "why don't you try the other API first?",  # a suggestion, not a complaint
         "if the variable is not defined use a default value",
         "no liked posts should be shown on the profile page",
