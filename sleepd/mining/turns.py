@@ -389,7 +389,10 @@ _GREETING = re.compile(
     r"^\W*(hi|hello|hey|hallo|hola|bonjour|salut|ciao|ol[aá]|oi|privet|good (morning|afternoon|"
     r"evening)|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
     r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
-    r"wie geht'?s|qué tal|你好吗|你好嗎)\W*$",
+    r"wie geht'?s|qué tal|你好吗|你好嗎)"
+    # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
+    r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
+    r"\W*$",
     re.IGNORECASE,
 )
 #: The agent's own launcher typed into the session ("claude -c", "codex resume"): meant for

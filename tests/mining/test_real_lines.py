@@ -1563,6 +1563,19 @@ def test_a_greeting_in_another_language_is_housekeeping(text: str) -> None:
     assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
 
 
+@pytest.mark.parametrize("text", ["Hello Jarvis.", "hi there!", "hey claude"])
+def test_a_greeting_to_someone_is_housekeeping(text: str) -> None:
+    # wild sample 22 (not in the repository): a session opened with "Hello Jarvis."
+    turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize("text", ["hey continue", "Hey Jarvis, fix the login page"])
+def test_a_greeting_before_a_request_is_no_greeting(text: str) -> None:
+    turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
+
+
 @pytest.mark.parametrize(
     "text",
     [
