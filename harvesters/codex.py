@@ -87,21 +87,24 @@ MAX_JSON_ROLLOUT_BYTES = 64 << 20
 #: Clip limits (bytes) of the texts that are details rather than content.
 RAW_CLIP = 16384
 ERROR_CLIP = 500
-_INJECTED_PREFIXES = (
-    "<environment_context>",
-    "<user_instructions>",
-    "<INSTRUCTIONS>",
-    "# AGENTS.md instructions",
-    "<permissions instructions>",
-    "<collaboration_mode>",
-    "<turn_aborted>",
-    "<user_shell_command>",
-    # what the Codex desktop app tells the model before the person's first words
-    "<recommended_plugins>",
-    "<app-context>",
-    "<skills_instructions>",
-    "<plugins_instructions>",
-    "<apps_instructions>",
+#: What Codex itself writes as a `role:"user"` message, which no person typed: the
+#: contextual fragments it puts before or between turns (codex-rs's
+#: `is_contextual_user_fragment`: instructions, environment, skills, shell commands the
+#: person ran, aborted turns, subagent notices, hook prompts, the desktop app's context;
+#: tags in any case) and the warnings `record_model_warning` addresses to the model
+#: ("Warning: apply_patch was requested via shell_command. Use the apply_patch tool
+#: instead of exec_command."). A person's pasted warning ("Warning: x is not defined")
+#: is none of these.
+INJECTED_USER_TEXT = re.compile(
+    r"\s*(?:<(?i:environment_context|user_instructions|instructions|permissions instructions|"
+    r"collaboration_mode|turn_aborted|user_shell_command|recommended_plugins|app-context|"
+    r"skills?_instructions|plugins_instructions|apps_instructions|skill|subagents|"
+    r"subagent_notification|codex_internal_context|goal_context|hook_prompt|"
+    r"external_[a-z0-9_-]+)[\s>]"
+    r"|# AGENTS\.md instructions"
+    r"|Warning: (?:apply_patch|update_plan) was requested via \S+?\. Use the \w+ tool instead"
+    r"|Warning: The maximum number of (?:unified )?exec processes you can keep open is"
+    r"|Warning: Your account was flagged for potentially high-risk cyber activity)"
 )
 _PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\s*(-?\d+)", re.I)
 _SKIPPED_EVENT_MSGS = frozenset(
@@ -408,7 +411,7 @@ class _CodexFile:
         if role == "assistant":
             self._emit(line, eid, "assistant_text", "assistant", ts, text)
         elif role == "user":
-            if text.lstrip().startswith(_INJECTED_PREFIXES):
+            if INJECTED_USER_TEXT.match(text):
                 self._emit(line, eid, "meta", "user", ts, text, is_meta=True)
             else:
                 self._emit(line, eid, "user_prompt", "user", ts, text)

@@ -156,6 +156,11 @@ def family_name(intent: str) -> str | None:
 
 
 _BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)
+#: A memory the person added with Claude Code's `#` shortcut: the `/memory` built-in's
+#: work, typed as a line of its own.
+_MEMORY_INPUT = re.compile(
+    r"^\s*<user-memory-input>(.*?)</user-memory-input>", re.DOTALL | re.IGNORECASE
+)
 _BASH_OUTPUT = re.compile(
     r"<bash-(stdout|stderr)>(.*?)(?:</bash-\1>|\Z)", re.DOTALL | re.IGNORECASE
 )
@@ -181,10 +186,14 @@ def local_command_part(text: str) -> tuple[str, str] | None:
 
 def parse_command(text: str) -> SlashCommand | None:
     """The slash command a user record carries, or None. A bash-mode command the
-    person ran themselves (`! cmd`, stored as `<bash-input>`) is housekeeping too."""
+    person ran themselves (`! cmd`, stored as `<bash-input>`) and a memory added with
+    `#` (stored as `<user-memory-input>`) are housekeeping too."""
     bash = _BASH_INPUT.match(text[:20000])
     if bash:
         return SlashCommand(name="bash-input", args=bash.group(1).strip())
+    memory = _MEMORY_INPUT.match(text[:20000])
+    if memory:
+        return SlashCommand(name="memory", args=memory.group(1).strip())
     tags = {m.group(1).lower(): m.group(2).strip() for m in _TAG.finditer(text[:20000])}
     if "command-name" in tags or "command-message" in tags:
         name = (tags.get("command-name") or tags.get("command-message") or "").lstrip("/")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from harvesters.codex import INJECTED_USER_TEXT
 from harvesters.records import STEERING
 from sleepd.mining.commands import SlashCommand, parse_command
 from sleepd.mining.lexicon import Lexicon
@@ -137,9 +138,8 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     "<user_instructions>",
     "<recommended_plugins>",
     # Codex: a skill's instructions put in after the person typed `$name` (the typed
-    # request is the turn), and the harness's own warning to the model
+    # request is the turn)
     "<skill>",
-    "warning: apply_patch was requested via exec_command",
     "<task-notification>",
     "<turn_aborted>",
     "# agents.md instructions for",
@@ -152,6 +152,9 @@ _NOISE_PREFIXES: tuple[str, ...] = (
 #: after the local-command caveat ("Unknown skill: refactor-livedata"): not typed words.
 _UNKNOWN_COMMAND = re.compile(r"unknown (skill|command|slash command): [\w:.@/-]+")
 _INTERRUPT_PREFIX = "[request interrupted by user"
+#: Claude Code's placeholder for a user record with nothing in it (written, for one, right
+#: after a memory added with `#`): no one typed it.
+_NO_CONTENT = "(no content)"
 _CODEX_ABORTED = "<turn_aborted>"
 
 
@@ -205,6 +208,8 @@ def is_typed_prompt(event: EventView) -> bool:
     raw = event.text.lstrip().lower()
     if any(raw.startswith(prefix) for prefix in _NOISE_PREFIXES):
         return False
+    if INJECTED_USER_TEXT.match(event.text) or raw.rstrip() == _NO_CONTENT:
+        return False  # stored before the harvest knew them as Codex's or Claude Code's
     if _UNKNOWN_COMMAND.fullmatch(raw.rstrip()):
         return False
     return bool(clean_prompt(event.text))
@@ -217,7 +222,9 @@ def command_of_event(event: EventView) -> SlashCommand | None:
     if event.raw_type and event.raw_type not in (STEERING,):
         return None  # queue operations echo the typed text; the record itself follows
     head = event.text[:2000]
-    wrapped = "<command-" in head or head.lstrip().startswith("<bash-input>")
+    wrapped = "<command-" in head or head.lstrip().startswith(
+        ("<bash-input>", "<user-memory-input>")
+    )
     if not wrapped and not head.lstrip().startswith("/"):
         return None
     if event.kind == "meta" and not wrapped:

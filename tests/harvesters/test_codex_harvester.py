@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from harvesters.codex import CodexHarvester, decode_tool_output
 from harvesters.records import Batch, EventRecord, FileCursor, SourceFile
@@ -323,6 +324,49 @@ def test_what_the_desktop_app_tells_the_model_is_no_prompt(
     make_jsonl(path, [META, user(plugins), user("fix the flaky parser test")])
     got = events(read(path))
     assert [(e.kind, e.is_meta) for e in got] == [("meta", True), ("user_prompt", False)]
+
+
+@pytest.mark.parametrize(
+    "injected",
+    [
+        # wild sample 25 (not in the repository, Ogekuri/G 2025-12-17 line 119)
+        "Warning: apply_patch was requested via shell_command. Use the apply_patch tool "
+        "instead of exec_command.",
+        "Warning: update_plan was requested via exec_command. Use the update_plan tool "
+        "instead of shell command.",
+        "Warning: The maximum number of exec processes you can keep open is 60 and you "
+        "currently have 61 processes open.",
+        "Warning: Your account was flagged for potentially high-risk cyber activity and this "
+        "request was routed to a fallback model.",
+        '<SUBAGENT_NOTIFICATION>{"agent": "a1", "status": "done"}</SUBAGENT_NOTIFICATION>',
+        '<hook_prompt hook_run_id="h1">check the lint</hook_prompt>',
+        "<goal_context>ship the release</goal_context>",
+        "<skill>\n<name>review</name>\n</skill>",
+    ],
+)
+def test_what_codex_writes_as_a_user_message_is_no_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl, injected: str
+) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, user("fix the parser"), user(injected)])
+    got = events(read(path))
+    assert [(e.kind, e.is_meta) for e in got] == [("user_prompt", False), ("meta", True)]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Warning: timeSinceFirst is not defined",  # a browser console's line, pasted
+        "Warning: apply_patch keeps failing on the lockfile, can you look?",
+        "<skills> should be a folder, not a file",
+    ],
+)
+def test_a_persons_warning_or_tag_is_still_a_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl, typed: str
+) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, user(typed)])
+    assert [(e.kind, e.is_meta) for e in events(read(path))] == [("user_prompt", False)]
 
 
 def test_an_approval_check_thread_is_a_subagent_of_its_parent(

@@ -82,6 +82,10 @@ def test_a_custom_command_without_arguments_is_a_task() -> None:
         # marot spotter tool_heavy line 9 (typed as plain text), 326189cf line 6 (bash mode)
         "/mcp",
         "<bash-input>uv run ty check</bash-input>",
+        # wild sample 25 (not in the repository, kiliman/claude-transcript test2 line 502):
+        # a memory added with Claude Code's `#` shortcut
+        "<user-memory-input>When committing to git repo, always use the conventional-commits "
+        "convention for log message</user-memory-input>",
         # melagiri 99_… line 3
         "Hello",
     ],
@@ -2385,3 +2389,40 @@ def test_a_pull_requests_failing_checks_pasted_are_a_correction() -> None:
     )
     pushed = "Pushed to the branch; the PR is updated and CI is running."
     assert kind_of(pasted, agent_text=pushed) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 25 (not in the repository): Codex's warning to the model, written
+        # as a user message (Ogekuri/G 2025-12-17 line 119), stored so by older harvests
+        "Warning: apply_patch was requested via shell_command. Use the apply_patch tool "
+        "instead of exec_command.",
+        "Warning: The maximum number of unified exec processes you can keep open is 60 and you "
+        "currently have 61 processes open.",
+        # Claude Code's placeholder after a `#` memory (kiliman/claude-transcript line 503)
+        "(no content)",
+    ],
+)
+def test_what_the_tools_wrote_as_a_user_message_is_no_turn(text: str) -> None:
+    b = (
+        SessionBuilder()
+        .prompt("add a health check endpoint")
+        .say("Done: /health returns 200.")
+        .prompt(text)
+        .say("Noted.")
+    )
+    episodes = segment(views(b), lexicon_for())
+    assert [e.intent.text for e in episodes] == ["add a health check endpoint"]
+    assert [t.kind for e in episodes for t in e.feedback] == []
+
+
+def test_a_pasted_warning_is_still_a_turn() -> None:
+    b = (
+        SessionBuilder()
+        .prompt("add a health check endpoint")
+        .say("Done: /health returns 200.")
+        .prompt("Warning: timeSinceFirst is not defined")
+    )
+    episodes = segment(views(b), lexicon_for())
+    assert [t.kind for e in episodes for t in e.feedback] == [TurnKind.CORRECTION]
