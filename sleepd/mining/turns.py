@@ -230,6 +230,27 @@ _WRONG_ANSWER = (
     r"|\bpor ?qu[eé] (voc[eê]|vc|tu) \w+(ou|eu|iu)\b"
     r"|\bpourquoi (as-tu|tu as|t'as|avez-vous|vous avez)\b|\bwarum (hast du|habt ihr)\b"
     r"|\bperch[eé] hai\b"
+    # asks why something the work should have done did not happen ("why didn't speckit
+    # answer in french!", "pourquoi speckit n'a pas répondu en français !"); "why didn't
+    # we …" questions a choice, and "¿por qué no pruebas …?" suggests
+    r"|\bwhy (didn'?t|did not|doesn'?t|does not|isn'?t|wasn'?t|hasn'?t|has not|haven'?t)\b"
+    r"(?! (we|i)\b)"
+    r"|\bpourquoi\b[^?!.\n]{0,40}\b(n'(a|as|avez|ont|est|es)|ne s'est)\s+pas\b"
+    r"|\bpor ?qu[eé] no (se |lo |la |le )?\w+(ó|aste|iste|aron|ieron)\b"
+    r"|\bpor ?que (voc[eê] |vc )?n[aã]o (se )?\w+(ou|eu|iu|aram|eram)\b"
+    r"|\bperch[eé] non (ha|hai|hanno|è|sono)\b"
+    r"|\bwarum (hat|hast|haben|habt|ist|wurde)\b[^?!.\n]{0,40}\bnicht\b"
+    # the state is not what the person believed was done ("I thought we already planned
+    # phase 9?", "I thought you had fixed that")
+    r"|\bi thought (we|you|it|that)( had| have|'d| was| were)? already\b"
+    r"|\bi thought (you|we) (had|'d) (fixed|done|added|removed|changed|updated|planned)\b"
+    # asks what the error just met is, its output pasted ("what is this error? …",
+    # "cosa è questo errore?", "c'est quoi cette erreur", "这是什么错误")
+    r"|\b(what('?s| is)|why) (this|that) (error|warning|exception|failure)\b"
+    r"|\bcos'?[aè]\s?(è )?(questo|quest') ?errore\b|\bqu[eé] es (este|ese) error\b"
+    r"|\bc'est quoi (cette|ce) (erreur|warning|message)\b|\bque(l| est) (cette|ce) erreur\b"
+    r"|\bwas (ist|sind) (das|diese[rs]?) (für )?(ein(en)? )?fehler\b"
+    r"|这是什么(错误|报错)|这个(错误|报错)是什么"
     r"|\bwhat i('?m| am| was) (saying|trying to say|asking)\b|我(说|說)的是|我的意思是"
     r"|\bя (говорил|говорила|имел в виду|имела в виду)\b"
     r"|你(搞|弄)(错|錯)了|不是(这个|這個)意思|違います|そうじゃなくて|그게 아니라"
@@ -750,6 +771,7 @@ _GO_AHEAD_ELSEWHERE = re.compile(
     r"^\W*((pode|podes|puedes|puede)\s+(fazer|seguir|continuar|prosseguir|aplicar|"
     r"implementar|hacer|seguir|continuar|proceder|aplicar)|faça|faz|manda ver|bora|segue|"
     r"prossiga|adelante|hazlo|dale|sigue|contin[uú]a|procede|vas-y|allez-y|fais-le|"
+    r"procedi|procediamo|vai avanti|vai pure|fallo|"
     r"mach (weiter|das|es)|los geht'?s|давай|продолжай|делай|сделай|вперё?е?д|"
     r"(继续|繼續)(执行|執行|实施|實施|进行|進行)?(计划|計劃|下一步)?|按(计划|計劃)(执行|執行|进行|進行))"
     r"(\W+(as|os|las|los|les|die|the|a|o|la|el|le|it|isso|isto|eso|esto|ça|das|это|"
@@ -1172,6 +1194,14 @@ def _requests_more(text: str) -> bool:
     """After a verdict, the turn goes on to ask for something (not the person's own next
     step: "Great. I'll see if these end up in the transcript." asks the agent nothing)."""
     rest = text[len(_first_clause(text)) :].strip(" .,!;:-\n")
+    if not rest:
+        # one clause ("great job, now add a dark mode"): what follows the verdict's words
+        # asks for more only when it is a request
+        rest = _APPROVAL_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
+        if rest == text.strip(" .,!;:-\n") or not (
+            _IMPERATIVE.search(rest) or _REQUEST.search(rest)
+        ):
+            return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
         return False
     return len(_WORD.findall(rest)) >= 3
@@ -1327,6 +1357,17 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             TurnKind.CORRECTION, 0.6, ("a verdict asked for: not right",), hard=True
         )
     if approval_head:
+        after_head = _APPROVAL_HEAD.sub("", verdict, count=1)
+        after_verdict = _after_first(verdict) or (after_head if after_head != verdict else "")
+        if after_verdict and _is_closing_step(after_verdict):
+            # "Nice...please commit", "great, commit and push": the work is accepted and
+            # the person asks for the task's closing step, still part of the task
+            return TurnDecision(
+                TurnKind.FOLLOW_UP,
+                0.7,
+                ("verdict then a closing step",),
+                approves_previous=True,
+            )
         if not _requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
         rest = _after_first(verdict)

@@ -2426,3 +2426,59 @@ def test_a_pasted_warning_is_still_a_turn() -> None:
     )
     episodes = segment(views(b), lexicon_for())
     assert [t.kind for e in episodes for t in e.feedback] == [TurnKind.CORRECTION]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 25 (not in the repository), each after the agent's work
+        "pourquoi speckit n'a pas répondu en français !",
+        "I thought we already planned phase 9?",
+        "cosa è questo errore? … PYTHONPATH=src python3 -m git_alias.core ver … Version "
+        "mismatch between pyproject.toml and __init__.py",
+        # the same cues in English and the other languages
+        "why didn't the migration run on staging?",
+        "what is this error?\nVersion mismatch between pyproject.toml and __init__.py",
+        "¿por qué no se guardó el archivo?",
+        "por que não salvou o arquivo?",
+        "warum hat der Build nicht funktioniert?",
+        "perché non ha salvato il file?",
+        "I thought you had fixed that already",
+    ],
+)
+def test_a_result_not_as_expected_is_a_correction(text: str) -> None:
+    done = "I've updated the speckit config and the migration; the build passes now."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "why didn't we use redis for this?",  # questions a choice
+        "¿por qué no pruebas con redis?",  # a suggestion
+        "I thought about it more, let's keep the queue",
+    ],
+)
+def test_choices_and_suggestions_near_those_cues_are_no_corrections(text: str) -> None:
+    done = "I've updated the speckit config and the migration; the build passes now."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 25 (not in the repository, kiliman/claude-transcript lines 351, 471)
+        "Nice...please commit",
+        "works great... please commit",
+        "great, commit and push",
+    ],
+)
+def test_a_verdict_then_the_closing_step_is_a_follow_up(text: str) -> None:
+    done = "Done: the monitor now redraws the graph every second and the tests pass."
+    assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize("text", ["great, thanks", "perfect", "works great"])
+def test_a_verdict_alone_is_still_an_approval(text: str) -> None:
+    done = "Done: the monitor now redraws the graph every second and the tests pass."
+    assert kind_of(text, agent_text=done) is TurnKind.APPROVAL
