@@ -35,8 +35,9 @@ _QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^�
 _LINE_COL = re.compile(r"(:\d+)+\b|\bline \d+(, col(umn)? \d+)?", re.I)
 #: A number, with the unit a duration or a size carries (`0.32ms`, `5s`, `12MB`, `40%`):
 #: a test's timing must not make each run of one failure a pattern of its own.
-_NUMBER = re.compile(r"\b\d+(\.\d+)?(?:[mµun]?s|[kmg]i?b|b|%)?(?=\W|$)", re.I)
+_NUMBER = re.compile(r"\b\d+(\.\d+)?(?:[mµun]?s|min|[kmg]i?b|b|%|m|h)?(?=\W|$)", re.I)
 _SPACE = re.compile(r"\s+")
+_NUMBERS_RUN = re.compile(r"<n>(?:\s+<n>)+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 #: Words logs write in capitals that have an errno's shape (E and three capitals or more).
@@ -204,14 +205,43 @@ def normalize(line: str) -> str:
     text = _LINE_COL.sub("", text)
     text = _HEX.sub("<hex>", text)
     text = _NUMBER.sub("<n>", text)
+    text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
+
+
+#: Claude Code's note that it stopped a command at its time limit, written in front of
+#: the command's first line of output ("Command timed out after 2m 0.0s (node:38089) …").
+_TIMED_OUT_PREFIX = re.compile(
+    r"^(\s*Command timed out after (?:\d+h )?(?:\d+m )?[\d.]+m?s)(?:\s+|$)"
+)
+#: A runtime's or tool's warning, printed beside the failure but not it (node's
+#: `(node:1) ExperimentalWarning: …` and its `(Use `node --trace-warnings …`)` hint,
+#: Python's `DeprecationWarning`, `npm WARN`, a `warning:` line).
+_WARNING_LINE = re.compile(
+    r"(?-i:\b[A-Z]\w*Warning\b)|^\W*(?:warn(?:ing)?\b|npm warn\b)|node --trace-warnings",
+    re.I,
+)
 
 
 def _printed_lines(text: str) -> list[str]:
     """The output's non-blank lines as a terminal showed them (no colour codes, no
-    Claude Code tags)."""
+    Claude Code tags, a time-limit note on a line of its own)."""
     plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
+    plain = _TIMED_OUT_PREFIX.sub(r"\1\n", plain, count=1)
     return [ln for ln in plain.splitlines() if ln.strip()]
+
+
+def _without_warnings(lines: list[str]) -> list[str]:
+    """The lines that are not a warning, when one of them says what went wrong: a
+    warning printed on every run (node's experimental-feature notice) must not sign every
+    failure it accompanies; with no other clue, a warning is still one."""
+    kept = [line for line in lines if not _WARNING_LINE.search(line)]
+    if any(
+        (_sounds_like_error(line) or _TIMED_OUT_PREFIX.match(line)) and not _not_a_cause(line)
+        for line in kept
+    ):
+        return kept
+    return lines
 
 
 def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
@@ -219,7 +249,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
     over when another line sounds like an error."""
     every = [ln.strip() for ln in printed]
-    lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
+    lines = _without_warnings([ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every)
     causes: list[str] = []
     erring: list[str] = []
     errors: list[str] = []
@@ -287,7 +317,10 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
                 return line
     # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
-    return worded[-1] if worded else lines[0]
+    if worded:
+        return worded[-1]
+    # a rule of dashes or equals signs under a test report says nothing
+    return next((line for line in lines if _WORD.search(line)), lines[0])
 
 
 #: The example a pattern keeps: its key line, a line before it and a few after it.

@@ -378,3 +378,78 @@ def test_an_example_leaves_out_the_wrappers_lines() -> None:
 def test_a_missing_program_is_one_failure_whichever_shell_reports_it(line: str) -> None:
     # wild sample 5 (not in the repository): python-not-found was two patterns, zsh and bash
     assert signature_of(f"Exit code 127\n{line}", "Bash", 127).text == "command not found: python"
+
+
+# wild sample 25 (not in the repository, kiliman/claude-transcript): node prints its
+# experimental-feature warning before every run's output, whatever then fails
+NODE_WARNING = (
+    "(node:31952) ExperimentalWarning: Type Stripping is an experimental feature and might "
+    "change at any time\n(Use `node --trace-warnings ...` to show where the warning was created)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "klass", "says"),
+    [
+        (
+            NODE_WARNING + "file:///p/index.ts:26\n    this.logger = createLogger();\n\n"
+            "TypeError: createLogger is not a function\n    at new Service (file:///p/index.ts:26:19)",
+            "TypeError",
+            "createLogger is not a function",
+        ),
+        (
+            NODE_WARNING + "node:events:485\n      throw er;\n\n"
+            "Error: listen EADDRINUSE: address already in use :::8080",
+            "EADDRINUSE",
+            "address already in use",
+        ),
+        (
+            NODE_WARNING + "info: Starting Data Capture Service...\n"
+            "error: Failed to start service: Class constructors cannot be invoked without 'new'",
+            None,
+            "Failed to start service",
+        ),
+    ],
+)
+def test_a_warning_printed_beside_a_failure_does_not_sign_it(
+    output: str, klass: str | None, says: str
+) -> None:
+    signature = signature_of(output, "Bash")
+    assert signature.error_class == klass
+    assert says in signature.text and "Warning" not in signature.full
+
+
+def test_the_failures_behind_one_warning_stay_apart() -> None:
+    first = signature_of(NODE_WARNING + "TypeError: createLogger is not a function", "Bash")
+    second = signature_of(NODE_WARNING + "Error: listen EADDRINUSE: address in use", "Bash")
+    assert first.digest != second.digest
+
+
+def test_a_warning_with_no_other_clue_still_signs() -> None:
+    signature = signature_of(
+        "DeprecationWarning: the imp module is deprecated\nExit code 1", "Bash"
+    )
+    assert signature.error_class == "DeprecationWarning"
+
+
+def test_a_command_stopped_at_its_time_limit_is_signed_by_the_time_limit() -> None:
+    # Claude Code writes its note in front of the command's first line of output
+    long = signature_of("Command timed out after 2m 0.0s " + NODE_WARNING + "info: up", "Bash")
+    short = signature_of("Command timed out after 5s Chart server running at :8080", "Bash")
+    assert long.error_class == short.error_class == "timed out"
+    assert long.digest == short.digest and long.text == "Command timed out after <n>"
+    assert example_of("Command timed out after 5s Chart server running").startswith(
+        "Command timed out after 5s\nChart server running"
+    )
+
+
+def test_a_rule_of_dashes_is_no_signature() -> None:
+    # wild sample 25 (Ogekuri/G): unittest with nothing to run, exit 5
+    output = "-" * 70 + "\nRan 0 tests in 0.000s\n\nNO TESTS RAN"
+    assert signature_of(output, "shell_command", 5).text == "Ran <n> tests in <n>"
+
+
+def test_a_function_named_for_warnings_is_no_warning() -> None:
+    assert signature_of("logWarning('x');\nError: boom happened here", "Bash").text.startswith(
+        "Error: boom"
+    )
