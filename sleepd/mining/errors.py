@@ -104,10 +104,13 @@ _FAILURE_LINE = re.compile(
     r"|^\S+: command not found\b",
     re.MULTILINE,
 )
-#: A test run's own summary that nothing failed: it outweighs error lines the tests logged.
+#: A run's own summary that nothing failed (a test run's; a linter's that fixed all it
+#: found): it outweighs error lines the tests logged.
 _NOTHING_FAILED = re.compile(
     r"^\s*0 fail\b|^Tests?:?\s+(?!.*\bfailed\b).*\bpassed\b"
-    r"|^=+ (?!.*\b(failed|errors?)\b).*\bpassed\b",
+    r"|^=+ (?!.*\b(failed|errors?)\b).*\bpassed\b"
+    # ruff's `--fix` that fixed every finding it counted
+    r"|^Found \d+ errors? \(\d+ fixed, 0 remaining\)",
     re.MULTILINE,
 )
 #: How many lines at the end of an output are read for a failure (a failing command

@@ -95,7 +95,7 @@ _BARE_ERROR = "Error"
 #: `Failed to run task`, make's `*** [test] Error 2`, turbo's `exited (1)`, GitHub
 #: Actions' `Process completed with exit code 1`, go test's closing `FAIL`, cargo's
 #: `due to 2 previous errors`, a test run's `3 failed` or `228 errors` count, eslint's
-#: `✖ 3 problems (2 errors, 1 warning)`).
+#: `✖ 3 problems (2 errors, 1 warning)`, ruff's and mypy's `Found 3 errors`).
 _RUNNER_VERDICT = re.compile(
     r"\bscript\b.{0,80}\b(?:exited|failed)\b|\bfailed at the .{1,80} script\b"
     r"|\btask failed\b|\bfailed to run task\b|\brecipe\b.{0,80}\bfailed\b"
@@ -105,7 +105,8 @@ _RUNNER_VERDICT = re.compile(
     r"|^FAIL(?:\s+\S+(?:\s+\[[^]]*\]|\s+[\d.]+s)?)?$|\bdue to \d+ previous errors?\b"
     r"|^(?:\W*|tests?:?\s+)\d+ (?:fail|failed|failing|failures?|errors?)\b"
     r"(?!\s*(?:to|when|because|in\b))"
-    r"|\b\d+ passed, \d+ failed\b|^failed:\s+\S+#\S+$|\b\d+ problems? \(\d+ errors?\b",
+    r"|\b\d+ passed, \d+ failed\b|^failed:\s+\S+#\S+$|\b\d+ problems? \(\d+ errors?\b"
+    r"|^found \d+ errors?\b",
     re.I,
 )
 #: A test runner's report of a test that passed: its name may hold "error" ("throws a
@@ -269,9 +270,15 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
 _ERROR_WORDS = tuple(_ERROR_LINE.pattern.replace("\\'", "'").split("|"))
 
 
+#: A linter's finding, named by its rule's code (ruff's and flake8's `F401 [*] `os`
+#: imported but unused`, after a `path:line:col:` or on a line of its own): it says what
+#: went wrong though no error word is in it.
+_LINT_FINDING = re.compile(r"(?:^|:\d+(?::\d+)?:\s*)[A-Z]{1,4}\d{2,4}(?: \[\*\])? [`'\w]")
+
+
 def _sounds_like_error(line: str) -> bool:
     low = line.lower()
-    return any(word in low for word in _ERROR_WORDS)
+    return any(word in low for word in _ERROR_WORDS) or bool(_LINT_FINDING.search(line))
 
 
 #: Every runner verdict and passed-test report holds one of these (lowercased); a line

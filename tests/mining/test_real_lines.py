@@ -2482,3 +2482,11 @@ def test_a_verdict_then_the_closing_step_is_a_follow_up(text: str) -> None:
 def test_a_verdict_alone_is_still_an_approval(text: str) -> None:
     done = "Done: the monitor now redraws the graph every second and the tests pass."
     assert kind_of(text, agent_text=done) is TurnKind.APPROVAL
+
+
+def test_a_linter_that_fixed_all_it_found_did_not_fail() -> None:
+    # wild sample 23 (not in the repository): `ruff check --fix … 2>&1 | tail`, exit 0
+    fixed = _result(2, 1, "Found 3 errors (3 fixed, 0 remaining).")
+    assert not is_failed_result(fixed, _bash(1, "ruff check --fix . 2>&1 | tail -5"))
+    left = _result(2, 1, "Found 8 errors (7 fixed, 1 remaining).")
+    assert is_failed_result(left, _bash(1, "ruff check --fix . 2>&1 | tail -5"))

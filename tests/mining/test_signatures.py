@@ -453,3 +453,21 @@ def test_a_function_named_for_warnings_is_no_warning() -> None:
     assert signature_of("logWarning('x');\nError: boom happened here", "Bash").text.startswith(
         "Error: boom"
     )
+
+
+def test_a_linters_finding_signs_its_failure_not_its_count() -> None:
+    # wild sample 23 (not in the repository): ruff's findings, then its count
+    unused = (
+        "F401 [*] `time` imported but unused\n  --> wfc/review/orchestrator.py:228:28\n"
+        "help: Remove unused import: `time`\n\nFound 1 error.\n"
+        "[*] 1 fixable with the `--fix` option."
+    )
+    assigned = (
+        "wfc/review/orchestrator.py:171:9: F841 Local variable `start_time` is assigned to but "
+        "never used\nFound 1 error."
+    )
+    assert signature_of(unused, "Bash", 1).text == "F401 [*] <q> imported but unused"
+    assert "F841 Local variable <q> is assigned to but never used" in (
+        signature_of(assigned, "Bash", 1).text
+    )
+    assert signature_of("Found 2 errors.", "Bash", 1).text == "Found <n> errors."  # alone
