@@ -176,7 +176,15 @@ _PASTED_ERROR = re.compile(
     r"No such file or directory|Permission denied|Operation not permitted|"
     r"(Device or resource|target is) busy|"
     r"Read-only file system|Connection refused|Connection timed out|Is a directory|"
-    r"Not a directory|Too many open files|No space left on device)",
+    r"Not a directory|Too many open files|No space left on device)|"
+    # a build's or a service manager's failure as Docker prints it ("=> ERROR [worker
+    # builder 4/6] RUN go mod download", "ERROR: failed to solve", Compose's "dependency
+    # failed to start: container x has no healthcheck configured", "Error response from
+    # daemon"), and a browser console's refusal ("Refused to apply style from '…' because
+    # its MIME type …")
+    r"^\s*=> ERROR \[|^\s*ERROR: failed to (solve|build)\b|^\s*[\w-]+ failed to start: |"
+    r"\bError response from daemon\b|"
+    r"^\s*Refused to (apply|load|execute|connect|frame|display|evaluate)\b",
     re.MULTILINE,
 )
 #: The same reports in Chinese, Japanese and Korean, as verb phrases: a bare noun
@@ -230,6 +238,24 @@ _WRONG_ANSWER = (
     r"|\bpor ?qu[eé] (voc[eê]|vc|tu) \w+(ou|eu|iu)\b"
     r"|\bpourquoi (as-tu|tu as|t'as|avez-vous|vous avez)\b|\bwarum (hast du|habt ihr)\b"
     r"|\bperch[eé] hai\b"
+    # says the agent misread the request, or did what it was not to do ("you misunderstood",
+    # "tu n'as pas compris, tu devais remplir …", "я тебя просил …", "no entendiste")
+    r"|\byou (misunderstood|misread|got (it|that|me) wrong)\b|\bi (had )?(specified|stated)\b"
+    r"|\b(tu n'as|vous n'avez) pas compris\b|\b(tu devais|vous deviez)\b"
+    r"|\b(j'avais|je t'avais|je vous avais) (précisé|dit|demandé|indiqué|écrit)\b"
+    r"|\bno (me )?entendiste\b|\bte (pedí|dije)\b|\bten[ií]as que\b"
+    r"|\b(voc[eê]|vc) n[aã]o entendeu\b|\beu (te )?(pedi|disse)\b"
+    r"|\bdu hast (mich |das )?(nicht|falsch) verstanden\b|\bich hatte (doch )?(gesagt|geschrieben|"
+    r"gebeten)\b|\bnon hai capito\b|\bti avevo (detto|chiesto)\b"
+    r"|\bя (тебя|вас) просил|\b(ты|вы) не понял"
+    # says the result looks wrong or misses what was expected ("it shouldnt look like
+    # this", "je n'ai pas l'interface ui", "je ne vois pas le bouton")
+    r"|\b(it|this|that|they|these|the page|the ui|the screen)\s+(shouldn'?t|should not)\s+"
+    r"(look|appear|behave|be like)\b"
+    r"|\bje (ne vois (pas|rien)|n'ai (pas|rien) (le|la|l'|les|de|d'|d’|d’))"
+    # regrets an act of the work ("we should have done the tests before committing")
+    r"|\b(we|you) should(n'?t| not)? have (\w+[^\We]ed|done|run|made|written|gone|kept|left|"
+    r"put|told|used|asked|checked|tested)\b"
     # asks why something the work should have done did not happen ("why didn't speckit
     # answer in french!", "pourquoi speckit n'a pas répondu en français !"); "why didn't
     # we …" questions a choice, and "¿por qué no pruebas …?" suggests

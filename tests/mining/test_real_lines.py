@@ -2490,3 +2490,47 @@ def test_a_linter_that_fixed_all_it_found_did_not_fail() -> None:
     assert not is_failed_result(fixed, _bash(1, "ruff check --fix . 2>&1 | tail -5"))
     left = _result(2, 1, "Found 8 errors (7 fixed, 1 remaining).")
     assert is_failed_result(left, _bash(1, "ruff check --fix . 2>&1 | tail -5"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 26 (not in the repository), each after the agent's work
+        "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
+        "dependency failed to start: container lms-go-minio-1 has no healthcheck configured",
+        "=> ERROR [worker builder 4/6] RUN go mod download  0.6s\n------\n"
+        " > [worker builder 4/6] RUN go mod download:",
+        "Refused to apply style from 'https://cdn.jsdelivr.net/npm/tailwindcss@3.4.4/dist/"
+        "tailwind.min.css' because its MIME type ('text/plain') is not a supported stylesheet "
+        "MIME type",
+        "ok it shouldnt look like this, there should be something like where they could click "
+        "on it and it would expand the options",
+        "We made a boo boo, we should have done those the tests before committing as bumping "
+        "the version changed Cargo.lock :(",
+        "je n'ai pas l'interface ui, juste le html pourquoi ?",
+        "нет локализация будет позже если я тебя правильно понял, я тебя просил работать со "
+        "мной на русском",
+        # the same cues in English and the other languages
+        "you misunderstood: the constitution, not a spec",
+        "I specified Go templates, not React",
+        "no entendiste, te pedí solo el backend",
+        "você não entendeu, eu pedi só o backend",
+        "non hai capito, ti avevo chiesto solo il backend",
+    ],
+)
+def test_the_agent_misreading_or_a_wrong_result_is_a_correction(text: str) -> None:
+    done = "J'ai rempli la spec et lancé le build ; tout est prêt. I've updated the service."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it should not be possible to delete admins",  # a requirement, not a verdict
+        "you should have access to the bucket now, try again",
+        "Tu devrais aussi ajouter un test pour la page d'accueil",  # a suggestion
+    ],
+)
+def test_requirements_and_notes_near_those_cues_are_no_corrections(text: str) -> None:
+    done = "I've updated the service and the tests pass."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
