@@ -232,6 +232,24 @@ def _printed_lines(text: str) -> list[str]:
     return [ln for ln in plain.splitlines() if ln.strip()]
 
 
+#: A package manager's or a build's progress line ("go: downloading x v1.2.0", pip's
+#: "Collecting x", cargo's "Compiling x v0.1.0", npm's "added 12 packages"): what it was
+#: doing, never what went wrong.
+_PROGRESS_LINE = re.compile(
+    r"^(?:go: (?:downloading|finding module|found|added|upgraded|downgraded|extracting)\b"
+    r"|(?:Collecting|Downloading|Downloaded|Compiling|Fetching|Resolving|Installing|"
+    r"Requirement already satisfied|Using cached|Obtaining|Preparing metadata|Building wheel|"
+    r"Updating crates\.io index|Locking|Checking) \S"
+    r"|added \d+ packages?\b)"
+)
+
+
+def _without_progress(lines: list[str]) -> list[str]:
+    """The lines that are not a progress line, when any are."""
+    kept = [line for line in lines if not _PROGRESS_LINE.match(line)]
+    return kept or lines
+
+
 def _without_warnings(lines: list[str]) -> list[str]:
     """The lines that are not a warning, when one of them says what went wrong: a
     warning printed on every run (node's experimental-feature notice) must not sign every
@@ -250,7 +268,8 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
     over when another line sounds like an error."""
     every = [ln.strip() for ln in printed]
-    lines = _without_warnings([ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every)
+    lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
+    lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
     erring: list[str] = []
     errors: list[str] = []

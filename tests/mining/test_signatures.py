@@ -471,3 +471,20 @@ def test_a_linters_finding_signs_its_failure_not_its_count() -> None:
         signature_of(assigned, "Bash", 1).text
     )
     assert signature_of("Found 2 errors.", "Bash", 1).text == "Found <n> errors."  # alone
+
+
+def test_a_progress_line_never_signs_a_failure_another_line_names() -> None:
+    # wild sample 26 (not in the repository): `go generate` after `go get`, exit 1
+    output = (
+        "go: downloading golang.org/x/tools v0.37.0\ngo: downloading golang.org/x/mod v0.28.0\n"
+        "../../.cache/go-mod/golang.org/x/tools@v0.37.0/go/packages/packages.go:28:2: missing "
+        "go.sum entry for module providing package golang.org/x/sync/errgroup\n"
+        'internal/ent/generate.go:3: running "go": exit status 1\n'
+    )
+    assert "missing go.sum entry" in signature_of(output, "shell", 1).text
+    pip = (
+        "Collecting requests\n  Downloading requests-2.32.0.tar.gz\nERROR: No matching distribution"
+    )
+    assert signature_of(pip, "Bash", 1).text.startswith("ERROR: No matching distribution")
+    only = "go: downloading golang.org/x/sync v0.7.0\n"  # nothing else: it still signs
+    assert signature_of(only, "shell", 1).text.startswith("go: downloading")
