@@ -445,7 +445,10 @@ _GREETING = re.compile(
 #: The agent's own launcher typed into the session ("claude -c", "codex resume"): meant for
 #: the shell, to start or resume a session, not a request about the work.
 _LAUNCHER = re.compile(
-    r"^\s*(claude|codex)(\s+(-c|-r|--continue|--resume|resume|continue)(\s+[\w-]{1,64})?)?\s*$",
+    r"^\s*(claude|codex)(\s+(-c|-r|--continue|--resume|resume|continue)(\s+[\w-]{1,64})?)?\s*$"
+    # or only its options ("--dangerously-skip-permissions", "--model opus"), typed into
+    # the session instead of after the command
+    r"|^\s*--[a-z][\w-]+(=\S+|\s+[\w.:-]+)?(\s+--?[a-z][\w-]*(=\S+|\s+[\w.:-]+)?)*\s*$",
     re.IGNORECASE,
 )
 #: Openings of an answer to the agent's question or offer.

@@ -2534,3 +2534,15 @@ def test_the_agent_misreading_or_a_wrong_result_is_a_correction(text: str) -> No
 def test_requirements_and_notes_near_those_cues_are_no_corrections(text: str) -> None:
     done = "I've updated the service and the tests pass."
     assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["--dangerously-skip-permissions", "--model opus"])
+def test_the_launchers_options_typed_into_the_session_are_housekeeping(text: str) -> None:
+    # wild sample 27 (not in the repository, frankentag/notebooklm_clone): the first turn
+    turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
+
+
+def test_an_option_before_a_request_is_a_request() -> None:
+    turn = TurnInput(text="--verbose please fix the login page", has_episode=False)
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
