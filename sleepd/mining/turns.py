@@ -240,7 +240,8 @@ _WRONG_ANSWER = (
     r"|\bperch[eé] hai\b"
     # says the agent misread the request, or did what it was not to do ("you misunderstood",
     # "tu n'as pas compris, tu devais remplir …", "я тебя просил …", "no entendiste")
-    r"|\byou (misunderstood|misread|got (it|that|me) wrong)\b|\bi (had )?(specified|stated)\b"
+    r"|\byou (misunderstood|misread|got (it|that|me) wrong)\b"
+    r"|\bi (had |already |clearly )*(specified|stated)\b[^.?!\n]{0,60}\b(not|instead)\b"
     r"|\b(tu n'as|vous n'avez) pas compris\b|\b(tu devais|vous deviez)\b"
     r"|\b(j'avais|je t'avais|je vous avais) (précisé|dit|demandé|indiqué|écrit)\b"
     r"|\bno (me )?entendiste\b|\bte (pedí|dije)\b|\bten[ií]as que\b"
@@ -252,7 +253,7 @@ _WRONG_ANSWER = (
     # this", "je n'ai pas l'interface ui", "je ne vois pas le bouton")
     r"|\b(it|this|that|they|these|the page|the ui|the screen)\s+(shouldn'?t|should not)\s+"
     r"(look|appear|behave|be like)\b"
-    r"|\bje (ne vois (pas|rien)|n'ai (pas|rien) (le|la|l'|les|de|d'|d’|d’))"
+    r"|\bje (ne vois (pas|rien)|n'ai (pas|rien) ((le|la|les) (?!temps\b)|l['’]))"
     # regrets an act of the work ("we should have done the tests before committing")
     r"|\b(we|you) should(n'?t| not)? have (\w+[^\We]ed|done|run|made|written|gone|kept|left|"
     r"put|told|used|asked|checked|tested)\b"

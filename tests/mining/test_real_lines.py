@@ -2529,6 +2529,8 @@ def test_the_agent_misreading_or_a_wrong_result_is_a_correction(text: str) -> No
         "it should not be possible to delete admins",  # a requirement, not a verdict
         "you should have access to the bucket now, try again",
         "Tu devrais aussi ajouter un test pour la page d'accueil",  # a suggestion
+        "je n'ai pas le temps de tester, fais-le",  # the person's own time, not the result
+        "I specified the port in .env, can you use it?",  # a fact given, no contrast
     ],
 )
 def test_requirements_and_notes_near_those_cues_are_no_corrections(text: str) -> None:
