@@ -99,7 +99,8 @@ _BARE_ERROR = "Error"
 _RUNNER_VERDICT = re.compile(
     r"\bscript\b.{0,80}\b(?:exited|failed)\b|\bfailed at the .{1,80} script\b"
     r"|\btask failed\b|\bfailed to run task\b|\brecipe\b.{0,80}\bfailed\b"
-    r"|\bcommand failed\b|\bELIFECYCLE\b|^npm (?:ERR!|error) (?:code|errno|path|command)\b"
+    r"|\bcommand failed\b|\bELIFECYCLE\b"
+    r"|^npm (?:ERR!|error) (?:code|errno|path|command|location|workspace|signal)\b"
     r"|^make(?:\[\d+\])?: \*\*\*|\bprocess completed with exit code\b"
     r"|\bexited \(-?\d+\)|\bexited with (?:exit )?(?:code|status)\b"
     r"|^FAIL(?:\s+\S+(?:\s+\[[^]]*\]|\s+[\d.]+s)?)?$|\bdue to \d+ previous errors?\b"
@@ -107,6 +108,17 @@ _RUNNER_VERDICT = re.compile(
     r"(?!\s*(?:to|when|because|in\b))"
     r"|\b\d+ passed, \d+ failed\b|^failed:\s+\S+#\S+$|\b\d+ problems? \(\d+ errors?\b"
     r"|^found \d+ errors?\b",
+    re.I,
+)
+#: The footer npm prints under every failure (npm 10's `npm error A complete log of this
+#: run can be found in: …`, npm 8's log path on a line of its own, "This is probably not a
+#: problem with npm", the hint to rerun with `--loglevel`): like a wrapper's line it says
+#: nothing of what went wrong, and signing with it made every npm failure one pattern.
+_NPM_FOOTER = re.compile(
+    r"npm (?:ERR!|error) +(?:a complete log of this run can be found in\b.*"
+    r"|\S*[/\\]_logs[/\\]\S*debug\S*\.log|this is probably not a problem with npm\b.*"
+    r"|you can rerun the command with .* to see the logs in your terminal|log files were not"
+    r" written due to an error writing to the directory\b.*)",
     re.I,
 )
 #: A test runner's report of a test that passed: its name may hold "error" ("throws a
@@ -268,7 +280,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
     over when another line sounds like an error."""
     every = [ln.strip() for ln in printed]
-    lines = [ln for ln in every if not _WRAPPER_LINE.fullmatch(ln)] or every
+    lines = [ln for ln in every if not _said_nothing(ln)] or every
     lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
     erring: list[str] = []
@@ -279,7 +291,8 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
             causes.append(line)
         if _sounds_like_error(line):
             erring.append(line)
-            if cause:
+            # npm starts each line with "npm error": a cause is read by its own words
+            if cause and _sounds_like_error(_NPM_PREFIX.sub("", line)):
                 errors.append(line)
     return (causes, errors) if errors else (lines, erring)
 
@@ -295,6 +308,15 @@ _ERROR_WORDS = tuple(_ERROR_LINE.pattern.replace("\\'", "'").split("|"))
 _LINT_FINDING = re.compile(r"(?:^|:\d+(?::\d+)?:\s*)[A-Z]{1,4}\d{2,4}(?: \[\*\])? [`'\w]")
 
 
+#: npm 10 starts every line of a failure with "npm error" (npm 8 with "npm ERR!").
+_NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)\s+", re.I)
+
+
+def _said_nothing(line: str) -> bool:
+    """A wrapper's line or npm's footer: in any output, so never what went wrong."""
+    return bool(_WRAPPER_LINE.fullmatch(line) or _NPM_FOOTER.fullmatch(line))
+
+
 def _sounds_like_error(line: str) -> bool:
     low = line.lower()
     return any(word in low for word in _ERROR_WORDS) or bool(_LINT_FINDING.search(line))
@@ -306,6 +328,7 @@ _NOT_A_CAUSE_HINTS = (
     "exit",
     "fail",
     "error",
+    "err!",
     "elifecycle",
     "***",
     "problem",
@@ -363,7 +386,7 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     printed = _printed_lines(text)
     _, key = _analysed(printed, exit_code)
     # a wrapper's lines (`Exit code 1`, Codex's `Original token count: 0`) say nothing
-    lines = [ln for ln in printed if not _WRAPPER_LINE.fullmatch(ln.strip())] or printed
+    lines = [ln for ln in printed if not _said_nothing(ln.strip())] or printed
     at = next((n for n, ln in enumerate(lines) if ln.strip() == key), None) if key else None
     if at is None:
         return text.strip()[:EXAMPLE_CHARS]

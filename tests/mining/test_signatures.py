@@ -268,6 +268,7 @@ def test_the_line_naming_the_cause_signs_a_failure_a_runner_reports() -> None:
         "FAIL",
         "error: could not compile `sleepd` (lib) due to 2 previous errors",
         "npm error code 1",
+        "npm ERR! code ELIFECYCLE",
         "228 errors",
         "✖ 3 problems (2 errors, 1 warning)",
     ],
@@ -278,6 +279,39 @@ def test_a_verdict_gives_way_to_the_cause_and_stands_when_alone(verdict: str) ->
     assert (sig.error_class, sig.text) == ("TypeError", cause)
     alone = signature_of(f"running tests\n{verdict}", "Bash", 1)
     assert alone.text == normalize(verdict.strip())
+
+
+#: npm's failures as npm 10 and npm 8 print them (real shapes: a Codex session's `npx`
+#: that found no executable, a node-gyp build, a package not in the registry, a missing
+#: package.json): each ends with
+#: the same footer, which must not make them one pattern.
+NPM_FAILURES = (
+    "npm error could not determine executable to run\n"
+    "npm error A complete log of this run can be found in: "
+    "/home/arnaud/.npm/_logs/2025-10-06T09_52_37_146Z-debug-0.log",
+    "npm error gyp ERR! not ok\nnpm error A complete log of this run can be found in: "
+    "/home/runner/.npm/_logs/2026-01-11T12_20_37_770Z-debug-0.log",
+    "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-padx"
+    " - Not found\nnpm error 404\nnpm error 404  'left-padx@*' is not in this registry.\n"
+    "npm error 404\nnpm error 404 Note that you can also install from a\n"
+    "npm error 404 tarball, folder, http url, or git url.\n"
+    "npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log",
+    "npm ERR! code ENOENT\nnpm ERR! syscall open\nnpm ERR! path /app/package.json\n"
+    "npm ERR! errno -2\nnpm ERR! enoent ENOENT: no such file or directory, open "
+    "'/app/package.json'\nnpm ERR! enoent This is related to npm not being able to find a "
+    "file.\n\nnpm ERR! A complete log of this run can be found in:\n"
+    "npm ERR!     /root/.npm/_logs/2023-05-01T10_00_00_000Z-debug-0.log",
+)
+
+
+def test_npms_footer_never_signs_a_failure() -> None:
+    signatures = [signature_of(text, "Bash", 1).text for text in NPM_FAILURES]
+    assert len(set(signatures)) == len(NPM_FAILURES)
+    assert not any("complete log" in s or "_logs" in s for s in signatures), signatures
+    assert signatures[0] == "npm error could not determine executable to run"
+    # npm 10 starts every line with "npm error": the line's own words decide
+    assert "Not Found - GET" in signatures[2]
+    assert "ENOENT" in signatures[3]
 
 
 def test_turbo_prefixed_lines_and_passed_tests_are_read_as_such() -> None:
