@@ -229,9 +229,11 @@ _TIMED_OUT_PREFIX = re.compile(
 )
 #: A runtime's or tool's warning, printed beside the failure but not it (node's
 #: `(node:1) ExperimentalWarning: …` and its `(Use `node --trace-warnings …`)` hint,
-#: Python's `DeprecationWarning`, `npm WARN`, a `warning:` line).
+#: Python's `DeprecationWarning`, `npm WARN`, a `warning:` line, a structured log's
+#: `level=warning`).
 _WARNING_LINE = re.compile(
-    r"(?-i:\b[A-Z]\w*Warning\b)|^\W*(?:warn(?:ing)?\b|npm warn\b)|node --trace-warnings",
+    r"(?-i:\b[A-Z]\w*Warning\b)|^\W*(?:warn(?:ing)?\b|npm warn\b)|node --trace-warnings"
+    r"|\blevel=warn(?:ing)?\b",
     re.I,
 )
 
@@ -275,12 +277,39 @@ def _without_warnings(lines: list[str]) -> list[str]:
     return lines
 
 
+#: A compiler's excerpt of the source under a diagnostic (gcc's, clang's and rustc's
+#: `  229 | vsla_error_t f(int device_id) {` and the `      |   ~~~~^~~~` under it): the
+#: code it quotes may hold any word ("error" in a type's name), and it never says what
+#: went wrong.
+_SOURCE_EXCERPT = re.compile(r"\d+ \|(?: .*)?|\|(?: +[~^][~^\s]*(?:\s.*)?)?")
+#: Where a tool starts echoing the agent's own input back (Claude Code's Edit: "String to
+#: replace not found in file." then `String: <old_string>`; Codex's apply_patch: "Failed
+#: to find expected lines in <path>:" then the patch's lines): the code echoed is what the
+#: agent sent, not what went wrong, though it may hold "error" or "FAIL".
+_ECHO_AFTER = re.compile(r"(?:string to replace\b|failed to find expected lines in \S.*:$)", re.I)
+_ECHO_START = re.compile(r"\s*String:")
+
+
+def _without_echo(printed: list[str]) -> list[str]:
+    """The printed lines up to where a tool echoes the agent's input back."""
+    for number, line in enumerate(printed):
+        if _ECHO_AFTER.search(line):
+            rest = printed[number + 1 :]
+            if "failed to find expected lines" in line.lower():
+                return printed[: number + 1]
+            start = next((n for n, ln in enumerate(rest) if _ECHO_START.match(ln)), None)
+            return printed if start is None else printed[: number + 1 + start]
+    return printed
+
+
 def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     """The printed lines a signature may come from, and those of them that sound like
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
-    over when another line sounds like an error."""
-    every = [ln.strip() for ln in printed]
+    over when another line sounds like an error; a compiler's excerpt of the source and
+    the agent's input a tool echoes back are never read."""
+    every = [ln.strip() for ln in _without_echo(printed)]
     lines = [ln for ln in every if not _said_nothing(ln)] or every
+    lines = [ln for ln in lines if not _SOURCE_EXCERPT.fullmatch(ln)] or lines
     lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
     erring: list[str] = []
@@ -306,15 +335,27 @@ _ERROR_WORDS = tuple(_ERROR_LINE.pattern.replace("\\'", "'").split("|"))
 #: imported but unused`, after a `path:line:col:` or on a line of its own): it says what
 #: went wrong though no error word is in it.
 _LINT_FINDING = re.compile(r"(?:^|:\d+(?::\d+)?:\s*)[A-Z]{1,4}\d{2,4}(?: \[\*\])? [`'\w]")
+#: A compiler's diagnostic at a place in a file (`components/graph_view.go:4:2: "fmt"
+#: imported and not used`): Go's hold no error word, yet each says what went wrong, so
+#: with no line that sounds like an error the first of them signs the failure (not the
+#: `# package` header over them).
+_DIAGNOSTIC = re.compile(r"[\w./\\@~+-]+\.\w+:\d+:\d+: \S")
 
 
 #: npm 10 starts every line of a failure with "npm error" (npm 8 with "npm ERR!").
 _NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)\s+", re.I)
 
 
+#: Codex's note in front of an output it cut short.
+_TOTAL_LINES = re.compile(r"Total output lines: \d+")
+
+
 def _said_nothing(line: str) -> bool:
-    """A wrapper's line or npm's footer: in any output, so never what went wrong."""
-    return bool(_WRAPPER_LINE.fullmatch(line) or _NPM_FOOTER.fullmatch(line))
+    """A wrapper's line, Codex's count of the lines of a cut output, or npm's footer: in
+    any output, so never what went wrong."""
+    return bool(
+        _WRAPPER_LINE.fullmatch(line) or _TOTAL_LINES.fullmatch(line) or _NPM_FOOTER.fullmatch(line)
+    )
 
 
 def _sounds_like_error(line: str) -> bool:
@@ -368,6 +409,9 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
     if worded:
         return worded[-1]
+    diagnostic = next((line for line in lines if _DIAGNOSTIC.match(line)), None)
+    if diagnostic is not None:
+        return diagnostic
     # a rule of dashes or equals signs under a test report says nothing
     return next((line for line in lines if _WORD.search(line)), lines[0])
 

@@ -522,3 +522,73 @@ def test_a_progress_line_never_signs_a_failure_another_line_names() -> None:
     assert signature_of(pip, "Bash", 1).text.startswith("ERROR: No matching distribution")
     only = "go: downloading golang.org/x/sync v0.7.0\n"  # nothing else: it still signs
     assert signature_of(only, "shell", 1).text.startswith("go: downloading")
+
+
+#: Real shapes from sessions of wild samples 22-27 (each had been signed by a line of
+#: code): gcc's excerpt of the source under its diagnostic, Claude Code's Edit echoing
+#: the string it was given, Codex's apply_patch echoing the patch, Go's package header.
+GCC_EXCERPT = (
+    "/home/k/vsla/src/vsla_gpu.c:229:43: error: 'vsla_gpu_t' has no member named 'ctx'\n"
+    "  229 | vsla_error_t vsla_gpu_get_device_info(int device_id, char* name) {\n"
+    "      |                                       ~~~~^~~~~~~~~\n"
+    "make[1]: *** [CMakeFiles/Makefile2:85: CMakeFiles/vsla_static.dir/all] Error 2"
+)
+TY_EXCERPT = (
+    "error[call-non-callable]: Object of type `None` is not callable\n"
+    "  --> src/app.py:12:9\n   |\n11 | try:\n12 |     handler()\n   |     ^^^^^^^^^\n"
+    "13 | except PermissionError:\n   |"
+)
+EDIT_ECHO = (
+    "<tool_use_error>String to replace not found in file.\n"
+    "String:     } catch (error) {\n"
+    "      this.logger.error('Failed to start service:', error.message);\n"
+    "    }</tool_use_error>"
+)
+EDIT_MANY_ECHO = (
+    "<tool_use_error>Found 2 matches of the string to replace, but replace_all is false. "
+    "To replace all occurrences, set replace_all to true.\n"
+    "String:     return VSLA_ERROR_INVALID_ARGUMENT;</tool_use_error>"
+)
+PATCH_ECHO = (
+    "apply_patch verification failed: Failed to find expected lines in "
+    "/home/a/lms/internal/http/handlers.go:\n"
+    "    if err := json.NewDecoder(r.Body).Decode(&req); err != nil {\n"
+    '        respondError(w, http.StatusBadRequest, "payload invalide")\n        return\n    }'
+)
+GO_HEADER = (
+    "# github.com/charmbracelet/bubbletea-app-template/components\n"
+    'components/graph_view.go:4:2: "fmt" imported and not used'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (GCC_EXCERPT, "<path>: error: <q> has no member named <q>"),
+        (TY_EXCERPT, "error[call-non-callable]: Object of type <q> is not callable"),
+        (EDIT_ECHO, "String to replace not found in file."),
+        (EDIT_MANY_ECHO, "Found <n> matches of the string to replace, but replace_all is false."),
+        (PATCH_ECHO, "apply_patch verification failed: Failed to find expected lines in <path>:"),
+        (GO_HEADER, "<path>: <q> imported and not used"),
+    ],
+)
+def test_code_a_tool_quotes_or_echoes_never_signs_its_failure(text: str, expected: str) -> None:
+    sig = signature_of(text, "Bash", 1)
+    assert sig.text == expected
+    assert sig.error_class in (None, "exit 1")  # no class read off a name in the code
+
+
+def test_a_markdown_table_is_not_a_source_excerpt() -> None:
+    text = "| Error | Likely Cause | Fix |\n|---|---|---|\n| E1 | config | reload |"
+    assert signature_of(text, "Bash", 1).text == "| Error | Likely Cause | Fix |"
+
+
+def test_codexs_count_of_a_cut_outputs_lines_and_a_logged_warning_sign_nothing() -> None:
+    text = (
+        "Total output lines: 246\n"
+        'time="2025-10-06T11:12:36+02:00" level=warning msg="the attribute `version` is '
+        'obsolete"\n minio Pulling\nError response from daemon: pull access denied for minio'
+    )
+    assert signature_of(text, "shell", 1).text == (
+        "Error response from daemon: pull access denied for minio"
+    )
