@@ -68,11 +68,13 @@ _STORED_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)")
 #: A Codex skill invoked by name: `$skill-creator` is written into the message as a
 #: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
 SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
-#: A saved prompt run by typing its path, alone or with its arguments after it, as a
-#: slash command takes them (`.codex/prompts/plan.md`, `.codex/prompts/specify.md
-#: .arguments/specify-arg-1.json`, `… please drop in x.md as the $ARGUMENTS`).
+#: A saved prompt or a skill run by typing its path, alone or with its arguments after
+#: it, as a slash command takes them (`.codex/prompts/plan.md`, `.codex/prompts/specify.md
+#: .arguments/specify-arg-1.json`, `… please drop in x.md as the $ARGUMENTS`; a skill's
+#: folder, `.agents/skills/speckit-git-commit`, or its `SKILL.md`).
 PROMPT_BY_PATH = re.compile(
-    r"^\s*(?:[\w.-]+/)*(?:prompts?|commands)/([\w.-]+)\.md"
+    r"^\s*(?:[\w.-]+/)*(?:(?:prompts?|commands)/([\w.-]+)\.md"
+    r"|skills/([\w.-]+?)(?:/SKILL\.md|/)?(?=\s|$))"
     # a sentence about the file ("… plan.md is wrong") is no run of it
     r"(?![ \t]+(is|are|was|has|have|looks?|seems?|should|needs?|does|doesn'?t|isn'?t|can|"
     r"could|would|will|contains?|says)\b)(?:[ \t]+\S.*)?\s*$",
@@ -152,7 +154,7 @@ def family_name(intent: str) -> str | None:
     if skill:
         return f"${skill.group(1)}"
     prompt = PROMPT_BY_PATH.match(intent)
-    return prompt.group(1) if prompt else runs_instruction_file(intent)
+    return (prompt.group(1) or prompt.group(2)) if prompt else runs_instruction_file(intent)
 
 
 _BASH_INPUT = re.compile(r"^\s*<bash-input>(.*?)</bash-input>", re.DOTALL | re.IGNORECASE)

@@ -162,6 +162,9 @@ _PASTED_ERROR = re.compile(
     # "KeyboardHandlingView.swift:166:131 Value of type … has no member …")
     r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
+    # a check's failure as a test framework prints it: XCTest's "XCTUnwrap failed:
+    # expected non-nil value …", "Assertion failed: …", R testthat's "Failure (x.R:270:5):"
+    r"^\s*[\w.]+ failed: \S|^\s*(Failure|Error) \([\w./-]+:\d+(:\d+)?\)|"
     # a pull request's checks as GitHub lists them ("CI / Lint (pull_request)Failing after
     # 10s", "Some checks were not successful")
     r"\bFailing after \d+(\.\d+)?\s?[smh]\b|\bSome checks were not successful\b|"
@@ -310,6 +313,14 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|are|was|were|still|stays|remains|looks|seems)\s+(still\s+)?(empty|blank|missing|"
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
     r"invisible|hidden|duplicated|not there)\b"
+    r"|\b(is|are|was|were|still)\s+still\s+(unstable|flaky|failing|crashing|there|present|"
+    r"visible)\b"
+    # "we still have these failures:", "I still get the same errors"
+    r"|\b(we|i|you|it|they)\s+still\s+(have|has|get|see|got)\s+(these|those|the same|the|"
+    r"some|this|that|an?)?\s*(\w+\s+)?(failures?|errors?|failing tests?|issues?|problems?|"
+    r"bugs?)\b"
+    # the result as it should have been ("They should have been a tickets/ directory")
+    r"|\b(it|this|that|they|these|those)\s+should(?: have|'ve) been\b"
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b|\bstill (the )?same\b"
     r"|\bsame (as before|as it was)\b"
     # "it keeps crashing", "there is 3 items and only load 2", "why is not reflected"

@@ -2380,6 +2380,55 @@ def test_a_sentence_about_a_saved_prompt_is_no_run_of_it() -> None:
     assert family_name(".codex/prompts/plan.md is wrong, fix the second step") is None
 
 
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # wild sample 28 (not in the repository): a Codex skill run by typing its folder
+        # (rocxteady/Resting 2026-04-14, sent four times), and the same with its SKILL.md
+        (".agents/skills/speckit-git-commit", "speckit-git-commit"),
+        (".claude/skills/review/SKILL.md only the api package", "review"),
+    ],
+)
+def test_a_skill_run_by_its_path_is_a_task_of_its_family(text: str, family: str) -> None:
+    after = "Implemented T001-T004; the feature task ledger is checked off."
+    assert kind_of(text, agent_text=after) is TurnKind.NEW_TASK
+    assert family_name(text) == family
+    assert family_name(".agents/skills/speckit-git-commit is broken") is None
+    assert family_name("look at .agents/skills/speckit-git-commit") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 28 (not in the repository): a fix reported not to have held
+        "we still have these failures: ── Failed tests ──────────\nFailure "
+        "(test_latent_vec_series_equivalence.R:270:5): series() behaves identically",
+        "these tickets were all created in a tasks/ directory. They should have been a "
+        "tickets/ parent directory.",
+        "the behavior is still unstable and now the mouse gets stuck to the max slider knob",
+        # a test framework's failure pasted as it printed it
+        'XCTUnwrap failed: expected non-nil value of type "URL" on the line 22 of '
+        "Tests/RestingTests/Localization/LocalizationResourceTests.swift",
+    ],
+)
+def test_a_fix_that_did_not_hold_is_a_correction(text: str) -> None:
+    done = "Fixed: both methods now return the same class, and the tests should pass."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "which files should have been in the release? list them",
+        "is the build still running?",
+        "we still have these two endpoints to add: /health and /metrics",
+    ],
+)
+def test_near_those_words_a_request_is_no_correction(text: str) -> None:
+    done = "Fixed: both methods now return the same class, and the tests should pass."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
 def test_a_pull_requests_failing_checks_pasted_are_a_correction() -> None:
     # wild sample 23 (not in the repository): GitHub's checks list, pasted after the push
     pasted = (
