@@ -33,7 +33,7 @@ from sleepd.mining.errors import (
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
-from sleepd.mining.signatures import example_of, is_silent, signature_of
+from sleepd.mining.signatures import example_of, is_silent, signature_of, without_matches
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
@@ -244,9 +244,10 @@ def _record_patterns(
     added = 0
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
-        text = noise.strip(event.text)
+        ran = program_of(errors.verdicts[event.id].command)
+        text = without_matches(noise.strip(event.text), ran)
         # what ran signs only an output with nothing else to sign it (a shell lexing each)
-        program = program_of(errors.verdicts[event.id].command) if is_silent(text) else ""
+        program = ran if is_silent(text) else ""
         sig = signature_of(text, tool, event.exit_code, program=program)
         if not sig.text and not sig.error_class:
             continue

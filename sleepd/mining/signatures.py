@@ -250,7 +250,10 @@ def _printed_lines(text: str) -> list[str]:
 #: "Collecting x", cargo's "Compiling x v0.1.0", npm's "added 12 packages"): what it was
 #: doing, never what went wrong.
 _PROGRESS_LINE = re.compile(
-    r"^(?:go: (?:downloading|finding module|found|added|upgraded|downgraded|extracting)\b"
+    # a build's step count in front (SwiftPM's and ninja's `[20/24] Compiling Resting
+    # RestingError.swift`: a file's name is no error class)
+    r"^(?:\[\d+/\d+\]\s+)?"
+    r"(?:go: (?:downloading|finding module|found|added|upgraded|downgraded|extracting)\b"
     r"|(?:Collecting|Downloading|Downloaded|Compiling|Fetching|Resolving|Installing|"
     r"Requirement already satisfied|Using cached|Obtaining|Preparing metadata|Building wheel|"
     r"Updating crates\.io index|Locking|Checking) \S"
@@ -418,6 +421,23 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
 
 #: The example a pattern keeps: its key line, a line before it and a few after it.
 EXAMPLE_BEFORE, EXAMPLE_AFTER, EXAMPLE_CHARS = 1, 4, 1000
+
+
+#: Programs that search files: what they print, line by line, are the matches.
+SEARCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
+#: A search's match, numbered as `grep -n` and `rg -n` print it (`docs/api.md:81:### FND-005:
+#: Health, Logging, Error Model`; a context line has `-` for its second `:`).
+_MATCH_LINE = re.compile(r"^[^\s:]+[:-]\d+[:-]")
+
+
+def without_matches(text: str, program: str) -> str:
+    """A search's output without its matches: when a search fails (a missing path, a bad
+    pattern), the code or prose it found may hold any word ("Error Model",
+    `err.message = translatedErrorMessage;`) and never says what went wrong."""
+    if program not in SEARCH_PROGRAMS:
+        return text
+    kept = [line for line in text.splitlines() if not _MATCH_LINE.match(line)]
+    return "\n".join(kept) if any(line.strip() for line in kept) else text
 
 
 def example_of(text: str, exit_code: int | None = None) -> str:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sleepd.mining.signatures import error_class, example_of, normalize, signature_of
+from sleepd.mining.signatures import (
+    error_class,
+    example_of,
+    normalize,
+    signature_of,
+    without_matches,
+)
 
 
 def test_volatile_parts_are_stripped_and_the_class_kept() -> None:
@@ -592,3 +598,36 @@ def test_codexs_count_of_a_cut_outputs_lines_and_a_logged_warning_sign_nothing()
     assert signature_of(text, "shell", 1).text == (
         "Error response from daemon: pull access denied for minio"
     )
+
+
+def test_a_failed_searchs_matches_never_sign_it() -> None:
+    # wild sample 28 (not in the repository): `rg -n` that found matches and failed on a
+    # path it could not read; the matches hold "Error"
+    output = (
+        "requirements/spec-kit-seed.md:79:- `FND-001`\n"
+        "requirements/spec-kit-seed.md:81:### FND-005: Health, Logging, Error Model, Metrics\n"
+        "requirements/spec-kit-seed.md-82-context line with an error in it\n"
+        "rg: specs/: No such file or directory (os error 2)"
+    )
+    text = without_matches(output, "rg")
+    assert signature_of(text, "exec_command", 2).text == (
+        "rg: specs/: No such file or directory (os error <n>)"
+    )
+    # only a search's output is read so; a compiler's diagnostics are its failure
+    assert without_matches(output, "gcc") == output
+    # all matches and nothing else: left as it was, so there is still something to sign
+    matches_only = "src/a.py:3:    except FooError:\nsrc/b.py:9:raise BarError()"
+    assert without_matches(matches_only, "grep") == matches_only
+
+
+def test_a_builds_numbered_progress_line_is_no_error_class() -> None:
+    # wild sample 28 (not in the repository): SwiftPM's steps before its error
+    text = (
+        "[20/24] Compiling Resting RestingError.swift\n"
+        "[21/24] Compiling Resting RestClient.swift\n"
+        "/Users/u/Resting/Sources/Resting/Client/RestClient+Combine.swift:38:24: error: "
+        "passing closure as a 'sending' parameter risks causing data races"
+    )
+    sig = signature_of(text, "write_stdin", 1)
+    assert sig.error_class != "RestingError"
+    assert "passing closure as a <q> parameter" in sig.text
