@@ -135,11 +135,26 @@ def runs_instruction_file(text: str) -> str | None:
     return stem.lower()
 
 
+#: A saved prompt written into the message whole, as Codex expands `/prompts:name`: its
+#: YAML header (`---` then `description:`, `argument-hint:` …), or Spec Kit's opening, which
+#: Codex writes without the header: "## User Input", then the arguments fenced as text
+#: (then "You **MUST** consider the user input before proceeding", which a long argument
+#: may push past the part of a turn mining keeps).
+EXPANDED_PROMPT = re.compile(
+    r"^\s*(?:---[ \t]*\n(?:[\w-]+:[^\n]*\n){0,8}?(?:description|argument-hint|allowed-tools):"
+    r"|## User Input[ \t]*\n\s*```text[ \t]*\n)"
+)
+
+
 def runs_saved_prompt(text: str) -> bool:
-    """A Codex skill invoked by name, a saved prompt run by its path, or one expanded into
-    an order to load and follow an instruction file: a custom command by another name."""
+    """A Codex skill invoked by name, a saved prompt run by its path or written into the
+    message whole, or one expanded into an order to load and follow an instruction file:
+    a custom command by another name."""
     return bool(
-        SKILL_INVOKED.match(text) or PROMPT_BY_PATH.match(text) or runs_instruction_file(text)
+        SKILL_INVOKED.match(text)
+        or PROMPT_BY_PATH.match(text)
+        or EXPANDED_PROMPT.match(text)
+        or runs_instruction_file(text)
     )
 
 

@@ -301,7 +301,8 @@ _FAILURE_REPORT = re.compile(
     r"happening|exist|exists|respond|responds|move|moves|play|plays|playing|fix|fixed|look right|"
     r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
     r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|see|"
-    r"reach|return|returns|scroll|scrolls|click|respond|finish|finished|complete|completed|"
+    r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|complete|"
+    r"completed|"
     r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
     # what a screen or a state fails to do ("it doesnt stay in birds eye view")
     r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
@@ -834,7 +835,11 @@ _ASKS_ABOUT_AGENT = re.compile(
     r"^\W*((which|what)\s+(llm|model|ai model|version of (claude|codex|gpt))\s+"
     r"(are (you|u)|is (this|that|the|this session)|do (you|u)|are we|am i)\b"
     r"|are (you|u)\s+(claude|codex|gpt|opus|sonnet|haiku)\b"
-    r"|(who|what) are (you|u)\s*\?*\s*$)"
+    r"|(who|what) are (you|u)\s*\?*\s*$"
+    # the assistant's own budget ("how many token credits do you have", "how much context
+    # do you have left")
+    r"|how (many|much)\s+(\w+\s+)?(tokens?|credits?|context|usage|quota)\s+(\w+\s+)?"
+    r"(do|have) (you|u)\s+(have|got|left|used)\b)"
     r"|(哪个|什么|哪一个)(大)?模型|使用的(是)?大模型\W*$|どのモデル|何のモデル|어떤 모델",
     re.IGNORECASE,
 )
@@ -1190,6 +1195,16 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\b(ne|n')\s?(fonctionne|marche|s'affiche|charge|démarre|compile|s'ouvre)( plus| toujours)?"
     r" pas\b|\brien ne (s'affiche|se passe|marche|fonctionne|change)\b|"
     r"\btoujours (la même erreur|le même problème|le même bug)\b|"
+    # "toujours pas, vérifie …" as the whole verdict: still not (working)
+    r"^\W*toujours pas\b|"
+    # what the person cannot reach or do with the result ("je n'y accède pas depuis une
+    # autre machine", "no puedo acceder", "não consigo acessar", "ich kann nicht zugreifen")
+    r"\bje n'(y )?(accède|arrive)( toujours)? pas\b|\bje n'arrive (toujours |plus )?pas à "
+    r"(y )?(accéder|me connecter|ouvrir|lancer|voir)\b|\bje ne peux (toujours |plus )?pas "
+    r"(y )?(accéder|me connecter|ouvrir|lancer)\b|"
+    r"\bno (puedo|consigo|logro) (acceder|entrar|conectar(me)?|abrir)\b|"
+    r"\bnão (consigo|dá para) (acessar|entrar|conectar|abrir)\b|"
+    r"\bkann (immer noch |noch immer )?nicht (darauf |drauf )?(zugreifen|verbinden|öffnen)\b|"
     r"\bno (funciona|aparece|carga|se muestra|arranca|compila|sirve|se ve)\b|"
     r"\bsigue (sin funcionar|fallando|igual|dando (el mismo )?error)\b|"
     r"\bnada (aparece|pasa|funciona|se muestra)\b|"

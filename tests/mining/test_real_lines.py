@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from sleepd.mining.commands import family_name, parse_command
+from sleepd.mining.commands import family_name, parse_command, runs_saved_prompt
 from sleepd.mining.episodes import EventView, is_interrupt, segment
 from sleepd.mining.errors import (
     is_benign_exit,
@@ -2395,6 +2395,65 @@ def test_a_skill_run_by_its_path_is_a_task_of_its_family(text: str, family: str)
     assert family_name(text) == family
     assert family_name(".agents/skills/speckit-git-commit is broken") is None
     assert family_name("look at .agents/skills/speckit-git-commit") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 29 (not in the repository): Spec Kit prompts Codex wrote into the
+        # message whole, with no header (Kocoro-lab/Shannon 2026-01-10), once with a long
+        # argument that pushes the template's "You **MUST** …" out of the kept part
+        "\n## User Input\n\n```text\n\n```\n\nYou **MUST** consider the user input before "
+        "proceeding (if not empty).\n\n## Outline\n\n1. **Setup**: Run `.specify/scripts/bash/"
+        "setup-plan.sh --json` from repo root",
+        "\n## User Input\n\n```text\n**Feature Branch**: `001-embedded-tauri-startup` "
+        + "The app must start in embedded mode. " * 300,
+        # wild sample 27: with its YAML header
+        "---\ndescription: Perform a non-destructive cross-artifact consistency analysis.\n---\n"
+        "\n## User Input\n\n```text\n$ARGUMENTS\n```",
+    ],
+)
+def test_a_saved_prompt_written_into_the_message_is_a_task(text: str) -> None:
+    asked = "Do you want me to recreate the spec from your original description?"
+    assert kind_of(text, agent_text=asked) is TurnKind.NEW_TASK
+    stopped = kind_of(text, agent_text="Running the setup script…", after_interrupt=True)
+    assert stopped is TurnKind.NEW_TASK  # sent after an interrupt, still a command run
+
+
+def test_a_heading_named_user_input_in_prose_is_no_saved_prompt() -> None:
+    text = "The form should have a section called\n## User Input\nwith a text field"
+    assert not runs_saved_prompt(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 29 (not in the repository, ikn7/sentinelPI, French): after the agent
+        # set the server up; the real line's typo ("je n'y accpas") is left unread
+        "je n'y accède pas depuis une autre machine du même lan",
+        "toujours pas, vérifie que ça écoute pas juste sur localhost",
+        "I can't access it from another machine on the same network",
+        "no puedo acceder desde otra máquina de la red",
+        "não consigo acessar de outra máquina",
+        "ich kann immer noch nicht darauf zugreifen",
+    ],
+)
+def test_a_result_the_person_cannot_reach_is_a_correction(text: str) -> None:
+    done = "The dashboard now runs on port 8000; open http://localhost:8000."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how many token credits do you have",  # wild sample 29 (ttiimmothy/dotfiles)
+        "how much context do you have left?",
+    ],
+)
+def test_a_question_about_the_assistants_budget_is_housekeeping(text: str) -> None:
+    assert kind_of(text, agent_text="I can help with code in this repository.") is (
+        TurnKind.HOUSEKEEPING
+    )
 
 
 @pytest.mark.parametrize(
