@@ -16,6 +16,7 @@ message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import re
 from dataclasses import dataclass
@@ -40,37 +41,27 @@ _SPACE = re.compile(r"\s+")
 _NUMBERS_RUN = re.compile(r"<n>(?:\s+<n>)+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
-#: Words logs write in capitals that have an errno's shape (E and three capitals or more).
-_CAPITAL_WORDS = (
-    "ERRORS?",
-    "EXCEPTIONS?",
-    "EXISTS?",
-    "EXIT(?:ED)?",
-    "EXPECTED",
-    "EXAMPLES?",
-    "EMPTY",
-    "ENABLED",
-    "ENTER",
-    "ENTRY",
-    "EVENTS?",
-    "EXPORTS?",
-    "ELSE",
-    "EDIT",
-    "ENGINE",
-    "EXTRA",
-    "EXEC(?:UTE|UTING|UTION)?",
-)
-_ERROR_CLASSES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"\berror\[(E\d{4})\]"),  # rustc
-    re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Interrupt|Exit))\b"),
-    # errno names (ENOENT, EACCES, ERESOLVE), not capitalised words that merely start with E
-    re.compile(rf"\b(?!(?:{'|'.join(_CAPITAL_WORDS)})\b)(E[A-Z]{{3,}}[A-Z0-9]*)\b"),
-    re.compile(r"\b(TS\d{4})\b"),  # TypeScript
-    re.compile(
-        r"\b(command not found|permission denied|no such file or directory|"
-        r"segmentation fault|timed out|killed)\b",
-        re.I,
-    ),
+#: Error codes named by an `E…` word: the operating system's errno names (ENOENT, EACCES,
+#: EADDRINUSE) and npm's own codes. Any other capitalised word that starts with E ("EVAL",
+#: "EVERY", "EXPLAIN" in a document printed before the failure) is no error class.
+_ERROR_CODES = frozenset(errno.errorcode.values()) | frozenset(
+    {
+        "ERESOLVE", "EUSAGE", "EJSONPARSE", "ETARGET", "ENOVERSIONS", "EBADENGINE",
+        "EINTEGRITY", "EPUBLISHCONFLICT", "ENEEDAUTH", "EOTP", "EINVALIDTAGNAME",
+        "ENOLOCK", "EBADPLATFORM", "ENOTSUP", "EAUTHUNKNOWN",
+    }
+)  # fmt: skip
+#: An `E…` code where a tool names its code (`npm ERR! code ELIFECYCLE`, `code: 'EPIPE'`,
+#: `errno: EMFILE`): a code there even when it is not on the list.
+_CODE_NAMED = re.compile(r"\b(?:code|errno)\b[:=]?\s*['\"]?(E[A-Z]{3,}[A-Z0-9]*)\b")
+_E_WORD = re.compile(r"\b(E[A-Z]{3,}[A-Z0-9]*)\b")
+_RUSTC_CODE = re.compile(r"\berror\[(E\d{4})\]")
+_NAMED_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Interrupt|Exit))\b")
+_TYPESCRIPT_CODE = re.compile(r"\b(TS\d{4})\b")
+_STOCK_PHRASE = re.compile(
+    r"\b(command not found|permission denied|no such file or directory|"
+    r"segmentation fault|timed out|killed)\b",
+    re.I,
 )
 _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
@@ -179,16 +170,33 @@ def first_sentence(text: str) -> str:
     return first if len(first.split()) >= MIN_SENTENCE_WORDS else text
 
 
+def _error_code(text: str) -> str | None:
+    """The first errno-like code in `text` (see `_ERROR_CODES`), or None."""
+    for match in _E_WORD.finditer(text):
+        if match.group(1) in _ERROR_CODES:
+            return match.group(1)
+    named = _CODE_NAMED.search(text)
+    return named.group(1) if named else None
+
+
 def error_class(text: str, exit_code: int | None = None) -> str | None:
-    """The kind of error: a named class first, then the exit code, then a stock phrase."""
-    for pattern in _ERROR_CLASSES[:-1]:
-        match = pattern.search(text)
-        if match:
-            found = match.group(1)
-            return f"error[{found}]" if re.fullmatch(r"E\d{4}", found) else found
+    """The kind of error: a named class first (rustc's code, `…Error`, an errno-like code,
+    TypeScript's code), then the exit code, then a stock phrase."""
+    rustc = _RUSTC_CODE.search(text)
+    if rustc:
+        return f"error[{rustc.group(1)}]"
+    named = _NAMED_CLASS.search(text)
+    if named:
+        return named.group(1)
+    code = _error_code(text)
+    if code:
+        return code
+    typescript = _TYPESCRIPT_CODE.search(text)
+    if typescript:
+        return typescript.group(1)
     if exit_code not in (None, 0):
         return f"exit {exit_code}"
-    match = _ERROR_CLASSES[-1].search(text)
+    match = _STOCK_PHRASE.search(text)
     return match.group(1).lower() if match else None
 
 
@@ -405,9 +413,16 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
         return ""
     if klass:
         bare = klass.removeprefix("error[").removesuffix("]")
-        for line in lines:
-            if bare.lower() in line.lower():
+        # the line the class opens ("AttributeError: 'X' object has no attribute 'y'",
+        # pytest's "E   AttributeError: …") before a line of code that names it (a
+        # traceback quotes `raise AttributeError(` above it)
+        opens = re.compile(rf"^\W*(?:E\s+)?[\w.]*{re.escape(bare)}\b", re.I)
+        named = [line for line in lines if bare.lower() in line.lower()]
+        for line in named:
+            if opens.match(line):
                 return line
+        if named:
+            return named[0]
     # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
     if worded:

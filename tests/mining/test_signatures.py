@@ -631,3 +631,34 @@ def test_a_builds_numbered_progress_line_is_no_error_class() -> None:
     sig = signature_of(text, "write_stdin", 1)
     assert sig.error_class != "RestingError"
     assert "passing closure as a <q> parameter" in sig.text
+
+
+def test_the_line_a_class_opens_signs_a_traceback_not_the_code_quoting_it() -> None:
+    # wild sample 29 (not in the repository): the traceback quotes `raise AttributeError(`
+    # above the line that says what went wrong
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/models.py", line 41, in __getattr__\n'
+        "    raise AttributeError(\n"
+        "AttributeError: 'Regulation' object has no attribute 'source'"
+    )
+    sig = signature_of(text, "Bash", 1)
+    assert sig.error_class == "AttributeError"
+    assert sig.text == "AttributeError: <q> object has no attribute <q>"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a document or a listing printed before the failure (real shapes, wild samples)
+        ("av-bv4 open 2 epic EPIC: Braintrust-style SDK DX\nexit status 1", None),
+        ("README.md:EVAL.ts tests can assert on the files the agent produced", None),
+        ("PID COMM ELAPSED\n4121 node 01:02", None),
+        # the operating system's and npm's codes
+        ("Error: listen EADDRINUSE: address already in use :::3000", "EADDRINUSE"),
+        ("npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree", "ERESOLVE"),
+        ("{ code: 'EPIPEX', syscall: 'write' }", "EPIPEX"),  # named as a code: a code
+    ],
+)
+def test_only_an_error_code_is_read_as_an_errno_class(text: str, expected: str | None) -> None:
+    assert error_class(text) == expected
