@@ -702,7 +702,14 @@ _LETTERED_OPTIONS = re.compile(
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 _AGENT_GAVE_UP = re.compile(
     r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
-    r"(get|make|find|fix|reproduce|figure)|unfortunately|still (fail|failing|broken))\b",
+    r"(get|make|find|fix|reproduce|figure)|unfortunately|still (fail|failing|broken))\b"
+    # stopped short for want of what it was not given ("I can't proceed yet: the feature
+    # spec file is missing", "Please run the command again with the actual description"),
+    # or a prompt's own error as its whole answer (Spec Kit's `ERROR "No feature
+    # description provided"`)
+    r"|\bi (can'?t|cannot|am unable to|couldn'?t|could not) (proceed|continue|go on)\b"
+    r"|\bplease (re-?run|run) (the|this) command again\b"
+    r"|(?-i:^\W*ERROR\b)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\w+", re.UNICODE)

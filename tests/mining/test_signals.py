@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sleepd.mining.episodes import segment
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.signals import (
@@ -46,6 +48,36 @@ def test_unrecovered_last_error_and_abandoned_session() -> None:
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "agent_gave_up")
     assert outcome.event_ids == (views(b)[-1].id,)
+
+
+@pytest.mark.parametrize(
+    "last_words",
+    [
+        # wild sample 27 (not in the repository): Spec Kit prompts run with no arguments
+        'ERROR "No feature description provided"',
+        "I still don't have the feature description that should follow `/speckit.specify`. "
+        "Please run the command again with the actual description so I can generate it.",
+        # wild sample 29: stopped for a missing file
+        "I can't proceed yet: the feature spec file is missing. Do you want me to recreate "
+        "the spec from your original description?",
+    ],
+)
+def test_an_agent_that_stopped_for_want_of_input_failed(last_words: str) -> None:
+    b = SessionBuilder().prompt("/speckit.specify").say(last_words)
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "agent_gave_up")
+
+
+@pytest.mark.parametrize(
+    "last_words",
+    [
+        "Done. An error page now shows when the API returns ERROR codes.",
+        "Fixed: the job can continue after a restart; I can proceed to the next task if you like.",
+    ],
+)
+def test_words_near_those_in_a_finished_answer_are_no_giving_up(last_words: str) -> None:
+    b = SessionBuilder().prompt("add an error page").say(last_words)
+    assert derive_outcome(signals_of(b, over=True)).outcome == "success"
 
 
 def test_failing_tests_then_passing() -> None:
