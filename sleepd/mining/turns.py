@@ -361,6 +361,16 @@ _FAILURE_REPORT = re.compile(
     r"failed|breaks|broke|hangs|freezes)\b"
     r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
     r"crashes|crashed|breaks|broke|errors|errored|hangs|freezes)\b"
+    # a failure the person met ("'just fmt' fails for me", "the tests fail when I run them")
+    r"|\b(fails|failed|fail|breaks|crashes)\s+(for me|on my (machine|side|end|computer|phone)|"
+    r"locally|again|every time|each time|when i (run|try|open|click|start))\b"
+    r"|\b(tests|builds|checks|commands|scripts|jobs|pipelines|deploys|deployments)\s+(still\s+)?"
+    r"(fail|failed|are failing|keep failing)\b"
+    # what the person cannot do with the result ("It seems I cannot remove the default
+    # styles", "I can't log in")
+    r"|\b(i|we) (still )?(can'?t|cannot|am unable to|am not able to) (remove|delete|edit|save|"
+    r"log ?in|sign ?in|open|click|scroll|select|upload|download|change|add|create|submit|drag|"
+    r"type|move)\b(?![^.?!\n]{0,20}\b(myself|by hand|manually)\b)"
     r"|\b(is|are|was|were|got|gets|seems|looks|it'?s|that'?s)\s+(now\s+|still\s+)?(broken|buggy|"
     r"failing|crashing)\b|\bregress(ed|ion)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) look (right|good|correct)\b"

@@ -2446,6 +2446,33 @@ def test_a_result_the_person_cannot_reach_is_a_correction(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        # wild sample 30 (not in the repository): a failure the person met with the result
+        "but 'just fmt' fails for me",  # jessitron/claude-log, after the agent formatted
+        "It seems I cannot remove the default styles",  # odogrd/DiploCaption
+        "the tests fail when I run them",
+        "I can't log in with the new password",
+    ],
+)
+def test_a_failure_the_person_met_is_a_correction(text: str) -> None:
+    done = "Done: formatting is fixed and the styles page lets you manage your styles."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I can't remove it myself, can you do it?",  # a request, not a report
+        "if the upload fails, show a message",  # a requirement
+    ],
+)
+def test_near_those_words_a_request_or_a_requirement_is_no_correction(text: str) -> None:
+    done = "Done: formatting is fixed and the styles page lets you manage your styles."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "how many token credits do you have",  # wild sample 29 (ttiimmothy/dotfiles)
         "how much context do you have left?",
     ],
