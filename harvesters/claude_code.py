@@ -177,6 +177,10 @@ class ClaudeCodeHarvester:
             yield parser.convert(chunk)
 
 
+#: A main session's file name: its session's id.
+_SESSION_FILE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 class _ClaudeFile:
     """Parse context for one file during one pass."""
 
@@ -194,6 +198,9 @@ class _ClaudeFile:
         self.events: list[EventRecord] = []
         self.touched: set[str] = set()
         self.agent_meta = _read_agent_meta(file.path, roots) if file.role == "subagent" else {}
+        #: the session the file is named after (a main session's file): see `_session_id`
+        stem = Path(file.path).stem
+        self.own_sid = stem if file.role == "main" and _SESSION_FILE.fullmatch(stem) else None
 
     # ---- batch driver -------------------------------------------------------
 
@@ -223,6 +230,17 @@ class _ClaudeFile:
             info["kind"] = "subagent"
         else:
             key = sid
+            if (
+                self.own_sid is not None
+                and key != self.own_sid
+                and rec.get("parentUuid") is not None
+                and rec.get("parentUuid") == self.state.get("own_last")
+            ):
+                # a reply to this file's own session that carries another session's id:
+                # Claude Code 1.0.57, continuing a conversation that ran out of context,
+                # wrote the person's turns with the old session's id under the new
+                # session's answers; kept apart, every turn had no agent before it
+                key = self.own_sid
             self._info(key)
         if self.state.get("sid") != key:
             self.state["sid"] = key
@@ -334,6 +352,8 @@ class _ClaudeFile:
                 return
             self.seen_uuids.add(uuid)
         sid = self._session_id(rec)
+        if sid is not None and sid == self.own_sid and isinstance(uuid, str):
+            self.state["own_last"] = uuid
         if sid is not None:
             stamp = rec.get("timestamp")
             self._note_session(sid, rec, stamp if isinstance(stamp, str) else None)

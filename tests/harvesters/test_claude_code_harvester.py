@@ -551,3 +551,53 @@ def test_an_entrypoint_that_is_no_string_is_not_kept(tmp_path: Path, make_jsonl:
     make_jsonl(path, [rec("user", "u1", "hi", entrypoint={"sdk": True})])
     (session,) = [s for b in read(path) for s in b.sessions]
     assert "origin" not in session.meta
+
+
+def test_turns_written_with_an_earlier_sessions_id_under_this_sessions_answers_join_it(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # Claude Code 1.0.57 continuing a conversation that ran out of context (a real file in
+    # wild sample 28, not in the repository): the summary and the person's turns carry the
+    # old session's id, the agent's answers the file's own, each turn replying to one
+    old = "dc5528c8-03bd-47f4-b62d-e1ea71f7408b"
+    path = session_file(tmp_path)
+    text = {"type": "text", "text": "The fix has been applied."}
+    make_jsonl(
+        path,
+        [
+            rec("user", "u0", "This session is being continued from a previous conversation",
+                sessionId=old, isCompactSummary=True),
+            reply("a1", "msg_1", [text], out=5, parentUuid="u0"),
+            rec("user", "u1", "the behavior is still unstable", sessionId=old, parentUuid="a1"),
+            reply("a2", "msg_2", [text], out=5, parentUuid="u1"),
+            rec("user", "u2", "the values are still wrong", sessionId=old, parentUuid="a2"),
+        ],
+    )  # fmt: skip
+    batches = read(path)
+    by_id = {e.external_id: e.session_external_id for e in events(batches)}
+    assert by_id["u1"] == by_id["u2"] == by_id["a1"] == SID
+    # the summary it continued from (no parent) is the old session's, as before
+    assert {s.external_id for b in batches for s in b.sessions} == {old, SID}
+    # read a line at a time (each batch a commit of its own), the same
+    one_by_one = {e.external_id: e.session_external_id for e in events(read(path, batch_lines=1))}
+    assert one_by_one == by_id
+
+
+def test_an_earlier_sessions_records_replayed_at_the_head_stay_that_sessions(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    old = "dc5528c8-03bd-47f4-b62d-e1ea71f7408b"
+    path = session_file(tmp_path)
+    text = {"type": "text", "text": "Done."}
+    make_jsonl(
+        path,
+        [
+            rec("user", "p1", "add a health check", sessionId=old),
+            reply("p2", "msg_1", [text], out=5, sessionId=old, parentUuid="p1"),
+            rec("user", "n1", "now add metrics", parentUuid="p2"),
+            reply("n2", "msg_2", [text], out=5, parentUuid="n1"),
+        ],
+    )
+    by_id = {e.external_id: e.session_external_id for e in events(read(path))}
+    assert by_id["p1"] == by_id["p2"] == old
+    assert by_id["n1"] == by_id["n2"] == SID
