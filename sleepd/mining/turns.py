@@ -379,6 +379,9 @@ _FAILURE_REPORT = re.compile(
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
     r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
+    # what the agent changed, named ("the starting threshold values are still -1000000")
+    r"|^\W*the\s+(\w+\s+){0,3}(is|are|was|were)\s+still\b(?!\s+(in progress|pending|open|"
+    r"a draft|being|to be|needed|required|useful|fine|good|running|loading|building|working))"
     r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
     r"|\bstill (doesn'?t|does not|don'?t|do not|didn'?t|did not) (have|contain|include)\b"
     # an error message's own opening, pasted or retyped ("Cannot apply unknown utility

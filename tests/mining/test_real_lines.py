@@ -2492,6 +2492,8 @@ def test_a_question_about_the_assistants_budget_is_housekeeping(text: str) -> No
         "these tickets were all created in a tasks/ directory. They should have been a "
         "tickets/ parent directory.",
         "the behavior is still unstable and now the mouse gets stuck to the max slider knob",
+        "the starting threshold values are still -1000000 10000000",
+        "the logo is still blurry",
         # a test framework's failure pasted as it printed it
         'XCTUnwrap failed: expected non-nil value of type "URL" on the line 22 of '
         "Tests/RestingTests/Localization/LocalizationResourceTests.swift",
@@ -2508,6 +2510,8 @@ def test_a_fix_that_did_not_hold_is_a_correction(text: str) -> None:
         "which files should have been in the release? list them",
         "is the build still running?",
         "we still have these two endpoints to add: /health and /metrics",
+        "the tests are still running, tell me when they finish",
+        "the page is still fine, but add a footer",
     ],
 )
 def test_near_those_words_a_request_is_no_correction(text: str) -> None:
