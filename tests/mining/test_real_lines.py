@@ -2451,6 +2451,9 @@ def test_a_result_the_person_cannot_reach_is_a_correction(text: str) -> None:
         "It seems I cannot remove the default styles",  # odogrd/DiploCaption
         "the tests fail when I run them",
         "I can't log in with the new password",
+        # wild sample 31 (Claude Code sessions kept as test data in codex-logbook)
+        "it doesn't sound quite like music. you know, music should have overlapping themes",
+        "all of texts now sound the same",
     ],
 )
 def test_a_failure_the_person_met_is_a_correction(text: str) -> None:
@@ -2463,6 +2466,8 @@ def test_a_failure_the_person_met_is_a_correction(text: str) -> None:
     [
         "I can't remove it myself, can you do it?",  # a request, not a report
         "if the upload fails, show a message",  # a requirement
+        "make sure the buttons look the same on mobile",
+        "does it sound like a good plan?",
     ],
 )
 def test_near_those_words_a_request_or_a_requirement_is_no_correction(text: str) -> None:
