@@ -372,6 +372,9 @@ _FAILURE_REPORT = re.compile(
     r"|\b(i|we) (still )?(can'?t|cannot|am unable to|am not able to) (remove|delete|edit|save|"
     r"log ?in|sign ?in|open|click|scroll|select|upload|download|change|add|create|submit|drag|"
     r"type|move)\b(?![^.?!\n]{0,20}\b(myself|by hand|manually)\b)"
+    # (a constraint with its reason is no report: "i cant delete the default ruleset as it
+    # is set by my organisation")
+    r"(?![^.?!\n]{0,60}\b(as|because|since|due to)\b)"
     r"|\b(is|are|was|were|got|gets|seems|looks|it'?s|that'?s)\s+(now\s+|still\s+)?(broken|buggy|"
     r"failing|crashing)\b|\bregress(ed|ion)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"

@@ -2467,6 +2467,7 @@ def test_a_failure_the_person_met_is_a_correction(text: str) -> None:
         "I can't remove it myself, can you do it?",  # a request, not a report
         "if the upload fails, show a message",  # a requirement
         "make sure the buttons look the same on mobile",
+        "i cant delete the default ruleset as it is set by my organisation",  # a constraint
         "does it sound like a good plan?",
     ],
 )
