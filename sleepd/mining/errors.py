@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sleepd.mining.episodes import EventView
+from sleepd.mining.signatures import SEARCH_PROGRAMS
 from sleepd.mining.tasks import command_of, is_shell_tool
 
 ErrorKind = Literal["root", "knock_on", "benign"]
@@ -120,10 +121,9 @@ FAILURE_TAIL_LINES = 15
 #: prints its output without the exit code.
 _CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\\]|\\.)*")')
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
-BENIGN_EXIT_1: frozenset[str] = frozenset(
-    {"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "diff", "cmp", "colordiff", "test",
-     "[", "[[", "which", "type", "command -v", "pgrep", "pidof", "comm", "lsof", "fuser",
-     "look", "pkill", "killall"}
+BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
+    {"diff", "cmp", "colordiff", "test", "[", "[[", "which", "type", "command -v", "pgrep",
+     "pidof", "comm", "lsof", "fuser", "look", "pkill", "killall"}
 )  # fmt: skip
 #: The agent said, before the call, that it expects the call to fail.
 _ANTICIPATED = re.compile(

@@ -16,7 +16,6 @@ message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import re
 from dataclasses import dataclass
@@ -42,13 +41,36 @@ _NUMBERS_RUN = re.compile(r"<n>(?:\s+<n>)+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 #: Error codes named by an `E…` word: the operating system's errno names (ENOENT, EACCES,
-#: EADDRINUSE) and npm's own codes. Any other capitalised word that starts with E ("EVAL",
-#: "EVERY", "EXPLAIN" in a document printed before the failure) is no error class.
-_ERROR_CODES = frozenset(errno.errorcode.values()) | frozenset(
+#: EADDRINUSE; Linux's table, written out so that every machine of a team reads the same
+#: classes, whatever its own C library names) and npm's own codes. Any other capitalised
+#: word that starts with E ("EVAL", "EVERY", "EXPLAIN" in a document printed before the
+#: failure) is no error class.
+_ERROR_CODES = frozenset(
     {
+        "E2BIG", "EACCES", "EADDRINUSE", "EADDRNOTAVAIL", "EADV", "EAFNOSUPPORT",
+        "EAGAIN", "EALREADY", "EBADE", "EBADF", "EBADFD", "EBADMSG", "EBADR", "EBADRQC",
+        "EBADSLT", "EBFONT", "EBUSY", "ECANCELED", "ECHILD", "ECHRNG", "ECOMM",
+        "ECONNABORTED", "ECONNREFUSED", "ECONNRESET", "EDEADLOCK", "EDESTADDRREQ",
+        "EDOM", "EDOTDOT", "EDQUOT", "EEXIST", "EFAULT", "EFBIG", "EHOSTDOWN",
+        "EHOSTUNREACH", "EIDRM", "EILSEQ", "EINPROGRESS", "EINTR", "EINVAL", "EIO",
+        "EISCONN", "EISDIR", "EISNAM", "EKEYEXPIRED", "EKEYREJECTED", "EKEYREVOKED",
+        "EL2HLT", "EL2NSYNC", "EL3HLT", "EL3RST", "ELIBACC", "ELIBBAD", "ELIBEXEC",
+        "ELIBMAX", "ELIBSCN", "ELNRNG", "ELOOP", "EMEDIUMTYPE", "EMFILE", "EMLINK",
+        "EMSGSIZE", "EMULTIHOP", "ENAMETOOLONG", "ENAVAIL", "ENETDOWN", "ENETRESET",
+        "ENETUNREACH", "ENFILE", "ENOANO", "ENOBUFS", "ENOCSI", "ENODATA", "ENODEV",
+        "ENOENT", "ENOEXEC", "ENOKEY", "ENOLCK", "ENOLINK", "ENOMEDIUM", "ENOMEM",
+        "ENOMSG", "ENONET", "ENOPKG", "ENOPROTOOPT", "ENOSPC", "ENOSR", "ENOSTR",
+        "ENOSYS", "ENOTBLK", "ENOTCONN", "ENOTDIR", "ENOTEMPTY", "ENOTNAM",
+        "ENOTRECOVERABLE", "ENOTSOCK", "ENOTSUP", "ENOTTY", "ENOTUNIQ", "ENXIO",
+        "EOVERFLOW", "EOWNERDEAD", "EPERM", "EPFNOSUPPORT", "EPIPE", "EPROTO",
+        "EPROTONOSUPPORT", "EPROTOTYPE", "ERANGE", "EREMCHG", "EREMOTE", "EREMOTEIO",
+        "ERESTART", "ERFKILL", "EROFS", "ESHUTDOWN", "ESOCKTNOSUPPORT", "ESPIPE",
+        "ESRCH", "ESRMNT", "ESTALE", "ESTRPIPE", "ETIME", "ETIMEDOUT", "ETOOMANYREFS",
+        "ETXTBSY", "EUCLEAN", "EUNATCH", "EUSERS", "EXDEV", "EXFULL",
+        # npm's
         "ERESOLVE", "EUSAGE", "EJSONPARSE", "ETARGET", "ENOVERSIONS", "EBADENGINE",
         "EINTEGRITY", "EPUBLISHCONFLICT", "ENEEDAUTH", "EOTP", "EINVALIDTAGNAME",
-        "ENOLOCK", "EBADPLATFORM", "ENOTSUP", "EAUTHUNKNOWN",
+        "ENOLOCK", "EBADPLATFORM", "EAUTHUNKNOWN",
     }
 )  # fmt: skip
 #: An `E…` code where a tool names its code (`npm ERR! code ELIFECYCLE`, `code: 'EPIPE'`,
@@ -305,9 +327,9 @@ def _without_echo(printed: list[str]) -> list[str]:
     """The printed lines up to where a tool echoes the agent's input back."""
     for number, line in enumerate(printed):
         if _ECHO_AFTER.search(line):
-            rest = printed[number + 1 :]
             if "failed to find expected lines" in line.lower():
                 return printed[: number + 1]
+            rest = printed[number + 1 :]
             start = next((n for n, ln in enumerate(rest) if _ECHO_START.match(ln)), None)
             return printed if start is None else printed[: number + 1 + start]
     return printed
