@@ -26,10 +26,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from typing import Any
 
-import sqlalchemy as sa
 from alembic import op
+
+from migrations.rekeying import rekey_patterns
 
 revision: str = "0010_pattern_keys"
 down_revision: str | None = "0009_watch_learned_rules"
@@ -67,65 +67,8 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32], prefix + text
 
 
-def _earliest(values: list[Any]) -> Any:
-    known = [v for v in values if v is not None]
-    return min(known) if known else None
-
-
-def _latest(values: list[Any]) -> Any:
-    known = [v for v in values if v is not None]
-    return max(known) if known else None
-
-
 def upgrade() -> None:
-    conn = op.get_bind()
-    rows = conn.execute(
-        sa.text(
-            "SELECT id, signature_hash, signature, tool_name, error_class, count, "
-            "first_seen, last_seen FROM failure_patterns ORDER BY id"
-        )
-    ).all()
-    groups: dict[str, list[Any]] = {}
-    signatures: dict[int, str] = {}
-    for row in rows:
-        digest, signature = pattern_key(row.tool_name, row.error_class, row.signature)
-        groups.setdefault(digest, []).append(row)
-        signatures[row.id] = signature
-    moves: list[tuple[str, Any, list[Any]]] = []
-    for digest, members in groups.items():
-        keeper, merged = members[0], members[1:]
-        if merged or keeper.signature_hash != digest or signatures[keeper.id] != keeper.signature:
-            moves.append((digest, keeper, merged))
-    for _, keeper, merged in moves:
-        for row in merged:
-            conn.execute(
-                sa.text(
-                    "UPDATE pattern_occurrences SET pattern_id = :keeper WHERE pattern_id = :id"
-                ),
-                {"keeper": keeper.id, "id": row.id},
-            )
-            conn.execute(sa.text("DELETE FROM failure_patterns WHERE id = :id"), {"id": row.id})
-        # Parked first: a keeper's new key may be another keeper's old one.
-        conn.execute(
-            sa.text("UPDATE failure_patterns SET signature_hash = :parked WHERE id = :id"),
-            {"parked": f"re-keying {keeper.id}", "id": keeper.id},
-        )
-    for digest, keeper, merged in moves:
-        members = [keeper, *merged]
-        conn.execute(
-            sa.text(
-                "UPDATE failure_patterns SET signature_hash = :digest, signature = :signature, "
-                "count = :count, first_seen = :first, last_seen = :last WHERE id = :id"
-            ),
-            {
-                "digest": digest,
-                "signature": signatures[keeper.id],
-                "count": sum(int(row.count or 0) for row in members),
-                "first": _earliest([row.first_seen for row in members]),
-                "last": _latest([row.last_seen for row in members]),
-                "id": keeper.id,
-            },
-        )
+    rekey_patterns(op.get_bind(), pattern_key)
 
 
 def downgrade() -> None:

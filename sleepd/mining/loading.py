@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import aliased
 
 from sleepd.mining.episodes import EventView
+from sleepd.mining.signatures import SHELL_TOOLS
 from sleepd.store.models import Episode, Event, Session
 
 #: Rows fetched at a time: the rows stream into event views, never all held twice.
@@ -156,7 +157,8 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
 #: Shell results sampled for the store-wide noise lines (see `errors.noise_lines`).
 NOISE_SAMPLE = 400
 NOISE_HEAD = 1500
-_SHELL_TOOLS = ("Bash", "bash", "shell", "exec_command", "local_shell", "shell_command")
+#: As stored: Claude Code writes `Bash`.
+_SHELL_TOOLS = ("Bash", *sorted(SHELL_TOOLS))
 
 
 def recent_shell_outputs(db: DbSession) -> list[tuple[str, bool]]:

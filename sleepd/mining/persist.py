@@ -33,7 +33,14 @@ from sleepd.mining.errors import (
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
-from sleepd.mining.signatures import example_of, is_silent, signature_of, without_matches
+from sleepd.mining.signatures import (
+    PATCH_TOOL,
+    example_of,
+    is_silent,
+    signature_of,
+    tool_key,
+    without_matches,
+)
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
@@ -245,6 +252,8 @@ def _record_patterns(
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
         ran = program_of(errors.verdicts[event.id].command)
+        if ran == PATCH_TOOL and tool_key(tool) == "shell":
+            tool = PATCH_TOOL  # Codex before its own tool ran patches through the shell
         text = without_matches(noise.strip(event.text), ran)
         # what ran signs only an output with nothing else to sign it (a shell lexing each)
         program = ran if is_silent(text) else ""

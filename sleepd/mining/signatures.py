@@ -27,11 +27,34 @@ _TIMESTAMP = re.compile(
     r"|\b\d{2}:\d{2}:\d{2}(\.\d+)?\b"
 )
 _HEX = re.compile(r"\b(0x[0-9a-f]+|(?=[0-9a-f]{6,}\b)[0-9a-f]*\d[0-9a-f]*)\b", re.I)
+#: Extensions that make a bare word a file name where a file is named: before a colon
+#: or a `(line,col)` (`main.go:12:3:`, `app.ts(12,5):`, `ls: API.md: No such file`,
+#: "expected lines in CHANGELOG.md:"). A compiler, `ls` or `apply_patch` names a file in
+#: the working folder without its folder, and each file would otherwise be a failure of
+#: its own. A list, and only there, so that a dotted name that is no file
+#: (`sqlite3.IntegrityError`, `res.json is not a function`, `github.com`) stays.
+_FILE_EXTENSIONS = (
+    "py|pyi|ipynb|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|go|rs|c|h|cc|cpp|cxx|hpp|hh|cu|o|so|"
+    "a|dylib|dll|exe|java|kt|kts|scala|gradle|groovy|rb|php|cs|fs|swift|dart|lua|pl|pm|ex|exs|"
+    "erl|hs|ml|clj|zig|nim|sql|sh|bash|zsh|fish|ps1|bat|cmd|md|mdx|rst|txt|adoc|tex|json|"
+    "jsonl|yaml|yml|toml|ini|cfg|conf|lock|xml|html|htm|css|scss|sass|less|csv|tsv|log|"
+    "proto|tf|mod|sum|jar|whl|gz|tgz|zip|tar|pdf|png|jpg|jpeg|gif|svg|wasm|pem|env"
+)
 _PATH = re.compile(
     r"(?:[A-Za-z]:\\|~/|\.{1,2}/|/)(?:[\w.@+-]+[/\\])*[\w.@+-]+"
     r"|\b[\w.-]+/(?:[\w.-]+/)*[\w.-]+\.\w{1,5}\b"
+    # a module path rooted at a host (`golang.org/x/tools/go/packages`): whole, not
+    # the host left in front of a `<path>`
+    r"|\b[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:/[\w.@+-]+)+"
+    rf"|(?<![\w./\\@-])[\w-]+(?:\.[\w-]+)*\.(?:{_FILE_EXTENSIONS})(?=:|\(\d)"
 )
-_QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^’\n]{1,200}’")
+#: A quoted part. A quote right after a letter is an apostrophe ("can't open file 'x'"),
+#: which opens nothing; a quoted Python list of strings (`Command '['cmake', '--build']'
+#: returned …`) is one part, since its closing quotes follow letters too.
+_QUOTED = re.compile(
+    r"'\[(?:'[^'\n]*'(?:,\s*)?)+\]'"
+    r"|(?<![^\W\d_])'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^’\n]{1,200}’"
+)
 _LINE_COL = re.compile(r"(:\d+)+\b|\bline \d+(, col(umn)? \d+)?", re.I)
 #: A number, with the unit a duration or a size carries (`0.32ms`, `5s`, `12MB`, `40%`):
 #: a test's timing must not make each run of one failure a pattern of its own.
@@ -180,8 +203,24 @@ def keyed_class(error_class: str | None, text: str) -> str | None:
     return None
 
 
+#: The tools that run a shell command: Claude Code's `Bash`, and Codex's, whose name
+#: changed from version to version (`shell`, `local_shell`, `shell_command`,
+#: `exec_command`). A failure run through any of them is one failure.
+SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "shell_command"})
+
+
+#: Codex's patch tool; older Codex versions ran it as a shell command, and a failed
+#: patch is its failure whichever way it ran.
+PATCH_TOOL = "apply_patch"
+
+
+def tool_key(tool_name: str | None) -> str | None:
+    """The tool as far as it tells failures apart: every shell tool is "shell"."""
+    return "shell" if (tool_name or "").lower() in SHELL_TOOLS else tool_name
+
+
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:
-    key = f"{tool_name or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
+    key = f"{tool_key(tool_name) or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sleepd.mining.judge_spec import Check, JudgeSpec
+from sleepd.mining.signatures import SHELL_TOOLS
 
 #: Follow-ups that make no sense without the previous request.
 _REFERS_BACK = re.compile(
@@ -33,7 +34,6 @@ _DONT_USE = re.compile(r"\b(?:don'?t|do not|never|stop)\s+us(?:e|ing)\s+`?([\w.@
 _USE_TOOL = re.compile(r"\buse\s+the\s+`?(\w+)`?\s+tool\b", re.IGNORECASE)
 _WANTS_JSON = re.compile(r"\b(as|in|output|return|print)\s+(valid\s+)?json\b", re.IGNORECASE)
 _PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "pip", "pip3", "poetry", "uv", "bun"})
-_SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "shell_command"})
 MAX_COMMAND_CHARS = 120
 #: Longer failing commands are too specific to ban outright.
 MAX_BANNED_COMMAND = 80
@@ -145,7 +145,7 @@ def command_of(call_text: str) -> str:
 
 
 def is_shell_tool(name: str | None) -> bool:
-    return (name or "").lower() in _SHELL_TOOLS
+    return (name or "").lower() in SHELL_TOOLS
 
 
 def _clean_token(token: str) -> str:

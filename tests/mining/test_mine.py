@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -228,3 +229,32 @@ def test_a_request_that_needs_the_exchange_before_it_is_never_a_task(
     with read_session(engine) as db:
         intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
     assert intents == ["install the dependencies with pnpm", "please install deps via pnpm"]
+
+
+def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cfg: Config) -> None:
+    """Real lines (public Codex sessions): `command not found: pytest` under Claude Code's
+    Bash and two Codex versions' shell tools is one failure seen three times, and a patch
+    Codex ran through the shell (`bash -lc "apply_patch <<'PATCH' …"`) fails as apply_patch
+    itself does: one pattern, shown under apply_patch."""
+    missing = "/bin/bash: line 1: pytest: command not found"
+    patch = (
+        "apply_patch verification failed: Failed to find expected lines in {}:\n"
+        "func durationEnv(key string, fallback time.Duration) time.Duration {{"
+    )
+    for number, tool in enumerate(("Bash", "shell_command", "exec_command")):
+        b = SessionBuilder(start=LATER - timedelta(days=1)).prompt("run the tests")
+        b.call(tool, json.dumps({"command": "pytest -q"}), f"t{number}")
+        b.result(f"t{number}", f"Exit code 127\n{missing}", exit_code=127)
+        b.save(engine)
+    b = SessionBuilder(start=LATER - timedelta(days=1)).prompt("add the config loader")
+    b.call("apply_patch", "*** Begin Patch\n*** Update File: a.go\n*** End Patch", "p1")
+    b.result("p1", patch.format("/home/a/project/internal/app/config/config.go"), error=True)
+    heredoc = "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: b.go\n*** End Patch\nPATCH"
+    b.call("shell", json.dumps({"command": ["bash", "-lc", heredoc]}), "p2")
+    b.result("p2", patch.format("/home/a/project/cmd/api/main.go"), exit_code=1)
+    b.save(engine)
+    mine(engine, cfg, now=LATER)
+    rows = {row.signature.split(" | ", 2)[2]: row for row in top_patterns(engine, now=LATER)}
+    assert len(rows) == 2 and rows["command not found: pytest"].count == 3
+    patched = rows["apply_patch verification failed: Failed to find expected lines in <path>:"]
+    assert (patched.count, patched.tool_name) == (2, "apply_patch")

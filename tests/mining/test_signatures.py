@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sleepd.mining.signatures import (
@@ -168,21 +170,28 @@ def test_a_hint_after_the_first_sentence_is_the_same_failure() -> None:
     )
 
 
-def test_the_0010_migration_keys_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migration 0010 re-keys stored patterns with its own copy of the rules; on every
-    tool error a person labelled in the real sessions (and a few hostile shapes), the
-    key it gives a pattern stored under 0009 is the key mining gives the error now."""
+def _revision(name: str) -> Any:
     import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "migrations" / "versions" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
+    """Migrations 0010 and 0011 re-key stored patterns with their own copies of the
+    rules; on every tool error a person labelled in the real sessions (and a few hostile
+    shapes), under each shell tool's name and others, the key they give a pattern stored
+    under 0009 is the key mining gives the error now."""
     import tomllib
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "m0010", root / "migrations" / "versions" / "0010_pattern_keys.py"
-    )
-    assert spec is not None and spec.loader is not None
-    migration = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(migration)
+    m0010, m0011 = _revision("0010_pattern_keys"), _revision("0011_shell_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -194,13 +203,21 @@ def test_the_0010_migration_keys_a_stored_pattern_as_mining_keys_the_error() -> 
     texts += ["Build failed. Port in use", "Error. Cannot connect", "one two three. Four"]
     assert len(texts) > 200
     for text in texts:
-        for tool, code in (("Bash", 1), (None, None), ("a | b", 2)):
+        for tool, code in (
+            ("Bash", 1),
+            ("shell_command", 2),
+            ("exec_command", None),
+            ("Read", None),
+            (None, None),
+            ("a | b", 2),
+        ):
             sig = signature_of(text, tool, code)
             if sig.text.endswith("printed nothing"):
                 continue  # signed by what ran since 0010 (docs/mining.md): a new key
             stored = f"{tool or '-'} | {sig.error_class or '-'} | "
             stored += normalize(key_line(text, sig.error_class))
-            digest, signature = migration.pattern_key(tool, sig.error_class, stored)
+            _, signature = m0010.pattern_key(tool, sig.error_class, stored)
+            digest, signature = m0011.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -662,3 +679,79 @@ def test_the_line_a_class_opens_signs_a_traceback_not_the_code_quoting_it() -> N
 )
 def test_only_an_error_code_is_read_as_an_errno_class(text: str, expected: str | None) -> None:
     assert error_class(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # gcc on two files of one folder (real, a CUDA project's session)
+        (
+            "test_gpu_minimal.c: In function 'main':\n"
+            "test_gpu_minimal.c:12:5: error: stray '\\302' in program",
+            "test_gpu_tensor.c:40:1: error: stray '\\302' in program",
+        ),
+        ("ls: API.md: No such file or directory", "ls: package.json: No such file or directory"),
+        (
+            "cc1: fatal error: test_conv_manual.c: No such file or directory",
+            "cc1: fatal error: gpu_head_to_head.c: No such file or directory",
+        ),
+        # Codex's patch tool names a file of the working folder without a folder
+        (
+            "Failed to find expected lines in CHANGELOG.md:\n- Converters (import):",
+            "Failed to find expected lines in opk/ui/pdl_editor.py:\n    def _add_aux(self):",
+        ),
+        ("main.go:12:3: undefined: foo", "internal/server.go:40:9: undefined: foo"),
+        (
+            "app.ts(12,5): error TS2304: Cannot find name 'x'.",
+            "src/b.ts(1,1): error TS2304: Cannot find name 'y'.",
+        ),
+        # a Go module path starts with its host
+        (
+            "go: module entgo.io/ent/dialect found, but does not contain package entgo.io/ent/x",
+            "go: module github.com/a/b found, but does not contain package github.com/a/b/c",
+        ),
+        # a quoted Python list: its closing quotes follow letters
+        (
+            "subprocess.CalledProcessError: Command '['cmake', '--build', '.', '-j32']' "
+            "returned non-zero exit status 2.",
+            "subprocess.CalledProcessError: Command '['make', 'all']' returned non-zero exit "
+            "status 2.",
+        ),
+    ],
+)
+def test_a_file_or_module_named_in_the_error_does_not_split_the_failure(
+    first: str, second: str
+) -> None:
+    assert signature_of(first, "Bash", 1).digest == signature_of(second, "Bash", 1).digest
+
+
+def test_a_dotted_name_that_is_no_file_is_kept() -> None:
+    """Only a name with a file's extension, where a file is named (before a colon or a
+    `(line,col)`), is a path: a method, a module's class or a host stays in the key."""
+    assert signature_of("TypeError: res.json is not a function", "Bash", 1).text == (
+        "TypeError: res.json is not a function"
+    )
+    text = "sqlite3.IntegrityError: NOT NULL constraint failed: job_offers.url"
+    assert signature_of(text, "Bash", 1).text == text
+    assert signature_of("Could not resolve host: github.com", "Bash", 128).text == (
+        "Could not resolve host: github.com"
+    )
+
+
+def test_an_apostrophe_opens_no_quote() -> None:
+    """Real: `python3: can't open file '…': [Errno 2]` had read as a quote from the
+    apostrophe to the path's opening quote ("can<q>…")."""
+    sig = signature_of(
+        "python3: can't open file '/Users/a/x.py': [Errno 2] No such file or directory",
+        "Bash",
+        2,
+    )
+    assert sig.text == "python3: can't open file <q>: [Errno <n>] No such file or directory"
+
+
+def test_each_shell_tool_keys_a_failure_alike_and_other_tools_apart() -> None:
+    text = "ModuleNotFoundError: No module named 'pybind11'"
+    digests = {signature_of(text, tool, 1).digest for tool in ("Bash", "shell", "exec_command")}
+    assert len(digests) == 1
+    assert signature_of(text, "Read", 1).digest not in digests
+    assert signature_of(text, "shell_command", 1).full.startswith("shell_command | ")

@@ -275,3 +275,72 @@ def test_0010_merges_the_patterns_of_one_failure_and_keys_them_as_mining_does(
             assert patterns[owner].signature == "Bash | exit 7 | Exit code <n>", raw
             continue
         assert patterns[owner].signature_hash == signature_of(raw, tool, code).digest, raw
+
+
+@pytest.mark.both_dbs
+def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: str) -> None:
+    """Patterns stored under 0010's keys for one failure run by Claude Code's Bash and by
+    two Codex versions' shell tools become one pattern with every occurrence and the
+    first one's tool name; a pattern of another tool with the same words stays apart;
+    every key is the one mining gives now."""
+    import hashlib
+
+    from sqlalchemy import text
+
+    from sleepd.mining.signatures import signature_of
+
+    raw = "Exit code 127\n/bin/bash: line 1: pytest: command not found"
+    stored = [  # (id, tool, first seen, count)
+        (1, "shell_command", "2026-02-01", 2),
+        (2, "Bash", "2026-01-01", 1),
+        (3, "exec_command", "2026-03-01", 4),
+        (4, "Read", "2026-01-05", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0010_pattern_keys")
+    with engine.begin() as conn:
+        seed_events(conn, [("tool_result", raw)] * len(stored))
+        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for (number, tool, first, count), event_id in zip(stored, ids, strict=True):
+            sig = signature_of(raw, tool, 127)
+            old_key = f"{tool} | {sig.error_class or '-'} | {sig.text}"  # 0010's key
+            conn.execute(
+                text(
+                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                    "error_class, example, count, first_seen, last_seen) VALUES "
+                    "(:id, :h, :s, :tool, :klass, :raw, :count, :first, :first)"
+                ),
+                {
+                    "id": number,
+                    "h": hashlib.sha256(old_key.encode()).hexdigest()[:32],
+                    "s": sig.full,
+                    "tool": tool,
+                    "klass": sig.error_class,
+                    "raw": raw,
+                    "count": count,
+                    "first": first,
+                },
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                    "VALUES (:p, :e, '/w')"
+                ),
+                {"p": number, "e": event_id},
+            )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT id, signature_hash, tool_name, count, first_seen, last_seen "
+                "FROM failure_patterns ORDER BY id"
+            )
+        ).all()
+        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
+    engine.dispose()
+    assert [(r.id, r.tool_name, r.count) for r in rows] == [(1, "shell_command", 7), (4, "Read", 1)]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert str(rows[0].last_seen).startswith("2026-03-01")
+    assert sorted(owners) == [1, 1, 1, 4]
+    assert rows[0].signature_hash == signature_of(raw, "Bash", 127).digest
+    assert rows[1].signature_hash == signature_of(raw, "Read", 127).digest
