@@ -222,6 +222,9 @@ _WRONG_ANSWER = (
     # "I was talking about this page", "你搞错了", "違います", "그게 아니라")
     r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
     r"|^\W*no\b,?\s+(like|i mean)\b"
+    # opens by saying what the person meant ("I mean claude", after an answer about the
+    # shell); "I mean, …" with its comma is a filler
+    r"|^\W*i mean\b(?!,)"
     # asks why the agent did not do what it was asked ("why won't you run it?"; not "why
     # don't you try …", a suggestion)
     r"|\bwhy (won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|hasn'?t) you\b"
@@ -790,7 +793,8 @@ _CLOSING_STEP = re.compile(
     r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+|"
     r"(can|could|would|will) (you|u)\s+(please\s+)?)?(commit|push|merge|"
     r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
-    r"(open|create|raise|make) (a |the )?(pr|pull request))(\s+(and|&|\+|then)\s+(commit|push|"
+    r"(open|create|raise|make) (a |the )?(pr|pull request)|(make|do|create) (a |the )?commit)"
+    r"(\s+(and|&|\+|then)\s+(commit|push|"
     r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
     r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
     r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?\W*$",
@@ -1478,6 +1482,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # out (an approval): the labellers of the wild samples read 9 of them so
         offered = asked or agent_proposes(turn.agent_text)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
+    if turn.agent_worked and _RAN_COMMAND.match(text):
+        # a command the person ran, pasted with what it printed ("╰─❯ apt install …",
+        # "user@host:~/app$ npm run …"): a report on the running task, never a task of its
+        # own (one that shows an error is a correction, above)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("pastes a command it ran",), hard=True)
     refers_back = points_back(" ".join(region.split()[:12]))
     request_part = _own_request(region) if turn.agent_ended and words >= 12 else ""
     if request_part and not _BACK_REF.search(" ".join(request_part.split()[:12])):
@@ -1569,6 +1578,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
 
 #: From this many words a turn can carry a request of its own.
 LONG_TURN = 20
+#: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
+#: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`.
+_RAN_COMMAND = re.compile(r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S")
 #: Han, kana and hangul: written without spaces, about two characters to a word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 

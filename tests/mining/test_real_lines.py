@@ -2693,3 +2693,49 @@ def test_the_launchers_options_typed_into_the_session_are_housekeeping(text: str
 def test_an_option_before_a_request_is_a_request() -> None:
     turn = TurnInput(text="--verbose please fix the login page", has_episode=False)
     assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
+
+
+def test_a_verdict_then_make_a_commit_is_the_tasks_closing_step() -> None:
+    """Real (deder01/config_files, sample 32): "great, make a commit" after the agent
+    fixed three shell start-up errors accepts the work and asks for its closing step."""
+    fixed = (
+        "All three errors should be gone now:\n- GREP_OPTIONS removed\n- brew eval guarded\n"
+        "- fzf path changed to $HOME\n\nOpen a new terminal to verify."
+    )
+    assert kind_of("great, make a commit", agent_text=fixed) is TurnKind.FOLLOW_UP
+    assert kind_of("make a commit", agent_text=fixed) is TurnKind.FOLLOW_UP
+
+
+def test_opening_with_what_was_meant_is_a_correction() -> None:
+    """Real (maxnoobineating's dotfiles, sample 32): asked how to change directory "with the
+    same chat session", the agent explained the shell's `cd`; "I mean claude" says it took
+    the question for another. "I mean, …" with its comma is a filler, not that."""
+    answer = (
+        "Each Bash tool call is a fresh shell: `cd` doesn't persist between calls. But you "
+        "can chain commands with `&&`. Want me to run `cd /vim && sudo make install`?"
+    )
+    assert kind_of("I mean claude", agent_text=answer) is TurnKind.CORRECTION
+    assert kind_of("I mean, that works for now", agent_text=answer) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # sample 32: the output of a command the agent recommended, pasted with its prompt
+        "╰─❯ apt install --upgrade python3\nReading package lists... Done\nBuilding dependency "
+        "tree... Done\nReading state information... Done\npython3 is already the newest "
+        "version (3.10.6-1~22.04.1).\nThe following packages were automatically installed "
+        "and are no longer required:\n  fonts-droid-fallback fonts-noto-mono fonts-urw-base35 "
+        "ghostscript gsfonts libcupsfilters1 libfontenc1 libgs9 libgs9-common libijs-0.35\n"
+        "Use 'apt autoremove' to remove them.\n0 upgraded, 0 newly installed, 0 to remove.",
+        "user@devbox:~/app$ npm run build\n\n> app@1.0.0 build\n> vite build\n\nvite v5.2.0 "
+        "building for production...\n✓ 412 modules transformed.\ndist/index.html 0.46 kB\n"
+        "dist/assets/index.js 143.20 kB │ gzip: 46.11 kB\n✓ built in 2.31s",
+    ],
+)
+def test_a_command_the_person_ran_pasted_with_its_output_is_no_new_task(text: str) -> None:
+    steps = (
+        "**My recommendation:** Just upgrade system Python with apt for now:\n```bash\n"
+        "apt install --upgrade python3\n```\nThen run the build again."
+    )
+    assert kind_of(text, agent_text=steps) is TurnKind.FOLLOW_UP
