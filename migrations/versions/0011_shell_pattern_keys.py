@@ -1,13 +1,17 @@
-"""mining: one failure pattern per failure, whichever shell tool ran the command
+"""mining: one pattern per failure, whichever shell tool ran it, with or without its exit code
 
 Issue #14: a failure's key held the name of the tool that ran the failed command, and a
 shell command runs under several names: Claude Code's `Bash`, and Codex's, which changed
 from version to version (`shell`, `local_shell`, `shell_command`, `exec_command`). One
 person's `command not found: pytest` under three Codex versions was three patterns, each
-seen once. Mining now keys every shell tool as "shell" (`sleepd.mining.signatures.
-tool_key`); this revision re-keys the stored patterns the same way and merges those that
-now share a key (`migrations.rekeying`). A pattern keeps the tool name of its first
-sighting for display.
+seen once. And a failure whose exit code a pipe hid took a stock phrase of its text as
+its class ("no such file or directory"), which the key kept, while the same failure
+with its exit code was keyed without a class (0010): `ls: cannot access …` was two
+patterns. Mining now keys every shell tool as "shell" and drops a stock-phrase class as
+it drops an exit code (`sleepd.mining.signatures.tool_key`, `keyed_class`); this revision
+re-keys the stored patterns the same way and merges those that now share a key
+(`migrations.rekeying`). A pattern keeps the tool name and class of its first sighting
+for display.
 
 The rules are copied here rather than imported, so this revision keeps doing what it
 did when later versions change the live ones. A test holds the two to the same keys.
@@ -47,10 +51,28 @@ _ERROR_LINE = re.compile(
 )
 
 
+_STOCK_CLASSES = (
+    "command not found",
+    "permission denied",
+    "no such file or directory",
+    "segmentation fault",
+    "timed out",
+    "killed",
+)
+
+
+_STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
+
+
 def keyed_class(error_class: str | None, text: str) -> str | None:
-    if error_class is not None and not error_class.startswith("exit "):
+    if (
+        error_class is not None
+        and not error_class.startswith("exit ")
+        and error_class not in _STOCK_CLASSES
+    ):
         return error_class
-    if not _ERROR_LINE.search(text) or _NORMALIZED_WRAPPER.fullmatch(text):
+    says = _ERROR_LINE.search(text) or _STOCK_PHRASE.search(text)
+    if not says or _NORMALIZED_WRAPPER.fullmatch(text):
         return error_class
     return None
 

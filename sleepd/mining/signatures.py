@@ -103,11 +103,15 @@ _E_WORD = re.compile(r"\b(E[A-Z]{3,}[A-Z0-9]*)\b")
 _RUSTC_CODE = re.compile(r"\berror\[(E\d{4})\]")
 _NAMED_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Interrupt|Exit))\b")
 _TYPESCRIPT_CODE = re.compile(r"\b(TS\d{4})\b")
-_STOCK_PHRASE = re.compile(
-    r"\b(command not found|permission denied|no such file or directory|"
-    r"segmentation fault|timed out|killed)\b",
-    re.I,
+_STOCK_CLASSES = (
+    "command not found",
+    "permission denied",
+    "no such file or directory",
+    "segmentation fault",
+    "timed out",
+    "killed",
 )
+_STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
 _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
     re.I,
@@ -193,12 +197,20 @@ class Signature:
 
 
 def keyed_class(error_class: str | None, text: str) -> str | None:
-    """The error class as far as it tells failures apart: an exit code (or no class)
-    is dropped when the text says what went wrong, that is when it sounds like an error
-    (not a banner the output happened to start with, nor the wrapper's own line)."""
-    if error_class is not None and not error_class.startswith("exit "):
+    """The error class as far as it tells failures apart: an exit code, a stock phrase
+    or no class is dropped when the text says what went wrong, that is when it sounds
+    like an error or holds a stock phrase (not a banner the output happened to start
+    with, nor the wrapper's own line). A stock phrase is the class only when no exit
+    code came with the output (a pipe hid it): `ls: cannot access …: No such file or
+    directory` is one failure under `exit 2` and under "no such file or directory"."""
+    if (
+        error_class is not None
+        and not error_class.startswith("exit ")
+        and error_class not in _STOCK_CLASSES
+    ):
         return error_class
-    if not _ERROR_LINE.search(text) or _NORMALIZED_WRAPPER.fullmatch(text):
+    says = _ERROR_LINE.search(text) or _STOCK_PHRASE.search(text)
+    if not says or _NORMALIZED_WRAPPER.fullmatch(text):
         return error_class
     return None
 

@@ -755,3 +755,18 @@ def test_each_shell_tool_keys_a_failure_alike_and_other_tools_apart() -> None:
     assert len(digests) == 1
     assert signature_of(text, "Read", 1).digest not in digests
     assert signature_of(text, "shell_command", 1).full.startswith("shell_command | ")
+
+
+def test_a_failure_keys_alike_with_its_exit_code_or_with_a_pipe_hiding_it() -> None:
+    """Real (sessions on this machine): `ls: cannot access …` with its exit code 2, and
+    behind a pipe with none, when a stock phrase of the text ("no such file or
+    directory") had become its class and the key kept it: two patterns of one failure."""
+    text = "ls: cannot access 'build/': No such file or directory"
+    with_code, piped = signature_of(text, "Bash", 2), signature_of(text, "Bash", None)
+    assert (with_code.error_class, piped.error_class) == ("exit 2", "no such file or directory")
+    assert with_code.digest == piped.digest
+    text = "ls: build: No such file or directory"  # no error word but the phrase
+    assert signature_of(text, "Bash", 1).digest == signature_of(text, "Bash", None).digest
+    # where the line names no error, the class is all there is, and it stays in the key
+    banner = "Welcome to Ubuntu 24.04.4 LTS"
+    assert signature_of(banner, "Bash", 144).digest != signature_of(banner, "Bash", 1).digest

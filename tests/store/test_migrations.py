@@ -280,9 +280,9 @@ def test_0010_merges_the_patterns_of_one_failure_and_keys_them_as_mining_does(
 @pytest.mark.both_dbs
 def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: str) -> None:
     """Patterns stored under 0010's keys for one failure run by Claude Code's Bash and by
-    two Codex versions' shell tools become one pattern with every occurrence and the
-    first one's tool name; a pattern of another tool with the same words stays apart;
-    every key is the one mining gives now."""
+    two Codex versions' shell tools, once with its exit code hidden, become one pattern
+    with every occurrence and the first one's tool name; a pattern of another tool with
+    the same words stays apart; every key is the one mining gives now."""
     import hashlib
 
     from sqlalchemy import text
@@ -290,19 +290,19 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
     from sleepd.mining.signatures import signature_of
 
     raw = "Exit code 127\n/bin/bash: line 1: pytest: command not found"
-    stored = [  # (id, tool, first seen, count)
-        (1, "shell_command", "2026-02-01", 2),
-        (2, "Bash", "2026-01-01", 1),
-        (3, "exec_command", "2026-03-01", 4),
-        (4, "Read", "2026-01-05", 1),
+    stored = [  # (id, tool, exit code, first seen, count)
+        (1, "shell_command", 127, "2026-02-01", 2),
+        (2, "Bash", 127, "2026-01-01", 1),
+        (3, "exec_command", None, "2026-03-01", 4),  # a pipe hid the code: a stock class
+        (4, "Read", 127, "2026-01-05", 1),
     ]
     engine = make_engine(empty_db_url)
     migrate.upgrade(engine, "0010_pattern_keys")
     with engine.begin() as conn:
         seed_events(conn, [("tool_result", raw)] * len(stored))
         ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
-        for (number, tool, first, count), event_id in zip(stored, ids, strict=True):
-            sig = signature_of(raw, tool, 127)
+        for (number, tool, code, first, count), event_id in zip(stored, ids, strict=True):
+            sig = signature_of(raw, tool, code)
             old_key = f"{tool} | {sig.error_class or '-'} | {sig.text}"  # 0010's key
             conn.execute(
                 text(
