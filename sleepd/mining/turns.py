@@ -230,8 +230,9 @@ _WRONG_ANSWER = (
     r"|\bwhy (won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|hasn'?t) you\b"
     r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
     # says the agent took a request the person never made ("i dint mean to revert", "I
-    # didn't ask for that")
-    r"|\bi (didn'?t|did not|dint|didnt) (mean|ask)\b"
+    # didn't ask for that"); not the person's own slip ("I didn't mean to interrupt you")
+    r"|\bi (didn'?t|did not|dint|didnt) (mean|ask)\b(?! to (interrupt|stop|cancel|press|"
+    r"hit|click|send|submit|reject|escape|close|type|enter|paste)\b)"
     # holds an act up to the agent, with a contrast or an emphasis ("but you started on
     # the branch that had our changes!", "why did you push that?? it was live")
     r"|^\W*but you (\w+[^\We]ed|made|did|went|put|took|wrote|broke|left|forgot|said|told|ran|"

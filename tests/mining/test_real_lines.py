@@ -2739,3 +2739,13 @@ def test_a_command_the_person_ran_pasted_with_its_output_is_no_new_task(text: st
         "apt install --upgrade python3\n```\nThen run the build again."
     )
     assert kind_of(text, agent_text=steps) is TurnKind.FOLLOW_UP
+
+
+def test_the_persons_own_slip_is_no_correction() -> None:
+    """Real (deder01/config_files, sample 32): "I didn't mean to interrupt you, continue"
+    after stopping the agent by mistake owns the person's slip and sends it on; "i dint
+    mean to revert" (sample 24) still says the agent did what was not asked."""
+    working = "Let me check the submodule status and update each one."
+    kind = kind_of("I didn't mean to interrupt you, continue", working, after_interrupt=True)
+    assert kind is TurnKind.STEERING
+    assert kind_of("i dint mean to revert", working) is TurnKind.CORRECTION
