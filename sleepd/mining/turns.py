@@ -371,6 +371,13 @@ _FAILURE_REPORT = re.compile(
     r"locally|again|every time|each time|when i (run|try|open|click|start))\b"
     r"|\b(tests|builds|checks|commands|scripts|jobs|pipelines|deploys|deployments)\s+(still\s+)?"
     r"(fail|failed|are failing|keep failing)\b"
+    # trouble the person meets ("I have trouble with my trackpad: when I want to scroll up
+    # in that timeline …", "we're running into issues when deploying")
+    r"|\b(i'?m|i am|we'?re|we are|i|we) (still )?(having|have|had|running into|ran into|run into) "
+    r"(some |a |an |real |the same |a lot of )?((trouble|problems?|issues?|difficult(y|ies))"
+    r"\s+(with|when|while|getting|using|running|installing|building|compiling|deploying|"
+    r"connecting|logging|loading|opening|starting|launching|scrolling|clicking|saving|"
+    r"accessing|importing|reaching|seeing)\b|(trouble|problems|issues|difficulties)\s*([.!]|$))"
     # what the person cannot do with the result ("It seems I cannot remove the default
     # styles", "I can't log in")
     r"|\b(i|we) (still )?(can'?t|cannot|am unable to|am not able to) (remove|delete|edit|save|"

@@ -2749,3 +2749,28 @@ def test_the_persons_own_slip_is_no_correction() -> None:
     kind = kind_of("I didn't mean to interrupt you, continue", working, after_interrupt=True)
     assert kind is TurnKind.STEERING
     assert kind_of("i dint mean to revert", working) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # sample 30: the timeline the agent had just built
+        "neat!! Hmm, I have trouble with my trackpad: when I want to scroll up/down in that "
+        "timeline, to see the different agents, it zooms instead",
+        "we are running into issues when deploying",
+        "I'm still having problems.",
+    ],
+)
+def test_trouble_the_person_meets_with_the_result_is_a_failure_report(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am having trouble understanding the architecture, can you explain?",
+        "I have an issue: the app needs a dark mode",
+    ],
+)
+def test_trouble_understanding_or_an_issue_to_raise_is_no_report(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
