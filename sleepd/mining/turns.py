@@ -144,6 +144,9 @@ def feedback_region(text: str) -> str:
 # --- features --------------------------------------------------------------------
 
 #: Pasted error output or a stack trace anywhere in the turn.
+#: How much of a paste's head and tail is searched for an error.
+PASTE_HEAD = 8000
+PASTE_TAIL = 4000
 _PASTED_ERROR = re.compile(
     r"Traceback \(most recent call last\)|^\s*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
     r"^\s*File \"[^\"]+\", line \d+|^\s*[\w.]*(Error|Exception)(:|\s*\[)|"
@@ -155,6 +158,8 @@ _PASTED_ERROR = re.compile(
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
     r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
+    # a hosting platform's error page ("500: INTERNAL_SERVER_ERROR", "404: NOT_FOUND")
+    r"^\s*[45]\d\d: [A-Z][A-Z_]{3,}\s*$|"
     # an operating system error as Python prints it ("[Errno 8] nodename nor servname …"),
     # Python logging's default line (" - ERROR - "), a MySQL client error
     r"\[Errno \d+\]|\s-\s(ERROR|CRITICAL|FATAL)\s-\s|\bERROR \d{4} \([0-9A-Z]{5}\)|"
@@ -312,8 +317,16 @@ _FAILURE_REPORT = re.compile(
     r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
     r"align|aligns|fit|fits|scale|scales|resize|resizes|animate|animates|toggle|toggles|"
     # what a fix fails to do ("I changed it to round in AA 50 but that didn't correct it")
-    r"correct|corrected|solve|solved|resolve|resolved|help(?! but)|helped|change anything)\b"
+    r"correct|corrected|solve|solved|resolve|resolved|help(?! but)|helped|change anything|"
+    r"do anything)\b"
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
+    # what a thing named before fails to do, whatever stands between ("the buttons on the
+    # sidebar don't do anything"; not "please don't do anything", a prohibition)
+    r"|\b(?!(please|pls|just|and|so|now|then|but|i|we|you|yet|still)\b)[a-z]+\s+"
+    r"(don'?t|do not|doesn'?t|does not) do anything\b"
+    # ("there seems to be some functionality missing", "This Serverless Function has crashed")
+    r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
+    r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working)\b"
     r"|\bno (change|difference|effect|output|sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(empty|blank|missing|"
@@ -405,6 +418,7 @@ _FAILURE_REPORT = re.compile(
     r"|^\W*(cannot|could not|couldn'?t|unable to|failed to)\s+\w+"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|no|nothing|the same|"
+    r"isn'?t|aren'?t|doesn'?t|don'?t|won'?t|can'?t|"
     r"an? (error|issue|problem|bug))\b",
     re.IGNORECASE,
 )
@@ -1163,7 +1177,14 @@ _LOG_STAMP = re.compile(
 
 
 def has_pasted_error(text: str) -> bool:
-    return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", text[:8000])))
+    """An error in the paste's head or, for a long log, its tail: a build or deploy log
+    ends with what failed."""
+    pasted = (
+        text
+        if len(text) <= PASTE_HEAD + PASTE_TAIL
+        else text[:PASTE_HEAD] + "\n" + text[-PASTE_TAIL:]
+    )
+    return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", pasted)))
 
 
 def is_redirect(region: str) -> bool:

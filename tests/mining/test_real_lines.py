@@ -2774,3 +2774,46 @@ def test_trouble_the_person_meets_with_the_result_is_a_failure_report(text: str)
 )
 def test_trouble_understanding_or_an_issue_to_raise_is_no_report(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+_VERCEL_PAGE = (
+    "This Serverless Function has crashed.\n\nYour connection is working correctly.\n\n"
+    "Vercel is working correctly.\n\n500: INTERNAL_SERVER_ERROR\nCode: FUNCTION_INVOCATION_FAILED"
+    "\nID: lhr1::vgdc4-1753371124834-75fce12336dc"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # all from sample 33 (17871787/claude_code_agent), after the agent's deploys
+        "there seems to be some functionality missing",
+        _VERCEL_PAGE,
+        "I have some features now but it still isn't as good as the local host version - "
+        "should we deploy the original Dash app on Render?",
+        "that is better but the buttons on the sidebar don't do anything - can we create some "
+        "functionality",
+    ],
+)
+def test_what_the_deployed_result_lacks_or_does_wrong_is_a_failure_report(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_a_long_pasted_log_is_read_for_its_error_at_the_end() -> None:
+    """A build or deploy log (sample 33: Render's, 10 KB) ends with what failed."""
+    log = "==> Cloning from https://github.com/a/dash-app\n"
+    log += "".join(f"  Downloading package{n}-1.0-py3-none-any.whl (10 kB)\n" for n in range(250))
+    log += (
+        'Traceback (most recent call last):\n  File "/opt/render/project/src/app.py", line 287\n'
+        "AttributeError: module 'dash.html' has no attribute 'Style'\n"
+        "==> Running 'gunicorn app:app'"
+    )
+    assert len(log) > 12_000  # past the head that was searched alone
+    assert kind_of(log) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["please don't do anything yet, just read the code", "Don't do anything until I say"]
+)
+def test_telling_the_agent_not_to_do_anything_is_no_report(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
