@@ -769,6 +769,13 @@ _NEW_WORK = re.compile(
     r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
     re.IGNORECASE,
 )
+#: Opens with a goal of the person's own ("I want to …", "now I'd like to …"); not a wish to
+#: know or see something, which asks about the work at hand.
+_STATES_GOAL = re.compile(
+    r"^\W*(now\W+|ok(ay)?\W+|so\W+|next\W+)?i\s*(want|wanna|would like|'d like|need)\s+to\s+"
+    r"(?!(know|understand|see|ask|confirm|check|make sure|be sure|clarify)\b)",
+    re.IGNORECASE,
+)
 #: Opens with the person's own stance or observation ("I very much like this idea",
 #: "i think it is not required..", "I saw in passing that …", "yea, i already had …").
 _STANCE = re.compile(
@@ -819,7 +826,10 @@ _CLOSING_STEP = re.compile(
     r"(\s+(and|&|\+|then)\s+(commit|push|"
     r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
     r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
-    r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?\W*$",
+    r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?"
+    # where it goes ("push to github", "make a commit to github", "merge into main")
+    r"(\s+(to|on|into)\s+(the\s+)?(github|gitlab|main|master|origin|remote|repo|repository|"
+    r"[\w./-]+ branch))?\W*$",
     re.IGNORECASE,
 )
 #: The same closing steps in the other languages people write to agents in ("crea el pr",
@@ -1539,6 +1549,15 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     ):
         # "What can I help you with?": the agent closed its work and waits for a request
         return TurnDecision(TurnKind.NEW_TASK, 0.7, ("request after an open invitation",))
+    if (
+        not asked
+        and _STATES_GOAL.match(region)
+        and not _is_closing_step(_STATES_GOAL.sub("", region))
+    ):
+        # "i want to deploy via vercel", "I want to update my spec to remove …": the person
+        # states a goal of their own in their own words (not "I want you to …", acting on
+        # the agent's proposal, nor an answer to its question)
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("states a goal of its own",), hard=True)
     if agent_proposes(turn.agent_text) and _PUSHBACK.search(region):
         # questions the plan before anything was done: redirects, judges no result
         return TurnDecision(TurnKind.STEERING, 0.6, ("pushes back on a proposal",), hard=True)

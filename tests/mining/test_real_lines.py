@@ -2817,3 +2817,42 @@ def test_a_long_pasted_log_is_read_for_its_error_at_the_end() -> None:
 )
 def test_telling_the_agent_not_to_do_anything_is_no_report(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i want to deploy via vercel",  # sample 33
+        "I want to update my spec to remove this queue separation and just have a codex queue",
+        "i want to expand philosophy.md right now it focuses on going back and forth",
+    ],
+)
+def test_a_goal_the_person_states_after_the_work_is_a_new_task(text: str) -> None:
+    assert kind_of(text) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # acting on the agent's proposal (sample 22)
+        (
+            "I want you to execute all necessary cmds to fully implement your recommended stack",
+            "Recommended stack for legion-windows: Tailscale for remote access, Caddy in front "
+            "and Docker Compose for the services. I'll go through it piece by piece.",
+        ),
+        # a wish to know, about the work at hand
+        (
+            "I want to know why the second run is slower",
+            "The first run took 12 s and the second 19 s; I'm profiling both runs now.",
+        ),
+        # a closing step with where it goes (sample 33)
+        ("i need to make a commit to github", DONE),
+    ],
+)
+def test_a_wish_that_leans_on_the_work_is_no_goal_of_its_own(text: str, agent_text: str) -> None:
+    assert kind_of(text, agent_text=agent_text) is TurnKind.FOLLOW_UP
+
+
+def test_a_goal_stated_as_the_answer_to_the_agents_question_answers_it() -> None:
+    asked = "Should I upgrade vim first, or keep 8.2 and patch the plugin?"
+    assert kind_of("I want to update vim first", agent_text=asked) is TurnKind.FOLLOW_UP
