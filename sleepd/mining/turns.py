@@ -158,6 +158,9 @@ _PASTED_ERROR = re.compile(
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
     r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
+    # the agent's own service error, pasted back ("⎿ API Error (Request timed out.) ·
+    # Retrying in 1 seconds…", "API Error: 529 {…overloaded…}")
+    r"\bAPI Error\s*[(:]|"
     # a hosting platform's error page ("500: INTERNAL_SERVER_ERROR", "404: NOT_FOUND")
     r"^\s*[45]\d\d: [A-Z][A-Z_]{3,}\s*$|"
     # an operating system error as Python prints it ("[Errno 8] nodename nor servname …"),
@@ -706,7 +709,17 @@ _DONE_CLAIM = re.compile(
     r"|\bj'ai (ajouté|mis à jour|corrigé|créé|implémenté|modifié|supprimé)\b"
     r"|\b(ich habe|habe)\b[^.\n]{0,60}\b(hinzugefügt|aktualisiert|behoben|erstellt|"
     r"implementiert|geändert|entfernt)\b"
-    r"|\bготово\b|\bя (добавил|обновил|исправил|создал|реализовал|изменил|удалил)\b",
+    r"|\bготово\b|\bя (добавил|обновил|исправил|создал|реализовал|изменил|удалил)\b"
+    # "successfully" and the passive report ("Archivo creado exitosamente", "Mejoras
+    # aplicadas con éxito", "se ha actualizado …", "foi criado", "a été ajouté", "wurde
+    # erstellt"), and a one-word verdict opening the reply ("¡Listo!", "Pronto", "Fertig")
+    r"|\b(exitosamente|con [ée]xito|com sucesso|avec succès|erfolgreich)\b"
+    r"|\b(se ha|se han|ha sido|han sido|foi|foram|a été|ont été|wurde|wurden)\s+(\w+\s+)?"
+    r"(cread[oa]s?|actualizad[oa]s?|corregid[oa]s?|añadid[oa]s?|agregad[oa]s?|eliminad[oa]s?|"
+    r"implementad[oa]s?|aplicad[oa]s?|criad[oa]s?|atualizad[oa]s?|adicionad[oa]s?|"
+    r"removid[oa]s?|créée?s?|mise?s? à jour|corrigée?s?|ajoutée?s?|supprimée?s?|erstellt|"
+    r"aktualisiert|behoben|hinzugefügt|entfernt|angewendet)\b"
+    r"|^\W*(listo|hecho|terminado|pronto|feito|terminé|fertig|erledigt)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _ASKS = re.compile(
@@ -1273,8 +1286,10 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bno (puedo|consigo|logro) (acceder|entrar|conectar(me)?|abrir)\b|"
     r"\bnão (consigo|dá para) (acessar|entrar|conectar|abrir)\b|"
     r"\bkann (immer noch |noch immer )?nicht (darauf |drauf )?(zugreifen|verbinden|öffnen)\b|"
-    r"\bno (funciona|aparece|carga|se muestra|arranca|compila|sirve|se ve)\b|"
-    r"\bsigue (sin funcionar|fallando|igual|dando (el mismo )?error)\b|"
+    r"\bno (funciona|aparece|carga|se muestra|arranca|compila|sirve|se ve)n?\b|"
+    r"\bno se (ven|muestran|cargan)\b|"
+    # "sigue sin verse las imagenes", "siguen sin aparecer": still not (any infinitive)
+    r"\bsiguen? (sin \w+(ar|er|ir)(se)?|fallando|igual|dando (el mismo )?error)\b|"
     r"\bnada (aparece|pasa|funciona|se muestra)\b|"
     r"\bnão (funciona|aparece|carrega|abre|compila|mostra)\b|"
     r"\b(o )?erro (ainda |continua a )?persist(e|iu)\b|\bcontinua (dando erro|com erro|igual|"

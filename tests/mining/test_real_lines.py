@@ -2856,3 +2856,40 @@ def test_a_wish_that_leans_on_the_work_is_no_goal_of_its_own(text: str, agent_te
 def test_a_goal_stated_as_the_answer_to_the_agents_question_answers_it() -> None:
     asked = "Should I upgrade vim first, or keep 8.2 and patch the plugin?"
     assert kind_of("I want to update vim first", agent_text=asked) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # sample 34 (MoonYetis, a slot machine's images on a VPS), after the agent's fixes
+        "no aparecen las imagenes aun",
+        "sigue sin verse las imagenes, lo que me llama la atencion es que la seccion Paytable "
+        "si se ven las imagenes con normalidad",
+        "no entiendo vamos varias horas y nada, sigue sin aparecer las imagenes",
+        # sample 34 (CleanExpo): the agent's own service error, pasted back
+        "We are breaking trying to perform this task:\n  ⎿  API Error (Request timed out.) · "
+        "Retrying in 1 seconds… (attempt 1/10)",
+    ],
+)
+def test_a_spanish_still_not_or_the_agents_pasted_api_error_is_a_failure_report(
+    text: str,
+) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "agent_text",
+    [
+        # sample 34: the agent reports in Spanish, in the passive, with "exitosamente"
+        "Archivo creado exitosamente en `/var/www/html/js/modal-wallet.js` con la función "
+        "`showWalletModalClean`.",
+        "Mejoras aplicadas con éxito. El modal ahora es más accesible.",
+        "¡Listo! Se ha actualizado el archivo index.html.",
+        "O arquivo foi criado com sucesso.",
+        "Die Datei wurde erfolgreich erstellt.",
+    ],
+)
+def test_an_agent_reporting_in_another_language_claims_done(agent_text: str) -> None:
+    from sleepd.mining.turns import agent_claims_done
+
+    assert agent_claims_done(agent_text)
