@@ -1167,6 +1167,14 @@ _GAVE_STEPS = re.compile(
 )
 
 
+def runs_agents_line(text: str, agent_text: str) -> bool:
+    """The turn opens with a line of the agent's own, long enough to be a command or a
+    snippet it handed over ("console.log('UniSat available:', …);"): the person ran it
+    and pastes it back with what it printed."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return len(first) >= MIN_ECHOED_LINE and first in agent_text
+
+
 def agent_gave_steps(agent_text: str) -> bool:
     """The agent's last words hand the person steps to carry out: a failure they then
     report is about the agent's advice, even when the agent itself changed nothing."""
@@ -1536,10 +1544,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # out (an approval): the labellers of the wild samples read 9 of them so
         offered = asked or agent_proposes(turn.agent_text)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
-    if turn.agent_worked and _RAN_COMMAND.match(text):
+    if turn.agent_worked and (_RAN_COMMAND.match(text) or runs_agents_line(text, turn.agent_text)):
         # a command the person ran, pasted with what it printed ("╰─❯ apt install …",
-        # "user@host:~/app$ npm run …"): a report on the running task, never a task of its
-        # own (one that shows an error is a correction, above)
+        # "user@host:~/app$ npm run …", a console snippet the agent handed over): a report
+        # on the running task, never a task of its own (one that shows an error is a
+        # correction, above)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("pastes a command it ran",), hard=True)
     refers_back = points_back(" ".join(region.split()[:12]))
     request_part = _own_request(region) if turn.agent_ended and words >= 12 else ""
@@ -1641,6 +1650,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
 
 #: From this many words a turn can carry a request of its own.
 LONG_TURN = 20
+#: Characters from which a line the turn shares with the agent's words is no chance match.
+MIN_ECHOED_LINE = 20
 #: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
 #: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`.
 _RAN_COMMAND = re.compile(r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S")

@@ -2893,3 +2893,29 @@ def test_an_agent_reporting_in_another_language_claims_done(agent_text: str) -> 
     from sleepd.mining.turns import agent_claims_done
 
     assert agent_claims_done(agent_text)
+
+
+def test_a_snippet_the_agent_handed_over_pasted_back_reports_on_the_task() -> None:
+    """Sample 34 (MoonYetis): the agent gave console checks to run; the person pasted the
+    first back with what the browser printed."""
+    agent = (
+        "**2. Verificar si las extensiones están disponibles:**\n```javascript\n"
+        "console.log('UniSat available:', typeof window.unisat !== 'undefined');\n"
+        "console.log('OKX available:', typeof window.okxwallet !== 'undefined');\n```\n"
+        "Ejecuta estos comandos mientras pruebas las extensiones."
+    )
+    pasted = (
+        "console.log('UniSat available:', typeof window.unisat !== 'undefined');\n"
+        "console.log('OKX available:', typeof window.okxwallet !== 'undefined');\n"
+        "VM1172:1 UniSat available: true\nVM1172:2 OKX available: true\nundefined\n"
+        "(index):8520 🔗 Main Connect button clicked - opening wallet modal\n"
+        "(index):3503 SlotMachine initialized with 3 reels and 5 paylines, ready to spin and "
+        "waiting for the wallet"
+    )
+    assert kind_of(pasted, agent_text=agent) is TurnKind.FOLLOW_UP
+    # a long request of the person's own after the same answer stays a task
+    own = (
+        "Now build a leaderboard page for the slot machine that lists the top 20 wallets by "
+        "winnings this week, with their avatars, and link it from the main menu of the site"
+    )
+    assert kind_of(own, agent_text=agent) is TurnKind.NEW_TASK
