@@ -614,6 +614,13 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 #: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
+#: The file a request acts on, named before its verb ("En el archivo /var/www/js/app.js
+#: elimina …", "In src/app.ts, rename …", "Dans le fichier x.py, ajoute …").
+_IN_FILE = re.compile(
+    r"^\W*(in|en|dans|em|no|na|im)\s+((the|el|la|le|o|a|der|dem|das)\s+)?"
+    r"(file|archivo|fichero|fichier|arquivo|datei)?\s*[`'\"]?[\w./~@-]+\.\w{1,6}[`'\"]?\s*,?\s+",
+    re.IGNORECASE,
+)
 _REQUEST = re.compile(
     r"^\W*(should|shall|can|could|would|will) (we|you|i)\b|^\W*let'?s\b|^\W*please\b",
     re.IGNORECASE,
@@ -1623,7 +1630,9 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # a long message after the agent finished carries a request of its own
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
     # a failure report before the agent acted is about the code as it was: a request
-    request = bool(_IMPERATIVE.search(region) or _REQUEST.search(region) or reports)
+    request = bool(
+        _IMPERATIVE.search(_IN_FILE.sub("", region, count=1)) or _REQUEST.search(region) or reports
+    )
     answered = turn.agent_ended and bool(turn.agent_text.strip())
     if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP:
         # the agent answered (no question, no plan): a request on another subject is new

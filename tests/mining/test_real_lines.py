@@ -2919,3 +2919,22 @@ def test_a_snippet_the_agent_handed_over_pasted_back_reports_on_the_task() -> No
         "winnings this week, with their avatars, and link it from the main menu of the site"
     )
     assert kind_of(own, agent_text=agent) is TurnKind.NEW_TASK
+
+
+def test_a_request_that_names_its_file_before_its_verb_is_a_task() -> None:
+    """Sample 34: one of a run of scripted edits, each naming its file before its verb,
+    after the agent's report on the same functions."""
+    text = (
+        "En el archivo /var/www/html/js/wallet-integration-v3.js elimina la función "
+        "showWalletModalClean si existe y reemplaza su uso por window.showWalletModalClean"
+        "(availableWallets) en la función connectWallet. No cambies nada más en el archivo."
+    )
+    done = (
+        "Mejoras aplicadas exitosamente. La función `showWalletModalClean` ahora incluye "
+        "cierre con Escape y enfoque automático, y `connectWallet` la usa para la selección."
+    )
+    context = (
+        "En el archivo wallet-integration-v3.js la función showWalletModalClean y "
+        f"connectWallet usan availableWallets. {done}"
+    )
+    assert kind_of(text, agent_text=done, context=context) is TurnKind.NEW_TASK
