@@ -49,8 +49,6 @@ _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
     re.I,
 )
-
-
 _STOCK_CLASSES = (
     "command not found",
     "permission denied",
@@ -59,8 +57,6 @@ _STOCK_CLASSES = (
     "timed out",
     "killed",
 )
-
-
 _STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
 
 
