@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sleepd.mining.episodes import EventView
-from sleepd.mining.signatures import SEARCH_PROGRAMS
-from sleepd.mining.tasks import command_of, is_shell_tool
+from sleepd.mining.signatures import SEARCH_PROGRAMS, is_shell_tool
+from sleepd.mining.tasks import command_of
 
 ErrorKind = Literal["root", "knock_on", "benign"]
 

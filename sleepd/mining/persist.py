@@ -36,9 +36,9 @@ from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_s
 from sleepd.mining.signatures import (
     PATCH_TOOL,
     example_of,
+    is_shell_tool,
     is_silent,
     signature_of,
-    tool_key,
     without_matches,
 )
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
@@ -252,7 +252,7 @@ def _record_patterns(
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
         ran = program_of(errors.verdicts[event.id].command)
-        if ran == PATCH_TOOL and tool_key(tool) == "shell":
+        if ran == PATCH_TOOL and is_shell_tool(tool):
             tool = PATCH_TOOL  # Codex before its own tool ran patches through the shell
         text = without_matches(noise.strip(event.text), ran)
         # what ran signs only an output with nothing else to sign it (a shell lexing each)

@@ -29,7 +29,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
-from sleepd.mining.tasks import command_of, is_shell_tool
+from sleepd.mining.signatures import is_shell_tool
+from sleepd.mining.tasks import command_of
 from sleepd.mining.test_report import parse_test_output
 from sleepd.store.models import Episode, Event, Session, Task, TaskReplaySite
 

@@ -221,6 +221,10 @@ def keyed_class(error_class: str | None, text: str) -> str | None:
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "shell_command"})
 
 
+def is_shell_tool(name: str | None) -> bool:
+    return (name or "").lower() in SHELL_TOOLS
+
+
 #: Codex's patch tool; older Codex versions ran it as a shell command, and a failed
 #: patch is its failure whichever way it ran.
 PATCH_TOOL = "apply_patch"
@@ -228,7 +232,7 @@ PATCH_TOOL = "apply_patch"
 
 def tool_key(tool_name: str | None) -> str | None:
     """The tool as far as it tells failures apart: every shell tool is "shell"."""
-    return "shell" if (tool_name or "").lower() in SHELL_TOOLS else tool_name
+    return "shell" if is_shell_tool(tool_name) else tool_name
 
 
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:

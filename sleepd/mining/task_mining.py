@@ -20,6 +20,7 @@ from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
+from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.splits import split_for_task
 from sleepd.mining.tasks import (
     Evidence,
@@ -27,7 +28,6 @@ from sleepd.mining.tasks import (
     build_context,
     command_of,
     heuristic_spec,
-    is_shell_tool,
     local_commands_before,
     task_intent,
 )

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sleepd.mining.judge_spec import Check, JudgeSpec
-from sleepd.mining.signatures import SHELL_TOOLS
 
 #: Follow-ups that make no sense without the previous request.
 _REFERS_BACK = re.compile(
@@ -142,10 +141,6 @@ def command_of(call_text: str) -> str:
             value = value.removeprefix("bash -lc ").removeprefix("bash -c ")
         return str(value).strip().splitlines()[0][:MAX_COMMAND_CHARS] if value else ""
     return ""
-
-
-def is_shell_tool(name: str | None) -> bool:
-    return (name or "").lower() in SHELL_TOOLS
 
 
 def _clean_token(token: str) -> str:

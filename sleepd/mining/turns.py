@@ -143,10 +143,10 @@ def feedback_region(text: str) -> str:
 
 # --- features --------------------------------------------------------------------
 
-#: Pasted error output or a stack trace anywhere in the turn.
 #: How much of a paste's head and tail is searched for an error.
 PASTE_HEAD = 8000
 PASTE_TAIL = 4000
+#: Pasted error output or a stack trace anywhere in the turn.
 _PASTED_ERROR = re.compile(
     r"Traceback \(most recent call last\)|^\s*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
     r"^\s*File \"[^\"]+\", line \d+|^\s*[\w.]*(Error|Exception)(:|\s*\[)|"
@@ -613,7 +613,6 @@ _IMPERATIVE = re.compile(
     r"|^\W*(帮我|请|添加|创建|修复|更新|安装|删除|检查|实现|编写|生成|分析)",
     re.IGNORECASE,
 )
-#: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
 #: The file a request acts on, named before its verb ("En el archivo /var/www/js/app.js
 #: elimina …", "In src/app.ts, rename …", "Dans le fichier x.py, ajoute …").
 _IN_FILE = re.compile(
@@ -621,6 +620,7 @@ _IN_FILE = re.compile(
     r"(file|archivo|fichero|fichier|arquivo|datei)?\s*[`'\"]?[\w./~@-]+\.\w{1,6}[`'\"]?\s*,?\s+",
     re.IGNORECASE,
 )
+#: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
 _REQUEST = re.compile(
     r"^\W*(should|shall|can|could|would|will) (we|you|i)\b|^\W*let'?s\b|^\W*please\b",
     re.IGNORECASE,
