@@ -271,6 +271,7 @@ def segment(
     last_turn: TurnRecord | None = None  # the running episode's latest typed turn
     ended = True  # the agent's last act was its words (not a tool call or result)
     service_error = False  # the agent's service failed since the agent last wrote
+    previous_text = ""  # the last typed turn addressed to the agent
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -338,6 +339,7 @@ def segment(
             agent_ended=ended,
             acted_before=acted_before,
             after_service_error=service_error,
+            previous_text=previous_text,
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -353,6 +355,8 @@ def segment(
             # as "/model" between is not addressed to the agent
             service_error = False
         previous = decision.kind
+        if decision.kind is not TurnKind.HOUSEKEEPING:
+            previous_text = turn.text
         last_turn = None
         if decision.kind is TurnKind.HOUSEKEEPING:
             (current.events if current is not None else preamble).append(event)

@@ -80,6 +80,8 @@ class TurnInput:
     #: the agent's turn was cut short by its service (a usage limit, an API error) and
     #: the agent wrote nothing after it
     after_service_error: bool = False
+    #: the session's previous typed turn that was addressed to the agent ("" when none)
+    previous_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +137,28 @@ def feedback_region(text: str) -> str:
         if line.lstrip().startswith(">"):
             continue
         kept.append(line)
-    region = "\n".join(kept).strip()
+    region = without_thinking_cues("\n".join(kept)).strip()
     if len(region) > REGION_HEAD + REGION_TAIL:
         region = region[:REGION_HEAD] + "\n" + region[-REGION_TAIL:]
     return region
+
+
+#: Words that only set how hard the agent thinks ("ultrathink", "think hard"; Claude Code
+#: raises its thinking budget on them), with a comma or "and" joining them to the rest.
+#: "think hard" after a subject or "to" is the person's own words ("I think hard mode…").
+_THINKING_CUE = re.compile(
+    r"(\s*,\s*|\s+and\s+)?\b(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bto )(?<!\bthey )"
+    r"(ultrathink|megathink|think (really |very |extra )?(hard(er)?|deeply|deeper))\b"
+    r"(\s*,|\s+and\b)?",
+    re.IGNORECASE,
+)
+
+
+def without_thinking_cues(text: str) -> str:
+    """`text` without the words that only ask the agent to think harder: "continue,
+    ultrathink" says what "continue" says, and "Yes please, think hard and continue" sent
+    again after an interrupt says what "Yes please" said."""
+    return _THINKING_CUE.sub(" ", text) if "hink" in text else text
 
 
 # --- features --------------------------------------------------------------------
@@ -874,6 +894,23 @@ _CLOSING_STEP_ELSEWHERE = re.compile(
 )
 
 
+#: A documentation step and nothing else: the docs, a README, a changelog, named files
+#: ending `.md` ("and other relevant documentation"), at most "accordingly" or "to
+#: reflect the changes" after them, and a closing step.
+_DOC_NAME = r"(docs?|docu\w*|readme|changelog|release notes|[\w./-]+\.md)"
+_DOCUMENTS_WORK = re.compile(
+    r"^\W*((ok|okay|great|good|perfect|nice|thanks|now)[,.!]?\s+)*(please\s+|let'?s\s+|"
+    r"(can|could|would) (you|u)\s+(please\s+)?|now\s+)*(update|refresh|sync)\s+"
+    r"((the|our|your|all|any)\s+)*" + _DOC_NAME + r"((\s*,\s*|\s+(and|&)\s+)((the|all|any|"
+    r"other|relevant|related|affected)\s+)*(files|" + _DOC_NAME[1:] + r")*"
+    r"(\s+(accordingly|as needed|as necessary|too|as well|(to (reflect|match|include)|with)\s+"
+    r"((the|these|this|our|your|all|what|latest|recent|new)\s+)*(changes?|work|reality|progress|updates?|"
+    r"(we|you) did|was done)))?"
+    r"(\s*(,|and|then)?\s*(commit|push|commit and push))?(\s+please)?\W*$",
+    re.IGNORECASE,
+)
+
+
 def _is_closing_step(region: str) -> bool:
     """A bare closing step on the work just done, in any of the languages above."""
     return bool(_CLOSING_STEP.search(region) or _CLOSING_STEP_ELSEWHERE.search(region))
@@ -1476,6 +1513,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     mid_task = turn.queued or turn.after_interrupt or turn.after_refusal
     if mid_task:
         where = "typed into the running turn" if turn.queued else "after the agent was stopped"
+        if turn.after_interrupt and sent_again_amended(region, turn.previous_text):
+            # stopped at once to send the same words again, with a word more ("…, think
+            # hard and continue", a typo fixed): how to work on it, nothing new
+            return TurnDecision(TurnKind.STEERING, 0.75, (where, "sent again"))
         # the person stopped the agent: one cue of a correction is enough
         if corr >= 1:
             return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
@@ -1563,6 +1604,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # a stance on the previous answer, then a request that stands on its own: the
         # stance closes that thread, the request opens the next one
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a stance, then a request",), hard=True)
+    if turn.agent_worked and turn.agent_acted and _DOCUMENTS_WORK.match(region):
+        # "update AGENT_CONTEXT.md and other relevant documentation" after the agent
+        # changed things: the task's own write-up, with no subject of its own
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("documents the work just done",), hard=True)
     if turn.agent_worked and (_is_closing_step(region) or (words == 1 and _one_word(region))):
         # a bare step with no object of its own ("commit", "commit and push", the typo
         # "commi") acts on the work just done: the task's closing step
@@ -1703,6 +1748,26 @@ def _sent_again(region: str, context: str) -> bool:
     if said in {flattened(line) for line in context.splitlines()}:
         return True
     return len(said.split()) >= 3 and said[:300] in flattened(context)
+
+
+def sent_again_amended(region: str, previous: str) -> bool:
+    """The turn is the previous turn's words again (two words or more; case, spacing and
+    thinking cues aside), alone or with only a go-on word added ("…, and continue"): an
+    answer completed or a request extended says more, and is read for what it says."""
+    said = flattened(feedback_region(previous)).strip(" .,!?")
+    now = flattened(region)
+    if len(said.split()) < 2 or said not in now:
+        return False
+    added = now.replace(said, " ", 1)
+    return bool(_ADDED_NOTHING.fullmatch(added))
+
+
+#: What a resend may add to the words it repeats: a go-on word, a courtesy, punctuation.
+_ADDED_NOTHING = re.compile(
+    r"\W*((and|then|now|please|so)\W+)*(continue|go on|proceed|keep going|go ahead|again)?"
+    r"(\W+(please|now|then))*\W*",
+    re.IGNORECASE,
+)
 
 
 def _one_word(region: str) -> bool:

@@ -2938,3 +2938,88 @@ def test_a_request_that_names_its_file_before_its_verb_is_a_task() -> None:
         f"connectWallet usan availableWallets. {done}"
     )
     assert kind_of(text, agent_text=done, context=context) is TurnKind.NEW_TASK
+
+
+# --- sample 35 ------------------------------------------------------------------------
+# Lines from wild sample 35 (ISC-licensed sessions kept out of the repository, see
+# docs/mining.md): a thinking cue, a resend after an interrupt, a documentation step.
+
+_OFFERS_FIXES = (
+    "The review found 7 critical issues in the coordinator. Would you like me to address "
+    "these critical issues now?"
+)
+
+
+def _resent_after_interrupt(first: str, again: str) -> list[TurnKind]:
+    b = (
+        SessionBuilder()
+        .prompt("Authority Conflicts: Multiple recovery coordinators create race conditions")
+        .bash("npm test", "42 passed")
+        .say(_OFFERS_FIXES)
+        .prompt(first)
+        .interrupt()
+        .prompt(again)
+    )
+    episodes = segment(views(b), lexicon_for())
+    return [t.kind for e in episodes for t in e.feedback]
+
+
+def test_words_sent_again_at_once_with_a_thinking_cue_steer() -> None:
+    """Sample 35: the answer stopped at once and sent again with "think hard" added."""
+    kinds = _resent_after_interrupt(
+        "Yes immediately please", "Yes immediately please, think hard and continue"
+    )
+    assert kinds == [TurnKind.FOLLOW_UP, TurnKind.STEERING]
+    # sample 33: the answer completed after the interrupt says more: it answers
+    kinds = _resent_after_interrupt(
+        "1 creat new", "1 creat new, 2 linox system with cloude, 3 private?"
+    )
+    assert kinds[-1] is TurnKind.FOLLOW_UP
+    # an answer that is not the same words is read for what it says
+    assert (
+        _resent_after_interrupt("Yes immediately please", "no, only the first two")[-1]
+        is not TurnKind.STEERING
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("continue, ultrathink", "continue"),
+        ("Ok ultrathink and try again", "Ok try again"),
+        ("think hard create a plan for a tui app", "create a plan for a tui app"),
+        # the person's own "think hard" is no cue
+        ("I think hard mode is broken", "I think hard mode is broken"),
+        ("we need to think hard about the cache", "we need to think hard about the cache"),
+    ],
+)
+def test_a_thinking_cue_is_read_past(text: str, region: str) -> None:
+    assert " ".join(feedback_region(text).split()) == region
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "update AGENT_CONTEXT.md and other relevant documentation",
+        "Update AGENT_CONTEXT.md and other relevant documenation, think hard",
+        "Update the release notes with latest changes",
+        "now update the README to reflect the changes and commit",
+    ],
+)
+def test_a_documentation_step_after_the_work_goes_on_with_the_task(text: str) -> None:
+    """Sample 35, twice (two sessions): after the agent's changes, the write-up of them."""
+    done = (
+        "All four checklist items are complete: LRU eviction, error boundaries and the "
+        "modular transition, with the unit tests passing."
+    )
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+def test_a_documentation_request_with_a_subject_of_its_own_is_a_task() -> None:
+    # sample 33: a request that names where the content comes from stands alone
+    text = (
+        "can you update the complete_codebase.md file in Github with the markdown file on my "
+        "c drive"
+    )
+    done = "Deployed: the app is live on Vercel with the new dashboard."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.NEW_TASK
