@@ -1529,6 +1529,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         ):
             # stopped while the agent waited on its question: the reply answers it
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers the agent"), hard=True)
+        if turn.queued and words <= 4 and _accepts(region):
+            # "Ok go ahead" typed while the agent ran, after it announced what it would do
+            # ("Flagging something before continuing: …"): redirects nothing, accepts it
+            return TurnDecision(
+                TurnKind.APPROVAL, 0.6, (where, "accepts what it announced"), hard=True
+            )
         if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
@@ -1748,6 +1754,11 @@ def _sent_again(region: str, context: str) -> bool:
     if said in {flattened(line) for line in context.splitlines()}:
         return True
     return len(said.split()) >= 3 and said[:300] in flattened(context)
+
+
+def _accepts(region: str) -> bool:
+    """An acceptance and nothing else, an opening "ok" or "yes" allowed ("Ok go ahead")."""
+    return bool(_ACCEPT.search(region) or _ACCEPT.search(_ACCEPT_OPEN.sub("", region, count=1)))
 
 
 def sent_again_amended(region: str, previous: str) -> bool:

@@ -3023,3 +3023,16 @@ def test_a_documentation_request_with_a_subject_of_its_own_is_a_task() -> None:
     )
     done = "Deployed: the app is live on Vercel with the new dashboard."
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.NEW_TASK
+
+
+def test_an_acceptance_typed_while_the_agent_runs_accepts_what_it_announced() -> None:
+    """Sample 35 (the desktop app, Claude Code 2.1.87): queued after the agent flagged
+    what it would do next; it redirects nothing."""
+    announced = (
+        "Flagging something before continuing: the scaffolded `todos/CLAUDE.md` and "
+        "`todos/AGENTS.md` were injected by create-next-app. I'll delete them."
+    )
+    assert kind_of("Ok go ahead", agent_text=announced, queued=True) is TurnKind.APPROVAL
+    # a queued constraint or a stop still steers
+    for text in ("stop", "use pnpm instead"):
+        assert kind_of(text, agent_text=announced, queued=True) is TurnKind.STEERING
