@@ -427,7 +427,10 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         if fixed and (moved is not None or abandoned is None):
             return Outcome("mixed", "fixed_after_correction", 0.6, ids(correction, done, moved))
         if moved is not None:
-            return Outcome("failure", "corrected_then_left", 0.75, ids(correction, moved))
+            # the person moved on after the correction with no further complaint: people
+            # read that as the fix accepted (every such episode in the labelled set and
+            # the blind samples); the first attempt still failed, so `mixed`
+            return Outcome("mixed", "corrected_then_moved_on", 0.55, ids(correction, moved))
         return Outcome("failure", "corrected", 0.8, ids(correction))
     started_over = last("started_over")
     if started_over is not None:

@@ -269,3 +269,30 @@ def test_a_bare_command_that_did_its_work_then_run_with_arguments_is_moving_on()
     started_over, outcome = _first_of_two(b)
     assert started_over is None
     assert outcome.outcome == "success"
+
+
+def test_a_correction_the_person_moved_on_from_is_a_success_after_a_correction() -> None:
+    """People read a correction, the agent's reply, then the person's next task with no
+    further complaint as the fix accepted: every such episode in the labelled set and the
+    blind samples (seven, e.g. wild sample 30: "When the system is scraping, add a progress
+    bar", a report that it did not show, a fix, then a new request)."""
+    b = SessionBuilder().prompt("When the system is scraping, add a progress bar")
+    b.call("Edit", "ScrapeView.tsx", "e1").result("e1", "ok")
+    b.say("The view now shows a progress bar while the scraper runs.")
+    b.prompt("the progress bar doesn't show up when I start a scrape")
+    b.call("Edit", "ScrapeView.tsx", "e2").result("e2", "ok")
+    b.say("The bar listens to the scraper's events now, so it appears as soon as one starts.")
+    b.prompt("Add a way to add and edit users in the Utenti tab")
+    episodes = segment(views(b), lexicon_for())
+    assert len(episodes) == 2
+    sigs = detect_signals(
+        episodes[0],
+        lexicon_for(),
+        session_over=True,
+        is_last=False,
+        next_turn=episodes[1].intent_turn,
+    )
+    assert "user_correction" in kinds(sigs) and "moved_on" in kinds(sigs)
+    outcome = derive_outcome(sigs)
+    assert outcome.outcome == "mixed"
+    assert outcome.rule == "corrected_then_moved_on"
