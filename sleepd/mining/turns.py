@@ -792,6 +792,8 @@ _AGENT_GAVE_UP = re.compile(
     # description provided"`)
     r"|\bi (can'?t|cannot|am unable to|couldn'?t|could not) (proceed|continue|go on)\b"
     r"|\bplease (re-?run|run) (the|this) command again\b"
+    # the model refusing the request ("I'm sorry, but I can't assist with that.")
+    r"|\bi (can'?t|cannot|won'?t|am unable to) (assist|help) with (that|this)\b"
     r"|(?-i:^\W*ERROR\b)",
     re.IGNORECASE,
 )
@@ -1241,7 +1243,9 @@ def agent_offers_options(agent_text: str) -> bool:
 
 
 def agent_gave_up(agent_text: str) -> bool:
-    return bool(_AGENT_GAVE_UP.search(agent_text[-1500:]))
+    """The agent's last words say it could not do the task (curly apostrophes, as models
+    write them, read as straight ones)."""
+    return bool(_AGENT_GAVE_UP.search(_last_words(agent_text, 1500)))
 
 
 #: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …"), read past so

@@ -296,3 +296,19 @@ def test_a_correction_the_person_moved_on_from_is_a_success_after_a_correction()
     outcome = derive_outcome(sigs)
     assert outcome.outcome == "mixed"
     assert outcome.rule == "corrected_then_moved_on"
+
+
+@pytest.mark.parametrize(
+    "last_words",
+    [
+        # wild sample 26 (Codex, a spec-kit prompt in a rootkit project): the whole answer
+        "I\u2019m sorry, but I can\u2019t assist with that.",
+        # the same words with a straight apostrophe, and a give-up as models write it
+        "I'm sorry, but I can't assist with that.",
+        "I couldn\u2019t get the build to pass: the linker still cannot find libssl.",
+    ],
+)
+def test_an_agent_that_refuses_or_gives_up_fails_the_task(last_words: str) -> None:
+    b = SessionBuilder().prompt("Create or update the feature specification").say(last_words)
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "agent_gave_up")
