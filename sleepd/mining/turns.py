@@ -1169,7 +1169,7 @@ def _last_words(agent_text: str, chars: int) -> str:
 
 
 def agent_claims_done(agent_text: str) -> bool:
-    tail = agent_text[-2500:]
+    tail = _last_words(agent_text, 2500)
     return bool(_DONE_CLAIM.search(tail)) and not _AGENT_GAVE_UP.search(tail[-800:])
 
 
@@ -1234,7 +1234,7 @@ def agent_awaits_verdict(agent_text: str) -> bool:
 
 def agent_proposes(agent_text: str) -> bool:
     """The agent's last words are a plan or a suggestion waiting for the go-ahead."""
-    return bool(_PROPOSAL.search(agent_text.strip()[-600:]))
+    return bool(_PROPOSAL.search(_last_words(agent_text, 600)))
 
 
 def agent_offers_options(agent_text: str) -> bool:
