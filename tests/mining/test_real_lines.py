@@ -1550,8 +1550,7 @@ def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
         "已给中间的 `Compare` 按钮加上 `lucide-react` 图标：\n\n- `apps/web/app/page.tsx:12` 引入",
         # a curly apostrophe, as GPT models write one (an unlabelled Codex session, not in
         # the repository)
-        "I\u2019ve extended PDL to explicitly support custom G-code blocks for start, end, "
-        "tool-change.",
+        "Great call. I\u2019ve now added a full G-code Hooks editor in the PDL Editor tab.",
     ],
 )
 def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
