@@ -395,8 +395,9 @@ def segment(
 
 #: A command line for a shell: a common command-line program, then its arguments.
 _SHELL_LINE = re.compile(
-    r"^\s*(git|npm|npx|pnpm|yarn|bun|node|deno|make|go|cargo|python3?|pip3?|uv|pytest|ls|cd|"
-    r"cat|docker|kubectl|gh|brew|mise|just|ruff|mypy|tsc|vitest|jest)(\s+[\w:./@=-]+){0,6}\s*$"
+    # an "!" before or after it: the person meant bash mode ("ls!", "! git status")
+    r"^\s*!?\s*(git|npm|npx|pnpm|yarn|bun|node|deno|make|go|cargo|python3?|pip3?|uv|pytest|ls|cd|"
+    r"cat|docker|kubectl|gh|brew|mise|just|ruff|mypy|tsc|vitest|jest)(\s+[\w:./@=-]+){0,6}!?\s*$"
 )
 #: "At once": the interrupt this soon after the turn, with no agent work between.
 SHELL_STOP_S = 15.0

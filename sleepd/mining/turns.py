@@ -1013,7 +1013,19 @@ _GENERIC_WORDS = frozenset(
 #: name, an identifier (snake_case, a.b, a:b, #12, @x), a URL, a code-marked or quoted word.
 _OWN_OBJECT = re.compile(
     r"[\w-]+/[\w./-]+|\b[\w-]{2,}\.[a-z][a-z0-9]{0,5}\b|\b[a-z]+_[a-z_]+\b|https?://\S+|"
-    r"`[^`]+`|\"[^\"]{2,60}\"",
+    r"`[^`]+`|\"[^\"]{2,60}\"|"
+    # a kebab-case name of a thing in the repository ("the push-pr command", "the
+    # code-review skill"): the kind after it says it is a name, not a hyphenated word
+    r"\b[a-z0-9]+(-[a-z0-9]+)+\s+(command|skill|script|workflow|agent|hook|package|branch|"
+    r"component|module|function|service|job|plugin|tool|endpoint|route|template|action|"
+    r"target|task|crate|binary|cli)s?\b",
+    re.IGNORECASE,
+)
+#: A demonstrative that points ahead at what the message goes on to give ("follow these
+#: rules. It should check …", "these steps:"), not back at the exchange.
+_POINTS_AHEAD = re.compile(
+    r"\b(these|this|the following)\s+(rules?|steps?|requirements?|instructions?|criteria|"
+    r"conditions?|specs?|points?|items?|guidelines?)\b(?=\s*(:|[.!]?\s*\n|[.!]\s+\S))",
     re.IGNORECASE,
 )
 
@@ -1025,6 +1037,7 @@ _SENTENCE_STOP = re.compile(r"[.!?。！？](\s|$)|\n")
 def names_own_object(region: str) -> bool:
     """A request of four words or more whose first sentence names what it acts on
     (`_OWN_OBJECT`) and points back at nothing: it can be replayed on the repository alone."""
+    region = _POINTS_AHEAD.sub(" ", region)
     end = _SENTENCE_STOP.search(region)
     head = region[: end.start() if end else 300][:300]
     if len(_WORD.findall(head)) < 4 or _BACK_REF.search(head) or _POINTING.search(head):

@@ -1315,6 +1315,16 @@ def test_a_shell_command_stopped_at_once_was_meant_for_the_shell() -> None:
     assert ("npm run test:pr", TurnKind.HOUSEKEEPING) in _kinds(b)
 
 
+@pytest.mark.parametrize("typed", ["ls!", "! git status", "!ls"])
+def test_a_shell_command_with_the_bash_mode_mark_astray_was_meant_for_the_shell(
+    typed: str,
+) -> None:
+    # wild sample 36 (not in the repository): "ls!" typed as a prompt, stopped at once,
+    # then run in bash mode
+    b = _answered().prompt(typed).interrupt()
+    assert (typed, TurnKind.HOUSEKEEPING) in _kinds(b)
+
+
 def test_a_shell_command_the_agent_ran_or_a_request_stopped_at_once_stays_a_turn() -> None:
     # sent and not stopped: the agent runs it for the person
     ran = _answered().prompt("npm run test:pr").bash("npm run test:pr", "2 passed")
@@ -3039,3 +3049,23 @@ def test_an_acceptance_typed_while_the_agent_runs_accepts_what_it_announced() ->
     # a queued constraint or a stop still steers
     for text in ("stop", "use pnpm instead"):
         assert kind_of(text, agent_text=announced, queued=True) is TurnKind.STEERING
+
+
+def test_a_request_naming_a_kebab_case_command_and_rules_it_gives_next_is_a_task() -> None:
+    """Sample 36 (not in the repository): after the agent's review of other work, a request
+    that names the command it changes ("the push-pr command") and points ahead at rules
+    it then spells out ("these rules. It should check …") stands alone."""
+    text = (
+        "can we update the push-pr command to follow these rules. It should check to see if "
+        "theres an active PR (non merged or closed) for my current branch. If so it should "
+        "commit changes to the current branch and push to remote for that same PR."
+    )
+    review = (
+        "**Suggestion**: Consider renaming to `comboUtils.test.ts` to match the module under "
+        "test.\n\n### Positive Notes\n- Cleaning up the dead reducer files is good housekeeping."
+    )
+    assert names_own_object(text)
+    assert kind_of(text, agent_text=review) is TurnKind.NEW_TASK
+    # a demonstrative that points back still does; a hyphenated word is no name
+    assert not names_own_object("can we update the push-pr command to follow these rules.")
+    assert not names_own_object("please make this a follow-up task for the team")
