@@ -127,6 +127,9 @@ _INJECTED_BLOCK = re.compile(
 )
 #: A user record whose whole point is one of these is never a typed intent.
 _NOISE_PREFIXES: tuple[str, ...] = (
+    # a Stop hook's reason for blocking, as stored before the harvest knew it as meta
+    "stop hook feedback:",
+    "subagentstop hook feedback:",
     "<command-name>",
     "<command-message>",
     "<local-command-",

@@ -505,6 +505,28 @@ def test_a_blocking_hooks_message_is_not_a_typed_prompt(
     assert kinds == [("meta", True), ("user_prompt", False)]
 
 
+# thomas0369/claude_ai (wild sample 36, not in the repository; MIT), Claude Code 2.0.19:
+# a Stop hook that blocked the agent's stop, its reason handed back as a plain user record.
+STOP_HOOK_FEEDBACK = (
+    "Stop hook feedback:\nYou have 6 incomplete todo items. You must complete all tasks "
+    "before stopping:\n\n  - [in_progress] Create immersive game mode with auto-hiding HUD"
+)
+
+
+def test_a_stop_hooks_feedback_is_not_a_typed_prompt(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", STOP_HOOK_FEEDBACK),
+            rec("user", "u2", "SubagentStop hook feedback:\nRun the linter first."),
+            rec("user", "u3", "why does the stop hook feedback keep showing up?"),
+        ],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("meta", True), ("meta", True), ("user_prompt", False)]
+
+
 # teslamint/entirecontext (Entire checkpoint 39/01M0CV5D1MQXCRJBJXKV1JQ939/0, line 381; MIT):
 # with agent teams, Claude Code writes a teammate session's message as a plain user record
 # with string content behind this preamble; the person typed none of it.

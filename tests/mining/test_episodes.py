@@ -41,6 +41,8 @@ def test_meta_commands_hooks_and_summaries_are_never_intents() -> None:
         .prompt("<system-reminder>hook output</system-reminder>")
         .prompt("Fix the flaky checkout test")
         .bash("pytest tests/test_checkout.py")
+        # a Stop hook's reason, stored as a user prompt by a harvest that did not know it
+        .prompt("Stop hook feedback:\nYou have 6 incomplete todo items.")
         .summary("This session is being continued from a previous conversation ...")
         .prompt("This session is being continued from a previous conversation that ran out")
         .bash("pytest -x")
@@ -49,6 +51,7 @@ def test_meta_commands_hooks_and_summaries_are_never_intents() -> None:
     assert len(episodes) == 1
     assert episodes[0].intent_text == "Fix the flaky checkout test"
     assert episodes[0].end_seq == len(b.rows)  # the compaction did not split it
+    assert episodes[0].feedback == []  # the hook's reason is no turn of the person's
 
 
 def test_text_after_an_interrupt_is_steering_feedback() -> None:
