@@ -354,7 +354,7 @@ _FAILURE_REPORT = re.compile(
     r"|\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(empty|blank|missing|"
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
-    r"invisible|hidden|duplicated|not there)\b"
+    r"invisible|hidden|duplicated|not there|offline|unreachable|unresponsive|not responding)\b"
     r"|\b(is|are|was|were|still)\s+still\s+(unstable|flaky|failing|crashing|there|present|"
     r"visible)\b"
     # "we still have these failures:", "I still get the same errors"
@@ -1230,8 +1230,10 @@ def runs_agents_line(text: str, agent_text: str) -> bool:
     """The turn opens with a line of the agent's own, long enough to be a command or a
     snippet it handed over ("console.log('UniSat available:', …);"): the person ran it
     and pastes it back with what it printed."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return len(first) >= MIN_ECHOED_LINE and first in agent_text
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    # with nothing after it the line is the person's words ("generate a formal incident
+    # report", taking up the agent's offer in its own words), not a run and its output
+    return len(lines) >= 2 and len(lines[0]) >= MIN_ECHOED_LINE and lines[0] in agent_text
 
 
 def agent_gave_steps(agent_text: str) -> bool:
@@ -1366,6 +1368,12 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|\bgeht (immer noch )?nicht\b|"
     r"\bwird nicht (angezeigt|geladen|gespeichert)\b|\b(immer noch|weiterhin) (der gleiche|"
     r"derselbe) fehler\b|\bnichts passiert\b|"
+    # a thing that is down ("server ist offline", "el servidor está caído", "le site est
+    # hors ligne", "o servidor está fora do ar")
+    r"\b(ist|sind|war) (immer noch |noch immer |wieder )?(offline|down|nicht erreichbar|kaputt)\b|"
+    r"\b(está|están|sigue|siguen) (caíd[oa]s?|offline|fuera de línea|inaccesible)\b|"
+    r"\b(est|sont) (toujours |encore )?(hors ligne|offline|inaccessible|injoignable|planté)\b|"
+    r"\b(está|estão|continua) (fora do ar|offline|inacessível|caíd[oa])\b|"
     r"\bnon (funziona|si vede|appare|carica|parte)\b|\bancora lo stesso errore\b|"
     # "(when I run it) the following 2 warnings come", "me sale este error", "dá erro"
     r"\b(kommen|kommt|bekomme ich|erhalte ich|kriege ich)\s+(die |der |folgende[nr]? |diese[nr]? |"

@@ -3069,3 +3069,42 @@ def test_a_request_naming_a_kebab_case_command_and_rules_it_gives_next_is_a_task
     # a demonstrative that points back still does; a hyphenated word is no name
     assert not names_own_object("can we update the push-pr command to follow these rules.")
     assert not names_own_object("please make this a follow-up task for the team")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 36 (not in the repository), after the agent said the app was ready
+        "server ist offline. Starte den Server, öffne einen Browser und scanne die console "
+        "log für fehler.",
+        "the server is offline again",
+        "el servidor está caído otra vez",
+        "le site est toujours hors ligne",
+        "the dev server is still unresponsive",
+    ],
+)
+def test_a_thing_reported_down_is_a_failure_report(text: str) -> None:
+    ready = "The server is ready at http://localhost:3000 — open it in your browser."
+    assert kind_of(text, agent_text=ready, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_a_question_whether_it_is_down_or_an_offline_feature_is_no_report() -> None:
+    ready = "The server is ready at http://localhost:3000 — open it in your browser."
+    for text in ("Is the site offline?", "add an offline mode to the app"):
+        assert kind_of(text, agent_text=ready, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_the_agents_offer_taken_up_in_its_words_is_no_command_run() -> None:
+    """Sample 36 (not in the repository): the words of the agent's offer typed back alone
+    take it up; a pasted run is a line of the agent's followed by what it printed."""
+    offer = (
+        "Want me to dig deeper into any specific phase, build detection rules, or generate "
+        "a formal incident report?"
+    )
+    turn = TurnInput(
+        text="generate a formal incident report",
+        has_episode=True,
+        agent_text=offer,
+        agent_worked=True,
+    )
+    assert "pastes a command it ran" not in classify_turn(turn, lexicon_for()).reasons
