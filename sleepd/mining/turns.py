@@ -1539,8 +1539,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if mid_task:
         where = "typed into the running turn" if turn.queued else "after the agent was stopped"
         if turn.after_interrupt and sent_again_amended(region, turn.previous_text):
-            # stopped at once to send the same words again, with a word more ("…, think
-            # hard and continue", a typo fixed): how to work on it, nothing new
+            # stopped at once to send the same words again, at most with a thinking cue or
+            # a go-on word added ("…, think hard and continue"): how to work, nothing new
             return TurnDecision(TurnKind.STEERING, 0.75, (where, "sent again"))
         # the person stopped the agent: one cue of a correction is enough
         if corr >= 1:
