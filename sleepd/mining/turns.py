@@ -1523,6 +1523,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         and not still
     ):
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
+    if _TAKES_UP_NEXT.match(region):
+        # "let's now turn to this test failure: …", "I want to focus on 4 skipped tests":
+        # the person sets the failure up as the next piece of work, judging nothing done
+        corr = 0.0
     opened = _ACCEPT_OPEN.sub("", region, count=1)
     # the verdict may follow an "OK." of its own ("OK. Deploy works now!!"): what comes
     # after the verdict is then read after that sentence, not after the "OK."
@@ -1779,6 +1783,16 @@ def _sent_again(region: str, context: str) -> bool:
     if said in {flattened(line) for line in context.splitlines()}:
         return True
     return len(said.split()) >= 3 and said[:300] in flattened(context)
+
+
+#: An opening that takes up the next piece of work ("let's now turn to …", "I want to
+#: focus on …", "Let's start by fixing …", "next, let's look at …").
+_TAKES_UP_NEXT = re.compile(
+    r"^\W*((ok|okay|great|good|thanks|alright|right)\W+)*((and )?next,?\s+)?"
+    r"(let'?s|i want to|i'?d like to|we need to|now|next)\s+(now\s+|next\s+)?"
+    r"(turn to|focus on|move on to|start (by|with)|switch to)\b",
+    re.IGNORECASE,
+)
 
 
 def _accepts(region: str) -> bool:

@@ -3108,3 +3108,31 @@ def test_the_agents_offer_taken_up_in_its_words_is_no_command_run() -> None:
         agent_worked=True,
     )
     assert "pastes a command it ran" not in classify_turn(turn, lexicon_for()).reasons
+
+
+_FAILED_TEST = (
+    "── Failed tests ──────────────────────────────────\n"
+    "Error (test_latent_vec_extra.R:29:3): as.array reconstructs the full 4D data correctly\n"
+    "Error in `dim(x) <- length(x)`: invalid first argument, must be vector (list or atomic)"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 28 (not in the repository): an R package's tests, one item at a time
+        f"let's now turn to this test failure: {_FAILED_TEST}",
+        "I want to focus on 4 skipped tests, firs tis this: ── Skipped tests (4) ──────\n"
+        "• Expected file size is too small - skipping compression test (1): "
+        "test-scale_and_performance.R:187:5 --> we need to see why it's skipped and make the "
+        "test pass or otherwise fix the test if and only if it has faulty assumptions",
+    ],
+)
+def test_a_failure_taken_up_as_the_next_piece_of_work_is_no_correction(text: str) -> None:
+    done = "All done: the vignette builds again and `devtools::check()` reports 0 errors."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_the_same_failure_pasted_without_that_opening_is_a_correction() -> None:
+    done = "All done: the vignette builds again and `devtools::check()` reports 0 errors."
+    assert kind_of(_FAILED_TEST, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
