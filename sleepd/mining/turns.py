@@ -1575,6 +1575,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     weak_praise = approval_head and corr < 2.5 and not _after_contrast(region)
     if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
         return TurnDecision(TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons))
+    if _HOLDS_THE_AGENT.match(region):
+        # "stop, cancel this loop", "wait, I think I've got vim 9.0 source already?": the
+        # person holds the agent back, the words in writing of an interrupt
+        return TurnDecision(TurnKind.STEERING, 0.65, ("holds the agent back",), hard=True)
     if (
         turn.agent_acted
         and agent_awaits_verdict(turn.agent_text)
@@ -1791,6 +1795,15 @@ _TAKES_UP_NEXT = re.compile(
     r"^\W*((ok|okay|great|good|thanks|alright|right)\W+)*((and )?next,?\s+)?"
     r"(let'?s|i want to|i'?d like to|we need to|now|next)\s+(now\s+|next\s+)?"
     r"(turn to|focus on|move on to|start (by|with)|switch to)\b",
+    re.IGNORECASE,
+)
+
+
+#: "Stop," "wait —", "hold on": an interjection that holds the agent back (not "stop the
+#: server", an instruction with an object of its own).
+_HOLDS_THE_AGENT = re.compile(
+    r"^\W*(stop|wait|hold on|hang on|hold up)\b(\s*[,.!:;—–-]|\s*$|\s+(a (sec|second|minute|"
+    r"moment)|please|now)\b)",
     re.IGNORECASE,
 )
 

@@ -3136,3 +3136,24 @@ def test_a_failure_taken_up_as_the_next_piece_of_work_is_no_correction(text: str
 def test_the_same_failure_pasted_without_that_opening_is_a_correction() -> None:
     done = "All done: the vignette builds again and `devtools::check()` reports 0 errors."
     assert kind_of(_FAILED_TEST, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild samples 34 and 32 (not in the repository)
+        "stop, cancel this loop",
+        "wait, I think I've got vim 9.0 source already? and apparently already :make 'd",
+        "hold on — the staging database is shared, don't migrate it",
+    ],
+)
+def test_a_stop_or_wait_typed_to_the_agent_steers(text: str) -> None:
+    working = "Retrying the image upload (attempt 7 of 20)…"
+    assert kind_of(text, agent_text=working) is TurnKind.STEERING
+
+
+def test_stopping_a_thing_of_its_own_is_a_request() -> None:
+    working = "The dev server is running on port 3002 and the watcher rebuilds on save."
+    assert kind_of("stop the dev server and run the unit tests", agent_text=working) is not (
+        TurnKind.STEERING
+    )
