@@ -899,12 +899,13 @@ _CLOSING_STEP_ELSEWHERE = re.compile(
 #: A documentation step and nothing else: the docs, a README, a changelog, named files
 #: ending `.md` ("and other relevant documentation"), at most "accordingly" or "to
 #: reflect the changes" after them, and a closing step.
-_DOC_NAME = r"(docs?|docu\w*|readme|changelog|release notes|[\w./-]+\.md)"
+#: What names documentation: the docs, a README, a changelog, release notes, a `.md` file.
+_DOC_NAMES = r"docs?|docu\w*|readme|changelog|release notes|[\w./-]+\.md"
 _DOCUMENTS_WORK = re.compile(
     r"^\W*((ok|okay|great|good|perfect|nice|thanks|now)[,.!]?\s+)*(please\s+|let'?s\s+|"
     r"(can|could|would) (you|u)\s+(please\s+)?|now\s+)*(update|refresh|sync)\s+"
-    r"((the|our|your|all|any)\s+)*" + _DOC_NAME + r"((\s*,\s*|\s+(and|&)\s+)((the|all|any|"
-    r"other|relevant|related|affected)\s+)*(files|" + _DOC_NAME[1:] + r")*"
+    r"((the|our|your|all|any)\s+)*(" + _DOC_NAMES + r")((\s*,\s*|\s+(and|&)\s+)((the|all|any|"
+    r"other|relevant|related|affected)\s+)*(files|" + _DOC_NAMES + r"))*"
     r"(\s+(accordingly|as needed|as necessary|too|as well|(to (reflect|match|include)|with)\s+"
     r"((the|these|this|our|your|all|what|latest|recent|new)\s+)*(changes?|work|reality|progress|updates?|"
     r"(we|you) did|was done)))?"
