@@ -281,12 +281,59 @@ def error_class(text: str, exit_code: int | None = None) -> str | None:
 #: (`/bin/bash: line 1: go: command not found`, `zsh: command not found: python`, fish,
 #: PowerShell, cmd.exe).
 _NOT_FOUND = re.compile(
-    r"^\s*(?:\S*\b(?:ba|z|da|k|a)?sh:\s*(?:(?:line )?\d+:\s*)?(?:(?P<a>\S+): (?:command )?not found"
+    r"^\s*(?:(?:\S*\b(?:ba|z|da|k|a)?sh|\(eval\)):\s*(?:(?:line )?\d+:\s*)?"
+    r"(?:(?P<a>\S+): (?:command )?not found"
     r"|command not found: (?P<b>\S+))|fish: Unknown command:? (?P<c>\S+)"
     r"|(?:\S+ : )?The term '(?P<d>[^']+)' is not recognized as (?:the )?name of a cmdlet.*"
     r"|'(?P<e>[^']+)' is not recognized as an internal or external command.*)\s*$",
     re.IGNORECASE,
 )
+
+
+#: Where a shell itself speaks, before what it says: bash's and sh's `/bin/bash: line 1:`,
+#: `sh: 1:`, `bash: -c: line 0:`, zsh's `zsh:1:`, `zsh:cd:1:` (the builtin that failed)
+#: and, under Claude Code's `eval`, `(eval):1:`. The program and the line number tell no
+#: failure apart.
+_SHELL_PREFIX = (
+    r"^\s*(?:(?:\S*/)?(?:ba|z|da|k|a)?sh|\(eval\))(?::(?P<builtin>[A-Za-z_]\w*|\.))?"
+    r"(?::\s*-c)?(?::\s*(?:line\s+)?\d+)?:\s*"
+)
+_SHELL_LINE = re.compile(_SHELL_PREFIX)
+#: What a shell says of a path it was given. Not zsh's "no matches found: GLOB": the
+#: glob is what the agent asked for, and its words tell a quoting slip (`repo:*` in a
+#: search query) from a look for files that are not there (`phases/14-*/`).
+_SHELL_PATH_TROUBLE = (
+    r"no such file or directory|permission denied|not a directory|is a directory|file exists"
+)
+#: A shell's message about a path, as each shell words it: bash and sh name the path
+#: first (`/bin/bash: line 1: cd: build: No such file or directory`, `bash: ./run.sh:
+#: Permission denied`), zsh after it (`zsh:cd:1: no such file or directory: build`,
+#: `(eval):1: permission denied: ./run.sh`), dash in its own words (`sh: 1: cd: can't cd
+#: to build`). The path is what changes from call to call, so the folder an agent
+#: wrongly took for there is no failure of its own: one "cd into a missing folder",
+#: whichever folder and whichever shell.
+_SHELL_SAYS_PATH = re.compile(
+    _SHELL_PREFIX + r"(?:(?:(?P<b1>cd|source|\.|pushd|exec): )?(?P<p1>(?:[A-Za-z]:)?[^:\n]+): "
+    rf"(?P<m1>{_SHELL_PATH_TROUBLE})|(?P<m2>{_SHELL_PATH_TROUBLE}): (?P<p2>.+)"
+    r"|(?P<b3>cd): (?P<m3>can't cd to) (?P<p3>.+))\s*$",
+    re.IGNORECASE,
+)
+
+
+def _shell_words(line: str) -> str:
+    """A line the shell itself printed, in one wording whichever shell printed it: `sh:`,
+    the builtin that failed, then what went wrong (and `<path>` for the path it names)."""
+    says = _SHELL_SAYS_PATH.match(line)
+    if says:
+        builtin = says["builtin"] or says["b1"] or says["b3"]
+        trouble = (says["m1"] or says["m2"] or says["m3"]).lower()
+        mark = " " if says["m3"] else ": "
+        return f"sh: {builtin + ': ' if builtin else ''}{trouble}{mark}<path>"
+    prefix = _SHELL_LINE.match(line)
+    if prefix is None:
+        return line
+    builtin = prefix["builtin"]
+    return f"sh: {builtin + ': ' if builtin else ''}{line[prefix.end() :]}"
 
 
 def normalize(line: str) -> str:
@@ -295,6 +342,8 @@ def normalize(line: str) -> str:
     if missing:
         program = next(g for g in missing.groups() if g)
         line = f"command not found: {program.rsplit('/', 1)[-1]}"
+    else:
+        line = _shell_words(line)
     text = _ANSI.sub("", line)
     text = _UUID.sub("<uuid>", text)
     text = _TIMESTAMP.sub("<ts>", text)

@@ -437,6 +437,64 @@ def test_a_missing_program_is_one_failure_whichever_shell_reports_it(line: str) 
     assert signature_of(f"Exit code 127\n{line}", "Bash", 127).text == "command not found: python"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Durban-Designer/vsla's sessions (not in the repository): bash names the folder first
+        "/bin/bash: line 1: cd: build: No such file or directory",
+        "/bin/bash: line 1: cd: bench: No such file or directory",
+        # the labelled set (dougnukem/orpheus): zsh under Claude Code's eval names it last
+        "(eval):cd:1: no such file or directory: test",
+        "zsh:cd:1: no such file or directory: apps/web",
+        "bash: cd: C:\\Program Files\\tool: No such file or directory",
+    ],
+)
+def test_cd_into_a_missing_folder_is_one_failure_whichever_folder_and_shell(line: str) -> None:
+    # across every real session on this machine these had been seven patterns
+    sig = signature_of(f"Exit code 1\n{line}", "Bash", 1)
+    assert sig.text == "sh: cd: no such file or directory: <path>"
+    assert sig.digest == signature_of(line, "Bash").digest  # a pipe hid the exit code
+
+
+def test_a_glob_that_matched_nothing_keeps_its_glob_whichever_zsh_said_it() -> None:
+    # the labelled set (ClusterCockpit/cc-backend, FSM1/cipher-box): zsh under Claude Code's
+    # eval and zsh run by Codex word it alike; the glob tells a quoting slip (`repo:*` in a
+    # search query, labelled root) from a look for folders that are not there (one of
+    # which a person labelled benign, an existence probe whose "no" was the answer)
+    under_eval = signature_of("Exit code 1\n(eval):1: no matches found: repo:*", "Bash", 1)
+    by_codex = signature_of("zsh:1: no matches found: repo:*", "shell_command", 1)
+    assert under_eval.text == by_codex.text == "sh: no matches found: repo:*"
+    assert under_eval.digest == by_codex.digest
+    probe = signature_of("(eval):1: no matches found: /Users/m/c/.planning/phases/14-*/", "Bash", 1)
+    assert probe.text == "sh: no matches found: <path>*/"
+    assert probe.digest != under_eval.digest
+
+
+def test_what_a_shell_says_reads_alike_whichever_shell_said_it() -> None:
+    same = {
+        normalize(line)
+        for line in (
+            "bash: ./run.sh: Permission denied",
+            "/bin/sh: 1: ./run.sh: Permission denied",
+            "zsh:1: permission denied: ./run.sh",
+        )
+    }
+    assert same == {"sh: permission denied: <path>"}
+    assert normalize("bash: -c: line 0: syntax error near unexpected token `('") == (
+        "sh: syntax error near unexpected token `('"
+    )
+    assert normalize("(eval):1: command not found: npx") == "command not found: npx"
+    assert normalize("sh: 1: cd: can't cd to build") == "sh: cd: can't cd to <path>"
+    # a program's own words about a file, and words that only start like a shell's, stay
+    assert normalize("ls: API.md: No such file or directory") == (
+        "ls: <path>: No such file or directory"
+    )
+    assert normalize("ssh: connect to host example.com port 22: Connection refused") == (
+        "ssh: connect to host example.com port <n>: Connection refused"
+    )
+    assert normalize("fish: Unknown command: zsh") == "command not found: zsh"
+
+
 # wild sample 25 (not in the repository, kiliman/claude-transcript): node prints its
 # experimental-feature warning before every run's output, whatever then fails
 NODE_WARNING = (
