@@ -26,8 +26,10 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found). Only exit 1, only when
   the family's command decides the exit status (the last one of a chain or pipe),
   and only without error text of its own. A call the person refused ("The user
-  doesn't want to proceed with this tool use") is benign too: it is the person's
-  feedback (a `tool_rejected` signal), not a tool failing. So is a failure the agent
+  doesn't want to proceed with this tool use", a plan "rejected by the user") is
+  benign too: it is the person's feedback (a `tool_rejected` signal), not a tool
+  failing; so is a call the person stopped while it ran (`[Request interrupted by user
+  for tool use]`, `Interrupted by user`). So is a failure the agent
   announced before making the call ("let me test the error case when there's no PR",
   "running the test to confirm it fails for the intended reason": the red step of
   test-first work): the failure is the answer it wanted. And a stop or kill whose
@@ -63,7 +65,17 @@ _KNOCK_ON = re.compile(
     re.IGNORECASE,
 )
 _REFUSED = re.compile(
-    r"user doesn'?t want to proceed with this tool use|tool use was rejected", re.IGNORECASE
+    r"user doesn'?t want to proceed with this tool use|tool use was rejected"
+    r"|\bplan that was rejected by the user\b",
+    re.IGNORECASE,
+)
+#: Claude Code's result for a call the person stopped while it ran (Esc: `[Request
+#: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
+#: what it had printed; a bare `Interrupted by user`): the person's act, not a tool failing.
+_STOPPED_BY_PERSON = re.compile(
+    r"\A\s*(?:exit code -?\d+\s+)?(?:\[request interrupted by user(?: for tool use)?\]"
+    r"|interrupted by user\W*\Z)",
+    re.IGNORECASE,
 )
 _PATCH_FAILED = re.compile(
     r"^\W*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
@@ -602,7 +614,8 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)
             result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
             continue
-        if _REFUSED.search(event.text[:400]) or _person_words(event):
+        head = event.text[:400]
+        if _REFUSED.search(head) or _STOPPED_BY_PERSON.search(head) or _person_words(event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             last_root = event.id  # what the calls cancelled with it point to
             continue

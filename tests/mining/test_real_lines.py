@@ -410,6 +410,44 @@ def test_calls_cancelled_with_a_refused_one_are_knock_on_and_the_refusal_benign(
 
 
 @pytest.mark.parametrize(
+    ("tool", "output"),
+    [
+        # every real session on this machine (not in the repository): the person pressed
+        # Esc while the command ran; Claude Code keeps what it had printed after the marker
+        ("Bash", "[Request interrupted by user for tool use]\nCollecting cupy-cuda12x"),
+        ("Bash", "Exit code 137\n[Request interrupted by user for tool use]"),
+        ("TodoWrite", "Interrupted by user"),
+        (
+            "ExitPlanMode",
+            "The agent proposed a plan that was rejected by the user. The user chose to stay "
+            "in plan mode rather than proceed with implementation.\n\nRejected plan:\n## Plan",
+        ),
+    ],
+)
+def test_a_call_the_person_stopped_or_turned_down_is_no_failure_of_the_tool(
+    tool: str, output: str
+) -> None:
+    events = [
+        _call(1, tool, '{"command": "pip install cupy-cuda12x"}'),
+        _result(2, 1, output, is_error=True),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "benign"
+
+
+def test_a_failure_that_only_mentions_an_interrupt_is_still_a_failure() -> None:
+    events = [
+        _call(1, "Bash", '{"command": "pytest"}'),
+        _result(
+            2,
+            1,
+            "Exit code 1\nE   KeyboardInterrupt\nFAILED test_a.py - Interrupted by user",
+            is_error=True,
+        ),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "root"
+
+
+@pytest.mark.parametrize(
     ("command", "exit_code", "output", "benign"),
     [
         # AcidicSoil codex rollout line 235: `rg -n OLLAMA` found nothing
