@@ -123,13 +123,26 @@ def _is_prose(line: str) -> bool:
     return letters >= 0.6 * len(sample) and spaces >= 0.08 * len(sample)
 
 
+#: A web address pasted into a sentence ("for this im getting an empty https://…?page=1&…").
+_WEB_ADDRESS = re.compile(r"\b(?:https?|wss?|ftp)://\S+", re.IGNORECASE)
+
+
+def _is_output_line(line: str) -> bool:
+    """A long line that is output, not typed: judged without the web addresses in it, so
+    a sentence around a long query URL stays the person's words."""
+    if len(line) <= 400:
+        return False
+    bare = _WEB_ADDRESS.sub(" ", line)
+    return len(bare) > 400 and not _is_prose(bare)
+
+
 def feedback_region(text: str) -> str:
     """The typed words around a paste: code fences, log and trace lines removed, then
     the head and the tail (a verdict opens or closes a message; a 50 KB log holds none)."""
     text = _FENCE.sub(" ", text[:20000])
     kept = []
     for line in text.splitlines():
-        if (len(line) > 400 and not _is_prose(line)) or _PASTE_LINE.match(line):
+        if _is_output_line(line) or _PASTE_LINE.match(line):
             continue
         mark = _TRANSCRIPT_MARK.search(line)
         if mark:
@@ -777,11 +790,14 @@ _PROPOSAL = re.compile(
     re.IGNORECASE,
 )
 #: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
-#: Lettered choices the agent laid out ("**A** — …", "B) …", "Option C"): a bare "yes" to
-#: them picks the one it recommended, an answer inside the task rather than a verdict.
+#: Lettered choices the agent laid out ("**A** — …", "B) …", "Option C", "**Option 1 —
+#: Pin to an older version**"): a bare "yes" to them picks the one it recommended, an
+#: answer inside the task rather than a verdict.
 _LETTERED_OPTIONS = re.compile(
-    r"\*\*\(?[A-D]\)?\*\*|^\s*[-*]?\s*\(?[A-D]\)\s|\b[Oo]ption [A-D]\b", re.MULTILINE
+    r"\*\*\(?[A-D]\)?\*\*|^\s*[-*]?\s*\(?[A-D]\)\s|\b[Oo]ption (?:[A-D]|[1-9])\b", re.MULTILINE
 )
+#: A reply that names one of the options ("option 1", "Option B", "B", "2)").
+_NAMES_OPTION = re.compile(r"\boption\s+(?:[a-d]|[1-9])\b|^\W*\(?(?:[A-D]|[1-9])\)?\W*$", re.I)
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 _AGENT_GAVE_UP = re.compile(
     r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
@@ -1524,6 +1540,14 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         and not still
     ):
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
+    if "pasted error" not in reasons and (
+        (_FIX_IT.match(region) and _OFFERS_A_FIX.search(_last_words(turn.agent_text, 800)))
+        or takes_up_findings(region, turn.agent_text)
+    ):
+        # "fix this" to "Want me to fix the `findAdmin` inconsistency?", "fix the critical
+        # issues" after the agent's review listed them: takes the agent up on what it found
+        # (and offered to fix), judging nothing it did
+        corr = 0.0
     if _TAKES_UP_NEXT.match(region):
         # "let's now turn to this test failure: …", "I want to focus on 4 skipped tests":
         # the person sets the failure up as the next piece of work, judging nothing done
@@ -1623,6 +1647,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _ACCEPT.search(region) and words <= 4:
         # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
         return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
+    if words <= 6 and _NAMES_OPTION.search(region) and agent_offers_options(turn.agent_text):
+        # "yes option 1", "go with B" after the agent laid out options: the person picks
+        # one, an answer inside the task (even when the agent asked about that one)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("picks an option",), hard=True)
     if restates_offer(region, turn.agent_text):
         # "yes, <the offer in the person's words>": accepts it, asks nothing beyond it
         return TurnDecision(TurnKind.APPROVAL, 0.65, ("accepts the offer as made",), hard=True)
@@ -1788,6 +1816,47 @@ def _sent_again(region: str, context: str) -> bool:
     if said in {flattened(line) for line in context.splitlines()}:
         return True
     return len(said.split()) >= 3 and said[:300] in flattened(context)
+
+
+#: A bare "fix it" ("fix this", "please fix them all").
+_FIX_IT = re.compile(
+    r"^\W*(please\s+|pls\s+|ok,?\s+|yes,?\s+)*(fix|correct|solve)\s+(it|this|that|them|these|"
+    r"those|both|all( of them| of these)?|everything)(\s+(please|pls|too|all))?\W*$",
+    re.IGNORECASE,
+)
+#: The agent offering to fix what it found ("Want me to: - Fix the `findAdmin`
+#: inconsistency?", "Should I fix these?", "I can fix this if you'd like").
+_OFFERS_A_FIX = re.compile(
+    r"\b(want me to|should i|shall i|would you like me to|do you want me to|i can)\b"
+    r"[^?]{0,200}?\b(fix|correct|solve|address|resolve|patch)\b",
+    re.IGNORECASE,
+)
+
+
+#: A request to fix things of a kind ("fix the critical issues", "fix all the high
+#: severity bugs"): the kind is group 1.
+_FIX_THE_KIND = re.compile(
+    r"\b(?:fix|address|resolve|solve|tackle|handle)\b[^.?!\n]{0,60}?\b(issues?|problems?|bugs?|"
+    r"findings?|vulnerabilit(?:y|ies)|warnings?|concerns?|gaps?|risks?)\b",
+    re.IGNORECASE,
+)
+
+
+_SAYS_IT_FAILED = re.compile(
+    r"n'?t\b|\b(not|never|still|wrong|broken|again|anymore|same)\b", re.IGNORECASE
+)
+
+
+def takes_up_findings(region: str, agent_text: str) -> bool:
+    """The person asks to fix things of the kind the agent's last words listed as found
+    ("now fix the critical issues" after a review's "**3 Critical Issues:** …"): the
+    agent's findings taken up as work, not a verdict on what it did."""
+    asked = _FIX_THE_KIND.search(region[:300])
+    if asked is None or _SAYS_IT_FAILED.search(region[:300]):
+        return False  # "you didn't fix the issues", "the bugs are still there": a verdict
+    kind = asked.group(1).lower().rstrip("s").removesuffix("ie").removesuffix("y")
+    tail = _last_words(agent_text, 2500).lower()
+    return bool(re.search(rf"\b(found|review|audit|identified|\d+)\b[^\n]{{0,80}}\b{kind}", tail))
 
 
 #: An opening that takes up the next piece of work ("let's now turn to …", "I want to

@@ -3195,3 +3195,84 @@ def test_stopping_a_thing_of_its_own_is_a_request() -> None:
     assert kind_of("stop the dev server and run the unit tests", agent_text=working) is not (
         TurnKind.STEERING
     )
+
+
+def test_a_failure_report_around_a_long_web_address_is_read() -> None:
+    # wild sample 38 (not in the repository, anshyyy/aire): one line, most of it a query URL
+    url = (
+        "https://tinz-backend.example.azurewebsites.net/api/products?page=1&limit=20"
+        "&q=running%20sneaker&categoryId=7dfd2ebb-cd6f-48a4-a74e-f46a9f90de9d&category=Footwear"
+        "&brand=Nike&isFeatured=true&minPrice=999.99&maxPrice=2999.99&color=Red&size=42&tags="
+        + "&sort=price"
+        * 20
+    )
+    asked = "Now run it again:\n\n```\nnpm run seed\n```"
+    text = f"for this im getting an empty {url}"
+    assert kind_of(text, agent_text=asked, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_a_long_line_of_output_is_still_no_typed_words() -> None:
+    blob = "aGVsbG8gd29ybGQ" * 60  # base64 output, a line with no spaces
+    assert feedback_region(f"{blob}\nthanks") == "thanks"
+
+
+@pytest.mark.parametrize(
+    ("agent_text", "reply"),
+    [
+        # wild sample 38 (not in the repository): the agent asked about the first option
+        (
+            "You have two options:\n\n**Option 1 — Pin to an older working version** (quick "
+            "fix): change `speech_to_text: ^7.0.0` to `7.2.0`.\n\n**Option 2 — Upgrade to a "
+            "newer version** that may have the fix.\n\nWould you like me to apply Option 1?",
+            "yes option 1",
+        ),
+        ("A) keep the cache\nB) drop it\n\nWhich do you prefer?", "B"),
+    ],
+)
+def test_naming_one_of_the_options_laid_out_picks_it(agent_text: str, reply: str) -> None:
+    assert kind_of(reply, agent_text=agent_text, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    ("agent_text", "reply"),
+    [
+        # wild sample 38 (not in the repository): a review, then an offer to fix its findings
+        (
+            "1. **`findAdmin` lacks the try/catch** the other methods have.\n2. **Double "
+            "lookups** in update and delete.\n\nWant me to:\n- Fix the `findAdmin` "
+            "inconsistency?\n- Optimize the double lookups in update/delete?",
+            "fix this",
+        ),
+        # wild sample 30 (not in the repository, jessitron/claude-log)
+        (
+            "`just fmt` will fail for anyone without prettier installed globally. Want me to "
+            "note it as a known issue, or should we fix it by adding prettier as a dev "
+            "dependency?",
+            "fix it",
+        ),
+        # wild sample 38: the review listed them, the person takes them up
+        (
+            "The review is complete. Here's what I found:\n**3 Critical Issues:** race in the "
+            "merge\n**5 High Severity Issues:** no disk persistence",
+            "hi lets try to fix all the crictical and high severity issues?",
+        ),
+    ],
+)
+def test_taking_the_agent_up_on_what_it_found_is_no_correction(agent_text: str, reply: str) -> None:
+    assert kind_of(reply, agent_text=agent_text, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["you didn't fix the critical issues", "the critical issues are still there, fix them"],
+)
+def test_saying_the_findings_were_not_fixed_is_a_correction(reply: str) -> None:
+    fixed = "Done: I fixed the 3 critical issues the review found and the tests pass."
+    assert kind_of(reply, agent_text=fixed, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_fix_it_after_the_agent_offered_nothing_is_still_a_failure_report() -> None:
+    broken = "I've updated the login form; the submit handler now posts to /api/session."
+    assert kind_of(
+        "the login button does nothing. fix it", agent_text=broken, agent_acted=True
+    ) is (TurnKind.CORRECTION)
