@@ -297,6 +297,15 @@ _WRONG_ANSWER = (
     r"|\bdu hast (mich |das )?(nicht|falsch) verstanden\b|\bich hatte (doch )?(gesagt|geschrieben|"
     r"gebeten)\b|\bnon hai capito\b|\bti avevo (detto|chiesto)\b"
     r"|\bя (тебя|вас) просил|\b(ты|вы) не понял"
+    # disputes what the agent concluded, as "what do you mean …" above ("no entiendo a qué
+    # te refieres con que ya está solucionado", "o que você quer dizer com já está
+    # resolvido", "qu'est-ce que tu veux dire par c'est déjà corrigé", "was meinst du mit
+    # es ist schon behoben")
+    r"|\b(a )?qu[eé] te refieres con que\b[^?.!\n]{0,40}\b(no|ya|nada|ning[uú]n\w*)\b"
+    r"|\bqu[eé] quieres decir con\b[^?.!\n]{0,40}\b(no|ya|nada|ning[uú]n\w*)\b"
+    r"|\bo que (voc[eê]|vc|tu) (quer|queres) dizer com\b[^?.!\n]{0,40}\b(n[aã]o|j[aá]|nada)\b"
+    r"|\bqu'est-ce que (tu veux|vous voulez) dire\b[^?.!\n]{0,40}\b(pas|d[eé]j[aà]|rien)\b"
+    r"|\bwas meinst du (damit|mit)\b[^?.!\n]{0,40}\b(nicht|schon|kein\w*)\b"
     # says the result looks wrong or misses what was expected ("it shouldnt look like
     # this", "je n'ai pas l'interface ui", "je ne vois pas le bouton")
     r"|\b(it|this|that|they|these|the page|the ui|the screen)\s+(shouldn'?t|should not)\s+"
@@ -1378,6 +1387,8 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bno se (ven|muestran|cargan)\b|"
     # "sigue sin verse las imagenes", "siguen sin aparecer": still not (any infinitive)
     r"\bsiguen? (sin \w+(ar|er|ir)(se)?|fallando|igual|dando (el mismo )?error)\b|"
+    # "veo la página sin imágenes aún", "todavía sin datos": still without
+    r"\bsin (?!embargo\b)\w+ (aún|aun|todavía|todavia)\b|\b(aún|todavía|todavia) sin \w+\b|"
     r"\bnada (aparece|pasa|funciona|se muestra)\b|"
     r"\bnão (funciona|aparece|carrega|abre|compila|mostra)\b|"
     r"\b(o )?erro (ainda |continua a )?persist(e|iu)\b|\bcontinua (dando erro|com erro|igual|"

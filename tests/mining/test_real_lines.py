@@ -3276,3 +3276,31 @@ def test_fix_it_after_the_agent_offered_nothing_is_still_a_failure_report() -> N
     assert kind_of(
         "the login button does nothing. fix it", agent_text=broken, agent_acted=True
     ) is (TurnKind.CORRECTION)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 34 (not in the repository): the agent said it was solved
+        "no entiendo a que te refieres con que ya está solucionado, veo a moonyetis.io sin "
+        "imagenes aún",
+        "veo la página sin imágenes todavía",
+        "o que você quer dizer com já está resolvido? a página continua sem imagens",
+        "was meinst du mit es ist schon behoben?",
+    ],
+)
+def test_disputing_a_done_claim_in_other_languages_is_a_correction(text: str) -> None:
+    solved = "Listo, ya está solucionado: las imágenes del rodillo se cargan desde /assets."
+    assert kind_of(text, agent_text=solved, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "¿a qué te refieres con que hay que reiniciar el servidor antes?",
+        "sin embargo quiero agregar un botón de exportar",
+    ],
+)
+def test_asking_what_the_agent_meant_is_no_dispute(text: str) -> None:
+    solved = "Listo, ya está solucionado: las imágenes del rodillo se cargan desde /assets."
+    assert kind_of(text, agent_text=solved, agent_acted=True) is not TurnKind.CORRECTION
