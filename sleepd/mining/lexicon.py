@@ -1,7 +1,7 @@
 """The feedback lexicon: how a follow-up message says "wrong", "undo" or "thanks".
 
 One small, documented pattern set (English, German, French, Spanish, Portuguese,
-Chinese, Japanese), extended by `MiningConfig.correction_patterns` and
+Chinese, Japanese, Turkish), extended by `MiningConfig.correction_patterns` and
 `approval_patterns`. Classification is negation-aware and ordered so that the
 cheap mistakes are avoided:
 
@@ -124,6 +124,13 @@ CORRECTION: tuple[str, ...] = (
     r"まだ(エラー|失敗|動かない)",
     r"元に戻して",
     r"そうじゃない",
+    # Turkish
+    r"^\s*hayır\b",
+    r"\byanlış\b",
+    r"\b(çalışmıyor|olmadı|düzelmedi)\b",
+    r"\bhala (çalışmıyor|hata|aynı)\b",
+    r"\bhata (veriyor|alıyorum)\b",
+    r"\bgeri al\b",
 )
 
 #: Explicit approval. Word-bounded; only counted when no correction matched.
@@ -157,6 +164,9 @@ APPROVAL: tuple[str, ...] = (
     r"完璧",
     r"動いた",
     r"いいね",
+    r"\b(teşekkürler|teşekkür ederim|sağ ?ol(un)?)\b",
+    r"\b(harika|mükemmel|süper)\b",
+    r"\b(şimdi|artık) (çalışıyor|oldu)\b",
 )
 
 #: Follow-ups that steer without judging ("continue", "go on").
@@ -169,6 +179,7 @@ CONTINUATION: tuple[str, ...] = (
     r"^\s*(continua|sim|pode)\b",
     r"^\s*(继续|好的|是的)",
     r"^\s*(続けて|はい)",
+    r"^\s*(devam|evet|tamam|olur)\b",
 )
 
 #: Undo / revert, in user text or in a command the agent ran.
@@ -182,6 +193,7 @@ UNDO_TEXT: tuple[str, ...] = (
     r"\b(desfaz|desfazer|desfaça)\b",
     r"撤销",
     r"元に戻",
+    r"\bgeri al\b",
 )
 UNDO_COMMAND = re.compile(
     r"\bgit\s+(revert\b|checkout\s+--\s|restore\s|reset\s+--hard\b|stash\s+drop\b)"

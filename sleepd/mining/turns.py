@@ -187,7 +187,7 @@ _PASTED_ERROR = re.compile(
     r"^\s*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
     r"\bblocked by CORS policy\b|\bwas blocked because\b|\bNS_ERROR_\w+|\bnet::ERR_\w+|"
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
-    r"\bHTTP \d{3}\b|\bstatus(?: code)? [45]\d{2}\b|"
+    r"\bHTTP [45]\d{2}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
     r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
@@ -631,12 +631,17 @@ _REDIRECT = re.compile(
     re.IGNORECASE,
 )
 #: Plain acceptance of a proposal.
-_ACCEPT = re.compile(
-    r"^\W*(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|please do|"
+_ACCEPT_WORD = (
+    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|let'?s do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
-    r"đúng|đồng ý|được|vâng)\W*"
-    r"(please|pls|plz|thanks|thank you|thx)?\W*$",
+    r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
+    r"devam edelim)"
+)
+#: Acceptance and nothing else: one acceptance word or a run of them ("yes, go ahead",
+#: "ok sure, do it"), with at most a "please" or a "thanks".
+_ACCEPT = re.compile(
+    rf"^\W*{_ACCEPT_WORD}(\W+{_ACCEPT_WORD})*\W*(please|pls|plz|thanks|thank you|thx)?\W*$",
     re.IGNORECASE,
 )
 #: Opens with a verb: an instruction.
@@ -701,7 +706,7 @@ _RESUME = re.compile(
 _GO_AHEAD = (
     r"(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
     r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
-    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて)"
+    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam)"
 )
 _CONTINUE = re.compile(r"^\W*" + _GO_AHEAD + r"\b", re.IGNORECASE)
 #: Openings that attach the turn to the running task.
@@ -805,6 +810,25 @@ _PROPOSAL = re.compile(
 _LETTERED_OPTIONS = re.compile(
     r"\*\*\(?[A-D]\)?\*\*|^\s*[-*]?\s*\(?[A-D]\)\s|\b[Oo]ption (?:[A-D]|[1-9])\b", re.MULTILINE
 )
+#: A number in a reply ("5", "#3", "target 2"), not part of a figure ("5 minutes").
+_ITEM_NUMBER = re.compile(
+    r"(?<![\w.,/:-])#?([1-9]|1\d)(?![\w.,/:%-])(?!\s*(min|minutes?|secs?|seconds?|hours?|hrs?|"
+    r"days?|weeks?|months?|years?|times|px|ms|mb|gb|kb|x|files?|lines?|tests?|items?|pages?|"
+    r"people|users?|more|of)\b)",
+    re.I,
+)
+
+
+def picks_listed_item(region: str, agent_text: str) -> bool:
+    """The reply names a number that heads an item of the numbered list the agent's
+    last words laid out ("5. **Install as wfc-skill-fixer skill**")."""
+    numbers = {m.group(1) for m in _ITEM_NUMBER.finditer(region)}
+    if not numbers:
+        return False
+    tail = _last_words(agent_text, 2500)
+    return any(re.search(rf"(?m)^\s*(?:[-*]\s+)?(?:\*\*)?{n}[.)]\s", tail) for n in numbers)
+
+
 #: A reply that names one of the options ("option 1", "Option B", "B", "2)").
 _NAMES_OPTION = re.compile(r"\boption\s+(?:[a-d]|[1-9])\b|^\W*\(?(?:[A-D]|[1-9])\)?\W*$", re.I)
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
@@ -1396,6 +1420,9 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|\bgeht (immer noch )?nicht\b|"
     r"\bwird nicht (angezeigt|geladen|gespeichert)\b|\b(immer noch|weiterhin) (der gleiche|"
     r"derselbe) fehler\b|\bnichts passiert\b|"
+    # Turkish ("çalışmıyor", "resimler görünmüyor", "hala aynı hata", "hata veriyor")
+    r"\b(çalışmıyor|görünmüyor|gözükmüyor|açılmıyor|yüklenmiyor|derlenmiyor)\b|"
+    r"\bhala (aynı hata|hata veriyor|çalışmıyor)\b|\bhata veriyor\b|\bhiçbir şey olmuyor\b|"
     # a thing that is down ("server ist offline", "el servidor está caído", "le site est
     # hors ligne", "o servidor está fora do ar")
     r"\b(ist|sind|war) (immer noch |noch immer |wieder )?(offline|down|nicht erreichbar|kaputt)\b|"
@@ -1658,6 +1685,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if _ACCEPT.search(region) and words <= 4:
         # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
         return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
+    if words <= 8 and picks_listed_item(region, turn.agent_text):
+        # "lets target 5 and see what happens" to the agent's "### Next Steps 1. … 5. Install
+        # as a skill": the person picks an item of its list, an answer inside the task
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("picks an item of its list",), hard=True)
     if words <= 6 and _NAMES_OPTION.search(region) and agent_offers_options(turn.agent_text):
         # "yes option 1", "go with B" after the agent laid out options: the person picks
         # one, an answer inside the task (even when the agent asked about that one)

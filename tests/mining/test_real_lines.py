@@ -36,6 +36,7 @@ from sleepd.mining.turns import (
     has_pasted_error,
     names_own_object,
     needs_context,
+    picks_listed_item,
     points_back,
 )
 
@@ -3304,3 +3305,48 @@ def test_disputing_a_done_claim_in_other_languages_is_a_correction(text: str) ->
 def test_asking_what_the_agent_meant_is_no_dispute(text: str) -> None:
     solved = "Listo, ya está solucionado: las imágenes del rodillo se cargan desde /assets."
     assert kind_of(text, agent_text=solved, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # Turkish, as wild sample 38's keparlak/NumWordify session (not in the repository)
+        # writes to the agent: the same readings as the English words
+        ("resimler hala görünmüyor", TurnKind.CORRECTION),
+        ("build hata veriyor", TurnKind.CORRECTION),
+        ("teşekkürler, şimdi çalışıyor", TurnKind.APPROVAL),
+        ("evet", TurnKind.APPROVAL),
+        ("tamam, devam et", TurnKind.APPROVAL),
+    ],
+)
+def test_turkish_verdicts_read_as_their_english_words(text: str, kind: TurnKind) -> None:
+    offer = "I've added the NuGet publish step. Shall I open the pull request?"
+    assert kind_of(text, agent_text=offer, agent_acted=True) is kind
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "kind"),
+    [
+        # wild sample 28 (not in the repository): a run of acceptance words is acceptance
+        ("yes, go ahead", "Shall I leave plan mode and commit?", TurnKind.APPROVAL),
+        ("ok sure, do it", "Shall I leave plan mode and commit?", TurnKind.APPROVAL),
+        # wild sample 23 (not in the repository): the person picks step 5 of the list
+        (
+            "lets target 5 and see what happens",
+            "### Next Steps\n1. **Merge PR #77**\n2. **Run against all 30 skills**\n"
+            "3. **Add batch CLI**\n4. **Fix remaining test cases**\n"
+            "5. **Install as wfc-skill-fixer skill** for easy invocation",
+            TurnKind.FOLLOW_UP,
+        ),
+    ],
+)
+def test_acceptance_runs_and_list_picks(text: str, agent_text: str, kind: TurnKind) -> None:
+    assert kind_of(text, agent_text=agent_text, agent_acted=True, previous=TurnKind.APPROVAL) is (
+        kind
+    )
+
+
+def test_a_number_that_is_a_figure_picks_no_item() -> None:
+    steps = "Next steps:\n1. Merge the PR\n2. Deploy to staging\n3. Tell the team"
+    assert not picks_listed_item("wait 2 minutes then retry", steps)
+    assert picks_listed_item("do 2", steps)
