@@ -709,6 +709,11 @@ _GO_AHEAD = (
     r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam)"
 )
 _CONTINUE = re.compile(r"^\W*" + _GO_AHEAD + r"\b", re.IGNORECASE)
+#: A go-ahead word opening a longer reply ("ok, …"): not a bare number or letter, which
+#: picks only as the whole reply (a pasted score card opens with its "60").
+_GO_ON_OPENING = re.compile(
+    r"^\W*" + _GO_AHEAD.replace(r"option \w+|\d+|[a-d]\)?|", "") + r"\b", re.IGNORECASE
+)
 #: Openings that attach the turn to the running task.
 _FOLLOW_OPEN = re.compile(
     r"^\W*(also|and|now|then|plus|additionally|next|btw|oh,? and|one more thing|one more|"
@@ -1762,7 +1767,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         and bool(_IMPERATIVE.search(rest) or _REQUEST.search(rest))
         and not _FOLLOW_OPEN.search(rest)
     )
-    if _CONTINUE.search(region) and words <= 25 and not own_request:
+    if _GO_ON_OPENING.search(region) and words <= 25 and not own_request:
         # "ok, …" after the agent finished goes on with its task, unless what follows the
         # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)

@@ -3350,3 +3350,16 @@ def test_a_number_that_is_a_figure_picks_no_item() -> None:
     steps = "Next steps:\n1. Merge the PR\n2. Deploy to staging\n3. Tell the team"
     assert not picks_listed_item("wait 2 minutes then retry", steps)
     assert picks_listed_item("do 2", steps)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5 new pages: pricing, about, blog, careers and contact",
+        # wild sample 38 (not in the repository): a site checker's score card pasted after
+        # the work was done, opening with its score
+        "60\nPartial · other\ntechnocore.chat\n✓\nllms.txt\n×\nai-plugin.json",
+    ],
+)
+def test_a_number_opening_a_longer_message_is_no_go_ahead(text: str) -> None:
+    assert kind_of(text, agent_acted=True) is TurnKind.NEW_TASK
