@@ -808,7 +808,6 @@ _PROPOSAL = re.compile(
     r"begin|continue)\b|\bhere'?s (the|my) plan\b|\bproceed\?|\bcould you (restart|run|try)\b",
     re.IGNORECASE,
 )
-#: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
 #: Lettered choices the agent laid out ("**A** — …", "B) …", "Option C", "**Option 1 —
 #: Pin to an older version**"): a bare "yes" to them picks the one it recommended, an
 #: answer inside the task rather than a verdict.
@@ -836,6 +835,7 @@ def picks_listed_item(region: str, agent_text: str) -> bool:
 
 #: A reply that names one of the options ("option 1", "Option B", "B", "2)").
 _NAMES_OPTION = re.compile(r"\boption\s+(?:[a-d]|[1-9])\b|^\W*\(?(?:[A-D]|[1-9])\)?\W*$", re.I)
+#: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 _AGENT_GAVE_UP = re.compile(
     r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
@@ -1887,8 +1887,7 @@ _FIX_THE_KIND = re.compile(
     r"findings?|vulnerabilit(?:y|ies)|warnings?|concerns?|gaps?|risks?)\b",
     re.IGNORECASE,
 )
-
-
+#: Words that say the findings are still there or were not fixed: a verdict, not a request.
 _SAYS_IT_FAILED = re.compile(
     r"n'?t\b|\b(not|never|still|wrong|broken|again|anymore|same)\b", re.IGNORECASE
 )
