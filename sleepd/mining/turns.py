@@ -371,7 +371,7 @@ _FAILURE_REPORT = re.compile(
     r"(don'?t|do not|doesn'?t|does not) do anything\b"
     # ("there seems to be some functionality missing", "This Serverless Function has crashed")
     r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
-    r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working)\b"
+    r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
     r"|\bno (change|difference|effect|output|sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(empty|blank|missing|"
@@ -396,6 +396,11 @@ _FAILURE_REPORT = re.compile(
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t) (reflected|showing up|updated|saved)\b"
     r"|\bwhere (did|have) (all )?my\b[^.?!\n]{0,40}\bgo(ne)?\b|\bwhere (is|are|'s)? ?all my\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
+    # what a run seems to have done ("When I reran the enrich, it appears to have removed
+    # the section"), and a run that timed out ("hermes timed out on the enrich")
+    r"|\b(it|this|that|they|which)\s+(appears|seems|seem|appear)\s+to\s+have\s+(removed|deleted|"
+    r"lost|broken|dropped|wiped|overwritten|replaced|reverted|undone|erased|corrupted)\b"
+    r"|\b(?!(if|when|whenever|before|once|until)\b)\w+\s+timed out\b"
     r"|\bi\s+(just\s+)?lost (all|my|the|every)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
     + _WRONG_ANSWER
@@ -411,7 +416,8 @@ _FAILURE_REPORT = re.compile(
     r"|\bi (didn'?t|did not|never) (want|ask)(ed)?( you)? (to|for)\b"
     r"|\b(is|are|was|were|'s|looks|seems|feels|reads)\s+(still\s+|way\s+|far\s+|much\s+|a bit\s+|"
     r"a little\s+)?too\s+(long|short|verbose|wordy|big|small|large|wide|narrow|tall|dense|busy|"
-    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal)\b"
+    r"cluttered|slow|loud|bright|dark|complex|complicated|generic|vague|formal|confident|strong|"
+    r"optimistic|aggressive|certain|assertive|harsh|salesy|repetitive|technical)\b"
     r"|\b(that'?s|this is|it'?s) not what i (asked|wanted|meant)\b|\bi (said|told you)\b"
     r"|\b(came back|are back|is back|back again|back into|reappear(ed|s)?|"
     r"showing up again)\b"
@@ -632,7 +638,8 @@ _REDIRECT = re.compile(
 )
 #: Plain acceptance of a proposal.
 _ACCEPT_WORD = (
-    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do it|let'?s do it|please do|"
+    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
+    r"let'?s do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
     r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
@@ -1361,6 +1368,7 @@ _JUDGING_CUES = frozenset(
         "asks to undo",
         "asks to keep what was",
         "says no to the result",
+        "disputes what it quoted",
     }
 )
 
@@ -1567,6 +1575,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     ):
         corr += 1  # "no, …" right after the agent acted, unasked, answers what it did
         reasons.append("says no to the result")
+    if _QUOTE_LINE.search(text[:4000]) and _DISPUTE_OPEN.search(region):
+        # "> that data loss would have landed without anyone seeing the diff. Actually, the
+        # intention …": the agent's own words quoted back, then set right
+        corr += 2
+        reasons.append("disputes what it quoted")
     if not _JUDGING_CUES.intersection(reasons):
         corr = min(corr, 0.5)  # the lexicon is one feature among several, never alone
     judges_answer = bool(turn.agent_text.strip()) and bool(_JUDGES_ANSWER.search(region[:400]))
@@ -1887,6 +1900,17 @@ _FIX_THE_KIND = re.compile(
     r"findings?|vulnerabilit(?:y|ies)|warnings?|concerns?|gaps?|risks?)\b",
     re.IGNORECASE,
 )
+#: A line quoted back with ">", as people quote the agent's words to answer them.
+_QUOTE_LINE = re.compile(r"^\s*>\s*\S", re.MULTILINE)
+#: An answer to quoted words that says they are wrong ("Actually, …", "No, …", "That's
+#: not …"; not "Actually, can you also …", a request).
+_DISPUTE_OPEN = re.compile(
+    r"^\W*(actually|no|nope|not (quite|really|true|exactly)|that'?s not|this is not|"
+    r"this isn'?t|wrong)\b(?![,\s]+(can|could|would|will|please|let'?s|also)\b)",
+    re.IGNORECASE,
+)
+
+
 #: Words that say the findings are still there or were not fixed: a verdict, not a request.
 _SAYS_IT_FAILED = re.compile(
     r"n'?t\b|\b(not|never|still|wrong|broken|again|anymore|same)\b", re.IGNORECASE

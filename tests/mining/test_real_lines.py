@@ -3330,6 +3330,8 @@ def test_turkish_verdicts_read_as_their_english_words(text: str, kind: TurnKind)
         # wild sample 28 (not in the repository): a run of acceptance words is acceptance
         ("yes, go ahead", "Shall I leave plan mode and commit?", TurnKind.APPROVAL),
         ("ok sure, do it", "Shall I leave plan mode and commit?", TurnKind.APPROVAL),
+        # wild sample 39 (not in the repository, gmeligio/flutter-docker-image)
+        ("Yes. Do that", "Shall I leave plan mode and commit?", TurnKind.APPROVAL),
         # wild sample 23 (not in the repository): the person picks step 5 of the list
         (
             "lets target 5 and see what happens",
@@ -3363,3 +3365,40 @@ def test_a_number_that_is_a_figure_picks_no_item() -> None:
 )
 def test_a_number_opening_a_longer_message_is_no_go_ahead(text: str) -> None:
     assert kind_of(text, agent_acted=True) is TurnKind.NEW_TASK
+
+
+_WAKIL_DONE = (
+    "Done. Everything is committed on branch `fix/entity-revision-truncation-errors` as a "
+    "single Conventional Commit, with tests and a docs/TROUBLESHOOTING.md entry."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 39 (not in the repository, ebridges/wakil): failure reports
+        "type check has failed on the PR",
+        "with that configuration, hermes timed out on the enrich and switched to running the "
+        "command directly. can we increase the MCP timeout for this tool?",
+        'When I reran the enrich, it appears to have removed the "Compiled truth" section and '
+        'replaced it with "Timeline / Log".',
+        "This is too confident:",
+        # the agent's words quoted back, then set right
+        "> that data loss would have landed without anyone seeing the diff first.\n\nActually, "
+        "the intention of landing changes like this via PRs allows for review of the ingest.",
+    ],
+)
+def test_reports_and_disputes_of_a_new_author_are_corrections(text: str) -> None:
+    assert kind_of(text, agent_text=_WAKIL_DONE, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "add a retry when the request timed out twice in a row",
+        "> the cache is rebuilt on every start\n\nActually, can you also cache the schema?",
+        "> Step 3: run the migrations\n\nok, do step 3 now",
+    ],
+)
+def test_a_request_about_a_timeout_or_a_quote_is_no_correction(text: str) -> None:
+    assert kind_of(text, agent_text=_WAKIL_DONE, agent_acted=True) is not TurnKind.CORRECTION
