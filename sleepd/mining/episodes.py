@@ -144,6 +144,8 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     # request is the turn)
     "<skill>",
     "<task-notification>",
+    # the desktop app's CI monitor reporting a pull request's checks and review comments
+    "<ci-monitor-event>",
     "<turn_aborted>",
     "# agents.md instructions for",
     "caveat: the messages below were generated",

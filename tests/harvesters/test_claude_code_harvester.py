@@ -527,6 +527,28 @@ def test_a_stop_hooks_feedback_is_not_a_typed_prompt(tmp_path: Path, make_jsonl:
     assert kinds == [("meta", True), ("meta", True), ("user_prompt", False)]
 
 
+# flop-labs/technocore-chat (wild sample 38, not in the repository; Apache-2.0), Claude Code
+# 2.1.227 in the desktop app: its CI monitor writes a pull request's new review comments as a
+# user record (`origin.kind` says "human", `promptSource` "sdk"); no person typed it.
+CI_MONITOR_EVENT = (
+    "<ci-monitor-event>flop-labs/flop-core PR #1280 has 3 new review comments:\n"
+    "- chatgpt-codex-connector[bot] (commented): \n### 💡 Codex Review\n\nHere are some "
+    "automated review suggestions for this pull request.</ci-monitor-event>"
+)
+
+
+def test_the_desktop_apps_ci_monitor_event_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [rec("user", "u1", CI_MONITOR_EVENT), rec("user", "u2", "address the review comments")],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("meta", True), ("user_prompt", False)]
+
+
 # teslamint/entirecontext (Entire checkpoint 39/01M0CV5D1MQXCRJBJXKV1JQ939/0, line 381; MIT):
 # with agent teams, Claude Code writes a teammate session's message as a plain user record
 # with string content behind this preamble; the person typed none of it.

@@ -43,6 +43,8 @@ def test_meta_commands_hooks_and_summaries_are_never_intents() -> None:
         .bash("pytest tests/test_checkout.py")
         # a Stop hook's reason, stored as a user prompt by a harvest that did not know it
         .prompt("Stop hook feedback:\nYou have 6 incomplete todo items.")
+        # the desktop app's CI monitor, stored as a prompt by a harvest that did not know it
+        .prompt("<ci-monitor-event>PR #1280 has 3 new review comments:</ci-monitor-event>")
         .summary("This session is being continued from a previous conversation ...")
         .prompt("This session is being continued from a previous conversation that ran out")
         .bash("pytest -x")
