@@ -699,7 +699,8 @@ _APPROVAL_HEAD = re.compile(
     r"lgtm|looks (good|great|fine|right)|works|it works|that works|that worked|works now|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
-    r"good job|well done|exactly|correct|fantastic|sweet|love it|(this|that|it) works)\b",
+    r"good job|well done|exactly|correct(?!\s+(the|this|that|these|those|it|them|my|your|our|"
+    r"all|any|every|each|a|an)\b)|fantastic|sweet|love it|(this|that|it) works)\b",
     re.IGNORECASE,
 )
 #: An acceptance word before the verdict ("yes, this is good", "ok, this works").
@@ -870,6 +871,14 @@ _NEW_WORK = re.compile(
     r"^\W*(let'?s\s+)?(also|now|next|then|and)\s+(let'?s\s+|please\s+|can you\s+|could you\s+)?"
     r"(add|migrate|implement|create|write|build|set up|setup|refactor|port|convert|integrate|"
     r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
+    re.IGNORECASE,
+)
+#: Opens by setting a next piece of work of the person's own ("i think we should do a
+#: release now", "Let's make a small code change", "we need to add …").
+_OWN_NEXT_STEP = re.compile(
+    r"^\W*(i think\s+|so\s+|now\s+)?(we should|we need to|let'?s|i want to|i'?d like to|i need to)"
+    r"\s+(now\s+)?(do|make|start|create|add|build|write|set up|setup|cut|prepare|ship|publish|"
+    r"release|deploy|work on|move on to|tackle)\b",
     re.IGNORECASE,
 )
 #: Opens with a goal of the person's own ("I want to …", "now I'd like to …"); not a wish to
@@ -1690,10 +1699,23 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             _BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
         ):
             return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("verdict then refinement",))
+        if _NEW_WORK.search(rest) or _OWN_NEXT_STEP.search(rest):
+            # "Merged both PRs. i think we should do a release now": the verdict closes the
+            # task, and the person sets the next piece of work
+            return TurnDecision(
+                TurnKind.NEW_TASK,
+                0.65,
+                ("verdict then new request",),
+                hard=True,
+                approves_previous=True,
+            )
+        # "great! copy the db, good idea. Do that for me", "OK. Good. Now verify …": the
+        # work is accepted and the person asks for more of it (the labellers of the wild
+        # samples read 7 of 9 such turns so)
         return TurnDecision(
-            TurnKind.NEW_TASK,
-            0.65,
-            ("verdict then new request",),
+            TurnKind.FOLLOW_UP,
+            0.6,
+            ("verdict then request",),
             hard=True,
             approves_previous=True,
         )

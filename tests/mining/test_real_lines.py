@@ -3402,3 +3402,50 @@ def test_reports_and_disputes_of_a_new_author_are_corrections(text: str) -> None
 )
 def test_a_request_about_a_timeout_or_a_quote_is_no_correction(text: str) -> None:
     assert kind_of(text, agent_text=_WAKIL_DONE, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild samples 30 and 39, and the labelled set: the work accepted, more of it asked
+        "great! copy the db, good idea. Do that for me",
+        'OK. Good. Now verify "whether the image set lives in config/version.json" and let me '
+        "know what's missing to verify.",
+        "beautiful, can we put 1 or 2 lines of summarizing the philosophy's metaphor into the "
+        "readme? ok to link back to philosophy.md for the full version",
+    ],
+)
+def test_a_verdict_then_a_request_for_more_of_the_work_is_a_follow_up(text: str) -> None:
+    assert kind_of(text, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+def test_correct_the_thing_is_the_verb_not_a_verdict() -> None:
+    # wild sample 39 (not in the repository, ebridges/wakil): the agent's review of five PRs
+    review = (
+        "Nothing blocking across all 5. The only nuance is #109's description overstating its "
+        "own fix. Let me know if you'd like me to merge them in sequence (running tests after "
+        "each) once you're ready."
+    )
+    text = (
+        "Correct the overstatement in #109 Merge #109, #110, and #111 in sequence, running "
+        "tests after each; then complete the rest."
+    )
+    decision = classify_turn(
+        TurnInput(text=text, has_episode=True, agent_text=review, agent_worked=True),
+        lexicon_for(),
+    )
+    assert decision.kind is TurnKind.FOLLOW_UP
+    assert not decision.approves_previous  # no verdict on the review was given
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the labelled set and wild sample 30: the verdict closes it, the next work is set
+        "Merged both PRs. i think we should do a release now. bump the version to 3.5.1?",
+        "ok that's great! Let's make a small code change - like put \"jess was here\" "
+        "somewhere in the header",
+    ],
+)
+def test_a_verdict_then_a_next_piece_of_work_is_a_new_task(text: str) -> None:
+    assert kind_of(text, agent_acted=True) is TurnKind.NEW_TASK
