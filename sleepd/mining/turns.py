@@ -873,6 +873,21 @@ _NEW_WORK = re.compile(
     r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
     re.IGNORECASE,
 )
+#: A line of a pasted finding or spec that says what to do ("Fix: Add Content-Signal
+#: directives to your robots.txt …", "TODO: remove the old route").
+_FIELD_INSTRUCTION = re.compile(
+    r"^\W*(fix|task|todo|to do|action|next step|step \d+|required|requirement)\s*:\s*(?P<rest>.+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _asks_in_a_field(region: str) -> bool:
+    """A pasted finding or spec whose "Fix:" / "TODO:" line asks for a change."""
+    return any(
+        _IMPERATIVE.search(match["rest"]) for match in _FIELD_INSTRUCTION.finditer(region[:4000])
+    )
+
+
 #: Opens by setting a next piece of work of the person's own ("i think we should do a
 #: release now", "Let's make a small code change", "we need to add …").
 _OWN_NEXT_STEP = re.compile(
@@ -1654,7 +1669,11 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(
                 TurnKind.APPROVAL, 0.6, (where, "accepts what it announced"), hard=True
             )
-        if turn.queued and words >= 5 and (_IMPERATIVE.search(region) or _REQUEST.search(region)):
+        if (
+            turn.queued
+            and words >= 5
+            and (_IMPERATIVE.search(region) or _REQUEST.search(region) or _asks_in_a_field(region))
+        ):
             # queued while it ran, but an extra step of the task ("run the review and …")
             return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
         # position alone makes it steering; a redirect or a retry says so in words

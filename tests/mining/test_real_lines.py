@@ -3449,3 +3449,18 @@ def test_correct_the_thing_is_the_verb_not_a_verdict() -> None:
 )
 def test_a_verdict_then_a_next_piece_of_work_is_a_new_task(text: str) -> None:
     assert kind_of(text, agent_acted=True) is TurnKind.NEW_TASK
+
+
+def test_a_pasted_finding_queued_with_a_fix_to_make_adds_a_step() -> None:
+    # wild sample 38 (not in the repository, flop-labs/technocore-chat): a site checker's
+    # finding, queued while the agent worked on the others
+    finding = (
+        "Goal: Signaling your preference of either allowing or disallowing certain categories "
+        "of AI actions.\nIssue: No Content Signals found in robots.txt\nFix: Add "
+        "Content-Signal directives to your robots.txt declaring preferences for ai-train, "
+        "search, and ai-input."
+    )
+    working = "Scope is now six changes for 0.3.1. Let me size the OpenAPI work before editing."
+    assert kind_of(finding, agent_text=working, queued=True) is TurnKind.FOLLOW_UP
+    hint = "Goal: keep it small.\nNote: prefer the standard library over new dependencies."
+    assert kind_of(hint, agent_text=working, queued=True) is TurnKind.STEERING
