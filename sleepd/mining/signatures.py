@@ -353,9 +353,17 @@ def normalize(line: str) -> str:
     text = _HEX.sub("<hex>", text)
     text = _NUMBER.sub("<n>", text)
     text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
+    text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
 
 
+#: An agent's note that it stopped a command at its time limit, once its numbers are
+#: `<n>`: Claude Code's "Command timed out after 2m 0.0s" and Codex's "command timed out
+#: after 10031 milliseconds" are one failure, a command run past the tool's limit.
+_TOOL_TIME_LIMIT = re.compile(
+    r"^command timed out after <n>(?:\s+(?:milliseconds|seconds|minutes|msecs?|secs?|mins?))?",
+    re.IGNORECASE,
+)
 #: Claude Code's note that it stopped a command at its time limit, written in front of
 #: the command's first line of output ("Command timed out after 2m 0.0s (node:38089) …").
 _TIMED_OUT_PREFIX = re.compile(

@@ -552,10 +552,16 @@ def test_a_command_stopped_at_its_time_limit_is_signed_by_the_time_limit() -> No
     long = signature_of("Command timed out after 2m 0.0s " + NODE_WARNING + "info: up", "Bash")
     short = signature_of("Command timed out after 5s Chart server running at :8080", "Bash")
     assert long.error_class == short.error_class == "timed out"
-    assert long.digest == short.digest and long.text == "Command timed out after <n>"
+    assert long.digest == short.digest and long.text == "command timed out after <n>"
     assert example_of("Command timed out after 5s Chart server running").startswith(
         "Command timed out after 5s\nChart server running"
     )
+    # Codex's words for the same limit (every real session on this machine, not in the
+    # repository: 11 of them beside Claude Code's 15), under its shell tool and exit 124
+    codex = signature_of(
+        "command timed out after 10031 milliseconds\nCompiling bytes v1.11.0", "shell_command", 124
+    )
+    assert codex.digest == short.digest
 
 
 def test_a_rule_of_dashes_is_no_signature() -> None:
