@@ -42,6 +42,12 @@ _FILE_EXTENSIONS = (
 )
 _PATH = re.compile(
     r"(?:[A-Za-z]:\\|~/|\.{1,2}/|/)(?:[\w.@+-]+[/\\])*[\w.@+-]+"
+    # a path under a hidden folder, named from the working folder (`.claude/settings.json`,
+    # `.specify/memory`): whole, not a dot left in front of a `<path>`
+    r"|(?<![\w.])\.[\w-]+[/\\](?:[\w.@+-]+[/\\])*[\w.@+-]+"
+    # a relative path (`apps/web/src`, `docs/guide`): whole, not its first folder left in
+    # front of a `<path>`
+    r"|(?<![\w.@+/\\:-])[\w@+-][\w.@+-]*/(?:[\w.@+-]+/)*[\w.@+-]+"
     r"|\b[\w.-]+/(?:[\w.-]+/)*[\w.-]+\.\w{1,5}\b"
     # a module path rooted at a host (`golang.org/x/tools/go/packages`): whole, not
     # the host left in front of a `<path>`
@@ -354,9 +360,17 @@ def normalize(line: str) -> str:
     text = _NUMBER.sub("<n>", text)
     text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
     text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
+    text = _GNU_CANNOT.sub(r"\1: <path>:", text)
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
 
 
+#: GNU coreutils' words for a path they could not reach (`ls: cannot access 'x': No such
+#: file or directory`, `cp: cannot stat 'x': …`), once the quoted path is `<q>`: macOS's
+#: BSD tools name the path alone (`ls: x: No such file or directory`), and the failure is
+#: the same on both machines of a team.
+_GNU_CANNOT = re.compile(
+    r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
+)
 #: An agent's note that it stopped a command at its time limit, once its numbers are
 #: `<n>`: Claude Code's "Command timed out after 2m 0.0s" and Codex's "command timed out
 #: after 10031 milliseconds" are one failure, a command run past the tool's limit.

@@ -834,3 +834,34 @@ def test_a_failure_keys_alike_with_its_exit_code_or_with_a_pipe_hiding_it() -> N
     # where the line names no error, the class is all there is, and it stays in the key
     banner = "Welcome to Ubuntu 24.04.4 LTS"
     assert signature_of(banner, "Bash", 144).digest != signature_of(banner, "Bash", 1).digest
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # every real session on this machine (not in the repository): GNU ls on Linux and
+        # BSD ls on macOS, for one missing folder
+        "ls: cannot access '/root/.ssh/': No such file or directory",
+        "ls: /Users/jessitron/code/agents-observe/node_modules/.bin/tsx: No such file or directory",
+        # a folder under a hidden one, or any relative path, named from the working folder
+        "ls: .specify/memory: No such file or directory",
+        "ls: apps/web/src: No such file or directory",
+        "ls: packages/core: No such file or directory",
+    ],
+)
+def test_a_missing_path_is_one_failure_on_linux_and_macos(line: str) -> None:
+    assert normalize(line) == "ls: <path>: No such file or directory"
+
+
+def test_gnu_words_for_other_tools_and_hidden_files_read_alike() -> None:
+    assert normalize("cp: cannot stat 'dist/app.js': No such file or directory") == (
+        "cp: <path>: No such file or directory"
+    )
+    assert normalize("cat: .claude/settings.json: No such file or directory") == (
+        "cat: <path>: No such file or directory"
+    )
+    # a tool's own "error:" is no program name, and a dotted word is no hidden folder
+    assert normalize("error: cannot open 'x.lock': Operation not permitted").startswith(
+        "error: cannot open"
+    )
+    assert normalize("see .env for the keys") == "see .env for the keys"
