@@ -344,6 +344,7 @@ def _shell_words(line: str) -> str:
 
 def normalize(line: str) -> str:
     """One error line with every volatile part replaced by a placeholder."""
+    line = _PYTEST_MARK.sub("", line, count=1)
     missing = _NOT_FOUND.match(line)
     if missing:
         program = next(g for g in missing.groups() if g)
@@ -361,9 +362,17 @@ def normalize(line: str) -> str:
     text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
     text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
+    text = _ERRNO_OPERAND.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
 
 
+#: pytest's mark in front of each line of a failure's explanation ("E       AssertionError:
+#: …"): the same error raised outside a test has none.
+_PYTEST_MARK = re.compile(r"^E {2,}(?=\S)")
+#: Node's errno message ends with the system call and, in newer versions, the path it was
+#: given ("EISDIR: illegal operation on a directory, read" and "…, read '/src'"): the path
+#: tells no failure apart, and Claude Code's Read gives both forms by version.
+_ERRNO_OPERAND = re.compile(r"^(E[A-Z]{3,}: [^,]+, \w+) <q>$")
 #: GNU coreutils' words for a path they could not reach (`ls: cannot access 'x': No such
 #: file or directory`, `cp: cannot stat 'x': …`), once the quoted path is `<q>`: macOS's
 #: BSD tools name the path alone (`ls: x: No such file or directory`), and the failure is

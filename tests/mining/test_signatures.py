@@ -865,3 +865,15 @@ def test_gnu_words_for_other_tools_and_hidden_files_read_alike() -> None:
         "error: cannot open"
     )
     assert normalize("see .env for the keys") == "see .env for the keys"
+
+
+def test_pytests_mark_and_nodes_trailing_path_split_no_failure() -> None:
+    # every real session on this machine (not in the repository)
+    in_a_test = signature_of("E       TypeError: unsupported operand type(s) for /", "Bash", 1)
+    outside = signature_of("TypeError: unsupported operand type(s) for /", "Bash", 1)
+    assert in_a_test.digest == outside.digest
+    # Claude Code's Read, before and after it began to name the path
+    old = signature_of("EISDIR: illegal operation on a directory, read", "Read")
+    new = signature_of("EISDIR: illegal operation on a directory, read '/src/app'", "Read")
+    assert old.digest == new.digest
+    assert normalize("E2E tests failed") == "E2E tests failed"
