@@ -2,10 +2,16 @@
 
     .venv/bin/python bench/mining.py [--sessions 10000] [--threshold 0.2]
     .venv/bin/python bench/mining.py --memory 100,500,1000   # MB of history
+    .venv/bin/python bench/mining.py --hostile               # slow-to-sign error lines
 
 Prints pairwise precision / recall of intent clustering on tests/data/intents.jsonl
 (per threshold), then mines N synthetic sessions (events inserted directly) and
 prints episodes per second for the first pass and the time of an idle re-run.
+
+With --hostile it instead times the signing of failed tool results built to be slow: one
+64 KB line without spaces in each of several shapes (a minified bundle's dotted names,
+a path of a thousand folders, a hidden folder's long name), the largest text a harvest
+stores. Each should take a fraction of a second.
 
 With --memory it instead builds stores holding the given megabytes of history (event
 text; tool output 2-24 KB, as on real machines) and runs `sleepd mine` in a fresh
@@ -283,12 +289,38 @@ def memory(sizes: list[int]) -> None:
             )
 
 
+def hostile() -> None:
+    from sleepd.mining.signatures import example_of, signature_of
+
+    size = 64 * 1024
+    shapes = {
+        "dotted names (a minified bundle)": "x " + "ab." * (size // 3),
+        "a path of many folders": "a/" * (size // 2),
+        "a hidden folder's long name": "." + "a-" * (size // 2) + "/x",
+        "accented dotted words": "ls: " + "é." * (size // 2),
+    }
+    print(f"{'error line':<36}{'signature s':>12}{'example s':>11}")
+    for name, line in shapes.items():
+        text = f"Exit code 1\nError: {line}"
+        start = time.perf_counter()
+        signature_of(text, "Bash", 1)
+        signed = time.perf_counter() - start
+        start = time.perf_counter()
+        example_of(text, 1)
+        shown = time.perf_counter() - start
+        print(f"{name:<36}{signed:12.3f}{shown:11.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--threshold", type=float, default=0.2)
     parser.add_argument("--memory", default="", help="MB of history, comma-separated")
+    parser.add_argument("--hostile", action="store_true", help="time slow-to-sign error lines")
     args = parser.parse_args()
+    if args.hostile:
+        hostile()
+        return
     if args.memory:
         memory([int(x) for x in args.memory.split(",")])
         return

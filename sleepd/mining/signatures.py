@@ -184,6 +184,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: Fewer words than this in the first sentence, and the whole line is kept.
 MIN_SENTENCE_WORDS = 3
 MAX_SIGNATURE_CHARS = 200
+#: How much of an error line `normalize` reads (ten signatures' worth).
+NORMALIZE_CHARS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,8 +345,12 @@ def _shell_words(line: str) -> str:
 
 
 def normalize(line: str) -> str:
-    """One error line with every volatile part replaced by a placeholder."""
-    line = _PYTEST_MARK.sub("", line, count=1)
+    """One error line with every volatile part replaced by a placeholder.
+
+    Only the line's first `NORMALIZE_CHARS` are read: the signature keeps its first
+    `MAX_SIGNATURE_CHARS`, and the path patterns cost time that grows with the square of
+    a line without spaces (a minified bundle printed in a build's failure)."""
+    line = _PYTEST_MARK.sub("", line[:NORMALIZE_CHARS], count=1)
     missing = _NOT_FOUND.match(line)
     if missing:
         program = next(g for g in missing.groups() if g)

@@ -877,3 +877,14 @@ def test_pytests_mark_and_nodes_trailing_path_split_no_failure() -> None:
     new = signature_of("EISDIR: illegal operation on a directory, read '/src/app'", "Read")
     assert old.digest == new.digest
     assert normalize("E2E tests failed") == "E2E tests failed"
+
+
+def test_only_the_head_of_a_long_error_line_is_read() -> None:
+    # a minified bundle printed in a build's failure: the path patterns read a line with
+    # no space in time that grows with its square (bench/mining.py --hostile times it)
+    signed = signature_of("Exit code 1\nError: " + "ab." * 30_000, "Bash", 1)
+    assert len(signed.text) <= 200
+    # what comes after the head is not read, even where placeholders would have left
+    # room for it in the signature
+    assert normalize("/a" * 1_250 + " TAIL") == "<path>"
+    assert normalize("/a" * 100 + " TAIL") == "<path> TAIL"
