@@ -1954,7 +1954,9 @@ _DISPUTE_OPEN = re.compile(
 
 #: Words that say the findings are still there or were not fixed: a verdict, not a request.
 _SAYS_IT_FAILED = re.compile(
-    r"n'?t\b|\b(not|never|still|wrong|broken|again|anymore|same)\b", re.IGNORECASE
+    r"\b(did|do|does|is|are|was|were|have|has|had|wo|ca|could|should|would)n'?t\b"
+    r"|\b(not|never|still|wrong|broken|again|anymore|same)\b",
+    re.IGNORECASE,
 )
 
 

@@ -38,6 +38,7 @@ from sleepd.mining.turns import (
     needs_context,
     picks_listed_item,
     points_back,
+    takes_up_findings,
 )
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -3464,3 +3465,9 @@ def test_a_pasted_finding_queued_with_a_fix_to_make_adds_a_step() -> None:
     assert kind_of(finding, agent_text=working, queued=True) is TurnKind.FOLLOW_UP
     hint = "Goal: keep it small.\nNote: prefer the standard library over new dependencies."
     assert kind_of(hint, agent_text=working, queued=True) is TurnKind.STEERING
+
+
+def test_findings_taken_up_whatever_words_end_in_nt() -> None:
+    review = "Review done. I found **5 High Severity Issues:** in the client and the front end."
+    assert takes_up_findings("now fix the important issues in the client", review)
+    assert not takes_up_findings("you didnt fix the issues in the client", review)
