@@ -709,19 +709,18 @@ _ACCEPT_OPEN = re.compile(r"^\W*(yes|yeah|yep|ok|okay|sure|alright)\b[\s,.!:-]*"
 _RESUME = re.compile(
     r"\b(continue|resume|carry on|keep going|go on|pick (it )?up)\b", re.IGNORECASE
 )
-#: Keep-going words: feedback without a verdict.
-#: The words of a go-ahead ("yes", "continue", "option 2", "继续").
-_GO_AHEAD = (
-    r"(continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
+#: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
+_GO_ON_WORDS = (
+    r"continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
     r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
-    r"option \w+|\d+|[a-d]\)?|weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam)"
+    r"weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam"
 )
+#: The words of a go-ahead, a pick of what the agent offered among them ("option 2", "3").
+_GO_AHEAD = rf"({_GO_ON_WORDS}|option \w+|\d+|[a-d]\)?)"
 _CONTINUE = re.compile(r"^\W*" + _GO_AHEAD + r"\b", re.IGNORECASE)
 #: A go-ahead word opening a longer reply ("ok, …"): not a bare number or letter, which
 #: picks only as the whole reply (a pasted score card opens with its "60").
-_GO_ON_OPENING = re.compile(
-    r"^\W*" + _GO_AHEAD.replace(r"option \w+|\d+|[a-d]\)?|", "") + r"\b", re.IGNORECASE
-)
+_GO_ON_OPENING = re.compile(rf"^\W*({_GO_ON_WORDS})\b", re.IGNORECASE)
 #: Openings that attach the turn to the running task.
 _FOLLOW_OPEN = re.compile(
     r"^\W*(also|and|now|then|plus|additionally|next|btw|oh,? and|one more thing|one more|"
@@ -1599,7 +1598,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     ):
         corr += 1  # "no, …" right after the agent acted, unasked, answers what it did
         reasons.append("says no to the result")
-    if _QUOTE_LINE.search(text[:4000]) and _DISPUTE_OPEN.search(region):
+    if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
         # "> that data loss would have landed without anyone seeing the diff. Actually, the
         # intention …": the agent's own words quoted back, then set right
         corr += 2
@@ -1941,13 +1940,12 @@ _FIX_THE_KIND = re.compile(
     r"findings?|vulnerabilit(?:y|ies)|warnings?|concerns?|gaps?|risks?)\b",
     re.IGNORECASE,
 )
-#: A line quoted back with ">", as people quote the agent's words to answer them.
-_QUOTE_LINE = re.compile(r"^\s*>\s*\S", re.MULTILINE)
-#: An answer to quoted words that says they are wrong ("Actually, …", "No, …", "That's
-#: not …"; not "Actually, can you also …", a request).
+#: An answer to words quoted back with ">" (the turn opens with the quote) that says they
+#: are wrong ("Actually, …", "No, …", "That's not …"; not "Actually, can you also …", a
+#: request, nor "No errors now", a "no" that is no answer).
 _DISPUTE_OPEN = re.compile(
-    r"^\W*(actually|no|nope|not (quite|really|true|exactly)|that'?s not|this is not|"
-    r"this isn'?t|wrong)\b(?![,\s]+(can|could|would|will|please|let'?s|also)\b)",
+    r"^\W*(actually|no(?=[,.!;:]| -)|nope|not (quite|really|true|exactly)|that'?s not|"
+    r"this is not|this isn'?t|wrong)\b(?![,\s]+(can|could|would|will|please|let'?s|also)\b)",
     re.IGNORECASE,
 )
 

@@ -3399,6 +3399,8 @@ def test_reports_and_disputes_of_a_new_author_are_corrections(text: str) -> None
         "add a retry when the request timed out twice in a row",
         "> the cache is rebuilt on every start\n\nActually, can you also cache the schema?",
         "> Step 3: run the migrations\n\nok, do step 3 now",
+        # a pasted run, then a "no" that answers nothing
+        "> npm test\n> 12 passed\n\nNo errors now!",
     ],
 )
 def test_a_request_about_a_timeout_or_a_quote_is_no_correction(text: str) -> None:
