@@ -42,6 +42,7 @@ NEUTRAL: tuple[str, ...] = (
     r"\bsem problema\b",
     r"没问题",
     r"問題(ない|ありません)",
+    r"\b(sorun|problem|hata) (yok|olmadı|değil)\b",
     # a word inside a name (a repository, a package, a branch, a file): "install the skills
     # from awesome-claude-code-toolkit", "see perfect_hash.py", "fix/broken-link"
     r"\w+(?:[-_/]\w+)+",

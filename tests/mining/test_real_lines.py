@@ -3473,3 +3473,10 @@ def test_findings_taken_up_whatever_words_end_in_nt() -> None:
     review = "Review done. I found **5 High Severity Issues:** in the client and the front end."
     assert takes_up_findings("now fix the important issues in the client", review)
     assert not takes_up_findings("you didnt fix the issues in the client", review)
+
+
+def test_turkish_no_problem_is_no_complaint() -> None:
+    offer = "I've added the NuGet publish step. Shall I open the pull request?"
+    assert kind_of("teşekkürler, sorun olmadı", agent_text=offer, agent_acted=True) is (
+        TurnKind.APPROVAL
+    )
