@@ -331,15 +331,15 @@ _SHELL_SAYS_PATH = re.compile(
 def _shell_words(line: str) -> str:
     """A line the shell itself printed, in one wording whichever shell printed it: `sh:`,
     the builtin that failed, then what went wrong (and `<path>` for the path it names)."""
+    prefix = _SHELL_LINE.match(line)
+    if prefix is None:
+        return line  # most lines: no shell prefix, so no shell message about a path either
     says = _SHELL_SAYS_PATH.match(line)
     if says:
         builtin = says["builtin"] or says["b1"] or says["b3"]
         trouble = (says["m1"] or says["m2"] or says["m3"]).lower()
         mark = " " if says["m3"] else ": "
         return f"sh: {builtin + ': ' if builtin else ''}{trouble}{mark}<path>"
-    prefix = _SHELL_LINE.match(line)
-    if prefix is None:
-        return line
     builtin = prefix["builtin"]
     return f"sh: {builtin + ': ' if builtin else ''}{line[prefix.end() :]}"
 
