@@ -285,33 +285,34 @@ def error_class(text: str, exit_code: int | None = None) -> str | None:
     return match.group(1).lower() if match else None
 
 
+#: Where a shell itself speaks, before what it says: bash's and sh's `/bin/bash: line 1:`,
+#: `sh: 1:`, `bash: -c: line 0:`, zsh's `zsh:1:`, `zsh:cd:1:` (the builtin that failed),
+#: Claude Code's `eval` as `(eval):1:`, and a script the shell runs (`./deploy.sh: line 3:`).
+#: The program, the script and the line number tell no failure apart.
+_SHELL_SPEAKS = (
+    r"(?:(?:\S*/)?(?:ba|z|da|k|a)?sh|\S+\.(?:ba|z)?sh|\(eval\))(?::(?P<builtin>[A-Za-z_]\w*|\.))?"
+    r"(?::\s*-c)?(?::\s*(?:line\s+)?\d+)?:\s*"
+)
+_SHELL_PREFIX = r"^\s*" + _SHELL_SPEAKS
+_SHELL_LINE = re.compile(_SHELL_PREFIX)
+
 #: A shell's "no such program", as each shell words it: one failure whichever shell ran it
 #: (`/bin/bash: line 1: go: command not found`, `zsh: command not found: python`, fish,
 #: PowerShell, cmd.exe).
 _NOT_FOUND = re.compile(
-    r"^\s*(?:(?:\S*\b(?:ba|z|da|k|a)?sh|\(eval\)):\s*(?:(?:line )?\d+:\s*)?"
-    r"(?:(?P<a>\S+): (?:command )?not found"
-    r"|command not found: (?P<b>\S+))|fish: Unknown command:? (?P<c>\S+)"
+    rf"^\s*(?:{_SHELL_SPEAKS}(?:(?P<a>\S+): (?:command )?not found|command not found: (?P<b>\S+))"
+    r"|fish: Unknown command:? (?P<c>\S+)"
     r"|(?:\S+ : )?The term '(?P<d>[^']+)' is not recognized as (?:the )?name of a cmdlet.*"
     r"|'(?P<e>[^']+)' is not recognized as an internal or external command.*)\s*$",
     re.IGNORECASE,
 )
 
-
-#: Where a shell itself speaks, before what it says: bash's and sh's `/bin/bash: line 1:`,
-#: `sh: 1:`, `bash: -c: line 0:`, zsh's `zsh:1:`, `zsh:cd:1:` (the builtin that failed)
-#: and, under Claude Code's `eval`, `(eval):1:`. The program and the line number tell no
-#: failure apart.
-_SHELL_PREFIX = (
-    r"^\s*(?:(?:\S*/)?(?:ba|z|da|k|a)?sh|\(eval\))(?::(?P<builtin>[A-Za-z_]\w*|\.))?"
-    r"(?::\s*-c)?(?::\s*(?:line\s+)?\d+)?:\s*"
-)
-_SHELL_LINE = re.compile(_SHELL_PREFIX)
 #: What a shell says of a path it was given. Not zsh's "no matches found: GLOB": the
 #: glob is what the agent asked for, and its words tell a quoting slip (`repo:*` in a
 #: search query) from a look for files that are not there (`phases/14-*/`).
 _SHELL_PATH_TROUBLE = (
-    r"no such file or directory|permission denied|not a directory|is a directory|file exists"
+    r"no such file or directory|permission denied|operation not permitted|not a directory|"
+    r"is a directory|file exists"
 )
 #: A shell's message about a path, as each shell words it: bash and sh name the path
 #: first (`/bin/bash: line 1: cd: build: No such file or directory`, `bash: ./run.sh:
@@ -353,7 +354,7 @@ def normalize(line: str) -> str:
     line = _PYTEST_MARK.sub("", line[:NORMALIZE_CHARS], count=1)
     missing = _NOT_FOUND.match(line)
     if missing:
-        program = next(g for g in missing.groups() if g)
+        program = next(missing[name] for name in "abcde" if missing[name])
         line = f"command not found: {program.rsplit('/', 1)[-1]}"
     else:
         line = _shell_words(line)

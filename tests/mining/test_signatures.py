@@ -428,6 +428,10 @@ def test_an_example_leaves_out_the_wrappers_lines() -> None:
         "/bin/bash: line 1: python: command not found",
         "zsh: command not found: python",
         "sh: 1: python: not found",
+        "bash: -c: line 0: python: command not found",
+        # a script the shell runs speaks as the shell does (the shared corpus's spec-kit
+        # scripts, saved with Windows line ends: `common.sh: line 3: $'\r': command not found`)
+        "/mnt/d/proj/.specify/scripts/bash/common.sh: line 3: python: command not found",
         "python : The term 'python' is not recognized as the name of a cmdlet, function",
         "'python' is not recognized as an internal or external command,",
     ],
@@ -480,6 +484,16 @@ def test_what_a_shell_says_reads_alike_whichever_shell_said_it() -> None:
         )
     }
     assert same == {"sh: permission denied: <path>"}
+    # a script's own lines, as bash prints them (vsla's benchmark script; Homebrew's
+    # shellenv.sh in a sandboxed Codex run): the script is no part of the failure
+    assert normalize("./bench/run.sh: line 13: ./vsla_bench: No such file or directory") == (
+        "sh: no such file or directory: <path>"
+    )
+    brew = "/opt/homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted"
+    assert normalize(brew) == "sh: operation not permitted: <path>"
+    assert normalize(".specify/scripts/bash/setup-plan.sh: line 2: $'\\r': command not found") == (
+        normalize("/bin/bash: line 2: $'\\r': command not found")
+    )
     assert normalize("bash: -c: line 0: syntax error near unexpected token `('") == (
         "sh: syntax error near unexpected token `('"
     )
