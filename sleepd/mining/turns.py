@@ -1272,7 +1272,8 @@ def agent_claims_done(agent_text: str) -> bool:
 
 
 def agent_asks(agent_text: str) -> bool:
-    return bool(_ASKS.search(agent_text.strip()[-600:]))
+    """The agent's last words ask the person something."""
+    return bool(_ASKS.search(_last_words(agent_text, 600)))
 
 
 def agent_invites(agent_text: str) -> bool:
@@ -1324,7 +1325,7 @@ def runs_agents_line(text: str, agent_text: str) -> bool:
 def agent_gave_steps(agent_text: str) -> bool:
     """The agent's last words hand the person steps to carry out: a failure they then
     report is about the agent's advice, even when the agent itself changed nothing."""
-    return bool(_GAVE_STEPS.search(agent_text.strip()[-1500:]))
+    return bool(_GAVE_STEPS.search(_last_words(agent_text, 1500)))
 
 
 def agent_awaits_verdict(agent_text: str) -> bool:
@@ -1339,7 +1340,7 @@ def agent_proposes(agent_text: str) -> bool:
 
 def agent_offers_options(agent_text: str) -> bool:
     """The agent's last words lay out lettered options to choose from."""
-    return bool(_LETTERED_OPTIONS.search(agent_text.strip()[-1500:]))
+    return bool(_LETTERED_OPTIONS.search(_last_words(agent_text, 1500)))
 
 
 def agent_gave_up(agent_text: str) -> bool:
