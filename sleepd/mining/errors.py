@@ -64,7 +64,10 @@ _KNOCK_ON = re.compile(
     r"cancell?ed because (a |another )?(sibling|parallel) (tool )?call (errored|failed)",
     re.IGNORECASE,
 )
-_REFUSED = re.compile(
+#: A tool result that says the person refused the call ("The user doesn't want to proceed
+#: with this tool use", a plan "rejected by the user"); not the calls cancelled with it
+#: ("… doesn't want to take this action right now"), which are knock-ons of the refusal.
+REFUSED = re.compile(
     r"user doesn'?t want to proceed with this tool use|tool use was rejected"
     r"|\bplan that was rejected by the user\b",
     re.IGNORECASE,
@@ -615,7 +618,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
             continue
         head = event.text[:400]
-        if _REFUSED.search(head) or _STOPPED_BY_PERSON.search(head) or _person_words(event):
+        if REFUSED.search(head) or _STOPPED_BY_PERSON.search(head) or _person_words(event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             last_root = event.id  # what the calls cancelled with it point to
             continue

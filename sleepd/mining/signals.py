@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from sleepd.mining.commands import parse_command
 from sleepd.mining.episodes import EpisodeDraft, EventView, TurnRecord, is_interrupt
-from sleepd.mining.errors import EpisodeErrors, is_failed_result, judge_errors
+from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.turns import (
     TurnKind,
@@ -61,12 +61,6 @@ TEST_PASS = re.compile(
 )
 
 
-#: A tool result that says the user refused the call.
-TOOL_REJECTED = re.compile(
-    r"user doesn't want to (proceed with|take) this|tool use was rejected", re.IGNORECASE
-)
-
-
 def run_status(text: str) -> str | None:
     """'failed', 'passed' or None for a tool result's text."""
     if TEST_FAILURE.search(text):
@@ -91,7 +85,7 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
     out: list[SignalDraft] = []
     for index, result in enumerate(results):
         verdict = errors.verdicts.get(result.id)
-        refused = verdict is not None and bool(TOOL_REJECTED.search(result.text[:300]))
+        refused = verdict is not None and bool(REFUSED.search(result.text[:400]))
         if verdict is None or (verdict.kind == "benign" and not refused):
             continue
         call = calls.get(result.call_id or "")
@@ -230,11 +224,7 @@ def detect_signals(
     # (kept, with no polarity); only one after their last word can have left it behind
     last_typed = max((f.event.seq for f in episode.feedback), default=-1)
     for event in events:
-        if (
-            event.kind == "tool_result"
-            and event.is_error
-            and TOOL_REJECTED.search(event.text[:300])
-        ):
+        if event.kind == "tool_result" and event.is_error and REFUSED.search(event.text[:400]):
             out.append(
                 SignalDraft(
                     "tool_rejected", -1, 0.7, [event.id], "user refused the call", event.seq

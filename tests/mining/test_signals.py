@@ -312,3 +312,24 @@ def test_an_agent_that_refuses_or_gives_up_fails_the_task(last_words: str) -> No
     b = SessionBuilder().prompt("Create or update the feature specification").say(last_words)
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "agent_gave_up")
+
+
+def test_a_turned_down_plan_is_the_persons_refusal_and_a_stopped_call_is_not() -> None:
+    # every real session on this machine (not in the repository): Claude Code's result for
+    # a plan the person turned down; errors.py reads it as the person's act, and so do
+    # the signals (one refusal, as for a refused edit)
+    b = SessionBuilder().prompt("Plan the migration of the settings page")
+    b.call("ExitPlanMode", '{"plan": "## Plan"}', "p1")
+    b.result(
+        "p1",
+        "The agent proposed a plan that was rejected by the user. The user chose to stay in "
+        "plan mode rather than proceed with implementation.\n\nRejected plan:\n## Plan",
+        error=True,
+    )
+    assert [s.kind for s in signals_of(b) if s.kind == "tool_rejected"] == ["tool_rejected"]
+    # a call the person stopped while it ran is an interrupt, not a refusal of the call
+    stopped = SessionBuilder().prompt("Install the GPU wheels")
+    stopped.bash(
+        "pip install cupy-cuda12x", "[Request interrupted by user for tool use]", exit_code=1
+    )
+    assert "tool_rejected" not in kinds(signals_of(stopped))
