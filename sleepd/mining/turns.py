@@ -342,7 +342,11 @@ _WRONG_ANSWER = (
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
     r"(\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|"
-    r"won'?t|can'?t|cannot|couldn'?t|not|never|no longer|still not|still doesn'?t)"
+    # a bare "not" after a word that makes it an instruction or a suggestion ("let's not
+    # create links", "we should not inline prompts", "why not use …") says what to do,
+    # not what went wrong
+    r"won'?t|can'?t|cannot|couldn'?t|(?<!let's )(?<!lets )(?<!let us )(?<!should )"
+    r"(?<!must )(?<!why )(?<!please )not|never|no longer|still not|still doesn'?t)"
     # "the links dont work": a plural subject, not a prohibition ("don't run the tests")
     r"|\b(they|these|those|\w\w+s)\s+(don'?t|do not))\s+"
     r"(even |really |actually |seem to |appear to |seems to |always |properly |correctly )?"

@@ -3480,3 +3480,24 @@ def test_turkish_no_problem_is_no_complaint() -> None:
     assert kind_of("teşekkürler, sorun olmadı", agent_text=offer, agent_acted=True) is (
         TurnKind.APPROVAL
     )
+
+
+# --- wild sample 41 (not in the repository), read after a blind scoring ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # scotthamilton77/claude-code-sidekick, typed while the agent set up a symlink
+        "let's not create links - find another way",
+        "why not use the existing parser instead",
+    ],
+)
+def test_not_after_an_instruction_word_is_no_failure_report(text: str) -> None:
+    working = "The test needs the script in the tests directory. Let me see if there's a symlink:"
+    kind = kind_of(text, agent_text=working, agent_ended=False)
+    assert kind is not TurnKind.CORRECTION
+    # the same verbs, said of what happened, still report a failure
+    assert kind_of("the links were not created", agent_text=working, agent_ended=False) is (
+        TurnKind.CORRECTION
+    )
