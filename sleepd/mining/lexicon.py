@@ -141,6 +141,9 @@ APPROVAL: tuple[str, ...] = (
     r"\blgtm\b",
     r"\blooks (good|great|right|correct)\b",
     r"\b(works|working) (now|fine|great|perfectly)\b",
+    # "It does seem to be working", "everything appears to work" (not "doesn't seem …")
+    r"\b(it|that|this|everything|all) (does |really |now )?(seems?|appears?) to (be )?"
+    r"work(s|ing)?\b",
     r"\bthat (works|worked|did it|fixed it)\b",
     r"\b(correct|exactly|well done|good job)\b",
     r"^\s*(approved|merged|shipped)\s*[.!]*\s*$",

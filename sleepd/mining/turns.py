@@ -349,7 +349,7 @@ _FAILURE_REPORT = re.compile(
     r"(?<!must )(?<!why )(?<!please )not|never|no longer|still not|still doesn'?t)"
     # "the links dont work": a plural subject, not a prohibition ("don't run the tests")
     r"|\b(they|these|those|\w\w+s)\s+(don'?t|do not))\s+"
-    r"(even |really |actually |seem to |appear to |seems to |always |properly |correctly )?"
+    r"(even |really |actually |(seems?|appears?) to (be )?|always |properly |correctly )?"
     # ("you've not worked on this project yet" says what the agent has not done before)
     r"(work|works|working|worked(?! on\b)|write|written|save|saved|saving|load|loads|loading|"
     r"loaded|show|"

@@ -36,6 +36,9 @@ APPROVALS = [
     "works now",
     "that is correct",
     "looks good to me",
+    # wild sample 41 (not in the repository): a verdict in a hedge's words
+    "It does seem to be working",
+    "everything appears to work now",
     "danke, perfekt",
     "merci, ça marche",
     "gracias, perfecto",

@@ -3501,3 +3501,14 @@ def test_not_after_an_instruction_word_is_no_failure_report(text: str) -> None:
     assert kind_of("the links were not created", agent_text=working, agent_ended=False) is (
         TurnKind.CORRECTION
     )
+
+
+def test_a_hedged_verdict_reads_as_the_plain_one() -> None:
+    # wild sample 41 (scotthamilton77/claude-code-sidekick): "It does seem to be working";
+    # "seem to be" had also hidden the failure in its negation
+    asked = "I'll keep monitoring it. Want me to check it periodically, or verify at the end?"
+    assert kind_of("It does seem to be working", agent_text=asked) is TurnKind.APPROVAL
+    assert kind_of("It doesn't seem to be working", agent_text=asked) is TurnKind.CORRECTION
+    assert kind_of("the modal does not appear to be rendering", agent_text=asked) is (
+        TurnKind.CORRECTION
+    )
