@@ -18,6 +18,8 @@ from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, So
 
 DEFAULT_MAX_TEXT_BYTES = 64 * 1024
 RECENT_IDS_KEPT = 512
+#: The line `clip_text` puts under a text it cut, with the text's size in bytes.
+CLIPPED_NOTE = "…[truncated: {} bytes in all]"
 
 
 @runtime_checkable
@@ -98,7 +100,7 @@ def clip_text(text: str, max_bytes: int) -> tuple[str, int]:
     if size <= max_bytes:
         return text, size
     cut = data[:max_bytes].decode("utf-8", "ignore")
-    return f"{cut}\n…[truncated: {size} bytes in all]", size
+    return f"{cut}\n{CLIPPED_NOTE.format(size)}", size
 
 
 def clip_events(events: list[EventRecord], max_text_bytes: int) -> None:

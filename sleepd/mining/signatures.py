@@ -20,6 +20,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from harvesters.base import CLIPPED_NOTE
+
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _TIMESTAMP = re.compile(
@@ -150,7 +152,7 @@ _RUNNER_VERDICT = re.compile(
     r"|^make(?:\[\d+\])?: \*\*\*|\bprocess completed with exit code\b"
     r"|\bexited \(-?\d+\)|\bexited with (?:exit )?(?:code|status)\b"
     r"|^FAIL(?:\s+\S+(?:\s+\[[^]]*\]|\s+[\d.]+s)?)?$|\bdue to \d+ previous errors?\b"
-    r"|^(?:\W*|tests?:?\s+)\d+ (?:fail|failed|failing|failures?|errors?)\b"
+    r"|^(?:\W*|tests?:?\s+|test suites:\s+)\d+ (?:fail|failed|failing|failures?|errors?)\b"
     r"(?!\s*(?:to|when|because|in\b))"
     r"|\b\d+ passed, \d+ failed\b|^failed:\s+\S+#\S+$|\b\d+ problems? \(\d+ errors?\b"
     r"|^found \d+ errors?\b",
@@ -322,7 +324,12 @@ _SHELL_PATH_TROUBLE = (
 #: wrongly took for there is no failure of its own: one "cd into a missing folder",
 #: whichever folder and whichever shell.
 _SHELL_SAYS_PATH = re.compile(
-    _SHELL_PREFIX + r"(?:(?:(?P<b1>cd|source|\.|pushd|exec): )?(?P<p1>(?:[A-Za-z]:)?[^:\n]+): "
+    _SHELL_PREFIX
+    # the path bash names first is one word, or words holding a slash, a backslash or a
+    # dot: a message the shell gives a reason for ("can't create temp file for here
+    # document: operation not permitted") stays as it is
+    + r"(?:(?:(?P<b1>cd|source|\.|pushd|exec): )?"
+    r"(?P<p1>(?:[A-Za-z]:)?(?:[^:\s]+|(?=[^:\n]*[/\\.])[^:\n]+)): "
     rf"(?P<m1>{_SHELL_PATH_TROUBLE})|(?P<m2>{_SHELL_PATH_TROUBLE}): (?P<p2>.+)"
     r"|(?P<b3>cd): (?P<m3>can't cd to) (?P<p3>.+))\s*$",
     re.IGNORECASE,
@@ -453,10 +460,11 @@ def _without_warnings(lines: list[str]) -> list[str]:
 
 
 #: A compiler's excerpt of the source under a diagnostic (gcc's, clang's and rustc's
-#: `  229 | vsla_error_t f(int device_id) {` and the `      |   ~~~~^~~~` under it): the
-#: code it quotes may hold any word ("error" in a type's name), and it never says what
-#: went wrong.
-_SOURCE_EXCERPT = re.compile(r"\d+ \|(?: .*)?|\|(?: +[~^][~^\s]*(?:\s.*)?)?")
+#: `  229 | vsla_error_t f(int device_id) {` and the `      |   ~~~~^~~~` under it; Jest's
+#: and Babel's code frame, `> 652 |   throw new Error(` at the line that threw): the code
+#: it quotes may hold any word ("error" in a type's name), and it never says what went
+#: wrong.
+_SOURCE_EXCERPT = re.compile(r"(?:>\s*)?\d+ \|(?: .*)?|\|(?: +[~^][~^\s]*(?:\s.*)?)?")
 #: Where a tool starts echoing the agent's own input back (Claude Code's Edit: "String to
 #: replace not found in file." then `String: <old_string>`; Codex's apply_patch: "Failed
 #: to find expected lines in <path>:" then the patch's lines): the code echoed is what the
@@ -521,8 +529,13 @@ _DIAGNOSTIC = re.compile(r"[\w./\\@~+-]+\.\w+:\d+:\d+: \S")
 _NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)\s+", re.I)
 
 
-#: Codex's note in front of an output it cut short.
-_TOTAL_LINES = re.compile(r"Total output lines: \d+")
+#: Where an output was cut: Codex's note in front of it, Claude Code's where it cut the
+#: middle out (`... [133174 characters truncated] ...`), the harvester's under a text it
+#: stored only the head of.
+_TOTAL_LINES = re.compile(
+    r"Total output lines: \d+|(?:\.\.\.\s*)?\[\d+ characters truncated\](?:\s*\.\.\.)?|"
+    + re.escape(CLIPPED_NOTE).replace(r"\{\}", r"\d+")
+)
 
 
 def _said_nothing(line: str) -> bool:
@@ -637,8 +650,31 @@ def example_of(text: str, exit_code: int | None = None) -> str:
     return "\n".join(ln.rstrip() for ln in window)[:EXAMPLE_CHARS]
 
 
+#: Jest's header over each failed test (`● Suite › case`) and over a suite that could not
+#: run (`● Test suite failed to run`); not its `● Console` section.
+_JEST_FAILURE = re.compile(r"\s*● (?!Console\s*$)\S")
+
+
+def _jest_message(printed: list[str]) -> str | None:
+    """The first failed test's message in a Jest run: the line under its header. A run's
+    closing counts (`Test Suites: 6 failed, 16 passed, 22 total`) and its tree of test
+    names say that tests failed; the message says what went wrong."""
+    for number, line in enumerate(printed):
+        if _JEST_FAILURE.match(line):
+            for after in printed[number + 1 :]:
+                after = after.strip()
+                if _JEST_FAILURE.match(after) or _TOTAL_LINES.fullmatch(after):
+                    break  # the next header, or the message was cut out of the output
+                if not (_SOURCE_EXCERPT.fullmatch(after) or _said_nothing(after)):
+                    return after
+    return None
+
+
 def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, str]:
     """The error class and the key line of one output's printed lines."""
+    jest = _jest_message(printed)
+    if jest is not None:
+        return error_class(jest, exit_code), jest
     lines, errors = _lines(printed)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)

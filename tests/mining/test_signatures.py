@@ -902,3 +902,75 @@ def test_only_the_head_of_a_long_error_line_is_read() -> None:
     # room for it in the signature
     assert normalize("/a" * 1_250 + " TAIL") == "<path>"
     assert normalize("/a" * 100 + " TAIL") == "<path> TAIL"
+
+
+# wild sample 41's owner (not in the repository, scotthamilton77/claude-code-sidekick):
+# across ~500 sessions of one person, Jest's closing counts were the two largest patterns
+JEST_RUN = """FAIL tests/unit/audit-trail.test.ts
+  Audit Trail Generation Stage
+    Complete Explainability Trace Generation
+      ✓ should build the trace (4 ms)
+      ✕ should aggregate every stage (2 ms)
+    Edge Cases and Error Handling
+      ✕ should handle missing stages gracefully
+
+  ● Audit Trail Generation Stage › Complete Explainability Trace Generation › should aggregate
+
+    Missing required pipeline stage: aiLabelFiltering
+
+      235 |   for (const stage of requiredStages) {
+      236 |     if (!pipelineResults[stage as keyof PipelineResults]) {
+    > 237 |       throw new Error(`Missing required pipeline stage: ${stage}`);
+          |             ^
+
+      at generateAuditTrail (src/pipeline/audit-trail.ts:237:13)
+
+Test Suites: 1 failed, 3 passed, 4 total
+Tests:       2 failed, 40 passed, 42 total
+Snapshots:   0 total
+Time:        2.31 s
+"""
+
+
+def test_a_jest_run_is_signed_by_its_first_failed_tests_message() -> None:
+    sig = signature_of(f"Exit code 1\n{JEST_RUN}", "Bash", 1)
+    assert sig.text == "Missing required pipeline stage: aiLabelFiltering"
+    # an assertion's message is the matcher's line, whichever test it was
+    assertion = JEST_RUN.replace(
+        "Missing required pipeline stage: aiLabelFiltering",
+        "expect(received).toBe(expected) // Object.is equality\n\n    Expected: 0\n    Received: 1",
+    )
+    assert signature_of(assertion, "Bash", 1).text == (
+        "expect(received).toBe(expected) // Object.is equality"
+    )
+    # a suite that could not run says why under its own header
+    broken = (
+        "FAIL tests/unit/x.test.ts\n  ● Test suite failed to run\n\n"
+        "    Cannot find module '../src/config' from 'tests/unit/x.test.ts'\n\n"
+        "Test Suites: 1 failed, 1 total\n"
+    )
+    assert signature_of(broken, "Bash", 1).text == "Cannot find module <q> from <q>"
+
+
+def test_jests_counts_code_frame_and_cut_notes_never_sign_a_failure() -> None:
+    # the counts alone: a runner's verdict, read only when nothing else is printed
+    counts = "Test Suites: 6 failed, 16 passed, 22 total\nTests: 47 failed, 479 passed, 531 total"
+    assert "Test Suites" not in signature_of(f"TypeError: x is undefined\n{counts}", "Bash", 1).text
+    # the message was cut out of the middle (Claude Code) or off the end (the harvester):
+    # the lines left say what they can, never the note
+    cut = JEST_RUN.replace(
+        "    Missing required pipeline stage: aiLabelFiltering\n",
+        "... [133174 characters truncated] ...\n",
+    )
+    assert "truncated" not in signature_of(cut, "Bash", 1).text
+    assert "throw new Error" not in signature_of(cut, "Bash", 1).text
+    clipped = "go: downloading golang.org/x/tools v0.21.0\n…[truncated: 70123 bytes in all]"
+    assert "truncated" not in signature_of(clipped, "Bash", 1).text
+
+
+def test_a_shell_message_with_a_reason_is_no_path() -> None:
+    # sandboxed Codex runs (every real session on this machine, not in the repository)
+    line = "zsh:1: can't create temp file for here document: operation not permitted"
+    assert normalize(line) == (
+        "sh: can't create temp file for here document: operation not permitted"
+    )
