@@ -65,6 +65,11 @@ CORRECTION: tuple[str, ...] = (
     r"\b(same|another) error\b",
     r"\bnot what i\b",
     r"\byou (forgot|missed|ignored|broke|deleted|removed)\b",
+    # what the agent should have done instead ("you should be updating index.html"; not
+    # "you should have access to …", "you should be able to …")
+    r"\byou should(n'?t)? (have|'ve) (used|run|asked|checked|read|kept|left|tested|waited|"
+    r"updated|edited|changed|followed|done|created|written|touched)\b",
+    r"\byou should(n'?t)? be (updating|editing|using|changing|modifying|working (on|in))\b",
     r"\bwhy did you\b",
     r"\b(use|try)\s+\S+\s+(not|instead of|rather than)\s+\S+",
     r"\b(don'?t|do not|stop|never)\s+(use|do|change|touch|add|remove|delete|run|modify)\b",

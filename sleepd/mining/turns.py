@@ -376,7 +376,8 @@ _FAILURE_REPORT = re.compile(
     # ("there seems to be some functionality missing", "This Serverless Function has crashed")
     r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
     r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
-    r"|\bno (change|difference|effect|output|sound|response)\b"
+    r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
+    r"sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(empty|blank|missing|"
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"

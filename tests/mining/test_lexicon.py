@@ -16,6 +16,9 @@ CORRECTIONS = [
     "thanks, but it still fails",
     "that is not correct",
     "why did you delete the tests?",
+    # what the agent should have done instead (wild sample 41, not in the repository)
+    "i am sorry, you should be updating index.html",
+    "you should have run the tests first",
     # German, French, Spanish, Portuguese, Chinese, Japanese
     "nein, das ist falsch",
     "funktioniert immer noch nicht",
@@ -52,6 +55,9 @@ NEUTRAL = [
     "Add a dark mode toggle to the settings page",
     "kein Problem",
     "Refactor the parser into smaller functions",
+    # "you should …" that names no other way the agent should have gone (samples 28, 41)
+    "you should have access to ai-trackdown-pytools",
+    "you should be able to use the sample transcripts",
 ]
 
 

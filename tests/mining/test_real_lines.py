@@ -3519,3 +3519,14 @@ def test_a_hedged_verdict_reads_as_the_plain_one() -> None:
     assert kind_of("the modal does not appear to be rendering", agent_text=asked) is (
         TurnKind.CORRECTION
     )
+
+
+def test_no_visible_difference_reports_that_the_change_did_nothing() -> None:
+    # wild sample 41 (not in the repository, JeedaveyFCRA/poc), after the agent changed a
+    # margin: "there was no visual difference. what other others do i have"
+    done = "I've updated the margin bottom from 0 to 2px to add spacing between the label."
+    for text in (
+        "there was no visual difference. what other options do i have",
+        "no visible change",
+    ):
+        assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
