@@ -121,7 +121,9 @@ _STOCK_CLASSES = (
 )
 _STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
 _ERROR_LINE = re.compile(
-    r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic",
+    # npm's and pnpm's "Missing script: lint", which holds no other error word
+    r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
+    r"missing script",
     re.I,
 )
 #: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,
@@ -501,10 +503,12 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
         cause = not _not_a_cause(line)
         if cause:
             causes.append(line)
-        if _sounds_like_error(line):
+        # npm starts each line with "npm error": a cause is read by its own words, and
+        # the prefix alone (npm 10 prints it between paragraphs) says nothing
+        said = _NPM_PREFIX.sub("", line)
+        if _sounds_like_error(line) and said:
             erring.append(line)
-            # npm starts each line with "npm error": a cause is read by its own words
-            if cause and _sounds_like_error(_NPM_PREFIX.sub("", line)):
+            if cause and _sounds_like_error(said):
                 errors.append(line)
     return (causes, errors) if errors else (lines, erring)
 
@@ -526,7 +530,7 @@ _DIAGNOSTIC = re.compile(r"[\w./\\@~+-]+\.\w+:\d+:\d+: \S")
 
 
 #: npm 10 starts every line of a failure with "npm error" (npm 8 with "npm ERR!").
-_NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)\s+", re.I)
+_NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)(?:\s+|$)", re.I)
 
 
 #: Where an output was cut: Codex's note in front of it, Claude Code's where it cut the

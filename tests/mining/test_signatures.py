@@ -974,3 +974,19 @@ def test_a_shell_message_with_a_reason_is_no_path() -> None:
     assert normalize(line) == (
         "sh: can't create temp file for here document: operation not permitted"
     )
+
+
+def test_npms_bare_prefix_line_never_signs_a_failure() -> None:
+    # wild sample 41's owner (not in the repository): npm 10 prints "npm error" alone
+    # between its paragraphs; every line's prefix had made each of them sound like an
+    # error, and the bare one signed 46 failures
+    missing = (
+        "npm error Lifecycle script `lint` failed with error:\n"
+        "npm error workspace @gmail-automation/email-processor@1.0.0\n"
+        "npm error location /workspaces/gmail-automation/packages/email-processor\n"
+        'npm error Missing script: "lint"\nnpm error\nnpm error Did you mean this?\n'
+        "npm error   npm link # Symlink a package folder\nnpm error\n"
+        "npm error To see a list of scripts, run:\n"
+        "npm error   npm run --workspace=@gmail-automation/email-processor@1.0.0"
+    )
+    assert signature_of(missing, "Bash", 1).text == "npm error Missing script: <q>"
