@@ -803,9 +803,10 @@ _ASKS = re.compile(
 #: The agent invites a fresh request ("What can I help you with?", "Anything else?").
 _INVITES = re.compile(
     r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
-    r"(like|want)( me)? to (do|work on)( next)?|what'?s next|what should i (do|work on) next|"
-    r"ready for (the |your )?next (task|request|one|step|thing)|let me know what (else )?(you'?d "
-    r"like|you want|you need|to (do|work on|build|look at))|what (else )?do you need)\b"
+    r"(like|want)( me)? to (do|work on|focus on)( next)?|what'?s next|what should i (do|work on) "
+    r"next|ready for (the |your )?next (task|request|one|step|thing)|let me know what (else |"
+    r"specific |other )?((task|thing|part)s? )?(you'?d like|you want|you need|to (do|work on|"
+    r"build|look at))|what (else )?do you need)\b"
     # the same open question in the other languages agents answer in
     r"|有什么(我)?(可以|能)(帮|为)|需要我(帮|做)(你|您)?(做)?什么|我(可以|能)为(你|您)做(些)?什么|"
     r"何か(お手伝い|手伝え)|何をしましょうか|무엇을 도와드릴까요|도와드릴 (일|것)|"
@@ -1865,6 +1866,10 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # "update system_notes.md and changelog …" after the agent's report or its offer of
         # something else: a request that names what it acts on stands without the exchange
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a request naming its own object",), hard=True)
+    if turn.agent_ended and words >= 4 and _GREETING_OPEN.match(region) and not asked:
+        # "Hello can you give me the specs in violation-details", "hi seed the products":
+        # a greeting opens a new exchange, whatever the agent said last
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("opens with a greeting",), hard=True)
     if asked or not done:
         # the agent is still at it, or asked something: the turn goes on with its task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)
@@ -1880,6 +1885,12 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     )
 
 
+#: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
+_GREETING_OPEN = re.compile(
+    r"^\W*(hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|evening))\b"
+    r"(?!\s*(\.\.\.|…))",
+    re.IGNORECASE,
+)
 #: From this many words a turn can carry a request of its own.
 LONG_TURN = 20
 #: Characters from which a line the turn shares with the agent's words is no chance match.

@@ -3530,3 +3530,29 @@ def test_no_visible_difference_reports_that_the_change_did_nothing() -> None:
         "no visible change",
     ):
         assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+def test_a_request_after_an_invitation_worded_at_length_is_a_new_task() -> None:
+    # wild sample 41 (not in the repository, JeedaveyFCRA/poc): the agent's invitation
+    # ends on a list and "let me know what specific task you'd like me to focus on"
+    ready = (
+        "I'm ready to help you work within the vioverse-refactor directory. What would you "
+        "like me to do? I can:\n- Review the current refactor structure and organization\n"
+        "- Work on specific components in the indesign-web-components folder\n- Implement "
+        "new features or refactor existing code\n- Fix issues or bugs you've identified\n"
+        "- Create new files or modify existing ones\n\nPlease let me know what specific "
+        "task you'd like me to focus on within the `/home/u/vioverse-refactor/` directory."
+    )
+    text = "Hello can you give me the specs in violation-details: INDIVIDUAL VIOLATION BOX SPECS"
+    assert kind_of(text, agent_text=ready) is TurnKind.NEW_TASK
+
+
+def test_a_greeting_opens_a_new_exchange() -> None:
+    # wild sample 38 (not in the repository): "hi seed the products, fill 2 products with
+    # their variants and everything", after the agent's report on other work
+    report = "The recording state is kept in TransferManager and sent with each chunk."
+    hello = "hi seed the products, fill 2 products with their variants and everything"
+    assert kind_of(hello, agent_text=report) is TurnKind.NEW_TASK
+    # a greeting that opens a complaint is still a complaint, and a bare one is no request
+    assert kind_of("hey... the transfer still fails", agent_text=report) is TurnKind.CORRECTION
+    assert kind_of("hello there", agent_text=report) is TurnKind.HOUSEKEEPING
