@@ -376,6 +376,12 @@ _FAILURE_REPORT = re.compile(
     # ("there seems to be some functionality missing", "This Serverless Function has crashed")
     r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
     r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
+    # a thing said to hold an error ("benchmark.ts has a typescript error in the imports",
+    # "the build has errors", "browser shows error"; not "has error handling")
+    r"|\b(has|had|shows?|showing|gives?|giving)( got)? (an? |some |\d+ |a few |a lot of |"
+    r"lots of )?((typescript|type|syntax|build|compile|compiler|lint|linting|runtime|import|"
+    r"ts|js|console|test)[- ])?(errors?|exceptions?)\b(?!\s*(handling|handlers?|messages?|"
+    r"codes?|states?|boundar(y|ies)|checking|reporting|logging|cases?|paths?|types?|pages?))"
     r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
     r"sound|response)\b"
     r"|\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"

@@ -3556,3 +3556,26 @@ def test_a_greeting_opens_a_new_exchange() -> None:
     # a greeting that opens a complaint is still a complaint, and a bare one is no request
     assert kind_of("hey... the transfer still fails", agent_text=report) is TurnKind.CORRECTION
     assert kind_of("hello there", agent_text=report) is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 41 (not in the repository, scotthamilton77/claude-code-sidekick)
+        "benchmark-classification.ts has a typescript error in the imports",
+        "the build has errors",
+        # wild sample 36 (not in the repository)
+        "server not running, browser shows error",
+    ],
+)
+def test_a_thing_said_to_hold_an_error_is_a_failure_report(text: str) -> None:
+    done = "Done! The benchmark now runs all 40 emails through the pipeline and prints a table."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["make sure it has error handling for bad input", "it has no errors now"]
+)
+def test_error_words_that_report_nothing_wrong(text: str) -> None:
+    done = "Done! The benchmark now runs all 40 emails through the pipeline and prints a table."
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
