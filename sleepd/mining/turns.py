@@ -358,7 +358,9 @@ _FAILURE_REPORT = re.compile(
     r"started|open|opens|compile|compiles|build|builds|pass|passes|passing|happen|happens|"
     r"happening|exist|exists|respond|responds|move|moves|play|plays|playing|fix|fixed|look right|"
     r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
-    r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|see|"
+    # ("i do not see why you decided …" asks for the agent's reasons, sees nothing missing)
+    r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
+    r"see(?! (why|how|when|whether|the (point|need|reason))\b)|"
     r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|complete|"
     r"completed|"
     r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
@@ -384,7 +386,10 @@ _FAILURE_REPORT = re.compile(
     r"codes?|states?|boundar(y|ies)|checking|reporting|logging|cases?|paths?|types?|pages?))"
     r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
     r"sound|response)\b"
-    r"|\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
+    # (not what is sought: "figure out what is missing", "contrast with something that is
+    # missing")
+    r"|(?<!\bwhat )(?<!something that )(?<!anything that )"
+    r"\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(empty|blank|missing|"
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
     r"invisible|hidden|duplicated|not there|offline|unreachable|unresponsive|not responding)\b"
@@ -418,6 +423,8 @@ _FAILURE_REPORT = re.compile(
     + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot|didn'?t|did not) (see|find|hear) "
     r"(the|any|my|our|it|them|a|anything|nothing)\b"
     r"|\b(seemed|seems|seem) to (hang|freeze|stall|be hanging|be stuck)\b"
+    r"|\b(did|are|were) (you|it) (just )?(hang|hanging|freeze|freezing|stall|stalling|get stuck|"
+    r"stuck|crash|die)\b"
     r"|\bthere (are|is|were|was) (still |some |a few |many |several |new |more |\d+ )?"
     r"(errors?|exceptions?|failures?|crash(es)?)\b"
     r"|^\W*(errors?|exceptions?|failures?|crash(es)?) (in|on|during|when|while|with|from)\b"

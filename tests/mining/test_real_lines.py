@@ -3579,3 +3579,31 @@ def test_a_thing_said_to_hold_an_error_is_a_failure_report(text: str) -> None:
 def test_error_words_that_report_nothing_wrong(text: str) -> None:
     done = "Done! The benchmark now runs all 40 emails through the pipeline and prints a table."
     assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
+
+
+def test_asking_whether_the_agent_hung_reports_a_hang() -> None:
+    # wild sample 41 (MereWhiplash/sannai's real_session.jsonl fixture, not in the
+    # repository): typed right after the person's interrupt
+    working = "Since the Unity project is in a subdirectory, the paths need adjusting:"
+    for text in ("Did you hang there?", "did it crash?"):
+        assert (
+            kind_of(text, agent_text=working, after_interrupt=True, agent_ended=False)
+            is TurnKind.CORRECTION
+        )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 41 (TensorTemplar/slopometry's transcript fixture, not in the
+        # repository), answering the agent's "Does this direction resonate?"
+        "lets think a bit more about what the plan evolution should ultimately show - it "
+        "seems that we need to put this in contrast with something that is missing",
+        "hmm, you are claude and that session was just now. As a user i do not actually see "
+        "why and when you decided to work under todo tracking and when outside of it",
+        "please figure out what is missing from the report",
+    ],
+)
+def test_what_is_sought_or_asked_about_is_no_failure_report(text: str) -> None:
+    asked = "This immediately tells you the split. Does this direction resonate?"
+    assert kind_of(text, agent_text=asked) is not TurnKind.CORRECTION
