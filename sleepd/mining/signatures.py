@@ -657,12 +657,17 @@ def example_of(text: str, exit_code: int | None = None) -> str:
 #: Jest's header over each failed test (`● Suite › case`) and over a suite that could not
 #: run (`● Test suite failed to run`); not its `● Console` section.
 _JEST_FAILURE = re.compile(r"\s*● (?!Console\s*$)\S")
+#: A line only a Jest run prints: a test file's verdict or the closing counts. Other
+#: programs put `●` before a line too (`systemctl status`'s unit header).
+_JEST_RUN = re.compile(r"\s*(?:(?:FAIL|PASS)\s+\S+\.(?:test|spec)\.\w+|Test Suites:\s|Tests:\s+\d)")
 
 
 def _jest_message(printed: list[str]) -> str | None:
     """The first failed test's message in a Jest run: the line under its header. A run's
     closing counts (`Test Suites: 6 failed, 16 passed, 22 total`) and its tree of test
     names say that tests failed; the message says what went wrong."""
+    if not any(_JEST_RUN.match(line) for line in printed):
+        return None
     for number, line in enumerate(printed):
         if _JEST_FAILURE.match(line):
             for after in printed[number + 1 :]:

@@ -990,3 +990,14 @@ def test_npms_bare_prefix_line_never_signs_a_failure() -> None:
         "npm error   npm run --workspace=@gmail-automation/email-processor@1.0.0"
     )
     assert signature_of(missing, "Bash", 1).text == "npm error Missing script: <q>"
+
+
+def test_a_bullet_outside_a_jest_run_is_no_test_header() -> None:
+    # `systemctl status` heads its unit with "●": the line that says what failed signs it
+    status = (
+        "● api.service - API server\n"
+        "     Loaded: loaded (/etc/systemd/system/api.service; enabled)\n"
+        "     Active: failed (Result: exit-code) since Tue 2026-12-01 10:00:00 UTC\n"
+        "    Process: 812 ExecStart=/usr/bin/api (code=exited, status=1/FAILURE)"
+    )
+    assert "Loaded" not in signature_of(status, "Bash", 3).text
