@@ -557,9 +557,10 @@ _CONDITIONAL = re.compile(
     r"|\bor\s+(?=[^.?!,;\n]{0,40}\b(will|would|won'?t|wouldn'?t)\b)[^.?!,;\n]*",
     re.IGNORECASE,
 )
+#: The greeting words a longer message may open with ("Hello can you …").
+_HELLO = r"hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|evening)"
 _GREETING = re.compile(
-    r"^\W*(hi|hello|hey|hallo|hola|bonjour|salut|ciao|ol[aá]|oi|privet|good (morning|afternoon|"
-    r"evening)|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
+    rf"^\W*({_HELLO}|ol[aá]|oi|privet|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
     r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
     r"wie geht'?s|qué tal|你好吗|你好嗎)"
     # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
@@ -1899,11 +1900,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
 
 
 #: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
-_GREETING_OPEN = re.compile(
-    r"^\W*(hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|evening))\b"
-    r"(?!\s*(\.\.\.|…))",
-    re.IGNORECASE,
-)
+_GREETING_OPEN = re.compile(rf"^\W*({_HELLO})\b(?!\s*(\.\.\.|…))", re.IGNORECASE)
 #: From this many words a turn can carry a request of its own.
 LONG_TURN = 20
 #: Characters from which a line the turn shares with the agent's words is no chance match.
