@@ -379,7 +379,18 @@ def normalize(line: str) -> str:
     text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
     text = _ERRNO_OPERAND.sub(r"\1", text)
+    text = _OTHER_COUNTS.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
+
+
+#: The counts a test run prints after its failures (`Tests: 20 failed, 619 passed, 639
+#: total`, `… 5 skipped, 472 passed …`): which other kinds the run had tells no failure
+#: apart, so a run seen only through its counts is one pattern.
+_OTHER_COUNTS = re.compile(
+    r"(<n> (?:failed|failing|failures?|errors?))"
+    r"(?:\s*,\s*<n> (?:passed|skipped|todo|pending|deselected|xfailed|xpassed|warnings?|total"
+    r"|of <n> total))+"
+)
 
 
 #: pytest's mark in front of each line of a failure's explanation ("E       AssertionError:

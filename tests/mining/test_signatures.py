@@ -1001,3 +1001,17 @@ def test_a_bullet_outside_a_jest_run_is_no_test_header() -> None:
         "    Process: 812 ExecStart=/usr/bin/api (code=exited, status=1/FAILURE)"
     )
     assert "Loaded" not in signature_of(status, "Bash", 3).text
+
+
+def test_a_run_seen_only_through_its_counts_is_one_pattern_whatever_else_it_counted() -> None:
+    # wild sample 41's owner (not in the repository): `npm test 2>&1 | tail -5` showed
+    # only Jest's counts; which other kinds the run had split it into three patterns
+    runs = [
+        "Test Suites: 4 failed, 25 passed, 29 total\nTests:       20 failed, 619 passed, 639 total",
+        "Tests:       4 failed, 4 total",
+        "Tests:       42 failed, 5 skipped, 472 passed, 519 total\nSnapshots:   0 total",
+    ]
+    assert {signature_of(run, "Bash", 1).text for run in runs} == {"Tests: <n> failed"}
+    assert normalize("=== 2 failed, 40 passed in 1.23s ===") == normalize(
+        "=== 2 failed in 0.5s ==="
+    )
