@@ -241,9 +241,11 @@ _FAILURE_REPORT_CJK = re.compile(
     r"|遅すぎ(る|ます)|重すぎ(る|ます)|너무 느려|느려요"
     r"|失敗(しました|します|した(?=[。！!？?、\s]|$)|してい(る|ます)(?=[。！!？?、\s]|$))|"
     r"エラーが(出|発生|起き)|エラーにな(る|ります|った|りました)|"
-    r"動か(ない|なかった)|動きません|(表示|反映)され(ない|ません|なかった)|起動(しない|しません|でき"
+    r"動か(ない|なかった)|動きません|動作し(ない|ません|なかった)|見えなくな(る|ります|った|"
+    r"りました|って)|見えません|(表示|反映)され(ない|ません|なかった)|起動(しない|しません|でき"
     r"ない|できません)|うまく(いかない|いきません)|直って(ない|いない|いません)|直りません|"
-    r"変わ(らない|りません)|(変わっ|動い|効い|反映され|表示され|適用され)て(ない|いない|いません|ません)"
+    r"変わ(らない|りません)|(変わっ|動い|動作し|効い|反映され|表示され|適用され)て(ない|いない|いません|"
+    r"ません)"
     r"|안\s?(돼|됩니다|되네|되요|돼요|되는데|나와|나옵니다|보여|보입니다)|"
     r"실패(했어요|했어|했습니다|했네|했다|합니다|해요|하네)(?![가-힣])|"
     r"(에러|오류)(가|는)?\s?(났|납니다|나요|발생했|떠요|뜹니다)|(작동|동작)(하지|이)\s?않|깨졌|"
@@ -1393,7 +1395,7 @@ def is_redirect(region: str) -> bool:
 
 
 def _first_clause(text: str) -> str:
-    match = re.search(r"[.!?\n]|\b(but|however)\b", text, re.IGNORECASE)
+    match = re.search(r"[.!?\n。！？]|\b(but|however)\b", text, re.IGNORECASE)
     return text[: match.start()] if match else text
 
 
@@ -1532,7 +1534,7 @@ def _requests_more(text: str) -> bool:
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
         return False
-    return len(_WORD.findall(rest)) >= 3
+    return _word_count(rest) >= 3
 
 
 #: The person says what they will do next themselves.

@@ -3607,3 +3607,27 @@ def test_asking_whether_the_agent_hung_reports_a_hang() -> None:
 def test_what_is_sought_or_asked_about_is_no_failure_report(text: str) -> None:
     asked = "This immediately tells you the split. Does this direction resonate?"
     assert kind_of(text, agent_text=asked) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 41 (not in the repository, natori-hrj/dotfiles): "toggling seems to
+        # work, but the background and text colours don't work well"
+        "切り替わりの動作はしてそうなのですが背景やテキストカラーとかうまく動作していないです。",
+        # "in light mode @natori's colour is the background's, so it can't be seen"
+        "ライトモード時に@natoriのカラーが背景と同色になってしまっているので見えなくなります。",
+        "ボタンが動作しません",
+    ],
+)
+def test_japanese_reports_that_a_thing_does_not_operate_or_cannot_be_seen(text: str) -> None:
+    done = "ダークモードの切り替えを修正しました。ボタンでテーマが切り替わります。"
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+def test_thanks_then_a_request_in_japanese_is_a_follow_up_that_approves() -> None:
+    # natori-hrj/dotfiles: "Thank you. Can you make the transition more stylish?"
+    done = "テーマ切り替えのアニメーションを追加しました。"
+    text = "ありがとうございます。切り替わり方をもっとおしゃれな感じにできますか？"
+    assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
+    assert kind_of("ありがとうございます。", agent_text=done) is TurnKind.APPROVAL
