@@ -76,7 +76,10 @@ ERROR_CLIP = 500
 META_JSON_MAX_BYTES = 1 << 20
 #: Queued (typed-ahead) messages remembered until dequeued or consumed as steering.
 QUEUED_KEPT = 50
-_META_PREFIX = re.compile(
+#: The head of a user record Claude Code injected, not typed by the person: a slash
+#: command's wrapper, a hook's output, a reminder, a shell command run by `!`. Mining reads
+#: it too, for records stored before the harvest knew them as meta.
+META_PREFIX = re.compile(
     r"\s*(?:<(?:command-name|command-message|command-args|command-contents|local-command-stdout"
     r"|local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout"
     r"|bash-stderr|user-prompt-submit-hook|session-start-hook|ide_opened_file|ide_selection"
@@ -440,7 +443,7 @@ class _ClaudeFile:
         origin = rec.get("origin")
         injected = (
             rec.get("isMeta") is True
-            or _META_PREFIX.match(head) is not None
+            or META_PREFIX.match(head) is not None
             or (isinstance(origin, dict) and origin.get("kind") == "task-notification")
         )
         if injected:
@@ -700,8 +703,8 @@ def _add_tokens(event: EventRecord, figures: list[int]) -> None:
 def _written_by_claude_code(queued: str) -> bool:
     """A queue item Claude Code writes itself, not words a person typed: a background
     task's notice (`{"task_id": …, "task_type": "local_bash"}`), a `<task-notification>`
-    or another injected block (the prefixes `_META_PREFIX` knows)."""
-    if _META_PREFIX.match(queued.lstrip()[:200]):
+    or another injected block (the prefixes `META_PREFIX` knows)."""
+    if META_PREFIX.match(queued.lstrip()[:200]):
         return True
     item = json_object(queued.lstrip())
     return item is not None and "task_id" in item and "task_type" in item

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from harvesters.claude_code import META_PREFIX as CLAUDE_META_PREFIX
 from harvesters.codex import INJECTED_USER_TEXT
 from harvesters.records import STEERING
 from sleepd.mining.commands import SlashCommand, parse_command
@@ -125,30 +126,17 @@ _INJECTED_BLOCK = re.compile(
     r"system[-_]instructions?|system[-_]prompt|developer[-_]instructions?)\b[^>]*>.*?</\1>",
     re.DOTALL | re.IGNORECASE,
 )
-#: A user record whose whole point is one of these is never a typed intent.
+#: A user record whose whole point is one of these is never a typed intent (beside Claude
+#: Code's injected records, which the harvester's `META_PREFIX` names).
 _NOISE_PREFIXES: tuple[str, ...] = (
-    # a Stop hook's reason for blocking, as stored before the harvest knew it as meta
-    "stop hook feedback:",
-    "subagentstop hook feedback:",
-    "<command-name>",
-    "<command-message>",
-    "<local-command-",
-    "<bash-input>",
-    "<bash-stdout>",
-    "<system-reminder>",
-    "<user-prompt-submit-hook>",
     "<environment_context>",
     "<user_instructions>",
     "<recommended_plugins>",
     # Codex: a skill's instructions put in after the person typed `$name` (the typed
     # request is the turn)
     "<skill>",
-    "<task-notification>",
-    # the desktop app's CI monitor reporting a pull request's checks and review comments
-    "<ci-monitor-event>",
     "<turn_aborted>",
     "# agents.md instructions for",
-    "caveat: the messages below were generated",
     "this session is being continued from a previous conversation",
     "[request interrupted by user",
     "<persisted-output>",
@@ -213,6 +201,8 @@ def is_typed_prompt(event: EventView) -> bool:
     raw = event.text.lstrip().lower()
     if any(raw.startswith(prefix) for prefix in _NOISE_PREFIXES):
         return False
+    if CLAUDE_META_PREFIX.match(event.text[:200]):
+        return False  # Claude Code's injected records, stored before the harvest knew them
     if INJECTED_USER_TEXT.match(event.text) or raw.rstrip() == _NO_CONTENT:
         return False  # stored before the harvest knew them as Codex's or Claude Code's
     if _UNKNOWN_COMMAND.fullmatch(raw.rstrip()):

@@ -45,6 +45,11 @@ def test_meta_commands_hooks_and_summaries_are_never_intents() -> None:
         .prompt("Stop hook feedback:\nYou have 6 incomplete todo items.")
         # the desktop app's CI monitor, stored as a prompt by a harvest that did not know it
         .prompt("<ci-monitor-event>PR #1280 has 3 new review comments:</ci-monitor-event>")
+        # any record the harvester now knows as injected, stored before it did: a blocking
+        # prompt hook's message, an IDE selection, another session's message
+        .prompt("Operation stopped by hook: commit messages must follow the convention")
+        .prompt("<ide_selection>The user selected lines 3-9 from app.py</ide_selection>")
+        .prompt("Another Claude session sent a message: the API schema changed")
         .summary("This session is being continued from a previous conversation ...")
         .prompt("This session is being continued from a previous conversation that ran out")
         .bash("pytest -x")
