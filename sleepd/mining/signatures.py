@@ -547,7 +547,7 @@ _NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)(?:\s+|$)", re.I)
 #: Where an output was cut: Codex's note in front of it, Claude Code's where it cut the
 #: middle out (`... [133174 characters truncated] ...`), the harvester's under a text it
 #: stored only the head of.
-_TOTAL_LINES = re.compile(
+_CUT_NOTE = re.compile(
     r"Total output lines: \d+|(?:\.\.\.\s*)?\[\d+ characters truncated\](?:\s*\.\.\.)?|"
     + re.escape(CLIPPED_NOTE).replace(r"\{\}", r"\d+")
 )
@@ -557,7 +557,7 @@ def _said_nothing(line: str) -> bool:
     """A wrapper's line, Codex's count of the lines of a cut output, or npm's footer: in
     any output, so never what went wrong."""
     return bool(
-        _WRAPPER_LINE.fullmatch(line) or _TOTAL_LINES.fullmatch(line) or _NPM_FOOTER.fullmatch(line)
+        _WRAPPER_LINE.fullmatch(line) or _CUT_NOTE.fullmatch(line) or _NPM_FOOTER.fullmatch(line)
     )
 
 
@@ -677,16 +677,17 @@ def _jest_message(printed: list[str]) -> str | None:
     """The first failed test's message in a Jest run: the line under its header. A run's
     closing counts (`Test Suites: 6 failed, 16 passed, 22 total`) and its tree of test
     names say that tests failed; the message says what went wrong."""
-    if not any(_JEST_RUN.match(line) for line in printed):
+    # most outputs hold no bullet at all: a substring test passes them over
+    headers = [n for n, line in enumerate(printed) if "●" in line and _JEST_FAILURE.match(line)]
+    if not headers or not any(_JEST_RUN.match(line) for line in printed):
         return None
-    for number, line in enumerate(printed):
-        if _JEST_FAILURE.match(line):
-            for after in printed[number + 1 :]:
-                after = after.strip()
-                if _JEST_FAILURE.match(after) or _TOTAL_LINES.fullmatch(after):
-                    break  # the next header, or the message was cut out of the output
-                if not (_SOURCE_EXCERPT.fullmatch(after) or _said_nothing(after)):
-                    return after
+    for number in headers:
+        for after in printed[number + 1 :]:
+            after = after.strip()
+            if _JEST_FAILURE.match(after) or _CUT_NOTE.fullmatch(after):
+                break  # the next header, or the message was cut out of the output
+            if not (_SOURCE_EXCERPT.fullmatch(after) or _said_nothing(after)):
+                return after
     return None
 
 
