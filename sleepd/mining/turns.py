@@ -1604,16 +1604,20 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
+    words = len(_WORD.findall(region))
     if turn.after_service_error and _sent_again(_request_region(text), _requests_of(turn)):
         # the request sent again word for word after a usage limit or an API error cut the
         # agent off: "try again", with nothing new and no verdict
         return TurnDecision(TurnKind.STEERING, 0.75, ("sent again after the service stopped",))
-    if turn.after_service_error and _is_bare_retry(region):
+    if (
+        turn.after_service_error
+        and words <= 3
+        and (_RESUME.search(region) or _RETRY.search(region))
+    ):
         # a bare "continue" or "try again" there is the same retry in one word; a reply
         # that says more ("Limits are reset. Continue where we left off.") is read as
         # anywhere else
         return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))
-    words = len(_WORD.findall(region))
     done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
     asked = agent_asks(turn.agent_text)
     corr = _correction_score(region, text, lexicon, reasons)
@@ -1938,11 +1942,6 @@ def flattened(text: str) -> str:
     """`text` with case and spacing set aside: lowercased, each run of white space one
     space, none at either end."""
     return " ".join(text.lower().split())
-
-
-def _is_bare_retry(region: str) -> bool:
-    """The whole reply is a go-on or a retry: "continue", "try again", "resume"."""
-    return len(_WORD.findall(region)) <= 3 and bool(_RESUME.search(region) or _RETRY.search(region))
 
 
 def _sent_again(region: str, context: str) -> bool:
