@@ -493,18 +493,6 @@ ENTIRE_HOOK_BLOCK = (
 )
 
 
-def test_a_blocking_hooks_message_is_not_a_typed_prompt(
-    tmp_path: Path, make_jsonl: MakeJsonl
-) -> None:
-    path = session_file(tmp_path)
-    make_jsonl(
-        path,
-        [rec("user", "u1", ENTIRE_HOOK_BLOCK), rec("user", "u2", "fix tests")],
-    )
-    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
-    assert kinds == [("meta", True), ("user_prompt", False)]
-
-
 # thomas0369/claude_ai (wild sample 36, not in the repository; MIT), Claude Code 2.0.19:
 # a Stop hook that blocked the agent's stop, its reason handed back as a plain user record.
 STOP_HOOK_FEEDBACK = (
@@ -537,14 +525,20 @@ CI_MONITOR_EVENT = (
 )
 
 
-def test_the_desktop_apps_ci_monitor_event_is_not_a_typed_prompt(
-    tmp_path: Path, make_jsonl: MakeJsonl
+@pytest.mark.parametrize(
+    ("injected", "typed"),
+    [
+        pytest.param(ENTIRE_HOOK_BLOCK, "fix tests", id="a blocking hook's message"),
+        pytest.param(
+            CI_MONITOR_EVENT, "address the review comments", id="the desktop app's CI monitor"
+        ),
+    ],
+)
+def test_a_record_claude_code_injected_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl, injected: str, typed: str
 ) -> None:
     path = session_file(tmp_path)
-    make_jsonl(
-        path,
-        [rec("user", "u1", CI_MONITOR_EVENT), rec("user", "u2", "address the review comments")],
-    )
+    make_jsonl(path, [rec("user", "u1", injected), rec("user", "u2", typed)])
     kinds = [(e.kind, e.is_meta) for e in events(read(path))]
     assert kinds == [("meta", True), ("user_prompt", False)]
 
