@@ -121,9 +121,11 @@ _STOCK_CLASSES = (
 )
 _STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
 _ERROR_LINE = re.compile(
-    # npm's and pnpm's "Missing script: lint", which holds no other error word
+    # npm's and pnpm's "Missing script: lint", and a test runner that found no test to run
+    # (Jest's "No tests found, exiting with code 1", Vitest's "No test files found"), which
+    # hold no other error word
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
-    r"missing script",
+    r"missing script|no tests found|no test files found",
     re.I,
 )
 #: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,
@@ -553,11 +555,19 @@ _CUT_NOTE = re.compile(
 )
 
 
+#: The banner ESLint prints over every crash ("Oops! Something went wrong! :(" and its
+#: version): the message under it says what went wrong.
+_CRASH_BANNER = re.compile(r"oops! something went wrong! :\(|eslint: v?\d+(?:\.\d+)+", re.I)
+
+
 def _said_nothing(line: str) -> bool:
-    """A wrapper's line, Codex's count of the lines of a cut output, or npm's footer: in
-    any output, so never what went wrong."""
+    """A wrapper's line, Codex's count of the lines of a cut output, npm's footer or a
+    crash banner: in any such output, so never what went wrong."""
     return bool(
-        _WRAPPER_LINE.fullmatch(line) or _CUT_NOTE.fullmatch(line) or _NPM_FOOTER.fullmatch(line)
+        _WRAPPER_LINE.fullmatch(line)
+        or _CUT_NOTE.fullmatch(line)
+        or _NPM_FOOTER.fullmatch(line)
+        or _CRASH_BANNER.fullmatch(line)
     )
 
 

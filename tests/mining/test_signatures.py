@@ -1015,3 +1015,42 @@ def test_a_run_seen_only_through_its_counts_is_one_pattern_whatever_else_it_coun
     assert normalize("=== 2 failed, 40 passed in 1.23s ===") == normalize(
         "=== 2 failed in 0.5s ==="
     )
+
+
+def test_eslints_crash_banner_never_signs_the_crash() -> None:
+    # a whole history of one person (not in the repository) had 42 ESLint crashes of
+    # several causes behind the one banner "Oops! Something went wrong! :("
+    def crash(message: str) -> str:
+        return f"Oops! Something went wrong! :(\n\nESLint: 9.34.0\n\n{message}"
+
+    no_files = crash(
+        'No files matching the pattern "src/cli/fetch-emails.ts" were found.\n'
+        "Please check for typing mistakes in the pattern."
+    )
+    no_config = crash("ESLint couldn't find an eslint.config.(js|mjs|cjs) file.")
+    signed = {signature_of(text, "Bash", 2).text for text in (no_files, no_config)}
+    assert len(signed) == 2
+    assert not any("Oops" in text or "ESLint: <n>" in text for text in signed)
+    assert signature_of(no_files, "Bash", 2).text.startswith("No files matching the pattern")
+
+
+def test_a_test_run_that_found_no_test_is_signed_by_that_not_by_npms_wrapper() -> None:
+    # npm prints its own error block first; Jest's reason comes after it
+    text = (
+        "npm error Lifecycle script `test` failed with error:\n"
+        "npm error code 1\n"
+        "npm error path /work/app/packages/engine\n"
+        "npm error command failed\n"
+        "npm error command sh -c jest --testPathPattern=fetcher.test.ts\n\n\n"
+        "> engine@1.0.0 test\n> jest --testPathPattern=fetcher.test.ts\n\n"
+        "No tests found, exiting with code 1\n"
+        "Run with `--passWithNoTests` to exit with code 0\n"
+        "In /work/app/packages/engine\n  67 files checked."
+    )
+    assert signature_of(text, "Bash", 1).text == "No tests found, exiting with code <n>"
+    assert (
+        "No test files found"
+        in signature_of(
+            "\n RUN  v1.6.0 /app\n\nNo test files found, exiting with code 1\n", "Bash", 1
+        ).text
+    )
