@@ -506,7 +506,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     over when another line sounds like an error; a compiler's excerpt of the source and
     the agent's input a tool echoes back are never read."""
     every = [ln.strip() for ln in _without_echo(printed)]
-    lines = [ln for ln in every if not _said_nothing(ln)] or every
+    lines = [ln for ln in _without_session_header(every) if not _said_nothing(ln)] or every
     lines = [ln for ln in lines if not _SOURCE_EXCERPT.fullmatch(ln)] or lines
     lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
@@ -555,19 +555,43 @@ _CUT_NOTE = re.compile(
 )
 
 
-#: The banner ESLint prints over every crash ("Oops! Something went wrong! :(" and its
-#: version): the message under it says what went wrong.
-_CRASH_BANNER = re.compile(r"oops! something went wrong! :\(|eslint: v?\d+(?:\.\d+)+", re.I)
+#: A banner a tool prints over its output whatever happened: ESLint's over every crash
+#: ("Oops! Something went wrong! :(" and its version), pytest's session header (the rule
+#: "test session starts", then platform, cache, root, config file and plugins). What is
+#: under it says what went wrong.
+_BANNER = re.compile(
+    r"oops! something went wrong! :\(|eslint: v?\d+(?:\.\d+)+",
+    re.I,
+)
+#: pytest's session header: a rule saying "test session starts", then the platform,
+#: folders, plugins and each plugin's own settings, up to what it collected.
+_SESSION_STARTS = re.compile(r"=+ test session starts =+", re.I)
+_COLLECTED = re.compile(r"collect(?:ing|ed)\b", re.I)
+#: How far down a session header's collection line may come.
+_SESSION_HEADER_LINES = 20
+
+
+def _without_session_header(lines: list[str]) -> list[str]:
+    """The lines outside pytest's session header (printed by every run, so never what
+    went wrong) up to its collection line, when that line is near (an output cut inside
+    the header keeps it: nothing else is left to say anything)."""
+    for start, line in enumerate(lines):
+        if not _SESSION_STARTS.fullmatch(line):
+            continue
+        window = lines[start + 1 : start + 1 + _SESSION_HEADER_LINES]
+        end = next((n for n, ln in enumerate(window) if _COLLECTED.match(ln)), None)
+        return lines if end is None else lines[:start] + lines[start + 1 + end :]
+    return lines
 
 
 def _said_nothing(line: str) -> bool:
     """A wrapper's line, Codex's count of the lines of a cut output, npm's footer or a
-    crash banner: in any such output, so never what went wrong."""
+    tool's banner: in any such output, so never what went wrong."""
     return bool(
         _WRAPPER_LINE.fullmatch(line)
         or _CUT_NOTE.fullmatch(line)
         or _NPM_FOOTER.fullmatch(line)
-        or _CRASH_BANNER.fullmatch(line)
+        or _BANNER.fullmatch(line)
     )
 
 

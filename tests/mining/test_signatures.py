@@ -1054,3 +1054,23 @@ def test_a_test_run_that_found_no_test_is_signed_by_that_not_by_npms_wrapper() -
             "\n RUN  v1.6.0 /app\n\nNo test files found, exiting with code 1\n", "Bash", 1
         ).text
     )
+
+
+def test_pytests_session_header_never_signs_a_run() -> None:
+    # every pytest run prints it; a plugin adds lines of its own settings to it
+    header = (
+        "============================= test session starts ==============================\n"
+        "platform darwin -- Python 3.12.7, pytest-8.4.0, pluggy-1.6.0 -- /app/.venv/bin/python\n"
+        "cachedir: .pytest_cache\nrootdir: /app\nconfigfile: pyproject.toml\n"
+        "plugins: xdist-3.7.0, anyio-4.9.0, asyncio-1.0.0\n"
+        "asyncio: mode=Mode.AUTO, asyncio_default_fixture_loop_scope=function\n"
+    )
+    nothing_selected = header + (
+        "collecting ... collected 205 items / 205 deselected / 0 selected\n\n"
+        "=========================== 205 deselected in 0.58s ============================"
+    )
+    signed = signature_of(nothing_selected, "Bash", 5).text
+    assert "session starts" not in signed and "asyncio" not in signed
+    assert "deselected" in signed
+    # an output cut inside the header has nothing else to sign it
+    assert signature_of(header, "Bash", 1).text
