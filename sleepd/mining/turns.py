@@ -362,7 +362,7 @@ _FAILURE_REPORT = re.compile(
     r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
     # ("i do not see why you decided …" asks for the agent's reasons, sees nothing missing)
     r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
-    r"see(?! (why|how|when|whether|the (point|need|reason))\b)|"
+    r"see(?:ing)?(?! (why|how|when|whether|the (point|need|reason))\b)|"
     r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|complete|"
     r"completed|"
     r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
@@ -373,6 +373,12 @@ _FAILURE_REPORT = re.compile(
     r"correct|corrected|solve|solved|resolve|resolved|help(?! but)|helped|change anything|"
     r"do anything)\b"
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
+    # what none of a kind does ("No teams or leads are loading into the pane now"; not "no
+    # errors are showing", good news)
+    r"|\bno (?!(errors?|warnings?|issues?|problems?|failures?|exceptions?|bugs?|complaints?)\b)"
+    r"(\w+ ){1,4}(is|are|was|were|gets?|got) (being )?(loading|loaded|showing|shown|displayed|"
+    r"displaying|appearing|rendered|rendering|saved|created|returned|generated|sent|received|"
+    r"coming (up|through|in))\b"
     # what a thing named before fails to do, whatever stands between ("the buttons on the
     # sidebar don't do anything"; not "please don't do anything", a prohibition)
     r"|\b(?!(please|pls|just|and|so|now|then|but|i|we|you|yet|still)\b)[a-z]+\s+"
@@ -759,7 +765,8 @@ _BACK_REF = re.compile(
     r"\b(it|its|it'?s|those|them|they|again|same|above|instead|"
     r"as well|too|previous|earlier|last one|(?-i:[Tt]he rest)|remaining|still|another|accordingly|"
     r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
-    r"what you (did|changed|wrote))\b",
+    r"what you (did|changed|wrote)|your work|(for|of|on|commit|push|review|merge|test|check) "
+    r"(the|this|that|all (of )?(the|this)) work)\b",
     re.IGNORECASE,
 )
 #: The agent said the work is finished.
@@ -1068,6 +1075,16 @@ _ASKS_ABOUT_AGENT = re.compile(
     r"|how (many|much)\s+(\w+\s+)?(tokens?|credits?|context|usage|quota)\s+(\w+\s+)?"
     r"(do|have) (you|u)\s+(have|got|left|used)\b)"
     r"|(哪个|什么|哪一个)(大)?模型|使用的(是)?大模型\W*$|どのモデル|何のモデル|어떤 모델",
+    re.IGNORECASE,
+)
+#: Asks the agent to change how its tool calls are approved ("Can you auto accept all
+#: changes for the rest of this session?", "stop asking me for permission"): the typed form
+#: of a tool approval setting, nothing of the project's to replay.
+_SETS_APPROVALS = re.compile(
+    r"^\W*((can|could|would|will) (you|u) (please )?|please )?(just )?"
+    r"(auto[- ]?(accept|approve)|accept all (the )?(changes|edits)|approve all (the )?"
+    r"(changes|edits|commands|tool calls)|stop asking (me )?(for )?(permission|approval|"
+    r"confirmation)s?|(don'?t|do not) ask (me )?(for )?(permission|approval|confirmation)s?)\b",
     re.IGNORECASE,
 )
 #: A short question on what the agent did ("Did you commit?", "have u pushed it?").
@@ -1604,6 +1621,8 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
+    if len(region) <= 120 and _SETS_APPROVALS.search(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.7, ("sets how its tools are approved",))
     words = len(_WORD.findall(region))
     if turn.after_service_error and _sent_again(_request_region(text), _requests_of(turn)):
         # the request sent again word for word after a usage limit or an API error cut the

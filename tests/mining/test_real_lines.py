@@ -3631,3 +3631,56 @@ def test_thanks_then_a_request_in_japanese_is_a_follow_up_that_approves() -> Non
     text = "ありがとうございます。切り替わり方をもっとおしゃれな感じにできますか？"
     assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
     assert kind_of("ありがとうございます。", agent_text=done) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 42 (not in the repository, jnarowski/agentcmd's Codex fixture), each
+        # typed right after the person stopped the agent
+        "No teams or leads are loading into the pane now",
+        "I am not seeing a network request when I load the TeamSheet. Is it supposed to "
+        "trigger a network request?",
+    ],
+)
+def test_what_none_of_a_kind_does_or_what_the_person_is_not_seeing_is_a_report(
+    text: str,
+) -> None:
+    working = "I'll wire the TeamSheet to the new leads endpoint and move the fetch into a hook."
+    assert (
+        kind_of(text, agent_text=working, after_interrupt=True, agent_ended=False)
+        is TurnKind.CORRECTION
+    )
+
+
+def test_no_errors_showing_is_good_news_not_a_report() -> None:
+    done = "Done: the TeamSheet now loads teams and leads from the new endpoint."
+    assert kind_of("no errors are showing now", agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 42 (not in the repository), typed after an interrupt
+        "Can you auto accept all changes for the rest of this session?",
+        "please stop asking me for permission",
+    ],
+)
+def test_asking_the_agent_to_change_how_its_tools_are_approved_is_housekeeping(
+    text: str,
+) -> None:
+    working = "Let me update the hook and the component."
+    assert (
+        kind_of(text, agent_text=working, after_interrupt=True, agent_ended=False)
+        is TurnKind.HOUSEKEEPING
+    )
+
+
+def test_a_request_on_this_work_points_back_at_it() -> None:
+    # wild sample 42 (not in the repository): after the agent's answer on the data flow
+    answer = "The TeamSheet fetches through useTeams, which calls /api/teams on mount."
+    text = (
+        "can you create a pull request for this work and then checkout a new branch from "
+        "main feat/lead-filters"
+    )
+    assert kind_of(text, agent_text=answer) is TurnKind.FOLLOW_UP
