@@ -93,8 +93,10 @@ META_PREFIX = re.compile(
     # another session's message (agent teams): a teammate's, not the person's
     r"|Another Claude session sent a message:)"
 )
-_INTERRUPT_PREFIXES = ("[Request interrupted by user", "[Request cancelled by user")
-_CONTINUED = "This session is being continued from a previous conversation"
+#: How Claude Code's marker of a person's interrupt begins (a user record of its own).
+INTERRUPT_PREFIXES = ("[Request interrupted by user", "[Request cancelled by user")
+#: How the summary Claude Code writes into a session it continues begins.
+CONTINUED_HEADER = "This session is being continued from a previous conversation"
 _EXIT_CODE = re.compile(r"Exit code:? (-?\d+)")
 _PERSISTED_SIZE = re.compile(r"Output too large \(([\d.]+)\s*([KMG]?B)\)")
 _UNITS = {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}
@@ -436,9 +438,9 @@ class _ClaudeFile:
 
     def _user_text(self, line: ParsedLine, rec: dict[str, Any], eid: str, text: str) -> EventRecord:
         head = text.lstrip()[:200]
-        if head.startswith(_INTERRUPT_PREFIXES):
+        if head.startswith(INTERRUPT_PREFIXES):
             return self._event(line, rec, eid, "interrupt", "user", text)
-        if head.startswith(_CONTINUED):
+        if head.startswith(CONTINUED_HEADER):
             return self._event(line, rec, eid, "summary", "user", text, raw_type="compact_summary")
         origin = rec.get("origin")
         injected = (

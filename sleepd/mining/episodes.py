@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from harvesters.claude_code import CONTINUED_HEADER, INTERRUPT_PREFIXES
 from harvesters.claude_code import META_PREFIX as CLAUDE_META_PREFIX
 from harvesters.codex import INJECTED_USER_TEXT
 from harvesters.records import STEERING
@@ -126,8 +127,13 @@ _INJECTED_BLOCK = re.compile(
     r"system[-_]instructions?|system[-_]prompt|developer[-_]instructions?)\b[^>]*>.*?</\1>",
     re.DOTALL | re.IGNORECASE,
 )
+#: Claude Code's interrupt marker, as the harvester names it (lowercased, as user text is
+#: read here).
+_INTERRUPT_PREFIXES = tuple(prefix.lower() for prefix in INTERRUPT_PREFIXES)
 #: A user record whose whole point is one of these is never a typed intent (beside Claude
-#: Code's injected records, which the harvester's `META_PREFIX` names).
+#: Code's injected records, which the harvester's `META_PREFIX` names). Claude Code's
+#: interrupt marker and continued-session summary are here for records stored before the
+#: harvest knew them.
 _NOISE_PREFIXES: tuple[str, ...] = (
     "<environment_context>",
     "<user_instructions>",
@@ -137,14 +143,13 @@ _NOISE_PREFIXES: tuple[str, ...] = (
     "<skill>",
     "<turn_aborted>",
     "# agents.md instructions for",
-    "this session is being continued from a previous conversation",
-    "[request interrupted by user",
     "<persisted-output>",
+    *_INTERRUPT_PREFIXES,
+    CONTINUED_HEADER.lower(),
 )
 #: Claude Code's own reply to a slash command it does not know, written as a user record
 #: after the local-command caveat ("Unknown skill: refactor-livedata"): not typed words.
 _UNKNOWN_COMMAND = re.compile(r"unknown (skill|command|slash command): [\w:.@/-]+")
-_INTERRUPT_PREFIX = "[request interrupted by user"
 #: Claude Code's placeholder for a user record with nothing in it (written, for one, right
 #: after a memory added with `#`): no one typed it.
 _NO_CONTENT = "(no content)"
@@ -182,7 +187,7 @@ def is_interrupt(event: EventView) -> bool:
         return False
     head = event.text.lstrip().lower()
     return head.startswith(_CODEX_ABORTED) or (
-        event.kind == "user_prompt" and head.startswith(_INTERRUPT_PREFIX)
+        event.kind == "user_prompt" and head.startswith(_INTERRUPT_PREFIXES)
     )
 
 
@@ -199,7 +204,7 @@ def is_typed_prompt(event: EventView) -> bool:
     if event.kind != "user_prompt" or event.is_meta or event.is_sidechain:
         return False
     raw = event.text.lstrip().lower()
-    if any(raw.startswith(prefix) for prefix in _NOISE_PREFIXES):
+    if raw.startswith(_NOISE_PREFIXES):
         return False
     if CLAUDE_META_PREFIX.match(event.text[:200]):
         return False  # Claude Code's injected records, stored before the harvest knew them

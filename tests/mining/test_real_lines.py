@@ -13,7 +13,7 @@ import json
 import pytest
 
 from sleepd.mining.commands import family_name, parse_command, runs_saved_prompt
-from sleepd.mining.episodes import EventView, is_interrupt, segment
+from sleepd.mining.episodes import EventView, is_interrupt, is_typed_prompt, segment
 from sleepd.mining.errors import (
     is_benign_exit,
     is_failed_result,
@@ -862,6 +862,23 @@ def test_codex_turn_aborted_message_is_an_interrupt() -> None:
     )
     assert is_interrupt(aborted)
     assert not is_interrupt(EventView(6, 6, "meta", "user", "<environment_context>…"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Request interrupted by user for tool use]",
+        "[Request cancelled by user]",
+        "This session is being continued from a previous conversation that ran out of "
+        "context. The conversation is summarized below:",
+    ],
+)
+def test_claudes_markers_stored_as_prompts_are_not_typed(text: str) -> None:
+    # stored as user prompts by a harvest that did not know them: mining reads them with
+    # the harvester's own names for them, an interrupt marker as an interrupt
+    stored = EventView(7, 7, "user_prompt", "user", text)
+    assert not is_typed_prompt(stored)
+    assert is_interrupt(stored) is text.startswith("[Request")
 
 
 def test_asking_for_the_closing_step_after_the_done_claim_accepts_the_work() -> None:
