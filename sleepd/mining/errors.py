@@ -23,7 +23,8 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
 - **benign**: a command whose non-zero exit is an answer, not a failure: `grep`,
   `rg`, `ag`, `ack`, `git grep` exit 1 (no match), `diff`/`cmp`/`git diff
   --exit-code` exit 1 (files differ), `test`/`[`/`[[` exit 1 (false), `which`,
-  `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found). Only exit 1, only when
+  `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found), `ssh-add -l` and
+  `crontab -l` exit 1 (none listed). Only exit 1, only when
   the family's command decides the exit status (the last one of a chain or pipe),
   and only without error text of its own. A call the person refused ("The user
   doesn't want to proceed with this tool use", a plan "rejected by the user") is
@@ -138,8 +139,12 @@ _CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
     {"diff", "cmp", "colordiff", "test", "[", "[[", "which", "type", "command -v", "pgrep",
-     "pidof", "comm", "lsof", "fuser", "look", "pkill", "killall"}
+     "pidof", "comm", "lsof", "fuser", "look", "pkill", "killall", "ssh-add -l", "crontab -l"}
 )  # fmt: skip
+#: Programs whose listing option asks a question, as their family is named: `ssh-add -l`
+#: ("The agent has no identities.") and `crontab -l` ("no crontab for dev") answer "none"
+#: with exit 1, while the same programs adding a key or a table fail with it.
+_LISTINGS = {"ssh-add": ("-l", "-L"), "crontab": ("-l",)}
 #: The agent said, before the call, that it expects the call to fail.
 _ANTICIPATED = re.compile(
     r"\b(confirm|verify|check|see|ensure|prove|show|watch|make sure)\s+(that\s+)?(it|this|they|"
@@ -314,14 +319,20 @@ def _program_at(words: Sequence[str]) -> int:
 
 def command_family(command: str) -> str:
     """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`; `command -v x`,
-    the shell's own "is there such a program", is `command -v`."""
+    the shell's own "is there such a program", is `command -v`; a listing that asks a
+    question (`ssh-add -L`) is named with its option (`ssh-add -l`)."""
     words = _words(command)
     for index, word in enumerate(words):
         if word == "command" and words[index + 1 : index + 2] in (["-v"], ["-V"]):
             return "command -v"
     at = _program_at(words)
     # quotes the lexer could not pair stay on the word (`"psql -c …` read by plain split)
-    return words[at].strip("\\\"'`").rsplit("/", 1)[-1] if at >= 0 else ""
+    program = words[at].strip("\\\"'`").rsplit("/", 1)[-1] if at >= 0 else ""
+    listing = _LISTINGS.get(program, ())
+    options = _without_redirects(words[at + 1 :]) if listing else []
+    if options and all(word in listing for word in options):
+        return f"{program} {listing[0]}"
+    return program
 
 
 #: Shells that run a command string given with `-c` (`bash -lc "…"`).

@@ -495,6 +495,13 @@ def test_a_failure_that_only_mentions_an_interrupt_is_still_a_failure() -> None:
         ("git config --get core.hooksPath", 1, "", True),
         ("git show-ref --verify --quiet refs/heads/feature", 1, "", True),
         ("git push origin main", 1, "error: failed to push some refs", False),
+        # a listing that answers "none" (real sessions not in the repository: `ssh-add -L`
+        # asked three times whether the agent held keys), not the same program adding one
+        ("ssh-add -L", 1, "The agent has no identities.", True),
+        ("ssh-add -l 2>&1", 1, "The agent has no identities.", True),
+        ("crontab -l", 1, "no crontab for dev", True),
+        ("ssh-add ~/.ssh/id_ed25519", 1, "Could not add identity", False),
+        ("crontab jobs.txt", 1, '"jobs.txt":1: bad minute\nerrors in crontab file', False),
         # a login banner's "Memory usage: 23%" is not a usage message
         ("ssh box 'grep -c x /var/log/app.log'", 1, "Memory usage: 23%\nSwap usage: 0%", True),
         ("grep", 1, "usage: grep [-abcdDEFGHhIiJLlMmnOopqRSsUVvwXxZz] [-A num]", False),
