@@ -204,8 +204,9 @@ _PASTED_ERROR = re.compile(
     r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
     # a check's failure as a test framework prints it: XCTest's "XCTUnwrap failed:
-    # expected non-nil value …", "Assertion failed: …", R testthat's "Failure (x.R:270:5):"
-    r"^\s*[\w.]+ failed: \S|^\s*(Failure|Error) \([\w./-]+:\d+(:\d+)?\)|"
+    # expected non-nil value …", "Assertion failed: …", R testthat's "Failure (x.R:270:5):",
+    # a GitHub Actions step's "google-github-actions/auth failed with: the workflow must …"
+    r"^\s*[\w.]+(?:[/@-][\w.]+)* failed(?: with)?: \S|^\s*(Failure|Error) \([\w./-]+:\d+(:\d+)?\)|"
     # a pull request's checks as GitHub lists them ("CI / Lint (pull_request)Failing after
     # 10s", "Some checks were not successful")
     r"\bFailing after \d+(\.\d+)?\s?[smh]\b|\bSome checks were not successful\b|"

@@ -2587,6 +2587,13 @@ def test_a_question_about_the_assistants_budget_is_housekeeping(text: str) -> No
         # a test framework's failure pasted as it printed it
         'XCTUnwrap failed: expected non-nil value of type "URL" on the line 22 of '
         "Tests/RestingTests/Localization/LocalizationResourceTests.swift",
+        # wild sample 41 (not in the repository, natori-hrj/dotfiles): a GitHub Actions
+        # step's failure, pasted after the agent's deployment write-up
+        "google-github-actions/auth failed with: the GitHub Action workflow must specify "
+        'exactly one of "workload_identity_provider" or "credentials_json"! If you are '
+        "specifying input values via GitHub secrets, ensure the secret is being injected "
+        "into the environment. By default, secrets are not passed to workflows triggered "
+        "from forks, including Dependabot.",
     ],
 )
 def test_a_fix_that_did_not_hold_is_a_correction(text: str) -> None:
