@@ -1,9 +1,9 @@
 """The feedback lexicon: how a follow-up message says "wrong", "undo" or "thanks".
 
 One small, documented pattern set (English, German, French, Spanish, Portuguese,
-Chinese, Japanese, Turkish), extended by `MiningConfig.correction_patterns` and
-`approval_patterns`. Classification is negation-aware and ordered so that the
-cheap mistakes are avoided:
+Chinese, Japanese, Korean thanks and "solved", Turkish), extended by
+`MiningConfig.correction_patterns` and `approval_patterns`. Classification is
+negation-aware and ordered so that the cheap mistakes are avoided:
 
 1. *Neutral* phrases are blanked first ("no problem", "kein Problem", "没问题"),
    so their "no" is never read as a correction.
@@ -169,10 +169,20 @@ APPROVAL: tuple[str, ...] = (
     r"完美",
     r"可以了",
     r"好了",
+    r"(解决|搞定|成功)了",
     r"ありがとう",
     r"完璧",
     r"動いた",
     r"いいね",
+    # "solved", "fixed", "it worked" ("解決しました。ありがとうございます")
+    r"解決(しました|した|できました)",
+    r"直(りました|った)",
+    r"うまく(いきました|いった)",
+    r"動きました",
+    # Korean: thanks, solved, works well
+    r"감사합니다|고맙습니다|고마워요?",
+    r"해결(됐|되었|했)",
+    r"잘 (돼요|됩니다|되네요|작동합니다)",
     r"\b(teşekkürler|teşekkür ederim|sağ ?ol(un)?)\b",
     r"\b(harika|mükemmel|süper)\b",
     r"\b(şimdi|artık) (çalışıyor|oldu)\b",

@@ -1552,7 +1552,21 @@ def _requests_more(text: str) -> bool:
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
         return False
+    if _THANKS_ONLY.match(rest):
+        return False  # "Perfect. Thank you very much!": the thanks asks for nothing
     return _word_count(rest) >= 3
+
+
+#: Thanks and nothing else ("Thanks a lot for this", "ありがとうございます", "merci beaucoup").
+_THANKS_ONLY = re.compile(
+    r"^(\W*(thanks|thank you|thank u|thx|ty|cheers|much appreciated|appreciate it|"
+    r"ありがとう(ございます|ございました)?|どうも|谢谢(你|您)?|多谢|감사합니다|고맙습니다|고마워요?|"
+    r"merci|danke|gracias|obrigad[oa]|grazie|teşekkürler|teşekkür ederim|sağ ?ol(un)?)"
+    r"(\s+(so|very) much|\s+a (lot|ton|bunch|million)|\s+beaucoup|\s+schön|\s+sehr|"
+    r"\s+again)?(\s+for\s+(this|that|it|everything|the help|your help|all( of)? (this|that|"
+    r"your help)|your (work|time|patience|help)))?)+\W*$",
+    re.IGNORECASE,
+)
 
 
 #: The person says what they will do next themselves.

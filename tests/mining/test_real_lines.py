@@ -3715,3 +3715,23 @@ def test_a_request_on_this_work_points_back_at_it() -> None:
         "main feat/lead-filters"
     )
     assert kind_of(text, agent_text=answer) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 41 (not in the repository, natori-hrj/dotfiles): "It's solved. Thank you"
+        "解決しました。ありがとうございます",
+        "Perfect. Thank you very much!",
+        "That fixed it. Thanks so much for your help!",
+        "해결됐어요. 감사합니다",
+    ],
+)
+def test_a_verdict_then_thanks_asks_for_nothing_more(text: str) -> None:
+    done = "Done! The toggle now switches the theme and the colours stay readable."
+    assert kind_of(text, agent_text=done) is TurnKind.APPROVAL
+
+
+def test_a_verdict_then_thanks_then_a_request_asks_for_more() -> None:
+    done = "Done! The toggle now switches the theme and the colours stay readable."
+    assert kind_of("Perfect. Thanks! Now add a dark mode", agent_text=done) is (TurnKind.FOLLOW_UP)
