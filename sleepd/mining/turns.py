@@ -574,6 +574,8 @@ _GREETING = re.compile(
     r"wie geht'?s|qué tal|你好吗|你好嗎)"
     # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
     r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
+    # and asking who it is ("hi, who are you?", "你好,你是誰?"): meta talk, nothing to do
+    r"(\W+(who are (you|u)|你是谁|你是誰|あなたは誰(ですか)?|누구(세요|야|니|신가요)))?"
     r"\W*$",
     re.IGNORECASE,
 )

@@ -1651,7 +1651,17 @@ def test_a_greeting_to_someone_is_housekeeping(text: str) -> None:
     assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
 
 
-@pytest.mark.parametrize("text", ["hey continue", "Hey Jarvis, fix the login page"])
+@pytest.mark.parametrize("text", ["你好,你是誰?", "hi, who are you?", "hello there, who are you"])
+def test_a_greeting_asking_who_the_agent_is_is_housekeeping(text: str) -> None:
+    # wild sample 42 (not in the repository, Luyun1224/osce-lesson-system): the session's
+    # first words, "Hello, who are you?"
+    turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    "text", ["hey continue", "Hey Jarvis, fix the login page", "hi, who are you going to ask?"]
+)
 def test_a_greeting_before_a_request_is_no_greeting(text: str) -> None:
     turn = TurnInput(text=text, command=None, has_episode=False, agent_text="")
     assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
