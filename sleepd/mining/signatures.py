@@ -506,7 +506,13 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     over when another line sounds like an error; a compiler's excerpt of the source and
     the agent's input a tool echoes back are never read."""
     every = [ln.strip() for ln in _without_echo(printed)]
-    lines = [ln for ln in _without_session_header(every) if not _said_nothing(ln)] or every
+    kept = [ln for ln in _without_session_header(every) if not _said_nothing(ln)]
+    # npm's block names the script that failed: it signs only when no other line sounds
+    # like an error (an output cut to its last lines may hold nothing else)
+    lines = [ln for ln in kept if not _NPM_BLOCK.fullmatch(ln)]
+    if not any(_sounds_like_error(ln) for ln in lines):
+        lines = kept
+    lines = lines or every
     lines = [ln for ln in lines if not _SOURCE_EXCERPT.fullmatch(ln)] or lines
     lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
@@ -582,6 +588,19 @@ def _without_session_header(lines: list[str]) -> list[str]:
         end = next((n for n, ln in enumerate(window) if _COLLECTED.match(ln)), None)
         return lines if end is None else lines[:start] + lines[start + 1 + end :]
     return lines
+
+
+#: The block npm prints under any script that failed (its exit code, path, workspace,
+#: location and the command it ran, "Lifecycle script `test` failed with error:"; not an
+#: error code such as `code ERESOLVE`, which names what went wrong): it names the
+#: script, never what went wrong in it, so the script's own lines sign the failure (a test
+#: run seen through `| tail` is its runner's counts with or without npm's block) whenever
+#: one of them sounds like an error.
+_NPM_BLOCK = re.compile(
+    r"npm (?:ERR!|error) +(?:code -?\d+|(?:errno|path|command|location|workspace|signal)\b.*"
+    r"|lifecycle script .* failed with error:?|failed at the .* script\b.*)",
+    re.I,
+)
 
 
 def _said_nothing(line: str) -> bool:

@@ -1074,3 +1074,32 @@ def test_pytests_session_header_never_signs_a_run() -> None:
     assert "deselected" in signed
     # an output cut inside the header has nothing else to sign it
     assert signature_of(header, "Bash", 1).text
+
+
+def test_npms_block_over_a_failed_script_gives_way_to_the_scripts_own_lines() -> None:
+    # one person's whole history (not in the repository): `npm test 2>&1 | tail -15`
+    # showed Jest's counts above npm's block, and 74 runs were signed by npm's lines
+    block = (
+        "npm error Lifecycle script `test` failed with error:\n"
+        "npm error code 1\n"
+        "npm error path /work/app/packages/engine\n"
+        "npm error workspace @app/engine@1.0.0\n"
+        "npm error location /work/app/packages/engine\n"
+        "npm error command failed\n"
+        "npm error command sh -c jest --testPathPattern=rules"
+    )
+    counts = (
+        "Test Suites: 4 failed, 27 passed, 31 total\nTests:       9 failed, 412 passed, 421 total"
+    )
+    tailed = f"{counts}\nSnapshots:   0 total\nTime:        17.7 s\nRan all test suites.\n{block}"
+    assert signature_of(tailed, "Bash", 1).text == signature_of(counts, "Bash", 1).text
+    # with nothing else that sounds like an error, npm's block still names what ran
+    cut = f"Snapshots:   0 total\nTime:        17.7 s\nRan all test suites.\n{block}"
+    assert signature_of(cut, "Bash", 1).text.startswith("npm error")
+    # and an error code in it still names the error
+    assert (
+        signature_of(
+            "npm error code ERESOLVE\nnpm error ERESOLVE could not resolve", "Bash", 1
+        ).error_class
+        == "ERESOLVE"
+    )
