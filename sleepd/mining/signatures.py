@@ -561,10 +561,9 @@ _CUT_NOTE = re.compile(
 )
 
 
-#: A banner a tool prints over its output whatever happened: ESLint's over every crash
-#: ("Oops! Something went wrong! :(" and its version), pytest's session header (the rule
-#: "test session starts", then platform, cache, root, config file and plugins). What is
-#: under it says what went wrong.
+#: A banner a tool prints over its output whatever happened (ESLint's over every crash,
+#: "Oops! Something went wrong! :(" and its version): what is under it says what went
+#: wrong.
 _BANNER = re.compile(
     r"oops! something went wrong! :\(|eslint: v?\d+(?:\.\d+)+",
     re.I,

@@ -376,7 +376,8 @@ _FAILURE_REPORT = re.compile(
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
     # what none of a kind does ("No teams or leads are loading into the pane now"; not "no
     # errors are showing", good news)
-    r"|\bno (?!(errors?|warnings?|issues?|problems?|failures?|exceptions?|bugs?|complaints?)\b)"
+    r"|\bno (?!(errors?|warnings?|issues?|problems?|failures?|exceptions?|bugs?|complaints?|"
+    r"matter|doubt|need|way|longer|sooner)\b)"
     r"(\w+ ){1,4}(is|are|was|were|gets?|got) (being )?(loading|loaded|showing|shown|displayed|"
     r"displaying|appearing|rendered|rendering|saved|created|returned|generated|sent|received|"
     r"coming (up|through|in))\b"
@@ -1083,11 +1084,20 @@ _ASKS_ABOUT_AGENT = re.compile(
 #: Asks the agent to change how its tool calls are approved ("Can you auto accept all
 #: changes for the rest of this session?", "stop asking me for permission"): the typed form
 #: of a tool approval setting, nothing of the project's to replay.
+_FOR_THE_SESSION = r"(for the rest of (this|the) session|from now on|going forward|in this session)"
+_TOOL_CALLS = (
+    r"(\s+(all|every)( of)?)?( the| your)?( changes| edits| commands| tool calls| of them)?"
+)
 _SETS_APPROVALS = re.compile(
-    r"^\W*((can|could|would|will) (you|u) (please )?|please )?(just )?"
-    r"(auto[- ]?(accept|approve)|accept all (the )?(changes|edits)|approve all (the )?"
-    r"(changes|edits|commands|tool calls)|stop asking (me )?(for )?(permission|approval|"
-    r"confirmation)s?|(don'?t|do not) ask (me )?(for )?(permission|approval|confirmation)s?)\b",
+    r"^\W*((can|could|would|will) (you|u) (please )?|please )?(just )?("
+    # "auto accept all changes", "auto-approve edits"
+    rf"auto[- ]?(accept|approve){_TOOL_CALLS}(\s+{_FOR_THE_SESSION})?"
+    # "approve all edits from now on" (without the time, "approve all" accepts a proposal)
+    rf"|(accept|approve){_TOOL_CALLS}\s+{_FOR_THE_SESSION}"
+    r"|(stop asking|(don'?t|do not) ask)( me)?( for)? (permissions?|approvals?|confirmations?)"
+    rf"(\s+{_FOR_THE_SESSION})?"
+    # and nothing more: "don't ask for permission, just fix the login bug" is a request
+    r")(\s+please)?\W*$",
     re.IGNORECASE,
 )
 #: A short question on what the agent did ("Did you commit?", "have u pushed it?").

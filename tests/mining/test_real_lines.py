@@ -3694,9 +3694,12 @@ def test_what_none_of_a_kind_does_or_what_the_person_is_not_seeing_is_a_report(
     )
 
 
-def test_no_errors_showing_is_good_news_not_a_report() -> None:
+@pytest.mark.parametrize(
+    "text", ["no errors are showing now", "no matter what is shown there, keep the header"]
+)
+def test_good_news_or_no_matter_what_is_no_report(text: str) -> None:
     done = "Done: the TeamSheet now loads teams and leads from the new endpoint."
-    assert kind_of("no errors are showing now", agent_text=done) is not TurnKind.CORRECTION
+    assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
 
 
 @pytest.mark.parametrize(
@@ -3715,6 +3718,16 @@ def test_asking_the_agent_to_change_how_its_tools_are_approved_is_housekeeping(
         kind_of(text, agent_text=working, after_interrupt=True, agent_ended=False)
         is TurnKind.HOUSEKEEPING
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["don't ask for permission, just fix the login bug", "approve all", "accept all changes"],
+)
+def test_an_approval_word_with_a_request_or_a_proposal_taken_is_no_setting(text: str) -> None:
+    # "approve all" answers a proposal; a request after the setting is the turn's point
+    offer = "I can apply these 5 edits to the login flow. Shall I apply them?"
+    assert kind_of(text, agent_text=offer) is not TurnKind.HOUSEKEEPING
 
 
 def test_a_request_on_this_work_points_back_at_it() -> None:
