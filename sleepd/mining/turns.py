@@ -731,7 +731,10 @@ _APPROVAL_HEAD = re.compile(
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
     r"good job|well done|exactly|correct(?!\s+(the|this|that|these|those|it|them|my|your|our|"
-    r"all|any|every|each|a|an)\b)|fantastic|sweet|love it|(this|that|it) works)\b",
+    r"all|any|every|each|a|an)\b)|fantastic|sweet|love it|(this|that|it) works"
+    # "working!", "it's working now" (not "working directory", "working on the parser")
+    r"|((it|that|this|everything)'?s |(it|that|this|everything) is |all )?(now )?working"
+    r"(?=\s*([!.,;:]|$|\s+(now|fine|great|perfectly|well|again|as expected)\b)))\b",
     re.IGNORECASE,
 )
 #: An acceptance word before the verdict ("yes, this is good", "ok, this works").

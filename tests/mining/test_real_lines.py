@@ -3464,10 +3464,21 @@ def test_a_request_about_a_timeout_or_a_quote_is_no_correction(text: str) -> Non
         "know what's missing to verify.",
         "beautiful, can we put 1 or 2 lines of summarizing the philosophy's metaphor into the "
         "readme? ok to link back to philosophy.md for the full version",
+        # wild sample 30 (not in the repository): "working!" is the verdict
+        "working! Can you make the lower bound of the date range such that the first event "
+        "is at the beginning of the range? Currently there is a gap of several minutes before "
+        "the first event appears on the timeline, which wastes space on the chart.",
     ],
 )
 def test_a_verdict_then_a_request_for_more_of_the_work_is_a_follow_up(text: str) -> None:
     assert kind_of(text, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text", ["working directory is wrong, use /srv/app", "working on the parser is slow"]
+)
+def test_working_before_a_noun_or_on_is_no_verdict(text: str) -> None:
+    assert kind_of(text, agent_acted=True) is not TurnKind.APPROVAL
 
 
 def test_correct_the_thing_is_the_verb_not_a_verdict() -> None:
