@@ -139,6 +139,10 @@ _WRAPPER_LINE = re.compile(
 )
 #: Claude Code 1.0's whole result for a command that failed and printed nothing.
 _BARE_ERROR = "Error"
+#: The fields npm names in the block it prints under a failed script, beside its `code`
+#: (`npm error path /app`, `npm error command sh -c jest`): read by `_RUNNER_VERDICT` as
+#: a verdict and by `_NPM_BLOCK` as lines that never say what went wrong.
+_NPM_SCRIPT_FIELDS = r"errno|path|command|location|workspace|signal"
 #: A runner's verdict on the script, task or test run it ran: it says that something it
 #: ran failed, never what, so the line naming the cause is the signature when there is
 #: one (bun's `error: script "lint" exited with code 1`, mise's `[lint] ERROR task
@@ -152,7 +156,7 @@ _RUNNER_VERDICT = re.compile(
     r"\bscript\b.{0,80}\b(?:exited|failed)\b|\bfailed at the .{1,80} script\b"
     r"|\btask failed\b|\bfailed to run task\b|\brecipe\b.{0,80}\bfailed\b"
     r"|\bcommand failed\b|\bELIFECYCLE\b"
-    r"|^npm (?:ERR!|error) (?:code|errno|path|command|location|workspace|signal)\b"
+    rf"|^npm (?:ERR!|error) (?:code|{_NPM_SCRIPT_FIELDS})\b"
     r"|^make(?:\[\d+\])?: \*\*\*|\bprocess completed with exit code\b"
     r"|\bexited \(-?\d+\)|\bexited with (?:exit )?(?:code|status)\b"
     r"|^FAIL(?:\s+\S+(?:\s+\[[^]]*\]|\s+[\d.]+s)?)?$|\bdue to \d+ previous errors?\b"
@@ -510,7 +514,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     # npm's block names the script that failed: it signs only when no other line sounds
     # like an error (an output cut to its last lines may hold nothing else)
     lines = [ln for ln in kept if not _NPM_BLOCK.fullmatch(ln)]
-    if not any(_sounds_like_error(ln) for ln in lines):
+    if len(lines) < len(kept) and not any(_sounds_like_error(ln) for ln in lines):
         lines = kept
     lines = lines or every
     lines = [ln for ln in lines if not _SOURCE_EXCERPT.fullmatch(ln)] or lines
@@ -596,7 +600,7 @@ def _without_session_header(lines: list[str]) -> list[str]:
 #: run seen through `| tail` is its runner's counts with or without npm's block) whenever
 #: one of them sounds like an error.
 _NPM_BLOCK = re.compile(
-    r"npm (?:ERR!|error) +(?:code -?\d+|(?:errno|path|command|location|workspace|signal)\b.*"
+    rf"npm (?:ERR!|error) +(?:code -?\d+|(?:{_NPM_SCRIPT_FIELDS})\b.*"
     r"|lifecycle script .* failed with error:?|failed at the .* script\b.*)",
     re.I,
 )
