@@ -765,12 +765,19 @@ _FOLLOW_OPEN = re.compile(
     r"it should|it would|it needs|this should|that should|they should|these should)\b",
     re.IGNORECASE,
 )
+#: What names a session other than this one ("previous sessions", "a previous Claude chat").
+_ELSEWHERE_SESSION = r"\s+((claude|codex)\s+)?(sessions?|conversations?|chats?|threads?)\b"
 #: Words that point at the previous turn ("this"/"these" usually point at the project;
 #: "the REST API" is not "the rest" of the work).
 _BACK_REF = re.compile(
     r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
-    r"\b(it|its|it'?s|those|them|they|again|same|above|instead|"
-    r"as well|too|previous|earlier|last one|(?-i:[Tt]he rest)|remaining|still|another|accordingly|"
+    r"\b(it|its|it'?s|those|them|they|again|same|above|instead|as well|too|"
+    # not a word for what lies outside the running exchange ("in a previous session",
+    # "from earlier in this session", "in another terminal window")
+    rf"previous(?!{_ELSEWHERE_SESSION})|earlier(?!\s+(in|during) (this|the|our) "
+    r"(session|conversation|chat))|another(?!\s+(terminal|window|tab|shell|session|project|"
+    r"repo|repository|machine|computer|browser|instance|branch|worktree)s?\b)|"
+    r"last one|(?-i:[Tt]he rest)|remaining|still|accordingly|"
     r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
     r"what you (did|changed|wrote)|your work|(for|of|on|commit|push|review|merge|test|check) "
     r"(the|this|that|all (of )?(the|this)) work)\b",

@@ -963,6 +963,28 @@ def test_the_rest_is_a_back_reference_but_the_rest_api_is_not() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        # kiliman claude-transcript test2.jsonl line 51 (wild sample 25)
+        "yes, in a previous session we remove the react web app in favor of generating static "
+        "PNG files. Can you update the README to reflect the current state of the app?",
+        # scotthamilton77 claude-code-sidekick test data, 9a21ba7d line 160 (wild sample 41)
+        "I just ran a `ps ux` in another terminal window and see the following - can you tell "
+        "if any of these might be older processes that were kicked off by sidekick?",
+        # ebridges wakil checkpoint 0b/f9c9929e9c0b (wild sample 39)
+        "going back through your memory of previous sessions, where did things land on "
+        'building a "porcelain" API of workflows over the low-level skills',
+    ],
+)
+def test_what_lies_outside_the_exchange_is_no_back_reference(text: str) -> None:
+    # "previous", "another" and "earlier" point back at the running exchange ("try another
+    # approach"), but not when they name another session or another terminal window
+    assert kind_of(text) is TurnKind.NEW_TASK
+    for follow_up in ("try another approach", "do it the same way as in the previous file"):
+        assert kind_of(follow_up) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # cc-backend 95_a89a7127c5 line 120 and 52_552d244fc5 line 72
         "Update documentation and config schema accordingly",
         "Also add a section in the README.md discussing and documenting the new db options.",
