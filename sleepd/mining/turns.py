@@ -778,6 +778,11 @@ _BACK_REF = re.compile(
     r"(session|conversation|chat))|another(?!\s+(terminal|window|tab|shell|session|project|"
     r"repo|repository|machine|computer|browser|instance|branch|worktree)s?\b)|"
     r"last one|(?-i:[Tt]he rest)|remaining|still|accordingly|"
+    # a step done once more ("… and repeat", "please recheck the files", "fix all and
+    # re-review") and the agent's own advice taken up ("per your suggestion, …")
+    r"repeat|redo|re-?(check|run|test|review|verify|generate|build|do|try|evaluate)|"
+    r"(per|following|based on) your (suggestions?|recommendations?|feedback|review|advice|"
+    r"comments?|proposal)|as you (suggested|recommended|proposed)|"
     r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
     r"what you (did|changed|wrote)|your work|(for|of|on|commit|push|review|merge|test|check) "
     r"(the|this|that|all (of )?(the|this)) work)\b",
@@ -833,6 +838,7 @@ _DONE_CLAIM = re.compile(
 _ASKS = re.compile(
     r"[?？]\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
     r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
+    r"tell me (what|whether|if|which|where|how) (you|it|that|this|they)|"
     r"can you (confirm|share|run|try|check|paste|provide)|could you "
     r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
     re.IGNORECASE,
@@ -1121,7 +1127,13 @@ FOLLOW_OVERLAP = 0.15
 
 
 #: Words that point at something instead of naming it ("fix this", "do the same for them").
-_POINTING = re.compile(r"\b(this|that|these|those|it|them|above|same|here|there)\b", re.IGNORECASE)
+_POINTING = re.compile(
+    # "that" opening a clause ("indicate that the agent needs …", "make sure that we …")
+    # is a conjunction, not a pointer
+    r"\b(this|that(?!\s+(the|a|an|we|you|i|they|there|our|my|your|all|each|every|no|any|its|"
+    r"their)\b)|these|those|it|them|above|same|here|there)\b",
+    re.IGNORECASE,
+)
 #: "this repo": the repository is every task's context, so pointing at it names enough.
 _POINTS_AT_REPOSITORY = re.compile(
     r"\b(this|the|our|my)\s+(repo|repository|project|codebase|code base|app|folder|"

@@ -28,6 +28,7 @@ from sleepd.mining.turns import (
     TurnDecision,
     TurnInput,
     TurnKind,
+    agent_asks,
     agent_awaits_verdict,
     agent_claims_done,
     agent_gave_steps,
@@ -993,6 +994,45 @@ def test_what_lies_outside_the_exchange_is_no_back_reference(text: str) -> None:
 )
 def test_a_step_on_what_was_just_done_is_a_follow_up(text: str) -> None:
     assert kind_of(text) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # kcosr chat-to-html examples/codex.jsonl line 339 (wild sample 43)
+        "Now set both UI and code fonts to Menlo and repeat.",
+        # qiushiyan duet examples/codex-session.jsonl line 238 (wild sample 43)
+        "Per your suggestion, I've updated the relevant files. Please recheck the files "
+        "(summarized below for targeted updates). If you observe anything off track or "
+        "unintended regressions, elaborate your disagreements. Spec is updated. Recap of the "
+        "changes: the transfer service is transactional, the banner queries only the pending "
+        "transfer, and the docs name the new owner-only actions in full for every role.",
+    ],
+)
+def test_a_step_done_again_or_advice_taken_up_goes_on_with_the_task(text: str) -> None:
+    # "… and repeat", "recheck", "per your suggestion": the step or the advice is the
+    # exchange's own
+    assert kind_of(text) is TurnKind.FOLLOW_UP
+
+
+def test_that_opening_a_clause_points_at_nothing() -> None:
+    # kcosr chat-to-html examples/codex.jsonl line 356 (wild sample 43): "indicate that the
+    # agent needs …" is a conjunction; "update that config file" points back
+    assert names_own_object(
+        "Update AGENT.md to better indicate that the agent needs to install tools to build, "
+        "run vitest, etc."
+    )
+    assert not names_own_object("update that config file to use tabs")
+
+
+def test_tell_me_what_you_see_asks_the_person() -> None:
+    # odogrd DiploCaption 1bb17dfd line 90 (wild sample 30): the agent asked for a report in
+    # the imperative, and "Yes, the secret … is set correctly. I asked …" answers it
+    assert agent_asks(
+        "Open the Secrets tab: there is a secret named **`ANTHROPIC_API_KEY`** Tell me what "
+        "you see there (don't share the actual key value, just whether it exists or not)."
+    )
+    assert not agent_asks("The build passed; I will tell you what it changed once it is deployed.")
 
 
 def test_a_new_piece_of_work_after_done_is_still_a_task() -> None:
