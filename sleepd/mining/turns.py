@@ -1642,8 +1642,40 @@ def restates_offer(region: str, agent_text: str) -> bool:
 PLAN_ACCEPTED = re.compile(r"^\s*please implement this plan:", re.IGNORECASE)
 
 
+#: New tasks read from the turn's own form (a command, a first request, "new task: …"),
+#: not from where it sits in the exchange.
+_NEW_BY_FORM = frozenset(
+    {
+        "slash command",
+        "saved prompt or skill run",
+        "a plan handed over to implement",
+        "first request",
+        "says it is something new",
+    }
+)
+
+
 def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
-    """The kind of one typed user turn (rule-based; see the module docstring)."""
+    """The kind of one typed user turn (rule-based; see the module docstring).
+
+    A turn the task miner could not replay alone (`needs_context`: a file pasted with no
+    request, "are you in the docker container?") is never read as a new task by its
+    place in the exchange: once the agent has worked, it goes on with the running task
+    (unless the person had just accepted the work, which closed it).
+    """
+    decision = _classify_turn(turn, lexicon)
+    if (
+        decision.kind is TurnKind.NEW_TASK
+        and turn.agent_worked
+        and turn.previous is not TurnKind.APPROVAL
+        and not _NEW_BY_FORM.intersection(decision.reasons)
+        and needs_context(turn.text)
+    ):
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("leans on the exchange",), hard=True)
+    return decision
+
+
+def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     reasons: list[str] = []
     if turn.command is not None:
         if turn.command.is_housekeeping:

@@ -1035,6 +1035,42 @@ def test_tell_me_what_you_see_asks_the_person() -> None:
     assert not agent_asks("The build passed; I will tell you what it changed once it is deployed.")
 
 
+def test_what_no_replay_could_act_on_alone_is_no_new_task() -> None:
+    # wild sample 33: a source file pasted with no request (its first lines, kept), and a
+    # question about where the agent runs, after "What would you like to work on?"; the task
+    # miner's needs_context already said neither stands alone
+    pasted = "\n".join(
+        [
+            "import React, { useState, useMemo, useEffect, useRef, useCallback } from 'react';",
+            "import { BarChart, Bar, XAxis, YAxis, CartesianGrid, Tooltip } from 'recharts';",
+            "",
+            "// TNFD-aligned metrics and UK-specific data structures",
+            "const TNFD_METRICS = {",
+            "  land: {",
+            "    naturalHabitat: { target: 15, unit: '%', status: 'good' },",
+            "    soilHealth: { target: 4.5, unit: 'SOC %', status: 'warning' },",
+            "    erosionRisk: { target: 2, unit: 't/ha/yr', status: 'good' },",
+            "    peatlandExposure: { target: 0, unit: 'ha', status: 'critical' }",
+            "  },",
+            "  water: {",
+            "    withdrawalEfficiency: { target: 90, unit: '%', status: 'good' },",
+            "    floodRisk: { target: 'low', unit: 'risk level', status: 'good' },",
+            "  },",
+            "};",
+        ]
+    )
+    assert needs_context(pasted)
+    assert kind_of(pasted) is TurnKind.FOLLOW_UP
+    invited = (
+        "You're in `/home/roi12` on a Linux system. This directory isn't a git repository.\n\n"
+        "What would you like to work on?"
+    )
+    assert kind_of("are you in the docker container?", agent_text=invited) is TurnKind.FOLLOW_UP
+    assert kind_of("add a healthcheck to the docker container", agent_text=invited) is (
+        TurnKind.NEW_TASK
+    )
+
+
 def test_a_new_piece_of_work_after_done_is_still_a_task() -> None:
     # the same opening with nothing that points at the work just done stands alone
     assert kind_of("Also add a section in the README.md documenting the db options.") is (
