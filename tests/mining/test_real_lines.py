@@ -981,6 +981,9 @@ def test_what_lies_outside_the_exchange_is_no_back_reference(text: str) -> None:
     assert kind_of(text) is TurnKind.NEW_TASK
     for follow_up in ("try another approach", "do it the same way as in the previous file"):
         assert kind_of(follow_up) is TurnKind.FOLLOW_UP
+    settled = "compare the schema with the one we settled on earlier"
+    assert points_back(settled)
+    assert not points_back(f"{settled} in this session")
 
 
 @pytest.mark.parametrize(
