@@ -394,6 +394,10 @@ _FAILURE_REPORT = re.compile(
     r"lots of )?((typescript|type|syntax|build|compile|compiler|lint|linting|runtime|import|"
     r"ts|js|console|test)[- ])?(errors?|exceptions?)\b(?!\s*(handling|handlers?|messages?|"
     r"codes?|states?|boundar(y|ies)|checking|reporting|logging|cases?|paths?|types?|pages?))"
+    # what a browser says of a server that is not there ("localhost refused to connect",
+    # "ERR_CONNECTION_REFUSED")
+    r"|\brefused to connect\b|\bconnection (was )?refused\b|\b(could ?n[o']t|can'?t) be reached\b"
+    r"|\berr_(connection|name_not|address|ssl|cert|timed_out|empty_response|internet|network)"
     r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
     r"sound|response)\b"
     # (not what is sought: "figure out what is missing", "contrast with something that is
@@ -771,6 +775,8 @@ _ELSEWHERE_SESSION = r"\s+((claude|codex)\s+)?(sessions?|conversations?|chats?|t
 #: "the REST API" is not "the rest" of the work).
 _BACK_REF = re.compile(
     r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
+    # reports doing what the agent asked ("did that, and …"), picks one of its options
+    r"^\W*(i\s+)?(did|done|tried|ran)\s+(that|this|those)\b|\boption [a-d1-9]\b|"
     r"\b(it|its|it'?s|those|them|they|again|same|above|instead|as well|too|"
     # not a word for what lies outside the running exchange ("in a previous session",
     # "from earlier in this session", "in another terminal window")

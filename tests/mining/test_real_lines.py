@@ -1074,6 +1074,54 @@ def test_what_no_replay_could_act_on_alone_is_no_new_task() -> None:
     )
 
 
+_PORT_CHANGED = (
+    "Updated to port 9337. **Important**: You'll also need to update the redirect URI in your "
+    "Google Cloud Console OAuth2 credentials to match `http://localhost:9337/oauth2callback`."
+)
+
+
+def test_did_that_reports_doing_what_the_agent_asked() -> None:
+    # scotthamilton77's whole history (wild sample 41's author, not in the repository):
+    # "did that" answers the agent's instruction, so the turn goes on with the task (the
+    # "another terminal tab" after it points nowhere)
+    text = (
+        'did that, and am running in another terminal tab that tells me "Local OAuth callback '
+        'server started on http://localhost:9337/oauth2callback".  This terminal is running '
+        "in WSL ubuntu so it should be accessible by my windows browser (chrome) right?  But "
+        "when I copy that exact URL into my browser it says :site can't be reached - localhost "
+        'refused to connect" with ERR_CONNECTION_REFUSED.'
+    )
+    assert points_back(text[:40])
+    assert kind_of(text, agent_text=_PORT_CHANGED) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I opened http://localhost:9337/oauth2callback and chrome says localhost refused to "
+        "connect",
+        "ERR_CONNECTION_REFUSED on http://localhost:9337",
+        "connection refused on port 9337",
+    ],
+)
+def test_what_a_browser_says_of_a_missing_server_is_a_failure_report(text: str) -> None:
+    assert kind_of(text, agent_text=_PORT_CHANGED) is TurnKind.CORRECTION
+
+
+def test_naming_one_of_the_agents_options_points_back() -> None:
+    # the same history: the agent had laid out its next three tasks and offered to build
+    # them; "with option A" picks one of the options it gave earlier
+    offered = (
+        "**Next 3 Tasks:** 1. Create the email query 2. Chain all 9 stages 3. A CLI tool\n\n"
+        "Would you like me to implement this minimal testing infrastructure?"
+    )
+    text = (
+        "Let's update the tasks.md with phase 3.5.2 with option A so that the details of the "
+        "plan don't get lost."
+    )
+    assert kind_of(text, agent_text=offered) is TurnKind.FOLLOW_UP
+
+
 def test_a_new_piece_of_work_after_done_is_still_a_task() -> None:
     # the same opening with nothing that points at the work just done stands alone
     assert kind_of("Also add a section in the README.md documenting the db options.") is (
