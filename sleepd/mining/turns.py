@@ -776,7 +776,8 @@ _ELSEWHERE_SESSION = r"\s+((claude|codex)\s+)?(sessions?|conversations?|chats?|t
 _BACK_REF = re.compile(
     r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
     # reports doing what the agent asked ("did that, and …"), picks one of its options
-    r"^\W*(i\s+)?(did|done|tried|ran)\s+(that|this|those)\b|\boption [a-d1-9]\b|"
+    # (a capital letter or a digit: "an option a user can set" names none)
+    r"^\W*(i\s+)?(did|done|tried|ran)\s+(that|this|those)\b|\boption ((?-i:[A-D])|[1-9])\b|"
     r"\b(it|its|it'?s|those|them|they|again|same|above|instead|as well|too|"
     # not a word for what lies outside the running exchange ("in a previous session",
     # "from earlier in this session", "in another terminal window")

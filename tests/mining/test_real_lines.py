@@ -1120,6 +1120,9 @@ def test_naming_one_of_the_agents_options_points_back() -> None:
         "plan don't get lost."
     )
     assert kind_of(text, agent_text=offered) is TurnKind.FOLLOW_UP
+    assert points_back("go with option 2") and points_back("with Option B please")
+    # an article after "option" names no option of the agent's
+    assert not points_back("add an option a user can set in the settings page")
 
 
 def test_a_new_piece_of_work_after_done_is_still_a_task() -> None:
