@@ -3921,3 +3921,142 @@ def test_a_verdict_then_thanks_asks_for_nothing_more(text: str) -> None:
 def test_a_verdict_then_thanks_then_a_request_asks_for_more() -> None:
     done = "Done! The toggle now switches the theme and the colours stay readable."
     assert kind_of("Perfect. Thanks! Now add a dark mode", agent_text=done) is (TurnKind.FOLLOW_UP)
+
+
+# --- wild sample 44 (blind, not in the repository) -----------------------------------
+
+RETEST = (
+    "Fix applied: optimized memory management for large files.\n\nPlease re-test:\n"
+    "1. npm run dev\n2. Load your large Telegram export file\n3. Verify correct user count\n\n"
+    'Type "approved" if it works, or report issues'
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one person's four answers to the agent's "Type 'approved' if it works"
+        "crashed again i think",
+        "ran out of memory about 60% through adter finding thousands of users",
+        "it only found 24 users in test stage 5 the file shuld have hundreds of users",
+        "the output has a lot of users with empty names or names which are just punctuation",
+        # the same reports in other words
+        "it segfaulted on the big file",
+        "failed again",
+        "the worker got OOM killed halfway",
+    ],
+)
+def test_a_run_that_died_or_gave_wrong_output_is_a_failure_report(text: str) -> None:
+    assert kind_of(text, agent_text=RETEST, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a failure named as what to handle, not one that happened
+        "add handling for when the worker runs out of memory",
+        "if it crashed, restart it and log why",
+        "failed logins should lock the account after five tries",
+    ],
+)
+def test_a_failure_named_as_work_to_do_is_no_report(text: str) -> None:
+    assert kind_of(text, agent_text=RETEST, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_taking_the_agents_point_is_an_approval() -> None:
+    """Typed while the agent ran, after it said the env var was not needed after all."""
+    said = (
+        "The default `../../data/observe.db` already resolves correctly, so you don't "
+        "actually need the env var. But no harm being explicit. Updated:"
+    )
+    assert kind_of("oh ok you're right!", agent_text=said, queued=True) is TurnKind.APPROVAL
+    for text in ("makes sense", "fair enough, thanks", "ah, got it"):
+        assert kind_of(text, agent_text=said) is TurnKind.APPROVAL
+    # a point taken with a "but" that reports a failure is a correction; a bare sound is
+    # no verdict
+    assert kind_of("you're right, but the test still fails", agent_text=said) is (
+        TurnKind.CORRECTION
+    )
+    assert kind_of("oh", agent_text=said) is not TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize("text", ["claude mcp", "claude mcp list", "codex login"])
+def test_the_agents_own_subcommand_typed_into_the_session_is_for_the_shell(text: str) -> None:
+    # typed after the person stopped the agent: meant for the terminal, not the agent
+    turn_kind = kind_of(text, agent_text="Now let me create the backend API:", after_interrupt=True)
+    assert turn_kind is TurnKind.HOUSEKEEPING
+
+
+def test_a_request_that_names_the_cli_is_no_shell_command() -> None:
+    assert kind_of("claude, add an mcp server for github") is not TurnKind.HOUSEKEEPING
+
+
+def test_a_report_of_the_persons_own_edits_then_commit_closes_the_task() -> None:
+    done = "Updated README.md with the new setup steps and the TypeScript build commands."
+    text = "I made some additional updates to the README. You can commit now"
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
+    # a new request between the report and the closing step stands on its own
+    other = "I fixed the typo. Now add a license file for the package. Then commit"
+    assert kind_of(other, agent_text=done, agent_acted=True) is not TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 44: what the person saw after the agent said it would now work
+        "when logging out and in again after installing with the tray using 'just', the tray "
+        "icon isn't there",
+        "in the system tray, when selecting Daily Update.  It doesn't switch between on and off",
+    ],
+)
+def test_a_thing_not_there_or_not_switching_is_a_failure_report(text: str) -> None:
+    done = "The tray should now start automatically on your next login."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "isn't there a simpler way to do this?",
+        "Also do not apply linting for the tests",
+        "do not open a PR, just commit to the branch",
+        "remember to not run the migrations",
+    ],
+)
+def test_a_question_or_a_prohibition_is_no_failure_report(text: str) -> None:
+    done = "The tray should now start automatically on your next login."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 44, each typed while the agent was still at work
+        "we will need to update instructions on how to get from github and install",
+        "in that educational summary, also make note of the testing that has been done.  this "
+        "is important",
+        "is there a way to install the app and tray-app using 'just'?",
+    ],
+)
+def test_more_work_typed_while_the_agent_runs_is_a_step_of_the_task(text: str) -> None:
+    working = "Now let me update the README with tray mode instructions:"
+    assert kind_of(text, agent_text=working, queued=True) is TurnKind.FOLLOW_UP
+
+
+def test_a_constraint_typed_while_the_agent_runs_still_steers() -> None:
+    working = "Now let me update the README with tray mode instructions:"
+    for text in ("use pnpm instead of npm for all of it", "remember to resolve any merge issues"):
+        assert kind_of(text, agent_text=working, queued=True) is TurnKind.STEERING
+
+
+def test_a_verdict_then_a_request_leaning_on_it_is_left_to_the_model() -> None:
+    """Wild sample 44's labellers read most of these as new tasks, earlier samples' as
+    follow-ups: the rules keep the follow-up reading and mark it hard."""
+    turn = TurnInput(
+        text="great! Next, please investigate the practices of this codebase",
+        has_episode=True,
+        agent_text="Opened the pull request with the rewind feature.",
+        agent_worked=True,
+    )
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.kind is TurnKind.FOLLOW_UP and decision.hard
