@@ -189,6 +189,9 @@ _PASTED_ERROR = re.compile(
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
     r"\bHTTP [45]\d{2}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
+    # a service's status as systemd prints it ("Active: failed (Result: exit-code)",
+    # "Active: inactive (dead)", "(code=exited, status=1/FAILURE)")
+    r"^\s*Active: (failed|inactive \(dead\))|\bstatus=\d+/FAILURE\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
     r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
     # the agent's own service error, pasted back ("⎿ API Error (Request timed out.) ·
@@ -450,6 +453,13 @@ _FAILURE_REPORT = re.compile(
     r"|\b(?!(if|when|whenever|before|once|until)\b)\w+\s+timed out\b"
     r"|\bi\s+(just\s+)?lost (all|my|the|every)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
+    # the agent's claim doubted ("does formatting really succeed?" after "formatting is
+    # clean") and a mismatch found in the result ("note the following name discrepancy")
+    r"|\b(does|did|do|is|are|was|were|has|have)\s+(\w+\s+){0,2}really\s+(succeed|succeeded|"
+    r"work|works|worked|pass|passed|run|ran|fix|fixed|build|built|compile|compiled|finish|"
+    r"finished|complete|completed|format|formatted)\b"
+    r"|\b(note|notice|noticed|there'?s|there (is|are)|i see|i found|found|seeing)\b[^.?!\n]{0,40}"
+    r"\b(discrepanc(y|ies)|mismatch(es)?|inconsisten(cy|cies))\b"
     + _WRONG_ANSWER
     + r"|\b(i|we) (still )?(don'?t|do not|can'?t|cannot|didn'?t|did not) (see|find|hear) "
     r"(the|any|my|our|it|them|a|anything|nothing)\b"
@@ -2091,8 +2101,14 @@ LONG_TURN = 20
 #: Characters from which a line the turn shares with the agent's words is no chance match.
 MIN_ECHOED_LINE = 20
 #: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
-#: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`.
-_RAN_COMMAND = re.compile(r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S")
+#: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`, a
+#: powerline prompt.
+_RAN_COMMAND = re.compile(
+    r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S"
+    # a powerline theme's prompt: Nerd Font icons and segment arrows, private-use glyphs
+    # ("\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status …")
+    r"|^\s*[\ue000-\uf8ff][^\n]*[\ue0b0\ue0b4]\s+\S"
+)
 #: Han, kana and hangul: written without spaces, about two characters to a word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 

@@ -4060,3 +4060,43 @@ def test_a_verdict_then_a_request_leaning_on_it_is_left_to_the_model() -> None:
     )
     decision = classify_turn(turn, lexicon_for())
     assert decision.kind is TurnKind.FOLLOW_UP and decision.hard
+
+
+def test_the_agents_claim_doubted_or_a_mismatch_noted_is_a_correction() -> None:
+    """Wild sample 44: after "Tests pass (224/224) and formatting is clean. Ready for PR."
+    and after the agent built an AppImage."""
+    claimed = "Tests pass (224/224) and formatting is clean. Ready for PR."
+    assert kind_of("does formatting really succeed?", agent_text=claimed, agent_acted=True) is (
+        TurnKind.CORRECTION
+    )
+    noted = (
+        "note the following name discrepancy when building the app image.  === AppImage "
+        "built successfully ===\nOutput: cosmic-bing-wallpaper-x86_64.AppImage"
+    )
+    assert kind_of(noted, agent_text="Built the AppImage.", agent_acted=True) is (
+        TurnKind.CORRECTION
+    )
+    # a question about what something is, and a request to find mismatches, judge nothing
+    for text in ("is it really necessary to keep both files?", "check for naming mismatches"):
+        assert kind_of(text, agent_text=claimed, agent_acted=True) is not TurnKind.CORRECTION
+
+
+POWERLINE_STATUS = (
+    "\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status cosmic-bing-wallpaper-tray.service"
+    "      \ue0b2 ✔\n\n○ cosmic-bing-wallpaper-tray.service - Bing Wallpaper system tray\n"
+    "     Loaded: loaded (/home/u/.config/systemd/user/cosmic-bing-wallpaper-tray.service; "
+    "enabled; preset: enabled)\n"
+)
+
+
+def test_a_service_status_that_shows_it_dead_is_a_pasted_error() -> None:
+    """Wild sample 44: a powerline prompt, `systemctl --user status`, and the service dead."""
+    text = POWERLINE_STATUS + "     Active: inactive (dead) since Fri 2026-01-16 08:30:21 NZDT\n"
+    done = "All good - everything is already pushed and up to date with origin/main."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_a_command_pasted_from_a_powerline_prompt_is_a_report_on_the_task() -> None:
+    text = POWERLINE_STATUS + "     Active: active (running) since Fri 2026-01-16 08:30:21 NZDT\n"
+    done = "All good - everything is already pushed and up to date with origin/main."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
