@@ -777,7 +777,8 @@ _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNOR
 #: A reply opening with a verdict that the work is good.
 _APPROVAL_HEAD = re.compile(
     r"^\W*(thanks|thank you|thx|ty|perfect|excellent|awesome|great|nice|brilliant|cool|good|"
-    r"lgtm|looks (good|great|fine|right)|works|it works|that works|that worked|works now|"
+    r"lgtm|((that|this|it|everything) )?looks (good|great|fine|right|perfect|awesome|amazing|nice)|"
+    r"works|it works|that works|that worked|works now|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
     r"good job|well done|exactly|correct(?!\s+(the|this|that|these|those|it|them|my|your|our|"
@@ -969,7 +970,7 @@ _FOLLOW_STRONG = re.compile(
 )
 #: "also"/"now"/"next" followed by a new piece of work rather than a tweak.
 _NEW_WORK = re.compile(
-    r"^\W*(let'?s\s+)?(also|now|next|then|and)\s+(let'?s\s+|please\s+|can you\s+|could you\s+)?"
+    r"^\W*(let'?s\s+)?(also|now|next|then|and),?\s+(let'?s\s+|please\s+|can you\s+|could you\s+)?"
     r"(add|migrate|implement|create|write|build|set up|setup|refactor|port|convert|integrate|"
     r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
     re.IGNORECASE,
@@ -992,7 +993,8 @@ def _asks_in_a_field(region: str) -> bool:
 #: Opens by setting a next piece of work of the person's own ("i think we should do a
 #: release now", "Let's make a small code change", "we need to add …").
 _OWN_NEXT_STEP = re.compile(
-    r"^\W*(i think\s+|so\s+|now\s+)?(we should|we need to|let'?s|i want to|i'?d like to|i need to)"
+    r"^\W*(i think\s+|so\s+|now,?\s+)?"
+    r"(we should|we need to|let'?s|i want to|i'?d like to|i need to)"
     r"\s+(now\s+)?(do|make|start|create|add|build|write|set up|setup|cut|prepare|ship|publish|"
     r"release|deploy|work on|move on to|tackle)\b",
     re.IGNORECASE,
@@ -1927,12 +1929,20 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if not _requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
         rest = _after_first(verdict)
-        if not _NEW_WORK.search(rest) and (
-            _BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
+        if (
+            not _NEW_WORK.search(rest)
+            and not _OWN_NEXT_STEP.search(rest)
+            and (_BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest))
         ):
             # (the blind labellers of wild sample 44 read 6 of 8 such turns as new tasks,
             # those of earlier samples most as follow-ups: the model decides)
-            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("verdict then refinement",), hard=True)
+            return TurnDecision(
+                TurnKind.FOLLOW_UP,
+                0.6,
+                ("verdict then refinement",),
+                hard=True,
+                approves_previous=True,
+            )
         if _NEW_WORK.search(rest) or _OWN_NEXT_STEP.search(rest):
             # "Merged both PRs. i think we should do a release now": the verdict closes the
             # task, and the person sets the next piece of work

@@ -4100,3 +4100,28 @@ def test_a_command_pasted_from_a_powerline_prompt_is_a_report_on_the_task() -> N
     text = POWERLINE_STATUS + "     Active: active (running) since Fri 2026-01-16 08:30:21 NZDT\n"
     done = "All good - everything is already pushed and up to date with origin/main."
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+def test_that_looks_great_is_a_verdict_on_the_work() -> None:
+    """Wild sample 44: the verdict accepts the work, then "Let's start preparing …" sets
+    the next piece of work (its labeller: a new task)."""
+    turn = TurnInput(
+        text=(
+            "That looks great! Let's start preparing this for pull request. Write up the change "
+            "as a markdown file, describing what all we changed and why."
+        ),
+        has_episode=True,
+        agent_text="That shifts the lower bound inward by 2% of the range.",
+        agent_worked=True,
+    )
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.kind is TurnKind.NEW_TASK
+    assert decision.approves_previous and decision.hard
+    # a verdict, then "Now, I need to …" of the person's own: the next piece of work
+    turn = TurnInput(
+        text="OK, works now. Now, I need to create a tag with the version number",
+        has_episode=True,
+        agent_text="Fixed the build script; the AppImage builds again.",
+        agent_worked=True,
+    )
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
