@@ -21,7 +21,8 @@ Choices worth knowing:
 * Exit codes are read from every output encoding: JSON `{"output","metadata":
   {"exit_code"}}`, code mode's exec results (`{"chunk_id","exit_code","output"}`
   as one part of an output list) and plain text ("Exit code: 1", "Process
-  exited with code 1").
+  exited with code 1"); a command the sandbox stopped ("failed in sandbox
+  MacosSeatbelt with execution error: Denied { … exit_code: 128 … }") failed.
   A non-zero exit code (or an explicit failure) gives the tool_result
   `is_error=True` and one extra `kind="error"` event (external id + ":error");
   the Claude harvester follows the same rule.
@@ -107,6 +108,10 @@ INJECTED_USER_TEXT = re.compile(
     r"|Warning: Your account was flagged for potentially high-risk cyber activity)"
 )
 _PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\s*(-?\d+)", re.I)
+#: A command the sandbox stopped, as Codex 0.4x writes it: "failed in sandbox MacosSeatbelt
+#: with execution error: Denied { output: ExecToolCallOutput { exit_code: 128, … } }".
+_SANDBOX_FAILURE = re.compile(r"^\s*(?:failed in sandbox \S+ with )?execution error:")
+_SANDBOX_EXIT = re.compile(r"\bexit_code: (-?\d+)")
 _SKIPPED_EVENT_MSGS = frozenset(
     {
         "user_message",  # twin of response_item message role=user
@@ -619,6 +624,9 @@ def decode_tool_output(output: Any) -> tuple[str, int | None, bool]:
     decoded = _exec_result(output)
     if decoded is not None:
         return (*decoded, failed)
+    if _SANDBOX_FAILURE.match(output):
+        code = _SANDBOX_EXIT.search(output[:4000])
+        return output, int(code.group(1)) if code else None, True
     return output, _plain_exit_code(output), failed
 
 

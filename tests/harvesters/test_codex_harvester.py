@@ -119,6 +119,21 @@ def test_decode_tool_output_variants() -> None:
     assert decode_tool_output('{"not": "tool json"}')[1] is None
 
 
+def test_a_command_the_sandbox_stopped_is_a_failed_call() -> None:
+    """Codex 0.44 (a real rollout of wild sample 44, not in the repository): the sandbox
+    refused `git checkout -b`; the output names the exit code inside Rust's debug print."""
+    denied = (
+        "failed in sandbox MacosSeatbelt with execution error: Denied { output: "
+        'ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: "", '
+        'truncated_after_lines: None }, stderr: StreamOutput { text: "fatal: cannot lock ref '
+        "'refs/heads/001-build': Unable to create '.git/refs/heads/001-build.lock': "
+        'Operation not permitted\\n", truncated_after_lines: None } } }'
+    )
+    assert decode_tool_output(denied) == (denied, 128, True)
+    # the words inside an ordinary output are no failure
+    assert decode_tool_output("grep hit: execution error: handled above")[2] is False
+
+
 def test_aborted_turn_is_an_interrupt_and_tokens_use_last_usage_once(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
