@@ -22,7 +22,8 @@ Choices worth knowing:
   {"exit_code"}}`, code mode's exec results (`{"chunk_id","exit_code","output"}`
   as one part of an output list) and plain text ("Exit code: 1", "Process
   exited with code 1"); a command the sandbox stopped ("failed in sandbox
-  MacosSeatbelt with execution error: Denied { … exit_code: 128 … }") failed.
+  MacosSeatbelt with execution error: Denied { … exit_code: 128 … }") failed, and
+  so did one the person refused ("exec command rejected by user").
   A non-zero exit code (or an explicit failure) gives the tool_result
   `is_error=True` and one extra `kind="error"` event (external id + ":error");
   the Claude harvester follows the same rule.
@@ -111,6 +112,9 @@ _PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\
 #: A command the sandbox stopped, as Codex 0.4x writes it: "failed in sandbox MacosSeatbelt
 #: with execution error: Denied { output: ExecToolCallOutput { exit_code: 128, … } }".
 _SANDBOX_FAILURE = re.compile(r"^\s*(?:failed in sandbox \S+ with )?execution error:")
+#: A call the person refused when Codex asked to approve it (the VS Code extension):
+#: "exec command rejected by user", "patch rejected by user".
+_REJECTED_BY_PERSON = re.compile(r"^\s*(?:exec command|patch) rejected by user\b")
 _SANDBOX_EXIT = re.compile(r"\bexit_code: (-?\d+)")
 _SKIPPED_EVENT_MSGS = frozenset(
     {
@@ -624,6 +628,8 @@ def decode_tool_output(output: Any) -> tuple[str, int | None, bool]:
     decoded = _exec_result(output)
     if decoded is not None:
         return (*decoded, failed)
+    if _REJECTED_BY_PERSON.match(output):
+        return output, None, True
     if _SANDBOX_FAILURE.match(output):
         code = _SANDBOX_EXIT.search(output[:4000])
         return output, int(code.group(1)) if code else None, True

@@ -419,7 +419,11 @@ _ACTING = re.compile(
     r"^(?!.*todo)(.*(edit|write|patch|bash|shell|exec|command|notebook|run|agent|task).*)$",
     re.IGNORECASE,
 )
-_REFUSAL = re.compile(r"user doesn'?t want to (proceed|take)|tool use was rejected", re.IGNORECASE)
+_REFUSAL = re.compile(
+    r"user doesn'?t want to (proceed|take)|tool use was rejected"
+    r"|^\s*(exec command|patch) rejected by user\b",
+    re.IGNORECASE,
+)
 
 
 def _context(current: EpisodeDraft | None, agent_text: str) -> str:

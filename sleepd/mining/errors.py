@@ -66,13 +66,17 @@ _KNOCK_ON = re.compile(
     re.IGNORECASE,
 )
 #: A tool result that says the person refused the call ("The user doesn't want to proceed
-#: with this tool use", a plan "rejected by the user"); not the calls cancelled with it
+#: with this tool use", a plan "rejected by the user", Codex's "exec command rejected by
+#: user"); not the calls cancelled with it
 #: ("… doesn't want to take this action right now"), which are knock-ons of the refusal.
 REFUSED = re.compile(
     r"user doesn'?t want to proceed with this tool use|tool use was rejected"
-    r"|\bplan that was rejected by the user\b",
+    r"|\bplan that was rejected by the user\b"
+    # Codex, when the person declines to approve a command or a patch
+    r"|^\s*(exec command|patch) rejected by user\b",
     re.IGNORECASE,
 )
+_CODEX_REFUSED = re.compile(r"\s*(exec command|patch) rejected by user\b")
 #: Claude Code's result for a call the person stopped while it ran (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
 #: what it had printed; a bare `Interrupted by user`): the person's act, not a tool failing.
@@ -198,6 +202,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     head = event.text[:600]
     return bool(
         _TOOL_USE_ERROR.search(event.text)
+        or _CODEX_REFUSED.match(head)  # stored before the harvest flagged it
         or _PATCH_FAILED.search(head)
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)

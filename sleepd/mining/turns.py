@@ -946,6 +946,13 @@ def picks_listed_item(region: str, agent_text: str) -> bool:
 #: A reply that names one of the options ("option 1", "Option B", "B", "2)").
 _NAMES_OPTION = re.compile(r"\boption\s+(?:[a-d]|[1-9])\b|^\W*\(?(?:[A-D]|[1-9])\)?\W*$", re.I)
 #: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
+#: A means of work swapped for another ("use terminal instead of powershell then", "try
+#: pnpm rather than npm", "switch to the REST API instead").
+_SWAPS_THE_MEANS = re.compile(
+    r"^\W*(please\s+|ok,?\s+|so\s+|then\s+)?(use|try|switch to|go with)\s+[^.?!\n]{1,40}?"
+    r"\b(instead|rather than)\b",
+    re.IGNORECASE,
+)
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 _AGENT_GAVE_UP = re.compile(
     r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
@@ -2035,6 +2042,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if agent_proposes(turn.agent_text) and _PUSHBACK.search(region):
         # questions the plan before anything was done: redirects, judges no result
         return TurnDecision(TurnKind.STEERING, 0.6, ("pushes back on a proposal",), hard=True)
+    if not done and words <= 12 and _SWAPS_THE_MEANS.match(region):
+        # "use terminal instead of powershell then", after the agent explained why it used
+        # PowerShell: how to work, short of a result to judge
+        return TurnDecision(TurnKind.STEERING, 0.6, ("swaps the means",), hard=True)
     if (done or asked) and _NEW_WORK.search(region[:80]) and not refers_back:
         # "Let's also migrate to AudioWorklet" after the agent finished: more work
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)

@@ -533,3 +533,13 @@ def test_a_tool_search_output_of_any_shape_never_fails(
         ("call_c", True),
     ]
     assert got[1].text == "x"
+
+
+def test_a_call_the_person_refused_is_a_failed_call() -> None:
+    """The VS Code extension's answer when the person declines to approve a command."""
+    assert decode_tool_output("exec command rejected by user") == (
+        "exec command rejected by user",
+        None,
+        True,
+    )
+    assert decode_tool_output("patch rejected by user")[2] is True

@@ -4125,3 +4125,44 @@ def test_that_looks_great_is_a_verdict_on_the_work() -> None:
         agent_worked=True,
     )
     assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
+
+
+# --- Codex's refusal, as the VS Code extension writes it (wild sample 45) -------------------
+
+
+def test_a_codex_command_the_person_refused_is_a_benign_error() -> None:
+    events = [
+        _call(1, "shell", '{"command": ["powershell", "-Command", "Get-Content spec.md"]}'),
+        _result(2, 1, "exec command rejected by user", is_error=True),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "benign"
+    # stored unflagged by an earlier harvest: still the person's refusal
+    unflagged = [events[0], _result(2, 1, "exec command rejected by user")]
+    assert judge_errors(unflagged).verdicts[2].kind == "benign"
+
+
+def test_what_the_person_types_after_refusing_a_codex_command_steers() -> None:
+    """Python-AI-Solutions/agentic-neurodata-conversion (wild sample 45, not in the
+    repository): the person declined the agent's PowerShell call, then said how to work."""
+    b = (
+        SessionBuilder()
+        .prompt("read the spec file and summarise it for me")
+        .call("shell", '{"command": ["powershell", "-Command", "Get-Content spec.md"]}', "x1")
+        .result("x1", "exec command rejected by user", error=True)
+        .prompt("use terminal instead of powershell then")
+    )
+    kinds = dict(_kinds(b))
+    assert kinds["use terminal instead of powershell then"] is TurnKind.STEERING
+
+
+def test_swapping_the_means_after_an_answer_steers() -> None:
+    """Wild sample 45: the agent had explained why it read files with PowerShell."""
+    answer = (
+        "You don't have to stick to PowerShell. A few other options: `type .\\path\\to\\file`, "
+        "`more`, a Python one-liner. Any of those will show the file's contents."
+    )
+    assert kind_of("use terminal instead of powershell then", agent_text=answer) is (
+        TurnKind.STEERING
+    )
+    # after the agent's done claim the same words ask for a change of the work: not steering
+    assert kind_of("use the REST API instead of GraphQL for the export") is not TurnKind.STEERING
