@@ -376,8 +376,9 @@ _FAILURE_REPORT = re.compile(
     r"switch|switches|switched|launch|launches|launched|close|closes|refresh|refreshes|"
     r"reload|reloads|apply|applies|applied|take effect|register|registers|registered|"
     # a thing that is not where it should be ("the tray icon isn't there"; not "isn't there
-    # a simpler way")
-    r"there(?! (a|an|any|some|another|one|more|anything|something)\b)(?!\s*\?)|"
+    # a simpler way", "won't there be issues")
+    r"there(?! (a|an|any|some|another|one|more|anything|something|be|been|was|were|is|are)\b)"
+    r"(?!\s*\?)|"
     # what a fix fails to do ("I changed it to round in AA 50 but that didn't correct it")
     r"correct|corrected|solve|solved|resolve|resolved|help(?! but)|helped|change anything|"
     r"do anything)\b"
@@ -754,8 +755,9 @@ _REQUEST = re.compile(
 #: to install", "in that summary, also make note of the testing", "is there a way to
 #: install it using 'just'?"): a step added to the task, not a constraint on how to work.
 _ADDS_WORK = re.compile(
-    r"\b(we|you|i)('ll| will| would)? need (to (add|update|write|make|create|include|document|"
-    r"change|fix|build|ship|release)|an? (new |simpler |better |separate )?\w+)\b|"
+    r"\b(we|you|i)('ll| will| would)? need to (add|update|write|make|create|include|document|"
+    r"change|fix|build|ship|release)\b|\b(we|you)('ll| will| would)? need an? (new |simpler |"
+    r"better |separate )?\w+|"
     r"\balso (make note|note|add|update|write|include|mention|document|create|put)\b|"
     r"\blet'?s (also )?(make|add|create|build|write|include)\b|\bis there a way to\b",
     re.IGNORECASE,
@@ -2042,7 +2044,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if agent_proposes(turn.agent_text) and _PUSHBACK.search(region):
         # questions the plan before anything was done: redirects, judges no result
         return TurnDecision(TurnKind.STEERING, 0.6, ("pushes back on a proposal",), hard=True)
-    if not done and words <= 12 and _SWAPS_THE_MEANS.match(region):
+    if not done and not asked and words <= 12 and _SWAPS_THE_MEANS.match(region):
         # "use terminal instead of powershell then", after the agent explained why it used
         # PowerShell: how to work, short of a result to judge
         return TurnDecision(TurnKind.STEERING, 0.6, ("swaps the means",), hard=True)

@@ -4018,6 +4018,7 @@ def test_a_thing_not_there_or_not_switching_is_a_failure_report(text: str) -> No
     "text",
     [
         "isn't there a simpler way to do this?",
+        "won't there be any issues with this approach?",
         "Also do not apply linting for the tests",
         "do not open a PR, just commit to the branch",
         "remember to not run the migrations",
@@ -4045,7 +4046,11 @@ def test_more_work_typed_while_the_agent_runs_is_a_step_of_the_task(text: str) -
 
 def test_a_constraint_typed_while_the_agent_runs_still_steers() -> None:
     working = "Now let me update the README with tray mode instructions:"
-    for text in ("use pnpm instead of npm for all of it", "remember to resolve any merge issues"):
+    for text in (
+        "use pnpm instead of npm for all of it",
+        "remember to resolve any merge issues",
+        "hold on, I need a minute to check the server",
+    ):
         assert kind_of(text, agent_text=working, queued=True) is TurnKind.STEERING
 
 
@@ -4166,3 +4171,8 @@ def test_swapping_the_means_after_an_answer_steers() -> None:
     )
     # after the agent's done claim the same words ask for a change of the work: not steering
     assert kind_of("use the REST API instead of GraphQL for the export") is not TurnKind.STEERING
+    # the answer to the agent's question is an answer, not a redirect
+    asked = "Should I read it with PowerShell or with the terminal?"
+    assert kind_of("use terminal instead of powershell", agent_text=asked) is not (
+        TurnKind.STEERING
+    )
