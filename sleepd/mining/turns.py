@@ -1943,8 +1943,8 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             and not _OWN_NEXT_STEP.search(rest)
             and (_BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest))
         ):
-            # (the blind labellers of wild sample 44 read 6 of 8 such turns as new tasks,
-            # those of earlier samples most as follow-ups: the model decides)
+            # (blind labellers read such turns both ways, new task and follow-up, from one
+            # sample to the next: the model decides)
             return TurnDecision(
                 TurnKind.FOLLOW_UP,
                 0.6,
