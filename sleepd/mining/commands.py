@@ -201,6 +201,10 @@ def local_command_part(text: str) -> tuple[str, str] | None:
     return "output", "\n".join(part for part in printed if part)
 
 
+#: A folder, then a shell's prompt sign and a command: "/work $ ping …", "/app # ls".
+_PROMPT_AFTER_FOLDER = re.compile(r"^\s*/[\w.~-]*\s*[$#%]\s+\S")
+
+
 def parse_command(text: str) -> SlashCommand | None:
     """The slash command a user record carries, or None. A bash-mode command the
     person ran themselves (`! cmd`, stored as `<bash-input>`) and a memory added with
@@ -223,6 +227,10 @@ def parse_command(text: str) -> SlashCommand | None:
         # a path such as "/usr/bin/env" is not a command
         first_line = text.strip().splitlines()[0]
         if "/" in first_line.split()[0][1:]:
+            return None
+        # nor is a shell prompt that shows its folder, pasted with what it ran
+        # ("/work $ ping www.googleapis.com")
+        if _PROMPT_AFTER_FOLDER.match(first_line):
             return None
         return SlashCommand(name=match.group(1), args=(match.group(2) or "").strip())
     return None

@@ -189,6 +189,10 @@ _PASTED_ERROR = re.compile(
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
     r"\bHTTP [45]\d{2}\b|\bstatus(?: code)? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
+    # a process result pasted as JSON or a debug print with a failure in it
+    # ("\"exit_code\":-1", "\"stderr\": String(\"error: unexpected argument …")
+    r"\\?\"exit_code\\?\"\s*:\s*-?[1-9]|"
+    r"\\?\"stderr\\?\"\s*:\s*(String\()?\\?\"\s*(\w+ )?(error|fatal|panic)\b|"
     # a service's status as systemd prints it ("Active: failed (Result: exit-code)",
     # "Active: inactive (dead)", "(code=exited, status=1/FAILURE)")
     r"^\s*Active: (failed|inactive \(dead\))|\bstatus=\d+/FAILURE\b|"
@@ -365,7 +369,7 @@ _FAILURE_REPORT = re.compile(
     r"happening|exist|exists|respond|responds|move|moves|play|plays|playing|fix|fixed|look right|"
     r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
     # ("i do not see why you decided …" asks for the agent's reasons, sees nothing missing)
-    r"connects|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
+    r"connects|connected|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
     r"see(?:ing)?(?! (why|how|when|whether|the (point|need|reason))\b)|"
     r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|complete|"
     r"completed|"
@@ -2125,12 +2129,14 @@ LONG_TURN = 20
 MIN_ECHOED_LINE = 20
 #: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
 #: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`, a
-#: powerline prompt.
+#: powerline prompt, a folder before `$`.
 _RAN_COMMAND = re.compile(
     r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S"
     # a powerline theme's prompt: Nerd Font icons and segment arrows, private-use glyphs
     # ("\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status …")
     r"|^\s*[\ue000-\uf8ff][^\n]*[\ue0b0\ue0b4]\s+\S"
+    # a prompt that shows the folder ("/work $ ping www.googleapis.com", "~/app % ls")
+    r"|^\s*[~/][\w./~-]*\s*[$#%]\s+\S"
 )
 #: Han, kana and hangul: written without spaces, about two characters to a word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")

@@ -4176,3 +4176,40 @@ def test_swapping_the_means_after_an_answer_steers() -> None:
     assert kind_of("use terminal instead of powershell", agent_text=asked) is not (
         TurnKind.STEERING
     )
+
+
+# --- wild sample 46: an older Codex rollout's author pasting the tool's own output ---------
+
+
+def test_a_prompt_that_shows_its_folder_is_no_slash_command() -> None:
+    pasted = (
+        "/work $ ping www.googleapis.com\nPING www.googleapis.com (172.217.165.10): 56 data "
+        "bytes\n^C it seems ping works for outbound connections, but curl is not installed"
+    )
+    assert parse_command(pasted) is None
+    assert parse_command("/app # ls -la") is None
+    assert parse_command("/release patch") is not None  # a command with arguments still is
+    done = "Outbound requests now go through the proxy; web search should work."
+    assert kind_of(pasted, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a process result as JSON, its escapes kept, and Rust's debug print of one
+        'l_id\\":\\"call_c1\\",\\"stderr\\":\\"sandbox error: command was killed by a '
+        'signal\\",\\"exit_code\\":-1,\\"duration\\":{\\"secs\\":0}',
+        '"stderr": String("error: unexpected argument \'--ask-for-approval\' found\\n\\n  '
+        "tip: to pass '--ask-for-approval' as a value, use '-- --ask-for-approval'\\n\"),\n"
+        '            "stdout": String(""),',
+        "seems that the ocodex-labs/shared folder is not connected to the /work/ dir in the "
+        "docker containers",
+    ],
+)
+def test_a_pasted_process_result_that_failed_is_a_correction(text: str) -> None:
+    done = "The orchestrator now starts each worker with write access. Try it again."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_a_pasted_process_result_that_succeeded_is_no_error() -> None:
+    assert not has_pasted_error('{"exit_code": 0, "stdout": "ok", "stderr": ""}')
