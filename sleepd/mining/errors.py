@@ -77,6 +77,7 @@ REFUSED = re.compile(
     re.IGNORECASE,
 )
 _CODEX_REFUSED = re.compile(r"\s*(exec command|patch) rejected by user\b")
+_CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox \S+ with execution error:")
 #: Claude Code's result for a call the person stopped while it ran (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
 #: what it had printed; a bare `Interrupted by user`): the person's act, not a tool failing.
@@ -202,7 +203,8 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     head = event.text[:600]
     return bool(
         _TOOL_USE_ERROR.search(event.text)
-        or _CODEX_REFUSED.match(head)  # stored before the harvest flagged it
+        or _CODEX_REFUSED.match(head)  # these two stored before the harvest flagged them
+        or _CODEX_SANDBOX_STOPPED.match(head)
         or _PATCH_FAILED.search(head)
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)

@@ -4146,6 +4146,17 @@ def test_a_codex_command_the_person_refused_is_a_benign_error() -> None:
     assert judge_errors(unflagged).verdicts[2].kind == "benign"
 
 
+def test_a_codex_command_the_sandbox_stopped_is_a_root_error_even_stored_unflagged() -> None:
+    denied = (
+        "failed in sandbox MacosSeatbelt with execution error: Denied { output: "
+        'ExecToolCallOutput { exit_code: 128, stderr: StreamOutput { text: "fatal: cannot '
+        "lock ref 'refs/heads/001-build'\" } } }"
+    )
+    events = [_call(1, "shell", '{"command": ["git", "checkout", "-b", "001-build"]}')]
+    verdicts = judge_errors([*events, _result(2, 1, denied)]).verdicts
+    assert verdicts[2].kind == "root"
+
+
 def test_what_the_person_types_after_refusing_a_codex_command_steers() -> None:
     """Python-AI-Solutions/agentic-neurodata-conversion (wild sample 45, not in the
     repository): the person declined the agent's PowerShell call, then said how to work."""
