@@ -1619,7 +1619,15 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bnão (funciona|aparece|carrega|abre|compila|mostra)\b|"
     r"\b(o )?erro (ainda |continua a )?persist(e|iu)\b|\bcontinua (dando erro|com erro|igual|"
     r"sem funcionar)\b|\bnada acontece\b|"
-    r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|\bgeht (immer noch )?nicht\b|"
+    r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|"
+    # ("es geht nicht darum, dass …" is "it is not about …")
+    r"\bgeht (immer noch )?nicht\b(?! (darum|um)\b)|"
+    # nothing heard or seen ("kann nichts hören", "Ich höre aber nichts", "nur Stille", "je
+    # n'entends rien", "no oigo nada", "não vejo nada")
+    r"\b(kann|konnte) (immer noch |noch immer |noch |leider |aber )*nichts (hören|sehen)\b|"
+    r"\b(höre|sehe) (immer noch |noch immer |noch |leider |aber )*nichts\b|\bnur stille\b|"
+    r"\bje n'(entends|vois) (toujours )?rien\b|\bno (oigo|escucho|veo) nada\b|"
+    r"\bnão (ouço|escuto|vejo) nada\b|"
     r"\bwird nicht (angezeigt|geladen|gespeichert)\b|\b(immer noch|weiterhin) (der gleiche|"
     r"derselbe) fehler\b|\bnichts passiert\b|"
     # Turkish ("çalışmıyor", "resimler görünmüyor", "hala aynı hata", "hata veriyor")

@@ -4224,3 +4224,32 @@ def test_a_pasted_process_result_that_failed_is_a_correction(text: str) -> None:
 
 def test_a_pasted_process_result_that_succeeded_is_no_error() -> None:
     assert not has_pasted_error('{"exit_code": 0, "stdout": "ok", "stderr": ""}')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 46 (German; not in the repository), after the agent said the voice
+        # server now reads its summaries aloud
+        "kann nichts hören",
+        "Kannst du das bitte auch in die Tat umsetzen? Ich sehe deine Zusammenfassung auf dem "
+        "Screen. Ich höre aber nichts.",
+        "Nur Stille. System Ton funktioniert aber. Das ist frustrierend",
+        # the same in other languages people write to agents in
+        "je n'entends rien",
+        "no oigo nada",
+    ],
+)
+def test_nothing_heard_or_seen_is_a_failure_report_in_other_languages(text: str) -> None:
+    done = "Ottie sollte dir gerade die Zusammenfassung vorlesen. Hast du sie gehört?"
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_es_geht_nicht_darum_is_no_failure_report() -> None:
+    """'Es geht nicht darum, dass …' is 'it is not about …', not 'it does not work'."""
+    text = (
+        "Kannst du bitte sicherstellen, dass Ottie sich häufiger meldet mit einem "
+        "Zwischenstatus? Es geht nicht darum, dass er mir jede technische Zeile vorliest."
+    )
+    done = "Ottie sollte dir gerade die Zusammenfassung vorlesen."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
