@@ -441,6 +441,14 @@ _FAILURE_REPORT = re.compile(
     r"|^\W*((it|that|this)\s+)?(crashed|died|froze|hung|errored|failed)(\s+(again|too))?"
     r"\s*([.!?,]|$|i think|with|on|at|after|when|while|because)"
     r"|\b(ran|runs|running|run)\s+out\s+of\s+(memory|ram|heap|disk|space)\b"
+    # what a run did ("they both exit immediately") and what a try gave ("I tried to run the
+    # gui using your instructions and got: …")
+    r"|(?<!make )(?<!makes )(?<!let )(?<!have )(?<!should )(?<!to )"
+    r"\b(it|they|both|this|that|app|gui|server|process|program|script|window|commands?)\s+"
+    r"(both\s+|all\s+|just\s+)?(exits?|exited|quits?|closes|closed|crashes|dies|died)\s+"
+    r"(immediately|right away|"
+    r"instantly|at once|straight away|on (start|startup|launch))\b"
+    r"|\b(tried|ran|run|running|launched|started)\b[^.?!\n]{0,80}\band (got|get)\s*:"
     r"|\b(got|gets|was|were|get|been)\s+(oom[- ]?)?killed\b|\bsegfault(ed|s)?\b"
     # the output described as wrong ("the output has a lot of users with empty names")
     r"|\b(output|result|results|list|report|export|file|table|page|data)\s+(has|have|contains?|"
@@ -2143,8 +2151,10 @@ _RAN_COMMAND = re.compile(
     # a powerline theme's prompt: Nerd Font icons and segment arrows, private-use glyphs
     # ("\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status …")
     r"|^\s*[\ue000-\uf8ff][^\n]*[\ue0b0\ue0b4]\s+\S"
-    # a prompt that shows the folder ("/work $ ping www.googleapis.com", "~/app % ls")
+    # a prompt that shows the folder ("/work $ ping www.googleapis.com", "~/app % ls"), and
+    # zsh's own "user@host folder %" ("neil@MacBook-Pro app % npm run cli")
     r"|^\s*[~/][\w./~-]*\s*[$#%]\s+\S"
+    r"|^\s*(\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(\s+[^\s%$#]{1,60})?\s*[%$#]\s+\S"
 )
 #: Han, kana and hangul: written without spaces, about two characters to a word.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")

@@ -4253,3 +4253,43 @@ def test_es_geht_nicht_darum_is_no_failure_report() -> None:
     )
     done = "Ottie sollte dir gerade die Zusammenfassung vorlesen."
     assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+# --- wild sample 47 (not in the repository) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Im using your suggested commands and they both exit immediately. I think you need to "
+        "confirm the entry points.",
+        "I tried to run the gui using your instructions and got: (.venv) randy@development"
+        "~/projects/OpenPrintKit>python -m opk.gui",
+    ],
+)
+def test_a_run_that_quit_at_once_or_a_try_and_what_it_got_is_a_failure_report(text: str) -> None:
+    done = "Run `opk-gui` to start the GUI; it opens the printer profile editor."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["make it exit immediately on error", "I tried it and got it working, thanks"],
+)
+def test_asking_for_a_quick_exit_or_a_try_that_worked_is_no_report(text: str) -> None:
+    done = "Run `opk-gui` to start the GUI; it opens the printer profile editor."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_a_command_pasted_from_a_zsh_prompt_is_a_report_on_the_task() -> None:
+    text = (
+        "neilhart@NEILs-MacBook-Pro token-analysis-autopilot % npm run cli run --new-engine\n\n"
+        "> token-analysis-autopilot@0.1.0 cli\n> tsx src/cli.ts run --new-engine\n\n"
+        "Analysed 1,204 sessions in 3.2 s\n"
+        "Top models by tokens: claude-opus-4 812,331 input 95,112 output; claude-sonnet-4 "
+        "401,877 input 41,006 output; gpt-5 120,554 input 9,981 output\n"
+        "Cache hit rate 71 percent, estimated cost 14.20 dollars, report written to "
+        "token-report.json in the current folder"
+    )
+    done = "The new engine is wired in behind `--new-engine`; run it to compare the figures."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
