@@ -453,16 +453,42 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # Claude Code 1.0 wrote a bare "Error", with no code, for a command that failed and
         # printed nothing: a question's "no" (an error of its own would have been printed)
         exit_code, text = 1, ""
-    if exit_code != 1 or not command:
+    if exit_code is None or exit_code == 0 or not command:
         return False
     final = deciding_command(command)  # what a shell, ssh or a container runs decides
     family = command_family(final)
+    if _answers_with_its_status(family, final, exit_code, text):
+        return True
+    if exit_code != 1:
+        return False
     if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
         return False
     if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
         return True  # their output is the difference itself, error words included
     body = [ln for ln in text.splitlines() if ln.strip() and not _EXIT_LINE.match(ln)]
     return not any(_ERROR_TEXT.search(ln) for ln in body[:20])
+
+
+#: Programs a question about a path is asked with ("is it there?").
+_PATH_PROBES = frozenset({"ls", "stat", "readlink", "realpath", "file"})
+#: Standard error sent away, as the command was written or as the shell words join it again
+#: ("2>/dev/null", "2 '>' /dev/null", "&>/dev/null").
+_ERRORS_SILENCED = re.compile(r"(2|&)\s*'?>'?\s*/dev/null\b")
+_GLOB_UNMATCHED = re.compile(r"\bno matches found\b|\bbad pattern\b")
+#: `systemctl` asked about a unit: exit 3 is "not running", 1 "not enabled" / "not failed".
+_SYSTEMCTL_QUESTION = re.compile(r"\bsystemctl\b.*\s(status|is-active|is-enabled|is-failed)\b")
+
+
+def _answers_with_its_status(family: str, final: str, exit_code: int, text: str) -> bool:
+    """A question whose exit status is the answer beyond exit 1: a path looked up with its
+    errors silenced (`ls Dockerfile* 2>/dev/null`: exit 1 or 2, "none there"; the agent asked
+    whether it exists and said it expected a no), and `systemctl status` of a unit that is
+    not running (exit 3)."""
+    if family in _PATH_PROBES and exit_code in (1, 2) and _ERRORS_SILENCED.search(final):
+        # (zsh's own "no matches found" for the glob is not silenced: the probe never ran)
+        body = [ln for ln in text.splitlines() if ln.strip() and not _EXIT_LINE.match(ln)]
+        return not any(_ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln) for ln in body[:20])
+    return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))
 
 
 @dataclass

@@ -4293,3 +4293,35 @@ def test_a_command_pasted_from_a_zsh_prompt_is_a_report_on_the_task() -> None:
     )
     done = "The new engine is wired in behind `--new-engine`; run it to compare the figures."
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output"),
+    [
+        # wild sample 45: existence probes with their errors silenced, in a login shell
+        # that prints nvm's line first
+        ("ls Dockerfile* 2>/dev/null", 1, "Now using node v22.20.0 (npm v10.9.3)"),
+        ("bash -lc 'ls -d specs/*-orchestrator-architecture 2>/dev/null'", 2, ""),
+        # wild sample 44: a unit that is not running answers `status` with exit 3
+        ("systemctl --user status cosmic-bing-wallpaper-tray.service", 3, "inactive (dead)"),
+    ],
+)
+def test_a_question_whose_status_is_the_answer_is_benign(
+    command: str, code: int, output: str
+) -> None:
+    assert is_benign_exit(command, code, output)
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output"),
+    [
+        ("ls -d specs/*-x", 2, "ls: specs/*-x: No such file or directory"),  # not silenced
+        # zsh refuses the glob itself: the probe never ran (the labelled set reads it root)
+        ("ls -d ~/.claude/projects/*tmp* 2>/dev/null", 1, "(eval):1: no matches found: *tmp*"),
+        ("systemctl --user start tray.service", 3, "Job for tray.service failed"),
+    ],
+)
+def test_a_probe_that_did_not_run_or_a_command_that_failed_stays_root(
+    command: str, code: int, output: str
+) -> None:
+    assert not is_benign_exit(command, code, output)
