@@ -1137,7 +1137,6 @@ _OWN_DOING = re.compile(
     r"pushed|committed|ran|tested|adjusted|corrected)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def reports_then_closes(region: str) -> bool:
