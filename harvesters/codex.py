@@ -110,8 +110,10 @@ INJECTED_USER_TEXT = re.compile(
 )
 _PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\s*(-?\d+)", re.I)
 #: A command the sandbox stopped, as Codex 0.4x writes it: "failed in sandbox MacosSeatbelt
-#: with execution error: Denied { output: ExecToolCallOutput { exit_code: 128, … } }".
-_SANDBOX_FAILURE = re.compile(r"^\s*(?:failed in sandbox \S+ with )?execution error:")
+#: with execution error: Denied { output: ExecToolCallOutput { exit_code: 128, … } }", or
+#: "failed in sandbox: sandbox error: command was killed by a signal" (with what the command
+#: printed after the colon, or nothing).
+_SANDBOX_FAILURE = re.compile(r"^\s*(?:failed in sandbox\b|(?:sandbox|execution) error:)")
 #: A call the person refused when Codex asked to approve it (the VS Code extension):
 #: "exec command rejected by user", "patch rejected by user".
 _REJECTED_BY_PERSON = re.compile(r"^\s*(?:exec command|patch) rejected by user\b")

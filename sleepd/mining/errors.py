@@ -77,7 +77,7 @@ REFUSED = re.compile(
     re.IGNORECASE,
 )
 _CODEX_REFUSED = re.compile(r"\s*(exec command|patch) rejected by user\b")
-_CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox \S+ with execution error:")
+_CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
 #: Claude Code's result for a call the person stopped while it ran (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
 #: what it had printed; a bare `Interrupted by user`): the person's act, not a tool failing.

@@ -130,6 +130,10 @@ def test_a_command_the_sandbox_stopped_is_a_failed_call() -> None:
         'Operation not permitted\\n", truncated_after_lines: None } } }'
     )
     assert decode_tool_output(denied) == (denied, 128, True)
+    # the shorter form of later versions, with what the command printed or nothing
+    killed = "failed in sandbox: sandbox error: command was killed by a signal"
+    assert decode_tool_output(killed) == (killed, None, True)
+    assert decode_tool_output("failed in sandbox: ")[2] is True
     # the words inside an ordinary output are no failure
     assert decode_tool_output("grep hit: execution error: handled above")[2] is False
 

@@ -4155,6 +4155,8 @@ def test_a_codex_command_the_sandbox_stopped_is_a_root_error_even_stored_unflagg
     events = [_call(1, "shell", '{"command": ["git", "checkout", "-b", "001-build"]}')]
     verdicts = judge_errors([*events, _result(2, 1, denied)]).verdicts
     assert verdicts[2].kind == "root"
+    killed = "failed in sandbox: sandbox error: command was killed by a signal"
+    assert judge_errors([*events, _result(2, 1, killed)]).verdicts[2].kind == "root"
 
 
 def test_what_the_person_types_after_refusing_a_codex_command_steers() -> None:
