@@ -4327,3 +4327,12 @@ def test_a_probe_that_did_not_run_or_a_command_that_failed_stays_root(
     command: str, code: int, output: str
 ) -> None:
     assert not is_benign_exit(command, code, output)
+
+
+@pytest.mark.parametrize(
+    "text", ["c'est le serveur linear qui n'apparait pas", "ça ne se lance toujours pas"]
+)
+def test_a_thing_that_does_not_appear_or_start_is_a_failure_report_in_french(text: str) -> None:
+    """Wild sample 48 (a French Codex session, not in the repository)."""
+    done = "J'ai ajouté le serveur MCP Linear à la configuration ; redémarre Codex."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
