@@ -1603,7 +1603,8 @@ def _correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[st
 #: that say something does not work, does not show, or still fails ("rien ne s'affiche",
 #: "no funciona", "o erro ainda persiste", "funktioniert nicht", "не работает").
 _FAILURE_REPORT_ELSEWHERE = re.compile(
-    r"\b(ne|n')\s?(fonctionne|marche|s'affiche|charge|démarre|compile|s'ouvre|appara[iî]t|se lance)( plus| toujours)?"
+    r"\b(ne|n')\s?(fonctionne|marche|s'affiche|charge|démarre|compile|s'ouvre|appara[iî]t|"
+    r"se lance)( plus| toujours)?"
     r" pas\b|\brien ne (s'affiche|se passe|marche|fonctionne|change)\b|"
     r"\btoujours (la même erreur|le même problème|le même bug)\b|"
     # "toujours pas, vérifie …" as the whole verdict: still not (working)
