@@ -419,9 +419,11 @@ _ACTING = re.compile(
     r"^(?!.*todo)(.*(edit|write|patch|bash|shell|exec|command|notebook|run|agent|task).*)$",
     re.IGNORECASE,
 )
+#: Codex's result for a command or a patch the person declined to approve (the VS Code
+#: extension): the person's refusal, like Claude Code's "doesn't want to proceed".
+CODEX_REFUSAL = r"^\s*(exec command|patch) rejected by user\b"
 _REFUSAL = re.compile(
-    r"user doesn'?t want to (proceed|take)|tool use was rejected"
-    r"|^\s*(exec command|patch) rejected by user\b",
+    r"user doesn'?t want to (proceed|take)|tool use was rejected|" + CODEX_REFUSAL,
     re.IGNORECASE,
 )
 

@@ -52,7 +52,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from sleepd.mining.episodes import EventView
+from sleepd.mining.episodes import CODEX_REFUSAL, EventView
 from sleepd.mining.signatures import SEARCH_PROGRAMS, is_shell_tool
 from sleepd.mining.tasks import command_of
 
@@ -71,12 +71,10 @@ _KNOCK_ON = re.compile(
 #: ("… doesn't want to take this action right now"), which are knock-ons of the refusal.
 REFUSED = re.compile(
     r"user doesn'?t want to proceed with this tool use|tool use was rejected"
-    r"|\bplan that was rejected by the user\b"
-    # Codex, when the person declines to approve a command or a patch
-    r"|^\s*(exec command|patch) rejected by user\b",
+    r"|\bplan that was rejected by the user\b|" + CODEX_REFUSAL,
     re.IGNORECASE,
 )
-_CODEX_REFUSED = re.compile(r"\s*(exec command|patch) rejected by user\b")
+_CODEX_REFUSED = re.compile(CODEX_REFUSAL)
 _CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
 #: Claude Code's result for a call the person stopped while it ran (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
@@ -465,8 +463,14 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         return False
     if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
         return True  # their output is the difference itself, error words included
+    return not any(_ERROR_TEXT.search(ln) for ln in _output_head(text))
+
+
+def _output_head(text: str) -> list[str]:
+    """The first lines a command printed, its exit-code line and blank lines left out:
+    where an error of its own would show."""
     body = [ln for ln in text.splitlines() if ln.strip() and not _EXIT_LINE.match(ln)]
-    return not any(_ERROR_TEXT.search(ln) for ln in body[:20])
+    return body[:20]
 
 
 #: Programs a question about a path is asked with ("is it there?").
@@ -486,8 +490,8 @@ def _answers_with_its_status(family: str, final: str, exit_code: int, text: str)
     not running (exit 3)."""
     if family in _PATH_PROBES and exit_code in (1, 2) and _ERRORS_SILENCED.search(final):
         # (zsh's own "no matches found" for the glob is not silenced: the probe never ran)
-        body = [ln for ln in text.splitlines() if ln.strip() and not _EXIT_LINE.match(ln)]
-        return not any(_ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln) for ln in body[:20])
+        head = _output_head(text)
+        return not any(_ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln) for ln in head)
     return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))
 
 
