@@ -1,7 +1,7 @@
 """The feedback lexicon: how a follow-up message says "wrong", "undo" or "thanks".
 
 One small, documented pattern set (English, German, French, Spanish, Portuguese,
-Chinese, Japanese, Korean thanks and "solved", Turkish), extended by
+Chinese, Japanese, Korean, Turkish, Russian), extended by
 `MiningConfig.correction_patterns` and `approval_patterns`. Classification is
 negation-aware and ordered so that the cheap mistakes are avoided:
 
@@ -137,6 +137,19 @@ CORRECTION: tuple[str, ...] = (
     r"\bhala (çalışmıyor|hata|aynı)\b",
     r"\bhata (veriyor|alıyorum)\b",
     r"\bgeri al\b",
+    # Korean: wrong, does not work, still, undo
+    r"틀렸|잘못(됐|되었|된)",
+    r"안\s?(돼요|됩니다|돼|되네요)|작동하지 않|동작하지 않",
+    r"여전히 (에러|오류|안)",
+    r"되돌려",
+    # Russian (negated positives first): no, wrong, does not work, still, not what I asked
+    r"^\s*нет\b",
+    r"\b(неправильно|неверно|ошибочно)\b",
+    r"\bне (работает|работают|работало|так|то|запускается|компилируется|помогло)\b",
+    r"\b(всё|все) (ещё|еще) (не|ошибка|падает)\b|\bопять (ошибка|не)\b",
+    r"\bне нравится\b",
+    r"\bя (же |ведь |тебя |тебе )*(просил|говорил|сказал)\b",
+    r"\b(отмени|откати|верни как было)\b",
 )
 
 #: Explicit approval. Word-bounded; only counted when no correction matched.
@@ -186,6 +199,9 @@ APPROVAL: tuple[str, ...] = (
     r"\b(teşekkürler|teşekkür ederim|sağ ?ol(un)?)\b",
     r"\b(harika|mükemmel|süper)\b",
     r"\b(şimdi|artık) (çalışıyor|oldu)\b",
+    r"\bспасибо\b",
+    r"\b(отлично|супер|идеально|прекрасно)\b",
+    r"\b(теперь|всё|все) работает\b",
 )
 
 #: Follow-ups that steer without judging ("continue", "go on").
@@ -199,6 +215,7 @@ CONTINUATION: tuple[str, ...] = (
     r"^\s*(继续|好的|是的)",
     r"^\s*(続けて|はい)",
     r"^\s*(devam|evet|tamam|olur)\b",
+    r"^\s*(продолжай|продолжи|дальше|да|давай|хорошо|ок)\b",
 )
 
 #: Undo / revert, in user text or in a command the agent ran.
@@ -213,6 +230,8 @@ UNDO_TEXT: tuple[str, ...] = (
     r"撤销",
     r"元に戻",
     r"\bgeri al\b",
+    r"되돌려",
+    r"\b(отмени|откати|верни как было)\b",
 )
 UNDO_COMMAND = re.compile(
     r"\bgit\s+(revert\b|checkout\s+--\s|restore\s|reset\s+--hard\b|stash\s+drop\b)"

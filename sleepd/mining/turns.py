@@ -257,7 +257,8 @@ _FAILURE_REPORT_CJK = re.compile(
     r"|안\s?(돼|됩니다|되네|되요|돼요|되는데|나와|나옵니다|보여|보입니다)|"
     r"실패(했어요|했어|했습니다|했네|했다|합니다|해요|하네)(?![가-힣])|"
     r"(에러|오류)(가|는)?\s?(났|납니다|나요|발생했|떠요|뜹니다)|(작동|동작)(하지|이)\s?않|깨졌|"
-    r"여전히\s?(안|에러|오류|실패)|되지\s?않(습니다|아요|아|네요|는다|음)",
+    r"여전히\s?(안|에러|오류|실패)|되지\s?않(습니다|아요|아|네요|는다|음)|"
+    r"(잘못|틀리)(됐|되었|했|었|렸)(어요|어|습니다|네요|다)(?![가-힣])",
 )
 #: Says the agent's answer is wrong ("That can't be right", "doesn't make sense"): a
 #: failure report, and a correction even before the agent changed anything.
@@ -412,7 +413,7 @@ _FAILURE_REPORT = re.compile(
     r"|\brefused to connect\b|\bconnection (was )?refused\b|\b(could ?n[o']t|can'?t) be reached\b"
     r"|\berr_(connection|name_not|address|ssl|cert|timed_out|empty_response|internet|network)"
     r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
-    r"sound|response)\b"
+    r"sound|response|results)\b"
     # (not what is sought: "figure out what is missing", "contrast with something that is
     # missing")
     r"|(?<!\bwhat )(?<!something that )(?<!anything that )"
@@ -721,7 +722,8 @@ _ACCEPT_WORD = (
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
     r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
-    r"devam edelim|"
+    r"devam edelim|да|давай|ага|хорошо|ок|окей|конечно|согласен|согласна|так|добре|sì|"
+    r"va bene|certo|d'accordo|"
     # taking the agent's point: "you're right", "fair enough", "makes sense", "got it"
     r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"
     r"got it|understood|i see)"
@@ -812,7 +814,8 @@ _RESUME = re.compile(
 _GO_ON_WORDS = (
     r"continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
     r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
-    r"weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam"
+    r"weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam|да|давай|продолжай|"
+    r"продолжи|дальше|continua"
 )
 #: The words of a go-ahead, a pick of what the agent offered among them ("option 2", "3").
 _GO_AHEAD = rf"({_GO_ON_WORDS}|option \w+|\d+|[a-d]\)?)"
@@ -1659,9 +1662,40 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bj'ai (une |cette |l'|des |les |ces |\d+ )*(erreurs?|avertissements?|warnings?)\b|"
     r"\b(выдаёт|выдает|выводит|получаю) (ошибк|предупрежден)|"
     r"не (работает|отображается|загружается|запускается|компилируется|открывается)|"
-    r"по-прежнему (ошибка|не)|ничего не (происходит|показывается|отображается)",
+    r"по-прежнему (ошибка|не)|ничего не (происходит|показывается|отображается)|"
+    # what the person had asked for, said again ("я же просил на русском", "ich habe doch
+    # gesagt", "je t'ai demandé", "te dije", "eu pedi"), as English "I said"
+    r"\bя (же |ведь |тебя |тебе )*(просил|просила|говорил|говорила|сказал|сказала)\b|"
+    r"\bich (hab|habe) (doch |dir |ja |bereits )*(gesagt|gebeten)\b|"
+    r"\bje (t'ai|vous ai) (déjà |pourtant )?(dit|demandé)\b|\bte (dije|pedí)\b|"
+    r"\beu (te |já |lhe )*(disse|pedi)\b",
     re.IGNORECASE,
 )
+
+
+#: A state that outlived the fix ("the agents under orchestrator still have read-only mode
+#: on", "the docs still say v1"; not "I still have a question", "we still have to …").
+_STATE_OUTLIVED = re.compile(
+    r"(?<!\bi )(?<!\bwe )(?<!should )(?<!must )(?<!can )(?<!will )(?<!would )(?<!could )"
+    r"(?<!to )\bstill\s+(has|have|shows?|uses?|contains?|says?|lists?|displays?|points? to|"
+    r"refers? to|reads?|prints?)\s+(?!to\b)",
+    re.IGNORECASE,
+)
+#: What must hold, said before such a "still" in its sentence ("make sure the page still
+#: shows the header", "so that it still uses the cache"): a requirement, not a report.
+_REQUIRES = re.compile(
+    r"\b(make sure|ensure|so that|as long as|verify that|check that|if|when|should|must|"
+    r"needs? to|keep)\b",
+    re.IGNORECASE,
+)
+
+
+def _state_outlived(text: str) -> bool:
+    for match in _STATE_OUTLIVED.finditer(text):
+        sentence = re.split(r"[.!?\n]", text[: match.start()])[-1]
+        if not _REQUIRES.search(sentence):
+            return True
+    return False
 
 
 def _reports_failure(text: str) -> bool:
@@ -1669,6 +1703,7 @@ def _reports_failure(text: str) -> bool:
         _FAILURE_REPORT.search(text)
         or _FAILURE_REPORT_CJK.search(text)
         or _FAILURE_REPORT_ELSEWHERE.search(text)
+        or _state_outlived(text)
     )
 
 

@@ -4336,3 +4336,80 @@ def test_a_thing_that_does_not_appear_or_start_is_a_failure_report_in_french(tex
     """Wild sample 48 (a French Codex session, not in the repository)."""
     done = "J'ai ajouté le serveur MCP Linear à la configuration ; redémarre Codex."
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+# --- wild samples 45–48 (not in the repository), read after the fact -----------------------
+
+
+@pytest.mark.parametrize("text", ["да", "да, давай", "хорошо", "ок"])
+def test_a_bare_russian_yes_to_an_offer_accepts_it(text: str) -> None:
+    """Wild sample 48: "да" to the agent's "Хотите, чтобы я …?" (its labeller: approval)."""
+    offer = "Хотите, чтобы я переформулировал оставшиеся задачи в tasks.md под текущий стек?"
+    assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("нет, это не работает", Feedback.CORRECTION),
+        ("всё ещё не работает", Feedback.CORRECTION),
+        ("неправильно", Feedback.CORRECTION),
+        ("откати это", Feedback.CORRECTION),
+        ("спасибо, всё работает", Feedback.APPROVAL),
+        ("отлично", Feedback.APPROVAL),
+        ("продолжай", Feedback.CONTINUATION),
+        ("잘못됐어요", Feedback.CORRECTION),
+        ("여전히 오류가 나요", Feedback.CORRECTION),
+    ],
+)
+def test_the_lexicon_reads_russian_and_korean_verdicts(text: str, expected: Feedback) -> None:
+    assert lexicon_for().classify(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 48 (Russian): "I did ask you to work with me in Russian"
+        "я же просил на русском",
+        # the same complaint in other languages people write to agents in
+        "ich habe doch gesagt, auf Deutsch",
+        "je t'ai demandé de répondre en français",
+        "te dije que en español",
+        "eu pedi em português",
+        "잘못됐어요",
+    ],
+)
+def test_saying_what_was_asked_again_is_a_correction_in_other_languages(text: str) -> None:
+    done = "I've translated the settings page and the tray menu."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 46 (Codex, after the agent changed the sandbox flags)
+        "seems that --sandbox for the agents under orchestrator still have read-only mode on",
+        "there are no results from the ocodex prompt",
+        # the same state, said of other things
+        "the docs still say v1",
+        "the page still shows the old header",
+    ],
+)
+def test_a_state_that_outlived_the_fix_is_a_failure_report(text: str) -> None:
+    done = "Updated the orchestrator to pass --sandbox workspace-write to every agent."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I still have a question about the API",
+        "we still have to add the tests",
+        "the darker highlight should still stay on",
+        "make sure the page still shows the header",
+        "if there are no results, show an empty state",
+    ],
+)
+def test_a_question_a_duty_or_a_requirement_with_still_is_no_report(text: str) -> None:
+    done = "Updated the orchestrator to pass --sandbox workspace-write to every agent."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
