@@ -2132,6 +2132,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(
             TurnKind.FOLLOW_UP, 0.6 if loose else 0.7, ("continues the running task",), hard=loose
         )
+    if turn.agent_worked and yes_and_more(region):
+        # "Yes, and we also need to collect …", "Ja, bitte implementiere …", "proceed to add
+        # opk rules …": a yes to what the agent offered or asked, with more of the same work
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("a yes, then more",), hard=True)
     changed = _CHANGE_NAMED.search(_IMAGE.sub("", region))
     if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
         # "make the modal bigger" right after the agent reported what it did to the modal
@@ -2170,6 +2174,36 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     return TurnDecision(
         TurnKind.NEW_TASK, 0.7, ("new subject after the agent finished",), hard=overlap > 0.05
     )
+
+
+#: A yes proper (not "ok", which as often only acknowledges), with a "please" or a "to".
+_YES_OPEN = re.compile(
+    r"^\W*(yes|yep|yeah|yup|ja|да|oui|sí|sim|proceed|go ahead)\b(?P<to>\s+to\b)?[\s,.!:;-]*"
+    r"(?P<please>(please|pls|bitte|por favor|пожалуйста)\b)?[\s,.!:;-]*",
+    re.IGNORECASE,
+)
+#: What a yes goes on with when it adds to the same work: "and", "also" in the languages
+#: people write to agents in.
+_AND_MORE = re.compile(
+    r"^(and|also|plus|then|und|auch|а также|а|и|ещё|et|aussi|y|también|e|também)\b", re.IGNORECASE
+)
+
+
+def yes_and_more(region: str) -> bool:
+    """A yes that goes on to ask for more: "yes, and …", "yes please go deeper. Also …".
+
+    LABELS.md reads a yes that adds or changes something as a follow-up; a yes followed by
+    a statement ("yes, in a previous session we …") or by the person's own next step
+    ("yes! on to the timeline bug", "yes, let's now …") is left to the other rules.
+    """
+    match = _YES_OPEN.match(region)
+    if match is None:
+        return False
+    rest = region[match.end() :]
+    if _word_count(rest) < 3 or _OWN_NEXT_STEP.search(rest) or _EXPLICIT_NEW.search(rest[:80]):
+        return False
+    asks = bool(match.group("to") or match.group("please"))
+    return asks or bool(_AND_MORE.match(rest) or _IMPERATIVE.match(rest))
 
 
 #: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").

@@ -40,6 +40,7 @@ from sleepd.mining.turns import (
     picks_listed_item,
     points_back,
     takes_up_findings,
+    yes_and_more,
 )
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -4413,3 +4414,45 @@ def test_a_state_that_outlived_the_fix_is_a_failure_report(text: str) -> None:
 def test_a_question_a_duty_or_a_requirement_with_still_is_no_report(text: str) -> None:
     done = "Updated the orchestrator to pass --sandbox workspace-write to every agent."
     assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild samples 45–48 (three owners; their labellers: follow-ups)
+        "Yes, and we also need to collect and add any updates to our system-spec.md and "
+        "project-status.md. We also need to ensure we implement the api for crud operations "
+        "on the printer profiles, and that the tests cover it, then update the README.",
+        "Ja, bitte implementiere das schnellere Modell und das Streaming, und behalte auch im "
+        "Hinterkopf, dass wir noch die Fallback-Solution haben mit dem alten Modell, falls das "
+        "neue nicht antwortet oder zu langsam ist.",
+        "proceed to add opk rules and opk workspace init subcommands. Then update the README "
+        "usage as needed. Run tests for confirmation, and be sure to commit and push when the "
+        "whole suite is green on your side.",
+        "да а также в корневом package.json уточни команды, нужно чтобы npm run start "
+        "запускал в дев режиме, а билд запускал релиз и релиз должен появляться в папке "
+        "release рядом с исходниками",
+    ],
+)
+def test_a_yes_then_more_of_the_work_is_a_follow_up(text: str) -> None:
+    done = (
+        "Done: the printer profiles are added and all 36 tests pass. If you want, I can go "
+        "deeper and wire the remaining subcommands into the CLI."
+    )
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the person's own next step, or a statement after the yes
+        "yes! on to the timeline bug! Probably we should clear context first",
+        "yes, in a previous session we removed the react web app in favor of static PNG files",
+        "yes, let's now build the release and publish it",
+        # an "ok" only acknowledges
+        "ok, and now a different thing: the login page needs a dark mode",
+        "yes",
+    ],
+)
+def test_a_yes_then_a_statement_or_a_next_step_is_no_yes_then_more(text: str) -> None:
+    assert not yes_and_more(text)
