@@ -274,6 +274,11 @@ _WRONG_ANSWER = (
     # "I was talking about this page", "你搞错了", "違います", "그게 아니라")
     r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
     r"|^\W*no\b,?\s+(like|i mean)\b"
+    # rejects the agent's answer as the wrong one ("I don't think that's it. It's something
+    # else", "that's not the one", "ich glaube nicht, dass es das ist")
+    r"|^\W*(i )?(don'?t|do not) think (that'?s|that is|this is|it'?s|it is) (it|right|correct|"
+    r"the (one|issue|problem|cause|reason|program|file|culprit))\b"
+    r"|\b(that'?s|that is|this is|it'?s|it is) not the (one|program|process|file|app|culprit)\b"
     # opens by saying what the person meant ("I mean claude", after an answer about the
     # shell); "I mean, …" with its comma is a filler
     r"|^\W*i mean\b(?!,)"
@@ -720,13 +725,15 @@ _ACCEPT_WORD = (
     r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
     r"let'?s do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
-    r"同意|可以|行|好|没问题|赞同|就这样|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
+    r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
     r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
     r"devam edelim|да|давай|ага|хорошо|ок|окей|конечно|согласен|согласна|так|добре|sì|"
     r"va bene|certo|d'accordo|"
     # taking the agent's point: "you're right", "fair enough", "makes sense", "got it"
     r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"
-    r"got it|understood|i see)"
+    r"got it|understood|i see|"
+    # Codex's plan mode sends "Implement the plan." when the person accepts its plan
+    r"(implement|execute|go with) (the|this|that|your) plan)"
 )
 #: A sound of surprise before it ("oh ok you're right!", "ah, got it").
 _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
@@ -805,7 +812,10 @@ _APPROVAL_HEAD = re.compile(
     re.IGNORECASE,
 )
 #: An acceptance word before the verdict ("yes, this is good", "ok, this works").
-_ACCEPT_OPEN = re.compile(r"^\W*(yes|yeah|yep|ok|okay|sure|alright)\b[\s,.!:-]*", re.IGNORECASE)
+_ACCEPT_OPEN = re.compile(
+    r"^\W*((ah+|oh+)\W+)?(yes|yeah|yep|ok|okay|sure|alright|of course|i see)\b[\s,.!:-]*",
+    re.IGNORECASE,
+)
 #: Resumes the running work ("limits are reset. continue where you left off").
 _RESUME = re.compile(
     r"\b(continue|resume|carry on|keep going|go on|pick (it )?up)\b", re.IGNORECASE
@@ -907,7 +917,12 @@ _DONE_CLAIM = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _ASKS = re.compile(
-    r"[?？]\s*$|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
+    r"[?？]\s*$"
+    # a question, then how to answer it ("你想找什么样的人？直接描述就行，例如：`…`",
+    # "Which repo should I use? For example: `org/app`")
+    r"|[?？][^?？]{0,200}(例如|比如|for example|for instance|e\.g\.|zum beispiel|par exemple|"
+    r"por ejemplo|например)[^?？]{0,300}$"
+    r"|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
     r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
     r"tell me (what|whether|if|which|where|how) (you|it|that|this|they)|"
     r"can you (confirm|share|run|try|check|paste|provide)|could you "
@@ -1730,9 +1745,25 @@ def _requests_more(text: str) -> bool:
         return False
     if _THANKS_ONLY.match(rest):
         return False  # "Perfect. Thank you very much!": the thanks asks for nothing
+    if _MORE_PRAISE.match(rest) and not _ASKS_ANYWHERE.search(rest):
+        # "THANKS!! it works perfectly, even hosted … now awaiting my friends input :)":
+        # more of the verdict, and nothing asked
+        return False
     return _word_count(rest) >= 3
 
 
+#: The verdict said again in other words ("it works perfectly", "works great now").
+_MORE_PRAISE = re.compile(
+    r"^\W*((it|that|this|everything|all)\s+)?(works|worked|is working|runs|looks)\s+"
+    r"(perfectly|great|fine|beautifully|flawlessly|like a charm|as expected|now)\b",
+    re.IGNORECASE,
+)
+#: Anything that asks: a question mark, or a sentence that opens with a request.
+_ASKS_ANYWHERE = re.compile(
+    r"\?|(^|[.!\n]\s*)\W*((please|pls)\b|(can|could|would|will) you\b|let'?s\b|now\s+\w+\b|"
+    r"(add|make|fix|change|update|remove|create|commit|push|deploy|run|write)\b)",
+    re.IGNORECASE,
+)
 #: Thanks and nothing else ("Thanks a lot for this", "ありがとうございます", "merci beaucoup").
 _THANKS_ONLY = re.compile(
     r"^(\W*(thanks|thank you|thank u|thx|ty|cheers|much appreciated|appreciate it|"
@@ -1909,6 +1940,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     # after the verdict is then read after that sentence, not after the "OK."
     verdict = region
     approval_head = bool(_APPROVAL_HEAD.search(opened))
+    if approval_head and not _APPROVAL_HEAD.search(region):
+        # "ah, of course\nTHANKS!! it works perfectly …": the verdict follows an
+        # acknowledgment, and what comes after the verdict is read after it
+        verdict = opened
     if not approval_head and words <= 12:
         if lexicon.classify(_first_clause(region)) is Feedback.APPROVAL:
             approval_head = True

@@ -4456,3 +4456,53 @@ def test_a_yes_then_more_of_the_work_is_a_follow_up(text: str) -> None:
 )
 def test_a_yes_then_a_statement_or_a_next_step_is_no_yes_then_more(text: str) -> None:
     assert not yes_and_more(text)
+
+
+# --- wild sample 49 (not in the repository) ---------------------------------------------
+
+
+def test_codexs_implement_the_plan_accepts_the_proposed_plan() -> None:
+    """Codex's plan mode sends "Implement the plan." when the person accepts its plan."""
+    plan = "<proposed_plan>\n# EdgeRunner\n\n## Summary\nBuild a reusable Rust trading engine …"
+    assert kind_of("Implement the plan.", agent_text=plan, agent_acted=True) is (TurnKind.APPROVAL)
+    assert kind_of("确认", agent_text="资料如下，确认后我会提交注册：…确认提交吗？") is (
+        TurnKind.APPROVAL
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't think that's it. It's something else, I hold down function and it records",
+        "don't think that's the problem, the mic works in other apps",
+        "that's not the program, it's the one that starts at login",
+    ],
+)
+def test_rejecting_the_agents_answer_as_the_wrong_one_is_a_correction(text: str) -> None:
+    answer = (
+        "That's the whisper server, started at login via ~/Library/LaunchAgents/"
+        "com.voicemode.whisper.plist. What's not working — is it not transcribing?"
+    )
+    assert kind_of(text, agent_text=answer, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_a_verdict_after_an_acknowledgment_is_read_after_it() -> None:
+    text = (
+        "ah, of course\nTHANKS!! it works perfectly, even hosted ok random.example.se now\n"
+        "awaiting my friends input :)"
+    )
+    answer = "Render just serves the static HTML file; the randomness never touches Render."
+    assert kind_of(text, agent_text=answer, agent_acted=True) is TurnKind.APPROVAL
+    # a request after that verdict still asks for more
+    more = "ah, of course\nTHANKS!! it works perfectly. Now add a dark mode please"
+    assert kind_of(more, agent_text=answer, agent_acted=True) is not TurnKind.APPROVAL
+
+
+def test_a_question_then_how_to_answer_it_asks_the_person() -> None:
+    answer = (
+        "注册已经成功了。你现在可以开始找搭子。\n\n你想找什么样的人？直接自然语言描述就行，例如：\n\n"
+        "`找个北京周末能一起徒步/打网球的搭子`"
+    )
+    assert agent_asks(answer)
+    assert agent_asks("Which repository should I use? For example: `org/app`")
+    assert not agent_asks("Registered. For example, you can now search for partners.")
