@@ -922,6 +922,15 @@ _ASKS = re.compile(
     # "Which repo should I use? For example: `org/app`")
     r"|[?？][^?？]{0,200}(例如|比如|for example|for instance|e\.g\.|zum beispiel|par exemple|"
     r"por ejemplo|например)[^?？]{0,300}$"
+    # a checkpoint that waits on the person ("Type \"approved\" if user scan works
+    # correctly, or describe any issues", "Warte auf deine Entscheidung welchen Weg …")
+    r"|\b(type|reply|respond|say|enter) [\"'`“*]*[\w-]+[\"'`”*]* (if|when|to|once)\b"
+    r"|\bor describe (any|the|what)\b"
+    r"|\b(waiting|wait) (for|on) your (decision|input|choice|go-ahead|answer|confirmation|"
+    r"approval)\b|\bwarte auf (deine|ihre|eure) (entscheidung|antwort|rückmeldung|freigabe|"
+    r"bestätigung)\b|\bj'attends (ta|votre) (décision|réponse|confirmation)\b|"
+    r"\bespero (tu|su) (decisión|respuesta|confirmación)\b|"
+    r"\baguardo (sua|tua) (decisão|resposta|confirmação)\b|жду (твоего|вашего) (решения|ответа)"
     r"|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
     r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
     r"tell me (what|whether|if|which|where|how) (you|it|that|this|they)|"

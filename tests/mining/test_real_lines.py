@@ -4506,3 +4506,26 @@ def test_a_question_then_how_to_answer_it_asks_the_person() -> None:
     assert agent_asks(answer)
     assert agent_asks("Which repository should I use? For example: `org/app`")
     assert not agent_asks("Registered. For example, you can now search for partners.")
+
+
+@pytest.mark.parametrize(
+    "agent_text",
+    [
+        # a GSD checkpoint (wild sample 44) and its plain form
+        'Type **"approved"** to continue, or describe any issues to fix.',
+        'Type "approved" if user scan works correctly\n════════════\n```',
+        # wild sample 45 (German): "waiting for your decision which way we go"
+        "8. Warte auf deine Entscheidung welchen Weg wir gehen\n\n**COMPLETED:** Ottie spricht "
+        "via MCP - warte auf Entscheidung für permanente Lösung.",
+        "Both options are ready. Waiting for your decision.",
+    ],
+)
+def test_a_checkpoint_that_waits_on_the_person_asks(agent_text: str) -> None:
+    assert agent_asks(agent_text)
+    reply = "there should be tests built into this codebase already. did we build new tests?"
+    assert kind_of(reply, agent_text=agent_text, agent_acted=True) is TurnKind.FOLLOW_UP
+
+
+def test_a_report_that_names_typing_or_waiting_asks_nothing() -> None:
+    assert not agent_asks("Fixed the parser; you can type faster now without lag.")
+    assert not agent_asks("The job is waiting for the runner; it starts in a minute.")
