@@ -172,6 +172,7 @@ APPROVAL: tuple[str, ...] = (
     r"\bmerci\b",
     r"\b(parfait|nickel|génial)\b",
     r"\bça (marche|fonctionne)\b",
+    r"\b(franchement|vraiment|trop|c'est|c est) top\b|\bimpeccable\b",
     r"\bgracias\b",
     r"\b(perfecto|genial)\b",
     r"\bya funciona\b",

@@ -722,7 +722,8 @@ _REDIRECT = re.compile(
 )
 #: Plain acceptance of a proposal.
 _ACCEPT_WORD = (
-    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
+    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|please|"
+    r"pls|"
     r"let'?s do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
@@ -818,11 +819,12 @@ _ACCEPT_OPEN = re.compile(
 )
 #: Resumes the running work ("limits are reset. continue where you left off").
 _RESUME = re.compile(
-    r"\b(continue|resume|carry on|keep going|go on|pick (it )?up)\b", re.IGNORECASE
+    r"\b(continue|resume|carry on|keep going|keep doing|go on|pick (it )?up)\b", re.IGNORECASE
 )
 #: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
 _GO_ON_WORDS = (
-    r"continue|go on|go ahead|keep going|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|sure|"
+    r"continue|go on|go ahead|keep going|keep doing|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|"
+    r"sure|"
     r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
     r"weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam|да|давай|продолжай|"
     r"продолжи|дальше|continua"

@@ -4529,3 +4529,23 @@ def test_a_checkpoint_that_waits_on_the_person_asks(agent_text: str) -> None:
 def test_a_report_that_names_typing_or_waiting_asks_nothing() -> None:
     assert not agent_asks("Fixed the parser; you can type faster now without lag.")
     assert not agent_asks("The job is waiting for the runner; it starts in a minute.")
+
+
+def test_a_bare_please_to_an_offer_accepts_it() -> None:
+    """Wild sample 49 (Codex): "please" alone to the agent's "Want me to …?"."""
+    offer = "Want me to add the missing spec tasks to tasks.md now?"
+    assert kind_of("please", agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize("text", ["ok, franchement top", "c'est top", "impeccable, merci"])
+def test_french_praise_is_an_approval(text: str) -> None:
+    assert lexicon_for().classify(text) is Feedback.APPROVAL
+
+
+def test_top_of_the_page_is_no_praise() -> None:
+    assert lexicon_for().classify("move the button to the top") is not Feedback.APPROVAL
+
+
+def test_keep_doing_after_the_service_stopped_retries() -> None:
+    """Wild sample 49: "keep doing" typed into a session resumed after it stopped."""
+    assert kind_of("keep doing", agent_text="", after_service_error=True) is TurnKind.STEERING
