@@ -1718,8 +1718,8 @@ _REQUIRES = re.compile(
 
 def _state_outlived(text: str) -> bool:
     for match in _STATE_OUTLIVED.finditer(text):
-        sentence = re.split(r"[.!?\n]", text[: match.start()])[-1]
-        if not _REQUIRES.search(sentence):
+        start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
+        if not _REQUIRES.search(text, start, match.start()):
             return True
     return False
 
