@@ -49,6 +49,11 @@ SYSTEM = (
     "- steering: redirects how the agent works without judging a result (a hint, a "
     "constraint, 'continue', an instruction right after an interruption).\n"
     "- housekeeping: not an intent for the agent (greetings, session commands).\n"
+    "The conventions the labelled sessions follow (tests/fixtures/real_sessions/LABELS.md): "
+    "a bare yes, ok or please to the agent's offer to do one thing is approval; a yes that "
+    "picks one of several options, or adds or changes something, is follow_up; acceptance "
+    "plus a request that stands on its own is new_task; 'still' or 'doesn't work' about the "
+    "bug being investigated, not about the agent's attempt, is no correction.\n"
     "Answer with JSON only."
 )
 
