@@ -302,9 +302,11 @@ def _closing_signals(
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
             out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
+    engaged = any(f.kind in (TurnKind.FOLLOW_UP, TurnKind.APPROVAL) for f in episode.feedback)
     if (
         next_turn is not None
         and episode.has_intent
+        and not engaged
         and (
             same_request(episode.intent.text, next_turn.event.text)
             or (

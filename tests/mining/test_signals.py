@@ -242,6 +242,26 @@ def test_a_command_run_again_with_other_arguments_is_moving_on() -> None:
     assert outcome.outcome == "success"
 
 
+def test_the_same_command_run_again_after_working_on_its_result_is_no_failure() -> None:
+    """Wild sample 49 (jacmanh/taskly, not in the repository): `/speckit.analyze`, the
+    person settles one finding and asks for the rest to be fixed, the agent fixes them,
+    then the person runs `/speckit.analyze` again: a re-check (its labeller: success)."""
+    command = (
+        "<command-message>speckit.analyze</command-message>\n"
+        "<command-name>/speckit.analyze</command-name>"
+    )
+    b = SessionBuilder().prompt(command)
+    b.say("Analysis: C1 conflicts with the plan; I1–I3 are inconsistencies. Want fixes?")
+    b.prompt("for C1 keep the plan's version, and fix the rest")
+    b.call("Edit", "tasks.md", "e1").result("e1", "ok")
+    b.say("Done: C1 follows the plan and I1–I3 are fixed in tasks.md.")
+    b.prompt(command)
+    b.say("No issues found.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is None
+    assert outcome.outcome == "success"
+
+
 REVERT = (
     "<command-message>gh:revert</command-message>\n"
     "<command-name>/gh:revert</command-name>\n<command-args>{}</command-args>"
