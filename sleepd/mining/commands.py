@@ -20,7 +20,7 @@ HOUSEKEEPING: frozenset[str] = frozenset(
         "clear", "compact", "model", "cost", "login", "logout", "config", "help", "status",
         "doctor", "memory", "permissions", "resume", "exit", "quit", "vim", "terminal-setup",
         "theme", "ide", "mcp", "hooks", "agents", "bug", "release-notes", "upgrade", "usage",
-        "context", "export", "add-dir", "privacy-settings", "statusline", "output-style",
+        "context", "export", "add-dir", "privacy-settings", "output-style",
         "rewind", "todos", "fast", "plugin", "plugins", "approvals", "new", "diff", "mention",
         "feedback", "settings", "keybindings", "install-github-app", "migrate-installer",
         "continue", "sandbox", "bashes", "tasks", "stats", "files", "rename", "copy", "voice",

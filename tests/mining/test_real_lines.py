@@ -4549,3 +4549,11 @@ def test_top_of_the_page_is_no_praise() -> None:
 def test_keep_doing_after_the_service_stopped_retries() -> None:
     """Wild sample 49: "keep doing" typed into a session resumed after it stopped."""
     assert kind_of("keep doing", agent_text="", after_service_error=True) is TurnKind.STEERING
+
+
+@pytest.mark.parametrize("text", ["/statusline", "/statusline show the git branch and the model"])
+def test_statusline_makes_the_agent_work(text: str) -> None:
+    """Wild sample 50 (a dotfiles repository): `/statusline` starts an agent that reads the
+    shell's settings and writes the status line script (its labeller: a new task)."""
+    command = parse_command(text)
+    assert command is not None and command.is_task
