@@ -4557,3 +4557,11 @@ def test_statusline_makes_the_agent_work(text: str) -> None:
     shell's settings and writes the status line script (its labeller: a new task)."""
     command = parse_command(text)
     assert command is not None and command.is_task
+
+
+@pytest.mark.parametrize("text", ["好，开始重构", "可以，开始实施", "ok, let's start"])
+def test_a_go_ahead_to_start_what_was_offered_accepts_it(text: str) -> None:
+    """Wild sample 50 (Chinese, Codex): "OK, start refactoring" to "如果你确认，我下一步就直接
+    按这个结构改仓库文件" (if you confirm, I'll change the files to this structure next)."""
+    offer = "推荐落地结构：…\n\n如果你确认，我下一步就直接按这个结构改仓库文件。"
+    assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
