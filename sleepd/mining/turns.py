@@ -504,7 +504,8 @@ _FAILURE_REPORT = re.compile(
     r"|\b(i'?m|i am|we'?re|still) (getting|seeing)\b"
     r"|\b(i|we) (get|got|see|saw)\b[^.?!\n]{0,40}\b(error|exception|warning|failure|crash|"
     r"blank|nothing|404|500|undefined|null|nan)\b"
-    r"|\b(it|this|that|the \w+) (says|shows|throws|gives|returns|prints|crashes|crashed|fails|"
+    r"|\b(it|this|that|the \w+( \w+)?) (says|shows|throws|gives|returns|prints|crashes|crashed|"
+    r"fails|"
     r"failed|breaks|broke|hangs|freezes)\b"
     r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
     r"crashes|crashed|breaks|broke|errors|errored|hangs|freezes)\b"
@@ -622,7 +623,7 @@ _HELLO = r"hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|ev
 _GREETING = re.compile(
     rf"^\W*({_HELLO}|ol[aá]|oi|privet|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
     r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
-    r"wie geht'?s|qué tal|你好吗|你好嗎)"
+    r"wie geht'?s|qué tal|你好吗|你好嗎|xin ch[aà]o|ch[aà]o (b[aạ]n|anh|ch[iị]|em))"
     # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
     r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
     # and asking who it is ("hi, who are you?", "你好,你是誰?"): meta talk, nothing to do
@@ -820,7 +821,8 @@ _ACCEPT_OPEN = re.compile(
 )
 #: Resumes the running work ("limits are reset. continue where you left off").
 _RESUME = re.compile(
-    r"\b(continue|resume|carry on|keep going|keep doing|go on|pick (it )?up)\b", re.IGNORECASE
+    r"\b(continue|resume|carry on|keep going|keep doing|go on|pick (it )?up|ti[eế]p t[uụ]c)\b",
+    re.IGNORECASE,
 )
 #: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
 _GO_ON_WORDS = (
@@ -828,6 +830,7 @@ _GO_ON_WORDS = (
     r"sure|"
     r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
     r"weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam|да|давай|продолжай|"
+    r"ti[eế]p t[uụ]c( đi| di)?|"
     r"продолжи|дальше|continua"
 )
 #: The words of a go-ahead, a pick of what the agent offered among them ("option 2", "3").

@@ -4565,3 +4565,18 @@ def test_a_go_ahead_to_start_what_was_offered_accepts_it(text: str) -> None:
     按这个结构改仓库文件" (if you confirm, I'll change the files to this structure next)."""
     offer = "推荐落地结构：…\n\n如果你确认，我下一步就直接按这个结构改仓库文件。"
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+
+
+def test_vietnamese_typed_without_its_accents_greets_and_goes_on() -> None:
+    """Wild sample 50: "xin chao" (hello) opens a session, "tiep tuc di" (go on) after the
+    usage limit stopped the agent; people often type Vietnamese without its accents."""
+    first = TurnInput(text="xin chao", has_episode=False)
+    assert classify_turn(first, lexicon_for()).kind is TurnKind.HOUSEKEEPING
+    assert kind_of("tiep tuc di", agent_text="", after_service_error=True) is TurnKind.STEERING
+    assert kind_of("tiếp tục đi", agent_text="", after_service_error=True) is TurnKind.STEERING
+
+
+def test_a_named_thing_that_hangs_is_a_failure_report() -> None:
+    done = "The install script now checks for conflicting dotfiles before linking them."
+    text = "the install script hangs at the checking for conflicts stage"
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
