@@ -1708,7 +1708,9 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
 #: on", "the docs still say v1"; not "I still have a question", "we still have to …").
 _STATE_OUTLIVED = re.compile(
     r"(?<!\bi )(?<!\bwe )(?<!should )(?<!must )(?<!can )(?<!will )(?<!would )(?<!could )"
-    r"(?<!to )\bstill\s+(has|have|shows?|uses?|contains?|says?|lists?|displays?|points? to|"
+    # ("fewer still have …", "better still": "still" as "even", no state)
+    r"(?<!to )(?<!fewer )(?<!more )(?<!less )(?<!better )(?<!worse )(?<!further )"
+    r"\bstill\s+(has|have|shows?|uses?|contains?|says?|lists?|displays?|points? to|"
     r"refers? to|reads?|prints?)\s+(?!to\b)",
     re.IGNORECASE,
 )

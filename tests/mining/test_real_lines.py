@@ -4580,3 +4580,13 @@ def test_a_named_thing_that_hangs_is_a_failure_report() -> None:
     done = "The install script now checks for conflicting dotfiles before linking them."
     text = "the install script hangs at the checking for conflicts stage"
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_still_as_even_is_no_state_that_outlived_the_fix() -> None:
+    """One person's history (not in the repository): an answer to the agent's question."""
+    text = (
+        "There is some. Many repos have some documentation but not much. Fewer still have "
+        "had detailed agent-centric helper files which give top level context."
+    )
+    asked = "What's your current artifact situation? Do you already have scattered notes?"
+    assert kind_of(text, agent_text=asked, agent_acted=True) is not TurnKind.CORRECTION
