@@ -275,7 +275,7 @@ _WRONG_ANSWER = (
     r"|^\W*no\b[,.!]?\s+(i|we)\s+(want|wanted|meant|mean|asked|need|needed)\b"
     r"|^\W*no\b,?\s+(like|i mean)\b"
     # rejects the agent's answer as the wrong one ("I don't think that's it. It's something
-    # else", "that's not the one", "ich glaube nicht, dass es das ist")
+    # else", "that's not the one")
     r"|^\W*(i )?(don'?t|do not) think (that'?s|that is|this is|it'?s|it is) (it|right|correct|"
     r"the (one|issue|problem|cause|reason|program|file|culprit))\b"
     r"|\b(that'?s|that is|this is|it'?s|it is) not the (one|program|process|file|app|culprit)\b"
@@ -931,7 +931,7 @@ _ASKS = re.compile(
     r"por ejemplo|например)[^?？]{0,300}$"
     # a checkpoint that waits on the person ("Type \"approved\" if user scan works
     # correctly, or describe any issues", "Warte auf deine Entscheidung welchen Weg …")
-    r"|\b(type|reply|respond|say|enter) [\"'`“*]*[\w-]+[\"'`”*]* (if|when|to|once)\b"
+    r"|\b(type|reply|respond|say|enter) [\"'`“*]+[\w-]+[\"'`”*]+ (if|when|to|once)\b"
     r"|\bor describe (any|the|what)\b"
     r"|\b(waiting|wait) (for|on) your (decision|input|choice|go-ahead|answer|confirmation|"
     r"approval)\b|\bwarte auf (deine|ihre|eure) (entscheidung|antwort|rückmeldung|freigabe|"
