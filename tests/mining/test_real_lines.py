@@ -4529,6 +4529,7 @@ def test_a_checkpoint_that_waits_on_the_person_asks(agent_text: str) -> None:
 def test_a_report_that_names_typing_or_waiting_asks_nothing() -> None:
     assert not agent_asks("Fixed the parser; you can type faster now without lag.")
     assert not agent_asks("The job is waiting for the runner; it starts in a minute.")
+    assert not agent_asks("I can't say anything to confirm this without the logs.")
 
 
 def test_a_bare_please_to_an_offer_accepts_it() -> None:
