@@ -542,7 +542,7 @@ _FAILURE_REPORT = re.compile(
     # what the agent changed, named ("the starting threshold values are still -1000000")
     r"|^\W*the\s+(\w+\s+){0,3}(is|are|was|were)\s+still\b(?!\s+(in progress|pending|open|"
     r"a draft|being|to be|needed|required|useful|fine|good|running|loading|building|working))"
-    r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )\bwrong\b"
+    r"|(?<!what's )(?<!whats )(?<!what is )(?<!went )(?<![-_/])\bwrong\b(?![-_/]\w)"
     r"|\bstill (doesn'?t|does not|don'?t|do not|didn'?t|did not) (have|contain|include)\b"
     # an error message's own opening, pasted or retyped ("Cannot apply unknown utility
     # class `border-primary-400/40`", "Failed to compile")
@@ -1714,6 +1714,17 @@ _STATE_OUTLIVED = re.compile(
     r"refers? to|reads?|prints?)\s+(?!to\b)",
     re.IGNORECASE,
 )
+#: The same with the state named around "still": a negation after it ("it seems still that
+#: the web search capability doesn't fully analyze …") or a defect before a "still" that
+#: ends its clause ("a bunch of out of date context in readme still - can we …"; not "fix
+#: the broken link but still keep the header").
+_STATE_OUTLIVED_AROUND = re.compile(
+    r"\bstill\b(?! (need|want|have to|has to|got to|should|must)\b)[^.?!\n]{0,60}?"
+    r"\b(doesn'?t|does not|isn'?t|is not|aren'?t|are not|can'?t|cannot|won'?t|didn'?t|did not)\b"
+    r"|\b(out of date|outdated|stale|broken|wrong|incorrect)\b[^.?!\n]{0,40}?\bstill\s*"
+    r"([-–—,.;:!?]|$)",
+    re.IGNORECASE,
+)
 #: What must hold, said before such a "still" in its sentence ("make sure the page still
 #: shows the header", "so that it still uses the cache"): a requirement, not a report.
 _REQUIRES = re.compile(
@@ -1724,7 +1735,8 @@ _REQUIRES = re.compile(
 
 
 def _state_outlived(text: str) -> bool:
-    for match in _STATE_OUTLIVED.finditer(text):
+    matches = [*_STATE_OUTLIVED.finditer(text), *_STATE_OUTLIVED_AROUND.finditer(text)]
+    for match in matches:
         start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
         if not _REQUIRES.search(text, start, match.start()):
             return True

@@ -4394,6 +4394,10 @@ def test_saying_what_was_asked_again_is_a_correction_in_other_languages(text: st
         # the same state, said of other things
         "the docs still say v1",
         "the page still shows the old header",
+        # wild samples 44 and 46: the state named around "still"
+        "it seems still that the web search capability doesn't fully analyze the example",
+        "there seems to be a bunch of out of date context in readme still - can we massively "
+        "simplify the main readme.md in the root and focus it purely on the install steps",
     ],
 )
 def test_a_state_that_outlived_the_fix_is_a_failure_report(text: str) -> None:
@@ -4409,6 +4413,9 @@ def test_a_state_that_outlived_the_fix_is_a_failure_report(text: str) -> None:
         "the darker highlight should still stay on",
         "make sure the page still shows the header",
         "if there are no results, show an empty state",
+        "keep the wrong-answer counter but still hide it from the menu",
+        "fix the broken link but still keep the header",
+        "remove stale entries, still keeping the last 10",
     ],
 )
 def test_a_question_a_duty_or_a_requirement_with_still_is_no_report(text: str) -> None:
