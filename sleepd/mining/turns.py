@@ -279,6 +279,10 @@ _WRONG_ANSWER = (
     r"|^\W*(i )?(don'?t|do not) think (that'?s|that is|this is|it'?s|it is) (it|right|correct|"
     r"the (one|issue|problem|cause|reason|program|file|culprit))\b"
     r"|\b(that'?s|that is|this is|it'?s|it is) not the (one|program|process|file|app|culprit)\b"
+    # holds the agent to what it should have known ("I'm on Ubuntu 22.04. You should know
+    # this...") or done ("you run it, until it actually works")
+    r"|\byou should (already |have )?(know|known|remember|remembered) (this|that)\s*([.!…]|$)"
+    r"|\buntil it (actually|really|finally|truly) (works|runs|passes|builds|starts)\b"
     # opens by saying what the person meant ("I mean claude", after an answer about the
     # shell); "I mean, …" with its comma is a filler
     r"|^\W*i mean\b(?!,)"

@@ -4598,3 +4598,28 @@ def test_still_as_even_is_no_state_that_outlived_the_fix() -> None:
     )
     asked = "What's your current artifact situation? Do you already have scattered notes?"
     assert kind_of(text, agent_text=asked, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild samples 44 and 47: what the agent should have known or done
+        "I'm on Ubuntu 22.04. You should know this... I'm not headless I am typing the terminal "
+        "in a gui session.",
+        "you run it, until it actually works",
+    ],
+)
+def test_holding_the_agent_to_what_it_should_have_known_or_done_is_a_correction(
+    text: str,
+) -> None:
+    done = "Run `opk-gui` with QT_QPA_PLATFORM=offscreen since this machine looks headless."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["retry the upload until it works, then report the id", "you should know that the API moved"],
+)
+def test_a_plain_until_it_works_or_a_heads_up_is_no_correction(text: str) -> None:
+    done = "The uploader now retries on 503 with a backoff."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
