@@ -1739,6 +1739,7 @@ _REQUIRES = re.compile(
 
 
 def _state_outlived(text: str) -> bool:
+    """A state said to have outlived the agent's fix, in a sentence that sets no requirement."""
     matches = [*_STATE_OUTLIVED.finditer(text), *_STATE_OUTLIVED_AROUND.finditer(text)]
     for match in matches:
         start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
