@@ -876,7 +876,12 @@ _BACK_REF = re.compile(
     r"(per|following|based on) your (suggestions?|recommendations?|feedback|review|advice|"
     r"comments?|proposal)|as you (suggested|recommended|proposed)|"
     r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
-    r"what you (did|changed|wrote)|your work|(for|of|on|commit|push|review|merge|test|check) "
+    r"what you (did|changed|wrote)|your work|"
+    # the agent's last act or words named ("when you tried executing bash commands right
+    # now you reported errors", "you said the tests pass")
+    r"(when|where|after) you (just )?(tried|ran|did|said|wrote|changed|reported)|"
+    r"you (just )?(said|reported|mentioned|told me|claimed)|"
+    r"(for|of|on|commit|push|review|merge|test|check) "
     r"(the|this|that|all (of )?(the|this)) work)\b",
     re.IGNORECASE,
 )

@@ -4623,3 +4623,20 @@ def test_holding_the_agent_to_what_it_should_have_known_or_done_is_a_correction(
 def test_a_plain_until_it_works_or_a_heads_up_is_no_correction(text: str) -> None:
     done = "The uploader now retries on 503 with a backoff."
     assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 50: the agent's last attempt named, a question about it
+        "when you tried executing bash commands and updating files right now you reported "
+        "errors. why? do I need to authorize you?",
+        "you said the tests pass, but which ones ran?",
+    ],
+)
+def test_naming_the_agents_last_act_or_words_refers_back(text: str) -> None:
+    assert points_back(" ".join(text.split()[:12]))
+
+
+def test_you_in_a_request_of_its_own_refers_to_nothing() -> None:
+    assert not points_back("when you add the login page, use the shared layout")
