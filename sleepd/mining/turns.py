@@ -728,9 +728,8 @@ _REDIRECT = re.compile(
 )
 #: Plain acceptance of a proposal.
 _ACCEPT_WORD = (
-    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|please|"
-    r"pls|"
-    r"let'?s do it|please do|"
+    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
+    r"please|pls|let'?s do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|开始(吧|执行|实施|重构|修改|实现)?|动手吧|"
     r"let'?s start|start (it|now)|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
@@ -832,11 +831,9 @@ _RESUME = re.compile(
 #: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
 _GO_ON_WORDS = (
     r"continue|go on|go ahead|keep going|keep doing|proceed|carry on|yes|yep|yeah|yup|ok|okay|k|"
-    r"sure|"
-    r"do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
-    r"weiter|ja|oui|sí|sim|继续|好的|是的|はい|続けて|devam|evet|tamam|да|давай|продолжай|"
-    r"ti[eế]p t[uụ]c( đi| di)?|"
-    r"продолжи|дальше|continua"
+    r"sure|do it|please do|sounds good|go for it|try it|test it|run it|retry|resume|next|y|"
+    r"weiter|ja|oui|sí|sim|continua|继续|好的|是的|はい|続けて|devam|evet|tamam|"
+    r"да|давай|продолжай|продолжи|дальше|ti[eế]p t[uụ]c( đi| di)?"
 )
 #: The words of a go-ahead, a pick of what the agent offered among them ("option 2", "3").
 _GO_AHEAD = rf"({_GO_ON_WORDS}|option \w+|\d+|[a-d]\)?)"
