@@ -166,11 +166,22 @@ def print_report(detail: dict[str, Any], json_out: bool) -> None:
                     if detail.get("truncated_lines")
                     else []
                 ),
+                *(
+                    [("copied history skipped", _copies_text(detail))]
+                    if detail.get("rewritten_copies")
+                    else []
+                ),
                 ("secrets redacted", str(detail["redactions"])),
                 ("errors", str(detail["errors"])),
             ],
         )
     )
+
+
+def _copies_text(detail: dict[str, Any]) -> str:
+    """How many events a source wrote a second time (stored once)."""
+    count = int(detail["rewritten_copies"])
+    return f"{count} event{'s' if count != 1 else ''} written again by a resumed session"
 
 
 def _clipped_text(detail: dict[str, Any]) -> str:

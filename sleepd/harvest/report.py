@@ -22,6 +22,8 @@ class SourceReport:
     bytes_read: int = 0
     redactions: int = 0
     replay_sessions_skipped: int = 0
+    #: events a source wrote again under new ids (a resumed session's history): stored once
+    rewritten_copies: int = 0
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     #: where the truncated lines were (the first 20 files): "path (N lines)"
@@ -49,6 +51,7 @@ class HarvestReport:
             "bytes_read",
             "redactions",
             "replay_sessions_skipped",
+            "rewritten_copies",
             "errors",
         )
         return {k: sum(getattr(r, k) for r in self.sources.values()) for k in keys}

@@ -44,14 +44,21 @@ GROUP_CACHE_KIB = 64 * 1024
 
 @dataclass
 class _Caches:
-    """Session ids and last sequence numbers seen this harvest (valid after a commit)."""
+    """Session ids, each session's last sequence number, and the latest event time taken
+    from each file for each session, seen this harvest (valid after a commit)."""
 
     sessions: dict[str, int] = field(default_factory=dict)
     seqs: dict[int, int] = field(default_factory=dict)
+    latest: dict[tuple[int, int], str | None] = field(default_factory=dict)
+
+    def forget_ends(self) -> None:
+        """Sessions may have grown elsewhere: read their ends again."""
+        self.seqs.clear()
+        self.latest.clear()
 
     def clear(self) -> None:
         self.sessions.clear()
-        self.seqs.clear()
+        self.forget_ends()
 
 
 class GroupWriter:
@@ -123,7 +130,7 @@ class GroupWriter:
             group = self._group = _OpenGroup.begin(self.target)
             if not group.db.is_sqlite:
                 # Other machines may have added to these sessions since the last group.
-                self._caches.seqs.clear()
+                self._caches.forget_ends()
         try:
             tally = self._write(group.db, batches)
         except BaseException as exc:
@@ -151,7 +158,7 @@ class GroupWriter:
                 tally.problems.append((batch.path, batch.problem, batch.missing))
         if readable and readable[0].reset:
             ingest.start_generation(db, files[readable[0].path])
-            self._caches.seqs.clear()
+            self._caches.forget_ends()
             tally.files_reset += 1
         # Sessions and sequence numbers for the whole group, in a few statements.
         tally.sessions_new = ingest.upsert_sessions(
@@ -171,8 +178,13 @@ class GroupWriter:
         redactions: dict[str, int] = {}
         for batch in readable:
             ref = files[batch.path]
-            inserted, per_session = ingest.insert_event_rows(
-                db, batch.events, ref.id, self._caches.sessions, self._caches.seqs
+            inserted, per_session, copies = ingest.insert_event_rows(
+                db,
+                batch.events,
+                ref.id,
+                self._caches.sessions,
+                self._caches.seqs,
+                self._caches.latest,
             )
             for session_id, count in per_session.items():
                 before = added.get(session_id, 0)
@@ -182,6 +194,7 @@ class GroupWriter:
             for rule, count in batch.redactions.items():
                 redactions[rule] = redactions.get(rule, 0) + count
             tally.events_new += inserted
+            tally.rewritten_copies += copies
             tally.malformed_lines += len(batch.skipped)
             tally.truncated_lines += batch.truncated_lines
             if batch.truncated_lines:
@@ -239,6 +252,7 @@ class _Tally:
     truncated_lines: int = 0
     bytes_read: int = 0
     replay_sessions_skipped: int = 0
+    rewritten_copies: int = 0
     redactions: int = 0
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # path, reason, gone
     clipped: list[tuple[str, int]] = field(default_factory=list)  # path, lines stored clipped
@@ -268,6 +282,7 @@ _COUNTS = (
     "truncated_lines",
     "bytes_read",
     "replay_sessions_skipped",
+    "rewritten_copies",
     "redactions",
 )
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 from sleepd.store.fastread import stored_datetime, stored_json
 from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow
+from sleepd.store.rewritten import RewrittenCopies, last_timed_event
 from sleepd.store.writedb import FTS_TABLE, WriteDb, utcnow
 
 #: Skipped lines kept per file for diagnosis; the count is always exact.
@@ -274,6 +276,7 @@ _INSERT_EVENTS_SQLITE = (
     f"VALUES ({', '.join('?' for _ in EVENT_INSERT_COLUMNS)})"
 )
 _LAST_EVENT_ID = "SELECT coalesce(max(id), 0) FROM events"
+_UNREAD = "unread"  # a (file, session) whose stored events were not looked at yet
 
 
 def insert_event_rows(
@@ -282,21 +285,39 @@ def insert_event_rows(
     file_id: int,
     session_cache: dict[str, int],
     seq_cache: dict[int, int],
-) -> tuple[int, dict[int, int]]:
-    """Insert event rows, skipping ones already stored (same session, external id), and
-    add them to the full-text index; returns how many, and how many per session.
+    latest_cache: dict[tuple[int, int], str | None],
+) -> tuple[int, dict[int, int], int]:
+    """Insert event rows, skipping ones already stored (same session, external id) and
+    copies the source wrote again under new ids (`sleepd.store.rewritten`), and add them
+    to the full-text index; returns how many, how many per session, and how many copies.
+
+    `latest_cache` holds, per (file, session), the latest event time taken from the file.
 
     The session id (from
     `upsert_sessions`) and a dense per-session sequence number (from `prime_seqs`)
     are assigned here, where the database is known.
     """
     if not rows:
-        return 0, {}
+        return 0, {}, 0
     final: list[tuple[Any, ...]] = []
     per_session: dict[int, int] = {}
     starts: dict[int, int] = {}
-    for row in rows:
+    rewritten = RewrittenCopies(db, file_id)
+    for index, row in enumerate(rows):
         session_id = session_cache[row[0]]
+        ts = row[2]
+        if ts is not None:
+            mark = (file_id, session_id)
+            last = latest_cache.get(mark, _UNREAD)
+            if last is _UNREAD:
+                stored = seq_cache[session_id] and last_timed_event(db, session_id, file_id)
+                last = latest_cache[mark] = stored or None
+            if last is None or ts > last or (ts == last and session_id not in rewritten.known):
+                latest_cache[mark] = ts
+                if rewritten.known:
+                    rewritten.taken(session_id, row)
+            elif rewritten.is_copy(session_id, row, islice(rows, index), session_cache):
+                continue
         if session_id not in starts:
             starts[session_id] = seq_cache[session_id]
         seq = seq_cache[session_id] + 1
@@ -318,8 +339,8 @@ def insert_event_rows(
         for session_id in per_session:
             del seq_cache[session_id]
         prime_seqs(db, per_session, seq_cache)
-        return inserted, dict.fromkeys(per_session, -1)
-    return inserted, per_session
+        return inserted, dict.fromkeys(per_session, -1), rewritten.skipped
+    return inserted, per_session, rewritten.skipped
 
 
 def _insert_ignore(db: WriteDb, rows: list[tuple[Any, ...]]) -> int:
