@@ -236,7 +236,12 @@ _PASTED_ERROR = re.compile(
     # its MIME type …")
     r"^\s*=> ERROR \[|^\s*ERROR: failed to (solve|build)\b|^\s*[\w-]+ failed to start: |"
     r"\bError response from daemon\b|"
-    r"^\s*Refused to (apply|load|execute|connect|frame|display|evaluate)\b",
+    r"^\s*Refused to (apply|load|execute|connect|frame|display|evaluate)\b|"
+    # an application's own error line, "Error <doing what>: <why>" ("Error loading
+    # dashboard: Failed to fetch"; not a heading such as "Error handling: add retries"),
+    # and a browser's failed request ("TypeError: Failed to fetch")
+    r"^\s*Error (?!(handling|reporting|logging|tracking|messages?|codes?)\b)[a-z]+ing\b"
+    r"[^\n:]{0,80}:\s*\S|\bFailed to fetch\b",
     re.MULTILINE,
 )
 #: The same reports in Chinese, Japanese and Korean, as verb phrases: a bare noun
@@ -361,7 +366,9 @@ _WRONG_ANSWER = (
 )
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
-    r"(\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|"
+    # (with the misspellings people type fast: "it dosent go anywhere", "dosn't load")
+    r"(\b(doesn'?t|does not|dosen'?t|dosn'?t|dosent|doesen'?t|didn'?t|did not|isn'?t|is not|"
+    r"aren'?t|are not|wasn'?t|weren'?t|"
     # a bare "not" after a word that makes it an instruction or a suggestion ("let's not
     # create links", "we should not inline prompts", "why not use …") says what to do,
     # not what went wrong
@@ -382,7 +389,7 @@ _FAILURE_REPORT = re.compile(
     r"connects|connected|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
     r"see(?:ing)?(?! (why|how|when|whether|the (point|need|reason))\b)|"
     r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|complete|"
-    r"completed|"
+    r"completed|go anywhere|lead anywhere|"
     r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
     # what a screen or a state fails to do ("it doesnt stay in birds eye view")
     r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
@@ -745,9 +752,11 @@ _ACCEPT_WORD = (
 #: A sound of surprise before it ("oh ok you're right!", "ah, got it").
 _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
 #: Acceptance and nothing else: one acceptance word or a run of them ("yes, go ahead",
-#: "ok sure, do it"), with at most a "please" or a "thanks".
+#: "ok sure, do it"), with at most a word of urgency and a "please" or a "thanks".
 _ACCEPT = re.compile(
     rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+{_ACCEPT_WORD})*\W*"
+    # ("yes immediately please", "ok right away")
+    r"((right )?now|immediately|right away|asap)?\W*"
     r"(please|pls|plz|thanks|thank you|thx)?\W*$",
     re.IGNORECASE,
 )
@@ -1661,6 +1670,13 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bno se (ven|muestran|cargan)\b|"
     # "sigue sin verse las imagenes", "siguen sin aparecer": still not (any infinitive)
     r"\bsiguen? (sin \w+(ar|er|ir)(se)?|fallando|igual|dando (el mismo )?error)\b|"
+    # what keeps showing after the fix ("se sigue mostrando la versión antigua", "sigue
+    # apareciendo el error", "continua aparecendo", "s'affiche toujours", "continua a
+    # comparire"; not "se sigue viendo bien", still fine)
+    r"\bse siguen? \w+(ando|iendo)\b(?! (bien|correctamente|perfecto)\b)|"
+    r"\bsiguen? (apareciendo|saliendo|mostrando)\b|\bcontinuam? (aparecendo|mostrando)\b|"
+    r"\b(s'affiche|s'affichent|appara[iî]t|apparaissent) toujours\b|"
+    r"\bcontinuan?o? a (comparire|apparire|mostrare)\b|"
     # "veo la página sin imágenes aún", "todavía sin datos": still without
     r"\bsin (?!embargo\b)\w+ (aún|aun|todavía|todavia)\b|\b(aún|todavía|todavia) sin \w+\b|"
     r"\bnada (aparece|pasa|funciona|se muestra)\b|"

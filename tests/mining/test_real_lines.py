@@ -3219,11 +3219,14 @@ def _resent_after_interrupt(first: str, again: str) -> list[TurnKind]:
 
 
 def test_words_sent_again_at_once_with_a_thinking_cue_steer() -> None:
-    """Sample 35: the answer stopped at once and sent again with "think hard" added."""
+    """Sample 35: the answer stopped at once and sent again with "think hard" added. (Its
+    labeller read the first "Yes immediately please" as a follow-up; LABELS.md has since
+    settled a bare yes to the agent's offer as an approval, as sample 51's labeller read
+    the same line.)"""
     kinds = _resent_after_interrupt(
         "Yes immediately please", "Yes immediately please, think hard and continue"
     )
-    assert kinds == [TurnKind.FOLLOW_UP, TurnKind.STEERING]
+    assert kinds == [TurnKind.APPROVAL, TurnKind.STEERING]
     # sample 33: the answer completed after the interrupt says more: it answers
     kinds = _resent_after_interrupt(
         "1 creat new", "1 creat new, 2 linox system with cloude, 3 private?"
@@ -4640,3 +4643,56 @@ def test_naming_the_agents_last_act_or_words_refers_back(text: str) -> None:
 
 def test_you_in_a_request_of_its_own_refers_to_nothing() -> None:
     assert not points_back("when you add the login page, use the shared layout")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 51: an application's error line, pasted after "it runs in production"
+        "Error loading dashboard: Failed to fetch",
+        "TypeError: Failed to fetch",
+        "Error saving settings: 403 Forbidden",
+    ],
+)
+def test_an_applications_error_line_is_a_pasted_error(text: str) -> None:
+    done = "The dashboard is running in production behind Traefik with automatic certificates."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["Error handling: add retries with a backoff", "Error messages: make them friendlier"]
+)
+def test_a_heading_that_names_error_handling_is_no_pasted_error(text: str) -> None:
+    done = "The uploader is in place."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 51 (Spanish): "the old version is still showing", after "the site
+        # now serves the right version"
+        "se sigue mostrando la version antigua",
+        "sigue apareciendo el mismo mensaje",
+        "o banner antigo continua aparecendo",
+        "l'ancienne version s'affiche toujours",
+        # wild sample 51: "it doesn't go anywhere", typed fast
+        "i typed the url inmy browser, it dosent go anywhere, nothing yet",
+    ],
+)
+def test_what_still_shows_or_goes_nowhere_after_the_fix_is_a_failure_report(text: str) -> None:
+    done = "El sitio ahora está sirviendo la versión correcta del 1 de julio."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_what_still_shows_fine_is_no_failure_report() -> None:
+    done = "Cambié el encabezado y reinicié nginx."
+    assert kind_of("se sigue viendo bien en el móvil?", agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["Yes immediately please", "ok, right away", "yes now"])
+def test_a_yes_with_a_word_of_urgency_accepts_the_offer(text: str) -> None:
+    """Wild sample 51: "Yes immediately please" to "Would you like me to address these
+    critical issues before proceeding with the commit?"."""
+    offer = "Would you like me to address these critical issues before proceeding with the commit?"
+    assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
