@@ -155,7 +155,8 @@ CORRECTION: tuple[str, ...] = (
 #: Explicit approval. Word-bounded; only counted when no correction matched.
 APPROVAL: tuple[str, ...] = (
     r"\b(thanks|thank you|thx|ty)\b",
-    r"\b(perfect|excellent|awesome|great|nice|brilliant)\b",
+    r"\b(perfect|excellent|awesome|great|nice|brilliant|terrific|fantastic|wonderful|superb|"
+    r"amazing|splendid)\b",
     r"\blgtm\b",
     r"\blooks (good|great|right|correct)\b",
     r"\b(works|working) (now|fine|great|perfectly)\b",

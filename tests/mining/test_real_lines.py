@@ -4696,3 +4696,13 @@ def test_a_yes_with_a_word_of_urgency_accepts_the_offer(text: str) -> None:
     critical issues before proceeding with the commit?"."""
     offer = "Would you like me to address these critical issues before proceeding with the commit?"
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize("text", ["terrific", "fantastic, thanks", "wonderful!"])
+def test_more_words_of_praise_approve(text: str) -> None:
+    """Wild sample 51: "terrific" after the agent reported the viewer fixed."""
+    assert lexicon_for().classify(text) is Feedback.APPROVAL
+
+
+def test_outstanding_work_to_do_is_no_praise() -> None:
+    assert lexicon_for().classify("do we have any plans outstanding") is not Feedback.APPROVAL
