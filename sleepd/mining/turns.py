@@ -887,6 +887,10 @@ _BACK_REF = re.compile(
     # now you reported errors", "you said the tests pass")
     r"(when|where|after) you (just )?(tried|ran|did|said|wrote|changed|reported)|"
     r"you (just )?(said|reported|mentioned|told me|claimed)|"
+    # whether the person must start it again to see the change ("do I need to restart or
+    # is there hot reload?", "should we rebuild first?")
+    r"(do|does|will|would|should|shall|must) (i|we|it) ((need|have) to )?(restart|reload|"
+    r"refresh|rebuild|reinstall|relaunch|redeploy|rerun|re-run|reopen|reboot)|"
     r"(for|of|on|commit|push|review|merge|test|check) "
     r"(the|this|that|all (of )?(the|this)) work)\b",
     re.IGNORECASE,

@@ -4706,3 +4706,12 @@ def test_more_words_of_praise_approve(text: str) -> None:
 
 def test_outstanding_work_to_do_is_no_praise() -> None:
     assert lexicon_for().classify("do we have any plans outstanding") is not Feedback.APPROVAL
+
+
+def test_asking_whether_to_restart_to_see_the_change_follows_up() -> None:
+    """Wild sample 51: "do I need to restart or is there hot reload?" after the agent
+    reported the viewer's new blend modes done."""
+    done = "Done: the viewer now blends the edge weights; run the dev server to see it."
+    text = "do I need to restart or is there hot reload?"
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
+    assert not points_back("we need to restart the worker when it crashes")
