@@ -491,7 +491,12 @@ class _ClaudeFile:
             [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
         )
         multi = len(blocks) > 1
-        api_error = rec.get("isApiErrorMessage") is True
+        # Claude Code 2.0.1 wrote some of its API errors ("API Error: 400 {…}") as a
+        # `<synthetic>` message without the flag; its other synthetic words ("No response
+        # requested.") are no error
+        api_error = rec.get("isApiErrorMessage") is True or (
+            model == "<synthetic>" and _first_text(blocks).lstrip().startswith("API Error")
+        )
         mid = message.get("id") if isinstance(message.get("id"), str) else None
         produced: list[EventRecord] = []
         for index, block in enumerate(blocks):
@@ -745,6 +750,15 @@ def _tool_result_text(content: Any) -> str:
         else:
             parts.append(compact_json(item))
     return "\n".join(parts)
+
+
+def _first_text(blocks: list[Any]) -> str:
+    """The first text block's words ("" when there is none)."""
+    for block in blocks:
+        if isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            return text if isinstance(text, str) else ""
+    return ""
 
 
 def _read_agent_meta(path: str, roots: tuple[str, ...]) -> dict[str, Any]:

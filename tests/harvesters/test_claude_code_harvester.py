@@ -639,3 +639,28 @@ def test_an_earlier_sessions_records_replayed_at_the_head_stay_that_sessions(
     by_id = {e.external_id: e.session_external_id for e in events(read(path))}
     assert by_id["p1"] == by_id["p2"] == old
     assert by_id["n1"] == by_id["n2"] == SID
+
+
+def test_an_api_error_written_without_its_flag_is_the_services_error(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Claude Code 2.0.1 (wild sample 51) wrote "API Error: 400 …" as a `<synthetic>`
+    message without `isApiErrorMessage`; its "No response requested." is no error."""
+
+    def synthetic(uuid: str, text: str) -> dict[str, Any]:
+        message = {"id": uuid, "model": "<synthetic>", "content": [{"type": "text", "text": text}]}
+        return rec("assistant", uuid, message=message)
+
+    path = make_jsonl(
+        session_file(tmp_path),
+        [
+            rec("user", "u1", "fix the checkout"),
+            synthetic(
+                "a1", 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error"}}'
+            ),
+            synthetic("a2", "No response requested."),
+        ],
+    )
+    got = {e.external_id: (e.kind, e.is_error) for e in events(read(path))}
+    assert got["a1"] == ("error", True)
+    assert got["a2"] == ("assistant_text", False)
