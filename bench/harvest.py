@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -170,15 +171,24 @@ def sleepd_harvest(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
     return elapsed, children_cpu() - cpu_start, orjson.loads(done.stdout)
 
 
-def fresh_line(raw: bytes) -> bytes | None:
+#: When the appended lines happen: after every record of the corpus, as a real append is.
+APPENDED_AT = datetime(2027, 1, 1, tzinfo=UTC)
+
+
+def fresh_line(raw: bytes, index: int = 0) -> bytes | None:
     """A copy of a transcript line that a harvest stores as new (a fresh uuid where the
-    record has one), with its newline; None for a line that is no JSON."""
+    record has one, and a time after the corpus's, `index` milliseconds on: the same
+    record under a new id at its old time is history written again, which the harvest
+    stores once), with its newline; None for a line that is no JSON."""
     try:
         record = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
     if isinstance(record, dict) and "uuid" in record:
         record["uuid"] = str(uuid.uuid4())
+    if isinstance(record, dict) and "timestamp" in record:
+        at = APPENDED_AT + timedelta(milliseconds=index)
+        record["timestamp"] = at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return orjson.dumps(record) + b"\n"
 
 
@@ -193,10 +203,10 @@ def append_one_percent(work: Path, total_bytes: int) -> int:
     appended = 0
     for path in chosen:
         out = bytearray()
-        for raw in path.read_bytes().splitlines()[1:]:
+        for index, raw in enumerate(path.read_bytes().splitlines()[1:]):
             if len(out) >= quota:
                 break
-            line = fresh_line(raw)
+            line = fresh_line(raw, index)
             if line is None:
                 continue
             if len(out) + len(line) > quota and out:
