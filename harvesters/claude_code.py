@@ -242,6 +242,7 @@ class _ClaudeFile:
                 and key != self.own_sid
                 and rec.get("parentUuid") is not None
                 and rec.get("parentUuid") == self.state.get("own_last")
+                and not self._older_than_own_last(rec)
             ):
                 # a reply to this file's own session that carries another session's id:
                 # Claude Code 1.0.57, continuing a conversation that ran out of context,
@@ -253,6 +254,18 @@ class _ClaudeFile:
             self.state["sid"] = key
             self._flush_pending(key)
         return key
+
+    def _older_than_own_last(self, rec: dict[str, Any]) -> bool:
+        """Whether the record is dated before the own record it replies to: then it was not
+        typed after it. Claude Code 1.0.x, resuming a session into a new file, copied the
+        earlier session's prompts there with their ids and times under its answers, which
+        it dated at the resume: those copies are the earlier session's (kept with it, they
+        are stored once), not turns of this one."""
+        at, before = (
+            parse_timestamp(rec.get("timestamp")),
+            parse_timestamp(self.state.get("own_last_at")),
+        )
+        return at is not None and before is not None and at < before
 
     def _info(self, sid: str) -> dict[str, Any]:
         info = self.sessions.get(sid)
@@ -361,6 +374,7 @@ class _ClaudeFile:
         sid = self._session_id(rec)
         if sid is not None and sid == self.own_sid and isinstance(uuid, str):
             self.state["own_last"] = uuid
+            self.state["own_last_at"] = rec.get("timestamp")
         if sid is not None:
             stamp = rec.get("timestamp")
             self._note_session(sid, rec, stamp if isinstance(stamp, str) else None)

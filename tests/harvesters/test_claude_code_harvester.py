@@ -664,3 +664,34 @@ def test_an_api_error_written_without_its_flag_is_the_services_error(
     got = {e.external_id: (e.kind, e.is_error) for e in events(read(path))}
     assert got["a1"] == ("error", True)
     assert got["a2"] == ("assistant_text", False)
+
+
+def test_an_earlier_sessions_prompts_copied_under_this_sessions_answers_stay_its(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Claude Code 1.0.x resuming a session into a new file (wild sample 51): the earlier
+    session's prompts keep their ids and times, the answers carry this session's id and the
+    time of the resume, each prompt replying to the answer before it. A prompt dated before
+    the answer it replies to was not typed after it: it stays the earlier session's, so a
+    harvest of both files stores it once; what the person typed after the resume is this
+    session's."""
+    old = "8a5d0d23-b010-4b48-a41c-af16f4d65f57"
+    resumed_at = "2025-09-16T12:02:10.249Z"
+    path = session_file(tmp_path)
+    text = {"type": "text", "text": "Done."}
+    make_jsonl(
+        path,
+        [
+            rec("user", "p1", "design the sync system", sessionId=old,
+                timestamp="2025-09-16T10:54:16.956Z"),
+            reply("a1", "msg_1", [text], out=5, parentUuid="p1", timestamp=resumed_at),
+            rec("user", "p2", "save it to my google drive", sessionId=old, parentUuid="a1",
+                timestamp="2025-09-16T11:51:53.988Z"),
+            reply("a2", "msg_2", [text], out=5, parentUuid="p2", timestamp=resumed_at),
+            rec("user", "n1", "ok we are in rclone, set up autosync", parentUuid="a2",
+                timestamp="2025-09-16T12:02:39.329Z"),
+        ],
+    )  # fmt: skip
+    by_id = {e.external_id: e.session_external_id for e in events(read(path))}
+    assert by_id["p1"] == by_id["p2"] == old
+    assert by_id["n1"] == SID
