@@ -1685,6 +1685,13 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bsin (?!embargo\b)\w+ (aún|aun|todavía|todavia)\b|\b(aún|todavía|todavia) sin \w+\b|"
     r"\bnada (aparece|pasa|funciona|se muestra)\b|"
     r"\bnão (funciona|aparece|carrega|abre|compila|mostra)\b|"
+    # the same in the progressive, and a thing that stopped working, however spaced ("a
+    # tela de vendas não  esta carregando  a lista", "no está cargando", "parou de
+    # funcoonar tudo novamente" typed fast, "dejó de funcionar", "ha smesso di funzionare")
+    r"\b(não|nao|no)\s+(está|esta|tá|ta|estão|estao|están|estan)\s+(carregando|cargando|"
+    r"funcionando|aparecendo|apareciendo|abrindo|abriendo|mostrando|salvando|guardando|"
+    r"enviando|conectando|rodando|corriendo)\b|"
+    r"\b(parou|pararam|dejó|dejo|dejaron)\s+de\s+func\w*\b|\bha(nno)? smesso di funzionare\b|"
     r"\b(o )?erro (ainda |continua a )?persist(e|iu)\b|\bcontinua (dando erro|com erro|igual|"
     r"sem funcionar)\b|\bnada acontece\b|"
     r"\bfunktioniert (immer noch |noch immer |weiterhin )?nicht\b|"
@@ -1747,6 +1754,12 @@ _STATE_OUTLIVED = re.compile(
 _STATE_OUTLIVED_AROUND = re.compile(
     r"\bstill\b(?! (need|want|have to|has to|got to|should|must)\b)[^.?!\n]{0,60}?"
     r"\b(doesn'?t|does not|isn'?t|is not|aren'?t|are not|can'?t|cannot|won'?t|didn'?t|did not)\b"
+    # the wrong thing still there in place of the right one ("there is still a line rather
+    # than page break between title page and abstract"; not "I'd still use X rather than
+    # Y", a preference)
+    r"|(?<!\bi )(?<!\bwe )(?<!'d )(?<!would )(?<!should )(?<!could )\bstill\b"
+    r"(?! (use|prefer|like|want|need|go with|pick|choose|think)\b)[^.?!\n]{0,40}?"
+    r"\b(rather than|instead of)\b"
     r"|\b(out of date|outdated|stale|broken|wrong|incorrect)\b[^.?!\n]{0,40}?\bstill\s*"
     r"([-–—,.;:!?]|$)",
     re.IGNORECASE,

@@ -4715,3 +4715,30 @@ def test_asking_whether_to_restart_to_see_the_change_follows_up() -> None:
     text = "do I need to restart or is there hot reload?"
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.FOLLOW_UP
     assert not points_back("we need to restart the worker when it crashes")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 52 (Portuguese, spaced as typed): "the sales screen isn't loading the
+        # sales list", "everything stopped working again" (with its typo)
+        "a tela de vendas não  esta carregando  a Lista de Vendas",
+        "parou de funcoonar tudo novamente",
+        "la lista no está cargando",
+        "dejó de funcionar el login",
+        # wild sample 52: the wrong thing still there in place of the right one
+        "I'm afriad there is still a line rather than page break between title page and abstract",
+    ],
+)
+def test_what_is_not_loading_or_stopped_working_is_a_failure_report(text: str) -> None:
+    done = "A página de vendas agora deve carregar corretamente sem erros JavaScript."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["we still prefer tabs instead of spaces", "keep the v1 API still instead of removing it"],
+)
+def test_a_preference_with_still_rather_than_is_no_failure_report(text: str) -> None:
+    done = "I switched the formatter config."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
