@@ -276,7 +276,6 @@ _INSERT_EVENTS_SQLITE = (
     f"VALUES ({', '.join('?' for _ in EVENT_INSERT_COLUMNS)})"
 )
 _LAST_EVENT_ID = "SELECT coalesce(max(id), 0) FROM events"
-_UNREAD = "unread"  # a (file, session) whose stored events were not looked at yet
 
 
 def insert_event_rows(
@@ -308,10 +307,11 @@ def insert_event_rows(
         ts = row[2]
         if ts is not None:
             mark = (file_id, session_id)
-            last = latest_cache.get(mark, _UNREAD)
-            if last is _UNREAD:
-                stored = seq_cache[session_id] and last_timed_event(db, session_id, file_id)
-                last = latest_cache[mark] = stored or None
+            if mark not in latest_cache:
+                # a session with nothing stored has nothing to look up
+                stored = seq_cache[session_id] > 0
+                latest_cache[mark] = last_timed_event(db, session_id, file_id) if stored else None
+            last = latest_cache[mark]
             if last is None or ts > last or (ts == last and session_id not in rewritten.known):
                 latest_cache[mark] = ts
                 if rewritten.known:

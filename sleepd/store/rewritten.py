@@ -28,6 +28,7 @@ _STORED = (
     "SELECT ts, role, kind, call_id, message_id, text, raw, external_id FROM events "
     "WHERE session_id = :session AND file_id = :file AND ts >= :since AND ts < :until"
 )
+_STORED_ID = "SELECT 1 FROM events WHERE session_id = :session AND external_id = :id"
 _LAST_TIMED = (
     "SELECT ts FROM events WHERE session_id = :session AND file_id = :file "
     "AND ts IS NOT NULL ORDER BY seq DESC LIMIT 1"
@@ -93,6 +94,10 @@ class RewrittenCopies:
             # bookkeeping (hook progress, queue operations) repeats within a millisecond
             # on its own; a copy of it is harmless, a lost one is not
             return False
+        if self.db.scalar(_STORED_ID, {"session": session_id, "id": row.external_id}):
+            # stored under this very id (a rotated or replaced file read again): the insert's
+            # own key keeps one, and nothing need be loaded to compare it
+            return False
         known = self.known.get(session_id)
         if known is None:
             known = self.known[session_id] = _Known(row.ts)
@@ -105,9 +110,7 @@ class RewrittenCopies:
             known.since = row.ts
         first_id = known.ids.setdefault(_row_key(row), row.external_id)
         if first_id == row.external_id:
-            # new, or stored under this very id (a file read again): the insert's own
-            # key (session, external id) keeps one
-            return False
+            return False  # new
         self.skipped += 1
         return True
 

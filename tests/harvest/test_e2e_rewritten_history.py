@@ -257,3 +257,24 @@ def test_the_harvest_panel_names_the_copies_it_skipped(isolated_home: Path, db_f
 
     again = CliRunner().invoke(app, ["harvest", "--json"])
     assert json.loads(again.stdout)["rewritten_copies"] == 0
+
+
+def test_a_file_read_again_from_the_start_counts_no_copies(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A replaced file is read again as a new generation: its records come back under the
+    ids they were stored with, duplicates the store's own key skips, not history written
+    again."""
+    day_one = first_day()
+    path = write_lines(transcript(isolated_home), day_one)
+    harvest(store, cfg)
+    # rewritten with a different head: no longer the file its cursor describes
+    summary = {"type": "summary", "summary": "Login redirect", "leafUuid": day_one[-1]["uuid"]}
+    path.unlink()
+    write_lines(path, [summary, *day_one, next_day(day_one[-1])])
+
+    report = harvest(store, cfg).totals()
+
+    # new: the summary line and the next day's prompt
+    assert (report["files_reset"], report["events_new"], report["rewritten_copies"]) == (1, 2, 0)
+    assert prompts(db_file) == ["fix the login redirect", "keep going"]
