@@ -1941,7 +1941,11 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if not re.search(r"\w", region):
             # "。", "?", "..." typed to see whether the agent answers: it asks for nothing
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("no words",))
-        return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
+        if not (turn.agent_worked and turn.agent_text.strip()):
+            return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
+        # the session opens with the agent's work (a conversation continued into a new
+        # file, a file that starts mid-session): the turn answers that work, as in an
+        # open episode
     if asks_about_agent(region):
         # "what model are you?": meta talk, the typed form of `/model`
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))

@@ -4742,3 +4742,25 @@ def test_what_is_not_loading_or_stopped_working_is_a_failure_report(text: str) -
 def test_a_preference_with_still_rather_than_is_no_failure_report(text: str) -> None:
     done = "I switched the formatter config."
     assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_a_session_that_opens_with_the_agents_work_reads_its_first_turn_against_it() -> None:
+    """Wild sample 51: a Claude Code 1.0.x session resumed into a new file opens with the
+    agent's answers of the earlier session (copied there), then "ok we are in rclone, …",
+    which reports doing what the agent asked and goes on with the file transfer."""
+    b = (
+        SessionBuilder()
+        .bash("python3 -m http.server 8888", "Serving HTTP on 0.0.0.0 port 8888")
+        .say(
+            "Install rclone and run `rclone config` to connect your Google Drive. "
+            "Tell me once you are in rclone."
+        )
+        .prompt("ok we are in rclone, save the file to drive and set up autosync")
+    )
+    [episode] = [e for e in segment(views(b), lexicon_for()) if e.intent_turn is not None]
+    assert episode.intent_turn.decision.kind is TurnKind.FOLLOW_UP
+    # with nothing before it, the first turn is the session's first request
+    alone = SessionBuilder().prompt("save the file to drive and set up autosync")
+    [first] = segment(views(alone), lexicon_for())
+    assert first.intent_turn is not None
+    assert first.intent_turn.decision.kind is TurnKind.NEW_TASK
