@@ -95,7 +95,9 @@ class TurnJudge:
     stats: TurnJudgeStats = field(default_factory=TurnJudgeStats)
 
     def __call__(self, turn: TurnInput, decision: TurnDecision) -> TurnDecision:
-        if not decision.hard or turn.command is not None or not turn.has_episode:
+        opens_session = not turn.has_episode and not turn.agent_worked
+        if not decision.hard or turn.command is not None or opens_session:
+            # a session's first request, with nothing before it, has nothing to weigh
             return decision
         if self.stats.asked >= self.max_calls:
             self.stats.skipped += 1

@@ -25,7 +25,7 @@ from sleepd.config import Config
 from sleepd.mining.hard_turns import TurnJudge
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.mine import mine
-from sleepd.mining.turns import TurnInput, TurnKind, classify_turn
+from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
 from sleepd.store.engine import read_session
 from sleepd.store.models import Episode
 from tests.backends.fake_providers import FakeAnthropic, Reply, anthropic_message
@@ -236,3 +236,28 @@ def _load_bench() -> Any:
     sys.modules[spec.name] = module  # dataclasses look their module up while building
     spec.loader.exec_module(module)
     return module
+
+
+def test_a_first_turn_goes_to_the_model_only_after_the_agents_work() -> None:
+    """A session's first request with nothing before it has nothing to weigh; one that
+    answers the work a session opened with (a continued conversation) is read like any
+    turn in an episode, and a hard reading of it is the model's to decide."""
+
+    class Counting:
+        calls = 0
+
+        def complete(self, request: object) -> object:
+            Counting.calls += 1
+            raise RuntimeError("no answer here")
+
+    judge = TurnJudge(Counting(), max_calls=5)
+    hard = TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("answers the agent",), hard=True)
+    first = TurnInput(text="save the file to drive", has_episode=False)
+    assert judge(first, hard) is hard and judge.stats.asked == 0
+    continued = TurnInput(
+        text="ok we are in rclone, save the file to drive",
+        has_episode=False,
+        agent_text="Tell me once you are in rclone.",
+        agent_worked=True,
+    )
+    assert judge(continued, hard) is hard and judge.stats.asked == 1
