@@ -33,6 +33,7 @@ from sleepd.mining.turns import (
     TurnKind,
     agent_asks,
     agent_claims_done,
+    opens_session,
 )
 
 SYSTEM = (
@@ -95,8 +96,7 @@ class TurnJudge:
     stats: TurnJudgeStats = field(default_factory=TurnJudgeStats)
 
     def __call__(self, turn: TurnInput, decision: TurnDecision) -> TurnDecision:
-        opens_session = not turn.has_episode and not turn.agent_worked
-        if not decision.hard or turn.command is not None or opens_session:
+        if not decision.hard or turn.command is not None or opens_session(turn):
             # a session's first request, with nothing before it, has nothing to weigh
             return decision
         if self.stats.asked >= self.max_calls:

@@ -1415,6 +1415,12 @@ def asks_about_agent(region: str) -> bool:
     return len(region) <= 80 and bool(_ASKS_ABOUT_AGENT.search(region))
 
 
+def opens_session(turn: TurnInput) -> bool:
+    """A session's first request with nothing before it: no episode yet, and none of the
+    agent's words for it to answer."""
+    return not turn.has_episode and not (turn.agent_worked and turn.agent_text.strip())
+
+
 def is_bare_answer(text: str) -> bool:
     """A reply that only picks or agrees ("3", "c", "option 2", "yes", "继续", a pasted
     image and nothing else): it means something only next to what it answered."""
@@ -1941,7 +1947,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if not re.search(r"\w", region):
             # "。", "?", "..." typed to see whether the agent answers: it asks for nothing
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("no words",))
-        if not (turn.agent_worked and turn.agent_text.strip()):
+        if opens_session(turn):
             return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
         # the session opens with the agent's work (a conversation continued into a new
         # file, a file that starts mid-session): the turn answers that work, as in an
