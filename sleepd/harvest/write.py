@@ -49,7 +49,7 @@ class _Caches:
 
     sessions: dict[str, int] = field(default_factory=dict)
     seqs: dict[int, int] = field(default_factory=dict)
-    latest: dict[tuple[int, int], str | None] = field(default_factory=dict)
+    latest: dict[int, dict[int, str | None]] = field(default_factory=dict)  # file, session
 
     def forget_ends(self) -> None:
         """Sessions may have grown elsewhere: read their ends again."""

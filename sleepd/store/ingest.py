@@ -284,13 +284,13 @@ def insert_event_rows(
     file_id: int,
     session_cache: dict[str, int],
     seq_cache: dict[int, int],
-    latest_cache: dict[tuple[int, int], str | None],
+    latest_cache: dict[int, dict[int, str | None]],
 ) -> tuple[int, dict[int, int], int]:
     """Insert event rows, skipping ones already stored (same session, external id) and
     copies the source wrote again under new ids (`sleepd.store.rewritten`), and add them
     to the full-text index; returns how many, how many per session, and how many copies.
 
-    `latest_cache` holds, per (file, session), the latest event time taken from the file.
+    `latest_cache` holds, per file and session, the latest event time taken from the file.
 
     The session id (from
     `upsert_sessions`) and a dense per-session sequence number (from `prime_seqs`)
@@ -302,18 +302,18 @@ def insert_event_rows(
     per_session: dict[int, int] = {}
     starts: dict[int, int] = {}
     rewritten = RewrittenCopies(db, file_id)
+    latest = latest_cache.setdefault(file_id, {})
     for index, row in enumerate(rows):
         session_id = session_cache[row[0]]
         ts = row[2]
         if ts is not None:
-            mark = (file_id, session_id)
-            if mark not in latest_cache:
+            if session_id not in latest:
                 # a session with nothing stored has nothing to look up
                 stored = seq_cache[session_id] > 0
-                latest_cache[mark] = last_timed_event(db, session_id, file_id) if stored else None
-            last = latest_cache[mark]
+                latest[session_id] = last_timed_event(db, session_id, file_id) if stored else None
+            last = latest[session_id]
             if last is None or ts > last or (ts == last and session_id not in rewritten.known):
-                latest_cache[mark] = ts
+                latest[session_id] = ts
                 if rewritten.known:
                     rewritten.taken(session_id, row)
             elif rewritten.is_copy(session_id, row, islice(rows, index), session_cache):

@@ -94,12 +94,13 @@ class RewrittenCopies:
             # bookkeeping (hook progress, queue operations) repeats within a millisecond
             # on its own; a copy of it is harmless, a lost one is not
             return False
-        if self.db.scalar(_STORED_ID, {"session": session_id, "id": row.external_id}):
-            # stored under this very id (a rotated or replaced file read again): the insert's
-            # own key keeps one, and nothing need be loaded to compare it
-            return False
         known = self.known.get(session_id)
         if known is None:
+            if self.db.scalar(_STORED_ID, {"session": session_id, "id": row.external_id}):
+                # stored under this very id (a rotated or replaced file read again): the
+                # insert's own key keeps one, and nothing need be loaded to compare it (once
+                # loaded, the stored events answer this themselves)
+                return False
             known = self.known[session_id] = _Known(row.ts)
             self._load(session_id, known, row.ts, None)
             for event in earlier:
