@@ -1587,14 +1587,30 @@ _LOG_STAMP = re.compile(
 )
 
 
+#: A first line that asks for error handling to be built ("handle the Failed to fetch
+#: error offline", "catch TypeError: Failed to fetch and show a banner"): the error it
+#: names is the subject of the request, not output the person saw.
+_ASKS_TO_HANDLE = re.compile(
+    r"^\W*(?:(?:please|pls|now|also|and|then|next)\W+)*(?:(?:can|could|would|will) you\s+)?"
+    r"(?:(?:gracefully\s+)?handle|catch|retry|suppress|silence|swallow|mock|simulate|"
+    r"add (?:\w+ ){0,2}(?:retr(?:y|ies)|handling|handlers?|fallbacks?|tests?|toasts?|"
+    r"banners?))\b[^\n]*",
+    re.IGNORECASE,
+)
+
+
 def has_pasted_error(text: str) -> bool:
     """An error in the paste's head or, for a long log, its tail: a build or deploy log
-    ends with what failed."""
+    ends with what failed. An error named in a first line that asks for its handling is
+    not counted; a paste below that line still is."""
     pasted = (
         text
         if len(text) <= PASTE_HEAD + PASTE_TAIL
         else text[:PASTE_HEAD] + "\n" + text[-PASTE_TAIL:]
     )
+    request = _ASKS_TO_HANDLE.match(pasted)
+    if request:
+        pasted = pasted[request.end() :]
     return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", pasted)))
 
 

@@ -4670,6 +4670,26 @@ def test_a_heading_that_names_error_handling_is_no_pasted_error(text: str) -> No
 @pytest.mark.parametrize(
     "text",
     [
+        "handle the Failed to fetch error when the user is offline",
+        "catch TypeError: Failed to fetch and show a banner instead",
+        "please add retries for Failed to load resource errors",
+        "can you gracefully handle HTTP 503 from the upstream API",
+    ],
+)
+def test_an_error_named_in_a_request_to_handle_it_is_no_pasted_error(text: str) -> None:
+    done = "The dashboard is running in production behind Traefik with automatic certificates."
+    assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_a_paste_below_a_request_to_handle_it_is_still_a_pasted_error() -> None:
+    done = "The dashboard is running in production behind Traefik with automatic certificates."
+    text = "please handle this:\nTypeError: Failed to fetch\n    at load (app.js:3:4)"
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # wild sample 51 (Spanish): "the old version is still showing", after "the site
         # now serves the right version"
         "se sigue mostrando la version antigua",
