@@ -1,7 +1,7 @@
 """The feedback lexicon: how a follow-up message says "wrong", "undo" or "thanks".
 
 One small, documented pattern set (English, German, French, Spanish, Portuguese,
-Chinese, Japanese, Korean, Turkish, Russian), extended by
+Italian, Chinese, Japanese, Korean, Turkish, Russian), extended by
 `MiningConfig.correction_patterns` and `approval_patterns`. Classification is
 negation-aware and ordered so that the cheap mistakes are avoided:
 
@@ -40,6 +40,7 @@ NEUTRAL: tuple[str, ...] = (
     r"\bsin problema\b",
     r"\bnão (tem|há) problema\b",
     r"\bsem problema\b",
+    r"\bnessun problema\b",
     r"没问题",
     r"問題(ない|ありません)",
     r"\b(sorun|problem|hata) (yok|olmadı|değil)\b",
@@ -113,6 +114,11 @@ CORRECTION: tuple[str, ...] = (
     r"\bnão (funciona|funcionou|compila|passou)\b",
     r"\bainda (falha|não|dá erro)\b",
     r"\b(desfaz|desfazer|desfaça)\b",
+    # Italian
+    r"\bnon (funziona|va|compila|parte|carica|passa)\b",
+    r"\b(è )?sbagliato\b",
+    r"\bancora (non|errore|lo stesso errore)\b",
+    r"\bannulla\b",
     # Chinese
     r"不对",
     r"错了",
@@ -180,6 +186,9 @@ APPROVAL: tuple[str, ...] = (
     r"\bobrigad[oa]\b",
     r"\b(perfeito|ótimo)\b",
     r"\bfuncionou\b",
+    r"\bgrazie\b",
+    r"\b(perfetto|ottimo|fantastico)\b",
+    r"\b(ora|adesso) funziona\b|\bfunziona (ora|adesso|bene|perfettamente)\b",
     r"谢谢",
     r"完美",
     r"可以了",
@@ -229,6 +238,7 @@ UNDO_TEXT: tuple[str, ...] = (
     r"\b(annule|annuler)\b",
     r"\b(deshaz|deshacer)\b",
     r"\b(desfaz|desfazer|desfaça)\b",
+    r"\bannulla\b",
     r"撤销",
     r"元に戻",
     r"\bgeri al\b",

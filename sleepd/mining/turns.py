@@ -589,7 +589,12 @@ _UNDO = re.compile(
     # the same in the other languages people write to agents in, as imperatives ("desfaca
     # essa alteracao", "元に戻して"; "撤销" and "回滚" open the turn, since elsewhere they name
     # a feature to build: "添加撤销功能")
-    r"\b(desfa[çc]a|deshaz|annule[zr]?|mach .{0,30}rückgängig|отмени|откати)\b|"
+    r"\b(desfa[çc]a|deshaz|annulez?|mach .{0,30}rückgängig|отмени|откати)\b|"
+    # an infinitive or a bare word opening the turn ("annuler les changements", "desfaz
+    # isso", "rückgängig machen"); further in, it names a feature ("un bouton annuler")
+    r"^\W*(please\s+|bitte\s+|por favor\s+|s'il te plaît,?\s+)?"
+    r"(desfaz(er)?|rückgängig|annulla|annuler)\b|"
+    r"\bannulla (quello|questo|questa|le modifiche|l'ultima)\b|"
     r"^\W*(请|帮我)?(撤销|撤回|回滚)|元に戻して|되돌려",
     re.IGNORECASE,
 )
@@ -1044,9 +1049,24 @@ _FOLLOW_STRONG = re.compile(
 )
 #: "also"/"now"/"next" followed by a new piece of work rather than a tweak.
 _NEW_WORK = re.compile(
-    r"^\W*(let'?s\s+)?(also|now|next|then|and),?\s+(let'?s\s+|please\s+|can you\s+|could you\s+)?"
+    r"^\W*(let'?s\s+)?(also|now|next|then|and)[,:]?\s+"
+    r"(let'?s\s+|please\s+|can you\s+|could you\s+)?"
     r"(add|migrate|implement|create|write|build|set up|setup|refactor|port|convert|integrate|"
-    r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b",
+    r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b|"
+    # the same in French, Spanish, Portuguese, German and Italian ("Maintenant ajoute un
+    # bouton export", "Ahora agrega …", "Agora adicione …", "Jetzt füge … hinzu")
+    r"^\W*(maintenant|ensuite|puis|et aussi)[,:]?\s+(peux-tu\s+|pourrais-tu\s+|il faut\s+)?"
+    r"(ajoute|crée|implémente|écris|construis|déploie|migre|intègre|documente|rédige|"
+    r"mets en place)\b|"
+    r"^\W*(ahora|luego|después|y también)[,:]?\s+(puedes\s+|podrías\s+|por favor\s+)?"
+    r"(agrega|añade|crea|implementa|escribe|construye|despliega|migra|integra|documenta)\b|"
+    r"^\W*(agora|depois|em seguida|e também)[,:]?\s+(pode\s+|podes\s+|por favor\s+)?"
+    r"(adicione|adiciona|crie|cria|implemente|implementa|escreva|escreve|construa|migre|"
+    r"integre|documente)\b|"
+    r"^\W*(jetzt|dann|als nächstes|außerdem)[,:]?\s+(bitte\s+)?"
+    r"(füge|erstelle|implementiere|schreibe|baue|migriere|integriere|dokumentiere)\b|"
+    r"^\W*(ora|adesso|poi|inoltre)[,:]?\s+(puoi\s+|per favore\s+)?"
+    r"(aggiungi|crea|implementa|scrivi|costruisci|migra|integra|documenta)\b",
     re.IGNORECASE,
 )
 #: A line of a pasted finding or spec that says what to do ("Fix: Add Content-Signal
@@ -1737,6 +1757,12 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\b(est|sont) (toujours |encore )?(hors ligne|offline|inaccessible|injoignable|planté)\b|"
     r"\b(está|estão|continua) (fora do ar|offline|inacessível|caíd[oa])\b|"
     r"\bnon (funziona|si vede|appare|carica|parte)\b|\bancora lo stesso errore\b|"
+    # the result called wrong, as "that's wrong" ("c'est faux", "está mal", "está errado",
+    # "das ist falsch", "è sbagliato")
+    r"\bc'est (faux|pas (bon|ça|correct))\b|\bce n'est pas (bon|ça|correct)\b|"
+    r"\b(está|esta|eso está|eso esta) mal\b|\b(está|esta|tá|isso está) errad[oa]\b|"
+    r"\b(ist|das ist|ist das) (leider |immer noch |noch )?falsch\b|\bstimmt (so |leider )?nicht\b|"
+    r"\b(è|e') sbagliat[oa]\b|\bnon è (corretto|giusto)\b|"
     # "(when I run it) the following 2 warnings come", "me sale este error", "dá erro"
     r"\b(kommen|kommt|bekomme ich|erhalte ich|kriege ich)\s+(die |der |folgende[nr]? |diese[nr]? |"
     r"einen |ein |\d+ )*(fehler|warnung\w*|fehlermeldung\w*)\b|"

@@ -74,9 +74,58 @@ def test_no_answers_the_question_it_follows() -> None:
     assert kind_of("no, use the other one") is TurnKind.CORRECTION
 
 
-@pytest.mark.parametrize("text", ["revert that please", "undo the last commit", "Roll back"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "revert that please",
+        "undo the last commit",
+        "Roll back",
+        # the same in the other languages, as a person opens the turn with it
+        "desfaz isso",
+        "rückgängig machen bitte",
+        "annulla quello",
+        "annuler les changements",
+        "annulez la dernière modification",
+    ],
+)
 def test_asking_to_undo_the_work_is_a_correction(text: str) -> None:
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["ajoute un bouton annuler", "add an undo button to the editor"])
+def test_an_undo_feature_to_build_is_no_correction(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "that's wrong, use version 2",
+        "c'est faux, utilise la version 2",
+        "está mal, usa la versión 2",
+        "isso está errado, use a versão 2",
+        "das ist falsch, nimm Version 2",
+        "è sbagliato, usa la versione 2",
+    ],
+)
+def test_the_result_called_wrong_is_a_correction_in_every_language(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thanks! now add dark mode to the settings page",
+        "great. next: write the release notes for 2.3",
+        "Merci, ça marche ! Maintenant ajoute un bouton export",
+        "Gracias, funciona. Ahora agrega un botón de exportar",
+        "Obrigado, funcionou! Agora adicione um botão de exportar",
+        "Danke, klappt! Jetzt füge einen Export-Button hinzu",
+        "Grazie, funziona! Ora aggiungi un pulsante di esportazione",
+    ],
+)
+def test_a_verdict_then_new_work_is_a_new_task_in_every_language(text: str) -> None:
+    assert kind_of(text) is TurnKind.NEW_TASK
 
 
 @pytest.mark.parametrize(

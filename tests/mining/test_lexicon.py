@@ -32,6 +32,9 @@ CORRECTIONS = [
     "还是不行",
     "違います",
     "まだエラーが出ます",
+    # Italian
+    "non funziona ancora",
+    "è sbagliato",
 ]
 APPROVALS = [
     "thanks, perfect",
@@ -48,12 +51,15 @@ APPROVALS = [
     "obrigado, funcionou",
     "谢谢，完美",
     "ありがとう、動いた",
+    "perfetto, grazie",
+    "ora funziona",
 ]
 NEUTRAL = [
     "no problem",
     "No worries",
     "Add a dark mode toggle to the settings page",
     "kein Problem",
+    "nessun problema",
     "Refactor the parser into smaller functions",
     # "you should …" that names no other way the agent should have gone (samples 28, 41)
     "you should have access to ai-trackdown-pytools",
