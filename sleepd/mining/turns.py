@@ -543,6 +543,21 @@ _FAILURE_REPORT = re.compile(
     r"(?![^.?!\n]{0,60}\b(as|because|since|due to)\b)"
     r"|\b(is|are|was|were|got|gets|seems|looks|it'?s|that'?s)\s+(now\s+|still\s+)?(broken|buggy|"
     r"failing|crashing)\b|\bregress(ed|ion)\b"
+    # a result in the words people use for it: CI gone red, a status code met, a control
+    # that does nothing, a thing messed up or slower than before, a check that fails, a
+    # blank screen ("the build is red on CI", "getting a 404 when I open /about", "the
+    # button does nothing", "lint fails", "white screen")
+    r"|\b(build|builds|ci|pipeline|checks?|tests?|workflow|job)\s+(is|are|was|were|went|turned|"
+    r"goes|stays?)\s+(still\s+|all\s+)?red\b"
+    r"|\b(getting|got|hitting|seeing)\s+(an?\s+|the\s+)?(http\s+)?[45]\d\d\b"
+    r"|(?<!should )(?<!must )(?<!to )\b(does|did)\s+nothing\b(?!\s+(if|unless|until)\b)"
+    r"|\b(is|are|was|were|got|gets|looks?|seems?|it'?s|that'?s|everything'?s)\s+(now\s+|still\s+|"
+    r"all\s+|completely\s+|totally\s+)?(messed|screwed|borked|busted) ?(up)?\b"
+    r"|\b(slower|worse|buggier|laggier|glitchier)\s+than\s+(before|it was|yesterday)\b"
+    r"|^\W*(the\s+)?(lint|linting|linter|typecheck|type ?check(ing)?|tsc|mypy|eslint|ruff|ci|"
+    r"pipeline|compil(e|ation)|install(ation)?|deploy(ment)?|migrations?|login|upload|checks?)\s+"
+    r"(still\s+)?(fails|failed|is failing|are failing|errors|errored|breaks|broke)\b"
+    r"|^\W*((just|only|still|now)\s+)?(an?\s+)?(white|blank|black|empty)\s+(screen|page|window)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"
     r"like)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"

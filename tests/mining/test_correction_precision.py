@@ -156,3 +156,34 @@ def test_unmet_requests_and_failure_reports_stay_corrections(text: str) -> None:
 )
 def test_hostile_text_is_classified_without_raising(text: str) -> None:
     assert kind_of(text) in TurnKind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the build is red on CI",
+        "getting a 404 when I open /about",
+        "the button does nothing",
+        "the layout is messed up",
+        "it's slower than before",
+        "lint fails",
+        "typecheck fails with 3 errors",
+        "white screen",
+        "blank page when I open /settings",
+    ],
+)
+def test_a_result_in_everyday_words_is_a_failure_report(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "add a blank page at the end",
+        "make it return a 404 for unknown routes",
+        "make the CI go red when coverage drops",
+        "the cancel button should do nothing if the form is empty",
+    ],
+)
+def test_the_same_words_in_a_request_are_no_failure_report(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
