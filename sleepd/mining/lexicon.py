@@ -171,6 +171,16 @@ APPROVAL: tuple[str, ...] = (
     r"work(s|ing)?\b",
     r"\bthat (works|worked|did it|fixed it)\b",
     r"\b(correct|exactly|well done|good job)\b",
+    # the person's own check of the result ("confirmed working", "tested it, works",
+    # "verified, it works on prod", "everything works")
+    r"(\bconfirmed,? (it )?(working|works|fixed)\b|"
+    r"\b(tested|tried|checked|verified)( it)?,? (it )?(works|working)\b|"
+    r"(?<!not )\b(everything|all) (works|is working|working)\b|"
+    r"^\W*(verified|confirmed),? (it )?works\b|\bit works on (prod|production|staging|my)\b)"
+    r"(?!,? (except|but|apart from|other than|besides)\b)",
+    # a turn of approving emoji alone ("👍", "🎉🎉", "👌🏽")
+    r"^\s*(?:[\U0001F44D\U0001F44C\U0001F389\u2705\U0001F64F\u2764\U0001F4AF\U0001F64C"
+    r"\U0001F44F\U0001F973\U0001F525\U0001F680](?:\ufe0f|[\U0001F3FB-\U0001F3FF])?\s*)+[!.]*\s*$",
     r"^\s*(approved|merged|shipped)\s*[.!]*\s*$",
     r"\bdanke\b",
     r"\b(perfekt|super|prima)\b",
@@ -186,6 +196,7 @@ APPROVAL: tuple[str, ...] = (
     r"\bobrigad[oa]\b",
     r"\b(perfeito|ótimo)\b",
     r"\bfuncionou\b",
+    r"\b(valeu|vlw|brigad[oa])\b",
     r"\bgrazie\b",
     r"\b(perfetto|ottimo|fantastico)\b",
     r"\b(ora|adesso) funziona\b|\bfunziona (ora|adesso|bene|perfettamente)\b",

@@ -558,6 +558,11 @@ _FAILURE_REPORT = re.compile(
     r"pipeline|compil(e|ation)|install(ation)?|deploy(ment)?|migrations?|login|upload|checks?)\s+"
     r"(still\s+)?(fails|failed|is failing|are failing|errors|errored|breaks|broke)\b"
     r"|^\W*((just|only|still|now)\s+)?(an?\s+)?(white|blank|black|empty)\s+(screen|page|window)\b"
+    # less than all of it works ("not everything works", "everything works except the
+    # login"), and a thumbs-down alone
+    r"|^\W*not (everything|all( of)?( it| them| the \w+)?) (works?|is working|are working|loads?|"
+    r"shows?|passe?s?)\b|\b(everything|all|it) (works|is working)(,)? (except|apart from|"
+    r"other than)\b|^\s*(\U0001F44E(\ufe0f|[\U0001F3FB-\U0001F3FF])?\s*)+[!.]*\s*$"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"
     r"like)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"

@@ -187,3 +187,21 @@ def test_a_result_in_everyday_words_is_a_failure_report(text: str) -> None:
 )
 def test_the_same_words_in_a_request_are_no_failure_report(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["everything works except the login", "not everything works", "👎", "👎👎"]
+)
+def test_less_than_all_of_it_working_is_a_failure_report(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["👍", "🎉", "confirmed working", "verified, it works on prod", "everything works"]
+)
+def test_a_checked_result_or_a_thumbs_up_alone_is_approval(text: str) -> None:
+    assert kind_of(text) is TurnKind.APPROVAL
+
+
+def test_it_works_then_a_request_is_no_failure_report() -> None:
+    assert kind_of("it works, but can you also add a footer?") is not TurnKind.CORRECTION

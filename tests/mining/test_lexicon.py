@@ -53,6 +53,15 @@ APPROVALS = [
     "ありがとう、動いた",
     "perfetto, grazie",
     "ora funziona",
+    "Valeu!",
+    # the person's own check of the result, and approving emoji alone
+    "confirmed working",
+    "tested it, works",
+    "verified, it works on prod",
+    "everything works",
+    "👍",
+    "🎉🎉!",
+    "👌🏽",
 ]
 NEUTRAL = [
     "no problem",
