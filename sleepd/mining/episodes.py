@@ -120,7 +120,7 @@ class EpisodeDraft:
 _INJECTED_BLOCK = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
     r"INSTRUCTIONS|local-command-stdout|local-command-stderr|command-message|command-name|"
-    r"command-args|command-contents|bash-stdout|bash-stderr|task-notification|turn_aborted|"
+    r"command-args|command-contents|bash-stdout|bash-stderr|[a-z][\w-]*-notification|turn_aborted|"
     r"ide_opened_file|ide_selection|"
     # an app's standing instructions put before the typed request (Conductor writes
     # <system_instruction> and <system-instruction> blocks into the first prompt)

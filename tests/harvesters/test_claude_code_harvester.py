@@ -452,6 +452,24 @@ def test_a_background_tasks_queued_notice_is_not_a_person_steering(
     assert steering_texts(read(path)) == ["and show me the hook"]
 
 
+def test_a_background_shells_queued_end_is_not_a_person_steering(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "open the front end"),
+            queue_op("enqueue", BASH_NOTIFICATION),
+            queue_op("remove"),
+            rec("user", "u2", BASH_NOTIFICATION),
+        ],
+    )
+    assert steering_texts(read(path)) == []
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert ("user_prompt", False) not in kinds[1:]
+
+
 def test_a_task_notice_left_in_the_queue_never_takes_a_typed_messages_place(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
@@ -525,10 +543,27 @@ CI_MONITOR_EVENT = (
 )
 
 
+# isaacmorgado/claude-sovereign (wild sample 53, not in the repository; MIT), Claude Code
+# 2.0.76: a background shell that was killed is reported as a user record (and queued first
+# when the agent is busy); no person typed it.
+BASH_NOTIFICATION = (
+    "<bash-notification>\n<shell-id>be3f734</shell-id>\n<output-file>/tmp/claude/tasks/"
+    "be3f734.output</output-file>\n<status>killed</status>\n<summary>Background command "
+    '"Start Next.js frontend dev server" was killed.</summary>\nRead the output file to '
+    "retrieve the output.\n</bash-notification>"
+)
+
+
 @pytest.mark.parametrize(
     ("injected", "typed"),
     [
         pytest.param(ENTIRE_HOOK_BLOCK, "fix tests", id="a blocking hook's message"),
+        pytest.param(BASH_NOTIFICATION, "open the front end", id="a background shell's end"),
+        pytest.param(
+            BASH_NOTIFICATION.replace("bash-notification", "monitor-notification"),
+            "open the front end",
+            id="a notice of a kind not yet seen",
+        ),
         pytest.param(
             CI_MONITOR_EVENT, "address the review comments", id="the desktop app's CI monitor"
         ),
