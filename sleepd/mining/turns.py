@@ -272,6 +272,17 @@ _WRONG_ANSWER = (
     r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not)\s+(\w+ly\s+)?"
     r"(?!enough\b)\w+\s+enough\b"
+    # doubts the agent's result ("I don't trust you", "I am still a bit skeptical so test
+    # again", "Still looks too good to be true", "these numbers look fishy")
+    r"|\bi (don'?t|do not|can'?t|cannot) (trust|believe) (you|it|this|that|these|those|your|"
+    r"the (results?|numbers?|figures?|benchmarks?|claims?|output|fps|speed))\b"
+    r"|\b(i'?m|i am|we'?re|we are|i remain|still)\s+(still\s+)?(a bit |a little |quite |very |"
+    r"really |even |somewhat |rather |highly )*(skeptical|sceptical|suspicious|doubtful|"
+    r"unconvinced|not convinced)\b"
+    # (not about an approach, "skeptical of adding Redis")
+    r"(?!\s+(of|about|that)\s+(\w+ing|the idea|this approach|that approach|we)\b)"
+    r"|\btoo good to be true\b|\bi doubt (it|that|this|these|those|the|your)\b"
+    r"|\b(looks?|seems?|sounds?|is|are)\s+(very |a bit |pretty |kind of )?(fishy|suspicious|sus)\b"
     # disputes what the agent concluded ("wait what? What do you mean its not accessible?")
     r"|\bwhat do you mean\b[^?.!\n]{0,40}\b(not|can'?t|cannot|isn'?t|aren'?t|doesn'?t|don'?t|"
     r"won'?t|no|none|nothing|impossible|unavailable|inaccessible)\b"
@@ -287,6 +298,9 @@ _WRONG_ANSWER = (
     # holds the agent to what it should have known ("I'm on Ubuntu 22.04. You should know
     # this...") or done ("you run it, until it actually works")
     r"|\byou should (already |have )?(know|known|remember|remembered) (this|that)\s*([.!…]|$)"
+    # what the agent should be doing set against what it does ("you should be creating a
+    # prd document, not creating projects")
+    r"|\byou should (be|have been) \w+ing\b[^.?!\n]{0,80}?\bnot\s+\w+ing\b"
     r"|\buntil it (actually|really|finally|truly) (works|runs|passes|builds|starts)\b"
     # opens by saying what the person meant ("I mean claude", after an answer about the
     # shell); "I mean, …" with its comma is a filler
@@ -445,6 +459,9 @@ _FAILURE_REPORT = re.compile(
     r"bugs?)\b"
     # the result as it should have been ("They should have been a tickets/ directory")
     r"|\b(it|this|that|they|these|those)\s+should(?: have|'ve) been\b"
+    # the same of a thing named at a sentence's start ("The runtime directory should have
+    # been populated")
+    r"|(^|[.!?]\s+)\W*the\s+(\w+\s+){1,3}should(?: have|'ve) been\b"
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b|\bstill (the )?same\b"
     r"|\bsame (as before|as it was)\b"
     # "it keeps crashing", "there is 3 items and only load 2", "why is not reflected"
@@ -606,6 +623,9 @@ _UNDO = re.compile(
     r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
     r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
     r"(commit|change|edit)s?\b|"
+    # throws the work away to redo it ("fucke me... start over."; not "start over with a
+    # new design", a new task of its own)
+    r"\bstart (all )?over\b(?!\s+(with|on|using|from)\b)|"
     # the same in the other languages people write to agents in, as imperatives ("desfaca
     # essa alteracao", "元に戻して"; "撤销" and "回滚" open the turn, since elsewhere they name
     # a feature to build: "添加撤销功能")
@@ -764,7 +784,9 @@ _ACCEPT_WORD = (
     r"please|pls|let'?s do it|please do|"
     r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|开始(吧|执行|实施|重构|修改|实现)?|动手吧|"
-    r"let'?s start|start (it|now)|いいです(よ|ね)?|了解(です)?|네|좋아요|동의합니다|동의해요|"
+    r"let'?s start|start (it|now)|start|begin|go|let'?s go|let'?s begin|いいです(よ|ね)?|"
+    r"了解(です)?|네|좋아요|좋아|좋다|좋습니다|응|그래|그래요|오케이|"
+    r"진행(해|해줘|해주세요|하세요|합시다)|동의합니다|동의해요|"
     r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
     r"devam edelim|да|давай|ага|хорошо|ок|окей|конечно|согласен|согласна|так|добре|sì|"
     r"va bene|certo|d'accordo|"
@@ -2509,7 +2531,11 @@ _TAKES_UP_NEXT = re.compile(
 #: server", an instruction with an object of its own).
 _HOLDS_THE_AGENT = re.compile(
     r"^\W*(stop|wait|hold on|hang on|hold up)\b(\s*[,.!:;—–-]|\s*$|\s+(a (sec|second|minute|"
-    r"moment)|please|now)\b)",
+    r"moment)|please|now)\b)"
+    # a condition set before the agent's next act ("before you apply these changes, note
+    # that …", "before you commit, run the linter")
+    r"|^\W*((ok|okay|but)\W+)?before you (apply|make|start|do|commit|push|run|continue|proceed|"
+    r"go (on|ahead)|implement|change|write|edit|merge|deploy)\b",
     re.IGNORECASE,
 )
 

@@ -4784,3 +4784,71 @@ def test_a_session_that_opens_with_the_agents_work_reads_its_first_turn_against_
     [first] = segment(views(alone), lexicon_for())
     assert first.intent_turn is not None
     assert first.intent_turn.decision.kind is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 53: the agent's claimed results doubted
+        "I don't trust you, also did you try all of these: 1. Perceptual Priority Processing",
+        "I am even skeptical about this one, thoroughly test the baseline and then this neural "
+        "approximation",
+        "Still looks too good to be true, test more carefully for any other issues we might "
+        "have missed",
+        "So what is different about that system, and I am still a bit skeptical so test again "
+        "and then tell me",
+    ],
+)
+def test_doubting_the_agents_result_is_a_correction(text: str) -> None:
+    claim = "Breakthrough: the pipeline now runs at 19,300 FPS on the benchmark."
+    assert kind_of(text, agent_text=claim, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_doubting_an_approach_is_no_correction() -> None:
+    text = "I'm skeptical of adding Redis, can we keep it in memory?"
+    assert kind_of(text, agent_text="I added a Redis cache.", agent_acted=True) is not (
+        TurnKind.CORRECTION
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 53, after the person stopped the agent
+        "why are you doing work? you should be creating a prd document, not creating projects.",
+        "fucke me... start over. do you see the /prdq slash command? is that a thing?",
+    ],
+)
+def test_work_thrown_away_or_set_against_what_was_wanted_is_a_correction(text: str) -> None:
+    working = "I'll create the project structure now."
+    assert kind_of(text, agent_text=working, after_interrupt=True) is TurnKind.CORRECTION
+
+
+def test_starting_over_with_something_new_is_no_correction() -> None:
+    assert kind_of("let's start over with a new design") is not TurnKind.CORRECTION
+
+
+def test_a_thing_that_should_have_been_otherwise_is_a_failure_report() -> None:
+    # wild sample 53 (jchidley/dotfiles)
+    text = (
+        "recheck the documentation for helix and my installation. The runtime directory "
+        "should have been populated"
+    )
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_a_condition_before_the_agents_next_act_steers() -> None:
+    # wild sample 53 (jchidley/dotfiles), after the agent laid out the changes it would make
+    text = (
+        "before you apply these changes, note that there are some other differences between "
+        ".bashrc and the template"
+    )
+    plan = "Here are the changes I propose to .bashrc. Shall I apply them?"
+    assert kind_of(text, agent_text=plan, agent_acted=True) is TurnKind.STEERING
+
+
+@pytest.mark.parametrize("text", ["Okay start", "좋아", "좋아 ", "응", "그래", "진행해줘"])
+def test_a_bare_go_ahead_accepts_the_offer(text: str) -> None:
+    # wild sample 53: "Okay start" to the agent's plan; Korean "good" / "yes" / "go ahead"
+    offer = "The event-based privacy system is designed. Shall I start building it?"
+    assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
