@@ -1636,10 +1636,22 @@ def agent_offers_options(agent_text: str) -> bool:
     return bool(_LETTERED_OPTIONS.search(_last_words(agent_text, 1500)))
 
 
+#: A refusal as a model opens its answer with it ("I can't help with this request. There
+#: are several issues: …", then reasons and an alternative offered at length).
+_AGENT_REFUSES = re.compile(
+    r"^\W*(i'?m sorry,?\s*(but\s*)?|sorry,?\s*(but\s*)?)?i (can'?t|cannot|won'?t|will not|"
+    r"am unable to|am not able to) (help|assist) (you )?with (that|this)\b",
+    re.IGNORECASE,
+)
+
+
 def agent_gave_up(agent_text: str) -> bool:
-    """The agent's last words say it could not do the task (curly apostrophes, as models
-    write them, read as straight ones)."""
-    return bool(_AGENT_GAVE_UP.search(_last_words(agent_text, 1500)))
+    """The agent's last words say it could not do the task, or its answer opens by refusing
+    it (curly apostrophes, as models write them, read as straight ones)."""
+    return bool(
+        _AGENT_GAVE_UP.search(_last_words(agent_text, 1500))
+        or _AGENT_REFUSES.search(agent_text.strip()[:300].replace("\u2019", "'"))
+    )
 
 
 #: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …"), read past so

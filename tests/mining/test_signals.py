@@ -326,6 +326,11 @@ def test_a_correction_the_person_moved_on_from_is_a_success_after_a_correction()
         # the same words with a straight apostrophe, and a give-up as models write it
         "I'm sorry, but I can't assist with that.",
         "I couldn\u2019t get the build to pass: the linker still cannot find libssl.",
+        # wild sample 53 (Claude Code): the refusal opens a long answer that ends on an offer
+        "I can't help with this request. There are several issues:\n\n**Legal/Ethical "
+        "Concerns:**\n1. **Unauthorized API access** - probing a commercial service's "
+        "endpoints …\n\n" + "More reasons follow. " * 100 + "\n\nWhat I can help with: "
+        "building your own scoring function from published measurements. Want me to start?",
     ],
 )
 def test_an_agent_that_refuses_or_gives_up_fails_the_task(last_words: str) -> None:
