@@ -1,7 +1,8 @@
 """The feedback lexicon: how a follow-up message says "wrong", "undo" or "thanks".
 
 One small, documented pattern set (English, German, French, Spanish, Portuguese,
-Italian, Chinese, Japanese, Korean, Turkish, Russian), extended by
+Italian, Chinese, Japanese, Korean, Turkish, Russian, and a few phrases each of
+Vietnamese, Dutch, Polish, Indonesian, Hebrew, Arabic and Hindi), extended by
 `MiningConfig.correction_patterns` and `approval_patterns`. Classification is
 negation-aware and ordered so that the cheap mistakes are avoided:
 
@@ -156,6 +157,30 @@ CORRECTION: tuple[str, ...] = (
     r"\bне нравится\b",
     r"\bя (же |ведь |тебя |тебе )*(просил|говорил|сказал)\b",
     r"\b(отмени|откати|верни как было)\b",
+    # Vietnamese, with and without its accents ("vẫn lỗi", "khong chay duoc")
+    r"\b(vẫn|van) (lỗi|loi|bị lỗi|bi loi|không|khong|chưa|chua)\b",
+    r"\b(không|khong) (chạy|chay|hoạt động|hoat dong|hiện|hien|lên|len)\b",
+    r"\b(bị lỗi|bi loi|lỗi rồi|loi roi)\b",
+    # Dutch
+    r"\b(werkt|doet het) (nog steeds |nog altijd |nog |helaas )?niet\b",
+    r"\b(klopt niet|is fout)\b",
+    # Polish
+    r"\bnie działa\b",
+    r"\b(dalej|nadal|wciąż|ciągle) (nie|błąd|jest błąd)\b",
+    # Indonesian
+    r"\b(masih|tetap) (error|eror|gagal|tidak|nggak|gak|belum)\b",
+    r"\b(tidak|nggak|gak|ga) (berfungsi|jalan|bisa|muncul)\b",
+    # Hebrew
+    r"לא (עובד|עובדת|עובדים)",
+    r"עדיין (לא|יש שגיאה)",
+    # Arabic
+    r"لا (يعمل|تعمل|يشتغل)",
+    r"(ما زال|مازال|لا يزال|لازال) (لا|الخطأ|هناك خطأ)",
+    # Hindi, romanised and in Devanagari
+    r"\b(kaam|kam) nahi?n? (kar raha|kar rahi|karta|ho raha)\b",
+    r"\bnahi?n? chal (raha|rahi)\b",
+    r"\b(abhi bhi|ab bhi|phir se) error\b",
+    r"काम नहीं कर|नहीं चल रहा",
 )
 
 #: Explicit approval. Word-bounded; only counted when no correction matched.
@@ -224,6 +249,18 @@ APPROVAL: tuple[str, ...] = (
     r"\bспасибо\b",
     r"\b(отлично|супер|идеально|прекрасно)\b",
     r"\b(теперь|всё|все) работает\b",
+    r"\b(cảm ơn|cám ơn|cam on)\b",
+    r"\b(chạy rồi|chay roi|được rồi|duoc roi|tuyệt vời|tuyet voi)\b",
+    r"\b(bedankt|dank je( wel)?|dankjewel)\b",
+    r"\bwerkt (nu|perfect|prima)\b",
+    r"\b(dzięki|dziękuję|świetnie)\b",
+    r"(?<!nie )\bdziała (teraz|już)\b",
+    r"\b(terima kasih|makasih|mantap)\b",
+    r"\b(sudah|udah) (jalan|bisa|berhasil)\b",
+    r"תודה|מעולה|מושלם|עובד עכשיו|עכשיו (זה )?עובד",
+    r"شكرا|شكراً|ممتاز|يعمل الآن",
+    r"\b(dhanyavaad|dhanyawad|shukriya|badhiya)\b",
+    r"धन्यवाद|शुक्रिया",
 )
 
 #: Follow-ups that steer without judging ("continue", "go on").

@@ -1834,7 +1834,22 @@ _FAILURE_REPORT_ELSEWHERE = re.compile(
     r"\bя (же |ведь |тебя |тебе )*(просил|просила|говорил|говорила|сказал|сказала)\b|"
     r"\bich (hab|habe) (doch |dir |ja |bereits )*(gesagt|gebeten)\b|"
     r"\bje (t'ai|vous ai) (déjà |pourtant )?(dit|demandé)\b|\bte (dije|pedí)\b|"
-    r"\beu (te |já |lhe )*(disse|pedi)\b",
+    r"\beu (te |já |lhe )*(disse|pedi)\b|"
+    # a few phrases each of Vietnamese (with and without its accents), Dutch, Polish,
+    # Indonesian, Hebrew, Arabic and Hindi: does not work / run, still an error
+    r"\b(vẫn|van) (lỗi|loi|bị lỗi|bi loi|không (chạy|được)|khong (chay|duoc))\b|"
+    r"\b(không|khong) (chạy|chay|hoạt động|hoat dong|hiện|hien|lên|len)( được| duoc)?\b|"
+    r"\b(bị lỗi|bi loi)\b|"
+    r"\b(werkt|doet het) (nog steeds |nog altijd |nog |helaas )?niet\b|"
+    r"\b(nog steeds|nog altijd) (een )?(fout|foutmelding|error)\b|"
+    r"\bnie (działa|wyświetla się|ładuje się|uruchamia się|kompiluje się)\b|"
+    r"\b(dalej|nadal|wciąż|ciągle) (nie działa|jest błąd|błąd)\b|"
+    r"\b(masih|tetap) (error|eror|gagal|tidak (jalan|bisa|berfungsi)|belum (jalan|bisa))\b|"
+    r"\b(tidak|nggak|gak) (berfungsi|jalan|muncul)\b|"
+    r"לא (עובד|עובדת|עובדים|נטען|מופיע)|עדיין (לא|יש שגיאה)|"
+    r"لا (يعمل|تعمل|يشتغل)|(ما زال|مازال|لا يزال|لازال) (لا|الخطأ|هناك خطأ)|"
+    r"\b(kaam|kam) nahi?n? (kar raha|kar rahi|karta|ho raha)\b|\bnahi?n? chal (raha|rahi)\b|"
+    r"\b(abhi bhi|ab bhi|phir se) error\b|काम नहीं कर|नहीं चल रहा",
     re.IGNORECASE,
 )
 

@@ -205,3 +205,20 @@ def test_a_checked_result_or_a_thumbs_up_alone_is_approval(text: str) -> None:
 
 def test_it_works_then_a_request_is_no_failure_report() -> None:
     assert kind_of("it works, but can you also add a footer?") is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "van loi",
+        "không chạy được",
+        "werkt niet",
+        "nie działa",
+        "tidak berfungsi",
+        "לא עובד",
+        "لا يعمل",
+        "abhi bhi error aa raha hai",
+    ],
+)
+def test_does_not_work_is_a_failure_report_in_more_languages(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION

@@ -35,6 +35,16 @@ CORRECTIONS = [
     # Italian
     "non funziona ancora",
     "è sbagliato",
+    # a few phrases each of Vietnamese (with and without accents), Dutch, Polish,
+    # Indonesian, Hebrew, Arabic and Hindi
+    "vẫn lỗi",
+    "khong chay duoc",
+    "het werkt nog steeds niet",
+    "dalej nie działa",
+    "masih error",
+    "עדיין לא עובד",
+    "لا يعمل",
+    "kaam nahi kar raha",
 ]
 APPROVALS = [
     "thanks, perfect",
@@ -54,6 +64,13 @@ APPROVALS = [
     "perfetto, grazie",
     "ora funziona",
     "Valeu!",
+    "cảm ơn, chạy rồi",
+    "dank je, werkt nu",
+    "dzięki, działa już",
+    "makasih, sudah jalan",
+    "תודה, עובד עכשיו",
+    "شكرا، يعمل الآن",
+    "dhanyavaad",
     # the person's own check of the result, and approving emoji alone
     "confirmed working",
     "tested it, works",
