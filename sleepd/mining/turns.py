@@ -700,6 +700,12 @@ _LAUNCHER = re.compile(
     r"|^\s*--[a-z][\w-]+(=\S+|\s+[\w.:-]+)?(\s+--?[a-z][\w-]*(=\S+|\s+[\w.:-]+)?)*\s*$",
     re.IGNORECASE,
 )
+#: Leaving the session (or logging in to it) typed as a word, the way a shell or an editor
+#: is left ("exit", "quit", ":q", "bye", "login"): meant for the program, not the agent.
+_LEAVES = re.compile(
+    r"^\s*(exit|quit|:q!?|:wq!?|:x|bye|good ?bye|logout|log out|login|log in)\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
 #: Openings of an answer to the agent's question or offer.
 _ANSWER = re.compile(
     r"^\W*(yes|yeah|yep|no|nope|ok|okay|sure|fine|done|option|the (first|second|third|last)|"
@@ -2054,6 +2060,8 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
     if _LAUNCHER.match(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("the agent's launcher, for the shell",))
+    if _LEAVES.match(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("leaves or logs in, for the program",))
     if not turn.has_episode:
         if not re.search(r"\w", region):
             # "。", "?", "..." typed to see whether the agent answers: it asks for nothing

@@ -4852,3 +4852,15 @@ def test_a_bare_go_ahead_accepts_the_offer(text: str) -> None:
     # wild sample 53: "Okay start" to the agent's plan; Korean "good" / "yes" / "go ahead"
     offer = "The event-based privacy system is designed. Shall I start building it?"
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize("text", ["exit", "quit", ":q", "bye", "login", "Exit."])
+def test_a_word_that_leaves_the_program_is_housekeeping(text: str) -> None:
+    # wild sample 53: "login" typed after API key errors; "exit" typed to leave (Claude Code
+    # 0.2.x sessions of jchidley/dotfiles)
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize("text", ["exit the loop when the list is empty", "login page is broken"])
+def test_the_same_word_in_a_request_or_a_report_is_not_housekeeping(text: str) -> None:
+    assert kind_of(text) is not TurnKind.HOUSEKEEPING
