@@ -2084,9 +2084,9 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if (
         turn.after_service_error
         and words <= 3
-        and (_RESUME.search(region) or _RETRY.search(region))
+        and (_RESUME.search(region) or _RETRY.search(region) or _accepts(region))
     ):
-        # a bare "continue" or "try again" there is the same retry in one word; a reply
+        # a bare "continue", "try again" or "go" there is the same retry in one word; a reply
         # that says more ("Limits are reset. Continue where we left off.") is read as
         # anywhere else
         return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))

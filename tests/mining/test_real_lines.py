@@ -584,6 +584,22 @@ def test_tool_use_error_results_are_errors_wherever_they_occur() -> None:
     assert judge_errors([result]).verdicts[1].kind == "root"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 54 (maxxentropy/claudeops, Claude Code 1.0.56, not in the repository):
+        # a Write before a Read, answered without the `<tool_use_error>` wrapper
+        "File has not been read yet. Read it first before writing to it.",
+        "File has been modified since read, either by the user or by a linter.",
+        "No changes to make: old_string and new_string are exactly the same.",
+    ],
+)
+def test_claude_codes_own_answer_without_its_wrapper_is_no_persons_words(text: str) -> None:
+    call = _call(1, "Write", '{"file_path": "C:\\repo\\.claude\\settings.local.json"}')
+    result = _result(2, 1, text, is_error=True)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
 def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
     # melagiri 25_… (`git log --oneline --all -- cli/src/commands/sync.ts | head -10`, exit 0)
     # and marot spotter subagent (`find` on a directory that does not exist)
