@@ -101,6 +101,9 @@ _WARNING_ONLY = re.compile(
 #: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the output.
 _HIDDEN_FAILURE = re.compile(
     r"^\s*fatal: |^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
+    # the shell named by its path ("/bin/bash: line 1: ps: command not found")
+    r"|^/[\w./-]*/(ba|z|da|k|fi)?sh: \S.*(No such file or directory|command not found|"
+    r"Permission denied)"
     r"|^FAILED: \S",
     re.MULTILINE,
 )
@@ -456,19 +459,58 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # Claude Code 1.0 wrote a bare "Error", with no code, for a command that failed and
         # printed nothing: a question's "no" (an error of its own would have been printed)
         exit_code, text = 1, ""
-    if exit_code is None or exit_code == 0 or not command:
-        return False
     final = deciding_command(command)  # what a shell, ssh or a container runs decides
     family = command_family(final)
+    if exit_code is None and family in _LOOKUPS:
+        # Claude Code 1.0 flagged a lookup that missed one of several programs without
+        # writing its code ("/usr/local/bin/npm\n/usr/local/bin/node" for `which docker
+        # … node`): the only failure a lookup has is that answer
+        exit_code = 1
+    if exit_code is None or exit_code == 0 or not command:
+        return False
     if _answers_with_its_status(family, final, exit_code, text):
         return True
     if exit_code != 1:
         return False
+    lookup_misses = [ln for ln in _output_head(text) if not _LOOKUP_MISS.match(ln)]
+    if not lookup_misses and _stopped_at_a_question(command):
+        return True
     if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
         return False
     if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
         return True  # their output is the difference itself, error words included
-    return not any(_ERROR_TEXT.search(ln) for ln in _output_head(text))
+    head = _output_head(text)
+    if family in _LOOKUPS:
+        # "node not found" (zsh), "which: no node in (…)" (GNU), "node: not found": the
+        # answer a lookup gives, not an error of its own
+        head = [ln for ln in head if not _LOOKUP_MISS.match(ln)]
+    return not any(_ERROR_TEXT.search(ln) for ln in head)
+
+
+#: Programs that look a command up; their "not found" line is the answer.
+_LOOKUPS = frozenset({"which", "type", "command -v", "whereis"})
+_LOOKUP_MISS = re.compile(
+    r"^\s*([\w.+-]+ not found|which: no [\w.+-]+ in \(.*\)|[\w.+-]+: not found|"
+    r"(bash|zsh|sh): type: [\w.+-]+: not found)\s*$"
+)
+
+
+def _stopped_at_a_question(command: str) -> bool:
+    """`a | grep x && b` that failed and printed nothing: the chain stopped at a question
+    answered "no" before `b` ran (`b` would have printed, or failed with words of its own).
+    True when a command before an `&&` is one whose exit 1 is an answer."""
+    words = _words(command)
+    segments: list[list[str]] = [[]]
+    for word in words:
+        if word == "&&":
+            segments.append([])
+        else:
+            segments[-1].append(word)
+    return any(
+        command_family(last_command(shlex.join(segment))) in BENIGN_EXIT_1
+        for segment in segments[:-1]
+        if segment
+    )
 
 
 def _output_head(text: str) -> list[str]:

@@ -4880,3 +4880,46 @@ def test_a_word_that_leaves_the_program_is_housekeeping(text: str) -> None:
 @pytest.mark.parametrize("text", ["exit the loop when the list is empty", "login page is broken"])
 def test_the_same_word_in_a_request_or_a_report_is_not_housekeeping(text: str) -> None:
     assert kind_of(text) is not TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "text"),
+    [
+        # wild sample 54 (gtr36/personal-health-graph, zsh on macOS): a lookup's own "not
+        # found" lines are its answer
+        ("which node npm pnpm bun 2>/dev/null", 1, "Exit code 1\nnode not found\nnpm not found"),
+        ("which npm", 1, "Exit code 1\nwhich: no npm in (/usr/bin:/bin)"),
+        # the chain stopped at the lookup, before the versions were asked
+        ("which node && which npm && node --version", 1, "Exit code 1\nnode not found"),
+        # wild sample 54 (maxnoobineating): grep found no line, so `&& ls` never ran
+        ('ls -la /root/x/ | grep -E "^\\." && ls -la /root/x/', 1, "Exit code 1"),
+        # wild sample 54 (ROI-DANINO, Claude Code 1.0): flagged with no code written
+        ("which docker git npm node", None, "/usr/local/bin/npm\n/usr/local/bin/node"),
+    ],
+)
+def test_a_lookup_or_a_question_that_stopped_the_chain_is_benign(
+    command: str, exit_code: int | None, text: str
+) -> None:
+    assert is_benign_exit(command, exit_code, text)
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "text"),
+    [
+        ("which npm", 1, "Exit code 1\nzsh: permission denied: which"),
+        ("grep -q foo f && rm f", 1, "Exit code 1\nrm: cannot remove 'f': Permission denied"),
+        ("npm --version", None, "boom"),
+        ("make && make install", 1, "Exit code 1"),
+    ],
+)
+def test_a_failure_of_its_own_in_such_a_chain_is_not_benign(
+    command: str, exit_code: int | None, text: str
+) -> None:
+    assert not is_benign_exit(command, exit_code, text)
+
+
+def test_the_shell_named_by_its_path_saying_command_not_found_is_a_failure() -> None:
+    # wild sample 54 (ROI-DANINO/linox-n8n): `ps aux | head -5` in a container without ps,
+    # exit 0 through the pipe
+    result = _result(2, 1, "/bin/bash: line 1: ps: command not found", exit_code=0)
+    assert is_failed_result(result, _bash(1, "ps aux | head -5"))
