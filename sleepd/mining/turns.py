@@ -241,7 +241,13 @@ _PASTED_ERROR = re.compile(
     # dashboard: Failed to fetch"; not a heading such as "Error handling: add retries"),
     # and a browser's failed request ("TypeError: Failed to fetch")
     r"^\s*Error (?!(handling|reporting|logging|tracking|messages?|codes?)\b)[a-z]+ing\b"
-    r"[^\n:]{0,80}:\s*\S|\bFailed to fetch\b",
+    r"[^\n:]{0,80}:\s*\S|\bFailed to fetch\b|"
+    # a dev server's error overlay as it is copied (Next.js: "Runtime Error" closing a line,
+    # "components/ui/select.tsx (116:3) @ _c8", a code frame's "> 116 |", "Show 19
+    # ignore-listed frame(s)")
+    r"\b(Unhandled |Uncaught )?(Runtime|Build|Console) (Error|TypeError|ReferenceError)\s*$|"
+    r"^\s*[\w./@-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte) \(\d+:\d+\) @ \S|^>\s*\d+ \|\s|"
+    r"\bShow \d+ ignore-listed frames?\b",
     re.MULTILINE,
 )
 #: The same reports in Chinese, Japanese and Korean, as verb phrases: a bare noun
@@ -389,7 +395,8 @@ _FAILURE_REPORT = re.compile(
     r"won'?t|can'?t|cannot|couldn'?t|(?<!let's )(?<!lets )(?<!let us )(?<!should )"
     r"(?<!must )(?<!why )(?<!please )(?<!do )(?<!to )not|never|no longer|still not|still doesn'?t)"
     # "the links dont work": a plural subject, not a prohibition ("don't run the tests")
-    r"|\b(they|these|those|\w\w+s)\s+(don'?t|do not))\s+"
+    r"|\b(they|these|those|\w\w+s|made|did|added|changed|applied|wrote|suggested)\s+"
+    r"(don'?t|do not))\s+"
     r"(even |really |actually |(seems?|appears?) to (be )?|always |properly |correctly )?"
     # ("you've not worked on this project yet" says what the agent has not done before)
     r"(work|works|working|worked(?! on\b)|write|written|save|saved|saving|load|loads|loading|"
@@ -585,6 +592,14 @@ _FAILURE_REPORT = re.compile(
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
+    # where it should have gone set against where it went ("that should be put into the
+    # user's claude.md not the project one", "this belongs in utils, not in the component")
+    r"|\b(should|must|needs? to|has to|ought to) (be |go |live |sit )?(put |placed |added |"
+    r"moved |saved |written |stored |kept )?(in|into|under|inside|at)\s"
+    r"(?:[^.?!\n]|\.(?=\S)){1,60}?[,;]?\s+(and )?not\s+(in|into|under|inside|at|the|my|our|"
+    r"this|that)\b"
+    r"|\bbelongs? (in|into|under|inside|to)\s(?:[^.?!\n]|\.(?=\S)){1,60}?[,;]?\s+not\s+"
+    r"(in|into|under|inside|to|the|my|our|this|that)\b"
     r"|\b(it|this|that|they|which|version)\s+(is|are|was|'s|shows)\s+still\b"
     r"(?!\s+(in progress|pending|open|a draft|being|to be|needed|required|useful|fine|good))"
     # what the agent changed, named ("the starting threshold values are still -1000000")

@@ -4923,3 +4923,36 @@ def test_the_shell_named_by_its_path_saying_command_not_found_is_a_failure() -> 
     # exit 0 through the pipe
     result = _result(2, 1, "/bin/bash: line 1: ps: command not found", exit_code=0)
     assert is_failed_result(result, _bash(1, "ps aux | head -5"))
+
+
+def test_a_dev_servers_error_overlay_pasted_is_a_pasted_error() -> None:
+    # wild sample 54 (thomas0369/claude_ai): Next.js's overlay copied after a request
+    text = (
+        "improve test mode!!!! Runtime Error\n\n\nA <Select.Item /> must have a value prop "
+        "that is not an empty string.\n\ncomponents/ui/select.tsx (116:3) @ _c8\n\n\n"
+        "  114 |   React.ComponentPropsWithoutRef<typeof SelectPrimitive.Item>\n"
+        "> 116 |   <SelectPrimitive.Item\n      |   ^\nCall Stack\n21\n\n"
+        "Show 19 ignore-listed frame(s)\n"
+    )
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_naming_an_error_overlay_to_build_is_no_pasted_error() -> None:
+    assert kind_of("add a Runtime Error boundary to the page") is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 54 (isaacmorgado, jchidley)
+        "the changes you made do not appear. Clear the cache and restart the dev server.",
+        "that should be put into the user's claude.md not the project one",
+        "this belongs in utils, not in the component",
+    ],
+)
+def test_what_was_done_not_showing_or_put_in_the_wrong_place_is_a_correction(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_a_prohibition_after_what_was_done_is_no_failure_report() -> None:
+    assert kind_of("do what you did, do not push") is not TurnKind.CORRECTION
