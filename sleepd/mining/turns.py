@@ -695,7 +695,11 @@ _HELLO = r"hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|ev
 _GREETING = re.compile(
     rf"^\W*({_HELLO}|ol[aá]|oi|privet|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
     r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
-    r"wie geht'?s|qué tal|你好吗|你好嗎|xin ch[aà]o|ch[aà]o (b[aạ]n|anh|ch[iị]|em))"
+    r"wie geht'?s|qué tal|你好吗|你好嗎|xin ch[aà]o|ch[aà]o (b[aạ]n|anh|ch[iị]|em)|"
+    # whether the agent answers at all ("are you working now?", "you there?", "testing 1 2
+    # 3"; not "is it working now?", a question about the result)
+    r"are you (there|working|alive|online|awake|up|ready|back)( now| again| yet)?|"
+    r"(you|anyone|anybody) there|can you (hear|see|read) me|testing( \d+)*|test( test)+)"
     # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
     r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
     # and asking who it is ("hi, who are you?", "你好,你是誰?"): meta talk, nothing to do

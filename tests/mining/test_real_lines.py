@@ -4956,3 +4956,15 @@ def test_what_was_done_not_showing_or_put_in_the_wrong_place_is_a_correction(tex
 
 def test_a_prohibition_after_what_was_done_is_no_failure_report() -> None:
     assert kind_of("do what you did, do not push") is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["are you working now?", "you there?", "testing 1 2 3"])
+def test_asking_whether_the_agent_answers_at_all_is_housekeeping(text: str) -> None:
+    # wild sample 54 (maxxentropy/claudeops): "are you working now?" opening a session
+    # after a run of API errors
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize("text", ["is it working now?", "are you working on the parser now?"])
+def test_asking_about_the_result_or_the_work_is_not_housekeeping(text: str) -> None:
+    assert kind_of(text) is not TurnKind.HOUSEKEEPING
