@@ -116,17 +116,49 @@ class EpisodeDraft:
 
 
 #: Wrapper blocks the agent (or the app driving it) injects into user text; removed
-#: before reading a prompt.
-_INJECTED_BLOCK = re.compile(
+#: before reading a prompt. This is the opening tag; the block runs to its closing tag.
+_INJECTED_OPEN = re.compile(
     r"<(system-reminder|user-prompt-submit-hook|environment_context|user_instructions|"
     r"INSTRUCTIONS|local-command-stdout|local-command-stderr|command-message|command-name|"
     r"command-args|command-contents|bash-stdout|bash-stderr|[a-z][\w-]*-notification|turn_aborted|"
     r"ide_opened_file|ide_selection|"
     # an app's standing instructions put before the typed request (Conductor writes
     # <system_instruction> and <system-instruction> blocks into the first prompt)
-    r"system[-_]instructions?|system[-_]prompt|developer[-_]instructions?)\b[^>]*>.*?</\1>",
-    re.DOTALL | re.IGNORECASE,
+    r"system[-_]instructions?|system[-_]prompt|developer[-_]instructions?)\b[^>]{0,2000}>",
+    re.IGNORECASE,
 )
+
+
+def _without_injected_blocks(text: str) -> str:
+    """`text` with each injected block (its opening tag to its closing tag) replaced by a
+    space; an opening tag that is never closed stays.
+
+    Scanned by hand rather than with one lazy `<(tag)…>.*?</\\1>` pattern: that pattern
+    searches to the end of the text again at every unclosed opening tag, so a hostile
+    prompt of many unclosed tags took time quadratic in its length. Here a tag found
+    unclosed once is never searched for again (nothing after it closes it either).
+    """
+    out: list[str] = []
+    pos = 0
+    unclosed: set[str] = set()
+    while (opening := _INJECTED_OPEN.search(text, pos)) is not None:
+        name = opening.group(1).lower()
+        closing = None
+        if name not in unclosed:
+            closing = re.compile(f"</{re.escape(name)}>", re.IGNORECASE).search(text, opening.end())
+            if closing is None:
+                unclosed.add(name)
+        if closing is None:
+            out.append(text[pos : opening.end()])
+            pos = opening.end()
+            continue
+        out.append(text[pos : opening.start()])
+        out.append(" ")
+        pos = closing.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
 #: Claude Code's interrupt marker, as the harvester names it (lowercased, as user text is
 #: read here).
 _INTERRUPT_PREFIXES = tuple(prefix.lower() for prefix in INTERRUPT_PREFIXES)
@@ -174,7 +206,7 @@ def clean_prompt(text: str) -> str:
     if headings:
         text = text[headings[-1].end() :]
     text = _CODEX_IMAGE.sub(r"\1", text)
-    return _INJECTED_BLOCK.sub(" ", text).strip()
+    return _without_injected_blocks(text).strip()
 
 
 def is_interrupt(event: EventView) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harvesters.records import STEERING
-from sleepd.mining.episodes import EpisodeDraft, segment, segment_subagent
+from sleepd.mining.episodes import EpisodeDraft, clean_prompt, segment, segment_subagent
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.turns import TurnKind
 
@@ -200,3 +200,17 @@ def test_codexs_skill_instructions_and_harness_warnings_are_no_turns() -> None:
     assert len(episodes) == 1
     assert episodes[0].intent_text.startswith("[$ba-pro]")
     assert episodes[0].feedback == []
+
+
+def test_injected_blocks_are_removed_and_an_unclosed_tag_is_kept() -> None:
+    text = (
+        "<system-reminder>x</system-reminder>fix the parser <SYSTEM-REMINDER>y"
+        "</system-reminder>now, keep <task-notification>unclosed"
+    )
+    assert clean_prompt(text) == "fix the parser  now, keep <task-notification>unclosed"
+
+
+def test_a_prompt_of_many_unclosed_tags_comes_back_whole() -> None:
+    # each unclosed tag once sent the old single pattern to the end of the text again
+    hostile = "<task-notification>x" * 2_000 + "<system-reminder>r</system-reminder>end"
+    assert clean_prompt(hostile) == "<task-notification>x" * 2_000 + " end"
