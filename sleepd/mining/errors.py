@@ -97,6 +97,14 @@ _TIMED_OUT = re.compile(r"\A\W*(the )?(command |call |request )?timed out\b", re
 _WARNING_ONLY = re.compile(
     r"\A\s*<system-reminder>\s*Warning:[^<]*</system-reminder>\s*\Z", re.IGNORECASE
 )
+#: A tool answering that what it needs is not there, unflagged (the Chrome extension's
+#: MCP tools: "Browser extension is not connected. Please ensure the Claude browser
+#: extension is installed and running …").
+_UNAVAILABLE = re.compile(
+    r"\A\s*[\w .'-]{1,60}? (is|are) not (connected|running|available|reachable|installed|"
+    r"enabled|authenticated|logged in)\b[^\n]{0,200}\b(please|make sure|ensure|try)\b",
+    re.IGNORECASE,
+)
 #: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
 #: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the output.
 _HIDDEN_FAILURE = re.compile(
@@ -209,6 +217,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _PATCH_FAILED.search(head)
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
+        or _UNAVAILABLE.match(head)
         or _HIDDEN_FAILURE.search("\n".join(head.splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
     )

@@ -219,7 +219,7 @@ _PASTED_ERROR = re.compile(
     r"\bFailing after \d+(\.\d+)?\s?[smh]\b|\bSome checks were not successful\b|"
     # a JavaScript runtime message on a line of its own, as a browser console prints it
     # ("Warning: timeSinceFirst is not defined", "Uncaught x.map is not a function")
-    r"^\W*(Warning:\s*|Uncaught\s+)?[\w$.]+ is not (defined|a function|iterable|a constructor)"
+    r"^\W*(Warning:\s*|Uncaught\s+)?[\w$][\w$.]* is not (defined|a function|iterable|a constructor)"
     r"\.?\s*$|\bCannot read propert(y|ies) of (undefined|null)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
     # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")
@@ -883,7 +883,10 @@ _JUDGES_ANSWER = re.compile(
 #: Says an earlier attempt left the state as it was.
 _STILL = re.compile(r"\bstill\b|\b(keeps|kept) (on )?[a-z]+ing\b", re.IGNORECASE)
 #: Asks the agent to do again what it was stopped doing.
-_RETRY = re.compile(r"\b(try|do|run) (it |that )?again\b|\bretry\b", re.IGNORECASE)
+_RETRY = re.compile(
+    r"\b(try|do|run) (it |that )?again\b|\bretry\b|^\W*((ok|okay|done)\W+)?try (it )?now\b",
+    re.IGNORECASE,
+)
 _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNORECASE)
 #: A reply opening with a verdict that the work is good.
 _APPROVAL_HEAD = re.compile(
@@ -1972,7 +1975,7 @@ _MORE_PRAISE = re.compile(
 )
 #: Anything that asks: a question mark, or a sentence that opens with a request.
 _ASKS_ANYWHERE = re.compile(
-    r"\?|(^|[.!\n]\s*)\W*((please|pls)\b|(can|could|would|will) you\b|let'?s\b|now\s+\w+\b|"
+    r"\?|(^|[.!\n]\s*)\W{0,10}((please|pls)\b|(can|could|would|will) you\b|let'?s\b|now\s+\w+\b|"
     r"(add|make|fix|change|update|remove|create|commit|push|deploy|run|write)\b)",
     re.IGNORECASE,
 )
@@ -2402,8 +2405,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         _IMPERATIVE.search(_IN_FILE.sub("", region, count=1)) or _REQUEST.search(region) or reports
     )
     answered = turn.agent_ended and bool(turn.agent_text.strip())
-    if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP:
+    retry = words <= 4 and bool(_RETRY.search(region))
+    if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP and not retry:
         # the agent answered (no question, no plan): a request on another subject is new
+        # ("try now" after its steps to set something up asks it to go on)
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
     named = names_own_object(region) and not takes_offer(region, turn.agent_text)
     if answered and request and named:

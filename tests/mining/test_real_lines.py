@@ -4968,3 +4968,35 @@ def test_asking_whether_the_agent_answers_at_all_is_housekeeping(text: str) -> N
 @pytest.mark.parametrize("text", ["is it working now?", "are you working on the parser now?"])
 def test_asking_about_the_result_or_the_work_is_not_housekeeping(text: str) -> None:
     assert kind_of(text) is not TurnKind.HOUSEKEEPING
+
+
+def test_try_now_after_the_agents_setup_steps_goes_on_with_the_task() -> None:
+    # wild sample 55 (isaacmorgado/claude-sovereign): the agent listed how to connect the
+    # browser extension; the person did it
+    steps = (
+        "The extension isn't connected yet. Here's how to set it up:\n\n**Step 1: Install "
+        "the extension** Open Chrome and go to the store page.\n**Step 2: Restart Chrome**"
+    )
+    turn = kind_of("try now", agent_text=steps, agent_acted=True, agent_ended=True)
+    assert turn is TurnKind.FOLLOW_UP
+
+
+def test_a_tool_saying_what_it_needs_is_not_there_is_a_failure() -> None:
+    # wild sample 55: the Chrome extension's MCP tool, unflagged
+    text = (
+        "Browser extension is not connected. Please ensure the Claude browser extension is "
+        "installed and running (https://claude.ai/chrome), and that you are logged in."
+    )
+    assert is_failed_result(_result(2, 1, text))
+    assert not is_failed_result(_result(2, 1, "The server is not running yet; starting it."))
+
+
+@pytest.mark.parametrize("text", ["$foo is not defined", "Uncaught x.map is not a function"])
+def test_a_runtime_message_on_its_own_line_is_still_a_pasted_error(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["." * 12_000, "Thanks! Great work" + "." * 12_000])
+def test_a_run_of_dots_is_read_like_any_other_text(text: str) -> None:
+    # each of two patterns once spent seconds on such a run (a quadratic backtrack)
+    assert kind_of(text) is not TurnKind.CORRECTION
