@@ -179,12 +179,14 @@ def without_thinking_cues(text: str) -> str:
 #: How much of a paste's head and tail is searched for an error.
 PASTE_HEAD = 8000
 PASTE_TAIL = 4000
-#: Pasted error output or a stack trace anywhere in the turn.
+#: Pasted error output or a stack trace anywhere in the turn. (A line's leading space is
+#: `[^\S\n]*`, not `\s*`: run over many blank lines, `^\s*` went on through all the lines
+#: below from every line start, a search quadratic in the number of lines.)
 _PASTED_ERROR = re.compile(
-    r"Traceback \(most recent call last\)|^\s*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
-    r"^\s*File \"[^\"]+\", line \d+|^\s*[\w.]*(Error|Exception)(:|\s*\[)|"
+    r"Traceback \(most recent call last\)|^[^\S\n]*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
+    r"^[^\S\n]*File \"[^\"]+\", line \d+|^[^\S\n]*[\w.]*(Error|Exception)(:|\s*\[)|"
     r"\b(Uncaught|Unhandled)\b.*(Error|Exception|rejection)\b|"
-    r"^\s*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
+    r"^[^\S\n]*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
     r"\bblocked by CORS policy\b|\bwas blocked because\b|\bNS_ERROR_\w+|\bnet::ERR_\w+|"
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
     r"\bHTTP [45]\d{2}\b|\bstatus(?: code)? [45]\d{2}\b|"
@@ -195,35 +197,37 @@ _PASTED_ERROR = re.compile(
     r"\\?\"stderr\\?\"\s*:\s*(String\()?\\?\"\s*(\w+ )?(error|fatal|panic)\b|"
     # a service's status as systemd prints it ("Active: failed (Result: exit-code)",
     # "Active: inactive (dead)", "(code=exited, status=1/FAILURE)")
-    r"^\s*Active: (failed|inactive \(dead\))|\bstatus=\d+/FAILURE\b|"
+    r"^[^\S\n]*Active: (failed|inactive \(dead\))|\bstatus=\d+/FAILURE\b|"
     r"\bnpm ERR!|\bFAILED\b.*::|\bexit(ed)? (with )?code [1-9]|\bexited with [1-9]|"
-    r"^\s*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
+    r"^[^\S\n]*Internal Server Error\s*$|\blevel=(error|fatal|panic)\b|"
     # the agent's own service error, pasted back ("⎿ API Error (Request timed out.) ·
     # Retrying in 1 seconds…", "API Error: 529 {…overloaded…}")
     r"\bAPI Error\s*[(:]|"
     # a hosting platform's error page ("500: INTERNAL_SERVER_ERROR", "404: NOT_FOUND")
-    r"^\s*[45]\d\d: [A-Z][A-Z_]{3,}\s*$|"
+    r"^[^\S\n]*[45]\d\d: [A-Z][A-Z_]{3,}\s*$|"
     # an operating system error as Python prints it ("[Errno 8] nodename nor servname …"),
     # Python logging's default line (" - ERROR - "), a MySQL client error
     r"\[Errno \d+\]|\s-\s(ERROR|CRITICAL|FATAL)\s-\s|\bERROR \d{4} \([0-9A-Z]{5}\)|"
     # a compiler's or a linter's diagnostic, "file.ext:line:column message" (Xcode's
     # "KeyboardHandlingView.swift:166:131 Value of type … has no member …")
-    r"^\s*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
+    r"^[^\S\n]*[\w./~-]+\.[A-Za-z]{1,6}:\d+:\d+:?\s+\S|"
     r"❌\s*(NOT FOUND|FAIL(ED)?|ERROR|MISSING)\b|"
     # a check's failure as a test framework prints it: XCTest's "XCTUnwrap failed:
     # expected non-nil value …", "Assertion failed: …", R testthat's "Failure (x.R:270:5):",
     # a GitHub Actions step's "google-github-actions/auth failed with: the workflow must …"
-    r"^\s*[\w.]+(?:[/@-][\w.]+)* failed(?: with)?: \S|^\s*(Failure|Error) \([\w./-]+:\d+(:\d+)?\)|"
+    r"^[^\S\n]*[\w.]+(?:[/@-][\w.]+)* failed(?: with)?: \S|"
+    r"^[^\S\n]*(Failure|Error) \([\w./-]+:\d+(:\d+)?\)|"
     # a pull request's checks as GitHub lists them ("CI / Lint (pull_request)Failing after
     # 10s", "Some checks were not successful")
     r"\bFailing after \d+(\.\d+)?\s?[smh]\b|\bSome checks were not successful\b|"
     # a JavaScript runtime message on a line of its own, as a browser console prints it
     # ("Warning: timeSinceFirst is not defined", "Uncaught x.map is not a function")
-    r"^\W*(Warning:\s*|Uncaught\s+)?[\w$][\w$.]* is not (defined|a function|iterable|a constructor)"
+    r"^[^\w\n]*(Warning:\s*|Uncaught\s+)?[\w$][\w$.]* is not "
+    r"(defined|a function|iterable|a constructor)"
     r"\.?\s*$|\bCannot read propert(y|ies) of (undefined|null)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
     # ("umount: /run/media/x: target is busy.", "cp: cannot stat 'a': No such file …")
-    r"^\s*[a-z][\w.-]*: (\S[^\n]{0,200}: )?((cannot|can't) (access|stat|open|create|remove|"
+    r"^[^\S\n]*[a-z][\w.-]*: (\S[^\n]{0,200}: )?((cannot|can't) (access|stat|open|create|remove|"
     r"find|execute|connect|read|write|mount|load|allocate|overwrite|move)|"
     r"No such file or directory|Permission denied|Operation not permitted|"
     r"(Device or resource|target is) busy|"
@@ -234,19 +238,20 @@ _PASTED_ERROR = re.compile(
     # failed to start: container x has no healthcheck configured", "Error response from
     # daemon"), and a browser console's refusal ("Refused to apply style from '…' because
     # its MIME type …")
-    r"^\s*=> ERROR \[|^\s*ERROR: failed to (solve|build)\b|^\s*[\w-]+ failed to start: |"
+    r"^[^\S\n]*=> ERROR \[|^[^\S\n]*ERROR: failed to (solve|build)\b|"
+    r"^[^\S\n]*[\w-]+ failed to start: |"
     r"\bError response from daemon\b|"
-    r"^\s*Refused to (apply|load|execute|connect|frame|display|evaluate)\b|"
+    r"^[^\S\n]*Refused to (apply|load|execute|connect|frame|display|evaluate)\b|"
     # an application's own error line, "Error <doing what>: <why>" ("Error loading
     # dashboard: Failed to fetch"; not a heading such as "Error handling: add retries"),
     # and a browser's failed request ("TypeError: Failed to fetch")
-    r"^\s*Error (?!(handling|reporting|logging|tracking|messages?|codes?)\b)[a-z]+ing\b"
+    r"^[^\S\n]*Error (?!(handling|reporting|logging|tracking|messages?|codes?)\b)[a-z]+ing\b"
     r"[^\n:]{0,80}:\s*\S|\bFailed to fetch\b|"
     # a dev server's error overlay as it is copied (Next.js: "Runtime Error" closing a line,
     # "components/ui/select.tsx (116:3) @ _c8", a code frame's "> 116 |", "Show 19
     # ignore-listed frame(s)")
     r"\b(Unhandled |Uncaught )?(Runtime|Build|Console) (Error|TypeError|ReferenceError)\s*$|"
-    r"^\s*[\w./@-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte) \(\d+:\d+\) @ \S|^>\s*\d+ \|\s|"
+    r"^[^\S\n]*[\w./@-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte) \(\d+:\d+\) @ \S|^>\s*\d+ \|\s|"
     r"\bShow \d+ ignore-listed frames?\b",
     re.MULTILINE,
 )
@@ -980,7 +985,7 @@ _DONE_CLAIM = re.compile(
     r"|\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
     r"implemented|complete|completed|done|working|resolved|in place|ready|merged|created|"
     r"committed|pushed|deployed)\b"
-    r"|^\W*(done|all done|finished|complete|fixed|implemented|updated|released|published|"
+    r"|^[^\w\n]*(done|all done|finished|complete|fixed|implemented|updated|released|published|"
     r"deployed|merged|pushed|committed|shipped)\b"
     r"|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
     r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
@@ -1014,7 +1019,7 @@ _DONE_CLAIM = re.compile(
     r"implementad[oa]s?|aplicad[oa]s?|criad[oa]s?|atualizad[oa]s?|adicionad[oa]s?|"
     r"removid[oa]s?|créée?s?|mise?s? à jour|corrigée?s?|ajoutée?s?|supprimée?s?|erstellt|"
     r"aktualisiert|behoben|hinzugefügt|entfernt|angewendet)\b"
-    r"|^\W*(listo|hecho|terminado|pronto|feito|terminé|fertig|erledigt)\b",
+    r"|^[^\w\n]*(listo|hecho|terminado|pronto|feito|terminé|fertig|erledigt)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _ASKS = re.compile(
@@ -1064,7 +1069,8 @@ _PROPOSAL = re.compile(
 #: Pin to an older version**"): a bare "yes" to them picks the one it recommended, an
 #: answer inside the task rather than a verdict.
 _LETTERED_OPTIONS = re.compile(
-    r"\*\*\(?[A-D]\)?\*\*|^\s*[-*]?\s*\(?[A-D]\)\s|\b[Oo]ption (?:[A-D]|[1-9])\b", re.MULTILINE
+    r"\*\*\(?[A-D]\)?\*\*|^[^\S\n]*[-*]?[^\S\n]*\(?[A-D]\)\s|\b[Oo]ption (?:[A-D]|[1-9])\b",
+    re.MULTILINE,
 )
 #: A number in a reply ("5", "#3", "target 2"), not part of a figure ("5 minutes").
 _ITEM_NUMBER = re.compile(
@@ -1142,7 +1148,8 @@ _NEW_WORK = re.compile(
 #: A line of a pasted finding or spec that says what to do ("Fix: Add Content-Signal
 #: directives to your robots.txt …", "TODO: remove the old route").
 _FIELD_INSTRUCTION = re.compile(
-    r"^\W*(fix|task|todo|to do|action|next step|step \d+|required|requirement)\s*:\s*(?P<rest>.+)",
+    r"^[^\w\n]*(fix|task|todo|to do|action|next step|step \d+|required|requirement)[^\S\n]*:"
+    r"[^\S\n]*(?P<rest>.+)",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -1975,7 +1982,8 @@ _MORE_PRAISE = re.compile(
 )
 #: Anything that asks: a question mark, or a sentence that opens with a request.
 _ASKS_ANYWHERE = re.compile(
-    r"\?|(^|[.!\n]\s*)\W{0,10}((please|pls)\b|(can|could|would|will) you\b|let'?s\b|now\s+\w+\b|"
+    r"\?|(^|[.!\n][^\S\n]*)\W{0,10}((please|pls)\b|(can|could|would|will) you\b|let'?s\b|"
+    r"now\s+\w+\b|"
     r"(add|make|fix|change|update|remove|create|commit|push|deploy|run|write)\b)",
     re.IGNORECASE,
 )

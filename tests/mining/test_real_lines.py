@@ -5000,3 +5000,12 @@ def test_a_runtime_message_on_its_own_line_is_still_a_pasted_error(text: str) ->
 def test_a_run_of_dots_is_read_like_any_other_text(text: str) -> None:
     # each of two patterns once spent seconds on such a run (a quadratic backtrack)
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("blank", ["\n" * 12_000, " \n" * 6_000, "\n- " * 4_000])
+def test_a_run_of_blank_lines_is_read_like_any_other_text(blank: str) -> None:
+    # line-start patterns once ran on through every line below each line start (a search
+    # quadratic, for lettered options cubic, in the number of lines): the same readings,
+    # in the person's text and in the agent's
+    assert kind_of("fix the parser" + blank) is kind_of("fix the parser")
+    assert kind_of("thanks", agent_text="Done, the tests pass." + blank) is TurnKind.APPROVAL
