@@ -853,6 +853,17 @@ _IMPERATIVE = re.compile(
     r"|^\W*(帮我|请|添加|创建|修复|更新|安装|删除|检查|实现|编写|生成|分析)",
     re.IGNORECASE,
 )
+#: A request in Chinese, Japanese or Korean after a verdict's comma ("现在加一个导出按钮",
+#: "再把按钮改成蓝色", "次はエクスポートボタンを追加して", "이제 내보내기 버튼 추가해줘"): by its
+#: opening "now / next" and verb, a 把 phrase, or a request ending. (Read only there: as a
+#: turn's opening anywhere it would move the labelled set's Korean follow-ups.)
+_CJK_REQUEST = re.compile(
+    r"^\W*(现在|然后|接下来|再|顺便)(请|帮我)?(加|添加|增加|创建|修复|修改|改|更新|删除|实现|写|"
+    r"生成|做|部署|提交|优化|重构)"
+    r"|^\W*(再|也|请|帮我)?(把|将)[^，。\n]{1,30}(改成|改为|换成|设为|设置为|删掉|删除|加上|去掉)"
+    r"|(して|してください|して下さい|しておいて|してほしい|お願いします?)\W*$"
+    r"|(해줘|해 줘|해주세요|해 주세요|해봐|해줄래|부탁(해|해요|합니다|드려요|드립니다))\W*$"
+)
 #: The file a request acts on, named before its verb ("En el archivo /var/www/js/app.js
 #: elimina …", "In src/app.ts, rename …", "Dans le fichier x.py, ajoute …").
 _IN_FILE = re.compile(
@@ -1142,7 +1153,12 @@ _NEW_WORK = re.compile(
     r"^\W*(jetzt|dann|als nächstes|außerdem)[,:]?\s+(bitte\s+)?"
     r"(füge|erstelle|implementiere|schreibe|baue|migriere|integriere|dokumentiere)\b|"
     r"^\W*(ora|adesso|poi|inoltre)[,:]?\s+(puoi\s+|per favore\s+)?"
-    r"(aggiungi|crea|implementa|scrivi|costruisci|migra|integra|documenta)\b",
+    r"(aggiungi|crea|implementa|scrivi|costruisci|migra|integra|documenta)\b|"
+    # and in Chinese, Japanese and Korean ("现在加一个导出按钮", "次はエクスポートボタンを追加して",
+    # "이제 내보내기 버튼 추가해줘")
+    r"^\W*(现在|接下来|然后)(请|帮我)?(加|添加|增加|创建|实现|写|做|部署)|"
+    r"^\W*次は[^。\n]{0,40}(追加|作成|実装|作って|書いて)|"
+    r"^\W*(이제|다음(은|으로)?)\s[^.\n]{0,40}(추가|만들|구현|작성)",
     re.IGNORECASE,
 )
 #: A line of a pasted finding or spec that says what to do ("Fix: Add Content-Signal
@@ -1954,7 +1970,20 @@ def shouts_negation(region: str) -> bool:
 def _requests_more(text: str) -> bool:
     """After a verdict, the turn goes on to ask for something (not the person's own next
     step: "Great. I'll see if these end up in the transcript." asks the agent nothing)."""
-    rest = text[len(_first_clause(text)) :].strip(" .,!;:-\n")
+    rest = _after_verdict(text)
+    if not re.search(r"\w", rest):
+        rest = ""  # "great, can you also add a footer?": its "?" is no clause of its own
+    if (
+        rest
+        and not _after_first(text)
+        and not (
+            _IMPERATIVE.search(rest)
+            or _REQUEST.search(rest)
+            or _CJK_REQUEST.search(rest)
+            or re.search(r"[?？]", rest)
+        )
+    ):
+        return False  # "可以了，谢谢": more of the verdict after its comma, nothing asked
     if not rest:
         # one clause ("great job, now add a dark mode"): what follows the verdict's words
         # asks for more only when it is a request
@@ -2256,7 +2285,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             )
         if not _requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
-        rest = _after_first(verdict)
+        rest = _after_verdict(verdict)
         if (
             not _NEW_WORK.search(rest)
             and not _OWN_NEXT_STEP.search(rest)
@@ -2638,3 +2667,13 @@ def _one_word(region: str) -> bool:
 
 def _after_first(text: str) -> str:
     return text[len(_first_clause(text)) :].strip(" .,!;:-\n")
+
+
+def _after_verdict(text: str) -> str:
+    """What follows a verdict's clause. In Chinese, Japanese and Korean the verdict often
+    ends at a comma ("好了，现在加一个导出按钮", "ありがとう、次は…を追加して", "고마워요, 이제 …
+    추가해줘"), where an English one would end its sentence."""
+    rest = _after_first(text)
+    if not rest and _CJK.search(text) and re.search(r"[，、,]", text):
+        rest = re.split(r"[，、,]", text, maxsplit=1)[1].strip(" .,!;:-\n。！")
+    return rest

@@ -222,3 +222,26 @@ def test_it_works_then_a_request_is_no_failure_report() -> None:
 )
 def test_does_not_work_is_a_failure_report_in_more_languages(text: str) -> None:
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_a_verdict_then_a_question_asking_for_more_is_no_bare_approval() -> None:
+    # its closing "?" had been taken for the clause after the verdict, and it read as an
+    # approval with the request lost
+    assert kind_of("great, can you also add a footer?") is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "好了，现在加一个导出按钮",
+        "ありがとう、次はエクスポートボタンを追加して",
+        "고마워요, 이제 내보내기 버튼 추가해줘",
+    ],
+)
+def test_a_verdict_then_new_work_after_a_comma_is_a_new_task_in_cjk(text: str) -> None:
+    assert kind_of(text) is TurnKind.NEW_TASK
+
+
+def test_a_verdict_then_a_change_after_a_comma_is_a_follow_up_in_chinese() -> None:
+    assert kind_of("好了，再把按钮改成蓝色") is TurnKind.FOLLOW_UP
+    assert kind_of("可以了，谢谢") is TurnKind.APPROVAL
