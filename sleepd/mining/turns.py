@@ -420,6 +420,8 @@ _FAILURE_REPORT = re.compile(
     # what a screen or a state fails to do ("it doesnt stay in birds eye view")
     r"stay|stays|stayed|remain|remains|persist|persists|stick|sticks|disappear|disappears|"
     r"align|aligns|fit|fits|scale|scales|resize|resizes|animate|animates|toggle|toggles|"
+    # what is not there to see ("you can see it in the prompt, but it is not visible to me")
+    r"visible|"
     r"switch|switches|switched|launch|launches|launched|close|closes|refresh|refreshes|"
     r"reload|reloads|apply|applies|applied|take effect|register|registers|registered|"
     # a thing that is not where it should be ("the tray icon isn't there"; not "isn't there
@@ -592,6 +594,11 @@ _FAILURE_REPORT = re.compile(
     r"|^\W*not (everything|all( of)?( it| them| the \w+)?) (works?|is working|are working|loads?|"
     r"shows?|passe?s?)\b|\b(everything|all|it) (works|is working)(,)? (except|apart from|"
     r"other than)\b|^\s*(\U0001F44E(\ufe0f|[\U0001F3FB-\U0001F3FF])?\s*)+[!.]*\s*$"
+    # asks why something fails ("why is the command being blocked?", "why does the build
+    # still fail?")
+    r"|\bwhy (is|are|was|were|does|do|did) (it|this|that|they|the \w+( \w+)?|my \w+)"
+    r"( still)? (being )?(blocked|failing|fail|broken|crashing|crash|denied|rejected|empty|"
+    r"timing out|hanging)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"
     r"like)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
@@ -690,7 +697,9 @@ _PROHIBITION = re.compile(
 _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
-    r"\b(if|when|whenever|in case|what if|whether|unless|so that|otherwise|or else)\b[^.?!,;\n]*"
+    r"\b(if|when|whenever|in case|what if|whether|unless|so that|otherwise|or else|"
+    # a requirement set, no report ("make sure the debug panel is not visible in production")
+    r"make sure|ensure|verify that|check that)\b[^.?!,;\n]*"
     # a warned consequence ("…, or the test will not work") is as hypothetical as an "if"
     r"|\bor\s+(?=[^.?!,;\n]{0,40}\b(will|would|won'?t|wouldn'?t)\b)[^.?!,;\n]*",
     re.IGNORECASE,
@@ -1912,7 +1921,9 @@ _STATE_OUTLIVED = re.compile(
     # ("fewer still have …", "better still": "still" as "even", no state)
     r"(?<!to )(?<!fewer )(?<!more )(?<!less )(?<!better )(?<!worse )(?<!further )"
     r"\bstill\s+(has|have|shows?|uses?|contains?|says?|lists?|displays?|points? to|"
-    r"refers? to|reads?|prints?)\s+(?!to\b)",
+    r"refers? to|reads?|prints?)\s+(?!to\b)"
+    # ("it passed, but still there is the svg that is rotating")
+    r"|\bstill there (is|are)\b",
     re.IGNORECASE,
 )
 #: The same with the state named around "still": a negation after it ("it seems still that

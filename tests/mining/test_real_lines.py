@@ -5009,3 +5009,33 @@ def test_a_run_of_blank_lines_is_read_like_any_other_text(blank: str) -> None:
     # in the person's text and in the agent's
     assert kind_of("fix the parser" + blank) is kind_of("fix the parser")
     assert kind_of("thanks", agent_text="Done, the tests pass." + blank) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 56 (maxxentropy/claudeops, thomas0369/claude_ai)
+        "you can see it in the prompt, but it is not visible to me ( which is the whole point "
+        "of this)",
+        "this is the output... why is the command being blocked? UserPromptSubmit operation "
+        "blocked by hook",
+        "it passed, but still there is the svg that is rotating that looks like process",
+    ],
+)
+def test_what_is_not_visible_why_it_is_blocked_and_what_is_still_there_are_reports(
+    text: str,
+) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "make sure the debug panel is not visible in production",
+        "make sure the debug panel does not show in production",
+        "why is the sidebar collapsible?",
+        "if still there is no data, show a placeholder",
+    ],
+)
+def test_a_requirement_or_a_plain_why_is_no_failure_report(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
