@@ -189,7 +189,7 @@ _PASTED_ERROR = re.compile(
     r"^[^\S\n]*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
     r"\bblocked by CORS policy\b|\bwas blocked because\b|\bNS_ERROR_\w+|\bnet::ERR_\w+|"
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
-    r"\bHTTP [45]\d{2}\b|\bstatus(?: code)? [45]\d{2}\b|"
+    r"\bHTTP [45]\d{2}\b|\bstatus(?: code)?:? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
     # a process result pasted as JSON or a debug print with a failure in it
     # ("\"exit_code\":-1", "\"stderr\": String(\"error: unexpected argument …")
@@ -1722,11 +1722,14 @@ _LOG_STAMP = re.compile(
 
 
 #: A first line that asks for error handling to be built ("handle the Failed to fetch
-#: error offline", "catch TypeError: Failed to fetch and show a banner"): the error it
-#: names is the subject of the request, not output the person saw.
+#: error offline", "catch TypeError: Failed to fetch and show a banner", "return status
+#: 404 for unknown ids"): the error it names is the subject of the request, not output
+#: the person saw.
 _ASKS_TO_HANDLE = re.compile(
     r"^\W*(?:(?:please|pls|now|also|and|then|next)\W+)*(?:(?:can|could|would|will) you\s+)?"
     r"(?:(?:gracefully\s+)?handle|catch|retry|suppress|silence|swallow|mock|simulate|"
+    # or to answer with one ("return status 404 for unknown ids", "respond with HTTP 404")
+    r"return|respond(?: with)?|reply with|send back|throw|raise|"
     r"add (?:\w+ ){0,2}(?:retr(?:y|ies)|handling|handlers?|fallbacks?|tests?|toasts?|"
     r"banners?))\b[^\n]*",
     re.IGNORECASE,

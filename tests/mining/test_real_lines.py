@@ -4690,6 +4690,8 @@ def test_a_heading_that_names_error_handling_is_no_pasted_error(text: str) -> No
         "catch TypeError: Failed to fetch and show a banner instead",
         "please add retries for Failed to load resource errors",
         "can you gracefully handle HTTP 503 from the upstream API",
+        "return status 404 for unknown ids",
+        "respond with HTTP 404 when the record is missing",
     ],
 )
 def test_an_error_named_in_a_request_to_handle_it_is_no_pasted_error(text: str) -> None:
@@ -5039,3 +5041,9 @@ def test_what_is_not_visible_why_it_is_blocked_and_what_is_still_there_are_repor
 )
 def test_a_requirement_or_a_plain_why_is_no_failure_report(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+def test_a_process_managers_log_with_a_status_code_is_a_pasted_error() -> None:
+    # wild sample 56 (sttrsttr/riskbot): pm2's lines of a failed Discord request
+    text = "0|riskbot | status: 403, 0|riskbot | method: 'POST', 0|riskbot | url: 'https://x'"
+    assert kind_of(text) is TurnKind.CORRECTION
