@@ -1729,7 +1729,8 @@ _ASKS_TO_HANDLE = re.compile(
     r"^\W*(?:(?:please|pls|now|also|and|then|next)\W+)*(?:(?:can|could|would|will) you\s+)?"
     r"(?:(?:gracefully\s+)?handle|catch|retry|suppress|silence|swallow|mock|simulate|"
     # or to answer with one ("return status 404 for unknown ids", "respond with HTTP 404")
-    r"return|respond(?: with)?|reply with|send back|throw|raise|"
+    # (not "return to the previous version", which asks to go back)
+    r"return(?! to\b)|respond(?: with)?|reply with|send back|throw|raise|"
     r"add (?:\w+ ){0,2}(?:retr(?:y|ies)|handling|handlers?|fallbacks?|tests?|toasts?|"
     r"banners?))\b[^\n]*",
     re.IGNORECASE,

@@ -5047,3 +5047,8 @@ def test_a_process_managers_log_with_a_status_code_is_a_pasted_error() -> None:
     # wild sample 56 (sttrsttr/riskbot): pm2's lines of a failed Discord request
     text = "0|riskbot | status: 403, 0|riskbot | method: 'POST', 0|riskbot | url: 'https://x'"
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_going_back_with_a_pasted_error_on_the_line_is_still_a_pasted_error() -> None:
+    text = "return to the previous version, Uncaught TypeError: x is undefined"
+    assert kind_of(text) is TurnKind.CORRECTION
