@@ -468,6 +468,8 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # Claude Code 1.0 wrote a bare "Error", with no code, for a command that failed and
         # printed nothing: a question's "no" (an error of its own would have been printed)
         exit_code, text = 1, ""
+    if not command:
+        return False
     final = deciding_command(command)  # what a shell, ssh or a container runs decides
     family = command_family(final)
     if exit_code is None and family in _LOOKUPS:
@@ -475,25 +477,24 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # writing its code ("/usr/local/bin/npm\n/usr/local/bin/node" for `which docker
         # … node`): the only failure a lookup has is that answer
         exit_code = 1
-    if exit_code is None or exit_code == 0 or not command:
+    if exit_code is None or exit_code == 0:
         return False
     if _answers_with_its_status(family, final, exit_code, text):
         return True
     if exit_code != 1:
         return False
-    lookup_misses = [ln for ln in _output_head(text) if not _LOOKUP_MISS.match(ln)]
-    if not lookup_misses and _stopped_at_a_question(command):
+    head = _output_head(text)
+    # "node not found" (zsh), "which: no node in (…)" (GNU), "node: not found": the answer
+    # a lookup gives, not an error of its own
+    beyond_lookups = [ln for ln in head if not _LOOKUP_MISS.match(ln)]
+    if not beyond_lookups and "&&" in command and _stopped_at_a_question(command):
         return True
     if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
         return False
     if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
         return True  # their output is the difference itself, error words included
-    head = _output_head(text)
-    if family in _LOOKUPS:
-        # "node not found" (zsh), "which: no node in (…)" (GNU), "node: not found": the
-        # answer a lookup gives, not an error of its own
-        head = [ln for ln in head if not _LOOKUP_MISS.match(ln)]
-    return not any(_ERROR_TEXT.search(ln) for ln in head)
+    shown = beyond_lookups if family in _LOOKUPS else head
+    return not any(_ERROR_TEXT.search(ln) for ln in shown)
 
 
 #: Programs that look a command up; their "not found" line is the answer.
