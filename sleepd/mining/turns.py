@@ -1985,12 +1985,13 @@ def shouts_negation(region: str) -> bool:
 def _requests_more(text: str) -> bool:
     """After a verdict, the turn goes on to ask for something (not the person's own next
     step: "Great. I'll see if these end up in the transcript." asks the agent nothing)."""
-    rest = _after_verdict(text)
+    first = _after_first(text)
+    rest = first or _after_cjk_comma(text)
     if not re.search(r"\w", rest):
         rest = ""  # "great, can you also add a footer?": its "?" is no clause of its own
     if (
         rest
-        and not _after_first(text)
+        and not first
         and not (
             _IMPERATIVE.search(rest)
             or _REQUEST.search(rest)
@@ -2685,10 +2686,15 @@ def _after_first(text: str) -> str:
 
 
 def _after_verdict(text: str) -> str:
-    """What follows a verdict's clause. In Chinese, Japanese and Korean the verdict often
-    ends at a comma ("好了，现在加一个导出按钮", "ありがとう、次は…を追加して", "고마워요, 이제 …
-    추가해줘"), where an English one would end its sentence."""
-    rest = _after_first(text)
-    if not rest and _CJK.search(text) and re.search(r"[，、,]", text):
-        rest = re.split(r"[，、,]", text, maxsplit=1)[1].strip(" .,!;:-\n。！")
-    return rest
+    """What follows a verdict's clause, its sentence or, in Chinese, Japanese and Korean,
+    its comma."""
+    return _after_first(text) or _after_cjk_comma(text)
+
+
+def _after_cjk_comma(text: str) -> str:
+    """What follows the first comma of a text in Chinese, Japanese or Korean, where a
+    verdict often ends ("好了，现在加一个导出按钮", "ありがとう、次は…を追加して", "고마워요, 이제
+    … 추가해줘") as an English one would end its sentence; "" for any other text."""
+    if not _CJK.search(text) or not re.search(r"[，、,]", text):
+        return ""
+    return re.split(r"[，、,]", text, maxsplit=1)[1].strip(" .,!;:-\n。！")
