@@ -1619,6 +1619,11 @@ def _last_words(agent_text: str, chars: int) -> str:
     return agent_text.strip()[-chars:].replace("\u2019", "'")
 
 
+def _first_words(agent_text: str, chars: int) -> str:
+    """The agent's first `chars` characters, read as `_last_words` reads its last."""
+    return agent_text.strip()[:chars].replace("\u2019", "'")
+
+
 def agent_claims_done(agent_text: str) -> bool:
     tail = _last_words(agent_text, 2500)
     return bool(_DONE_CLAIM.search(tail)) and not _AGENT_GAVE_UP.search(tail[-800:])
@@ -1710,7 +1715,7 @@ def agent_gave_up(agent_text: str) -> bool:
     it (curly apostrophes, as models write them, read as straight ones)."""
     return bool(
         _AGENT_GAVE_UP.search(_last_words(agent_text, 1500))
-        or _AGENT_REFUSES.search(agent_text.strip()[:300].replace("\u2019", "'"))
+        or _AGENT_REFUSES.search(_first_words(agent_text, 300))
     )
 
 
