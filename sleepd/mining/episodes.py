@@ -247,6 +247,23 @@ def is_typed_prompt(event: EventView) -> bool:
     return bool(clean_prompt(event.text))
 
 
+#: How Claude Code's record of a command it ran itself begins (its output, written as a
+#: user record right after the command's).
+_LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
+
+
+def answered_by_the_cli(events: Sequence[EventView], index: int) -> bool:
+    """Whether the command at `index` was answered by Claude Code itself: the session's
+    next record (a subagent's aside) is the local command's output."""
+    for later in events[index + 1 :]:
+        if later.is_sidechain:
+            continue
+        return later.kind in ("user_prompt", "meta") and later.text.lstrip().startswith(
+            _LOCAL_OUTPUT
+        )
+    return False
+
+
 def command_of_event(event: EventView) -> SlashCommand | None:
     """The slash command a user record carries (Claude stores it as a meta record)."""
     if event.kind not in ("user_prompt", "meta") or event.is_sidechain:
@@ -372,6 +389,7 @@ def segment(
             acted_before=acted_before,
             after_service_error=service_error,
             previous_text=previous_text,
+            answered_by_the_cli=command is not None and answered_by_the_cli(events, index),
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:

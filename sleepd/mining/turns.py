@@ -82,6 +82,9 @@ class TurnInput:
     after_service_error: bool = False
     #: the session's previous typed turn that was addressed to the agent ("" when none)
     previous_text: str = ""
+    #: a slash command that Claude Code answered itself (its next record is the local
+    #: command's output): a built-in, whatever its name, that the model never saw
+    answered_by_the_cli: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -2126,6 +2129,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if turn.command is not None:
         if turn.command.is_housekeeping:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
+        if turn.answered_by_the_cli:
+            # a built-in this list does not name yet ("/usage-credits"): a command that
+            # runs a prompt or a skill is answered by the model, never by the CLI
+            return TurnDecision(TurnKind.HOUSEKEEPING, 0.9, ("answered by the CLI itself",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
     text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
     if runs_saved_prompt(text):

@@ -214,3 +214,30 @@ def test_a_prompt_of_many_unclosed_tags_comes_back_whole() -> None:
     # each unclosed tag once sent the old single pattern to the end of the text again
     hostile = "<task-notification>x" * 2_000 + "<system-reminder>r</system-reminder>end"
     assert clean_prompt(hostile) == "<task-notification>x" * 2_000 + " end"
+
+
+def _command(name: str) -> str:
+    return (
+        f"<command-name>/{name}</command-name>\n<command-message>{name}</command-message>\n"
+        "<command-args></command-args>"
+    )
+
+
+def test_a_command_claude_code_answered_itself_is_housekeeping_whatever_its_name() -> None:
+    # wild sample 57 (not in the repository): "/usage-credits", a built-in of Claude Code
+    # 2.1.218 that no list here names, answered by the CLI ("Login interrupted"); a command
+    # that runs a prompt or a skill is answered by the model instead
+    b = (
+        SessionBuilder()
+        .prompt("Add a dark theme to the settings page")
+        .say("Done: the settings page has a dark theme.")
+        .prompt(_command("usage-credits"))
+        .prompt("<local-command-stdout>Login interrupted</local-command-stdout>")
+        .prompt(_command("release-notes-digest"))
+        .meta("Summarise the release notes of the last three tags.")
+        .say("Here are the release notes of v1.2 to v1.4 …")
+    )
+    first, second = segment(views(b), lexicon_for())
+    assert [t.kind for t in first.housekeeping] == [TurnKind.HOUSEKEEPING]
+    assert first.housekeeping[0].decision.reasons == ("answered by the CLI itself",)
+    assert second.intent_text.startswith("/release-notes-digest")
