@@ -1302,9 +1302,31 @@ _DOCUMENTS_WORK = re.compile(
 )
 
 
+#: What a closing step may add without asking for work of its own: the commit's message
+#: ("with appropriate message", "com a mensagem \"Docs: …\"", "-m …") …
+_STEP_MESSAGE = re.compile(
+    r"\s+(with (an? |the )?((appropriate|proper|good|short|clear|descriptive) )?(commit )?"
+    r"message|using (the |a )?message|com (a )?mensagem|con (el )?mensaje|avec (le )?message|"
+    r"mit (der )?(commit-)?nachricht|-m)\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+#: … and which changes it takes ("das alterações no CLAUDE.md", "of the changes in X").
+_STEP_CHANGES = re.compile(
+    r"\s+(of the|das|dos|de los|de las|des|der)\s+(changes|alterações|mudanças|cambios|"
+    r"changements|änderungen)(\s+(in|to|on|no|na|nos|nas|em|en|dans|im|am)\s+\S+)?",
+    re.IGNORECASE,
+)
+_GIT_BEFORE_STEP = re.compile(r"\bgit\s+(?=(commit|push|merge|tag)\b)", re.IGNORECASE)
+
+
 def _is_closing_step(region: str) -> bool:
     """A bare closing step on the work just done, in any of the languages above."""
-    return bool(_CLOSING_STEP.search(region) or _CLOSING_STEP_ELSEWHERE.search(region))
+    if _CLOSING_STEP.search(region) or _CLOSING_STEP_ELSEWHERE.search(region):
+        return True
+    core = _STEP_CHANGES.sub("", _GIT_BEFORE_STEP.sub("", _STEP_MESSAGE.sub("", region[:300])))
+    return core != region and bool(
+        _CLOSING_STEP.search(core) or _CLOSING_STEP_ELSEWHERE.search(core)
+    )
 
 
 #: A sentence telling what the person did themselves ("I made some additional updates to

@@ -241,3 +241,22 @@ def test_a_command_claude_code_answered_itself_is_housekeeping_whatever_its_name
     assert [t.kind for t in first.housekeeping] == [TurnKind.HOUSEKEEPING]
     assert first.housekeeping[0].decision.reasons == ("answered by the CLI itself",)
     assert second.intent_text.startswith("/release-notes-digest")
+
+
+def test_a_built_in_between_the_agents_work_and_the_next_turn_hides_no_work() -> None:
+    # wild sample 57 (not in the repository): "/context" typed after the agent's report,
+    # then "Faça o git commit e push …": the closing step of the work just reported
+    b = (
+        SessionBuilder()
+        .prompt("Atualize o CLAUDE.md com as regras de arredondamento")
+        .call("Edit", '{"file_path": "CLAUDE.md"}', "e1")
+        .result("e1")
+        .say("Atualizei o CLAUDE.md com as novas seções.")
+        .prompt(_command("context"))
+        .prompt("<local-command-stdout>Context usage: 41%</local-command-stdout>")
+        .prompt('Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs"')
+    )
+    (episode,) = segment(views(b), lexicon_for())
+    (turn,) = episode.feedback
+    assert turn.kind is TurnKind.FOLLOW_UP
+    assert turn.decision.reasons == ("a bare step on the work just done",)

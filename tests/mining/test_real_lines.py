@@ -5052,3 +5052,16 @@ def test_a_process_managers_log_with_a_status_code_is_a_pasted_error() -> None:
 def test_going_back_with_a_pasted_error_on_the_line_is_still_a_pasted_error() -> None:
     text = "return to the previous version, Uncaught TypeError: x is undefined"
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit with appropriate message",
+        'Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs: regras"',
+        'git commit and push -m "wip: visual tweaks"',
+        "push the changes of the README with the message 'docs: install steps'",
+    ],
+)
+def test_a_closing_step_with_its_commit_message_is_still_the_closing_step(text: str) -> None:
+    assert kind_of(text) is TurnKind.FOLLOW_UP
