@@ -1794,6 +1794,12 @@ def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
         # a curly apostrophe, as GPT models write one (an unlabelled Codex session, not in
         # the repository)
         "Great call. I\u2019ve now added a full G-code Hooks editor in the PDL Editor tab.",
+        # wild sample 57 (not in the repository): a past participle opening the report, and
+        # the simple past, as Claude Code 0.2 wrote them
+        "Created CLAUDE.md with information about the shell history organization tool. The "
+        "file includes:\n\n1. Repository purpose description\n2. List of main files",
+        "I added a `--dry-run` flag to the sync script and documented it in the README.",
+        "Summary of the work:\n- Removed the unused `legacy/` folder\n- Renamed `util.js`",
     ],
 )
 def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
@@ -5065,3 +5071,16 @@ def test_going_back_with_a_pasted_error_on_the_line_is_still_a_pasted_error() ->
 )
 def test_a_closing_step_with_its_commit_message_is_still_the_closing_step(text: str) -> None:
     assert kind_of(text) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "I made a mistake in the last step; let me look at the config again.",
+        "Created by the build: `dist/`. Do you want me to add it to .gitignore?",
+    ],
+)
+def test_a_past_tense_that_claims_nothing_is_no_done_claim(agent: str) -> None:
+    """Neither claims the work done: "made" is no verb of a done claim, and the question at
+    the end is the agent's last word."""
+    assert not agent_claims_done(agent) or agent_asks(agent)
