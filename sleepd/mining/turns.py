@@ -144,6 +144,7 @@ def feedback_region(text: str) -> str:
     the head and the tail (a verdict opens or closes a message; a 50 KB log holds none)."""
     text = _FENCE.sub(" ", text[:20000])
     kept = []
+    quoted = []
     for line in text.splitlines():
         if _is_output_line(line) or _PASTE_LINE.match(line):
             continue
@@ -151,8 +152,15 @@ def feedback_region(text: str) -> str:
         if mark:
             line = line[: mark.start()]
         if line.lstrip().startswith(">"):
+            quoted.append(line.lstrip()[1:])
             continue
         kept.append(line)
+    if not any(re.search(r"\w", line) for line in kept) and any(
+        re.search(r"\w", line) for line in quoted
+    ):
+        # every word is in a quote block: a request written elsewhere and pasted as a
+        # quote ("> Por favor, recrie o arquivo …"), not a quote of the agent answered below
+        kept = quoted
     region = without_thinking_cues("\n".join(kept)).strip()
     if len(region) > REGION_HEAD + REGION_TAIL:
         region = region[:REGION_HEAD] + "\n" + region[-REGION_TAIL:]

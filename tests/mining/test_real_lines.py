@@ -5084,3 +5084,19 @@ def test_a_past_tense_that_claims_nothing_is_no_done_claim(agent: str) -> None:
     """Neither claims the work done: "made" is no verb of a done claim, and the question at
     the end is the agent's last word."""
     assert not agent_claims_done(agent) or agent_asks(agent)
+
+
+def test_a_request_pasted_as_a_quote_block_is_read_not_dropped() -> None:
+    """Wild sample 57 (not in the repository): every line of the request is a quote ("> …"),
+    written elsewhere and pasted; it had read as a turn with no words."""
+    text = (
+        "> O arquivo de configuração mcp.json foi perdido no reinício.\n"
+        "> Por favor, recrie o arquivo de configuração agora e registre o nosso servidor:\n"
+        "> - Nome: mongo"
+    )
+    first = TurnInput(text=text, command=None, has_episode=False, agent_text="")
+    assert classify_turn(first, lexicon_for()).kind is TurnKind.NEW_TASK
+    # a quote of the agent's words answered below it is still left out of the reading
+    assert feedback_region("> I renamed the module\n\nno, that broke the imports") == (
+        "no, that broke the imports"
+    )
