@@ -1211,10 +1211,25 @@ _OWN_NEXT_STEP = re.compile(
     r"release|deploy|work on|move on to|tackle)\b",
     re.IGNORECASE,
 )
+#: After a verdict, "now" or "next" turns to the next piece of work when a request follows
+#: ("great! Next, please investigate …", "perfect, now can you polish the whole website",
+#: "Thank you. Now where are we in our … project?"); not when it hands something over for
+#: the work at hand ("thanks. Now here is the session id …"), asks to check that work
+#: ("OK. Good. Now verify …"), or asks nothing ("great, now I can finally sleep").
+_TURNS_TO_NEXT = re.compile(
+    r"^\W*(and\s+|so\s+)?(now|next)\b(?!\s*(here|here'?s|this is|these are|time)\b)"
+    r"(\s*[,:])?\s+(please\s+|(can|could|would) (you|we)\s+|let'?s\s+)?"
+    r"(?!(verify|check|test|confirm|double[- ]check|make sure|ensure|run|try|commit|push|fix|"
+    r"review|re-?run|retry)\b)"
+    r"((please|(can|could|would) (you|we)|let'?s|we (should|need to|have to|must)|"
+    r"i (want|need|would like|'d like) to|i wanna|where|what|how|which)\b|"
+    r"\w[^.!?\n]{0,80}\b(can|could) you\b)",
+    re.IGNORECASE,
+)
 #: Opens with a goal of the person's own ("I want to …", "now I'd like to …"); not a wish to
 #: know or see something, which asks about the work at hand.
 _STATES_GOAL = re.compile(
-    r"^\W*(now\W+|ok(ay)?\W+|so\W+|next\W+)?i\s*(want|wanna|would like|'d like|need)\s+to\s+"
+    r"^\W*((now|ok(ay)?|so|next)\W+){0,2}i\s*((want|would like|'d like|need)\s+to|wanna)\s+"
     r"(?!(know|understand|see|ask|confirm|check|make sure|be sure|clarify)\b)",
     re.IGNORECASE,
 )
@@ -2048,7 +2063,11 @@ def _requests_more(text: str) -> bool:
         # asks for more only when it is a request
         rest = _APPROVAL_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
         if rest == text.strip(" .,!;:-\n") or not (
-            _IMPERATIVE.search(rest) or _REQUEST.search(rest)
+            _IMPERATIVE.search(rest)
+            or _REQUEST.search(rest)
+            or _NEW_WORK.search(rest)
+            or _OWN_NEXT_STEP.search(rest)
+            or _TURNS_TO_NEXT.search(rest)
         ):
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
@@ -2349,10 +2368,15 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         if not _requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
         rest = _after_verdict(verdict)
-        if (
-            not _NEW_WORK.search(rest)
-            and not _OWN_NEXT_STEP.search(rest)
-            and (_BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest))
+        # the verdict may end at a comma ("perfect, now can you polish the whole website")
+        next_step = bool(
+            _NEW_WORK.search(rest)
+            or _OWN_NEXT_STEP.search(rest)
+            or _TURNS_TO_NEXT.search(rest)
+            or (not rest and _TURNS_TO_NEXT.search(after_verdict))
+        )
+        if not next_step and (
+            _BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
         ):
             # (blind labellers read such turns both ways, new task and follow-up, from one
             # sample to the next: the model decides)
@@ -2363,7 +2387,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
                 hard=True,
                 approves_previous=True,
             )
-        if _NEW_WORK.search(rest) or _OWN_NEXT_STEP.search(rest):
+        if next_step:
             # "Merged both PRs. i think we should do a release now": the verdict closes the
             # task, and the person sets the next piece of work
             return TurnDecision(

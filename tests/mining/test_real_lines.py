@@ -4080,17 +4080,49 @@ def test_a_constraint_typed_while_the_agent_runs_still_steers() -> None:
         assert kind_of(text, agent_text=working, queued=True) is TurnKind.STEERING
 
 
-def test_a_verdict_then_a_request_leaning_on_it_is_left_to_the_model() -> None:
-    """Wild sample 44's labellers read most of these as new tasks, earlier samples' as
-    follow-ups: the rules keep the follow-up reading and mark it hard."""
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild samples 44 and 57 (not in the repository)
+        "great! Next, please investigate the practices of this codebase",
+        "Thank you. Now where are we in our open print kit project?",
+        "perfect, now can you polish the whole website so its ready to go live",
+        "great! \nNow, when it's in rewind mode, can you let me scroll right and left",
+        # hostile: the same turn in other words
+        "Nice, next let's write the onboarding emails",
+    ],
+)
+def test_a_verdict_then_now_or_next_turns_to_new_work(text: str) -> None:
+    """Over samples 44–57, eight of ten such turns were labelled new tasks: "now" or "next"
+    after the verdict turns to the next piece of work. Still marked hard, for the model."""
     turn = TurnInput(
-        text="great! Next, please investigate the practices of this codebase",
+        text=text,
         has_episode=True,
         agent_text="Opened the pull request with the rewind feature.",
         agent_worked=True,
     )
     decision = classify_turn(turn, lexicon_for())
-    assert decision.kind is TurnKind.FOLLOW_UP and decision.hard
+    assert decision.kind is TurnKind.NEW_TASK and decision.hard
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the labelled set and wild sample 44: something handed over, the work checked
+        "thanks. Now here is the claude code session id [8850d460] that entire will need",
+        'OK. Good. Now verify "whether the image set lives in config/version.json"',
+        "cool! reference that in CLAUDE.md would you?",
+        "great, now test it on the staging server",
+    ],
+)
+def test_a_verdict_then_more_of_the_same_work_stays_a_follow_up(text: str) -> None:
+    turn = TurnInput(
+        text=text,
+        has_episode=True,
+        agent_text="Opened the pull request with the rewind feature.",
+        agent_worked=True,
+    )
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.FOLLOW_UP
 
 
 def test_the_agents_claim_doubted_or_a_mismatch_noted_is_a_correction() -> None:
@@ -5061,19 +5093,6 @@ def test_going_back_with_a_pasted_error_on_the_line_is_still_a_pasted_error() ->
 
 
 @pytest.mark.parametrize(
-    "text",
-    [
-        "commit with appropriate message",
-        'Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs: regras"',
-        'git commit and push -m "wip: visual tweaks"',
-        "push the changes of the README with the message 'docs: install steps'",
-    ],
-)
-def test_a_closing_step_with_its_commit_message_is_still_the_closing_step(text: str) -> None:
-    assert kind_of(text) is TurnKind.FOLLOW_UP
-
-
-@pytest.mark.parametrize(
     "agent",
     [
         "I made a mistake in the last step; let me look at the config again.",
@@ -5100,3 +5119,16 @@ def test_a_request_pasted_as_a_quote_block_is_read_not_dropped() -> None:
     assert feedback_region("> I renamed the module\n\nno, that broke the imports") == (
         "no, that broke the imports"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit with appropriate message",
+        'Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs: regras"',
+        'git commit and push -m "wip: visual tweaks"',
+        "push the changes of the README with the message 'docs: install steps'",
+    ],
+)
+def test_a_closing_step_with_its_commit_message_is_still_the_closing_step(text: str) -> None:
+    assert kind_of(text) is TurnKind.FOLLOW_UP
