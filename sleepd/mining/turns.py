@@ -593,6 +593,13 @@ _FAILURE_REPORT = re.compile(
     r"goes|stays?)\s+(still\s+|all\s+)?red\b"
     r"|\b(getting|got|hitting|seeing)\s+(an?\s+|the\s+)?(http\s+)?[45]\d\d\b"
     r"|(?<!should )(?<!must )(?<!to )\b(does|did)\s+nothing\b(?!\s+(if|unless|until)\b)"
+    # what the result does not let the person do, or keeps doing ("it wont let me since it
+    # keeps saying loop", "it keeps asking me to log in again")
+    r"|\b(it|this|that|they|the \w+)\s+(won'?t|will not|doesn'?t|does not|didn'?t|did not)\s+"
+    r"let (me|us)\b"
+    r"|\b(it|this|that|they|the \w+)\s+(still\s+)?keeps?\s+(saying|asking|showing|giving|"
+    r"throwing|returning|crashing|failing|popping up|redirecting|looping|spinning|reloading|"
+    r"logging (me|us) out)\b"
     r"|\b(is|are|was|were|got|gets|looks?|seems?|it'?s|that'?s|everything'?s)\s+(now\s+|still\s+|"
     r"all\s+|completely\s+|totally\s+)?(messed|screwed|borked|busted) ?(up)?\b"
     r"|\b(slower|worse|buggier|laggier|glitchier)\s+than\s+(before|it was|yesterday)\b"
@@ -1733,10 +1740,21 @@ def runs_agents_line(text: str, agent_text: str) -> bool:
     return len(lines) >= 2 and len(lines[0]) >= MIN_ECHOED_LINE and lines[0] in agent_text
 
 
+#: One item of a numbered list of steps for the person at a screen ("2. Navigate to
+#: claude.ai", "3. Log in with your credentials"); not the agent's own plan ("1. Add the
+#: model"), whose verbs are the agent's work.
+_STEP_FOR_THE_PERSON = re.compile(
+    r"^[^\S\n]*\d{1,2}[.)][^\S\n]+(\*\*)?(click|open|navigate|go to|install|log ?in|sign ?in|"
+    r"select|enter|type|press|choose|copy|paste|download|visit|enable|restart|reload|refresh)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def agent_gave_steps(agent_text: str) -> bool:
     """The agent's last words hand the person steps to carry out: a failure they then
     report is about the agent's advice, even when the agent itself changed nothing."""
-    return bool(_GAVE_STEPS.search(_last_words(agent_text, 1500)))
+    tail = _last_words(agent_text, 1500)
+    return bool(_GAVE_STEPS.search(tail)) or len(_STEP_FOR_THE_PERSON.findall(tail)) >= 2
 
 
 def agent_awaits_verdict(agent_text: str) -> bool:

@@ -5132,3 +5132,28 @@ def test_a_request_pasted_as_a_quote_block_is_read_not_dropped() -> None:
 )
 def test_a_closing_step_with_its_commit_message_is_still_the_closing_step(text: str) -> None:
     assert kind_of(text) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 57 (not in the repository), after the agent's steps to install and log in
+        "it wont let me since it keeps saying loop claude.ai\nVerify you are human by "
+        "completing the action below.",
+        # hostile: the same report in other words
+        "it keeps asking me to log in again",
+        "the installer doesn't let me pick a folder",
+    ],
+)
+def test_steps_that_did_not_work_for_the_person_are_a_failure_report(text: str) -> None:
+    steps = (
+        "To set it up:\n1. Install the Claude extension from the Chrome Web Store\n"
+        "2. Navigate to [claude.ai](https://claude.ai)\n3. Log in with your credentials\n\n"
+        "Would you like me to help troubleshoot if you run into issues during setup?"
+    )
+    assert kind_of(text, agent_text=steps, agent_acted=False) is TurnKind.CORRECTION
+    # the agent's plan for its own work is no steps for the person
+    plan = "I'll:\n1. Add the model\n2. Create the endpoint\n\nShall I start?"
+    assert kind_of("don't let me forget the docs", agent_text=plan, agent_acted=False) is not (
+        TurnKind.CORRECTION
+    )
