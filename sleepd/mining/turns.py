@@ -731,7 +731,9 @@ _GREETING = re.compile(
     # whether the agent answers at all ("are you working now?", "you there?", "testing 1 2
     # 3"; not "is it working now?", a question about the result)
     r"are you (there|working|alive|online|awake|up|ready|back)( now| again| yet)?|"
-    r"(you|anyone|anybody) there|can you (hear|see|read) me|testing( \d+)*|test( test)+)"
+    r"(you|anyone|anybody) there|can you (hear|see|read) me|testing( \d+)*|test( test)+|"
+    # or the agent called by its name alone ("claude?", after its errors)
+    r"(claude|codex|gemini|copilot)(?=\s*\?))"
     # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
     r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
     # and asking who it is ("hi, who are you?", "你好,你是誰?"): meta talk, nothing to do
@@ -851,7 +853,11 @@ _ACCEPT_WORD = (
     r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"
     r"got it|understood|i see|"
     # Codex's plan mode sends "Implement the plan." when the person accepts its plan
-    r"(implement|execute|go with) (the|this|that|your) plan)"
+    r"(implement|execute|go with) (the|this|that|your) plan|"
+    # the proposal taken as it stands ("Go ahead with the implementation" after the agent's
+    # sketch); "go ahead with option 2" picks one of several, a follow-up
+    r"(go ahead|proceed|continue) with (the|this|that|your|these|those) (plan|implementation|"
+    r"changes?|proposal|approach|design|fix(es)?|refactor|migration))"
 )
 #: A sound of surprise before it ("oh ok you're right!", "ah, got it").
 _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
@@ -908,7 +914,8 @@ _REQUEST = re.compile(
 #: install it using 'just'?"): a step added to the task, not a constraint on how to work.
 _ADDS_WORK = re.compile(
     r"\b(we|you|i)('ll| will| would)? need to (add|update|write|make|create|include|document|"
-    r"change|fix|build|ship|release)\b|\b(we|you)('ll| will| would)? need an? (new |simpler |"
+    r"change|fix|build|ship|release|expand|extend|cover|mention|explain|describe|support|handle|"
+    r"split|rework)\b|\b(we|you)('ll| will| would)? need an? (new |simpler |"
     r"better |separate )?\w+|"
     r"\balso (make note|note|add|update|write|include|mention|document|create|put)\b|"
     r"\blet'?s (also )?(make|add|create|build|write|include)\b|\bis there a way to\b",

@@ -4063,6 +4063,10 @@ def test_a_question_or_a_prohibition_is_no_failure_report(text: str) -> None:
         "in that educational summary, also make note of the testing that has been done.  this "
         "is important",
         "is there a way to install the app and tray-app using 'just'?",
+        # wild sample 57 (not in the repository)
+        "ok we need to expand the north star a bit, we omitted user facing documentation",
+        # hostile: the same in other words
+        "you will need to cover the offline case in the docs as well",
     ],
 )
 def test_more_work_typed_while_the_agent_runs_is_a_step_of_the_task(text: str) -> None:
@@ -5137,6 +5141,22 @@ def test_a_closing_step_with_its_commit_message_is_still_the_closing_step(text: 
 @pytest.mark.parametrize(
     "text",
     [
+        # wild sample 57 (not in the repository): after the agent's sketch of a layout
+        "Go ahead with the implementation",
+        "proceed with the changes",
+        "go ahead with the plan",
+    ],
+)
+def test_the_go_ahead_for_the_proposal_as_it_stands_is_an_approval(text: str) -> None:
+    sketch = "Updated rule:\n- Conversation rows show only avatar/logo.\n- No names appear."
+    assert kind_of(text, agent_text=sketch) is TurnKind.APPROVAL
+    # picking one of several is a follow-up
+    assert kind_of("go ahead with option 2", agent_text=sketch) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # wild sample 57 (not in the repository), after the agent's steps to install and log in
         "it wont let me since it keeps saying loop claude.ai\nVerify you are human by "
         "completing the action below.",
@@ -5157,3 +5177,10 @@ def test_steps_that_did_not_work_for_the_person_are_a_failure_report(text: str) 
     assert kind_of("don't let me forget the docs", agent_text=plan, agent_acted=False) is not (
         TurnKind.CORRECTION
     )
+
+
+@pytest.mark.parametrize("text", ["claude?", "Claude??", "codex?"])
+def test_the_agent_called_by_name_alone_is_housekeeping(text: str) -> None:
+    # wild sample 57 (not in the repository): "claude?" after the agent's login errors
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+    assert kind_of("claude? fix the build") is not TurnKind.HOUSEKEEPING
