@@ -96,6 +96,19 @@ META_PREFIX = re.compile(
     # another session's message (agent teams): a teammate's, not the person's
     r"|Another Claude session sent a message:)"
 )
+
+
+def _written_by_the_program(rec: dict[str, Any]) -> bool:
+    """Claude Code 2.1 says where a user record came from: `origin.kind` ("human", or
+    "task-notification", "peer" … for what it wrote itself) and `promptSource` ("typed",
+    "sdk", "suggestion_accepted", or "system"). A kind other than "human", or the system as
+    the source, is the program's record, whatever its text. ("human" proves nothing: the
+    desktop app's CI monitor writes its events as "human", "sdk".)"""
+    origin = rec.get("origin")
+    kind = origin.get("kind") if isinstance(origin, dict) else None
+    return (isinstance(kind, str) and kind != "human") or rec.get("promptSource") == "system"
+
+
 #: How Claude Code's marker of a person's interrupt begins (a user record of its own).
 INTERRUPT_PREFIXES = ("[Request interrupted by user", "[Request cancelled by user")
 #: How the summary Claude Code writes into a session it continues begins.
@@ -459,11 +472,10 @@ class _ClaudeFile:
             return self._event(line, rec, eid, "interrupt", "user", text)
         if head.startswith(CONTINUED_HEADER):
             return self._event(line, rec, eid, "summary", "user", text, raw_type="compact_summary")
-        origin = rec.get("origin")
         injected = (
             rec.get("isMeta") is True
             or META_PREFIX.match(head) is not None
-            or (isinstance(origin, dict) and origin.get("kind") == "task-notification")
+            or _written_by_the_program(rec)
         )
         if injected:
             return self._event(line, rec, eid, "meta", "user", text, is_meta=True)

@@ -730,3 +730,35 @@ def test_an_earlier_sessions_prompts_copied_under_this_sessions_answers_stay_its
     by_id = {e.external_id: e.session_external_id for e in events(read(path))}
     assert by_id["p1"] == by_id["p2"] == old
     assert by_id["n1"] == SID
+
+
+@pytest.mark.parametrize(
+    "marks",
+    [
+        # polecatspeaks/StarCar (wild sample 57, not in the repository; MIT), Claude Code
+        # 2.1.218: a background agent's end, with the program as its source
+        pytest.param(
+            {"origin": {"kind": "task-notification"}, "promptSource": "system"}, id="a notice"
+        ),
+        # a kind of record not seen yet, written by the program
+        pytest.param({"origin": {"kind": "scheduled-loop"}}, id="a kind not yet seen"),
+        pytest.param({"promptSource": "system"}, id="the system as its source"),
+    ],
+)
+def test_a_record_claude_code_says_it_wrote_itself_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl, marks: dict[str, Any]
+) -> None:
+    """Whatever its text: here a line that would otherwise read as a request."""
+    path = session_file(tmp_path)
+    typed = {"origin": {"kind": "human"}, "promptSource": "typed"}
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "Review the design doc and list the gaps", **marks),
+            rec("user", "u2", "review the design", **typed),
+            # the desktop app's CI monitor says "human" and "sdk": its text decides
+            rec("user", "u3", CI_MONITOR_EVENT, origin={"kind": "human"}, promptSource="sdk"),
+        ],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("meta", True), ("user_prompt", False), ("meta", True)]
