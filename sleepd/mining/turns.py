@@ -1820,6 +1820,18 @@ _ASKS_TO_HANDLE = re.compile(
 )
 
 
+#: A first line asking for something to happen when an error occurs ("show a toast when we
+#: get Failed to fetch", "log a warning whenever we see TypeError: …"): the error is the
+#: condition of the request, not a paste ("I get Failed to fetch when I open the page" is).
+_ACTS_ON_AN_ERROR = re.compile(
+    r"^\W*(?:(?:please|pls|now|also|and|then|next)\W+)*(?:(?:can|could|would|will) you\s+)?"
+    r"(?:show|display|render|surface|log|print|record|track|report|notify|alert|warn|send|"
+    r"emit|flash|toast|redirect|fall back|ignore|skip|hide|disable)\b[^\n]*?"
+    r"\b(?:when|whenever|if|on|upon|in case of|after)\b[^\n]*",
+    re.IGNORECASE,
+)
+
+
 def has_pasted_error(text: str) -> bool:
     """An error in the paste's head or, for a long log, its tail: a build or deploy log
     ends with what failed. An error named in a first line that asks for its handling is
@@ -1829,7 +1841,7 @@ def has_pasted_error(text: str) -> bool:
         if len(text) <= PASTE_HEAD + PASTE_TAIL
         else text[:PASTE_HEAD] + "\n" + text[-PASTE_TAIL:]
     )
-    request = _ASKS_TO_HANDLE.match(pasted)
+    request = _ASKS_TO_HANDLE.match(pasted) or _ACTS_ON_AN_ERROR.match(pasted)
     if request:
         pasted = pasted[request.end() :]
     return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", pasted)))

@@ -4734,6 +4734,9 @@ def test_a_heading_that_names_error_handling_is_no_pasted_error(text: str) -> No
         "can you gracefully handle HTTP 503 from the upstream API",
         "return status 404 for unknown ids",
         "respond with HTTP 404 when the record is missing",
+        # the error as the condition of what to do (the last stop's open case)
+        "show a toast when we get Failed to fetch",
+        "log a warning whenever we see TypeError: Cannot read properties of undefined",
     ],
 )
 def test_an_error_named_in_a_request_to_handle_it_is_no_pasted_error(text: str) -> None:
@@ -4741,9 +4744,17 @@ def test_an_error_named_in_a_request_to_handle_it_is_no_pasted_error(text: str) 
     assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
 
 
-def test_a_paste_below_a_request_to_handle_it_is_still_a_pasted_error() -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please handle this:\nTypeError: Failed to fetch\n    at load (app.js:3:4)",
+        "show me what you get when it fails:\nTypeError: Failed to fetch\n    at load (app.js:3:4)",
+        # the error met, not asked about
+        "I get Failed to fetch when I open the page",
+    ],
+)
+def test_a_paste_below_a_request_to_handle_it_is_still_a_pasted_error(text: str) -> None:
     done = "The dashboard is running in production behind Traefik with automatic certificates."
-    text = "please handle this:\nTypeError: Failed to fetch\n    at load (app.js:3:4)"
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
 
 
