@@ -1347,14 +1347,14 @@ _DOCUMENTS_WORK = re.compile(
 #: What a closing step may add without asking for work of its own: the commit's message
 #: ("with appropriate message", "com a mensagem \"Docs: …\"", "-m …") …
 _STEP_MESSAGE = re.compile(
-    r"\s+(with (an? |the )?((appropriate|proper|good|short|clear|descriptive) )?(commit )?"
+    r"(?<!\s)\s+(with (an? |the )?((appropriate|proper|good|short|clear|descriptive) )?(commit )?"
     r"message|using (the |a )?message|com (a )?mensagem|con (el )?mensaje|avec (le )?message|"
     r"mit (der )?(commit-)?nachricht|-m)\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
 #: … and which changes it takes ("das alterações no CLAUDE.md", "of the changes in X").
 _STEP_CHANGES = re.compile(
-    r"\s+(of the|das|dos|de los|de las|des|der)\s+(changes|alterações|mudanças|cambios|"
+    r"(?<!\s)\s+(of the|das|dos|de los|de las|des|der)\s+(changes|alterações|mudanças|cambios|"
     r"changements|änderungen)(\s+(in|to|on|no|na|nos|nas|em|en|dans|im|am)\s+\S+)?",
     re.IGNORECASE,
 )
