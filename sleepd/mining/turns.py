@@ -849,6 +849,14 @@ _ACCEPT_WORD = (
     r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
     r"devam edelim|да|давай|ага|хорошо|ок|окей|конечно|согласен|согласна|так|добре|sì|"
     r"va bene|certo|d'accordo|"
+    # "do it", "go ahead" in the languages people write to agents in ("ja, mach das", "oui,
+    # fais-le", "sí, hazlo", "pode fazer", "sì, fallo", "да, сделай это", "はい、お願いします",
+    # "네, 해주세요", "好的，做吧")
+    r"mach (das|es|mal)|mach'?s|leg los|nur zu|gerne|vas-y|allez-y|fais[- ](le|ça|ca)|"
+    r"c'est parti|hazlo|h[aá]galo|adelante|dale|procede|pode fazer|fa[çc]a isso|faz isso|"
+    r"pode seguir|prossiga|vai em frente|manda ver|bora|fallo|procedi|vai pure|fai pure|"
+    r"сделай( это)?|делай|вперёд|お願いします|お願い|やってください|進めてください|해주세요|해줘|"
+    r"부탁(해요|합니다|해)|做吧|去做吧|执行吧|请执行|"
     # taking the agent's point: "you're right", "fair enough", "makes sense", "got it"
     r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"
     r"got it|understood|i see|"
@@ -857,7 +865,11 @@ _ACCEPT_WORD = (
     # the proposal taken as it stands ("Go ahead with the implementation" after the agent's
     # sketch); "go ahead with option 2" picks one of several, a follow-up
     r"(go ahead|proceed|continue) with (the|this|that|your|these|those) (plan|implementation|"
-    r"changes?|proposal|approach|design|fix(es)?|refactor|migration))"
+    r"changes?|proposal|approach|design|fix(es)?|refactor|migration)|"
+    # the agent's own suggestion taken ("let's go with your suggestion", "önerinle devam
+    # edelim")
+    r"(let'?s )?(go|continue|proceed|go ahead) with your (suggestion|recommendation|proposal)|"
+    r"(önerin|önerini[sz]|tavsiyen|tavsiyeniz)le devam (et|edelim|edin))"
 )
 #: A sound of surprise before it ("oh ok you're right!", "ah, got it").
 _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
@@ -2168,9 +2180,23 @@ def restates_offer(region: str, agent_text: str) -> bool:
     in the README?": takes the offer as made, every content word of it from the offer."""
     offer = _OFFER.search(_last_words(agent_text, 400))
     offered_text = (offer.group(2) or offer.group(4)) if offer else ""
-    if offer is None or not _ACCEPT_OPEN.search(region) or re.search(r"\bor\b", offered_text):
+    if offer is None or re.search(r"\bor\b", offered_text):
         return False  # "… or is this enough?" is a choice: the reply picks an option
-    rest = _ACCEPT_OPEN.sub("", region, count=1)
+    if _ACCEPT_OPEN.search(region):
+        rest = _ACCEPT_OPEN.sub("", region, count=1)
+    else:
+        # or the offered act itself in a few words, with no "yes" ("kill it" to "Would you
+        # like me to kill it so your server can start?")
+        # (a bare closing step, "commit it" to "Want me to commit?", stays the task's step)
+        rest = region
+        verb = _WORD.findall(offered_text.lower())[:1]
+        if (
+            not 2 <= len(_WORD.findall(rest)) <= 4
+            or not verb
+            or not rest.lower().startswith(verb[0])
+            or _is_closing_step(rest)
+        ):
+            return False
     if len(_WORD.findall(rest)) > 12:
         return False
     words = {w for w in _CONTENT.findall(rest.lower()) if w not in _STOP}

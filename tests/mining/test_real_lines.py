@@ -5195,3 +5195,53 @@ def test_the_agent_called_by_name_alone_is_housekeeping(text: str) -> None:
     # wild sample 57 (not in the repository): "claude?" after the agent's login errors
     assert kind_of(text) is TurnKind.HOUSEKEEPING
     assert kind_of("claude? fix the build") is not TurnKind.HOUSEKEEPING
+
+
+_OFFERS_THE_NEXT_STEP = (
+    "Step 1 is done: the parser is in place and tests pass. Shall I move on to step 2, the "
+    "exporter?"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 58 (not in the repository): German and Turkish
+        "ja, mach das",
+        "önerinle devam edelim",
+        # hostile: "yes, do it" and "go with your suggestion" in the other languages
+        "oui, fais-le",
+        "sí, hazlo",
+        "sim, faça isso",
+        "sì, fallo",
+        "да, сделай это",
+        "はい、お願いします",
+        "네, 해주세요",
+        "好的，做吧",
+        "let's go with your suggestion",
+    ],
+)
+def test_yes_do_it_in_any_language_accepts_the_proposal(text: str) -> None:
+    assert kind_of(text, agent_text=_OFFERS_THE_NEXT_STEP) is TurnKind.APPROVAL
+    # a request after the same words is no bare acceptance
+    assert kind_of("mach das Logo größer", agent_text=_OFFERS_THE_NEXT_STEP) is not (
+        TurnKind.APPROVAL
+    )
+
+
+def test_the_offered_act_named_without_a_yes_accepts_it() -> None:
+    # wild sample 58 (not in the repository)
+    offer = (
+        "A Node process (PID 91170) is already using port 3001. Would you like me to kill it "
+        "so your server can start?"
+    )
+    assert kind_of("kill it", agent_text=offer) is TurnKind.APPROVAL
+    # more than the offer, or another act, goes on with the task
+    assert kind_of("kill it and restart the server on 3002", agent_text=offer) is (
+        TurnKind.FOLLOW_UP
+    )
+    assert kind_of("kill the other one", agent_text=offer) is TurnKind.FOLLOW_UP
+    # the labelled set: a bare closing step stays the task's step
+    assert kind_of("commit it", agent_text="Want me to commit these changes?") is (
+        TurnKind.FOLLOW_UP
+    )
