@@ -554,7 +554,13 @@ _FAILURE_REPORT = re.compile(
     r"showing up again)\b"
     r"|\b(seem|seems|appear|appears|look|looks)\s+(to be\s+)?(either\s+)?(stuck|broken|hung|"
     r"frozen|dead|empty|wrong|off|missing|blank)\b"
-    r"|\b(i'?m|i am|we'?re|still) (getting|seeing)\b"
+    # what the person meets: an error or the same result again ("I'm getting a 500", "still
+    # seeing the old page"); not what they are fetching or describing ("I'm getting an IP
+    # for the one on sdf1", "the effects we're seeing are subtle")
+    r"|\bstill (getting|seeing)\b"
+    r"|\b(i'?m|i am|we'?re|we are) (getting|seeing)\b(?=[^.?!\n]{0,60}\b(errors?|exceptions?|"
+    r"warnings?|failures?|crash(es)?|blank|empty|wrong|stale|nothing|undefined|null|nan|same|"
+    r"old|issues?|problems?|bugs?|\d{3})\b)"
     r"|\b(i|we) (get|got|see|saw)\b[^.?!\n]{0,40}\b(error|exception|warning|failure|crash|"
     r"blank|nothing|404|500|undefined|null|nan)\b"
     r"|\b(it|this|that|the \w+( (?!(still|also|now|just|only|never|always|really)\b)\w+)?) "

@@ -5245,3 +5245,18 @@ def test_the_offered_act_named_without_a_yes_accepts_it() -> None:
     assert kind_of("commit it", agent_text="Want me to commit these changes?") is (
         TurnKind.FOLLOW_UP
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 58 (not in the repository), and wild sample 51 (not in the repository)
+        "I'm getting an IP for the one running on sdf1 so it can be referenced directly.",
+        "the effects we're seeing are extremely subtle if anything; what can we do to make them "
+        "stronger?",
+    ],
+)
+def test_what_the_person_is_fetching_or_describing_is_no_failure_report(text: str) -> None:
+    assert kind_of(text, agent_acted=True) is not TurnKind.CORRECTION
+    assert kind_of("i'm getting a 500 on /api/users", agent_acted=True) is TurnKind.CORRECTION
+    assert kind_of("still seeing the old page", agent_acted=True) is TurnKind.CORRECTION
