@@ -2385,6 +2385,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(
                 TurnKind.APPROVAL, 0.6, (where, "accepts what it announced"), hard=True
             )
+        if turn.queued and approval_head and not _requests_more(verdict):
+            # "approved #33 in chat and in the issue itself": a verdict on work the agent
+            # showed earlier, typed while it goes on, asks nothing
+            return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "verdict"), hard=True)
         if (
             turn.queued
             and words >= 5

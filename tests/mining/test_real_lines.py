@@ -4074,6 +4074,19 @@ def test_more_work_typed_while_the_agent_runs_is_a_step_of_the_task(text: str) -
     assert kind_of(text, agent_text=working, queued=True) is TurnKind.FOLLOW_UP
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 58 (not in the repository): typed while the agent watched CI
+        "approved #33 in chat and in the issue itself for provenence.",
+        "looks good, merged it",
+    ],
+)
+def test_a_verdict_typed_while_the_agent_runs_is_an_approval(text: str) -> None:
+    working = "Now let me update the README with tray mode instructions:"
+    assert kind_of(text, agent_text=working, queued=True) is TurnKind.APPROVAL
+
+
 def test_a_constraint_typed_while_the_agent_runs_still_steers() -> None:
     working = "Now let me update the README with tray mode instructions:"
     for text in (
