@@ -250,12 +250,16 @@ def is_typed_prompt(event: EventView) -> bool:
 #: How Claude Code's record of a command it ran itself begins (its output, written as a
 #: user record right after the command's).
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
+#: How far past a command its output is looked for (a subagent's aside may come between):
+#: a bound, so a session of many commands is read in time linear in its length.
+_LOCAL_OUTPUT_WITHIN = 20
 
 
 def answered_by_the_cli(events: Sequence[EventView], index: int) -> bool:
     """Whether the command at `index` was answered by Claude Code itself: the session's
     next record (a subagent's aside) is the local command's output."""
-    for later in events[index + 1 :]:
+    for position in range(index + 1, min(len(events), index + 1 + _LOCAL_OUTPUT_WITHIN)):
+        later = events[position]
         if later.is_sidechain:
             continue
         return later.kind in ("user_prompt", "meta") and later.text.lstrip().startswith(
