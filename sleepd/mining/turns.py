@@ -701,7 +701,7 @@ _KEEP = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 #: "no, …" as the first word of a reply.
-_NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*([,.!:;-]|$)", re.IGNORECASE)
+_NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*([,.!:;\-–—]|$)", re.IGNORECASE)
 #: The person says the turn starts something else.
 _EXPLICIT_NEW = re.compile(
     r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
@@ -715,6 +715,8 @@ _PROHIBITION = re.compile(
     r"( have)?)\s+\w+",
     re.IGNORECASE,
 )
+#: Opens by forbidding something ("don't …", "do not …", "never …").
+_FORBIDS_OPEN = re.compile(r"^\W*(don'?t|do not|never)\b(?!\s+mind\b)", re.IGNORECASE)
 #: A negation typed in capitals ("we probably should NOT file issues in this way", "Edit
 #: plan to NOT mention Instructor"): the person stresses the reversal of what was done.
 #: A deferral ("do NOT push yet") stresses an order of steps, not a reversal.
@@ -2578,6 +2580,10 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     overlap = topic_overlap(region, turn.context)
     if _EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
+    if turn.agent_worked and _FORBIDS_OPEN.match(region):
+        # "Do not add the full names", "don't edit the database by hand; use alembic …":
+        # a constraint on the work at hand, never a task of its own
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("a constraint on the work",), hard=True)
     if _FOLLOW_STRONG.search(region) or refers_back:
         # a pronoun in a message long enough to stand alone may point inside it ("expand
         # philosophy.md, right now it focuses on …"): then the reading is not certain

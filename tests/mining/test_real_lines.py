@@ -5273,3 +5273,28 @@ def test_what_the_person_is_fetching_or_describing_is_no_failure_report(text: st
     assert kind_of(text, agent_acted=True) is not TurnKind.CORRECTION
     assert kind_of("i'm getting a 500 on /api/users", agent_acted=True) is TurnKind.CORRECTION
     assert kind_of("still seeing the old page", agent_acted=True) is TurnKind.CORRECTION
+
+
+_CLAIMED_DONE = "That failed; I changed the code and it should be done."
+
+
+@pytest.mark.parametrize("dash", ["—", "–", "-", ","])
+def test_no_before_any_dash_says_no_to_the_result(dash: str) -> None:
+    """An em dash after "no" is how many people type it (and the demo's simulated corrections
+    do); it had read as a new request once the agent's "I changed …" counted as done."""
+    text = f"no {dash} run `npm run typecheck` before saying it's done"
+    assert kind_of(text, agent_text=_CLAIMED_DONE, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wild sample 57 (not in the repository)
+        "Do not add the full names",
+        # hostile: constraints on the work just reported
+        "don't edit the database by hand; use `alembic revision --autogenerate`",
+        "never commit straight to main",
+    ],
+)
+def test_a_constraint_after_the_agents_report_is_no_new_task(text: str) -> None:
+    assert kind_of(text, agent_text=_CLAIMED_DONE, agent_acted=True) is not TurnKind.NEW_TASK
