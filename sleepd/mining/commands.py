@@ -31,6 +31,8 @@ HOUSEKEEPING: frozenset[str] = frozenset(
         "fewer-permission-prompts",
     }
 )  # fmt: skip
+#: Built-ins that wipe the conversation and start a new one in the same window.
+STARTS_AFRESH: frozenset[str] = frozenset({"clear", "new", "reset"})
 #: Built-ins that switch the session's mode: alone they manage the session; with words
 #: after them (`/plan add a dark theme`) the words are a request made in that mode.
 MODE_SWITCHES: frozenset[str] = frozenset({"plan"})
@@ -52,6 +54,12 @@ class SlashCommand:
         or a mode switch typed alone (`/plan`)."""
         name = self.name.lower()
         return name in HOUSEKEEPING or (name in MODE_SWITCHES and not self.args.strip())
+
+    @property
+    def starts_afresh(self) -> bool:
+        """A built-in that wipes the conversation (`/clear`, `/new`): what the agent did before
+        it is no longer what the next turn answers."""
+        return self.name.lower() in STARTS_AFRESH
 
     @property
     def is_task(self) -> bool:

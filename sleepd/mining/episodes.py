@@ -403,7 +403,10 @@ def segment(
             # a command between the interrupt and the next word ("/model", "/effort")
             # is not addressed to the agent: the agent is still the one that was stopped
             after_interrupt = False
-            # and the agent's work before it is still what the next turn answers
+            # and the agent's work before it is still what the next turn answers, unless the
+            # command wiped the conversation ("/clear")
+            agent_worked = False
+        elif command is not None and command.starts_afresh:
             agent_worked = False
         if has_words(turn.text) and decision.kind is not TurnKind.HOUSEKEEPING:
             # a pasted image alone is part of the message that follows, and a command such

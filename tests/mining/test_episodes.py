@@ -260,3 +260,20 @@ def test_a_built_in_between_the_agents_work_and_the_next_turn_hides_no_work() ->
     (turn,) = episode.feedback
     assert turn.kind is TurnKind.FOLLOW_UP
     assert turn.decision.reasons == ("a bare step on the work just done",)
+
+
+def test_after_clear_the_agents_earlier_work_is_not_what_the_next_turn_answers() -> None:
+    # the counter-case of the test above: "/clear" wipes the conversation, so "commit" after
+    # it closes no work the agent just did
+    b = (
+        SessionBuilder()
+        .prompt("Atualize o CLAUDE.md com as regras de arredondamento")
+        .call("Edit", '{"file_path": "CLAUDE.md"}', "e1")
+        .result("e1")
+        .say("Atualizei o CLAUDE.md com as novas seções.")
+        .prompt(_command("clear"))
+        .prompt("<local-command-stdout></local-command-stdout>")
+        .prompt('Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs"')
+    )
+    turns = [t for e in segment(views(b), lexicon_for()) for t in e.feedback]
+    assert all(t.decision.reasons != ("a bare step on the work just done",) for t in turns)
