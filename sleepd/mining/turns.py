@@ -1378,6 +1378,7 @@ _STEP_CHANGES = re.compile(
     r"changements|änderungen)(\s+(in|to|on|no|na|nos|nas|em|en|dans|im|am)\s+\S+)?",
     re.IGNORECASE,
 )
+_STEP_WITH_MESSAGE_MAX = 300
 _GIT_BEFORE_STEP = re.compile(r"\bgit\s+(?=(commit|push|merge|tag)\b)", re.IGNORECASE)
 
 
@@ -1385,7 +1386,9 @@ def _is_closing_step(region: str) -> bool:
     """A bare closing step on the work just done, in any of the languages above."""
     if _CLOSING_STEP.search(region) or _CLOSING_STEP_ELSEWHERE.search(region):
         return True
-    core = _STEP_CHANGES.sub("", _GIT_BEFORE_STEP.sub("", _STEP_MESSAGE.sub("", region[:300])))
+    if len(region) > _STEP_WITH_MESSAGE_MAX:
+        return False  # a step with its message fits in a line or two
+    core = _STEP_CHANGES.sub("", _GIT_BEFORE_STEP.sub("", _STEP_MESSAGE.sub("", region)))
     return core != region and bool(
         _CLOSING_STEP.search(core) or _CLOSING_STEP_ELSEWHERE.search(core)
     )
