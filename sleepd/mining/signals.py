@@ -25,6 +25,18 @@ from sleepd.mining.turns import (
 
 COUNTING_CONFIDENCE = 0.5
 
+#: A request for information rather than for a change ("where are we", "how to know where
+#: the mapping is defined in vim?", "can you help me understand what each file is doing",
+#: "Hi Claude, please describe your current execution environment"): its deliverable is the
+#: answer, and a file the agent failed to read on the way does not fail it.
+_ASKS_FOR_INFORMATION = re.compile(
+    r"^\W*((hi|hello|hey)\b[^,.!\n]{0,20}[,.!]+\s*)?(please\s+)?"
+    r"((what|where|which|who|why|how|when)\b|"
+    r"((can|could) you\s+)?(please\s+)?(help me understand|explain|describe|tell me|"
+    r"summari[sz]e)\b)",
+    re.IGNORECASE,
+)
+
 
 @dataclass(slots=True)
 class SignalDraft:
@@ -302,6 +314,14 @@ def _closing_signals(
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
             out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
+        if (
+            episode.has_intent
+            and _ASKS_FOR_INFORMATION.match(episode.intent_text)
+            and not agent_gave_up(last_words.text)
+        ):
+            out.append(
+                SignalDraft("question_answered", 0, 0.6, [last_words.id], "", last_words.seq)
+            )
     engaged = any(f.kind in (TurnKind.FOLLOW_UP, TurnKind.APPROVAL) for f in episode.feedback)
     if (
         next_turn is not None
@@ -380,7 +400,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     the same thing again as a new task → failure; an interrupt the person left behind →
     abandoned; the agent giving up → failure; the transcript
     stopping mid-work → unknown; the agent's done claim, with the person moving on
-    or the session ending quietly → success; an unrecovered error at the end → failure;
+    or the session ending quietly → success; an unrecovered error at the end → failure
+    (not when the request asked for information and the agent answered after the error);
     the person moving on after an answer → success (low confidence); a transcript
     that stops before the agent answered or in the middle of its work → unknown.
     """
@@ -440,7 +461,13 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
             return Outcome("success", "done_then_moved_on", 0.7, ids(done, moved))
         return Outcome("success", "done_claim", 0.6, ids(done))
     final_failure = last("tool_error") or last("test_failure")
-    if final_failure is not None and final_failure is last_negative:
+    answer = last("question_answered")
+    answered_after = (
+        answer is not None and final_failure is not None and (answer.at_seq > final_failure.at_seq)
+    )
+    if final_failure is not None and final_failure is last_negative and not answered_after:
+        # (a question answered after the error: the answer was the deliverable, and the
+        # rules below read the person's next move)
         return Outcome("failure", "unrecovered_error", 0.6, ids(final_failure))
     if last("tests_passed") is not None:
         return Outcome("success", "tests_passed", 0.6, ids(last("tests_passed")))

@@ -51,6 +51,30 @@ def test_unrecovered_last_error_and_abandoned_session() -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        # wild samples 54 and 55 (not in the repository)
+        "where are we",
+        "Hi Claude, please describe your current execution environment. Check and report",
+        "can you help me understand what each file is doing",
+        "how to know where the current mapping is defined in vim?",
+    ],
+)
+def test_a_question_answered_after_a_failed_lookup_is_no_failure(question: str) -> None:
+    """The answer is the deliverable: a file the agent failed to read on the way, with the
+    answer after it and no complaint, does not fail the episode; a change asked for does."""
+    b = SessionBuilder().prompt(question)
+    b.bash("cat ~/.config/app.toml", "No such file", exit_code=1)
+    b.say("You are in a WSL2 environment: the OS version and the cgroup output show it.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert outcome.outcome == "success"
+    b = SessionBuilder().prompt("Fix the deploy script").bash("./deploy.sh", "boom", exit_code=2)
+    b.say("The deploy script now targets staging.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
+
+
+@pytest.mark.parametrize(
     "last_words",
     [
         # wild sample 27 (not in the repository): Spec Kit prompts run with no arguments
