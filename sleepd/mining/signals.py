@@ -396,7 +396,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
 
     In order: the person's last verdict decides (a correction the person went on from,
     with a follow-up or steering, is not their last verdict) (approval → success; a correction
-    not followed by a done claim the person accepted → failure); the person asking for
+    not followed by a done claim the person accepted → failure, unless the agent answered it
+    with nothing failing after and the session ended quietly → mixed); the person asking for
     the same thing again as a new task → failure; an interrupt the person left behind →
     abandoned; the agent giving up → failure; the transcript
     stopping mid-work → unknown; the agent's done claim, with the person moving on
@@ -444,6 +445,17 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
             # read that as the fix accepted (every such episode in the labelled set and
             # the blind samples); the first attempt still failed, so `mixed`
             return Outcome("mixed", "corrected_then_moved_on", 0.55, ids(correction, moved))
+        answered = last("answered")
+        if (
+            answered is not None
+            and answered.at_seq > correction.at_seq
+            and (last_negative is None or last_negative.at_seq < correction.at_seq)
+            and last("cut_off") is None
+        ):
+            # the agent answered the correction, nothing failed after it and the session
+            # ended quietly: labellers read that as the fix accepted, as they read a move
+            # on; with less confidence
+            return Outcome("mixed", "answered_after_correction", 0.5, ids(correction, answered))
         return Outcome("failure", "corrected", 0.8, ids(correction))
     started_over = last("started_over")
     if started_over is not None:

@@ -382,3 +382,19 @@ def test_a_turned_down_plan_is_the_persons_refusal_and_a_stopped_call_is_not() -
         "pip install cupy-cuda12x", "[Request interrupted by user for tool use]", exit_code=1
     )
     assert "tool_rejected" not in kinds(signals_of(stopped))
+
+
+def test_a_correction_the_agent_answered_with_nothing_failing_after_is_mixed() -> None:
+    """Wild sample 44 (not in the repository): "toujours pas, vérifie que ça écoute pas juste
+    sur localhost", the agent opens the port and says to try again, and the session ends."""
+    b = SessionBuilder().prompt("Expose the dashboard on the LAN").bash("./serve.sh")
+    b.say("The dashboard is served on port 8502.")
+    b.prompt("still not reachable, check that it does not listen on localhost only")
+    b.bash("ufw allow 8502")
+    b.say("Port 8502 is open in the firewall. Try again from the other machine.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("mixed", "answered_after_correction")
+    # an error after the answer to the correction, or a transcript that stops mid-work,
+    # still fails it or leaves it unknown
+    b.bash("curl http://192.168.1.28:8502", "Connection refused", exit_code=7)
+    assert derive_outcome(signals_of(b, over=True)).outcome in ("failure", "unknown")
