@@ -243,37 +243,32 @@ def test_a_command_claude_code_answered_itself_is_housekeeping_whatever_its_name
     assert second.intent_text.startswith("/release-notes-digest")
 
 
-def test_a_built_in_between_the_agents_work_and_the_next_turn_hides_no_work() -> None:
-    # wild sample 57 (not in the repository): "/context" typed after the agent's report,
-    # then "Faça o git commit e push …": the closing step of the work just reported
-    b = (
+def _report_then_commit(command: str, output: str) -> SessionBuilder:
+    """Wild sample 57 (not in the repository): the agent reports its edit, the person types a
+    built-in, then "Faça o git commit e push …"."""
+    return (
         SessionBuilder()
         .prompt("Atualize o CLAUDE.md com as regras de arredondamento")
         .call("Edit", '{"file_path": "CLAUDE.md"}', "e1")
         .result("e1")
         .say("Atualizei o CLAUDE.md com as novas seções.")
-        .prompt(_command("context"))
-        .prompt("<local-command-stdout>Context usage: 41%</local-command-stdout>")
+        .prompt(_command(command))
+        .prompt(f"<local-command-stdout>{output}</local-command-stdout>")
         .prompt('Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs"')
     )
-    (episode,) = segment(views(b), lexicon_for())
+
+
+def test_a_built_in_between_the_agents_work_and_the_next_turn_hides_no_work() -> None:
+    # "/context" typed after the report: the commit is the closing step of the work reported
+    (episode,) = segment(views(_report_then_commit("context", "Context usage: 41%")), lexicon_for())
     (turn,) = episode.feedback
     assert turn.kind is TurnKind.FOLLOW_UP
     assert turn.decision.reasons == ("a bare step on the work just done",)
 
 
 def test_after_clear_the_agents_earlier_work_is_not_what_the_next_turn_answers() -> None:
-    # the counter-case of the test above: "/clear" wipes the conversation, so "commit" after
-    # it closes no work the agent just did
-    b = (
-        SessionBuilder()
-        .prompt("Atualize o CLAUDE.md com as regras de arredondamento")
-        .call("Edit", '{"file_path": "CLAUDE.md"}', "e1")
-        .result("e1")
-        .say("Atualizei o CLAUDE.md com as novas seções.")
-        .prompt(_command("clear"))
-        .prompt("<local-command-stdout></local-command-stdout>")
-        .prompt('Faça o git commit e push das alterações no CLAUDE.md com a mensagem "Docs"')
-    )
-    turns = [t for e in segment(views(b), lexicon_for()) for t in e.feedback]
+    # the counter-case: "/clear" wipes the conversation, so the commit after it closes no
+    # work the agent just did
+    episodes = segment(views(_report_then_commit("clear", "")), lexicon_for())
+    turns = [t for e in episodes for t in e.feedback]
     assert all(t.decision.reasons != ("a bare step on the work just done",) for t in turns)
