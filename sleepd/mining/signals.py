@@ -310,15 +310,12 @@ def _closing_signals(
     if last_words is not None and not later_root:
         if ended:  # while the episode is open the person may still answer
             out.append(SignalDraft("answered", 0, 0.5, [last_words.id], "", last_words.seq))
-        if agent_gave_up(last_words.text):
+        gave_up = agent_gave_up(last_words.text)
+        if gave_up:
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
             out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
-        if (
-            episode.has_intent
-            and _ASKS_FOR_INFORMATION.match(episode.intent_text)
-            and not agent_gave_up(last_words.text)
-        ):
+        if not gave_up and episode.has_intent and _ASKS_FOR_INFORMATION.match(episode.intent_text):
             out.append(
                 SignalDraft("question_answered", 0, 0.6, [last_words.id], "", last_words.seq)
             )
