@@ -1260,6 +1260,16 @@ _TURNS_TO_NEXT = re.compile(
     r"\w[^.!?\n]{0,80}\b(can|could) you\b)",
     re.IGNORECASE,
 )
+
+
+def _sets_next_work(text: str) -> bool:
+    """After a verdict, the text sets the next piece of work: new work ("now add …"), the
+    person's own next step ("we should do a release"), or "now"/"next" with a request."""
+    return bool(
+        _NEW_WORK.search(text) or _OWN_NEXT_STEP.search(text) or _TURNS_TO_NEXT.search(text)
+    )
+
+
 #: Opens with a goal of the person's own ("I want to …", "now I'd like to …"); not a wish to
 #: know or see something, which asks about the work at hand.
 _STATES_GOAL = re.compile(
@@ -2123,11 +2133,7 @@ def _requests_more(text: str) -> bool:
         # asks for more only when it is a request
         rest = _APPROVAL_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
         if rest == text.strip(" .,!;:-\n") or not (
-            _IMPERATIVE.search(rest)
-            or _REQUEST.search(rest)
-            or _NEW_WORK.search(rest)
-            or _OWN_NEXT_STEP.search(rest)
-            or _TURNS_TO_NEXT.search(rest)
+            _IMPERATIVE.search(rest) or _REQUEST.search(rest) or _sets_next_work(rest)
         ):
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
@@ -2447,12 +2453,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
         rest = _after_verdict(verdict)
         # the verdict may end at a comma ("perfect, now can you polish the whole website")
-        next_step = bool(
-            _NEW_WORK.search(rest)
-            or _OWN_NEXT_STEP.search(rest)
-            or _TURNS_TO_NEXT.search(rest)
-            or (not rest and _TURNS_TO_NEXT.search(after_verdict))
-        )
+        next_step = _sets_next_work(rest) or bool(not rest and _TURNS_TO_NEXT.search(after_verdict))
         if not next_step and (
             _BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
         ):
