@@ -175,11 +175,35 @@ def sleepd_harvest(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
 APPENDED_AT = datetime(2027, 1, 1, tzinfo=UTC)
 
 
-def fresh_line(raw: bytes, index: int = 0) -> bytes | None:
+def appended_after(path: Path) -> datetime:
+    """When lines appended to `path` now happen: after the corpus, and after the lines an
+    earlier round appended to the same file. A bench appends round after round; lines
+    again at times already stored would be history written again, which the harvest checks
+    and stores once, and the round would time that check instead of new lines."""
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        handle.seek(max(0, size - 65536))
+        tail = handle.read().splitlines()
+    for raw in reversed(tail):
+        try:
+            record = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue  # the tail's first line, cut by the seek
+        stamp = record.get("timestamp") if isinstance(record, dict) else None
+        if isinstance(stamp, str):
+            try:
+                at = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            return max(APPENDED_AT, at + timedelta(seconds=1))
+    return APPENDED_AT
+
+
+def fresh_line(raw: bytes, index: int = 0, start: datetime = APPENDED_AT) -> bytes | None:
     """A copy of a transcript line that a harvest stores as new (a fresh uuid where the
-    record has one, and a time after the corpus's, `index` milliseconds on: the same
-    record under a new id at its old time is history written again, which the harvest
-    stores once), with its newline; None for a line that is no JSON."""
+    record has one, and the time `start`, `index` milliseconds on: the same record under a
+    new id at its old time is history written again, which the harvest stores once), with
+    its newline; None for a line that is no JSON."""
     try:
         record = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -187,7 +211,7 @@ def fresh_line(raw: bytes, index: int = 0) -> bytes | None:
     if isinstance(record, dict) and "uuid" in record:
         record["uuid"] = str(uuid.uuid4())
     if isinstance(record, dict) and "timestamp" in record:
-        at = APPENDED_AT + timedelta(milliseconds=index)
+        at = start + timedelta(milliseconds=index)
         record["timestamp"] = at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return orjson.dumps(record) + b"\n"
 
@@ -203,10 +227,11 @@ def append_one_percent(work: Path, total_bytes: int) -> int:
     appended = 0
     for path in chosen:
         out = bytearray()
+        start = appended_after(path)
         for index, raw in enumerate(path.read_bytes().splitlines()[1:]):
             if len(out) >= quota:
                 break
-            line = fresh_line(raw, index)
+            line = fresh_line(raw, index, start)
             if line is None:
                 continue
             if len(out) + len(line) > quota and out:
@@ -348,8 +373,8 @@ def main() -> None:
         f"1 % appended:        {wall:8.3f} s wall, {cpu:.3f} s CPU "
         f"({appended / 1e6:.2f} MB appended to "
         f"{detail['files_changed']} files, {detail['events_new']:,} new events, "
-        f"{detail['bytes_read'] / 1e6:.2f} MB read)  target <= {TARGET_INCREMENTAL_S} s at 1 GB"
-        f"{'' if wall <= TARGET_INCREMENTAL_S else ' (MISSED here)'}"
+        f"{detail['bytes_read'] / 1e6:.2f} MB read); the target, <= {TARGET_INCREMENTAL_S} s, "
+        f"is at 1 GB: bench/speed.py measures it there"
     )
 
 

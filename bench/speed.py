@@ -419,12 +419,12 @@ def append_a_line_to_one_in_a_hundred(home: Path) -> int:
         p for p in home.rglob("*.jsonl") if "sleepd-home" not in p.parts and p.stat().st_size
     )
     sys.path.insert(0, str(BENCH))
-    from harvest import fresh_line
+    from harvest import appended_after, fresh_line
 
     appended = 0
     for path in files[::100]:
         with path.open("rb") as handle:
-            line = fresh_line(handle.readline())
+            line = fresh_line(handle.readline(), 0, appended_after(path))
         if line is None:
             continue
         with path.open("ab") as handle:
