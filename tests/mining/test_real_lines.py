@@ -2944,6 +2944,25 @@ def test_the_agent_misreading_or_a_wrong_result_is_a_correction(text: str) -> No
     assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
 
 
+def test_saying_the_agent_is_misunderstanding_corrects_it_even_mid_turn() -> None:
+    # wild sample 58 (not in the repository): typed while the agent planned its work
+    working = (
+        "My plan: pre-create the stubs and registration myself, so each agent then owns a "
+        "disjoint file set.\n\nLet me read the normative contract first."
+    )
+    text = (
+        "You're misunderstanding when I say skip tests. I mean skip the tests on models and "
+        "quantization values for the ollama model and let's just get the work done."
+    )
+    assert kind_of(text, agent_text=working, queued=True) is TurnKind.CORRECTION
+    done = "I've updated the service and the tests pass."
+    for said in ("you've misunderstood the brief: one page, not three", "You are misreading it"):
+        assert kind_of(said, agent_text=done) is TurnKind.CORRECTION
+    # the person's own misreading judges nothing the agent did
+    mine = "I think I misunderstood your question, let me rephrase: which port does it use?"
+    assert kind_of(mine, agent_text=done) is not TurnKind.CORRECTION
+
+
 @pytest.mark.parametrize(
     "text",
     [
