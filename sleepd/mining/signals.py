@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sleepd.mining.commands import parse_command
-from sleepd.mining.episodes import EpisodeDraft, EventView, TurnRecord, is_interrupt
+from sleepd.mining.episodes import (
+    EpisodeDraft,
+    EventView,
+    TurnRecord,
+    is_interrupt,
+    is_service_error,
+)
 from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.turns import (
@@ -375,8 +381,21 @@ def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft
     relevant = [
         e
         for e in events
-        if e.kind in ("tool_call", "tool_result", "assistant_text") or is_interrupt(e)
+        if e.kind in ("tool_call", "tool_result", "assistant_text")
+        or is_interrupt(e)
+        or is_service_error(e)
     ]
+    if (
+        relevant
+        and is_service_error(relevant[-1])
+        and not any(e.kind == "assistant_text" and agent_claims_done(e.text) for e in relevant)
+    ):
+        # the agent's service stopped it (a usage limit, an API error, "Prompt is too
+        # long", a lost login) before it ever said the work was done, and nothing came
+        # after (a report of finished work before the failure leaves the usual reading)
+        last = relevant[-1]
+        return [SignalDraft("service_stopped", 0, 0.6, [last.id], last.text[:200], last.seq)]
+    relevant = [e for e in relevant if not is_service_error(e)]
     if not relevant:
         target = events[-1] if events else episode.intent
         return [SignalDraft("cut_off", 0, 0.6, [target.id], "no reply", target.seq)]
@@ -448,6 +467,7 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
             and answered.at_seq > correction.at_seq
             and (last_negative is None or last_negative.at_seq < correction.at_seq)
             and last("cut_off") is None
+            and last("service_stopped") is None
         ):
             # the agent answered the correction, nothing failed after it and the session
             # ended quietly: labellers read that as the fix accepted, as they read a move
@@ -465,6 +485,11 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         return Outcome("failure", "agent_gave_up", 0.7, ids(gave_up))
     if last("cut_off") is not None:
         return Outcome("unknown", "stopped_mid_work", 0.0, ids(last("cut_off")))
+    service = last("service_stopped")
+    if service is not None:
+        # the session ended on the agent's service failing, before the agent said the
+        # work was done: the request was left undone
+        return Outcome("failure", "stopped_by_its_service", 0.6, ids(service))
     if done is not None and (last_negative is None or last_negative.at_seq < done.at_seq):
         if moved is not None:
             return Outcome("success", "done_then_moved_on", 0.7, ids(done, moved))

@@ -398,3 +398,48 @@ def test_a_correction_the_agent_answered_with_nothing_failing_after_is_mixed() -
     # still fails it or leaves it unknown
     b.bash("curl http://192.168.1.28:8502", "Connection refused", exit_code=7)
     assert derive_outcome(signals_of(b, over=True)).outcome in ("failure", "unknown")
+
+
+@pytest.mark.parametrize(
+    "stopped",
+    [
+        # wild samples 50, 51 and 56 (not in the repository): every reply an error, a
+        # usage limit in the middle of the work, a context too long to go on
+        'API Error: 400 {"type":"error","error":{"type":"invalid_request_error"}}',
+        "API Error: Request timed out.",
+        "5-hour limit reached ∙ resets 8pm",
+        "Prompt is too long",
+    ],
+)
+def test_a_session_that_ends_on_the_agents_service_failing_left_the_request_undone(
+    stopped: str,
+) -> None:
+    b = SessionBuilder().prompt("Make the frontend and backend fully functional")
+    b.bash("npm run build").service_error(stopped)
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "stopped_by_its_service")
+    # the agent never answered at all: the same
+    bare = SessionBuilder().prompt("analyze the confidence algorithm").service_error(stopped)
+    assert derive_outcome(signals_of(bare, over=True)).outcome == "failure"
+    # while the session goes on, nothing is decided yet
+    assert "service_stopped" not in kinds(signals_of(b, over=False))
+
+
+def test_work_reported_done_before_the_service_failed_is_not_undone() -> None:
+    """Wild sample 58 (not in the repository): the QE report done (101 of 101 tests pass),
+    then the usage limit."""
+    b = SessionBuilder().prompt("Run the quality checks on the latest changes")
+    b.bash("npm test", "101 passing")
+    b.say("Done: the QE report is written and all 101 tests pass.")
+    b.bash("git status").service_error("You've hit your limit · resets 11pm (UTC)")
+    assert derive_outcome(signals_of(b, over=True)).outcome != "failure"
+
+
+def test_a_correction_answered_then_cut_by_the_service_is_not_a_quiet_end() -> None:
+    b = SessionBuilder().prompt("Expose the dashboard on the LAN").bash("./serve.sh")
+    b.say("The dashboard is served on port 8502.")
+    b.prompt("still not reachable, check that it does not listen on localhost only")
+    b.say("It listens on 0.0.0.0 now; let me check the firewall.")
+    b.service_error("Prompt is too long")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "corrected")
