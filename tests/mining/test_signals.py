@@ -384,12 +384,17 @@ def test_a_turned_down_plan_is_the_persons_refusal_and_a_stopped_call_is_not() -
     assert "tool_rejected" not in kinds(signals_of(stopped))
 
 
+def _dashboard_corrected() -> SessionBuilder:
+    """The agent serves the dashboard; the person says it is still not reachable."""
+    b = SessionBuilder().prompt("Expose the dashboard on the LAN").bash("./serve.sh")
+    b.say("The dashboard is served on port 8502.")
+    return b.prompt("still not reachable, check that it does not listen on localhost only")
+
+
 def test_a_correction_the_agent_answered_with_nothing_failing_after_is_mixed() -> None:
     """Wild sample 44 (not in the repository): "toujours pas, vérifie que ça écoute pas juste
     sur localhost", the agent opens the port and says to try again, and the session ends."""
-    b = SessionBuilder().prompt("Expose the dashboard on the LAN").bash("./serve.sh")
-    b.say("The dashboard is served on port 8502.")
-    b.prompt("still not reachable, check that it does not listen on localhost only")
+    b = _dashboard_corrected()
     b.bash("ufw allow 8502")
     b.say("Port 8502 is open in the firewall. Try again from the other machine.")
     outcome = derive_outcome(signals_of(b, over=True))
@@ -436,9 +441,7 @@ def test_work_reported_done_before_the_service_failed_is_not_undone() -> None:
 
 
 def test_a_correction_answered_then_cut_by_the_service_is_not_a_quiet_end() -> None:
-    b = SessionBuilder().prompt("Expose the dashboard on the LAN").bash("./serve.sh")
-    b.say("The dashboard is served on port 8502.")
-    b.prompt("still not reachable, check that it does not listen on localhost only")
+    b = _dashboard_corrected()
     b.say("It listens on 0.0.0.0 now; let me check the firewall.")
     b.service_error("Prompt is too long")
     outcome = derive_outcome(signals_of(b, over=True))
