@@ -376,7 +376,9 @@ def completes_bare_command(first: str, second: str) -> bool:
 def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft]:
     """The session ended in this episode: stopped by the person (an interrupt as the
     last word) or cut off mid-work (the agent never answered, or its last act was a
-    tool call or result): then nobody can tell the outcome from the transcript."""
+    tool call or result): then nobody can tell the outcome from the transcript. Or
+    stopped by the agent's own service before the agent said the work was done: the
+    request was left undone."""
     events = episode.events
     relevant = [
         e
@@ -394,7 +396,8 @@ def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft
         # long", a lost login) before it ever said the work was done, and nothing came
         # after (a report of finished work before the failure leaves the usual reading)
         last = relevant[-1]
-        return [SignalDraft("service_stopped", 0, 0.6, [last.id], last.text[:200], last.seq)]
+        stopped = "the agent's service stopped it"
+        return [SignalDraft("service_stopped", 0, 0.6, [last.id], stopped, last.seq)]
     relevant = [e for e in relevant if not is_service_error(e)]
     if not relevant:
         target = events[-1] if events else episode.intent
@@ -416,7 +419,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     with nothing failing after and the session ended quietly → mixed); the person asking for
     the same thing again as a new task → failure; an interrupt the person left behind →
     abandoned; the agent giving up → failure; the transcript
-    stopping mid-work → unknown; the agent's done claim, with the person moving on
+    stopping mid-work → unknown; the session ending on the agent's service failing before
+    any done claim → failure; the agent's done claim, with the person moving on
     or the session ending quietly → success; an unrecovered error at the end → failure
     (not when the request asked for information and the agent answered after the error);
     the person moving on after an answer → success (low confidence); a transcript

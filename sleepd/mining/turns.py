@@ -350,7 +350,7 @@ _WRONG_ANSWER = (
     # says the agent misread the request, or did what it was not to do ("you misunderstood",
     # "tu n'as pas compris, tu devais remplir …", "я тебя просил …", "no entendiste")
     r"|\byou (misunderstood|misread|got (it|that|me) wrong)\b"
-    r"|\byou(\s*'?re| are|\s*'?ve| have)? (misunderstanding|misunderstood|misreading|misread)\b"
+    r"|\byou(\s*'?re| are|\s*'?ve| have) (misunderstanding|misunderstood|misreading|misread)\b"
     r"|\bi (had |already |clearly )*(specified|stated)\b[^.?!\n]{0,60}\b(not|instead)\b"
     r"|\b(tu n'as|vous n'avez) pas compris\b|\b(tu devais|vous deviez)\b"
     r"|\b(j'avais|je t'avais|je vous avais) (précisé|dit|demandé|indiqué|écrit)\b"
