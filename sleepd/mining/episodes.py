@@ -399,12 +399,12 @@ def segment(
         if decide is not None and decision.hard:
             decision = decide(turn, decision)
         record = TurnRecord(event, decision, after_interrupt)
+        # A command between the agent's work and the next word ("/model", "/effort") is
+        # not addressed to the agent: the agent is still the one that was stopped, and its
+        # work before the command is still what the next turn answers, unless the command
+        # wiped the conversation ("/clear").
         if decision.kind is not TurnKind.HOUSEKEEPING:
-            # a command between the interrupt and the next word ("/model", "/effort")
-            # is not addressed to the agent: the agent is still the one that was stopped
             after_interrupt = False
-            # and the agent's work before it is still what the next turn answers, unless the
-            # command wiped the conversation ("/clear")
             agent_worked = False
         elif command is not None and command.starts_afresh:
             agent_worked = False

@@ -383,22 +383,19 @@ def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft
     relevant = [
         e
         for e in events
-        if e.kind in ("tool_call", "tool_result", "assistant_text")
-        or is_interrupt(e)
-        or is_service_error(e)
+        if e.kind in ("tool_call", "tool_result", "assistant_text") or is_interrupt(e)
     ]
+    stop = next((e for e in reversed(events) if is_service_error(e)), None)
     if (
-        relevant
-        and is_service_error(relevant[-1])
+        stop is not None
+        and (not relevant or relevant[-1].seq < stop.seq)
         and not any(e.kind == "assistant_text" and agent_claims_done(e.text) for e in relevant)
     ):
         # the agent's service stopped it (a usage limit, an API error, "Prompt is too
         # long", a lost login) before it ever said the work was done, and nothing came
         # after (a report of finished work before the failure leaves the usual reading)
-        last = relevant[-1]
         stopped = "the agent's service stopped it"
-        return [SignalDraft("service_stopped", 0, 0.6, [last.id], stopped, last.seq)]
-    relevant = [e for e in relevant if not is_service_error(e)]
+        return [SignalDraft("service_stopped", 0, 0.6, [stop.id], stopped, stop.seq)]
     if not relevant:
         target = events[-1] if events else episode.intent
         return [SignalDraft("cut_off", 0, 0.6, [target.id], "no reply", target.seq)]
