@@ -7,14 +7,22 @@ turns the bytes after a cursor into `Batch`es with `read`.
 
 from __future__ import annotations
 
+import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
-from harvesters.records import Batch, EventRecord, FileCursor, SessionRecord, SourceFile
+from harvesters.records import (
+    Batch,
+    EventRecord,
+    FileCursor,
+    SessionRecord,
+    SkippedLine,
+    SourceFile,
+)
 
 DEFAULT_MAX_TEXT_BYTES = 64 * 1024
 RECENT_IDS_KEPT = 512
@@ -66,7 +74,7 @@ def batch_from_chunk(
 
     Events are clipped to `max_text_bytes` unless it is 0 (left whole).
     """
-    chunk.cursor.state = orjson.loads(orjson.dumps(state))
+    chunk.cursor.state = _json_copy(state)
     if max_text_bytes > 0:
         clip_events(events, max_text_bytes)
     return Batch(
@@ -144,11 +152,9 @@ def parse_timestamp(value: Any) -> datetime | None:
     if isinstance(value, str) and value:
         try:
             parsed = datetime.fromisoformat(value)
-        except ValueError:
+            return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+        except (ValueError, OverflowError):  # OverflowError: an offset past year 1 or 9999
             return None
-        if parsed.tzinfo is None:
-            return parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC)
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
         seconds = value / 1000 if value > 1e11 else value
         try:
@@ -172,6 +178,42 @@ def json_object(text: str) -> dict[str, Any] | None:
 
 def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def read_record(
+    parse: Callable[[Any], None], line: Any, events: list[EventRecord], chunk: Any
+) -> None:
+    """`parse(line)`; when it raises, the line is skipped and counted, its events dropped.
+
+    A record may hold anything where a harvester expects a string or a list (a hostile
+    file, a format change): a parser that trips on one record must cost that record,
+    not the rest of the file, which would otherwise fail at the same line on every
+    harvest. `chunk` is the reader's batch the line came in (its `skipped` list).
+    """
+    kept = len(events)
+    try:
+        parse(line)
+    except MemoryError:
+        raise
+    except Exception as exc:
+        del events[kept:]
+        reason = f"a record the harvester could not read ({type(exc).__name__})"
+        chunk.skipped.append(SkippedLine(chunk.cursor.path, line.line_no, line.offset, reason))
+
+
+def _json_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the parse state as JSON gives it back. A value taken from a file may be
+    an integer orjson cannot encode (over 64 bits, read by the stdlib parser): it is
+    kept as its digits, so one such value never stops the file's reading."""
+    try:
+        copied: dict[str, Any] = orjson.loads(orjson.dumps(state))
+    except TypeError:
+        copied = json.loads(json.dumps(state), parse_int=_bounded_int)
+    return copied
+
+
+def _bounded_int(digits: str) -> int | str:
+    return int(digits) if len(digits.lstrip("-")) <= 18 else digits
 
 
 def as_list(value: Any) -> list[Any]:

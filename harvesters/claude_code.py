@@ -52,6 +52,7 @@ from harvesters.base import (
     json_object,
     line_id,
     parse_timestamp,
+    read_record,
     remember,
 )
 from harvesters.reader import LineBatch, ParsedLine, open_regular, read_jsonl, resolved_roots
@@ -232,7 +233,7 @@ class _ClaudeFile:
         self.events = []
         self.touched = set()
         for line in chunk.lines:
-            self._record(line)
+            read_record(self._record, line, self.events, chunk)
         sessions = [self._session_record(sid) for sid in sorted(self.touched)]
         return batch_from_chunk(
             self.file.path, SOURCE, chunk, self.state, sessions, self.events, self.max_text
@@ -382,6 +383,8 @@ class _ClaudeFile:
     def _record(self, line: ParsedLine) -> None:
         rec = line.obj
         rtype = rec.get("type")
+        if not isinstance(rtype, str):
+            rtype = None  # a list or an object where the type belongs: an untyped record
         uuid = rec.get("uuid")
         if isinstance(uuid, str):
             if uuid in self.seen_uuids:
@@ -430,7 +433,7 @@ class _ClaudeFile:
             )
             self._emit(sid, event)
             return
-        blocks: list[Any] = [content] if isinstance(content, str) else list(content or [])
+        blocks = _blocks(content, content)
         multi = len(blocks) > 1
         images: list[tuple[int, str]] = []
         prompt: EventRecord | None = None
@@ -516,9 +519,7 @@ class _ClaudeFile:
         if sid is not None and isinstance(model, str) and model and model != "<synthetic>":
             self._info(sid)["model"] = model
         content = message.get("content")
-        blocks: list[Any] = (
-            [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
-        )
+        blocks = _blocks(content, {"type": "text", "text": content})
         multi = len(blocks) > 1
         # Claude Code 2.0.1 wrote some of its API errors ("API Error: 400 {…}") as a
         # `<synthetic>` message without the flag; its other synthetic words ("No response
@@ -821,3 +822,13 @@ def _event_from_state(data: dict[str, Any]) -> EventRecord:
     data = dict(data)
     data["timestamp"] = parse_timestamp(data.get("timestamp"))
     return EventRecord(**data)
+
+
+def _blocks(content: Any, as_text: Any) -> list[Any]:
+    """A message's content blocks: a string is one block (`as_text`), an object one block,
+    a list its items; anything else (a number, a flag) holds none."""
+    if isinstance(content, str):
+        return [as_text]
+    if isinstance(content, dict):
+        return [content]
+    return content if isinstance(content, list) else []

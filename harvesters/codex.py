@@ -61,6 +61,7 @@ from harvesters.base import (
     json_object,
     line_id,
     parse_timestamp,
+    read_record,
 )
 from harvesters.reader import (
     LineBatch,
@@ -239,7 +240,7 @@ class _CodexFile:
         self.events = []
         self.touched = False
         for line in chunk.lines:
-            self._line(line)
+            read_record(self._line, line, self.events, chunk)
         return self._batch(chunk)
 
     def convert_document(self, doc: dict[str, Any], chunk: LineBatch) -> Batch:
@@ -387,13 +388,13 @@ class _CodexFile:
             self._raw(line, kind, ts, eid)
 
     def _response_item(self, line: ParsedLine, item: dict[str, Any], ts: Any, eid: str) -> None:
-        itype = item.get("type")
+        itype = as_str(item.get("type"))
         if itype == "message":
             self._message(line, item, ts, eid)
         elif itype == "reasoning":
             parts = [
                 str(s.get("text") or "")
-                for s in (item.get("summary") or []) + (item.get("content") or [])
+                for s in as_list(item.get("summary")) + as_list(item.get("content"))
                 if isinstance(s, dict)
             ]
             self._emit(line, eid, "thinking", "assistant", ts, "\n".join(parts))
@@ -489,7 +490,7 @@ class _CodexFile:
         )  # fmt: skip
 
     def _event_msg(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
-        etype = payload.get("type")
+        etype = as_str(payload.get("type"))
         if etype in _SKIPPED_EVENT_MSGS:
             return
         if etype == "token_count":

@@ -379,8 +379,12 @@ def _rebuilt(value: Any, strings: Iterator[str], depth: int) -> Any:
 
 def clip_tree(value: Any, max_bytes: int) -> Any:
     """A JSON tree's long strings clipped (after redaction), like event texts."""
-    if isinstance(value, dict | list) and len(orjson.dumps(value)) <= max_bytes:
-        return value  # no string in it can be longer: one C call instead of a walk
+    if isinstance(value, dict | list):
+        try:
+            if len(orjson.dumps(value)) <= max_bytes:
+                return value  # no string in it can be longer: one C call instead of a walk
+        except TypeError:  # an integer over 64 bits, taken from a file: the walk keeps it
+            pass
     return _clip_tree(value, max_bytes)
 
 
@@ -484,6 +488,19 @@ def _session_row(rec: SessionRecord, max_text_bytes: int) -> SessionRow:
     )
 
 
+#: The store's integer columns hold 32 bits on PostgreSQL (and 64 on SQLite).
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+
+
+def _stored_int(value: Any, default: Any = 0) -> Any:
+    """A figure a transcript gave (an exit code, a token count), or `default` when it is
+    no integer the store's column can hold: a hostile or garbled number must cost its
+    figure, not the harvest, whose insert would fail on it at every try."""
+    if isinstance(value, int) and not isinstance(value, bool) and _INT_MIN <= value <= _INT_MAX:
+        return value
+    return default
+
+
 def _event_row(ev: EventRecord) -> EventRow:
     return EventRow(
         ev.session_external_id,
@@ -494,13 +511,13 @@ def _event_row(ev: EventRecord) -> EventRow:
         ev.tool_name,
         ev.call_id,
         ev.text,
-        ev.text_size or len(ev.text),
+        _stored_int(ev.text_size, _INT_MAX) or len(ev.text),
         1 if ev.is_error else 0,
-        ev.exit_code,
-        ev.input_tokens,
-        ev.output_tokens,
-        ev.cache_read_tokens,
-        ev.cache_creation_tokens,
+        _stored_int(ev.exit_code, None),
+        _stored_int(ev.input_tokens),
+        _stored_int(ev.output_tokens),
+        _stored_int(ev.cache_read_tokens),
+        _stored_int(ev.cache_creation_tokens),
         ev.message_id,
         1 if ev.is_sidechain else 0,
         1 if ev.is_meta else 0,

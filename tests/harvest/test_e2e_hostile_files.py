@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from e2e_support import claude_prompt, codex_prompt, integrity, line, query
 
@@ -237,3 +238,130 @@ def test_fields_of_the_wrong_type_are_dropped_not_stored_or_fatal(
     assert {"typed oddly", "codex typed oddly"} <= set(stored_texts(db_file))
     rows = query(db_file, "SELECT git_branch, project_path, agent_version, title FROM sessions")
     assert all(value is None for row in rows for value in row)
+
+
+@pytest.mark.parametrize("source", ["claude", "codex"])
+def test_a_record_the_parser_trips_on_costs_that_line_not_the_file(
+    isolated_home: Path,
+    cfg: Any,
+    store: Any,
+    db_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    source: str,
+) -> None:
+    """A harvester that raises on one record (a shape nobody foresaw) skips and counts that
+    line; the lines after it are stored, and the next harvest does not trip on it again."""
+    from harvesters.claude_code import _ClaudeFile
+    from harvesters.codex import _CodexFile
+
+    trip = "a shape nobody foresaw"
+    if source == "claude":
+        sid = "900d900d-0000-4000-8000-0000000000e1"
+        path = project(isolated_home) / f"{sid}.jsonl"
+        path.write_bytes(
+            b"".join(
+                line(claude_prompt(sid, f"900d900d-0000-4000-8000-0000000000e{n}", text))
+                for n, text in enumerate(["before it", trip, "after it"], start=2)
+            )
+        )
+        owner, method = _ClaudeFile, "_user"
+    else:
+        folder = isolated_home / "codex" / "sessions" / "2026"
+        folder.mkdir(parents=True)
+        path = folder / "rollout-2026-06-05T05-00-00-019e0000-0000-7000-8000-0000000000e1.jsonl"
+        path.write_bytes(b"".join(line(codex_prompt(t)) for t in ["before it", trip, "after it"]))
+        owner, method = _CodexFile, "_message"
+    real = getattr(owner, method)
+
+    def trips(self: Any, *args: Any) -> Any:
+        if trip in orjson.dumps(args, default=str).decode():
+            raise TypeError("unhashable type: 'dict'")
+        return real(self, *args)
+
+    monkeypatch.setattr(owner, method, trips)
+    report = harvest_within_deadline(store, cfg).totals()
+    assert (report["errors"], report["malformed_lines"]) == (0, 1)
+    texts = stored_texts(db_file)
+    assert "before it" in texts and "after it" in texts and trip not in texts
+    [(line_no, reason)] = query(db_file, "SELECT line_no, reason FROM skipped_lines")
+    assert line_no == 2 and "TypeError" in reason
+
+    assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
+
+
+def with_lone_surrogate(record_json: str) -> bytes:
+    """The record with one more field holding a lone UTF-16 surrogate escape: orjson
+    refuses the line, so the stdlib parser reads it, and keeps integers of any size."""
+    assert record_json.endswith("}")
+    return (record_json[:-1] + ', "note": "\\ud800"}\n').encode()
+
+
+def test_numbers_no_column_can_hold_cost_the_figure_not_the_harvest(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """An exit code or a token count past what the store's integer columns hold (32 bits
+    on PostgreSQL, 64 on SQLite; over 64 bits the parse state cannot be encoded either)
+    is stored as no figure; the event and every line after it are stored."""
+    import json
+
+    sid = "900d900d-0000-4000-8000-0000000000f1"
+    answer = {
+        "type": "assistant",
+        "sessionId": sid,
+        "uuid": "900d900d-0000-4000-8000-0000000000f3",
+        "timestamp": "2026-06-05T05:00:01.000Z",
+        "message": {
+            "id": "msg_01huge",
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [{"type": "text", "text": "an answer with a huge bill"}],
+            "usage": {"input_tokens": 10**30, "output_tokens": 2**40},
+        },
+    }
+    (project(isolated_home) / f"{sid}.jsonl").write_bytes(
+        line(claude_prompt(sid, "900d900d-0000-4000-8000-0000000000f2", "ask"))
+        + with_lone_surrogate(json.dumps(answer))
+        + line(claude_prompt(sid, "900d900d-0000-4000-8000-0000000000f4", "after the bill"))
+    )
+    folder = isolated_home / "codex" / "sessions" / "2026"
+    folder.mkdir(parents=True)
+    outputs = [
+        {
+            "timestamp": "2026-06-05T05:00:02.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call_output",
+                "call_id": f"call_{n}",
+                "output": json.dumps({"output": "ran", "metadata": {"exit_code": code}}),
+            },
+        }
+        for n, code in enumerate([10**30, 2**40, -(2**35)])
+    ]
+    usage = {
+        "timestamp": "2026-06-05T05:00:03.000Z",
+        "type": "event_msg",
+        "payload": {
+            "type": "token_count",
+            "info": {
+                "total_token_usage": {"input_tokens": 10**30},
+                "last_token_usage": {"input_tokens": 10**30, "output_tokens": 5},
+            },
+        },
+    }
+    (folder / "rollout-2026-06-05T05-00-00-019e0000-0000-7000-8000-0000000000f5.jsonl").write_bytes(
+        line(codex_prompt("run it"))
+        + b"".join(with_lone_surrogate(json.dumps(o)) for o in outputs)
+        + with_lone_surrogate(json.dumps(usage))
+        + line(codex_prompt("after the huge exit codes"))
+    )
+    report = harvest_within_deadline(store, cfg).totals()
+    assert (report["errors"], report["malformed_lines"]) == (0, 0)
+    texts = stored_texts(db_file)
+    assert {"an answer with a huge bill", "after the bill", "after the huge exit codes"} <= set(
+        texts
+    )
+    exit_codes = query(db_file, "SELECT exit_code FROM events WHERE kind = 'tool_result'")
+    assert exit_codes == [(None,), (None,), (None,)]
+    [tokens] = query(db_file, "SELECT max(input_tokens), max(output_tokens) FROM events")
+    assert tokens == (0, 5)
+    assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
