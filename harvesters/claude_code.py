@@ -247,7 +247,7 @@ class _ClaudeFile:
             current = self.state.get("sid")
             return current if isinstance(current, str) else None
         if self.file.role == "subagent":
-            agent = rec.get("agentId") or Path(self.file.path).stem.removeprefix("agent-")
+            agent = as_str(rec.get("agentId")) or Path(self.file.path).stem.removeprefix("agent-")
             key = f"{sid}:agent-{agent}"
             info = self._info(key)
             info["parent"] = sid

@@ -43,6 +43,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -252,9 +253,12 @@ class _CodexFile:
         for index, item in enumerate(items):
             if isinstance(item, dict):
                 fake = ParsedLine(1, 0, 0, item, b"")
-                self._response_item(fake, item, started, f"#{index}")
+                read_record(partial(self._item, started, f"#{index}"), fake, self.events, chunk)
         chunk.lines_read = 1
         return self._batch(chunk)
+
+    def _item(self, started: Any, eid: str, line: ParsedLine) -> None:
+        self._response_item(line, line.obj, started, eid)
 
     def _batch(self, chunk: LineBatch) -> Batch:
         sessions = [self._session_record()] if self.touched and self.state.get("sid") else []

@@ -240,7 +240,7 @@ def test_fields_of_the_wrong_type_are_dropped_not_stored_or_fatal(
     assert all(value is None for row in rows for value in row)
 
 
-@pytest.mark.parametrize("source", ["claude", "codex"])
+@pytest.mark.parametrize("source", ["claude", "codex", "codex-document"])
 def test_a_record_the_parser_trips_on_costs_that_line_not_the_file(
     isolated_home: Path,
     cfg: Any,
@@ -268,8 +268,15 @@ def test_a_record_the_parser_trips_on_costs_that_line_not_the_file(
     else:
         folder = isolated_home / "codex" / "sessions" / "2026"
         folder.mkdir(parents=True)
-        path = folder / "rollout-2026-06-05T05-00-00-019e0000-0000-7000-8000-0000000000e1.jsonl"
-        path.write_bytes(b"".join(line(codex_prompt(t)) for t in ["before it", trip, "after it"]))
+        prompts = [codex_prompt(t) for t in ["before it", trip, "after it"]]
+        if source == "codex":
+            path = folder / "rollout-2026-06-05T05-00-00-019e0000-0000-7000-8000-0000000000e1.jsonl"
+            path.write_bytes(b"".join(line(prompt) for prompt in prompts))
+        else:  # the 2025 TypeScript CLI's single JSON document: its items are the lines
+            session = {"id": "019e0000-0000-7000-8000-0000000000e1", "timestamp": "2025-04-20"}
+            path = folder / "rollout-2025-04-20-typed.json"
+            items = [prompt["payload"] for prompt in prompts]
+            path.write_bytes(orjson.dumps({"session": session, "items": items}))
         owner, method = _CodexFile, "_message"
     real = getattr(owner, method)
 
@@ -284,7 +291,7 @@ def test_a_record_the_parser_trips_on_costs_that_line_not_the_file(
     texts = stored_texts(db_file)
     assert "before it" in texts and "after it" in texts and trip not in texts
     [(line_no, reason)] = query(db_file, "SELECT line_no, reason FROM skipped_lines")
-    assert line_no == 2 and "TypeError" in reason
+    assert line_no == (1 if source == "codex-document" else 2) and "TypeError" in reason
 
     assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
 

@@ -161,3 +161,30 @@ def test_a_time_no_clock_can_show_is_no_time_and_costs_nothing_else(
         ("sentinel 1", True),
         ("sentinel 2", False),
     ]
+
+
+def test_a_legacy_codex_document_with_items_of_the_wrong_type_reads_every_item(
+    tmp_path: Path,
+) -> None:
+    """The 2025 TypeScript CLI's single JSON document: its items are the response items of
+    the real rollouts, each field swapped in turn as above, each followed by a prompt."""
+    items: list[Any] = []
+    count = 0
+    for record in real_records("codex"):
+        payload = record.get("payload")
+        if record.get("type") != "response_item" or not isinstance(payload, dict):
+            continue
+        for variant in variants(payload):
+            items.append(variant)
+            items.append(codex_sentinel(count)["payload"])
+            count += 1
+    assert count > 200
+    session = {"id": "019e0000-0000-7000-8000-00000000d0d1", "timestamp": "2025-04-20T10:00:00Z"}
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    path = folder / "rollout-2025-04-20-typed.json"
+    path.write_bytes(orjson.dumps({"session": session, "items": items}))
+    [batch] = CodexHarvester([folder]).read(SourceFile(str(path), "codex", "legacy"), None)
+    assert batch.skipped == []
+    texts = {event.text for event in batch.events}
+    assert [n for n in range(count) if f"sentinel {n}" not in texts] == []
