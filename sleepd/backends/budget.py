@@ -322,18 +322,20 @@ class BudgetGuard:
             reservation = pending[0]
         if reservation is not None:
             self._forget(reservation)
+        usd = response.cost_usd
+        if not (math.isfinite(usd) and usd >= 0):
+            # no bill is negative or endless: a figure that could lower what was counted,
+            # or stop every later check from refusing, charges what was reserved instead
+            usd = reservation.usd if reservation is not None else 0.0
         with self._lock:
             if reservation is not None:
                 self._reserved.pop(reservation.id, None)
-                if (
-                    response.total_tokens > reservation.tokens
-                    or response.cost_usd > reservation.usd + 1e-12
-                ):
+                if response.total_tokens > reservation.tokens or usd > reservation.usd + 1e-12:
                     self.overruns += 1
-            self.spent_tokens += response.total_tokens
-            self.spent_usd += response.cost_usd
+            self.spent_tokens += max(0, response.total_tokens)
+            self.spent_usd += usd
         if self.ledger is not None:
-            self.ledger.record(entry_for(response, role, backend, model))
+            self.ledger.record(replace(entry_for(response, role, backend, model), cost_usd=usd))
 
 
 class GuardedBackend:

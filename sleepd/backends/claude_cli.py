@@ -42,7 +42,7 @@ from sleepd.backends.base import (
     json_output_problem,
 )
 from sleepd.backends.cli_base import CliBackend
-from sleepd.backends.pricing import Usage
+from sleepd.backends.pricing import Usage, report_fields, reported_count, reported_usd
 from sleepd.backends.subproc import (
     ProcResult,
     classify_cli_text,
@@ -100,19 +100,13 @@ class ClaudeCliBackend(CliBackend):
                 detail = f"exit {result.returncode}: {(result.stderr or result.stdout).strip()}"
                 return failed(classify_cli_text(detail), detail[:300])
             return failed(FailureKind.BAD_OUTPUT, f"not JSON: {result.stdout[:200]!r}")
-        text = str(data.get("result") or "")
+        text = _text(data.get("result"))
         if data.get("is_error") or result.returncode:
-            detail = f"exit {result.returncode}: {data.get('subtype', '')} {text}".strip()
+            detail = f"exit {result.returncode}: {_text(data.get('subtype'))} {text}".strip()
             return failed(classify_cli_text(detail), detail[:300])
-        usage_raw = data.get("usage") or {}
-        usage = Usage(
-            input_tokens=int(usage_raw.get("input_tokens") or 0),
-            output_tokens=int(usage_raw.get("output_tokens") or 0),
-            cache_read_tokens=int(usage_raw.get("cache_read_input_tokens") or 0),
-            cache_write_tokens=int(usage_raw.get("cache_creation_input_tokens") or 0),
-        )
-        reported = data.get("total_cost_usd")
-        cost = float(reported) if reported is not None else self.prices.cost(model, usage)
+        usage = _usage(data)
+        reported = reported_usd(data.get("total_cost_usd"))
+        cost = reported if reported is not None else self.prices.cost(model, usage)
         problem = json_output_problem(text, request.json_schema)
         return ModelResponse.measured(
             usage,
@@ -123,7 +117,7 @@ class ClaudeCliBackend(CliBackend):
             latency_s=result.latency_s,
             failure=FailureKind.BAD_OUTPUT if problem else None,
             failure_detail=problem or "",
-            raw_id=data.get("session_id"),
+            raw_id=_text(data.get("session_id")) or None,
         )
 
     def act_argv(self, request: ActRequest) -> list[str]:
@@ -256,31 +250,25 @@ def parse_stream(
         return ModelResponse.failed(
             kind, f"exit {returncode}: {text}", backend=backend.name, model=model, latency_s=wall
         ), detail
-    detail.turns = int(result.get("num_turns") or 0)
-    subtype = str(result.get("subtype") or "")
+    detail.turns = reported_count(result.get("num_turns"))
+    subtype = _text(result.get("subtype"))
     detail.stopped_by_turn_cap = subtype == "error_max_turns"
     if result.get("is_error") and not detail.stopped_by_turn_cap:
-        text = f"{subtype} {result.get('result') or ''}".strip()
+        text = f"{subtype} {_text(result.get('result'))}".strip()
         return ModelResponse.failed(
             classify_cli_text(text), text[:300], backend=backend.name, model=model, latency_s=wall
         ), detail
-    usage_raw = result.get("usage") or {}
-    usage = Usage(
-        input_tokens=int(usage_raw.get("input_tokens") or 0),
-        output_tokens=int(usage_raw.get("output_tokens") or 0),
-        cache_read_tokens=int(usage_raw.get("cache_read_input_tokens") or 0),
-        cache_write_tokens=int(usage_raw.get("cache_creation_input_tokens") or 0),
-    )
-    reported = result.get("total_cost_usd")
-    cost = float(reported) if reported is not None else backend.prices.cost(model, usage)
+    usage = _usage(result)
+    reported = reported_usd(result.get("total_cost_usd"))
+    cost = reported if reported is not None else backend.prices.cost(model, usage)
     response = ModelResponse.measured(
         usage,
-        text=str(result.get("result") or last_text),
+        text=_text(result.get("result")) or last_text,
         backend=backend.name,
         model=_model_used(result) or model,
         cost_usd=cost,
         latency_s=wall,
-        raw_id=result.get("session_id"),
+        raw_id=_text(result.get("session_id")) or None,
     )
     return response, detail
 
@@ -295,6 +283,21 @@ def _parse_json_object(stdout: str) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
     return None
+
+
+def _text(value: Any) -> str:
+    """A string field of the CLI's report; anything else there is no text."""
+    return value if isinstance(value, str) else ""
+
+
+def _usage(data: dict[str, Any]) -> Usage:
+    raw = report_fields(data.get("usage"))
+    return Usage(
+        input_tokens=reported_count(raw.get("input_tokens")),
+        output_tokens=reported_count(raw.get("output_tokens")),
+        cache_read_tokens=reported_count(raw.get("cache_read_input_tokens")),
+        cache_write_tokens=reported_count(raw.get("cache_creation_input_tokens")),
+    )
 
 
 def _model_used(data: dict[str, Any]) -> str | None:

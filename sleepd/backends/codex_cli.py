@@ -35,7 +35,7 @@ from sleepd.backends.base import (
 )
 from sleepd.backends.claude_cli import flatten_messages
 from sleepd.backends.cli_base import CliBackend
-from sleepd.backends.pricing import Usage
+from sleepd.backends.pricing import Usage, report_fields, reported_count
 from sleepd.backends.subproc import ProcResult, classify_cli_text, schema_instruction
 
 #: Pricing assumption when no model is configured (the CLI then uses its own default).
@@ -93,22 +93,24 @@ class CodexCliBackend(CliBackend):
         for event in events:
             kind = event.get("type")
             if kind == "thread.started":
-                thread_id = event.get("thread_id")
+                thread_id = _text(event.get("thread_id")) or None
             elif kind == "item.completed":
-                item = event.get("item") or {}
-                if item.get("type") == "agent_message" and item.get("text"):
-                    messages.append(str(item["text"]))
+                item = report_fields(event.get("item"))
+                if item.get("type") == "agent_message" and _text(item.get("text")):
+                    messages.append(item["text"])
             elif kind == "turn.completed":
-                raw = event.get("usage") or {}
-                cached = int(raw.get("cached_input_tokens") or 0)
+                raw = report_fields(event.get("usage"))
+                cached = reported_count(raw.get("cached_input_tokens"))
                 usage = Usage(
-                    input_tokens=max(0, int(raw.get("input_tokens") or 0) - cached),
-                    output_tokens=int(raw.get("output_tokens") or 0),
+                    input_tokens=max(0, reported_count(raw.get("input_tokens")) - cached),
+                    output_tokens=reported_count(raw.get("output_tokens")),
                     cache_read_tokens=cached,
                 )
             elif kind in ("turn.failed", "error"):
-                error = event.get("error") or {}
-                errors.append(str(error.get("message") if error else event.get("message", "")))
+                error = event.get("error")
+                message = error.get("message") if isinstance(error, dict) else error
+                message = message if isinstance(message, str) else event.get("message")
+                errors.append(_text(message) or "the CLI reported an error")
         if errors or result.returncode:
             detail = "; ".join(errors) or f"exit {result.returncode}: {result.stderr.strip()}"
             return failed(classify_cli_text(detail), detail)
@@ -165,7 +167,7 @@ class CodexCliBackend(CliBackend):
         )
         for event in _events(proc.stdout):
             item = event.get("item") if event.get("type") == "item.completed" else None
-            if isinstance(item, dict) and item.get("type") in _TOOL_ITEMS:
+            if isinstance(item, dict) and _text(item.get("type")) in _TOOL_ITEMS:
                 name = str(item.get("type"))
                 detail.tool_calls += 1
                 detail.tools[name] = detail.tools.get(name, 0) + 1
@@ -190,6 +192,11 @@ class CodexCliBackend(CliBackend):
 
 #: Codex items that are the agent acting (commands, patches, tool calls).
 _TOOL_ITEMS = frozenset({"command_execution", "file_change", "mcp_tool_call", "web_search"})
+
+
+def _text(value: Any) -> str:
+    """A string field of the CLI's events; anything else there is no text."""
+    return value if isinstance(value, str) else ""
 
 
 def _events(stdout: str) -> list[dict[str, Any]]:

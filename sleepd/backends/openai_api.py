@@ -24,7 +24,13 @@ from sleepd.backends.base import (
     custom_ids,
     json_output_problem,
 )
-from sleepd.backends.pricing import PriceTable, Usage, input_token_bound
+from sleepd.backends.pricing import (
+    PriceTable,
+    Usage,
+    input_token_bound,
+    report_fields,
+    reported_count,
+)
 from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
 
 DEFAULT_MODEL = "gpt-5-mini"
@@ -129,20 +135,23 @@ class OpenAIBackend:
         self, completion: dict[str, Any], request: ModelRequest, *, latency_s: float, batch: bool
     ) -> ModelResponse:
         """Build from the completion as a plain dict (the shape batch output files carry)."""
-        model = str(completion.get("model") or self._model(request))
-        choices = completion.get("choices") or []
-        if not choices:
+        named = completion.get("model")
+        model = named if isinstance(named, str) and named else self._model(request)
+        choices = completion.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             return ModelResponse.failed(
                 FailureKind.BAD_OUTPUT, "no choices in completion", backend=self.name, model=model
             )
         choice = choices[0]
-        message = choice.get("message") or {}
-        text = message.get("content") or ""
-        usage_raw = completion.get("usage") or {}
-        cached = int((usage_raw.get("prompt_tokens_details") or {}).get("cached_tokens") or 0)
+        message = report_fields(choice.get("message"))
+        content = message.get("content")
+        text = content if isinstance(content, str) else ""
+        usage_raw = report_fields(completion.get("usage"))
+        details = report_fields(usage_raw.get("prompt_tokens_details"))
+        cached = reported_count(details.get("cached_tokens"))
         usage = Usage(
-            input_tokens=max(0, int(usage_raw.get("prompt_tokens") or 0) - cached),
-            output_tokens=int(usage_raw.get("completion_tokens") or 0),
+            input_tokens=max(0, reported_count(usage_raw.get("prompt_tokens")) - cached),
+            output_tokens=reported_count(usage_raw.get("completion_tokens")),
             cache_read_tokens=cached,
         )
         failure: FailureKind | None = None
@@ -161,7 +170,7 @@ class OpenAIBackend:
             latency_s=latency_s,
             failure=failure,
             failure_detail=detail,
-            raw_id=completion.get("id"),
+            raw_id=completion["id"] if isinstance(completion.get("id"), str) else None,
         )
 
     def estimate(self, request: ModelRequest) -> Estimate:

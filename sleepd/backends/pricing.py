@@ -7,8 +7,10 @@ Unknown models get a deliberately expensive default and are flagged.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sleepd.backends.base import MESSAGE_OVERHEAD_TOKENS, Estimate, ModelRequest
 
@@ -95,6 +97,40 @@ class Usage:
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+
+
+#: The largest token count a provider's report is believed for one call (and what the
+#: ledger's integer columns hold everywhere).
+MAX_REPORTED_TOKENS = 2**31 - 1
+
+
+def reported_count(value: Any) -> int:
+    """A token count from a provider's or a CLI's report: a whole number from 0 up to
+    MAX_REPORTED_TOKENS. Anything else there (text, a negative, a fraction, a flag, an
+    object) is no count, 0: a garbled report must neither stop the call's bookkeeping nor
+    lower what the budget has counted."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value if value <= MAX_REPORTED_TOKENS else 0
+    return 0
+
+
+def reported_usd(value: Any) -> float | None:
+    """A cost a CLI reported: a finite number of dollars, 0 or more; None for anything
+    else, and the usage is priced from the price table instead."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        usd = float(value)
+    except OverflowError:
+        return None
+    return usd if math.isfinite(usd) and usd >= 0 else None
+
+
+def report_fields(value: Any) -> Mapping[str, Any]:
+    """A report's object, or an empty one when the report holds anything else there."""
+    return value if isinstance(value, dict) else {}
 
 
 class PriceTable:

@@ -1,7 +1,8 @@
 """Fake `claude` and `codex` executables reproducing their output and failure modes.
 
 Each fake records its argv, cwd, cwd listing and stdin state to `$FAKE_RECORD`
-(JSON) and behaves per `$FAKE_MODE`: ok, error, exit, garbage, hang.
+(JSON) and behaves per `$FAKE_MODE`: ok, error, exit, garbage, hang, or report (prints
+`$FAKE_REPORT`).
 In `hang` it starts a child (its pid written to `$FAKE_CHILD_PID`) and sleeps,
 so tests can check the timeout kills the whole process group.
 """
@@ -32,6 +33,9 @@ if mode == "hang":
     time.sleep(60)
 if mode == "garbage":
     print("Welcome!! \\x1b[31m not json {{{")
+    sys.exit(0)
+if mode == "report":  # the lines of $FAKE_REPORT as the CLI's whole output
+    sys.stdout.write(os.environ["FAKE_REPORT"])
     sys.exit(0)
 """
 

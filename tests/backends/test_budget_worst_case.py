@@ -29,7 +29,13 @@ from sleepd.backends.base import (
     ModelResponse,
     custom_ids,
 )
-from sleepd.backends.budget import BudgetCaps, BudgetGuard, MemoryLedger, OutputForecast
+from sleepd.backends.budget import (
+    BudgetCaps,
+    BudgetExceeded,
+    BudgetGuard,
+    MemoryLedger,
+    OutputForecast,
+)
 from sleepd.backends.parallel import run_parallel
 from sleepd.backends.pricing import PriceTable, input_token_bound
 from sleepd.dream.executor import CallExecutor
@@ -327,3 +333,24 @@ def test_a_round_near_the_cap_sends_its_narrowed_requests() -> None:
     assert sum(r.ok for r in responses) == len(sent) > 2
     assert sent[:2] == [800, 800] and set(sent[2:]) == {100}
     assert guard.spent_usd <= cap and guard.overruns == 0
+
+
+@pytest.mark.parametrize("cost", [-5.0, float("nan"), float("inf"), float("-inf")])
+def test_a_cost_no_bill_can_be_charges_the_reservation_and_the_cap_still_holds(
+    cost: float,
+) -> None:
+    """A backend (a plugin's, a garbled report) answering with a negative, endless or
+    undefined cost cannot lower the spend nor stop the cap from refusing."""
+    req = request(0)
+    one = worst_usd(req)
+    ledger = MemoryLedger()
+    guard = BudgetGuard(BudgetCaps(max_usd=one * 2.5), ledger)
+
+    for _ in range(2):
+        held = guard.check(PRICES.estimate(MODEL, input_token_bound(req), req.max_tokens))
+        answer = ModelResponse("done", "odd", MODEL, output_tokens=5, cost_usd=cost)
+        guard.record(answer, "target", "odd", MODEL, held)
+    assert guard.spent_usd == pytest.approx(2 * one)
+    assert [entry.cost_usd for entry in ledger.entries] == pytest.approx([one, one])
+    with pytest.raises(BudgetExceeded, match="budget cap usd reached"):
+        guard.check(PRICES.estimate(MODEL, input_token_bound(req), req.max_tokens))

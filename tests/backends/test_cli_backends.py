@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from sleepd.backends.base import ChatMessage, FailureKind, ModelRequest
 from sleepd.backends.claude_cli import ClaudeCliBackend
 from sleepd.backends.codex_cli import CodexCliBackend
+from sleepd.backends.pricing import Usage
 from sleepd.paths import REPLAY_DIR_PREFIX
 
 from .fake_clis import CLAUDE, CODEX, install, prepend_path
@@ -168,3 +171,70 @@ def test_codex_hang_is_killed_with_its_children(
     assert response.failure is FailureKind.TIMEOUT
     assert_process_gone(fakes / "child.pid")
     assert os.path.exists(fakes / "record.json")
+
+
+#: Values a garbled or hostile report could hold where a count, a cost or a text belongs.
+ODD_VALUES: list[Any] = [-5, "lots", [1], {"a": 1}, True, 1e300, 10**30, None, 2.5]
+
+
+def claude_report(odd: Any) -> str:
+    return json.dumps({
+        "type": "result", "subtype": odd, "is_error": False, "num_turns": odd,
+        "result": "claude says hi", "session_id": odd, "total_cost_usd": odd,
+        "usage": {"input_tokens": odd, "output_tokens": 7, "cache_read_input_tokens": odd,
+                  "cache_creation_input_tokens": odd},
+        "modelUsage": odd,
+    })  # fmt: skip
+
+
+@pytest.mark.parametrize("odd", ODD_VALUES, ids=repr)
+def test_claude_figures_no_bill_can_hold_cost_the_figure_not_the_answer(
+    fakes: Path, monkeypatch: pytest.MonkeyPatch, odd: Any
+) -> None:
+    """A count that is not a whole number from 0, or a cost that is not a finite number
+    from 0, is no figure: the answer stands, the usage is priced from the price table,
+    and no figure of it is negative or beyond what the ledger holds."""
+    monkeypatch.setenv("FAKE_MODE", "report")
+    monkeypatch.setenv("FAKE_REPORT", claude_report(odd))
+    backend = ClaudeCliBackend(timeout_s=20)
+    response = backend.complete(request(model="claude-sonnet-4-6"))
+    assert response.ok and response.text == "claude says hi"
+    figures = (response.input_tokens, response.cache_read_tokens, response.cache_write_tokens)
+    assert all(isinstance(f, int) and 0 <= f < 2**31 for f in figures)
+    assert response.output_tokens == 7
+    assert math.isfinite(response.cost_usd) and response.cost_usd >= 0
+    if not isinstance(odd, int | float) or isinstance(odd, bool) or odd < 0:
+        usage = Usage(figures[0], 7, *figures[1:])
+        assert response.cost_usd == backend.prices.cost("claude-sonnet-4-6", usage)
+    assert response.raw_id == (odd if isinstance(odd, str) else None)
+
+
+@pytest.mark.parametrize("odd", ODD_VALUES, ids=repr)
+def test_codex_figures_and_fields_of_the_wrong_type_cost_nothing_else(
+    fakes: Path, monkeypatch: pytest.MonkeyPatch, odd: Any
+) -> None:
+    events = [
+        {"type": "thread.started", "thread_id": odd},
+        {"type": "item.completed", "item": odd},
+        {"type": "item.completed", "item": {"type": odd, "text": odd}},
+        {"type": "item.completed", "item": {"type": "agent_message", "text": "codex says hi"}},
+        {"type": "turn.completed", "usage": {"input_tokens": odd, "cached_input_tokens": odd,
+                                             "output_tokens": 9}},
+    ]  # fmt: skip
+    monkeypatch.setenv("FAKE_MODE", "report")
+    monkeypatch.setenv("FAKE_REPORT", "\n".join(json.dumps(e) for e in events) + "\n")
+    response = CodexCliBackend(timeout_s=20).complete(request())
+    assert response.ok and response.text == "codex says hi"
+    assert all(0 <= f < 2**31 for f in (response.input_tokens, response.cache_read_tokens))
+    assert response.output_tokens == 9
+    assert math.isfinite(response.cost_usd) and response.cost_usd >= 0
+
+
+@pytest.mark.parametrize("odd", [{"message": ["x"]}, ["x"], 5, None])
+def test_a_codex_error_of_any_shape_is_a_failure_with_a_reason(
+    fakes: Path, monkeypatch: pytest.MonkeyPatch, odd: Any
+) -> None:
+    monkeypatch.setenv("FAKE_MODE", "report")
+    monkeypatch.setenv("FAKE_REPORT", json.dumps({"type": "turn.failed", "error": odd}) + "\n")
+    response = CodexCliBackend(timeout_s=20).complete(request())
+    assert not response.ok and response.failure_detail
