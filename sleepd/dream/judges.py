@@ -15,7 +15,7 @@ import orjson
 
 from sleepd.backends.base import ChatMessage, ModelRequest, ModelResponse
 from sleepd.dream.prompts import JUDGE_SYSTEM, judge_user_message
-from sleepd.mining.judge_spec import score_with_rules
+from sleepd.mining.judge_spec import SpecError, score_with_rules
 
 JUDGE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -78,7 +78,10 @@ def judge_by_rules(
     if not response.ok:
         return Judgement(None, None, {"failure": str(response.failure)})
     tool_calls = _TOOL_MENTION_RE.findall(response.text)
-    success_score, rule = score_with_rules(judge_spec, response.text, tool_calls)
+    try:
+        success_score, rule = score_with_rules(judge_spec, response.text, tool_calls)
+    except SpecError as exc:  # a spec stored before a rule it breaks: missing data
+        return Judgement(None, None, {"judge": "rules", "checks_skipped": str(exc)[:200]})
     detail: dict[str, Any] = {"judge": "rules", "checks": rule.detail()}
     if success_score is None:
         return Judgement(None, None, detail)

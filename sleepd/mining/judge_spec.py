@@ -110,6 +110,12 @@ def _check(index: int, raw: Any) -> Check:
             re.compile(str(value))
         except re.error as exc:
             raise SpecError(f"{where}.value is not a valid regex: {exc}") from None
+        if backtracks_without_bound(str(value)):
+            raise SpecError(
+                f"{where}.value repeats a part that can match in more than one way "
+                "(a repeat or alternatives inside a repeat without bound): "
+                "a search that fails could run for hours"
+            )
     weight = raw.get("weight", 1.0)
     if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
         raise SpecError(f"{where}.weight must be a positive number")
@@ -117,6 +123,47 @@ def _check(index: int, raw: Any) -> Check:
     if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
         raise SpecError(f"{where}.evidence_event_ids must be a list of integers")
     return Check(type=kind, value=value, weight=float(weight), evidence_event_ids=tuple(ids))
+
+
+def backtracks_without_bound(pattern: str) -> bool:
+    """Whether a failed search with `pattern` can take exponential time in Python's
+    backtracking engine: a part repeated without bound holds another repeat or
+    alternatives, so the same text splits among them in many ways (`(a+)+$`,
+    `(\\w+\\s?)*$`, `(a|ab)*c`).
+
+    A regex check comes from a model that read hostile transcripts, and runs on every
+    rollout's whole answer: a polynomial pattern (`.*a.*b`) is left alone, a shape
+    that can stall a night is refused.
+    """
+    # the engine's own parse of the pattern: no second grammar to keep in step with it
+    from re import _parser  # type: ignore[attr-defined]
+
+    return _repeats_ambiguously(list(_parser.parse(pattern)), inside_repeat=False)
+
+
+def _repeats_ambiguously(items: list[tuple[Any, Any]], *, inside_repeat: bool) -> bool:
+    """`inside_repeat`: the items sit in a repeat without an upper bound (a bounded one,
+    `(\\d{1,3}\\.){3}`, tries a bounded number of splits)."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    for op, arg in items:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            _low, high, body = arg
+            if (high > 1 and inside_repeat) or _repeats_ambiguously(
+                list(body), inside_repeat=inside_repeat or high == _parser.MAXREPEAT
+            ):
+                return True
+        elif name == "BRANCH":
+            if inside_repeat or any(
+                _repeats_ambiguously(list(branch), inside_repeat=False) for branch in arg[1]
+            ):
+                return True
+        elif name == "SUBPATTERN" or name in ("ASSERT", "ASSERT_NOT", "ATOMIC_GROUP"):
+            body = arg if name == "ATOMIC_GROUP" else arg[-1]
+            if _repeats_ambiguously(list(body), inside_repeat=inside_repeat):
+                return True
+    return False
 
 
 def token_pattern(value: str) -> re.Pattern[str]:

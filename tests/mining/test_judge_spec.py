@@ -51,3 +51,51 @@ def test_no_checks_scores_none() -> None:
 def test_invalid_specs_are_refused(bad: object) -> None:
     with pytest.raises(SpecError):
         validate(bad)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"^(a+)+$",
+        r"(\w+\s?)*$",
+        r"(a|ab)*c",
+        r"^(\s*\w+\s*=\s*\d+\s*,?)+$",
+        r"(\d{1,3})+$",
+        r"(x+x+)+y",
+        r"(?:(?:foo|fo)o)*bar",
+    ],
+)
+def test_a_regex_a_failed_search_could_run_for_hours_on_is_refused(pattern: str) -> None:
+    """A model writes the regex checks after reading hostile transcripts; each runs on
+    every rollout's answer, and these shapes take exponential time to fail."""
+    with pytest.raises(SpecError, match="can match in more than one way"):
+        validate(spec({"type": "regex", "value": pattern}))
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"^def \w+\(",
+        r"\d+ (passed|failed)",
+        r"(?:ab)+c",
+        r".*error.*line \d+",
+        r"(\d{1,3}\.){3}\d{1,3}",
+        r"[A-Z][a-z]+(?=:)",
+        r"^\s*- \[[ x]\] .+$",
+        r"(['\"]).*\1",
+    ],
+)
+def test_regexes_whose_failure_stays_cheap_are_kept(pattern: str) -> None:
+    assert validate(spec({"type": "regex", "value": pattern})).checks[0].value == pattern
+
+
+def test_a_stored_spec_with_such_a_regex_is_missing_data_not_a_stalled_night() -> None:
+    """A spec stored before the rule (or written by hand) is refused when it is used: the
+    rollout's judgement is missing data, and the search never runs."""
+    from sleepd.backends.base import ModelResponse
+    from sleepd.dream.judges import ScoreWeights, judge_by_rules
+
+    stored = spec({"type": "regex", "value": r"^(a+)+$"})
+    answer = ModelResponse("a" * 26 + "!", "sim", "m")
+    judgement = judge_by_rules(answer, stored, ScoreWeights())
+    assert judgement.score is None and "can match in more than one way" in str(judgement.detail)
