@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
 import orjson
@@ -147,21 +147,34 @@ def compact_json(value: Any) -> str:
         return str(value)
 
 
+#: How far past this machine's clock a transcript's time may be and still be believed
+#: (another machine's clock, a zone written as UTC).
+CLOCK_SLACK = timedelta(days=1)
+
+
 def parse_timestamp(value: Any) -> datetime | None:
-    """ISO-8601 or epoch (s or ms) to an aware UTC datetime; None if unusable."""
+    """ISO-8601 or epoch (s or ms) to an aware UTC datetime; None if unusable.
+
+    A time later than this machine's clock (beyond CLOCK_SLACK) is unusable too: no
+    transcript was written in the future, and a session whose last time lay years ahead
+    would never count as over, so its last request would never be mined.
+    """
+    parsed: datetime | None = None
     if isinstance(value, str) and value:
         try:
             parsed = datetime.fromisoformat(value)
-            return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+            parsed = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
         except (ValueError, OverflowError):  # OverflowError: an offset past year 1 or 9999
             return None
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+    elif isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
         seconds = value / 1000 if value > 1e11 else value
         try:
-            return datetime.fromtimestamp(seconds, tz=UTC)
+            parsed = datetime.fromtimestamp(seconds, tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
-    return None
+    if parsed is None or parsed - datetime.now(UTC) > CLOCK_SLACK:
+        return None
+    return parsed
 
 
 def json_object(text: str) -> dict[str, Any] | None:

@@ -315,7 +315,7 @@ class _ClaudeFile:
             entrypoint = as_str(rec.get("entrypoint"))
             if entrypoint:
                 info.setdefault("meta", {})["origin"] = entrypoint
-        if ts:
+        if ts and parse_timestamp(ts) is not None:  # an unusable time never bounds a session
             started, ended = get("started"), get("ended")
             if not started or ts < started:
                 info["started"] = ts

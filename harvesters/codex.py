@@ -328,7 +328,8 @@ class _CodexFile:
     def _note_time(self, ts: Any) -> None:
         if isinstance(ts, str) and ts:
             self.touched = True
-            if not self.info.get("ended") or ts > self.info["ended"]:
+            ended = self.info.get("ended")
+            if (not ended or ts > ended) and parse_timestamp(ts) is not None:
                 self.info["ended"] = ts
 
     def _session_record(self) -> SessionRecord:

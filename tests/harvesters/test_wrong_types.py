@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +189,43 @@ def test_a_legacy_codex_document_with_items_of_the_wrong_type_reads_every_item(
     assert batch.skipped == []
     texts = {event.text for event in batch.events}
     assert [n for n in range(count) if f"sentinel {n}" not in texts] == []
+
+
+def test_a_time_no_clock_has_reached_yet_is_no_time_and_never_ends_a_session(
+    tmp_path: Path,
+) -> None:
+    """A record dated years ahead (a hostile line, a clock set wrong) has no time and does
+    not become the session's end; a time a few hours ahead (another machine's clock, a
+    zone written as UTC) is believed."""
+    soon = (datetime.now(UTC) + timedelta(hours=3)).isoformat()
+    stamps = ["2026-06-05T05:00:00+00:00", "9999-12-31T00:00:00+00:00", soon]
+    folder = tmp_path / "projects" / "-work-typed"
+    folder.mkdir(parents=True)
+    path = folder / f"{SID}.jsonl"
+    path.write_bytes(
+        b"".join(
+            orjson.dumps({**claude_sentinel(n), "timestamp": stamp}) + b"\n"
+            for n, stamp in enumerate(stamps)
+        )
+    )
+    [batch] = ClaudeCodeHarvester([tmp_path / "projects"]).read(
+        SourceFile(str(path), "claude", "main"), None
+    )
+    times = [e.timestamp.isoformat() if e.timestamp else None for e in batch.events]
+    assert times == [stamps[0], None, soon]
+    [session] = batch.sessions
+    assert (session.started_at, session.ended_at) == (
+        datetime.fromisoformat(stamps[0]),
+        datetime.fromisoformat(soon),
+    )
+
+    codex = tmp_path / "sessions"
+    codex.mkdir()
+    rollout = codex / "rollout-2026-06-05T05-00-00-019e0000-0000-7000-8000-00000000d0d0.jsonl"
+    lines = [CODEX_HEADER] + [
+        {**codex_sentinel(n), "timestamp": stamp} for n, stamp in enumerate(stamps[:2])
+    ]
+    rollout.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    [batch] = CodexHarvester([codex]).read(SourceFile(str(rollout), "codex", "main"), None)
+    assert [e.timestamp is None for e in batch.events] == [False, True]
+    assert batch.sessions[0].ended_at == datetime.fromisoformat(stamps[0])
