@@ -84,11 +84,17 @@ class Readiness:
 
 
 def days_text(days: float) -> str:
+    """A rough wait in plain words; past a year only that (a pace read from two dates
+    far apart says little about the next months)."""
     if days < 1.5:
         return "a day"
     if days < 14:
         return f"{round(days)} days"
-    return f"{round(days / 7)} weeks"
+    if days < 120:
+        return f"{round(days / 7)} weeks"
+    if days < 365:
+        return f"{round(days / 30.4)} months"
+    return "more than a year"
 
 
 def project_readiness(db: Any, cfg: Any, *, limit: int = 20) -> list[Readiness]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from sleepd.config import load_config
-from sleepd.readiness import Readiness, project_readiness
+from sleepd.readiness import Readiness, days_text, project_readiness
 
 
 class FakeReader:
@@ -100,3 +102,20 @@ def test_a_subagents_transcript_is_no_session_of_its_own(db_engine: Any) -> None
             )
     (r,) = project_readiness(EngineReader(db_engine), load_config())
     assert (r.project, r.sessions) == ("/w/sentinel", 5)  # four sessions and a fork
+
+
+@pytest.mark.parametrize(
+    ("days", "words"),
+    [
+        (1, "a day"),
+        (9.6, "10 days"),
+        (20, "3 weeks"),
+        (200, "7 months"),
+        (400, "more than a year"),
+        (3.7e6, "more than a year"),
+    ],
+)
+def test_a_wait_reads_in_plain_words_and_never_as_a_count_of_thousands_of_weeks(
+    days: float, words: str
+) -> None:
+    assert days_text(days) == words
