@@ -62,7 +62,7 @@ class Readiness:
                 f"roughly {self.more_sessions} more session{'s' if self.more_sessions != 1 else ''}"
             )
             if self.more_days is not None:
-                more += f" (about {days_text(self.more_days)} at your pace)"
+                more += f" ({days_text(self.more_days)} at your pace)"
             more += f" to mine about {self.more_tasks} more"
         return f"not ready: {have}; {need}; {more}"
 
@@ -84,16 +84,16 @@ class Readiness:
 
 
 def days_text(days: float) -> str:
-    """A rough wait in plain words; past a year only that (a pace read from two dates
-    far apart says little about the next months)."""
+    """A rough wait in plain words, with its own "about"; past a year only that (a pace
+    read from two dates far apart says little about the months ahead)."""
     if days < 1.5:
-        return "a day"
+        return "about a day"
     if days < 14:
-        return f"{round(days)} days"
+        return f"about {round(days)} days"
     if days < 120:
-        return f"{round(days / 7)} weeks"
+        return f"about {round(days / 7)} weeks"
     if days < 365:
-        return f"{round(days / 30.4)} months"
+        return f"about {round(days / 30.4)} months"
     return "more than a year"
 
 

@@ -107,10 +107,10 @@ def test_a_subagents_transcript_is_no_session_of_its_own(db_engine: Any) -> None
 @pytest.mark.parametrize(
     ("days", "words"),
     [
-        (1, "a day"),
-        (9.6, "10 days"),
-        (20, "3 weeks"),
-        (200, "7 months"),
+        (1, "about a day"),
+        (9.6, "about 10 days"),
+        (20, "about 3 weeks"),
+        (200, "about 7 months"),
         (400, "more than a year"),
         (3.7e6, "more than a year"),
     ],

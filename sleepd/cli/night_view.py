@@ -236,7 +236,7 @@ def render_readiness(console: Console, cfg: Any) -> None:
             if r.more_days is not None:
                 from sleepd.readiness import days_text
 
-                more += f" (~{days_text(r.more_days)})"
+                more += f" ({days_text(r.more_days)})"
         shown.add_row(
             r.project,
             str(r.sessions),
