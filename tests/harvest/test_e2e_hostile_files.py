@@ -303,6 +303,7 @@ def with_lone_surrogate(record_json: str) -> bytes:
     return (record_json[:-1] + ', "note": "\\ud800"}\n').encode()
 
 
+@pytest.mark.both_dbs
 def test_numbers_no_column_can_hold_cost_the_figure_not_the_harvest(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
