@@ -77,6 +77,7 @@ def batch_from_chunk(
     chunk.cursor.state = _json_copy(state)
     if max_text_bytes > 0:
         clip_events(events, max_text_bytes)
+    lines: list[Any] = getattr(chunk, "lines", None) or []
     return Batch(
         path=path,
         source=source,
@@ -85,6 +86,8 @@ def batch_from_chunk(
         events=events,
         skipped=chunk.skipped,
         reset=chunk.reset,
+        # a NUL can reach a parsed string only as JSON's escape for it
+        nul_free=bool(lines) and not any(b"\\u0000" in line.raw for line in lines),
         bytes_read=chunk.bytes_read,
         lines_read=chunk.lines_read,
         truncated_lines=chunk.huge_lines,

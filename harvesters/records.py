@@ -137,6 +137,9 @@ class Batch:
     bytes_read: int = 0
     lines_read: int = 0
     truncated_lines: int = 0
+    #: No line of the batch held a NUL escape, so none of its strings holds NUL (False:
+    #: not known, the store's writer looks).
+    nul_free: bool = False
 
 
 @dataclass(slots=True)

@@ -436,6 +436,8 @@ def prepare(
     counts: dict[str, int] = {}
     if redactor is not None:
         counts = redactor.redact(events, sessions, cursor.parse_state, known)
+    if not batch.nul_free:
+        cursor.parse_state = _without_nul(events, sessions, cursor.parse_state)
     clip_events(events, max_text_bytes)
     cursor.parse_state = clip_tree(cursor.parse_state, max_text_bytes)
     if redactor is not None:
@@ -456,6 +458,47 @@ def prepare(
         redactions=counts,
         text_bytes=sum(len(row.text) for row in rows),
     )
+
+
+#: What a NUL character becomes in every stored string: PostgreSQL's text and JSON
+#: refuse NUL, and both stores hold the same text.
+NUL_STAND_IN = "\ufffd"
+_EVENT_STRINGS = ("text", "raw", *_EVENT_SHORT)
+_SESSION_STRINGS_ALL = ("external_id", "project_path", "git_branch", "model", "agent_version",
+                        "parent_external_id", "title")  # fmt: skip
+
+
+def _without_nul(
+    events: list[EventRecord], sessions: list[SessionRecord], state: dict[str, Any]
+) -> dict[str, Any]:
+    """NUL replaced in every string the batch would store (a binary file printed, a hostile
+    line): one such character made every insert of the batch, on PostgreSQL, fail again
+    at every harvest. Returns the parse state, rebuilt only when it held one."""
+    for owner, names in [
+        *((ev, _EVENT_STRINGS) for ev in events),
+        *((session, _SESSION_STRINGS_ALL) for session in sessions),
+    ]:
+        for name in names:
+            value = getattr(owner, name)
+            if isinstance(value, str) and "\x00" in value:
+                setattr(owner, name, value.replace("\x00", NUL_STAND_IN))
+    for session in sessions:
+        session.meta = _tree_without_nul(session.meta)
+    return _tree_without_nul(state)
+
+
+def _tree_without_nul(tree: dict[str, Any]) -> dict[str, Any]:
+    try:
+        if b"\\u0000" not in orjson.dumps(tree):
+            return tree
+    except TypeError:  # an integer over 64 bits: walked below
+        pass
+    strings: list[str] = []
+    _strings_of(tree, strings, 0)
+    if not any("\x00" in string for string in strings):
+        return tree
+    rebuilt = _rebuilt(tree, iter(s.replace("\x00", NUL_STAND_IN) for s in strings), 0)
+    return rebuilt if isinstance(rebuilt, dict) else tree
 
 
 def _cursor_row(cursor: FileCursor) -> CursorRow:

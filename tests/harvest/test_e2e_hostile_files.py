@@ -373,3 +373,55 @@ def test_numbers_no_column_can_hold_cost_the_figure_not_the_harvest(
     [tokens] = query(db_file, "SELECT max(input_tokens), max(output_tokens) FROM events")
     assert tokens == (0, 5)
     assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
+
+
+@pytest.mark.both_dbs
+def test_nul_characters_in_any_field_are_stored_without_stopping_the_harvest(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    import json
+
+    """NUL may sit in a prompt, a tool's output, a name or a session field (a binary file
+    printed, a hostile line); PostgreSQL's text refuses it, SQLite keeps it."""
+    sid = "900d900d-0000-4000-8000-0000000000b1"
+    prompt = claude_prompt(sid, "900d900d-0000-4000-8000-0000000000b2", "before\x00after")
+    prompt.update(gitBranch="main\x00x", cwd="/work/nul\x00dir")
+    answer = {
+        "type": "assistant",
+        "sessionId": sid,
+        "uuid": "900d900d-0000-4000-8000-0000000000b3",
+        "timestamp": "2026-06-05T05:00:01.000Z",
+        "message": {
+            "id": "msg_01nul",
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "toolu_nul\x00", "name": "Ba\x00sh",
+                 "input": {"command": "cat bin\x00ary"}},
+            ],
+        },
+    }  # fmt: skip
+    (project(isolated_home) / f"{sid}.jsonl").write_bytes(
+        line(prompt)
+        + line(answer)
+        + line(claude_prompt(sid, "900d900d-0000-4000-8000-0000000000b4", "the next turn"))
+    )
+    codex = isolated_home / "codex" / "sessions" / "2026"
+    codex.mkdir(parents=True)
+    header = {
+        "type": "session_meta",
+        "timestamp": "2026-06-05T05:00:00.000Z",
+        "payload": {"id": "019e0000-0000-7000-8000-0000000000b5", "originator": "cli\x00x"},
+    }
+    (codex / "rollout-2026-06-05T05-00-00-019e0000-0000-7000-8000-0000000000b5.jsonl").write_bytes(
+        line(header) + line(codex_prompt("codex\x00prompt"))
+    )
+    report = harvest_within_deadline(store, cfg).totals()
+    assert report["errors"] == 0
+    texts = stored_texts(db_file)
+    assert {"the next turn", "before\ufffdafter", "codex\ufffdprompt"} <= set(texts)
+    branches = {b for (b,) in query(db_file, "SELECT git_branch FROM sessions") if b}
+    assert branches == {"main\ufffdx"}
+    [(meta,)] = query(db_file, "SELECT meta FROM sessions WHERE source = 'codex'")
+    stored_meta = json.loads(meta) if isinstance(meta, str) else meta
+    assert stored_meta["originator"] == "cli\ufffdx"
+    assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
