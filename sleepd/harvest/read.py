@@ -12,6 +12,7 @@ harvest reads them, so both store the same database.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import signal
@@ -36,7 +37,19 @@ from harvesters.records import (
 )
 from harvesters.records import SourceFile as SourceFileRecord
 from sleepd.paths import REPLAY_DIR_PREFIX
-from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow, stored_timestamp
+from sleepd.store.records import (
+    BRANCH_CHARS,
+    ID_CHARS,
+    MODEL_CHARS,
+    PATH_CHARS,
+    RAW_TYPE_CHARS,
+    VERSION_CHARS,
+    CursorRow,
+    EventRow,
+    SessionRow,
+    SkipRow,
+    stored_timestamp,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -517,18 +530,33 @@ def _cursor_row(cursor: FileCursor) -> CursorRow:
 
 def _session_row(rec: SessionRecord, max_text_bytes: int) -> SessionRow:
     return SessionRow(
-        external_id=rec.external_id,
+        external_id=_fitted_id(rec.external_id),
         kind=rec.kind,
-        project_path=rec.project_path,
-        git_branch=rec.git_branch,
-        model=rec.model,
-        agent_version=rec.agent_version,
+        project_path=_fitted(rec.project_path, PATH_CHARS),
+        git_branch=_fitted(rec.git_branch, BRANCH_CHARS),
+        model=_fitted(rec.model, MODEL_CHARS),
+        agent_version=_fitted(rec.agent_version, VERSION_CHARS),
         started_at=rec.started_at,
         ended_at=rec.ended_at,
-        parent_external_id=rec.parent_external_id,
+        parent_external_id=_fitted_id(rec.parent_external_id),
         title=rec.title,
         meta=clip_tree(rec.meta, max_text_bytes),
     )
+
+
+def _fitted(value: str | None, width: int) -> str | None:
+    """A name cut to its column's width (a branch, a model, a tool's name)."""
+    return value if value is None or len(value) <= width else value[:width]
+
+
+def _fitted_id(value: str | None, width: int = ID_CHARS) -> str | None:
+    """An id fitted to its column: a longer one keeps its head and gains a hash of the
+    whole, so equal ids stay equal and different ones different (a plain cut would make
+    two ids with the same head one, and drop the second event as a duplicate)."""
+    if value is None or len(value) <= width:
+        return value
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{value[: width - 17]}~{digest}"
 
 
 #: The store's integer columns hold 32 bits on PostgreSQL (and 64 on SQLite).
@@ -546,13 +574,13 @@ def _stored_int(value: Any, default: Any = 0) -> Any:
 
 def _event_row(ev: EventRecord) -> EventRow:
     return EventRow(
-        ev.session_external_id,
-        ev.external_id,
+        _fitted_id(ev.session_external_id) or "",
+        _fitted_id(ev.external_id) or "",
         stored_timestamp(ev.timestamp),
         ev.role,
         ev.kind,
-        ev.tool_name,
-        ev.call_id,
+        _fitted(ev.tool_name, ID_CHARS),
+        _fitted_id(ev.call_id),
         ev.text,
         _stored_int(ev.text_size, _INT_MAX) or len(ev.text),
         1 if ev.is_error else 0,
@@ -561,10 +589,10 @@ def _event_row(ev: EventRecord) -> EventRow:
         _stored_int(ev.output_tokens),
         _stored_int(ev.cache_read_tokens),
         _stored_int(ev.cache_creation_tokens),
-        ev.message_id,
+        _fitted_id(ev.message_id),
         1 if ev.is_sidechain else 0,
         1 if ev.is_meta else 0,
-        ev.raw_type,
+        _fitted(ev.raw_type, RAW_TYPE_CHARS),
         ev.raw,
         ev.byte_offset,
         ev.line_no,

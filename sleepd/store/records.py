@@ -10,6 +10,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+#: The widths (characters) of the store's string columns a transcript fills: PostgreSQL
+#: refuses a longer value (SQLite would keep it), so a harvest fits each to its column.
+ID_CHARS = 256  # external and parent ids, call and message ids, tool names
+RAW_TYPE_CHARS = 64
+BRANCH_CHARS = 512
+MODEL_CHARS = 128
+VERSION_CHARS = 64
+PATH_CHARS = 4096
+
 
 class EventRow(NamedTuple):
     """One event to store; `ts` in `stored_timestamp` form, flags as 0/1, None for NULL.

@@ -425,3 +425,60 @@ def test_nul_characters_in_any_field_are_stored_without_stopping_the_harvest(
     stored_meta = json.loads(meta) if isinstance(meta, str) else meta
     assert stored_meta["originator"] == "cli\ufffdx"
     assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
+
+
+@pytest.mark.both_dbs
+def test_names_and_ids_longer_than_their_columns_are_stored_cut_not_fatal(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A tool name, a call or message id, a record type, a branch, a model or a version
+    longer than the store's column for it (PostgreSQL refuses an over-long value; SQLite
+    keeps it) is stored cut to the column; the harvest goes on, and a second one finds
+    nothing new."""
+    sid = "900d900d-0000-4000-8000-0000000000c7"
+    prompt = claude_prompt(sid, "900d900d-0000-4000-8000-0000000000c8", "ask")
+    prompt.update(gitBranch="b" * 900, version="v" * 100)
+    answer = {
+        "type": "assistant",
+        "sessionId": sid,
+        "uuid": "u" * 400,
+        "timestamp": "2026-06-05T05:00:01.000Z",
+        "message": {
+            "id": "m" * 400,
+            "role": "assistant",
+            "model": "claude-" + "x" * 300,
+            "content": [{"type": "tool_use", "id": "t" * 400, "name": "N" * 400,
+                         "input": {"command": "ls"}}],
+        },
+    }  # fmt: skip
+    odd_type = {"type": "y" * 200, "sessionId": sid, "uuid": "900d900d-0000-4000-8000-0000000000c9"}
+    (project(isolated_home) / f"{sid}.jsonl").write_bytes(
+        line(prompt)
+        + line(answer)
+        + line(odd_type)
+        + line(claude_prompt(sid, "w" * 300 + "1", "one long id"))
+        + line(claude_prompt(sid, "w" * 300 + "2", "another long id with the same head"))
+        + line(
+            {
+                **claude_prompt(sid, "900d900d-0000-4000-8000-0000000000ca", "after the long ones"),
+                "version": "v" * 100,
+            }
+        )
+    )
+    report = harvest_within_deadline(store, cfg).totals()
+    assert report["errors"] == 0
+    texts = stored_texts(db_file)
+    assert {"after the long ones", "one long id", "another long id with the same head"} <= set(
+        texts
+    )
+    [(name, call)] = query(
+        db_file, "SELECT tool_name, call_id FROM events WHERE kind = 'tool_call'"
+    )
+    assert (len(name), len(call)) == (256, 256)
+    [(raw_type,)] = query(db_file, "SELECT raw_type FROM events WHERE kind = 'raw'")
+    assert len(raw_type) == 64
+    [(branch, version, model)] = query(
+        db_file, "SELECT git_branch, agent_version, model FROM sessions"
+    )
+    assert (len(branch), len(version), len(model)) == (512, 64, 128)
+    assert harvest_within_deadline(store, cfg).totals()["events_new"] == 0
