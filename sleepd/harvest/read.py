@@ -530,7 +530,7 @@ def _cursor_row(cursor: FileCursor) -> CursorRow:
 
 def _session_row(rec: SessionRecord, max_text_bytes: int) -> SessionRow:
     return SessionRow(
-        external_id=_fitted_id(rec.external_id),
+        external_id=_fitted_id(rec.external_id) or "",
         kind=rec.kind,
         project_path=_fitted(rec.project_path, PATH_CHARS),
         git_branch=_fitted(rec.git_branch, BRANCH_CHARS),
