@@ -42,6 +42,7 @@ from sleepd.mining.signatures import (
     without_matches,
 )
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
+from sleepd.store.records import ERROR_CLASS_CHARS
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
 SPAWN_TOOLS = frozenset({"Task", "Agent", "spawn_agent"})
@@ -267,7 +268,8 @@ def _record_patterns(
                 signature_hash=sig.digest,
                 signature=sig.full,
                 tool_name=tool,
-                error_class=sig.error_class,
+                # read from a tool's output: as long as the output made it
+                error_class=sig.error_class and sig.error_class[:ERROR_CLASS_CHARS],
                 example=example_of(text, event.exit_code),
                 count=0,
                 first_seen=ts,

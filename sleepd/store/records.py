@@ -18,6 +18,7 @@ BRANCH_CHARS = 512
 MODEL_CHARS = 128
 VERSION_CHARS = 64
 PATH_CHARS = 4096
+ERROR_CLASS_CHARS = 256  # a failure pattern's error class, read from a tool's output
 
 
 class EventRow(NamedTuple):

@@ -258,3 +258,17 @@ def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cf
     assert len(rows) == 2 and rows["command not found: pytest"].count == 3
     patched = rows["apply_patch verification failed: Failed to find expected lines in <path>:"]
     assert (patched.count, patched.tool_name) == (2, "apply_patch")
+
+
+@pytest.mark.both_dbs
+def test_an_error_class_longer_than_its_column_is_stored_cut(engine: Engine, cfg: Config) -> None:
+    """A tool's output naming an error class longer than the column holds (PostgreSQL
+    refuses it) still makes a pattern: the class is stored cut, the pass completes."""
+    for day in (1, 2):
+        b = SessionBuilder(start=LATER - timedelta(days=day)).prompt("run the app")
+        b.bash("python app.py", "Raised " + "A" * 400 + "Error: boom", exit_code=1)
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    [row] = top_patterns(engine, now=LATER)
+    assert row.count == 2 and row.error_class is not None
+    assert row.error_class.startswith("AAAA") and len(row.error_class) <= 256

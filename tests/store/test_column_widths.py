@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sleepd.store import records
-from sleepd.store.models import Event, Session
+from sleepd.store.models import Event, FailurePattern, Session
 
 
 def width(column: object) -> int | None:
@@ -21,3 +21,5 @@ def test_the_harvests_widths_are_the_columns_widths() -> None:
     assert width(sessions.model) == records.MODEL_CHARS
     assert width(sessions.agent_version) == records.VERSION_CHARS
     assert width(sessions.project_path) == records.PATH_CHARS
+    patterns = FailurePattern.__table__.c
+    assert width(patterns.error_class) == records.ERROR_CLASS_CHARS
