@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from sleepd.backends.base import (
+    UNREADABLE_ANSWER,
     BackendError,
     BatchState,
     BatchStatus,
@@ -25,8 +26,9 @@ from sleepd.backends.base import (
     ModelResponse,
     custom_ids,
     json_output_problem,
+    unreadable_answer,
 )
-from sleepd.backends.pricing import PriceTable, Usage, input_token_bound
+from sleepd.backends.pricing import PriceTable, Usage, input_token_bound, reported_count
 from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
@@ -117,34 +119,55 @@ class AnthropicBackend:
                 latency_s=time.monotonic() - started,
                 retry_after_s=retry_after_seconds(exc),
             )
-        return self._response(message, request, latency_s=time.monotonic() - started, batch=False)
+        except UNREADABLE_ANSWER as exc:  # a body the SDK could not decode
+            return unreadable_answer(exc, backend=self.name, model=params["model"])
+        latency = time.monotonic() - started
+        try:
+            return self._response(message, request, latency_s=latency, batch=False)
+        except UNREADABLE_ANSWER as exc:
+            return unreadable_answer(exc, backend=self.name, model=params["model"])
 
     def _response(
         self, message: Any, request: ModelRequest, *, latency_s: float, batch: bool
     ) -> ModelResponse:
-        text = "".join(b.text for b in message.content if getattr(b, "type", "") == "text")
-        usage = Usage(
-            input_tokens=message.usage.input_tokens,
-            output_tokens=message.usage.output_tokens,
-            cache_read_tokens=message.usage.cache_read_input_tokens or 0,
-            cache_write_tokens=message.usage.cache_creation_input_tokens or 0,
+        """The response a message makes; raises one of UNREADABLE_ANSWER when the answer
+        is no message (the SDK hands over whatever came, HTML included)."""
+        content = message.content
+        if not isinstance(content, list):
+            raise TypeError(f"content is {type(content).__name__}, not a list of blocks")
+        text = "".join(
+            b.text
+            for b in content
+            if getattr(b, "type", "") == "text" and isinstance(getattr(b, "text", None), str)
         )
+        figures = message.usage
+        usage = Usage(
+            input_tokens=reported_count(getattr(figures, "input_tokens", None)),
+            output_tokens=reported_count(getattr(figures, "output_tokens", None)),
+            cache_read_tokens=reported_count(getattr(figures, "cache_read_input_tokens", None)),
+            cache_write_tokens=reported_count(
+                getattr(figures, "cache_creation_input_tokens", None)
+            ),
+        )
+        named = getattr(message, "model", None)
+        model = named if isinstance(named, str) and named else self._model(request)
         failure: FailureKind | None = None
         detail = ""
-        if message.stop_reason == "refusal":
+        if getattr(message, "stop_reason", None) == "refusal":
             failure, detail = FailureKind.REFUSAL, "model refused (stop_reason=refusal)"
         elif (problem := json_output_problem(text, request.json_schema)) is not None:
             failure, detail = FailureKind.BAD_OUTPUT, problem
+        message_id = getattr(message, "id", None)
         return ModelResponse.measured(
             usage,
             text=text,
             backend=self.name,
-            model=str(message.model),
-            cost_usd=self.prices.cost(str(message.model), usage, batch=batch, cache_ttl_1h=batch),
+            model=model,
+            cost_usd=self.prices.cost(model, usage, batch=batch, cache_ttl_1h=batch),
             latency_s=latency_s,
             failure=failure,
             failure_detail=detail,
-            raw_id=message.id,
+            raw_id=message_id if isinstance(message_id, str) else None,
         )
 
     def estimate(self, request: ModelRequest) -> Estimate:
@@ -213,7 +236,13 @@ class AnthropicBackend:
             raise BackendError(*classify_sdk_error(exc, self._sdk)) from exc
         out: dict[str, ModelResponse] = {}
         for line in results:
-            out[line.custom_id] = self._batch_result(line.result)
+            custom_id = getattr(line, "custom_id", None)
+            if not isinstance(custom_id, str):
+                continue  # a result no request asked for: its request stays uncollected
+            try:
+                out[custom_id] = self._batch_result(line.result)
+            except UNREADABLE_ANSWER as exc:
+                out[custom_id] = unreadable_answer(exc, backend=self.name, model="")
         return out
 
     def _batch_result(self, result: Any) -> ModelResponse:

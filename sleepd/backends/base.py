@@ -243,6 +243,19 @@ def custom_ids(requests: Sequence[ModelRequest]) -> list[str]:
     return ids
 
 
+#: What reading a provider's answer raises when the answer is not the shape the SDK
+#: documents (an HTML page from a proxy sent as 200, a truncated body, a field of
+#: another type: the SDKs build response objects without validating them).
+UNREADABLE_ANSWER = (AttributeError, KeyError, TypeError, ValueError)
+
+
+def unreadable_answer(exc: Exception, *, backend: str, model: str) -> ModelResponse:
+    """A failed response for an answer that could not be read (`UNREADABLE_ANSWER`): one
+    clear line instead of an exception that would stop the night."""
+    detail = f"the provider's answer could not be read ({type(exc).__name__}: {exc})"
+    return ModelResponse.failed(FailureKind.BAD_OUTPUT, detail[:300], backend=backend, model=model)
+
+
 def heuristic_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import orjson
 
 from sleepd.backends.base import (
+    UNREADABLE_ANSWER,
     BackendError,
     BatchStatus,
     Estimate,
@@ -23,6 +24,7 @@ from sleepd.backends.base import (
     ModelResponse,
     custom_ids,
     json_output_problem,
+    unreadable_answer,
 )
 from sleepd.backends.pricing import (
     PriceTable,
@@ -127,9 +129,14 @@ class OpenAIBackend:
                 latency_s=time.monotonic() - started,
                 retry_after_s=retry_after_seconds(exc),
             )
-        return self._response(
-            completion.model_dump(), request, latency_s=time.monotonic() - started, batch=False
-        )
+        except UNREADABLE_ANSWER as exc:  # a body the SDK could not decode
+            return unreadable_answer(exc, backend=self.name, model=body["model"])
+        latency = time.monotonic() - started
+        try:
+            answer = completion.model_dump(warnings=False)  # odd fields are read below
+            return self._response(answer, request, latency_s=latency, batch=False)
+        except UNREADABLE_ANSWER as exc:  # no completion (an HTML page sent as 200, …)
+            return unreadable_answer(exc, backend=self.name, model=body["model"])
 
     def _response(
         self, completion: dict[str, Any], request: ModelRequest, *, latency_s: float, batch: bool
@@ -229,9 +236,15 @@ class OpenAIBackend:
                     continue
                 try:
                     line = orjson.loads(raw)
-                    out[str(line["custom_id"])] = self._batch_line(line)
-                except (orjson.JSONDecodeError, KeyError, TypeError):
+                    custom_id = line["custom_id"]
+                except (*UNREADABLE_ANSWER, orjson.JSONDecodeError):
+                    continue  # no request is named: it stays uncollected
+                if not isinstance(custom_id, str):
                     continue
+                try:
+                    out[custom_id] = self._batch_line(line)
+                except UNREADABLE_ANSWER as exc:
+                    out[custom_id] = unreadable_answer(exc, backend=self.name, model="")
         return out
 
     def _batch_line(self, line: dict[str, Any]) -> ModelResponse:

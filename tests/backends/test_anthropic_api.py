@@ -165,3 +165,43 @@ def test_count_tokens_is_asked_once_per_identical_body(fake_anthropic: FakeAnthr
         b.estimate(request(cache_prefix=SKILL, metadata={"rollout": rollout}))
     b.estimate(request(cache_prefix=SKILL + "changed"))
     assert len(fake_anthropic.seen("/v1/messages/count_tokens")) == 2
+
+
+def _message(**fields: object) -> dict[str, object]:
+    return {**anthropic_message("hi"), **fields}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(200, b"<html>a proxy's page</html>", {"content-type": "text/html"}),
+        Reply(200, b'{"id": "msg_1", "type": "mess', {"content-type": "application/json"}),
+        Reply(200, [1, 2]),
+        Reply(200, {}),
+        Reply(200, _message(content=None)),
+        Reply(200, {"type": "error", "error": {"type": "overloaded_error", "message": "x"}}),
+    ],
+    ids=["html", "truncated", "list", "empty", "no-content", "error-as-200"],
+)
+def test_an_answer_that_is_no_message_is_one_failure_not_an_exception(
+    fake_anthropic: FakeAnthropic, reply: Reply
+) -> None:
+    """The SDK builds its objects without validating them: whatever a proxy or a broken
+    server sends as 200 reaches the backend, which reads it as bad output."""
+    fake_anthropic.script("/v1/messages", reply)
+    response = backend(fake_anthropic).complete(request())
+    assert response.failure is FailureKind.BAD_OUTPUT
+    assert response.failure_detail.startswith("the provider's answer could not be read")
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [{"input_tokens": -5, "output_tokens": -7}, {"input_tokens": "x", "output_tokens": 1}, None],
+)
+def test_usage_figures_no_bill_can_hold_count_none(
+    fake_anthropic: FakeAnthropic, usage: object
+) -> None:
+    fake_anthropic.script("/v1/messages", Reply(200, _message(usage=usage)))
+    response = backend(fake_anthropic).complete(request())
+    assert response.ok and response.text == "hi"
+    assert min(response.input_tokens, response.output_tokens) >= 0 and response.cost_usd >= 0

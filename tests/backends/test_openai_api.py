@@ -121,3 +121,33 @@ def test_batch_uploads_jsonl_and_collects_output_file(fake_openai: FakeOpenAI) -
     lines = fake_openai.files["file-1"].decode().splitlines()
     assert [json.loads(x)["custom_id"] for x in lines] == ["c0", "c1", "c2"]
     assert json.loads(lines[0])["body"]["messages"][0]["content"] == SKILL
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(200, b"<html>a proxy's page</html>", {"content-type": "text/html"}),
+        Reply(200, b'{"id": "c1", "choi', {"content-type": "application/json"}),
+        Reply(200, [1, 2]),
+        Reply(200, {}),
+        Reply(200, {**chat_completion("hi"), "choices": "x"}),
+    ],
+    ids=["html", "truncated", "list", "empty", "choices-text"],
+)
+def test_an_answer_that_is_no_completion_is_one_failure_not_an_exception(
+    fake_openai: FakeOpenAI, reply: Reply
+) -> None:
+    fake_openai.script("/v1/chat/completions", reply)
+    response = backend(fake_openai).complete(request())
+    assert response.failure is FailureKind.BAD_OUTPUT
+
+
+@pytest.mark.parametrize(
+    "usage", [{"prompt_tokens": -5, "completion_tokens": -1}, {"prompt_tokens": "x"}, [1]]
+)
+def test_usage_figures_no_bill_can_hold_count_none(fake_openai: FakeOpenAI, usage: object) -> None:
+    answer = {**chat_completion("hi"), "usage": usage}
+    fake_openai.script("/v1/chat/completions", Reply(200, answer))
+    response = backend(fake_openai).complete(request())
+    assert response.ok and response.text == "hi"
+    assert min(response.input_tokens, response.output_tokens) >= 0 and response.cost_usd >= 0
