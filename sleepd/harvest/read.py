@@ -41,6 +41,7 @@ from sleepd.store.records import (
     BRANCH_CHARS,
     ID_CHARS,
     MODEL_CHARS,
+    NUL_STAND_IN,
     PATH_CHARS,
     RAW_TYPE_CHARS,
     VERSION_CHARS,
@@ -473,9 +474,6 @@ def prepare(
     )
 
 
-#: What a NUL character becomes in every stored string: PostgreSQL's text and JSON
-#: refuse NUL, and both stores hold the same text.
-NUL_STAND_IN = "\ufffd"
 _EVENT_STRINGS = ("text", "raw", *_EVENT_SHORT)
 _SESSION_STRINGS_ALL = ("external_id", "project_path", "git_branch", "model", "agent_version",
                         "parent_external_id", "title")  # fmt: skip

@@ -16,6 +16,7 @@ from sqlalchemy import Boolean, DateTime, Table, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Insert
 
+from sleepd.store.records import NUL_STAND_IN
 from sleepd.store.writedb import FTS_TABLE, SQLITE_PRAGMAS
 
 
@@ -50,6 +51,39 @@ def install_sqlite_hooks(engine: Engine) -> None:
     def _on_begin(conn: Connection) -> None:
         mode = conn.info.get("sleepd_begin", "DEFERRED")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def install_postgresql_hooks(engine: Engine) -> None:
+    """Every string bound to a statement on PostgreSQL has NUL replaced.
+
+    PostgreSQL's text refuses NUL, and strings reach the store from outside sleepd
+    beyond the harvest (a model's answer stored as a rollout's output, a judge spec a
+    model wrote): one NUL would fail the statement, and a night with it. SQLite keeps
+    NUL as it is.
+    """
+
+    @event.listens_for(engine, "before_cursor_execute", retval=True)
+    def _without_nul(
+        conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
+    ) -> tuple[str, Any]:
+        return statement, _params_without_nul(parameters)
+
+
+def _params_without_nul(parameters: Any) -> Any:
+    if isinstance(parameters, dict):
+        if any(isinstance(v, str) and "\x00" in v for v in parameters.values()):
+            return {k: _text_without_nul(v) for k, v in parameters.items()}
+        return parameters
+    if isinstance(parameters, list | tuple):
+        if any(isinstance(item, dict | list | tuple) for item in parameters):
+            return type(parameters)(_params_without_nul(item) for item in parameters)
+        if any(isinstance(v, str) and "\x00" in v for v in parameters):
+            return type(parameters)(_text_without_nul(v) for v in parameters)
+    return parameters
+
+
+def _text_without_nul(value: Any) -> Any:
+    return value.replace("\x00", NUL_STAND_IN) if isinstance(value, str) else value
 
 
 @contextmanager

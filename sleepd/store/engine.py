@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from sleepd import paths
-from sleepd.store.dialect import install_sqlite_hooks
+from sleepd.store.dialect import install_postgresql_hooks, install_sqlite_hooks
 from sleepd.store.urls import driver_url, require_driver, sqlite_file_for
 
 
@@ -64,7 +64,9 @@ def make_engine(
         install_sqlite_hooks(engine)
         return engine
     require_driver(url)
-    return create_engine(driver_url(url), pool_pre_ping=True)
+    engine = create_engine(driver_url(url), pool_pre_ping=True)
+    install_postgresql_hooks(engine)
+    return engine
 
 
 @contextmanager

@@ -19,6 +19,9 @@ MODEL_CHARS = 128
 VERSION_CHARS = 64
 PATH_CHARS = 4096
 ERROR_CLASS_CHARS = 256  # a failure pattern's error class, read from a tool's output
+#: What a NUL character becomes in a stored string: PostgreSQL's text refuses NUL, and
+#: both databases hold the same text.
+NUL_STAND_IN = "\ufffd"
 
 
 class EventRow(NamedTuple):
