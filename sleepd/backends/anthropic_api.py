@@ -28,7 +28,13 @@ from sleepd.backends.base import (
     json_output_problem,
     unreadable_answer,
 )
-from sleepd.backends.pricing import PriceTable, Usage, input_token_bound, reported_count
+from sleepd.backends.pricing import (
+    PriceTable,
+    Usage,
+    input_token_bound,
+    reported_count,
+    reported_model,
+)
 from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
@@ -149,8 +155,7 @@ class AnthropicBackend:
                 getattr(figures, "cache_creation_input_tokens", None)
             ),
         )
-        named = getattr(message, "model", None)
-        model = named if isinstance(named, str) and named else self._model(request)
+        model = reported_model(getattr(message, "model", None)) or self._model(request)
         failure: FailureKind | None = None
         detail = ""
         if getattr(message, "stop_reason", None) == "refusal":

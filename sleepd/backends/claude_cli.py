@@ -42,7 +42,13 @@ from sleepd.backends.base import (
     json_output_problem,
 )
 from sleepd.backends.cli_base import CliBackend
-from sleepd.backends.pricing import Usage, report_fields, reported_count, reported_usd
+from sleepd.backends.pricing import (
+    Usage,
+    report_fields,
+    reported_count,
+    reported_model,
+    reported_usd,
+)
 from sleepd.backends.subproc import (
     ProcResult,
     classify_cli_text,
@@ -303,5 +309,5 @@ def _usage(data: dict[str, Any]) -> Usage:
 def _model_used(data: dict[str, Any]) -> str | None:
     usage = data.get("modelUsage")
     if isinstance(usage, dict) and len(usage) == 1:
-        return str(next(iter(usage)))
+        return reported_model(next(iter(usage)))
     return None

@@ -32,6 +32,7 @@ from sleepd.backends.pricing import (
     input_token_bound,
     report_fields,
     reported_count,
+    reported_model,
 )
 from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
 
@@ -142,8 +143,7 @@ class OpenAIBackend:
         self, completion: dict[str, Any], request: ModelRequest, *, latency_s: float, batch: bool
     ) -> ModelResponse:
         """Build from the completion as a plain dict (the shape batch output files carry)."""
-        named = completion.get("model")
-        model = named if isinstance(named, str) and named else self._model(request)
+        model = reported_model(completion.get("model")) or self._model(request)
         choices = completion.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             return ModelResponse.failed(

@@ -128,6 +128,16 @@ def reported_usd(value: Any) -> float | None:
     return usd if math.isfinite(usd) and usd >= 0 else None
 
 
+#: The longest model name the store keeps (the ledger's and a rollout's column).
+MODEL_NAME_CHARS = 128
+
+
+def reported_model(value: Any) -> str | None:
+    """A model name from a provider's or a CLI's answer: a string of 1 to
+    MODEL_NAME_CHARS characters; None for anything else (the requested model stands)."""
+    return value if isinstance(value, str) and 0 < len(value) <= MODEL_NAME_CHARS else None
+
+
 def report_fields(value: Any) -> Mapping[str, Any]:
     """A report's object, or an empty one when the report holds anything else there."""
     return value if isinstance(value, dict) else {}

@@ -205,3 +205,11 @@ def test_usage_figures_no_bill_can_hold_count_none(
     response = backend(fake_anthropic).complete(request())
     assert response.ok and response.text == "hi"
     assert min(response.input_tokens, response.output_tokens) >= 0 and response.cost_usd >= 0
+
+
+def test_a_model_name_longer_than_the_store_keeps_gives_way_to_the_requested_one(
+    fake_anthropic: FakeAnthropic,
+) -> None:
+    fake_anthropic.script("/v1/messages", Reply(200, _message(model="claude-" + "x" * 300)))
+    response = backend(fake_anthropic).complete(request(model="claude-sonnet-4-6"))
+    assert response.ok and response.model == "claude-sonnet-4-6"

@@ -238,3 +238,14 @@ def test_a_codex_error_of_any_shape_is_a_failure_with_a_reason(
     monkeypatch.setenv("FAKE_REPORT", json.dumps({"type": "turn.failed", "error": odd}) + "\n")
     response = CodexCliBackend(timeout_s=20).complete(request())
     assert not response.ok and response.failure_detail
+
+
+def test_a_reported_model_name_longer_than_the_store_keeps_is_not_taken(
+    fakes: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = json.loads(claude_report(3))
+    report["modelUsage"] = {"claude-" + "x" * 300: {"inputTokens": 1}}
+    monkeypatch.setenv("FAKE_MODE", "report")
+    monkeypatch.setenv("FAKE_REPORT", json.dumps(report))
+    response = ClaudeCliBackend(timeout_s=20).complete(request(model="claude-sonnet-4-6"))
+    assert response.ok and response.model == "claude-sonnet-4-6"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from sleepd.backends.pricing import MODEL_NAME_CHARS
 from sleepd.store import records
-from sleepd.store.models import Event, FailurePattern, Session
+from sleepd.store.models import BudgetEntry, Event, FailurePattern, Rollout, Session
 
 
 def width(column: object) -> int | None:
@@ -21,5 +22,7 @@ def test_the_harvests_widths_are_the_columns_widths() -> None:
     assert width(sessions.model) == records.MODEL_CHARS
     assert width(sessions.agent_version) == records.VERSION_CHARS
     assert width(sessions.project_path) == records.PATH_CHARS
+    for table in (Session, Rollout, BudgetEntry):
+        assert width(table.__table__.c.model) == MODEL_NAME_CHARS, table
     patterns = FailurePattern.__table__.c
     assert width(patterns.error_class) == records.ERROR_CLASS_CHARS
