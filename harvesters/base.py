@@ -229,7 +229,10 @@ def _json_copy(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _bounded_int(digits: str) -> int | str:
-    return int(digits) if len(digits.lstrip("-")) <= 18 else digits
+    if len(digits) > 20:  # past 64 bits in any case (and past what int() takes, at 4,300)
+        return digits
+    value = int(digits)
+    return value if -(2**63) <= value < 2**63 else digits
 
 
 def as_list(value: Any) -> list[Any]:

@@ -475,19 +475,18 @@ def prepare(
 
 
 _EVENT_STRINGS = ("text", "raw", *_EVENT_SHORT)
-_SESSION_STRINGS_ALL = ("external_id", "project_path", "git_branch", "model", "agent_version",
-                        "parent_external_id", "title")  # fmt: skip
 
 
 def _without_nul(
     events: list[EventRecord], sessions: list[SessionRecord], state: dict[str, Any]
 ) -> dict[str, Any]:
     """NUL replaced in every string the batch would store (a binary file printed, a hostile
-    line): one such character made every insert of the batch, on PostgreSQL, fail again
-    at every harvest. Returns the parse state, rebuilt only when it held one."""
+    line): PostgreSQL's text refuses NUL, which would fail the batch at every harvest, and
+    both databases hold the same text. Returns the parse state, rebuilt only when it held
+    one."""
     for owner, names in [
         *((ev, _EVENT_STRINGS) for ev in events),
-        *((session, _SESSION_STRINGS_ALL) for session in sessions),
+        *((session, _SESSION_STRINGS) for session in sessions),
     ]:
         for name in names:
             value = getattr(owner, name)
@@ -499,6 +498,8 @@ def _without_nul(
 
 
 def _tree_without_nul(tree: dict[str, Any]) -> dict[str, Any]:
+    """`tree` (session meta, a parse state) as it is, or rebuilt when a string or key in
+    it holds NUL."""
     try:
         if b"\\u0000" not in orjson.dumps(tree):
             return tree
