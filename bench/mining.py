@@ -11,7 +11,8 @@ prints episodes per second for the first pass and the time of an idle re-run.
 With --hostile it instead times the signing of failed tool results built to be slow: one
 64 KB line without spaces in each of several shapes (a minified bundle's dotted names,
 a path of a thousand folders, a hidden folder's long name), the largest text a harvest
-stores. Each should take a fraction of a second.
+stores, and the reading of a test run's output holding 200 KB of blank lines. Each
+should take a fraction of a second.
 
 With --memory it instead builds stores holding the given megabytes of history (event
 text; tool output 2-24 KB, as on real machines) and runs `sleepd mine` in a fresh
@@ -309,6 +310,37 @@ def hostile() -> None:
         example_of(text, 1)
         shown = time.perf_counter() - start
         print(f"{name:<36}{signed:12.3f}{shown:11.3f}")
+    _hostile_test_output()
+
+
+def _hostile_test_output() -> None:
+    """A test run's output with long runs of blank or space-only lines (a runner that
+    pads, a log full of empty lines), 200 KB: each line pattern reads one line, so
+    reading it stays linear."""
+    from sleepd.mining.errors import output_shows_failure
+    from sleepd.mining.signals import run_status
+    from sleepd.mining.test_report import parse_test_output
+
+    size = 200 * 1024
+    runs = {
+        "blank lines": "\n" * size,
+        "lines of one space": " \n" * (size // 2),
+        "CRLF blank lines": "\r\n" * (size // 2),
+    }
+    readers = {
+        "test report": parse_test_output,
+        "run status": run_status,
+        "failure shown": output_shows_failure,
+    }
+    print(f"\n{'test output, 200 KB of':<36}" + "".join(f"{name + ' s':>16}" for name in readers))
+    for name, run in runs.items():
+        text = f"Tests:       1 failed, 2 passed, 3 total\n{run}  ✕ adds (3 ms)\n"
+        row = ""
+        for read in readers.values():
+            start = time.perf_counter()
+            read(text)
+            row += f"{time.perf_counter() - start:16.3f}"
+        print(f"{name:<36}{row}")
 
 
 def main() -> None:

@@ -77,7 +77,7 @@ _INVISIBLE = re.compile(
 )
 _MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 _MD_AUTOLINK = re.compile(r"<((?:https?|ftp)://[^>\s]+)>")
-_MD_REF_DEF = re.compile(r"^\s*\[[^\]]+\]:\s*(\S+)", re.MULTILINE)
+_MD_REF_DEF = re.compile(r"^[^\S\n]*\[[^\]]+\]:\s*(\S+)", re.MULTILINE)
 _HTML_TAG = re.compile(r"</?(?:code|kbd|pre|samp|span|b|i|em|strong|tt|var)\b[^>]*>", re.I)
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~$&;'\"])")
 _CONTINUATION = re.compile(r"\\\s*\n\s*")

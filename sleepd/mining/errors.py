@@ -85,7 +85,7 @@ _STOPPED_BY_PERSON = re.compile(
     re.IGNORECASE,
 )
 _PATCH_FAILED = re.compile(
-    r"^\W*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
+    r"^[^\w\n]*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
     r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -108,7 +108,8 @@ _UNAVAILABLE = re.compile(
 #: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
 #: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the output.
 _HIDDEN_FAILURE = re.compile(
-    r"^\s*fatal: |^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
+    r"^[^\S\n]*fatal: "
+    r"|^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
     # the shell named by its path ("/bin/bash: line 1: ps: command not found")
     r"|^/[\w./-]*/(ba|z|da|k|fi)?sh: \S.*(No such file or directory|command not found|"
     r"Permission denied)"
@@ -124,13 +125,13 @@ _FAILURE_LINE = re.compile(
     r"|^Traceback \(most recent call last\)"
     r"|^npm ERR! "
     r"|^FAILED\b"
-    r"|^\s*[1-9]\d* (fail|failed|failing)\b"
+    r"|^[^\S\n]*[1-9]\d* (fail|failed|failing)\b"
     r"|^=+ .*\b[1-9]\d* failed\b"
     r"|^Tests?:?\s+.*\b[1-9]\d* failed\b"
     r"|^Found [1-9]\d* errors?\b"
     r"|\bexited with (exit )?code [1-9]"
     r"|^make(\[\d+\])?: \*\*\* "
-    r"|^\s*[×✖✗✘] \S"
+    r"|^[^\S\n]*[×✖✗✘] \S"
     r"|^failed to [a-z]+\b"
     r"|^\S+: command not found\b",
     re.MULTILINE,
@@ -138,7 +139,7 @@ _FAILURE_LINE = re.compile(
 #: A run's own summary that nothing failed (a test run's; a linter's that fixed all it
 #: found): it outweighs error lines the tests logged.
 _NOTHING_FAILED = re.compile(
-    r"^\s*0 fail\b|^Tests?:?\s+(?!.*\bfailed\b).*\bpassed\b"
+    r"^[^\S\n]*0 fail\b|^Tests?:?\s+(?!.*\bfailed\b).*\bpassed\b"
     r"|^=+ (?!.*\b(failed|errors?)\b).*\bpassed\b"
     # ruff's `--fix` that fixed every finding it counted
     r"|^Found \d+ errors? \(\d+ fixed, 0 remaining\)",

@@ -60,8 +60,8 @@ class SignalDraft:
 TEST_FAILURE = re.compile(
     r"^(FAILED|ERROR) \S+::\S+"  # pytest summary lines
     r"|^=+ .*\b\d+ (failed|errors?)\b.* =+$"  # pytest final line
-    r"|^\s*Tests:\s+.*\b\d+ failed\b"  # jest
-    r"|^\s*FAIL\s+\S+\.(test|spec)\.[jt]sx?\b"  # jest file line
+    r"|^[^\S\n]*Tests:\s+.*\b\d+ failed\b"  # jest
+    r"|^[^\S\n]*FAIL\s+\S+\.(test|spec)\.[jt]sx?\b"  # jest file line
     r"|^--- FAIL: \S+"  # go test
     r"|^FAIL\s+\S+\s+[\d.]+s$"  # go test package line
     r"|^test result: FAILED\."  # cargo
@@ -71,7 +71,7 @@ TEST_FAILURE = re.compile(
 #: Lines that say a test run passed.
 TEST_PASS = re.compile(
     r"^=+ (\d+ passed)(?!.*\bfailed\b).* =+$"
-    r"|^\s*Tests:\s+(?!.*failed)\d+ passed"
+    r"|^[^\S\n]*Tests:\s+(?!.*failed)\d+ passed"
     r"|^ok\s+\S+\s+[\d.]+s"
     r"|^PASS\s+\S+\.(test|spec)\.[jt]sx?\b"
     r"|^test result: ok\.",

@@ -20,14 +20,14 @@ MAX_NAME_CHARS = 300
 _PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) +(\S+?\.py(?:::\S+?)?)(?: - .*)?\s*$", re.MULTILINE)
 _PYTEST_SUMMARY = re.compile(r"^=+ (.*\b(?:passed|failed|error|errors|no tests ran)\b.*) =+\s*$")
 _COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)")
-_GO_FAIL = re.compile(r"^\s*--- FAIL: (\S+)", re.MULTILINE)
-_GO_PASS = re.compile(r"^\s*--- PASS: (\S+)", re.MULTILINE)
+_GO_FAIL = re.compile(r"^[^\S\n]*--- FAIL: (\S+)", re.MULTILINE)
+_GO_PASS = re.compile(r"^[^\S\n]*--- PASS: (\S+)", re.MULTILINE)
 _CARGO_RESULT = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)\s*$", re.MULTILINE)
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in ", re.MULTILINE)
 _UNITTEST_FAIL = re.compile(r"^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)", re.MULTILINE)
 _JEST_SUMMARY = re.compile(r"^Tests:\s+(.*)$", re.MULTILINE)
-_JEST_FAIL = re.compile(r"^\s*(?:✕|×)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
-_JEST_PASS = re.compile(r"^\s*(?:✓|√)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
+_JEST_FAIL = re.compile(r"^[^\S\n]*(?:✕|×)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
+_JEST_PASS = re.compile(r"^[^\S\n]*(?:✓|√)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
 
 
 @dataclass
