@@ -315,8 +315,9 @@ def hostile() -> None:
 
 def _hostile_test_output() -> None:
     """A test run's output with long runs of blank or space-only lines (a runner that
-    pads, a log full of empty lines), 200 KB: each line pattern reads one line, so
-    reading it stays linear."""
+    pads, a log full of empty lines), 200 KB, and the safety lint reading an edit as
+    long: each line pattern reads one line, so reading it stays linear."""
+    from sleepd.dream.safety import normalise
     from sleepd.mining.errors import output_shows_failure
     from sleepd.mining.signals import run_status
     from sleepd.mining.test_report import parse_test_output
@@ -331,6 +332,7 @@ def _hostile_test_output() -> None:
         "test report": parse_test_output,
         "run status": run_status,
         "failure shown": output_shows_failure,
+        "edit's lint": normalise,  # the safety lint's reading of an edit that long
     }
     print(f"\n{'test output, 200 KB of':<36}" + "".join(f"{name + ' s':>16}" for name in readers))
     for name, run in runs.items():

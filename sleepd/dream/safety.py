@@ -81,7 +81,10 @@ _MD_REF_DEF = re.compile(r"^[^\S\n]*\[[^\]]+\]:\s*(\S+)", re.MULTILINE)
 _HTML_TAG = re.compile(r"</?(?:code|kbd|pre|samp|span|b|i|em|strong|tt|var)\b[^>]*>", re.I)
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~$&;'\"])")
 _CONTINUATION = re.compile(r"\\\s*\n\s*")
-_LEADING_OPERATOR = re.compile(r"\n\s*(?=(?:\||&&|\|\||;|>|<)\s*)")
+#: A run of white space holding a line break, before a line that opens with an operator:
+#: it starts only where the run starts (so a long run is read once, not from each of its
+#: line breaks); the spaces before its first break are kept (`\1`).
+_LEADING_OPERATOR = re.compile(r"(?<!\s)([^\S\n]*)\n\s*(?=(?:\||&&|\|\||;|>|<))")
 _TRAILING_OPERATOR = re.compile(r"(\||&&|\|\||\()\s*\n\s*")
 
 
@@ -123,7 +126,7 @@ def normalise(text: str) -> Normalised:
     text = _MD_ESCAPE.sub(r"\1", text)
     text = _CONTINUATION.sub(" ", text)
     text = _TRAILING_OPERATOR.sub(r"\1 ", text)
-    text = _LEADING_OPERATOR.sub(" ", text)
+    text = _LEADING_OPERATOR.sub(r"\1 ", text)
     lines = [re.sub(r"[ \t\f\v]+", " ", line).strip() for line in text.splitlines()]
     lines = [line for line in lines if line]
     return Normalised(lines, " ".join(lines), mixed, invisible)

