@@ -327,6 +327,9 @@ def _hostile_test_output() -> None:
         "blank lines": "\n" * size,
         "lines of one space": " \n" * (size // 2),
         "CRLF blank lines": "\r\n" * (size // 2),
+        "Markdown link openings '[a]('": "[a](" * (size // 4),
+        "Markdown brackets '['": "[" * size,
+        "autolink openings '<http://'": "<http://" * (size // 8),
     }
     readers = {
         "test report": parse_test_output,
@@ -334,7 +337,8 @@ def _hostile_test_output() -> None:
         "failure shown": output_shows_failure,
         "edit's lint": normalise,  # the safety lint's reading of an edit that long
     }
-    print(f"\n{'test output, 200 KB of':<36}" + "".join(f"{name + ' s':>16}" for name in readers))
+    header = "".join(f"{name + ' s':>16}" for name in readers)
+    print(f"\n{'test output or edit, 200 KB of':<36}{header}")
     for name, run in runs.items():
         text = f"Tests:       1 failed, 2 passed, 3 total\n{run}  ✕ adds (3 ms)\n"
         row = ""

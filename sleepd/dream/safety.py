@@ -75,8 +75,12 @@ _INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]"
 )
-_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
-_MD_AUTOLINK = re.compile(r"<((?:https?|ftp)://[^>\s]+)>")
+#: A Markdown link or image. Its text, destination and title stop at a `[`, so a text of
+#: many `[` or `[a](` is not scanned to its end from each of them; a link holding a
+#: nested `[` (rare) is left as written, its address still in the text.
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\(\s*<?([^)\s>\[]*)>?(?:\s+\"[^\"\[]*\")?\s*\)")
+#: An autolink: its address holds no `<`, `>` or white space (as CommonMark has it).
+_MD_AUTOLINK = re.compile(r"<((?:https?|ftp)://[^<>\s]+)>")
 _MD_REF_DEF = re.compile(r"^[^\S\n]*\[[^\]]+\]:\s*(\S+)", re.MULTILINE)
 _HTML_TAG = re.compile(r"</?(?:code|kbd|pre|samp|span|b|i|em|strong|tt|var)\b[^>]*>", re.I)
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~$&;'\"])")

