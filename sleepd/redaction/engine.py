@@ -8,6 +8,7 @@ Only the secret group is replaced; the ``password=`` around it stays.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
@@ -178,7 +179,11 @@ class Redactor:
                     found.add(position)
         if not anchors:
             return text, []
-        protected = [m.span() for m in PLACEHOLDER_RE.finditer(text)] if _MARK in text else []
+        protected = _Spans()
+        if _MARK in text:
+            for placeholder in PLACEHOLDER_RE.finditer(text):
+                protected.add(*placeholder.span())
+        taken = _Spans()
         findings: list[_Finding] = []
         for number in sorted(anchors):
             rule = self._rules[number]
@@ -191,12 +196,11 @@ class Redactor:
                 if match is None:
                     continue
                 span = self._secret_span(number, match)
-                if span is None or _overlaps(span, protected):
-                    continue
-                if any(f.start < span[1] and span[0] < f.end for f in findings):
+                if span is None or protected.overlaps(*span) or taken.overlaps(*span):
                     continue
                 if self._is_secret(rule, text, match, span):
                     findings.append(_Finding(span[0], span[1], rule.id))
+                    taken.add(*span)
         if not findings:
             return text, []
         findings.sort(key=lambda f: f.start)
@@ -238,8 +242,26 @@ def _is_blob(text: str) -> bool:
     return len(text) >= _BLOB_MIN_LENGTH and _BLOB_RE.match(text).end() == len(text)  # type: ignore[union-attr]
 
 
-def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
-    return any(start < span[1] and span[0] < end for start, end in spans)
+class _Spans:
+    """Disjoint spans of a text, kept by start: whether a new span overlaps one is a
+    lookup, not a pass over all of them (a text holding thousands of secrets, a dump of
+    an environment, would otherwise cost the square of their number)."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        # disjoint spans ordered by start are ordered by end too: only the last one
+        # starting before `end` can reach past `start`
+        before = bisect.bisect_left(self._starts, end)
+        return before > 0 and self._ends[before - 1] > start
+
+    def add(self, start: int, end: int) -> None:
+        """Add a span that overlaps none of these (`overlaps` was asked first)."""
+        at = bisect.bisect_left(self._starts, start)
+        self._starts.insert(at, start)
+        self._ends.insert(at, end)
 
 
 def _allowed(allowlist: Allowlist, secret: str, text: str, match: re.Match[str]) -> bool:
