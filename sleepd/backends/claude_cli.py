@@ -47,6 +47,7 @@ from sleepd.backends.pricing import (
     report_fields,
     reported_count,
     reported_model,
+    reported_text,
     reported_usd,
 )
 from sleepd.backends.subproc import (
@@ -106,9 +107,10 @@ class ClaudeCliBackend(CliBackend):
                 detail = f"exit {result.returncode}: {(result.stderr or result.stdout).strip()}"
                 return failed(classify_cli_text(detail), detail[:300])
             return failed(FailureKind.BAD_OUTPUT, f"not JSON: {result.stdout[:200]!r}")
-        text = _text(data.get("result"))
+        text = reported_text(data.get("result"))
         if data.get("is_error") or result.returncode:
-            detail = f"exit {result.returncode}: {_text(data.get('subtype'))} {text}".strip()
+            subtype = reported_text(data.get("subtype"))
+            detail = f"exit {result.returncode}: {subtype} {text}".strip()
             return failed(classify_cli_text(detail), detail[:300])
         usage = _usage(data)
         reported = reported_usd(data.get("total_cost_usd"))
@@ -123,7 +125,7 @@ class ClaudeCliBackend(CliBackend):
             latency_s=result.latency_s,
             failure=FailureKind.BAD_OUTPUT if problem else None,
             failure_detail=problem or "",
-            raw_id=_text(data.get("session_id")) or None,
+            raw_id=reported_text(data.get("session_id")) or None,
         )
 
     def act_argv(self, request: ActRequest) -> list[str]:
@@ -257,10 +259,10 @@ def parse_stream(
             kind, f"exit {returncode}: {text}", backend=backend.name, model=model, latency_s=wall
         ), detail
     detail.turns = reported_count(result.get("num_turns"))
-    subtype = _text(result.get("subtype"))
+    subtype = reported_text(result.get("subtype"))
     detail.stopped_by_turn_cap = subtype == "error_max_turns"
     if result.get("is_error") and not detail.stopped_by_turn_cap:
-        text = f"{subtype} {_text(result.get('result'))}".strip()
+        text = f"{subtype} {reported_text(result.get('result'))}".strip()
         return ModelResponse.failed(
             classify_cli_text(text), text[:300], backend=backend.name, model=model, latency_s=wall
         ), detail
@@ -269,12 +271,12 @@ def parse_stream(
     cost = reported if reported is not None else backend.prices.cost(model, usage)
     response = ModelResponse.measured(
         usage,
-        text=_text(result.get("result")) or last_text,
+        text=reported_text(result.get("result")) or last_text,
         backend=backend.name,
         model=_model_used(result) or model,
         cost_usd=cost,
         latency_s=wall,
-        raw_id=_text(result.get("session_id")) or None,
+        raw_id=reported_text(result.get("session_id")) or None,
     )
     return response, detail
 
@@ -289,11 +291,6 @@ def _parse_json_object(stdout: str) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
     return None
-
-
-def _text(value: Any) -> str:
-    """A string field of the CLI's report; anything else there is no text."""
-    return value if isinstance(value, str) else ""
 
 
 def _usage(data: dict[str, Any]) -> Usage:

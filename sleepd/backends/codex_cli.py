@@ -35,7 +35,7 @@ from sleepd.backends.base import (
 )
 from sleepd.backends.claude_cli import flatten_messages
 from sleepd.backends.cli_base import CliBackend
-from sleepd.backends.pricing import Usage, report_fields, reported_count
+from sleepd.backends.pricing import Usage, report_fields, reported_count, reported_text
 from sleepd.backends.subproc import ProcResult, classify_cli_text, schema_instruction
 
 #: Pricing assumption when no model is configured (the CLI then uses its own default).
@@ -93,10 +93,10 @@ class CodexCliBackend(CliBackend):
         for event in events:
             kind = event.get("type")
             if kind == "thread.started":
-                thread_id = _text(event.get("thread_id")) or None
+                thread_id = reported_text(event.get("thread_id")) or None
             elif kind == "item.completed":
                 item = report_fields(event.get("item"))
-                if item.get("type") == "agent_message" and _text(item.get("text")):
+                if item.get("type") == "agent_message" and reported_text(item.get("text")):
                     messages.append(item["text"])
             elif kind == "turn.completed":
                 raw = report_fields(event.get("usage"))
@@ -110,7 +110,7 @@ class CodexCliBackend(CliBackend):
                 error = event.get("error")
                 message = error.get("message") if isinstance(error, dict) else error
                 message = message if isinstance(message, str) else event.get("message")
-                errors.append(_text(message) or "the CLI reported an error")
+                errors.append(reported_text(message) or "the CLI reported an error")
         if errors or result.returncode:
             detail = "; ".join(errors) or f"exit {result.returncode}: {result.stderr.strip()}"
             return failed(classify_cli_text(detail), detail)
@@ -167,7 +167,7 @@ class CodexCliBackend(CliBackend):
         )
         for event in _events(proc.stdout):
             item = event.get("item") if event.get("type") == "item.completed" else None
-            if isinstance(item, dict) and _text(item.get("type")) in _TOOL_ITEMS:
+            if isinstance(item, dict) and reported_text(item.get("type")) in _TOOL_ITEMS:
                 name = str(item.get("type"))
                 detail.tool_calls += 1
                 detail.tools[name] = detail.tools.get(name, 0) + 1
@@ -192,11 +192,6 @@ class CodexCliBackend(CliBackend):
 
 #: Codex items that are the agent acting (commands, patches, tool calls).
 _TOOL_ITEMS = frozenset({"command_execution", "file_change", "mcp_tool_call", "web_search"})
-
-
-def _text(value: Any) -> str:
-    """A string field of the CLI's events; anything else there is no text."""
-    return value if isinstance(value, str) else ""
 
 
 def _events(stdout: str) -> list[dict[str, Any]]:

@@ -138,6 +138,11 @@ def reported_model(value: Any) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= MODEL_NAME_CHARS else None
 
 
+def reported_text(value: Any) -> str:
+    """A string field of a CLI's report or events; anything else there is no text."""
+    return value if isinstance(value, str) else ""
+
+
 def report_fields(value: Any) -> Mapping[str, Any]:
     """A report's object, or an empty one when the report holds anything else there."""
     return value if isinstance(value, dict) else {}
