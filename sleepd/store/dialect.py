@@ -57,9 +57,10 @@ def install_postgresql_hooks(engine: Engine) -> None:
     """Every string bound to a statement on PostgreSQL has NUL replaced.
 
     PostgreSQL's text refuses NUL, and strings reach the store from outside sleepd
-    beyond the harvest (a model's answer stored as a rollout's output, a judge spec a
-    model wrote): one NUL would fail the statement, and a night with it. SQLite keeps
-    NUL as it is.
+    beyond the harvest (a model's answer stored as a rollout's output, a reason a
+    provider gave): one NUL would fail the statement, and a night with it. JSON values
+    are bound as JSON text, where NUL is an escape PostgreSQL's `json` keeps. SQLite
+    keeps NUL as it is.
     """
 
     @event.listens_for(engine, "before_cursor_execute", retval=True)
