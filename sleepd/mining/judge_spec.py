@@ -18,6 +18,9 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+
+# the regex engine's own parse of a pattern: no second grammar to keep in step with it
+from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
 SPEC_VERSION = 1
@@ -135,17 +138,12 @@ def backtracks_without_bound(pattern: str) -> bool:
     rollout's whole answer: a polynomial pattern (`.*a.*b`) is left alone, a shape
     that can stall a night is refused.
     """
-    # the engine's own parse of the pattern: no second grammar to keep in step with it
-    from re import _parser  # type: ignore[attr-defined]
-
     return _repeats_ambiguously(list(_parser.parse(pattern)), inside_repeat=False)
 
 
 def _repeats_ambiguously(items: list[tuple[Any, Any]], *, inside_repeat: bool) -> bool:
     """`inside_repeat`: the items sit in a repeat without an upper bound (a bounded one,
     `(\\d{1,3}\\.){3}`, tries a bounded number of splits)."""
-    from re import _parser  # type: ignore[attr-defined]
-
     for op, arg in items:
         name = str(op)
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
