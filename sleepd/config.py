@@ -80,10 +80,10 @@ class HarvestConfig:
     )
     batch_lines: int = _opt(2000, "Lines per insert batch.", min=10, max=100000)
     workers: int = _opt(
-        1,
-        "Processes that parse and redact a large harvest (`sleepd harvest --jobs`): 1 parses "
-        "in the harvesting process, more start that many worker processes, 0 one per CPU "
-        "(at most 4).",
+        0,
+        "Processes that parse and redact a harvest of at least `parallel_min_mb` "
+        "(`sleepd harvest --jobs`): 0 one per CPU (at most 4; none on one CPU), 1 parses "
+        "in the harvesting process, more start that many worker processes.",
         min=0,
         max=64,
     )

@@ -156,3 +156,26 @@ def test_a_harvest_with_jobs_and_a_progress_bar_on_a_terminal(
     assert {per["worker_start"] for per in per_source.values()} == {"spawn"}
     assert {per["workers"] for per in per_source.values()} == {2}
     assert json.loads(detail)["errors"] == 0
+
+
+def test_a_big_harvest_uses_one_worker_per_cpu_unless_told_otherwise(
+    corpus_tree: Path, db_file: Path
+) -> None:
+    """The first harvest of a history is the one big one: by default it parses on every
+    CPU (at most four; none on one CPU), with no `--jobs` and no config for it."""
+    from sleepd.harvest.run import AUTO_MAX_WORKERS, usable_cpus
+
+    (corpus_tree / "config.toml").write_text("[harvest]\nparallel_min_mb = 0\n")
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("sleepd")), "harvest", "--json"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=os.environ.copy(),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    cpus = usable_cpus()
+    expected = min(cpus, AUTO_MAX_WORKERS) if cpus >= 2 else 0
+    [(detail,)] = query(db_file, "SELECT detail FROM job_runs WHERE job = 'harvest'")
+    assert {per["workers"] for per in json.loads(detail)["per_source"].values()} == {expected}
+    assert json.loads(detail)["errors"] == 0
