@@ -124,6 +124,8 @@ class AnthropicBackend:
                 model=params["model"],
                 latency_s=time.monotonic() - started,
                 retry_after_s=retry_after_seconds(exc),
+                # a request that timed out may still have been answered, and billed
+                bill_unknown=kind is FailureKind.TIMEOUT,
             )
         except UNREADABLE_ANSWER as exc:  # a body the SDK could not decode
             return unreadable_answer(exc, backend=self.name, model=params["model"])

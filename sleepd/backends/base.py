@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from sleepd.errors import SleepdError
@@ -128,6 +128,10 @@ class ModelResponse:
     raw_id: str | None = None
     #: Seconds the provider asked us to wait (rate limits), when it said so.
     retry_after_s: float | None = None
+    #: The request reached the provider, which may have billed it, and no usage came
+    #: back (a timeout, an answer that could not be read): the budget charges the
+    #: call's reservation, its worst case, so a cap holds whatever the bill was.
+    bill_unknown: bool = False
 
     @classmethod
     def measured(cls, usage: Usage, **fields: Any) -> ModelResponse:
@@ -164,6 +168,7 @@ class ModelResponse:
         simulated: bool = False,
         latency_s: float = 0.0,
         retry_after_s: float | None = None,
+        bill_unknown: bool = False,
     ) -> ModelResponse:
         return cls(
             text="",
@@ -174,6 +179,7 @@ class ModelResponse:
             failure_detail=detail[:500],
             latency_s=latency_s,
             retry_after_s=retry_after_s,
+            bill_unknown=bill_unknown,
         )
 
 
@@ -253,7 +259,20 @@ def unreadable_answer(exc: Exception, *, backend: str, model: str) -> ModelRespo
     """A failed response for an answer that could not be read (`UNREADABLE_ANSWER`): one
     clear line instead of an exception that would stop the night."""
     detail = f"the provider's answer could not be read ({type(exc).__name__}: {exc})"
-    return ModelResponse.failed(FailureKind.BAD_OUTPUT, detail[:300], backend=backend, model=model)
+    return ModelResponse.failed(
+        FailureKind.BAD_OUTPUT, detail[:300], backend=backend, model=model, bill_unknown=True
+    )
+
+
+def ran_without_report(response: ModelResponse) -> ModelResponse:
+    """A CLI run's response, marked `bill_unknown` when the run ended without a usage
+    report after it may have called the model: it ran past its time, or printed no
+    answer the backend could read (a CLI that could not start, or that reported an
+    error of its own, such as a refused login, keeps its reported figures)."""
+    unread = response.failure in (FailureKind.TIMEOUT, FailureKind.BAD_OUTPUT)
+    if unread and response.total_tokens == 0 and response.cost_usd == 0:
+        return replace(response, bill_unknown=True)
+    return response
 
 
 def heuristic_tokens(text: str) -> int:

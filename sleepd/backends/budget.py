@@ -8,7 +8,10 @@ the reservation to the actual usage (which frees the difference for the next cal
 hands the row to a `Ledger` (the database one writes a round's rows in one transaction).
 Concurrent callers share one lock, so the sum of reservations in flight plus the spend so
 far is never above a cap. A call that somehow costs more than its reservation (a backend
-whose estimate was not a bound) is counted in `overruns` and charged in full.
+whose estimate was not a bound) is counted in `overruns` and charged in full. A call
+whose bill nobody reported (`ModelResponse.bill_unknown`: it timed out, or its answer
+could not be read, after the request went out) is charged its whole reservation, and its
+ledger row carries that charge: the provider may have billed it in full.
 
 `OutputForecast` (measured output sizes per role and model, a high quantile with a
 margin) plans the dry run's cost. It also lets a night near its cap keep going without
@@ -323,16 +326,20 @@ class BudgetGuard:
         if reservation is not None:
             self._forget(reservation)
         usd = response.cost_usd
+        tokens = max(0, response.total_tokens)
         if not (math.isfinite(usd) and usd >= 0):
             # no bill is negative or endless: a figure that could lower what was counted,
             # or stop every later check from refusing, charges what was reserved instead
             usd = reservation.usd if reservation is not None else 0.0
+        if response.bill_unknown and reservation is not None:
+            # billed or not, nobody said: the worst case it was allowed is what it cost
+            usd, tokens = max(usd, reservation.usd), max(tokens, reservation.tokens)
         with self._lock:
             if reservation is not None:
                 self._reserved.pop(reservation.id, None)
-                if response.total_tokens > reservation.tokens or usd > reservation.usd + 1e-12:
+                if tokens > reservation.tokens or usd > reservation.usd + 1e-12:
                     self.overruns += 1
-            self.spent_tokens += max(0, response.total_tokens)
+            self.spent_tokens += tokens
             self.spent_usd += usd
         if self.ledger is not None:
             self.ledger.record(replace(entry_for(response, role, backend, model), cost_usd=usd))

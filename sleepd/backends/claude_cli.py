@@ -40,6 +40,7 @@ from sleepd.backends.base import (
     ModelRequest,
     ModelResponse,
     json_output_problem,
+    ran_without_report,
 )
 from sleepd.backends.cli_base import CliBackend
 from sleepd.backends.pricing import (
@@ -183,7 +184,7 @@ class ClaudeCliBackend(CliBackend):
             proc.stdout, proc.stderr, proc.returncode, self, model, proc
         )
         detail.isolation = self.isolation(request)
-        return response, detail
+        return ran_without_report(response), detail
 
     def isolation(self, request: ActRequest) -> str:
         bounds = (

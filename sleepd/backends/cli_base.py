@@ -10,6 +10,7 @@ from sleepd.backends.base import (
     FailureKind,
     ModelRequest,
     ModelResponse,
+    ran_without_report,
 )
 from sleepd.backends.pricing import CLI_OWN_PROMPT_TOKENS, PriceTable, input_token_bound
 from sleepd.backends.subproc import ProcResult, run_isolated
@@ -53,7 +54,7 @@ class CliBackend(ABC):
                 backend=self.name,
                 model=model,
             )
-        return self.parse(result, request, model)
+        return ran_without_report(self.parse(result, request, model))
 
     @abstractmethod
     def parse(self, result: ProcResult, request: ModelRequest, model: str) -> ModelResponse:

@@ -32,6 +32,7 @@ from sleepd.backends.base import (
     ModelRequest,
     ModelResponse,
     json_output_problem,
+    ran_without_report,
 )
 from sleepd.backends.claude_cli import flatten_messages
 from sleepd.backends.cli_base import CliBackend
@@ -181,9 +182,9 @@ class CodexCliBackend(CliBackend):
                 model=model,
                 latency_s=proc.wall_s,
             )
-            return response, detail
+            return ran_without_report(response), detail
         shaped = ProcResult(proc.returncode, proc.stdout, proc.stderr, False, proc.wall_s, "")
-        return self.parse(shaped, ModelRequest(messages=[]), model), detail
+        return ran_without_report(self.parse(shaped, ModelRequest(messages=[]), model)), detail
 
     def isolation(self, request: ActRequest) -> str:
         net = "on" if request.network else "off"

@@ -33,6 +33,7 @@ from sleepd.backends.budget import (
     BudgetCaps,
     BudgetExceeded,
     BudgetGuard,
+    GuardedBackend,
     MemoryLedger,
     OutputForecast,
 )
@@ -40,7 +41,7 @@ from sleepd.backends.parallel import run_parallel
 from sleepd.backends.pricing import PriceTable, input_token_bound
 from sleepd.dream.executor import CallExecutor
 
-from .fake_providers import FakeAnthropic, Reply, Seen, anthropic_message
+from .fake_providers import FakeAnthropic, Reply, Seen, anthropic_error, anthropic_message
 
 PRICES = PriceTable()
 MODEL = "claude-sonnet-4-6"
@@ -212,6 +213,47 @@ def test_cap_holds_through_the_real_sdk_when_every_call_uses_max_tokens() -> Non
     assert sum(r.ok for r in responses) == 5
     assert ledger.total_usd <= cap and guard.overruns == 0
     assert all(e.output_tokens == 500 for e in ledger.entries)
+
+
+class SilentAnthropic(FakeAnthropic):
+    """A provider that takes the call and never answers it in time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
+    def route(self, seen: Seen) -> Reply:
+        if seen.path == "/v1/messages":
+            self.release.wait(30)
+            return Reply(200, anthropic_message("late"))
+        return super().route(seen)
+
+
+def test_a_call_whose_bill_nobody_reported_is_charged_its_worst_case() -> None:
+    """A timeout, or an answer that could not be read, came after the request went out:
+    the provider may have billed it in full, so the cap counts it so. A refusal the
+    provider reported (an HTTP error) costs what it reported: nothing."""
+    server = SilentAnthropic().start()
+    ledger = MemoryLedger()
+    guard = BudgetGuard(BudgetCaps(max_usd=1.0), ledger)
+    try:
+        backend = AnthropicBackend(api_key="k", base_url=server.url, max_retries=0, timeout_s=0.5)
+        guarded = GuardedBackend(backend, guard)
+        worst = backend.estimate(request(0)).cost_usd
+        timed_out = guarded.complete(request(0))
+        server.script("/v1/messages", Reply(200, "<html>a proxy's page</html>"))
+        unreadable = guarded.complete(request(1))
+        server.script("/v1/messages", Reply(500, anthropic_error("api_error", "boom")))
+        refused = guarded.complete(request(2))
+    finally:
+        server.release.set()
+        server.stop()
+    assert timed_out.failure is FailureKind.TIMEOUT
+    assert unreadable.failure is FailureKind.BAD_OUTPUT
+    assert refused.failure is FailureKind.SERVER_ERROR
+    assert guard.spent_usd == pytest.approx(2 * worst)
+    assert [e.cost_usd for e in ledger.entries] == pytest.approx([worst, worst, 0.0])
+    assert guard.reserved_usd == 0 and guard.overruns == 0
 
 
 # -- a kill in the middle of a round ---------------------------------------------------

@@ -108,6 +108,8 @@ def test_claude_failures(
     monkeypatch.setenv("FAKE_MODE", mode)
     response = ClaudeCliBackend(timeout_s=20).complete(request())
     assert response.failure is expected and response.text == ""
+    # output nobody can read may follow a billed call; an error the CLI reported says why
+    assert response.bill_unknown is (mode == "garbage")
 
 
 def test_claude_hang_is_killed_with_its_children(
@@ -116,7 +118,7 @@ def test_claude_hang_is_killed_with_its_children(
     monkeypatch.setenv("FAKE_MODE", "hang")
     started = time.monotonic()
     response = ClaudeCliBackend(timeout_s=1.5).complete(request())
-    assert response.failure is FailureKind.TIMEOUT
+    assert response.failure is FailureKind.TIMEOUT and response.bill_unknown
     assert time.monotonic() - started < 6
     assert_process_gone(fakes / "child.pid")
 
@@ -160,7 +162,9 @@ def test_codex_failures(
     fakes: Path, monkeypatch: pytest.MonkeyPatch, mode: str, expected: FailureKind
 ) -> None:
     monkeypatch.setenv("FAKE_MODE", mode)
-    assert CodexCliBackend(timeout_s=20).complete(request()).failure is expected
+    response = CodexCliBackend(timeout_s=20).complete(request())
+    assert response.failure is expected
+    assert response.bill_unknown is (mode == "garbage")
 
 
 def test_codex_hang_is_killed_with_its_children(
@@ -168,7 +172,7 @@ def test_codex_hang_is_killed_with_its_children(
 ) -> None:
     monkeypatch.setenv("FAKE_MODE", "hang")
     response = CodexCliBackend(timeout_s=1.5).complete(request())
-    assert response.failure is FailureKind.TIMEOUT
+    assert response.failure is FailureKind.TIMEOUT and response.bill_unknown
     assert_process_gone(fakes / "child.pid")
     assert os.path.exists(fakes / "record.json")
 
