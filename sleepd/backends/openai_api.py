@@ -144,17 +144,16 @@ class OpenAIBackend:
     def _response(
         self, completion: dict[str, Any], request: ModelRequest, *, latency_s: float, batch: bool
     ) -> ModelResponse:
-        """Build from the completion as a plain dict (the shape batch output files carry)."""
+        """Build from the completion as a plain dict (the shape batch output files carry);
+        raises one of UNREADABLE_ANSWER when it is no completion (no choices, or a message
+        of another shape)."""
         model = reported_model(completion.get("model")) or self._model(request)
         choices = completion.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            return ModelResponse.failed(
-                FailureKind.BAD_OUTPUT, "no choices in completion", backend=self.name, model=model
-            )
+            raise TypeError("no choices in the completion")
         choice = choices[0]
+        text = _answer_text(choice.get("message"))
         message = report_fields(choice.get("message"))
-        content = message.get("content")
-        text = content if isinstance(content, str) else ""
         usage_raw = report_fields(completion.get("usage"))
         details = report_fields(usage_raw.get("prompt_tokens_details"))
         cached = reported_count(details.get("cached_tokens"))
@@ -262,6 +261,27 @@ class OpenAIBackend:
         return self._response(
             response.get("body") or {}, ModelRequest(messages=()), latency_s=0.0, batch=True
         )
+
+
+def _answer_text(message: Any) -> str:
+    """A completion message's text: its content, or the text parts of a content list
+    (as some OpenAI-compatible servers send it); none when it holds no content (a
+    refusal). A message or content of any other shape raises TypeError: an answer that
+    could not be read, not an empty one that would be judged as the model's."""
+    if not isinstance(message, dict):
+        raise TypeError(f"the message is {type(message).__name__}, not an object")
+    content = message.get("content")
+    if content is None or isinstance(content, str):
+        return content or ""
+    if isinstance(content, list):
+        return "".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict)
+            and part.get("type", "text") in ("text", "output_text")
+            and isinstance(part.get("text"), str)
+        )
+    raise TypeError(f"the message's content is {type(content).__name__}, not text")
 
 
 def _schema_name(schema: Any) -> str:

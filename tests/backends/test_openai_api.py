@@ -123,6 +123,14 @@ def test_batch_uploads_jsonl_and_collects_output_file(fake_openai: FakeOpenAI) -
     assert json.loads(lines[0])["body"]["messages"][0]["content"] == SKILL
 
 
+def _with_content(content: object) -> dict[str, object]:
+    answer = chat_completion("hi")
+    return {
+        **answer,
+        "choices": [{**answer["choices"][0], "message": {"role": "assistant", "content": content}}],
+    }
+
+
 @pytest.mark.parametrize(
     "reply",
     [
@@ -131,15 +139,32 @@ def test_batch_uploads_jsonl_and_collects_output_file(fake_openai: FakeOpenAI) -
         Reply(200, [1, 2]),
         Reply(200, {}),
         Reply(200, {**chat_completion("hi"), "choices": "x"}),
+        Reply(200, {**chat_completion("hi"), "choices": [{"index": 0, "message": "hi"}]}),
+        Reply(200, {**chat_completion("hi"), "choices": [{"index": 0}]}),
+        Reply(200, _with_content(7)),
+        Reply(200, _with_content({"text": "hi"})),
     ],
-    ids=["html", "truncated", "list", "empty", "choices-text"],
-)
+    ids=[
+        "html", "truncated", "list", "empty", "choices-text", "message-text", "no-message",
+        "content-number", "content-object",
+    ],
+)  # fmt: skip
 def test_an_answer_that_is_no_completion_is_one_failure_not_an_exception(
     fake_openai: FakeOpenAI, reply: Reply
 ) -> None:
+    """Never an empty answer that a judge would score as the model's: bad output, whose
+    bill nobody reported (the budget charges its worst case)."""
     fake_openai.script("/v1/chat/completions", reply)
     response = backend(fake_openai).complete(request())
-    assert response.failure is FailureKind.BAD_OUTPUT
+    assert response.failure is FailureKind.BAD_OUTPUT and response.bill_unknown
+
+
+def test_content_sent_as_text_parts_is_read_as_its_text(fake_openai: FakeOpenAI) -> None:
+    """Some OpenAI-compatible servers send the content as a list of parts."""
+    parts = [{"type": "text", "text": "hel"}, {"type": "image_url"}, {"type": "text", "text": "lo"}]
+    fake_openai.script("/v1/chat/completions", Reply(200, _with_content(parts)))
+    response = backend(fake_openai).complete(request())
+    assert response.ok and response.text == "hello"
 
 
 @pytest.mark.parametrize(
