@@ -255,18 +255,23 @@ def remember(recent: dict[str, Any], key: str, value: Any) -> None:
         recent.pop(next(iter(recent)))
 
 
-def image_placeholder(block: dict[str, Any]) -> str:
-    """`[image: image/png, 528112 bytes]` instead of kilobytes of base64."""
+def attachment_placeholder(block: dict[str, Any]) -> str:
+    """`[image: image/png, 528112 bytes]` or `[document: application/pdf, 91311 bytes]`
+    instead of kilobytes of base64 (an attached or read PDF is a `document` block; a
+    document whose source is plain text is that text)."""
+    label = "document" if block.get("type") == "document" else "image"
     source = block.get("source")
-    media = "image"
+    media = label
     size = 0
     if isinstance(source, dict):
         media = str(source.get("media_type") or media)
         data = source.get("data")
+        if label == "document" and source.get("type") == "text" and isinstance(data, str):
+            return data
         if isinstance(data, str):
             size = len(data) * 3 // 4 - data[-2:].count("=")
         elif source.get("url"):
-            return f"[image: {media}, {source['url']}]"
+            return f"[{label}: {media}, {source['url']}]"
     elif isinstance(block.get("image_url"), str):
         url = block["image_url"]
         if url.startswith("data:"):
@@ -274,4 +279,4 @@ def image_placeholder(block: dict[str, Any]) -> str:
             size = (len(url) - url.find(",") - 1) * 3 // 4
         else:
             return f"[image: {url[:200]}]"
-    return f"[image: {media}, {size} bytes]"
+    return f"[{label}: {media}, {size} bytes]"

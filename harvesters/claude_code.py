@@ -45,9 +45,9 @@ from harvesters.base import (
     as_dict,
     as_int,
     as_str,
+    attachment_placeholder,
     batch_from_chunk,
     compact_json,
-    image_placeholder,
     iso,
     json_object,
     line_id,
@@ -435,7 +435,7 @@ class _ClaudeFile:
             return
         blocks = _blocks(content, content)
         multi = len(blocks) > 1
-        images: list[tuple[int, str]] = []
+        attachments: list[tuple[int, str]] = []
         prompt: EventRecord | None = None
         for index, block in enumerate(blocks):
             eid = f"{base}:{index}" if multi else base
@@ -448,25 +448,25 @@ class _ClaudeFile:
                 continue
             if btype == "tool_result":
                 self._tool_result(line, rec, sid, eid, block)
-            elif btype == "image":
-                images.append((index, image_placeholder(block)))
+            elif btype == "image" or (btype == "document" and not _text_document(block)):
+                attachments.append((index, attachment_placeholder(block)))
             elif btype == "text":
                 event = self._user_text(line, rec, eid, text)
                 self._emit(sid, event)
                 if event.kind == "user_prompt" and prompt is None:
                     prompt = event
-            else:
-                event = self._event(
-                    line, rec, eid, "meta", "user", compact_json(block), raw_type=f"block:{btype}"
-                )
+            else:  # an attached text document is context, as is a block of a kind unknown
+                kept = attachment_placeholder(block) if btype == "document" else compact_json(block)
+                raw_type = f"block:{btype}"
+                event = self._event(line, rec, eid, "meta", "user", kept, raw_type=raw_type)
                 event.is_meta = True
                 self._emit(sid, event)
-        if images:
-            note = " ".join(text for _, text in images)
+        if attachments:
+            note = " ".join(text for _, text in attachments)
             if prompt is not None:
                 prompt.text = f"{note}\n{prompt.text}"
             else:
-                eid = f"{base}:{images[0][0]}" if multi else base
+                eid = f"{base}:{attachments[0][0]}" if multi else base
                 self._emit(sid, self._user_text(line, rec, eid, note))
 
     def _user_text(self, line: ParsedLine, rec: dict[str, Any], eid: str, text: str) -> EventRecord:
@@ -762,6 +762,12 @@ def _plain_text(content: Any) -> str:
     return ""
 
 
+def _text_document(block: dict[str, Any]) -> bool:
+    """A `document` block whose source is plain text, not base64 or a link."""
+    source = block.get("source")
+    return isinstance(source, dict) and source.get("type") == "text"
+
+
 def _tool_result_text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -773,8 +779,8 @@ def _tool_result_text(content: Any) -> str:
             parts.append(str(item))
         elif item.get("type") == "text":
             parts.append(str(item.get("text") or ""))
-        elif item.get("type") == "image":
-            parts.append(image_placeholder(item))
+        elif item.get("type") in ("image", "document"):
+            parts.append(attachment_placeholder(item))
         elif item.get("type") == "tool_reference":
             parts.append(f"[tool_reference: {item.get('tool_name')}]")
         else:

@@ -56,9 +56,9 @@ from harvesters.base import (
     as_int,
     as_list,
     as_str,
+    attachment_placeholder,
     batch_from_chunk,
     compact_json,
-    image_placeholder,
     json_object,
     line_id,
     parse_timestamp,
@@ -703,5 +703,5 @@ def _content_text(content: Any) -> str:
         if isinstance(part.get("text"), str):
             parts.append(part["text"])
         elif part.get("type") in ("input_image", "image"):
-            parts.append(image_placeholder(part))
+            parts.append(attachment_placeholder(part))
     return "\n".join(parts)

@@ -148,7 +148,9 @@ def mine_session(
     return result
 
 
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_ ]*\]|<[a-z_-]*redacted[^>]*>|\[image[^\]]*\]", re.I)
+_PLACEHOLDER = re.compile(
+    r"\[[A-Z][A-Z0-9_ ]*\]|<[a-z_-]*redacted[^>]*>|\[(?:image|document)[^\]]*\]", re.I
+)
 
 
 def readable(intent_text: str) -> bool:

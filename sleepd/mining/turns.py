@@ -1311,8 +1311,8 @@ def _own_request(region: str) -> str:
     return ""
 
 
-#: A pasted image as harvested ("[image: image/png, 66273 bytes]").
-_IMAGE = re.compile(r"\[image: [^\]]*\]\s*", re.IGNORECASE)
+#: A pasted image or document as harvested ("[image: image/png, 66273 bytes]").
+_IMAGE = re.compile(r"\[(?:image|document): [^\]]*\]\s*", re.IGNORECASE)
 #: Asks to change a thing by its definite name ("make the modal bigger").
 _CHANGE_NAMED = re.compile(
     r"^\W*(please\s+)?(?:make|change|move|resize|shrink|widen|rename|remove|hide|show|tweak|"

@@ -762,3 +762,40 @@ def test_a_record_claude_code_says_it_wrote_itself_is_not_a_typed_prompt(
     )
     kinds = [(e.kind, e.is_meta) for e in events(read(path))]
     assert kinds == [("meta", True), ("user_prompt", False), ("meta", True)]
+
+
+def test_an_attached_or_read_document_is_a_placeholder_not_its_base64(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A PDF comes as a `document` block, beside the prompt or in a Read tool's result:
+    what is stored says what it was, as an image does; a plain-text document keeps its
+    words, as context."""
+    pdf = "JVBERi0xLjcKJeLjz9MK" * 2000
+    document = {
+        "type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": pdf},
+    }
+    plain = {"type": "document", "source": {"type": "text", "data": "meeting notes: ship v2"}}
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", [document, {"type": "text", "text": "summarise this paper"}]),
+            rec("user", "u2", [plain, {"type": "text", "text": "what did we decide?"}]),
+            rec(
+                "user", "u3", [{"type": "tool_result", "tool_use_id": "t1", "content": [document]}]
+            ),
+        ],
+    )
+    found = events(read(path))
+    assert all(pdf[:40] not in (e.text or "") for e in found)
+    prompts = [e.text for e in found if e.kind == "user_prompt"]
+    size = len(pdf) * 3 // 4
+    assert prompts == [
+        f"[document: application/pdf, {size} bytes]\nsummarise this paper",
+        "what did we decide?",
+    ]
+    [context] = [e for e in found if e.raw_type == "block:document"]
+    assert context.is_meta and context.text == "meeting notes: ship v2"
+    [result] = [e for e in found if e.kind == "tool_result"]
+    assert result.text == f"[document: application/pdf, {size} bytes]"

@@ -946,6 +946,7 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
         ("Did yo commit?", True),  # Safecast/safecast-map-MCP, a resumed session's opening
         ("commit and push", True),
         ("[image: image/png, 175660 bytes] commit", True),
+        ("[document: application/pdf, 91311 bytes]\ncommit", True),
         ("yes", True),
         ("继续", True),
         ("go ahead please", True),
@@ -5317,3 +5318,12 @@ def test_no_before_any_dash_says_no_to_the_result(dash: str) -> None:
 )
 def test_a_constraint_after_the_agents_report_is_no_new_task(text: str) -> None:
     assert kind_of(text, agent_text=_CLAIMED_DONE, agent_acted=True) is not TurnKind.NEW_TASK
+
+
+def test_an_attachment_alone_is_no_request() -> None:
+    """A pasted image or an attached PDF with no words asks nothing anyone could replay."""
+    from sleepd.mining.persist import readable
+
+    assert not readable("[document: application/pdf, 91311 bytes]")
+    assert not readable("[image: image/png, 66273 bytes]")
+    assert readable("[document: application/pdf, 91311 bytes]\nsummarise this paper")
