@@ -59,6 +59,8 @@ from sleepd.mining.tasks import command_of
 ErrorKind = Literal["root", "knock_on", "benign"]
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
+#: A terminal's colour and cursor codes: a coloured diagnostic starts with one.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _KNOCK_ON = re.compile(
     r"Sibling tool call errored|Cancelled: parallel tool call|"
     r"user doesn'?t want to take this action right now|"
@@ -106,10 +108,17 @@ _UNAVAILABLE = re.compile(
     re.IGNORECASE,
 )
 #: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
-#: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the output.
+#: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the
+#: output; a program refusing its arguments ("grep: invalid option -- P", a click or typer
+#: program's "Try 'ec decision create --help' for help.", which it prints only on a usage
+#: error), and Python missing the module it was asked to run ("python: No module named
+#: pytest").
 _HIDDEN_FAILURE = re.compile(
     r"^[^\S\n]*fatal: "
     r"|^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
+    r"|^[\w.-]+: (invalid|unrecognized|illegal|unknown) option\b"
+    r"|^Try '[^'\n]+ --help' for help\.$"
+    r"|^[\w./-]+: No module named \S"
     # the shell named by its path ("/bin/bash: line 1: ps: command not found")
     r"|^/[\w./-]*/(ba|z|da|k|fi)?sh: \S.*(No such file or directory|command not found|"
     r"Permission denied)"
@@ -133,7 +142,10 @@ _FAILURE_LINE = re.compile(
     r"|^make(\[\d+\])?: \*\*\* "
     r"|^[^\S\n]*[×✖✗✘] \S"
     r"|^failed to [a-z]+\b"
-    r"|^\S+: command not found\b",
+    r"|^\S+: command not found\b"
+    # tsc's diagnostics ("src/a.ts:29:39 - error TS2345: …") and golangci-lint's count
+    r"|^\S+:\d+:\d+ - error TS\d+:"
+    r"|^[1-9]\d* issues?:$",
     re.MULTILINE,
 )
 #: A run's own summary that nothing failed (a test run's; a linter's that fixed all it
@@ -219,7 +231,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
         or _UNAVAILABLE.match(head)
-        or _HIDDEN_FAILURE.search("\n".join(head.splitlines()[:3]))
+        or _HIDDEN_FAILURE.search("\n".join(_ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
     )
 
@@ -262,9 +274,9 @@ def output_shows_failure(text: str) -> bool:
     """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
     first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
     failed."""
-    lines = [ln for ln in text[:20000].splitlines() if ln.strip()]
+    lines = [ln for ln in _ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
     if len(text) > 20000:
-        lines += [ln for ln in text[-4000:].splitlines() if ln.strip()]
+        lines += [ln for ln in _ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
     read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
     return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)
 

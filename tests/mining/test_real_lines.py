@@ -613,6 +613,53 @@ def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
     assert not is_failed_result(_result(1, 0, "src/app.py:12: raise ValueError('fatal: x')"))
 
 
+def test_a_program_refusing_its_arguments_is_an_error_whatever_the_exit_code() -> None:
+    # entireio 60_61721bc409 line 19 (macOS grep, behind `| while read …`), teslamint
+    # BP_01M0DCC9VQ4C line 274 (a typer program's usage error) and Y4_01M0EPDW7YQ6 line 116
+    # (`python -m pytest … | tail -30` where pytest is not installed)
+    for text in (
+        "grep: invalid option -- P\nusage: grep [-abcdDEFGHhIiJLlMmnOopqRSsUVvwXxZz] "
+        "[-A num] [-B num] [-C[num]]\n\t[-e pattern] [-f file] [--binary-files=value]",
+        "Usage: ec decision create [OPTIONS] {title}\nTry 'ec decision create --help' for "
+        "help.\n\u256d\u2500 Error \u2500\u2500\u256e\n\u2502 No such option: --title "
+        "(Possible options: --rationale) \u2502",
+        "/opt/homebrew/Caskroom/miniconda/base/bin/python: No module named pytest",
+    ):
+        assert is_failed_result(_result(1, 0, text, exit_code=0))
+    # a program's help asked for, and search hits that name such messages, are output
+    for text in (
+        "usage: grep [-abcdDEFGHhIiJLlMmnOopqRSsUVvwXxZz] [-A num] [-B num]",
+        'src/opts.c:10:    fprintf(stderr, "%s: invalid option", prog);',
+        "docs/cli.md:4: Try 'sleepd --help' for help.",
+        "tests/test_imports.py:3: # python: No module named pytest",
+    ):
+        assert not is_failed_result(_result(1, 0, text, exit_code=0))
+
+
+def test_coloured_and_linter_diagnostics_behind_a_pipe_are_an_error() -> None:
+    # f/awesome-chatgpt-prompts af_bec17cde9f line 150 (`npx tsc --noEmit --pretty 2>&1 |
+    # head -30`: tsc colours its diagnostics) and JanDeDobbeleer 27_d853466055 line 207
+    # (`… golangci-lint run 2>&1 | tail -3`)
+    tsc = (
+        "\x1b[96msrc/__tests__/api/admin-categories.test.ts\x1b[0m:\x1b[93m29\x1b[0m:"
+        "\x1b[93m39\x1b[0m - \x1b[91merror\x1b[0m\x1b[90m TS2345: \x1b[0mArgument of type "
+        "'null' is not assignable to parameter of type 'NextMiddleware'.\n\n\x1b[7m29\x1b[0m"
+        "     vi.mocked(auth).mockResolvedValue(null);\n"
+    )
+    lint = "config\\segment.go\n^\n1 issues:\n* gofmt: 1"
+    for command, output in (
+        ("npx tsc --noEmit --pretty 2>&1 | head -30", tsc),
+        ("gofmt -l . ; golangci-lint run 2>&1 | tail -3", lint),
+    ):
+        result = _result(2, 1, output)
+        assert is_failed_result(result, _bash(1, command))
+        assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+    # a clean type check, and a linter that found nothing, behind the same pipes
+    assert not is_failed_result(_result(2, 1, ""), _bash(1, "npx tsc --noEmit 2>&1 | head"))
+    clean = "0 issues."
+    assert not is_failed_result(_result(2, 1, clean), _bash(1, "golangci-lint run | tail -3"))
+
+
 def _bash(i: int, command: str) -> EventView:
     return _call(i, "Bash", json.dumps({"command": command}))
 
