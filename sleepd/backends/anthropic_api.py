@@ -124,8 +124,11 @@ class AnthropicBackend:
                 model=params["model"],
                 latency_s=time.monotonic() - started,
                 retry_after_s=retry_after_seconds(exc),
-                # a request that timed out may still have been answered, and billed
-                bill_unknown=kind is FailureKind.TIMEOUT,
+                # a request that timed out may still have been answered, and billed, as
+                # may each try the SDK made of it before giving up
+                unreported_requests=(
+                    1 + self.client.max_retries if kind is FailureKind.TIMEOUT else 0
+                ),
             )
         except UNREADABLE_ANSWER as exc:  # a body the SDK could not decode
             return unreadable_answer(exc, backend=self.name, model=params["model"])

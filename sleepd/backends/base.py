@@ -128,10 +128,11 @@ class ModelResponse:
     raw_id: str | None = None
     #: Seconds the provider asked us to wait (rate limits), when it said so.
     retry_after_s: float | None = None
-    #: The request reached the provider, which may have billed it, and no usage came
-    #: back (a timeout, an answer that could not be read): the budget charges the
-    #: call's reservation, its worst case, so a cap holds whatever the bill was.
-    bill_unknown: bool = False
+    #: Requests of this call that reached the provider, which may have billed each,
+    #: with no usage reported: an answer that could not be read, a CLI run that ended
+    #: without its report (1), a timeout after the SDK's own retries (each try). The
+    #: budget charges the call's reservation, its worst case, once for each.
+    unreported_requests: int = 0
 
     @classmethod
     def measured(cls, usage: Usage, **fields: Any) -> ModelResponse:
@@ -147,6 +148,11 @@ class ModelResponse:
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+    @property
+    def bill_unknown(self) -> bool:
+        """The provider may have billed this call, and nobody said for how much."""
+        return self.unreported_requests > 0
 
     @property
     def total_tokens(self) -> int:
@@ -168,7 +174,7 @@ class ModelResponse:
         simulated: bool = False,
         latency_s: float = 0.0,
         retry_after_s: float | None = None,
-        bill_unknown: bool = False,
+        unreported_requests: int = 0,
     ) -> ModelResponse:
         return cls(
             text="",
@@ -179,7 +185,7 @@ class ModelResponse:
             failure_detail=detail[:500],
             latency_s=latency_s,
             retry_after_s=retry_after_s,
-            bill_unknown=bill_unknown,
+            unreported_requests=unreported_requests,
         )
 
 
@@ -260,7 +266,7 @@ def unreadable_answer(exc: Exception, *, backend: str, model: str) -> ModelRespo
     clear line instead of an exception that would stop the night."""
     detail = f"the provider's answer could not be read ({type(exc).__name__}: {exc})"
     return ModelResponse.failed(
-        FailureKind.BAD_OUTPUT, detail[:300], backend=backend, model=model, bill_unknown=True
+        FailureKind.BAD_OUTPUT, detail[:300], backend=backend, model=model, unreported_requests=1
     )
 
 
@@ -271,7 +277,7 @@ def ran_without_report(response: ModelResponse) -> ModelResponse:
     error of its own, such as a refused login, keeps its reported figures)."""
     unread = response.failure in (FailureKind.TIMEOUT, FailureKind.BAD_OUTPUT)
     if unread and response.total_tokens == 0 and response.cost_usd == 0:
-        return replace(response, bill_unknown=True)
+        return replace(response, unreported_requests=1)
     return response
 
 

@@ -9,9 +9,11 @@ hands the row to a `Ledger` (the database one writes a round's rows in one trans
 Concurrent callers share one lock, so the sum of reservations in flight plus the spend so
 far is never above a cap. A call that somehow costs more than its reservation (a backend
 whose estimate was not a bound) is counted in `overruns` and charged in full. A call
-whose bill nobody reported (`ModelResponse.bill_unknown`: it timed out, or its answer
-could not be read, after the request went out) is charged its whole reservation, and its
-ledger row carries that charge: the provider may have billed it in full.
+whose bill nobody reported (`ModelResponse.unreported_requests`: it timed out, or its
+answer could not be read, after the request went out) is charged its whole reservation
+for each request that went out (the SDKs retry a timed-out request), and its ledger row
+carries that charge: the provider may have billed each in full. Charged past its
+reservation, it counts in `overruns`.
 
 `OutputForecast` (measured output sizes per role and model, a high quantile with a
 margin) plans the dry run's cost. It also lets a night near its cap keep going without
@@ -331,9 +333,12 @@ class BudgetGuard:
             # no bill is negative or endless: a figure that could lower what was counted,
             # or stop every later check from refusing, charges what was reserved instead
             usd = reservation.usd if reservation is not None else 0.0
-        if response.bill_unknown and reservation is not None:
-            # billed or not, nobody said: the worst case it was allowed is what it cost
-            usd, tokens = max(usd, reservation.usd), max(tokens, reservation.tokens)
+        unreported = response.unreported_requests
+        if unreported > 0 and reservation is not None:
+            # billed or not, nobody said: the worst case it was allowed is what each of
+            # its requests cost
+            usd = max(usd, reservation.usd * unreported)
+            tokens = max(tokens, reservation.tokens * unreported)
         with self._lock:
             if reservation is not None:
                 self._reserved.pop(reservation.id, None)

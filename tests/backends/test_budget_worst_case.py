@@ -256,6 +256,29 @@ def test_a_call_whose_bill_nobody_reported_is_charged_its_worst_case() -> None:
     assert guard.reserved_usd == 0 and guard.overruns == 0
 
 
+def test_a_timeout_the_sdk_retried_is_charged_for_every_try() -> None:
+    """Each try the SDK made of a timed-out request may have been answered and billed:
+    the spend counts all of them, past the one reservation if need be (an overrun), and
+    the next call is refused when that took it to the cap."""
+    server = SilentAnthropic().start()
+    ledger = MemoryLedger()
+    try:
+        backend = AnthropicBackend(api_key="k", base_url=server.url, max_retries=2, timeout_s=0.3)
+        worst = backend.estimate(request(0)).cost_usd
+        guard = BudgetGuard(BudgetCaps(max_usd=worst * 3.5), ledger)
+        guarded = GuardedBackend(backend, guard)
+        timed_out = guarded.complete(request(0))
+        tries = len(server.seen("/v1/messages"))
+        refused = guarded.complete(request(1))
+    finally:
+        server.release.set()
+        server.stop()
+    assert timed_out.failure is FailureKind.TIMEOUT and tries == 3
+    assert guard.spent_usd == pytest.approx(3 * worst) and guard.overruns == 1
+    assert refused.failure is FailureKind.BUDGET
+    assert len(ledger.entries) == 1
+
+
 # -- a kill in the middle of a round ---------------------------------------------------
 
 CHILD = textwrap.dedent(
