@@ -16,8 +16,10 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   the hard turns, as `sleepd mine` does with `mining.model_assisted` on, and the figures
   are its;
 * episode outcomes (new_task turns): accuracy and the `unknown` rate;
-* tool errors: root / knock_on / benign accuracy, and the precision of the top-10
-  failure patterns (the share of their occurrences a person labelled `root`).
+* tool errors: root / knock_on / benign accuracy, the results read as errors that no
+  label marks (every error-like result is labelled, so each is a false alarm; listed by
+  `--mistakes` for the tuning set), and the precision of the top-10 failure patterns
+  (the share of their occurrences a person labelled `root`).
 
 Reported for: all files; the tuning set (files without `held_out`); each held-out batch
 (grouped by the value of its `held_out` key, e.g. "set 2 …"); and each source group (the
@@ -183,6 +185,8 @@ class Predictions:
     outcomes: dict[tuple[str, int], str] = field(default_factory=dict)
     #: (transcript, call_id) → root | knock_on | benign | none
     errors: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (transcript, call_id) → the head of a result read as an error (for `--mistakes`)
+    error_heads: dict[tuple[str, str], str] = field(default_factory=dict)
     #: top-10 recurring patterns: each a list of (transcript, call_id) occurrences
     top_patterns: list[list[tuple[str, str]]] = field(default_factory=list)
     top_patterns_any: list[list[tuple[str, str]]] = field(default_factory=list)
@@ -284,6 +288,8 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
                     call_key[view.id] = key2
                     verdict = verdicts.get(view.id)
                     pred.errors[key2] = verdict.kind if verdict else "none"
+                    if verdict:
+                        pred.error_heads[key2] = view.text[:90]
             for min_count, target in ((2, pred.top_patterns), (1, pred.top_patterns_any)):
                 for row in top_patterns(engine, limit=10, now=LATER, min_count=min_count):
                     ids = db.scalars(
@@ -420,6 +426,16 @@ def report(
         )
     )
     files = {lab.transcript for lab in labels}
+    unlabelled = Counter(kind for key, kind in _unlabelled_errors(pred, gold_errors, files))
+    print(
+        f"tool results read as errors that no label marks (every error-like result is "
+        f"labelled, so each is a false alarm): {sum(unlabelled.values())}"
+        + (
+            f" ({', '.join(f'{k} x{n}' for k, n in unlabelled.most_common())})"
+            if unlabelled
+            else ""
+        )
+    )
     precision = _pattern_precision(pred.top_patterns, gold_errors, files)
     precision_any = _pattern_precision(pred.top_patterns_any, gold_errors, files)
     print(
@@ -585,6 +601,25 @@ def main() -> None:
                     name = lab.transcript.split("__")[-1][:24]
                     head = f"{name}:{error['line']} {error['kind']} -> {got}"
                     print(f"{head}: {error['text'][:90]!r}")
+        gold = {
+            (lab.transcript, str(e["call_id"])): e["kind"]
+            for lab in tuning
+            for e in lab.tool_errors
+        }
+        for key, kind in _unlabelled_errors(pred, gold, {lab.transcript for lab in tuning}):
+            name = key[0].split("__")[-1][:24]
+            print(f"{name}:{key[1]} none -> {kind}: {pred.error_heads.get(key, '')!r}")
+
+
+def _unlabelled_errors(
+    pred: Predictions, gold: dict[tuple[str, str], str], files: set[str]
+) -> list[tuple[tuple[str, str], str]]:
+    """Results of `files` read as errors that no label marks, in a stable order."""
+    return sorted(
+        (key, kind)
+        for key, kind in pred.errors.items()
+        if key[0] in files and kind != "none" and key not in gold
+    )
 
 
 if __name__ == "__main__":
