@@ -145,7 +145,15 @@ _FAILURE_LINE = re.compile(
     r"|^\S+: command not found\b"
     # tsc's diagnostics ("src/a.ts:29:39 - error TS2345: …") and golangci-lint's count
     r"|^\S+:\d+:\d+ - error TS\d+:"
-    r"|^[1-9]\d* issues?:$",
+    r"|^[1-9]\d* issues?:$"
+    # pytest's errors (a collection or fixture error: "==== 1 error in 0.12s ====", with
+    # -q "1 error in 0.12s", and its short summary "ERROR tests/test_a.py::test_b - …"),
+    # pip's "ERROR: Could not find a version …" and twine's "ERROR    HTTPError: 403 …"
+    r"|^=+ .*\b[1-9]\d* errors?\b"
+    r"|^[^\S\n]*[1-9]\d* errors? in [\d.]+s\b"
+    r"|^ERROR [\w./-]+\.py\b"
+    r"|^ERROR: \S"
+    r"|^ERROR\s+\w*(Error|Exception)\b",
     re.MULTILINE,
 )
 #: A run's own summary that nothing failed (a test run's; a linter's that fixed all it

@@ -660,6 +660,52 @@ def test_coloured_and_linter_diagnostics_behind_a_pipe_are_an_error() -> None:
     assert not is_failed_result(_result(2, 1, clean), _bash(1, "golangci-lint run | tail -3"))
 
 
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # handgemacht-ai 37f83ec9 line 225 (pytest asked for a file that is not there; the
+        # real call kept its exit code, here a pipe takes it)
+        (
+            "uv run pytest test/test_combined_transcript_link.py -v 2>&1 | tail -20",
+            "ERROR: file or directory not found: test/test_combined_transcript_link.py\n\n\n"
+            "============================= test session starts ==============================\n"
+            "platform darwin -- Python 3.12.7, pytest-8.4.0, pluggy-1.6.0\n"
+            "============================ no tests ran in 0.01s =============================",
+        ),
+        # pytest's own formats for an error outside a test (a collection error), with and
+        # without -q, and its short summary line
+        (
+            "python -m pytest tests/ 2>&1 | tail -5",
+            "ERROR tests/test_api.py - ModuleNotFoundError: No module named 'httpx'\n"
+            "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n"
+            "=============================== 1 error in 0.21s ===============================",
+        ),
+        ("pytest -q 2>&1 | tail -2", "1 error in 0.21s"),
+        # pip and twine refusing, behind `|| echo`
+        (
+            "pip install 'sleepd==9.9' || echo done",
+            "ERROR: Could not find a version that satisfies the requirement sleepd==9.9\ndone",
+        ),
+        (
+            "twine upload dist/* 2>&1 | tail -3",
+            "Uploading sleepd-0.1.0.tar.gz\nERROR    HTTPError: 403 Forbidden from "
+            "https://upload.example/legacy/",
+        ),
+    ],
+)
+def test_test_and_packaging_errors_behind_a_pipe_are_an_error(command: str, output: str) -> None:
+    result = _result(2, 1, output)
+    assert is_failed_result(result, _bash(1, command))
+
+
+def test_passing_runs_and_logged_errors_behind_a_pipe_are_not_an_error() -> None:
+    # a run whose summary has passes and no error, and an application's log lines
+    passing = "tests/test_api.py ....\n============================== 4 passed in 0.30s =="
+    assert not is_failed_result(_result(2, 1, passing), _bash(1, "pytest 2>&1 | tail -3"))
+    logged = "ERROR:root:retrying the upload\n  ERROR: indented, in a quoted block\n"
+    assert not is_failed_result(_result(2, 1, logged), _bash(1, "cat app.log | tail -2"))
+
+
 def _bash(i: int, command: str) -> EventView:
     return _call(i, "Bash", json.dumps({"command": command}))
 
