@@ -271,10 +271,11 @@ def unreadable_answer(exc: Exception, *, backend: str, model: str) -> ModelRespo
 
 
 def ran_without_report(response: ModelResponse) -> ModelResponse:
-    """A CLI run's response, marked `bill_unknown` when the run ended without a usage
-    report after it may have called the model: it ran past its time, or printed no
-    answer the backend could read (a CLI that could not start, or that reported an
-    error of its own, such as a refused login, keeps its reported figures)."""
+    """A CLI run's response, its one request counted as unreported
+    (`unreported_requests`) when the run ended without a usage report after it may have
+    called the model: it ran past its time, or printed no answer the backend could read
+    (a CLI that could not start, or that reported an error of its own, such as a refused
+    login, keeps its reported figures)."""
     unread = response.failure in (FailureKind.TIMEOUT, FailureKind.BAD_OUTPUT)
     if unread and response.total_tokens == 0 and response.cost_usd == 0:
         return replace(response, unreported_requests=1)
