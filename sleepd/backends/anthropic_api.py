@@ -35,7 +35,7 @@ from sleepd.backends.pricing import (
     reported_count,
     reported_model,
 )
-from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
+from sleepd.backends.sdk_errors import classify_sdk_error, failed_call
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 COUNT_CACHE_SIZE = 4096
@@ -116,19 +116,13 @@ class AnthropicBackend:
         try:
             message = self.client.messages.create(**params, extra_body=extra)
         except self._sdk.AnthropicError as exc:
-            kind, detail = classify_sdk_error(exc, self._sdk)
-            return ModelResponse.failed(
-                kind,
-                detail,
+            return failed_call(
+                exc,
+                self._sdk,
+                self.client,
                 backend=self.name,
                 model=params["model"],
-                latency_s=time.monotonic() - started,
-                retry_after_s=retry_after_seconds(exc),
-                # a request that timed out may still have been answered, and billed, as
-                # may each try the SDK made of it before giving up
-                unreported_requests=(
-                    1 + self.client.max_retries if kind is FailureKind.TIMEOUT else 0
-                ),
+                started=started,
             )
         except UNREADABLE_ANSWER as exc:  # a body the SDK could not decode
             return unreadable_answer(exc, backend=self.name, model=params["model"])

@@ -34,7 +34,7 @@ from sleepd.backends.pricing import (
     reported_count,
     reported_model,
 )
-from sleepd.backends.sdk_errors import classify_sdk_error, retry_after_seconds
+from sleepd.backends.sdk_errors import classify_sdk_error, failed_call
 
 DEFAULT_MODEL = "gpt-5-mini"
 CHAT_ENDPOINT: Literal["/v1/chat/completions"] = "/v1/chat/completions"
@@ -121,19 +121,8 @@ class OpenAIBackend:
         try:
             completion = self.client.chat.completions.create(**body)
         except self._sdk.OpenAIError as exc:
-            kind, detail = classify_sdk_error(exc, self._sdk)
-            return ModelResponse.failed(
-                kind,
-                detail,
-                backend=self.name,
-                model=body["model"],
-                latency_s=time.monotonic() - started,
-                retry_after_s=retry_after_seconds(exc),
-                # a request that timed out may still have been answered, and billed, as
-                # may each try the SDK made of it before giving up
-                unreported_requests=(
-                    1 + self.client.max_retries if kind is FailureKind.TIMEOUT else 0
-                ),
+            return failed_call(
+                exc, self._sdk, self.client, backend=self.name, model=body["model"], started=started
             )
         except UNREADABLE_ANSWER as exc:  # a body the SDK could not decode
             return unreadable_answer(exc, backend=self.name, model=body["model"])

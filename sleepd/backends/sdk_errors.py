@@ -6,9 +6,10 @@ and `response`, APITimeoutError, APIConnectionError), so one mapper serves both.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from sleepd.backends.base import FailureKind
+from sleepd.backends.base import FailureKind, ModelResponse
 
 
 def retry_after_seconds(exc: BaseException) -> float | None:
@@ -50,6 +51,25 @@ def classify_sdk_error(exc: BaseException, sdk: Any) -> tuple[FailureKind, str]:
             return FailureKind.TIMEOUT, detail
         return FailureKind.SERVER_ERROR, detail
     return FailureKind.SERVER_ERROR, f"{type(exc).__name__}: {exc}"
+
+
+def failed_call(
+    exc: BaseException, sdk: Any, client: Any, *, backend: str, model: str, started: float
+) -> ModelResponse:
+    """The failed response for an exception `sdk`'s `client` raised on a call begun at
+    `started` (`time.monotonic()`)."""
+    kind, detail = classify_sdk_error(exc, sdk)
+    return ModelResponse.failed(
+        kind,
+        detail,
+        backend=backend,
+        model=model,
+        latency_s=time.monotonic() - started,
+        retry_after_s=retry_after_seconds(exc),
+        # a request that timed out may still have been answered, and billed, as may
+        # each try the SDK made of it before giving up
+        unreported_requests=1 + client.max_retries if kind is FailureKind.TIMEOUT else 0,
+    )
 
 
 def _api_message(exc: BaseException) -> str:
