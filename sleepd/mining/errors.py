@@ -53,14 +53,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
-from sleepd.mining.signatures import SEARCH_PROGRAMS, is_shell_tool
+from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_shell_tool
 from sleepd.mining.tasks import command_of
 
 ErrorKind = Literal["root", "knock_on", "benign"]
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
-#: A terminal's colour and cursor codes: a coloured diagnostic starts with one.
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _KNOCK_ON = re.compile(
     r"Sibling tool call errored|Cancelled: parallel tool call|"
     r"user doesn'?t want to take this action right now|"
@@ -239,7 +237,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
         or _UNAVAILABLE.match(head)
-        or _HIDDEN_FAILURE.search("\n".join(_ANSI.sub("", head).splitlines()[:3]))
+        or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
     )
 
@@ -282,9 +280,9 @@ def output_shows_failure(text: str) -> bool:
     """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
     first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
     failed."""
-    lines = [ln for ln in _ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
+    lines = [ln for ln in ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
     if len(text) > 20000:
-        lines += [ln for ln in _ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
+        lines += [ln for ln in ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
     read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
     return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)
 

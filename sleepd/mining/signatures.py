@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from harvesters.base import CLIPPED_NOTE
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: A terminal's colour and cursor codes (errors.py reads past them too).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _TIMESTAMP = re.compile(
     r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b"
@@ -373,7 +374,7 @@ def normalize(line: str) -> str:
         line = f"command not found: {program.rsplit('/', 1)[-1]}"
     else:
         line = _shell_words(line)
-    text = _ANSI.sub("", line)
+    text = ANSI.sub("", line)
     text = _UUID.sub("<uuid>", text)
     text = _TIMESTAMP.sub("<ts>", text)
     text = _QUOTED.sub("<q>", text)
@@ -439,7 +440,7 @@ _WARNING_LINE = re.compile(
 def _printed_lines(text: str) -> list[str]:
     """The output's non-blank lines as a terminal showed them (no colour codes, no
     Claude Code tags, a time-limit note on a line of its own)."""
-    plain = _TOOL_USE_ERROR_TAG.sub("", _ANSI.sub("", text))
+    plain = _TOOL_USE_ERROR_TAG.sub("", ANSI.sub("", text))
     plain = _TIMED_OUT_PREFIX.sub(r"\1\n", plain, count=1)
     return [ln for ln in plain.splitlines() if ln.strip()]
 
