@@ -49,7 +49,7 @@ def tasks_list(
 ) -> None:
     """List mined tasks, recurring or one-off (never their judge specs' internals)."""
     from sleepd.config import load_config
-    from sleepd.mining.figures import task_rows
+    from sleepd.mining.figures import task_rows, why_no_tasks
     from sleepd.store.fastread import open_reader
 
     cfg = load_config()
@@ -63,13 +63,16 @@ def tasks_list(
             project=project,
             limit=limit,
         )
+        empty = (
+            "" if rows or json_out else why_no_tasks(db, min_recurrence=cfg.mining.min_recurrence)
+        )
     finally:
         db.close()
     if json_out:
         emit_json(rows)
         return
     if not rows:
-        typer.echo("no tasks (run `sleepd mine` after `sleepd harvest`)", err=True)
+        typer.echo(empty, err=True)
         return
     from rich.text import Text
 

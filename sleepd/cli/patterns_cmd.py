@@ -19,7 +19,7 @@ def patterns(
 ) -> None:
     """Recurring error signatures: counts, last 7 days vs the 7 before, an example."""
     from sleepd.config import load_config
-    from sleepd.mining.figures import top_patterns
+    from sleepd.mining.figures import top_patterns, why_no_patterns
     from sleepd.store.fastread import open_reader
 
     db = open_reader(load_config(), missing_ok=False)
@@ -27,6 +27,7 @@ def patterns(
     try:
         # one more than asked: whether the list goes on past the limit
         rows = top_patterns(db, project=project, limit=limit + 1, min_count=1 if show_all else 2)
+        empty = "" if rows or json_out else why_no_patterns(db, project=project, show_all=show_all)
     finally:
         db.close()
     more, rows = len(rows) > limit, rows[:limit]
@@ -34,11 +35,7 @@ def patterns(
         emit_json([r.to_dict() for r in rows])
         return
     if not rows:
-        typer.echo(
-            "no recurring failure patterns (`--all` shows those seen once; "
-            "run `sleepd mine` after `sleepd harvest`)",
-            err=True,
-        )
+        typer.echo(empty, err=True)
         return
     from rich.text import Text
 

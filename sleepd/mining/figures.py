@@ -221,3 +221,64 @@ def _fill_typed(reader: Any, rows: list[dict[str, Any]], founders: dict[int, int
         ]
         references = [texts.get(founder, ""), *others[:1]]
         row["template"]["typed"] = typed_part(row["intent"] or "", [r for r in references if r])
+
+
+_NOTHING_MINED = "nothing mined yet (run `sleepd mine` after `sleepd harvest`)"
+
+
+def why_no_tasks(db: Any, *, min_recurrence: int) -> str:
+    """Why `sleepd tasks list` shows nothing, in one line a person can act on: nothing
+    mined yet, filters that match none of the tasks there are, or episodes none of which
+    became a task (a task is a request that recurred, or one that failed clearly)."""
+    reader = as_reader(db)
+    episodes = int(reader.scalar("SELECT count(*) FROM episodes") or 0)
+    if not episodes:
+        return f"no tasks: {_NOTHING_MINED}"
+    tasks = int(reader.scalar("SELECT count(*) FROM tasks WHERE active = TRUE") or 0)
+    if tasks:
+        return f"no task matches --split/--project ({tasks} {_plural(tasks, 'task')} in all)"
+    failed = int(reader.scalar("SELECT count(*) FROM episodes WHERE outcome = 'failure'") or 0)
+    kinds = int(reader.scalar("SELECT count(*) FROM task_clusters") or 0)
+    recurred = int(
+        reader.scalar(
+            "SELECT count(*) FROM task_clusters WHERE size >= :n AND session_count >= 2",
+            {"n": min_recurrence},
+        )
+        or 0
+    )
+    return (
+        f"no tasks yet: of {episodes} {_plural(episodes, 'episode')} mined, {failed} ended in "
+        f"failure, and {recurred} of {kinds} kinds of request recurred (asked {min_recurrence} "
+        "times or more, in two sessions or more); a task is a request that recurred, or one "
+        "that failed clearly"
+    )
+
+
+def why_no_patterns(db: Any, *, project: str | None, show_all: bool) -> str:
+    """Why `sleepd patterns` shows nothing, in one line: nothing mined yet, no failure
+    found (in the project asked for), or failures seen once only, which the default list
+    leaves out."""
+    reader = as_reader(db)
+    if not int(reader.scalar("SELECT count(*) FROM episodes") or 0):
+        return f"no failure patterns: {_NOTHING_MINED}"
+    where, params = "", {}
+    if project:
+        where, params = " WHERE project_path = :project", {"project": project_root(project)}
+    seen = int(
+        reader.scalar(f"SELECT count(DISTINCT pattern_id) FROM pattern_occurrences{where}", params)
+        or 0
+    )
+    scope = " in this project" if project else ""
+    if not seen or show_all:
+        return (
+            f"no failure patterns{scope}: no failure found "
+            "(knock-on and benign tool errors make none)"
+        )
+    return (
+        f"no recurring failure patterns{scope}: {seen} {_plural(seen, 'pattern')} seen once "
+        "(`--all` lists them)"
+    )
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"

@@ -71,3 +71,36 @@ def test_plain_output_and_missing_task(app: typer.Typer, db_engine: Engine) -> N
     assert code == 0 and "ImportError" in out
     code, _, err = run(app, "tasks", "show", "999")
     assert code == 3 and "no task with id 999" in err
+
+
+def test_empty_lists_say_why(app: typer.Typer, db_engine: Engine) -> None:
+    """An empty `tasks list` or `patterns` says which of the reasons holds: nothing mined,
+    filters that match none of what is there, or mined work of which nothing qualified."""
+    code, _, err = run(app, "tasks", "list")
+    assert code == 0 and "nothing mined yet" in err
+    code, _, err = run(app, "patterns")
+    assert code == 0 and "nothing mined yet" in err
+
+    # one request that went well and one tool error: no task, one pattern seen once
+    b = SessionBuilder().prompt("Add a dark theme to the settings page")
+    b.bash("python x.py", "ImportError: cannot import", exit_code=1).say("Done: dark theme added.")
+    b.prompt("thanks, perfect")
+    b.save(db_engine)
+    assert run(app, "mine")[0] == 0
+    code, _, err = run(app, "tasks", "list")
+    assert code == 0 and "nothing mined" not in err
+    assert "no tasks yet: of 1 episode mined, 0 ended in failure" in err
+    assert "0 of 1 kinds of request recurred" in err
+    code, _, err = run(app, "patterns")
+    assert code == 0 and "1 pattern seen once" in err and "--all" in err
+    code, _, err = run(app, "patterns", "--project", "/elsewhere")
+    assert code == 0 and "no failure patterns in this project: no failure found" in err
+
+
+def test_an_empty_filtered_task_list_says_what_there_is(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    seed(db_engine)
+    assert run(app, "mine")[0] == 0
+    code, _, err = run(app, "tasks", "list", "--project", "/nowhere")
+    assert code == 0 and "no task matches --split/--project (1 task in all)" in err
