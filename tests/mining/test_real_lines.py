@@ -1584,9 +1584,28 @@ def test_a_pronoun_in_a_long_turn_is_no_certain_reference_to_the_previous_one() 
         "model"
     )
     assert _decide(text).hard
-    # a short step on a thing the agent named is certain: chikachow "Fix that gh auth"
+    # a short step on a thing the agent named: chikachow "Fix that gh auth"
     short = _decide("Fix that gh auth", agent_text="The remaining blocker is gh auth.")
-    assert short.kind is TurnKind.FOLLOW_UP and not short.hard
+    assert short.kind is TurnKind.FOLLOW_UP and short.confidence > _decide(text).confidence
+
+
+def test_a_turn_no_cue_decided_is_left_to_the_model() -> None:
+    """Where the rules read a turn by position and a pronoun alone, or fall through to the
+    last default after the agent finished, they were right on few turns of new authors:
+    such turns are hard, for the model-assisted path."""
+    # held-out set 3 (JanDeDobbeleer/oh-my-posh), a correction read as going on with the task
+    on_main = _decide(
+        "but I'm on main here, I added it nromally.",
+        agent_text="The file is uncommitted on `next`. Want me to commit it there?",
+    )
+    assert on_main.kind is TurnKind.FOLLOW_UP and on_main.hard
+    # held-out set 5 (tslateman/duet 8d_8e47a114e5 line 138): "this" is the formatting the
+    # agent had just done, read as a new subject (the person's next step on that work)
+    hook = _decide(
+        "can we add this as a git hook rule?",
+        agent_text="Done. README is formatted — ready to commit when you are.",
+    )
+    assert hook.kind is TurnKind.NEW_TASK and hook.hard
 
 
 def test_a_pronoun_after_a_thing_the_turn_named_points_at_that_thing() -> None:
