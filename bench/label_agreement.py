@@ -77,11 +77,19 @@ def has_typed_turn(path: Path) -> bool:
     return False
 
 
-def draw_sample(fixtures: Path, seed: int = SEED, size: int = SAMPLE_SIZE) -> list[str]:
-    """Transcripts (`claude/…` or `codex/…`) for the second labelling, in draw order."""
+def draw_sample(
+    fixtures: Path,
+    seed: int = SEED,
+    size: int = SAMPLE_SIZE,
+    exclude: frozenset[str] = frozenset(),
+) -> list[str]:
+    """Transcripts (`claude/…` or `codex/…`) for the second labelling, in draw order.
+    `exclude`: transcripts that were not there when a recorded sample was drawn."""
     by_owner: dict[str, list[str]] = defaultdict(list)
     for tool in ("claude", "codex"):
         for path in sorted((fixtures / tool).glob("*.jsonl")):
+            if f"{tool}/{path.name}" in exclude:
+                continue
             if path.stat().st_size > MAX_BYTES or not has_typed_turn(path):
                 continue
             by_owner[owner(path.name)].append(f"{tool}/{path.name}")
