@@ -40,6 +40,9 @@ MODE_SWITCHES: frozenset[str] = frozenset({"plan"})
 _TAG = re.compile(
     r"<(command-name|command-message|command-args)>(.*?)</\1>", re.DOTALL | re.IGNORECASE
 )
+#: The marks of a Claude Code terminal: its messages and tool calls (⏺, ●), their results
+#: (⎿) and its thinking (✻, ✽).
+_TRANSCRIPT_MARKS = re.compile(r"[⏺⎿✻✽]|^\s*●", re.MULTILINE)
 _PLAIN = re.compile(r"^\s*/([A-Za-z][\w:.-]{0,63})(?:[ \t]+(.*))?\s*$", re.DOTALL)
 
 
@@ -239,6 +242,11 @@ def parse_command(text: str) -> SlashCommand | None:
         # nor is a shell prompt that shows its folder, pasted with what it ran
         # ("/work $ ping www.googleapis.com")
         if _PROMPT_AFTER_FOLDER.match(first_line):
+            return None
+        # nor is an agent's terminal pasted back from elsewhere, which opens with the command
+        # typed there and goes on with what the agent printed ("/sequant:setup ⏺ I'll run
+        # the Sequant setup …"): Claude Code marks its messages and results with these
+        if _TRANSCRIPT_MARKS.search(match.group(2) or ""):
             return None
         return SlashCommand(name=match.group(1), args=(match.group(2) or "").strip())
     return None

@@ -120,7 +120,13 @@ _HIDDEN_FAILURE = re.compile(
     # the shell named by its path ("/bin/bash: line 1: ps: command not found")
     r"|^/[\w./-]*/(ba|z|da|k|fi)?sh: \S.*(No such file or directory|command not found|"
     r"Permission denied)"
-    r"|^FAILED: \S",
+    r"|^FAILED: \S"
+    # GitHub's API refusing the request, whether `gh api` or curl asked ("{"message":"Not
+    # Found","documentation_url":"https://docs.github.com/rest/…","status":"404"}"), and
+    # gh's own line for it ("gh: Not Found (HTTP 404)"), both printed with exit 0 behind
+    # a pipe
+    r'|^\{\s*"message":\s*"[^"\n]{1,200}",\s*"documentation_url":\s*"https://docs\.github\.com/'
+    r"|^gh: [^\n]{1,200}\(HTTP [45]\d\d\)",
     re.MULTILINE,
 )
 #: An output line in which a program says that it (or the tests it ran) failed, as

@@ -564,7 +564,11 @@ _FAILURE_REPORT = re.compile(
     r"old|issues?|problems?|bugs?|\d{3})\b)"
     r"|\b(i|we) (get|got|see|saw)\b[^.?!\n]{0,40}\b(error|exception|warning|failure|crash|"
     r"blank|nothing|404|500|undefined|null|nan)\b"
-    r"|\b(it|this|that|the \w+( (?!(still|also|now|just|only|never|always|really)\b)\w+)?) "
+    # ("that" opening a relative clause, "a diagram that shows our design", "an endpoint
+    # that returns the users", describes what to build: a request, no report)
+    r"|\b(it|this|(?:(?<![a-z] )|(?<=\bbut )|(?<=\band )|(?<=\bnow )|(?<=\bso )|(?<=\bstill ))"
+    r"that|the \w+( (?!(still|also|now|just|only|never|"
+    r"always|really)\b)\w+)?) "
     r"(says|shows|throws|gives|returns|prints|crashes|crashed|"
     r"fails|"
     r"failed|breaks|broke|hangs|freezes)\b"
@@ -2133,6 +2137,10 @@ def _requests_more(text: str) -> bool:
         # one clause ("great job, now add a dark mode"): what follows the verdict's words
         # asks for more only when it is a request
         rest = _APPROVAL_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
+        if rest == text.strip(" .,!;:-\n"):
+            # the verdict was read from the whole clause ("OK, make sure the beads are
+            # correct in both projects."): what follows its acknowledgement is what it asks
+            rest = _ACK_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
         if rest == text.strip(" .,!;:-\n") or not (
             _IMPERATIVE.search(rest) or _REQUEST.search(rest) or _sets_next_work(rest)
         ):
@@ -2148,6 +2156,8 @@ def _requests_more(text: str) -> bool:
     return _word_count(rest) >= 3
 
 
+#: An acknowledgement opening a clause, with the comma that ends it ("OK, …", "sure, …").
+_ACK_HEAD = re.compile(r"^\W*(ok|okay|alright|all right|sure|yes|yep|yeah)\b\s*[,:;-]\s*", re.I)
 #: The verdict said again in other words ("it works perfectly", "works great now").
 _MORE_PRAISE = re.compile(
     r"^\W*((it|that|this|everything|all)\s+)?(works|worked|is working|runs|looks)\s+"

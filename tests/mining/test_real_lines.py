@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from sleepd.mining.commands import family_name, parse_command, runs_saved_prompt
+from sleepd.mining.commands import SlashCommand, family_name, parse_command, runs_saved_prompt
 from sleepd.mining.episodes import EventView, is_interrupt, is_typed_prompt, segment
 from sleepd.mining.errors import (
     is_benign_exit,
@@ -5439,3 +5439,55 @@ def test_an_attachment_alone_is_no_request() -> None:
     assert not readable("[document: application/pdf, 91311 bytes]")
     assert not readable("[image: image/png, 66273 bytes]")
     assert readable("[document: application/pdf, 91311 bytes]\nsummarise this paper")
+
+
+def test_github_refusing_an_api_call_behind_a_pipe_is_an_error() -> None:
+    """Set 8 (admarble/sequant 31_2247b8093c lines 29-30): `gh api …/issues/405/comments
+    --jq … 2>/dev/null | head -300` printed GitHub's 404 body and exited 0."""
+    body = (
+        '{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/'
+        'comments#list-issue-comments","status":"404"}'
+    )
+    command = "gh api repos/tonypls/sequant/issues/405/comments --jq '.[].body' 2>/dev/null"
+    call = _bash(1, command + " | head -300")
+    assert is_failed_result(_result(2, 1, body), call)
+    assert judge_errors([call, _result(2, 1, body)]).verdicts[2].kind == "root"
+    # gh's own line for it, and curl asking the same API
+    assert is_failed_result(_result(2, 1, "gh: Not Found (HTTP 404)"), _bash(1, "gh api x || true"))
+    curl = _bash(1, "curl -s https://api.github.com/repos/o/r")
+    assert is_failed_result(_result(2, 1, body.replace("404", "403")), curl)
+    # a body that only quotes such a message further down, and a listing of issues, are not
+    listing = '[{"number":405,"title":"docs","state":"open","message":"Not Found in docs"}]'
+    assert not is_failed_result(_result(2, 1, listing), _bash(1, "gh api repos/o/r/issues"))
+    quoted = 'grep result:\n  docs.md: {"message":"Not Found","documentation_url":"https://docs.github.com/"}'
+    assert not is_failed_result(_result(2, 1, quoted), _bash(1, "rg -n Not docs | head"))
+
+
+def test_a_relative_clause_describing_what_to_build_is_no_failure_report() -> None:
+    """Set 8 (admarble/sequant c3_f64b6697ce line 72): "that shows" opens a relative
+    clause of the request, not a report of what the work shows."""
+    answer = "Here is the assessment: the plugin layer is solid, the state layer is thin."
+    for request in (
+        "can you create a diagram that shows our ideal architecture design?",
+        "add an endpoint that returns the users of a team",
+        "write a script that prints the totals per day",
+    ):
+        assert kind_of(request, agent_text=answer) is TurnKind.NEW_TASK, request
+    # "that" as the thing the agent made, alone or after a conjunction, still reports
+    for report in ("that shows an error now", "but that returns 404", "hmm, that throws"):
+        assert kind_of(report, agent_text=DONE) is TurnKind.CORRECTION, report
+
+
+def test_a_pasted_terminal_that_opens_with_a_command_is_no_command() -> None:
+    """Set 8 (admarble/sequant 2d_0decedb231 line 36): a run of `/sequant:setup` in
+    another terminal pasted whole, Claude Code's marks and all, is not that command typed
+    here."""
+    pasted = (
+        "/sequant:setup ⏺ I'll run the Sequant setup. Let me start by checking prerequisites"
+        " and detecting your project.\n  ⎿  Running PreToolUse hook…"
+    )
+    assert parse_command(pasted) is None
+    assert parse_command("/sequant:setup --force") == SlashCommand("sequant:setup", "--force")
+    assert parse_command("/fix the ● bullet rendering") == SlashCommand(
+        "fix", "the ● bullet rendering"
+    )
