@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from sleepd.redaction.entropy import shannon_entropy
+from sleepd.redaction.entropy import looks_random, shannon_entropy
 from sleepd.redaction.keywords import KeywordIndex
 from sleepd.redaction.rules import Allowlist, Rule, RuleSet, default_rules
 
@@ -231,7 +231,13 @@ class Redactor:
         secret = text[span[0] : span[1]]
         if rule.entropy is not None and shannon_entropy(secret) <= rule.entropy:
             return False
-        if rule.id in _GENERIC_NEEDS_DIGIT and not any(c.isdigit() for c in secret):
+        if (
+            rule.id in _GENERIC_NEEDS_DIGIT
+            and not any(c.isdigit() for c in secret)
+            and not looks_random(secret)
+        ):
+            # a name assigned to a key ("api_key = apiKeyFromEnv") is no secret; letters that
+            # change case at random ("client_secret=ocXwvFDovohx…") are, digits or not
             return False
         if _allowed(self._ruleset.allowlist, secret, text, match):
             return False

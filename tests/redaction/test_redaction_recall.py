@@ -14,11 +14,11 @@ from sleepd.redaction import RedactionStats, Redactor
 from .corpus_text import corpus_strings
 from .planted import KINDS, planted_corpus
 
-#: Measured recall on the planted corpus is 142/144 (98.6 %). The two misses are
-#: letters-only keys (Google, Hugging Face) inside doubly escaped JSON, where the
-#: vendored rules' terminator does not expect a backslash and the generic rule
-#: requires a digit (as gitleaks does).
-EXPECTED_HITS = 142
+#: Every planted secret is found. The last two to be (letters-only keys of Google and
+#: Hugging Face inside doubly escaped JSON, where the vendored rules' terminator does not
+#: expect a backslash) are found by the generic rule since it takes a digitless value
+#: whose letters look random (`entropy.looks_random`), where gitleaks asks for a digit.
+EXPECTED_HITS = 144
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def test_redacted_text_never_contains_a_planted_secret(redactor: Redactor) -> No
     cases = planted_corpus()
     blob = "\n".join(c.text for c in cases)
     redacted = redactor.redact(blob)[0]
-    # The two known misses (see EXPECTED_HITS) are the only survivors.
+    # The known misses (see EXPECTED_HITS), if any, are the only survivors.
     survivors = [c.kind for c in cases if c.secret in redacted]
     assert len(survivors) == len(cases) - EXPECTED_HITS, survivors
 
