@@ -39,6 +39,4 @@ def looks_random(text: str) -> bool:
     # short words change case as often ("ThisIsAVeryLongName"), but never put two capitals
     # side by side as often as chance does
     capitals = sum(a.isupper() and b.isupper() for a, b in pairs)
-    return (
-        switches / len(pairs) >= RANDOM_CASE_SWITCHES and capitals / len(pairs) >= RANDOM_PAIRS
-    )
+    return switches / len(pairs) >= RANDOM_CASE_SWITCHES and capitals / len(pairs) >= RANDOM_PAIRS
