@@ -99,6 +99,17 @@ META_PREFIX = re.compile(
 )
 
 
+def _reported_unsuccessful(result: object, text: str) -> bool:
+    """The record's structured result says the call failed, though its block carries no
+    `is_error`: Claude Code's task tools answer `{"success": false, "error": "Task not
+    found"}` and show only the error. The error must be the block's text, so a result
+    of another block is never read for this one."""
+    if not isinstance(result, dict) or result.get("success") is not False:
+        return False
+    error = result.get("error")
+    return isinstance(error, str) and bool(error.strip()) and error.strip() in text[:2000]
+
+
 def _written_by_the_program(rec: dict[str, Any]) -> bool:
     """Claude Code 2.1 says where a user record came from: `origin.kind` ("human", or
     "task-notification", "peer" … for what it wrote itself) and `promptSource` ("typed",
@@ -491,7 +502,11 @@ class _ClaudeFile:
         head = text[:200]
         match = _EXIT_CODE.match(head)
         exit_code = int(match.group(1)) if match else None
-        failed = block.get("is_error") is True or (exit_code is not None and exit_code != 0)
+        failed = (
+            block.get("is_error") is True
+            or (exit_code is not None and exit_code != 0)
+            or _reported_unsuccessful(rec.get("toolUseResult"), text)
+        )
         call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
         event = self._event(
             line, rec, eid, "tool_result", "tool", text,

@@ -157,7 +157,17 @@ _FAILURE_LINE = re.compile(
     r"|^[^\S\n]*[1-9]\d* errors? in [\d.]+s\b"
     r"|^ERROR [\w./-]+\.py\b"
     r"|^ERROR: \S"
-    r"|^ERROR\s+\w*(Error|Exception)\b",
+    r"|^ERROR\s+\w*(Error|Exception)\b"
+    # pytest's report of a failing test when its summary line was cut off: the exception
+    # line it marks with "E" ("E       AssertionError: assert …"), the test's file and line
+    # that raised ("tests/test_a.py:179: AssertionError"), and an error in a fixture
+    # ("____ ERROR at setup of test_drill ____")
+    r"|^E {3,}\w*(Error|Exception)\b"
+    r"|^[\w./-]+\.py:\d+: \w*(Error|Exception)$"
+    r"|^_+ ERROR at (setup|teardown) of \S"
+    # a web server's error page printed by an upload or a fetch ("<h1>400 File already
+    # exists …</h1>", "<title>502 Bad Gateway</title>")
+    r"|^\s*<(h1|title)>[45]\d\d [A-Z]",
     re.MULTILINE,
 )
 #: A run's own summary that nothing failed (a test run's; a linter's that fixed all it

@@ -218,6 +218,41 @@ def test_tool_results_errors_exit_codes_and_persisted_output(
     assert got[4].text_size == int(2.5 * (1 << 20))
 
 
+def test_a_result_its_record_reports_unsuccessful_is_an_error(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Claude Code's task tools leave `is_error` out and say `{"success": false, "error":
+    "Task not found"}` beside the block; the block shows only the error."""
+    path = session_file(tmp_path)
+
+    def result(uuid: str, call: str, text: str, outcome: Any) -> dict[str, Any]:
+        block = {"type": "tool_result", "tool_use_id": call, "content": text}
+        return rec("user", uuid, [block], toolUseResult=outcome)
+
+    make_jsonl(
+        path,
+        [
+            result("r1", "t1", "Task not found", {"success": False, "error": "Task not found"}),
+            # success, an error of another call, and shapes a hostile line may give
+            result("r2", "t2", "Updated task #4 status", {"success": True, "taskId": "4"}),
+            result("r3", "t3", "Updated task #5", {"success": False, "error": "Task not found"}),
+            result("r4", "t4", "ok", {"success": "false", "error": "ok"}),
+            result("r5", "t5", "ok", {"success": False, "error": ["ok"]}),
+            result("r6", "t6", "ok", [{"success": False, "error": "ok"}]),
+        ],
+    )
+    got = [(e.external_id, e.is_error) for e in events(read(path))]
+    assert got == [
+        ("r1", True),
+        ("r1:error", True),
+        ("r2", False),
+        ("r3", False),
+        ("r4", False),
+        ("r5", False),
+        ("r6", False),
+    ]
+
+
 def test_inline_old_sidechain_is_flagged(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
     path = session_file(tmp_path)
     make_jsonl(path, [rec("user", "u1", "search the repo for X", isSidechain=True)])

@@ -691,6 +691,28 @@ def test_coloured_and_linter_diagnostics_behind_a_pipe_are_an_error() -> None:
             "Uploading sleepd-0.1.0.tar.gz\nERROR    HTTPError: 403 Forbidden from "
             "https://upload.example/legacy/",
         ),
+        # shapes from blind set 7 (outside the repository; the values here are made up):
+        # pytest's report with its summary line cut off by `tail`, only its "E" line and
+        # the raising file and line; a fixture's error through `grep`; and an upload's
+        # error page, the server's HTML, through `tail`
+        (
+            "pytest tests/test_cards.py -v 2>&1 | tail -30",
+            '>       assert "legacy_flag" not in names\n'
+            "E       AssertionError: assert 'legacy_flag' not in ['id', 'deck_id']\n\n"
+            "tests/test_cards.py:179: AssertionError\n"
+            "=============================== warnings summary ===",
+        ),
+        (
+            "pytest tests/test_cards.py::test_drill -v 2>&1 | grep ERROR | head -15",
+            "tests/test_cards.py::test_drill ERROR          [100%]\n"
+            "______________ ERROR at setup of test_drill ______________\n"
+            "self = <sqlalchemy.engine.base.Connection object at 0x10a0>",
+        ),
+        (
+            "uvx twine upload --verbose dist/* 2>&1 | tail -8",
+            "         information.</title>\n          </head>\n          <body>\n"
+            "           <h1>400 File already exists ('sleepd-0.1.0-py3-none-any.whl', \n",
+        ),
     ],
 )
 def test_test_and_packaging_errors_behind_a_pipe_are_an_error(command: str, output: str) -> None:
@@ -702,6 +724,11 @@ def test_passing_runs_and_logged_errors_behind_a_pipe_are_not_an_error() -> None
     # a run whose summary has passes and no error, and an application's log lines
     passing = "tests/test_api.py ....\n============================== 4 passed in 0.30s =="
     assert not is_failed_result(_result(2, 1, passing), _bash(1, "pytest 2>&1 | tail -3"))
+    # a page that only names an error code in its text, and source that raises one
+    page = "<html><head><title>Status codes</title></head><body><h1>Errors</h1>404 …"
+    assert not is_failed_result(_result(2, 1, page), _bash(1, "curl -s https://x | head"))
+    source = "    raise ValueError('bad')\nE = 3  # the exponent\nsrc/a.py:12: raise …"
+    assert not is_failed_result(_result(2, 1, source), _bash(1, "rg -n raise src | head"))
     logged = "ERROR:root:retrying the upload\n  ERROR: indented, in a quoted block\n"
     assert not is_failed_result(_result(2, 1, logged), _bash(1, "cat app.log | tail -2"))
 
