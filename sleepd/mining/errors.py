@@ -54,7 +54,7 @@ from typing import Literal
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
 from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_shell_tool
-from sleepd.mining.tasks import command_of
+from sleepd.mining.tasks import command_of, full_command
 
 ErrorKind = Literal["root", "knock_on", "benign"]
 
@@ -273,6 +273,10 @@ def shell_command(call: EventView) -> str:
     return str(value).strip().splitlines()[0] if str(value).strip() else ""
 
 
+#: How much of a command is read for a pipe or an `|| true` (a heredoc script may be long).
+HIDDEN_EXIT_CHARS = 4000
+
+
 def exit_hidden(call: EventView) -> bool:
     """Only the output can tell whether the call's command failed: a pipe takes its
     status from the last command (`bun test 2>&1 | tail -5` exits 0 when the tests
@@ -280,7 +284,7 @@ def exit_hidden(call: EventView) -> bool:
     without it."""
     if not is_shell_tool(call.tool_name):
         return bool(_CODE_MODE_CMD.search(call.text[:4000]))
-    words = _words(command_of(call.text))
+    words = _words(full_command(call.text)[:HIDDEN_EXIT_CHARS])
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
         if word in ("|", "|&"):

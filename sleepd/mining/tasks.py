@@ -128,18 +128,26 @@ def local_commands_before(parts: Sequence[tuple[str, str]]) -> list[LocalCommand
 
 
 def command_of(call_text: str) -> str:
-    """The shell command of a tool call's input (JSON argument or plain text)."""
+    """The shell command of a tool call's input (JSON argument or plain text), as a line
+    to show: its first line, clipped."""
+    whole = full_command(call_text)
+    return whole.splitlines()[0][:MAX_COMMAND_CHARS] if whole else ""
+
+
+def full_command(call_text: str) -> str:
+    """The whole shell command of a tool call's input, every line of it: what decides how
+    it exits (`pytest … -v 2>&1 | tail -30` hides its status past any clip)."""
     text = call_text.strip()
     try:
         data = json.loads(text)
     except ValueError:
-        return text.splitlines()[0][:MAX_COMMAND_CHARS] if text else ""
+        return text
     if isinstance(data, dict):
         value = data.get("command", data.get("cmd", ""))
         if isinstance(value, list):
             value = " ".join(str(v) for v in value)
             value = value.removeprefix("bash -lc ").removeprefix("bash -c ")
-        return str(value).strip().splitlines()[0][:MAX_COMMAND_CHARS] if value else ""
+        return str(value).strip() if value else ""
     return ""
 
 

@@ -5518,3 +5518,21 @@ def test_a_pasted_terminal_that_opens_with_a_command_is_no_command() -> None:
     assert parse_command("/fix the ● bullet rendering") == SlashCommand(
         "fix", "the ● bullet rendering"
     )
+
+
+def test_a_pipe_far_into_a_long_command_still_hides_its_exit() -> None:
+    """A command is read whole for the pipe that takes its status: test ids made this one
+    longer than the line a task shows (blind set 7's shape; made-up names), and a script's
+    pipe may sit on its second line."""
+    ids = " ".join(f"tests/test_cards.py::test_card_model_keeps_its_{n}_column" for n in "ab")
+    long = f"pytest {ids} -v 2>&1 | tail -30"
+    output = (
+        "E       AssertionError: assert 'legacy' not in names\n"
+        "tests/test_cards.py:9: AssertionError"
+    )
+    assert len(long) > 120
+    assert is_failed_result(_result(2, 1, output), _bash(1, long))
+    script = "cd app\nnpm test 2>&1 | tail -5"
+    assert is_failed_result(_result(2, 1, " 3 failing\n"), _bash(1, script))
+    # the same outputs from commands that kept their exit status (0) are no failure
+    assert not is_failed_result(_result(2, 1, output), _bash(1, f"pytest {ids} -v"))
