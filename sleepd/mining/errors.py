@@ -262,7 +262,7 @@ def shell_command(call: EventView) -> str:
     """The shell command of a call: a shell tool's argument, or the command a Codex
     code-mode script runs (`tools.exec_command({"cmd": "…"})`)."""
     if is_shell_tool(call.tool_name):
-        return command_of(call.text)
+        return full_command(call.text)[:COMMAND_READ_CHARS]
     match = _CODE_MODE_CMD.search(call.text[:4000])
     if match is None:
         return ""
@@ -270,11 +270,12 @@ def shell_command(call: EventView) -> str:
         value = json.loads(match.group(1))
     except ValueError:
         return ""
-    return str(value).strip().splitlines()[0] if str(value).strip() else ""
+    return str(value).strip()[:COMMAND_READ_CHARS]
 
 
-#: How much of a command is read for a pipe or an `|| true` (a heredoc script may be long).
-HIDDEN_EXIT_CHARS = 4000
+#: How much of a command is read: for a pipe or an `|| true` that hides its status, and for
+#: the last command of a chain, which sets it (a heredoc script may be long).
+COMMAND_READ_CHARS = 4000
 
 
 def exit_hidden(call: EventView) -> bool:
@@ -284,7 +285,7 @@ def exit_hidden(call: EventView) -> bool:
     without it."""
     if not is_shell_tool(call.tool_name):
         return bool(_CODE_MODE_CMD.search(call.text[:4000]))
-    words = _words(full_command(call.text)[:HIDDEN_EXIT_CHARS])
+    words = _words(full_command(call.text)[:COMMAND_READ_CHARS])
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
         if word in ("|", "|&"):

@@ -135,20 +135,41 @@ def command_of(call_text: str) -> str:
 
 
 def full_command(call_text: str) -> str:
-    """The whole shell command of a tool call's input, every line of it: what decides how
+    """The whole shell command of a tool call's input, every line of it but the bodies of
+    its here-documents (data, not commands: a patch's `a || b` is no `||`): what decides how
     it exits (`pytest … -v 2>&1 | tail -30` hides its status past any clip)."""
     text = call_text.strip()
     try:
         data = json.loads(text)
     except ValueError:
-        return text
+        return without_heredoc_bodies(text)
     if isinstance(data, dict):
         value = data.get("command", data.get("cmd", ""))
         if isinstance(value, list):
             value = " ".join(str(v) for v in value)
             value = value.removeprefix("bash -lc ").removeprefix("bash -c ")
-        return str(value).strip() if value else ""
+        return without_heredoc_bodies(str(value).strip()) if value else ""
     return ""
+
+
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")
+
+
+def without_heredoc_bodies(command: str) -> str:
+    """`command` with each here-document's lines left out, its opening line kept
+    (`cat <<'EOF' > a.py` … `EOF`)."""
+    if "<<" not in command:
+        return command
+    kept: list[str] = []
+    ends: list[str] = []
+    for line in command.splitlines():
+        if ends:
+            if line.strip() == ends[0]:
+                ends.pop(0)
+            continue
+        kept.append(line)
+        ends = [m.group(2) for m in _HEREDOC.finditer(line)]
+    return "\n".join(kept)
 
 
 def _clean_token(token: str) -> str:

@@ -5534,5 +5534,22 @@ def test_a_pipe_far_into_a_long_command_still_hides_its_exit() -> None:
     assert is_failed_result(_result(2, 1, output), _bash(1, long))
     script = "cd app\nnpm test 2>&1 | tail -5"
     assert is_failed_result(_result(2, 1, " 3 failing\n"), _bash(1, script))
-    # the same outputs from commands that kept their exit status (0) are no failure
+    # the same outputs from commands that kept their exit status (0) are no failure, and a
+    # here-document's body is data: its `||` and `|` hide nothing
     assert not is_failed_result(_result(2, 1, output), _bash(1, f"pytest {ids} -v"))
+    heredoc = "cat > check.sh <<'EOF'\nrun || exit 1\ngrep x | wc -l\nEOF\nbash check.sh"
+    assert not is_failed_result(_result(2, 1, output), _bash(1, heredoc))
+
+
+def test_the_last_command_of_a_long_chain_decides_a_benign_exit() -> None:
+    """ClusterCockpit b9_544ef2c54f line 29: the chain's last command, past the 120
+    characters a task shows of it, is an `ls` of a path that may not be there (exit 2, its
+    error thrown away): the answer to a probe, not a failure."""
+    root = "/Users/jan/prg/ClusterCockpit/cc-backend/internal"
+    command = (
+        f'find {root}/graph/generated -maxdepth 1 -name "*.go" | head -5 && '
+        f"ls {root}/api/docs.go 2>/dev/null && ls {root}/api/docs/ 2>/dev/null"
+    )
+    output = f"Exit code 2\n{root}/graph/generated/generated.go\n{root}/api/docs.go"
+    call, result = _bash(1, command), _result(2, 1, output, exit_code=2, is_error=True)
+    assert judge_errors([call, result]).verdicts[2].kind == "benign"
