@@ -258,6 +258,11 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     )
 
 
+#: How much of a command is read: for a pipe or an `|| true` that hides its status, and for
+#: the last command of a chain, which sets it (a heredoc script may be long).
+COMMAND_READ_CHARS = 4000
+
+
 def shell_command(call: EventView) -> str:
     """The shell command of a call: a shell tool's argument, or the command a Codex
     code-mode script runs (`tools.exec_command({"cmd": "…"})`)."""
@@ -271,11 +276,6 @@ def shell_command(call: EventView) -> str:
     except ValueError:
         return ""
     return str(value).strip()[:COMMAND_READ_CHARS]
-
-
-#: How much of a command is read: for a pipe or an `|| true` that hides its status, and for
-#: the last command of a chain, which sets it (a heredoc script may be long).
-COMMAND_READ_CHARS = 4000
 
 
 def exit_hidden(call: EventView) -> bool:
