@@ -137,6 +137,8 @@ _FAILURE_LINE = re.compile(
     r"^(error|fatal)(\[\w+\])?: \S"
     r"|^Traceback \(most recent call last\)"
     r"|^npm ERR! "
+    # npm 10 and later ("npm error code EACCES")
+    r"|^npm error code \S"
     r"|^FAILED\b"
     r"|^[^\S\n]*[1-9]\d* (fail|failed|failing)\b"
     r"|^=+ .*\b[1-9]\d* failed\b"
@@ -255,7 +257,49 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _UNAVAILABLE.match(head)
         or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
+        or (call is not None and bool(printed_status(call, event.text)))
     )
+
+
+#: A command that ends by printing the status of what ran before it (`…; echo "exit: $?"`),
+#: and the line it printed ("exit: 1", "Exit code: 2", a bare "1").
+_ECHOES_STATUS = re.compile(r"(;|&&|\|\|)\s*echo\s+[^;&|\n]*\$\?[^;&|\n]*$")
+_STATUS_LINE = re.compile(
+    r"^\W*(?:(?:exit(?: code| status)?|status|rc|return code|returned|code)\W{0,3}\s*)?"
+    r"(\d{1,3})\W*$",
+    re.IGNORECASE,
+)
+
+
+def printed_status(call: EventView, text: str) -> int | None:
+    """The status a command printed of itself, when it ends with `echo … $?`: the number
+    on the last line of its output (None when it printed none)."""
+    if not is_shell_tool(call.tool_name):
+        return None
+    command = full_command(call.text)[:COMMAND_READ_CHARS]
+    if not _ECHOES_STATUS.search(command):
+        return None
+    lines = [ln for ln in text[-400:].splitlines() if ln.strip()]
+    match = _STATUS_LINE.match(lines[-1]) if lines else None
+    return int(match.group(1)) if match else None
+
+
+#: git's answer, in a repository with no commit yet, to a question about its history
+#: (`git log`, `git rev-parse HEAD`): that there is none.
+_NO_HISTORY = re.compile(r"^fatal: your current branch '[^'\n]+' does not have any commits yet$")
+_FAILURE_WORDS = re.compile(r"^(fatal|error)\b|\b(not found|denied|failed)\b", re.IGNORECASE)
+
+
+def answers_no_history(text: str) -> bool:
+    """The only failure the output reports is git's "does not have any commits yet": the
+    command asked about a history that does not exist yet, and that is its answer."""
+    failing = [ln for ln in text.splitlines() if _FAILURE_WORDS.search(ln.strip())]
+    return bool(failing) and all(_NO_HISTORY.match(ln.strip()) for ln in failing)
+
+
+def before_status_echo(command: str) -> str:
+    """The command without its closing `echo … $?`: the command whose status was printed."""
+    return _ECHOES_STATUS.sub("", command).rstrip()
 
 
 #: How much of a command is read: for a pipe or an `|| true` that hides its status, and for
@@ -767,7 +811,14 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             last_root = event.id  # what the calls cancelled with it point to
             continue
-        if command and is_benign_exit(command, event.exit_code, event.text):
+        exit_code = event.exit_code
+        if exit_code is None and call is not None:
+            printed = printed_status(call, event.text)
+            if printed:  # the status it printed is the command's before the echo
+                exit_code, command = printed, before_status_echo(command)
+        if command and (
+            is_benign_exit(command, exit_code, event.text) or answers_no_history(event.text)
+        ):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
         # a polled command's exit is read by a later call made under the same words

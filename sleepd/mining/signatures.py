@@ -135,7 +135,9 @@ _ERROR_LINE = re.compile(
 _WRAPPER_LINE = re.compile(
     r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|process exited with code -?\d+|"
     r"original token count: \d+|output:|process running with session id \d+|"
-    r"\[?exit (status|code):? -?\d+\]?)",
+    r"\[?exit (status|code):? -?\d+\]?|"
+    # the status a command printed of itself (`…; echo "exit: $?"`)
+    r"exit: -?\d+)",
     re.I,
 )
 #: Claude Code 1.0's whole result for a command that failed and printed nothing.
@@ -180,7 +182,12 @@ _NPM_FOOTER = re.compile(
 )
 #: A test runner's report of a test that passed: its name may hold "error" ("throws a
 #: validation error for …"), and it is never what went wrong.
-_PASS_LINE = re.compile(r"^(?:\(pass\)|[✓✔√]|PASS\b|ok\s)", re.I)
+_PASS_LINE = re.compile(
+    r"^(?:\(pass\)|[✓✔√]|PASS\b|ok\s)"
+    # pre-commit's line for a hook that passed or had nothing to check
+    r"|^\S.{0,80}?\.{4,}\s*(?:\([^)\n]{1,40}\))?\s*(?:Passed|Skipped)$",
+    re.I,
+)
 #: The name a monorepo runner puts before each line of a task's output (turbo's
 #: `@scope/pkg:test: `, mise's `[lint:go] `): a verdict is read after it.
 _TASK_PREFIX = re.compile(r"^(?:\[[\w:./@-]+\]\s+|[@\w./-]+:[\w:.-]+:\s+)")
@@ -634,6 +641,7 @@ _NOT_A_CAUSE_HINTS = (
     "***",
     "problem",
     "pass",
+    "skipped",
     "ok",
     "✓",
     "✔",

@@ -24,6 +24,7 @@ from sleepd.mining.errors import (
     session_noise,
 )
 from sleepd.mining.lexicon import Feedback, lexicon_for
+from sleepd.mining.signatures import signature_of
 from sleepd.mining.turns import (
     TurnDecision,
     TurnInput,
@@ -5553,3 +5554,53 @@ def test_the_last_command_of_a_long_chain_decides_a_benign_exit() -> None:
     output = f"Exit code 2\n{root}/graph/generated/generated.go\n{root}/api/docs.go"
     call, result = _bash(1, command), _result(2, 1, output, exit_code=2, is_error=True)
     assert judge_errors([call, result]).verdicts[2].kind == "benign"
+
+
+def test_a_status_the_command_printed_of_itself_is_read() -> None:
+    """Set 9 (yutakobayashidev/repiq 24_723c7a3c59 line 151): `…; echo "exit: $?"` keeps
+    the shell's status at 0 and prints the real one last; a printed 0 is no failure, and a
+    search's printed 1 is its "no match"."""
+    hook = '.git/hooks/commit-msg.pre-entire /tmp/test-msg2.txt 2>&1; echo "exit: $?"'
+    output = (
+        "bug: pre-commit's script is installed in migration mode\n"
+        "run `pre-commit install -f --hook-type commit-msg` to fix this\n\n"
+        "commitizen check.........................................................Passed\n"
+        "exit: 1"
+    )
+    call, result = _bash(1, hook), _result(2, 1, output)
+    assert is_failed_result(result, call)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+    passed = output.replace("exit: 1", "exit: 0")
+    assert not is_failed_result(_result(2, 1, passed), call)
+    search = _bash(1, 'grep -q "x" notes.md; echo "Exit code: $?"')
+    verdict = judge_errors([search, _result(2, 1, "Exit code: 1")]).verdicts[2]
+    assert verdict.kind == "benign"
+    # a pre-commit hook that passed, and the printed status, never name the failure
+    signed = signature_of(output, "Bash").text
+    assert "Passed" not in signed and "exit: 1" not in signed and signed
+
+
+def test_npm_10s_error_block_behind_a_pipe_is_an_error() -> None:
+    """Set 9 (dspurkayastha/Apollo bd_84f5776d75 17, line 80): `npx tsc … | head -40`
+    where npx could not even fetch tsc; npm 10 writes "npm error", not "npm ERR!"."""
+    output = (
+        "npm error code EACCES\nnpm error syscall mkdir\nnpm error path /Volumes/DEV_EXT\n"
+        "npm error errno EACCES"
+    )
+    call = _bash(1, "npx tsc --noEmit --project apps/web/tsconfig.json 2>&1 | head -40")
+    assert is_failed_result(_result(2, 1, output), call)
+
+
+def test_no_commit_yet_is_the_answer_to_a_question_about_history() -> None:
+    """Set 9 (repiq 21_80385332df line 39): `git log` in a repository made minutes before
+    answers that there is no history yet; a failure of another kind beside it still counts."""
+    command = 'git log --oneline -5 2>&1; echo "---"; git remote -v 2>&1; echo "---"; ls -la 2>&1'
+    output = (
+        "fatal: your current branch 'main' does not have any commits yet\n---\n---\n"
+        "drwxr-xr-x yuta users 4.0 KB Wed Feb 25 03:39:54 2026 ."
+    )
+    call, result = _bash(1, command), _result(2, 1, output)
+    assert is_failed_result(result, call)
+    assert judge_errors([call, result]).verdicts[2].kind == "benign"
+    worse = output + "\nls: cannot access 'src': Permission denied"
+    assert judge_errors([call, _result(2, 1, worse)]).verdicts[2].kind == "root"
