@@ -706,7 +706,14 @@ _KEEP = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 #: "no, …" as the first word of a reply.
-_NO_OPEN = re.compile(r"^\W*(no|nope|nah|nein|non|não)\b\s*([,.!:;\-–—]|$)", re.IGNORECASE)
+_NO_OPEN = re.compile(
+    r"^\W*(no|nope|nah|nein|non|não|нет|hayır)\b\s*([,.!:;\-–—]|$)"
+    # the same "no" in the languages without spaces between words, before their comma or
+    # stop ("違う、単純にP5を消すだけで良かった", "不对，…", "아니, …"), and "いや別に…" (nah, …)
+    r"|^\W*(違う|ちがう|違います|いや|いいえ|不是|不对|不對|아니요?|아뇨)\s*([、。，,.!！:：]|\s|$)"
+    r"|^\W*いや別に",
+    re.IGNORECASE,
+)
 #: The person says the turn starts something else.
 _EXPLICIT_NEW = re.compile(
     r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
@@ -869,6 +876,9 @@ _ACCEPT_WORD = (
     r"c'est parti|hazlo|h[aá]galo|adelante|dale|procede|pode fazer|fa[çc]a isso|faz isso|"
     r"pode seguir|prossiga|vai em frente|manda ver|bora|fallo|procedi|vai pure|fai pure|"
     r"сделай( это)?|делай|вперёд|お願いします|お願い|やってください|進めてください|해주세요|해줘|"
+    # Japanese said plainly: "うん" (yeah), "そうしよう" (let's do that), "じゃあして" (then do
+    # it), "それでお願い" (that way, please)
+    r"うん|ええ|いいよ|(じゃあ|では|なら)?(そうしよう|そうして|それで(お願い(します)?|いこう)?|して)|"
     r"부탁(해요|합니다|해)|做吧|去做吧|执行吧|请执行|"
     # taking the agent's point: "you're right", "fair enough", "makes sense", "got it"
     r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"

@@ -5604,3 +5604,30 @@ def test_no_commit_yet_is_the_answer_to_a_question_about_history() -> None:
     assert judge_errors([call, result]).verdicts[2].kind == "benign"
     worse = output + "\nls: cannot access 'src': Permission denied"
     assert judge_errors([call, _result(2, 1, worse)]).verdicts[2].kind == "root"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # set 9 (yutakobayashidev/repiq 24_723c7a3c59 line 40, f4_784ee5a009 line 107)
+        "違う、単純にP5を消すだけで良かっ足",
+        "いや別にシンボリックリンクなくても読み込まれるよ",
+        # the same "no," in Chinese and Korean (made up)
+        "不对，应该只删掉P5",
+        "아니, P5만 지우면 돼",
+    ],
+)
+def test_a_no_in_a_language_without_spaces_says_no_to_the_result(text: str) -> None:
+    done = "Done. I rewrote the epic list and removed P5 and P6 from the plan."
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+    # "いやー" is a sigh of delight, and "違う観点" a different angle: no "no"
+    assert kind_of("いやー、すごい！完璧", agent_text=done) is not TurnKind.CORRECTION
+    assert kind_of("違う観点でも見てほしい", agent_text=done) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["うん", "じゃあそうしよう", "じゃあして", "それでお願いします"])
+def test_a_plain_japanese_yes_to_an_offer_accepts_it(text: str) -> None:
+    """Set 9 (repiq 21_80385332df lines 147, 165, 329): "yeah", "then let's do that",
+    "then do it", said to the agent's offer."""
+    offer = "SoW を更新しました。実装に進めますか？"
+    assert kind_of(text, agent_text=offer) is TurnKind.APPROVAL
