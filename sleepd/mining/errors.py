@@ -206,6 +206,8 @@ _ANTICIPATED = re.compile(
     r"|\b(test|try|exercise|check|verify)\w*\s+(the\s+|an?\s+)?(error|failure|failing|negative|"
     r"unhappy)[\s-](case|path|message|handling|output|scenario|behaviou?r)s?\b"
     r"|\bred (step|phase|check|test|run)\b|\bsee (it|them|the test) fail\b"
+    # a check tried on input it must turn away ("Test commit-msg hook rejects bad message")
+    r"|\brejects? (an? |the )?(bad|invalid|wrong|malformed|empty|unsigned)\b"
     r"|\bfails? for the (right|intended|expected) reason\b",
     re.IGNORECASE,
 )
@@ -757,9 +759,34 @@ def announced_failures(events: Sequence[EventView]) -> set[str]:
             said = ""
         elif event.kind == "assistant_text":
             said = event.text[-ANNOUNCE_TAIL:]
-        elif event.kind == "tool_call" and event.call_id and _ANTICIPATED.search(said):
+        elif (
+            event.kind == "tool_call"
+            and event.call_id
+            and (_ANTICIPATED.search(said) or _ANTICIPATED.search(_described_as(event)))
+        ):
             out.add(event.call_id)
     return out
+
+
+#: A command that could not run at all: not what a call announced to fail was testing.
+_COULD_NOT_START = re.compile(
+    r"command not found|No such file or directory|No module named|Cannot find module|"
+    r"is not installed|not recognized as an internal or external command",
+    re.IGNORECASE,
+)
+
+
+def _described_as(call: EventView) -> str:
+    """What the agent wrote, in the call itself, that the call is for (Claude Code's Bash
+    `description`: "Verify both new tests now fail for the right reasons")."""
+    if '"description"' not in call.text[:4000]:
+        return ""
+    try:
+        data = json.loads(call.text)
+    except ValueError:
+        return ""
+    described = data.get("description") if isinstance(data, dict) else None
+    return described[:ANNOUNCE_TAIL] if isinstance(described, str) else ""
 
 
 def _already_stopped(call: EventView | None, event: EventView) -> bool:
@@ -822,7 +849,12 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
         # a polled command's exit is read by a later call made under the same words
-        expected = call is not None and call.call_id in announced
+        # (a call expected to fail that could not even start failed for another reason)
+        expected = (
+            call is not None
+            and call.call_id in announced
+            and not _COULD_NOT_START.search(event.text[:2000])
+        )
         if expected or _already_stopped(call, event) or _stopped_by_the_agent(call, event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue

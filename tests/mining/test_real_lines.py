@@ -5631,3 +5631,33 @@ def test_a_plain_japanese_yes_to_an_offer_accepts_it(text: str) -> None:
     "then do it", said to the agent's offer."""
     offer = "SoW を更新しました。実装に進めますか？"
     assert kind_of(text, agent_text=offer) is TurnKind.APPROVAL
+
+
+def test_a_failure_the_call_said_it_expected_is_benign_unless_it_could_not_start() -> None:
+    """Set 9 (repiq 21_80385332df lines 270-271 and 261-262): the agent's own description
+    of a Bash call says what it expects ("Test commit-msg hook rejects bad message"); the
+    hook's refusal is then the answer, but a `cz: command not found` is not what it tested."""
+    repo = "/home/yuta/ghq/github.com/yutakobayashidev/repiq"
+
+    def call(command: str, description: str) -> EventView:
+        return _call(1, "Bash", json.dumps({"command": command, "description": description}))
+
+    commit = (
+        f"nix develop {repo} -c sh -c 'git add flake.nix && git commit -m \"bad message\" 2>&1';"
+        ' echo "exit: $?"'
+    )
+    hook = call(commit, "Test commit-msg hook rejects bad message")
+    refused = (
+        "commitizen check.........................................................Failed\n"
+        "- hook id: commitizen\n- exit code: 14\n\ncommit validation: failed!\nexit: 1"
+    )
+    assert judge_errors([hook, _result(2, 1, refused)]).verdicts[2].kind == "benign"
+    check = call(
+        f'nix develop {repo} -c sh -c \'echo "bad message" | cz check\' 2>&1; echo "exit: $?"',
+        "Test commitizen rejects bad commit message",
+    )
+    missing = "sh: line 1: cz: command not found\nexit: 127"
+    assert judge_errors([check, _result(2, 1, missing)]).verdicts[2].kind == "root"
+    # the same refusal with a description that expects nothing is a failure
+    plain = call(commit, "Commit the flake")
+    assert judge_errors([plain, _result(2, 1, refused)]).verdicts[2].kind == "root"
