@@ -768,10 +768,11 @@ def announced_failures(events: Sequence[EventView]) -> set[str]:
     return out
 
 
-#: A command that could not run at all: not what a call announced to fail was testing.
+#: A program that could not run at all: not what a call announced to fail was testing
+#: (a missing file may be, "verify it fails without the config").
 _COULD_NOT_START = re.compile(
-    r"command not found|No such file or directory|No module named|Cannot find module|"
-    r"is not installed|not recognized as an internal or external command",
+    r"command not found|No module named|Cannot find module|is not installed|"
+    r"not recognized as an internal or external command",
     re.IGNORECASE,
 )
 
