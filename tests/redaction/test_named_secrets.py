@@ -27,7 +27,7 @@ FOUND = [
 ]
 
 
-#: A generated secret with no digit in it (one in a few hundred random 40-character
+#: A generated secret with no digit in it (about one in a thousand random 40-character
 #: alphanumeric values has none): letters that change case at random, given to a
 #: lower-case secret name in a shell, YAML, JSON or a bare password line. The values are
 #: made up; the first is the one a seeded outbound test once sent unredacted.
