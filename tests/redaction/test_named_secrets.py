@@ -27,8 +27,8 @@ FOUND = [
 ]
 
 
-#: A generated secret with no digit in it (about one in a thousand random 40-character
-#: alphanumeric values has none): letters that change case at random, given to a
+#: A generated secret with no digit in it (a random alphanumeric key now and then has
+#: none; docs/redaction.md says how often): letters that change case at random, given to a
 #: lower-case secret name in a shell, YAML, JSON or a bare password line. The values are
 #: made up; the first is the one a seeded outbound test once sent unredacted.
 DIGITLESS_FOUND = [
