@@ -780,7 +780,7 @@ _COULD_NOT_START = re.compile(
 def _described_as(call: EventView) -> str:
     """What the agent wrote, in the call itself, that the call is for (Claude Code's Bash
     `description`: "Verify both new tests now fail for the right reasons")."""
-    if '"description"' not in call.text[:4000]:
+    if not is_shell_tool(call.tool_name) or '"description"' not in call.text[:4000]:
         return ""
     try:
         data = json.loads(call.text)
