@@ -276,7 +276,8 @@ _STATUS_LINE = re.compile(
 def printed_status(call: EventView, text: str) -> int | None:
     """The status a command printed of itself, when it ends with `echo … $?`: the number
     on the last line of its output (None when it printed none)."""
-    if not is_shell_tool(call.tool_name):
+    # (read for every shell result mining sees: the input is parsed only if it echoes `$?`)
+    if not is_shell_tool(call.tool_name) or "$?" not in call.text:
         return None
     command = full_command(call.text)[:COMMAND_READ_CHARS]
     if not _ECHOES_STATUS.search(command):
@@ -289,13 +290,12 @@ def printed_status(call: EventView, text: str) -> int | None:
 #: git's answer, in a repository with no commit yet, to a question about its history
 #: (`git log`, `git rev-parse HEAD`): that there is none.
 _NO_HISTORY = re.compile(r"^fatal: your current branch '[^'\n]+' does not have any commits yet$")
-_FAILURE_WORDS = re.compile(r"^(fatal|error)\b|\b(not found|denied|failed)\b", re.IGNORECASE)
 
 
 def answers_no_history(text: str) -> bool:
     """The only failure the output reports is git's "does not have any commits yet": the
     command asked about a history that does not exist yet, and that is its answer."""
-    failing = [ln for ln in text.splitlines() if _FAILURE_WORDS.search(ln.strip())]
+    failing = [ln for ln in text.splitlines() if _ERROR_TEXT.search(ln.strip())]
     return bool(failing) and all(_NO_HISTORY.match(ln.strip()) for ln in failing)
 
 
@@ -782,12 +782,18 @@ def _described_as(call: EventView) -> str:
     `description`: "Verify both new tests now fail for the right reasons")."""
     if not is_shell_tool(call.tool_name) or '"description"' not in call.text[:4000]:
         return ""
+    return _input_text(call, "description")[:ANNOUNCE_TAIL]
+
+
+def _input_text(call: EventView, name: str) -> str:
+    """A text field of the call's JSON input ("" when the input is not JSON, or the field
+    is missing or not text)."""
     try:
         data = json.loads(call.text)
     except ValueError:
         return ""
-    described = data.get("description") if isinstance(data, dict) else None
-    return described[:ANNOUNCE_TAIL] if isinstance(described, str) else ""
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def _already_stopped(call: EventView | None, event: EventView) -> bool:
@@ -804,12 +810,8 @@ def _stopped_by_the_agent(call: EventView | None, event: EventView) -> bool:
     asked for, not a failure."""
     if call is None or event.exit_code in (None, 0):
         return False
-    try:
-        data = json.loads(call.text)
-    except ValueError:
-        return False
-    chars = data.get("chars") if isinstance(data, dict) else None
-    return isinstance(chars, str) and chars != "" and set(chars) <= {"\x03", "\x04"}
+    chars = _input_text(call, "chars")
+    return chars != "" and set(chars) <= {"\x03", "\x04"}
 
 
 def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
