@@ -1,0 +1,348 @@
+"""What the agent's last message says: it claims to be done, asks, invites, proposes,
+offers options, gives the person steps, awaits a verdict, or gives up.
+
+A person's turn is read against this: "yes" after a question is an answer, after a
+done-claim it is a verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sleepd.mining.turns.closing import is_closing_step
+from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
+from sleepd.mining.turns.verdicts import ACCEPT_OPEN
+
+#: The agent said the work is finished.
+_DONE_CLAIM = re.compile(
+    r"\b(i'?ve|i have|we'?ve|we have)\s+(now\s+|successfully\s+|also\s+)?(added|updated|fixed|"
+    r"created|implemented|changed|modified|removed|refactored|written|wrote|replaced|renamed|"
+    r"moved|set up|configured|installed|completed|finished|made|migrated|resolved|cleaned|"
+    r"converted|deleted|restored|improved|enabled|disabled|applied|committed|pushed)\b"
+    # the same in the simple past ("I created CLAUDE.md with …", "we added a test")
+    r"|\b(i|we)\s+(now\s+|also\s+|just\s+)?(added|updated|fixed|created|implemented|"
+    r"changed|modified|removed|refactored|wrote|replaced|renamed|moved|configured|installed|"
+    r"migrated|resolved|converted|deleted|restored|enabled|disabled|applied|committed|pushed)\b"
+    r"|\b(all )?(\d+ )?(tests|checks|specs) (now )?(pass|passed|are passing)\b"
+    r"|\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
+    r"implemented|complete|completed|done|working|resolved|in place|ready|merged|created|"
+    r"committed|pushed|deployed)\b"
+    r"|^[^\w\n]*(done|all done|finished|complete|fixed|implemented|updated|released|published|"
+    r"deployed|merged|pushed|committed|shipped|created|added|removed|renamed|wrote|refactored|"
+    r"replaced|installed|configured|changed|modified|deleted|restored|converted|migrated)\b"
+    r"|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
+    r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
+    r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
+    r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"
+    # the same claim in the other languages agents answer in: "已生成…", "修正しました",
+    # "수정했습니다", "He actualizado", "Adicionei", "J'ai ajouté", "Ich habe … behoben",
+    # "Готово", "Я добавил"
+    r"|已(经)?(完成|生成|修改|修复|添加|更新|创建|实现|删除|提交|推送|部署|合并|改好|改成|重构)"
+    r"|已(经)?(给|給|把|将|將|为|為)[^。\n]{1,40}(加上|添加|改为|改成|换成|換成|设置|設定|更新|修复|"
+    r"修復|删除|刪除|移除)"
+    r"|(设置|設定|配置|修改|修复|修復|部署|安装|安裝|更新|实现|實現|处理|處理)(完成|好了)|"
+    r"(改|修|弄|做|搞|写|寫|加|装|裝)好了"
+    # the agent names the commit it made ("コミット\n- 34d48bb fix: …", "Committed: 1a2b3c4")
+    r"|(コミット|已提交|提交了|커밋|\bcommitted\b|\bcommit\b(?=\s*[:：]))[^\n]{0,30}?"
+    r"(\n\s*[-*•]?\s*)?`?\b[0-9a-f]{7,12}\b"
+    r"|(完成|修正|追加|作成|更新|実装|削除|変更|対応)(しました|済み)|完了しました"
+    r"|(완료|추가|수정|생성|변경|구현|삭제|반영)(했습니다|하였습니다|됐습니다|되었습니다)"
+    r"|\b(he|hemos) (añadido|actualizado|corregido|creado|implementado|cambiado|eliminado)\b"
+    r"|\b(adicionei|atualizei|corrigi|criei|implementei|alterei|removi|ajustei)\b"
+    r"|\bj'ai (ajouté|mis à jour|corrigé|créé|implémenté|modifié|supprimé)\b"
+    r"|\b(ich habe|habe)\b[^.\n]{0,60}\b(hinzugefügt|aktualisiert|behoben|erstellt|"
+    r"implementiert|geändert|entfernt)\b"
+    r"|\bготово\b|\bя (добавил|обновил|исправил|создал|реализовал|изменил|удалил)\b"
+    # "successfully" and the passive report ("Archivo creado exitosamente", "Mejoras
+    # aplicadas con éxito", "se ha actualizado …", "foi criado", "a été ajouté", "wurde
+    # erstellt"), and a one-word verdict opening the reply ("¡Listo!", "Pronto", "Fertig")
+    r"|\b(exitosamente|con [ée]xito|com sucesso|avec succès|erfolgreich)\b"
+    r"|\b(se ha|se han|ha sido|han sido|foi|foram|a été|ont été|wurde|wurden)\s+(\w+\s+)?"
+    r"(cread[oa]s?|actualizad[oa]s?|corregid[oa]s?|añadid[oa]s?|agregad[oa]s?|eliminad[oa]s?|"
+    r"implementad[oa]s?|aplicad[oa]s?|criad[oa]s?|atualizad[oa]s?|adicionad[oa]s?|"
+    r"removid[oa]s?|créée?s?|mise?s? à jour|corrigée?s?|ajoutée?s?|supprimée?s?|erstellt|"
+    r"aktualisiert|behoben|hinzugefügt|entfernt|angewendet)\b"
+    r"|^[^\w\n]*(listo|hecho|terminado|pronto|feito|terminé|fertig|erledigt)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+_ASKS = re.compile(
+    r"[?？]\s*$"
+    # a question, then how to answer it ("你想找什么样的人？直接描述就行，例如：`…`",
+    # "Which repo should I use? For example: `org/app`")
+    r"|[?？][^?？]{0,200}(例如|比如|for example|for instance|e\.g\.|zum beispiel|par exemple|"
+    r"por ejemplo|например)[^?？]{0,300}$"
+    # a checkpoint that waits on the person ("Type \"approved\" if user scan works
+    # correctly, or describe any issues", "Warte auf deine Entscheidung welchen Weg …")
+    r"|\b(type|reply|respond|say|enter) [\"'`“*]+[\w-]+[\"'`”*]+ (if|when|to|once)\b"
+    r"|\bor describe (any|the|what)\b"
+    r"|\b(waiting|wait) (for|on) your (decision|input|choice|go-ahead|answer|confirmation|"
+    r"approval)\b|\bwarte auf (deine|ihre|eure) (entscheidung|antwort|rückmeldung|freigabe|"
+    r"bestätigung)\b|\bj'attends (ta|votre) (décision|réponse|confirmation)\b|"
+    r"\bespero (tu|su) (decisión|respuesta|confirmación)\b|"
+    r"\baguardo (sua|tua) (decisão|resposta|confirmação)\b|жду (твоего|вашего) (решения|ответа)"
+    r"|\b(would you like|do you want|should i|shall i|let me know|which (one|option|"
+    r"approach)|want me to|reply with|pick (one|a number)|choose (one|from)|"
+    r"tell me (what|whether|if|which|where|how) (you|it|that|this|they)|"
+    r"can you (confirm|share|run|try|check|paste|provide)|could you "
+    r"(confirm|share|run|try|check|paste|provide)|please (confirm|let me know|choose|select))\b",
+    re.IGNORECASE,
+)
+
+
+#: The agent invites a fresh request ("What can I help you with?", "Anything else?").
+_INVITES = re.compile(
+    r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
+    r"(like|want)( me)? to (do|work on|focus on)( next)?|what'?s next|what should i (do|work on) "
+    r"next|ready for (the |your )?next (task|request|one|step|thing)|let me know what (else |"
+    r"specific |other )?((task|thing|part)s? )?(you'?d like|you want|you need|to (do|work on|"
+    r"build|look at))|what (else )?do you need)\b"
+    # the same open question in the other languages agents answer in
+    r"|有什么(我)?(可以|能)(帮|为)|需要我(帮|做)(你|您)?(做)?什么|我(可以|能)为(你|您)做(些)?什么|"
+    r"何か(お手伝い|手伝え)|何をしましょうか|무엇을 도와드릴까요|도와드릴 (일|것)|"
+    r"en qu[ée] (te|le|les) puedo ayudar|(como|em que) posso (te |lhe )?ajudar|"
+    r"comment (puis-je|je peux) (vous|t') ?aider|wie kann ich (dir|ihnen|euch) helfen|"
+    r"чем (я )?могу (вам |тебе )?помочь|có thể giúp gì",
+    re.IGNORECASE,
+)
+
+
+#: The agent proposes a plan and waits for the go-ahead (a proposal, not a result).
+_PROPOSAL = re.compile(
+    r"\b(shall i|should i|want me to|ready to) (proceed|go ahead|start|implement|make|apply|"
+    r"begin|continue)\b|\bhere'?s (the|my) plan\b|\bproceed\?|\bcould you (restart|run|try)\b",
+    re.IGNORECASE,
+)
+
+
+#: Lettered choices the agent laid out ("**A** — …", "B) …", "Option C", "**Option 1 —
+#: Pin to an older version**"): a bare "yes" to them picks the one it recommended, an
+#: answer inside the task rather than a verdict.
+_LETTERED_OPTIONS = re.compile(
+    r"\*\*\(?[A-D]\)?\*\*|^[^\S\n]*[-*]?[^\S\n]*\(?[A-D]\)\s|\b[Oo]ption (?:[A-D]|[1-9])\b",
+    re.MULTILINE,
+)
+
+
+#: A number in a reply ("5", "#3", "target 2"), not part of a figure ("5 minutes").
+_ITEM_NUMBER = re.compile(
+    r"(?<![\w.,/:-])#?([1-9]|1\d)(?![\w.,/:%-])(?!\s*(min|minutes?|secs?|seconds?|hours?|hrs?|"
+    r"days?|weeks?|months?|years?|times|px|ms|mb|gb|kb|x|files?|lines?|tests?|items?|pages?|"
+    r"people|users?|more|of)\b)",
+    re.I,
+)
+
+
+def picks_listed_item(region: str, agent_text: str) -> bool:
+    """The reply names a number that heads an item of the numbered list the agent's
+    last words laid out ("5. **Install as wfc-skill-fixer skill**")."""
+    numbers = {m.group(1) for m in _ITEM_NUMBER.finditer(region)}
+    if not numbers:
+        return False
+    tail = last_words(agent_text, 2500)
+    return any(re.search(rf"(?m)^\s*(?:[-*]\s+)?(?:\*\*)?{n}[.)]\s", tail) for n in numbers)
+
+
+_AGENT_GAVE_UP = re.compile(
+    r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
+    r"(get|make|find|fix|reproduce|figure)|unfortunately|still (fail|failing|broken))\b"
+    # stopped short for want of what it was not given ("I can't proceed yet: the feature
+    # spec file is missing", "Please run the command again with the actual description"),
+    # or a prompt's own error as its whole answer (Spec Kit's `ERROR "No feature
+    # description provided"`)
+    r"|\bi (can'?t|cannot|am unable to|couldn'?t|could not) (proceed|continue|go on)\b"
+    r"|\bplease (re-?run|run) (the|this) command again\b"
+    # the model refusing the request ("I'm sorry, but I can't assist with that.")
+    r"|\bi (can'?t|cannot|won'?t|am unable to) (assist|help) with (that|this)\b"
+    r"|(?-i:^\W*ERROR\b)",
+    re.IGNORECASE,
+)
+
+
+def takes_offer(region: str, agent_text: str) -> bool:
+    """Most of the request's content words come from the agent's last words: it takes
+    up what the agent offered or asked, in the person's own words."""
+    return topic_overlap(region, agent_text.strip()[-600:]) >= 0.5
+
+
+def last_words(agent_text: str, chars: int) -> str:
+    """The agent's last `chars` characters, curly apostrophes read as straight ones."""
+    return agent_text.strip()[-chars:].replace("\u2019", "'")
+
+
+def _first_words(agent_text: str, chars: int) -> str:
+    """The agent's first `chars` characters, read as `last_words` reads its last."""
+    return agent_text.strip()[:chars].replace("\u2019", "'")
+
+
+def agent_claims_done(agent_text: str) -> bool:
+    tail = last_words(agent_text, 2500)
+    return bool(_DONE_CLAIM.search(tail)) and not _AGENT_GAVE_UP.search(tail[-800:])
+
+
+def agent_asks(agent_text: str) -> bool:
+    """The agent's last words ask the person something."""
+    return bool(_ASKS.search(last_words(agent_text, 600)))
+
+
+def agent_invites(agent_text: str) -> bool:
+    """The agent's last words invite a new request rather than ask about the work."""
+    return bool(_INVITES.search(last_words(agent_text, 300)))
+
+
+#: The agent hands its result over for a verdict ("Tell me what it looks like", "Let me
+#: know what you think!", "Try it now", "Let me know if you see the red backgrounds").
+_AWAITS_VERDICT = re.compile(
+    r"\b(tell me (what|how) (it|that|this|they) (looks?|feels?|works?|goes)|let me know (what you "
+    r"think|how it (looks|goes|works|feels)|if (it|that|this|they|you see|everything|anything)\b)|"
+    r"(try|test|check) it (out )?(now|again)|give it a (try|spin|go)|try (navigating|reloading|"
+    r"refreshing|running|opening|clicking)\b[^.?!\n]{0,60}\bnow\b|how does (it|that|this) look)"
+    # the same hand-over in the other languages agents answer in
+    r"|(效果|结果)(怎么样|如何)|看看[^。？?\n]{0,30}(怎么样|如何)|试试看|"
+    r"いかがでしょうか|確認してみてください|試してみてください|확인해\s?(보세요|주세요)",
+    re.IGNORECASE,
+)
+
+
+#: The agent handed the person steps to carry out: a command block, or words asking them
+#: to run or try something ("上記手順を試して", "Run `npm run dev` and …", "请运行").
+_GAVE_STEPS = re.compile(
+    r"```(bash|sh|shell|zsh|console|powershell|ps1|cmd)?\s*\n|\b(run|try|execute|restart|reload|"
+    r"refresh|reinstall) (this|these|the following|the commands?|it again|again|`)|"
+    r"\b(please|then) (run|try|execute|restart|reload|refresh)\b|"
+    r"(试一下|试试|运行以下|执行以下|请运行|请执行)|試して|実行して|실행해\s?(보세요|주세요)",
+    re.IGNORECASE,
+)
+
+
+def runs_agents_line(text: str, agent_text: str) -> bool:
+    """The turn opens with a line of the agent's own, long enough to be a command or a
+    snippet it handed over ("console.log('UniSat available:', …);"): the person ran it
+    and pastes it back with what it printed."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    # with nothing after it the line is the person's words ("generate a formal incident
+    # report", taking up the agent's offer in its own words), not a run and its output
+    return len(lines) >= 2 and len(lines[0]) >= MIN_ECHOED_LINE and lines[0] in agent_text
+
+
+#: One item of a numbered list of steps for the person at a screen ("2. Navigate to
+#: claude.ai", "3. Log in with your credentials"); not the agent's own plan ("1. Add the
+#: model"), whose verbs are the agent's work.
+_STEP_FOR_THE_PERSON = re.compile(
+    r"^[^\S\n]*\d{1,2}[.)][^\S\n]+(\*\*)?(click|open|navigate|go to|install|log ?in|sign ?in|"
+    r"select|enter|type|press|choose|copy|paste|download|visit|enable|restart|reload|refresh)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def agent_gave_steps(agent_text: str) -> bool:
+    """The agent's last words hand the person steps to carry out: a failure they then
+    report is about the agent's advice, even when the agent itself changed nothing."""
+    tail = last_words(agent_text, 1500)
+    return bool(_GAVE_STEPS.search(tail)) or len(_STEP_FOR_THE_PERSON.findall(tail)) >= 2
+
+
+def agent_awaits_verdict(agent_text: str) -> bool:
+    """The agent's last words hand its result over for the person's verdict."""
+    return bool(_AWAITS_VERDICT.search(last_words(agent_text, 300)))
+
+
+def agent_proposes(agent_text: str) -> bool:
+    """The agent's last words are a plan or a suggestion waiting for the go-ahead."""
+    return bool(_PROPOSAL.search(last_words(agent_text, 600)))
+
+
+def agent_offers_options(agent_text: str) -> bool:
+    """The agent's last words lay out lettered options to choose from."""
+    return bool(_LETTERED_OPTIONS.search(last_words(agent_text, 1500)))
+
+
+#: A refusal as a model opens its answer with it ("I can't help with this request. There
+#: are several issues: …", then reasons and an alternative offered at length).
+_AGENT_REFUSES = re.compile(
+    r"^\W*(i'?m sorry,?\s*(but\s*)?|sorry,?\s*(but\s*)?)?i (can'?t|cannot|won'?t|will not|"
+    r"am unable to|am not able to) (help|assist) (you )?with (that|this)\b",
+    re.IGNORECASE,
+)
+
+
+def agent_gave_up(agent_text: str) -> bool:
+    """The agent's last words say it could not do the task, or its answer opens by refusing
+    it (curly apostrophes, as models write them, read as straight ones)."""
+    return bool(
+        _AGENT_GAVE_UP.search(last_words(agent_text, 1500))
+        or _AGENT_REFUSES.search(_first_words(agent_text, 300))
+    )
+
+
+#: The agent's last sentence offers to do one thing ("Want me to clarify this nuance in the
+#: README?"): the offer is the words after the asking phrase, up to the question mark.
+_OFFER = re.compile(
+    r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+([^?]{3,200})\?\s*$"
+    r"|\b(if you(?:'d)? (?:want|like)(?: me to)?,? i can(?: also)?|let me know if you(?:'d)? "
+    r"(?:want|like) me to|i can also)\s+([^?.!\n]{3,200})[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def restates_offer(region: str, agent_text: str) -> bool:
+    """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
+    in the README?": takes the offer as made, every content word of it from the offer."""
+    offer = _OFFER.search(last_words(agent_text, 400))
+    offered_text = (offer.group(2) or offer.group(4)) if offer else ""
+    if offer is None or re.search(r"\bor\b", offered_text):
+        return False  # "… or is this enough?" is a choice: the reply picks an option
+    if ACCEPT_OPEN.search(region):
+        rest = ACCEPT_OPEN.sub("", region, count=1)
+    else:
+        # or the offered act itself in a few words, with no "yes" ("kill it" to "Would you
+        # like me to kill it so your server can start?")
+        # (a bare closing step, "commit it" to "Want me to commit?", stays the task's step)
+        rest = region
+        verb = WORD.findall(offered_text.lower())[:1]
+        if (
+            not 2 <= len(WORD.findall(rest)) <= 4
+            or not verb
+            or not rest.lower().startswith(verb[0])
+            or is_closing_step(rest)
+        ):
+            return False
+    if len(WORD.findall(rest)) > 12:
+        return False
+    words = {w for w in CONTENT_WORD.findall(rest.lower()) if w not in STOP_WORDS}
+    offered = {stem(w) for w in CONTENT_WORD.findall(offered_text.lower())}
+    return bool(words) and all(stem(w) in offered for w in words)
+
+
+#: Characters from which a line the turn shares with the agent's words is no chance match.
+MIN_ECHOED_LINE = 20
+
+
+#: A request to fix things of a kind ("fix the critical issues", "fix all the high
+#: severity bugs"): the kind is group 1.
+_FIX_THE_KIND = re.compile(
+    r"\b(?:fix|address|resolve|solve|tackle|handle)\b[^.?!\n]{0,60}?\b(issues?|problems?|bugs?|"
+    r"findings?|vulnerabilit(?:y|ies)|warnings?|concerns?|gaps?|risks?)\b",
+    re.IGNORECASE,
+)
+
+
+#: Words that say the findings are still there or were not fixed: a verdict, not a request.
+_SAYS_IT_FAILED = re.compile(
+    r"\b(did|do|does|is|are|was|were|have|has|had|wo|ca|could|should|would)n'?t\b"
+    r"|\b(not|never|still|wrong|broken|again|anymore|same)\b",
+    re.IGNORECASE,
+)
+
+
+def takes_up_findings(region: str, agent_text: str) -> bool:
+    """The person asks to fix things of the kind the agent's last words listed as found
+    ("now fix the critical issues" after a review's "**3 Critical Issues:** …"): the
+    agent's findings taken up as work, not a verdict on what it did."""
+    asked = _FIX_THE_KIND.search(region[:300])
+    if asked is None or _SAYS_IT_FAILED.search(region[:300]):
+        return False  # "you didn't fix the issues", "the bugs are still there": a verdict
+    kind = asked.group(1).lower().rstrip("s").removesuffix("ie").removesuffix("y")
+    tail = last_words(agent_text, 2500).lower()
+    return bool(re.search(rf"\b(found|review|audit|identified|\d+)\b[^\n]{{0,80}}\b{kind}", tail))

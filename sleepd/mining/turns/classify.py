@@ -1,0 +1,845 @@
+"""The decision: one `TurnDecision` per turn from the cues of the sibling modules and the
+turn's place in the exchange.
+
+A rule that reads a form (a session's first request, a slash command, a pasted failure)
+decides; a rule that read new authors poorly while they were blind marks its decision hard,
+so a model may decide it when model-assisted mining is on (docs/mining.md, "Model-assisted
+hard cases" and "Which rules read new authors well").
+"""
+
+from __future__ import annotations
+
+import re
+
+from sleepd.mining.commands import runs_saved_prompt
+from sleepd.mining.lexicon import Feedback, Lexicon
+from sleepd.mining.turns.agent import (
+    agent_asks,
+    agent_awaits_verdict,
+    agent_claims_done,
+    agent_gave_steps,
+    agent_invites,
+    agent_offers_options,
+    agent_proposes,
+    last_words,
+    picks_listed_item,
+    restates_offer,
+    runs_agents_line,
+    takes_offer,
+    takes_up_findings,
+)
+from sleepd.mining.turns.closing import DOCUMENTS_WORK, is_closing_step, reports_then_closes
+from sleepd.mining.turns.corrections import REDIRECT, correction_score
+from sleepd.mining.turns.failures import WRONG_ANSWER
+from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
+from sleepd.mining.turns.references import (
+    ASKS_WHAT_AGENT_DID,
+    BACK_REF,
+    GO_AHEAD,
+    GO_ON_WORDS,
+    POINTING,
+    asks_about_agent,
+    names_own_object,
+    needs_context,
+    points_back,
+)
+from sleepd.mining.turns.requests import (
+    EXPLICIT_NEW,
+    IMPERATIVE,
+    NEW_WORK,
+    REQUEST,
+    TURNS_TO_NEXT,
+    asks_in_a_field,
+    request_after_stance,
+    requests_more,
+    sets_next_work,
+    yes_and_more,
+)
+from sleepd.mining.turns.text import (
+    ATTACHMENT,
+    WORD,
+    after_contrast,
+    after_first,
+    feedback_region,
+    first_clause,
+    flattened,
+    one_word,
+    request_region,
+    text_after_verdict,
+    topic_overlap,
+    word_count,
+)
+from sleepd.mining.turns.verdicts import ACCEPT, ACCEPT_OPEN, APPROVAL_HEAD, accepts
+
+#: "no, …" as the first word of a reply.
+_NO_OPEN = re.compile(
+    r"^\W*(no|nope|nah|nein|non|não|нет|hayır)\b\s*([,.!:;\-–—]|$)"
+    # the same "no" in the languages without spaces between words, before their comma or
+    # stop ("違う、単純にP5を消すだけで良かった", "不对，…", "아니, …"), and "いや別に…" (nah, …)
+    r"|^\W*(違う|ちがう|違います|いや|いいえ|不是|不对|不對|아니요?|아뇨)\s*([、。，,.!！:：]|\s|$)"
+    r"|^\W*いや別に",
+    re.IGNORECASE,
+)
+
+
+#: Opens by forbidding something ("don't …", "do not …", "never …").
+_FORBIDS_OPEN = re.compile(r"^\W*(don'?t|do not|never)\b(?!\s+mind\b)", re.IGNORECASE)
+
+
+#: The greeting words a longer message may open with ("Hello can you …").
+_HELLO = r"hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|evening)"
+
+
+_GREETING = re.compile(
+    rf"^\W*({_HELLO}|ol[aá]|oi|privet|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
+    r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
+    r"wie geht'?s|qué tal|你好吗|你好嗎|xin ch[aà]o|ch[aà]o (b[aạ]n|anh|ch[iị]|em)|"
+    # whether the agent answers at all ("are you working now?", "you there?", "testing 1 2
+    # 3"; not "is it working now?", a question about the result)
+    r"are you (there|working|alive|online|awake|up|ready|back)( now| again| yet)?|"
+    r"(you|anyone|anybody) there|can you (hear|see|read) me|testing( \d+)*|test( test)+|"
+    # or the agent called by its name alone ("claude?", after its errors)
+    r"(claude|codex|gemini|copilot)(?=\s*\?))"
+    # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
+    r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
+    # and asking who it is ("hi, who are you?", "你好,你是誰?"): meta talk, nothing to do
+    r"(\W+(who are (you|u)|你是谁|你是誰|あなたは誰(ですか)?|누구(세요|야|니|신가요)))?"
+    r"\W*$",
+    re.IGNORECASE,
+)
+
+
+#: The agent's own launcher typed into the session ("claude -c", "codex resume"): meant for
+#: the shell, to start or resume a session, not a request about the work.
+_LAUNCHER = re.compile(
+    r"^\s*(claude|codex)(\s+(-c|-r|--continue|--resume|resume|continue)(\s+[\w-]{1,64})?)?\s*$"
+    # or one of its own subcommands ("claude mcp", "claude mcp list", "codex login")
+    r"|^\s*(claude|codex)\s+(mcp|config|doctor|update|upgrade|install|login|logout|plugins?|"
+    r"agents|setup-token|migrate-installer|completion|sandbox|features)(\s+[\w.:/-]{1,64}){0,3}\s*$"
+    # or only its options ("--dangerously-skip-permissions", "--model opus"), typed into
+    # the session instead of after the command
+    r"|^\s*--[a-z][\w-]+(=\S+|\s+[\w.:-]+)?(\s+--?[a-z][\w-]*(=\S+|\s+[\w.:-]+)?)*\s*$",
+    re.IGNORECASE,
+)
+
+
+#: Leaving the session (or logging in to it) typed as a word, the way a shell or an editor
+#: is left ("exit", "quit", ":q", "bye", "login"): meant for the program, not the agent.
+_LEAVES = re.compile(
+    r"^\s*(exit|quit|:q!?|:wq!?|:x|bye|good ?bye|logout|log out|login|log in)\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+#: Openings of an answer to the agent's question or offer.
+_ANSWER = re.compile(
+    r"^\W*(yes|yeah|yep|no|nope|ok|okay|sure|fine|done|option|the (first|second|third|last)|"
+    r"\d+\b|[a-d]\)|let'?s (do|go with|use)|go with|i('?d)? (prefer|choose|pick|'ll take)|"
+    r"both|neither|either)\b",
+    re.IGNORECASE,
+)
+
+
+#: The file a request acts on, named before its verb ("En el archivo /var/www/js/app.js
+#: elimina …", "In src/app.ts, rename …", "Dans le fichier x.py, ajoute …").
+_IN_FILE = re.compile(
+    r"^\W*(in|en|dans|em|no|na|im)\s+((the|el|la|le|o|a|der|dem|das)\s+)?"
+    r"(file|archivo|fichero|fichier|arquivo|datei)?\s*[`'\"]?[\w./~@-]+\.\w{1,6}[`'\"]?\s*,?\s+",
+    re.IGNORECASE,
+)
+
+
+#: More work asked for anywhere in a message ("we will need to update instructions on how
+#: to install", "in that summary, also make note of the testing", "is there a way to
+#: install it using 'just'?"): a step added to the task, not a constraint on how to work.
+_ADDS_WORK = re.compile(
+    r"\b(we|you|i)('ll| will| would)? need to (add|update|write|make|create|include|document|"
+    r"change|fix|build|ship|release|expand|extend|cover|mention|explain|describe|support|handle|"
+    r"split|rework)\b|\b(we|you)('ll| will| would)? need an? (new |simpler |"
+    r"better |separate )?\w+|"
+    r"\balso (make note|note|add|update|write|include|mention|document|create|put)\b|"
+    r"\blet'?s (also )?(make|add|create|build|write|include)\b|\bis there a way to\b",
+    re.IGNORECASE,
+)
+
+
+#: Judges what the agent said (its answer or reasoning), not the code: a correction even
+#: before the agent changed anything ("That can't be right, …", "this justification
+#: really does not make a lot of sense to me").
+_JUDGES_ANSWER = re.compile(
+    WRONG_ANSWER[1:]
+    + r"|\b(that'?s|that is|this is|it'?s|it is) not (right|true|correct)\b|\bare you sure\b"
+    r"|\byou'?re (wrong|mistaken)\b",
+    re.IGNORECASE,
+)
+
+
+#: Says an earlier attempt left the state as it was.
+_STILL = re.compile(r"\bstill\b|\b(keeps|kept) (on )?[a-z]+ing\b", re.IGNORECASE)
+
+
+#: Asks the agent to do again what it was stopped doing.
+_RETRY = re.compile(
+    r"\b(try|do|run) (it |that )?again\b|\bretry\b|^\W*((ok|okay|done)\W+)?try (it )?now\b",
+    re.IGNORECASE,
+)
+
+
+#: Resumes the running work ("limits are reset. continue where you left off").
+_RESUME = re.compile(
+    r"\b(continue|resume|carry on|keep going|keep doing|go on|pick (it )?up|ti[eế]p t[uụ]c)\b",
+    re.IGNORECASE,
+)
+
+
+_CONTINUE = re.compile(r"^\W*" + GO_AHEAD + r"\b", re.IGNORECASE)
+
+
+#: A go-ahead word opening a longer reply ("ok, …"): not a bare number or letter, which
+#: picks only as the whole reply (a pasted score card opens with its "60").
+_GO_ON_OPENING = re.compile(rf"^\W*({GO_ON_WORDS})\b", re.IGNORECASE)
+
+
+#: Openings that attach the turn to the running task.
+_FOLLOW_OPEN = re.compile(
+    r"^\W*(also|and|now|then|plus|additionally|next|btw|oh,? and|one more thing|one more|"
+    r"can you also|could you also|but|however|actually|instead|what about|how about|and also|"
+    r"make it|make them|make sure|let'?s also|ok,? (now|so|but|and|let'?s|then)|"
+    r"okay,? (now|so|but|and|let'?s|then)|great,? (now|but|and)|good,? (now|but|and)|"
+    r"nice,? (now|but|and)|the same|same for|similarly|for the|in the|on the|"
+    r"it should|it would|it needs|this should|that should|they should|these should)\b",
+    re.IGNORECASE,
+)
+
+
+#: A reply that names one of the options ("option 1", "Option B", "B", "2)").
+_NAMES_OPTION = re.compile(r"\boption\s+(?:[a-d]|[1-9])\b|^\W*\(?(?:[A-D]|[1-9])\)?\W*$", re.I)
+
+
+#: Pushes back on what the agent proposed ("why 32768? …", "not in the code.. just …").
+#: A means of work swapped for another ("use terminal instead of powershell then", "try
+#: pnpm rather than npm", "switch to the REST API instead").
+_SWAPS_THE_MEANS = re.compile(
+    r"^\W*(please\s+|ok,?\s+|so\s+|then\s+)?(use|try|switch to|go with)\s+[^.?!\n]{1,40}?"
+    r"\b(instead|rather than)\b",
+    re.IGNORECASE,
+)
+
+
+_PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
+
+
+#: Openings that only make sense as a change to what was just delivered.
+_FOLLOW_STRONG = re.compile(
+    r"^\W*(but|however|actually|instead|make it|make them|it should|this should|that should|"
+    r"same for|similarly|can you also make|could you also make)\b",
+    re.IGNORECASE,
+)
+
+
+#: Opens with a goal of the person's own ("I want to …", "now I'd like to …"); not a wish to
+#: know or see something, which asks about the work at hand.
+_STATES_GOAL = re.compile(
+    r"^\W*((now|ok(ay)?|so|next)\W+){0,2}i\s*((want|would like|'d like|need)\s+to|wanna)\s+"
+    r"(?!(know|understand|see|ask|confirm|check|make sure|be sure|clarify)\b)",
+    re.IGNORECASE,
+)
+
+
+#: Asks to change a thing by its definite name ("make the modal bigger").
+_CHANGE_NAMED = re.compile(
+    r"^\W*(please\s+)?(?:make|change|move|resize|shrink|widen|rename|remove|hide|show|tweak|"
+    r"adjust)\s+the\s+([a-z][\w-]{2,})",
+    re.IGNORECASE,
+)
+
+
+#: Asks the agent to change how its tool calls are approved ("Can you auto accept all
+#: changes for the rest of this session?", "stop asking me for permission"): the typed form
+#: of a tool approval setting, nothing of the project's to replay.
+_FOR_THE_SESSION = r"(for the rest of (this|the) session|from now on|going forward|in this session)"
+
+
+_TOOL_CALLS = (
+    r"(\s+(all|every)( of)?)?( the| your)?( changes| edits| commands| tool calls| of them)?"
+)
+
+
+_SETS_APPROVALS = re.compile(
+    r"^\W*((can|could|would|will) (you|u) (please )?|please )?(just )?("
+    # "auto accept all changes", "auto-approve edits"
+    rf"auto[- ]?(accept|approve){_TOOL_CALLS}(\s+{_FOR_THE_SESSION})?"
+    # "approve all edits from now on" (without the time, "approve all" accepts a proposal)
+    rf"|(accept|approve){_TOOL_CALLS}\s+{_FOR_THE_SESSION}"
+    r"|(stop asking|(don'?t|do not) ask)( me)?( for)? (permissions?|approvals?|confirmations?)"
+    rf"(\s+{_FOR_THE_SESSION})?"
+    # and nothing more: "don't ask for permission, just fix the login bug" is a request
+    r")(\s+please)?\W*$",
+    re.IGNORECASE,
+)
+
+
+#: At most this many words, a turn after the agent finished names too little to stand alone.
+SHORT_TURN = 8
+
+
+#: A turn whose content words are this much the running episode's is about the same thing.
+FOLLOW_OVERLAP = 0.15
+
+
+#: A state described as not right: a negated verb, "still …", "no longer …".
+_NEGATIVE_STATE = re.compile(
+    r"\b((is|are|was|were|does|do|did|has|have|can|could|will|would)(n'?t| not)|not\s+\w+ing|"
+    r"still|no longer|nothing)\b",
+    re.IGNORECASE,
+)
+
+
+#: Cues that judge a result; without one of them a turn is never a correction.
+_JUDGING_CUES = frozenset(
+    {
+        "pasted error",
+        "failure report",
+        "forbids what was done",
+        "contrast then failure",
+        "asks to undo",
+        "asks to keep what was",
+        "says no to the result",
+        "disputes what it quoted",
+    }
+)
+
+
+#: Codex plan mode hands the accepted plan back as the next message.
+PLAN_ACCEPTED = re.compile(r"^\s*please implement this plan:", re.IGNORECASE)
+
+
+#: New tasks read from the turn's own form (a command, a first request, "new task: …"),
+#: not from where it sits in the exchange.
+_NEW_BY_FORM = frozenset(
+    {
+        "slash command",
+        "saved prompt or skill run",
+        "a plan handed over to implement",
+        "first request",
+        "says it is something new",
+    }
+)
+
+
+def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
+    """The kind of one typed user turn (rule-based; see the module docstring).
+
+    A turn the task miner could not replay alone (`needs_context`: a file pasted with no
+    request, "are you in the docker container?") is never read as a new task by its
+    place in the exchange: once the agent has worked, it goes on with the running task
+    (unless the person had just accepted the work, which closed it).
+    """
+    decision = _classify_turn(turn, lexicon)
+    if (
+        decision.kind is TurnKind.NEW_TASK
+        and turn.agent_worked
+        and turn.previous is not TurnKind.APPROVAL
+        and not _NEW_BY_FORM.intersection(decision.reasons)
+        and needs_context(turn.text)
+    ):
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("leans on the exchange",), hard=True)
+    return decision
+
+
+def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
+    reasons: list[str] = []
+    if turn.command is not None:
+        if turn.command.is_housekeeping:
+            return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
+        if turn.answered_by_the_cli:
+            # a built-in this list does not name yet ("/usage-credits"): a command that
+            # runs a prompt or a skill is answered by the model, never by the CLI
+            return TurnDecision(TurnKind.HOUSEKEEPING, 0.9, ("answered by the CLI itself",))
+        return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
+    text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
+    if runs_saved_prompt(text):
+        # Codex's `$name`, written as a link to the skill, or a saved prompt run by typing
+        # its path: a custom command by another name
+        return TurnDecision(TurnKind.NEW_TASK, 0.85, ("saved prompt or skill run",))
+    if PLAN_ACCEPTED.match(text):
+        # Codex plan mode's "Implement plan": the plan it proposed, now the work to do
+        return TurnDecision(TurnKind.NEW_TASK, 0.85, ("a plan handed over to implement",))
+    region = feedback_region(text)
+    if _GREETING.search(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
+    if _LAUNCHER.match(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("the agent's launcher, for the shell",))
+    if _LEAVES.match(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("leaves or logs in, for the program",))
+    if not turn.has_episode:
+        if not re.search(r"\w", region):
+            # "。", "?", "..." typed to see whether the agent answers: it asks for nothing
+            return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("no words",))
+        if opens_session(turn):
+            return TurnDecision(TurnKind.NEW_TASK, 0.9, ("first request",))
+        # the session opens with the agent's work (a conversation continued into a new
+        # file, a file that starts mid-session): the turn answers that work, as in an
+        # open episode
+    if asks_about_agent(region):
+        # "what model are you?": meta talk, the typed form of `/model`
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
+    if len(region) <= 120 and _SETS_APPROVALS.search(region):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.7, ("sets how its tools are approved",))
+    words = len(WORD.findall(region))
+    if turn.after_service_error and _sent_again(request_region(text), _requests_of(turn)):
+        # the request sent again word for word after a usage limit or an API error cut the
+        # agent off: "try again", with nothing new and no verdict
+        return TurnDecision(TurnKind.STEERING, 0.75, ("sent again after the service stopped",))
+    if (
+        turn.after_service_error
+        and words <= 3
+        and (_RESUME.search(region) or _RETRY.search(region) or accepts(region))
+    ):
+        # a bare "continue", "try again" or "go" there is the same retry in one word; a reply
+        # that says more ("Limits are reset. Continue where we left off.") is read as
+        # anywhere else
+        return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))
+    done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
+    asked = agent_asks(turn.agent_text)
+    corr = correction_score(region, text, lexicon, reasons)
+    if (
+        _NO_OPEN.search(region)
+        and turn.agent_worked
+        and turn.agent_acted
+        and not agent_asks(turn.agent_text)
+    ):
+        corr += 1  # "no, …" right after the agent acted, unasked, answers what it did
+        reasons.append("says no to the result")
+    if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
+        # "> that data loss would have landed without anyone seeing the diff. Actually, the
+        # intention …": the agent's own words quoted back, then set right
+        corr += 2
+        reasons.append("disputes what it quoted")
+    if not _JUDGING_CUES.intersection(reasons):
+        corr = min(corr, 0.5)  # the lexicon is one feature among several, never alone
+    judges_answer = bool(turn.agent_text.strip()) and bool(_JUDGES_ANSWER.search(region[:400]))
+    # "still …" says an earlier attempt did not change the state: it judges the agent's
+    # work even when the running episode has none (a stray turn opened it)
+    still = turn.acted_before and bool(_STILL.search(region[:300]))
+    reports = corr >= 2 and not _JUDGING_CUES.isdisjoint(reasons)
+    advised = agent_gave_steps(turn.agent_text)
+    if (
+        not turn.agent_acted
+        and not advised
+        and "pasted error" not in reasons
+        and not judges_answer
+        and not still
+    ):
+        corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
+    if "pasted error" not in reasons and (
+        (_FIX_IT.match(region) and _OFFERS_A_FIX.search(last_words(turn.agent_text, 800)))
+        or takes_up_findings(region, turn.agent_text)
+    ):
+        # "fix this" to "Want me to fix the `findAdmin` inconsistency?", "fix the critical
+        # issues" after the agent's review listed them: takes the agent up on what it found
+        # (and offered to fix), judging nothing it did
+        corr = 0.0
+    if _TAKES_UP_NEXT.match(region):
+        # "let's now turn to this test failure: …", "I want to focus on 4 skipped tests":
+        # the person sets the failure up as the next piece of work, judging nothing done
+        corr = 0.0
+    opened = ACCEPT_OPEN.sub("", region, count=1)
+    # the verdict may follow an "OK." of its own ("OK. Deploy works now!!"): what comes
+    # after the verdict is then read after that sentence, not after the "OK."
+    verdict = region
+    approval_head = bool(APPROVAL_HEAD.search(opened))
+    if approval_head and not APPROVAL_HEAD.search(region):
+        # "ah, of course\nTHANKS!! it works perfectly …": the verdict follows an
+        # acknowledgment, and what comes after the verdict is read after it
+        verdict = opened
+    if not approval_head and words <= 12:
+        if lexicon.classify(first_clause(region)) is Feedback.APPROVAL:
+            approval_head = True
+        elif opened != region and lexicon.classify(first_clause(opened)) is Feedback.APPROVAL:
+            approval_head, verdict = True, opened
+    if EXPLICIT_NEW.search(region[:80]):
+        return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
+    mid_task = turn.queued or turn.after_interrupt or turn.after_refusal
+    if mid_task:
+        where = "typed into the running turn" if turn.queued else "after the agent was stopped"
+        if turn.after_interrupt and sent_again_amended(region, turn.previous_text):
+            # stopped at once to send the same words again, at most with a thinking cue or
+            # a go-on word added ("…, think hard and continue"): how to work, nothing new
+            return TurnDecision(TurnKind.STEERING, 0.75, (where, "sent again"))
+        # the person stopped the agent: one cue of a correction is enough
+        if corr >= 1:
+            return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
+        if (
+            not turn.queued
+            and agent_asks(turn.agent_text)
+            and _ANSWER.search(region)
+            and not _RETRY.search(region)
+            and words <= 40
+        ):
+            # stopped while the agent waited on its question: the reply answers it
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers the agent"), hard=True)
+        if turn.queued and words <= 6 and accepts(region):
+            # "Ok go ahead" typed while the agent ran, after it announced what it would do
+            # ("Flagging something before continuing: …"): redirects nothing, accepts it
+            return TurnDecision(
+                TurnKind.APPROVAL, 0.6, (where, "accepts what it announced"), hard=True
+            )
+        if turn.queued and approval_head and not requests_more(verdict):
+            # "approved #33 in chat and in the issue itself": a verdict on work the agent
+            # showed earlier, typed while it goes on, asks nothing
+            return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "verdict"), hard=True)
+        if (
+            turn.queued
+            and words >= 5
+            and not REDIRECT.search(region)
+            and (
+                IMPERATIVE.search(region)
+                or REQUEST.search(region)
+                or asks_in_a_field(region)
+                or _ADDS_WORK.search(region)
+            )
+        ):
+            # queued while it ran, but an extra step of the task ("run the review and …");
+            # one that redirects ("use pnpm instead of npm for all of it") steers
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
+        # position alone makes it steering; a redirect or a retry says so in words
+        cued = bool(REDIRECT.search(region) or _RETRY.search(region))
+        return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
+    # A verdict that the work is good outweighs one weak cue ("great, works now");
+    # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
+    weak_praise = approval_head and corr < 2.5 and not after_contrast(region)
+    if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
+        return TurnDecision(TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons))
+    if _HOLDS_THE_AGENT.match(region):
+        # "stop, cancel this loop", "wait, I think I've got vim 9.0 source already?": the
+        # person holds the agent back, the words in writing of an interrupt
+        return TurnDecision(TurnKind.STEERING, 0.65, ("holds the agent back",), hard=True)
+    if (
+        turn.agent_acted
+        and agent_awaits_verdict(turn.agent_text)
+        and _NEGATIVE_STATE.search(first_clause(region)[:300])
+        and not NEW_WORK.search(region[:80])
+    ):
+        # "Tell me what it looks like." / "the tracks are not starting at the beginning":
+        # asked for a verdict on its result, the person describes it as not right
+        return TurnDecision(
+            TurnKind.CORRECTION, 0.6, ("a verdict asked for: not right",), hard=True
+        )
+    if approval_head:
+        after_head = APPROVAL_HEAD.sub("", verdict, count=1)
+        after_verdict = after_first(verdict) or (after_head if after_head != verdict else "")
+        if after_verdict and is_closing_step(after_verdict):
+            # "Nice...please commit", "great, commit and push": the work is accepted and
+            # the person asks for the task's closing step, still part of the task
+            return TurnDecision(
+                TurnKind.FOLLOW_UP,
+                0.7,
+                ("verdict then a closing step",),
+                approves_previous=True,
+            )
+        if not requests_more(verdict):
+            return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
+        rest = text_after_verdict(verdict)
+        # the verdict may end at a comma ("perfect, now can you polish the whole website")
+        next_step = sets_next_work(rest) or bool(not rest and TURNS_TO_NEXT.search(after_verdict))
+        if not next_step and (
+            BACK_REF.search(" ".join(rest.split()[:12])) or _FOLLOW_OPEN.search(rest)
+        ):
+            # (blind labellers read such turns both ways, new task and follow-up, from one
+            # sample to the next: the model decides)
+            return TurnDecision(
+                TurnKind.FOLLOW_UP,
+                0.6,
+                ("verdict then refinement",),
+                hard=True,
+                approves_previous=True,
+            )
+        if next_step:
+            # "Merged both PRs. i think we should do a release now": the verdict closes the
+            # task, and the person sets the next piece of work
+            return TurnDecision(
+                TurnKind.NEW_TASK,
+                0.65,
+                ("verdict then new request",),
+                hard=True,
+                approves_previous=True,
+            )
+        # "great! copy the db, good idea. Do that for me", "OK. Good. Now verify …": the
+        # work is accepted and the person asks for more of it (the labellers of the wild
+        # samples read 7 of 9 such turns so)
+        return TurnDecision(
+            TurnKind.FOLLOW_UP,
+            0.6,
+            ("verdict then request",),
+            hard=True,
+            approves_previous=True,
+        )
+    if ACCEPT.search(region) and words <= 6 and agent_offers_options(turn.agent_text):
+        # "yes" to "A, B or C? My recommendation: A": takes the option, the task goes on
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("takes the recommended option",), hard=True)
+    if ACCEPT.search(region) and words <= 6:
+        # "proceed", "yes", "go ahead": accepts what the agent proposed, nothing new
+        return TurnDecision(TurnKind.APPROVAL, 0.7, ("accepts the proposal",), hard=True)
+    if words <= 8 and picks_listed_item(region, turn.agent_text):
+        # "lets target 5 and see what happens" to the agent's "### Next Steps 1. … 5. Install
+        # as a skill": the person picks an item of its list, an answer inside the task
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("picks an item of its list",), hard=True)
+    if words <= 6 and _NAMES_OPTION.search(region) and agent_offers_options(turn.agent_text):
+        # "yes option 1", "go with B" after the agent laid out options: the person picks
+        # one, an answer inside the task (even when the agent asked about that one)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("picks an option",), hard=True)
+    if restates_offer(region, turn.agent_text):
+        # "yes, <the offer in the person's words>": accepts it, asks nothing beyond it
+        return TurnDecision(TurnKind.APPROVAL, 0.65, ("accepts the offer as made",), hard=True)
+    if (_CONTINUE.search(region) and words <= 4) or (_RESUME.search(region) and words <= 10):
+        # the agent's turn had ended: "continue", "yes, Option A" go on with the task; after
+        # a question or a plan, "继续", "c" for "[C] Continue" may also accept what it laid
+        # out (an approval): the labellers of the wild samples read 9 of them so
+        offered = asked or agent_proposes(turn.agent_text)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
+    if turn.agent_worked and (_RAN_COMMAND.match(text) or runs_agents_line(text, turn.agent_text)):
+        # a command the person ran, pasted with what it printed ("╰─❯ apt install …",
+        # "user@host:~/app$ npm run …", a console snippet the agent handed over): a report
+        # on the running task, never a task of its own (one that shows an error is a
+        # correction, above)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("pastes a command it ran",), hard=True)
+    refers_back = points_back(" ".join(region.split()[:12]))
+    request_part = request_after_stance(region) if turn.agent_ended and words >= 12 else ""
+    if request_part and not BACK_REF.search(" ".join(request_part.split()[:12])):
+        # a stance on the previous answer, then a request that stands on its own: the
+        # stance closes that thread, the request opens the next one
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a stance, then a request",), hard=True)
+    if turn.agent_worked and turn.agent_acted and DOCUMENTS_WORK.match(region):
+        # "update AGENT_CONTEXT.md and other relevant documentation" after the agent
+        # changed things: the task's own write-up, with no subject of its own
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("documents the work just done",), hard=True)
+    if turn.agent_worked and (
+        is_closing_step(region) or reports_then_closes(region) or (words == 1 and one_word(region))
+    ):
+        # a bare step with no object of its own ("commit", "commit and push", the typo
+        # "commi") acts on the work just done: the task's closing step
+        return TurnDecision(
+            TurnKind.FOLLOW_UP,
+            0.65,
+            ("a bare step on the work just done",),
+            approves_previous=agent_claims_done(turn.agent_text),
+        )
+    if (
+        agent_invites(turn.agent_text)
+        and not refers_back
+        and not _FOLLOW_STRONG.search(region)
+        and words >= 3
+    ):
+        # "What can I help you with?": the agent closed its work and waits for a request
+        return TurnDecision(TurnKind.NEW_TASK, 0.7, ("request after an open invitation",))
+    if (
+        not asked
+        and _STATES_GOAL.match(region)
+        and not is_closing_step(_STATES_GOAL.sub("", region))
+    ):
+        # "i want to deploy via vercel", "I want to update my spec to remove …": the person
+        # states a goal of their own in their own words (not "I want you to …", acting on
+        # the agent's proposal, nor an answer to its question)
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("states a goal of its own",), hard=True)
+    if agent_proposes(turn.agent_text) and _PUSHBACK.search(region):
+        # questions the plan before anything was done: redirects, judges no result
+        return TurnDecision(TurnKind.STEERING, 0.6, ("pushes back on a proposal",), hard=True)
+    if not done and not asked and words <= 12 and _SWAPS_THE_MEANS.match(region):
+        # "use terminal instead of powershell then", after the agent explained why it used
+        # PowerShell: how to work, short of a result to judge
+        return TurnDecision(TurnKind.STEERING, 0.6, ("swaps the means",), hard=True)
+    if (done or asked) and NEW_WORK.search(region[:80]) and not refers_back:
+        # "Let's also migrate to AudioWorklet" after the agent finished: more work
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
+    if asked and (words <= 8 or _ANSWER.search(region)) and words <= 40:
+        # picks an option, answers the question, reports doing what was asked
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
+    rest = ACCEPT_OPEN.sub("", region, count=1)
+    own_request = (
+        done
+        and not asked
+        and rest != region
+        and len(WORD.findall(rest)) >= 3
+        and bool(IMPERATIVE.search(rest) or REQUEST.search(rest))
+        and not _FOLLOW_OPEN.search(rest)
+    )
+    if _GO_ON_OPENING.search(region) and words <= 25 and not own_request:
+        # "ok, …" after the agent finished goes on with its task, unless what follows the
+        # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)
+    overlap = topic_overlap(region, turn.context)
+    if EXPLICIT_NEW.search(region[:80]):
+        return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
+    if turn.agent_worked and _FORBIDS_OPEN.match(region):
+        # "Do not add the full names", "don't edit the database by hand; use alembic …":
+        # a constraint on the work at hand, never a task of its own
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("a constraint on the work",), hard=True)
+    if _FOLLOW_STRONG.search(region) or refers_back:
+        # a pronoun in a message long enough to stand alone may point inside it ("expand
+        # philosophy.md, right now it focuses on …"): then the reading is looser still. Even
+        # a short one is no certain follow-up on new authors (bench/blind_branches.py): it
+        # may contradict the agent ("but I'm on main here, I added it nromally") or ask it
+        # to try again
+        loose = not _FOLLOW_STRONG.search(region) and words >= LONG_TURN
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.6 if loose else 0.7, ("continues the running task",), hard=True
+        )
+    if turn.agent_worked and yes_and_more(region):
+        # "Yes, and we also need to collect …", "Ja, bitte implementiere …", "proceed to add
+        # opk rules …": a yes to what the agent offered or asked, with more of the same work
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("a yes, then more",), hard=True)
+    changed = _CHANGE_NAMED.search(ATTACHMENT.sub("", region))
+    if changed and re.search(rf"\b{re.escape(changed.group(2))}\b", turn.agent_text[-1500:], re.I):
+        # "make the modal bigger" right after the agent reported what it did to the modal
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("changes what the agent named",), hard=True)
+    points = bool(POINTING.search(" ".join(region.split()[:20])))
+    if words >= 40 and (done or (turn.agent_ended and not asked and not points)):
+        # a long message after the agent finished carries a request of its own
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
+    # a failure report before the agent acted is about the code as it was: a request
+    request = bool(
+        IMPERATIVE.search(_IN_FILE.sub("", region, count=1)) or REQUEST.search(region) or reports
+    )
+    answered = turn.agent_ended and bool(turn.agent_text.strip())
+    retry = words <= 4 and bool(_RETRY.search(region))
+    if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP and not retry:
+        # the agent answered (no question, no plan): a request on another subject is new
+        # ("try now" after its steps to set something up asks it to go on)
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
+    named = names_own_object(region) and not takes_offer(region, turn.agent_text)
+    if answered and request and named:
+        # "update system_notes.md and changelog …" after the agent's report or its offer of
+        # something else: a request that names what it acts on stands without the exchange
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a request naming its own object",), hard=True)
+    if turn.agent_ended and words >= 4 and _GREETING_OPEN.match(region) and not asked:
+        # "Hello can you give me the specs in violation-details", "hi seed the products":
+        # a greeting opens a new exchange, whatever the agent said last
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("opens with a greeting",), hard=True)
+    if asked or not done:
+        # the agent is still at it, or asked something: the turn goes on with its task
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)
+    if overlap >= FOLLOW_OVERLAP:
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("same subject",), hard=True)
+    closed = turn.previous is TurnKind.APPROVAL and not ASKS_WHAT_AGENT_DID.match(region)
+    if not own_request and not closed and word_count(text) <= SHORT_TURN:
+        # a few words name too little to stand alone: they lean on the exchange (unless
+        # the person had accepted the work, which closed it, and asks nothing about it)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.55, ("a short turn after done",), hard=True)
+    # what is left: no cue decided the turn, and only the absence of shared words says it
+    # is new. On new authors this default is no certain reading (bench/blind_branches.py)
+    return TurnDecision(
+        TurnKind.NEW_TASK, 0.6, ("new subject after the agent finished",), hard=True
+    )
+
+
+#: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
+_GREETING_OPEN = re.compile(rf"^\W*({_HELLO})\b(?!\s*(\.\.\.|…))", re.IGNORECASE)
+
+
+#: From this many words a turn can carry a request of its own.
+LONG_TURN = 20
+
+
+#: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
+#: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`, a
+#: powerline prompt, a folder before `$`.
+_RAN_COMMAND = re.compile(
+    r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S"
+    # a powerline theme's prompt: Nerd Font icons and segment arrows, private-use glyphs
+    # ("\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status …")
+    r"|^\s*[\ue000-\uf8ff][^\n]*[\ue0b0\ue0b4]\s+\S"
+    # a prompt that shows the folder ("/work $ ping www.googleapis.com", "~/app % ls"), and
+    # zsh's own "user@host folder %" ("neil@MacBook-Pro app % npm run cli")
+    r"|^\s*[~/][\w./~-]*\s*[$#%]\s+\S"
+    r"|^\s*(\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(\s+[^\s%$#]{1,60})?\s*[%$#]\s+\S"
+)
+
+
+def _requests_of(turn: TurnInput) -> str:
+    """The running episode's request and refinements: its context less the agent's words."""
+    agent = turn.agent_text
+    if agent and turn.context.endswith(agent):
+        return turn.context[: -len(agent)]
+    return turn.context
+
+
+def _sent_again(region: str, context: str) -> bool:
+    """The turn repeats, word for word, a request of the running episode (case and
+    spacing aside): a whole line of it, or three words or more of it."""
+    said = flattened(region)
+    if not said:
+        return False
+    if said in {flattened(line) for line in context.splitlines()}:
+        return True
+    return len(said.split()) >= 3 and said[:300] in flattened(context)
+
+
+#: A bare "fix it" ("fix this", "please fix them all").
+_FIX_IT = re.compile(
+    r"^\W*(please\s+|pls\s+|ok,?\s+|yes,?\s+)*(fix|correct|solve)\s+(it|this|that|them|these|"
+    r"those|both|all( of them| of these)?|everything)(\s+(please|pls|too|all))?\W*$",
+    re.IGNORECASE,
+)
+
+
+#: The agent offering to fix what it found ("Want me to: - Fix the `findAdmin`
+#: inconsistency?", "Should I fix these?", "I can fix this if you'd like").
+_OFFERS_A_FIX = re.compile(
+    r"\b(want me to|should i|shall i|would you like me to|do you want me to|i can)\b"
+    r"[^?]{0,200}?\b(fix|correct|solve|address|resolve|patch)\b",
+    re.IGNORECASE,
+)
+
+
+#: An answer to words quoted back with ">" (the turn opens with the quote) that says they
+#: are wrong ("Actually, …", "No, …", "That's not …"; not "Actually, can you also …", a
+#: request, nor "No errors now", a "no" that is no answer).
+_DISPUTE_OPEN = re.compile(
+    r"^\W*(actually|no(?=[,.!;:]| -)|nope|not (quite|really|true|exactly)|that'?s not|"
+    r"this is not|this isn'?t|wrong)\b(?![,\s]+(can|could|would|will|please|let'?s|also)\b)",
+    re.IGNORECASE,
+)
+
+
+#: An opening that takes up the next piece of work ("let's now turn to …", "I want to
+#: focus on …", "Let's start by fixing …", "next, let's look at …").
+_TAKES_UP_NEXT = re.compile(
+    r"^\W*((ok|okay|great|good|thanks|alright|right)\W+)*((and )?next,?\s+)?"
+    r"(let'?s|i want to|i'?d like to|we need to|now|next)\s+(now\s+|next\s+)?"
+    r"(turn to|focus on|move on to|start (by|with)|switch to)\b",
+    re.IGNORECASE,
+)
+
+
+#: "Stop," "wait —", "hold on": an interjection that holds the agent back (not "stop the
+#: server", an instruction with an object of its own).
+_HOLDS_THE_AGENT = re.compile(
+    r"^\W*(stop|wait|hold on|hang on|hold up)\b(\s*[,.!:;—–-]|\s*$|\s+(a (sec|second|minute|"
+    r"moment)|please|now)\b)"
+    # a condition set before the agent's next act ("before you apply these changes, note
+    # that …", "before you commit, run the linter")
+    r"|^\W*((ok|okay|but)\W+)?before you (apply|make|start|do|commit|push|run|continue|proceed|"
+    r"go (on|ahead)|implement|change|write|edit|merge|deploy)\b",
+    re.IGNORECASE,
+)
+
+
+def sent_again_amended(region: str, previous: str) -> bool:
+    """The turn is the previous turn's words again (two words or more; case, spacing and
+    thinking cues aside), alone or with only a go-on word added ("…, and continue"): an
+    answer completed or a request extended says more, and is read for what it says."""
+    said = flattened(feedback_region(previous)).strip(" .,!?")
+    now = flattened(region)
+    if len(said.split()) < 2 or said not in now:
+        return False
+    added = now.replace(said, " ", 1)
+    return bool(_ADDED_NOTHING.fullmatch(added))
+
+
+#: What a resend may add to the words it repeats: a go-on word, a courtesy, punctuation.
+_ADDED_NOTHING = re.compile(
+    r"\W*((and|then|now|please|so)\W+)*(continue|go on|proceed|keep going|go ahead|again)?"
+    r"(\W+(please|now|then))*\W*",
+    re.IGNORECASE,
+)

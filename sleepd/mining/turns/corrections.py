@@ -1,0 +1,146 @@
+"""The correction score: how strongly a turn says the previous work is wrong, from its
+failure report, negation, contrast, prohibition, undo, a redirect and the lexicon.
+
+The score is one input to the classifier; a high score beside a new subject still loses
+to the form of a new request.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sleepd.mining.lexicon import Feedback, Lexicon
+from sleepd.mining.turns.failures import has_pasted_error, reports_failure
+from sleepd.mining.turns.text import after_contrast
+
+#: An opinion about a feature, not a report that it fails ("I didn't find those links
+#: helpful"): removed before the failure-report search.
+_OPINION = re.compile(
+    r"\b(didn'?t|did not|don'?t|do not|never)\s+(really\s+)?(find|found)\b[^.?!\n]{0,60}?"
+    r"\b(helpful|useful|necessary|intuitive|clear|convincing|interesting|valuable|relevant|needed|compelling|"
+    r"appealing|readable|easy|practical|worth\w*)\b",
+    re.IGNORECASE,
+)
+
+
+#: A suggestion or question with a negated verb ("can we not build blog posts based on
+#: related learnings", "why don't we …") proposes something; it reports no failure.
+_SUGGESTION = re.compile(
+    r"\b(can|could|should|shall|would|why|couldn'?t|can'?t|shouldn'?t|wouldn'?t)\s+(we|you|i|it)"
+    r"\s+not\b|\bwhy (don'?t|not)\b",
+    re.IGNORECASE,
+)
+
+
+#: Asks to take the work back: a verdict on it whatever the wording.
+_UNDO = re.compile(
+    r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b(?![./_-]\w)|"
+    r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
+    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
+    r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
+    r"(commit|change|edit)s?\b|"
+    # throws the work away to redo it ("fucke me... start over."; not "start over with a
+    # new design", a new task of its own)
+    r"\bstart (all )?over\b(?!\s+(with|on|using|from)\b)|"
+    # the same in the other languages people write to agents in, as imperatives ("desfaca
+    # essa alteracao", "元に戻して"; "撤销" and "回滚" open the turn, since elsewhere they name
+    # a feature to build: "添加撤销功能")
+    r"\b(desfa[çc]a|deshaz|annulez?|mach .{0,30}rückgängig|отмени|откати)\b|"
+    # an infinitive or a bare word opening the turn ("annuler les changements", "desfaz
+    # isso", "rückgängig machen"); further in, it names a feature ("un bouton annuler")
+    r"^\W*(please\s+|bitte\s+|por favor\s+|s'il te plaît,?\s+)?"
+    r"(desfaz(er)?|rückgängig|annulla|annuler)\b|"
+    r"\bannulla (quello|questo|questa|le modifiche|l'ultima)\b|"
+    r"^\W*(请|帮我)?(撤销|撤回|回滚)|元に戻して|되돌려",
+    re.IGNORECASE,
+)
+
+
+#: Asks to keep what the agent was changing ("The version can stay there", "leave it as
+#: is"): the sentence ends on the keeping, so "the sidebar should stay there when
+#: scrolling" (a requirement) is not one.
+_KEEP = re.compile(
+    r"\b(can|could|should|may) (just |simply )?(stay|remain)"
+    r"( there| as (it|they) (is|are|was|were)| as[- ]is| unchanged| untouched| the same)?"
+    r"\s*(?=[.!]|$)"
+    r"|\b(leave|keep) (it|that|this|them|those|these) (alone|as (it|they) (is|are|was|were)|"
+    r"as[- ]is|unchanged|untouched)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+#: "never commit to main; …": forbids an action outright (a correction once the agent acted).
+_PROHIBITION = re.compile(
+    r"^\W*(never|don'?t ever|do not ever|(we|you) (really |probably )?(should|must)(n'?t| not)"
+    r"( have)?)\s+\w+",
+    re.IGNORECASE,
+)
+
+
+#: A negation typed in capitals ("we probably should NOT file issues in this way", "Edit
+#: plan to NOT mention Instructor"): the person stresses the reversal of what was done.
+#: A deferral ("do NOT push yet") stresses an order of steps, not a reversal.
+_SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
+
+
+#: Hypotheticals ("will this work if the APIs are failing?") report no failure.
+_CONDITIONAL = re.compile(
+    r"\b(if|when|whenever|in case|what if|whether|unless|so that|otherwise|or else|"
+    # a requirement set, no report ("make sure the debug panel is not visible in production")
+    r"make sure|ensure|verify that|check that)\b[^.?!,;\n]*"
+    # a warned consequence ("…, or the test will not work") is as hypothetical as an "if"
+    r"|\bor\s+(?=[^.?!,;\n]{0,40}\b(will|would|won'?t|wouldn'?t)\b)[^.?!,;\n]*",
+    re.IGNORECASE,
+)
+
+
+#: Redirects the approach without judging a result ("use pnpm instead", "why 32768?").
+REDIRECT = re.compile(
+    r"^\W*(but\s+)?(why|use|try|instead|rather|don'?t|do not|stop|avoid|switch to|"
+    r"please (use|don'?t|do not|try|avoid)|"
+    r"can you (use|try|avoid)|let'?s (use|try|go with|not))\b"
+    r"|\b(instead of|rather than)\b",
+    re.IGNORECASE,
+)
+
+
+def is_redirect(region: str) -> bool:
+    """An instruction about how to work, not a verdict on a result."""
+    return bool(REDIRECT.search(region))
+
+
+def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str]) -> float:
+    score = 0.0
+    if has_pasted_error(full):
+        score += 2
+        reasons.append("pasted error")
+    # a long message states its verdict up front; further down it is describing
+    judged = region if len(region) <= 400 else region[:250]
+    judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
+    if reports_failure(judged):
+        score += 2
+        reasons.append("failure report")
+    if _UNDO.search(region[:300]):
+        score += 2
+        reasons.append("asks to undo")
+    if _KEEP.search(region[:300]):
+        score += 1
+        reasons.append("asks to keep what was")
+    if lexicon.classify(region) is Feedback.CORRECTION and not is_redirect(region):
+        score += 1
+        reasons.append("correction lexicon")
+    elif _PROHIBITION.search(region) or shouts_negation(region):
+        score += 1
+        reasons.append("forbids what was done")
+    after = _OPINION.sub(" ", after_contrast(region))
+    if after and reports_failure(after):
+        score += 0.5
+        reasons.append("contrast then failure")
+    return score
+
+
+def shouts_negation(region: str) -> bool:
+    """A negation in capitals inside a message that is not itself typed in capitals."""
+    letters = [c for c in region if c.isalpha()]
+    mostly_caps = bool(letters) and sum(c.isupper() for c in letters) > len(letters) / 2
+    return not mostly_caps and bool(_SHOUTED_NO.search(region))

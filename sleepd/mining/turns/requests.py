@@ -1,0 +1,285 @@
+"""The forms of a request: an imperative, a question that asks for work, a stance before a
+request, a request for more after an acknowledgement, new work named outright.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sleepd.mining.turns.text import SENTENCE_END, after_cjk_comma, after_first, word_count
+from sleepd.mining.turns.verdicts import APPROVAL_HEAD
+
+#: The person says the turn starts something else.
+EXPLICIT_NEW = re.compile(
+    r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
+    r"question|feature)|unrelated|different (topic|question|task)|switching (gears|topics)|"
+    r"never ?mind|forget (it|that|about))\b",
+    re.IGNORECASE,
+)
+
+
+#: Opens with a verb: an instruction.
+IMPERATIVE = re.compile(
+    r"^\W*(please\s+)?(run|add|make|use|create|fix|update|check|write|remove|change|test|"
+    r"build|deploy|commit|push|merge|open|review|install|rename|move|delete|implement|"
+    r"refactor|try|document|ensure|also|then|now|and)\b"
+    # the same openings in the other languages people write to agents in
+    r"|^\W*(vérifie[zs]?|ajoute[zs]?|crée[zs]?|corrige[zs]?|installe[zs]?|supprime[zs]?|"
+    r"modifie[zs]?|fais|faites|lance[zs]?|implémente[zs]?|écri[st]|mets|mettez|peux-tu|"
+    r"pouvez-vous|agrega|añade|crea|arregla|actualiza|instala|elimina|revisa|haz|puedes|"
+    r"adicione|adiciona|crie|corrija|atualize|atualiza|instale|remova|verifique|faça|"
+    r"füge|erstelle|korrigiere|aktualisiere|installiere|entferne|prüfe|überprüfe|"
+    r"kannst du|добавь|создай|исправь|обнови|установи|удали|проверь|сделай|напиши|"
+    r"можешь)\b"
+    r"|^\W*(帮我|请|添加|创建|修复|更新|安装|删除|检查|实现|编写|生成|分析)",
+    re.IGNORECASE,
+)
+
+
+#: A request in Chinese, Japanese or Korean after a verdict's comma ("现在加一个导出按钮",
+#: "再把按钮改成蓝色", "次はエクスポートボタンを追加して", "이제 내보내기 버튼 추가해줘"): by its
+#: opening "now / next" and verb, a 把 phrase, or a request ending. (Read only there: as a
+#: turn's opening anywhere it would move the labelled set's Korean follow-ups.)
+_CJK_REQUEST = re.compile(
+    r"^\W*(现在|然后|接下来|再|顺便)(请|帮我)?(加|添加|增加|创建|修复|修改|改|更新|删除|实现|写|"
+    r"生成|做|部署|提交|优化|重构)"
+    r"|^\W*(再|也|请|帮我)?(把|将)[^，。\n]{1,30}(改成|改为|换成|设为|设置为|删掉|删除|加上|去掉)"
+    r"|(して|してください|して下さい|しておいて|してほしい|お願いします?)\W*$"
+    r"|(해줘|해 줘|해주세요|해 주세요|해봐|해줄래|부탁(해|해요|합니다|드려요|드립니다))\W*$"
+)
+
+
+#: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
+REQUEST = re.compile(
+    r"^\W*(should|shall|can|could|would|will) (we|you|i)\b|^\W*let'?s\b|^\W*please\b",
+    re.IGNORECASE,
+)
+
+
+#: "also"/"now"/"next" followed by a new piece of work rather than a tweak.
+NEW_WORK = re.compile(
+    r"^\W*(let'?s\s+)?(also|now|next|then|and)[,:]?\s+"
+    r"(let'?s\s+|please\s+|can you\s+|could you\s+)?"
+    r"(add|migrate|implement|create|write|build|set up|setup|refactor|port|convert|integrate|"
+    r"introduce|support|deploy|release|publish|document|upgrade|rewrite|extract)\b|"
+    # the same in French, Spanish, Portuguese, German and Italian ("Maintenant ajoute un
+    # bouton export", "Ahora agrega …", "Agora adicione …", "Jetzt füge … hinzu")
+    r"^\W*(maintenant|ensuite|puis|et aussi)[,:]?\s+(peux-tu\s+|pourrais-tu\s+|il faut\s+)?"
+    r"(ajoute|crée|implémente|écris|construis|déploie|migre|intègre|documente|rédige|"
+    r"mets en place)\b|"
+    r"^\W*(ahora|luego|después|y también)[,:]?\s+(puedes\s+|podrías\s+|por favor\s+)?"
+    r"(agrega|añade|crea|implementa|escribe|construye|despliega|migra|integra|documenta)\b|"
+    r"^\W*(agora|depois|em seguida|e também)[,:]?\s+(pode\s+|podes\s+|por favor\s+)?"
+    r"(adicione|adiciona|crie|cria|implemente|implementa|escreva|escreve|construa|migre|"
+    r"integre|documente)\b|"
+    r"^\W*(jetzt|dann|als nächstes|außerdem)[,:]?\s+(bitte\s+)?"
+    r"(füge|erstelle|implementiere|schreibe|baue|migriere|integriere|dokumentiere)\b|"
+    r"^\W*(ora|adesso|poi|inoltre)[,:]?\s+(puoi\s+|per favore\s+)?"
+    r"(aggiungi|crea|implementa|scrivi|costruisci|migra|integra|documenta)\b|"
+    # and in Chinese, Japanese and Korean ("现在加一个导出按钮", "次はエクスポートボタンを追加して",
+    # "이제 내보내기 버튼 추가해줘")
+    r"^\W*(现在|接下来|然后)(请|帮我)?(加|添加|增加|创建|实现|写|做|部署)|"
+    r"^\W*次は[^。\n]{0,40}(追加|作成|実装|作って|書いて)|"
+    r"^\W*(이제|다음(은|으로)?)\s[^.\n]{0,40}(추가|만들|구현|작성)",
+    re.IGNORECASE,
+)
+
+
+#: A line of a pasted finding or spec that says what to do ("Fix: Add Content-Signal
+#: directives to your robots.txt …", "TODO: remove the old route").
+_FIELD_INSTRUCTION = re.compile(
+    r"^[^\w\n]*(fix|task|todo|to do|action|next step|step \d+|required|requirement)[^\S\n]*:"
+    r"[^\S\n]*(?P<rest>.+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def asks_in_a_field(region: str) -> bool:
+    """A pasted finding or spec whose "Fix:" / "TODO:" line asks for a change."""
+    return any(
+        IMPERATIVE.search(match["rest"]) for match in _FIELD_INSTRUCTION.finditer(region[:4000])
+    )
+
+
+#: Opens by setting a next piece of work of the person's own ("i think we should do a
+#: release now", "Let's make a small code change", "we need to add …").
+_OWN_NEXT_STEP = re.compile(
+    r"^\W*(i think\s+|so\s+|now,?\s+)?"
+    r"(we should|we need to|let'?s|i want to|i'?d like to|i need to)"
+    r"\s+(now\s+)?(do|make|start|create|add|build|write|set up|setup|cut|prepare|ship|publish|"
+    r"release|deploy|work on|move on to|tackle)\b",
+    re.IGNORECASE,
+)
+
+
+#: After a verdict, "now" or "next" turns to the next piece of work when a request follows
+#: ("great! Next, please investigate …", "perfect, now can you polish the whole website",
+#: "Thank you. Now where are we in our … project?"); not when it hands something over for
+#: the work at hand ("thanks. Now here is the session id …"), asks to check that work
+#: ("OK. Good. Now verify …"), or asks nothing ("great, now I can finally sleep").
+TURNS_TO_NEXT = re.compile(
+    r"^\W*(and\s+|so\s+)?(now|next)\b(?!\s*(here|here'?s|this is|these are|time)\b)"
+    r"(\s*[,:])?\s+(please\s+|(can|could|would) (you|we)\s+|let'?s\s+)?"
+    r"(?!(verify|check|test|confirm|double[- ]check|make sure|ensure|run|try|commit|push|fix|"
+    r"review|re-?run|retry)\b)"
+    r"((please|(can|could|would) (you|we)|let'?s|we (should|need to|have to|must)|"
+    r"i (want|need|would like|'d like) to|i wanna|where|what|how|which)\b|"
+    r"\w[^.!?\n]{0,80}\b(can|could) you\b)",
+    re.IGNORECASE,
+)
+
+
+def sets_next_work(text: str) -> bool:
+    """After a verdict, the text sets the next piece of work: new work ("now add …"), the
+    person's own next step ("we should do a release"), or "now"/"next" with a request."""
+    return bool(NEW_WORK.search(text) or _OWN_NEXT_STEP.search(text) or TURNS_TO_NEXT.search(text))
+
+
+#: Opens with the person's own stance or observation ("I very much like this idea",
+#: "i think it is not required..", "I saw in passing that …", "yea, i already had …").
+_STANCE = re.compile(
+    r"^\W*((oh|yea|yeah|yes|ok|okay|so|well|hmm+),?\s+)?i\s+((very much|really|actually|just|"
+    r"already|somewhat|also|still|do|did|don'?t|didn'?t|do not|did not|much)\s+)*(like|love|hate|"
+    r"dislike|think|thought|believe|feel|saw|see|noticed|found|find|had|have|agree|disagree|"
+    r"prefer|guess|suppose|understand)\b",
+    re.IGNORECASE,
+)
+
+
+#: A sentence that asks for something.
+_ASKS_FOR = re.compile(
+    r"^\W*((now|so|then|ok|okay|but|and),?\s+)?((can|could|would|will) you|please|let'?s|"
+    r"(we|you) (now |also )?(need|have) to|"
+    r"(go back and )?(list|explain|propose|tell me|show me|describe|summari[sz]e|compare|write|"
+    r"replace|add|make|create|build|update|change|remove|fix|implement|look at|check|review|"
+    r"find|give me|suggest))\b",
+    re.IGNORECASE,
+)
+
+
+def request_after_stance(region: str) -> str:
+    """After a stance ("I very much like this idea, …"), the later sentence that asks
+    for something ("Can you list … the strengths of this proposal?"); "" when none."""
+    if not _STANCE.search(region):
+        return ""
+    sentences = [x.strip() for x in SENTENCE_END.split(region) if x and x.strip()]
+    for index in range(len(sentences) - 1, 0, -1):
+        if _ASKS_FOR.search(sentences[index]):
+            return " ".join(sentences[index:])
+    return ""
+
+
+def requests_more(text: str) -> bool:
+    """After a verdict, the turn goes on to ask for something (not the person's own next
+    step: "Great. I'll see if these end up in the transcript." asks the agent nothing)."""
+    first = after_first(text)
+    rest = first or after_cjk_comma(text)
+    if not re.search(r"\w", rest):
+        rest = ""  # "great, can you also add a footer?": its "?" is no clause of its own
+    if (
+        rest
+        and not first
+        and not (
+            IMPERATIVE.search(rest)
+            or REQUEST.search(rest)
+            or _CJK_REQUEST.search(rest)
+            or re.search(r"[?？]", rest)
+        )
+    ):
+        return False  # "可以了，谢谢": more of the verdict after its comma, nothing asked
+    if not rest:
+        # one clause ("great job, now add a dark mode"): what follows the verdict's words
+        # asks for more only when it is a request
+        rest = APPROVAL_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
+        if rest == text.strip(" .,!;:-\n"):
+            # the verdict was read from the whole clause ("OK, make sure the beads are
+            # correct in both projects."): what follows its acknowledgement is what it asks
+            rest = _ACK_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
+        if rest == text.strip(" .,!;:-\n") or not (
+            IMPERATIVE.search(rest) or REQUEST.search(rest) or sets_next_work(rest)
+        ):
+            return False
+    if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
+        return False
+    if _THANKS_ONLY.match(rest):
+        return False  # "Perfect. Thank you very much!": the thanks asks for nothing
+    if _MORE_PRAISE.match(rest) and not _ASKS_ANYWHERE.search(rest):
+        # "THANKS!! it works perfectly, even hosted … now awaiting my friends input :)":
+        # more of the verdict, and nothing asked
+        return False
+    return word_count(rest) >= 3
+
+
+#: An acknowledgement opening a clause, with the comma that ends it ("OK, …", "sure, …").
+_ACK_HEAD = re.compile(r"^\W*(ok|okay|alright|all right|sure|yes|yep|yeah)\b\s*[,:;-]\s*", re.I)
+
+
+#: The verdict said again in other words ("it works perfectly", "works great now").
+_MORE_PRAISE = re.compile(
+    r"^\W*((it|that|this|everything|all)\s+)?(works|worked|is working|runs|looks)\s+"
+    r"(perfectly|great|fine|beautifully|flawlessly|like a charm|as expected|now)\b",
+    re.IGNORECASE,
+)
+
+
+#: Anything that asks: a question mark, or a sentence that opens with a request.
+_ASKS_ANYWHERE = re.compile(
+    r"\?|(^|[.!\n][^\S\n]*)\W{0,10}((please|pls)\b|(can|could|would|will) you\b|let'?s\b|"
+    r"now\s+\w+\b|"
+    r"(add|make|fix|change|update|remove|create|commit|push|deploy|run|write)\b)",
+    re.IGNORECASE,
+)
+
+
+#: Thanks and nothing else ("Thanks a lot for this", "ありがとうございます", "merci beaucoup").
+_THANKS_ONLY = re.compile(
+    r"^(\W*(thanks|thank you|thank u|thx|ty|cheers|much appreciated|appreciate it|"
+    r"ありがとう(ございます|ございました)?|どうも|谢谢(你|您)?|多谢|감사합니다|고맙습니다|고마워요?|"
+    r"merci|danke|gracias|obrigad[oa]|grazie|teşekkürler|teşekkür ederim|sağ ?ol(un)?)"
+    r"(\s+(so|very) much|\s+a (lot|ton|bunch|million)|\s+beaucoup|\s+schön|\s+sehr|"
+    r"\s+again)?(\s+for\s+(this|that|it|everything|the help|your help|all( of)? (this|that|"
+    r"your help)|your (work|time|patience|help)))?)+\W*$",
+    re.IGNORECASE,
+)
+
+
+#: The person says what they will do next themselves.
+_OWN_STEP = re.compile(
+    r"^\W*(i'?ll|i will|i'?m going to|i am going to|i'?m gonna|will)\b", re.IGNORECASE
+)
+
+
+#: Words that ask the agent for something.
+_ADDRESSES_AGENT = re.compile(r"\b(you|please|let'?s|can|could|should)\b", re.IGNORECASE)
+
+
+#: A yes proper (not "ok", which as often only acknowledges), with a "please" or a "to".
+_YES_OPEN = re.compile(
+    r"^\W*(yes|yep|yeah|yup|ja|да|oui|sí|sim|proceed|go ahead)\b(?P<to>\s+to\b)?[\s,.!:;-]*"
+    r"(?P<please>(please|pls|bitte|por favor|пожалуйста)\b)?[\s,.!:;-]*",
+    re.IGNORECASE,
+)
+
+
+#: What a yes goes on with when it adds to the same work: "and", "also" in the languages
+#: people write to agents in.
+_AND_MORE = re.compile(
+    r"^(and|also|plus|then|und|auch|а также|а|и|ещё|et|aussi|y|también|e|também)\b", re.IGNORECASE
+)
+
+
+def yes_and_more(region: str) -> bool:
+    """A yes that goes on to ask for more: "yes, and …", "yes please go deeper. Also …".
+
+    LABELS.md reads a yes that adds or changes something as a follow-up; a yes followed by
+    a statement ("yes, in a previous session we …") or by the person's own next step
+    ("yes! on to the timeline bug", "yes, let's now …") is left to the other rules.
+    """
+    match = _YES_OPEN.match(region)
+    if match is None:
+        return False
+    rest = region[match.end() :]
+    if word_count(rest) < 3 or _OWN_NEXT_STEP.search(rest) or EXPLICIT_NEW.search(rest[:80]):
+        return False
+    asks = bool(match.group("to") or match.group("please"))
+    return asks or bool(_AND_MORE.match(rest) or IMPERATIVE.match(rest))

@@ -1,0 +1,88 @@
+"""Acceptance: the words and openings by which a person takes the result or an offer
+("perfect", "yes do it", "うん"), in the languages the labelled set holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Plain acceptance of a proposal.
+_ACCEPT_WORD = (
+    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
+    r"please|pls|let'?s do it|please do|"
+    r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
+    r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|开始(吧|执行|实施|重构|修改|实现)?|动手吧|"
+    r"let'?s start|start (it|now)|start|begin|go|let'?s go|let'?s begin|いいです(よ|ね)?|"
+    r"了解(です)?|네|좋아요|좋아|좋다|좋습니다|응|그래|그래요|오케이|"
+    r"진행(해|해줘|해주세요|하세요|합시다)|동의합니다|동의해요|"
+    r"đúng|đồng ý|được|vâng|evet|tamam|tamamdır|olur|peki|onaylıyorum|onayla|devam et|"
+    r"devam edelim|да|давай|ага|хорошо|ок|окей|конечно|согласен|согласна|так|добре|sì|"
+    r"va bene|certo|d'accordo|"
+    # "do it", "go ahead" in the languages people write to agents in ("ja, mach das", "oui,
+    # fais-le", "sí, hazlo", "pode fazer", "sì, fallo", "да, сделай это", "はい、お願いします",
+    # "네, 해주세요", "好的，做吧")
+    r"mach (das|es|mal)|mach'?s|leg los|nur zu|gerne|vas-y|allez-y|fais[- ](le|ça|ca)|"
+    r"c'est parti|hazlo|h[aá]galo|adelante|dale|procede|pode fazer|fa[çc]a isso|faz isso|"
+    r"pode seguir|prossiga|vai em frente|manda ver|bora|fallo|procedi|vai pure|fai pure|"
+    r"сделай( это)?|делай|вперёд|お願いします|お願い|やってください|進めてください|해주세요|해줘|"
+    # Japanese said plainly: "うん" (yeah), "そうしよう" (let's do that), "じゃあして" (then do
+    # it), "それでお願い" (that way, please)
+    r"うん|ええ|いいよ|(じゃあ|では|なら)?(そうしよう|そうして|それで(お願い(します)?|いこう)?|して)|"
+    r"부탁(해요|합니다|해)|做吧|去做吧|执行吧|请执行|"
+    # taking the agent's point: "you're right", "fair enough", "makes sense", "got it"
+    r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"
+    r"got it|understood|i see|"
+    # Codex's plan mode sends "Implement the plan." when the person accepts its plan
+    r"(implement|execute|go with) (the|this|that|your) plan|"
+    # the proposal taken as it stands ("Go ahead with the implementation" after the agent's
+    # sketch); "go ahead with option 2" picks one of several, a follow-up
+    r"(go ahead|proceed|continue) with (the|this|that|your|these|those) (plan|implementation|"
+    r"changes?|proposal|approach|design|fix(es)?|refactor|migration)|"
+    # the agent's own suggestion taken ("let's go with your suggestion", "önerinle devam
+    # edelim")
+    r"(let'?s )?(go|continue|proceed|go ahead) with your (suggestion|recommendation|proposal)|"
+    r"(önerin|önerini[sz]|tavsiyen|tavsiyeniz)le devam (et|edelim|edin))"
+)
+
+
+#: A sound of surprise before it ("oh ok you're right!", "ah, got it").
+_INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
+
+
+#: Acceptance and nothing else: one acceptance word or a run of them ("yes, go ahead",
+#: "ok sure, do it"), with at most a word of urgency and a "please" or a "thanks".
+ACCEPT = re.compile(
+    rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+{_ACCEPT_WORD})*\W*"
+    # ("yes immediately please", "ok right away")
+    r"((right )?now|immediately|right away|asap)?\W*"
+    r"(please|pls|plz|thanks|thank you|thx)?\W*$",
+    re.IGNORECASE,
+)
+
+
+#: A reply opening with a verdict that the work is good.
+APPROVAL_HEAD = re.compile(
+    r"^\W*(thanks|thank you|thx|ty|perfect|excellent|awesome|great|nice|brilliant|cool|good|"
+    r"lgtm|((that|this|it|everything) )?looks (good|great|fine|right|perfect|awesome|amazing|nice)|"
+    r"works|it works|that works|that worked|works now|"
+    r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
+    r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
+    r"good job|well done|exactly|correct(?!\s+(the|this|that|these|those|it|them|my|your|our|"
+    r"all|any|every|each|a|an)\b)|fantastic|sweet|love it|(this|that|it) works"
+    # "working!", "it's working now" (not "working directory", "working on the parser")
+    r"|((it|that|this|everything)'?s |(it|that|this|everything) is |all )?(now )?working"
+    r"(?=\s*([!.,;:]|$|\s+(now|fine|great|perfectly|well|again|as expected)\b)))\b",
+    re.IGNORECASE,
+)
+
+
+#: An acceptance word before the verdict ("yes, this is good", "ok, this works").
+ACCEPT_OPEN = re.compile(
+    r"^\W*((ah+|oh+)\W+)?(yes|yeah|yep|ok|okay|sure|alright|of course|i see)\b[\s,.!:-]*",
+    re.IGNORECASE,
+)
+
+
+def accepts(region: str) -> bool:
+    """An acceptance and nothing else, an opening "ok" or "yes" allowed ("Ok go ahead")."""
+    return bool(ACCEPT.search(region) or ACCEPT.search(ACCEPT_OPEN.sub("", region, count=1)))
