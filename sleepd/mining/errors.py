@@ -10,11 +10,11 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   (Claude Code's Read past the end of a file: "<system-reminder>Warning: the file exists
   but is shorter than the provided offset …</system-reminder>"), or a failure
   the command hid from its exit code (a pipe, `|| true`, Codex code mode) that its
-  output states in a program's own words: a line opening with `error:`, `fatal:`,
-  `FAILED`, `npm ERR!`, a traceback, a test or lint summary with failures ("24 fail",
-  "Found 1 error."), among the first or last lines, unless a test summary says nothing
-  failed. A line that merely mentions an error (source code, a search hit, a log
-  line) is not one.
+  output states in a program's own words: a line opening with `error:` (or `Error:`,
+  as cobra, click and Rust print it), `fatal:`, `FAILED`, `npm ERR!`, a traceback, a
+  test or lint summary with failures ("24 fail", "Found 1 error."), among the first
+  or last lines, unless a test summary says nothing failed. A line that merely
+  mentions an error (source code, a search hit, a log line) is not one.
 - **knock_on**: failed only because another call failed or was refused: Claude's
   "Sibling tool call errored", and "The user doesn't want to take this action right
   now" for the calls cancelled with a refused one. It points to its cause (the
@@ -134,7 +134,7 @@ _HIDDEN_FAILURE = re.compile(
 #: so a source line or a search hit that mentions an error ("    error: vi.fn(),",
 #: "src/a.py:12: raise …") is not one.
 _FAILURE_LINE = re.compile(
-    r"^(error|fatal)(\[\w+\])?: \S"
+    r"^([Ee]rror|fatal)(\[\w+\])?: \S"
     r"|^Traceback \(most recent call last\)"
     r"|^npm ERR! "
     # npm 10 and later ("npm error code EACCES")

@@ -637,6 +637,42 @@ def test_a_program_refusing_its_arguments_is_an_error_whatever_the_exit_code() -
         assert not is_failed_result(_result(1, 0, text, exit_code=0))
 
 
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # yutakobayashidev/repiq 24_723c7a3c59 line 128: a Go (cobra) CLI refuses a flag,
+        # prints its usage, and `|| echo` hides the exit
+        (
+            'which entire && entire --version || echo "entire not found"',
+            "/etc/profiles/per-user/yuta/bin/entire\nUsage:\n  entire [flags]\n\n"
+            'Use "entire [command] --help" for more information about a command.\n\n'
+            "Error: Invalid usage: unknown flag: --version\nentire not found",
+        ),
+        # the same capitalised line as click and a Rust program's main print it
+        (
+            "mytool sync --dry 2>&1 | tail -3",
+            "Usage: mytool sync [OPTIONS]\nError: No such option: --dry",
+        ),
+        ("cargo run -q 2>&1 | tail -2", "Error: config file not found: ./app.toml"),
+    ],
+)
+def test_a_capitalised_error_line_behind_a_pipe_is_an_error(command: str, output: str) -> None:
+    result = _result(2, 1, output)
+    assert is_failed_result(result, _bash(1, command))
+    assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+
+
+def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
+    # a log line and a search hit that carry the word are what the command printed
+    for output in (
+        "2026-01-02 10:00:01 Error: retrying upstream",
+        "src/app.ts:3:  throw new Error: bad",
+        "  Error: shown indented in a stack",
+    ):
+        result = _result(2, 1, output)
+        assert not is_failed_result(result, _bash(1, "tail -1 app.log | cat"))
+
+
 def test_coloured_and_linter_diagnostics_behind_a_pipe_are_an_error() -> None:
     # f/awesome-chatgpt-prompts af_bec17cde9f line 150 (`npx tsc --noEmit --pretty 2>&1 |
     # head -30`: tsc colours its diagnostics) and JanDeDobbeleer 27_d853466055 line 207
