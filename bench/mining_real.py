@@ -55,6 +55,7 @@ from sleepd.config import Config  # noqa: E402
 from sleepd.mining.episodes import EventView  # noqa: E402
 from sleepd.mining.errors import judge_errors  # noqa: E402
 from sleepd.mining.figures import top_patterns  # noqa: E402
+from sleepd.mining.late_exits import with_late_exits  # noqa: E402
 from sleepd.mining.mine import mine  # noqa: E402
 from sleepd.mining.turns import TURN_KINDS  # noqa: E402
 from sleepd.store.engine import make_engine, read_session  # noqa: E402
@@ -278,7 +279,8 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
                     pred.outcomes[key] = outcome_at[event.id]
                 sessions[event.session_id].append(_view(event))
             call_key: dict[int, tuple[str, str]] = {}
-            for events in sessions.values():
+            for stored in sessions.values():
+                events = with_late_exits(stored)
                 verdicts = judge_errors(events).verdicts
                 for view in events:
                     if view.kind != "tool_result" or not view.call_id:

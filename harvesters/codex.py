@@ -26,7 +26,11 @@ Choices worth knowing:
   so did one the person refused ("exec command rejected by user").
   A non-zero exit code (or an explicit failure) gives the tool_result
   `is_error=True` and one extra `kind="error"` event (external id + ":error");
-  the Claude harvester follows the same rule.
+  the Claude harvester follows the same rule. A unified-exec command's
+  `exec_command_end` is the twin of its result, except when the model stopped
+  polling the command before it ended: then it is the only record of the exit, so
+  a failed one is kept as a meta event (exit code, call id, the end of the output)
+  for mining to give to the command's last result (`sleepd.mining.late_exits`).
 * Tokens come from `token_count.info.last_token_usage` on a `meta` event
   (raw_type "token_count"); a line repeating the previous `total_token_usage` is
   a duplicate and is not counted again. `input_tokens` is stored without the
@@ -91,6 +95,8 @@ MAX_JSON_ROLLOUT_BYTES = 64 << 20
 #: Clip limits (bytes) of the texts that are details rather than content.
 RAW_CLIP = 16384
 ERROR_CLIP = 500
+#: How much of a failed command's output its end event keeps: the end, where the failure is.
+COMMAND_END_TAIL = 4000
 #: What Codex itself writes as a `role:"user"` message, which no person typed: the
 #: contextual fragments it puts before or between turns (codex-rs's
 #: `is_contextual_user_fragment`: instructions, environment, skills, shell commands the
@@ -127,7 +133,6 @@ _SKIPPED_EVENT_MSGS = frozenset(
         "agent_reasoning",  # twin of response_item reasoning
         "agent_reasoning_raw_content",
         "context_compacted",  # the `compacted` item carries the summary
-        "exec_command_end",  # twin of function_call_output
     }
 )
 _QUIET_TYPES = frozenset({"world_state", "ghost_snapshot"})
@@ -496,6 +501,9 @@ class _CodexFile:
 
     def _event_msg(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         etype = as_str(payload.get("type"))
+        if etype == "exec_command_end":
+            self._command_end(line, payload, ts, eid)
+            return
         if etype in _SKIPPED_EVENT_MSGS:
             return
         if etype == "token_count":
@@ -513,6 +521,26 @@ class _CodexFile:
             self._emit(
                 line, eid, "meta", "system", ts, text, is_meta=True, raw_type=f"event_msg:{etype}"
             )
+
+    def _command_end(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
+        """A unified-exec command's end. Mostly the twin of a tool result, but when the
+        model stopped polling a long command before it ended, the only record of its exit:
+        a failed one is kept (a meta event with the exit code and the end of the output),
+        and mining gives it to the command's last result when no result reported an exit
+        (`sleepd.mining.late_exits`)."""
+        exit_code = payload.get("exit_code")
+        call_id = payload.get("call_id")
+        if not isinstance(exit_code, int) or exit_code == 0 or not isinstance(call_id, str):
+            return
+        output = str(payload.get("aggregated_output") or payload.get("formatted_output") or "")
+        tail = output[-COMMAND_END_TAIL:]
+        if len(output) > COMMAND_END_TAIL and "\n" in tail:
+            tail = tail.split("\n", 1)[1]  # whole lines only
+        self._emit(
+            line, eid, "meta", "system", ts, tail,
+            is_meta=True, raw_type="event_msg:exec_command_end", call_id=call_id,
+            exit_code=exit_code,
+        )  # fmt: skip
 
     def _token_count(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         info = payload.get("info")

@@ -24,13 +24,17 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   `rg`, `ag`, `ack`, `git grep` exit 1 (no match), `diff`/`cmp`/`git diff
   --exit-code` exit 1 (files differ), `test`/`[`/`[[` exit 1 (false), `which`,
   `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found), `ssh-add -l` and
-  `crontab -l` exit 1 (none listed). Only exit 1, only when
+  `crontab -l` exit 1 (none listed), and a search over a tree (`rg`, `grep -r`,
+  `find`, `fd`) that exits 1 or 2 after finding what it looked for only because
+  some paths could not be read ("Permission denied", "Interrupted system call").
+  Otherwise only exit 1, only when
   the family's command decides the exit status (the last one of a chain or pipe),
   and only without error text of its own. A call the person refused ("The user
   doesn't want to proceed with this tool use", a plan "rejected by the user") is
   benign too: it is the person's feedback (a `tool_rejected` signal), not a tool
   failing; so is a call the person stopped while it ran (`[Request interrupted by user
-  for tool use]`, `Interrupted by user`). So is a failure the agent
+  for tool use]`, `Interrupted by user`; Codex's "aborted by user after 33.4s"). So
+  is a failure the agent
   announced before making the call ("let me test the error case when there's no PR",
   "running the test to confirm it fails for the intended reason": the red step of
   test-first work): the failure is the answer it wanted. And a stop or kill whose
@@ -53,7 +57,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
-from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_shell_tool
+from sleepd.mining.late_exits import POLLED_SESSION, RUNNING
+from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_shell_tool, is_wrapper_line
 from sleepd.mining.tasks import command_of, full_command
 
 ErrorKind = Literal["root", "knock_on", "benign"]
@@ -76,12 +81,15 @@ REFUSED = re.compile(
 )
 _CODEX_REFUSED = re.compile(CODEX_REFUSAL)
 _CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
-#: Claude Code's result for a call the person stopped while it ran (Esc: `[Request
+#: A call the person stopped while it ran: Claude Code's result (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
-#: what it had printed; a bare `Interrupted by user`): the person's act, not a tool failing.
+#: what it had printed; a bare `Interrupted by user`) and Codex's ("aborted by user after
+#: 33.4s", a shell's "Wall time: 33.4 seconds\naborted by user"): the person's act, not a
+#: tool failing.
 _STOPPED_BY_PERSON = re.compile(
     r"\A\s*(?:exit code -?\d+\s+)?(?:\[request interrupted by user(?: for tool use)?\]"
-    r"|interrupted by user\W*\Z)",
+    r"|interrupted by user\W*\Z)"
+    r"|\A\s*(?:wall time: [\d.]+ seconds\s+)?aborted by user(?: after [\d.]+s)?\s*\Z",
     re.IGNORECASE,
 )
 _PATCH_FAILED = re.compile(
@@ -257,6 +265,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
         or _UNAVAILABLE.match(head)
+        or _STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
         or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
         or (call is not None and bool(printed_status(call, event.text)))
@@ -635,7 +644,35 @@ def _answers_with_its_status(family: str, final: str, exit_code: int, text: str)
         # (zsh's own "no matches found" for the glob is not silenced: the probe never ran)
         head = _output_head(text)
         return not any(_ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln) for ln in head)
+    if family in _TREE_SEARCHES and exit_code in (1, 2):
+        return _found_past_unreadable_paths(family, text)
     return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))
+
+
+#: Programs that walk a tree, and say so when a corner of it cannot be read.
+_TREE_SEARCHES = SEARCH_PROGRAMS | frozenset({"find", "fd", "fdfind"})
+#: A path the walk could not read: the walk went on past it.
+_UNREADABLE = re.compile(
+    r"(Permission denied|Operation not permitted|Interrupted system call)"
+    r"( \(os error \d+\))?\s*$"
+)
+#: Codex's note that it shortened the output it shows.
+_OUTPUT_SHORTENED = re.compile(r"^Total output lines: \d+$")
+
+
+def _found_past_unreadable_paths(family: str, text: str) -> bool:
+    """A search over a tree that found what it looked for and exited 1 or 2 only because
+    some paths could not be read (`rg --files -g README* ~` over a home folder: "rg:
+    ~/Library/Containers/…: Interrupted system call (os error 4)", `find / -name x` and
+    its "Permission denied" lines): the answer came; the unreadable corners are not it."""
+    lines = [
+        ln.strip()
+        for ln in ANSI.sub("", text).splitlines()
+        if ln.strip() and not is_wrapper_line(ln) and not _OUTPUT_SHORTENED.match(ln.strip())
+    ]
+    own = [ln for ln in lines if ln.startswith(f"{family}: ")]
+    found = len(lines) - len(own)
+    return bool(own) and found > 0 and all(_UNREADABLE.search(ln) for ln in own)
 
 
 @dataclass
@@ -696,10 +733,6 @@ class EpisodeErrors:
         return [i for i, v in self.verdicts.items() if v.kind == "root"]
 
 
-_SESSION_ID = re.compile(r"Process running with session ID (\d+)")
-_POLL_ARG = re.compile(r'"session_id"\s*:\s*(\d+)')
-
-
 def _polled_commands(events: Sequence[EventView], calls: dict[str, EventView]) -> dict[int, str]:
     """Codex runs a long command with `exec_command` and reads its end with `write_stdin`
     on the same session id: the exit code `write_stdin` reports is that command's.
@@ -712,11 +745,11 @@ def _polled_commands(events: Sequence[EventView], calls: dict[str, EventView]) -
         call = calls.get(event.call_id or "")
         if call is None:
             continue
-        running = _SESSION_ID.search(event.text[:400])
+        running = RUNNING.search(event.text[:400])
         if running and is_shell_tool(call.tool_name):
             started[running.group(1)] = command_of(call.text)
             continue
-        polled = _POLL_ARG.search(call.text[:400])
+        polled = POLLED_SESSION.search(call.text[:400])
         if polled and polled.group(1) in started:
             out[event.id] = started[polled.group(1)]
     return out

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import aliased
 
 from sleepd.mining.episodes import EventView
+from sleepd.mining.late_exits import with_late_exits
 from sleepd.mining.signatures import SHELL_TOOLS
 from sleepd.store.models import Episode, Event, Session
 
@@ -90,7 +91,8 @@ def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:
 
 
 def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[EventView]]:
-    """Events of each session from its resume point (subagents: from the start)."""
+    """Events of each session from its resume point (subagents: from the start), with the
+    exits Codex recorded only at a command's end given to its last result."""
     if not work:
         return {}
     conditions = []
@@ -151,7 +153,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
                 message_id=row[16],
             )
         )
-    return out
+    return {session: with_late_exits(events) for session, events in out.items()}
 
 
 #: Shell results sampled for the store-wide noise lines (see `errors.noise_lines`).

@@ -767,6 +767,12 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     return klass, _key_line_of(lines, errors, klass)
 
 
+def is_wrapper_line(line: str) -> bool:
+    """A line the tool's wrapper wrote around the output (`Exit code 1`, Codex's `Chunk
+    ID: …` header), not one the command printed."""
+    return bool(_WRAPPER_LINE.fullmatch(line.strip()))
+
+
 def is_silent(printed: list[str] | str) -> bool:
     """No line but its wrapper's (an output, or its printed lines)."""
     lines = _printed_lines(printed) if isinstance(printed, str) else printed

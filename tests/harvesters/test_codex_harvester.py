@@ -547,3 +547,34 @@ def test_a_call_the_person_refused_is_a_failed_call() -> None:
         True,
     )
     assert decode_tool_output("patch rejected by user")[2] is True
+
+
+def test_a_failed_commands_end_is_kept_and_its_twins_are_not(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # anmol0b/Trezo-Ai e31ed1dc26 (Codex 0.120): the model stopped polling `cargo test` while
+    # it ran; the exit (101) is written only in the command's `exec_command_end` event
+    path = rollout(tmp_path)
+    output = "   Compiling x v0.1.0\n" * 400 + (
+        "error: failed to get `anchor-lang` as a dependency of package `cfo_oracle v0.1.0`\n"
+    )
+    end = {"type": "exec_command_end", "call_id": "c1", "process_id": "24629"}
+    make_jsonl(
+        path,
+        [
+            META,
+            env("event_msg", {**end, "exit_code": 101, "aggregated_output": output}),
+            env("event_msg", {**end, "call_id": "c2", "exit_code": 0, "aggregated_output": "ok"}),
+            env("event_msg", {**end, "call_id": "c3", "exit_code": "?", "aggregated_output": "x"}),
+        ],
+    )
+    got = events(read(path))
+    assert [(e.kind, e.raw_type, e.call_id, e.exit_code) for e in got] == [
+        ("meta", "event_msg:exec_command_end", "c1", 101)
+    ]
+    kept = got[0]
+    assert kept.is_meta and not kept.is_error
+    assert kept.text.endswith(
+        "error: failed to get `anchor-lang` as a dependency of package `cfo_oracle v0.1.0`\n"
+    )
+    assert len(kept.text) <= 4000 and kept.text.startswith("   Compiling")  # whole lines

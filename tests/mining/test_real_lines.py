@@ -439,6 +439,25 @@ def test_a_call_the_person_stopped_or_turned_down_is_no_failure_of_the_tool(
     assert judge_errors(events).verdicts[2].kind == "benign"
 
 
+@pytest.mark.parametrize(
+    ("tool", "output"),
+    [
+        # anmol0b/Trezo-Ai e31ed1dc26 line 156: Codex 0.120 stopped `cargo test` when the
+        # person interrupted the turn, and flagged nothing
+        ("exec_command", "aborted by user after 33.4s"),
+        # the same stop as codex-rs words it for a shell tool
+        ("shell_command", "Wall time: 12.0 seconds\naborted by user"),
+    ],
+)
+def test_a_codex_call_the_person_stopped_is_read_as_stopped(tool: str, output: str) -> None:
+    events = [_call(1, tool, '{"cmd": "cargo test"}'), _result(2, 1, output)]
+    assert is_failed_result(events[1], events[0])
+    assert judge_errors(events).verdicts[2].kind == "benign"
+    # a program that prints the words among others stopped for reasons of its own
+    said = _result(2, 1, "Install aborted by user after missing file.\nexit 1")
+    assert not is_failed_result(said, events[0])
+
+
 def test_a_failure_that_only_mentions_an_interrupt_is_still_a_failure() -> None:
     events = [
         _call(1, "Bash", '{"command": "pytest"}'),
@@ -671,6 +690,53 @@ def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
     ):
         result = _result(2, 1, output)
         assert not is_failed_result(result, _bash(1, "tail -1 app.log | cat"))
+
+
+#: anmol0b/Trezo-Ai e31ed1dc26 line 24: `rg --files` over a home folder on macOS lists its
+#: 1,020 hits and exits 2 for folders it could not read (two lines; paths shortened here)
+UNREADABLE_HOME = (
+    "/Users/a/Developer/app/README.md\n"
+    "rg: /Users/a/Library/Containers/com.apple.InternalFiltersXPC/Data/Documents: "
+    "Interrupted system call (os error 4)\n"
+    "/Users/a/Documents/New project/README.md\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "output", "benign"),
+    [
+        ("rg --files -g 'README*' /Users/a", 2, UNREADABLE_HOME, True),
+        (
+            "find / -name docker-compose.yml",
+            1,
+            "find: '/proc/1/map_files': Permission denied\n/srv/app/docker-compose.yml\n"
+            "find: '/root': Permission denied",
+            True,
+        ),
+        (
+            "grep -r TODO /etc",
+            2,
+            "grep: /etc/shadow: Permission denied\n/etc/a.conf:3:# TODO",
+            True,
+        ),
+        # nothing found: the walk's errors are all it said
+        ("find / -name x.yml", 1, "find: '/root': Permission denied", False),
+        # a path the agent named that is not there is an error of its own
+        (
+            "rg -n compact node_modules/opencode-ai src",
+            2,
+            "rg: node_modules/opencode-ai: No such file or directory (os error 2)\n"
+            "src/a.ts:1:compact",
+            False,
+        ),
+        # not a walk: a copy that could not read one of its files failed
+        ("cp -r src /backup", 1, "cp: src/key.pem: Permission denied\n", False),
+    ],
+)
+def test_a_search_that_found_past_unreadable_paths_answered(
+    command: str, exit_code: int, output: str, benign: bool
+) -> None:
+    assert is_benign_exit(command, exit_code, output) is benign
 
 
 def test_coloured_and_linter_diagnostics_behind_a_pipe_are_an_error() -> None:
