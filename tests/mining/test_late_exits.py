@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+from harvesters.codex import CodexHarvester
+from harvesters.records import EventRecord, SourceFile
 from sleepd.mining.episodes import EventView
 from sleepd.mining.errors import judge_errors
 from sleepd.mining.late_exits import COMMAND_END, with_late_exits
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
 CARGO = (
     "rsync -a programs/cfo_oracle/ /tmp/check/ && cargo test --manifest-path /tmp/check/Cargo.toml"
 )
@@ -105,3 +109,31 @@ def test_a_session_id_used_again_belongs_to_the_newer_command() -> None:
 def test_without_an_end_event_nothing_changes() -> None:
     events = [_exec(1, CARGO), _result(2, 1, _running(9))]
     assert with_late_exits(events) == events
+
+
+def test_the_real_session_reads_its_late_exits(tmp_path: Path) -> None:
+    # anmol0b/Trezo-Ai e31ed1dc26 as harvested: `cargo test` ended with 101 after its last
+    # poll (line 151) and `rg --files` with 2 after its only result (line 22); the other
+    # commands' ends repeat what a result reported
+    name = "anmol0b__Trezo-Ai__codex-session__e31ed1dc26.jsonl"
+    path = tmp_path / "rollout-2026-04-20T10-19-00-019daa66.jsonl"
+    path.write_bytes((FIXTURES / "codex" / name).read_bytes())
+    file = SourceFile(str(path), "codex", "main")
+    records = [e for b in CodexHarvester([tmp_path]).read(file, None) for e in b.events]
+    views = [_view(n, r) for n, r in enumerate(records)]
+    ends = [v for v in views if v.raw_type == COMMAND_END]
+    assert [v.exit_code for v in ends] == [2, 128, 101, 101, 101]  # the failed ends only
+    got = with_late_exits(views)
+    changed = {v.call_id: v for old, v in zip(views, got, strict=True) if old != v}
+    assert set(changed) == {"call_GxRUt2xIu6rjP48ZVCbp5waJ", "call_cXY1uIHFM0gOQhz5THka3Zzw"}
+    cargo = changed["call_cXY1uIHFM0gOQhz5THka3Zzw"]
+    assert cargo.exit_code == 101 and "Could not resolve host: index.crates.io" in cargo.text
+    verdicts = judge_errors(got).verdicts
+    assert verdicts[got.index(cargo)].kind == "root"
+
+
+def _view(n: int, r: EventRecord) -> EventView:
+    return EventView(
+        n, n, r.kind, r.role, r.text, r.tool_name, r.call_id, r.is_error, r.exit_code,
+        r.is_meta, raw_type=r.raw_type,
+    )  # fmt: skip
