@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from harvesters.base import CLIPPED_NOTE
 
-#: A terminal's colour and cursor codes (errors.py reads past them too).
+#: A terminal's colour and cursor codes (the errors package reads past them too).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _TIMESTAMP = re.compile(

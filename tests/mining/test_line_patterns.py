@@ -14,14 +14,15 @@ import re
 import pytest
 
 from sleepd.dream import safety
-from sleepd.mining import errors, signals, test_report
+from sleepd.mining import signals, test_report
+from sleepd.mining.errors import failed
 
 LINES: list[tuple[re.Pattern[str], str]] = [
-    (errors._PATCH_FAILED, "apply_patch verification failed: no such line"),
-    (errors._HIDDEN_FAILURE, "  fatal: not a git repository"),
-    (errors._FAILURE_LINE, "  3 failed"),
-    (errors._FAILURE_LINE, "  ✖ lint found 2 problems"),
-    (errors._NOTHING_FAILED, "  0 fail"),
+    (failed._PATCH_FAILED, "apply_patch verification failed: no such line"),
+    (failed._HIDDEN_FAILURE, "  fatal: not a git repository"),
+    (failed._FAILURE_LINE, "  3 failed"),
+    (failed._FAILURE_LINE, "  ✖ lint found 2 problems"),
+    (failed._NOTHING_FAILED, "  0 fail"),
     (signals.TEST_FAILURE, "  Tests:  1 failed, 2 passed, 3 total"),
     (signals.TEST_FAILURE, "  FAIL src/adder.test.ts"),
     (signals.TEST_PASS, "  Tests:  3 passed, 3 total"),

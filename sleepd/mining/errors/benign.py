@@ -1,0 +1,178 @@
+"""Exits that answer a question rather than fail: no match, files differ, false, not
+found, none listed, a probe with its errors silenced, a unit not running, a search that
+found its hits past unreadable paths, a history that does not exist yet.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from sleepd.mining.errors.noise import EXIT_LINE
+from sleepd.mining.errors.shell import command_family, deciding_command, last_command, shell_words
+from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_wrapper_line
+
+#: Families whose exit status 1 means "no" (no match, differ, false, not found).
+BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
+    {"diff", "cmp", "colordiff", "test", "[", "[[", "which", "type", "command -v", "pgrep",
+     "pidof", "comm", "lsof", "fuser", "look", "pkill", "killall", "ssh-add -l", "crontab -l"}
+)  # fmt: skip
+
+
+#: git's questions: a search, a comparison, an ancestry or ref test, a config key read
+#: (exit 1: no match, they differ, not an ancestor, no such ref, the key is not set).
+_GIT_BENIGN = re.compile(
+    r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor|"
+    r"config\b.*(--get(-all|-regexp)?\b|\s--default\b)|config get\b|"
+    r"show-ref\b.*--(quiet|verify|exists)\b|rev-parse\b.*(--quiet|-q)\b|"
+    r"ls-remote\b.*--exit-code\b|check-ignore\b)"
+)
+
+
+#: Error words in an output line; "usage:" only opening one (a usage message), not a
+#: login banner's "Memory usage: 23%".
+_ERROR_TEXT = re.compile(
+    r"error|fatal|denied|no such file|not found|cannot|invalid|unrecognized|^\s*usage:", re.I
+)
+
+
+#: git's answer, in a repository with no commit yet, to a question about its history
+#: (`git log`, `git rev-parse HEAD`): that there is none.
+_NO_HISTORY = re.compile(r"^fatal: your current branch '[^'\n]+' does not have any commits yet$")
+
+
+def answers_no_history(text: str) -> bool:
+    """The only failure the output reports is git's "does not have any commits yet": the
+    command asked about a history that does not exist yet, and that is its answer."""
+    failing = [ln for ln in text.splitlines() if _ERROR_TEXT.search(ln.strip())]
+    return bool(failing) and all(_NO_HISTORY.match(ln.strip()) for ln in failing)
+
+
+def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
+    """A non-zero exit that answers a question (see the module docstring)."""
+    if exit_code is None and text.strip() == "Error":
+        # Claude Code 1.0 wrote a bare "Error", with no code, for a command that failed and
+        # printed nothing: a question's "no" (an error of its own would have been printed)
+        exit_code, text = 1, ""
+    if not command:
+        return False
+    final = deciding_command(command)  # what a shell, ssh or a container runs decides
+    family = command_family(final)
+    if exit_code is None and family in _LOOKUPS:
+        # Claude Code 1.0 flagged a lookup that missed one of several programs without
+        # writing its code ("/usr/local/bin/npm\n/usr/local/bin/node" for `which docker
+        # … node`): the only failure a lookup has is that answer
+        exit_code = 1
+    if exit_code is None or exit_code == 0:
+        return False
+    if _answers_with_its_status(family, final, exit_code, text):
+        return True
+    if exit_code != 1:
+        return False
+    head = _output_head(text)
+    # "node not found" (zsh), "which: no node in (…)" (GNU), "node: not found": the answer
+    # a lookup gives, not an error of its own
+    beyond_lookups = [ln for ln in head if not _LOOKUP_MISS.match(ln)]
+    if not beyond_lookups and "&&" in command and _stopped_at_a_question(command):
+        return True
+    if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
+        return False
+    if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
+        return True  # their output is the difference itself, error words included
+    shown = beyond_lookups if family in _LOOKUPS else head
+    return not any(_ERROR_TEXT.search(ln) for ln in shown)
+
+
+#: Programs that look a command up; their "not found" line is the answer.
+_LOOKUPS = frozenset({"which", "type", "command -v", "whereis"})
+
+
+_LOOKUP_MISS = re.compile(
+    r"^\s*([\w.+-]+ not found|which: no [\w.+-]+ in \(.*\)|[\w.+-]+: not found|"
+    r"(bash|zsh|sh): type: [\w.+-]+: not found)\s*$"
+)
+
+
+def _stopped_at_a_question(command: str) -> bool:
+    """`a | grep x && b` that failed and printed nothing: the chain stopped at a question
+    answered "no" before `b` ran (`b` would have printed, or failed with words of its own).
+    True when a command before an `&&` is one whose exit 1 is an answer."""
+    words = shell_words(command)
+    segments: list[list[str]] = [[]]
+    for word in words:
+        if word == "&&":
+            segments.append([])
+        else:
+            segments[-1].append(word)
+    return any(
+        command_family(last_command(shlex.join(segment))) in BENIGN_EXIT_1
+        for segment in segments[:-1]
+        if segment
+    )
+
+
+def _output_head(text: str) -> list[str]:
+    """The first lines a command printed, its exit-code line and blank lines left out:
+    where an error of its own would show."""
+    body = [ln for ln in text.splitlines() if ln.strip() and not EXIT_LINE.match(ln)]
+    return body[:20]
+
+
+#: Programs a question about a path is asked with ("is it there?").
+_PATH_PROBES = frozenset({"ls", "stat", "readlink", "realpath", "file"})
+
+
+#: Standard error sent away, as the command was written or as the shell words join it again
+#: ("2>/dev/null", "2 '>' /dev/null", "&>/dev/null").
+_ERRORS_SILENCED = re.compile(r"(2|&)\s*'?>'?\s*/dev/null\b")
+
+
+_GLOB_UNMATCHED = re.compile(r"\bno matches found\b|\bbad pattern\b")
+
+
+#: `systemctl` asked about a unit: exit 3 is "not running", 1 "not enabled" / "not failed".
+_SYSTEMCTL_QUESTION = re.compile(r"\bsystemctl\b.*\s(status|is-active|is-enabled|is-failed)\b")
+
+
+def _answers_with_its_status(family: str, final: str, exit_code: int, text: str) -> bool:
+    """A question whose exit status is the answer beyond exit 1: a path looked up with its
+    errors silenced (`ls Dockerfile* 2>/dev/null`: exit 1 or 2, "none there"; the agent asked
+    whether it exists and said it expected a no), and `systemctl status` of a unit that is
+    not running (exit 3)."""
+    if family in _PATH_PROBES and exit_code in (1, 2) and _ERRORS_SILENCED.search(final):
+        # (zsh's own "no matches found" for the glob is not silenced: the probe never ran)
+        head = _output_head(text)
+        return not any(_ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln) for ln in head)
+    if family in _TREE_SEARCHES and exit_code in (1, 2):
+        return _found_past_unreadable_paths(family, text)
+    return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))
+
+
+#: Programs that walk a tree, and say so when a corner of it cannot be read.
+_TREE_SEARCHES = SEARCH_PROGRAMS | frozenset({"find", "fd", "fdfind"})
+
+
+#: A path the walk could not read: the walk went on past it.
+_UNREADABLE = re.compile(
+    r"(Permission denied|Operation not permitted|Interrupted system call)"
+    r"( \(os error \d+\))?\s*$"
+)
+
+
+#: Codex's note that it shortened the output it shows.
+_OUTPUT_SHORTENED = re.compile(r"^Total output lines: \d+$")
+
+
+def _found_past_unreadable_paths(family: str, text: str) -> bool:
+    """A search over a tree that found what it looked for and exited 1 or 2 only because
+    some paths could not be read (`rg --files -g README* ~` over a home folder: "rg:
+    ~/Library/Containers/…: Interrupted system call (os error 4)", `find / -name x` and
+    its "Permission denied" lines): the answer came; the unreadable corners are not it."""
+    lines = [
+        ln.strip()
+        for ln in ANSI.sub("", text).splitlines()
+        if ln.strip() and not is_wrapper_line(ln) and not _OUTPUT_SHORTENED.match(ln.strip())
+    ]
+    own = [ln for ln in lines if ln.startswith(f"{family}: ")]
+    found = len(lines) - len(own)
+    return bool(own) and found > 0 and all(_UNREADABLE.search(ln) for ln in own)

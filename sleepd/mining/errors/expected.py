@@ -1,0 +1,109 @@
+"""Failures the agent expected or asked for: a call it announced would fail (the red
+step of test-first work), and a stop whose target had already stopped or that the agent
+sent itself (Ctrl-C to a polled command).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from sleepd.mining.episodes import EventView
+from sleepd.mining.signatures import is_shell_tool
+
+#: The agent said, before the call, that it expects the call to fail.
+_ANTICIPATED = re.compile(
+    r"\b(confirm|verify|check|see|ensure|prove|show|watch|make sure)\s+(that\s+)?(it|this|they|"
+    r"the (new )?tests?|the command|the call)\s+(still\s+|now\s+)?(fails?|errors?|throws|raises|"
+    r"rejects?|exits? (non-?zero|with))\b"
+    r"|\b(expect(ed|ing)?|should|is supposed to|are supposed to)\s+(it\s+|this\s+|them\s+)?"
+    r"(to\s+)?(fail|error|throw|raise|reject|exit (non-?zero|with (an )?error))\b"
+    r"|\b(test|try|exercise|check|verify)\w*\s+(the\s+|an?\s+)?(error|failure|failing|negative|"
+    r"unhappy)[\s-](case|path|message|handling|output|scenario|behaviou?r)s?\b"
+    r"|\bred (step|phase|check|test|run)\b|\bsee (it|them|the test) fail\b"
+    # a check tried on input it must turn away ("Test commit-msg hook rejects bad message")
+    r"|\brejects? (an? |the )?(bad|invalid|wrong|malformed|empty|unsigned)\b"
+    r"|\bfails? for the (right|intended|expected) reason\b",
+    re.IGNORECASE,
+)
+
+
+#: How much of the agent's words before a call is read for an announced failure.
+ANNOUNCE_TAIL = 600
+
+
+#: A stop or kill tool, and the answer that its target had stopped already.
+_STOP_TOOL = re.compile(r"kill|stop|terminate|cancel", re.IGNORECASE)
+
+
+_ALREADY_STOPPED = re.compile(
+    r"\b(is not running|not running|already (exited|stopped|finished|completed|terminated|"
+    r"killed|dead)|no such process|no process found)\b",
+    re.IGNORECASE,
+)
+
+
+def announced_failures(events: Sequence[EventView]) -> set[str]:
+    """Call ids of the calls the agent said beforehand would fail (since the person's
+    last turn, the agent's latest words before the call)."""
+    said = ""
+    out: set[str] = set()
+    for event in events:
+        if event.kind == "user_prompt":
+            said = ""
+        elif event.kind == "assistant_text":
+            said = event.text[-ANNOUNCE_TAIL:]
+        elif (
+            event.kind == "tool_call"
+            and event.call_id
+            and (_ANTICIPATED.search(said) or _ANTICIPATED.search(_described_as(event)))
+        ):
+            out.add(event.call_id)
+    return out
+
+
+#: A program that could not run at all: not what a call announced to fail was testing
+#: (a missing file may be, "verify it fails without the config").
+COULD_NOT_START = re.compile(
+    r"command not found|No module named|Cannot find module|is not installed|"
+    r"not recognized as an internal or external command",
+    re.IGNORECASE,
+)
+
+
+def _described_as(call: EventView) -> str:
+    """What the agent wrote, in the call itself, that the call is for (Claude Code's Bash
+    `description`: "Verify both new tests now fail for the right reasons")."""
+    if not is_shell_tool(call.tool_name) or '"description"' not in call.text[:4000]:
+        return ""
+    return _input_text(call, "description")[:ANNOUNCE_TAIL]
+
+
+def _input_text(call: EventView, name: str) -> str:
+    """A text field of the call's JSON input ("" when the input is not JSON, or the field
+    is missing or not text)."""
+    try:
+        data = json.loads(call.text)
+    except ValueError:
+        return ""
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def already_stopped(call: EventView | None, event: EventView) -> bool:
+    return (
+        call is not None
+        and bool(_STOP_TOOL.search(call.tool_name or ""))
+        and bool(_ALREADY_STOPPED.search(event.text[:300]))
+    )
+
+
+def stopped_by_the_agent(call: EventView | None, event: EventView) -> bool:
+    """The agent sent Ctrl-C (or Ctrl-D) to a command it was polling (Codex
+    `write_stdin` with `"chars": "\\u0003"`): the exit that follows (130) is the stop it
+    asked for, not a failure."""
+    if call is None or event.exit_code in (None, 0):
+        return False
+    chars = _input_text(call, "chars")
+    return chars != "" and set(chars) <= {"\x03", "\x04"}

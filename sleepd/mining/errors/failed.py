@@ -1,0 +1,183 @@
+"""Whether a tool result reports a failure: a flag or a non-zero exit, Claude's
+`<tool_use_error>`, a Codex patch that did not apply, a timeout notice, a warning in
+place of output, or a failure a hidden exit status left to the output's own words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sleepd.mining.episodes import CODEX_REFUSAL, EventView
+from sleepd.mining.errors.shell import exit_hidden, printed_status
+from sleepd.mining.signatures import ANSI
+
+_TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
+
+
+_CODEX_REFUSED = re.compile(CODEX_REFUSAL)
+
+
+_CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
+
+
+#: A call the person stopped while it ran: Claude Code's result (Esc: `[Request
+#: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
+#: what it had printed; a bare `Interrupted by user`) and Codex's ("aborted by user after
+#: 33.4s", a shell's "Wall time: 33.4 seconds\naborted by user"): the person's act, not a
+#: tool failing.
+STOPPED_BY_PERSON = re.compile(
+    r"\A\s*(?:exit code -?\d+\s+)?(?:\[request interrupted by user(?: for tool use)?\]"
+    r"|interrupted by user\W*\Z)"
+    r"|\A\s*(?:wall time: [\d.]+ seconds\s+)?aborted by user(?: after [\d.]+s)?\s*\Z",
+    re.IGNORECASE,
+)
+
+
+_PATCH_FAILED = re.compile(
+    r"^[^\w\n]*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
+    r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+#: A tool's own notice that the call did not finish, opening its result: an editor's
+#: agent bridge (Zed's `mcp__acp__Bash`) returns "Timed out. New output: …" unflagged.
+_TIMED_OUT = re.compile(r"\A\W*(the )?(command |call |request )?timed out\b", re.IGNORECASE)
+
+
+#: A result that is nothing but a warning in place of the output, as Claude Code's Read
+#: answers an offset past the end of the file, unflagged.
+_WARNING_ONLY = re.compile(
+    r"\A\s*<system-reminder>\s*Warning:[^<]*</system-reminder>\s*\Z", re.IGNORECASE
+)
+
+
+#: A tool answering that what it needs is not there, unflagged (the Chrome extension's
+#: MCP tools: "Browser extension is not connected. Please ensure the Claude browser
+#: extension is installed and running …").
+_UNAVAILABLE = re.compile(
+    r"\A\s*[\w .'-]{1,60}? (is|are) not (connected|running|available|reachable|installed|"
+    r"enabled|authenticated|logged in)\b[^\n]{0,200}\b(please|make sure|ensure|try)\b",
+    re.IGNORECASE,
+)
+
+
+#: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
+#: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the
+#: output; a program refusing its arguments ("grep: invalid option -- P", a click or typer
+#: program's "Try 'ec decision create --help' for help.", which it prints only on a usage
+#: error), and Python missing the module it was asked to run ("python: No module named
+#: pytest").
+_HIDDEN_FAILURE = re.compile(
+    r"^[^\S\n]*fatal: "
+    r"|^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
+    r"|^[\w.-]+: (invalid|unrecognized|illegal|unknown) option\b"
+    r"|^Try '[^'\n]+ --help' for help\.$"
+    r"|^[\w./-]+: No module named \S"
+    # the shell named by its path ("/bin/bash: line 1: ps: command not found")
+    r"|^/[\w./-]*/(ba|z|da|k|fi)?sh: \S.*(No such file or directory|command not found|"
+    r"Permission denied)"
+    r"|^FAILED: \S"
+    # GitHub's API refusing the request, whether `gh api` or curl asked ("{"message":"Not
+    # Found","documentation_url":"https://docs.github.com/rest/…","status":"404"}"), and
+    # gh's own line for it ("gh: Not Found (HTTP 404)"), both printed with exit 0 behind
+    # a pipe
+    r'|^\{\s*"message":\s*"[^"\n]{1,200}",\s*"documentation_url":\s*"https://docs\.github\.com/'
+    r"|^gh: [^\n]{1,200}\(HTTP [45]\d\d\)",
+    re.MULTILINE,
+)
+
+
+#: An output line in which a program says that it (or the tests it ran) failed, as
+#: compilers, test runners, linters, git, npm and gh write it: at the start of the line,
+#: so a source line or a search hit that mentions an error ("    error: vi.fn(),",
+#: "src/a.py:12: raise …") is not one.
+_FAILURE_LINE = re.compile(
+    r"^([Ee]rror|fatal)(\[\w+\])?: \S"
+    r"|^Traceback \(most recent call last\)"
+    r"|^npm ERR! "
+    # npm 10 and later ("npm error code EACCES")
+    r"|^npm error code \S"
+    r"|^FAILED\b"
+    r"|^[^\S\n]*[1-9]\d* (fail|failed|failing)\b"
+    r"|^=+ .*\b[1-9]\d* failed\b"
+    r"|^Tests?:?\s+.*\b[1-9]\d* failed\b"
+    r"|^Found [1-9]\d* errors?\b"
+    r"|\bexited with (exit )?code [1-9]"
+    r"|^make(\[\d+\])?: \*\*\* "
+    r"|^[^\S\n]*[×✖✗✘] \S"
+    r"|^failed to [a-z]+\b"
+    r"|^\S+: command not found\b"
+    # tsc's diagnostics ("src/a.ts:29:39 - error TS2345: …") and golangci-lint's count
+    r"|^\S+:\d+:\d+ - error TS\d+:"
+    r"|^[1-9]\d* issues?:$"
+    # pytest's errors (a collection or fixture error: "==== 1 error in 0.12s ====", with
+    # -q "1 error in 0.12s", and its short summary "ERROR tests/test_a.py::test_b - …"),
+    # pip's "ERROR: Could not find a version …" and twine's "ERROR    HTTPError: 403 …"
+    r"|^=+ .*\b[1-9]\d* errors?\b"
+    r"|^[^\S\n]*[1-9]\d* errors? in [\d.]+s\b"
+    r"|^ERROR [\w./-]+\.py\b"
+    r"|^ERROR: \S"
+    r"|^ERROR\s+\w*(Error|Exception)\b"
+    # pytest's report of a failing test when its summary line was cut off: the exception
+    # line it marks with "E" ("E       AssertionError: assert …"), the test's file and line
+    # that raised ("tests/test_a.py:179: AssertionError"), and an error in a fixture
+    # ("____ ERROR at setup of test_drill ____")
+    r"|^E {3,}\w*(Error|Exception)\b"
+    r"|^[\w./-]+\.py:\d+: \w*(Error|Exception)$"
+    r"|^_+ ERROR at (setup|teardown) of \S"
+    # a web server's error page printed by an upload or a fetch ("<h1>400 File already
+    # exists …</h1>", "<title>502 Bad Gateway</title>")
+    r"|^\s*<(h1|title)>[45]\d\d [A-Z]",
+    re.MULTILINE,
+)
+
+
+#: A run's own summary that nothing failed (a test run's; a linter's that fixed all it
+#: found): it outweighs error lines the tests logged.
+_NOTHING_FAILED = re.compile(
+    r"^[^\S\n]*0 fail\b|^Tests?:?\s+(?!.*\bfailed\b).*\bpassed\b"
+    r"|^=+ (?!.*\b(failed|errors?)\b).*\bpassed\b"
+    # ruff's `--fix` that fixed every finding it counted
+    r"|^Found \d+ errors? \(\d+ fixed, 0 remaining\)",
+    re.MULTILINE,
+)
+
+
+#: How many lines at the end of an output are read for a failure (a failing command
+#: stops there; the middle of a long output is work, or another tool's logged noise).
+FAILURE_TAIL_LINES = 15
+
+
+def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
+    """The result reports a failure (of its own call or knocked on by another). With the
+    call, a failure its command hid from the exit code counts too (`exit_hidden`)."""
+    if event.kind != "tool_result":
+        return False
+    if event.is_error or (event.exit_code is not None and event.exit_code != 0):
+        return True
+    head = event.text[:600]
+    return bool(
+        _TOOL_USE_ERROR.search(event.text)
+        or _CODEX_REFUSED.match(head)  # these two stored before the harvest flagged them
+        or _CODEX_SANDBOX_STOPPED.match(head)
+        or _PATCH_FAILED.search(head)
+        or _TIMED_OUT.search(head)
+        or _WARNING_ONLY.match(head)
+        or _UNAVAILABLE.match(head)
+        or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
+        or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
+        or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
+        or (call is not None and bool(printed_status(call, event.text)))
+    )
+
+
+def output_shows_failure(text: str) -> bool:
+    """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
+    first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
+    failed."""
+    lines = [ln for ln in ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
+    if len(text) > 20000:
+        lines += [ln for ln in ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
+    read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
+    return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)

@@ -1,0 +1,169 @@
+"""The verdict on each failed result of an episode: root, knock-on (pointing to its
+cause) or benign, from the sibling modules' readings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sleepd.mining.episodes import CODEX_REFUSAL, EventView
+from sleepd.mining.errors.benign import answers_no_history, is_benign_exit
+from sleepd.mining.errors.expected import (
+    COULD_NOT_START,
+    already_stopped,
+    announced_failures,
+    stopped_by_the_agent,
+)
+from sleepd.mining.errors.failed import STOPPED_BY_PERSON, is_failed_result
+from sleepd.mining.errors.shell import before_status_echo, printed_status, shell_command
+from sleepd.mining.late_exits import POLLED_SESSION, RUNNING
+from sleepd.mining.signatures import is_shell_tool
+from sleepd.mining.tasks import command_of
+
+ErrorKind = Literal["root", "knock_on", "benign"]
+
+
+_KNOCK_ON = re.compile(
+    r"Sibling tool call errored|Cancelled: parallel tool call|"
+    r"user doesn'?t want to take this action right now|"
+    r"cancell?ed because (a |another )?(sibling|parallel) (tool )?call (errored|failed)",
+    re.IGNORECASE,
+)
+
+
+#: A tool result that says the person refused the call ("The user doesn't want to proceed
+#: with this tool use", a plan "rejected by the user", Codex's "exec command rejected by
+#: user"); not the calls cancelled with it
+#: ("… doesn't want to take this action right now"), which are knock-ons of the refusal.
+REFUSED = re.compile(
+    r"user doesn'?t want to proceed with this tool use|tool use was rejected"
+    r"|\bplan that was rejected by the user\b|" + CODEX_REFUSAL,
+    re.IGNORECASE,
+)
+
+
+def is_knock_on(event: EventView) -> bool:
+    return bool(_KNOCK_ON.search(event.text[:400]))
+
+
+_TOOL_VOCABULARY = re.compile(
+    r"error|fail|not found|denied|invalid|cannot|can't|unable|exit code|no such|unknown|"
+    r"refused|timed? ?out|exception|must|required|expected|string to replace|not allowed|"
+    r"permission|blocked|abort|killed|usage|missing|does not exist|doesn't exist|<\w+>|"
+    r"requires?|approv|not permitted|hook|limit|quota|illegal|\bE[A-Z]{3,}\b|"
+    # Claude Code's own answers to a call it would not run, written without their
+    # `<tool_use_error>` wrapper by 1.0.x ("File has not been read yet. Read it first before
+    # writing to it.", "File has been modified since read", "No changes to make: …")
+    r"has not been read|read it first|modified since|no changes to make|exactly the same|"
+    r"found \d+ matches|too large|exceeds|is a directory|not a directory",
+    re.IGNORECASE,
+)
+
+
+def _person_words(event: EventView) -> bool:
+    """A refused call whose result is the person's own words (Claude Code writes what
+    the person typed when refusing with feedback, e.g. "please add transformer.js too
+    first"): one short line without any of a tool's error vocabulary."""
+    text = event.text.strip()
+    return (
+        event.is_error
+        and event.exit_code is None
+        and 0 < len(text) <= 300
+        and "\n" not in text
+        and not _TOOL_VOCABULARY.search(text)
+    )
+
+
+@dataclass
+class ErrorVerdict:
+    kind: ErrorKind
+    #: for a knock-on error: the result event whose failure caused it
+    cause_id: int | None = None
+    command: str = ""
+
+
+@dataclass
+class EpisodeErrors:
+    """Each failed result of an episode with its verdict (result event id → verdict)."""
+
+    verdicts: dict[int, ErrorVerdict] = field(default_factory=dict)
+
+    def roots(self) -> list[int]:
+        return [i for i, v in self.verdicts.items() if v.kind == "root"]
+
+
+def _polled_commands(events: Sequence[EventView], calls: dict[str, EventView]) -> dict[int, str]:
+    """Codex runs a long command with `exec_command` and reads its end with `write_stdin`
+    on the same session id: the exit code `write_stdin` reports is that command's.
+    Returns result event id → the command it reports on."""
+    started: dict[str, str] = {}
+    out: dict[int, str] = {}
+    for event in events:
+        if event.kind != "tool_result":
+            continue
+        call = calls.get(event.call_id or "")
+        if call is None:
+            continue
+        running = RUNNING.search(event.text[:400])
+        if running and is_shell_tool(call.tool_name):
+            started[running.group(1)] = command_of(call.text)
+            continue
+        polled = POLLED_SESSION.search(call.text[:400])
+        if polled and polled.group(1) in started:
+            out[event.id] = started[polled.group(1)]
+    return out
+
+
+def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
+    """Root, knock-on or benign for every failed tool result of `events`."""
+    calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
+    announced = announced_failures(events)
+    result = EpisodeErrors()
+    last_root: int | None = None
+    failed = [e for e in events if is_failed_result(e, calls.get(e.call_id or ""))]
+    by_message: dict[str, list[EventView]] = {}
+    for event in failed:
+        call = calls.get(event.call_id or "")
+        if call is not None and call.message_id:
+            by_message.setdefault(call.message_id, []).append(event)
+    polled = _polled_commands(events, calls)
+    for event in failed:
+        call = calls.get(event.call_id or "")
+        command = shell_command(call) if call is not None else ""
+        command = command or polled.get(event.id, "")
+        if is_knock_on(event):
+            siblings = by_message.get(call.message_id, []) if call and call.message_id else []
+            cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)
+            result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
+            continue
+        head = event.text[:400]
+        if REFUSED.search(head) or STOPPED_BY_PERSON.search(head) or _person_words(event):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            last_root = event.id  # what the calls cancelled with it point to
+            continue
+        exit_code = event.exit_code
+        if exit_code is None and call is not None:
+            printed = printed_status(call, event.text)
+            if printed:  # the status it printed is the command's before the echo
+                exit_code, command = printed, before_status_echo(command)
+        if command and (
+            is_benign_exit(command, exit_code, event.text) or answers_no_history(event.text)
+        ):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            continue
+        # a polled command's exit is read by a later call made under the same words
+        # (a call expected to fail that could not even start failed for another reason)
+        expected = (
+            call is not None
+            and call.call_id in announced
+            and not COULD_NOT_START.search(event.text[:2000])
+        )
+        if expected or already_stopped(call, event) or stopped_by_the_agent(call, event):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            continue
+        result.verdicts[event.id] = ErrorVerdict("root", None, command)
+        last_root = event.id
+    return result

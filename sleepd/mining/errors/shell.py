@@ -1,0 +1,267 @@
+"""Reading a shell command: its words, the command that sets a chain's exit status, the
+program of a simple command, the command another program runs for it (a shell's `-c`,
+ssh, `adb shell`, `docker exec`), the machine it ran on, and whether its exit status is
+hidden (a pipe, `|| true`, `; echo …`, Codex code mode) or printed (`echo $?`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Sequence
+
+from sleepd.mining.episodes import EventView
+from sleepd.mining.signatures import is_shell_tool
+from sleepd.mining.tasks import full_command
+
+#: Codex code mode runs a command from a script (`tools.exec_command({"cmd": …})`) and
+#: prints its output without the exit code.
+_CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+#: Programs whose listing option asks a question, as their family is named: `ssh-add -l`
+#: ("The agent has no identities.") and `crontab -l` ("no crontab for dev") answer "none"
+#: with exit 1, while the same programs adding a key or a table fail with it.
+_LISTINGS = {"ssh-add": ("-l", "-L"), "crontab": ("-l",)}
+
+
+_WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
+
+
+#: A command that ends by printing the status of what ran before it (`…; echo "exit: $?"`),
+#: and the line it printed ("exit: 1", "Exit code: 2", a bare "1").
+_ECHOES_STATUS = re.compile(r"(;|&&|\|\|)\s*echo\s+[^;&|\n]*\$\?[^;&|\n]*$")
+
+
+_STATUS_LINE = re.compile(
+    r"^\W*(?:(?:exit(?: code| status)?|status|rc|return code|returned|code)\W{0,3}\s*)?"
+    r"(\d{1,3})\W*$",
+    re.IGNORECASE,
+)
+
+
+def printed_status(call: EventView, text: str) -> int | None:
+    """The status a command printed of itself, when it ends with `echo … $?`: the number
+    on the last line of its output (None when it printed none)."""
+    # (read for every shell result mining sees: the input is parsed only if it echoes `$?`)
+    if not is_shell_tool(call.tool_name) or "$?" not in call.text:
+        return None
+    command = full_command(call.text)[:COMMAND_READ_CHARS]
+    if not _ECHOES_STATUS.search(command):
+        return None
+    lines = [ln for ln in text[-400:].splitlines() if ln.strip()]
+    match = _STATUS_LINE.match(lines[-1]) if lines else None
+    return int(match.group(1)) if match else None
+
+
+def before_status_echo(command: str) -> str:
+    """The command without its closing `echo … $?`: the command whose status was printed."""
+    return _ECHOES_STATUS.sub("", command).rstrip()
+
+
+#: How much of a command is read: for a pipe or an `|| true` that hides its status, and for
+#: the last command of a chain, which sets it (a heredoc script may be long).
+COMMAND_READ_CHARS = 4000
+
+
+def shell_command(call: EventView) -> str:
+    """The shell command of a call: a shell tool's argument, or the command a Codex
+    code-mode script runs (`tools.exec_command({"cmd": "…"})`)."""
+    if is_shell_tool(call.tool_name):
+        return full_command(call.text)[:COMMAND_READ_CHARS]
+    match = _CODE_MODE_CMD.search(call.text[:4000])
+    if match is None:
+        return ""
+    try:
+        value = json.loads(match.group(1))
+    except ValueError:
+        return ""
+    return str(value).strip()[:COMMAND_READ_CHARS]
+
+
+def exit_hidden(call: EventView) -> bool:
+    """Only the output can tell whether the call's command failed: a pipe takes its
+    status from the last command (`bun test 2>&1 | tail -5` exits 0 when the tests
+    fail), `|| true` and `; echo …` throw it away, and Codex code mode prints the output
+    without it."""
+    if not is_shell_tool(call.tool_name):
+        return bool(_CODE_MODE_CMD.search(call.text[:4000]))
+    words = shell_words(full_command(call.text)[:COMMAND_READ_CHARS])
+    for index, word in enumerate(words):
+        nxt = words[index + 1] if index + 1 < len(words) else ""
+        if word in ("|", "|&"):
+            return True
+        if word == "||" and nxt in ("true", ":", "echo", "exit"):
+            return True
+        if word == ";" and nxt in ("true", "echo") and "|" not in words[index + 1 :]:
+            return True
+    return False
+
+
+def _is_operator(word: str) -> bool:
+    """`|`, `&&`, `;` … (also glued to a closing `)`, as the lexer reads `$(…);`)."""
+    return bool(re.fullmatch(r"[;&|()]+", word)) and bool(re.search(r"[;&|]", word))
+
+
+def shell_words(command: str) -> list[str]:
+    """Shell words with `|`, `&&`, `;` … as words of their own; quotes respected
+    (`rg "a|b" src` is one command)."""
+    lexer = shlex.shlex(command.replace("\n", " ; "), posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: fall back to plain splitting
+        return command.split()
+
+
+def last_command(command: str) -> str:
+    """The command that sets a chain's exit status (the last of `a && b | c`)."""
+    words = shell_words(command)
+    while words and _is_operator(words[-1]):
+        words.pop()
+    for index in range(len(words) - 1, -1, -1):
+        if _is_operator(words[index]):
+            words = words[index + 1 :]
+            break
+    return shlex.join(words)
+
+
+def _program_at(words: Sequence[str]) -> int:
+    """Where a simple command's program is among its words (-1: none)."""
+    for index, word in enumerate(words):
+        if "=" in word and not word.startswith(("-", "=")) and word.split("=")[0].isidentifier():
+            continue
+        if word in _WRAPPERS or word == "timeout" or re.fullmatch(r"-\S+|\d+[smh]?", word):
+            continue
+        return index
+    return -1
+
+
+def command_family(command: str) -> str:
+    """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`; `command -v x`,
+    the shell's own "is there such a program", is `command -v`; a listing that asks a
+    question (`ssh-add -L`) is named with its option (`ssh-add -l`)."""
+    words = shell_words(command)
+    for index, word in enumerate(words):
+        if word == "command" and words[index + 1 : index + 2] in (["-v"], ["-V"]):
+            return "command -v"
+    at = _program_at(words)
+    # quotes the lexer could not pair stay on the word (`"psql -c …` read by plain split)
+    program = words[at].strip("\\\"'`").rsplit("/", 1)[-1] if at >= 0 else ""
+    listing = _LISTINGS.get(program, ())
+    options = _without_redirects(words[at + 1 :]) if listing else []
+    if options and all(word in listing for word in options):
+        return f"{program} {listing[0]}"
+    return program
+
+
+#: Shells that run a command string given with `-c` (`bash -lc "…"`).
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "fish"})
+
+
+#: ssh's options that take a value (`ssh -p 2222 -i key host cmd`).
+_SSH_VALUED = frozenset("bcDEeFIiJLlmOopQRSWw")
+
+
+#: `docker exec`'s options that take a value.
+_EXEC_VALUED = frozenset({"-u", "--user", "-w", "--workdir", "-e", "--env", "--env-file"})
+
+
+def inner_command(command: str) -> str:
+    """The command another program runs and exits with the status of: a shell's `-c`
+    string, ssh's remote command, `adb shell …`, `docker|podman exec CONTAINER …`,
+    `kubectl exec POD -- …`; "" when `command` runs none. Its exit status is that
+    command's, so that command decides whether an exit is an answer."""
+    words = shell_words(command)
+    at = _program_at(words)
+    if at < 0:
+        return ""
+    program, rest = words[at].rsplit("/", 1)[-1], _without_redirects(words[at + 1 :])
+    run: list[str] = []
+    if program in _SHELLS:
+        flag = next((i for i, w in enumerate(rest) if re.fullmatch(r"-[a-z]*c[a-z]*", w)), None)
+        run = rest[flag + 1 : flag + 2] if flag is not None else []
+    elif program == "ssh":
+        run = rest[_ssh_host_at(rest) + 1 :]  # after the host
+    elif program == "adb" and "shell" in rest:
+        run = rest[rest.index("shell") + 1 :]
+    elif program in ("docker", "podman") and rest[:1] == ["exec"]:
+        index = 1
+        while index < len(rest) and rest[index].startswith("-"):
+            index += 2 if rest[index] in _EXEC_VALUED else 1
+        run = rest[index + 1 :]  # after the container
+    elif program in ("kubectl", "oc") and "exec" in rest and "--" in rest:
+        run = rest[rest.index("--") + 1 :]
+    if len(run) == 1:
+        return run[0]  # the command string, quoted as one word
+    return shlex.join(run) if run else ""
+
+
+def _ssh_host_at(args: Sequence[str]) -> int:
+    """Where the host is among ssh's arguments: after its options and their values."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        option = args[index]
+        index += 2 if len(option) == 2 and option[1] in _SSH_VALUED else 1
+    return index
+
+
+def _without_redirects(words: Sequence[str]) -> list[str]:
+    """The words without redirections (`2>&1`, `> out.log`, `2>/dev/null`), which the
+    lexer splits into a file descriptor, an operator and a target."""
+    kept: list[str] = []
+    skip_next = False
+    for word in words:
+        if skip_next:
+            skip_next = False
+            continue
+        if re.fullmatch(r"[<>&]*[<>][<>&]*", word):
+            if kept and kept[-1].isdigit():
+                kept.pop()  # the file descriptor before the operator
+            skip_next = True
+            continue
+        kept.append(word)
+    return kept
+
+
+REMOTE_HINT = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc)\b")
+
+
+#: A command line that may run another (`inner_command`): only such lines are lexed for it.
+_RUNS_ANOTHER = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc|bash|sh|zsh|dash|ksh|ash|fish)\b")
+
+
+def remote_of(command: str) -> str:
+    """The machine a command runs on when it is not this one (`ssh root@host …` →
+    `ssh root@host`, `adb -s emulator-5554 shell …`, `docker exec box …`), else ""."""
+    if not REMOTE_HINT.search(command):
+        return ""  # most commands: no shell lexing for each of them
+    words = shell_words(last_command(command))
+    at = _program_at(words)
+    if at < 0 or not inner_command(command):
+        return ""
+    program, rest = words[at].rsplit("/", 1)[-1], words[at + 1 :]
+    if program == "ssh":
+        host = _ssh_host_at(rest)
+        return f"ssh {rest[host]}" if host < len(rest) else ""
+    if program in ("adb", "docker", "podman", "kubectl", "oc"):
+        return " ".join(words[at : at + 3])
+    return ""
+
+
+def deciding_command(command: str) -> str:
+    """The simple command whose exit status a command line ends with: the last of a
+    chain, inside whatever runs it (`ssh host "psql … | grep x"` → `grep x`)."""
+    final = last_command(command)
+    for _ in range(4):
+        inner = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
+        if not inner:
+            break
+        final = last_command(inner)
+    return final
+
+
+def program_of(command: str) -> str:
+    """The program of `deciding_command` (`ssh host "psql … | grep x"` → `grep`)."""
+    return command_family(deciding_command(command))
