@@ -29,8 +29,9 @@ Choices worth knowing:
   the Claude harvester follows the same rule. A unified-exec command's
   `exec_command_end` is the twin of its result, except when the model stopped
   polling the command before it ended: then it is the only record of the exit, so
-  a failed one is kept as a meta event (exit code, call id, the end of the output)
-  for mining to give to the command's last result (`sleepd.mining.late_exits`).
+  a failed one is kept as a meta event (exit code, call id, the end of the output
+  and the lines before it that name an error) for mining to give to the command's
+  last result (`sleepd.mining.late_exits`).
 * Tokens come from `token_count.info.last_token_usage` on a `meta` event
   (raw_type "token_count"); a line repeating the previous `total_token_usage` is
   a duplicate and is not counted again. `input_tokens` is stored without the
@@ -95,8 +96,12 @@ MAX_JSON_ROLLOUT_BYTES = 64 << 20
 #: Clip limits (bytes) of the texts that are details rather than content.
 RAW_CLIP = 16384
 ERROR_CLIP = 500
-#: How much of a failed command's output its end event keeps: the end, where the failure is.
+#: How much of a failed command's output its end event keeps: the end, where the failure is,
+#: and before it at most this many lines (each clipped) that name an error.
 COMMAND_END_TAIL = 4000
+COMMAND_END_ERROR_LINES = 10
+COMMAND_END_LINE = 300
+_ERROR_WORD = re.compile(r"error|fail|denied|not permitted|interrupted|fatal|panic", re.I)
 #: What Codex itself writes as a `role:"user"` message, which no person typed: the
 #: contextual fragments it puts before or between turns (codex-rs's
 #: `is_contextual_user_fragment`: instructions, environment, skills, shell commands the
@@ -533,11 +538,21 @@ class _CodexFile:
         if not isinstance(exit_code, int) or exit_code == 0 or not isinstance(call_id, str):
             return
         output = str(payload.get("aggregated_output") or payload.get("formatted_output") or "")
-        tail = output[-COMMAND_END_TAIL:]
-        if len(output) > COMMAND_END_TAIL and "\n" in tail:
-            tail = tail.split("\n", 1)[1]  # whole lines only
+        text = output[-COMMAND_END_TAIL:]
+        if len(output) > COMMAND_END_TAIL:
+            if "\n" in text:
+                text = text.split("\n", 1)[1]  # whole lines only
+            # the model never saw most of this output: its error lines, wherever they
+            # are, say why the command failed ("rg: …: Permission denied" among hits)
+            said = [
+                ln[:COMMAND_END_LINE]
+                for ln in output[: -len(text)].splitlines()
+                if _ERROR_WORD.search(ln)
+            ][:COMMAND_END_ERROR_LINES]
+            if said:
+                text = "\n".join(said) + "\n…\n" + text
         self._emit(
-            line, eid, "meta", "system", ts, tail,
+            line, eid, "meta", "system", ts, text,
             is_meta=True, raw_type="event_msg:exec_command_end", call_id=call_id,
             exit_code=exit_code,
         )  # fmt: skip

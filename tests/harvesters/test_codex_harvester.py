@@ -578,3 +578,23 @@ def test_a_failed_commands_end_is_kept_and_its_twins_are_not(
         "error: failed to get `anchor-lang` as a dependency of package `cfo_oracle v0.1.0`\n"
     )
     assert len(kept.text) <= 4000 and kept.text.startswith("   Compiling")  # whole lines
+
+
+def test_a_failed_commands_end_keeps_the_error_lines_the_model_never_saw(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # the same session, line 24: `rg --files` over a home folder lists 1,020 hits and exits 2
+    # for two folders it could not read, named among the hits, far from the output's end
+    path = rollout(tmp_path)
+    unreadable = (
+        "rg: /Users/a/Library/Containers/com.apple.InternalFiltersXPC/Data/Documents: "
+        "Interrupted system call (os error 4)"
+    )
+    hits = [f"/Users/a/src/p{n}/README.md" for n in range(600)]
+    output = "\n".join([*hits[:100], unreadable, *hits[100:]]) + "\n"
+    end = {"type": "exec_command_end", "call_id": "c1", "process_id": "3587"}
+    make_jsonl(path, [META, env("event_msg", {**end, "exit_code": 2, "aggregated_output": output})])
+    kept = events(read(path))[0]
+    head, tail = kept.text.split("\n…\n")
+    assert head == unreadable
+    assert tail.endswith("/Users/a/src/p599/README.md\n") and unreadable not in tail

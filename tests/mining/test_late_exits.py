@@ -130,6 +130,10 @@ def test_the_real_session_reads_its_late_exits(tmp_path: Path) -> None:
     assert cargo.exit_code == 101 and "Could not resolve host: index.crates.io" in cargo.text
     verdicts = judge_errors(got).verdicts
     assert verdicts[got.index(cargo)].kind == "root"
+    # the search listed its hits and failed only on folders it could not read
+    search = changed["call_GxRUt2xIu6rjP48ZVCbp5waJ"]
+    assert "Interrupted system call (os error 4)" in search.text
+    assert verdicts[got.index(search)].kind == "benign"
 
 
 def _view(n: int, r: EventRecord) -> EventView:
