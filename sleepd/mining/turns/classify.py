@@ -10,6 +10,7 @@ hard cases" and "Which rules read new authors well").
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from sleepd.mining.commands import runs_saved_prompt
 from sleepd.mining.lexicon import Feedback, Lexicon
@@ -348,7 +349,45 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
 
 
 def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
-    reasons: list[str] = []
+    """The first reading that decides, in the order a person reads a turn: its form, a
+    retry after the agent's service stopped, words typed into a running turn, a verdict
+    or an answer on the agent's last message, and last the turn's place in the exchange."""
+    text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
+    region = feedback_region(text)
+    decision = _by_form(turn, text, region)
+    if decision is not None:
+        return decision
+    reading = _read(turn, text, region, lexicon)
+    for phase in (_after_service_error, _into_running_turn, _on_the_last_message):
+        decision = phase(turn, reading)
+        if decision is not None:
+            return decision
+    return _by_place_in_exchange(turn, reading)
+
+
+@dataclass(slots=True)
+class _Reading:
+    """What the later phases read off a turn once its form decided nothing."""
+
+    text: str
+    region: str
+    words: int
+    #: the cues of a correction found, and their weight
+    reasons: list[str]
+    corr: float
+    #: a correction's cues reach a report of failure
+    reports: bool
+    #: the agent claimed it was done (or the person had just approved)
+    done: bool
+    asked: bool
+    #: where a verdict's own words start, and whether the turn opens with one
+    verdict: str
+    approval_head: bool
+
+
+def _by_form(turn: TurnInput, text: str, region: str) -> TurnDecision | None:
+    """A command, a saved prompt, a greeting, the agent's launcher, a session's first
+    request, talk about the assistant or its approvals: decided by form alone."""
     if turn.command is not None:
         if turn.command.is_housekeeping:
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.95, ("built-in command",))
@@ -357,7 +396,6 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             # runs a prompt or a skill is answered by the model, never by the CLI
             return TurnDecision(TurnKind.HOUSEKEEPING, 0.9, ("answered by the CLI itself",))
         return TurnDecision(TurnKind.NEW_TASK, 0.9, ("slash command",))
-    text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
     if runs_saved_prompt(text):
         # Codex's `$name`, written as a link to the skill, or a saved prompt run by typing
         # its path: a custom command by another name
@@ -365,7 +403,6 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if PLAN_ACCEPTED.match(text):
         # Codex plan mode's "Implement plan": the plan it proposed, now the work to do
         return TurnDecision(TurnKind.NEW_TASK, 0.85, ("a plan handed over to implement",))
-    region = feedback_region(text)
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
     if _LAUNCHER.match(region):
@@ -386,20 +423,15 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("asks about the assistant",))
     if len(region) <= 120 and _SETS_APPROVALS.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.7, ("sets how its tools are approved",))
+    return None
+
+
+def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading:
+    """The cues every later phase weighs: the correction score (capped where no judging
+    cue backs it, zeroed where there is nothing of the agent's to judge), and whether
+    the turn opens with a verdict."""
+    reasons: list[str] = []
     words = len(WORD.findall(region))
-    if turn.after_service_error and _sent_again(request_region(text), _requests_of(turn)):
-        # the request sent again word for word after a usage limit or an API error cut the
-        # agent off: "try again", with nothing new and no verdict
-        return TurnDecision(TurnKind.STEERING, 0.75, ("sent again after the service stopped",))
-    if (
-        turn.after_service_error
-        and words <= 3
-        and (_RESUME.search(region) or _RETRY.search(region) or accepts(region))
-    ):
-        # a bare "continue", "try again" or "go" there is the same retry in one word; a reply
-        # that says more ("Limits are reset. Continue where we left off.") is read as
-        # anywhere else
-        return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))
     done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
     asked = agent_asks(turn.agent_text)
     corr = correction_score(region, text, lexicon, reasons)
@@ -458,54 +490,102 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
             approval_head = True
         elif opened != region and lexicon.classify(first_clause(opened)) is Feedback.APPROVAL:
             approval_head, verdict = True, opened
+    return _Reading(
+        text, region, words, reasons, corr, reports, done, asked, verdict, approval_head
+    )
+
+
+def _after_service_error(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """The request sent again, or a bare retry, after the agent's service cut it off."""
+    text, region, words = (reading.text, reading.region, reading.words)
+    if turn.after_service_error and _sent_again(request_region(text), _requests_of(turn)):
+        # the request sent again word for word after a usage limit or an API error cut the
+        # agent off: "try again", with nothing new and no verdict
+        return TurnDecision(TurnKind.STEERING, 0.75, ("sent again after the service stopped",))
+    if (
+        turn.after_service_error
+        and words <= 3
+        and (_RESUME.search(region) or _RETRY.search(region) or accepts(region))
+    ):
+        # a bare "continue", "try again" or "go" there is the same retry in one word; a reply
+        # that says more ("Limits are reset. Continue where we left off.") is read as
+        # anywhere else
+        return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))
+    return None
+
+
+def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """Something new said outright; else a turn typed while the agent ran, or right
+    after it was stopped: steering, unless it corrects, answers, accepts or adds a step."""
+    region, words, reasons, corr, verdict, approval_head = (
+        reading.region,
+        reading.words,
+        reading.reasons,
+        reading.corr,
+        reading.verdict,
+        reading.approval_head,
+    )
     if EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
-    mid_task = turn.queued or turn.after_interrupt or turn.after_refusal
-    if mid_task:
-        where = "typed into the running turn" if turn.queued else "after the agent was stopped"
-        if turn.after_interrupt and sent_again_amended(region, turn.previous_text):
-            # stopped at once to send the same words again, at most with a thinking cue or
-            # a go-on word added ("…, think hard and continue"): how to work, nothing new
-            return TurnDecision(TurnKind.STEERING, 0.75, (where, "sent again"))
-        # the person stopped the agent: one cue of a correction is enough
-        if corr >= 1:
-            return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
-        if (
-            not turn.queued
-            and agent_asks(turn.agent_text)
-            and _ANSWER.search(region)
-            and not _RETRY.search(region)
-            and words <= 40
-        ):
-            # stopped while the agent waited on its question: the reply answers it
-            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers the agent"), hard=True)
-        if turn.queued and words <= 6 and accepts(region):
-            # "Ok go ahead" typed while the agent ran, after it announced what it would do
-            # ("Flagging something before continuing: …"): redirects nothing, accepts it
-            return TurnDecision(
-                TurnKind.APPROVAL, 0.6, (where, "accepts what it announced"), hard=True
-            )
-        if turn.queued and approval_head and not requests_more(verdict):
-            # "approved #33 in chat and in the issue itself": a verdict on work the agent
-            # showed earlier, typed while it goes on, asks nothing
-            return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "verdict"), hard=True)
-        if (
-            turn.queued
-            and words >= 5
-            and not REDIRECT.search(region)
-            and (
-                IMPERATIVE.search(region)
-                or REQUEST.search(region)
-                or asks_in_a_field(region)
-                or _ADDS_WORK.search(region)
-            )
-        ):
-            # queued while it ran, but an extra step of the task ("run the review and …");
-            # one that redirects ("use pnpm instead of npm for all of it") steers
-            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
-        # position alone makes it steering; a redirect or a retry says so in words
-        cued = bool(REDIRECT.search(region) or _RETRY.search(region))
-        return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
+    if not (turn.queued or turn.after_interrupt or turn.after_refusal):
+        return None
+    where = "typed into the running turn" if turn.queued else "after the agent was stopped"
+    if turn.after_interrupt and sent_again_amended(region, turn.previous_text):
+        # stopped at once to send the same words again, at most with a thinking cue or
+        # a go-on word added ("…, think hard and continue"): how to work, nothing new
+        return TurnDecision(TurnKind.STEERING, 0.75, (where, "sent again"))
+    # the person stopped the agent: one cue of a correction is enough
+    if corr >= 1:
+        return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
+    if (
+        not turn.queued
+        and agent_asks(turn.agent_text)
+        and _ANSWER.search(region)
+        and not _RETRY.search(region)
+        and words <= 40
+    ):
+        # stopped while the agent waited on its question: the reply answers it
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers the agent"), hard=True)
+    if turn.queued and words <= 6 and accepts(region):
+        # "Ok go ahead" typed while the agent ran, after it announced what it would do
+        # ("Flagging something before continuing: …"): redirects nothing, accepts it
+        return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "accepts what it announced"), hard=True)
+    if turn.queued and approval_head and not requests_more(verdict):
+        # "approved #33 in chat and in the issue itself": a verdict on work the agent
+        # showed earlier, typed while it goes on, asks nothing
+        return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "verdict"), hard=True)
+    if (
+        turn.queued
+        and words >= 5
+        and not REDIRECT.search(region)
+        and (
+            IMPERATIVE.search(region)
+            or REQUEST.search(region)
+            or asks_in_a_field(region)
+            or _ADDS_WORK.search(region)
+        )
+    ):
+        # queued while it ran, but an extra step of the task ("run the review and …");
+        # one that redirects ("use pnpm instead of npm for all of it") steers
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
+    # position alone makes it steering; a redirect or a retry says so in words
+    cued = bool(REDIRECT.search(region) or _RETRY.search(region))
+    return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
+
+
+def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """A correction, a verdict, an acceptance, a pick among options, a go-on or a pasted
+    command: what the turn says of the agent's last message."""
+    text, region, words, reasons, asked, corr, verdict, approval_head = (
+        reading.text,
+        reading.region,
+        reading.words,
+        reading.reasons,
+        reading.asked,
+        reading.corr,
+        reading.verdict,
+        reading.approval_head,
+    )
     # A verdict that the work is good outweighs one weak cue ("great, works now");
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
     weak_praise = approval_head and corr < 2.5 and not after_contrast(region)
@@ -604,6 +684,20 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         # on the running task, never a task of its own (one that shows an error is a
         # correction, above)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("pastes a command it ran",), hard=True)
+    return None
+
+
+def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
+    """What is left is read by where the turn sits: after an answer, a question, a done
+    claim, an invitation; whether it points back or names its own object."""
+    text, region, words, done, asked, reports = (
+        reading.text,
+        reading.region,
+        reading.words,
+        reading.done,
+        reading.asked,
+        reading.reports,
+    )
     refers_back = points_back(" ".join(region.split()[:12]))
     request_part = request_after_stance(region) if turn.agent_ended and words >= 12 else ""
     if request_part and not BACK_REF.search(" ".join(request_part.split()[:12])):
