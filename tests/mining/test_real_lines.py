@@ -739,6 +739,59 @@ def test_a_search_that_found_past_unreadable_paths_answered(
     assert is_benign_exit(command, exit_code, output) is benign
 
 
+@pytest.mark.parametrize(
+    ("command", "exit_code", "output", "benign"),
+    [
+        # SproutSeeds/coda 0199b26c lines 97 and 1100 (Codex, macOS): is it there? no
+        (
+            "ls .specify/templates/commands",
+            1,
+            "ls: .specify/templates/commands: No such file or directory",
+            True,
+        ),
+        ("ls package.json", 1, "ls: package.json: No such file or directory", True),
+        # yutakobayashidev/repiq f4_784ee5a009 line 75: lsd, one path of two not there
+        (
+            "ls -la ~/ghq/repiq/CLAUDE.md ~/ghq/repiq/.claude/",
+            2,
+            "lsd: /home/yuta/ghq/repiq/CLAUDE.md: No such file or directory (os error 2).\n"
+            "drwxr-xr-x yuta users 4 KB Mon Feb 16 12:00:00 2026 settings.json",
+            True,
+        ),
+        ("ls -la ops", 2, "ls: cannot access 'ops': No such file or directory", True),
+        # the shell refused the glob before ls ran; a path it may not read; not a probe
+        ("ls CHANGELOG*", 1, "(eval):1: no matches found: CHANGELOG*", False),
+        ("ls -la /root", 2, "ls: cannot open directory '/root': Permission denied", False),
+        ("cat notes.md", 1, "cat: notes.md: No such file or directory", False),
+    ],
+)
+def test_a_path_looked_up_that_is_not_there_is_an_answer(
+    command: str, exit_code: int, output: str, benign: bool
+) -> None:
+    assert is_benign_exit(command, exit_code, output) is benign
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # Monotoba/OpenPrintKit 97b66f6c lines 145 and 397 (Codex 0.34): `apply_patch` run
+        # through the shell, answered in plain text with no exit code
+        "error: Failed to find expected lines in /home/randy/projects/python-3/OpenPrintKit/"
+        "README.md:\n🧰 Project Structure",
+        "error: invalid hunk at line 4, '' is not a valid hunk header. Valid hunk headers: "
+        "'*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'",
+    ],
+)
+def test_a_patch_the_shell_could_not_apply_is_an_error(output: str) -> None:
+    command = "apply_patch << 'PATCH'\n*** Begin Patch\n*** Update File: README.md\n@@"
+    call = _call(1, "shell", json.dumps({"command": ["bash", "-lc", command]}))
+    result = _result(2, 1, output)
+    assert is_failed_result(result, call)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+    # a search hit that quotes the message is output
+    assert not is_failed_result(_result(2, 1, "src/patch.rs:12: error: invalid hunk at line"))
+
+
 def test_coloured_and_linter_diagnostics_behind_a_pipe_are_an_error() -> None:
     # f/awesome-chatgpt-prompts af_bec17cde9f line 150 (`npx tsc --noEmit --pretty 2>&1 |
     # head -30`: tsc colours its diagnostics) and JanDeDobbeleer 27_d853466055 line 207
@@ -4654,7 +4707,6 @@ def test_a_question_whose_status_is_the_answer_is_benign(
 @pytest.mark.parametrize(
     ("command", "code", "output"),
     [
-        ("ls -d specs/*-x", 2, "ls: specs/*-x: No such file or directory"),  # not silenced
         # zsh refuses the glob itself: the probe never ran (the labelled set reads it root)
         ("ls -d ~/.claude/projects/*tmp* 2>/dev/null", 1, "(eval):1: no matches found: *tmp*"),
         ("systemctl --user start tray.service", 3, "Job for tray.service failed"),

@@ -4,7 +4,8 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
 
 - **root**: a real failure of its own call: `is_error`, a non-zero exit code, a
   Claude `<tool_use_error>…</tool_use_error>` result anywhere (subagents too), a
-  Codex patch that did not apply (`apply_patch verification failed: …`), a result that
+  Codex patch that did not apply (`apply_patch verification failed: …`, or through the
+  shell "error: Failed to find expected lines in …"), a result that
   opens with the tool's own timeout notice ("Timed out. New output: …", as an editor's
   agent bridge returns it unflagged) or holds nothing but a warning in place of output
   (Claude Code's Read past the end of a file: "<system-reminder>Warning: the file exists
@@ -24,7 +25,8 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   `rg`, `ag`, `ack`, `git grep` exit 1 (no match), `diff`/`cmp`/`git diff
   --exit-code` exit 1 (files differ), `test`/`[`/`[[` exit 1 (false), `which`,
   `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found), `ssh-add -l` and
-  `crontab -l` exit 1 (none listed), and a search over a tree (`rg`, `grep -r`,
+  `crontab -l` exit 1 (none listed), a path looked up (`ls`, `stat`: exit 1 or 2)
+  that is not there, and a search over a tree (`rg`, `grep -r`,
   `find`, `fd`) that exits 1 or 2 after finding what it looked for only because
   some paths could not be read ("Permission denied", "Interrupted system call").
   Otherwise only exit 1, only when

@@ -119,7 +119,11 @@ def _output_head(text: str) -> list[str]:
 
 
 #: Programs a question about a path is asked with ("is it there?").
-_PATH_PROBES = frozenset({"ls", "stat", "readlink", "realpath", "file"})
+_PATH_PROBES = frozenset({"ls", "lsd", "eza", "exa", "stat", "readlink", "realpath", "file"})
+#: A probe's answer that a path it was asked about is not there ("ls: cannot access 'ops':
+#: No such file or directory", BSD's "ls: package.json: No such file or directory", lsd's
+#: "…: No such file or directory (os error 2)").
+_NOT_THERE = re.compile(r"^[\w.-]+: .*\bNo such file or directory\b")
 
 
 #: Standard error sent away, as the command was written or as the shell words join it again
@@ -135,14 +139,19 @@ _SYSTEMCTL_QUESTION = re.compile(r"\bsystemctl\b.*\s(status|is-active|is-enabled
 
 
 def _answers_with_its_status(family: str, final: str, exit_code: int, text: str) -> bool:
-    """A question whose exit status is the answer beyond exit 1: a path looked up with its
-    errors silenced (`ls Dockerfile* 2>/dev/null`: exit 1 or 2, "none there"; the agent asked
-    whether it exists and said it expected a no), and `systemctl status` of a unit that is
-    not running (exit 3)."""
-    if family in _PATH_PROBES and exit_code in (1, 2) and _ERRORS_SILENCED.search(final):
-        # (zsh's own "no matches found" for the glob is not silenced: the probe never ran)
+    """A question whose exit status is the answer beyond exit 1: a path looked up (`ls
+    .specify/templates/commands`, `ls Dockerfile* 2>/dev/null`: exit 1 or 2, "none there",
+    whether its errors were silenced or it says only that the path is not there), and
+    `systemctl status` of a unit that is not running (exit 3)."""
+    if family in _PATH_PROBES and exit_code in (1, 2):
+        # (zsh's own "no matches found" for the glob is no answer: the probe never ran)
         head = _output_head(text)
-        return not any(_ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln) for ln in head)
+        said = [ln for ln in head if _ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln)]
+        if _ERRORS_SILENCED.search(final):
+            return not said
+        return bool(said) and all(
+            _NOT_THERE.match(ln.strip()) and not _GLOB_UNMATCHED.search(ln) for ln in said
+        )
     if family in _TREE_SEARCHES and exit_code in (1, 2):
         return _found_past_unreadable_paths(family, text)
     return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))

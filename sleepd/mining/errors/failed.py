@@ -33,9 +33,14 @@ STOPPED_BY_PERSON = re.compile(
 )
 
 
+#: A patch that did not apply: Codex's `apply_patch` tool ("apply_patch verification failed:
+#: …"), and the same program run through the shell, which Codex 0.3x answered in plain text
+#: with no exit code ("error: Failed to find expected lines in README.md:", "error: invalid
+#: hunk at line 4, '' is not a valid hunk header.").
 _PATCH_FAILED = re.compile(
-    r"^[^\w\n]*(\w+ failed: |apply_patch verification failed|Failed to find expected lines|"
-    r"patch rejected|Invalid patch|error: patch failed|Failed to apply patch)",
+    r"^[^\w\n]*(\w+ failed: |apply_patch verification failed|(error: )?Failed to find expected "
+    r"lines|patch rejected|Invalid patch|error: patch failed|Failed to apply patch|"
+    r"error: invalid hunk at line \d+)",
     re.IGNORECASE | re.MULTILINE,
 )
 
