@@ -5116,6 +5116,20 @@ def test_a_yes_with_a_word_of_urgency_accepts_the_offer(text: str) -> None:
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
 
 
+@pytest.mark.parametrize("text", ["yes to both", "Yes to all", "ok, all of them"])
+def test_a_yes_to_every_offer_at_once_accepts_them(text: str) -> None:
+    """Monotoba/OpenPrintKit 97b66f6c lines 702-1035 (set 11): "yes to both", "yes to all"
+    to the agent's offers of more work, nine times, each an acceptance with nothing new."""
+    offer = (
+        "Want me to map a few more fields (e.g., extrusion multipliers, cooling) or wire these "
+        "into the GUI so the PDL editor can preview generated profiles with current settings?"
+    )
+    assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+    # a yes that adds a step of its own goes on with the task
+    more = "yes, perform both steps and close PR#112 with a comment on what happened"
+    assert kind_of(more, agent_text=offer, agent_acted=True) is not TurnKind.APPROVAL
+
+
 @pytest.mark.parametrize("text", ["terrific", "fantastic, thanks", "wonderful!"])
 def test_more_words_of_praise_approve(text: str) -> None:
     """Wild sample 51: "terrific" after the agent reported the viewer fixed."""

@@ -53,6 +53,8 @@ _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
 #: "ok sure, do it"), with at most a word of urgency and a "please" or a "thanks".
 ACCEPT = re.compile(
     rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+{_ACCEPT_WORD})*\W*"
+    # to every offer at once ("yes to both", "yes to all", "ok, all of them")
+    r"((to )?(both|all|everything|all of (them|those|these|the above)|them all)\W*)?"
     # ("yes immediately please", "ok right away")
     r"((right )?now|immediately|right away|asap)?\W*"
     r"(please|pls|plz|thanks|thank you|thx)?\W*$",
