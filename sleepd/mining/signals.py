@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sleepd.mining.commands import parse_command
+from sleepd.mining.commands import SKILL_INVOKED, family_name, parse_command
 from sleepd.mining.episodes import (
     EpisodeDraft,
     EventView,
@@ -332,6 +332,7 @@ def _closing_signals(
         and not engaged
         and (
             same_request(episode.intent.text, next_turn.event.text)
+            or reruns_amended(episode.intent.text, next_turn.event.text)
             or (
                 last_words is not None
                 and agent_asks(last_words.text)
@@ -356,6 +357,39 @@ def same_request(first: str, second: str) -> bool:
     A short word or two ("ok", "continue") is no request to repeat."""
     a, b = flattened(first), flattened(second)
     return bool(a) and a == b and (len(a) >= 12 or a.startswith("/") or "<command-" in a)
+
+
+def reruns_amended(first: str, second: str) -> bool:
+    """Whether `second` runs the command `first` ran (a slash command, a saved prompt by its
+    path, a skill) again with the same arguments and more words about them: the first run
+    did not do what was asked, and the person says it again more plainly
+    (".codex/prompts/constitution.md arguments/constitution-arg-1.md", then the same prompt
+    with "use this arguments/constitution-arg-1.md as the User input"). Other arguments
+    ("Phase 2" after "Phase 1") are the next step."""
+    before, after = _command_and_arguments(first), _command_and_arguments(second)
+    if before is None or after is None or before[0] != after[0]:
+        return False
+    old, new = _words_of(before[1]), _words_of(after[1])
+    return bool(old) and len(new) > len(old) and set(old) <= set(new)
+
+
+def _words_of(arguments: str) -> list[str]:
+    """The words of a command's arguments, a path or a `$NAME` whole, with no trailing
+    punctuation ("spec.md," is "spec.md")."""
+    return [w for w in (word.strip(",;:!?()'\"") for word in arguments.split()) if w]
+
+
+def _command_and_arguments(text: str) -> tuple[str, str] | None:
+    """The command a request runs and its arguments, case and spacing set aside."""
+    command = parse_command(text)
+    if command is not None:
+        return None if command.is_housekeeping else (command.name.lower(), flattened(command.args))
+    name = family_name(text)
+    if name is None:
+        return None
+    skill = SKILL_INVOKED.match(text)
+    rest = text[skill.end() :] if skill else " ".join(text.split()[1:])
+    return name.lower(), flattened(rest)
 
 
 def completes_bare_command(first: str, second: str) -> bool:

@@ -266,6 +266,30 @@ def test_a_command_run_again_with_other_arguments_is_moving_on() -> None:
     assert outcome.outcome == "success"
 
 
+def test_a_command_run_again_with_its_arguments_said_more_plainly_is_a_failure() -> None:
+    """SproutSeeds/coda 0199b26c lines 3 and 33 (set 11, Codex 0.44): a saved prompt run by
+    its path with an arguments file; the agent only summarised the files, and the person ran
+    the prompt again with the same file and words on how to use it (labelled failure)."""
+    b = SessionBuilder().prompt(".codex/prompts/constitution.md arguments/constitution-arg-1.md")
+    b.say("Here is a summary of the constitution template and the arguments file.")
+    b.prompt(
+        ".codex/prompts/constitution.md use this arguments/constitution-arg-1.md as the "
+        "User input: $ARGUMENTS"
+    )
+    b.say("Constitution v1.0.0 written; templates synced.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is not None
+    assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
+    # the same for a slash command; a different argument is the next step
+    for again, failed in (("spec.md, the whole file as the input", True), ("plan.md", False)):
+        slash = SessionBuilder().prompt(REVERT.format("spec.md"))
+        slash.say("I've read spec.md.")
+        slash.prompt(REVERT.format(again))
+        slash.say("Done.")
+        started_over, _ = _first_of_two(slash)
+        assert (started_over is not None) is failed, again
+
+
 def test_the_same_command_run_again_after_working_on_its_result_is_no_failure() -> None:
     """Wild sample 49 (jacmanh/taskly, not in the repository): `/speckit.analyze`, the
     person settles one finding and asks for the rest to be fixed, the agent fixes them,
