@@ -5116,6 +5116,23 @@ def test_a_yes_with_a_word_of_urgency_accepts_the_offer(text: str) -> None:
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Monotoba/OpenPrintKit 97b66f6c line 234 (set 11), after the agent's README change
+        "OK, I have a CI badge that says failing. Can you figure this out?",
+        # dspurkayastha/Apollo bd_84f5776d75_17 line 102 (set 9), after the new view
+        "i think the final qc never really completes",
+    ],
+)
+def test_a_status_read_off_or_work_that_never_ends_reports_a_failure(text: str) -> None:
+    done = "I've added the badges and the docs links to the README; the change is pushed."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+    # a request for a badge that shows a state reports nothing
+    ask = "create a badge that shows the build status"
+    assert kind_of(ask, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
 @pytest.mark.parametrize("text", ["yes to both", "Yes to all", "ok, all of them"])
 def test_a_yes_to_every_offer_at_once_accepts_them(text: str) -> None:
     """Monotoba/OpenPrintKit 97b66f6c lines 702-1035 (set 11): "yes to both", "yes to all"

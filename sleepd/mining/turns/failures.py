@@ -259,7 +259,8 @@ _FAILURE_REPORT = re.compile(
     # ("i do not see why you decided …" asks for the agent's reasons, sees nothing missing)
     r"connects|connected|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
     r"see(?:ing)?(?! (why|how|when|whether|the (point|need|reason))\b)|"
-    r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|complete|"
+    r"reach|access|return|returns|scroll|scrolls|click|respond|finish|finished|finishes|"
+    r"complete|completes|completed|succeed|succeeds|ends|terminates|"
     r"completed|go anywhere|lead anywhere|"
     r"generate|generated|print|printed|send|sent|sync|detect|detected|recognize|recognized|"
     # what a screen or a state fails to do ("it doesnt stay in birds eye view")
@@ -405,6 +406,8 @@ _FAILURE_REPORT = re.compile(
     r"(says|shows|throws|gives|returns|prints|crashes|crashed|"
     r"fails|"
     r"failed|breaks|broke|hangs|freezes)\b"
+    # a status the person reads off ("a CI badge that says failing", "the check shows failed")
+    r"|\b(says|shows|reads)\s+(failing|failed|broken|errored)\b"
     r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
     r"crashes|crashed|breaks|broke|errors|errored|hangs|freezes)\b"
     # a failure the person met ("'just fmt' fails for me", "the tests fail when I run them")
