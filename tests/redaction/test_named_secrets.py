@@ -122,3 +122,44 @@ def test_a_reference_or_placeholder_given_to_a_secret_name_is_kept(text: str) ->
 )
 def test_a_long_name_given_to_a_secret_name_is_kept(text: str) -> None:
     assert Redactor(salt=b"t").redact(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # real lines from the labelled sessions of set 11 (public repositories): a service's
+        # documented default login, placeholders, and an i18n file's labels
+        "CELERY_BROKER_URL=amqp://guest:guest@localhost:5672//",
+        'broker_url = "pyamqp://guest:guest@localhost:5672//"',
+        'DATABASE_URL="postgres://USER:PASSWORD@HOST:5432/ideavault"',
+        "postgresql://postgres:postgres@localhost:5432/app",
+        '"cli.store_password": "是否安全存储密码？",',
+        '"error.password_clear_failed": "清除密码失败：{error}",',
+        '"username": "root", "password": "root"',
+        'const TELEGRAM_BOT_TOKEN = Deno.env.get("TELEGRAM_BOT_TOKEN")!;',
+        "const API_KEY = import.meta.env.VITE_FRED_API_KEY;",
+        "GH_TOKEN=ghp_xxx",
+        'JWT_PRIVATE_KEY="REDACTED"',
+        "AWS_SESSION_TOKEN=AQoDYXdzEJr...EXAMPLETOKEN",
+        '"Authorization": "Bearer YOUR_WEBHOOK_SECRET"',
+        "server_password = None\\n",
+    ],
+)
+def test_defaults_placeholders_and_labels_are_no_secrets(text: str) -> None:
+    assert Redactor(salt=b"t").redact(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # the same shapes with a real value stay redacted
+        ("CELERY_BROKER_URL=amqp://guest:Qx7mLp2vRt9w@localhost:5672//", "Qx7mLp2vRt9w"),
+        ("postgresql://postgres:Hallo22berg9@db.internal:5432/app", "Hallo22berg9"),
+        ('"password": "Hallo22berg9!"', "Hallo22berg9!"),
+        ("GH_TOKEN=zq41mq0z7x2pq8v0c3n6b5m1", "zq41mq0z7x2pq8v0c3n6b5m1"),
+        ('"Authorization": "Bearer zq41mq0z7x2pq8v0c3n6b5m1l9k8"', "zq41mq0z7x2pq8v0c3n6b5m1l9k8"),
+    ],
+)
+def test_real_values_in_those_shapes_are_still_redacted(text: str, secret: str) -> None:
+    out, rules = Redactor(salt=b"t").redact(text)
+    assert secret not in out and rules

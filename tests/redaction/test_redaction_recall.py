@@ -79,8 +79,8 @@ def test_a_real_key_in_a_property_assignment_is_still_redacted(redactor: Redacto
 def test_false_positives_on_real_transcripts(redactor: Redactor) -> None:
     # These transcripts were committed to public repositories, so they hold no
     # live secrets: every redaction here is a false positive. Allow at most one
-    # per MB of text (the 10.3 MB of real-session fixtures yield 4 today, all the same
-    # `POSTHOG_API_KEY = 'REDACTED'` line, a placeholder its publisher had already scrubbed).
+    # per MB of text (docs/redaction.md, "Defaults, placeholders and labels", says what the
+    # real-session fixtures yield and why).
     strings = corpus_strings()
     stats = RedactionStats()
     examples: list[str] = []
