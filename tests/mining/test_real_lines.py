@@ -772,6 +772,27 @@ def test_a_path_looked_up_that_is_not_there_is_an_answer(
 
 
 @pytest.mark.parametrize(
+    ("command", "output", "benign"),
+    [
+        # ivanma9/ship 019ce327 lines 127 and 126 (set 12, Codex 0.114): while a Playwright
+        # run goes on, the agent asks whether its process still runs, and polls the
+        # project's progress script, which answers "not yet" with exit 1
+        ("ps -p 36591 -o pid=,stat=,etime=,command=", "", True),
+        ("kill -0 $SERVER_PID", "", True),
+        ("./scripts/watch-tests.sh --once", "\x1b[1;33mWaiting for tests to start...\x1b[0m", True),
+        # killing a process, or a wait that ended in an error, is no question
+        ("kill -9 36591", "kill: (36591) - No such process", False),
+        ("./scripts/wait-db.sh", "Waiting for the database... timed out, error", False),
+        ("./scripts/wait-db.sh", "Waiting for the database...\nconnection refused", False),
+    ],
+)
+def test_a_poll_that_answers_not_yet_or_no_such_process_is_benign(
+    command: str, output: str, benign: bool
+) -> None:
+    assert is_benign_exit(command, 1, output) is benign
+
+
+@pytest.mark.parametrize(
     "output",
     [
         # Monotoba/OpenPrintKit 97b66f6c lines 145 and 397 (Codex 0.34): `apply_patch` run

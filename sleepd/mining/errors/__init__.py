@@ -24,7 +24,8 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
 - **benign**: a command whose non-zero exit is an answer, not a failure: `grep`,
   `rg`, `ag`, `ack`, `git grep` exit 1 (no match), `diff`/`cmp`/`git diff
   --exit-code` exit 1 (files differ), `test`/`[`/`[[` exit 1 (false), `which`,
-  `command -v`, `type`, `pgrep`, `pidof` exit 1 (not found), `ssh-add -l` and
+  `command -v`, `type`, `pgrep`, `pidof`, `ps -p`, `kill -0` exit 1 (not found), a
+  poll's lone "Waiting for …" (not yet), `ssh-add -l` and
   `crontab -l` exit 1 (none listed), a path looked up (`ls`, `stat`: exit 1 or 2)
   that is not there, and a search over a tree (`rg`, `grep -r`,
   `find`, `fd`) that exits 1 or 2 after finding what it looked for only because

@@ -15,7 +15,8 @@ from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_wrapper_line
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
     {"diff", "cmp", "colordiff", "test", "[", "[[", "which", "type", "command -v", "pgrep",
-     "pidof", "comm", "lsof", "fuser", "look", "pkill", "killall", "ssh-add -l", "crontab -l"}
+     "pidof", "comm", "lsof", "fuser", "look", "pkill", "killall", "ssh-add -l", "crontab -l",
+     "ps -p", "kill -0"}
 )  # fmt: skip
 
 
@@ -70,6 +71,8 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
     if exit_code != 1:
         return False
     head = _output_head(text)
+    if _only_waiting(head):
+        return True
     # "node not found" (zsh), "which: no node in (…)" (GNU), "node: not found": the answer
     # a lookup gives, not an error of its own
     beyond_lookups = [ln for ln in head if not _LOOKUP_MISS.match(ln)]
@@ -116,6 +119,17 @@ def _output_head(text: str) -> list[str]:
     where an error of its own would show."""
     body = [ln for ln in text.splitlines() if ln.strip() and not EXIT_LINE.match(ln)]
     return body[:20]
+
+
+#: A poll's "not yet": a script asked whether a run has finished says it is still waiting
+#: ("Waiting for tests to start...", exit 1) and nothing else.
+_WAITING = re.compile(r"^\W*(still )?waiting (for|on|until)\b", re.IGNORECASE)
+
+
+def _only_waiting(head: list[str]) -> bool:
+    lines = [ANSI.sub("", ln).strip() for ln in head if not is_wrapper_line(ln)]
+    lines = [ln for ln in lines if ln]
+    return len(lines) == 1 and bool(_WAITING.match(lines[0])) and not _ERROR_TEXT.search(lines[0])
 
 
 #: Programs a question about a path is asked with ("is it there?").

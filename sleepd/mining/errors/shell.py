@@ -24,6 +24,9 @@ _CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\
 #: ("The agent has no identities.") and `crontab -l` ("no crontab for dev") answer "none"
 #: with exit 1, while the same programs adding a key or a table fail with it.
 _LISTINGS = {"ssh-add": ("-l", "-L"), "crontab": ("-l",)}
+#: Programs asked whether a process still runs, as their family is named: `ps -p 36591`
+#: and `kill -0 36591` answer "no such process" with exit 1.
+_PROCESS_QUESTIONS = {"ps": "-p", "kill": "-0"}
 
 
 _WRAPPERS = frozenset({"sudo", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
@@ -141,7 +144,8 @@ def _program_at(words: Sequence[str]) -> int:
 def command_family(command: str) -> str:
     """The program of a simple command: `sudo FOO=1 grep -r x` → `grep`; `command -v x`,
     the shell's own "is there such a program", is `command -v`; a listing that asks a
-    question (`ssh-add -L`) is named with its option (`ssh-add -l`)."""
+    question (`ssh-add -L`) is named with its option (`ssh-add -l`), and so is a question
+    whether a process runs (`ps -p 36591`, `kill -0 36591`)."""
     words = shell_words(command)
     for index, word in enumerate(words):
         if word == "command" and words[index + 1 : index + 2] in (["-v"], ["-V"]):
@@ -153,6 +157,13 @@ def command_family(command: str) -> str:
     options = _without_redirects(words[at + 1 :]) if listing else []
     if options and all(word in listing for word in options):
         return f"{program} {listing[0]}"
+    asks = _PROCESS_QUESTIONS.get(program)
+    if asks is not None:
+        # the process ids after the option (`ps -p 36591 -o pid=,etime=`, `kill -0 36591`)
+        rest = _without_redirects(words[at + 1 :])
+        pids = rest[rest.index(asks) + 1 :][:1] if asks in rest else []
+        if pids and re.fullmatch(r"(\d+|\$\{?\w+\}?)(,\d+)*", pids[0]):
+            return f"{program} {asks}"
     return program
 
 
