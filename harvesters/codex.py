@@ -530,12 +530,12 @@ class _CodexFile:
     def _command_end(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         """A unified-exec command's end. Mostly the twin of a tool result, but when the
         model stopped polling a long command before it ended, the only record of its exit:
-        a failed one is kept (a meta event with the exit code and the end of the output),
-        and mining gives it to the command's last result when no result reported an exit
-        (`sleepd.mining.late_exits`)."""
+        a failed one is kept (a meta event with the exit code, the end of the output and
+        the lines before it that name an error), and mining gives it to the command's last
+        result when no result reported an exit (`sleepd.mining.late_exits`)."""
         exit_code = payload.get("exit_code")
         call_id = payload.get("call_id")
-        if not isinstance(exit_code, int) or exit_code == 0 or not isinstance(call_id, str):
+        if type(exit_code) is not int or exit_code == 0 or not isinstance(call_id, str):
             return
         output = str(payload.get("aggregated_output") or payload.get("formatted_output") or "")
         text = output[-COMMAND_END_TAIL:]

@@ -1,6 +1,7 @@
 """Exits that answer a question rather than fail: no match, files differ, false, not
-found, none listed, a probe with its errors silenced, a unit not running, a search that
-found its hits past unreadable paths, a history that does not exist yet.
+found, no such process, none listed, a poll's "not yet", a path looked up that is not
+there, a unit not running, a search that found its hits past unreadable paths, a history
+that does not exist yet.
 """
 
 from __future__ import annotations
