@@ -5154,6 +5154,30 @@ def test_a_status_read_off_or_work_that_never_ends_reports_a_failure(text: str) 
     assert kind_of(ask, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
 
 
+def test_an_offer_in_the_persons_language_copied_back_accepts_it() -> None:
+    """hindermath/TinyCalc 019cc379 line 431 (set 12, Codex 0.111): the agent offers in German
+    what it would do next; the person says yes and copies the offer back word for word."""
+    offer = (
+        "Ergebnis: **0 Warnungen, 0 Fehler** (für `MicroCalc.Core`).\n\nWenn du willst, mache "
+        "ich als Nächstes das Gleiche für `MicroCalc.Tui` und schalte danach `CS1591` in "
+        "`Release` als Fehler für produktive Projekte scharf."
+    )
+    text = (
+        "ja, bitte als Nächstes das Gleiche für MicroCalc.Tui und schalte danach CS1591 in "
+        "Release als Fehler\n  für produktive Projekte scharf."
+    )
+    assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
+    # more than the offer ("… und dokumentiere es im README") asks for more of the work
+    more = "ja, bitte das Gleiche für MicroCalc.Tui, und dokumentiere die neuen Regeln im README"
+    assert kind_of(more, agent_text=offer, agent_acted=True) is not TurnKind.APPROVAL
+    # the same in French and Spanish offers
+    for said, reply in (
+        ("Si tu veux, je peux ajouter les tests pour le parseur.", "oui, ajouter les tests"),
+        ("Si quieres, puedo añadir las pruebas del parser.", "sí, añadir las pruebas"),
+    ):
+        assert kind_of(reply, agent_text=said, agent_acted=True) is TurnKind.APPROVAL, reply
+
+
 @pytest.mark.parametrize("text", ["yes to both", "Yes to all", "ok, all of them"])
 def test_a_yes_to_every_offer_at_once_accepts_them(text: str) -> None:
     """Monotoba/OpenPrintKit 97b66f6c lines 702-1035 (set 11): "yes to both", "yes to all"

@@ -11,7 +11,7 @@ import re
 
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
-from sleepd.mining.turns.verdicts import ACCEPT_OPEN
+from sleepd.mining.turns.verdicts import ACCEPT_HEAD
 
 #: The agent said the work is finished.
 _DONE_CLAIM = re.compile(
@@ -278,23 +278,49 @@ def agent_gave_up(agent_text: str) -> bool:
 
 #: The agent's last sentence offers to do one thing ("Want me to clarify this nuance in the
 #: README?"): the offer is the words after the asking phrase, up to the question mark.
-_OFFER = re.compile(
-    r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+([^?]{3,200})\?\s*$"
-    r"|\b(if you(?:'d)? (?:want|like)(?: me to)?,? i can(?: also)?|let me know if you(?:'d)? "
-    r"(?:want|like) me to|i can also)\s+([^?.!\n]{3,200})[.!]?\s*$",
-    re.IGNORECASE,
+_OFFERS = (
+    re.compile(
+        r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+"
+        r"(?P<act>[^?]{3,200})\?\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(if you(?:'d)? (?:want|like)(?: me to)?,? i can(?: also)?|let me know if you(?:'d)? "
+        r"(?:want|like) me to|i can also)\s+(?P<act>(?:[^?.!\n]|\.(?=\S)){3,200})[.!]?\s*$",
+        re.IGNORECASE,
+    ),
+    # the same offers as agents write them in the person's language ("Wenn du willst, mache
+    # ich als Nächstes das Gleiche für …", "Soll ich …?", "Si tu veux, je peux …", "Si
+    # quieres, puedo …", "需要我…吗？")
+    re.compile(
+        r"\b((wenn|falls) du (willst|möchtest|magst),? (mache|kann|könnte|würde) ich|soll ich|"
+        r"si (tu veux|vous voulez),? je (peux|pourrais)|(veux-tu|voulez-vous) que je|"
+        r"si quieres,? (puedo|podría)|¿?quieres que)\s+"
+        r"(?P<act>(?:[^?.!\n]|\.(?=\S)){3,200})[?.!]?\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(r"(需要|要不要|是否需要)我(?P<act>[^？?。\n]{2,100})(吗)?[？?]\s*$"),
 )
+
+
+def _offered_act(agent_text: str) -> str | None:
+    """What the agent's last words offer to do next, as it wrote it; None without an offer."""
+    tail = last_words(agent_text, 400)
+    for offer in _OFFERS:
+        found = offer.search(tail)
+        if found:
+            return found.group("act")
+    return None
 
 
 def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
-    offer = _OFFER.search(last_words(agent_text, 400))
-    offered_text = (offer.group(2) or offer.group(4)) if offer else ""
-    if offer is None or re.search(r"\bor\b", offered_text):
+    offered_text = _offered_act(agent_text)
+    if offered_text is None or re.search(r"\b(or|oder|ou|o)\b|还是", offered_text):
         return False  # "… or is this enough?" is a choice: the reply picks an option
-    if ACCEPT_OPEN.search(region):
-        rest = ACCEPT_OPEN.sub("", region, count=1)
+    if ACCEPT_HEAD.search(region):
+        rest = ACCEPT_HEAD.sub("", region, count=1)
     else:
         # or the offered act itself in a few words, with no "yes" ("kill it" to "Would you
         # like me to kill it so your server can start?")
@@ -308,7 +334,8 @@ def restates_offer(region: str, agent_text: str) -> bool:
             or is_closing_step(rest)
         ):
             return False
-    if len(WORD.findall(rest)) > 12:
+    # (a reply may copy a long offer back whole: "ja, bitte als Nächstes das Gleiche für …")
+    if len(WORD.findall(rest)) > max(12, len(WORD.findall(offered_text)) + 3):
         return False
     words = {w for w in CONTENT_WORD.findall(rest.lower()) if w not in STOP_WORDS}
     offered = {stem(w) for w in CONTENT_WORD.findall(offered_text.lower())}

@@ -85,6 +85,15 @@ ACCEPT_OPEN = re.compile(
 )
 
 
+#: An acceptance opening a longer reply, in any of the languages `_ACCEPT_WORD` knows, with
+#: a courtesy ("yes, please …", "ja, bitte …", "oui, s'il te plaît …", "好的，请…").
+ACCEPT_HEAD = re.compile(
+    rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+({_ACCEPT_WORD}|bitte|s'il te pla[iî]t|"
+    r"s'il vous pla[iî]t|por favor|per favore|請|请))*(?=\W|$)[\s,.!:;、，。-]*",
+    re.IGNORECASE,
+)
+
+
 def accepts(region: str) -> bool:
     """An acceptance and nothing else, an opening "ok" or "yes" allowed ("Ok go ahead")."""
     return bool(ACCEPT.search(region) or ACCEPT.search(ACCEPT_OPEN.sub("", region, count=1)))
