@@ -5137,6 +5137,16 @@ def test_a_yes_with_a_word_of_urgency_accepts_the_offer(text: str) -> None:
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
 
 
+def test_the_persons_diagnosis_of_what_went_wrong_reports_a_failure() -> None:
+    """procrypto/Personal_AI_Infrastructure cef0d477 line 259 (set 13): "the problem is ssl"
+    after the agent's attempts to reach the service."""
+    tried = "I've updated the webhook URL and restarted the server; the request still times out."
+    assert kind_of("the problem is ssl", agent_text=tried, agent_acted=True) is TurnKind.CORRECTION
+    # a problem named as the subject of new work opens no report
+    ask = "there is a problem with the design I want to discuss"
+    assert kind_of(ask, agent_text=tried, agent_acted=True) is not TurnKind.CORRECTION
+
+
 @pytest.mark.parametrize(
     "text",
     [

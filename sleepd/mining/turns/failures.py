@@ -406,6 +406,9 @@ _FAILURE_REPORT = re.compile(
     r"(says|shows|throws|gives|returns|prints|crashes|crashed|"
     r"fails|"
     r"failed|breaks|broke|hangs|freezes)\b"
+    # the person's diagnosis of what went wrong, opening the turn ("the problem is ssl")
+    r"|^\W*(the|my|our|that'?s the|this is the) (real |actual |main )?(problem|issue|bug)"
+    r"( here)?( is| was|:)\s"
     # a status the person reads off ("a CI badge that says failing", "the check shows failed")
     r"|\b(says|shows|reads)\s+(failing|failed|broken|errored)\b"
     r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
