@@ -5137,6 +5137,30 @@ def test_a_yes_with_a_word_of_urgency_accepts_the_offer(text: str) -> None:
     assert kind_of(text, agent_text=offer, agent_acted=True) is TurnKind.APPROVAL
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # definitelyreal/speakfree line 111 (set 11): the agent looked at the wrong program
+        "Wait it's a different program. What's the program that si running at my system start "
+        "that shows the microphone icon?",
+        # procrypto/Personal_AI_Infrastructure cef0d477 line 99 (set 13)
+        "no there is no sidebar - are we definitely referencing the right documentation?",
+        # yutakobayashidev/repiq f4_784ee5a009 line 121 (set 9): "I'm telling you to make it
+        # inside dotnix/claude/rules; never from there"
+        "dotnix/claude/rulesの中に作れって言ってる、そこからは決して",
+    ],
+)
+def test_the_wrong_target_doubt_or_an_instruction_said_again_corrects(text: str) -> None:
+    done = "I've updated the config in the project folder and restarted the service."
+    assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
+
+
+def test_another_approach_or_option_is_no_correction() -> None:
+    done = "I've updated the config in the project folder and restarted the service."
+    for text in ("it's a different approach, lets try it", "that is another option to consider"):
+        assert kind_of(text, agent_text=done, agent_acted=True) is not TurnKind.CORRECTION
+
+
 def test_the_persons_diagnosis_of_what_went_wrong_reports_a_failure() -> None:
     """procrypto/Personal_AI_Infrastructure cef0d477 line 259 (set 13): "the problem is ssl"
     after the agent's attempts to reach the service."""

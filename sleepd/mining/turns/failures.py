@@ -103,6 +103,10 @@ _FAILURE_REPORT_CJK = re.compile(
     r"装不上|连不上|不能(用|运行|打开|启动)|没有?(反应|效果|生效|变化|改变)|不生效|不起作用|"
     r"还是(不行|不对|报错|失败|一样)|又(报错|出错|失败)|崩溃了|卡(住|死)了|太慢了?|慢得(要命|不行)"
     r"|遅すぎ(る|ます)|重すぎ(る|ます)|너무 느려|느려요"
+    # what the person said, said again ("…の中に作れって言ってる", "我说过…", "…라고 했잖아"), as
+    # "I told you …"
+    r"|って言って(る|ます|いる|るでしょ|るじゃん)|と言って(る|ます|いる)|って言った(よね|でしょ|じゃん)?|"
+    r"と言った(よね|でしょ|じゃん|のに)|我(说过|说了|已经说了)|라고\s?(했잖아|했는데|했어요)"
     r"|失敗(しました|します|した(?=[。！!？?、\s]|$)|してい(る|ます)(?=[。！!？?、\s]|$))|"
     r"エラーが(出|発生|起き)|エラーにな(る|ります|った|りました)|"
     r"動か(ない|なかった)|動きません|動作し(ない|ません|なかった)|見えなくな(る|ります|った|"
@@ -360,6 +364,12 @@ _FAILURE_REPORT = re.compile(
     r"|\b(?!(if|when|whenever|before|once|until)\b)\w+\s+timed out\b"
     r"|\bi\s+(just\s+)?lost (all|my|the|every)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
+    # doubt that the agent works on the right thing ("are we definitely referencing the right
+    # documentation?"), or word that it took another one ("it's a different program")
+    r"|\bare (we|you) (definitely|really|certain|sure)\b[^.?!\n]{0,60}\b(right|correct)\b"
+    r"|\b(it'?s|that'?s|this is|it is|that is) (a |the )?(different|another) (one|program|"
+    r"app|file|process|repo|repository|branch|project|folder|directory|service|server|page|"
+    r"window|screen|machine|version|package|command|function|module|component|key|account)\b"
     # the agent's claim doubted ("does formatting really succeed?" after "formatting is
     # clean") and a mismatch found in the result ("note the following name discrepancy")
     r"|\b(does|did|do|is|are|was|were|has|have)\s+(\w+\s+){0,2}really\s+(succeed|succeeded|"
