@@ -771,6 +771,38 @@ def test_a_path_looked_up_that_is_not_there_is_an_answer(
     assert is_benign_exit(command, exit_code, output) is benign
 
 
+NO_REMOTE = (
+    "Exit code: 1\nWall time: 0.9 seconds\nOutput:\nNow using node v22.20.0 (npm v10.9.3)\n"
+    "fatal: 'origin' does not appear to be a git repository\n"
+    "fatal: Could not read from remote repository.\n\n"
+    "Please make sure you have the correct access rights\nand the repository exists.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "kind"),
+    [
+        # Prometheus-AGS/prometheus-parking-lot-rs 019af581 line 26 (set 13, Codex): which
+        # feature branches does the remote have? there is no remote: none
+        ("git ls-remote --heads origin | grep -E 'refs/heads/[0-9]+-parking'", NO_REMOTE, "benign"),
+        # the same question when the network is down failed; fetching is no question
+        (
+            "git ls-remote --heads origin",
+            "ssh: Could not resolve hostname github.com: Temporary failure in name resolution\n"
+            "fatal: Could not read from remote repository.",
+            "root",
+        ),
+        ("git fetch --all --prune", NO_REMOTE, "root"),
+    ],
+)
+def test_a_question_about_a_remote_that_does_not_exist_is_answered(
+    command: str, output: str, kind: str
+) -> None:
+    call = _call(1, "shell_command", json.dumps({"command": command}))
+    result = _result(2, 1, output, exit_code=1)
+    assert judge_errors([call, result]).verdicts[2].kind == kind
+
+
 @pytest.mark.parametrize(
     ("command", "output", "benign"),
     [

@@ -50,6 +50,39 @@ def answers_no_history(text: str) -> bool:
     return bool(failing) and all(_NO_HISTORY.match(ln.strip()) for ln in failing)
 
 
+#: A question about a remote (`git ls-remote origin`, `git remote get-url origin`) ...
+_ASKS_A_REMOTE = re.compile(r"\bgit\s+(ls-remote|remote\s+(get-url|show))\b")
+#: ... answered by git: there is no such remote.
+_NO_REMOTE = re.compile(
+    r"^(fatal: '[^'\n]+' does not appear to be a git repository|"
+    r"fatal: Could not read from remote repository\.|error: No such remote '[^'\n]+')$"
+)
+
+
+#: Words of trouble beyond `_ERROR_TEXT`'s ("Could not resolve hostname", "timed out").
+_TROUBLE = re.compile(r"could not|couldn'?t|unable|fail|timed? ?out|refused|resolve", re.I)
+#: git's advice under a remote it could not read.
+_GIT_HINT = re.compile(
+    r"^(Please make sure you have the correct access rights|and the repository exists\.)$"
+)
+
+
+def answers_no_remote(command: str, text: str) -> bool:
+    """The command asked git about a remote, and the only failure it reports is that there
+    is none (`git ls-remote --heads origin | grep …` in a repository with no remote: no
+    branches there, which is the answer)."""
+    if not _ASKS_A_REMOTE.search(command):
+        return False
+    # every line that tells of trouble says so (a network failure, "ssh: Could not resolve
+    # hostname", is a failure of its own; a shell's "Now using node v22" tells of none)
+    said = [
+        ln.strip()
+        for ln in ANSI.sub("", text).splitlines()
+        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln)) and not _GIT_HINT.match(ln.strip())
+    ]
+    return bool(said) and all(_NO_REMOTE.match(ln) for ln in said)
+
+
 def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
     """A non-zero exit that answers a question (see the module docstring)."""
     if exit_code is None and text.strip() == "Error":

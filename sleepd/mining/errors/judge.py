@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
-from sleepd.mining.errors.benign import answers_no_history, is_benign_exit
+from sleepd.mining.errors.benign import answers_no_history, answers_no_remote, is_benign_exit
 from sleepd.mining.errors.expected import (
     COULD_NOT_START,
     already_stopped,
@@ -150,7 +150,9 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             if printed:  # the status it printed is the command's before the echo
                 exit_code, command = printed, before_status_echo(command)
         if command and (
-            is_benign_exit(command, exit_code, event.text) or answers_no_history(event.text)
+            is_benign_exit(command, exit_code, event.text)
+            or answers_no_history(event.text)
+            or answers_no_remote(command, event.text)
         ):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
