@@ -5187,6 +5187,22 @@ def test_the_wrong_target_doubt_or_an_instruction_said_again_corrects(text: str)
     assert kind_of(text, agent_text=done, agent_acted=True) is TurnKind.CORRECTION
 
 
+def test_disbelief_at_what_the_agent_did_corrects() -> None:
+    """procrypto/Personal_AI_Infrastructure 0b0c92fe line 37 (set 13): typed right after the
+    person stopped the agent, with the agent's words pasted after it."""
+    said = "I've changed to the web-terminal folder and I'm ready for your next request."
+    text = (
+        "wait,what. ⏺ The /cd changed directory but my first acknowledgment was just echoing "
+        "the command"
+    )
+    assert kind_of(text, agent_text=said, agent_acted=True, after_interrupt=True) is (
+        TurnKind.CORRECTION
+    )
+    # "wait, what about …" asks about more
+    ask = "wait, what about the tests?"
+    assert kind_of(ask, agent_text=said, agent_acted=True) is not TurnKind.CORRECTION
+
+
 def test_another_approach_or_option_is_no_correction() -> None:
     done = "I've updated the config in the project folder and restarted the service."
     for text in ("it's a different approach, lets try it", "that is another option to consider"):

@@ -364,6 +364,8 @@ _FAILURE_REPORT = re.compile(
     r"|\b(?!(if|when|whenever|before|once|until)\b)\w+\s+timed out\b"
     r"|\bi\s+(just\s+)?lost (all|my|the|every)\b"
     r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
+    # disbelief at what the agent said or did ("wait, what.", "wait what?!")
+    r"|^\W*wait\W{1,3}what\W*?[.?!]"
     # doubt that the agent works on the right thing ("are we definitely referencing the right
     # documentation?"), or word that it took another one ("it's a different program")
     r"|\bare (we|you) (definitely|really|certain|sure)\b[^.?!\n]{0,60}\b(right|correct)\b"
