@@ -33,14 +33,13 @@ COMMAND_END = "event_msg:exec_command_end"
 _EXITED = re.compile(r"Process exited with code -?\d+")
 
 
-def with_late_exits(events: Sequence[EventView]) -> list[EventView]:
-    """`events` with each exit that only a command's end recorded given to the command's
-    last result (its exit code set, `is_error` set, and the end of its output added)."""
-    ends = [e for e in events if e.raw_type == COMMAND_END and e.exit_code and e.call_id]
-    if not ends:
-        return list(events)
-    calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
-    results: dict[str, list[int]] = {}  # command's call id -> indexes of its results
+def results_by_command(
+    events: Sequence[EventView], calls: dict[str, EventView]
+) -> dict[str, list[int]]:
+    """Each unified-exec command that ran on (its call id) and the indexes in `events` of its
+    results: its own "Process running" result first, then the results of the `write_stdin`
+    polls of its session. A session id used again belongs to the newer command."""
+    results: dict[str, list[int]] = {}
     session_of: dict[str, str] = {}  # session id -> the command now running on it
     for index, event in enumerate(events):
         if event.kind != "tool_result" or not event.call_id:
@@ -57,6 +56,18 @@ def with_late_exits(events: Sequence[EventView]) -> list[EventView]:
         command = session_of.get(polled.group(1)) if polled else None
         if command is not None:
             results[command].append(index)
+    return results
+
+
+def with_late_exits(events: list[EventView]) -> list[EventView]:
+    """`events` with each exit that only a command's end recorded given to the command's
+    last result (its exit code set, `is_error` set, and the end of its output added); the
+    list itself when no command's end is there to read."""
+    ends = [e for e in events if e.raw_type == COMMAND_END and e.exit_code and e.call_id]
+    if not ends:
+        return events
+    calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
+    results = results_by_command(events, calls)
     out = list(events)
     for end in ends:
         indexes = results.get(end.call_id or "", [])

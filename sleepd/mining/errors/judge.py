@@ -19,8 +19,7 @@ from sleepd.mining.errors.expected import (
 )
 from sleepd.mining.errors.failed import STOPPED_BY_PERSON, is_failed_result
 from sleepd.mining.errors.shell import before_status_echo, printed_status, shell_command
-from sleepd.mining.late_exits import POLLED_SESSION, RUNNING
-from sleepd.mining.signatures import is_shell_tool
+from sleepd.mining.late_exits import results_by_command
 from sleepd.mining.tasks import command_of
 
 ErrorKind = Literal["root", "knock_on", "benign"]
@@ -99,21 +98,11 @@ def _polled_commands(events: Sequence[EventView], calls: dict[str, EventView]) -
     """Codex runs a long command with `exec_command` and reads its end with `write_stdin`
     on the same session id: the exit code `write_stdin` reports is that command's.
     Returns result event id → the command it reports on."""
-    started: dict[str, str] = {}
     out: dict[int, str] = {}
-    for event in events:
-        if event.kind != "tool_result":
-            continue
-        call = calls.get(event.call_id or "")
-        if call is None:
-            continue
-        running = RUNNING.search(event.text[:400])
-        if running and is_shell_tool(call.tool_name):
-            started[running.group(1)] = command_of(call.text)
-            continue
-        polled = POLLED_SESSION.search(call.text[:400])
-        if polled and polled.group(1) in started:
-            out[event.id] = started[polled.group(1)]
+    for call_id, indexes in results_by_command(events, calls).items():
+        command = command_of(calls[call_id].text)
+        for index in indexes[1:]:
+            out[events[index].id] = command
     return out
 
 
