@@ -773,6 +773,12 @@ def is_wrapper_line(line: str) -> bool:
     return bool(_WRAPPER_LINE.fullmatch(line.strip()))
 
 
+def is_cut_note(line: str) -> bool:
+    """A note that the output was cut where it stood (Codex's "Total output lines: 1020",
+    Claude Code's "... [133174 characters truncated] ..."), not a line the command printed."""
+    return bool(_CUT_NOTE.fullmatch(line.strip()))
+
+
 def is_silent(printed: list[str] | str) -> bool:
     """No line but its wrapper's (an output, or its printed lines)."""
     lines = _printed_lines(printed) if isinstance(printed, str) else printed

@@ -11,7 +11,7 @@ import shlex
 
 from sleepd.mining.errors.noise import EXIT_LINE
 from sleepd.mining.errors.shell import command_family, deciding_command, last_command, shell_words
-from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_wrapper_line
+from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_cut_note, is_wrapper_line
 
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
@@ -216,10 +216,6 @@ _UNREADABLE = re.compile(
 )
 
 
-#: Codex's note that it shortened the output it shows.
-_OUTPUT_SHORTENED = re.compile(r"^Total output lines: \d+$")
-
-
 def _found_past_unreadable_paths(family: str, text: str) -> bool:
     """A search over a tree that found what it looked for and exited 1 or 2 only because
     some paths could not be read (`rg --files -g README* ~` over a home folder: "rg:
@@ -228,7 +224,7 @@ def _found_past_unreadable_paths(family: str, text: str) -> bool:
     lines = [
         ln.strip()
         for ln in ANSI.sub("", text).splitlines()
-        if ln.strip() and not is_wrapper_line(ln) and not _OUTPUT_SHORTENED.match(ln.strip())
+        if ln.strip() and not is_wrapper_line(ln) and not is_cut_note(ln)
     ]
     own = [ln for ln in lines if ln.startswith(f"{family}: ")]
     found = len(lines) - len(own)
