@@ -5973,3 +5973,39 @@ def test_a_failure_the_call_said_it_expected_is_benign_unless_it_could_not_start
     # the same refusal with a description that expects nothing is a failure
     plain = call(commit, "Commit the flake")
     assert judge_errors([plain, _result(2, 1, refused)]).verdicts[2].kind == "root"
+
+
+def test_a_regression_the_person_names_corrects() -> None:
+    """procrypto/Personal_AI_Infrastructure 0b0c92fe line 25 (set 13): queued while the
+    agent ran, after it had lost the folder it was told to work in."""
+    said = (
+        "SUMMARY: No GSD project initialized in current directory\nANALYSIS: The `.planning/`"
+        " directory doesn't exist in this feature branch."
+    )
+    assert kind_of(
+        "you had it a second ago", agent_text=said, agent_acted=True, queued=True
+    ) is TurnKind.CORRECTION
+    for text in ("it was working a minute ago", "this worked fine before your change"):
+        assert kind_of(text, agent_text=said, agent_acted=True) is TurnKind.CORRECTION
+    # what made it work, or what the agent had to do, is no regression
+    for text in ("it was working before I restarted the server", "you had to restart it"):
+        assert kind_of(text, agent_text=said, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_denying_what_the_agent_wrote_corrects() -> None:
+    """MythologIQ/Zo-Qore 019b7b12 line 97 (set 14): the agent had written the project's
+    personas into the README, Synapse among them."""
+    said = (
+        "Added a Modules section with the primary persona/service entry points and key "
+        "registry/lifecycle/config paths in `README.md`."
+    )
+    text = (
+        "Synapse is not an agent persona, in fact Sentry should providing oversight of that "
+        "module."
+    )
+    assert kind_of(text, agent_text=said, agent_acted=True) is TurnKind.CORRECTION
+    # a denial of something the agent never said, or the person's own hedge, judges nothing
+    other = "Synapse is not a priority for this release, add the Vault module next."
+    assert kind_of(other, agent_text=said, agent_acted=True) is not TurnKind.CORRECTION
+    hedge = "i think it is not a persona thing, just add the section for the modules"
+    assert kind_of(hedge, agent_text=said, agent_acted=True) is not TurnKind.CORRECTION

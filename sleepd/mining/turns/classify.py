@@ -30,7 +30,7 @@ from sleepd.mining.turns.agent import (
     takes_up_findings,
 )
 from sleepd.mining.turns.closing import DOCUMENTS_WORK, is_closing_step, reports_then_closes
-from sleepd.mining.turns.corrections import REDIRECT, correction_score
+from sleepd.mining.turns.corrections import REDIRECT, correction_score, denies_agent_claim
 from sleepd.mining.turns.failures import WRONG_ANSWER
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
 from sleepd.mining.turns.references import (
@@ -307,6 +307,7 @@ _JUDGING_CUES = frozenset(
         "asks to keep what was",
         "says no to the result",
         "disputes what it quoted",
+        "denies what the agent said",
     }
 )
 
@@ -443,6 +444,11 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
     ):
         corr += 1  # "no, …" right after the agent acted, unasked, answers what it did
         reasons.append("says no to the result")
+    if turn.agent_acted and denies_agent_claim(region, turn.agent_text):
+        # "Synapse is not an agent persona, in fact …" after the agent wrote the personas
+        # up: the person sets right what the work says
+        corr += 2
+        reasons.append("denies what the agent said")
     if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
         # "> that data loss would have landed without anyone seeing the diff. Actually, the
         # intention …": the agent's own words quoted back, then set right

@@ -104,6 +104,28 @@ REDIRECT = re.compile(
 )
 
 
+#: A statement that something is not what it was taken for, opening the turn ("Synapse is
+#: not an agent persona, in fact …", "these aren't the test files"): its subject a name or
+#: a noun phrase, not the person's own hedge ("i think it is not required").
+_DENIAL = re.compile(
+    r"^\W*(?!(i|we|you|it|there|that|this)\b)(?P<subject>[\w.@/'-]+(\s+[\w.@/'-]+){0,3}?)\s+"
+    r"(is|are|was|were)(n'?t|\s+not)\s+(an?|the|your|our|my)\s+(?P<what>[\w-]+(\s+[\w-]+){0,2})",
+    re.IGNORECASE,
+)
+
+
+def denies_agent_claim(region: str, agent_text: str) -> bool:
+    """The turn says a thing is not what the agent's last words called it: the denied
+    noun phrase shares a content word with those words ("Synapse is not an agent persona"
+    after the agent wrote up "the primary persona/service entry points")."""
+    match = _DENIAL.match(region[:300])
+    if match is None:
+        return False
+    said = agent_text[-3000:].lower()
+    denied = re.findall(r"\w{4,}", match["what"].lower())
+    return any(re.search(rf"\b{re.escape(word)}", said) for word in denied)
+
+
 def is_redirect(region: str) -> bool:
     """An instruction about how to work, not a verdict on a result."""
     return bool(REDIRECT.search(region))

@@ -328,6 +328,17 @@ _FAILURE_REPORT = re.compile(
     r"|(^|[.!?]\s+)\W*the\s+(\w+\s+){1,3}should(?: have|'ve) been\b"
     r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b|\bstill (the )?same\b"
     r"|\bsame (as before|as it was)\b"
+    # a regression: what was right a moment ago is not now ("you had it a second ago", "it
+    # was working a minute ago", "this worked fine before your change"; not "it worked
+    # before I restarted", which says what fixed it)
+    r"|\byou (had|got) (it|this|that)( right| working)? (just )?(a (second|sec|minute|moment|"
+    r"few minutes) ago|before|earlier)\b"
+    r"|\b(it|this|that|they)\s+(was|were)\s+(working|fine|right|correct)( fine)?\s+(just\s+)?"
+    r"(a (second|sec|minute|moment|few minutes) ago|before (the|your|this|that) (change|edit|"
+    r"commit|update)s?|earlier)\b"
+    r"|\b(it|this|that|they)\s+worked( fine| perfectly)?\s+(just\s+)?(a (second|sec|minute|"
+    r"moment|few minutes) ago|before (the|your|this|that) (change|edit|commit|update)s?|earlier)"
+    r"(?![^.?!\n]{0,40}\b(restart|reboot|reinstall|clear)\w*)"
     # "it keeps crashing", "there is 3 items and only load 2", "why is not reflected"
     r"|\bkeeps? (on )?(crashing|failing|erroring|breaking|freezing|hanging|timing out|"
     r"looping|reloading|resetting|disappearing|coming back)\b"
