@@ -143,6 +143,16 @@ def test_a_long_name_given_to_a_secret_name_is_kept(text: str) -> None:
         "AWS_SESSION_TOKEN=AQoDYXdzEJr...EXAMPLETOKEN",
         '"Authorization": "Bearer YOUR_WEBHOOK_SECRET"',
         "server_password = None\\n",
+        # set 14 (Smartagent-so's PAI sessions): a placeholder in German, and the marker the
+        # publisher's scrubbing tool left (BFG Repo-Cleaner writes "***REMOVED***")
+        "ELEVENLABS_API_KEY=dein_key_hier",
+        'echo "ELEVENLABS_API_KEY=dein_elevenlabs_api_key" > ~/.env',
+        "PERPLEXITY_API_KEY=***REMOVED***",
+        "password: ***REMOVED***",
+        # the same placeholders in other languages
+        "OPENAI_API_KEY=tu_clave_aqui",
+        "STRIPE_SECRET=votre_cle_secrete_ici",
+        "DB_PASSWORD=sua_senha_aqui",
     ],
 )
 def test_defaults_placeholders_and_labels_are_no_secrets(text: str) -> None:
@@ -158,6 +168,10 @@ def test_defaults_placeholders_and_labels_are_no_secrets(text: str) -> None:
         ('"password": "Hallo22berg9!"', "Hallo22berg9!"),
         ("GH_TOKEN=zq41mq0z7x2pq8v0c3n6b5m1", "zq41mq0z7x2pq8v0c3n6b5m1"),
         ('"Authorization": "Bearer zq41mq0z7x2pq8v0c3n6b5m1l9k8"', "zq41mq0z7x2pq8v0c3n6b5m1l9k8"),
+        # a placeholder's opening before a real value, or a scrubbing marker inside one
+        ("ELEVENLABS_API_KEY=dein_key_Q7f9k2LmZ8xP3vR1T5", "Q7f9k2LmZ8xP3vR1T5"),
+        ("OPENAI_API_KEY=tu_clave_aqui_9f8d7s6a5s4d", "9f8d7s6a5s4d"),
+        ("API_KEY=REMOVEDzq41mq0z7x2pq8v0c3n6", "zq41mq0z7x2pq8v0c3n6"),
     ],
 )
 def test_real_values_in_those_shapes_are_still_redacted(text: str, secret: str) -> None:
