@@ -237,9 +237,12 @@ def _rubric(evidence: Evidence) -> str:
         lines.append("When this task was done before, the user had to correct the agent:")
         lines.extend(f"- {text[:300]}" for _, text in evidence.corrections[:5])
         lines.append("A good response avoids these mistakes from the start.")
-    if evidence.recovered:
+    failed = [failing for _, failing, _ in evidence.recovered if failing][:5]
+    if failed:
+        # a recovered error of a call with no command (a file read, a web fetch) names
+        # nothing to avoid: the heading stands only over commands it can list
         lines.append("Commands that failed before and should not be repeated:")
-        lines.extend(f"- {failing}" for _, failing, _ in evidence.recovered[:5] if failing)
+        lines.extend(f"- {failing}" for failing in failed)
     if evidence.approval:
         lines.append(f"The user accepted a solution with: {evidence.approval[:200]}")
     return "\n".join(lines)

@@ -99,3 +99,15 @@ def test_a_stored_spec_with_such_a_regex_is_missing_data_not_a_stalled_night() -
     answer = ModelResponse("a" * 26 + "!", "sim", "m")
     judgement = judge_by_rules(answer, stored, ScoreWeights())
     assert judgement.score is None and "can match in more than one way" in str(judgement.detail)
+
+
+def test_the_rubric_lists_failed_commands_only_when_there_are_some() -> None:
+    """Set 14 (Smartagent-so's PAI sessions): the errors a task recovered from were file
+    reads, which name no command; the rubric had printed the heading over an empty list."""
+    from sleepd.mining.tasks import Evidence, heuristic_spec
+
+    reads = Evidence("/recover-from-checkpoint", recovered=[([3], "", ""), ([5], "", "")])
+    assert "should not be repeated" not in heuristic_spec(reads).rubric
+    shell = Evidence("install the deps", recovered=[([3], "npm install", "pnpm install")])
+    rubric = heuristic_spec(shell).rubric
+    assert "should not be repeated:\n- npm install" in rubric
