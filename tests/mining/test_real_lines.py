@@ -5982,9 +5982,10 @@ def test_a_regression_the_person_names_corrects() -> None:
         "SUMMARY: No GSD project initialized in current directory\nANALYSIS: The `.planning/`"
         " directory doesn't exist in this feature branch."
     )
-    assert kind_of(
-        "you had it a second ago", agent_text=said, agent_acted=True, queued=True
-    ) is TurnKind.CORRECTION
+    assert (
+        kind_of("you had it a second ago", agent_text=said, agent_acted=True, queued=True)
+        is TurnKind.CORRECTION
+    )
     for text in ("it was working a minute ago", "this worked fine before your change"):
         assert kind_of(text, agent_text=said, agent_acted=True) is TurnKind.CORRECTION
     # what made it work, or what the agent had to do, is no regression
@@ -6000,8 +6001,7 @@ def test_denying_what_the_agent_wrote_corrects() -> None:
         "registry/lifecycle/config paths in `README.md`."
     )
     text = (
-        "Synapse is not an agent persona, in fact Sentry should providing oversight of that "
-        "module."
+        "Synapse is not an agent persona, in fact Sentry should providing oversight of that module."
     )
     assert kind_of(text, agent_text=said, agent_acted=True) is TurnKind.CORRECTION
     # a denial of something the agent never said, or the person's own hedge, judges nothing
