@@ -625,9 +625,18 @@ def _said_nothing(line: str) -> bool:
     )
 
 
+#: A check's line marked as failed ("❌ History Directory: Missing: …", "✗ lint"): a
+#: health check or a checklist says what went wrong after the mark, in words of its own.
+_FAILED_MARK = re.compile(r"^[❌✗✘🔴⛔]\s*\S")
+
+
 def _sounds_like_error(line: str) -> bool:
     low = line.lower()
-    return any(word in low for word in _ERROR_WORDS) or bool(_LINT_FINDING.search(line))
+    return (
+        any(word in low for word in _ERROR_WORDS)
+        or bool(_LINT_FINDING.search(line))
+        or bool(_FAILED_MARK.match(line))
+    )
 
 
 #: Every runner verdict and passed-test report holds one of these (lowercased); a line
@@ -642,10 +651,26 @@ _NOT_A_CAUSE_HINTS = (
     "problem",
     "pass",
     "skipped",
+    "report",
+    "check",
+    "see",
+    "for more",
     "ok",
     "✓",
     "✔",
     "√",
+)
+
+
+#: Where to look or whom to tell, printed under a failure ("Report core guarantee failures
+#: at: …", "Check failed tests above.", "See the log for details", "For more information
+#: …"): advice about the failure, never the failure.
+_ADVICE = re.compile(
+    r"^\W*(?:please\s+)?report\b.{0,80}\b(?:at|to|here)\W*$"
+    r"|\bcheck (?:the )?(?:failed|failing|errors?)\b.{0,40}\b(?:above|below)\b"
+    r"|^\W*(?:see|check)\b.{0,80}\bfor (?:more )?(?:details|info(?:rmation)?)\b"
+    r"|^\W*for more (?:details|info(?:rmation)?)\b",
+    re.I,
 )
 
 
@@ -654,7 +679,7 @@ def _not_a_cause(line: str) -> bool:
     if not any(hint in low for hint in _NOT_A_CAUSE_HINTS):
         return False
     line = _TASK_PREFIX.sub("", line)
-    return bool(_RUNNER_VERDICT.search(line) or _PASS_LINE.match(line))
+    return bool(_RUNNER_VERDICT.search(line) or _PASS_LINE.match(line) or _ADVICE.search(line))
 
 
 def key_line(text: str, klass: str | None) -> str:
@@ -761,10 +786,27 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     jest = _jest_message(printed)
     if jest is not None:
         return error_class(jest, exit_code), jest
+    stopped = _stopped_at_time_limit(printed)
+    if stopped is not None:
+        return error_class(stopped, exit_code), stopped
     lines, errors = _lines(printed)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
     return klass, _key_line_of(lines, errors, klass)
+
+
+#: A tool's note, opening an output, that it stopped the command at its time limit
+#: (Codex's "command timed out after 10128 milliseconds", Claude Code's "Command timed out
+#: after 2m 0.0s").
+_STOPPED_AT_LIMIT = re.compile(r"command timed out after \d", re.IGNORECASE)
+
+
+def _stopped_at_time_limit(printed: list[str]) -> str | None:
+    """The tool's time-limit note when the output opens with it: what the command had
+    printed before it was stopped is no failure of its own (a directory listing with a
+    file named `TYPESCRIPT_ERRORS_REPORT.md` in it), the stop is."""
+    first = next((ln.strip() for ln in printed if ln.strip() and not _said_nothing(ln.strip())), "")
+    return first if _STOPPED_AT_LIMIT.match(first) else None
 
 
 def is_wrapper_line(line: str) -> bool:

@@ -1103,3 +1103,39 @@ def test_npms_block_over_a_failed_script_gives_way_to_the_scripts_own_lines() ->
         ).error_class
         == "ERESOLVE"
     )
+
+
+def test_a_tool_time_limit_opening_the_output_signs_it_whatever_was_printed_before() -> None:
+    """MythologIQ/Zo-Qore 019c2593 (set 14): a PowerShell listing stopped at Codex's time
+    limit; a file in the listing, TYPESCRIPT_ERRORS_REPORT.md, had signed it."""
+    listing = (
+        "Exit code: 124\nWall time: 10.1 seconds\nTotal output lines: 473\nOutput:\n"
+        "command timed out after 10128 milliseconds\n\n\n"
+        "    Directory: G:\\MythologIQ\\Hearthlink\n\n"
+        "Mode                 LastWriteTime         Length Name\n"
+        "-a----        11/29/2025   7:30 PM           4449 TYPESCRIPT_ERRORS_REPORT.md\n"
+    )
+    plain = "Exit code: 124\nOutput:\ncommand timed out after 13579 milliseconds\nTo github.com\n"
+    signed = signature_of(listing, "shell_command", 124)
+    assert signed.text == "command timed out after <n>"
+    assert signed == signature_of(plain, "shell_command", 124)
+    # a failure printed before the note is still what signs it when the note comes later
+    late = "error: tests failed\ncommand timed out after 100 milliseconds"
+    assert signature_of(late, "shell_command", 1).text != "command timed out after <n>"
+
+
+def test_a_failed_check_signs_a_health_report_not_its_advice() -> None:
+    """Smartagent-so/Personal_AI_Infrastructure 351b5d6c (set 14): PAI's health check
+    marks the failed check with ❌ and closes with where to report failures."""
+    report = (
+        "Exit code 1\n\n🏥 PAI Health Check\n\n"
+        "✅ Hooks Directory: Found: /Users/pretor/Projects/PAI/.claude/hooks\n"
+        "❌ History Directory: Missing: /Users/pretor/Projects/PAI/.claude/history\n"
+        "✅ Voice Server: Voice server responding\n\n"
+        "📊 Results: 12 passed, 1 failed, 0 warnings\n\n"
+        "🔧 PAI has issues. Check failed tests above.\n\n"
+        "📖 See PAI_CONTRACT.md for what should work out of box.\n\n"
+        "🐛 Report core guarantee failures at:\n"
+        "   https://github.com/danielmiessler/Personal_AI_Infrastructure/issues\n"
+    )
+    assert signature_of(report, "Bash", 1).text == "❌ History Directory: Missing: <path>"
