@@ -17,6 +17,7 @@ message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 
@@ -123,17 +124,21 @@ _STOCK_CLASSES = (
 _STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
 _ERROR_LINE = re.compile(
     # npm's and pnpm's "Missing script: lint", and a test runner that found no test to run
-    # (Jest's "No tests found, exiting with code 1", Vitest's "No test files found"), which
-    # hold no other error word
+    # (Jest's "No tests found, exiting with code 1", Vitest's "No test files found",
+    # pytest's "no tests collected (205 deselected)", "no tests ran"), which hold no other
+    # error word
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
-    r"missing script|no tests found|no test files found",
+    r"missing script|no tests found|no test files found|no tests collected|no tests ran",
     re.I,
 )
 #: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,
 #: Codex's exec headers): they say that a call failed, never what went wrong, so a
 #: signature built on one would lump unrelated failures together.
 _WRAPPER_LINE = re.compile(
-    r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|process exited with code -?\d+|"
+    r"(exit code:? -?\d+|chunk id: \S+|wall time:? .*|process exited with code -?\d+|"
+    # Codex code mode's header over a script's output ("Script completed", "Wall time 0.2
+    # seconds")
+    r"script completed|"
     r"original token count: \d+|output:|process running with session id \d+|"
     r"\[?exit (status|code):? -?\d+\]?|"
     # the status a command printed of itself (`…; echo "exit: $?"`)
@@ -166,7 +171,10 @@ _RUNNER_VERDICT = re.compile(
     r"|^(?:\W*|tests?:?\s+|test suites:\s+)\d+ (?:fail|failed|failing|failures?|errors?)\b"
     r"(?!\s*(?:to|when|because|in\b))"
     r"|\b\d+ passed, \d+ failed\b|^failed:\s+\S+#\S+$|\b\d+ problems? \(\d+ errors?\b"
-    r"|^found \d+ errors?\b",
+    r"|^found \d+ errors?\b"
+    # pytest's closing line when it ran nothing: a wrong path or a collection error above
+    # it says why
+    r"|\bno tests (?:collected|ran)\b",
     re.I,
 )
 #: The footer npm prints under every failure (npm 10's `npm error A complete log of this
@@ -394,7 +402,13 @@ def normalize(line: str) -> str:
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
     text = _ERRNO_OPERAND.sub(r"\1", text)
     text = _OTHER_COUNTS.sub(r"\1", text)
+    text = _RULE_ENDS.sub("", text)
     return _SPACE.sub(" ", text).strip()[:MAX_SIGNATURE_CHARS]
+
+
+#: The rule a test runner draws on both sides of its closing line ("===== no tests
+#: collected (205 deselected) in 0.39s =====").
+_RULE_ENDS = re.compile(r"^\s*[=_*#-]{3,}\s+|\s+[=_*#-]{3,}\s*$")
 
 
 #: The counts a test run prints after its failures (`Tests: 20 failed, 619 passed, 639
@@ -651,6 +665,7 @@ _NOT_A_CAUSE_HINTS = (
     "problem",
     "pass",
     "skipped",
+    "no tests",
     "report",
     "check",
     "see",
@@ -712,8 +727,14 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     diagnostic = next((line for line in lines if _DIAGNOSTIC.match(line)), None)
     if diagnostic is not None:
         return diagnostic
-    # a rule of dashes or equals signs under a test report says nothing
-    return next((line for line in lines if _WORD.search(line)), lines[0])
+    # a rule of dashes or equals signs under a test report says nothing, and neither does
+    # a check that passed ("gitleaks....Passed" over pre-commit's "bug: pre-commit's script
+    # is installed in migration mode") nor advice where to report it
+    worded_lines = [line for line in lines if _WORD.search(line)]
+    return next(
+        (line for line in worded_lines if not _not_a_cause(line)),
+        worded_lines[0] if worded_lines else lines[0],
+    )
 
 
 #: The example a pattern keeps: its key line, a line before it and a few after it.
@@ -789,6 +810,9 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     stopped = _stopped_at_time_limit(printed)
     if stopped is not None:
         return error_class(stopped, exit_code), stopped
+    answered = _json_error(printed)
+    if answered is not None:
+        return error_class(answered, exit_code), answered
     lines, errors = _lines(printed)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
@@ -807,6 +831,36 @@ def _stopped_at_time_limit(printed: list[str]) -> str | None:
     file named `TYPESCRIPT_ERRORS_REPORT.md` in it), the stop is."""
     first = next((ln.strip() for ln in printed if ln.strip() and not _said_nothing(ln.strip())), "")
     return first if _STOPPED_AT_LIMIT.match(first) else None
+
+
+#: The longest JSON answer read as an API's error object.
+_JSON_ERROR_CHARS = 4000
+
+
+def _json_error(printed: list[str]) -> str | None:
+    """An API's error object as the whole output (GitHub's `{"message": "Not Found",
+    "documentation_url": …, "status": "404"}`, `{"error": {"message": …, "code": 401}}`):
+    its message and status, which a line of quoted JSON, once its strings are `<q>`, no
+    longer tells apart."""
+    body = "\n".join(ln for ln in printed if not _said_nothing(ln.strip())).strip()
+    if not (body.startswith("{") and body.endswith("}")) or len(body) > _JSON_ERROR_CHARS:
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    inner = data.get("error")
+    found = inner if isinstance(inner, dict) else data
+    message = found.get("message")
+    if not isinstance(message, str) or not message.strip():
+        message = inner if isinstance(inner, str) else None
+    if not message:
+        return None
+    status = found.get("status", found.get("code", data.get("status", data.get("code"))))
+    said = " ".join(message.split())[:MAX_SIGNATURE_CHARS]
+    return f"{said} (status {status})" if isinstance(status, (str, int)) and status else said
 
 
 def is_wrapper_line(line: str) -> bool:

@@ -581,7 +581,9 @@ def test_a_command_stopped_at_its_time_limit_is_signed_by_the_time_limit() -> No
 def test_a_rule_of_dashes_is_no_signature() -> None:
     # wild sample 25 (Ogekuri/G): unittest with nothing to run, exit 5
     output = "-" * 70 + "\nRan 0 tests in 0.000s\n\nNO TESTS RAN"
-    assert signature_of(output, "shell_command", 5).text == "Ran <n> tests in <n>"
+    # the runner's own word that it ran nothing signs it (its count did, before "no tests
+    # ran" was read as such)
+    assert signature_of(output, "shell_command", 5).text == "NO TESTS RAN"
 
 
 def test_a_function_named_for_warnings_is_no_warning() -> None:
@@ -1139,3 +1141,68 @@ def test_a_failed_check_signs_a_health_report_not_its_advice() -> None:
         "   https://github.com/danielmiessler/Personal_AI_Infrastructure/issues\n"
     )
     assert signature_of(report, "Bash", 1).text == "❌ History Directory: Missing: <path>"
+
+
+def test_pytest_that_ran_nothing_is_signed_by_why_or_by_its_closing_line() -> None:
+    """handgemacht-ai/claude-code-log 37f83ec9 (pytest with every test deselected, exit 5):
+    the closing line says it ran nothing; a wrong path printed above it says why, and signs
+    it."""
+    deselected = (
+        "asyncio: mode=Mode.AUTO, asyncio_default_fixture_loop_scope=function\n"
+        "collected 205 items / 205 deselected / 0 selected\n"
+        "================= no tests collected (205 deselected) in 0.39s =================\n"
+    )
+    assert signature_of(deselected, "Bash", 5).text == "no tests collected (<n> deselected) in <n>"
+    wrong_path = (
+        "ERROR: file or directory not found: tests/test_missing.py\n\n"
+        "============================ no tests ran in 0.01s =============================\n"
+    )
+    assert signature_of(wrong_path, "Bash", 4).text == "ERROR: file or directory not found: <path>"
+
+
+def test_an_api_error_object_is_signed_by_its_message() -> None:
+    """admarble/sequant 31_2247b8093c and Monotoba/OpenPrintKit (set 11): GitHub's API
+    through `gh api` and curl, exit 0 behind a pipe; the JSON object's strings all read
+    `<q>` once normalised, so different refusals had one signature."""
+    missing = (
+        '{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/'
+        'comments#list-issue-comments","status":"404"}'
+    )
+    forbidden = (
+        '{\n  "message": "Must have admin rights to Repository.",\n  "documentation_url": '
+        '"https://docs.github.com/rest/actions",\n  "status": "403"\n}'
+    )
+    assert signature_of(missing, "Bash").text == "Not Found (status <n>)"
+    assert signature_of(forbidden, "shell").text == (
+        "Must have admin rights to Repository. (status <n>)"
+    )
+    nested = '{"error": {"message": "Invalid API key", "code": 401}}'
+    assert signature_of(nested, "Bash", 1).text == "Invalid API key (status <n>)"
+    # JSON with no message is read as before
+    assert "<q>" in signature_of('{"ok": true, "items": [1, 2]}', "Bash", 1).text
+
+
+def test_codex_code_modes_header_is_a_wrapper() -> None:
+    """chikachow/cyspbot 4d_22222ed5984d (set 2, Codex code mode): the script's header, not
+    pnpm's refusal, had signed the failure."""
+    output = (
+        "Script completed\nWall time 0.2 seconds\n"
+        " ERR_PNPM_UNSUPPORTED_ENGINE  Unsupported environment (bad pnpm and/or Node.js version)\n"
+        'Your Node version is incompatible with "/Users/cysp/src/cyspbot".\n'
+    )
+    assert signature_of(output, "exec", 1).text.startswith("ERR_PNPM_UNSUPPORTED_ENGINE")
+
+
+def test_a_check_that_passed_never_signs_a_failure() -> None:
+    """Set 9 (repiq): pre-commit's passed hooks around its own bug report, exit 1."""
+    output = (
+        "Exit code 1\n"
+        "gitleaks.................................................................Passed\n"
+        "bug: pre-commit's script is installed in migration mode\n"
+        "run `pre-commit install -f --hook-type commit-msg` to fix this\n\n"
+        "Please report this bug at https://github.com/pre-commit/pre-commit/issues\n"
+        "commitizen check.........................................................Passed\n"
+    )
+    assert signature_of(output, "Bash", 1).text == (
+        "bug: pre-commit's script is installed in migration mode"
+    )
