@@ -135,10 +135,10 @@ _ERROR_LINE = re.compile(
 #: Codex's exec headers): they say that a call failed, never what went wrong, so a
 #: signature built on one would lump unrelated failures together.
 _WRAPPER_LINE = re.compile(
-    r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|wall time [\d.]+ seconds|process exited with code -?\d+|"
+    r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|process exited with code -?\d+|"
     # Codex code mode's header over a script's output ("Script completed", "Wall time 0.2
     # seconds")
-    r"script completed|"
+    r"script completed|wall time [\d.]+ seconds|"
     r"original token count: \d+|output:|process running with session id \d+|"
     r"\[?exit (status|code):? -?\d+\]?|"
     # the status a command printed of itself (`…; echo "exit: $?"`)
