@@ -124,11 +124,10 @@ _STOCK_CLASSES = (
 _STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
 _ERROR_LINE = re.compile(
     # npm's and pnpm's "Missing script: lint", and a test runner that found no test to run
-    # (Jest's "No tests found, exiting with code 1", Vitest's "No test files found",
-    # pytest's "no tests collected (205 deselected)", "no tests ran"), which hold no other
-    # error word
+    # (Jest's "No tests found, exiting with code 1", Vitest's "No test files found"), which
+    # hold no other error word
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
-    r"missing script|no tests found|no test files found|no tests collected|no tests ran",
+    r"missing script|no tests found|no test files found",
     re.I,
 )
 #: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,
@@ -559,8 +558,21 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
 
 
 #: `_ERROR_LINE`'s words: looked for as substrings of the lowercased line, which is what
-#: the pattern matches and several times faster than it on a log's many lines.
-_ERROR_WORDS = tuple(_ERROR_LINE.pattern.replace("\\'", "'").split("|"))
+#: the pattern matches and several times faster than it on a log's many lines. The words
+#: after them only choose the line that signs a failure: `_ERROR_LINE` also keys a pattern
+#: (`keyed_class`), and its words stay those the stored keys were made with (migration
+#: 0011). pytest's "no tests collected (205 deselected)" and "no tests ran" (read as its
+#: verdict, `_RUNNER_VERDICT`), and git's refusal to make an empty commit ("no changes
+#: added to commit (use "git add" …)", "nothing to commit, working tree clean") under a
+#: status that holds no error word.
+_ERROR_WORDS = (
+    *_ERROR_LINE.pattern.replace("\\'", "'").split("|"),
+    "no tests collected",
+    "no tests ran",
+    "no changes added to commit",
+    "nothing to commit",
+    "nothing added to commit",
+)
 
 
 #: A linter's finding, named by its rule's code (ruff's and flake8's `F401 [*] `os`
@@ -702,7 +714,16 @@ def key_line(text: str, klass: str | None) -> str:
     last line that sounds like an error (one of two words or more before a lone word),
     else the first non-empty line; lines a tool's wrapper adds to every output, and a
     runner's verdict on what it ran, are passed over unless there is nothing else."""
-    return _key_line_of(*_lines(_printed_lines(text)), klass)
+    printed = _printed_lines(text)
+    whole = _read_whole(printed)
+    return whole if whole is not None else _key_line_of(*_lines(printed), klass)
+
+
+def _read_whole(printed: list[str]) -> str | None:
+    """What an output says as a whole, before any line of it is weighed: the tool's
+    time-limit note opening it, or an API's error object that is all of it."""
+    stopped = _stopped_at_time_limit(printed)
+    return stopped if stopped is not None else _json_error(printed)
 
 
 def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
@@ -807,12 +828,9 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     jest = _jest_message(printed)
     if jest is not None:
         return error_class(jest, exit_code), jest
-    stopped = _stopped_at_time_limit(printed)
-    if stopped is not None:
-        return error_class(stopped, exit_code), stopped
-    answered = _json_error(printed)
-    if answered is not None:
-        return error_class(answered, exit_code), answered
+    whole = _read_whole(printed)
+    if whole is not None:
+        return error_class(whole, exit_code), whole
     lines, errors = _lines(printed)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)

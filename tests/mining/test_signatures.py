@@ -1206,3 +1206,19 @@ def test_a_check_that_passed_never_signs_a_failure() -> None:
     assert signature_of(output, "Bash", 1).text == (
         "bug: pre-commit's script is installed in migration mode"
     )
+
+
+def test_an_empty_commit_is_signed_by_gits_refusal_not_by_the_status_above_it() -> None:
+    """procrypto/Personal_AI_Infrastructure (set 13): `git commit` with nothing staged
+    prints the whole status, then its refusal, and exits 1."""
+    output = (
+        "Exit code 1\nOn branch consolidation\nChanges not staged for commit:\n"
+        '  (use "git add <file>..." to update what will be committed)\n'
+        "\tmodified:   .gitignore\n\n"
+        'no changes added to commit (use "git add" and/or "git commit -a")\n'
+    )
+    other_branch = output.replace("consolidation", "main")
+    assert signature_of(output, "Bash", 1).text.startswith("no changes added to commit")
+    assert signature_of(output, "Bash", 1) == signature_of(other_branch, "Bash", 1)
+    clean = "Exit code 1\nOn branch main\nnothing to commit, working tree clean\n"
+    assert signature_of(clean, "Bash", 1).text == "nothing to commit, working tree clean"
