@@ -9,6 +9,8 @@ near misses (the agent wondering *why* something fails) must stay real failures.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sleepd.mining.episodes import EventView
@@ -123,3 +125,41 @@ def test_hostile_announcements_do_not_hang_or_raise() -> None:
         _result(3, 2, "Exit code 1", is_error=True, exit_code=1),
     ]
     assert judge_errors(events).verdicts[3].kind in ("root", "benign")
+
+
+def test_a_probe_that_echoes_the_failure_it_expects_is_benign() -> None:
+    """Blind set 15 (kept outside the repository; the values here are made up, the shapes
+    are its): the agent probes how a failure is handled, and says so in what the command
+    echoes, not in its words before the call nor in a description."""
+    refusal = json.dumps(
+        {
+            "command": "gh api repos/o/r/branches/main/protection --jq .\n"
+            'echo "=== RE-INJECTING THE SAME FAULT (expect refusal this time) ==="\n'
+            "git push origin HEAD:main 2>&1 | tail -5"
+        }
+    )
+    refused = (
+        '{"enforce_admins":true}\n\n=== RE-INJECTING THE SAME FAULT (expect refusal this time)'
+        " ===\nremote: error: GH006: Protected branch update failed for refs/heads/main.\n"
+        " ! [remote rejected] HEAD -> main (protected branch hook declined)\n"
+        "error: failed to push some refs to 'github.com:o/r.git'\n"
+    )
+    events = [_call(1, "Bash", refusal), _result(2, 1, refused)]
+    assert judge_errors(events).verdicts[2].kind == "benign"
+    safely = json.dumps(
+        {
+            "command": 'echo "P3: git log with an unknown sha - does it fail safely?"\n'
+            "git log --oneline deadbeef..HEAD 2>&1 | head -3"
+        }
+    )
+    unknown = (
+        "P3: git log with an unknown sha - does it fail safely?\nfatal: ambiguous argument "
+        "'deadbeef..HEAD': unknown revision or path not in the working tree.\n"
+    )
+    assert judge_errors([_call(1, "Bash", safely), _result(2, 1, unknown)]).verdicts[2].kind == (
+        "benign"
+    )
+    # an echo that expects nothing leaves the failure a failure
+    plain = json.dumps({"command": 'echo "pushing"\ngit push origin HEAD:main 2>&1 | tail -5'})
+    verdicts = judge_errors([_call(1, "Bash", plain), _result(2, 1, refused)]).verdicts
+    assert verdicts[2].kind == "root"

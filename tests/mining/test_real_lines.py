@@ -681,6 +681,36 @@ def test_a_capitalised_error_line_behind_a_pipe_is_an_error(command: str, output
     assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
 
 
+def test_a_usage_text_nobody_asked_for_is_an_error() -> None:
+    """Blind set 15 (kept outside the repository; values made up, shapes its): git answers
+    a misplaced flag with its usage text, and the pipe hides the exit."""
+    usage = "usage: git revert [--[no-]edit] [-n] [-m <parent-number>] [-s] <commit>...\n"
+    result = _result(2, 1, usage)
+    wrong = _bash(1, "git revert --no-edit b6443c1 -q 2>&1 | head -3")
+    assert is_failed_result(result, wrong)
+    assert judge_errors([wrong, result]).verdicts[2].kind == "root"
+    # the same text asked for is the answer
+    for asked in ("git revert -h 2>&1 | head -3", "git help revert | head", "prog --help | cat"):
+        assert not is_failed_result(result, _bash(1, asked))
+
+
+def test_a_search_tool_that_found_nothing_is_benign() -> None:
+    """Blind set 15 (kept outside; values made up): an MCP code search flags "no results"
+    as an error, as grep's exit 1 says no match: an answer, not a failure."""
+    call = _call(1, "mcp__code-search__search_code", json.dumps({"query": "retry budget"}))
+    # (several lines, and tool words, so that it cannot pass for what a person typed)
+    hint = "\nTry a broader query, or check the repository filter."
+    for head in ("No results found for your query.", "No matches found.", "Found 0 results"):
+        text = head + hint
+        result = _result(2, 1, text, is_error=True)
+        assert judge_errors([call, result]).verdicts[2].kind == "benign"
+    # a real failure of the same tool stays a failure, and so does a shell's own words
+    failed = _result(2, 1, "Error: index not built for this repository" + hint, is_error=True)
+    assert judge_errors([call, failed]).verdicts[2].kind == "root"
+    shell = _result(2, 1, "No results found for your query.", is_error=True, exit_code=2)
+    assert judge_errors([_bash(1, "./search.sh retry"), shell]).verdicts[2].kind == "root"
+
+
 def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
     # a log line and a search hit that carry the word are what the command printed
     for output in (

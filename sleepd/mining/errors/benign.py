@@ -11,7 +11,13 @@ import shlex
 
 from sleepd.mining.errors.noise import EXIT_LINE
 from sleepd.mining.errors.shell import command_family, deciding_command, last_command, shell_words
-from sleepd.mining.signatures import ANSI, SEARCH_PROGRAMS, is_cut_note, is_wrapper_line
+from sleepd.mining.signatures import (
+    ANSI,
+    SEARCH_PROGRAMS,
+    is_cut_note,
+    is_shell_tool,
+    is_wrapper_line,
+)
 
 #: Families whose exit status 1 means "no" (no match, differ, false, not found).
 BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
@@ -229,3 +235,18 @@ def _found_past_unreadable_paths(family: str, text: str) -> bool:
     own = [ln for ln in lines if ln.startswith(f"{family}: ")]
     found = len(lines) - len(own)
     return bool(own) and found > 0 and all(_UNREADABLE.search(ln) for ln in own)
+
+
+#: A search tool's answer that it found nothing ("No results found for your query.", an MCP
+#: code search flags it as an error), as grep's exit 1 is.
+_FOUND_NOTHING = re.compile(
+    r"\A\W*(no (results?|matches|files|documents|hits|items|records) (were )?found\b"
+    r"|found (0|no) (results?|matches|files)\b|0 (results|matches) found\b|no results\W*\Z)",
+    re.IGNORECASE,
+)
+
+
+def found_nothing(tool_name: str | None, text: str) -> bool:
+    """A tool other than a shell (a shell's search is read by its exit code and family)
+    answered that its search found nothing."""
+    return not is_shell_tool(tool_name) and bool(_FOUND_NOTHING.match(text[:300]))

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from sleepd.mining.episodes import EventView
+from sleepd.mining.errors.shell import shell_command
 from sleepd.mining.signatures import is_shell_tool
 
 #: The agent said, before the call, that it expects the call to fail.
@@ -24,7 +25,12 @@ _ANTICIPATED = re.compile(
     r"|\bred (step|phase|check|test|run)\b|\bsee (it|them|the test) fail\b"
     # a check tried on input it must turn away ("Test commit-msg hook rejects bad message")
     r"|\brejects? (an? |the )?(bad|invalid|wrong|malformed|empty|unsigned)\b"
-    r"|\bfails? for the (right|intended|expected) reason\b",
+    r"|\bfails? for the (right|intended|expected) reason\b"
+    # a probe of how a failure is handled ("expect refusal this time", "does it fail
+    # safely?", "FAULT INJECTION - replay row 131")
+    r"|\bexpect(ed|ing)?\s+(an?\s+|the\s+)?(refusal|rejection|failure|error|denial)\b"
+    r"|\b(does|do|will|would|should) (it|this|they) fail (safely|gracefully|cleanly|loudly)\b"
+    r"|\bfault[ -]injection\b|\binject(s|ed|ing)? (the |a )?(same )?fault\b",
     re.IGNORECASE,
 )
 
@@ -73,11 +79,23 @@ COULD_NOT_START = re.compile(
 
 
 def _described_as(call: EventView) -> str:
-    """What the agent wrote, in the call itself, that the call is for (Claude Code's Bash
-    `description`: "Verify both new tests now fail for the right reasons")."""
-    if not is_shell_tool(call.tool_name) or '"description"' not in call.text[:4000]:
+    """What the agent wrote, in the call itself, that the call is for: Claude Code's Bash
+    `description` ("Verify both new tests now fail for the right reasons"), and what the
+    command echoes about itself (`echo "=== RE-INJECTING THE SAME FAULT (expect refusal
+    this time) ==="`)."""
+    if not is_shell_tool(call.tool_name):
         return ""
-    return _input_text(call, "description")[:ANNOUNCE_TAIL]
+    described = ""
+    if '"description"' in call.text[:4000]:
+        described = _input_text(call, "description")[:ANNOUNCE_TAIL]
+    if "echo" in call.text[:4000]:
+        echoed = " ".join(m[1] for m in _ECHOED.finditer(shell_command(call)))
+        described = f"{described} {echoed[:ANNOUNCE_TAIL]}"
+    return described
+
+
+#: The words a command echoes ("echo "P3: … does it fail safely?"").
+_ECHOED = re.compile(r"\becho\s+(?:-[neE]+\s+)?\"([^\"\n]{1,300})\"")
 
 
 def _input_text(call: EventView, name: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
-from sleepd.mining.errors.shell import exit_hidden, printed_status
+from sleepd.mining.errors.shell import exit_hidden, printed_status, shell_command
 from sleepd.mining.signatures import ANSI
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
@@ -173,6 +173,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
         or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
+        or (call is not None and exit_hidden(call) and _usage_unasked(call, event.text))
         or (call is not None and bool(printed_status(call, event.text)))
     )
 
@@ -186,3 +187,18 @@ def output_shows_failure(text: str) -> bool:
         lines += [ln for ln in ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
     read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
     return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)
+
+
+#: A program's usage text opening the output ("usage: git revert [--[no-]edit] …").
+_USAGE_OPENS = re.compile(r"\A\s*usage: [\w./-]+ ", re.IGNORECASE)
+#: A command that asks for a usage text (`-h`, `--help`, `help`).
+_ASKS_HELP = re.compile(r"(^|\s)(-h|--help|help|-\?)(\s|$)")
+
+
+def _usage_unasked(call: EventView, text: str) -> bool:
+    """A program answered with its usage text though no help was asked for: it refused
+    its arguments (`git revert --no-edit b6443c1 -q 2>&1 | head -3`, its exit hidden by the
+    pipe)."""
+    return bool(_USAGE_OPENS.match(ANSI.sub("", text[:300]))) and not _ASKS_HELP.search(
+        shell_command(call)
+    )

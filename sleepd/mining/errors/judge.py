@@ -10,7 +10,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
-from sleepd.mining.errors.benign import answers_no_history, answers_no_remote, is_benign_exit
+from sleepd.mining.errors.benign import (
+    answers_no_history,
+    answers_no_remote,
+    found_nothing,
+    is_benign_exit,
+)
 from sleepd.mining.errors.expected import (
     COULD_NOT_START,
     already_stopped,
@@ -129,6 +134,9 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             result.verdicts[event.id] = ErrorVerdict("knock_on", cause, command)
             continue
         head = event.text[:400]
+        if call is not None and found_nothing(call.tool_name, event.text):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            continue
         if REFUSED.search(head) or STOPPED_BY_PERSON.search(head) or _person_words(event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             last_root = event.id  # what the calls cancelled with it point to
