@@ -2004,6 +2004,10 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
         "<system-reminder>This memory is 3 days old. Memories are point-in-time "
         "observations, not live state.</system-reminder>",
         "1\tline one\n2\tline two\n<system-reminder>Warning: the file is large.</system-reminder>",
+        # maxnoobineating/UbuntuDevcontainer_Dotfiles e0ddd92b line 43: Read of an empty
+        # file, no offset asked for, answers with the same warning at the first line
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset "
+        "(1). The file has 1 lines.</system-reminder>",
     ):
         assert not is_failed_result(_result(1, 0, text, is_error=False)), text
 

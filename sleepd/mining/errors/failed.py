@@ -51,9 +51,11 @@ _TIMED_OUT = re.compile(r"\A\W*(the )?(command |call |request )?timed out\b", re
 
 
 #: A result that is nothing but a warning in place of the output, as Claude Code's Read
-#: answers an offset past the end of the file, unflagged.
+#: answers an offset past the end of the file, unflagged. At the first line ("offset (1)")
+#: the same warning says the file is empty: an answer, not a failure.
 _WARNING_ONLY = re.compile(
-    r"\A\s*<system-reminder>\s*Warning:[^<]*</system-reminder>\s*\Z", re.IGNORECASE
+    r"\A\s*<system-reminder>\s*Warning:(?![^<]*\boffset \([01]\))[^<]*</system-reminder>\s*\Z",
+    re.IGNORECASE,
 )
 
 
