@@ -28,13 +28,16 @@ START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
 @dataclass(frozen=True)
 class Topic:
-    """A recurring kind of task: two phrasings, what fails, what the user insists on."""
+    """A recurring kind of task: two phrasings, what the first command printed (and its exit
+    status: 0 where the run went through and the person objects to the approach, not to a
+    failure), what the user insists on."""
 
     phrasings: tuple[str, str]
     command: str
     failure: str
     correction: str
     fix_command: str
+    exit_code: int = 1
 
 
 API_TOPICS: tuple[Topic, ...] = (
@@ -125,13 +128,15 @@ API_TOPICS: tuple[Topic, ...] = (
             "we need a new dependency for the HTTP client, add it",
         ),
         "pip install httpx",
-        "WARNING: Running pip as the 'root' user",
+        "Successfully installed httpx-0.27.0\nWARNING: Running pip as the 'root' user can result "
+        "in broken permissions",
         "no, add it to pyproject.toml with an upper bound like the others",
         "edit pyproject.toml",
+        exit_code=0,
     ),
     Topic(
         ("Commit the hotfix for the login endpoint", "please commit the hotfix for login"),
-        "git commit -am 'hotfix login'",
+        "git commit -am 'hotfix login' && git push origin main",
         "error: failed to push some refs to main (protected)",
         "never commit to main; create a feature branch first",
         "git switch -c fix/login",
@@ -151,20 +156,23 @@ API_TOPICS: tuple[Topic, ...] = (
             "Update the README after adding the --dry-run flag",
             "document the new --dry-run flag in the readme",
         ),
-        "grep -n dry-run README.md",
-        "exit code 1",
+        "make docs-check",
+        "docs-check: error: README.md does not mention the flag --dry-run\n"
+        "make: *** [Makefile:14: docs-check] Error 1",
         "you forgot the README usage section; update it whenever a flag changes",
         "edit README.md",
+        exit_code=2,
     ),
     Topic(
         (
             "Add an /orders endpoint to the HTTP API",
             "new route: GET /orders for the http handler layer",
         ),
-        "curl localhost:8000/orders",
-        "HTTP/1.1 500 Internal Server Error",
+        "curl -fsS localhost:8000/orders",
+        "curl: (22) The requested URL returned error: 500",
         "add a request validation schema for the new endpoint",
         "edit acme/api/orders.py",
+        exit_code=22,
     ),
     Topic(
         (
@@ -205,6 +213,7 @@ API_TOPICS: tuple[Topic, ...] = (
         "real 2m13.4s",
         "don't guess; profile with `py-spy` before optimizing anything",
         "py-spy record -o profile.svg -- python -m acme.report",
+        exit_code=0,
     ),
     Topic(
         (
@@ -212,9 +221,10 @@ API_TOPICS: tuple[Topic, ...] = (
             "the search endpoint is slow, do some profiling and fix it",
         ),
         "python -m cProfile -m acme.search",
-        "exit code 137",
+        "Killed",
         "use `py-spy` for profiling, it's what we use here",
         "py-spy top -- python -m acme.search",
+        exit_code=137,
     ),
     Topic(
         (
@@ -474,17 +484,18 @@ API_TOPICS: tuple[Topic, ...] = (
         "Successfully installed sqlalchemy",
         "it's not in pyproject.toml; add it with an upper bound",
         "edit pyproject.toml",
+        exit_code=0,
     ),
     Topic(
         ("Commit the docs change for the release", "commit the release docs update"),
-        "git commit -am 'docs for release'",
+        "git commit -am 'docs for release' && git push origin main",
         "remote: error: GH006: Protected branch update failed",
         "don't commit to main, make a feature branch",
         "git switch -c docs/release",
     ),
     Topic(
         ("Commit the small typo fix in the CLI help", "please commit the CLI help typo fix"),
-        "git commit -am 'typo'",
+        "git commit -am 'typo' && git push origin main",
         "remote: error: GH006: Protected branch update failed",
         "no, feature branch first, never main",
         "git switch -c fix/cli-typo",
@@ -494,27 +505,32 @@ API_TOPICS: tuple[Topic, ...] = (
             "Document the config options in the README",
             "the README is missing the config options documentation",
         ),
-        "grep -n config README.md",
-        "exit code 1",
+        "make docs-check",
+        "docs-check: error: README.md does not document the config option retries\n"
+        "make: *** [Makefile:14: docs-check] Error 1",
         "put it in the README usage section",
         "edit README.md",
+        exit_code=2,
     ),
     Topic(
         (
             "Update the API docstrings and README after renaming --out to --output",
             "we renamed --out to --output, update the documentation",
         ),
-        "grep -rn -- '--out' docs",
-        "exit code 1",
+        "make docs-check",
+        "docs-check: error: README.md documents the removed flag --out\n"
+        "make: *** [Makefile:14: docs-check] Error 1",
         "the README usage section must change too whenever a flag changes",
         "edit README.md",
+        exit_code=2,
     ),
     Topic(
         ("Add a /health endpoint to the HTTP API", "we need a health route in the http handler"),
-        "curl localhost:8000/health",
-        "HTTP/1.1 404 Not Found",
+        "curl -fsS localhost:8000/health",
+        "curl: (22) The requested URL returned error: 404",
         "add a request validation schema for it like every endpoint",
         "edit acme/api/health.py",
+        exit_code=22,
     ),
     Topic(
         (
@@ -555,13 +571,15 @@ API_TOPICS: tuple[Topic, ...] = (
         "real 4m02.1s",
         "profile it with `py-spy` first",
         "py-spy record -- python -m acme.export",
+        exit_code=0,
     ),
     Topic(
         ("Startup is slow, find out why (performance)", "the app starts slowly, do some profiling"),
         "python -X importtime -m acme",
-        "exit code 0",
+        "import time:      1204 |     2381907 | acme",
         "use `py-spy` for profiling here",
         "py-spy record -- python -m acme",
+        exit_code=0,
     ),
 )
 
@@ -756,13 +774,15 @@ def claude_session(topic: Topic, phrasing: int, project: str, index: int) -> lis
                 {
                     "type": "tool_result",
                     "tool_use_id": tool1,
-                    "content": topic.failure,
-                    "is_error": True,
+                    "content": _claude_bash_output(topic),
+                    "is_error": topic.exit_code != 0,
                 }
             ],
         },
     )
-    assistant([{"type": "text", "text": "That failed; I made a change and it should be done."}], 2)
+    assistant(
+        [{"type": "text", "text": f"{_ran(topic)} I made a change and it should be done."}], 2
+    )
     add("user", {"role": "user", "content": correction_text(topic)})
     tool2 = f"toolu_{_id(session, 't2')[:24]}"
     assistant(
@@ -789,6 +809,18 @@ def claude_session(topic: Topic, phrasing: int, project: str, index: int) -> lis
     assistant([{"type": "text", "text": "Done, and verified the way this project expects."}], 4)
     add("user", {"role": "user", "content": "thanks, that works"})
     return log.records
+
+
+def _claude_bash_output(topic: Topic) -> str:
+    """What Claude Code stores for the first command: a failed command's output under its
+    "Exit code N" line, as Claude Code writes it."""
+    if topic.exit_code == 0:
+        return topic.failure
+    return f"Exit code {topic.exit_code}\n{topic.failure}"
+
+
+def _ran(topic: Topic) -> str:
+    return "That failed;" if topic.exit_code else "It ran;"
 
 
 def codex_rollout(topic: Topic, phrasing: int, project: str, index: int) -> list[dict[str, Any]]:
@@ -884,8 +916,8 @@ def codex_rollout(topic: Topic, phrasing: int, project: str, index: int) -> list
         )
 
     user(topic.phrasings[phrasing])
-    call(topic.command, topic.failure, 1, 1)
-    say("That failed; I changed the code and it should be done.", 1)
+    call(topic.command, topic.failure, topic.exit_code, 1)
+    say(f"{_ran(topic)} I changed the code and it should be done.", 1)
     user(correction_text(topic))
     call(topic.fix_command, "ok", 0, 2)
     say("Done, verified the way this project expects.", 2)
