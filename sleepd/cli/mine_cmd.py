@@ -97,14 +97,27 @@ def tasks_list(
     stdout_console().print(shown)
 
 
+#: How much of a request the list shows (`tasks show` prints it whole).
+_REQUEST_SHOWN = 200
+
+
 def _request_shown(row: dict[str, Any]) -> str:
-    """A task's request in one line; a prompt template's run as the words typed into it
-    (the template is the same in every run, and `tasks show` prints it whole)."""
+    """A task's request in one line: the words that opened it, cut at a word with "…"
+    when long, and how many refinements `tasks show` holds; a prompt template's run as the
+    words typed into it (the template is the same in every run)."""
+    from sleepd.mining.tasks import intent_parts
+
     template = row.get("template")
     if template:
         typed = template["typed"] or "nothing typed"
         return f"template #{template['founder_episode']} · typed: {typed}"
-    return " ".join(row["intent"].split())[:200]
+    request, refinements = intent_parts(row["intent"])
+    shown = " ".join(request.split())
+    if len(shown) > _REQUEST_SHOWN:
+        shown = shown[:_REQUEST_SHOWN].rsplit(" ", 1)[0] + " …"
+    if refinements:
+        shown += f" (+{refinements} refinement{'s' if refinements > 1 else ''})"
+    return shown
 
 
 @tasks_app.command("show")

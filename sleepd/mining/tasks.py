@@ -50,15 +50,28 @@ class Evidence:
     approval: str | None = None
 
 
+#: The heading over the follow-ups folded into a task's request.
+REFINEMENTS_HEADING = "Refinements the user added while it was being done:"
+
+
 def task_intent(intent_text: str, refinements: Sequence[str]) -> str:
     """The request as a replaying agent needs it: the intent with the follow-ups that
     refined it folded in (a follow-up alone cannot be replayed without its context)."""
     extra = [r.strip() for r in refinements if r and r.strip()]
     if not extra:
         return intent_text
-    lines = [intent_text, "", "Refinements the user added while it was being done:"]
+    lines = [intent_text, "", REFINEMENTS_HEADING]
     lines.extend(f"- {text[:1000]}" for text in extra[:10])
     return "\n".join(lines)
+
+
+def intent_parts(intent: str) -> tuple[str, int]:
+    """A stored request split as `task_intent` folded it: the words that opened the task,
+    and how many refinements were folded in under them."""
+    head, heading, folded = intent.partition(f"\n\n{REFINEMENTS_HEADING}\n")
+    if not heading:
+        return intent, 0
+    return head, sum(1 for line in folded.split("\n") if line.startswith("- "))
 
 
 def files_mentioned(text: str) -> list[str]:

@@ -104,3 +104,24 @@ def test_an_empty_filtered_task_list_says_what_there_is(
     assert run(app, "mine")[0] == 0
     code, _, err = run(app, "tasks", "list", "--project", "/nowhere")
     assert code == 0 and "no task matches --split/--project (1 task in all)" in err
+
+
+def test_the_list_shows_the_opening_request_and_counts_its_refinements(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    """A task's folded follow-ups are in `tasks show`; the list keeps to the words that
+    opened the task, cut at a word when long, with how many refinements it holds."""
+    opening = "Set up the project dependencies for the " + "payments service " * 20
+    b = SessionBuilder().prompt(opening).bash("npm install")
+    b.prompt("also pin the versions in the lockfile please").bash("npm shrinkwrap")
+    b.prompt("no, use pnpm not npm")
+    b.bash("python x.py", "ImportError: cannot import", exit_code=1)
+    b.save(db_engine)
+    assert run(app, "mine")[0] == 0
+    code, out, _ = run(app, "tasks", "list", "--json")
+    intent = json.loads(out)[0]["intent"]
+    assert "also pin the versions" in intent  # the refinement is folded into the task
+    code, out, _ = run(app, "tasks", "list")
+    listed = " ".join(out.split())
+    assert code == 0 and "(+1 refinement)" in listed and "…" in listed
+    assert "Refinements the user added" not in listed and "also pin" not in listed
