@@ -23,7 +23,8 @@ Choices worth knowing:
   as one part of an output list) and plain text ("Exit code: 1", "Process
   exited with code 1"); a command the sandbox stopped ("failed in sandbox
   MacosSeatbelt with execution error: Denied { … exit_code: 128 … }") failed, and
-  so did one the person refused ("exec command rejected by user").
+  so did one the person refused ("exec command rejected by user") and one Codex could
+  not run as made ("failed to parse function arguments: …", "unsupported call: …").
   A non-zero exit code (or an explicit failure) gives the tool_result
   `is_error=True` and one extra `kind="error"` event (external id + ":error");
   the Claude harvester follows the same rule. A unified-exec command's
@@ -131,6 +132,10 @@ _SANDBOX_FAILURE = re.compile(r"^\s*(?:failed in sandbox\b|(?:sandbox|execution)
 #: "exec command rejected by user", "patch rejected by user".
 _REJECTED_BY_PERSON = re.compile(r"^\s*(?:exec command|patch) rejected by user\b")
 _SANDBOX_EXIT = re.compile(r"\bexit_code: (-?\d+)")
+#: A call Codex could not run as made, answered in plain text with no flag: arguments its
+#: tool does not take ("failed to parse function arguments: missing field `command`") or a
+#: tool name it does not know ("unsupported call: shell<|channel|>").
+_CALL_NOT_RUN = re.compile(r"^\s*(?:failed to parse function arguments: |unsupported call: )")
 _SKIPPED_EVENT_MSGS = frozenset(
     {
         "user_message",  # twin of response_item message role=user
@@ -679,7 +684,7 @@ def decode_tool_output(output: Any) -> tuple[str, int | None, bool]:
     decoded = _exec_result(output)
     if decoded is not None:
         return (*decoded, failed)
-    if _REJECTED_BY_PERSON.match(output):
+    if _REJECTED_BY_PERSON.match(output) or _CALL_NOT_RUN.match(output):
         return output, None, True
     if _SANDBOX_FAILURE.match(output):
         code = _SANDBOX_EXIT.search(output[:4000])

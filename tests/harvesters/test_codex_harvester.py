@@ -549,6 +549,22 @@ def test_a_call_the_person_refused_is_a_failed_call() -> None:
     assert decode_tool_output("patch rejected by user")[2] is True
 
 
+def test_a_call_codex_could_not_run_as_made_is_a_failed_call() -> None:
+    """Blind set 16 (JaydenXsoe/ocodex, a rollout of August 2025, outside the repository):
+    Codex answers a call whose arguments or tool name it cannot take in plain text, with
+    no flag; the model's malformed call failed."""
+    for output in (
+        "failed to parse function arguments: missing field `command` at line 1 column 53",
+        "failed to parse function arguments: unknown field `metadata`, expected `explanation`"
+        " or `plan` at line 1 column 11",
+        "unsupported call: shell<|channel|>",
+    ):
+        assert decode_tool_output(output) == (output, None, True)
+    # a command's output that quotes such words is output
+    quoted = "src/tools.rs:12: // failed to parse function arguments: see #12"
+    assert decode_tool_output(quoted)[2] is False
+
+
 def test_a_failed_commands_end_is_kept_and_its_twins_are_not(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:

@@ -711,6 +711,19 @@ def test_a_search_tool_that_found_nothing_is_benign() -> None:
     assert judge_errors([_bash(1, "./search.sh retry"), shell]).verdicts[2].kind == "root"
 
 
+def test_a_call_codex_could_not_run_as_made_is_a_root_error() -> None:
+    """Blind set 16 (kept outside; shapes its): stored unflagged before the harvest flagged
+    them, Codex's answers to a malformed call are the agent's failures, not a person's words."""
+    call = _call(1, "shell<|channel|>", json.dumps({"cmd": ["bash", "-lc", "ls"]}))
+    for text in (
+        "unsupported call: shell<|channel|>",
+        "failed to parse function arguments: missing field `command` at line 1 column 53",
+    ):
+        for result in (_result(2, 1, text), _result(2, 1, text, is_error=True)):
+            assert is_failed_result(result)
+            assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
 def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
     # a log line and a search hit that carry the word are what the command printed
     for output in (

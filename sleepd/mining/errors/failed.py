@@ -19,6 +19,10 @@ _CODEX_REFUSED = re.compile(CODEX_REFUSAL)
 
 _CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
 
+#: A call Codex could not run as made ("failed to parse function arguments: …",
+#: "unsupported call: …"), stored unflagged before the harvest flagged it.
+_CODEX_CALL_NOT_RUN = re.compile(r"\s*(?:failed to parse function arguments: |unsupported call: )")
+
 
 #: A call the person stopped while it ran: Claude Code's result (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
@@ -168,6 +172,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         _TOOL_USE_ERROR.search(event.text)
         or _CODEX_REFUSED.match(head)  # these two stored before the harvest flagged them
         or _CODEX_SANDBOX_STOPPED.match(head)
+        or _CODEX_CALL_NOT_RUN.match(head)
         or _PATCH_FAILED.search(head)
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)

@@ -57,7 +57,7 @@ _TOOL_VOCABULARY = re.compile(
     r"error|fail|not found|denied|invalid|cannot|can't|unable|exit code|no such|unknown|"
     r"refused|timed? ?out|exception|must|required|expected|string to replace|not allowed|"
     r"permission|blocked|abort|killed|usage|missing|does not exist|doesn't exist|<\w+>|"
-    r"requires?|approv|not permitted|hook|limit|quota|illegal|\bE[A-Z]{3,}\b|"
+    r"requires?|approv|not permitted|hook|limit|quota|illegal|\bE[A-Z]{3,}\b|unsupported|"
     # Claude Code's own answers to a call it would not run, written without their
     # `<tool_use_error>` wrapper by 1.0.x ("File has not been read yet. Read it first before
     # writing to it.", "File has been modified since read", "No changes to make: …")
