@@ -388,7 +388,7 @@ def normalize(line: str) -> str:
         line = f"command not found: {program.rsplit('/', 1)[-1]}"
     else:
         line = _shell_words(line)
-    text = ANSI.sub("", line)
+    text = _PATCH_WORDING.sub("", ANSI.sub("", line), count=1)
     text = _UUID.sub("<uuid>", text)
     text = _TIMESTAMP.sub("<ts>", text)
     text = _QUOTED.sub("<q>", text)
@@ -423,6 +423,14 @@ _OTHER_COUNTS = re.compile(
 #: pytest's mark in front of each line of a failure's explanation ("E       AssertionError:
 #: …"): the same error raised outside a test has none.
 _PYTEST_MARK = re.compile(r"^E {2,}(?=\S)")
+#: How Codex words a patch whose context is not in the file, by version: "apply_patch
+#: verification failed: Failed to find expected lines in x:" from its own tool, "error:
+#: Failed to find expected lines in x:" when it ran the patch through the shell. One
+#: failure: the wording before its words is dropped.
+_PATCH_WORDING = re.compile(
+    r"^\s*(?:apply_patch verification failed: |error: )(?=failed to find expected lines\b)",
+    re.IGNORECASE,
+)
 #: Node's errno message ends with the system call and, in newer versions, the path it was
 #: given ("EISDIR: illegal operation on a directory, read" and "…, read '/src'"): the path
 #: tells no failure apart, and Claude Code's Read gives both forms by version.

@@ -256,7 +256,7 @@ def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cf
     mine(engine, cfg, now=LATER)
     rows = {row.signature.split(" | ", 2)[2]: row for row in top_patterns(engine, now=LATER)}
     assert len(rows) == 2 and rows["command not found: pytest"].count == 3
-    patched = rows["apply_patch verification failed: Failed to find expected lines in <path>:"]
+    patched = rows["Failed to find expected lines in <path>:"]
     assert (patched.count, patched.tool_name) == (2, "apply_patch")
 
 

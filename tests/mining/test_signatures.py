@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -183,7 +184,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 and 0011 re-key stored patterns with their own copies of the
+    """Migrations 0010, 0011 and 0012 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -192,6 +193,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
 
     root = Path(__file__).resolve().parents[2]
     m0010, m0011 = _revision("0010_pattern_keys"), _revision("0011_shell_pattern_keys")
+    m0012 = _revision("0012_patch_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -215,10 +217,32 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             if sig.text.endswith("printed nothing"):
                 continue  # signed by what ran since 0010 (docs/mining.md): a new key
             stored = f"{tool or '-'} | {sig.error_class or '-'} | "
-            stored += normalize(key_line(text, sig.error_class))
+            stored += _as_0011_normalized(key_line(text, sig.error_class))
             _, signature = m0010.pattern_key(tool, sig.error_class, stored)
-            digest, signature = m0011.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0011.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0012.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
+
+
+def _as_0011_normalized(line: str) -> str:
+    """A line normalized as mining did before 0012, which kept a failed patch's wording."""
+    wording = re.match(r"\s*(apply_patch verification failed: |error: )", line)
+    kept = wording.group(1) if wording else ""
+    normalized = normalize(line)
+    return normalized if normalized.startswith(kept.strip()) else kept + normalized
+
+
+def test_a_failed_patch_is_one_failure_however_codex_words_it() -> None:
+    """Codex's own apply_patch tool and the shell that ran patches before it word the same
+    failure differently (MoonLadderStudios/MoonMind and hindermath/OpenPrintKit sessions
+    of the labelled set): one signature, one key."""
+    own = "apply_patch verification failed: Failed to find expected lines in /w/a.md:\n# A"
+    shell = "error: Failed to find expected lines in /w/specs/tasks.md:\n- [ ] T1"
+    a, b = signature_of(own, "apply_patch"), signature_of(shell, "apply_patch", 1)
+    assert a.text == b.text == "Failed to find expected lines in <path>:"
+    assert a.digest == b.digest
+    # another failure that opens with "error:" keeps its words
+    assert signature_of("error: patch failed: a.py:3", "apply_patch").text.startswith("error:")
 
 
 def test_a_warning_in_place_of_output_is_signed_by_its_words() -> None:
@@ -671,7 +695,7 @@ GO_HEADER = (
         (TY_EXCERPT, "error[call-non-callable]: Object of type <q> is not callable"),
         (EDIT_ECHO, "String to replace not found in file."),
         (EDIT_MANY_ECHO, "Found <n> matches of the string to replace, but replace_all is false."),
-        (PATCH_ECHO, "apply_patch verification failed: Failed to find expected lines in <path>:"),
+        (PATCH_ECHO, "Failed to find expected lines in <path>:"),
         (GO_HEADER, "<path>: <q> imported and not used"),
     ],
 )

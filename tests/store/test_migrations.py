@@ -344,3 +344,70 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
     assert sorted(owners) == [1, 1, 1, 4]
     assert rows[0].signature_hash == signature_of(raw, "Bash", 127).digest
     assert rows[1].signature_hash == signature_of(raw, "Read", 127).digest
+
+
+def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str) -> None:
+    """Patterns stored under 0011's keys for a patch whose context is not in the file,
+    worded by Codex's own tool and by the shell that ran patches before it, become one
+    pattern, re-signed without the wording; another failure opening with "error:" stays as
+    it was; every key is the one mining gives now."""
+    import hashlib
+
+    from sqlalchemy import text
+
+    from sleepd.mining.signatures import signature_of
+
+    own = "apply_patch verification failed: Failed to find expected lines in /w/a.md:\n# A"
+    shell = "error: Failed to find expected lines in /w/b.md:\n- [ ] T1"
+    other = "error: patch failed: a.py:3"
+    stored = [  # (id, raw, exit code, 0011's signature text, first seen, count)
+        (1, own, None, "apply_patch verification failed: Failed to find expected lines in <path>:",
+         "2026-02-01", 8),
+        (2, shell, 1, "error: Failed to find expected lines in <path>:", "2026-01-01", 7),
+        (3, other, 1, "error: patch failed: <path>", "2026-01-02", 2),
+    ]  # fmt: skip
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0011_shell_pattern_keys")
+    with engine.begin() as conn:
+        seed_events(conn, [("tool_result", raw) for _, raw, *_ in stored])
+        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for (number, raw, code, old, first, count), event_id in zip(stored, ids, strict=True):
+            klass = signature_of(raw, "apply_patch", code).error_class
+            key = f"apply_patch | {'-' if number != 3 else klass or '-'} | {old}"
+            conn.execute(
+                text(
+                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                    "error_class, example, count, first_seen, last_seen) VALUES "
+                    "(:id, :h, :s, 'apply_patch', :klass, :raw, :count, :first, :first)"
+                ),
+                {
+                    "id": number,
+                    "h": hashlib.sha256(key.encode()).hexdigest()[:32],
+                    "s": f"apply_patch | {klass or '-'} | {old}",
+                    "klass": klass,
+                    "raw": raw,
+                    "count": count,
+                    "first": first,
+                },
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                    "VALUES (:p, :e, '/w')"
+                ),
+                {"p": number, "e": event_id},
+            )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT id, signature_hash, signature, count FROM failure_patterns ORDER BY id")
+        ).all()
+        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
+    engine.dispose()
+    assert [(r.id, r.count) for r in rows] == [(1, 15), (3, 2)]
+    assert sorted(owners) == [1, 1, 3]
+    assert rows[0].signature == "apply_patch | - | Failed to find expected lines in <path>:"
+    assert rows[0].signature_hash == signature_of(shell, "apply_patch", 1).digest
+    assert rows[0].signature_hash == signature_of(own, "apply_patch").digest
+    assert rows[1].signature == "apply_patch | exit 1 | error: patch failed: <path>"
+    assert rows[1].signature_hash == signature_of(other, "apply_patch", 1).digest
