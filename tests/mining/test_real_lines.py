@@ -704,7 +704,12 @@ def test_a_search_tool_that_found_nothing_is_benign() -> None:
         text = head + hint
         result = _result(2, 1, text, is_error=True)
         assert judge_errors([call, result]).verdicts[2].kind == "benign"
-    # a real failure of the same tool stays a failure, and so does a shell's own words
+    # a real failure of the same tool stays a failure, so does a search that found nothing
+    # because it failed, and so do a shell's own words
+    broken = _result(
+        2, 1, "No results found: the search index is unreachable" + hint, is_error=True
+    )
+    assert judge_errors([call, broken]).verdicts[2].kind == "root"
     failed = _result(2, 1, "Error: index not built for this repository" + hint, is_error=True)
     assert judge_errors([call, failed]).verdicts[2].kind == "root"
     shell = _result(2, 1, "No results found for your query.", is_error=True, exit_code=2)

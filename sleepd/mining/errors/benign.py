@@ -246,7 +246,19 @@ _FOUND_NOTHING = re.compile(
 )
 
 
+#: A reason a search found nothing that is itself a failure ("No results found: the index
+#: is unreachable").
+_FOUND_NOTHING_BECAUSE = re.compile(
+    r"error|fail|denied|refused|unreachable|timed? ?out|unable|cannot|can't"
+    r"|not (connected|available)",
+    re.IGNORECASE,
+)
+
+
 def found_nothing(tool_name: str | None, text: str) -> bool:
     """A tool other than a shell (a shell's search is read by its exit code and family)
-    answered that its search found nothing."""
-    return not is_shell_tool(tool_name) and bool(_FOUND_NOTHING.match(text[:300]))
+    answered that its search found nothing, and not because it failed."""
+    if is_shell_tool(tool_name) or not _FOUND_NOTHING.match(text[:300]):
+        return False
+    first = text.lstrip().split("\n", 1)[0]
+    return not _FOUND_NOTHING_BECAUSE.search(first)
