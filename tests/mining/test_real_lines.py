@@ -729,6 +729,42 @@ def test_a_call_codex_could_not_run_as_made_is_a_root_error() -> None:
             assert judge_errors([call, result]).verdicts[2].kind == "root"
 
 
+def test_node_dying_of_an_uncaught_error_behind_a_pipe_is_an_error() -> None:
+    """Blind set 17 (kept outside; shapes its, values made up): Node's report of an
+    uncaught exception, its exit hidden by a background run and an echo or by `| head`, and
+    Node refusing an option under its Windows path."""
+    crash = (
+        "file:///C:/w/app/dist/index.js:2\nObject.defineProperty(exports, 'x', {});\n"
+        "                      ^\n\nReferenceError: exports is not defined in ES module scope\n"
+        "    at file:///C:/w/app/dist/index.js:2:23\n\nNode.js v22.1.0\nExit: 1"
+    )
+    coded = (
+        "node:internal/modules/esm/resolve:978\n    if (flag) { throw new ERR_X(); }\n"
+        "                               ^\n\nError [ERR_INPUT_TYPE_NOT_ALLOWED]: --input-type "
+        "can only be used with string input"
+    )
+    for command, output in (
+        ('node dist/index.js &\nPID=$!\nsleep 2\nkill $PID\necho "Exit: $?"', crash),
+        ("node --input-type=commonjs dist/index.js 2>&1 | head -5", coded),
+        ('node -e "1" --cwd C:/w 2>&1 || echo NOT SET', "C:\\nvm\\node.exe: bad option: --cwd"),
+    ):
+        result = _result(2, 1, output)
+        assert is_failed_result(result, _bash(1, command)), command
+        assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+    # a `claude -p` that answered, then reported its own session-end hook crashing
+    answered = (
+        '[{"type":"result","subtype":"success","result":"Hello there friend"}]\n'
+        "SessionEnd hook [node /u/lib/cli/dist/index.js session-end] failed:\n"
+        "file:///u/lib/cli/dist/db/queue.js:25\nSqliteError: FOREIGN KEY constraint failed\n"
+        "    at enqueue (file:///u/lib/cli/dist/db/queue.js:25:69)\n\nNode.js v22.1.0"
+    )
+    ran = _bash(1, 'claude -p --output-format json <<< "say hello" 2>&1 | head -20')
+    assert not is_failed_result(_result(2, 1, answered), ran)
+    # a log that quotes a version line or an error code is output
+    for output in ("Using Node.js v22.1.0 from nvm", "docs: see Error [ERR_X]: in the guide"):
+        assert not is_failed_result(_result(2, 1, output), _bash(1, "cat notes.txt | head"))
+
+
 def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
     # a log line and a search hit that carry the word are what the command printed
     for output in (

@@ -83,6 +83,9 @@ _HIDDEN_FAILURE = re.compile(
     r"^[^\S\n]*fatal: "
     r"|^[\w.-]+: \S.*(No such file or directory|command not found|Permission denied)"
     r"|^[\w.-]+: (invalid|unrecognized|illegal|unknown) option\b"
+    # a program named by its path refusing an option ("C:\\nvm4w\\nodejs\\node.exe: bad
+    # option: --cwd", "/usr/bin/node: bad option: --x")
+    r"|^([A-Za-z]:)?[\w.\\/-]+: (bad|invalid|unrecognized|illegal|unknown) option\b"
     r"|^Try '[^'\n]+ --help' for help\.$"
     r"|^[\w./-]+: No module named \S"
     # the shell named by its path ("/bin/bash: line 1: ps: command not found")
@@ -139,7 +142,12 @@ _FAILURE_LINE = re.compile(
     r"|^_+ ERROR at (setup|teardown) of \S"
     # a web server's error page printed by an upload or a fetch ("<h1>400 File already
     # exists …</h1>", "<title>502 Bad Gateway</title>")
-    r"|^\s*<(h1|title)>[45]\d\d [A-Z]",
+    r"|^\s*<(h1|title)>[45]\d\d [A-Z]"
+    # Node's report of an uncaught exception: its coded error line ("Error
+    # [ERR_REQUIRE_ASYNC_MODULE]: require() cannot be used …") and the version line it
+    # prints last, after the stack, only when the process dies of it ("Node.js v22.17.0")
+    r"|^\w*Error \[ERR_[A-Z0-9_]+\]: \S"
+    r"|^Node\.js v\d+\.\d+\.\d+\s*$",
     re.MULTILINE,
 )
 
@@ -185,6 +193,12 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     )
 
 
+#: Claude Code's report that one of its own hooks failed, printed by a `claude -p` the
+#: command ran, after the command's own output ("SessionEnd hook [node …/index.js
+#: session-end] failed:"): the hook's failure, not the command's.
+_AGENT_HOOK_FAILED = re.compile(r"^\w+ hook \[[^\]\n]*\] failed:")
+
+
 def output_shows_failure(text: str) -> bool:
     """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
     first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
@@ -192,6 +206,9 @@ def output_shows_failure(text: str) -> bool:
     lines = [ln for ln in ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
     if len(text) > 20000:
         lines += [ln for ln in ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
+    hook = next((n for n, ln in enumerate(lines) if _AGENT_HOOK_FAILED.match(ln)), None)
+    if hook is not None:  # what a `claude` run inside printed after its own output
+        lines = lines[:hook]
     read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
     return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)
 
