@@ -153,6 +153,10 @@ def test_a_long_name_given_to_a_secret_name_is_kept(text: str) -> None:
         "OPENAI_API_KEY=tu_clave_aqui",
         "STRIPE_SECRET=votre_cle_secrete_ici",
         "DB_PASSWORD=sua_senha_aqui",
+        # set 17 (nisargpatel28/artifact-hub): a secret's name that ends its statement, then
+        # another variable's quoted value, in the raw line (JSON escapes) and decoded
+        "apiKey: process.env.ANTHROPIC_API_KEY });\\n\\nconst MODEL = 'claude-sonnet-4-6';",
+        "const t = { token }; const build = 'release-2026-12';",
     ],
 )
 def test_defaults_placeholders_and_labels_are_no_secrets(text: str) -> None:
@@ -172,6 +176,8 @@ def test_defaults_placeholders_and_labels_are_no_secrets(text: str) -> None:
         ("ELEVENLABS_API_KEY=dein_key_Q7f9k2LmZ8xP3vR1T5", "Q7f9k2LmZ8xP3vR1T5"),
         ("OPENAI_API_KEY=tu_clave_aqui_9f8d7s6a5s4d", "9f8d7s6a5s4d"),
         ("API_KEY=REMOVEDzq41mq0z7x2pq8v0c3n6", "zq41mq0z7x2pq8v0c3n6"),
+        # a value a few words after its name, within the statement
+        ("the api key is 'zq41mq0z7x2pq8v0c3n6' here", "zq41mq0z7x2pq8v0c3n6"),
     ],
 )
 def test_real_values_in_those_shapes_are_still_redacted(text: str, secret: str) -> None:
