@@ -277,6 +277,27 @@ def test_0010_merges_the_patterns_of_one_failure_and_keys_them_as_mining_does(
         assert patterns[owner].signature_hash == signature_of(raw, tool, code).digest, raw
 
 
+def _store_pattern(conn: Any, pattern: dict[str, Any], event_id: int) -> None:
+    """A failure pattern as an older revision stored it, with one occurrence."""
+    from sqlalchemy import text
+
+    conn.execute(
+        text(
+            "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+            "error_class, example, count, first_seen, last_seen) VALUES "
+            "(:id, :h, :s, :tool, :klass, :raw, :count, :first, :first)"
+        ),
+        pattern,
+    )
+    conn.execute(
+        text(
+            "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+            "VALUES (:p, :e, '/w')"
+        ),
+        {"p": pattern["id"], "e": event_id},
+    )
+
+
 @pytest.mark.both_dbs
 def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: str) -> None:
     """Patterns stored under 0010's keys for one failure run by Claude Code's Bash and by
@@ -304,30 +325,13 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
         for (number, tool, code, first, count), event_id in zip(stored, ids, strict=True):
             sig = signature_of(raw, tool, code)
             old_key = f"{tool} | {sig.error_class or '-'} | {sig.text}"  # 0010's key
-            conn.execute(
-                text(
-                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
-                    "error_class, example, count, first_seen, last_seen) VALUES "
-                    "(:id, :h, :s, :tool, :klass, :raw, :count, :first, :first)"
-                ),
-                {
-                    "id": number,
-                    "h": hashlib.sha256(old_key.encode()).hexdigest()[:32],
-                    "s": sig.full,
-                    "tool": tool,
-                    "klass": sig.error_class,
-                    "raw": raw,
-                    "count": count,
-                    "first": first,
-                },
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
-                    "VALUES (:p, :e, '/w')"
-                ),
-                {"p": number, "e": event_id},
-            )
+            _store_pattern(
+                conn,
+                {"id": number, "h": hashlib.sha256(old_key.encode()).hexdigest()[:32],
+                 "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": raw,
+                 "count": count, "first": first},
+                event_id,
+            )  # fmt: skip
     migrate.upgrade(engine)
     with engine.connect() as conn:
         rows = conn.execute(
@@ -346,6 +350,7 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
     assert rows[1].signature_hash == signature_of(raw, "Read", 127).digest
 
 
+@pytest.mark.both_dbs
 def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str) -> None:
     """Patterns stored under 0011's keys for a patch whose context is not in the file,
     worded by Codex's own tool and by the shell that ran patches before it, become one
@@ -374,29 +379,13 @@ def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str
         for (number, raw, code, old, first, count), event_id in zip(stored, ids, strict=True):
             klass = signature_of(raw, "apply_patch", code).error_class
             key = f"apply_patch | {'-' if number != 3 else klass or '-'} | {old}"
-            conn.execute(
-                text(
-                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
-                    "error_class, example, count, first_seen, last_seen) VALUES "
-                    "(:id, :h, :s, 'apply_patch', :klass, :raw, :count, :first, :first)"
-                ),
-                {
-                    "id": number,
-                    "h": hashlib.sha256(key.encode()).hexdigest()[:32],
-                    "s": f"apply_patch | {klass or '-'} | {old}",
-                    "klass": klass,
-                    "raw": raw,
-                    "count": count,
-                    "first": first,
-                },
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
-                    "VALUES (:p, :e, '/w')"
-                ),
-                {"p": number, "e": event_id},
-            )
+            _store_pattern(
+                conn,
+                {"id": number, "h": hashlib.sha256(key.encode()).hexdigest()[:32],
+                 "s": f"apply_patch | {klass or '-'} | {old}", "tool": "apply_patch",
+                 "klass": klass, "raw": raw, "count": count, "first": first},
+                event_id,
+            )  # fmt: skip
     migrate.upgrade(engine)
     with engine.connect() as conn:
         rows = conn.execute(
