@@ -61,7 +61,9 @@ def task_intent(intent_text: str, refinements: Sequence[str]) -> str:
     if not extra:
         return intent_text
     lines = [intent_text, "", REFINEMENTS_HEADING]
-    lines.extend(f"- {text[:1000]}" for text in extra[:10])
+    # a refinement of several lines is indented under its bullet, so that each bullet
+    # opens one refinement (`intent_parts` counts them)
+    lines.extend("- " + text[:1000].replace("\n", "\n  ") for text in extra[:10])
     return "\n".join(lines)
 
 

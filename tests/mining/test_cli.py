@@ -125,3 +125,12 @@ def test_the_list_shows_the_opening_request_and_counts_its_refinements(
     listed = " ".join(out.split())
     assert code == 0 and "(+1 refinement)" in listed and "…" in listed
     assert "Refinements the user added" not in listed and "also pin" not in listed
+
+
+def test_each_folded_refinement_is_counted_once_however_many_lines_it_has() -> None:
+    from sleepd.mining.tasks import intent_parts, task_intent
+
+    folded = task_intent("Fix the login form", ["also:\n- trim the email\n- lower-case it", "ok"])
+    assert intent_parts(folded) == ("Fix the login form", 2)
+    assert intent_parts("Fix the login form") == ("Fix the login form", 0)
+    assert intent_parts(task_intent("Fix it", [" ", ""])) == ("Fix it", 0)
