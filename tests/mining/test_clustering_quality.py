@@ -57,3 +57,36 @@ def test_chunked_clustering_still_groups_paraphrases() -> None:
     texts, gold = load()
     precision, recall = pairwise(gold, cluster_labels(texts, THRESHOLD, chunk_size=60))
     assert precision >= 0.8 and recall >= 0.75, (precision, recall)
+
+
+#: Five requests of three people (PackmindHub/context-evaluator,
+#: Viniciuscarvalho/FitToday, handgemacht-ai/claude-code-log; tests/fixtures/real_sessions),
+#: each with a screenshot, as the harvest stores them: five different jobs.
+SCREENSHOT_REQUESTS = [
+    '[image: image/png, 29255 bytes]\nWe should not display "AGENTS.md" for GitHub Copilot'
+    ' instructions, but instead "Copilot instructions"',
+    "[image: image/png, 38782 bytes]\nLooks like here, ai coding agents logo are not rendered"
+    " correctly.",
+    "[image: image/png, 59731 bytes] [image: image/png, 255943 bytes]\n[Pasted text #1 +36 lines]"
+    " no painel da apple esta constando o grupo de assinaturas como FitToday Premium, no"
+    " primeiro da imagem eu preciso deixar com o mesmo nome?",
+    "[image: image/png, 60346 bytes] [image: image/png, 80363 bytes]\nhttps://linear.app/"
+    "secondbrainclaw/issue/PRO-103/revenuecat-configuration-setup-offerings-and-products"
+    " preciso verificar se minha conexão no código e no StoreKit está correto com os IDs",
+    "[image: image/png, 395728 bytes]\n[Image #1] Can you please add margin-bottom to the"
+    " details element when it's not open?",
+]
+
+
+def test_a_screenshot_or_a_paste_does_not_make_two_requests_one_job() -> None:
+    # The attachment markers' words and sizes were all these requests shared; mined
+    # together they had been one "recurring" cluster.
+    labels = cluster_labels(SCREENSHOT_REQUESTS, THRESHOLD)
+    assert len(set(labels)) == len(SCREENSHOT_REQUESTS)
+
+
+def test_a_request_with_a_screenshot_is_the_same_job_as_without() -> None:
+    bare = "Can you please add margin-bottom to the details element when it's not open?"
+    texts = [SCREENSHOT_REQUESTS[-1], bare, "Write a haiku about autumn."]
+    labels = cluster_labels(texts, THRESHOLD)
+    assert labels[0] == labels[1] != labels[2]
