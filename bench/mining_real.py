@@ -57,6 +57,7 @@ from sleepd.mining.errors import judge_errors  # noqa: E402
 from sleepd.mining.figures import top_patterns  # noqa: E402
 from sleepd.mining.late_exits import with_late_exits  # noqa: E402
 from sleepd.mining.mine import mine  # noqa: E402
+from sleepd.mining.recurrence import is_recurring  # noqa: E402
 from sleepd.mining.turns import TURN_KINDS  # noqa: E402
 from sleepd.store.engine import make_engine, read_session  # noqa: E402
 from sleepd.store.migrate import upgrade  # noqa: E402
@@ -64,6 +65,7 @@ from sleepd.store.models import (  # noqa: E402
     Episode,
     Event,
     PatternOccurrence,
+    TaskCluster,
     TranscriptFile,
 )
 
@@ -200,12 +202,24 @@ class Predictions:
     why: dict[tuple[str, int], str] = field(default_factory=dict)
     #: what the miner model was asked and decided (model-assisted runs)
     hard_turn_stats: dict[str, int] = field(default_factory=dict)
+    #: (transcript, line) of an episode's intent → the task cluster it joined
+    clusters: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: (transcript, line) of an episode's intent → its project as the store has it
+    projects: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: the clusters that count as recurring (`sleepd tasks list`'s "recurring")
+    recurring: set[int] = field(default_factory=set)
 
 
-def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = None) -> Predictions:
+def predict(
+    fixtures: Path,
+    skip: frozenset[str] = frozenset(),
+    backend: Any = None,
+    cfg: Config | None = None,
+) -> Predictions:
     """Harvest and mine the labelled transcripts in a fresh store; what mining read.
 
     `backend`: the miner model, for model-assisted mining (the hard turns go to it).
+    `cfg`: the configuration to mine with (the defaults when None).
     """
     pred = Predictions()
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,7 +232,7 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
 
         engine = make_engine(f"sqlite:///{root / 'bench.db'}")
         upgrade(engine)
-        cfg = Config()
+        cfg = cfg or Config()
         if backend is not None:
             cfg.mining.model_assisted = True
             cfg.mining.model_max_turns = MODEL_MAX_TURNS
@@ -233,6 +247,10 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
             why_of: dict[int, str] = {}
             hard_ids: set[int] = set()
             outcome_at: dict[int, str] = {}
+            cluster_at: dict[int, tuple[int, str]] = {}
+            pred.recurring = {
+                c.id for c in db.scalars(select(TaskCluster)) if is_recurring(c, cfg.mining)
+            }
             for episode in db.scalars(select(Episode)):
                 for turn in episode.turns or []:
                     kind_of[int(turn["event_id"])] = str(turn["kind"])
@@ -243,6 +261,11 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
                     # "mixed" is success after a correction: a success to the person
                     outcome = "success" if episode.outcome == "mixed" else episode.outcome
                     outcome_at[episode.intent_event_id] = outcome
+                    if episode.cluster_id is not None:
+                        cluster_at[episode.intent_event_id] = (
+                            episode.cluster_id,
+                            episode.project_path or "",
+                        )
             sessions: dict[int, list[EventView]] = defaultdict(list)
             #: a queued message consumed mid-turn is labelled at its `enqueue` line; the
             #: harvest stores the typed turn at a later line (its `remove`, or the
@@ -277,6 +300,8 @@ def predict(fixtures: Path, skip: frozenset[str] = frozenset(), backend: Any = N
                         pred.hard.update([key] if queued is None else [key, queued])
                 if event.id in outcome_at:
                     pred.outcomes[key] = outcome_at[event.id]
+                if event.id in cluster_at:
+                    pred.clusters[key], pred.projects[key] = cluster_at[event.id]
                 sessions[event.session_id].append(_view(event))
             call_key: dict[int, tuple[str, str]] = {}
             for stored in sessions.values():
