@@ -186,7 +186,7 @@ class MiningConfig:
     """`[mining]`: how episodes are found and clustered into tasks."""
 
     similarity_threshold: float = _opt(
-        0.2, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
+        0.25, "Cosine similarity for two intents to share a cluster.", min=0.05, max=1
     )
     cross_project: bool = _opt(False, "Cluster intents across projects.")
     mine_automated_sessions: bool = _opt(
