@@ -159,8 +159,8 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
 #: Shell results sampled for the store-wide noise lines (see `errors.noise_lines`).
 NOISE_SAMPLE = 400
 NOISE_HEAD = 1500
-#: As stored: Claude Code writes `Bash`.
-_SHELL_TOOLS = ("Bash", *sorted(SHELL_TOOLS))
+#: As stored: Claude Code writes `Bash` and, on Windows, `PowerShell`.
+_SHELL_TOOLS = ("Bash", "PowerShell", *sorted(SHELL_TOOLS))
 
 
 def recent_shell_outputs(db: DbSession) -> list[tuple[str, bool]]:

@@ -248,10 +248,13 @@ def keyed_class(error_class: str | None, text: str) -> str | None:
     return None
 
 
-#: The tools that run a shell command: Claude Code's `Bash`, and Codex's, whose name
-#: changed from version to version (`shell`, `local_shell`, `shell_command`,
-#: `exec_command`). A failure run through any of them is one failure.
-SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "local_shell", "shell_command"})
+#: The tools that run a shell command: Claude Code's `Bash` (and `PowerShell`, beside it on
+#: Windows), and Codex's, whose name changed from version to version (`shell`,
+#: `local_shell`, `shell_command`, `exec_command`). A failure run through any of them is
+#: one failure.
+SHELL_TOOLS = frozenset(
+    {"bash", "powershell", "shell", "exec_command", "local_shell", "shell_command"}
+)
 
 
 def is_shell_tool(name: str | None) -> bool:

@@ -272,3 +272,19 @@ def test_an_error_class_longer_than_its_column_is_stored_cut(engine: Engine, cfg
     [row] = top_patterns(engine, now=LATER)
     assert row.count == 2 and row.error_class is not None
     assert row.error_class.startswith("AAAA") and len(row.error_class) <= 256
+
+
+def test_the_store_wide_noise_sample_reads_every_shell_tool(engine: Engine) -> None:
+    """A shell's start-up noise is learned from the newest shell results whichever tool ran
+    them: Claude Code's Bash and PowerShell (on Windows), Codex's shell tools."""
+    from sleepd.mining.loading import recent_shell_outputs
+    from sleepd.store.engine import read_session
+
+    builder = SessionBuilder()
+    for n, tool in enumerate(("Bash", "PowerShell", "shell_command", "Read")):
+        builder.call(tool, json.dumps({"command": f"echo {tool}"}), f"c{n}")
+        builder.result(f"c{n}", f"output of {tool}")
+    builder.save(engine)
+    with read_session(engine) as db:
+        texts = {text for text, _ in recent_shell_outputs(db)}
+    assert texts == {f"output of {tool}" for tool in ("Bash", "PowerShell", "shell_command")}

@@ -6097,3 +6097,25 @@ def test_denying_what_the_agent_wrote_corrects() -> None:
     assert kind_of(other, agent_text=said, agent_acted=True) is not TurnKind.CORRECTION
     hedge = "i think it is not a persona thing, just add the section for the modules"
     assert kind_of(hedge, agent_text=said, agent_acted=True) is not TurnKind.CORRECTION
+
+
+def test_claude_codes_powershell_tool_is_read_as_a_shell() -> None:
+    # polecatspeaks/StarCar 25_071b0849bd line 617 (Claude Code 2.1.218 on Windows): a
+    # PowerShell script whose `git ls-tree -r -l … --name-only` refused its options, the
+    # script's status that of its last line (is_error false)
+    script = json.dumps(
+        {
+            "command": 'Write-Host "=== checkpoint branch tree ==="\n'
+            "git ls-tree -r -l entire/checkpoints/v1 --name-only | Select-Object -First 40\n"
+            "(git ls-tree -r entire/checkpoints/v1 --name-only | Measure-Object).Count"
+        }
+    )
+    output = (
+        "=== checkpoint branch tree ===\n"
+        "error: options '--name-only' and '-l' cannot be used together\n\n53"
+    )
+    events = [_call(1, "PowerShell", script), _result(2, 1, output, is_error=False)]
+    assert judge_errors(events).verdicts[2].kind == "root"
+    # one failure, whichever shell tool ran it
+    failed = "Exit code 128\nfatal: not a git repository (or any of the parent directories): .git"
+    assert signature_of(failed, "PowerShell").digest == signature_of(failed, "Bash").digest

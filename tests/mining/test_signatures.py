@@ -184,7 +184,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010, 0011 and 0012 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0013 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -194,6 +194,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     root = Path(__file__).resolve().parents[2]
     m0010, m0011 = _revision("0010_pattern_keys"), _revision("0011_shell_pattern_keys")
     m0012 = _revision("0012_patch_pattern_keys")
+    m0013 = _revision("0013_powershell_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -207,6 +208,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     for text in texts:
         for tool, code in (
             ("Bash", 1),
+            ("PowerShell", 1),
             ("shell_command", 2),
             ("exec_command", None),
             ("Read", None),
@@ -220,7 +222,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             stored += _as_0011_normalized(key_line(text, sig.error_class))
             _, signature = m0010.pattern_key(tool, sig.error_class, stored)
             _, signature = m0011.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0012.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0012.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0013.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 

@@ -400,3 +400,57 @@ def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str
     assert rows[0].signature_hash == signature_of(own, "apply_patch").digest
     assert rows[1].signature == "apply_patch | exit 1 | error: patch failed: <path>"
     assert rows[1].signature_hash == signature_of(other, "apply_patch", 1).digest
+
+
+@pytest.mark.both_dbs
+def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash(
+    empty_db_url: str,
+) -> None:
+    """Patterns stored under 0012's keys for one failure run through Claude Code's Bash
+    and through its PowerShell tool become one pattern; a PowerShell failure of its own
+    is re-keyed, its signature kept; every key is the one mining gives now."""
+    import hashlib
+
+    from sqlalchemy import text
+
+    from sleepd.mining.signatures import signature_of
+
+    raw = "Exit code 128\nfatal: not a git repository (or any of the parent directories): .git"
+    own = "Exit code 1\nerror: options '--name-only' and '-l' cannot be used together"
+    stored = [  # (id, tool, raw, first seen, count)
+        (1, "Bash", raw, "2026-02-01", 3),
+        (2, "PowerShell", raw, "2026-01-01", 2),
+        (3, "PowerShell", own, "2026-01-03", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0012_patch_pattern_keys")
+    with engine.begin() as conn:
+        seed_events(conn, [("tool_result", r) for _, _, r, _, _ in stored])
+        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for (number, tool, r, first, count), event_id in zip(stored, ids, strict=True):
+            sig = signature_of(r, tool, None)
+            keyed_tool = "shell" if tool == "Bash" else tool  # 0012 kept PowerShell's name
+            old_key = f"{keyed_tool} | {sig.error_class or '-'} | {sig.text}"
+            _store_pattern(
+                conn,
+                {"id": number, "h": hashlib.sha256(old_key.encode()).hexdigest()[:32],
+                 "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": r,
+                 "count": count, "first": first},
+                event_id,
+            )  # fmt: skip
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT id, signature_hash, signature, count, first_seen FROM failure_patterns "
+                "ORDER BY id"
+            )
+        ).all()
+        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
+    engine.dispose()
+    assert [(r.id, r.count) for r in rows] == [(1, 5), (3, 1)]
+    assert sorted(owners) == [1, 1, 3]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature_hash == signature_of(raw, "PowerShell", None).digest
+    assert rows[1].signature == signature_of(own, "PowerShell", None).full
+    assert rows[1].signature_hash == signature_of(own, "PowerShell", None).digest
