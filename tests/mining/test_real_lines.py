@@ -847,10 +847,33 @@ def test_a_search_that_found_past_unreadable_paths_answered(
         ("ls CHANGELOG*", 1, "(eval):1: no matches found: CHANGELOG*", False),
         ("ls -la /root", 2, "ls: cannot open directory '/root': Permission denied", False),
         ("cat notes.md", 1, "cat: notes.md: No such file or directory", False),
+        # maxnoobineating e0ddd92b line 53: the same answer shown through a pager, which
+        # hid the status (is_error false); not when more than the probe ran, nor a reader
+        (
+            "ls -la /root/esp32/get-started/hello_world/build 2>&1 | head -30",
+            None,
+            "ls: cannot access '/root/esp32/get-started/hello_world/build': No such file or "
+            "directory",
+            True,
+        ),
+        (
+            "ls -la /root 2>&1 | head",
+            None,
+            "ls: cannot open directory '/root': Permission denied",
+            False,
+        ),
+        (
+            "ls x | head; cat x/a.md",
+            None,
+            "ls: cannot access 'x': No such file or directory",
+            False,
+        ),
+        ("ls x | grep y", None, "ls: cannot access 'x': No such file or directory", False),
+        ("cat notes.md | head", None, "cat: notes.md: No such file or directory", False),
     ],
 )
 def test_a_path_looked_up_that_is_not_there_is_an_answer(
-    command: str, exit_code: int, output: str, benign: bool
+    command: str, exit_code: int | None, output: str, benign: bool
 ) -> None:
     assert is_benign_exit(command, exit_code, output) is benign
 

@@ -10,7 +10,13 @@ import re
 import shlex
 
 from sleepd.mining.errors.noise import EXIT_LINE
-from sleepd.mining.errors.shell import command_family, deciding_command, last_command, shell_words
+from sleepd.mining.errors.shell import (
+    command_family,
+    deciding_command,
+    is_operator,
+    last_command,
+    shell_words,
+)
 from sleepd.mining.signatures import (
     ANSI,
     SEARCH_PROGRAMS,
@@ -105,7 +111,9 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # … node`): the only failure a lookup has is that answer
         exit_code = 1
     if exit_code is None or exit_code == 0:
-        return False
+        # a pipe hid the status: a path probe shown through a pager answers as it does alone
+        probe = _probe_through_a_pager(command)
+        return bool(probe) and _answers_with_its_status(command_family(probe), probe, 2, text)
     if _answers_with_its_status(family, final, exit_code, text):
         return True
     if exit_code != 1:
@@ -152,6 +160,30 @@ def _stopped_at_a_question(command: str) -> bool:
         for segment in segments[:-1]
         if segment
     )
+
+
+#: Programs a probe's answer is piped through to be shown, not changed: its "not there"
+#: still the answer.
+_PAGERS = frozenset({"head", "tail", "less", "more", "cat", "sort", "column"})
+
+
+def _probe_through_a_pager(command: str) -> str:
+    """`ls -la build 2>&1 | head -30`: the path probe at the head of a pipeline of pagers,
+    the pipeline the whole command ("" when it is anything else)."""
+    segments: list[list[str]] = [[]]
+    for word in shell_words(command):
+        if word == "|":
+            segments.append([])
+        elif is_operator(word):
+            return ""  # a chain or a sequence: more than the probe answers
+        else:
+            segments[-1].append(word)
+    if len(segments) < 2 or not all(segments):
+        return ""
+    families = [command_family(shlex.join(segment)) for segment in segments]
+    if families[0] not in _PATH_PROBES or not all(f in _PAGERS for f in families[1:]):
+        return ""
+    return shlex.join(segments[0])
 
 
 def _output_head(text: str) -> list[str]:

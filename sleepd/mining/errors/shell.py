@@ -102,7 +102,7 @@ def exit_hidden(call: EventView) -> bool:
     return False
 
 
-def _is_operator(word: str) -> bool:
+def is_operator(word: str) -> bool:
     """`|`, `&&`, `;` … (also glued to a closing `)`, as the lexer reads `$(…);`)."""
     return bool(re.fullmatch(r"[;&|()]+", word)) and bool(re.search(r"[;&|]", word))
 
@@ -121,10 +121,10 @@ def shell_words(command: str) -> list[str]:
 def last_command(command: str) -> str:
     """The command that sets a chain's exit status (the last of `a && b | c`)."""
     words = shell_words(command)
-    while words and _is_operator(words[-1]):
+    while words and is_operator(words[-1]):
         words.pop()
     for index in range(len(words) - 1, -1, -1):
-        if _is_operator(words[index]):
+        if is_operator(words[index]):
             words = words[index + 1 :]
             break
     return shlex.join(words)
