@@ -6142,3 +6142,31 @@ def test_claude_codes_powershell_tool_is_read_as_a_shell() -> None:
     # one failure, whichever shell tool ran it
     failed = "Exit code 128\nfatal: not a git repository (or any of the parent directories): .git"
     assert signature_of(failed, "PowerShell").digest == signature_of(failed, "Bash").digest
+
+
+def test_a_poll_answering_that_its_background_command_failed_is_its_failure() -> None:
+    # M-Thisness/M-Claude 343e3472 line 303 (set 19): `TaskOutput` of an ssh run in the
+    # background, unflagged
+    polled = (
+        "<retrieval_status>success</retrieval_status>\n\n<task_id>bdea11d</task_id>\n\n"
+        "<task_type>local_bash</task_type>\n\n<status>failed</status>\n\n<exit_code>255"
+        "</exit_code>\n\n<output>\nssh: connect to host zima.thisness.us port 22: Connection "
+        "timed out\n</output>"
+    )
+    events = [
+        _call(1, "TaskOutput", '{"task_id": "bdea11d", "block": true, "timeout": 15000}'),
+        _result(2, 1, polled),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "root"
+    # the older `BashOutput` says it the same way
+    assert is_failed_result(_result(1, 0, "<status>failed</status>\n\n<exit_code>1</exit_code>"))
+    # a task still running or done, a poll that timed out, a file that mentions the tag
+    for text in (
+        "<status>running</status>\n\n<stdout>\n> vite\n</stdout>",
+        "<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<stderr>\nUninstalled 1 "
+        "executable\n</stderr>",
+        "<retrieval_status>timeout</retrieval_status>\n\n<task_id>b1</task_id>\n\n<status>"
+        "running</status>",
+        "     1\t<job>\n     2\t  <status>failed</status>\n     3\t</job>",
+    ):
+        assert not is_failed_result(_result(1, 0, text)), text

@@ -168,6 +168,17 @@ _NOTHING_FAILED = re.compile(
 FAILURE_TAIL_LINES = 15
 
 
+#: A poll of a command run in the background (Claude Code's `BashOutput`, then
+#: `TaskOutput`) answering that it failed: "<retrieval_status>success</retrieval_status>
+#: <task_id>bdea11d</task_id> <task_type>local_bash</task_type> <status>failed</status>
+#: <exit_code>255</exit_code>". The poll went through; the command it reads did not, and
+#: this is where its failure shows (a poll that timed out, or a task still running, is no
+#: failure).
+_BACKGROUND_FAILED = re.compile(
+    r"\A(?:\s*<(retrieval_status|task_id|task_type)>[^<]*</\1>)*\s*<status>failed</status>"
+)
+
+
 def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     """The result reports a failure (of its own call or knocked on by another). With the
     call, a failure its command hid from the exit code counts too (`exit_hidden`)."""
@@ -185,6 +196,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
         or _UNAVAILABLE.match(head)
+        or _BACKGROUND_FAILED.match(head)
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
         or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
