@@ -241,6 +241,9 @@ def test_a_self_contained_new_request_after_the_agent_finished_is_a_task() -> No
 def test_what_is_typed_into_a_running_turn_steers() -> None:
     # melagiri 82_b981cea660 line 156 (queued while the agent ran)
     assert kind_of("test it out", agent_text="", queued=True) is TurnKind.STEERING
+    # a reply that opens by taking up the agent's words, then redirects how it works
+    redirect = "ok, use pnpm instead of npm for all of it from now on"
+    assert kind_of(redirect, agent_text="", queued=True) is TurnKind.STEERING
 
 
 # --- where the turn sits: after a result, a question, a plan or an open invitation ----
@@ -270,6 +273,21 @@ PLAN = (
         ("yes, Option A", OPTIONS, {}),
         # 27_8e6d172470 line 70: queued, asks for one more step
         ("should we bump it to 3.0.3?", "Let me verify it builds.", {"queued": True}),
+        # polecatspeaks/StarCar 25_071b0849bd lines 666 and 370 (set 19): queued, a reply
+        # to what the agent said that goes on with the task
+        (
+            "ok this is a good start, how sustainable and scalable is this harness?",
+            "Harness landed. Running the first sweep now.",
+            {"queued": True},
+        ),
+        (
+            "correct, I think at this stage it's a bit too much as we'll be moving fast and "
+            "breaking a lot of things. I'm ok with a delay on the user facing documentation CI "
+            "getting backed up. That documentation is vital, but it's also really needing only "
+            "to be checked at the PR stage as a gate.",
+            "Checking the user documentation next.",
+            {"queued": True},
+        ),
     ],
 )
 def test_going_on_with_the_task_is_a_follow_up_not_steering(

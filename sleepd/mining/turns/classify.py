@@ -132,6 +132,13 @@ _LEAVES = re.compile(
 )
 
 
+#: A reply that takes up what the agent just said before going on ("ok …", "correct, …").
+_GOES_ON_FROM_IT = re.compile(
+    r"^\W*(ok|okay|correct|right|exactly|yes|yeah|yep|agreed|got it|makes sense)\b[\s,.!:;-]",
+    re.IGNORECASE,
+)
+
+
 #: Openings of an answer to the agent's question or offer.
 _ANSWER = re.compile(
     r"^\W*(yes|yeah|yep|no|nope|ok|okay|sure|fine|done|option|the (first|second|third|last)|"
@@ -574,6 +581,16 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         # queued while it ran, but an extra step of the task ("run the review and …");
         # one that redirects ("use pnpm instead of npm for all of it") steers
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "adds a step"), hard=True)
+    if (
+        turn.queued
+        and words >= 5
+        and _GOES_ON_FROM_IT.match(region)
+        and not REDIRECT.search(region)
+    ):
+        # "ok this is a good start, how sustainable and scalable is this harness?",
+        # "correct, I think at this stage it's a bit too much …": typed while it ran, a
+        # reply to what the agent said that goes on with the task, not a redirect
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "replies to it"), hard=True)
     # position alone makes it steering; a redirect or a retry says so in words
     cued = bool(REDIRECT.search(region) or _RETRY.search(region))
     return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
