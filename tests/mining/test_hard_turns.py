@@ -7,10 +7,8 @@ the same budget guard `sleepd mine` puts in front of it.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
 from sleepd.store.engine import read_session
 from sleepd.store.models import Episode
 from tests.backends.fake_providers import FakeAnthropic, Reply, anthropic_message
+from tests.bench_scripts import load_bench
 
 from .builders import LATER, SessionBuilder
 
@@ -229,13 +228,7 @@ BENCH_SESSION = "ClusterCockpit__cc-backend__entire-checkpoints__52_552d244fc5_0
 
 
 def _load_bench() -> Any:
-    path = Path(__file__).resolve().parents[2] / "bench" / "mining_real.py"
-    spec = importlib.util.spec_from_file_location("mining_real_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("mining_real")
 
 
 def test_a_first_turn_goes_to_the_model_only_after_the_agents_work() -> None:

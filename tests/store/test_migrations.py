@@ -298,6 +298,23 @@ def _store_pattern(conn: Any, pattern: dict[str, Any], event_id: int) -> None:
     )
 
 
+def _upgraded_patterns(engine: Any) -> tuple[list[Any], list[int]]:
+    """Upgrade to head; the stored patterns (by id) and the pattern of each occurrence."""
+    from sqlalchemy import text
+
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT id, signature_hash, signature, tool_name, count, first_seen, last_seen "
+                "FROM failure_patterns ORDER BY id"
+            )
+        ).all()
+        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
+    engine.dispose()
+    return list(rows), owners
+
+
 @pytest.mark.both_dbs
 def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: str) -> None:
     """Patterns stored under 0010's keys for one failure run by Claude Code's Bash and by
@@ -332,16 +349,7 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
                  "count": count, "first": first},
                 event_id,
             )  # fmt: skip
-    migrate.upgrade(engine)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text(
-                "SELECT id, signature_hash, tool_name, count, first_seen, last_seen "
-                "FROM failure_patterns ORDER BY id"
-            )
-        ).all()
-        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
-    engine.dispose()
+    rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.tool_name, r.count) for r in rows] == [(1, "shell_command", 7), (4, "Read", 1)]
     assert str(rows[0].first_seen).startswith("2026-01-01")
     assert str(rows[0].last_seen).startswith("2026-03-01")
@@ -386,13 +394,7 @@ def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str
                  "klass": klass, "raw": raw, "count": count, "first": first},
                 event_id,
             )  # fmt: skip
-    migrate.upgrade(engine)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT id, signature_hash, signature, count FROM failure_patterns ORDER BY id")
-        ).all()
-        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
-    engine.dispose()
+    rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in rows] == [(1, 15), (3, 2)]
     assert sorted(owners) == [1, 1, 3]
     assert rows[0].signature == "apply_patch | - | Failed to find expected lines in <path>:"
@@ -438,16 +440,7 @@ def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash
                  "count": count, "first": first},
                 event_id,
             )  # fmt: skip
-    migrate.upgrade(engine)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text(
-                "SELECT id, signature_hash, signature, count, first_seen FROM failure_patterns "
-                "ORDER BY id"
-            )
-        ).all()
-        owners = [p for (p,) in conn.execute(text("SELECT pattern_id FROM pattern_occurrences"))]
-    engine.dispose()
+    rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in rows] == [(1, 5), (3, 1)]
     assert sorted(owners) == [1, 1, 3]
     assert str(rows[0].first_seen).startswith("2026-01-01")
