@@ -16,6 +16,8 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   the hard turns, as `sleepd mine` does with `mining.model_assisted` on, and the figures
   are its;
 * episode outcomes (new_task turns): accuracy and the `unknown` rate;
+* replay tasks: how many were mined and how many open with a request a person labelled
+  `new_task` (a task is a self-contained request, never a bare follow-up);
 * tool errors: root / knock_on / benign accuracy, the results read as errors that no
   label marks (every error-like result is labelled, so each is a false alarm; listed by
   `--mistakes` for the tuning set), and the precision of the top-10 failure patterns
@@ -65,6 +67,7 @@ from sleepd.store.models import (  # noqa: E402
     Episode,
     Event,
     PatternOccurrence,
+    Task,
     TaskCluster,
     TranscriptFile,
 )
@@ -208,6 +211,8 @@ class Predictions:
     projects: dict[tuple[str, int], str] = field(default_factory=dict)
     #: the clusters that count as recurring (`sleepd tasks list`'s "recurring")
     recurring: set[int] = field(default_factory=set)
+    #: (transcript, line) of the request each mined replay task opens with
+    tasks: set[tuple[str, int]] = field(default_factory=set)
 
 
 def predict(
@@ -248,6 +253,13 @@ def predict(
             hard_ids: set[int] = set()
             outcome_at: dict[int, str] = {}
             cluster_at: dict[int, tuple[int, str]] = {}
+            task_at = set(
+                db.scalars(
+                    select(Episode.intent_event_id)
+                    .join(Task, Task.episode_id == Episode.id)
+                    .where(Task.origin == "mined")
+                )
+            )
             pred.recurring = {
                 c.id for c in db.scalars(select(TaskCluster)) if is_recurring(c, cfg.mining)
             }
@@ -302,6 +314,8 @@ def predict(
                     pred.outcomes[key] = outcome_at[event.id]
                 if event.id in cluster_at:
                     pred.clusters[key], pred.projects[key] = cluster_at[event.id]
+                if event.id in task_at:
+                    pred.tasks.add(key)
                 sessions[event.session_id].append(_view(event))
             call_key: dict[int, tuple[str, str]] = {}
             for stored in sessions.values():
@@ -435,6 +449,19 @@ def report(
     wrong = Counter((g, p) for g, p in outcomes if g != p)
     if wrong:
         print("outcome confusions: " + ", ".join(f"{g}->{p} x{n}" for (g, p), n in wrong.items()))
+    kinds = {(lab.transcript, int(t["line"])): t["kind"] for lab in labels for t in lab.turns}
+    opened = Counter(kinds.get(key, "no labelled turn") for key in pred.tasks if key[0] in files)
+    print(
+        f"replay tasks mined: {sum(opened.values())}, opening with a labelled new request: "
+        f"{opened['new_task']}"
+        + (
+            " (the others: "
+            + ", ".join(f"{k} x{n}" for k, n in opened.most_common() if k != "new_task")
+            + ")"
+            if sum(opened.values()) > opened["new_task"]
+            else ""
+        )
+    )
     gold_errors = {
         (lab.transcript, str(e["call_id"])): e["kind"] for lab in labels for e in lab.tool_errors
     }
