@@ -165,11 +165,15 @@ def _stopped_at_a_question(command: str) -> bool:
 #: Programs a probe's answer is piped through to be shown, not changed: its "not there"
 #: still the answer.
 _PAGERS = frozenset({"head", "tail", "less", "more", "cat", "sort", "column"})
+#: Longer than any probe and its pagers.
+_PROBE_PIPELINE_CHARS = 2000
 
 
 def _probe_through_a_pager(command: str) -> str:
     """`ls -la build 2>&1 | head -30`: the path probe at the head of a pipeline of pagers,
     the pipeline the whole command ("" when it is anything else)."""
+    if len(command) > _PROBE_PIPELINE_CHARS:
+        return ""  # a script, not a probe: not worth splitting into words
     segments: list[list[str]] = [[]]
     for word in shell_words(command):
         if word == "|":
