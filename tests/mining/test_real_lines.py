@@ -185,10 +185,28 @@ def test_plain_verdicts_are_approvals(text: str) -> None:
         "Oh no, we lost the session navigation section from the combined transcript somehow :(",
         # ef958aa1 line 117
         "Well, the subagents seem to be either stuck or done... can you check?",
+        # jcleira/entire-local f9_85592be1d6 lines 38 and 21 (set 20): "it don't work" as
+        # people type it in a hurry or in a second language, "doesn't look well"
+        "I mean, it just don't work I see all the markdown",
+        "it doesn't look well: --- [pasted TUI screen]",
+        # jcleira 90_fd1086eb5d line 236: a state said with an intensifier
+        "that doesn look like my terminal the fonts are really off there",
     ],
 )
 def test_failure_reports_are_corrections(text: str) -> None:
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't work on the tests yet, just read them",  # a prohibition, not a report
+        "this is really good, thanks",
+        "it looks fine to me now",
+    ],
+)
+def test_what_reads_like_those_reports_but_is_none(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
 
 
 def test_a_hypothetical_is_not_a_failure_report() -> None:

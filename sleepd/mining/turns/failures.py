@@ -250,7 +250,10 @@ _FAILURE_REPORT = re.compile(
     r"(?<!must )(?<!why )(?<!please )(?<!do )(?<!to )not|never|no longer|still not|still doesn'?t)"
     # "the links dont work": a plural subject, not a prohibition ("don't run the tests")
     r"|\b(they|these|those|\w\w+s|made|did|added|changed|applied|wrote|suggested)\s+"
-    r"(don'?t|do not))\s+"
+    r"(don'?t|do not)"
+    # ("I mean, it just don't work": "it" with "don't", as people write it in a hurry or in
+    # a second language; not "don't work on it", a prohibition)
+    r"|\b(it|this|that)\s+(just\s+|still\s+|really\s+)?(don'?t|dont|do not))\s+"
     r"(even |really |actually |(seems?|appears?) to (be )?|always |properly |correctly )?"
     # ("you've not worked on this project yet" says what the agent has not done before)
     r"(work|works|working|worked(?! on\b)|write|written|save|saved|saving|load|loads|loading|"
@@ -259,7 +262,8 @@ _FAILURE_REPORT = re.compile(
     r"rendering|rendered|change|changed|update|updated|updating|run|runs|running|start|starts|"
     r"started|open|opens|compile|compiles|build|builds|pass|passes|passing|happen|happens|"
     r"happening|exist|exists|respond|responds|move|moves|play|plays|playing|fix|fixed|look right|"
-    r"look correct|look good|match|matches|find|found|create|created|install|installed|connect|"
+    r"look correct|look good|look well|look ok|look okay|look fine|match|matches|find|found|"
+    r"create|created|install|installed|connect|"
     # ("i do not see why you decided …" asks for the agent's reasons, sees nothing missing)
     r"connects|connected|stop|stops|get called|trigger|triggered|fire|fires|respect|use|used|"
     r"see(?:ing)?(?! (why|how|when|whether|the (point|need|reason))\b)|"
@@ -312,7 +316,8 @@ _FAILURE_REPORT = re.compile(
     # missing")
     r"|(?<!\bwhat )(?<!something that )(?<!anything that )"
     r"\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
-    r"(still\s+)?(empty|blank|missing|"
+    r"(still\s+)?(really\s+|very\s+|way\s+|totally\s+|completely\s+|all\s+)?"
+    r"(empty|blank|missing|"
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
     r"invisible|hidden|duplicated|not there|offline|unreachable|unresponsive|not responding)\b"
     r"|\b(is|are|was|were|still)\s+still\s+(unstable|flaky|failing|crashing|there|present|"
