@@ -13,8 +13,9 @@ labels), groups the files by their source owner (the first `__` part of the flat
 name, which is the origin repository's owner in SOURCES.md), and draws owners round-robin,
 one file per owner per round, at most two per owner, until the sample is full.
 
-Without `--sample` it compares, for every file in `labels_second/`, the second labels with
-the first ones in `labels/` (LABELS.md, "Agreement between two labellers"):
+Without `--sample` it compares, for every file in `labels_second/` (or the folder `--second`
+names: `labels_second_batches/<batch>`, a whole blind batch labelled twice), the second labels
+with the first ones in `labels/` (LABELS.md, "Agreement between two labellers"):
 
 * typed turns matched by (transcript, line): raw agreement, Cohen's kappa, the macro-F1 of
   the second labeller scored against the first (bench/mining_real.py's definition over the
@@ -129,12 +130,12 @@ def read_labelling(path: Path) -> Labelling:
     )
 
 
-def paired(fixtures: Path) -> list[tuple[Labelling, Labelling]]:
+def paired(fixtures: Path, second_folder: str = SECOND) -> list[tuple[Labelling, Labelling]]:
     """(first, second) for every transcript the second labeller labelled."""
     out = []
-    for path in sorted((fixtures / SECOND).glob("*/*.toml")):
+    for path in sorted((fixtures / second_folder).glob("*/*.toml")):
         second = read_labelling(path)
-        first_path = fixtures / "labels" / path.relative_to(fixtures / SECOND)
+        first_path = fixtures / "labels" / path.relative_to(fixtures / second_folder)
         out.append((read_labelling(first_path), second))
     return out
 
@@ -253,7 +254,9 @@ def _share(pairs: list[tuple[str, str]]) -> float:
     return sum(1 for a, b in pairs if a == b) / len(pairs) if pairs else float("nan")
 
 
-def rules_against_each(fixtures: Path, transcripts: set[str]) -> dict[str, dict[str, float]]:
+def rules_against_each(
+    fixtures: Path, transcripts: set[str], second_folder: str = SECOND
+) -> dict[str, dict[str, float]]:
     """The rules' figures on the sampled files, scored against each labeller's labels."""
     import contextlib
     import io
@@ -273,7 +276,7 @@ def rules_against_each(fixtures: Path, transcripts: set[str]) -> dict[str, dict[
     with contextlib.redirect_stdout(io.StringIO()):
         pred = mr.predict(fixtures, skip)
     out = {}
-    for who, folder in (("first", "labels"), ("second", SECOND)):
+    for who, folder in (("first", "labels"), ("second", second_folder)):
         labels = []
         for path in sorted((fixtures / folder).glob("*/*.toml")):
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -388,19 +391,26 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=SAMPLE_SIZE, help="files to draw with --sample")
     parser.add_argument("--no-rules", action="store_true", help="skip mining the sampled files")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--second",
+        default=SECOND,
+        help="the folder of second labels, under the fixtures (a whole batch labelled twice: "
+        "labels_second_batches/<batch>)",
+    )
     args = parser.parse_args()
     if args.sample:
         for name in draw_sample(args.fixtures, size=args.size):
             print(name)
         return
-    pairs = paired(args.fixtures)
+    pairs = paired(args.fixtures, args.second)
     if not pairs:
-        raise SystemExit(f"no second labels under {args.fixtures / SECOND}")
+        raise SystemExit(f"no second labels under {args.fixtures / args.second}")
     agr = compare(pairs)
     figs = figures(agr)
     rules = None
     if not args.no_rules:
-        rules = rules_against_each(args.fixtures, {second.transcript for _, second in pairs})
+        transcripts = {second.transcript for _, second in pairs}
+        rules = rules_against_each(args.fixtures, transcripts, args.second)
     if args.json:
         print(json.dumps({**figs, "rules": rules}, indent=2))
     else:
