@@ -6206,3 +6206,38 @@ def test_a_poll_answering_that_its_background_command_failed_is_its_failure() ->
         "     1\t<job>\n     2\t  <status>failed</status>\n     3\t</job>",
     ):
         assert not is_failed_result(_result(1, 0, text)), text
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "output", "benign"),
+    [
+        # alexinslc/rekap 16_46c831b166 line 130 (held-out set 21): `gh pr checks` while
+        # the checks run, its documented exit 8 ("Checks pending")
+        (
+            "gh pr checks 112 2>&1",
+            8,
+            "Exit code 8\nSocket Security: Project Report\tpending\t0\thttps://socket.dev\t\n"
+            "Test\tpending\t0\thttps://github.com/alexinslc/rekap/actions/runs/24298678461",
+            True,
+        ),
+        ("gh pr checks 112", 1, "Exit code 1\nTest\tfail\t0\thttps://example.com/run/1", False),
+        ("gh run view 1", 8, "Exit code 8\nsomething", False),
+        # rekap 16_46c831b166 line 86: `gofmt -d`, which since Go 1.26 exits 1 when it
+        # prints a difference
+        (
+            "gofmt -s -d internal/collectors/uptime_test.go",
+            1,
+            "Exit code 1\ndiff internal/collectors/uptime_test.go.orig "
+            "internal/collectors/uptime_test.go\n--- internal/collectors/uptime_test.go.orig\n"
+            '+++ internal/collectors/uptime_test.go\n@@ -43,8 +43,8 @@\n-\t\t\tname: "a",\n'
+            '+\t\t\tname:     "a",',
+            True,
+        ),
+        ("gofmt -d bad.go", 1, "Exit code 1\nbad.go:3:1: expected declaration, found x", False),
+        ("gofmt -l .", 1, "Exit code 1\na.go", False),
+    ],
+)
+def test_a_status_that_answers_the_question_asked(
+    command: str, exit_code: int, output: str, benign: bool
+) -> None:
+    assert is_benign_exit(command, exit_code, output) is benign

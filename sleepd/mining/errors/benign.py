@@ -126,6 +126,11 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
     beyond_lookups = [ln for ln in head if not _LOOKUP_MISS.match(ln)]
     if not beyond_lookups and "&&" in command and _stopped_at_a_question(command):
         return True
+    if family == "gofmt" and "-d" in shell_words(final):
+        # `gofmt -d` exits 1 when it prints a difference (since Go 1.26), as diff does; its
+        # output then opens with the diff's own "diff a.go.orig a.go" line
+        head = _output_head(text)
+        return bool(head) and head[0].startswith("diff ")
     if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
         return False
     if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
@@ -226,13 +231,17 @@ _GLOB_UNMATCHED = re.compile(r"\bno matches found\b|\bbad pattern\b")
 
 #: `systemctl` asked about a unit: exit 3 is "not running", 1 "not enabled" / "not failed".
 _SYSTEMCTL_QUESTION = re.compile(r"\bsystemctl\b.*\s(status|is-active|is-enabled|is-failed)\b")
+#: `gh pr checks` asked how a pull request's checks stand: exit 8 is its documented "checks
+#: pending" ("Additional exit codes: 8: Checks pending"), an answer, not a failure.
+_GH_CHECKS_QUESTION = re.compile(r"\bgh\s+pr\s+checks\b")
 
 
 def _answers_with_its_status(family: str, final: str, exit_code: int, text: str) -> bool:
     """A question whose exit status is the answer beyond exit 1: a path looked up (`ls
     .specify/templates/commands`, `ls Dockerfile* 2>/dev/null`: exit 1 or 2, "none there",
-    whether its errors were silenced or it says only that the path is not there), and
-    `systemctl status` of a unit that is not running (exit 3)."""
+    whether its errors were silenced or it says only that the path is not there),
+    `systemctl status` of a unit that is not running (exit 3), and `gh pr checks` while
+    checks are pending (exit 8)."""
     if family in _PATH_PROBES and exit_code in (1, 2):
         # (zsh's own "no matches found" for the glob is no answer: the probe never ran)
         head = _output_head(text)
@@ -244,6 +253,8 @@ def _answers_with_its_status(family: str, final: str, exit_code: int, text: str)
         )
     if family in _TREE_SEARCHES and exit_code in (1, 2):
         return _found_past_unreadable_paths(family, text)
+    if family == "gh" and exit_code == 8:
+        return bool(_GH_CHECKS_QUESTION.search(final))
     return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))
 
 
