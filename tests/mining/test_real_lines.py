@@ -6241,3 +6241,17 @@ def test_a_status_that_answers_the_question_asked(
     command: str, exit_code: int, output: str, benign: bool
 ) -> None:
     assert is_benign_exit(command, exit_code, output) is benign
+
+
+def test_a_fetch_whose_model_refused_the_page_as_too_long_failed() -> None:
+    # isaacmorgado/claude-sovereign 0ca5dba1 line 67 (held-out set 22): WebFetch of a
+    # 1.4 MB page, unflagged, its whole answer the model's refusal
+    events = [
+        _call(1, "WebFetch", '{"url": "https://developer.adobe.com/premiere-pro/uxp/", '
+              '"prompt": "Show the methods available on the Project class"}'),
+        _result(2, 1, "Prompt is too long"),
+    ]  # fmt: skip
+    assert judge_errors(events).verdicts[2].kind == "root"
+    # the words inside an answer are not that refusal
+    page = "The API returns 413 when the prompt is too long; trim the input first."
+    assert not is_failed_result(_result(1, 0, page))

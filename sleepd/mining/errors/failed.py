@@ -73,6 +73,12 @@ _UNAVAILABLE = re.compile(
 )
 
 
+#: A tool that runs a model of its own over what it fetched (Claude Code's WebFetch) and got
+#: the model's refusal of an input too large, as its whole answer, unflagged: the agent
+#: learned nothing from the call.
+_MODEL_INPUT_TOO_LONG = re.compile(r"\A\s*prompt is too long\.?\s*\Z", re.IGNORECASE)
+
+
 #: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
 #: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the
 #: output; a program refusing its arguments ("grep: invalid option -- P", a click or typer
@@ -197,6 +203,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _WARNING_ONLY.match(head)
         or _UNAVAILABLE.match(head)
         or _BACKGROUND_FAILED.match(head)
+        or _MODEL_INPUT_TOO_LONG.match(head)
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
         or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
