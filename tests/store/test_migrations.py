@@ -277,25 +277,34 @@ def test_0010_merges_the_patterns_of_one_failure_and_keys_them_as_mining_does(
         assert patterns[owner].signature_hash == signature_of(raw, tool, code).digest, raw
 
 
-def _store_pattern(conn: Any, pattern: dict[str, Any], event_id: int) -> None:
-    """A failure pattern as an older revision stored it, with one occurrence."""
+def _store_patterns(conn: Any, patterns: list[dict[str, Any]]) -> None:
+    """Failure patterns as an older revision stored them, each with one occurrence (a
+    tool result of its `raw` output): `key` is the string that revision hashed into the
+    pattern's key; `id`, `s` (signature), `tool`, `klass`, `raw`, `count` and `first` are
+    stored as they are."""
+    import hashlib
+
     from sqlalchemy import text
 
-    conn.execute(
-        text(
-            "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
-            "error_class, example, count, first_seen, last_seen) VALUES "
-            "(:id, :h, :s, :tool, :klass, :raw, :count, :first, :first)"
-        ),
-        pattern,
-    )
-    conn.execute(
-        text(
-            "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
-            "VALUES (:p, :e, '/w')"
-        ),
-        {"p": pattern["id"], "e": event_id},
-    )
+    seed_events(conn, [("tool_result", pattern["raw"]) for pattern in patterns])
+    ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+    for pattern, event_id in zip(patterns, ids, strict=True):
+        digest = hashlib.sha256(pattern["key"].encode()).hexdigest()[:32]
+        conn.execute(
+            text(
+                "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                "error_class, example, count, first_seen, last_seen) VALUES "
+                "(:id, :h, :s, :tool, :klass, :raw, :count, :first, :first)"
+            ),
+            {**pattern, "h": digest},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                "VALUES (:p, :e, '/w')"
+            ),
+            {"p": pattern["id"], "e": event_id},
+        )
 
 
 def _upgraded_patterns(engine: Any) -> tuple[list[Any], list[int]]:
@@ -321,9 +330,6 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
     two Codex versions' shell tools, once with its exit code hidden, become one pattern
     with every occurrence and the first one's tool name; a pattern of another tool with
     the same words stays apart; every key is the one mining gives now."""
-    import hashlib
-
-    from sqlalchemy import text
 
     from sleepd.mining.signatures import signature_of
 
@@ -336,19 +342,15 @@ def test_0011_merges_a_failure_stored_under_each_shell_tools_name(empty_db_url: 
     ]
     engine = make_engine(empty_db_url)
     migrate.upgrade(engine, "0010_pattern_keys")
+    sigs = [signature_of(raw, tool, code) for _, tool, code, _, _ in stored]
     with engine.begin() as conn:
-        seed_events(conn, [("tool_result", raw)] * len(stored))
-        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
-        for (number, tool, code, first, count), event_id in zip(stored, ids, strict=True):
-            sig = signature_of(raw, tool, code)
-            old_key = f"{tool} | {sig.error_class or '-'} | {sig.text}"  # 0010's key
-            _store_pattern(
-                conn,
-                {"id": number, "h": hashlib.sha256(old_key.encode()).hexdigest()[:32],
-                 "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": raw,
-                 "count": count, "first": first},
-                event_id,
-            )  # fmt: skip
+        _store_patterns(
+            conn,
+            [{"id": number, "key": f"{tool} | {sig.error_class or '-'} | {sig.text}",  # 0010's
+              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": raw,
+              "count": count, "first": first}
+             for (number, tool, _, first, count), sig in zip(stored, sigs, strict=True)],
+        )  # fmt: skip
     rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.tool_name, r.count) for r in rows] == [(1, "shell_command", 7), (4, "Read", 1)]
     assert str(rows[0].first_seen).startswith("2026-01-01")
@@ -364,9 +366,6 @@ def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str
     worded by Codex's own tool and by the shell that ran patches before it, become one
     pattern, re-signed without the wording; another failure opening with "error:" stays as
     it was; every key is the one mining gives now."""
-    import hashlib
-
-    from sqlalchemy import text
 
     from sleepd.mining.signatures import signature_of
 
@@ -381,19 +380,15 @@ def test_0012_merges_a_failed_patch_under_either_codex_wording(empty_db_url: str
     ]  # fmt: skip
     engine = make_engine(empty_db_url)
     migrate.upgrade(engine, "0011_shell_pattern_keys")
+    klasses = [signature_of(raw, "apply_patch", code).error_class for _, raw, code, *_ in stored]
     with engine.begin() as conn:
-        seed_events(conn, [("tool_result", raw) for _, raw, *_ in stored])
-        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
-        for (number, raw, code, old, first, count), event_id in zip(stored, ids, strict=True):
-            klass = signature_of(raw, "apply_patch", code).error_class
-            key = f"apply_patch | {'-' if number != 3 else klass or '-'} | {old}"
-            _store_pattern(
-                conn,
-                {"id": number, "h": hashlib.sha256(key.encode()).hexdigest()[:32],
-                 "s": f"apply_patch | {klass or '-'} | {old}", "tool": "apply_patch",
-                 "klass": klass, "raw": raw, "count": count, "first": first},
-                event_id,
-            )  # fmt: skip
+        _store_patterns(
+            conn,
+            [{"id": number, "key": f"apply_patch | {'-' if number != 3 else klass or '-'} | {old}",
+              "s": f"apply_patch | {klass or '-'} | {old}", "tool": "apply_patch",
+              "klass": klass, "raw": raw, "count": count, "first": first}
+             for (number, raw, _, old, first, count), klass in zip(stored, klasses, strict=True)],
+        )  # fmt: skip
     rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in rows] == [(1, 15), (3, 2)]
     assert sorted(owners) == [1, 1, 3]
@@ -411,9 +406,6 @@ def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash
     """Patterns stored under 0012's keys for one failure run through Claude Code's Bash
     and through its PowerShell tool become one pattern; a PowerShell failure of its own
     is re-keyed, its signature kept; every key is the one mining gives now."""
-    import hashlib
-
-    from sqlalchemy import text
 
     from sleepd.mining.signatures import signature_of
 
@@ -426,20 +418,17 @@ def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash
     ]
     engine = make_engine(empty_db_url)
     migrate.upgrade(engine, "0012_patch_pattern_keys")
+    sigs = [signature_of(r, tool, None) for _, tool, r, _, _ in stored]
+    keyed_as = {"Bash": "shell"}  # 0012 keyed Bash as "shell", PowerShell by its own name
     with engine.begin() as conn:
-        seed_events(conn, [("tool_result", r) for _, _, r, _, _ in stored])
-        ids = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
-        for (number, tool, r, first, count), event_id in zip(stored, ids, strict=True):
-            sig = signature_of(r, tool, None)
-            keyed_tool = "shell" if tool == "Bash" else tool  # 0012 kept PowerShell's name
-            old_key = f"{keyed_tool} | {sig.error_class or '-'} | {sig.text}"
-            _store_pattern(
-                conn,
-                {"id": number, "h": hashlib.sha256(old_key.encode()).hexdigest()[:32],
-                 "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": r,
-                 "count": count, "first": first},
-                event_id,
-            )  # fmt: skip
+        _store_patterns(
+            conn,
+            [{"id": number,
+              "key": f"{keyed_as.get(tool, tool)} | {sig.error_class or '-'} | {sig.text}",
+              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": r,
+              "count": count, "first": first}
+             for (number, tool, r, first, count), sig in zip(stored, sigs, strict=True)],
+        )  # fmt: skip
     rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in rows] == [(1, 5), (3, 1)]
     assert sorted(owners) == [1, 1, 3]
