@@ -29,9 +29,28 @@ _DONE_CLAIM = re.compile(
     r"committed|pushed|deployed)\b"
     r"|^[^\w\n]*(done|all done|finished|complete|fixed|implemented|updated|released|published|"
     r"deployed|merged|pushed|committed|shipped|created|added|removed|renamed|wrote|refactored|"
-    r"replaced|installed|configured|changed|modified|deleted|restored|converted|migrated)\b"
+    r"replaced|installed|configured|changed|modified|deleted|restored|converted|migrated|"
+    r"re(created|wrote|worked|built|generated|verted|based|organized|structured)|simplified|"
+    r"extracted|bumped|moved|cleaned up|tightened|enabled|disabled|applied|documented|switched|"
+    r"upgraded|generated|initialized|synced|tagged)\b"
     r"|\bsuccessfully\b|\bsummary\b|✅|\bshould now\b"
     r"|\bnow (works|shows|displays|uses|handles|has|supports|correctly)\b"
+    # what the changed code now does, an adverb allowed ("The idle+down case now
+    # explicitly returns `down`", "Headings now render as styled text")
+    r"|\b(now|no longer)\s+(\w+ly\s+)?(returns?|renders?|reads?|writes?|runs?|builds?|loads?|"
+    r"sends?|logs?|checks?|skips?|points?|includes?|matches|respects?|detects?|validates?|"
+    r"accepts?|rejects?|fires?|triggers?|appears?|calls?|falls? back|waits?|opens?|starts?|"
+    r"shows up|works?)\b"
+    # the checks the agent ran came back clean ("The build passes", "lint and tests pass")
+    r"|\b(the )?(build|builds|lint|linters?|ci|typecheck|type check|tests?)( and \w+)? "
+    r"(now )?(passes|pass|passed|succeeds|succeeded|is green|are green)\b"
+    # a short verdict on the whole ("All committed.", "everything pushed", "The release is
+    # live"), and a thing named, then what was done to it ("PR created: https://…")
+    r"|\b(all|everything( is)?)\s+(committed|pushed|merged|synced|deployed|in place|set)\b"
+    r"|\b(is|are) (now )?live\b"
+    # (not a plan's "Files to be created:", "What gets pushed:")
+    r"|^[^\w\n]*(\S+\s+){1,3}(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )"
+    r"(created|merged|opened|pushed|deployed|committed|published|released|filed|tagged)\s*[:.!]"
     r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
     r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"
     # the same claim in the other languages agents answer in: "已生成…", "修正しました",
@@ -46,12 +65,20 @@ _DONE_CLAIM = re.compile(
     r"|(コミット|已提交|提交了|커밋|\bcommitted\b|\bcommit\b(?=\s*[:：]))[^\n]{0,30}?"
     r"(\n\s*[-*•]?\s*)?`?\b[0-9a-f]{7,12}\b"
     r"|(完成|修正|追加|作成|更新|実装|削除|変更|対応)(しました|済み)|完了しました"
+    # "完了です。", "… と正しく表示されるようになりました" (it now shows … correctly)
+    r"|完了(です|。|！|!)|ようになりました"
     r"|(완료|추가|수정|생성|변경|구현|삭제|반영)(했습니다|하였습니다|됐습니다|되었습니다)"
+    # the bare noun after what was done ("PR #235 머지 완료.", "auto-merge 활성화 완료 —")
+    r"|\S\s*완료(됨|입니다)?(?=\s*([.!—:\-]|$))"
     r"|\b(he|hemos) (añadido|actualizado|corregido|creado|implementado|cambiado|eliminado)\b"
     r"|\b(adicionei|atualizei|corrigi|criei|implementei|alterei|removi|ajustei)\b"
     r"|\bj'ai (ajouté|mis à jour|corrigé|créé|implémenté|modifié|supprimé)\b"
     r"|\b(ich habe|habe)\b[^.\n]{0,60}\b(hinzugefügt|aktualisiert|behoben|erstellt|"
     r"implementiert|geändert|entfernt)\b"
+    # the German report in participles ("Problem behoben", "**Fix:** Pfad korrigiert in …"),
+    # not what is still to be done ("muss noch korrigiert werden")
+    r"|(?<!nicht )(?<!noch )\b(behoben|korrigiert|umgesetzt|angepasst)\b(?!\s+(werden|wird|"
+    r"worden|müssen|muss|sollte|soll))"
     r"|\bготово\b|\bя (добавил|обновил|исправил|создал|реализовал|изменил|удалил)\b"
     # "successfully" and the passive report ("Archivo creado exitosamente", "Mejoras
     # aplicadas con éxito", "se ha actualizado …", "foi criado", "a été ajouté", "wurde
