@@ -2307,6 +2307,52 @@ def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "agent",
+    [
+        # the tuning set's reports, each read as no done claim before: what the changed code
+        # now does, an adverb between (ClusterCockpit/cc-backend)
+        "The idle+down case now explicitly returns `down` before the individual `idle` check "
+        "fires.",
+        # a thing named, then what was done to it (FSM1/cipher-box)
+        "PR created: https://github.com/FSM1/cipher-box/pull/178",
+        # a short verdict on the whole (apanloco/random; punt-labs)
+        "All committed. You're ready to push to GitHub and connect it to Render.",
+        "Beads synced, everything pushed. The release is live.",
+        # the checks came back clean (entireio/cli)
+        "`Contains ##: false` — the `#` markers are gone. Headings now render as styled text "
+        "without raw markdown syntax. The build passes and markdown rendering is clean.",
+        # a participle opening the report (a Codex session of the set)
+        "Recreated `docs/architecture/CORE_RUNTIME_ARCHITECTURE.md`. If you want any edits or "
+        "a tighter version, say the word.",
+        # Korean's bare noun, Japanese "done." and "it now shows", German participles
+        "PR #235 머지 완료. `release/v0.16.0` 브랜치 삭제됨, 로컬은 fast-forward로 `main`에 반영.",
+        "完了です。\n\n- **gitleaks**: Passed -- コミット時にシークレットの漏洩を検知",
+        "pydantic の license が `MIT` と正しく表示されるようになりました。",
+        "## Problem behoben\n\n**Fix:** Pfad korrigiert in `~/.claude/settings.json`",
+    ],
+)
+def test_a_done_claim_in_the_words_agents_report_with_is_one(agent: str) -> None:
+    assert agent_claims_done(agent)
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # a plan's headings, a failure the agent reports, work still to do
+        "Files to be created:\n- `sleepd/a.py`\n- `tests/test_a.py`",
+        "What gets pushed:\n- `main`",
+        "The build still fails on the linker step.",
+        "The tests now fail with a timeout in the parser.",
+        "Der Fehler muss noch korrigiert werden.",
+        "작업 완료 후 알려드리겠습니다.",
+        "Next, I need to check the config loader.",
+    ],
+)
+def test_a_plan_or_a_failure_near_those_words_is_no_done_claim(agent: str) -> None:
+    assert not agent_claims_done(agent)
+
+
+@pytest.mark.parametrize(
     "text", ["konnnitiha", "konnichiwa", "こんにちは", "你好", "안녕하세요", "Привет!", "oi"]
 )
 def test_a_greeting_in_another_language_is_housekeeping(text: str) -> None:
@@ -3224,6 +3270,56 @@ def test_a_result_the_person_cannot_reach_is_a_correction(text: str) -> None:
 def test_a_failure_the_person_met_is_a_correction(text: str) -> None:
     done = "Done: formatting is fixed and the styles page lets you manage your styles."
     assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # the tuning set's failure reports read as follow-ups before: what the person saw on
+        # trying the work (entireio/cli, after the agent's steps to open the GIF) is no
+        # hypothesis, though it opens with "when"
+        (
+            "when I do that it opens and stay on the first frame",
+            "VHS doesn't have a preview mode — it just renders the output file. After `make "
+            "demo`, open the GIF:\n\n```\nopen demo.gif\n```",
+        ),
+        ("when I click save, nothing happens", "The save button now posts the form."),
+        # a result other than the one expected (reality2-roycdavies/cosmic-bing-wallpaper)
+        (
+            "better.  It results in a different icon than if installed as AppImage",
+            "Fixed and pushed. Now `just install-local` should work.",
+        ),
+        ("the page is stuck on the loading spinner", "The dashboard now loads the runs."),
+        # exasperation at what the agent keeps missing (a Claude Code session of the set)
+        (
+            "why can you not keep track of the locaiotn for more than /clear ",
+            "COMPLETED: No .planning directory - run /gsd:new-project first",
+        ),
+        ("Why do you keep adding comments to every line?", "I've added the parser."),
+        # content that does not belong in the result (cosmic-bing-wallpaper)
+        (
+            "Also, in the release, it talks about the shell script for downloading the bing "
+            "image, but this is not relevant for the AppImage release.",
+            "The release notes update was made directly on GitHub (via `gh release edit`).",
+        ),
+    ],
+)
+def test_what_the_person_saw_on_trying_the_work_is_a_correction(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "use a different font than Arial for the headings",
+        "commit and stay on the same branch",
+        "when I run it, print the version first",
+        "why can't you just use pnpm?",
+        "make sure the changelog is relevant to users",
+    ],
+)
+def test_requests_near_those_words_are_no_corrections(text: str) -> None:
+    assert kind_of(text, agent_text="Fixed and pushed.") is not TurnKind.CORRECTION
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,8 @@ _OPINION = re.compile(
 #: A suggestion or question with a negated verb ("can we not build blog posts based on
 #: related learnings", "why don't we …") proposes something; it reports no failure.
 _SUGGESTION = re.compile(
-    r"\b(can|could|should|shall|would|why|couldn'?t|can'?t|shouldn'?t|wouldn'?t)\s+(we|you|i|it)"
-    r"\s+not\b|\bwhy (don'?t|not)\b",
+    r"(?<!\bwhy )\b(can|could|should|shall|would|why|couldn'?t|can'?t|shouldn'?t|wouldn'?t)\s+"
+    r"(we|you|i|it)\s+not\b|\bwhy (don'?t|not)\b",
     re.IGNORECASE,
 )
 
@@ -85,7 +85,12 @@ _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|befo
 
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
-    r"\b(if|when|whenever|in case|what if|whether|unless|so that|otherwise|or else|"
+    # (what the person saw on trying the work is no hypothesis: "when I do that it opens and
+    # stay on the first frame", "when I click save, nothing happens")
+    r"\b(if|(?!when(ever)? i (just |then )?(do|did|run|ran|try|tried|click|clicked|open|opened|"
+    r"press|pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|"
+    r"typed|go|went|install|installed|build|built|test|tested)\b)(when|whenever)|in case|what if|"
+    r"whether|unless|so that|otherwise|or else|"
     # a requirement set, no report ("make sure the debug panel is not visible in production")
     r"make sure|ensure|verify that|check that)\b[^.?!,;\n]*"
     # a warned consequence ("…, or the test will not work") is as hypothetical as an "if"

@@ -518,6 +518,22 @@ _FAILURE_REPORT = re.compile(
     # an error message's own opening, pasted or retyped ("Cannot apply unknown utility
     # class `border-primary-400/40`", "Failed to compile")
     r"|^\W*(cannot|could not|couldn'?t|unable to|failed to)\s+\w+"
+    # a result other than the one expected ("It results in a different icon than if installed
+    # as AppImage"), a screen that will not move on ("it opens and stay on the first frame")
+    # (a subject, so that a request is not read: "use a different font than Arial", "commit
+    # and stay on the same branch")
+    r"|\b(it|this|that|they|which|the \w+)\s+(now\s+|still\s+)?(results? in|gives|shows|produces|"
+    r"creates|ends up with|uses|gets|returns|displays)\s+(a |an )?different\s+(\w+\s+){0,2}"
+    r"(than|from)\b"
+    r"|\b(it|this|that|they|which|the \w+)\s+(\w+\s+and\s+)?(just\s+|still\s+)?(stays?|stayed|"
+    r"is stuck|gets stuck|got stuck|remains|hangs|freezes|froze)\s+(on|at|in)\s+(the\s+)?"
+    r"(very\s+)?(first|same|initial|loading|blank|splash|login|start|old|previous)\b"
+    # exasperation at what the agent missed ("don't you see all the "#"?", "why can you not
+    # keep track of …", "why do you keep …"; not "why can't you just …", a suggestion)
+    r"|\b(don'?t|can'?t|didn'?t) you see\b"
+    r"|\bwhy (can you not|do you keep|are you still|is it still)\b"
+    r"|\b((is|are|was|were) (also )?not|isn'?t|aren'?t|wasn'?t) (really )?(relevant|applicable)\b"
+    r"|\birrelevant\b"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|no|nothing|the same|"
     r"isn'?t|aren'?t|doesn'?t|don'?t|won'?t|can'?t|"
