@@ -446,6 +446,14 @@ def report(
         f"unknown or no episode {unknown_rate:.0%} ({unknown}/{len(outcomes)}); "
         f"labelled unknown {sum(1 for g, _ in outcomes if g == 'unknown')}"
     )
+    # What `sleepd status` shows a user, and what issue #14 first measured ("41 of 48
+    # episodes ended unknown"): the outcomes of the episodes the miner opened, whatever
+    # turn opened them. The figure above is stricter: a request it did not open counts there.
+    mined = [o for key, o in pred.outcomes.items() if key[0] in files]
+    print(
+        f"episodes mined: {len(mined)}, ending unknown {mined.count('unknown')} "
+        f"({mined.count('unknown') / max(len(mined), 1):.0%})"
+    )
     wrong = Counter((g, p) for g, p in outcomes if g != p)
     if wrong:
         print("outcome confusions: " + ", ".join(f"{g}->{p} x{n}" for (g, p), n in wrong.items()))
