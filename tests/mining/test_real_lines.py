@@ -1639,6 +1639,29 @@ def test_yes_to_lettered_options_takes_the_option_and_yes_to_a_plan_approves() -
     assert kind_of("yes", agent_text=options) is TurnKind.FOLLOW_UP
     assert kind_of("yes", agent_text=plan) is TurnKind.APPROVAL
 
+    # lettered options earlier in the message, then a plan whose only question is whether
+    # to go ahead with all of it: a yes takes the plan
+    both = (
+        "**Option A:** ship the fix alone. **Option B:** wait for the refactor.\n\nGoing with "
+        "A. Ready to:\n  1. Commit changes to master\n  2. Push to origin\n  3. Publish "
+        "v4.8.3 to npm\n\nProceed?\n```"
+    )
+    assert kind_of("yes", agent_text=both) is TurnKind.APPROVAL
+    assert kind_of("yes", agent_text=options + "\n\nWhich one?") is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    ("reply", "agent"),
+    [
+        # sam-fakhreddine/wfc 27_4530103976 line 66, after the agent's plan; "now" between the words
+        ("Ok now do that", "Next: once CI passes on PR #44, merge it. Want me to do that?"),
+        # polecatspeaks/StarCar 25_071b0849bd line 507, to the agent's proposal to send it on
+        ("send it!", "The comment is drafted. Should I post it to the PR now?"),
+    ],
+)
+def test_a_go_ahead_in_a_few_words_accepts_the_proposal(reply: str, agent: str) -> None:
+    assert kind_of(reply, agent_text=agent) is TurnKind.APPROVAL
+
 
 def test_still_an_issue_reports_a_failure() -> None:
     # oh-my-posh 5f_7d1158f007 line 45, thirteen minutes after the agent's fix

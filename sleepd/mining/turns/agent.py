@@ -281,8 +281,21 @@ def agent_proposes(agent_text: str) -> bool:
 
 
 def agent_offers_options(agent_text: str) -> bool:
-    """The agent's last words lay out lettered options to choose from."""
-    return bool(_LETTERED_OPTIONS.search(last_words(agent_text, 1500)))
+    """The agent's last words lay out lettered options to choose from, and do not end by
+    asking whether to go ahead with all it laid out ("Ready to: 1. Commit … 4. Create
+    GitHub release. Proceed?")."""
+    tail = last_words(agent_text, 1500)
+    return bool(_LETTERED_OPTIONS.search(tail)) and not _ASKS_TO_GO_AHEAD.search(tail[-200:])
+
+
+#: The agent's last question asks only whether to go ahead ("Proceed?", "Shall I
+#: proceed?", "Ready to start?"), a code fence's end allowed after it.
+_ASKS_TO_GO_AHEAD = re.compile(
+    r"(^|[.!:\n]\s*)\W*((shall|should|can|may) i |(do you )?want me to |ready to |ok to |okay to )?"
+    r"(proceed|go ahead|continue|start|begin|implement (it|this|them)|apply (it|this|them))"
+    r"( with (it|this|that|these|them|all|the plan))?\s*[?？]\s*(```)?\s*$",
+    re.IGNORECASE,
+)
 
 
 #: A refusal as a model opens its answer with it ("I can't help with this request. There

@@ -10,7 +10,8 @@ import re
 _ACCEPT_WORD = (
     r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
     r"please|pls|let'?s do it|please do|"
-    r"sounds good|ship it|approve|approved|confirmed?|agreed|ja|oui|sí|sim|はい|好的|是的|"
+    r"sounds good|ship it|send it|post it|submit it|approve|approved|confirmed?|agreed|"
+    r"ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|开始(吧|执行|实施|重构|修改|实现)?|动手吧|"
     r"let'?s start|start (it|now)|start|begin|go|let'?s go|let'?s begin|いいです(よ|ね)?|"
     r"了解(です)?|네|좋아요|좋아|좋다|좋습니다|응|그래|그래요|오케이|"
@@ -52,7 +53,8 @@ _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
 #: Acceptance and nothing else: one acceptance word or a run of them ("yes, go ahead",
 #: "ok sure, do it"), with at most a word of urgency and a "please" or a "thanks".
 ACCEPT = re.compile(
-    rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+{_ACCEPT_WORD})*\W*"
+    # ("Ok now do that", "yes then go ahead")
+    rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+((now|then|so)\W+)?{_ACCEPT_WORD})*\W*"
     # to every offer at once ("yes to both", "yes to all", "ok, all of them")
     r"((to )?(both|all|everything|all of (them|those|these|the above)|them all)\W*)?"
     # ("yes immediately please", "ok right away")
