@@ -801,6 +801,33 @@ def test_node_dying_of_an_uncaught_error_behind_a_pipe_is_an_error() -> None:
         assert not is_failed_result(_result(2, 1, output), _bash(1, "cat notes.txt | head"))
 
 
+def test_a_tools_refusal_in_its_own_sentence_behind_a_pipe_is_an_error() -> None:
+    """Blind set 23 (kept outside; shape its, values made up): create-next-app refusing a
+    folder name, its exit hidden by `| tail -10`; and the same refusal as other tools word it."""
+    for command, output in (
+        (
+            "npx create-next-app@latest . --ts --yes 2>&1 | tail -10",
+            'Could not create a project called "Notes" because of npm naming restrictions:\n'
+            "    * name can no longer contain capital letters",
+        ),
+        ("node scripts/build.js 2>&1 | tail -3", "Cannot find module 'esbuild'\nRequire stack:"),
+        (
+            "apt-get install -y foo 2>&1 | tail -2",
+            "Reading state information...\nE: Unable to locate package foo",
+        ),
+        (
+            "pip install nosuchpkg 2>&1 | tail -1",
+            "Could not find a version that satisfies the requirement nosuchpkg",
+        ),
+    ):
+        result = _result(2, 1, output)
+        assert is_failed_result(result, _bash(1, command)), command
+        assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+    # the words inside a line, or a sentence that is no refusal, are what the command printed
+    for output in ("the agent Could not create it, said the log", "Cannot. Stop.", "Unable to"):
+        assert not is_failed_result(_result(2, 1, output), _bash(1, "cat notes.txt | tail"))
+
+
 def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
     # a log line and a search hit that carry the word are what the command printed
     for output in (

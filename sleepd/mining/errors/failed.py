@@ -127,6 +127,13 @@ _FAILURE_LINE = re.compile(
     r"|^make(\[\d+\])?: \*\*\* "
     r"|^[^\S\n]*[×✖✗✘] \S"
     r"|^failed to [a-z]+\b"
+    # a tool's refusal in its own sentence, at the start of the line ("Could not create a
+    # project called "Todos" because of npm naming restrictions:", "Cannot find module
+    # 'x'", "Unable to locate package foo")
+    r"|^(Could not|Cannot|Unable to) [a-z]+ \S"
+    # apt's and dpkg's error lines ("E: Unable to locate package foo", "E: Could not get
+    # lock /var/lib/dpkg/lock-frontend")
+    r"|^E: [A-Z][a-z]+ \S"
     r"|^\S+: command not found\b"
     # tsc's diagnostics ("src/a.ts:29:39 - error TS2345: …") and golangci-lint's count
     r"|^\S+:\d+:\d+ - error TS\d+:"
