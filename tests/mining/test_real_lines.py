@@ -43,6 +43,7 @@ from sleepd.mining.turns import (
     takes_up_findings,
     yes_and_more,
 )
+from sleepd.mining.turns.corrections import words_after_a_paste
 
 from .builders import DONE, SessionBuilder, kind_of, views
 
@@ -3373,6 +3374,97 @@ def test_requests_near_those_words_are_no_corrections(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # sets 21 and 22, read once their blind scoring was done: what the result says
+        # back (isaacmorgado/claude-sovereign 0ca5dba1 line 100)
+        (
+            "It flitters, then says no clip found",
+            "Reload and test. It will now try different parameter combinations and show the "
+            "specific error for each attempt.",
+        ),
+        # a dotted name the runtime calls no function, after a prefix (1ce597af line 27)
+        (
+            "label error: clip.setName is not a function",
+            "Reload the plugin and try again. The debug output will now show the raw TickTime "
+            "object structure.",
+        ),
+        # where it alone works (e9a997ea line 123)
+        (
+            "It only loads in premiere pro beta (beta). ensure that it works in previous "
+            "versions as well.",
+            "**Step 3: Open in Premiere Pro** - Go to **Window → Extensions → SPLICE**\n\nDoes "
+            "it load now?",
+        ),
+        # a step the agent gave that is not there (e9a997ea line 138)
+        (
+            "there is no setting called plugins",
+            "**Step 1:** Open Preferences → Plugins and enable developer mode.\n\nDid you "
+            "enable developer mode and restart?",
+        ),
+        # the result asked back as it was (savekirk/session-bridge 64_b5e5660349_1 line 498)
+        (
+            "For initial load without any loaded checkpoint, show the loading checkpoints text "
+            "as it used to be",
+            "I also updated the UI tests to match the native-progress behavior.\n\nVerification: "
+            "`pnpm test` passed.",
+        ),
+        # a part said to have no business with it (27_787ded68f8 line 769)
+        (
+            "[sessionsTreeView.ts](src/components/sessionsTreeView.ts) should have nothing to do "
+            "with active sessions",
+            "kept `CheckpointSessionSelection` in sessionsTreeView.ts as the single contract.",
+        ),
+        # a report in the person's words, then the host's own status lines (e9a997ea line 134)
+        (
+            "I recieved the following error. Action: Plugin Load\ncom.splice.premiere\nPlugin "
+            "Load Failed.\nNo applications are connected to the service.",
+            "Click **Load**.\n\nDoes it load now?",
+        ),
+    ],
+)
+def test_failure_reports_of_sets_21_and_22_are_corrections(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+def test_a_pasted_console_log_is_judged_by_its_frames_and_the_words_after_it() -> None:
+    # 1ce597af lines 50 and 58: a plugin's console log pasted back, its stack frames giving
+    # the line alone; then a log with the person's verdict in the paragraphs after it
+    frames = (
+        "js/slice7-apply.js:64 SPLICE DEBUG: Clip 0 starts at 0.00s (ticks=0, raw={})\n"
+        "js/slice7-apply.js:89 SPLICE label error: Error: Script action failed to execute.\n"
+        "    at VideoClipTrackItem.value (uxp://uxp-internal/middleware/index.js:1)\n"
+        "    at e.exports.<anonymous> (js/slice7-apply.js:75)"
+    )
+    log = "\n".join(
+        f"js/slice7-apply.js:{n} SPLICE DEBUG: Track {n % 3} has {n % 2} clip(s)"
+        for n in range(40, 60)
+    )
+    verdict = log + "\n\nthe timeline name didn't change.\n\nSpawn 5 agents to look for the fix"
+    agent = "Reload and test again. The names should now show on the timeline."
+    assert kind_of(frames, agent_text=agent) is TurnKind.CORRECTION
+    assert words_after_a_paste(verdict).startswith("the timeline name didn't change.")
+    assert kind_of(verdict, agent_text=agent) is TurnKind.CORRECTION
+    # prose before the last paragraph is no paste: its words are read from the top
+    spec = "Please build the importer.\n\nIt reads CSV files.\nOne row per line.\n\nThanks"
+    assert words_after_a_paste(spec) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "there is no option called --dry-run, please add one",
+        "make it return null when the list is empty",
+        "we only deploy on fridays, so schedule the job for then",
+        # handgemacht-ai/claude-code-log 7acd37a8 line 59, after an interrupt: steering
+        "I have both Node and Python, but I don't want to make it only work for me",
+    ],
+)
+def test_requests_near_the_words_of_sets_21_and_22_are_no_corrections(text: str) -> None:
+    assert kind_of(text, agent_text="Fixed and pushed.") is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "I can't remove it myself, can you do it?",  # a request, not a report
@@ -6357,7 +6449,7 @@ def test_a_poll_answering_that_its_background_command_failed_is_its_failure() ->
 @pytest.mark.parametrize(
     ("command", "exit_code", "output", "benign"),
     [
-        # alexinslc/rekap 16_46c831b166 line 130 (held-out set 21): `gh pr checks` while
+        # alexinslc/rekap 16_46c831b166 line 130 (set 21, scored blind): `gh pr checks` while
         # the checks run, its documented exit 8 ("Checks pending")
         (
             "gh pr checks 112 2>&1",
@@ -6390,7 +6482,7 @@ def test_a_status_that_answers_the_question_asked(
 
 
 def test_a_fetch_whose_model_refused_the_page_as_too_long_failed() -> None:
-    # isaacmorgado/claude-sovereign 0ca5dba1 line 67 (held-out set 22): WebFetch of a
+    # isaacmorgado/claude-sovereign 0ca5dba1 line 67 (set 22, scored blind): WebFetch of a
     # 1.4 MB page, unflagged, its whole answer the model's refusal
     events = [
         _call(1, "WebFetch", '{"url": "https://developer.adobe.com/premiere-pro/uxp/", '

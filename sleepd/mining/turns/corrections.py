@@ -64,7 +64,10 @@ _KEEP = re.compile(
     r"( there| as (it|they) (is|are|was|were)| as[- ]is| unchanged| untouched| the same)?"
     r"\s*(?=[.!]|$)"
     r"|\b(leave|keep) (it|that|this|them|those|these) (alone|as (it|they) (is|are|was|were)|"
-    r"as[- ]is|unchanged|untouched)\b",
+    r"as[- ]is|unchanged|untouched)\b"
+    # the result asked back as it was before the agent's change ("show the loading
+    # checkpoints text as it used to be", "like it was before")
+    r"|\b(as|like) (it|they) (used to (be|look|work)|was before|were before|did before)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -141,8 +144,10 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
     if has_pasted_error(full):
         score += 2
         reasons.append("pasted error")
-    # a long message states its verdict up front; further down it is describing
-    judged = region if len(region) <= 400 else region[:250]
+    # a long message states its verdict up front; further down it is describing. A paste
+    # (a console log, a program's output) with a few words of the person's after it has its
+    # verdict there ("<the log> … the timeline name didn't change.")
+    judged = region if len(region) <= 400 else region[:250] + "\n" + words_after_a_paste(region)
     judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
     if reports_failure(judged):
         score += 2
@@ -164,6 +169,37 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
         score += 0.5
         reasons.append("contrast then failure")
     return score
+
+
+#: A line as a log or a program prints it: a source location or a time stamp first, an
+#: indented line (a stack frame, a continuation), a bracket, a prompt.
+_PASTED_LINE = re.compile(
+    r"^\s*([\w./@-]+\.\w+:\d+|\d{1,2}:\d{2}(:\d{2})?|\[|\{|<|at |\$ |> |#\d)|^\s{2,}\S|^\S+ \S+ \d"
+)
+
+
+#: Most the person's own words after a paste can be: a verdict or a request, not more prose.
+WORDS_AFTER_PASTE = 300
+
+
+def words_after_a_paste(region: str) -> str:
+    """The person's last paragraphs, when they are short and what comes before them is
+    pasted output (three lines or more, most of them as a log prints them); else ""."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", region.strip()) if p.strip()]
+    tail: list[str] = []
+    while len(paragraphs) > 1 and sum(map(len, [paragraphs[-1], *tail])) <= WORDS_AFTER_PASTE:
+        if _is_pasted(paragraphs[-1]):
+            break
+        tail.insert(0, paragraphs.pop())
+    if not tail or not _is_pasted("\n".join(paragraphs)):
+        return ""
+    return "\n\n".join(tail)
+
+
+def _is_pasted(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    pasted = sum(1 for line in lines if _PASTED_LINE.match(line))
+    return len(lines) >= 3 and pasted * 2 >= len(lines)
 
 
 def shouts_negation(region: str) -> bool:

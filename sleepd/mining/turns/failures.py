@@ -22,6 +22,11 @@ PASTE_TAIL = 4000
 #: below from every line start, a search quadratic in the number of lines.)
 _PASTED_ERROR = re.compile(
     r"Traceback \(most recent call last\)|^[^\S\n]*at \S+ \(?\S+:\d+:\d+\)?\s*$|"
+    # a stack frame a plugin host prints with the line alone ("    at VideoClipTrackItem.value
+    # (uxp://uxp-internal/middleware/index.js:1)", "    at e.exports.<anonymous> (a.js:75)")
+    r"^[^\S\n]+at [\w$.<>\[\]]+ \([\w.:/@-]+\.[cm]?[jt]sx?:\d+\)\s*$|"
+    # a host's status line for an action that failed ("Plugin Load Failed.", "Build Failed")
+    r"^[^\S\n]*([A-Z][\w-]*[^\S\n]){1,4}Failed\.?[^\S\n]*$|"
     r"^[^\S\n]*File \"[^\"]+\", line \d+|^[^\S\n]*[\w.]*(Error|Exception)(:|\s*\[)|"
     r"\b(Uncaught|Unhandled)\b.*(Error|Exception|rejection)\b|"
     r"^[^\S\n]*(error|fatal|panic|ERROR|FATAL)(\[\w+\])?:|\berror TS\d{4}\b|\berror\[E\d{4}\]|"
@@ -424,6 +429,9 @@ _FAILURE_REPORT = re.compile(
     r"|\b(i'?m|i am|we'?re|we are) (getting|seeing)\b(?=[^.?!\n]{0,60}\b(errors?|exceptions?|"
     r"warnings?|failures?|crash(es)?|blank|empty|wrong|stale|nothing|undefined|null|nan|same|"
     r"old|issues?|problems?|bugs?|\d{3})\b)"
+    # ("I recieved the following error.", "we encountered this exception")
+    r"|\b(i|we) (received|recieved|receive|encountered|hit|ran into|run into) (the following|this|"
+    r"these|an?|the same|some)( \w+)? (errors?|exceptions?|failures?|crash(es)?)\b"
     r"|\b(i|we) (get|got|see|saw)\b[^.?!\n]{0,40}\b(error|exception|warning|failure|crash|"
     r"blank|nothing|404|500|undefined|null|nan)\b"
     # ("that" opening a relative clause, "a diagram that shows our design", "an endpoint
@@ -533,6 +541,23 @@ _FAILURE_REPORT = re.compile(
     r"|\b(don'?t|can'?t|didn'?t) you see\b"
     r"|\bwhy (can you not|do you keep|are you still|is it still)\b"
     r"|\b((is|are|was|were) (also )?not|isn'?t|aren'?t|wasn'?t) (really )?(relevant|applicable)\b"
+    # what the result says back ("It flitters, then says no clip found", "it shows
+    # undefined"), where it alone works ("It only loads in premiere pro beta"), a step the
+    # agent gave that the person cannot find ("there is no setting called plugins"), a
+    # dotted name a JavaScript runtime calls no function ("label error: clip.setName is not
+    # a function"), a part said to have no business with what it does
+    r"|\b(says|shows|gives|prints|returns|displays)\s+[\"'“]?(no \w+( \w+)? (found|available|"
+    r"detected|selected)|not found|undefined|null|nan|an? error|error)\b"
+    # (not "make it only work for me", "I don't want it to only run …")
+    r"|(?<!make )(?<!makes )(?<!let )(?<!have )(?<!want )(?<!to )"
+    r"\b(it|this|that|they)\s+only\s+(loads?|works?|runs?|shows?|appears?|opens?|renders?|"
+    r"starts?|builds?|compiles?)\s+(in|on|when|with|for|if|after|under)\b"
+    r"|\bthere (is|are|was) no (setting|option|button|menu|menu item|file|folder|tab|field|"
+    r"command|page|section|item|entry|toggle|checkbox|link|panel|screen)s? "
+    r"(called|named|labell?ed)\b"
+    r"(?![^.?!\n]{0,60}\b(add|create|make|implement|build)\b)"
+    r"|[\w$]+\.[\w$.]+ is not a function\b"
+    r"|\b(should|must) have nothing to do with\b"
     r"|\birrelevant\b"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|no|nothing|the same|"
