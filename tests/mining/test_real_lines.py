@@ -829,6 +829,35 @@ def test_a_tools_refusal_in_its_own_sentence_behind_a_pipe_is_an_error() -> None
         assert not is_failed_result(_result(2, 1, output), _bash(1, "cat notes.txt | tail"))
 
 
+def test_a_type_checkers_findings_and_an_empty_path_behind_a_pipe_are_errors() -> None:
+    """Held-out set 24 (TensorTemplar/slopometry; its tool errors read after its scoring):
+    pyrefly's findings behind `| head -50` and `| tail -20`, and a loop whose variable
+    expanded to nothing, every grep handed an empty path."""
+    pyrefly = (
+        " INFO Found `/u/slopometry/pyproject.toml` marking project root\n"
+        "ERROR Could not find import of `conftest` [missing-import]\n"
+        " --> tests/test_cli_calculator.py:3:1"
+    )
+    empty = (
+        "===  ===\n===  ===\ngrep: : No such file or directory\ngrep: : No such file or directory"
+    )
+    for command, output in (
+        ("uv run pyrefly check 2>&1 | head -50", pyrefly),
+        (
+            "npx pyright 2>&1 | tail -3",
+            "  /u/a.py:3:1 - error: Import could not be resolved\n"
+            "3 errors, 0 warnings, 0 informations",
+        ),
+        ('for f in a.py b.py; do echo "=== $f ==="; grep -n "#" "$f" | head -20; done', empty),
+    ):
+        result = _result(2, 1, output)
+        assert is_failed_result(result, _bash(1, command)), command
+        assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+    # a log that quotes a finding inside a line, and a path that is there, are output
+    for output in ("see ERROR Could not find import [missing-import] in the log", "grep: a.py"):
+        assert not is_failed_result(_result(2, 1, output), _bash(1, "cat notes.txt | tail"))
+
+
 def test_an_error_word_inside_a_line_behind_a_pipe_is_output() -> None:
     # a log line and a search hit that carry the word are what the command printed
     for output in (

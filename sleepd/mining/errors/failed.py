@@ -134,6 +134,13 @@ _FAILURE_LINE = re.compile(
     # apt's and dpkg's error lines ("E: Unable to locate package foo", "E: Could not get
     # lock /var/lib/dpkg/lock-frontend")
     r"|^E: [A-Z][a-z]+ \S"
+    # a type checker's finding with its rule code (pyrefly's "ERROR Could not find import of
+    # `conftest` [missing-import]") and pyright's count ("3 errors, 0 warnings, 0 informations")
+    r"|^ERROR [^\n]+ \[[a-z][a-z-]+\]$"
+    r"|^[1-9]\d* errors?, \d+ warnings?\b"
+    # a program handed an empty path, a variable that expanded to nothing ("grep: : No such
+    # file or directory", each turn of a loop whose variable was empty)
+    r"|^[a-z][\w.-]*: : No such file or directory$"
     r"|^\S+: command not found\b"
     # tsc's diagnostics ("src/a.ts:29:39 - error TS2345: …") and golangci-lint's count
     r"|^\S+:\d+:\d+ - error TS\d+:"
