@@ -43,7 +43,7 @@ from sleepd.mining.turns import (
     takes_up_findings,
     yes_and_more,
 )
-from sleepd.mining.turns.corrections import words_after_a_paste
+from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
 
 from .builders import DONE, SessionBuilder, kind_of, views
 
@@ -3477,6 +3477,37 @@ def test_a_pasted_console_log_is_judged_by_its_frames_and_the_words_after_it() -
     # prose before the last paragraph is no paste: its words are read from the top
     spec = "Please build the importer.\n\nIt reads CSV files.\nOne row per line.\n\nThanks"
     assert words_after_a_paste(spec) == ""
+
+
+def test_what_a_run_printed_pasted_back_reports_on_the_running_task() -> None:
+    # isaacmorgado/claude-sovereign 0ca5dba1 lines 108 and 123: the plugin's console pasted
+    # back after the agent's "Reload and test", a report on the task, not a request of its
+    # own however long
+    console = "\n".join(
+        [
+            "SPLICE: Project: found",
+            "InlineScript 1:6 SPLICE: getActiveSequence(): found",
+            "InlineScript 1:6 SPLICE: Sequence: Sequence 01",
+            "InlineScript 1:6 SPLICE: Video tracks: 3",
+            "InlineScript 1:6 SPLICE: Track methods: subscribeToEvent, addEventListener, "
+            "removeEventListener, dispatchEvent, constructor, name, setMute, getTrackItems",
+        ]
+    )
+    panel = (
+        "Found 1 clip(s)\n\nRead Timeline Clips\n\nProject: found\ngetActiveSequence(): found\n"
+        "Sequence: Sequence 01\nVideo tracks: 3\n\nTrack methods: subscribeToEvent, "
+        "addEventListener, removeEventListener, dispatchEvent, constructor, name, setMute"
+    )
+    agent = "Reload and test. It will now log every method the track offers."
+    for text in (console, panel):
+        assert is_program_output(text)
+        assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+    # a paste with a question of the person's own asks something new; prose is no output;
+    # a paste before the agent did anything is a request
+    assert not is_program_output(panel + "\n\nis there a better way to read them?")
+    assert not is_program_output("Please build it.\nIt reads CSV.\nOne row per line.\nThanks.")
+    turn = TurnInput(text=console, command=None, has_episode=False, agent_text="")
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,7 @@ from sleepd.mining.turns.closing import DOCUMENTS_WORK, is_closing_step, reports
 from sleepd.mining.turns.corrections import REDIRECT, correction_score, denies_agent_claim
 from sleepd.mining.turns.failures import WRONG_ANSWER
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
+from sleepd.mining.turns.pastes import is_program_output
 from sleepd.mining.turns.references import (
     ASKS_WHAT_AGENT_DID,
     BACK_REF,
@@ -701,6 +702,11 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         # out (an approval): the labellers of the wild samples read 9 of them so
         offered = asked or agent_proposes(turn.agent_text)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
+    if turn.agent_worked and is_program_output(region):
+        # what a run printed, pasted back with hardly a word ("InlineScript 1:6 SPLICE:
+        # Project: found …" after "Reload and test"): a report on the running task, often
+        # the one the agent asked for (one that shows an error is a correction, above)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("pastes what a run printed",), hard=True)
     if turn.agent_worked and (_RAN_COMMAND.match(text) or runs_agents_line(text, turn.agent_text)):
         # a command the person ran, pasted with what it printed ("╰─❯ apt install …",
         # "user@host:~/app$ npm run …", a console snippet the agent handed over): a report

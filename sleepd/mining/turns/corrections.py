@@ -11,6 +11,7 @@ import re
 
 from sleepd.mining.lexicon import Feedback, Lexicon
 from sleepd.mining.turns.failures import has_pasted_error, reports_failure
+from sleepd.mining.turns.pastes import words_after_a_paste
 from sleepd.mining.turns.text import after_contrast
 
 #: An opinion about a feature, not a report that it fails ("I didn't find those links
@@ -169,37 +170,6 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
         score += 0.5
         reasons.append("contrast then failure")
     return score
-
-
-#: A line as a log or a program prints it: a source location or a time stamp first, an
-#: indented line (a stack frame, a continuation), a bracket, a prompt.
-_PASTED_LINE = re.compile(
-    r"^\s*([\w./@-]+\.\w+:\d+|\d{1,2}:\d{2}(:\d{2})?|\[|\{|<|at |\$ |> |#\d)|^\s{2,}\S|^\S+ \S+ \d"
-)
-
-
-#: Most the person's own words after a paste can be: a verdict or a request, not more prose.
-WORDS_AFTER_PASTE = 300
-
-
-def words_after_a_paste(region: str) -> str:
-    """The person's last paragraphs, when they are short and what comes before them is
-    pasted output (three lines or more, most of them as a log prints them); else ""."""
-    paragraphs = [p for p in re.split(r"\n\s*\n", region.strip()) if p.strip()]
-    tail: list[str] = []
-    while len(paragraphs) > 1 and sum(map(len, [paragraphs[-1], *tail])) <= WORDS_AFTER_PASTE:
-        if _is_pasted(paragraphs[-1]):
-            break
-        tail.insert(0, paragraphs.pop())
-    if not tail or not _is_pasted("\n".join(paragraphs)):
-        return ""
-    return "\n\n".join(tail)
-
-
-def _is_pasted(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    pasted = sum(1 for line in lines if _PASTED_LINE.match(line))
-    return len(lines) >= 3 and pasted * 2 >= len(lines)
 
 
 def shouts_negation(region: str) -> bool:

@@ -1,0 +1,72 @@
+"""What a person pasted into a turn: a program's output, a log, a console, as opposed to
+the words they typed about it.
+
+A turn that is mostly a paste reports what a run printed (often what the agent asked for:
+"reload and test"); the person's verdict, if any, is in the few words after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A line as a log or a program prints it: a source location or a time stamp first, an
+#: indented line (a stack frame, a continuation), a bracket, a prompt.
+PASTED_LINE = re.compile(
+    r"^\s*([\w./@-]+\.\w+:\d+|\d{1,2}:\d{2}(:\d{2})?|\[|\{|<|at |\$ |> |#\d)|^\s{2,}\S|^\S+ \S+ \d"
+)
+
+
+#: Most the person's own words after a paste can be: a verdict or a request, not more prose.
+WORDS_AFTER_PASTE = 300
+
+
+def words_after_a_paste(region: str) -> str:
+    """The person's last paragraphs, when they are short and what comes before them is
+    pasted output (three lines or more, most of them as a log prints them); else ""."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", region.strip()) if p.strip()]
+    tail: list[str] = []
+    while len(paragraphs) > 1 and sum(map(len, [paragraphs[-1], *tail])) <= WORDS_AFTER_PASTE:
+        if is_pasted(paragraphs[-1]):
+            break
+        tail.insert(0, paragraphs.pop())
+    if not tail or not is_pasted("\n".join(paragraphs)):
+        return ""
+    return "\n\n".join(tail)
+
+
+def is_pasted(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    pasted = sum(1 for line in lines if PASTED_LINE.match(line))
+    return len(lines) >= 3 and pasted * 2 >= len(lines)
+
+
+#: A line as a program prints a finding or a state: "Key: value" ("Project: found", "Track
+#: methods: subscribeToEvent, …"), not a bullet or a sentence that has a colon in it.
+_KEY_VALUE_LINE = re.compile(r"^[A-Za-z_][\w .()/-]{0,40}:\s*\S")
+
+
+#: Most characters a turn that is program output may hold outside its pasted lines.
+OWN_CHARS_IN_OUTPUT = 200
+
+
+def is_program_output(text: str) -> bool:
+    """The turn is, nearly whole, what a program printed: four lines or more, seven in ten
+    of them as a log prints them, as "Key: value", or opening with a prefix that three or
+    more lines share ("InlineScript 1:6 SPLICE: …"), and few words of the person's besides,
+    none of them a question (a paste with "better way?" asks something of its own)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 4:
+        return False
+    heads = [line.split()[0] for line in lines]
+    shared = {head for head in heads if heads.count(head) >= 3}
+    own = [
+        line
+        for line in lines
+        if not (PASTED_LINE.match(line) or _KEY_VALUE_LINE.match(line) or line.split()[0] in shared)
+    ]
+    own_text = "\n".join(own)
+    return (
+        len(own) * 10 <= len(lines) * 3
+        and len(own_text) <= OWN_CHARS_IN_OUTPUT
+        and not re.search(r"[?？]", own_text)
+    )
