@@ -96,18 +96,67 @@ class Labelled:
 
 
 def load_labels(fixtures: Path) -> list[Labelled]:
+    """Every usable label file under `fixtures/labels`. A file that cannot be used (not
+    TOML, no `transcript`, a transcript that is not there) and an entry without its line,
+    kind or call id are left out, each with one line on stderr, and counted at the end:
+    a labelled set made elsewhere is measured on what it holds, never stopped by one file."""
     out = []
+    skipped_files = skipped_entries = 0
     for path in sorted((fixtures / "labels").rglob("*.toml")):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        out.append(
-            Labelled(
-                data["transcript"],
-                data.get("turns", []),
-                data.get("tool_errors", []),
-                held_out=str(data.get("held_out", "")).strip(),
+        where = path.relative_to(fixtures)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            print(f"skipped {where}: not a readable TOML file ({exc})", file=sys.stderr)
+            skipped_files += 1
+            continue
+        transcript = data.get("transcript")
+        if not isinstance(transcript, str) or not (fixtures / transcript).is_file():
+            print(f"skipped {where}: its transcript {transcript!r} is not there", file=sys.stderr)
+            skipped_files += 1
+            continue
+        turns = [t for t in _entries(data, "turns") if _usable_turn(t)]
+        errors = [e for e in _entries(data, "tool_errors") if _usable_error(e)]
+        dropped = len(_entries(data, "turns")) + len(_entries(data, "tool_errors"))
+        dropped -= len(turns) + len(errors)
+        if dropped:
+            entries = "entry" if dropped == 1 else "entries"
+            print(
+                f"{where}: {dropped} {entries} without a line, kind or call id left out",
+                file=sys.stderr,
             )
+            skipped_entries += dropped
+        out.append(
+            Labelled(transcript, turns, errors, held_out=str(data.get("held_out", "")).strip())
+        )
+    if skipped_files or skipped_entries:
+        print(
+            f"label files left out: {skipped_files}; entries left out: {skipped_entries}",
+            file=sys.stderr,
         )
     return out
+
+
+def _entries(data: dict[str, Any], key: str) -> list[Any]:
+    entries = data.get(key, [])
+    return entries if isinstance(entries, list) else []
+
+
+def _usable_turn(turn: Any) -> bool:
+    return (
+        isinstance(turn, dict)
+        and isinstance(turn.get("line"), int)
+        and turn.get("kind") in TURN_KINDS
+        and isinstance(turn.get("outcome", "success"), str)
+    )
+
+
+def _usable_error(error: Any) -> bool:
+    return (
+        isinstance(error, dict)
+        and isinstance(error.get("call_id"), str)
+        and error.get("kind") in ("root", "knock_on", "benign")
+    )
 
 
 def source_group(transcript: str) -> str:
