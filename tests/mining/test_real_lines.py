@@ -2426,6 +2426,8 @@ def test_a_done_claim_in_the_words_agents_report_with_is_one(agent: str) -> None
         "Der Fehler muss noch korrigiert werden.",
         "작업 완료 후 알려드리겠습니다.",
         "Next, I need to check the config loader.",
+        "Nothing was committed.",
+        "Let me know when you're all set and I'll run the migration.",
     ],
 )
 def test_a_plan_or_a_failure_near_those_words_is_no_done_claim(agent: str) -> None:

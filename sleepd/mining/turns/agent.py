@@ -24,7 +24,9 @@ _DONE_CLAIM = re.compile(
     r"changed|modified|removed|refactored|wrote|replaced|renamed|moved|configured|installed|"
     r"migrated|resolved|converted|deleted|restored|enabled|disabled|applied|committed|pushed)\b"
     r"|\b(all )?(\d+ )?(tests|checks|specs) (now )?(pass|passed|are passing)\b"
-    r"|\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
+    # (not "Nothing was committed.", "none of it has been pushed")
+    r"|(?<!nothing )(?<!none )(?<!none of it )"
+    r"\b(is|are|has been|have been|was|were) (now )?(successfully )?(fixed|updated|added|"
     r"implemented|complete|completed|done|working|resolved|in place|ready|merged|created|"
     r"committed|pushed|deployed)\b"
     r"|^[^\w\n]*(done|all done|finished|complete|fixed|implemented|updated|released|published|"
@@ -46,10 +48,11 @@ _DONE_CLAIM = re.compile(
     r"(now )?(passes|pass|passed|succeeds|succeeded|is green|are green)\b"
     # a short verdict on the whole ("All committed.", "everything pushed", "The release is
     # live"), and a thing named, then what was done to it ("PR created: https://…")
-    r"|\b(all|everything( is)?)\s+(committed|pushed|merged|synced|deployed|in place|set)\b"
-    r"|\b(is|are) (now )?live\b"
-    # (not a plan's "Files to be created:", "What gets pushed:")
-    r"|^[^\w\n]*(\S+\s+){1,3}(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )"
+    r"|\b(all|everything( is)?)\s+(committed|pushed|merged|synced|deployed|in place)\b"
+    r"|^[^\w\n]*(you'?re\s+)?all set\b|\b(is|are) (now )?live\b"
+    # (not a plan's "Files to be created:", "What gets pushed:", nor "Nothing was committed.")
+    r"|^[^\w\n]*(?!(nothing|no|not|never|none)\b)(\S+\s+){1,3}"
+    r"(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )"
     r"(created|merged|opened|pushed|deployed|committed|published|released|filed|tagged)\s*[:.!]"
     r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
     r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"

@@ -35,6 +35,7 @@ def words_after_a_paste(region: str) -> str:
 
 
 def is_pasted(text: str) -> bool:
+    """Three lines or more, at least half of them as a log prints them."""
     lines = [line for line in text.splitlines() if line.strip()]
     pasted = sum(1 for line in lines if PASTED_LINE.match(line))
     return len(lines) >= 3 and pasted * 2 >= len(lines)
