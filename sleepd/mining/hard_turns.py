@@ -54,7 +54,11 @@ SYSTEM = (
     "a bare yes, ok or please to the agent's offer to do one thing is approval; a yes that "
     "picks one of several options, or adds or changes something, is follow_up; acceptance "
     "plus a request that stands on its own is new_task; 'still' or 'doesn't work' about the "
-    "bug being investigated, not about the agent's attempt, is no correction.\n"
+    "bug being investigated, not about the agent's attempt, is no correction; the closing step "
+    "of the work just done (commit, push, open its pull request) is follow_up; what a run "
+    "printed, pasted back after the agent asked to run or test something, is follow_up "
+    "(correction when it shows an error or the person says it failed); the same request sent "
+    "again word for word right after an interruption or a service error is steering.\n"
     "Answer with JSON only."
 )
 
