@@ -2401,7 +2401,7 @@ def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
         # the checks came back clean (entireio/cli)
         "`Contains ##: false` — the `#` markers are gone. Headings now render as styled text "
         "without raw markdown syntax. The build passes and markdown rendering is clean.",
-        # a participle opening the report (a Codex session of the set)
+        # a participle opening the report (MythologIQ/Zo-Qore, a Codex session)
         "Recreated `docs/architecture/CORE_RUNTIME_ARCHITECTURE.md`. If you want any edits or "
         "a tighter version, say the word.",
         # Korean's bare noun, Japanese "done." and "it now shows", German participles
@@ -3372,7 +3372,7 @@ def test_a_failure_the_person_met_is_a_correction(text: str) -> None:
             "Fixed and pushed. Now `just install-local` should work.",
         ),
         ("the page is stuck on the loading spinner", "The dashboard now loads the runs."),
-        # exasperation at what the agent keeps missing (a Claude Code session of the set)
+        # exasperation at what the agent keeps missing (procrypto/Personal_AI_Infrastructure)
         (
             "why can you not keep track of the locaiotn for more than /clear ",
             "COMPLETED: No .planning directory - run /gsd:new-project first",
