@@ -1720,6 +1720,32 @@ def test_a_go_ahead_in_a_few_words_accepts_the_proposal(reply: str, agent: str) 
     assert kind_of(reply, agent_text=agent) is TurnKind.APPROVAL
 
 
+def test_the_offer_asked_for_in_its_own_words_or_copied_back_is_an_approval() -> None:
+    # nakamura-shuta/tij 3c_79e00521d9 line 683: "please implement" to "SoW updated. Shall I
+    # proceed to implementation?"; another act asked for politely is no acceptance
+    asks = "SoW 更新完了。実装に進めますか？"
+    assert kind_of("実装してください", agent_text=asks) is TurnKind.APPROVAL
+    assert kind_of("テストを書いてください", agent_text=asks) is not TurnKind.APPROVAL
+    # hindermath/TinyCalc 019cc3c3 line 269 (Codex): the offered next step copied
+    # back whole, its "z. B." list and the "oder" inside the brackets included
+    offer = (
+        "Exit-Code: `255`\n\nWenn du möchtest, kann ich als nächsten Schritt die Ursache "
+        "eingrenzen (z. B. `docfx --logLevel verbose`, `docfx metadata` separat, oder "
+        "DocFX-Version prüfen)."
+    )
+    copied = (
+        "als nächsten Schritt die Ursache eingrenzen (z. B. docfx --logLevel verbose, docfx\n"
+        "  metadata separat, oder DocFX-Version prüfen)."
+    )
+    assert kind_of(copied, agent_text=offer) is TurnKind.APPROVAL
+    # a reply that opens like the offer and goes on with more is no copy; an "or" between
+    # two acts is a choice
+    more = "als nächsten Schritt die Tests für den Parser, den Lexer und die CLI schreiben"
+    assert kind_of(more, agent_text=offer) is not TurnKind.APPROVAL
+    choice = "If you want, I can add tests or update the README."
+    assert kind_of("add tests or update the README", agent_text=choice) is not TurnKind.APPROVAL
+
+
 def test_still_an_issue_reports_a_failure() -> None:
     # oh-my-posh 5f_7d1158f007 line 45, thirteen minutes after the agent's fix
     text = (

@@ -343,12 +343,22 @@ _OFFERS = (
         re.IGNORECASE,
     ),
     re.compile(r"(需要|要不要|是否需要)我(?P<act>[^？?。\n]{2,100})(吗)?[？?]\s*$"),
+    # Japanese asks whether to go on with a named step ("SoW 更新完了。実装に進めますか？",
+    # "テストを追加しましょうか？")
+    re.compile(
+        r"(^|[。\n])\s*(?P<act>[^。？?\n]{2,60}?)(に進めますか|に進みますか|しましょうか|しますか|"
+        r"いたしましょうか)[？?]\s*$"
+    ),
 )
+
+
+#: An abbreviation written with spaces ("z. B.", "e. g."): its dots end no sentence.
+_SPACED_ABBREVIATION = re.compile(r"\b([a-zA-Z])\.\s([a-zA-Z])\.")
 
 
 def _offered_act(agent_text: str) -> str | None:
     """What the agent's last words offer to do next, as it wrote it; None without an offer."""
-    tail = last_words(agent_text, 400)
+    tail = _SPACED_ABBREVIATION.sub(r"\1.\2", last_words(agent_text, 400))
     for offer in _OFFERS:
         found = offer.search(tail)
         if found:
@@ -360,8 +370,16 @@ def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
     offered_text = _offered_act(agent_text)
-    if offered_text is None or re.search(r"\b(or|oder|ou|o)\b|还是", offered_text):
+    # (an "or" inside brackets lists examples of one act: "die Ursache eingrenzen (z.B.
+    # --logLevel verbose, oder DocFX-Version prüfen)")
+    if offered_text is None or re.search(
+        r"\b(or|oder|ou|o)\b|还是", re.sub(r"\([^)]*\)", "", offered_text)
+    ):
         return False  # "… or is this enough?" is a choice: the reply picks an option
+    if _CJK.search(offered_text):
+        # "実装してください" to "実装に進めますか？": the act named, asked for politely
+        asked = _POLITE_ASK.sub("", region.strip()).strip(" 、。！!")
+        return 2 <= len(asked) <= 20 and asked in offered_text
     if ACCEPT_HEAD.search(region):
         rest = ACCEPT_HEAD.sub("", region, count=1)
     else:
@@ -370,12 +388,13 @@ def restates_offer(region: str, agent_text: str) -> bool:
         # (a bare closing step, "commit it" to "Want me to commit?", stays the task's step)
         rest = region
         verb = WORD.findall(offered_text.lower())[:1]
-        if (
-            not 2 <= len(WORD.findall(rest)) <= 4
-            or not verb
-            or not rest.lower().startswith(verb[0])
-            or is_closing_step(rest)
-        ):
+        few_words = (
+            2 <= len(WORD.findall(rest)) <= 4
+            and bool(verb)
+            and rest.lower().startswith(verb[0])
+            and not is_closing_step(rest)
+        )
+        if not few_words and not _copies_back(rest, offered_text):
             return False
     # (a reply may copy a long offer back whole: "ja, bitte als Nächstes das Gleiche für …")
     if len(WORD.findall(rest)) > max(12, len(WORD.findall(offered_text)) + 3):
@@ -383,6 +402,30 @@ def restates_offer(region: str, agent_text: str) -> bool:
     words = {w for w in CONTENT_WORD.findall(rest.lower()) if w not in STOP_WORDS}
     offered = {stem(w) for w in CONTENT_WORD.findall(offered_text.lower())}
     return bool(words) and all(stem(w) in offered for w in words)
+
+
+#: How much of the offer a reply with no "yes" must hold to be the offer copied back.
+COPIED_SHARE = 0.6
+
+
+def _copies_back(rest: str, offered_text: str) -> bool:
+    """The reply is the offer copied back, most of its words in their order ("als nächsten
+    Schritt die Ursache eingrenzen (z. B. …)" to "Wenn du möchtest, kann ich als nächsten
+    Schritt die Ursache eingrenzen (z. B. …)"): it opens with the offer's first words."""
+    said = [w.lower() for w in WORD.findall(rest)]
+    offered = [w.lower() for w in WORD.findall(offered_text)]
+    if len(offered) < 4 or said[:3] != offered[:3]:
+        return False
+    return len(set(said) & set(offered)) >= COPIED_SHARE * len(set(offered))
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+
+
+#: A polite request's ending in Japanese and Chinese ("してください", "お願いします", "吧").
+_POLITE_ASK = re.compile(
+    r"(をお願いします|お願いします|してください|して下さい|して|ください|吧|请)\W*$"
+)
 
 
 #: Characters from which a line the turn shares with the agent's words is no chance match.
