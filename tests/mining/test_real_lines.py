@@ -3484,6 +3484,18 @@ def test_failure_reports_of_sets_21_and_22_are_corrections(text: str, agent: str
     assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
 
 
+def test_no_but_after_the_result_is_a_correction_and_to_an_offer_a_decline() -> None:
+    # isaacmorgado/claude-sovereign 1ce597af line 183: "No but …" with no comma, right after
+    # the agent's result; to an offer, the same words decline it
+    done = "Done. Labels are now short: `★ Best Take 1`, `Take 2`.\n\nReload and test again."
+    text = "No but I still want the description of it just much shorter"
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+    offer = "The labels are short now. Want me to add the description back as a tooltip?"
+    assert kind_of("No but thanks, I'll add it myself later", agent_text=offer) is not (
+        TurnKind.CORRECTION
+    )
+
+
 def test_a_pasted_console_log_is_judged_by_its_frames_and_the_words_after_it() -> None:
     # 1ce597af lines 50 and 58: a plugin's console log pasted back, its stack frames giving
     # the line alone; then a log with the person's verdict in the paragraphs after it

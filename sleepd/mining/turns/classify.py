@@ -75,7 +75,8 @@ from sleepd.mining.turns.verdicts import ACCEPT, ACCEPT_OPEN, APPROVAL_HEAD, acc
 
 #: "no, …" as the first word of a reply.
 _NO_OPEN = re.compile(
-    r"^\W*(no|nope|nah|nein|non|não|нет|hayır)\b\s*([,.!:;\-–—]|$)"
+    # ("No but I still want the description of it just much shorter")
+    r"^\W*(no|nope|nah|nein|non|não|нет|hayır)\b\s*([,.!:;\-–—]|$|but\b|aber\b|mais\b|pero\b)"
     # the same "no" in the languages without spaces between words, before their comma or
     # stop ("違う、単純にP5を消すだけで良かった", "不对，…", "아니, …"), and "いや別に…" (nah, …)
     r"|^\W*(違う|ちがう|違います|いや|いいえ|不是|不对|不對|아니요?|아뇨)\s*([、。，,.!！:：]|\s|$)"
