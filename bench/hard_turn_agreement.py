@@ -24,6 +24,7 @@ import random
 import sys
 import tomllib
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,8 +55,9 @@ def deciding_rule(why: str) -> str:
 
 def draw(fixtures: Path, size: int = SIZE) -> list[tuple[str, int, str]]:
     """The seeded sample: (transcript, line, id) of tuning turns a place rule decided."""
-    labels = [lab for lab in load_labels(fixtures) if not lab.held_out]
-    held = frozenset(lab.transcript for lab in load_labels(fixtures) if lab.held_out)
+    everything = load_labels(fixtures)
+    labels = [lab for lab in everything if not lab.held_out]
+    held = frozenset(lab.transcript for lab in everything if lab.held_out)
     with contextlib.redirect_stdout(io.StringIO()):
         pred = predict(fixtures, held)
     pool = [
@@ -74,14 +76,30 @@ def draw(fixtures: Path, size: int = SIZE) -> list[tuple[str, int, str]]:
     return sorted(chosen)
 
 
+@dataclass
+class Agreement:
+    """The figures on the sampled turns that both labellers labelled."""
+
+    turns: int
+    labellers_agree: int
+    kappa: float
+    rules_agree_first: int
+    rules_agree_second: int
+    rules_agree_either: int
+    #: (first kind, second kind) → how often, where the two labellers differ
+    confusions: Counter[tuple[str, str]]
+    #: deciding rule → [turns, labellers agree, rules = first, rules = second]
+    per_rule: dict[str, list[int]]
+
+
 def agreement(
     sample: list[tuple[str, int]],
     first: dict[tuple[str, int], str],
     second: dict[tuple[str, int], str],
     rules: dict[tuple[str, int], str],
     rule_of: dict[tuple[str, int], str],
-) -> dict[str, object]:
-    """The figures on the sampled turns that both labellers labelled."""
+) -> Agreement:
+    """How the two labellers and the rules read the sampled turns both labellers labelled."""
     both = [key for key in sample if key in first and key in second]
     pairs = [(first[k], second[k]) for k in both]
     per_rule: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -91,16 +109,16 @@ def agreement(
         row[1] += first[k] == second[k]
         row[2] += rules.get(k) == first[k]
         row[3] += rules.get(k) == second[k]
-    return {
-        "turns": len(both),
-        "labellers_agree": sum(a == b for a, b in pairs),
-        "kappa": cohen_kappa(pairs),
-        "rules_agree_first": sum(rules.get(k) == first[k] for k in both),
-        "rules_agree_second": sum(rules.get(k) == second[k] for k in both),
-        "rules_agree_either": sum(rules.get(k) in (first[k], second[k]) for k in both),
-        "confusions": Counter((first[k], second[k]) for k in both if first[k] != second[k]),
-        "per_rule": dict(per_rule),
-    }
+    return Agreement(
+        turns=len(both),
+        labellers_agree=sum(a == b for a, b in pairs),
+        kappa=cohen_kappa(pairs),
+        rules_agree_first=sum(rules.get(k) == first[k] for k in both),
+        rules_agree_second=sum(rules.get(k) == second[k] for k in both),
+        rules_agree_either=sum(rules.get(k) in (first[k], second[k]) for k in both),
+        confusions=Counter((first[k], second[k]) for k in both if first[k] != second[k]),
+        per_rule=dict(per_rule),
+    )
 
 
 def _commit() -> str:
@@ -144,25 +162,20 @@ def main() -> None:
         pred = predict(args.fixtures, held)
     rule_of = {key: deciding_rule(why) for key, why in pred.why.items()}
     figs = agreement(sample, first, second, pred.turns, rule_of)
-    n = int(figs["turns"])  # type: ignore[call-overload]
+    n = figs.turns
     print(f"turns the rules read by their place, sampled: {len(sample)}; labelled twice: {n}")
-    for what, key in (
-        ("the two labellers agree", "labellers_agree"),
-        ("the rules agree with the first labeller", "rules_agree_first"),
-        ("the rules agree with the second labeller", "rules_agree_second"),
-        ("the rules agree with one of them at least", "rules_agree_either"),
+    for what, got in (
+        ("the two labellers agree", figs.labellers_agree),
+        ("the rules agree with the first labeller", figs.rules_agree_first),
+        ("the rules agree with the second labeller", figs.rules_agree_second),
+        ("the rules agree with one of them at least", figs.rules_agree_either),
     ):
-        got = int(figs[key])  # type: ignore[call-overload]
         print(f"{what}: {got} of {n} ({got / max(n, 1):.0%})")
-    print(f"Cohen's kappa between the labellers: {figs['kappa']:.2f}")
-    conf = figs["confusions"]
-    assert isinstance(conf, Counter)
-    listed = ", ".join(f"{a} -> {b} x{c}" for (a, b), c in conf.most_common()) or "none"
-    print(f"labellers' confusions (first -> second): {listed}")
+    print(f"Cohen's kappa between the labellers: {figs.kappa:.2f}")
+    listed = ", ".join(f"{a} -> {b} x{c}" for (a, b), c in figs.confusions.most_common())
+    print(f"labellers' confusions (first -> second): {listed or 'none'}")
     print("by deciding rule: turns, labellers agree, rules = first, rules = second")
-    per_rule = figs["per_rule"]
-    assert isinstance(per_rule, dict)
-    for rule, (total, agree, r1, r2) in sorted(per_rule.items(), key=lambda kv: -kv[1][0]):
+    for rule, (total, agree, r1, r2) in sorted(figs.per_rule.items(), key=lambda kv: -kv[1][0]):
         print(f"  {rule or '(none)':40} {total:3d} {agree:3d} {r1:3d} {r2:3d}")
 
 
