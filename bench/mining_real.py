@@ -115,10 +115,10 @@ def load_labels(fixtures: Path) -> list[Labelled]:
             print(f"skipped {where}: its transcript {transcript!r} is not there", file=sys.stderr)
             skipped_files += 1
             continue
-        turns = [t for t in _entries(data, "turns") if _usable_turn(t)]
-        errors = [e for e in _entries(data, "tool_errors") if _usable_error(e)]
-        dropped = len(_entries(data, "turns")) + len(_entries(data, "tool_errors"))
-        dropped -= len(turns) + len(errors)
+        all_turns, all_errors = _entries(data, "turns"), _entries(data, "tool_errors")
+        turns = [t for t in all_turns if _usable_turn(t)]
+        errors = [e for e in all_errors if _usable_error(e)]
+        dropped = len(all_turns) + len(all_errors) - len(turns) - len(errors)
         if dropped:
             entries = "entry" if dropped == 1 else "entries"
             print(

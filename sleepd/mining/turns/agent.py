@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.turns.closing import is_closing_step
-from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
+from sleepd.mining.turns.text import CJK, CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
 from sleepd.mining.turns.verdicts import ACCEPT_HEAD
 
 #: The agent said the work is finished.
@@ -376,7 +376,7 @@ def restates_offer(region: str, agent_text: str) -> bool:
         r"\b(or|oder|ou|o)\b|还是", re.sub(r"\([^)]*\)", "", offered_text)
     ):
         return False  # "… or is this enough?" is a choice: the reply picks an option
-    if _CJK.search(offered_text):
+    if CJK.search(offered_text):
         # "実装してください" to "実装に進めますか？": the act named, asked for politely
         asked = _POLITE_ASK.sub("", region.strip()).strip(" 、。！!")
         return 2 <= len(asked) <= 20 and asked in offered_text
@@ -417,9 +417,6 @@ def _copies_back(rest: str, offered_text: str) -> bool:
     if len(offered) < 4 or said[:3] != offered[:3]:
         return False
     return len(set(said) & set(offered)) >= COPIED_SHARE * len(set(offered))
-
-
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 
 
 #: A polite request's ending in Japanese and Chinese ("してください", "お願いします", "吧").

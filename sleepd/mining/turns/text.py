@@ -211,14 +211,14 @@ def stem(word: str) -> str:
 
 
 #: Han, kana and hangul: written without spaces, about two characters to a word.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def word_count(text: str) -> int:
     """Words typed, a pasted image's placeholder left out, CJK text counted by characters."""
     text = ATTACHMENT.sub("", text)
-    cjk = len(_CJK.findall(text))
-    return len(WORD.findall(_CJK.sub(" ", text))) + (cjk + 1) // 2
+    cjk = len(CJK.findall(text))
+    return len(WORD.findall(CJK.sub(" ", text))) + (cjk + 1) // 2
 
 
 def has_words(text: str) -> bool:
@@ -250,6 +250,6 @@ def after_cjk_comma(text: str) -> str:
     """What follows the first comma of a text in Chinese, Japanese or Korean, where a
     verdict often ends ("好了，现在加一个导出按钮", "ありがとう、次は…を追加して", "고마워요, 이제
     … 추가해줘") as an English one would end its sentence; "" for any other text."""
-    if not _CJK.search(text) or not re.search(r"[，、,]", text):
+    if not CJK.search(text) or not re.search(r"[，、,]", text):
         return ""
     return re.split(r"[，、,]", text, maxsplit=1)[1].strip(" .,!;:-\n。！")
