@@ -6257,6 +6257,44 @@ def test_a_constraint_after_the_agents_report_is_no_new_task(text: str) -> None:
     assert kind_of(text, agent_text=_CLAIMED_DONE, agent_acted=True) is not TurnKind.NEW_TASK
 
 
+#: set 21 (savekirk/session-bridge): the agent's sketch of a chat row, each agent's name
+#: beside its avatar, then "Do not add the full names"
+_SKETCH_WITH_NAMES = (
+    "- Agent row: use agent logo if available. Always show the resolved agent name next to the "
+    "avatar, for example `Claude Code`.\n\nIf you want, I can refine this into a wireframe."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        ("Do not add the full names", _SKETCH_WITH_NAMES),
+        ("Do not add the full name of the agent as well", _SKETCH_WITH_NAMES),
+        # hostile: the same form on other work
+        ("never commit straight to main", "Committed the fix to main as 3f2a1c0."),
+        ("don't add a footer", "Added a footer with the links and the copyright line."),
+    ],
+)
+def test_forbidding_what_the_agent_just_showed_rejects_it(text: str, agent_text: str) -> None:
+    """Forbidding an act on what the agent's result shows is a verdict on that part of it,
+    as the labellers read it, not a constraint on later work."""
+    assert kind_of(text, agent_text=agent_text, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't edit the database by hand; use `alembic revision --autogenerate`",
+        # a reminder or a reassurance about what the agent named forbids nothing
+        "don't forget to add a footer to the other pages",
+        "don't worry about the footer",
+    ],
+)
+def test_forbidding_what_the_agent_never_did_is_no_verdict(text: str) -> None:
+    agent_text = "Added a footer with the links and the copyright line."
+    assert kind_of(text, agent_text=agent_text, agent_acted=True) is not TurnKind.CORRECTION
+
+
 def test_an_attachment_alone_is_no_request() -> None:
     """A pasted image or an attached PDF with no words asks nothing anyone could replay."""
     from sleepd.mining.persist import readable

@@ -30,7 +30,12 @@ from sleepd.mining.turns.agent import (
     takes_up_findings,
 )
 from sleepd.mining.turns.closing import DOCUMENTS_WORK, is_closing_step, reports_then_closes
-from sleepd.mining.turns.corrections import REDIRECT, correction_score, denies_agent_claim
+from sleepd.mining.turns.corrections import (
+    REDIRECT,
+    correction_score,
+    denies_agent_claim,
+    forbids_what_agent_did,
+)
 from sleepd.mining.turns.failures import WRONG_ANSWER
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
 from sleepd.mining.turns.pastes import is_program_output
@@ -795,9 +800,13 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
     overlap = topic_overlap(region, turn.context)
     if EXPLICIT_NEW.search(region[:80]):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
+    if turn.agent_worked and turn.agent_ended and forbids_what_agent_did(region, turn.agent_text):
+        # "Do not add the full names" under the agent's sketch that shows each name: a
+        # verdict on that part of the result
+        return TurnDecision(TurnKind.CORRECTION, 0.6, ("forbids what the agent showed",), hard=True)
     if turn.agent_worked and _FORBIDS_OPEN.match(region):
-        # "Do not add the full names", "don't edit the database by hand; use alembic …":
-        # a constraint on the work at hand, never a task of its own
+        # "don't edit the database by hand; use alembic …", "never commit straight to
+        # main": a constraint on the work at hand, never a task of its own
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("a constraint on the work",), hard=True)
     if _FOLLOW_STRONG.search(region) or refers_back:
         # a pronoun in a message long enough to stand alone may point inside it ("expand

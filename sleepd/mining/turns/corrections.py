@@ -12,7 +12,7 @@ import re
 from sleepd.mining.lexicon import Feedback, Lexicon
 from sleepd.mining.turns.failures import has_pasted_error, reports_failure
 from sleepd.mining.turns.pastes import words_after_a_paste
-from sleepd.mining.turns.text import after_contrast
+from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, after_contrast, first_clause, stem
 
 #: An opinion about a feature, not a report that it fails ("I didn't find those links
 #: helpful"): removed before the failure-report search.
@@ -71,6 +71,41 @@ _KEEP = re.compile(
     r"|\b(as|like) (it|they) (used to (be|look|work)|was before|were before|did before)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+#: A turn that opens by forbidding an act, with the act's verb and what it acts on ("Do not
+#: add the full names"). Reminders and reassurances forbid nothing ("don't forget to …",
+#: "don't worry about …", "do not hesitate …").
+_FORBIDDEN_ACT = re.compile(
+    r"^\W*(?:please\s+)?(?:don'?t|do not|never)\s+"
+    r"(?!(?:forget|worry|hesitate|mind|bother|need|have to|ask)\b)(\w+)\s+(.+)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+#: A prohibition in time ("don't work on the tests yet", "do not push until I say"): an
+#: order of steps, not a reversal of the result.
+_DEFERRED = re.compile(r"\b(yet|until|till|before|for now|right now)\b", re.IGNORECASE)
+
+
+def _word_stems(text: str) -> set[str]:
+    """The stems of a text's content words, a plural "s" aside ("names" is "name")."""
+    return {
+        stem(word.removesuffix("s"))
+        for word in CONTENT_WORD.findall(text.lower())
+        if word not in STOP_WORDS
+    }
+
+
+def forbids_what_agent_did(region: str, agent_text: str) -> bool:
+    """The turn forbids an act on something the agent's last words just showed or reported
+    ("Do not add the full names" under its sketch with each agent's name): it rejects that
+    part of the result. Forbidding what the agent never mentioned ("don't edit the database
+    by hand") sets a constraint on the work ahead instead."""
+    act = _FORBIDDEN_ACT.match(re.split(r"[,;:]", first_clause(region), maxsplit=1)[0])
+    if not act or _DEFERRED.search(act.group(2)) or not agent_text.strip():
+        return False
+    return bool(_word_stems(act.group(2)) & _word_stems(agent_text[-1500:]))
 
 
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
