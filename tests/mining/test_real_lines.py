@@ -6295,6 +6295,41 @@ def test_forbidding_what_the_agent_never_did_is_no_verdict(text: str) -> None:
     assert kind_of(text, agent_text=agent_text, agent_acted=True) is not TurnKind.CORRECTION
 
 
+#: the agent's answer to another reading of the request
+_ANSWERED_OTHER_READING = (
+    "The TUI lists sessions in a table. Use the arrow keys to move and Enter to open one. "
+    "Anything else you want to explore?"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # jcleira/entire-local 90_fd1086eb5d line 166, after the agent answered with next steps
+        "I mean, actions in the TUI what entire CLI commands I can issue",
+        # hostile: the same repair in other words and languages
+        "no, I meant the other config file",
+        "what I meant is the header, not the footer",
+        "je veux dire : les actions dans le TUI",
+    ],
+)
+def test_restating_what_was_meant_repairs_the_agents_reading(text: str) -> None:
+    """A person restating what they meant says the agent got the request wrong."""
+    assert kind_of(text, agent_text=_ANSWERED_OTHER_READING) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I mean, it works, but can you also add a dark mode?",
+        "I mean it, great job",
+        "I mean, that's fine for now",
+    ],
+)
+def test_the_filler_i_mean_is_no_repair(text: str) -> None:
+    assert kind_of(text, agent_text=_ANSWERED_OTHER_READING) is not TurnKind.CORRECTION
+
+
 def test_an_attachment_alone_is_no_request() -> None:
     """A pasted image or an attached PDF with no words asks nothing anyone could replay."""
     from sleepd.mining.persist import readable

@@ -35,6 +35,7 @@ from sleepd.mining.turns.corrections import (
     correction_score,
     denies_agent_claim,
     forbids_what_agent_did,
+    says_what_was_meant,
 )
 from sleepd.mining.turns.failures import WRONG_ANSWER
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
@@ -322,6 +323,7 @@ _JUDGING_CUES = frozenset(
         "says no to the result",
         "disputes what it quoted",
         "denies what the agent said",
+        "says what was meant",
     }
 )
 
@@ -463,6 +465,11 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # up: the person sets right what the work says
         corr += 2
         reasons.append("denies what the agent said")
+    if turn.agent_ended and turn.agent_text.strip() and says_what_was_meant(region):
+        # "I mean, actions in the TUI …" after the agent answered another reading of the
+        # request: the person repairs what the agent understood
+        corr += 2
+        reasons.append("says what was meant")
     if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
         # "> that data loss would have landed without anyone seeing the diff. Actually, the
         # intention …": the agent's own words quoted back, then set right
@@ -480,6 +487,7 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         not turn.agent_acted
         and not advised
         and "pasted error" not in reasons
+        and "says what was meant" not in reasons
         and not judges_answer
         and not still
     ):

@@ -108,6 +108,28 @@ def forbids_what_agent_did(region: str, agent_text: str) -> bool:
     return bool(_word_stems(act.group(2)) & _word_stems(agent_text[-1500:]))
 
 
+#: The person restates what they meant ("I mean, actions in the TUI …", "no, I meant the
+#: other file", "what I meant is …"): the agent's reading of the request was wrong. The
+#: filler "I mean" before a verdict ("I mean, it works") and "I mean it" (emphasis) are
+#: no repair.
+_SAYS_WHAT_WAS_MEANT = re.compile(
+    r"^\W*((no|nope|sorry|nah)\W+)?"
+    r"(i mean\s*(?=[,:;\u2014\u2013-]|\.\.\.|\u2026)|i meant\b(?!\s+to\b)|"
+    r"what i (meant|mean) (is|was)\b|"
+    r"i was (asking|talking) about\b|"
+    r"je (veux|voulais) dire\b|(quiero|quise) decir\b|ich (meine|meinte)\b|"
+    r"我的意思是|我是[说說]|つまり)"
+    r"(?!\W*(it|that|this)(('s|\s+is)\s+(fine|good|great|ok)|\s+(works|looks (good|fine|great))))",
+    re.IGNORECASE,
+)
+
+
+def says_what_was_meant(region: str) -> bool:
+    """The turn opens by restating what the person meant: a repair of the agent's
+    reading, which a person labels a correction ("not what I asked")."""
+    return bool(_SAYS_WHAT_WAS_MEANT.search(region))
+
+
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(
     r"^\W*(never|don'?t ever|do not ever|(we|you) (really |probably )?(should|must)(n'?t| not)"
