@@ -6330,6 +6330,48 @@ def test_the_filler_i_mean_is_no_repair(text: str) -> None:
     assert kind_of(text, agent_text=_ANSWERED_OTHER_READING) is not TurnKind.CORRECTION
 
 
+#: jcleira/entire-local f9_85592be1d6 line 60: the agent answers a report that the markdown
+#: shows raw by saying it renders, and asks back
+_EXPLAINS_AWAY = (
+    "Wait, looking at the screenshot more carefully, I can see the markdown IS being rendered "
+    "in the Prompt section. Could you clarify what specifically looks wrong?"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the reply to it (line 65)
+        'none of them, please don\'t yoiu see all the "#"?',
+        # JanDeDobbeleer/oh-my-posh 5f_7d1158f007 line 66, after the agent said the change
+        # sat uncommitted on another branch
+        "but I'm on main here, I added it nromally.",
+        # hostile: the same insistence in other words
+        "nothing, the page is exactly the same as before",
+    ],
+)
+def test_insisting_after_a_correction_keeps_the_verdict(text: str) -> None:
+    """The person reported a failure, the agent explained it away or asked back: a reply
+    that opens against that answer keeps the verdict."""
+    turn = kind_of(text, agent_text=_EXPLAINS_AWAY, previous=TurnKind.CORRECTION)
+    assert turn is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "previous"),
+    [
+        ("but can you also make the headers bold?", TurnKind.CORRECTION),
+        ("but what about the Context section?", TurnKind.CORRECTION),
+        ("nope, works now, thanks", TurnKind.CORRECTION),
+        # no complaint stood before it: a "but" alone judges nothing
+        ("but I'm on main here, I added it nromally.", TurnKind.FOLLOW_UP),
+    ],
+)
+def test_a_but_that_asks_or_withdraws_is_no_insistence(text: str, previous: TurnKind) -> None:
+    turn = kind_of(text, agent_text=_EXPLAINS_AWAY, previous=previous)
+    assert turn is not TurnKind.CORRECTION
+
+
 def test_an_attachment_alone_is_no_request() -> None:
     """A pasted image or an attached PDF with no words asks nothing anyone could replay."""
     from sleepd.mining.persist import readable

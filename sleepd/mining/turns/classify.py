@@ -35,6 +35,7 @@ from sleepd.mining.turns.corrections import (
     correction_score,
     denies_agent_claim,
     forbids_what_agent_did,
+    insists_on_the_complaint,
     says_what_was_meant,
 )
 from sleepd.mining.turns.failures import WRONG_ANSWER
@@ -324,6 +325,7 @@ _JUDGING_CUES = frozenset(
         "disputes what it quoted",
         "denies what the agent said",
         "says what was meant",
+        "insists after a correction",
     }
 )
 
@@ -470,6 +472,16 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # request: the person repairs what the agent understood
         corr += 2
         reasons.append("says what was meant")
+    if (
+        turn.previous is TurnKind.CORRECTION
+        and turn.agent_ended
+        and turn.agent_acted
+        and insists_on_the_complaint(region)
+    ):
+        # "but I'm on main here, I added it normally" after the agent explained away the
+        # failure the person reported: the verdict stands
+        corr += 2
+        reasons.append("insists after a correction")
     if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
         # "> that data loss would have landed without anyone seeing the diff. Actually, the
         # intention …": the agent's own words quoted back, then set right

@@ -130,6 +130,30 @@ def says_what_was_meant(region: str) -> bool:
     return bool(_SAYS_WHAT_WAS_MEANT.search(region))
 
 
+#: A reply that opens against the agent's answer ("but I'm on main here, I added it
+#: normally", "none of them, please don't you see all the '#'?"), short of a request or a
+#: question of its own ("but can you also …", "but what about the footer?").
+_INSISTS = re.compile(
+    r"^\W*(but|none( of (them|these|those|it|this))?|nope|nothing)\b"
+    r"(?!\W*(can|could|would|will|please|also|what|how|why|let'?s|maybe|perhaps|instead|"
+    r"thanks?|no (worries|problem)|otherwise|before|first|then|now|if|when)\b)",
+    re.IGNORECASE,
+)
+
+
+def insists_on_the_complaint(region: str) -> bool:
+    """After the person said the work was wrong, a reply that opens against the agent's
+    answer keeps that verdict: the agent explained or asked back, the person insists."""
+    return bool(_INSISTS.search(region)) and not _WORKS_NOW.search(region[:200])
+
+
+#: The complaint withdrawn ("nope, works now", "but it works now, thanks").
+_WORKS_NOW = re.compile(
+    r"\b(works|worked|working|fixed|solved|fine|good|great|perfect)\b(?!\s+(yet|either))",
+    re.IGNORECASE,
+)
+
+
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(
     r"^\W*(never|don'?t ever|do not ever|(we|you) (really |probably )?(should|must)(n'?t| not)"
