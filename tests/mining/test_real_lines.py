@@ -1707,6 +1707,27 @@ def test_yes_to_lettered_options_takes_the_option_and_yes_to_a_plan_approves() -
     assert kind_of("yes", agent_text=options + "\n\nWhich one?") is TurnKind.FOLLOW_UP
 
 
+#: reality2-roycdavies/cosmic-bing-wallpaper docs/transcripts part 2, line 575: options for
+#: the person to take, then an act the agent offers to do itself
+_OPTIONS_THEN_AN_OFFER = (
+    "To get auto-start, you need to either:\n\n**Option 1: Use the tray install recipe**\n"
+    "```bash\njust install-with-tray\n```\n\n**Option 2: Manually create autostart entry**\n\n"
+    "Would you like me to update `install-appimage.sh` to optionally set up autostart too?"
+)
+
+
+@pytest.mark.parametrize("reply", ["yes, that would be good", "yes please", "that'd be great"])
+def test_a_yes_to_the_offer_after_options_accepts_the_offer(reply: str) -> None:
+    """Options laid out, then one act offered: a "yes" answers the last question, and "that
+    would be good" says yes as "that would be great" does."""
+    assert kind_of(reply, agent_text=_OPTIONS_THEN_AN_OFFER) is TurnKind.APPROVAL
+
+
+def test_a_yes_to_a_question_between_options_picks_one() -> None:
+    asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
+    assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP
+
+
 @pytest.mark.parametrize(
     ("reply", "agent"),
     [

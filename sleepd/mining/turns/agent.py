@@ -286,9 +286,15 @@ def agent_proposes(agent_text: str) -> bool:
 def agent_offers_options(agent_text: str) -> bool:
     """The agent's last words lay out lettered options to choose from, and do not end by
     asking whether to go ahead with all it laid out ("Ready to: 1. Commit … 4. Create
-    GitHub release. Proceed?")."""
+    GitHub release. Proceed?") or by offering one act of its own ("Option 1 … Option 2 …
+    Would you like me to update install-appimage.sh to set up autostart too?"): a "yes"
+    then answers that last question, not the options."""
     tail = last_words(agent_text, 1500)
-    return bool(_LETTERED_OPTIONS.search(tail)) and not _ASKS_TO_GO_AHEAD.search(tail[-200:])
+    return (
+        bool(_LETTERED_OPTIONS.search(tail))
+        and not _ASKS_TO_GO_AHEAD.search(tail[-200:])
+        and not _OFFERS_ONE_ACT.search(tail[-300:])
+    )
 
 
 #: The agent's last question asks only whether to go ahead ("Proceed?", "Shall I
@@ -297,6 +303,16 @@ _ASKS_TO_GO_AHEAD = re.compile(
     r"(^|[.!:\n]\s*)\W*((shall|should|can|may) i |(do you )?want me to |ready to |ok to |okay to )?"
     r"(proceed|go ahead|continue|start|begin|implement (it|this|them)|apply (it|this|them))"
     r"( with (it|this|that|these|them|all|the plan))?\s*[?？]\s*(```)?\s*$",
+    re.IGNORECASE,
+)
+
+
+#: The agent's last question offers one act of its own, to be answered yes or no ("Would
+#: you like me to commit with this message?"), with no alternative in it ("… A or B?",
+#: "which option …").
+_OFFERS_ONE_ACT = re.compile(
+    r"(^|[.!:\n]\s*)\W*((would|do) you (like|want) me to|want me to|shall i|should i) "
+    r"(?![^?？\n]*\b(or|which|either|option)\b)[^?？\n]{3,200}[?？]\s*(```)?\s*$",
     re.IGNORECASE,
 )
 

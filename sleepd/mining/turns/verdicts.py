@@ -10,7 +10,11 @@ import re
 _ACCEPT_WORD = (
     r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
     r"please|pls|let'?s do it|please do|"
-    r"sounds good|ship it|send it|post it|submit it|approve|approved|confirmed?|agreed|"
+    r"sounds (good|great|perfect|fine|like a plan)|ship it|send it|post it|submit it|approve|"
+    r"approved|confirmed?|agreed|"
+    # the offer judged worth taking ("yes, that would be good", "that'd be great")
+    r"(that|this|it)( would|'d| will|'ll) be (good|great|nice|helpful|useful|perfect|awesome|"
+    r"fine|lovely|ideal|amazing|fantastic|wonderful)|(that|this|it) would help|"
     r"ja|oui|sí|sim|はい|好的|是的|"
     r"同意|可以|行|好|没问题|赞同|就这样|确认|確認|确定|开始(吧|执行|实施|重构|修改|实现)?|动手吧|"
     r"let'?s start|start (it|now)|start|begin|go|let'?s go|let'?s begin|いいです(よ|ね)?|"
