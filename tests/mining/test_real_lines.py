@@ -1723,6 +1723,21 @@ def test_a_yes_to_the_offer_after_options_accepts_the_offer(reply: str) -> None:
     assert kind_of(reply, agent_text=_OPTIONS_THEN_AN_OFFER) is TurnKind.APPROVAL
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # procrypto/Personal_AI_Infrastructure cef0d477 line 402, after "Fixed and HMR
+        # reloaded. Try refreshing the browser"
+        "ok seems good so far, shall we move on",
+        "seems to work now",
+        "everything seems fine",
+    ],
+)
+def test_seems_good_is_a_verdict_as_looks_good_is(reply: str) -> None:
+    agent = "Fixed and HMR reloaded. Try refreshing the browser - the warning should be gone."
+    assert kind_of(reply, agent_text=agent) is TurnKind.APPROVAL
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

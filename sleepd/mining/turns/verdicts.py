@@ -71,7 +71,9 @@ ACCEPT = re.compile(
 #: A reply opening with a verdict that the work is good.
 APPROVAL_HEAD = re.compile(
     r"^\W*(thanks|thank you|thx|ty|perfect|excellent|awesome|great|nice|brilliant|cool|good|"
-    r"lgtm|((that|this|it|everything) )?looks (good|great|fine|right|perfect|awesome|amazing|nice)|"
+    r"lgtm|((that|this|it|everything) )?(looks|seems) "
+    r"(good|great|fine|right|perfect|awesome|amazing|nice)|"
+    r"((that|this|it|everything) )?seems to work|"
     r"works|it works|that works|that worked|works now|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
