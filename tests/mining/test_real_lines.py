@@ -1738,6 +1738,34 @@ def test_seems_good_is_a_verdict_as_looks_good_is(reply: str) -> None:
     assert kind_of(reply, agent_text=agent) is TurnKind.APPROVAL
 
 
+#: reality2-roycdavies/cosmic-bing-wallpaper docs/transcripts part 2, line 154: the offer,
+#: then the commit message it means in a code block
+_OFFER_WITH_MESSAGE_BELOW = (
+    "Ready to commit. Files to commit (21 files).\n\nWould you like me to commit with this "
+    "message?\n\n```\nAdd Bing wallpaper manager for COSMIC desktop\n\nFeatures:\n- Shell "
+    "script for simple wallpaper fetch and apply\n```"
+)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # the reply there: the offer taken, and what the person will do after it
+        "yes, commit, and then I will push",
+        "yes, commit it. I'll test it after",
+    ],
+)
+def test_a_yes_with_the_persons_own_next_step_accepts_the_offer(reply: str) -> None:
+    """What the person says they will do themselves asks nothing more of the agent; the
+    code block under the offer is what the offer shows, not the end of its words."""
+    assert kind_of(reply, agent_text=_OFFER_WITH_MESSAGE_BELOW) is TurnKind.APPROVAL
+
+
+def test_a_yes_with_more_work_for_the_agent_is_no_plain_acceptance() -> None:
+    reply = "yes, commit, and then push it and open a pull request"
+    assert kind_of(reply, agent_text=_OFFER_WITH_MESSAGE_BELOW) is not TurnKind.APPROVAL
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

@@ -11,7 +11,7 @@ import re
 
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.text import CJK, CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
-from sleepd.mining.turns.verdicts import ACCEPT_HEAD
+from sleepd.mining.turns.verdicts import ACCEPT_HEAD, without_own_next_step
 
 #: The agent said the work is finished.
 _DONE_CLAIM = re.compile(
@@ -368,13 +368,20 @@ _OFFERS = (
 )
 
 
+#: A code block that ends the agent's words, right after a question that refers to it.
+_SHOWN_BELOW = re.compile(r"(?<=[?？])\s*```[^\n]*\n(?:(?!```).)*```$", re.DOTALL)
+
+
 #: An abbreviation written with spaces ("z. B.", "e. g."): its dots end no sentence.
 _SPACED_ABBREVIATION = re.compile(r"\b([a-zA-Z])\.\s([a-zA-Z])\.")
 
 
 def _offered_act(agent_text: str) -> str | None:
     """What the agent's last words offer to do next, as it wrote it; None without an offer."""
-    tail = _SPACED_ABBREVIATION.sub(r"\1.\2", last_words(agent_text, 400))
+    # (the offer may show what it means below it: "Would you like me to commit with this
+    # message?" and the message in a code block)
+    asked = _SHOWN_BELOW.sub("", agent_text.rstrip())
+    tail = _SPACED_ABBREVIATION.sub(r"\1.\2", last_words(asked, 400))
     for offer in _OFFERS:
         found = offer.search(tail)
         if found:
@@ -386,6 +393,7 @@ def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
     offered_text = _offered_act(agent_text)
+    region = without_own_next_step(region)
     # (an "or" inside brackets lists examples of one act: "die Ursache eingrenzen (z.B.
     # --logLevel verbose, oder DocFX-Version prüfen)")
     if offered_text is None or re.search(

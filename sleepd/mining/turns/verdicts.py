@@ -105,3 +105,18 @@ ACCEPT_HEAD = re.compile(
 def accepts(region: str) -> bool:
     """An acceptance and nothing else, an opening "ok" or "yes" allowed ("Ok go ahead")."""
     return bool(ACCEPT.search(region) or ACCEPT.search(ACCEPT_OPEN.sub("", region, count=1)))
+
+
+#: The person's own next step after the yes ("yes, commit, and then I will push", "ok, go
+#: ahead, I'll test it after"): what they will do themselves asks nothing of the agent.
+_OWN_NEXT_STEP = re.compile(
+    r"[,;.]?\s*(and\s+)?(then\s+)?(i|we)(\s+will|'ll|\s+am going to|'m going to|\s+can)\s+"
+    r"(then\s+)?(push|test|check|try|run|look|deploy|merge|review|verify|release|publish|"
+    r"handle|do the rest|take it from there|take over)\b[^.?!\n]*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def without_own_next_step(region: str) -> str:
+    """The reply less a closing clause that says what the person will do themselves."""
+    return _OWN_NEXT_STEP.sub("", region, count=1) or region
