@@ -1766,6 +1766,22 @@ def test_a_yes_with_more_work_for_the_agent_is_no_plain_acceptance() -> None:
     assert kind_of(reply, agent_text=_OFFER_WITH_MESSAGE_BELOW) is not TurnKind.APPROVAL
 
 
+def test_it_worked_is_a_verdict_and_what_it_did_asks_nothing() -> None:
+    # isaacmorgado/claude-sovereign SPLICE 1ce597af line 132, typed while the agent waited
+    # on its own question
+    waits = "Waiting for your test results. Did the clip name change on the timeline?"
+    reply = "it worked and changed the timeline clip"
+    assert kind_of(reply, agent_text=waits, queued=True) is TurnKind.APPROVAL
+    assert kind_of(reply, agent_text=waits) is TurnKind.APPROVAL
+    # the past set against now is no verdict on the work
+    assert kind_of("it worked before, now it crashes on start", agent_text=waits) is (
+        TurnKind.CORRECTION
+    )
+    assert kind_of("it worked locally", agent_text=waits) is not TurnKind.APPROVAL
+    # a verdict, then a request: more work
+    assert kind_of("perfect, and add a footer", agent_text=waits) is not TurnKind.APPROVAL
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

@@ -195,8 +195,10 @@ def requests_more(text: str) -> bool:
             # the verdict was read from the whole clause ("OK, make sure the beads are
             # correct in both projects."): what follows its acknowledgement is what it asks
             rest = _ACK_HEAD.sub("", text, count=1).strip(" .,!;:-\n")
-        if rest == text.strip(" .,!;:-\n") or not (
-            IMPERATIVE.search(rest) or REQUEST.search(rest) or sets_next_work(rest)
+        if (
+            rest == text.strip(" .,!;:-\n")
+            or _SAYS_WHAT_IT_DID.match(rest)
+            or not (IMPERATIVE.search(rest) or REQUEST.search(rest) or sets_next_work(rest))
         ):
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
@@ -208,6 +210,11 @@ def requests_more(text: str) -> bool:
         # more of the verdict, and nothing asked
         return False
     return word_count(rest) >= 3
+
+
+#: The verdict goes on to say what the work did ("it worked and changed the timeline
+#: clip"): an "and" before a past tense reports, it asks nothing.
+_SAYS_WHAT_IT_DID = re.compile(r"^\W*and\s+(it\s+)?(also\s+)?[a-z]+ed\b", re.IGNORECASE)
 
 
 #: An acknowledgement opening a clause, with the comma that ends it ("OK, …", "sure, …").

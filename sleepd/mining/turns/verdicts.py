@@ -75,6 +75,11 @@ APPROVAL_HEAD = re.compile(
     r"(good|great|fine|right|perfect|awesome|amazing|nice)|"
     r"((that|this|it|everything) )?seems to work|"
     r"works|it works|that works|that worked|works now|"
+    # "it worked and changed the timeline clip" (not "it worked before …", "it worked
+    # locally", "it worked for a while": the past set against now)
+    r"(it|this|everything|all) worked(?!\s+((fine|well|great|perfectly|ok|just fine)\s+)?"
+    r"(before|earlier|yesterday|until|till|last|previously|once|at first|for a while|in|on|"
+    r"locally|when|if|with)\b)|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
     r"good job|well done|exactly|correct(?!\s+(the|this|that|these|those|it|them|my|your|our|"
