@@ -1782,6 +1782,19 @@ def test_it_worked_is_a_verdict_and_what_it_did_asks_nothing() -> None:
     assert kind_of("perfect, and add a footer", agent_text=waits) is not TurnKind.APPROVAL
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # admarble/sequant 5c_90033d6aec line 26, after the agent's assessment
+        "Can you also assess for overcomplexity?",
+        "could we also run it against the staging data?",
+    ],
+)
+def test_can_you_also_asks_more_of_the_same_work(text: str) -> None:
+    answer = "The codebase is in good shape: 3 modules have no tests and the CLI lacks --help."
+    assert kind_of(text, agent_text=answer) is TurnKind.FOLLOW_UP
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

@@ -249,7 +249,9 @@ _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNO
 #: Openings that only make sense as a change to what was just delivered.
 _FOLLOW_STRONG = re.compile(
     r"^\W*(but|however|actually|instead|make it|make them|it should|this should|that should|"
-    r"same for|similarly|can you also make|could you also make)\b",
+    r"same for|similarly|"
+    # "Can you also assess for overcomplexity?": more of the same work, by its "also"
+    r"(can|could|would|will) (you|we) (please )?also)\b",
     re.IGNORECASE,
 )
 
