@@ -1795,6 +1795,29 @@ def test_can_you_also_asks_more_of_the_same_work(text: str) -> None:
     assert kind_of(text, agent_text=answer) is TurnKind.FOLLOW_UP
 
 
+@pytest.mark.parametrize(
+    "piece",
+    [
+        # punt-labs/langlearn-tts c4_c60eee7180 lines 710 and 718, queued after "changelog"
+        "which has to incorporate any improvements made in punt-tts",
+        "that affect our surface area.",
+    ],
+)
+def test_a_queued_piece_that_ends_the_persons_sentence_is_a_follow_up(piece: str) -> None:
+    """A message sent in pieces while the agent runs: the piece ends the person's own
+    sentence and redirects nothing."""
+    running = "Session voice set to **charlie**."
+    turn = kind_of(piece, agent_text=running, queued=True, previous_text="changelog")
+    assert turn is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize("text", ["which one is faster?", "that is the wrong branch"])
+def test_a_queued_question_or_verdict_is_no_piece_of_a_sentence(text: str) -> None:
+    running = "Session voice set to **charlie**."
+    turn = kind_of(text, agent_text=running, queued=True, previous_text="changelog")
+    assert turn is not TurnKind.FOLLOW_UP
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

@@ -620,6 +620,10 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         # "correct, I think at this stage it's a bit too much …": typed while it ran, a
         # reply to what the agent said that goes on with the task, not a redirect
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "replies to it"), hard=True)
+    if turn.queued and turn.previous_text and _FINISHES_A_SENTENCE.match(region):
+        # "which has to incorporate any improvements made in punt-tts", then "that affect
+        # our surface area.": the person's own message sent in pieces while the agent ran
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "finishes its own message"), hard=True)
     # position alone makes it steering; a redirect or a retry says so in words
     cued = bool(REDIRECT.search(region) or _RETRY.search(region))
     return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
@@ -890,6 +894,15 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
 
 #: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
 _GREETING_OPEN = re.compile(rf"^\W*({_HELLO})\b(?!\s*(\.\.\.|…))", re.IGNORECASE)
+
+
+#: A piece that can only end a sentence begun before it: a lowercase relative pronoun or a
+#: conjunction before a verb or its object ("which has to …", "that affect our surface
+#: area."), never a question of its own ("which one is faster?").
+_FINISHES_A_SENTENCE = re.compile(
+    r"^(which|that|who|whose|so that|because|since|plus)\s+(?!(one|ones|is|are|was|were|"
+    r"file|files|way|version|option)\b)[a-z][^?？]*$"
+)
 
 
 #: From this many words a turn can carry a request of its own.
