@@ -1818,6 +1818,19 @@ def test_a_queued_question_or_verdict_is_no_piece_of_a_sentence(text: str) -> No
     assert turn is not TurnKind.FOLLOW_UP
 
 
+def test_a_request_queued_for_after_the_running_work_is_the_next_task() -> None:
+    running = "Updating the install script now."
+    # reality2-roycdavies/cosmic-bing-wallpaper docs/transcripts part 2, line 793
+    queued = (
+        "When done wiht this, since this is intended as an educational piece, please add a "
+        "new markdown file alongside the README that describes how the app was built"
+    )
+    assert kind_of(queued, agent_text=running, queued=True) is TurnKind.NEW_TASK
+    # the closing step so queued stays the task's own
+    closing = "once you're done, commit and push"
+    assert kind_of(closing, agent_text=running, queued=True) is TurnKind.FOLLOW_UP
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

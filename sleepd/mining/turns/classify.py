@@ -620,6 +620,15 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         # "correct, I think at this stage it's a bit too much …": typed while it ran, a
         # reply to what the agent said that goes on with the task, not a redirect
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "replies to it"), hard=True)
+    after_this = _WHEN_DONE.match(region)
+    if turn.queued and after_this:
+        # "When done wiht this, since this is intended as an educational piece, please add a
+        # new markdown file …": queued for after the running work, it redirects nothing
+        rest = region[after_this.end() :]
+        if is_closing_step(rest):
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "queues the closing step"))
+        if IMPERATIVE.search(rest) or REQUEST.search(rest) or re.search(r"\bplease\b", rest):
+            return TurnDecision(TurnKind.NEW_TASK, 0.6, (where, "queues the next task"), hard=True)
     if turn.queued and turn.previous_text and _FINISHES_A_SENTENCE.match(region):
         # "which has to incorporate any improvements made in punt-tts", then "that affect
         # our surface area.": the person's own message sent in pieces while the agent ran
@@ -894,6 +903,17 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
 
 #: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
 _GREETING_OPEN = re.compile(rf"^\W*({_HELLO})\b(?!\s*(\.\.\.|…))", re.IGNORECASE)
+
+
+#: Opens by putting what follows after the running work ("When done with this, …", "once
+#: you're finished, …", "after that, please …").
+_WHEN_DONE = re.compile(
+    r"^\W*((when|once|after)\s+(you'?re |you are |you have |you'?ve |that'?s |this is |"
+    # (what it is done with, however typed: "with this", "wiht this", "with the refactor")
+    r"it'?s )?(done|finished|through)(\s+\w{2,5} (this|that|it|the \w+))?|after (that|this))"
+    r"\s*[,:]?\s*",
+    re.IGNORECASE,
+)
 
 
 #: A piece that can only end a sentence begun before it: a lowercase relative pronoun or a
