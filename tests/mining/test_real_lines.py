@@ -1831,6 +1831,37 @@ def test_a_request_queued_for_after_the_running_work_is_the_next_task() -> None:
     assert kind_of(closing, agent_text=running, queued=True) is TurnKind.FOLLOW_UP
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # polecatspeaks/StarCar 25_071b0849bd lines 605, 469 and 485
+        "can't you just pull from the entire transcript?",
+        'ok lets look at this from less of a code does thing pov and more from a "whats the '
+        'right truth to tell"',
+        "so again, let's take a slightly different view, or adjust our thinking a bit.",
+        # maxnoobineating/UbuntuDevcontainer_Dotfiles cc1b59bf line 49
+        "just tell me how to install from source",
+        "why not simply reuse the existing parser?",
+    ],
+)
+def test_asking_for_another_way_to_go_about_it_steers(text: str) -> None:
+    working = "I'll build a parser for the transcript format first, then map each state."
+    assert kind_of(text, agent_text=working) is TurnKind.STEERING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "look at this from the server log and tell me what failed",
+        "can you just run the tests?",
+        "I can't just delete it, it is used by the CLI",
+    ],
+)
+def test_near_misses_of_another_way_are_no_steering(text: str) -> None:
+    working = "I'll build a parser for the transcript format first, then map each state."
+    assert kind_of(text, agent_text=working) is not TurnKind.STEERING
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

@@ -243,6 +243,21 @@ _SWAPS_THE_MEANS = re.compile(
 )
 
 
+#: Asks for another way to go about the task: a simpler means ("can't you just …?", "why
+#: not simply …"), another view of it ("let's take a slightly different view", "look at
+#: this from …"), or less of the work ("just tell me how to …").
+_RETHINKS_THE_APPROACH = re.compile(
+    r"\b(can'?t|couldn'?t|cannot|why not|why don'?t) (you|we) (just|simply)\b"
+    r"|\bwhy not (just|simply)\b"
+    r"|\b(take|try) a (slightly |completely |totally )?different (view|approach|angle|tack|"
+    r"direction|perspective)\b|\badjust our thinking\b"
+    r"|\blook at (this|it|that) from\b[^.?!\n]{0,50}\b(pov|point of view|perspective|angle|"
+    r"standpoint|view)\b"
+    r"|^\W*(ok(ay)?,?\s+|no,?\s+)?just (tell|show|give) me\b",
+    re.IGNORECASE,
+)
+
+
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 
 
@@ -813,6 +828,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # "use terminal instead of powershell then", after the agent explained why it used
         # PowerShell: how to work, short of a result to judge
         return TurnDecision(TurnKind.STEERING, 0.6, ("swaps the means",), hard=True)
+    if _RETHINKS_THE_APPROACH.search(region[:200]):
+        # "can't you just pull from the entire transcript?", "let's take a slightly
+        # different view", "just tell me how to install from source": how to go about the
+        # task, with no result judged
+        return TurnDecision(TurnKind.STEERING, 0.6, ("rethinks the approach",), hard=True)
     if (done or asked) and NEW_WORK.search(region[:80]) and not refers_back:
         # "Let's also migrate to AudioWorklet" after the agent finished: more work
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new work after done",), hard=True)
