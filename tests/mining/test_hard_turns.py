@@ -82,6 +82,30 @@ def test_the_rules_mark_the_turn_hard() -> None:
     assert decision.hard and decision.kind is TurnKind.FOLLOW_UP
 
 
+def test_a_defect_set_out_with_its_own_numbered_plan_is_no_certain_correction() -> None:
+    # nisargpatel28/artifact-hub 5b983582 line 684 (set 17): one author's pasted, numbered
+    # prompts describe a defect and prescribe the fix; its labeller read them as new tasks
+    spec = (
+        'The seed script fails with "File upload failed" when uploading to POST /api/artifacts.'
+        "\n\n1. First, show me the full error handling in scripts/seed.ts around the upload "
+        "call and print the response body when the status is not 2xx.\n2. Then check the "
+        "multipart field names the API route expects against the ones the script sends.\n3. "
+        "Fix whichever side is wrong and run pnpm seed again."
+    )
+    agent = "Done. `pnpm seed` now passes `--tsconfig scripts/tsconfig.json` to tsx explicitly."
+    turn = TurnInput(text=spec, has_episode=True, agent_text=agent, agent_worked=True)
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.kind is TurnKind.CORRECTION and decision.hard
+    # the same defect in a line, with no plan of its own, is a sure correction
+    short = TurnInput(
+        text='The seed script fails with "File upload failed".',
+        has_episode=True,
+        agent_text=agent,
+        agent_worked=True,
+    )
+    assert not classify_turn(short, lexicon_for()).hard
+
+
 def test_each_stored_turn_says_whether_the_rules_found_it_hard(engine: Engine, cfg: Config) -> None:
     # Without a model the rules' reading stands, and the store says which readings a
     # model would have been asked about (what bench/mining_real.py's ceiling counts).

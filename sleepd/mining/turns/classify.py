@@ -670,7 +670,15 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
     weak_praise = approval_head and corr < 2.5 and not after_contrast(region)
     if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
-        return TurnDecision(TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons))
+        # a defect set out with its own numbered plan ("The seed script fails with "File
+        # upload failed" … 1. First, show me … 2. …") may be the next task written as a
+        # spec as much as a verdict on the last one: no certain reading
+        return TurnDecision(
+            TurnKind.CORRECTION,
+            min(0.6 + 0.1 * corr, 0.95),
+            tuple(reasons),
+            hard=_sets_out_its_own_plan(text),
+        )
     if _HOLDS_THE_AGENT.match(region):
         # "stop, cancel this loop", "wait, I think I've got vim 9.0 source already?": the
         # person holds the agent back, the words in writing of an interrupt
@@ -943,6 +951,15 @@ _FINISHES_A_SENTENCE = re.compile(
     r"^(which|that|who|whose|so that|because|since|plus)\s+(?!(one|ones|is|are|was|were|"
     r"file|files|way|version|option)\b)[a-z][^?？]*$"
 )
+
+
+#: A numbered step of a plan the person writes out ("1. Show me the file", "2) Run …").
+_NUMBERED_STEP = re.compile(r"^\s*\d{1,2}[.)]\s+\S", re.MULTILINE)
+
+
+def _sets_out_its_own_plan(text: str) -> bool:
+    """A message long enough to stand alone that lays out steps of its own."""
+    return len(_NUMBERED_STEP.findall(text)) >= 2 and len(WORD.findall(text)) >= 40
 
 
 #: From this many words a turn can carry a request of its own.
