@@ -82,9 +82,11 @@ def test_the_rules_mark_the_turn_hard() -> None:
     assert decision.hard and decision.kind is TurnKind.FOLLOW_UP
 
 
-def test_a_defect_set_out_with_its_own_numbered_plan_is_no_certain_correction() -> None:
+def test_a_defect_set_out_with_its_own_numbered_plan_is_read_by_what_came_before() -> None:
     # nisargpatel28/artifact-hub 5b983582 line 684 (set 17): one author's pasted, numbered
-    # prompts describe a defect and prescribe the fix; its labeller read them as new tasks
+    # prompts describe a defect and prescribe the fix; its labeller read them as new tasks,
+    # each "a different failure than the turn before", and as corrections the two that took
+    # up the failure the request before had worked on
     spec = (
         'The seed script fails with "File upload failed" when uploading to POST /api/artifacts.'
         "\n\n1. First, show me the full error handling in scripts/seed.ts around the upload "
@@ -93,7 +95,18 @@ def test_a_defect_set_out_with_its_own_numbered_plan_is_no_certain_correction() 
         "Fix whichever side is wrong and run pnpm seed again."
     )
     agent = "Done. `pnpm seed` now passes `--tsconfig scripts/tsconfig.json` to tsx explicitly."
-    turn = TurnInput(text=spec, has_episode=True, agent_text=agent, agent_worked=True)
+    # after a request on another failure, it is the next task, written as its spec
+    other = "Fix the seed script TypeScript errors: it can't find process and console."
+    turn = TurnInput(
+        text=spec, has_episode=True, agent_text=agent, agent_worked=True, previous_text=other
+    )
+    decision = classify_turn(turn, lexicon_for())
+    assert decision.kind is TurnKind.NEW_TASK and decision.hard
+    # after a request on this same failure, it says that work failed: a correction, unsure
+    same = 'Fix the seed script: uploading to POST /api/artifacts fails with "File upload failed".'
+    turn = TurnInput(
+        text=spec, has_episode=True, agent_text=agent, agent_worked=True, previous_text=same
+    )
     decision = classify_turn(turn, lexicon_for())
     assert decision.kind is TurnKind.CORRECTION and decision.hard
     # the same defect in a line, with no plan of its own, is a sure correction

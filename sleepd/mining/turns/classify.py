@@ -670,14 +670,18 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
     # a contrast clause that reports a failure does not ("looks correct. But … doesn't").
     weak_praise = approval_head and corr < 2.5 and not after_contrast(region)
     if not weak_praise and (corr >= 2 or (corr >= 1 and words <= 30 and turn.agent_worked)):
-        # a defect set out with its own numbered plan ("The seed script fails with "File
-        # upload failed" … 1. First, show me … 2. …") may be the next task written as a
-        # spec as much as a verdict on the last one: no certain reading
+        spec = _sets_out_its_own_plan(text)
+        if spec and turn.previous_text and not _same_failure(text, turn.previous_text):
+            # a defect set out with its own numbered plan ("The seed script fails with "File
+            # upload failed" … 1. First, show me … 2. …"), not the one the person's last
+            # request worked on: the next task, written as its spec
+            return TurnDecision(
+                TurnKind.NEW_TASK, 0.6, (*reasons, "a defect set out as its own task"), hard=True
+            )
+        # (so set out about the failure the last request worked on, it is a correction, and
+        # still no certain one)
         return TurnDecision(
-            TurnKind.CORRECTION,
-            min(0.6 + 0.1 * corr, 0.95),
-            tuple(reasons),
-            hard=_sets_out_its_own_plan(text),
+            TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons), hard=spec
         )
     if _HOLDS_THE_AGENT.match(region):
         # "stop, cancel this loop", "wait, I think I've got vim 9.0 source already?": the
@@ -960,6 +964,18 @@ _NUMBERED_STEP = re.compile(r"^\s*\d{1,2}[.)]\s+\S", re.MULTILINE)
 def _sets_out_its_own_plan(text: str) -> bool:
     """A message long enough to stand alone that lays out steps of its own."""
     return len(_NUMBERED_STEP.findall(text)) >= 2 and len(WORD.findall(text)) >= 40
+
+
+#: From this share of its content words on, a defect's description is about what the
+#: person's previous request named: the same failure.
+SAME_FAILURE_OVERLAP = 0.4
+
+
+def _same_failure(text: str, previous_text: str) -> bool:
+    """The defect (the message's first paragraph) is the subject of the person's previous
+    request ("The home page at localhost:3000 shows 404 …" after "The app shows 404 at
+    localhost:3000 …")."""
+    return topic_overlap(text.split("\n\n")[0][:400], previous_text) >= SAME_FAILURE_OVERLAP
 
 
 #: From this many words a turn can carry a request of its own.
