@@ -1862,6 +1862,19 @@ def test_near_misses_of_another_way_are_no_steering(text: str) -> None:
     assert kind_of(text, agent_text=working) is not TurnKind.STEERING
 
 
+def test_an_error_page_the_result_shows_is_a_failure_report() -> None:
+    # nisargpatel28/artifact-hub 5b983582 line 842, after the agent's fix of the 404
+    shown = "The home page at localhost:3000 shows Next.js default 404."
+    assert kind_of(shown) is TurnKind.CORRECTION
+    # what to build names the same page: a request
+    for request in (
+        "add a route that shows a 404 page for unknown slugs",
+        "make the page show a 404 for unknown ids",
+        "the settings page should show an error page when the API is down",
+    ):
+        assert kind_of(request) is not TurnKind.CORRECTION, request
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

@@ -311,6 +311,13 @@ _FAILURE_REPORT = re.compile(
     r"lots of )?((typescript|type|syntax|build|compile|compiler|lint|linting|runtime|import|"
     r"ts|js|console|test)[- ])?(errors?|exceptions?)\b(?!\s*(handling|handlers?|messages?|"
     r"codes?|states?|boundar(y|ies)|checking|reporting|logging|cases?|paths?|types?|pages?))"
+    # an error page the result shows, however it is named ("The home page at localhost:3000
+    # shows Next.js default 404", "it gives a blank page"; not what to build: "add a route
+    # that shows a 404 page", "make the page show a 404")
+    r"|(?<!\bthat )(?<!\bwhich )(?<!\bshould )(?<!\bwill )(?<!\bmust )(?<!\bto )"
+    r"\b(shows|showing|gives|giving|displays|renders)\s+(an? |the )?"
+    r"(([\w.]+ ){0,2}(default|blank|generic|empty|same|old|white) )?"
+    r"(40[134]|50[0234]|blank (page|screen)|white (page|screen)|error page)\b"
     # what a browser says of a server that is not there ("localhost refused to connect",
     # "ERR_CONNECTION_REFUSED")
     r"|\brefused to connect\b|\bconnection (was )?refused\b|\b(could ?n[o']t|can'?t) be reached\b"
