@@ -6123,6 +6123,32 @@ def test_the_shell_named_by_its_path_saying_command_not_found_is_a_failure() -> 
     assert is_failed_result(result, _bash(1, "ps aux | head -5"))
 
 
+def test_dash_failing_to_run_a_program_is_a_failure() -> None:
+    # kcosr/chat-to-html examples/codex.jsonl line 289 (set 27's tool errors, read after its
+    # blind scoring): `python -m http.server 8000 &` in a container without `python`; the
+    # background `&` leaves exit 0
+    codex = "Exit code: 0\nWall time: 0 seconds\nOutput:\n/bin/sh: 1: python: not found\n"
+    result = _result(2, 1, codex, exit_code=0)
+    assert is_failed_result(result, _bash(1, "python -m http.server 8000 &"))
+    # the same line under Codex's header, from a command that hid nothing it could see
+    assert is_failed_result(result, _bash(1, "python -m http.server 8000"))
+    # a lookup's own "not found" answer stays an answer
+    lookup = _result(2, 1, "python: not found", exit_code=0)
+    assert not is_failed_result(lookup, _bash(1, "type python"))
+
+
+def test_a_command_sent_to_the_background_hides_its_failure_from_the_exit_code() -> None:
+    """`&` returns the status of starting the command: only the output tells."""
+    output = (
+        "Error: listen EADDRINUSE: address already in use :::3000\n"
+        "    at Server.setupListenHandle [as _listen2] (node:net:1817:16)"
+    )
+    result = _result(2, 1, output, exit_code=0)
+    assert is_failed_result(result, _bash(1, "node server.js &"))
+    # in the foreground an exit status of 0 stands: the lines are what it printed
+    assert not is_failed_result(result, _bash(1, "node server.js"))
+
+
 def test_a_dev_servers_error_overlay_pasted_is_a_pasted_error() -> None:
     # wild sample 54 (thomas0369/claude_ai): Next.js's overlay copied after a request
     text = (

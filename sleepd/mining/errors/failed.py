@@ -9,7 +9,7 @@ import re
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
 from sleepd.mining.errors.shell import exit_hidden, printed_status, shell_command
-from sleepd.mining.signatures import ANSI
+from sleepd.mining.signatures import ANSI, WRAPPER_LINE
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
 
@@ -97,6 +97,9 @@ _HIDDEN_FAILURE = re.compile(
     # the shell named by its path ("/bin/bash: line 1: ps: command not found")
     r"|^/[\w./-]*/(ba|z|da|k|fi)?sh: \S.*(No such file or directory|command not found|"
     r"Permission denied)"
+    # dash, Debian's /bin/sh, failing to run a program: "/bin/sh: 1: python: not found"
+    # (a background `&` leaves the exit status 0)
+    r"|^(/[\w./-]*/)?(da)?sh: \d+: [\w.+-]+: not found$"
     r"|^FAILED: \S"
     # GitHub's API refusing the request, whether `gh api` or curl asked ("{"message":"Not
     # Found","documentation_url":"https://docs.github.com/rest/…","status":"404"}"), and
@@ -219,7 +222,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _BACKGROUND_FAILED.match(head)
         or _MODEL_INPUT_TOO_LONG.match(head)
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
-        or _HIDDEN_FAILURE.search("\n".join(ANSI.sub("", head).splitlines()[:3]))
+        or _HIDDEN_FAILURE.search("\n".join(_opening_lines(head, 3)))
         or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
         or (call is not None and exit_hidden(call) and _usage_unasked(call, event.text))
         or (call is not None and bool(printed_status(call, event.text)))
@@ -230,6 +233,15 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
 #: command ran, after the command's own output ("SessionEnd hook [node …/index.js
 #: session-end] failed:"): the hook's failure, not the command's.
 _AGENT_HOOK_FAILED = re.compile(r"^\w+ hook \[[^\]\n]*\] failed:")
+
+
+def _opening_lines(head: str, count: int) -> list[str]:
+    """The first `count` lines the command printed, past the lines its tool's wrapper
+    writes over any output (Codex's "Exit code: 0", "Wall time: 0 seconds", "Output:")."""
+    lines = ANSI.sub("", head).splitlines()
+    while lines and WRAPPER_LINE.fullmatch(lines[0].strip()):
+        lines.pop(0)
+    return lines[:count]
 
 
 def output_shows_failure(text: str) -> bool:

@@ -86,14 +86,18 @@ def shell_command(call: EventView) -> str:
 def exit_hidden(call: EventView) -> bool:
     """Only the output can tell whether the call's command failed: a pipe takes its
     status from the last command (`bun test 2>&1 | tail -5` exits 0 when the tests
-    fail), `|| true` and `; echo …` throw it away, and Codex code mode prints the output
-    without it."""
+    fail), `|| true` and `; echo …` throw it away, `&` sends the command to the background
+    (`python -m http.server 8000 &` exits 0 when there is no `python`), and Codex code
+    mode prints the output without it."""
     if not is_shell_tool(call.tool_name):
         return bool(_CODE_MODE_CMD.search(call.text[:4000]))
     words = shell_words(full_command(call.text)[:COMMAND_READ_CHARS])
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
         if word in ("|", "|&"):
+            return True
+        if word == "&":
+            # sent to the background: the shell's status is that of starting it
             return True
         if word == "||" and nxt in ("true", ":", "echo", "exit"):
             return True
