@@ -6487,10 +6487,12 @@ def test_forbidding_what_the_agent_just_showed_rejects_it(text: str, agent_text:
         # a reminder or a reassurance about what the agent named forbids nothing
         "don't forget to add a footer to the other pages",
         "don't worry about the footer",
+        # the words every report shares name nothing the agent showed
+        "don't touch the test files",
     ],
 )
 def test_forbidding_what_the_agent_never_did_is_no_verdict(text: str) -> None:
-    agent_text = "Added a footer with the links and the copyright line."
+    agent_text = "Added a footer with the links and the copyright line. The tests pass."
     assert kind_of(text, agent_text=agent_text, agent_acted=True) is not TurnKind.CORRECTION
 
 
@@ -6521,6 +6523,7 @@ def test_restating_what_was_meant_repairs_the_agents_reading(text: str) -> None:
     "text",
     [
         "I mean, it works, but can you also add a dark mode?",
+        "I mean, can you also add a dark mode?",
         "I mean it, great job",
         "I mean, that's fine for now",
     ],

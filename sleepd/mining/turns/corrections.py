@@ -12,6 +12,7 @@ import re
 from sleepd.mining.lexicon import Feedback, Lexicon
 from sleepd.mining.turns.failures import has_pasted_error, reports_failure
 from sleepd.mining.turns.pastes import words_after_a_paste
+from sleepd.mining.turns.references import GENERIC_WORDS
 from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, after_contrast, first_clause, stem
 
 #: An opinion about a feature, not a report that it fails ("I didn't find those links
@@ -89,11 +90,12 @@ _DEFERRED = re.compile(r"\b(yet|until|till|before|for now|right now)\b", re.IGNO
 
 
 def _word_stems(text: str) -> set[str]:
-    """The stems of a text's content words, a plural "s" aside ("names" is "name")."""
+    """The stems of a text's content words, a plural "s" aside ("names" is "name"); the
+    words every request and report share ("file", "code", "tests") left out."""
     return {
         stem(word.removesuffix("s"))
         for word in CONTENT_WORD.findall(text.lower())
-        if word not in STOP_WORDS
+        if word not in STOP_WORDS and word not in GENERIC_WORDS
     }
 
 
@@ -110,8 +112,8 @@ def forbids_what_agent_did(region: str, agent_text: str) -> bool:
 
 #: The person restates what they meant ("I mean, actions in the TUI …", "no, I meant the
 #: other file", "what I meant is …"): the agent's reading of the request was wrong. The
-#: filler "I mean" before a verdict ("I mean, it works") and "I mean it" (emphasis) are
-#: no repair.
+#: filler "I mean" before a verdict ("I mean, it works"), "I mean it" (emphasis) and more
+#: work asked on top ("I mean, can you also …") are no repair.
 _SAYS_WHAT_WAS_MEANT = re.compile(
     r"^\W*((no|nope|sorry|nah)\W+)?"
     r"(i mean\s*(?=[,:;\u2014\u2013-]|\.\.\.|\u2026)|i meant\b(?!\s+to\b)|"
@@ -119,7 +121,9 @@ _SAYS_WHAT_WAS_MEANT = re.compile(
     r"i was (asking|talking) about\b|"
     r"je (veux|voulais) dire\b|(quiero|quise) decir\b|ich (meine|meinte)\b|"
     r"我的意思是|我是[说說]|つまり)"
-    r"(?!\W*(it|that|this)(('s|\s+is)\s+(fine|good|great|ok)|\s+(works|looks (good|fine|great))))",
+    r"(?!\W*(it|that|this)(('s|\s+is)\s+(fine|good|great|ok)|\s+(works|looks (good|fine|great))))"
+    # (nor more work asked on top: "I mean, can you also add a dark mode?")
+    r"(?![^.?!\n]*\b(also|as well|too)\b)",
     re.IGNORECASE,
 )
 

@@ -160,7 +160,7 @@ SHORT_POINTING = 6
 
 
 #: Words of a request that name an action or a kind of thing, never the thing itself.
-_GENERIC_WORDS = frozenset(
+GENERIC_WORDS = frozenset(
     WORD.findall(
         "a an the to for of on in at up out with and or so now then again please pls plz can "
         "could would will you u me us we i my our let lets let's go get got make do does did "
@@ -255,7 +255,7 @@ def names_nothing(text: str) -> bool:
         return False
     if _POINTS_AT_REPOSITORY.search(text) or _NAMES_A_THING.search(text):
         return False
-    return len(words) <= SHORT_POINTING or all(word in _GENERIC_WORDS for word in words)
+    return len(words) <= SHORT_POINTING or all(word in GENERIC_WORDS for word in words)
 
 
 def asks_about_agent(region: str) -> bool:
