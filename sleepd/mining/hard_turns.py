@@ -58,7 +58,17 @@ SYSTEM = (
     "of the work just done (commit, push, open its pull request) is follow_up; what a run "
     "printed, pasted back after the agent asked to run or test something, is follow_up "
     "(correction when it shows an error or the person says it failed); the same request sent "
-    "again word for word right after an interruption or a service error is steering.\n"
+    "again word for word right after an interruption or a service error is steering; "
+    "forbidding something the agent's last result shows ('Do not add the full names' under "
+    "its sketch that shows them) is correction, forbidding what it never did is follow_up; "
+    "the request restated as meant ('I mean, …', 'no, I meant …') right after the agent "
+    "answered is correction, and so is a reply that insists ('but I'm on main here') after "
+    "the agent explained away a failure the person reported; a request typed while the "
+    "agent runs for after it finishes ('When done with this, please add …') is new_task, "
+    "and a piece that only finishes the person's own previous sentence is follow_up; "
+    "asking for another way to go about the task ('can't you just …', 'let's take a "
+    "different view') is steering; a failure written up as its own spec with numbered "
+    "steps, about another failure than the person's previous request, is new_task.\n"
     "Answer with JSON only."
 )
 

@@ -149,6 +149,10 @@ def test_the_models_valid_answer_decides_the_hard_turn(
     payload = json.loads(body["messages"][0]["content"])  # type: ignore[index]
     assert payload["running_request"].startswith("Add a dark mode toggle")
     assert payload["where_it_sits"]["agent_said_it_was_done"] is False
+    # the model is told the labels' conventions where a reader could go either way
+    system = json.dumps(body["system"])
+    for convention in ("closing step", "I mean", "When done with this", "can't you just"):
+        assert convention in system, convention
 
 
 @pytest.mark.parametrize(
