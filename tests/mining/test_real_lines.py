@@ -1875,6 +1875,52 @@ def test_an_error_page_the_result_shows_is_a_failure_report() -> None:
         assert kind_of(request) is not TurnKind.CORRECTION, request
 
 
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # reality2-roycdavies/cosmic-bing-wallpaper docs/transcripts part 2, line 888: the
+        # agent said the systemd files look right and asked where the person saw the path
+        (
+            "yes, but that is specific to this installation on this machine",
+            "The systemd files look correct now. Can you show me where you're seeing that path?",
+        ),
+        # the same session, line 404: the agent put the icon in the app launcher
+        (
+            "OK, that is good, but I'm thinking up in the top right where there are little "
+            "icons for things like wifi and bluetooth",
+            "Done. Now everything uses the full app ID, so the panel shows the correct icon.",
+        ),
+        # polecatspeaks/StarCar ff_3a1a7f8196 line 683
+        (
+            "you're correct 100%, but playwright gives the adversary better tooling to dig out "
+            "those majors for us",
+            "A tool that answers what colour it is does not answer what colour it should be.",
+        ),
+    ],
+)
+def test_granting_the_point_then_setting_a_fact_against_it_is_a_correction(
+    text: str, agent: str
+) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the issue's own example: more of the work asked, a follow-up
+        "That's good. But the darker highlight should still stay on the selected row",
+        "ok lets do this, but lets come up with a way to avoid this next time",
+        "yes, but only on mobile",
+        "ok, but it works now",
+        "yes, but can you also add a footer?",
+        "sure, but first commit the changes",
+    ],
+)
+def test_a_but_that_asks_or_limits_is_no_objection(text: str) -> None:
+    agent = "Done. Now everything uses the full app ID, so the panel shows the correct icon."
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
 def test_a_yes_to_a_question_between_options_picks_one() -> None:
     asks = _OPTIONS_THEN_AN_OFFER.rsplit("\n\n", 1)[0] + "\n\nShould I set up option 1 or 2?"
     assert kind_of("yes", agent_text=asks) is TurnKind.FOLLOW_UP

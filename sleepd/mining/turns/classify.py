@@ -35,6 +35,7 @@ from sleepd.mining.turns.corrections import (
     correction_score,
     denies_agent_claim,
     forbids_what_agent_did,
+    grants_then_objects,
     insists_on_the_complaint,
     says_what_was_meant,
 )
@@ -343,6 +344,7 @@ _JUDGING_CUES = frozenset(
         "denies what the agent said",
         "says what was meant",
         "insists after a correction",
+        "grants, then objects",
     }
 )
 
@@ -499,6 +501,11 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # failure the person reported: the verdict stands
         corr += 2
         reasons.append("insists after a correction")
+    if turn.agent_ended and turn.agent_worked and grants_then_objects(region):
+        # "yes, but that is specific to this installation on this machine": the agent's
+        # point granted, then a fact set against it
+        corr += 2
+        reasons.append("grants, then objects")
     if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
         # "> that data loss would have landed without anyone seeing the diff. Actually, the
         # intention …": the agent's own words quoted back, then set right

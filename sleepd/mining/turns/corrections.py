@@ -158,6 +158,40 @@ _WORKS_NOW = re.compile(
 )
 
 
+#: The agent's point granted, then a "but" that sets a fact against it ("yes, but that is
+#: specific to this installation on this machine", "you're correct 100%, but playwright
+#: gives the adversary better tooling …"): the objection is group "objection".
+_GRANTS_THEN_OBJECTS = re.compile(
+    r"^\W*((yes|yeah|yep|ok|okay|sure|right|true|agreed|fair enough|"
+    r"(you'?re|you are) (right|correct)( \d+ ?%)?|"
+    r"(that'?s|that is|this is) (good|right|true|fine|great))\W+){1,3}"
+    r"(but|however)\W+(?P<objection>[^\n]+)",
+    re.IGNORECASE,
+)
+
+
+#: What follows the "but" asks or adds rather than objects: a request, a requirement, a
+#: question, a limit ("but lets come up with …", "but it should still stay on …", "but
+#: only on mobile"), or the result found good after all ("but it works now").
+_NO_OBJECTION = re.compile(
+    r"^\W*(let'?s|lets|please|can|could|would|will|should|shall|also|only|just|maybe|perhaps|"
+    r"first|then|now|make|add|do|use|try|keep|remove|change|what|why|how|when|where|which|"
+    r"i'?d like|i would like|i want|we need|i need|you need|(it|this|that|they) "
+    r"(should|must|needs?|could|would))\b"
+    r"|\b(should|must|needs? to|have to)\b|\?"
+    r"|\b(works|worked|working|fixed|fine|good|great|perfect)\b",
+    re.IGNORECASE,
+)
+
+
+def grants_then_objects(region: str) -> bool:
+    """The turn grants the agent's point, then sets a fact against it after "but": the
+    work or the answer does not hold (a person labels it a correction). "That's good. But
+    the darker highlight should still stay on …" asks for more instead: no objection."""
+    found = _GRANTS_THEN_OBJECTS.match(region)
+    return found is not None and not _NO_OBJECTION.search(found.group("objection")[:200])
+
+
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(
     r"^\W*(never|don'?t ever|do not ever|(we|you) (really |probably )?(should|must)(n'?t| not)"
