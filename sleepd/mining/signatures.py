@@ -133,7 +133,7 @@ _ERROR_LINE = re.compile(
 #: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,
 #: Codex's exec headers): they say that a call failed, never what went wrong, so a
 #: signature built on one would lump unrelated failures together.
-WRAPPER_LINE = re.compile(
+_WRAPPER_LINE = re.compile(
     r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|process exited with code -?\d+|"
     # Codex code mode's header over a script's output ("Script completed", "Wall time 0.2
     # seconds")
@@ -203,7 +203,7 @@ _TASK_PREFIX = re.compile(r"^(?:\[[\w:./@-]+\]\s+|[@\w./-]+:[\w:.-]+:\s+)")
 _TOOL_USE_ERROR_TAG = re.compile(r"</?(tool_use_error|system-reminder)>")
 #: A wrapper line after `normalize` (its numbers are `<n>`): when it is all there is, the
 #: exit code is the clue.
-_NORMALIZED_WRAPPER = re.compile(WRAPPER_LINE.pattern.replace(r"\d+", "<n>"), re.I)
+_NORMALIZED_WRAPPER = re.compile(_WRAPPER_LINE.pattern.replace(r"\d+", "<n>"), re.I)
 #: Where a line's first sentence ends: a stop, then space, then a capital letter.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: Fewer words than this in the first sentence, and the whole line is kept.
@@ -655,7 +655,7 @@ def _said_nothing(line: str) -> bool:
     """A wrapper's line, Codex's count of the lines of a cut output, npm's footer or a
     tool's banner: in any such output, so never what went wrong."""
     return bool(
-        WRAPPER_LINE.fullmatch(line)
+        _WRAPPER_LINE.fullmatch(line)
         or _CUT_NOTE.fullmatch(line)
         or _NPM_FOOTER.fullmatch(line)
         or _BANNER.fullmatch(line)
@@ -895,7 +895,7 @@ def _json_error(printed: list[str]) -> str | None:
 def is_wrapper_line(line: str) -> bool:
     """A line the tool's wrapper wrote around the output (`Exit code 1`, Codex's `Chunk
     ID: …` header), not one the command printed."""
-    return bool(WRAPPER_LINE.fullmatch(line.strip()))
+    return bool(_WRAPPER_LINE.fullmatch(line.strip()))
 
 
 def is_cut_note(line: str) -> bool:
@@ -909,7 +909,7 @@ def is_silent(printed: list[str] | str) -> bool:
     lines = _printed_lines(printed) if isinstance(printed, str) else printed
     if [line.strip() for line in lines] == [_BARE_ERROR]:
         return True
-    return all(WRAPPER_LINE.fullmatch(line.strip()) for line in lines)
+    return all(_WRAPPER_LINE.fullmatch(line.strip()) for line in lines)
 
 
 def signature_of(

@@ -9,7 +9,7 @@ import re
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
 from sleepd.mining.errors.shell import exit_hidden, printed_status, shell_command
-from sleepd.mining.signatures import ANSI, WRAPPER_LINE
+from sleepd.mining.signatures import ANSI, is_wrapper_line
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
 
@@ -239,7 +239,7 @@ def _opening_lines(head: str, count: int) -> list[str]:
     """The first `count` lines the command printed, past the lines its tool's wrapper
     writes over any output (Codex's "Exit code: 0", "Wall time: 0 seconds", "Output:")."""
     lines = ANSI.sub("", head).splitlines()
-    while lines and WRAPPER_LINE.fullmatch(lines[0].strip()):
+    while lines and is_wrapper_line(lines[0]):
         lines.pop(0)
     return lines[:count]
 

@@ -134,6 +134,11 @@ def says_what_was_meant(region: str) -> bool:
     return bool(_SAYS_WHAT_WAS_MEANT.search(region))
 
 
+#: Words that find the result good after all ("it works now", "fixed", "fine"): said after
+#: a "but", they withdraw a complaint or an objection.
+_FOUND_GOOD = r"works|worked|working|fixed|fine|good|great|perfect"
+
+
 #: A reply that opens against the agent's answer ("but I'm on main here, I added it
 #: normally", "none of them, please don't you see all the '#'?"), short of a request or a
 #: question of its own ("but can you also …", "but what about the footer?").
@@ -153,7 +158,7 @@ def insists_on_the_complaint(region: str) -> bool:
 
 #: The complaint withdrawn ("nope, works now", "but it works now, thanks").
 _WORKS_NOW = re.compile(
-    r"\b(works|worked|working|fixed|solved|fine|good|great|perfect)\b(?!\s+(yet|either))",
+    rf"\b({_FOUND_GOOD}|solved)\b(?!\s+(yet|either))",
     re.IGNORECASE,
 )
 
@@ -179,7 +184,7 @@ _NO_OBJECTION = re.compile(
     r"i'?d like|i would like|i want|we need|i need|you need|(it|this|that|they) "
     r"(should|must|needs?|could|would))\b"
     r"|\b(should|must|needs? to|have to)\b|\?"
-    r"|\b(works|worked|working|fixed|fine|good|great|perfect)\b",
+    rf"|\b({_FOUND_GOOD})\b",
     re.IGNORECASE,
 )
 
