@@ -380,7 +380,9 @@ def _offered_act(agent_text: str) -> str | None:
     """What the agent's last words offer to do next, as it wrote it; None without an offer."""
     # (the offer may show what it means below it: "Would you like me to commit with this
     # message?" and the message in a code block)
-    asked = _SHOWN_BELOW.sub("", agent_text.rstrip())
+    asked = agent_text.rstrip()
+    if asked.endswith("```"):
+        asked = _SHOWN_BELOW.sub("", asked)
     tail = _SPACED_ABBREVIATION.sub(r"\1.\2", last_words(asked, 400))
     for offer in _OFFERS:
         found = offer.search(tail)
