@@ -20,6 +20,8 @@ from sleepd.mining.episodes import (
 )
 from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.lexicon import Lexicon, is_undo_command
+from sleepd.mining.replacement import replaces
+from sleepd.mining.tasks import command_of
 from sleepd.mining.turns import (
     TurnKind,
     agent_asks,
@@ -30,6 +32,9 @@ from sleepd.mining.turns import (
 )
 
 COUNTING_CONFIDENCE = 0.5
+#: How many of the calls that worked after a failed one may be the command that replaced
+#: it: a replacement comes while the agent is still on that step.
+REPLACEMENT_WINDOW = 10
 
 #: A request for information rather than for a change ("where are we", "how to know where
 #: the mapping is defined in vim?", "can you help me understand what each file is doing",
@@ -116,16 +121,14 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
             )
             out.append(knock)
             continue
-        fixer = next(
-            (
-                later
-                for later in results[index + 1 :]
-                if _tool_of(later, calls) == tool
-                and later.id not in failing
-                and later.id not in errors.verdicts
-            ),
-            None,
-        )
+        worked = [
+            later
+            for later in results[index + 1 :]
+            if _tool_of(later, calls) == tool
+            and later.id not in failing
+            and later.id not in errors.verdicts
+        ]
+        fixer = _replacement(result, worked, calls) or (worked[0] if worked else None)
         detail = f"exit {result.exit_code}" if result.exit_code not in (None, 0) else "is_error"
         if refused:
             # the person refused the call; what the agent ran instead is evidence for
@@ -157,6 +160,30 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
         if event.kind == "error" and not (event.call_id and event.call_id in result_calls):
             out.append(SignalDraft("agent_error", -1, 0.4, [event.id], "error event", event.seq))
     return out
+
+
+def _replacement(
+    failed: EventView, worked: Sequence[EventView], calls: dict[str, EventView]
+) -> EventView | None:
+    """Of the calls that worked after `failed`, the first (within a few) whose command did
+    the failing command's job another way (`npm install` refused, `ls`, then `pnpm
+    install`): the evidence a judge spec names. A failed test run is no wrong command."""
+    call = calls.get(failed.call_id or "")
+    if call is None:
+        return None
+    failing = command_of(call.text)
+    for later in worked[:REPLACEMENT_WINDOW]:
+        later_call = calls.get(later.call_id or "")
+        if later_call is not None and replaced(failed.text, failing, command_of(later_call.text)):
+            return later
+    return None
+
+
+def replaced(failed_output: str, failing: str, working: str) -> bool:
+    """Whether the command `working` stood in for `failing`, which printed `failed_output`
+    (`replacement.replaces`); a run whose tests failed was the right command, whatever
+    came after it."""
+    return bool(failing) and run_status(failed_output) != "failed" and replaces(failing, working)
 
 
 def _benign(event: EventView, errors: EpisodeErrors) -> bool:

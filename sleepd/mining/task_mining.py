@@ -20,6 +20,7 @@ from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
+from sleepd.mining.signals import replaced
 from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.splits import split_for_task
 from sleepd.mining.tasks import (
@@ -261,8 +262,11 @@ def _evidence(
         elif signal.kind == "approval" and signal.event_ids and signal.event_ids[0] in events:
             evidence.approval = events[signal.event_ids[0]].text[:300]
         elif signal.kind == "tool_error_recovered":
-            rows = [events[i] for i in signal.event_ids if i in events]
-            found = [commands.get(e.id, "") for e in rows if e.kind == "tool_result"]
-            if len(found) >= 2:
+            results = [events[i] for i in signal.event_ids if i in events]
+            results = [e for e in results if e.kind == "tool_result"]
+            found = [commands.get(e.id, "") for e in results]
+            if len(found) >= 2 and replaced(results[0].text, found[0], found[-1]):
+                # a command that failed and then passed, or that something else merely
+                # followed, was the right command: only one another stood in for was wrong
                 evidence.recovered.append((list(signal.event_ids), found[0], found[-1]))
     return evidence

@@ -44,7 +44,8 @@ class Evidence:
 
     intent_text: str
     corrections: list[tuple[int, str]] = field(default_factory=list)
-    #: (event ids, failing command, command that worked) for recovered tool errors
+    #: (event ids, failing command, the different command that then did its job) for
+    #: tool errors the agent recovered from by running something else (`replacement.py`)
     recovered: list[tuple[list[int], str, str]] = field(default_factory=list)
     outcome: str = "unknown"
     approval: str | None = None
@@ -215,21 +216,12 @@ def heuristic_spec(evidence: Evidence) -> JudgeSpec:
     for event_id, text in evidence.corrections:
         checks.extend(_correction_checks(event_id, text))
     for event_ids, failing, working in evidence.recovered:
-        if _replaced_command(failing, working):
+        if failing and working and len(failing) <= MAX_BANNED_COMMAND:
             checks.append(Check("must_not_contain", failing, 0.5, tuple(event_ids)))
     if _WANTS_JSON.search(evidence.intent_text):
         checks.append(Check("json", None, 1.0, ()))
     checks = _dedupe(checks)
     return JudgeSpec(checks=tuple(checks), rubric=_rubric(evidence))
-
-
-def _replaced_command(failing: str, working: str) -> bool:
-    """A short failing command that a similar, different command replaced ("npm install" →
-    "pnpm install"); unrelated later commands say nothing about the failing one."""
-    if not failing or not working or failing == working or len(failing) > MAX_BANNED_COMMAND:
-        return False
-    a, b = set(failing.split()), set(working.split())
-    return len(a & b) / len(a | b) >= 0.3
 
 
 def _dedupe(checks: Sequence[Check]) -> list[Check]:
@@ -252,12 +244,16 @@ def _rubric(evidence: Evidence) -> str:
         lines.append("When this task was done before, the user had to correct the agent:")
         lines.extend(f"- {text[:300]}" for _, text in evidence.corrections[:5])
         lines.append("A good response avoids these mistakes from the start.")
-    failed = [failing for _, failing, _ in evidence.recovered if failing][:5]
-    if failed:
-        # a recovered error of a call with no command (a file read, a web fetch) names
-        # nothing to avoid: the heading stands only over commands it can list
-        lines.append("Commands that failed before and should not be repeated:")
-        lines.extend(f"- {failing}" for failing in failed)
+    replaced = list(
+        dict.fromkeys(
+            (failing, working) for _, failing, working in evidence.recovered if failing and working
+        )
+    )[:5]
+    if replaced:
+        # only a command another one stood in for was the wrong command; one that failed
+        # and then passed, or was followed by something else, was the right check to run
+        lines.append("Commands that failed before, and the command that did the job instead:")
+        lines.extend(f"- `{failing}` failed; `{working}` worked" for failing, working in replaced)
     if evidence.approval:
         lines.append(f"The user accepted a solution with: {evidence.approval[:200]}")
     return "\n".join(lines)

@@ -107,7 +107,14 @@ def test_the_rubric_lists_failed_commands_only_when_there_are_some() -> None:
     from sleepd.mining.tasks import Evidence, heuristic_spec
 
     reads = Evidence("/recover-from-checkpoint", recovered=[([3], "", ""), ([5], "", "")])
-    assert "should not be repeated" not in heuristic_spec(reads).rubric
-    shell = Evidence("install the deps", recovered=[([3], "npm install", "pnpm install")])
+    assert "Commands that failed before" not in heuristic_spec(reads).rubric
+    shell = Evidence(
+        "install the deps",
+        recovered=[([3], "npm install", "pnpm install"), ([7], "npm install", "pnpm install")],
+    )
     rubric = heuristic_spec(shell).rubric
-    assert "should not be repeated:\n- npm install" in rubric
+    # each replacement once, with what did the job instead
+    assert rubric.endswith(
+        "Commands that failed before, and the command that did the job instead:\n"
+        "- `npm install` failed; `pnpm install` worked"
+    )

@@ -126,6 +126,32 @@ def test_correction_becomes_judge_checks_not_context(engine: Engine, cfg: Config
         assert task.origin == "mined" and task.outcome == "failure"
 
 
+def test_a_check_that_failed_and_then_passed_is_not_a_mistake_to_avoid(
+    engine: Engine, cfg: Config
+) -> None:
+    """claude-code-log (tests/fixtures/real_sessions): `uv run ty check` failed, the agent
+    fixed the code, and the same check passed. The rubric had listed the check among the
+    commands "that should not be repeated", so a judge would mark down the rollout that
+    verifies its fix; only a command another one stood in for is named, with what did."""
+    b = SessionBuilder().prompt("Please fix these lint errors in the cache tests")
+    b.bash("uv run ty check", "error[call-non-callable]: Object is not callable", exit_code=1)
+    b.bash("uv run ty check", "All checks passed!")
+    b.bash("npm install", "EACCES: permission denied", exit_code=1)
+    b.bash("ls", "package.json").bash("pnpm install", "Done in 2.1s")
+    b.say("Done: both lint errors are fixed and the dependencies are installed.")
+    b.prompt("no, the lint still fails in CI")
+    b.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        spec = db.scalars(select(Task.judge_spec)).one()
+    rubric = spec["rubric"]
+    assert "ty check" not in rubric and "should not be repeated" not in rubric
+    assert "- `npm install` failed; `pnpm install` worked" in rubric
+    checks = {(c["type"], c["value"]) for c in spec["checks"]}
+    assert ("must_not_contain", "npm install") in checks
+    assert ("must_not_contain", "uv run ty check") not in checks
+
+
 def test_whole_cluster_lands_in_one_stable_split(engine: Engine, cfg: Config) -> None:
     texts = [
         "write a README for this project",

@@ -11,6 +11,7 @@ from sleepd.mining.signals import (
     SignalDraft,
     derive_outcome,
     detect_signals,
+    replaced,
     run_status,
 )
 
@@ -470,3 +471,25 @@ def test_a_correction_answered_then_cut_by_the_service_is_not_a_quiet_end() -> N
     b.service_error("Prompt is too long")
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "corrected")
+
+
+def test_the_command_that_replaced_a_failed_one_is_its_evidence() -> None:
+    """npm refused, a look around, then pnpm did the job: the recovery cites pnpm's result,
+    not the `ls` that happened to work first."""
+    b = SessionBuilder().prompt("Install deps").bash("npm install", "EACCES", exit_code=1)
+    b.bash("ls", "package.json").bash("pnpm install", "Done in 2.1s")
+    sigs = signals_of(b)
+    recovered = next(s for s in sigs if s.kind == "tool_error_recovered")
+    assert recovered.event_ids[-1] == views(b)[-1].id
+    # nothing stood in for it: the first call that worked is cited, as before
+    b = SessionBuilder().prompt("Install deps").bash("npm install", "EACCES", exit_code=1)
+    b.bash("ls", "package.json")
+    recovered = next(s for s in signals_of(b) if s.kind == "tool_error_recovered")
+    assert recovered.event_ids[-1] == views(b)[-1].id
+
+
+def test_a_test_run_that_failed_was_the_right_command() -> None:
+    failed = "FAILED tests/test_cli.py::test_help - AssertionError\n===== 1 failed, 9 passed ====="
+    assert not replaced(failed, "uv run pytest tests/ -x -q", "uv run pytest tests/ -q")
+    assert replaced("error: unrecognized arguments: --timeout=10",
+                    "uv run pytest tests/ --timeout=10", "uv run pytest tests/")  # fmt: skip
