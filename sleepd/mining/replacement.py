@@ -26,6 +26,9 @@ _OUTPUT_FILTERS = frozenset(
 )
 #: What ends one step of a command line (a subshell's parentheses too: `tmp=$(mktemp)`).
 _LIST_OPERATORS = frozenset({"&&", "||", ";", "&", ";;", "(", ")"})
+#: How a first line ends when the command goes on below it (`$v = @(`, `for x in a b; do`,
+#: a backslash, an open pipe).
+_GOES_ON = ("(", "{", "[", "\\", "|", "&&", "||", " do", " then", "=")
 #: Of the arguments of two different programs, the share they must have in common for one
 #: program to have stood in for the other (`zsh -c …` → `bash -c …`).
 SAME_ARGUMENTS = 0.5
@@ -35,10 +38,10 @@ def command_core(command: str) -> tuple[str, ...] | None:
     """The words of the command that did the work, from `command`'s first line: leading
     `cd`/`export` steps, redirections and pipes into an output filter left out (`cd x &&
     bun run test 2>&1 | tail -20` → `bun run test`); a trailing slash of a path dropped.
-    None when the line cannot be read as shell words (an open quote: the command goes on
-    past its first line, `bash -c '`)."""
-    line = command.strip().split("\n", 1)[0]
-    if not line:
+    None when the command goes on past its first line (an open quote, `bash -c '`; an open
+    bracket, `$v = @(`) or the line cannot be read as shell words."""
+    line = command.strip().split("\n", 1)[0].rstrip()
+    if not line or line.endswith(_GOES_ON):
         return None
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True

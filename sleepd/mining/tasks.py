@@ -216,7 +216,9 @@ def heuristic_spec(evidence: Evidence) -> JudgeSpec:
     for event_id, text in evidence.corrections:
         checks.extend(_correction_checks(event_id, text))
     for event_ids, failing, working in evidence.recovered:
-        if failing and working and len(failing) <= MAX_BANNED_COMMAND:
+        # (not when the command that worked holds the failing one: `python -m pytest …`
+        # under `uv run`, `ssh-add -l` under `env`: the ban would refuse the fix)
+        if failing and working and len(failing) <= MAX_BANNED_COMMAND and failing not in working:
             checks.append(Check("must_not_contain", failing, 0.5, tuple(event_ids)))
     if _WANTS_JSON.search(evidence.intent_text):
         checks.append(Check("json", None, 1.0, ()))

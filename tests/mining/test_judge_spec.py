@@ -118,3 +118,16 @@ def test_the_rubric_lists_failed_commands_only_when_there_are_some() -> None:
         "Commands that failed before, and the command that did the job instead:\n"
         "- `npm install` failed; `pnpm install` worked"
     )
+
+
+def test_a_failing_form_the_fix_holds_is_named_but_not_banned() -> None:
+    """`python -m pytest …` failed and `uv run python -m pytest …` worked (set 20): a check
+    that the answer must not contain the failing form would refuse the fix itself, which
+    holds it word for word; the rubric still names the pair."""
+    from sleepd.mining.tasks import Evidence, heuristic_spec
+
+    failing = "python -m pytest tests/test_decision_verify.py -v"
+    evidence = Evidence("run the tests", recovered=[([3], failing, f"uv run {failing}")])
+    spec = heuristic_spec(evidence)
+    assert not spec.checks
+    assert f"- `{failing}` failed; `uv run {failing}` worked" in spec.rubric

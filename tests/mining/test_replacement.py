@@ -49,6 +49,10 @@ def test_a_command_that_did_the_job_another_way_replaced_it(failing: str, workin
          "git add .planning/ROADMAP.md .planning/STATE.md"),  # shares only the files
         ("tailscale status", "ping -n 1 10.0.0.2"),
         ("bash -c '", "zsh -c '"),  # a first line with an open quote names no command
+        # a PowerShell array opened on the first line (set 19's Windows session)
+        ("$v = @(", "$w = @("),
+        ("for f in *.md; do", "for f in docs/*.md; do"),
+        ("grep -rn TODO src \\", "rg -n TODO src \\"),
         ("", "pnpm install"),
         ("npm install", ""),
         ("&& ||", "; |"),
@@ -64,7 +68,8 @@ def test_the_core_leaves_out_where_and_how_a_command_runs() -> None:
     assert core == ("bun", "run", "test")
     # a pipe into a program that does work is part of what ran; a hostile line is no error
     assert command_core("git diff | patch -p1") == ("git", "diff")
-    assert command_core("\x00 ; ; && ") == ("\x00",)
+    assert command_core("\x00 ; ; ") == ("\x00",)
+    assert command_core("\x00 ; ; && ") is None  # the list goes on below
     assert command_core("cd /repo") is None  # nothing ran but the change of folder
     assert command_core("(cd app && make)") == ("make",)
     assert command_core("echo 'unterminated") is None
