@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sleepd.mining.judge_spec import Check, JudgeSpec
+from sleepd.mining.judge_spec import Check, JudgeSpec, token_pattern
 
 #: Follow-ups that make no sense without the previous request.
 _REFERS_BACK = re.compile(
@@ -216,9 +216,11 @@ def heuristic_spec(evidence: Evidence) -> JudgeSpec:
     for event_id, text in evidence.corrections:
         checks.extend(_correction_checks(event_id, text))
     for event_ids, failing, working in evidence.recovered:
+        if not failing or not working or len(failing) > MAX_BANNED_COMMAND:
+            continue
         # (not when the command that worked holds the failing one: `python -m pytest …`
         # under `uv run`, `ssh-add -l` under `env`: the ban would refuse the fix)
-        if failing and working and len(failing) <= MAX_BANNED_COMMAND and failing not in working:
+        if not token_pattern(failing).search(working):
             checks.append(Check("must_not_contain", failing, 0.5, tuple(event_ids)))
     if _WANTS_JSON.search(evidence.intent_text):
         checks.append(Check("json", None, 1.0, ()))

@@ -130,4 +130,7 @@ def test_a_failing_form_the_fix_holds_is_named_but_not_banned() -> None:
     evidence = Evidence("run the tests", recovered=[([3], failing, f"uv run {failing}")])
     spec = heuristic_spec(evidence)
     assert not spec.checks
+    # held only as letters inside a longer word, it is still banned
+    pnpm = heuristic_spec(Evidence("install", recovered=[([3], "npm install", "pnpm install")]))
+    assert [(c.type, c.value) for c in pnpm.checks] == [("must_not_contain", "npm install")]
     assert f"- `{failing}` failed; `uv run {failing}` worked" in spec.rubric

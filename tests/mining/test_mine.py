@@ -257,6 +257,21 @@ def test_a_request_that_needs_the_exchange_before_it_is_never_a_task(
     assert intents == ["install the dependencies with pnpm", "please install deps via pnpm"]
 
 
+def test_a_request_to_resume_earlier_work_recurs_but_is_no_task(
+    engine: Engine, cfg: Config
+) -> None:
+    """polecatspeaks/StarCar (set 19) opens its sessions with "pick up where we left off":
+    the request recurred and became two replay tasks, with nothing in them a replay could
+    act on; the work it resumes lives in an earlier session."""
+    opening = "good morning buddy, it's 24 July 26 at 0546 local philly time. Please pick up"
+    for day, intent in enumerate((f"{opening} where we left off.", "pick up where we left off")):
+        recurring_session(engine, intent, start=T0 + timedelta(days=day))
+    result = mine(engine, cfg, now=LATER)
+    assert result.episodes_new == 2 and result.recurring_clusters == 1
+    with read_session(engine) as db:
+        assert not list(db.scalars(select(Task)))
+
+
 def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cfg: Config) -> None:
     """Real lines (public Codex sessions): `command not found: pytest` under Claude Code's
     Bash and two Codex versions' shell tools is one failure seen three times, and a patch

@@ -1485,6 +1485,29 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
         ("ok lets get back to main", False),
         ("yes, and make it cross-browser", True),  # "it" is named only before it
         ("Did you see the CORS error on the login page when we deployed to staging?", False),
+        # polecatspeaks/StarCar (set 19) opens sessions this way; they recurred and became
+        # replay tasks with nothing in them to do
+        (
+            "good morning buddy, it's 24 July 26 at 0546 local philly time. Please pick up "
+            "where we left off.",
+            True,
+        ),
+        ("pick up where we left off", True),
+        ("Limits are reset. Continue where we left off.", True),
+        ("continue from the last session", True),
+        ("Please continue the work from yesterday", True),
+        ("mach da weiter, wo wir aufgehört haben", True),
+        ("继续上次的工作", True),
+        ("pick up where we left off and add the CSV export", False),
+        ("Continue where we left off. Also add tests for the parser.", False),
+        ("continue where we left off. Can you also fix the login page?", False),
+        # claude-code-log 7acd37a8: picks a project up again, and names what to do with it
+        (
+            "OK, so this was just so you know what there is now, but after more than a decade I "
+            "want to pick it up again and fix the broken APIs.",
+            False,
+        ),
+        ("continue the migration to AudioWorklet from the last session", False),
     ],
 )
 def test_a_request_needs_the_exchange_before_it_only_when_bare(text: str, needs: bool) -> None:

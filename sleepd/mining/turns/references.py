@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.turns.closing import is_closing_step
+from sleepd.mining.turns.requests import IMPERATIVE, REQUEST
 from sleepd.mining.turns.text import SENTENCE_STOP, WORD, request_region, without_transcript
 
 #: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
@@ -300,6 +301,49 @@ def is_code_only(text: str) -> bool:
     return sum(1 for line in lines if _CODE_LINE.search(line)) >= 0.9 * len(lines)
 
 
+#: A request to go on with earlier work that names none of it ("Please pick up where we
+#: left off.", "continue from the last session", "mach da weiter, wo wir aufgehört haben",
+#: "继续上次的工作"): what it asks for lives in a session a replay does not have.
+_RESUMES_EARLIER_WORK = re.compile(
+    r"^\W*((ok(ay)?|so|now|alright|right)\W+)?(please\s+)?"
+    r"((let'?s|can you|could you|we (can|should|will))\s+)?"
+    r"(pick (it |things |this |everything )?(back )?up|continue|resume|carry on|keep going|"
+    r"get back to (it|work)|go on)"
+    r"(\s+(with\s+)?(the|our|my|your|this)\s+(work|task|session|plan|progress|project))?"
+    r"\s*(from\s+|at\s+)?"
+    r"(where (we|you|i|it) (left off|stopped|were|ended|finished)|"
+    r"(the\s+)?(last|previous|earlier|prior) (session|time|conversation|chat)|"
+    r"(yesterday|before|last time))"
+    r"(\s+(yesterday|last time|earlier|today|before))?(\s+please)?\W*$"
+    r"|^\W*(mach(en wir)?|machen) (da |dort )?weiter,? wo wir (aufgehört|stehen geblieben) "
+    r"(haben|sind)\W*$"
+    r"|^\W*(reprenons|reprends|continuons|continue) (là )?où (on|nous|tu) (s'était|s'est|"
+    r"étions|en était|t'étais) (arrêtés?|restés?)?\W*$"
+    r"|^\W*(sigamos|continuemos|continúa|contin[uú]a|vamos a seguir) (desde )?donde "
+    r"(lo )?(dejamos|nos quedamos)\W*$"
+    r"|^\W*(continue|continua|vamos continuar) (de )?onde (paramos|parou|paraste)\W*$"
+    r"|^\W*(请)?(继续|接着)(上次|之前|昨天)的(工作|任务|进度)\W*$"
+    r"|^\W*前回の続き(から|を)(お願い(します)?|やって(ください)?|進めて(ください)?)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def resumes_earlier_work(region: str) -> bool:
+    """Whether the request only asks to go on with earlier work it does not name: one of
+    its sentences says so, and the others ask for nothing (a greeting, the date: "good
+    morning buddy, it's 24 July 26 at 0546 local philly time. Please pick up where we left
+    off."). "pick up where we left off and add the export" names work of its own."""
+    sentences = [s.strip() for s in SENTENCE_STOP.split(region) if s and s.strip()]
+    resumes = [s for s in sentences if _RESUMES_EARLIER_WORK.match(s)]
+    if not resumes:
+        return False
+    return not any(
+        IMPERATIVE.search(s) or REQUEST.search(s) or s.rstrip().endswith("?")
+        for s in sentences
+        if s not in resumes
+    )
+
+
 def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
@@ -325,4 +369,5 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or is_closing_step(region)
         or (ASKS_WHAT_AGENT_DID.match(region) and len(WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)
+        or resumes_earlier_work(region)
     )
