@@ -120,6 +120,17 @@ def _request_shown(row: dict[str, Any]) -> str:
     return shown
 
 
+def _kind_of_request(cluster: dict[str, Any]) -> str:
+    """How often the task's kind of request was asked, and whether that makes it recurring
+    ("recurring: asked 3 times in 2 sessions: …", "one-off: asked once: …")."""
+    size, sessions = int(cluster["size"]), int(cluster["sessions"])
+    asked = "asked once" if size == 1 else f"asked {size} times"
+    if size > 1:
+        asked += " in one session" if sessions == 1 else f" in {sessions} sessions"
+    kind = "recurring" if cluster["recurring"] else "one-off"
+    return f"{kind}: {asked}: {cluster['representative']}"
+
+
 @tasks_app.command("show")
 def tasks_show(
     task_id: int = typer.Argument(..., help="Task id (see `sleepd tasks list`)."),
@@ -127,6 +138,7 @@ def tasks_show(
 ) -> None:
     """One task with its replay context and judge spec."""
     from sleepd.config import load_config
+    from sleepd.mining.figures import recurs
     from sleepd.store.engine import read_session
     from sleepd.store.models import Task, TaskCluster
     from sleepd.store.open import open_store
@@ -147,6 +159,10 @@ def tasks_show(
             {
                 "key": cluster.key,
                 "size": cluster.size,
+                "sessions": cluster.session_count,
+                "recurring": recurs(
+                    cluster.size, cluster.session_count, load_config().mining.min_recurrence
+                ),
                 "representative": cluster.representative_intent,
             }
             if cluster
@@ -167,9 +183,7 @@ def tasks_show(
     ]
     cluster = row["cluster"]
     if cluster:
-        rows.append(
-            ("recurring task", f"asked {cluster['size']} times: {cluster['representative']}")
-        )
+        rows.append(("kind of request", _kind_of_request(cluster)))
     context = row["context"] if isinstance(row["context"], dict) else {}
     for key, value in context.items():
         if key == "local_commands" and isinstance(value, list):

@@ -16,6 +16,13 @@ from sleepd.mining.templates import template_founder, typed_part
 from sleepd.projects import project_root
 from sleepd.store.fastread import as_reader, stored_datetime
 
+
+def recurs(size: int, sessions: int, min_recurrence: int) -> bool:
+    """Whether a kind of request recurred: asked at least `min_recurrence` times, in two
+    sessions or more (one session asking again is working on the same thing)."""
+    return size >= min_recurrence and sessions >= 2
+
+
 TREND_WINDOW = timedelta(days=7)
 
 
@@ -170,7 +177,7 @@ def task_rows(
         row["active"] = bool(row["active"])
         row["created_at"] = stored_datetime(row["created_at"])
         size, sessions, centroid = values[10:]
-        row["recurring"] = (size or 0) >= min_recurrence and (sessions or 0) >= 2
+        row["recurring"] = recurs(size or 0, sessions or 0, min_recurrence)
         founder = template_founder(_scope_of(centroid))
         row["template"] = None if founder is None else {"founder_episode": founder, "typed": ""}
         if founder is not None:

@@ -23,6 +23,7 @@ from sleepd.config import MiningConfig
 from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.commands import family_name
+from sleepd.mining.figures import recurs
 from sleepd.mining.persist import as_utc
 from sleepd.mining.splits import split_for_key
 from sleepd.mining.templates import (
@@ -420,4 +421,4 @@ def _refresh_medoids(
 
 
 def is_recurring(cluster: TaskCluster, cfg: MiningConfig) -> bool:
-    return cluster.size >= cfg.min_recurrence and cluster.session_count >= 2
+    return recurs(cluster.size, cluster.session_count, cfg.min_recurrence)

@@ -71,6 +71,12 @@ def test_plain_output_and_missing_task(app: typer.Typer, db_engine: Engine) -> N
     assert code == 0 and "ImportError" in out
     code, _, err = run(app, "tasks", "show", "999")
     assert code == 3 and "no task with id 999" in err
+    # a request asked once is called one-off, never a recurring task "asked 1 times"
+    code, out, _ = run(app, "tasks", "show", "1")
+    assert code == 0 and "one-off: asked once: Set up the project dependencies" in " ".join(
+        out.split()
+    )
+    assert "recurring" not in out and "1 times" not in out
 
 
 def test_empty_lists_say_why(app: typer.Typer, db_engine: Engine) -> None:
