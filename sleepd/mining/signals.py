@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from sleepd.mining.commands import SKILL_INVOKED, family_name, parse_command
 from sleepd.mining.episodes import (
@@ -121,13 +122,18 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
             )
             out.append(knock)
             continue
-        worked = [
-            later
-            for later in results[index + 1 :]
-            if _tool_of(later, calls) == tool
-            and later.id not in failing
-            and later.id not in errors.verdicts
-        ]
+        worked = list(
+            islice(
+                (
+                    later
+                    for later in results[index + 1 :]
+                    if _tool_of(later, calls) == tool
+                    and later.id not in failing
+                    and later.id not in errors.verdicts
+                ),
+                REPLACEMENT_WINDOW,
+            )
+        )
         fixer = _replacement(result, worked, calls) or (worked[0] if worked else None)
         detail = f"exit {result.exit_code}" if result.exit_code not in (None, 0) else "is_error"
         if refused:
@@ -165,14 +171,14 @@ def _tool_signals(events: Sequence[EventView], errors: EpisodeErrors) -> list[Si
 def _replacement(
     failed: EventView, worked: Sequence[EventView], calls: dict[str, EventView]
 ) -> EventView | None:
-    """Of the calls that worked after `failed`, the first (within a few) whose command did
+    """Of the calls that worked after `failed` (the first few), the first whose command did
     the failing command's job another way (`npm install` refused, `ls`, then `pnpm
     install`): the evidence a judge spec names. A failed test run is no wrong command."""
     call = calls.get(failed.call_id or "")
     if call is None:
         return None
     failing = command_of(call.text)
-    for later in worked[:REPLACEMENT_WINDOW]:
+    for later in worked:
         later_call = calls.get(later.call_id or "")
         if later_call is not None and replaced(failed.text, failing, command_of(later_call.text)):
             return later
