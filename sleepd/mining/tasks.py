@@ -31,7 +31,19 @@ _USE_NOT = re.compile(
 )
 _DONT_USE = re.compile(r"\b(?:don'?t|do not|never|stop)\s+us(?:e|ing)\s+`?([\w.@/+-]+)`?", re.I)
 _USE_TOOL = re.compile(r"\buse\s+the\s+`?(\w+)`?\s+tool\b", re.IGNORECASE)
-_WANTS_JSON = re.compile(r"\b(as|in|output|return|print)\s+(valid\s+)?json\b", re.IGNORECASE)
+#: The answer itself asked for as JSON ("answer only in JSON", "give me the list as JSON",
+#: "JSON only"): what a `json` check can hold a reply to. Not JSON the work is about ("make
+#: the endpoint return JSON", "parse the config as JSON") nor a pasted man page ("--json
+#: <fields>  Output JSON with the specified fields"): a coding agent's reply to those is
+#: never JSON alone, and the check would fail every rollout.
+_WANTS_JSON = re.compile(
+    r"\b(answer|respond|reply)\s+(only\s+)?(in|with|as|using)\s+(valid\s+)?json\b"
+    r"|\b(give|show|send|list|print|output|return)\s+(me|us)\s+(\w+\s+){0,4}?"
+    r"(as|in)\s+(valid\s+)?json\b"
+    r"|\b(your|the)\s+(answer|response|reply)\s+(must|should)\s+be\s+(valid\s+)?json\b"
+    r"|^\W*json\s+only\b|\b(only|nothing but)\s+(valid\s+)?json\b(?!\s+(files?|fields?|keys?))",
+    re.IGNORECASE | re.MULTILINE,
+)
 _PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "pip", "pip3", "poetry", "uv", "bun"})
 MAX_COMMAND_CHARS = 120
 #: Longer failing commands are too specific to ban outright.

@@ -134,3 +134,31 @@ def test_a_failing_form_the_fix_holds_is_named_but_not_banned() -> None:
     pnpm = heuristic_spec(Evidence("install", recovered=[([3], "npm install", "pnpm install")]))
     assert [(c.type, c.value) for c in pnpm.checks] == [("must_not_contain", "npm install")]
     assert f"- `{failing}` failed; `uv run {failing}` worked" in spec.rubric
+
+
+@pytest.mark.parametrize(
+    ("intent", "wants"),
+    [
+        ("List the open issues. Answer only in JSON.", True),
+        ("give me the failing tests as JSON", True),
+        ("Reply with valid JSON: the name and version of each dependency", True),
+        ("JSON only, no prose: which services does docker-compose.yml start?", True),
+        ("Your answer must be valid JSON.", True),
+        # the work is about JSON, not the reply
+        ("Make the /health endpoint return JSON instead of plain text", False),
+        ("parse the settings file as JSON and fail loudly on a bad key", False),
+        ("only read json files from the config folder", False),
+        # a man page pasted into a request (gh pr view, tests/fixtures/real_sessions): the
+        # json check it made would have failed every rollout of a code change
+        ("Can you change the default command to look up the PR for the current branch?\n\n"
+         "Man page:\n--json <fields>\n    Output JSON with the specified fields\n"
+         "-t, --template <string>\n    Format JSON output using a Go template", False),
+    ],
+)  # fmt: skip
+def test_a_json_check_only_when_the_answer_itself_is_asked_for_as_json(
+    intent: str, wants: bool
+) -> None:
+    from sleepd.mining.tasks import Evidence, heuristic_spec
+
+    checks = [c.type for c in heuristic_spec(Evidence(intent)).checks]
+    assert (checks == ["json"]) is wants
