@@ -87,8 +87,10 @@ def _prompt(evidence: Evidence, heuristic: JudgeSpec) -> str:
         "request": evidence.intent_text[:3000],
         "outcome": evidence.outcome,
         "user_corrections": [{"event_id": i, "text": t[:500]} for i, t in evidence.corrections],
-        "failed_then_fixed_commands": [
-            {"event_ids": ids, "failed": f, "worked": w} for ids, f, w in evidence.recovered
+        # only commands another command stood in for (`replacement.py`): a check that
+        # failed and later passed was the right command, and is not evidence
+        "failed_commands_and_what_replaced_them": [
+            {"event_ids": ids, "failed": f, "replaced_by": w} for ids, f, w in evidence.recovered
         ],
         "heuristic_spec": heuristic.to_dict(),
     }
