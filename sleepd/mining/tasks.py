@@ -260,16 +260,18 @@ def _rubric(evidence: Evidence) -> str:
         lines.append("When this task was done before, the user had to correct the agent:")
         lines.extend(f"- {text[:300]}" for _, text in evidence.corrections[:5])
         lines.append("A good response avoids these mistakes from the start.")
-    replaced = list(
+    replacements = list(
         dict.fromkeys(
             (failing, working) for _, failing, working in evidence.recovered if failing and working
         )
     )[:5]
-    if replaced:
+    if replacements:
         # only a command another one stood in for was the wrong command; one that failed
         # and then passed, or was followed by something else, was the right check to run
         lines.append("Commands that failed before, and the command that did the job instead:")
-        lines.extend(f"- `{failing}` failed; `{working}` worked" for failing, working in replaced)
+        lines.extend(
+            f"- `{failing}` failed; `{working}` worked" for failing, working in replacements
+        )
     if evidence.approval:
         lines.append(f"The user accepted a solution with: {evidence.approval[:200]}")
     return "\n".join(lines)

@@ -1501,6 +1501,7 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
         ("pick up where we left off and add the CSV export", False),
         ("Continue where we left off. Also add tests for the parser.", False),
         ("continue where we left off. Can you also fix the login page?", False),
+        ("Continue where we left off. Why does the build fail on arm64?", False),
         # claude-code-log 7acd37a8: picks a project up again, and names what to do with it
         (
             "OK, so this was just so you know what there is now, but after more than a decade I "

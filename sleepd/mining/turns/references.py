@@ -333,15 +333,19 @@ def resumes_earlier_work(region: str) -> bool:
     its sentences says so, and the others ask for nothing (a greeting, the date: "good
     morning buddy, it's 24 July 26 at 0546 local philly time. Please pick up where we left
     off."). "pick up where we left off and add the export" names work of its own."""
-    sentences = [s.strip() for s in SENTENCE_STOP.split(region) if s and s.strip()]
+    # each sentence with the mark that ends it (a question asks for something of its own)
+    sentences = [s.strip() for s in _SENTENCE.findall(region) if s.strip(" .!?。！？")]
     resumes = [s for s in sentences if _RESUMES_EARLIER_WORK.match(s)]
     if not resumes:
         return False
     return not any(
-        IMPERATIVE.search(s) or REQUEST.search(s) or s.rstrip().endswith("?")
+        IMPERATIVE.search(s) or REQUEST.search(s) or s.endswith(("?", "？"))
         for s in sentences
         if s not in resumes
     )
+
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 
 def needs_context(text: str, *, shown: bool = False) -> bool:
