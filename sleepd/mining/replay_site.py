@@ -6,9 +6,11 @@ session metadata; for Claude Code it is resolved from the local repository, when
 still exists, as the branch's commit at the session's start (the branch's reflog,
 else the newest commit before that time). Test commands are the ones the agent or the
 user actually ran in the session, parsed into argv without a shell: a transcript is
-hostile input, and a command that needs a shell (pipes, substitutions, redirections)
-is not kept. A per-project override in the config (`[replay.projects."<path>"]`) is
-applied when the night loads the site, so changing it needs no re-mining.
+hostile input, and a command that needs a shell (substitutions, variables, globs, a pipe
+into another program) is not kept; what only shapes a test run's output (`2>&1`, `| tail
+-20`) is left out of the command kept. A per-project override in the config
+(`[replay.projects."<path>"]`) is applied when the night loads the site, so changing it
+needs no re-mining.
 
 Every git call on the user's repository is read-only and runs with hooks and
 fsmonitor turned off, so a repository's own configuration cannot run code here.
@@ -30,7 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.signatures import is_shell_tool
-from sleepd.mining.tasks import command_of
+from sleepd.mining.tasks import full_command
 from sleepd.mining.test_report import parse_test_output
 from sleepd.store.models import Episode, Event, Session, Task, TaskReplaySite
 
@@ -41,8 +43,14 @@ MAX_COMMAND_CHARS = 300
 #: daemon command, no pager, no prompts.
 SAFE_GIT = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "--no-pager")
 _SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
-#: Characters that only a shell gives meaning to; such a command is never kept.
-_SHELL_ONLY = re.compile(r"[`$<>|;&(){}\\\n\r*?!~]")
+#: Characters that only a shell gives meaning to, in a word of the command kept (a
+#: variable, a substitution, a glob, a home folder); such a command is never kept.
+_SHELL_ONLY = re.compile(r"[`$*?!~{}\\\n\r]")
+#: Programs a pipe hands a test run's output to, to shorten or search it: they change what
+#: is shown, never what ran (`pytest -q 2>&1 | tail -20`).
+_OUTPUT_FILTERS = frozenset(
+    {"tail", "head", "grep", "egrep", "rg", "less", "more", "cat", "tee", "sort", "uniq", "wc"}
+)
 _ENV_ASSIGN = re.compile(r"^([A-Z_][A-Z0-9_]{0,63})=(.{0,200})$")
 _UNSAFE_ENV = re.compile(r"^(?:PATH|HOME|LD_\w*|DYLD_\w*|PYTHONSTARTUP|BASH_ENV|ENV|GIT_\w*)$")
 #: Runner prefixes that keep the test command what it is.
@@ -66,6 +74,12 @@ _TEST_HEADS: tuple[tuple[str, ...], ...] = (
     ("bun", "test"),
     ("npx", "jest"),
     ("npx", "vitest"),
+    ("pnpm", "vitest"),
+    ("pnpm", "exec", "vitest"),
+    ("yarn", "vitest"),
+    ("bunx", "vitest"),
+    ("pnpm", "jest"),
+    ("yarn", "jest"),
     ("jest",),
     ("vitest",),
     ("go", "test"),
@@ -162,10 +176,12 @@ def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> Tes
     cwd = Path(session_cwd)
     segments = [s.strip() for s in re.split(r"&&|;|\|\||\n", command) if s.strip()]
     for segment in segments:
-        try:
-            tokens = shlex.split(segment)
-        except ValueError:
-            return None
+        words = _command_words(segment)
+        if words is None:
+            if segment.split(None, 1)[0] == "cd":
+                return None  # where the tests ran can no longer be told
+            continue  # a step a shell would have to run is never the test command
+        tokens = words
         if len(tokens) >= 2 and tokens[0] == "cd":
             target = Path(tokens[1]) if tokens[1].startswith("/") else cwd / tokens[1]
             cwd = Path(os.path.normpath(target))
@@ -178,7 +194,7 @@ def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> Tes
             tokens = tokens[1:]
         if not tokens or not _is_test_head(tokens):
             continue
-        if len(segment) > MAX_COMMAND_CHARS or _SHELL_ONLY.search(segment):
+        if len(segment) > MAX_COMMAND_CHARS or any(_SHELL_ONLY.search(t) for t in tokens):
             return None
         try:
             relative = os.path.relpath(cwd, repo_root)
@@ -188,6 +204,45 @@ def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> Tes
             return None
         return TestCommand(tuple(tokens), relative, tuple(env))
     return None
+
+
+def _command_words(segment: str) -> list[str] | None:
+    """The words of one command of a command line, as a shell would pass them, with what
+    only shapes its output left out: redirections (`2>&1`, `> log.txt`) and a pipe into an
+    output filter (`| tail -20`, `| grep FAILED`). A quoted word keeps its characters
+    (`--grep "Sessions UI|Checkpoint UI"`). None when the line cannot be read as words, or
+    when a shell would do more with it: a pipe into another program, a subshell, a
+    background job."""
+    lexer = shlex.shlex(segment, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return None
+    words: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in ("|", "|&"):
+            heads = [tokens[index + 1 : index + 2]] + [
+                tokens[n + 1 : n + 2] for n in range(index + 1, len(tokens)) if tokens[n] == "|"
+            ]
+            if all(head and head[0] in _OUTPUT_FILTERS for head in heads):
+                break  # only the output is read on; the command is what came before
+            return None
+        if set(token) <= set("<>&"):
+            # a redirection: its target is the next word (`2>&1` reads as `2`, `>&`, `1`)
+            if token == "&" or index + 1 >= len(tokens):
+                return None
+            if words and words[-1].isdigit():
+                words.pop()
+            index += 2
+            continue
+        if set(token) <= set("();&|"):
+            return None
+        words.append(token)
+        index += 1
+    return words
 
 
 # --- git -------------------------------------------------------------------------------
@@ -288,7 +343,8 @@ def _session_commands(db: DbSession, session_id: int) -> list[str]:
             Event.session_id == session_id, Event.kind == "tool_call"
         )
     )
-    return [command_of(text) for name, text in rows if is_shell_tool(name)]
+    # whole, not a line clipped for display: a clipped test id names no test
+    return [full_command(text) for name, text in rows if is_shell_tool(name)]
 
 
 def _episode_failing_tests(db: DbSession, episode: Episode) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -15,7 +16,14 @@ from sleepd.mining.mine import mine
 from sleepd.mining.splits import split_for_key, split_for_task
 from sleepd.store.engine import make_engine, read_session
 from sleepd.store.migrate import upgrade
-from sleepd.store.models import Episode, PatternOccurrence, Signal, Task, TaskCluster
+from sleepd.store.models import (
+    Episode,
+    PatternOccurrence,
+    Signal,
+    Task,
+    TaskCluster,
+    TaskReplaySite,
+)
 
 from .builders import LATER, T0, SessionBuilder
 
@@ -255,6 +263,43 @@ def test_a_request_that_needs_the_exchange_before_it_is_never_a_task(
     with read_session(engine) as db:
         intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
     assert intents == ["install the dependencies with pnpm", "please install deps via pnpm"]
+
+
+def test_a_tasks_test_command_is_read_whole_and_without_its_output_plumbing(
+    engine: Engine, cfg: Config, tmp_path: Path
+) -> None:
+    """claude-code-log (tests/fixtures/real_sessions) ran `uv run pytest …::TestTemplate
+    Rendering::test_multi_session_rendering -v`: the site had kept the line clipped for
+    display, a test id that names no test; and `… 2>&1 | tail -30`, most of the test runs
+    agents make, had been refused whole."""
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "start"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+            cwd=repo, check=True, capture_output=True,
+        )  # fmt: skip
+    test_id = (
+        "/Users/dain/workspace/claude-code-log/test/test_template_rendering.py"
+        "::TestTemplateRendering::test_multi_session_rendering"
+    )
+    assert len(f"uv run pytest {test_id} -v") > 120  # past the line shown for a command
+    b = SessionBuilder(project=str(repo), start=T0)
+    b.prompt("Fix the multi-session rendering test")
+    b.bash(f"uv run pytest {test_id} -v 2>&1 | tail -30", f"FAILED {test_id}\n1 failed")
+    b.bash("make test 2>&1 | tail -5", "1 failed", exit_code=2)
+    b.bash(f"uv run pytest {test_id} -v 2>&1 | tail -30", f"FAILED {test_id}\n1 failed")
+    b.prompt("no, it still fails")
+    b.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        commands = db.scalars(select(TaskReplaySite.test_commands)).one()
+    assert [c["argv"] for c in commands] == [
+        ["uv", "run", "pytest", test_id, "-v"],
+        ["make", "test"],
+    ]
 
 
 def test_a_request_to_resume_earlier_work_recurs_but_is_no_task(

