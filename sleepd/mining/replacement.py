@@ -16,7 +16,7 @@ Pure; reads only the two commands' first lines.
 
 from __future__ import annotations
 
-import shlex
+from sleepd.mining.errors.shell import read_shell_words
 
 #: Steps before the command proper that only set where or how it runs.
 _SETUP_PROGRAMS = frozenset({"cd", "pushd", "export", "source", ".", "set", "setopt"})
@@ -43,11 +43,8 @@ def command_core(command: str) -> tuple[str, ...] | None:
     line = command.strip().split("\n", 1)[0].rstrip()
     if not line or line.endswith(_GOES_ON):
         return None
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:
+    tokens = read_shell_words(line)
+    if tokens is None:
         return None
     steps: list[list[str]] = [[]]
     piped: list[bool] = [False]

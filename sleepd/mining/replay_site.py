@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
+from sleepd.mining.errors.shell import read_shell_words
 from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.tasks import full_command
 from sleepd.mining.test_report import parse_test_output
@@ -213,11 +214,8 @@ def _command_words(segment: str) -> list[str] | None:
     (`--grep "Sessions UI|Checkpoint UI"`). None when the line cannot be read as words, or
     when a shell would do more with it: a pipe into another program, a subshell, a
     background job."""
-    lexer = shlex.shlex(segment, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:
+    tokens = read_shell_words(segment)
+    if tokens is None:
         return None
     words: list[str] = []
     index = 0

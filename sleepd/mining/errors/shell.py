@@ -114,12 +114,21 @@ def is_operator(word: str) -> bool:
 def shell_words(command: str) -> list[str]:
     """Shell words with `|`, `&&`, `;` … as words of their own; quotes respected
     (`rg "a|b" src` is one command)."""
-    lexer = shlex.shlex(command.replace("\n", " ; "), posix=True, punctuation_chars=True)
+    words = read_shell_words(command.replace("\n", " ; "))
+    # unbalanced quotes: fall back to plain splitting
+    return words if words is not None else command.split()
+
+
+def read_shell_words(line: str) -> list[str] | None:
+    """`line`'s shell words with `|`, `&&`, `;`, `>` … as words of their own and quotes
+    taken off (`--grep "A|B"` is one word, `2>&1` reads as `2`, `>&`, `1`); None when it
+    cannot be read as words (an open quote)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         return list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to plain splitting
-        return command.split()
+    except ValueError:
+        return None
 
 
 def last_command(command: str) -> str:
