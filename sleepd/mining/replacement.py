@@ -16,14 +16,10 @@ Pure; reads only the two commands' first lines.
 
 from __future__ import annotations
 
-from sleepd.mining.errors.shell import read_shell_words
+from sleepd.mining.errors.shell import OUTPUT_FILTERS, read_shell_words
 
 #: Steps before the command proper that only set where or how it runs.
 _SETUP_PROGRAMS = frozenset({"cd", "pushd", "export", "source", ".", "set", "setopt"})
-#: Programs a pipe feeds the output to, to cut it down or show it.
-_OUTPUT_FILTERS = frozenset(
-    {"tail", "head", "grep", "rg", "wc", "less", "more", "cat", "sort", "uniq", "tee", "cut"}
-)
 #: What ends one step of a command line (a subshell's parentheses too: `tmp=$(mktemp)`).
 _LIST_OPERATORS = frozenset({"&&", "||", ";", "&", ";;", "(", ")"})
 #: How a first line ends when the command goes on below it (`$v = @(`, `for x in a b; do`,
@@ -68,7 +64,7 @@ def command_core(command: str) -> tuple[str, ...] | None:
     kept = [
         step
         for step, after_pipe in zip(steps, piped, strict=True)
-        if step and not (after_pipe and step[0] in _OUTPUT_FILTERS)
+        if step and not (after_pipe and step[0] in OUTPUT_FILTERS)
     ]
     while kept and kept[0][0] in _SETUP_PROGRAMS:
         kept.pop(0)

@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
-from sleepd.mining.errors.shell import read_shell_words
+from sleepd.mining.errors.shell import OUTPUT_FILTERS, read_shell_words
 from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.tasks import full_command
 from sleepd.mining.test_report import parse_test_output
@@ -47,11 +47,6 @@ _SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 #: Characters that only a shell gives meaning to, in a word of the command kept (a
 #: variable, a substitution, a glob, a home folder); such a command is never kept.
 _SHELL_ONLY = re.compile(r"[`$*?!~{}\\\n\r]")
-#: Programs a pipe hands a test run's output to, to shorten or search it: they change what
-#: is shown, never what ran (`pytest -q 2>&1 | tail -20`).
-_OUTPUT_FILTERS = frozenset(
-    {"tail", "head", "grep", "egrep", "rg", "less", "more", "cat", "tee", "sort", "uniq", "wc"}
-)
 _ENV_ASSIGN = re.compile(r"^([A-Z_][A-Z0-9_]{0,63})=(.{0,200})$")
 _UNSAFE_ENV = re.compile(r"^(?:PATH|HOME|LD_\w*|DYLD_\w*|PYTHONSTARTUP|BASH_ENV|ENV|GIT_\w*)$")
 #: Runner prefixes that keep the test command what it is.
@@ -225,7 +220,7 @@ def _command_words(segment: str) -> list[str] | None:
             heads = [tokens[index + 1 : index + 2]] + [
                 tokens[n + 1 : n + 2] for n in range(index + 1, len(tokens)) if tokens[n] == "|"
             ]
-            if all(head and head[0] in _OUTPUT_FILTERS for head in heads):
+            if all(head and head[0] in OUTPUT_FILTERS for head in heads):
                 break  # only the output is read on; the command is what came before
             return None
         if set(token) <= set("<>&"):

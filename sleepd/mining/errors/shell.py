@@ -119,6 +119,14 @@ def shell_words(command: str) -> list[str]:
     return words if words is not None else command.split()
 
 
+#: Programs a pipe hands a command's output to, to cut it down, search it or show it: they
+#: change what is shown, never what ran (`pytest -q 2>&1 | tail -20`).
+OUTPUT_FILTERS = frozenset(
+    {"tail", "head", "grep", "egrep", "rg", "wc", "less", "more", "cat", "sort", "uniq", "tee",
+     "cut"}
+)  # fmt: skip
+
+
 def read_shell_words(line: str) -> list[str] | None:
     """`line`'s shell words with `|`, `&&`, `;`, `>` … as words of their own and quotes
     taken off (`--grep "A|B"` is one word, `2>&1` reads as `2`, `>&`, `1`); None when it
