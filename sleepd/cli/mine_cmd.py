@@ -143,7 +143,8 @@ def tasks_show(
     from sleepd.store.models import Task, TaskCluster
     from sleepd.store.open import open_store
 
-    engine = open_store(load_config())
+    cfg = load_config()
+    engine = open_store(cfg)
     with read_session(engine) as db:
         task = db.get(Task, task_id)
         if task is None:
@@ -153,16 +154,14 @@ def tasks_show(
         row["judge_spec"] = task.judge_spec
         from sleepd.dream.replay_modes import task_mode
 
-        row["replay"] = task_mode(db, load_config(), task)
+        row["replay"] = task_mode(db, cfg, task)
         cluster = db.get(TaskCluster, task.cluster_id) if task.cluster_id else None
         row["cluster"] = (
             {
                 "key": cluster.key,
                 "size": cluster.size,
                 "sessions": cluster.session_count,
-                "recurring": recurs(
-                    cluster.size, cluster.session_count, load_config().mining.min_recurrence
-                ),
+                "recurring": recurs(cluster.size, cluster.session_count, cfg.mining.min_recurrence),
                 "representative": cluster.representative_intent,
             }
             if cluster
