@@ -6980,3 +6980,57 @@ def test_a_fetch_whose_model_refused_the_page_as_too_long_failed() -> None:
     # the words inside an answer are not that refusal
     page = "The API returns 413 when the prompt is too long; trim the input first."
     assert not is_failed_result(_result(1, 0, page))
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output"),
+    [
+        # qiushiyan/duet examples/codex-session.jsonl line 63 (set 27): zsh read the
+        # parentheses of a Next.js route folder as a glob, so rg never searched
+        (
+            'rg -n "afterAcceptInvitation|teams" src/lib/server/auth.ts src/app/(auth)/org/invite'
+            " -g '*.ts'",
+            1,
+            "Chunk ID: 8dc40a\nWall time: 0.0000 seconds\nProcess exited with code 1\n"
+            "Original token count: 13\nOutput:\n"
+            "zsh:1: no matches found: src/app/(auth)/org/invite\n",
+        ),
+        # the same file, line 399: the refusal comes after the output of the command before it
+        (
+            "nl -ba src/features/billing/schemas.ts | sed -n '1,70p' && rg -n ownerEmail "
+            "src/app/(portal) -g '*.ts'",
+            1,
+            '     1\timport { z } from "zod";\n     2\t\n'
+            + "".join(f"    {n}\t  seat: z.number(),\n" for n in range(3, 40))
+            + "zsh:1: unknown sort specifier\n",
+        ),
+        # a directory that is not there refused by bash, and a search program missing
+        ("cd web && grep -rn TODO .", 1, "bash: line 1: cd: web: No such file or directory"),
+        ("cd web; ls dist", 2, "zsh:cd:1: no such file or directory: web\nls: dist: No such file"),
+        ("rg -n TODO src", 1, "sh: 1: rg: not found"),
+        ("grep -rn TODO src/(app)", 1, "(eval):1: unknown file attribute: a"),
+    ],
+)
+def test_a_question_the_shell_refused_to_put_is_not_benign(
+    command: str, code: int, output: str
+) -> None:
+    """A search's or a probe's exit 1 answers "no" only when it ran: a line where the shell
+    itself refused the command (a glob, a missing directory or program) makes it an error."""
+    assert not is_benign_exit(command, code, output)
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output"),
+    [
+        # what the shell says of itself on every call of some machines is no refusal
+        ("grep -rn TODO src", 1, "bash: warning: here-document at line 3 delimited by end-of-file"),
+        ("rg -n TODO src", 1, "bash: no job control in this shell"),
+        # bash's `type` says "not found" as its answer; a match that names a shell file
+        ("type rg", 1, "bash: type: rg: not found"),
+        ("grep -rn zsh src", 1, ""),
+    ],
+)
+def test_a_shell_line_that_refuses_nothing_leaves_the_answer_benign(
+    command: str, code: int, output: str
+) -> None:
+    assert is_benign_exit(command, code, output)
