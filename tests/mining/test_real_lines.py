@@ -7034,3 +7034,58 @@ def test_a_shell_line_that_refuses_nothing_leaves_the_answer_benign(
     command: str, code: int, output: str
 ) -> None:
     assert is_benign_exit(command, code, output)
+
+
+#: qiushiyan/duet examples/codex-session.jsonl line 94 (set 27): the agent had ended on its
+#: own review of the docs; the person pastes an issue and asks for an analysis of it.
+_PASTED_ISSUE = (
+    'I received this following github issue titled "additional permissions for org admins"\n\n'
+    "full content is\n\n```\nCurrently, only owners can manage billing and add seats (we "
+    "think). A user was an admin and expected the ability to start subscription and add "
+    "seats, but was unable to.\n\nOwners should be able to transfer ownership.\n```\n\n"
+    "can you verify our existing implementation based on this statement, whether it is 100% "
+    "true or not, analyze what would be a reasonable UX/UI improvement to make."
+)
+_REVIEW_ENDED = (
+    "One mismatch I noticed: `docs/auth.md` says sessions expire after 30 days, but "
+    "src/lib/server/auth.ts configures `expiresIn` as 90 days. I'll treat the code as runtime "
+    "truth and the doc as stale unless we update it."
+)
+
+
+def test_a_long_request_that_brings_its_own_material_is_new_though_it_points() -> None:
+    """A pointing word ("this following issue") points at the issue pasted below it, not
+    at the exchange; nor does a review brief laid out over its own lines ("Review it
+    critically. For each point: …") hang on the agent's last answer."""
+    assert (
+        kind_of(_PASTED_ISSUE, agent_text=_REVIEW_ENDED, agent_acted=True, agent_ended=True)
+        is TurnKind.NEW_TASK
+    )
+    brief = (
+        "Based on our discussion, I've drafted a spec for this feature. Review it critically.\n\n"
+        "For each point:\n- If you agree: add technical suggestions, caveats, or risks.\n"
+        "- If you disagree: give reasons and a concrete alternative.\n\n"
+        "Weigh technical merit and UX goals together. Challenge assumptions and propose "
+        "alternatives whenever they would lead to a better outcome.\n\n---\n\n"
+        "# Spec: admin billing\n\nAdmins manage billing; owners keep custody."
+    )
+    assert (
+        kind_of(brief, agent_text=_REVIEW_ENDED, agent_acted=True, agent_ended=True)
+        is TurnKind.NEW_TASK
+    )
+
+
+def test_a_long_request_that_points_without_material_of_its_own_goes_on_with_the_task() -> None:
+    """chikachow/cyspbot checkpoint 08/1cbadb653608: three lines that point at the plan being
+    made ("this extracted application", "this revised use case") refine it."""
+    text = (
+        "I intend to use this extracted application from other gcp-deployed services, with "
+        "requests towards the token-broker being authorised with a gcp oidc token. Update the "
+        "implementation plan and design to accommodate this use case\nConsider this revised use "
+        "case as part of holistic design\nInclude specific design of the gcp native platform "
+        "services like secret manager"
+    )
+    assert (
+        kind_of(text, agent_text=_REVIEW_ENDED, agent_acted=True, agent_ended=True)
+        is not TurnKind.NEW_TASK
+    )

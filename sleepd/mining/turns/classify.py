@@ -901,8 +901,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # "make the modal bigger" right after the agent reported what it did to the modal
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("changes what the agent named",), hard=True)
     points = bool(POINTING.search(" ".join(region.split()[:20])))
-    if words >= 40 and (done or (turn.agent_ended and not asked and not points)):
-        # a long message after the agent finished carries a request of its own
+    own = not points or _brings_its_material(text)
+    if words >= 40 and (done or (turn.agent_ended and not asked and own)):
+        # a long message after the agent finished carries a request of its own; a word
+        # that points ("this following issue", "this feature") does not tie it to the
+        # exchange when the message brings what it acts on (a pasted issue, a review brief)
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("long request after done",), hard=True)
     # a failure report before the agent acted is about the code as it was: a request
     request = bool(
@@ -971,6 +974,17 @@ _NUMBERED_STEP = re.compile(r"^\s*\d{1,2}[.)]\s+\S", re.MULTILINE)
 def _sets_out_its_own_plan(text: str) -> bool:
     """A message long enough to stand alone that lays out steps of its own."""
     return len(_NUMBERED_STEP.findall(text)) >= 2 and len(WORD.findall(text)) >= 40
+
+
+#: From this many non-blank lines a message is laid out as a document of its own.
+_LAID_OUT_LINES = 6
+
+
+def _brings_its_material(text: str) -> bool:
+    """The message carries what it is about: a fenced block (an issue's text, a config, a
+    diff pasted in) or lines laid out as a brief of their own (a checklist to review by)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return "```" in text or len(lines) >= _LAID_OUT_LINES
 
 
 #: From this share of its content words on, a defect's description is about what the
