@@ -7089,3 +7089,25 @@ def test_a_long_request_that_points_without_material_of_its_own_goes_on_with_the
         kind_of(text, agent_text=_REVIEW_ENDED, agent_acted=True, agent_ended=True)
         is not TurnKind.NEW_TASK
     )
+
+
+def test_pointing_at_what_the_agent_used_and_denying_it_is_a_correction() -> None:
+    """Durban-Designer/vsla 6dc88126 line 15 (set 30; the address replaced): stopped while
+    it rewrote the commits' author, the person denies the address it was writing, though
+    the agent's words never named it; typed after the stop, still a correction."""
+    agent = (
+        "I'll help you update the commits to use the correct author. Let me first check your "
+        "GitHub configuration and then fix the commit history."
+    )
+    for text in (
+        "Thats not my email though its royce@example.com",
+        "that isn't the right branch, we work on develop",
+        "this is not our repo",
+    ):
+        assert (
+            kind_of(text, agent_text=agent, agent_acted=True, after_interrupt=True)
+            is TurnKind.CORRECTION
+        ), text
+    # waving a worry away denies nothing the agent did
+    for text in ("That's not a problem, go on", "It's not the end of the world, carry on"):
+        assert kind_of(text, agent_text=agent, agent_acted=True) is not TurnKind.CORRECTION, text

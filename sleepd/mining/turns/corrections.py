@@ -247,10 +247,24 @@ _DENIAL = re.compile(
 )
 
 
+#: The same denial of what the agent just showed or used, pointed at ("Thats not my email
+#: though its …", "that isn't the right branch", "this is not our repo"): not "that's not a
+#: problem", which waves a worry away.
+_DENIAL_OF_IT = re.compile(
+    r"^\W*(that|this|it)(\s*'?\s*s|\s+is|\s+was)?(\s+not|n'?t)\s+"
+    r"(my|our|your|the)\s+(?!end of\b)\w",
+    re.IGNORECASE,
+)
+
+
 def denies_agent_claim(region: str, agent_text: str) -> bool:
     """The turn says a thing is not what the agent's last words called it: the denied
     noun phrase shares a content word with those words ("Synapse is not an agent persona"
-    after the agent wrote up "the primary persona/service entry points")."""
+    after the agent wrote up "the primary persona/service entry points"), or it points at
+    what the agent showed and denies it ("Thats not my email", the address the agent was
+    writing into the commits)."""
+    if _DENIAL_OF_IT.match(region[:300]):
+        return True
     match = _DENIAL.match(region[:300])
     if match is None:
         return False
