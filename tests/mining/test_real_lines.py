@@ -7111,3 +7111,82 @@ def test_pointing_at_what_the_agent_used_and_denying_it_is_a_correction() -> Non
     # waving a worry away denies nothing the agent did
     for text in ("That's not a problem, go on", "It's not the end of the world, carry on"):
         assert kind_of(text, agent_text=agent, agent_acted=True) is not TurnKind.CORRECTION, text
+
+
+def _agent_says(i: int, text: str) -> EventView:
+    return EventView(i, i, "assistant_text", "assistant", text, None, None)
+
+
+def test_a_permission_prompt_the_person_closed_with_a_stop_is_no_failure() -> None:
+    """MQFacultyOfArts/PromptGrimoireTool spike-1 lines 47-49 (set 32, Claude Code 2.1.6 in
+    VS Code): the person stopped the agent while its permission prompt was open; the
+    extension writes the closed prompt as the call's error."""
+    events = [
+        _call(1, "Bash", json.dumps({"command": "uv run python -m promptgrimoire &"})),
+        _result(
+            2,
+            1,
+            "Tool permission request failed: AbortError\nError: Tool permission request failed: "
+            "AbortError",
+            is_error=True,
+        ),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "benign"
+    # an abort inside the tool's own work is still its failure
+    fetch = [
+        _call(1, "WebFetch", '{"url": "https://example.com"}'),
+        _result(2, 1, "AbortError: The operation was aborted due to timeout", is_error=True),
+    ]
+    assert judge_errors(fetch).verdicts[2].kind == "root"
+
+
+def test_a_failure_the_agent_meant_to_see_is_judged_by_its_next_words() -> None:
+    """Denubis/claude-code-research-transcript-hook a0688338 lines 41-66 (set 32): testing
+    its CLI's error messages, the agent announced "Test error message when no input
+    provided" and met another error ("The `isatty()` check isn't working …": a failure);
+    later an unannounced run printed the message it wanted ("Now that's the correct error
+    message."): the error path checked on purpose."""
+
+    def run(command: str, description: str) -> EventView:
+        return _call(1, "Bash", json.dumps({"command": command, "description": description}))
+
+    wrong = "Exit code 1\nError: Invalid JSON input: Expecting value: line 1 column 1 (char 0)"
+    events = [
+        run(
+            'claude-research-transcript --local --title "Test" 2>&1',
+            "Test error message when no input provided",
+        ),
+        _result(2, 1, wrong, exit_code=1, is_error=True),
+        _agent_says(
+            3,
+            "The `isatty()` check isn't working because stdin is being piped (empty). Let me fix "
+            "that to handle both TTY and empty piped stdin.",
+        ),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "root"
+    # the same announcement, with nothing said against the result, stays the expected failure
+    assert judge_errors(events[:2]).verdicts[2].kind == "benign"
+    right = (
+        "Exit code 1\nError: Empty stdin. Either pipe JSON via stdin (hook mode) or use "
+        "--transcript and --session-id arguments"
+    )
+    probe = run(
+        'claude-research-transcript --local --title "Test" < /dev/null 2>&1',
+        "Test with /dev/null as stdin after full reinstall",
+    )
+    confirmed = [
+        probe,
+        _result(2, 1, right, exit_code=1, is_error=True),
+        _agent_says(3, "Now that's the correct error message. Let me test the manual path."),
+    ]
+    assert judge_errors(confirmed).verdicts[2].kind == "benign"
+    # "as expected" further on, about something else, confirms nothing
+    later = _agent_says(
+        3, "Perfect! Let's run a final test to verify everything is working as expected:"
+    )
+    assert (
+        judge_errors([probe, _result(2, 1, right, exit_code=1, is_error=True), later])
+        .verdicts[2]
+        .kind
+        == "root"
+    )

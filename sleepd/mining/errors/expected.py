@@ -69,6 +69,66 @@ def announced_failures(events: Sequence[EventView]) -> set[str]:
     return out
 
 
+#: The agent's first words after a result, saying the call did not behave as it meant
+#: ("The `isatty()` check isn't working because …", "… but the issue is the pipe …",
+#: "Still failing"): whatever it announced, the failure it met was not the one it wanted.
+_NOT_AS_MEANT = re.compile(
+    r"^\W*(\S+\s+){0,8}?(isn'?t|is not|wasn'?t|was not|doesn'?t|does not|didn'?t|did not)\s+"
+    r"(working|work|handl|catch|trigger|show|reach|fire)"
+    r"|^\W*(\S+\s+){0,8}?(the (issue|problem|bug) is|wrong error|unexpected error|"
+    r"still (fails|failing|broken|errors?))\b",
+    re.IGNORECASE,
+)
+
+
+#: The agent's first words after a result, saying the failure was the one it wanted to
+#: see ("Now that's the correct error message.", "As expected, …", "Good, it rejects it
+#: correctly"): a check of an error path, though nothing before the call announced it.
+_AS_MEANT = re.compile(
+    r"^\W*((now|ok(ay)?|good|great|perfect)\W+)?(that'?s|this is|there'?s|here'?s) the "
+    r"(correct|right|expected|intended) (error|message|failure|exit|behaviou?r|rejection|"
+    r"refusal)\b"
+    r"|^\W*((good|great|perfect)\W+)?(as expected|that'?s expected)\b"
+    r"|^\W*((good|great|perfect)\W+)?(it|the (command|call|check|hook|script|cli|test)) "
+    r"(correctly )?(fails|failed|errors|errored|rejects|rejected|refuses|refused|exits|exited)"
+    r"( \w+)? (as expected|correctly|as intended)\b",
+    re.IGNORECASE,
+)
+
+
+#: How much of the agent's next words is read for either.
+_NEXT_WORDS = 200
+
+
+def failures_not_as_meant(events: Sequence[EventView]) -> set[str]:
+    """Call ids of the results whose next words from the agent, before the person's next
+    turn, say the call did not do what the agent meant it to."""
+    return _judged_next(events, _NOT_AS_MEANT)
+
+
+def failures_as_meant(events: Sequence[EventView]) -> set[str]:
+    """Call ids of the results whose next words from the agent say the failure was the one
+    it wanted (an error path checked on purpose)."""
+    return _judged_next(events, _AS_MEANT)
+
+
+def _judged_next(events: Sequence[EventView], said: re.Pattern[str]) -> set[str]:
+    """Call ids of the results that the agent's next words, before the person's next turn,
+    open by judging as `said` does (the results since its words before count as one)."""
+    out: set[str] = set()
+    pending: list[str] = []
+    for event in events:
+        if event.kind == "user_prompt":
+            pending = []
+        elif event.kind == "tool_result" and event.call_id:
+            pending.append(event.call_id)
+        elif event.kind == "assistant_text" and pending:
+            if said.search(event.text[:_NEXT_WORDS]):
+                out.update(pending)
+            pending = []
+    return out
+
+
 #: A program that could not run at all: not what a call announced to fail was testing
 #: (a missing file may be, "verify it fails without the config").
 COULD_NOT_START = re.compile(

@@ -32,7 +32,9 @@ _CODEX_CALL_NOT_RUN = re.compile(r"\s*(?:failed to parse function arguments: |un
 STOPPED_BY_PERSON = re.compile(
     r"\A\s*(?:exit code -?\d+\s+)?(?:\[request interrupted by user(?: for tool use)?\]"
     r"|interrupted by user\W*\Z)"
-    r"|\A\s*(?:wall time: [\d.]+ seconds\s+)?aborted by user(?: after [\d.]+s)?\s*\Z",
+    r"|\A\s*(?:wall time: [\d.]+ seconds\s+)?aborted by user(?: after [\d.]+s)?\s*\Z"
+    # the VS Code extension's permission prompt, closed by the person's stop
+    r"|\A\s*(?:error:\s*)?tool permission request failed: AbortError\b",
     re.IGNORECASE,
 )
 

@@ -20,6 +20,8 @@ from sleepd.mining.errors.expected import (
     COULD_NOT_START,
     already_stopped,
     announced_failures,
+    failures_as_meant,
+    failures_not_as_meant,
     stopped_by_the_agent,
 )
 from sleepd.mining.errors.failed import STOPPED_BY_PERSON, is_failed_result
@@ -115,6 +117,8 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
     """Root, knock-on or benign for every failed tool result of `events`."""
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
     announced = announced_failures(events)
+    not_as_meant = failures_not_as_meant(events)
+    as_meant = failures_as_meant(events)
     result = EpisodeErrors()
     last_root: int | None = None
     failed = [e for e in events if is_failed_result(e, calls.get(e.call_id or ""))]
@@ -157,7 +161,8 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
         # (a call expected to fail that could not even start failed for another reason)
         expected = (
             call is not None
-            and call.call_id in announced
+            and (call.call_id in announced or call.call_id in as_meant)
+            and call.call_id not in not_as_meant
             and not COULD_NOT_START.search(event.text[:2000])
         )
         if expected or already_stopped(call, event) or stopped_by_the_agent(call, event):
