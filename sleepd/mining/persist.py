@@ -41,6 +41,7 @@ from sleepd.mining.signatures import (
     signature_of,
     without_matches,
 )
+from sleepd.mining.turns.text import ATTACHMENT
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
 from sleepd.store.records import ERROR_CLASS_CHARS
 
@@ -148,8 +149,9 @@ def mine_session(
     return result
 
 
+#: What stands for words that are not there: a redaction's marker, or an attachment's.
 _PLACEHOLDER = re.compile(
-    r"\[[A-Z][A-Z0-9_ ]*\]|<[a-z_-]*redacted[^>]*>|\[(?:image|document)[^\]]*\]", re.I
+    r"\[[A-Z][A-Z0-9_ ]*\]|<[a-z_-]*redacted[^>]*>|" + ATTACHMENT.pattern, re.I
 )
 
 

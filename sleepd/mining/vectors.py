@@ -23,6 +23,7 @@ from sleepd.mining.hashing import (
     l2_normalize_rows,
     word_ngrams,
 )
+from sleepd.mining.turns.text import ATTACHMENT
 
 WORD_FEATURES = 2**18
 CHAR_FEATURES = 2**18
@@ -39,21 +40,16 @@ _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 #: words of the request ("investigate why CI failed <actions URL>" and "should we close
 #: <issue URL>" shared a repository's URL and nothing else).
 _URL = re.compile(r"\b(?:https?|ssh|git)://\S+|\bwww\.\S+", re.IGNORECASE)
-#: An attachment says that something was pasted, not what was asked: the harvest's
-#: "[image: image/png, 29255 bytes]" / "[document: …]" and Claude Code's "[Image #1]" and
-#: "[Pasted text #1 +36 lines]". Their words and sizes, shared by every request with a
-#: screenshot, had drawn unrelated requests of three people into one cluster.
-_ATTACHMENT = re.compile(
-    r"\[(?:image|document): [^\]\n]*\]|\[(?:image|pasted text) #\d+(?: \+\d+ lines)?\]",
-    re.IGNORECASE,
-)
+#: An attachment says that something was pasted, not what was asked (turns.text.ATTACHMENT):
+#: its words and sizes, shared by every request with a screenshot, had drawn unrelated
+#: requests of three people into one cluster.
 
 
 def prepare(text: str) -> str:
     """What the vectorizer reads: short, lowercase, code blocks, links, attachments and
     numbers folded."""
     text = _CODE_BLOCK.sub(" code ", text[:2000])
-    text = _ATTACHMENT.sub(" ", text)
+    text = ATTACHMENT.sub(" ", text)
     text = _URL.sub(" ", text)
     text = _NUMBER.sub(" num ", text)
     return text.lower()

@@ -6651,6 +6651,22 @@ def test_an_attachment_alone_is_no_request() -> None:
     assert not readable("[document: application/pdf, 91311 bytes]")
     assert not readable("[image: image/png, 66273 bytes]")
     assert readable("[document: application/pdf, 91311 bytes]\nsummarise this paper")
+    # Claude Code's own placeholders, where the person pasted into the prompt box
+    assert not readable("[Image #1]")
+    assert not readable("[Pasted text #1 +36 lines]")
+    assert readable("[Image #1] the header overlaps the logo")
+
+
+def test_a_pasted_placeholder_is_no_words_of_the_persons() -> None:
+    """Durban-Designer/vsla dc7e9081 line 42: Claude Code writes "[Image #1]" into the typed
+    text where a screenshot was pasted; the turn's words are the rest, as the clustering of
+    requests reads them too."""
+    from sleepd.mining.turns.text import has_words, word_count
+
+    assert word_count("[Image #1] You made them all yollieblue101") == 5
+    assert word_count("[Pasted text #1 +36 lines]\nfix these") == 2
+    assert not has_words("[Image #1] [Image #2]")
+    assert has_words("[Image #1] still broken")
 
 
 def test_github_refusing_an_api_call_behind_a_pipe_is_an_error() -> None:

@@ -175,8 +175,14 @@ WORD = re.compile(r"\w+", re.UNICODE)
 SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\.\.+\s*|\n+|;\s+")
 
 
-#: A pasted image or document as harvested ("[image: image/png, 66273 bytes]").
-ATTACHMENT = re.compile(r"\[(?:image|document): [^\]]*\]\s*", re.IGNORECASE)
+#: Something pasted, not typed: an image or a document as harvested ("[image: image/png,
+#: 66273 bytes]"), and the placeholders Claude Code writes into the typed text where the
+#: person pasted ("[Image #1]", "[Pasted text #1 +36 lines]"). They say that something was
+#: pasted, never what was asked, so they are no words of the person's.
+ATTACHMENT = re.compile(
+    r"\[(?:image|document): [^\]\n]*\]\s*|\[(?:image|pasted text) #\d+(?: \+\d+ lines)?\]\s*",
+    re.IGNORECASE,
+)
 
 
 #: The end of a sentence: a stop followed by a space or the end, not a dot in a file name.
