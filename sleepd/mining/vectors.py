@@ -43,14 +43,21 @@ _URL = re.compile(r"\b(?:https?|ssh|git)://\S+|\bwww\.\S+", re.IGNORECASE)
 #: An attachment says that something was pasted, not what was asked (turns.text.ATTACHMENT):
 #: its words and sizes, shared by every request with a screenshot, had drawn unrelated
 #: requests of three people into one cluster.
+#: An absolute path's folders are where the person keeps the project, shared by every
+#: path they type ("/home/kenth56/vsla/STATUS.md" and "/home/kenth56/vsla/docs/papers/…"
+#: had joined a status note and a rewrite of commit authors): only its last part, the
+#: file or folder it names, says what the request is about. A relative path's folders
+#: ("src/components/…") do, and stay.
+_ABSOLUTE_PATH = re.compile(r"(?<![\w/.])(?:~|[A-Za-z]:)?(?:[/\\][\w.@+-]+)+[/\\](?=[\w.@+-])")
 
 
 def prepare(text: str) -> str:
-    """What the vectorizer reads: short, lowercase, code blocks, links, attachments and
-    numbers folded."""
+    """What the vectorizer reads: short, lowercase, code blocks, links, attachments, the
+    folders of absolute paths and numbers folded."""
     text = _CODE_BLOCK.sub(" code ", text[:2000])
     text = ATTACHMENT.sub(" ", text)
     text = _URL.sub(" ", text)
+    text = _ABSOLUTE_PATH.sub(" ", text)
     text = _NUMBER.sub(" num ", text)
     return text.lower()
 

@@ -90,3 +90,29 @@ def test_a_request_with_a_screenshot_is_the_same_job_as_without() -> None:
     texts = [SCREENSHOT_REQUESTS[-1], bare, "Write a haiku about autumn."]
     labels = cluster_labels(texts, THRESHOLD)
     assert labels[0] == labels[1] != labels[2]
+
+
+#: Durban-Designer/vsla (set 30): a status note and a rewrite of commit authors, each naming
+#: files under the person's home; the home folders were all they shared.
+HOME_PATH_REQUESTS = [
+    "Document the decision and our current todos in the '/home/kenth56/vsla/STATUS.md' please",
+    "'/home/kenth56/vsla/docs/papers/Pasted image.png' I want all commits to be Durban-Designer "
+    "since thats me. Please find the right email checking gh and then update the commits",
+]
+
+
+def test_the_folders_of_a_home_path_do_not_make_two_requests_one_job() -> None:
+    # among the labelled requests, as mining weighs words against a night's other requests
+    texts, _ = load()
+    labels = cluster_labels(texts + HOME_PATH_REQUESTS, THRESHOLD)
+    assert labels[-1] != labels[-2]
+
+
+def test_the_file_a_path_names_still_joins_one_job() -> None:
+    texts = [
+        "Update /home/ana/app/CHANGELOG.md with the changes since the last release",
+        "update the CHANGELOG.md with the changes since the last release",
+        "Write a haiku about autumn.",
+    ]
+    labels = cluster_labels(texts, THRESHOLD)
+    assert labels[0] == labels[1] != labels[2]
