@@ -234,3 +234,30 @@ def test_a_long_pasted_token_is_read_at_once() -> None:
 )
 def test_an_id_alone_is_an_answer_not_a_task(text: str, needs: bool) -> None:
     assert needs_context(text) is needs
+
+
+@pytest.mark.parametrize(
+    ("text", "bare"),
+    [
+        # from the labelled sessions' refinements: a pick with a yes or a preference before
+        # it, the person's own step reported done, "both"
+        ("yes, Option A", True),
+        ("yes, Approach A", True),
+        ("i prefer 2", True),
+        ("go with option b please", True),
+        ("both", True),
+        ("done", True),
+        ("it is done.  continue", True),
+        # a pick or a "done" that goes on to say something of its own
+        ("i prefer 2 spaces for indentation", False),
+        ("option 2 but keep the old flag", False),
+        ("both tests fail", False),
+        ("done with the UI, now the API", False),
+        ("Done. Now add tests", False),
+    ],
+)
+def test_a_pick_or_a_done_alone_is_a_bare_answer(text: str, bare: bool) -> None:
+    """A refinement that says nothing without what it answered is left out of the task."""
+    from sleepd.mining.turns import is_bare_answer
+
+    assert is_bare_answer(text) is bare

@@ -264,12 +264,37 @@ def asks_about_agent(region: str) -> bool:
     return len(region) <= 80 and bool(_ASKS_ABOUT_AGENT.search(region))
 
 
+#: A pick among what the agent offered, with at most a yes and a preference before it
+#: ("yes, Option A", "i prefer 2", "let's go with approach b", "both").
+_PICK_ONLY = re.compile(
+    r"^\W*((yes|yeah|yep|ok|okay|sure)\W+)?"
+    r"((i'?d|i would|i|we|let'?s)\s+(prefer|choose|pick|take|go with|do|use)\s+|go with\s+)?"
+    r"(option \w+|approach \w+|plan \w+|choice \w+|both|neither|either( one)?|all of them|"
+    r"the (first|second|third|fourth|last|other)( one| option)?|\d+|[a-d])" + _GO_AHEAD_TAIL,
+    re.IGNORECASE,
+)
+
+
+#: The person's own step reported done, at most with a go-on ("done", "it is done.
+#: continue"): it says the agent may go on, nothing about the work.
+_DONE_ONLY = re.compile(
+    rf"^\W*((it'?s|it is|that'?s|all)\s+)?(done|finished|did it|done it)\b(\W+({GO_ON_WORDS}))?"
+    + _GO_AHEAD_TAIL,
+    re.IGNORECASE,
+)
+
+
 def is_bare_answer(text: str) -> bool:
-    """A reply that only picks or agrees ("3", "c", "option 2", "yes", "继续", a pasted
-    image and nothing else): it means something only next to what it answered."""
+    """A reply that only picks or agrees ("3", "c", "option 2", "yes, Option A", "i prefer
+    2", "yes", "继续", "it is done. continue", a pasted image and nothing else): it means
+    something only next to what it answered."""
     region = request_region(text)
     return not region or bool(
-        len(region) == 1 or _GO_AHEAD_ONLY.match(region) or _GO_AHEAD_ELSEWHERE.match(region)
+        len(region) == 1
+        or _GO_AHEAD_ONLY.match(region)
+        or _GO_AHEAD_ELSEWHERE.match(region)
+        or _PICK_ONLY.match(region)
+        or _DONE_ONLY.match(region)
     )
 
 
