@@ -103,18 +103,22 @@ _REQUEST_SHOWN = 200
 
 def _request_shown(row: dict[str, Any]) -> str:
     """A task's request in one line: the words that opened it, cut at a word with "…"
-    when long, and how many refinements `tasks show` holds; a prompt template's run as the
-    words typed into it (the template is the same in every run)."""
+    when long, and how many refinements `tasks show` holds; a saved prompt's run as the
+    prompt's name and the words typed into it (the prompt is the same in every run)."""
     from sleepd.mining.tasks import intent_parts
 
+    request, refinements = intent_parts(row["intent"])
     template = row.get("template")
     if template:
-        typed = template["typed"] or "nothing typed"
-        return f"template #{template['founder_episode']} · typed: {typed}"
-    request, refinements = intent_parts(row["intent"])
-    shown = " ".join(request.split())
-    if len(shown) > _REQUEST_SHOWN:
-        shown = shown[:_REQUEST_SHOWN].rsplit(" ", 1)[0] + " …"
+        shown = f"saved prompt #{template['founder_episode']}"
+        if template.get("title"):
+            shown += f" “{template['title']}”"
+        typed = template["typed"]
+        shown += f", typed into it: {typed}" if typed else ", run with nothing typed"
+    else:
+        shown = " ".join(request.split())
+        if len(shown) > _REQUEST_SHOWN:
+            shown = shown[:_REQUEST_SHOWN].rsplit(" ", 1)[0] + " …"
     if refinements:
         shown += f" (+{refinements} refinement{'s' if refinements > 1 else ''})"
     return shown

@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sleepd.mining.templates import template_founder, typed_part
+from sleepd.mining.tasks import intent_parts
+from sleepd.mining.templates import template_founder, template_title, typed_part
 from sleepd.projects import project_root
 from sleepd.store.fastread import as_reader, stored_datetime
 
@@ -179,7 +180,9 @@ def task_rows(
         size, sessions, centroid = values[10:]
         row["recurring"] = recurs(size or 0, sessions or 0, min_recurrence)
         founder = template_founder(_scope_of(centroid))
-        row["template"] = None if founder is None else {"founder_episode": founder, "typed": ""}
+        row["template"] = (
+            None if founder is None else {"founder_episode": founder, "typed": "", "title": ""}
+        )
         if founder is not None:
             founders[row["id"]] = founder
         rows.append(row)
@@ -217,6 +220,10 @@ def _fill_typed(reader: Any, rows: list[dict[str, Any]], founders: dict[int, int
         sql = f"SELECT id, intent_text FROM episodes WHERE id IN ({marks})"
         for episode_id, text in reader.rows(sql, {f"f{n}": v for n, v in enumerate(chunk)}):
             texts[int(episode_id)] = text or ""
+    titles = {
+        founder: template_title(text, [t for f, t in texts.items() if f != founder])
+        for founder, text in texts.items()
+    }
     for row in rows:
         founder = founders.get(row["id"])
         if founder is None:
@@ -227,7 +234,9 @@ def _fill_typed(reader: Any, rows: list[dict[str, Any]], founders: dict[int, int
             if episode_id not in (founder, row["episode_id"])
         ]
         references = [texts.get(founder, ""), *others[:1]]
-        row["template"]["typed"] = typed_part(row["intent"] or "", [r for r in references if r])
+        request, _ = intent_parts(row["intent"] or "")  # the refinements are no typed words
+        row["template"]["typed"] = typed_part(request, [r for r in references if r])
+        row["template"]["title"] = titles.get(founder, "")
 
 
 _NOTHING_MINED = "nothing mined yet (run `sleepd mine` after `sleepd harvest`)"

@@ -126,3 +126,37 @@ def typed_part(text: str, references: list[str]) -> str:
         return ""
     typed = [line for line in _folded_lines(text[:TEMPLATE_CHARS]) if line not in shared]
     return " ".join(typed)[:TYPED_CHARS]
+
+
+#: How much of a template's title is shown.
+TITLE_CHARS = 60
+#: Markdown's marks around a line's words (headings, emphasis, code, list bullets).
+_MARKUP = re.compile(r"^[#>*+\-\s]+|[*_`]+")
+
+
+def template_title(founder: str, others: list[str]) -> str:
+    """A saved prompt named by its first line of three words or more that the other
+    templates' founding requests do not share: spec-kit's `plan`, `tasks` and `implement`
+    share their frame ("You **MUST** consider the user input …") and differ in their first
+    step; a template with its own heading is named by it ("/butler-exec — Execute a
+    ButlerSpec")."""
+    frame: set[str] = set()
+    for other in others:
+        frame |= set(_folded_lines(other[:TEMPLATE_CHARS]))
+    fallback = ""
+    for line in _folded_lines(founder[:TEMPLATE_CHARS]):
+        if line.startswith("```"):
+            continue
+        words = _MARKUP.sub("", line).strip()
+        if len(words.split()) < 3:
+            continue
+        fallback = fallback or words
+        if line not in frame:
+            return _cut(words)
+    return _cut(fallback)
+
+
+def _cut(words: str) -> str:
+    if len(words) <= TITLE_CHARS:
+        return words
+    return words[:TITLE_CHARS].rsplit(" ", 1)[0] + " …"

@@ -236,3 +236,45 @@ def test_a_launcher_typed_mid_session_opens_a_task_and_runs_of_it_are_one_family
     first, second, other = clusters_of(engine, cfg, prompts)
     assert first == second
     assert other != first
+
+
+@pytest.mark.both_dbs
+def test_a_saved_prompt_is_named_by_its_first_line_of_its_own(engine: Engine, cfg: Config) -> None:
+    """spec-kit's plan and implement share their frame ("You **MUST** consider the user
+    input …"); each is named by its first step, which the other does not share, and a
+    run's folded refinements are no words typed into the prompt."""
+    from sleepd.cli.mine_cmd import _request_shown
+    from sleepd.mining.figures import task_rows
+
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(expanded(IMPLEMENT_STEPS, f"T00{day}")).say(DONE).save(engine)
+        b = SessionBuilder(start=T0 + timedelta(days=day, hours=1))
+        b.prompt(expanded(PLAN_STEPS, ""))
+        b.say("Which database should the plan assume?").prompt("keep it on SQLite for now")
+        b.say(DONE).save(engine)
+    mine(engine, cfg, now=LATER)
+    shown = {_request_shown(row) for row in task_rows(engine, min_recurrence=2)}
+    implement = {s for s in shown if "check-prerequisites.sh" in s}
+    plan = {s for s in shown if "setup-plan.sh" in s}
+    assert implement and plan and implement | plan == shown
+    assert all("typed into it: T00" in s for s in implement)
+    assert all(s.endswith("run with nothing typed (+1 refinement)") for s in plan)
+    assert not any("MUST" in s or "Refinements" in s for s in shown)
+
+
+def test_a_template_title_is_its_heading_or_first_line_with_words() -> None:
+    from sleepd.mining.templates import template_title
+
+    butler = "# /butler-exec — Execute a ButlerSpec\n\nPurpose: run a single ButlerSpec file."
+    assert template_title(butler, []) == "/butler-exec — Execute a ButlerSpec"
+    # shared by every other template: the first line of its own names it
+    assert (
+        template_title(
+            "Read the repo first.\nThen write docs/plan.md for it.",
+            ["Read the repo first.\nThen run the tests."],
+        )
+        == "Then write docs/plan.md for it."
+    )
+    long = "x " * 100
+    assert template_title(long, []).endswith("…") and len(template_title(long, [])) <= 62
