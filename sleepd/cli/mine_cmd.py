@@ -126,11 +126,13 @@ def _request_shown(row: dict[str, Any]) -> str:
 
 def _kind_of_request(cluster: dict[str, Any]) -> str:
     """How often the task's kind of request was asked, and whether that makes it recurring
-    ("recurring: asked 3 times in 2 sessions: …", "one-off: asked once: …")."""
+    ("recurring: asked 3 times in 2 sessions: …", "one-off: asked once: …", "one-off:
+    asked 10 times, all in one session: …")."""
     size, sessions = int(cluster["size"]), int(cluster["sessions"])
     asked = "asked once" if size == 1 else f"asked {size} times"
     if size > 1:
-        asked += " in one session" if sessions == 1 else f" in {sessions} sessions"
+        # asked again within one session is working on the same thing, not a recurrence
+        asked += ", all in one session" if sessions == 1 else f" in {sessions} sessions"
     kind = "recurring" if cluster["recurring"] else "one-off"
     return f"{kind}: {asked}: {cluster['representative']}"
 

@@ -79,6 +79,17 @@ def test_plain_output_and_missing_task(app: typer.Typer, db_engine: Engine) -> N
     assert "recurring" not in out and "1 times" not in out
 
 
+def test_a_request_asked_again_only_within_one_session_is_shown_as_one_off() -> None:
+    """The labelled sessions' spec-kit run sent ten times in one session had read
+    "one-off: asked 10 times in one session", as if the count made it one-off."""
+    from sleepd.cli.mine_cmd import _kind_of_request
+
+    cluster = {"size": 10, "sessions": 1, "recurring": False, "representative": "Phase 5"}
+    assert _kind_of_request(cluster) == "one-off: asked 10 times, all in one session: Phase 5"
+    cluster = {"size": 3, "sessions": 2, "recurring": True, "representative": "/release"}
+    assert _kind_of_request(cluster) == "recurring: asked 3 times in 2 sessions: /release"
+
+
 def test_empty_lists_say_why(app: typer.Typer, db_engine: Engine) -> None:
     """An empty `tasks list` or `patterns` says which of the reasons holds: nothing mined,
     filters that match none of what is there, or mined work of which nothing qualified."""
