@@ -131,7 +131,7 @@ def typed_part(text: str, references: list[str]) -> str:
 #: How much of a template's title is shown.
 TITLE_CHARS = 60
 #: Markdown's marks around a line's words (headings, emphasis, code, list bullets).
-_MARKUP = re.compile(r"^[#>*+\-\s]+|[*_`]+")
+_MARKUP = re.compile(r"^[#>*+\-\s]+|[*`]+|(?<!\w)__|__(?!\w)")
 
 
 def template_title(founder: str, others: list[str]) -> str:

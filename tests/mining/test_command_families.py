@@ -276,5 +276,9 @@ def test_a_template_title_is_its_heading_or_first_line_with_words() -> None:
         )
         == "Then write docs/plan.md for it."
     )
+    # markdown's marks go, an identifier's underscores stay
+    assert template_title("## **Check** FEATURE_DIR and `setup_plan.sh`", []) == (
+        "Check FEATURE_DIR and setup_plan.sh"
+    )
     long = "x " * 100
     assert template_title(long, []).endswith("…") and len(template_title(long, [])) <= 62
