@@ -274,10 +274,20 @@ def _timestamp(value: Any) -> datetime | None:
         return None
 
 
+#: A JSON string's escapes, as a record stored as JSON text holds them (a progress record's
+#: embedded tool output): "\\n", "\\"", "\\t", "\\\\".
+_JSON_ESCAPE = re.compile(r"\\([nrt\"\\/])")
+_UNESCAPED = {"n": " ", "r": " ", "t": " ", '"': '"', "\\": "\\", "/": "/"}
+
+
 def snippet(body: str, terms: Sequence[str], width: int = SNIPPET_CHARS) -> str:
-    """About `width` characters around the first term found, on one line."""
+    """About `width` characters around the first term found, on one line; a record stored
+    as JSON text shows its strings' escapes as the characters they stand for."""
     lowered = body.lower()
     found = [p for p in (lowered.find(t.lower()) for t in terms) if p >= 0]
     start = max(0, (min(found) if found else 0) - width // 3)
-    piece = " ".join(body[start : start + width].split())
+    piece = body[start : start + width]
+    if body.lstrip()[:1] in ("{", "["):
+        piece = _JSON_ESCAPE.sub(lambda m: _UNESCAPED[m.group(1)], piece)
+    piece = " ".join(piece.split())
     return ("…" if start else "") + piece + ("…" if start + width < len(body) else "")

@@ -162,3 +162,15 @@ def test_from_keeps_what_the_person_the_agent_or_tools_wrote(db_engine: Any) -> 
     assert "user_prompt" not in {h.kind for h in search_events(db_engine, "radius")}
     with pytest.raises(ValueError):
         search_events(db_engine, "radius", speaker="people")
+
+
+def test_a_hit_in_a_record_stored_as_json_shows_its_strings_characters() -> None:
+    """Claude Code 2.1's progress records are stored as JSON text; a hit inside the tool
+    output they carry had shown its escapes ('error.name === \\"AbortError\\") {\\n')."""
+    from sleepd.search import snippet
+
+    stored = '{"data":{"text":"if (error.name === \\"AbortError\\") {\\n  return;\\n}"}}'
+    assert 'error.name === "AbortError") { return; }' in snippet(stored, ["AbortError"])
+    # a person's or a tool's own text keeps its backslashes as typed
+    typed = 'print("a\\nb") fails with AbortError'
+    assert snippet(typed, ["AbortError"]) == typed
