@@ -7206,3 +7206,39 @@ def test_a_failure_the_agent_meant_to_see_is_judged_by_its_next_words() -> None:
         .kind
         == "root"
     )
+
+
+def test_a_path_probe_that_provides_for_its_own_no_hides_no_failure() -> None:
+    """JanDeDobbeleer/oh-my-posh 09_11216ed051 line 31 and nisargpatel28/artifact-hub
+    5b983582 (set 17): `ls` asked whether a path exists and `||` gave its "no" an answer
+    ("NOT EXECUTED - safe", "no __tests__ dir (good)"); unflagged and unlabelled, they had
+    been read as hidden failures."""
+    probe = _bash(
+        1,
+        "bash -c 'x=\"\\$(touch /tmp/omp_test_exec_marker)\"'\n"
+        'ls -la /tmp/omp_test_exec_marker 2>&1 || echo "NOT EXECUTED - safe"\n'
+        "rm -f /tmp/omp_test_exec_marker",
+    )
+    said = (
+        "$(touch /tmp/omp_test_exec_marker)\nls: cannot access '/tmp/omp_test_exec_marker': No "
+        "such file or directory\nNOT EXECUTED - safe"
+    )
+    assert not is_failed_result(_result(2, 1, said), probe)
+    build = _bash(
+        1,
+        'cd apps/api && rm -rf dist && pnpm build 2>&1 && echo "---" && (ls '
+        'dist/apps/api/src/__tests__/ 2>&1 || echo "no __tests__ dir (good)")',
+    )
+    printed = (
+        "$ tsc\n---\nls: cannot access 'dist/apps/api/src/__tests__/': No such file or "
+        "directory\nno __tests__ dir (good)"
+    )
+    assert not is_failed_result(_result(2, 1, printed), build)
+    # a listing piped on wanted what it lists (bestlove1211/opencode c4bee496, wild set):
+    # Git Bash ate the backslashes, and the missing path is a failure
+    listing = _bash(1, "ls -la C:\\Users\\tvi\\ | grep -i opencode | grep -v node_modules")
+    lost = "ls: cannot access 'C:Userstvi ': No such file or directory"
+    assert is_failed_result(_result(2, 1, lost), listing)
+    # and another program's "no such file" behind the same fallback is still its failure
+    other = _bash(1, "cat notes.md || echo missing")
+    assert is_failed_result(_result(2, 1, "cat: notes.md: No such file or directory"), other)

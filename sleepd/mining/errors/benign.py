@@ -11,6 +11,7 @@ import shlex
 
 from sleepd.mining.errors.noise import EXIT_LINE
 from sleepd.mining.errors.shell import (
+    PATH_PROBES,
     command_family,
     deciding_command,
     is_operator,
@@ -213,7 +214,7 @@ def _probe_through_a_pager(command: str) -> str:
     if len(segments) < 2 or not all(segments):
         return ""
     families = [command_family(shlex.join(segment)) for segment in segments]
-    if families[0] not in _PATH_PROBES or not all(f in _PAGERS for f in families[1:]):
+    if families[0] not in PATH_PROBES or not all(f in _PAGERS for f in families[1:]):
         return ""
     return shlex.join(segments[0])
 
@@ -236,8 +237,6 @@ def _only_waiting(head: list[str]) -> bool:
     return len(lines) == 1 and bool(_WAITING.match(lines[0])) and not _ERROR_TEXT.search(lines[0])
 
 
-#: Programs a question about a path is asked with ("is it there?").
-_PATH_PROBES = frozenset({"ls", "lsd", "eza", "exa", "stat", "readlink", "realpath", "file"})
 #: A probe's answer that a path it was asked about is not there ("ls: cannot access 'ops':
 #: No such file or directory", BSD's "ls: package.json: No such file or directory", lsd's
 #: "…: No such file or directory (os error 2)").
@@ -265,7 +264,7 @@ def _answers_with_its_status(family: str, final: str, exit_code: int, text: str)
     whether its errors were silenced or it says only that the path is not there),
     `systemctl status` of a unit that is not running (exit 3), and `gh pr checks` while
     checks are pending (exit 8)."""
-    if family in _PATH_PROBES and exit_code in (1, 2):
+    if family in PATH_PROBES and exit_code in (1, 2):
         # (zsh's own "no matches found" for the glob is no answer: the probe never ran)
         head = _output_head(text)
         said = [ln for ln in head if _ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln)]

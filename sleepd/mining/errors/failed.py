@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
-from sleepd.mining.errors.shell import exit_hidden, printed_status, shell_command
+from sleepd.mining.errors.shell import (
+    PATH_PROBES,
+    exit_hidden,
+    is_operator,
+    printed_status,
+    shell_command,
+    shell_words,
+)
 from sleepd.mining.signatures import ANSI, is_wrapper_line
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
@@ -224,8 +231,16 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _BACKGROUND_FAILED.match(head)
         or _MODEL_INPUT_TOO_LONG.match(head)
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
-        or _HIDDEN_FAILURE.search("\n".join(_opening_lines(head, 3)))
-        or (call is not None and exit_hidden(call) and output_shows_failure(event.text))
+        or _HIDDEN_FAILURE.search(
+            "\n".join(
+                _opening_lines(head if call is None else _without_probe_answers(call, head), 3)
+            )
+        )
+        or (
+            call is not None
+            and exit_hidden(call)
+            and output_shows_failure(_without_probe_answers(call, event.text))
+        )
         or (call is not None and exit_hidden(call) and _usage_unasked(call, event.text))
         or (call is not None and bool(printed_status(call, event.text)))
     )
@@ -244,6 +259,42 @@ def _opening_lines(head: str, count: int) -> list[str]:
     while lines and is_wrapper_line(lines[0]):
         lines.pop(0)
     return lines[:count]
+
+
+#: A path probe's answer that a path is not there ("ls: cannot access 'dist/x': No such file
+#: or directory", BSD's "ls: x: No such file or directory").
+_PROBE_ANSWER = re.compile(r"^\s*(?P<program>[\w.-]+): .*\bNo such file or directory\b")
+
+
+def _without_probe_answers(call: EventView, text: str) -> str:
+    """The output less the "not there" lines of the path probes the command answered for
+    itself with a fallback (`ls -la /tmp/marker 2>&1 || echo "NOT EXECUTED - safe"`, `(ls
+    dist/__tests__/ 2>&1 || echo "no __tests__ dir (good)")`): a question asked on the way,
+    its "no" provided for, hid no failure. A listing piped on (`ls -la C:\\Users\\tvi\\ | grep
+    …`) still fails when its path is not there."""
+    probes = _probes_with_a_fallback(shell_words(shell_command(call)) or [])
+    if not probes:
+        return text
+    kept = []
+    for line in text.splitlines():
+        answer = _PROBE_ANSWER.match(line)
+        if answer is None or answer["program"] not in probes:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def _probes_with_a_fallback(words: list[str]) -> set[str]:
+    """The path probes (`ls`, `stat`, …) whose command is followed by `||`."""
+    found: set[str] = set()
+    program: str | None = None
+    for word in words:
+        if is_operator(word):
+            if word == "||" and program in PATH_PROBES:
+                found.add(program)
+            program = None
+        elif program is None and word.lstrip("("):
+            program = word.lstrip("(")  # a subshell's "(" opens no command of its own
+    return found
 
 
 def output_shows_failure(text: str) -> bool:

@@ -127,6 +127,10 @@ OUTPUT_FILTERS = frozenset(
 )  # fmt: skip
 
 
+#: Programs a question about a path is asked with ("is it there?").
+PATH_PROBES = frozenset({"ls", "lsd", "eza", "exa", "stat", "readlink", "realpath", "file"})
+
+
 def read_shell_words(line: str) -> list[str] | None:
     """`line`'s shell words with `|`, `&&`, `;`, `>` … as words of their own and quotes
     taken off (`--grep "A|B"` is one word, `2>&1` reads as `2`, `>&`, `1`); None when it
