@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
-from sleepd.mining.errors.shell import OUTPUT_FILTERS, read_shell_words
+from sleepd.mining.errors.shell import OUTPUT_FILTERS, read_shell_words, without_comments
 from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.tasks import full_command
 from sleepd.mining.test_report import parse_test_output
@@ -170,7 +170,10 @@ def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> Tes
     if not command or len(command) > MAX_COMMAND_CHARS * 4:
         return None
     cwd = Path(session_cwd)
-    segments = [s.strip() for s in re.split(r"&&|;|\|\||\n", command) if s.strip()]
+    # a comment is no command, though it may name one ("# then: cd web && pytest -q")
+    segments = [
+        s.strip() for s in re.split(r"&&|;|\|\||\n", without_comments(command)) if s.strip()
+    ]
     for segment in segments:
         words = _command_words(segment)
         if words is None:

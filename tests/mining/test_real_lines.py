@@ -7242,3 +7242,32 @@ def test_a_path_probe_that_provides_for_its_own_no_hides_no_failure() -> None:
     # and another program's "no such file" behind the same fallback is still its failure
     other = _bash(1, "cat notes.md || echo missing")
     assert is_failed_result(_result(2, 1, "cat: notes.md: No such file or directory"), other)
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output"),
+    [
+        # MQFacultyOfArts/PromptGrimoireTool ffc93f57 lines 1751-1753 and 1793-1795 (set
+        # 32b): the agent's Bash commands open with a comment line; the comment had hidden
+        # the whole command, so grep's "no match" read as a failure
+        ("# Check if Noto Sans Deseret is available on the system\nfc-list | grep -i deseret", 1,
+         "Exit code 1"),
+        ("# What does fonts-noto metapackage include?\napt-cache depends fonts-noto 2>/dev/null "
+         '| head -40\necho "---"\n# What Noto is currently installed?\ndpkg -l | grep fonts-noto',
+         1, "Exit code 1\nfonts-noto\n  Depends: fonts-noto-core\n---"),
+        ("grep -rn TODO src  # anything left?", 1, ""),
+    ],
+)  # fmt: skip
+def test_a_comment_in_a_command_hides_nothing_of_it(command: str, code: int, output: str) -> None:
+    assert is_benign_exit(command, code, output)
+
+
+def test_shell_words_drop_comments_as_a_shell_does() -> None:
+    from sleepd.mining.errors.shell import shell_words
+
+    assert shell_words("# Check it\nfc-list | grep -i x") == ["fc-list", "|", "grep", "-i", "x"]
+    assert shell_words("make test  # all of it\nmake lint") == ["make", "test", ";", "make", "lint"]
+    # a "#" inside a word or quotes opens no comment
+    assert shell_words("git log --format=%h#%s") == ["git", "log", "--format=%h#%s"]
+    assert shell_words('grep "#include" x') == ["grep", "#include", "x"]
+    assert shell_words("echo ${#arr} $#") == ["echo", "${#arr}", "$#"]

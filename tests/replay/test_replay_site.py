@@ -56,6 +56,10 @@ ROOT = "/home/u/app"
         ("pnpm vitest run lib/phases/transitions.test.ts 2>&1",
          ("pnpm", "vitest", "run", "lib/phases/transitions.test.ts"), "."),
         ("cat notes.txt | python x.py; pytest -q", ("pytest", "-q"), "."),
+        # a comment line before the run, or after it, is no part of it
+        ("# Run the unit tests\nuv run pytest tests/unit -q", ("uv", "run", "pytest",
+         "tests/unit", "-q"), "."),
+        ("make test  # all of it", ("make", "test"), "."),
     ],
 )  # fmt: skip
 def test_test_commands_are_found_with_their_directory(
@@ -84,6 +88,7 @@ def test_test_commands_are_found_with_their_directory(
         "echo pytest",
         "",
         "pytest '",  # unbalanced quote
+        "# then: cd web && npm test\nls",  # a command a comment names never ran
     ],
 )
 def test_hostile_or_unrelated_commands_are_refused(command: str) -> None:

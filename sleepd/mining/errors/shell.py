@@ -114,7 +114,9 @@ def is_operator(word: str) -> bool:
 def shell_words(command: str) -> list[str]:
     """Shell words with `|`, `&&`, `;` … as words of their own; quotes respected
     (`rg "a|b" src` is one command)."""
-    words = read_shell_words(command.replace("\n", " ; "))
+    # one command a line; a line that held only a comment separates nothing
+    lines = [line for line in without_comments(command).split("\n") if line.strip()]
+    words = read_shell_words(" ; ".join(lines))
     # unbalanced quotes: fall back to plain splitting
     return words if words is not None else command.split()
 
@@ -131,12 +133,50 @@ OUTPUT_FILTERS = frozenset(
 PATH_PROBES = frozenset({"ls", "lsd", "eza", "exa", "stat", "readlink", "realpath", "file"})
 
 
+def without_comments(command: str) -> str:
+    """`command` less its comments as a shell reads them: a `#` that opens a word, outside
+    quotes, to the end of its line ("# Check if the font is there\nfc-list | grep -i x",
+    "make test  # all of it"); not a `#` inside a word (`--format=%h#%s`, `${#list}`, `$#`)
+    or quotes (`grep "#include"`)."""
+    if "#" not in command:
+        return command
+    out: list[str] = []
+    quote = ""
+    previous = " "
+    index = 0
+    while index < len(command):
+        char = command[index]
+        if quote:
+            if char == "\\" and quote == '"' and index + 1 < len(command):
+                out.append(command[index : index + 2])
+                index += 2
+                continue
+            if char == quote:
+                quote = ""
+        elif char == "\\" and index + 1 < len(command):
+            out.append(command[index : index + 2])
+            previous = "x"
+            index += 2
+            continue
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (previous.isspace() or previous in ";&|()"):
+            end = command.find("\n", index)
+            index = len(command) if end < 0 else end
+            continue
+        out.append(char)
+        previous = char
+        index += 1
+    return "".join(out)
+
+
 def read_shell_words(line: str) -> list[str] | None:
     """`line`'s shell words with `|`, `&&`, `;`, `>` … as words of their own and quotes
     taken off (`--grep "A|B"` is one word, `2>&1` reads as `2`, `>&`, `1`); None when it
     cannot be read as words (an open quote)."""
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer = shlex.shlex(without_comments(line), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
+    lexer.commenters = ""  # shlex would end a word at any "#" ("--format=%h#%s")
     try:
         return list(lexer)
     except ValueError:
