@@ -7271,3 +7271,26 @@ def test_shell_words_drop_comments_as_a_shell_does() -> None:
     assert shell_words("git log --format=%h#%s") == ["git", "log", "--format=%h#%s"]
     assert shell_words('grep "#include" x') == ["grep", "#include", "x"]
     assert shell_words("echo ${#arr} $#") == ["echo", "${#arr}", "$#"]
+
+
+def test_a_coverage_gate_that_failed_the_run_is_a_failure_behind_a_pipe() -> None:
+    """Denubis/claude-code-research-transcript-hook 8b2825a0 lines 356-357 (set 32b, read
+    after scoring): `uv run pytest -v 2>&1 | tail -30`, every test passed, and pytest-cov
+    failed the run below its threshold; the pipe hid the exit."""
+    run = _bash(1, "uv run pytest -v 2>&1 | tail -30")
+    tail = (
+        "TOTAL                                         382    110    152     24    69%\n"
+        "Coverage HTML written to dir htmlcov\n"
+        "FAIL Required test coverage of 80.0% not reached. Total coverage: 69.29%\n"
+        "============================== 53 passed in 0.22s =============================="
+    )
+    assert is_failed_result(_result(2, 1, tail), run)
+    report = _bash(1, "coverage report --fail-under=80 | tail -3")
+    said = "TOTAL 382 110 69%\nCoverage failure: total of 69 is less than fail-under=80"
+    assert is_failed_result(_result(2, 1, said), report)
+    # a gate that was met is no failure
+    met = tail.replace(
+        "FAIL Required test coverage of 80.0% not reached. Total coverage: 69.29%",
+        "Required test coverage of 80.0% reached. Total coverage: 91.02%",
+    )
+    assert not is_failed_result(_result(2, 1, met), run)

@@ -195,6 +195,16 @@ _NOTHING_FAILED = re.compile(
 )
 
 
+#: A coverage gate that failed the run, whatever its tests did: pytest-cov's "FAIL Required
+#: test coverage of 80.0% not reached. Total coverage: 69.29%" above "53 passed" (pytest
+#: then exits 1), coverage.py's "Coverage failure: total of 69 is less than fail-under=80".
+_COVERAGE_FAILED = re.compile(
+    r"^(ERROR: )?(FAIL Required test coverage of [\d.]+% not reached"
+    r"|Coverage failure: total of [\d.]+ is less than fail-under=)",
+    re.MULTILINE,
+)
+
+
 #: How many lines at the end of an output are read for a failure (a failing command
 #: stops there; the middle of a long output is work, or another tool's logged noise).
 FAILURE_TAIL_LINES = 15
@@ -300,7 +310,7 @@ def _probes_with_a_fallback(words: list[str]) -> set[str]:
 def output_shows_failure(text: str) -> bool:
     """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
     first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
-    failed."""
+    failed; or a coverage gate that failed the run, whatever the tests did."""
     lines = [ln for ln in ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
     if len(text) > 20000:
         lines += [ln for ln in ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
@@ -308,6 +318,8 @@ def output_shows_failure(text: str) -> bool:
     if hook is not None:  # what a `claude` run inside printed after its own output
         lines = lines[:hook]
     read = "\n".join(lines[:3] + lines[3:][-FAILURE_TAIL_LINES:])
+    if _COVERAGE_FAILED.search(read):
+        return True
     return bool(_FAILURE_LINE.search(read)) and not _NOTHING_FAILED.search(read)
 
 
