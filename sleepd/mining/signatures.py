@@ -468,10 +468,28 @@ _WARNING_LINE = re.compile(
 )
 
 
+#: An MCP server's result wrapped in JSON (`{"result": "…"}`, as Serena returns it).
+_MCP_RESULT = re.compile(r'\A\s*\{\s*"result"\s*:\s*"')
+
+
+def _mcp_result(text: str) -> str:
+    """The text an MCP server's `{"result": "…"}` wraps; `text` itself otherwise. Signed
+    as JSON, every such error was one signature, `{<q>:<q>}`."""
+    if not _MCP_RESULT.match(text):
+        return text
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    result = data.get("result") if isinstance(data, dict) and len(data) == 1 else None
+    return result if isinstance(result, str) else text
+
+
 def _printed_lines(text: str) -> list[str]:
     """The output's non-blank lines as a terminal showed them (no colour codes, no
-    Claude Code tags, a time-limit note on a line of its own)."""
-    plain = _TOOL_USE_ERROR_TAG.sub("", ANSI.sub("", text))
+    Claude Code tags, a time-limit note on a line of its own, an MCP server's JSON
+    wrapper taken off)."""
+    plain = _TOOL_USE_ERROR_TAG.sub("", ANSI.sub("", _mcp_result(text)))
     plain = _TIMED_OUT_PREFIX.sub(r"\1\n", plain, count=1)
     return [ln for ln in plain.splitlines() if ln.strip()]
 

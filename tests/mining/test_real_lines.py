@@ -7294,3 +7294,27 @@ def test_a_coverage_gate_that_failed_the_run_is_a_failure_behind_a_pipe() -> Non
         "Required test coverage of 80.0% reached. Total coverage: 91.02%",
     )
     assert not is_failed_result(_result(2, 1, met), run)
+
+
+def test_an_mcp_servers_error_in_its_json_result_is_a_failure_signed_by_its_words() -> None:
+    """MQFacultyOfArts/PromptGrimoireTool ffc93f57 lines 35, 70, 262 and 319 (set 32b, read
+    after scoring): Serena's tools answer unflagged, inside '{"result": "…"}'; signed as
+    JSON, every such error had been the one signature '{<q>:<q>}'."""
+    search = _call(1, "mcp__serena__search_for_pattern", '{"substring_pattern": "latex"}')
+    no_match = (
+        '{"result":"Error executing tool: ValueError - Error: No matches of search expression '
+        "found in file 'tests/unit/test_latex_packages.py'.\"}"
+    )
+    too_long = (
+        '{"result":"The answer is too long (789836 characters). Please try a more specific '
+        'tool query or raise the max_answer_chars parameter."}'
+    )
+    for text in (no_match, too_long):
+        assert is_failed_result(_result(2, 1, text), search)
+    signed = {
+        signature_of(t, "mcp__serena__search_for_pattern", None).text for t in (no_match, too_long)
+    }
+    assert len(signed) == 2 and not any(s.startswith("{") for s in signed)
+    # a result that is the answer is none
+    found = '{"result":"{\\"src/latex.py\\": [\\"  12: def render_latex(\\"]}"}'
+    assert not is_failed_result(_result(2, 1, found), search)

@@ -210,6 +210,16 @@ _COVERAGE_FAILED = re.compile(
 FAILURE_TAIL_LINES = 15
 
 
+#: An MCP server's result that reports its own failure in the JSON it returns, unflagged
+#: (Serena: '{"result":"Error executing tool: ValueError - Error: No matches of search
+#: expression found …"}', '{"result":"The answer is too long (789836 characters). Please try
+#: a more specific tool query …"}').
+_MCP_RESULT_ERROR = re.compile(
+    r'\A\s*\{\s*"result"\s*:\s*"(Error executing tool\b|Error: |The answer is too long \(\d+ '
+    r"characters\))"
+)
+
+
 #: A poll of a command run in the background (Claude Code's `BashOutput`, then
 #: `TaskOutput`) answering that it failed: "<retrieval_status>success</retrieval_status>
 #: <task_id>bdea11d</task_id> <task_type>local_bash</task_type> <status>failed</status>
@@ -240,6 +250,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _UNAVAILABLE.match(head)
         or _BACKGROUND_FAILED.match(head)
         or _MODEL_INPUT_TOO_LONG.match(head)
+        or _MCP_RESULT_ERROR.match(head)
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
         or _HIDDEN_FAILURE.search(
             "\n".join(
