@@ -7318,3 +7318,22 @@ def test_an_mcp_servers_error_in_its_json_result_is_a_failure_signed_by_its_word
     # a result that is the answer is none
     found = '{"result":"{\\"src/latex.py\\": [\\"  12: def render_latex(\\"]}"}'
     assert not is_failed_result(_result(2, 1, found), search)
+
+
+def test_a_call_that_checks_how_bad_input_is_handled_expects_its_refusal() -> None:
+    """Denubis/claude-code-research-transcript-hook 8b2825a0 lines 503-506 (set 32b, read
+    after scoring): "Check CLI behavior with empty JSON input", then with invalid JSON; the
+    CLI's refusals are what was checked."""
+
+    def run(command: str, description: str) -> EventView:
+        return _call(1, "Bash", json.dumps({"command": command, "description": description}))
+
+    probe = run(
+        "echo '{}' | claude-research-transcript 2>&1 | head -5",
+        "Check CLI behavior with empty JSON input",
+    )
+    refused = "Error: Missing transcript_path or session_id in input"
+    assert judge_errors([probe, _result(2, 1, refused, exit_code=1)]).verdicts[2].kind == "benign"
+    # the behaviour with a new flag is no bad input
+    plain = run("claude-research-transcript --local 2>&1", "Check the behavior with the new flag")
+    assert judge_errors([plain, _result(2, 1, refused, exit_code=1)]).verdicts[2].kind == "root"

@@ -30,7 +30,12 @@ _ANTICIPATED = re.compile(
     # safely?", "FAULT INJECTION - replay row 131")
     r"|\bexpect(ed|ing)?\s+(an?\s+|the\s+)?(refusal|rejection|failure|error|denial)\b"
     r"|\b(does|do|will|would|should) (it|this|they) fail (safely|gracefully|cleanly|loudly)\b"
-    r"|\bfault[ -]injection\b|\binject(s|ed|ing)? (the |a )?(same )?fault\b",
+    r"|\bfault[ -]injection\b|\binject(s|ed|ing)? (the |a )?(same )?fault\b"
+    # how it takes input it must turn away ("Check CLI behavior with invalid JSON input",
+    # "test the handling of a missing config")
+    r"|\b(check|test|verify|see|try)\w*\s+(\w+\s+){0,3}?(behaviou?r|handling|response)\s+"
+    r"(with|on|for|to|of)\s+(an?\s+|the\s+)?(empty|invalid|bad|malformed|missing|wrong|"
+    r"unknown|nonexistent|non-existent|garbage|corrupt)\b",
     re.IGNORECASE,
 )
 
