@@ -293,6 +293,8 @@ def _without_probe_answers(call: EventView, text: str) -> str:
     dist/__tests__/ 2>&1 || echo "no __tests__ dir (good)")`): a question asked on the way,
     its "no" provided for, hid no failure. A listing piped on (`ls -la C:\\Users\\tvi\\ | grep
     …`) still fails when its path is not there."""
+    if "No such file or directory" not in text:
+        return text  # no probe answered here: the command need not be read (every result)
     probes = _probes_with_a_fallback(shell_words(shell_command(call)) or [])
     if not probes:
         return text
