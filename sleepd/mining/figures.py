@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sleepd.mining.tasks import intent_parts
-from sleepd.mining.templates import template_founder, template_title, typed_part
+from sleepd.mining.templates import template_founder, template_titles, typed_part
 from sleepd.projects import project_root
 from sleepd.store.fastread import as_reader, stored_datetime
 
@@ -220,10 +220,7 @@ def _fill_typed(reader: Any, rows: list[dict[str, Any]], founders: dict[int, int
         sql = f"SELECT id, intent_text FROM episodes WHERE id IN ({marks})"
         for episode_id, text in reader.rows(sql, {f"f{n}": v for n, v in enumerate(chunk)}):
             texts[int(episode_id)] = text or ""
-    titles = {
-        founder: template_title(text, [t for f, t in texts.items() if f != founder])
-        for founder, text in texts.items()
-    }
+    titles = template_titles(texts)
     for row in rows:
         founder = founders.get(row["id"])
         if founder is None:

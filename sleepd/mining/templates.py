@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 #: Shorter requests are typed, not expanded from a saved prompt.
@@ -140,18 +140,27 @@ def template_title(founder: str, others: list[str]) -> str:
     share their frame ("You **MUST** consider the user input …") and differ in their first
     step; a template with its own heading is named by it ("/butler-exec — Execute a
     ButlerSpec")."""
-    frame: set[str] = set()
-    for other in others:
-        frame |= set(_folded_lines(other[:TEMPLATE_CHARS]))
+    return template_titles({0: founder, **{n + 1: text for n, text in enumerate(others)}})[0]
+
+
+def template_titles(founders: dict[int, str]) -> dict[int, str]:
+    """`template_title` of each founding request among the others: each request's lines
+    are read once, and a line is another's too when more than one request holds it."""
+    lines = {key: _folded_lines(text[:TEMPLATE_CHARS]) for key, text in founders.items()}
+    holders = Counter(line for held in lines.values() for line in set(held))
+    return {key: _title(held, holders) for key, held in lines.items()}
+
+
+def _title(lines: list[str], holders: Counter[str]) -> str:
     fallback = ""
-    for line in _folded_lines(founder[:TEMPLATE_CHARS]):
+    for line in lines:
         if line.startswith("```"):
             continue
         words = _MARKUP.sub("", line).strip()
         if len(words.split()) < 3:
             continue
         fallback = fallback or words
-        if line not in frame:
+        if holders[line] == 1:
             return _cut(words)
     return _cut(fallback)
 
