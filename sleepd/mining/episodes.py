@@ -28,6 +28,7 @@ from sleepd.mining.turns import (
     agent_claims_done,
     classify_turn,
     has_words,
+    questions_put,
 )
 
 
@@ -325,6 +326,7 @@ def segment(
     ended = True  # the agent's last act was its words (not a tool call or result)
     service_error = False  # the agent's service failed since the agent last wrote
     previous_text = ""  # the last typed turn addressed to the agent
+    put_question = False  # the agent's last act was a call of its question tool
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -361,12 +363,18 @@ def segment(
                 agent_worked = True
                 refused = service_error = False
                 ended = True
+                put_question = False
                 acted = acted or agent_claims_done(event.text)
             elif event.kind in ("tool_call", "tool_result") and not event.is_sidechain:
                 agent_worked = True
                 ended = service_error = False
                 if event.kind == "tool_call" and _ACTING.search(event.tool_name or ""):
                     acted = True
+                if event.kind == "tool_call":
+                    # the questions it puts through its question tool are its last words
+                    asked = questions_put(event.tool_name, event.text)
+                    put_question = bool(asked)
+                    agent_text = asked or agent_text
                 if event.kind == "tool_result":
                     refused = event.is_error and bool(_REFUSAL.search(event.text[:300]))
             elif is_service_error(event):
@@ -394,6 +402,7 @@ def segment(
             after_service_error=service_error,
             previous_text=previous_text,
             answered_by_the_cli=command is not None and answered_by_the_cli(events, index),
+            put_question=put_question,
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -406,6 +415,7 @@ def segment(
         if decision.kind is not TurnKind.HOUSEKEEPING:
             after_interrupt = False
             agent_worked = False
+            put_question = False
         elif command is not None and command.starts_afresh:
             agent_worked = False
         if has_words(turn.text) and decision.kind is not TurnKind.HOUSEKEEPING:

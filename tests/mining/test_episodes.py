@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from harvesters.records import STEERING
 from sleepd.mining.episodes import EpisodeDraft, clean_prompt, segment, segment_subagent
 from sleepd.mining.lexicon import lexicon_for
@@ -272,3 +274,69 @@ def test_after_clear_the_agents_earlier_work_is_not_what_the_next_turn_answers()
     episodes = segment(views(_report_then_commit("clear", "")), lexicon_for())
     turns = [t for e in episodes for t in e.feedback]
     assert all(t.decision.reasons != ("a bare step on the work just done",) for t in turns)
+
+
+def test_a_reply_after_closing_the_agents_question_dialog_answers_its_questions() -> None:
+    # set 32b (Denubis 8b2825a0, lines 102-107): the agent put its question through
+    # AskUserQuestion, the person closed the dialog (the VS Code extension writes "Tool
+    # permission request failed: AbortError" and an interrupt) and typed the reply
+    question = json.dumps(
+        {
+            "questions": [
+                {
+                    "question": "For research viability, how should the archived output be "
+                    "structured?",
+                    "header": "Structure",
+                    "options": [{"label": "Project CATALOG.json"}, {"label": "Flat files"}],
+                }
+            ]
+        }
+    )
+
+    def reply_to(tool: str, said: str) -> TurnKind:
+        b = (
+            SessionBuilder()
+            .prompt("Plan how the transcript hook should archive sessions for research")
+            .bash("ls ~/.claude/projects")
+            .say("I have a few questions before I write the plan.")
+            .call(tool, question, "q1")
+            .result("q1", "Tool permission request failed: AbortError", error=True)
+            .interrupt()
+            .prompt(said)
+        )
+        (episode,) = segment(views(b), lexicon_for())
+        (turn,) = episode.feedback
+        return turn.kind
+
+    for said in (
+        "sorry, talk to me more about that last question?",
+        "Yes, having that catalogue and a html visualiser template could work well.",
+    ):
+        assert reply_to("AskUserQuestion", said) is TurnKind.FOLLOW_UP, said
+        assert reply_to("request_user_input", said) is TurnKind.FOLLOW_UP, said
+    # any other call stopped so is work the person redirects
+    assert reply_to("Bash", "sorry, talk to me more about that last question?") is (
+        TurnKind.STEERING
+    )
+    # the person stopped it to say the work is wrong: still a correction
+    assert reply_to("AskUserQuestion", "no, that's wrong, the hook is still broken") is (
+        TurnKind.CORRECTION
+    )
+
+
+def test_the_questions_of_a_question_tool_are_read_from_hostile_input_or_not_at_all() -> None:
+    from sleepd.mining.turns import questions_put
+
+    put = json.dumps({"questions": [{"question": "Which one?", "options": [{"label": "A"}]}]})
+    assert questions_put("AskUserQuestion", put) == "Which one?\n- A"
+    assert questions_put("Bash", put) == ""
+    for hostile in (
+        '{"questions": [',
+        "[1, 2]",
+        '{"questions": "x"}',
+        '{"questions": [{"q": 1}]}',
+        '{"questions": [{"question": 7, "options": "no"}]}',
+        "null",
+        "",
+    ):
+        assert questions_put("AskUserQuestion", hostile) == "", hostile

@@ -7,6 +7,7 @@ done-claim it is a verdict.
 
 from __future__ import annotations
 
+import json
 import re
 
 from sleepd.mining.turns.closing import is_closing_step
@@ -194,6 +195,36 @@ def takes_offer(region: str, agent_text: str) -> bool:
     """Most of the request's content words come from the agent's last words: it takes
     up what the agent offered or asked, in the person's own words."""
     return topic_overlap(region, agent_text.strip()[-600:]) >= 0.5
+
+
+#: The tools through which an agent puts questions to the person and waits on the answer
+#: (Claude Code's AskUserQuestion, Codex's request_user_input); both take
+#: `{"questions": [{"question": …, "options": [{"label": …}, …]}, …]}`.
+QUESTION_TOOLS = frozenset({"AskUserQuestion", "request_user_input"})
+
+
+def questions_put(tool_name: str | None, call_input: str) -> str:
+    """The questions a question tool's call puts to the person, each with its options'
+    labels, one per line: the agent's last words to the person, though written as a
+    call. "" for any other tool, or for input that holds no question (hostile or cut
+    JSON included)."""
+    if tool_name not in QUESTION_TOOLS:
+        return ""
+    try:
+        payload = json.loads(call_input)
+    except ValueError:
+        return ""
+    questions = payload.get("questions") if isinstance(payload, dict) else None
+    lines: list[str] = []
+    for item in questions if isinstance(questions, list) else ():
+        if not isinstance(item, dict) or not isinstance(item.get("question"), str):
+            continue
+        lines.append(item["question"].strip())
+        options = item.get("options")
+        for option in options if isinstance(options, list) else ():
+            if isinstance(option, dict) and isinstance(option.get("label"), str):
+                lines.append(f"- {option['label'].strip()}")
+    return "\n".join(line for line in lines if line)
 
 
 def last_words(agent_text: str, chars: int) -> str:

@@ -601,6 +601,13 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
     # the person stopped the agent: one cue of a correction is enough
     if corr >= 1:
         return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))
+    if turn.put_question and not turn.queued:
+        # the agent put its questions through its question tool and the person closed the
+        # dialog to type: the reply is to those questions ("sorry, talk to me more about
+        # that last question?"), not a redirect of work that had not begun
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.6, (where, "answers the question it put"), hard=True
+        )
     if (
         not turn.queued
         and agent_asks(turn.agent_text)

@@ -59,6 +59,9 @@ class TurnInput:
     #: a slash command that Claude Code answered itself (its next record is the local
     #: command's output): a built-in, whatever its name, that the model never saw
     answered_by_the_cli: bool = False
+    #: the agent's last act was a call of its question tool (`agent_text` holds the
+    #: questions): a turn typed then, with the dialog closed, is the person's reply to them
+    put_question: bool = False
 
 
 @dataclass(frozen=True, slots=True)
