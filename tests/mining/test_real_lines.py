@@ -7337,3 +7337,23 @@ def test_a_call_that_checks_how_bad_input_is_handled_expects_its_refusal() -> No
     # the behaviour with a new flag is no bad input
     plain = run("claude-research-transcript --local 2>&1", "Check the behavior with the new flag")
     assert judge_errors([plain, _result(2, 1, refused, exit_code=1)]).verdicts[2].kind == "root"
+
+
+def test_trouble_said_to_remain_after_the_attempt_is_a_failure_report() -> None:
+    """MQFacultyOfArts/PromptGrimoireTool ffc93f57 line 1478 (set 32b, read as tuning data):
+    after the agent's committed fix and its offer to test it further, "nope, there's still
+    alignment problems." says the fix did not hold; it had read as an answer."""
+    offer = (
+        "This ensures word index 5 in the UI maps to word index 5 in the export.\n\n"
+        "Would you like me to test this against the production workspace content to "
+        "verify the markers are now correctly positioned?"
+    )
+    for text in (
+        "nope, there's still alignment problems.",
+        "still getting the same errors after the rebuild",
+        "it still has issues with long urls",
+    ):
+        assert kind_of(text, agent_text=offer) is TurnKind.CORRECTION, text
+    # a question whether trouble remains, and remaining work named, report nothing
+    for text in ("are there still issues?", "fix the remaining issues too"):
+        assert kind_of(text, agent_text=offer) is not TurnKind.CORRECTION, text

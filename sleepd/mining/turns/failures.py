@@ -243,6 +243,16 @@ WRONG_ANSWER = (
 )
 
 
+#: What remains wrong, named ("alignment problems", "the same errors", "a few bugs").
+_TROUBLE = (
+    r"(some |a few |a lot of |lots of |many |more |the same |that |this |these |those |an? )?"
+    r"([\w-]+ ){0,2}(problems?|issues?|errors?|bugs?|glitch(es)?|failures?|exceptions?)\b"
+    # (not what the code has for trouble: "still has error handling")
+    r"(?!\s*(handling|handlers?|messages?|codes?|states?|boundar(y|ies)|checking|reporting|"
+    r"logging|cases?|paths?|types?|pages?))"
+)
+
+
 #: Reports that the work does not do what it should.
 _FAILURE_REPORT = re.compile(
     # (with the misspellings people type fast: "it dosent go anywhere", "dosn't load")
@@ -305,9 +315,16 @@ _FAILURE_REPORT = re.compile(
     # ("there seems to be some functionality missing", "This Serverless Function has crashed")
     r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
     r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
+    # trouble said to remain after the attempt ("nope, there's still alignment problems",
+    # "still getting the same errors", "it still has issues with long urls")
+    r"|\bthere(\s+is|\s+are|'s|\s+seems? to be|\s+appears? to be)\s+still\s+"
+    + _TROUBLE
+    + r"|\bstill\s+(has|have|having|getting|gets|get|seeing|see|shows?|showing|throws?|"
+    r"throwing)\s+"
+    + _TROUBLE
     # a thing said to hold an error ("benchmark.ts has a typescript error in the imports",
     # "the build has errors", "browser shows error"; not "has error handling")
-    r"|\b(has|had|shows?|showing|gives?|giving)( got)? (an? |some |\d+ |a few |a lot of |"
+    + r"|\b(has|had|shows?|showing|gives?|giving)( got)? (an? |some |\d+ |a few |a lot of |"
     r"lots of )?((typescript|type|syntax|build|compile|compiler|lint|linting|runtime|import|"
     r"ts|js|console|test)[- ])?(errors?|exceptions?)\b(?!\s*(handling|handlers?|messages?|"
     r"codes?|states?|boundar(y|ies)|checking|reporting|logging|cases?|paths?|types?|pages?))"
