@@ -7357,3 +7357,27 @@ def test_trouble_said_to_remain_after_the_attempt_is_a_failure_report() -> None:
     # a question whether trouble remains, and remaining work named, report nothing
     for text in ("are there still issues?", "fix the remaining issues too"):
         assert kind_of(text, agent_text=offer) is not TurnKind.CORRECTION, text
+
+
+def test_disliking_what_was_shown_or_dismay_at_it_is_a_correction() -> None:
+    """Set 32b (read as tuning data): Denubis 8b2825a0 line 517, "Ok, I don't like this
+    behaviour: ```/transcript …```" after the agent's done claim; MQFacultyOfArts ffc93f57
+    line 1199, "sorry, what the fuck? I spent so much time making the markers go down
+    properly. Why aren't we doing that?" right after the person stopped the agent. Each
+    judges the result without naming a failure; both had read as going on with the task."""
+    done = "All 81 tests pass with 80.23% coverage. The CLI now auto-discovers the transcript."
+    pasted = (
+        "Ok, I don't like this behaviour:\n\n```/transcript\nBased on this conversation, I'll "
+        'generate a title and archive it.\nTitle: "Fix CLI Auto-Discovery"\n```'
+    )
+    assert kind_of(pasted, agent_text=done) is TurnKind.CORRECTION
+    working = "This is a word index mismatch. Let me check the word counting:"
+    dismay = (
+        "sorry, what the fuck? I spent so much time making the markers go down properly. "
+        "Why aren't we doing that?"
+    )
+    assert kind_of(dismay, agent_text=working, after_interrupt=True) is TurnKind.CORRECTION
+    # a dislike of an idea still to be tried, or of something else, judges no result
+    proposes = "I could switch the exporter to LuaLaTeX. Want me to try that?"
+    for text in ("I don't like this idea, let's keep pdflatex", "I don't like to wait, be quick"):
+        assert kind_of(text, agent_text=proposes) is not TurnKind.CORRECTION, text

@@ -345,6 +345,7 @@ _JUDGING_CUES = frozenset(
         "says what was meant",
         "insists after a correction",
         "grants, then objects",
+        "dislikes the result",
     }
 )
 

@@ -34,6 +34,19 @@ _SUGGESTION = re.compile(
 )
 
 
+#: Says the person dislikes what they were shown ("Ok, I don't like this behaviour: ```…```",
+#: "I really don't like how it looks"), or exclaims at it in dismay ("sorry, what the fuck? I
+#: spent so much time making the markers go down properly"): a verdict, though no failure
+#: is named. Not a dislike of what is still to come ("I don't like to wait", "I don't like
+#: this idea, let's …" is read with the rest of the turn).
+_DISLIKES = re.compile(
+    r"\b(i|we)\s+(really\s+|just\s+|still\s+)?(don'?t|do not|didn'?t|did not)\s+like\s+"
+    r"(this|that|these|those|it|how|what|the way)\b(?!\s+(idea|plan|approach|proposal|option)s?\b)"
+    r"|\bwhat the (fuck|hell|heck|actual fuck)\b|\bwtf\b",
+    re.IGNORECASE,
+)
+
+
 #: Asks to take the work back: a verdict on it whatever the wording.
 _UNDO = re.compile(
     r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b(?![./_-]\w)|"
@@ -291,6 +304,9 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
     if reports_failure(judged):
         score += 2
         reasons.append("failure report")
+    if _DISLIKES.search(region[:300]):
+        score += 2
+        reasons.append("dislikes the result")
     if _UNDO.search(region[:300]):
         score += 2
         reasons.append("asks to undo")
