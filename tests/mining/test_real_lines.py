@@ -7381,3 +7381,22 @@ def test_disliking_what_was_shown_or_dismay_at_it_is_a_correction() -> None:
     proposes = "I could switch the exporter to LuaLaTeX. Want me to try that?"
     for text in ("I don't like this idea, let's keep pdflatex", "I don't like to wait, be quick"):
         assert kind_of(text, agent_text=proposes) is not TurnKind.CORRECTION, text
+
+
+def test_pythons_missing_module_pasted_from_a_terminal_is_a_pasted_error() -> None:
+    """MQFacultyOfArts/PromptGrimoireTool 8c497bed line 325 (set 32, read as tuning data):
+    after the agent's summary of the spike, the person pastes what the app's start printed
+    in their terminal; `python -m` writes the missing module alone, with no exception name."""
+    summary = "| Sync within <100ms | `test_sync_happens_within_100ms` |"
+    pasted = (
+        "❮ uv run python -m promptgrimoire\n\n/home/brian/people/Brian/PromptGrimoire/.venv/bin/"
+        "python3: No module named promptgrimoire.__main__; 'promptgrimoire' is a package and "
+        "cannot be directly executed"
+    )
+    assert kind_of(pasted, agent_text=summary) is TurnKind.CORRECTION
+    # the same app started fine is no report
+    started = (
+        "❮ uv run python -m promptgrimoire\n\nPromptGrimoire v0.1.0\nStarting application on "
+        "http://localhost:8080"
+    )
+    assert kind_of(started, agent_text=summary) is not TurnKind.CORRECTION

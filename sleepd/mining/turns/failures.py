@@ -34,6 +34,10 @@ _PASTED_ERROR = re.compile(
     r"\bFailed to load resource\b|\b(GET|POST|PUT|DELETE) https?://\S+\s+(\[HTTP/\S+ )?[45]\d\d\b|"
     r"\bHTTP [45]\d{2}\b|\bstatus(?: code)?:? [45]\d{2}\b|"
     r"\"error\"\s*:|\bSegmentation fault\b|\bcommand not found\b|\bModule not found\b|"
+    # Python's missing module, also where `python -m` prints it alone ("…/python3: No module
+    # named promptgrimoire.__main__; 'promptgrimoire' is a package and cannot be directly
+    # executed")
+    r"\bNo module named [\w'\".]+|"
     # a process result pasted as JSON or a debug print with a failure in it
     # ("\"exit_code\":-1", "\"stderr\": String(\"error: unexpected argument …")
     r"\\?\"exit_code\\?\"\s*:\s*-?[1-9]|"
