@@ -7377,6 +7377,13 @@ def test_disliking_what_was_shown_or_dismay_at_it_is_a_correction() -> None:
         "Why aren't we doing that?"
     )
     assert kind_of(dismay, agent_text=working, after_interrupt=True) is TurnKind.CORRECTION
+    # MQFacultyOfArts ffc93f57 line 2073: an oath opening the turn, after the agent's offer
+    offered = "There are no code changes to commit. Would you like me to: 1. Commit the deletions"
+    oath = "crap. We were working on something. go look in the log of the prior convo."
+    assert kind_of(oath, agent_text=offered) is TurnKind.CORRECTION
+    assert kind_of("Damn, that was fast. Now add the tests", agent_text=done) is not (
+        TurnKind.CORRECTION
+    )
     # a dislike of an idea still to be tried, or of something else, judges no result
     proposes = "I could switch the exporter to LuaLaTeX. Want me to try that?"
     for text in ("I don't like this idea, let's keep pdflatex", "I don't like to wait, be quick"):

@@ -36,13 +36,17 @@ _SUGGESTION = re.compile(
 
 #: Says the person dislikes what they were shown ("Ok, I don't like this behaviour: ```…```",
 #: "I really don't like how it looks"), or exclaims at it in dismay ("sorry, what the fuck? I
-#: spent so much time making the markers go down properly"): a verdict, though no failure
-#: is named. Not a dislike of what is still to come ("I don't like to wait", "I don't like
-#: this idea, let's …" is read with the rest of the turn).
+#: spent so much time making the markers go down properly", "crap. We were working on
+#: something."): a verdict, though no failure is named. Not a dislike of what is still to
+#: come ("I don't like to wait", "I don't like this idea, let's …" is read with the rest of
+#: the turn).
 _DISLIKES = re.compile(
     r"\b(i|we)\s+(really\s+|just\s+|still\s+)?(don'?t|do not|didn'?t|did not)\s+like\s+"
     r"(this|that|these|those|it|how|what|the way)\b(?!\s+(idea|plan|approach|proposal|option)s?\b)"
-    r"|\bwhat the (fuck|hell|heck|actual fuck)\b|\bwtf\b",
+    r"|\bwhat the (fuck|hell|heck|actual fuck)\b|\bwtf\b"
+    # an oath of dismay that opens the turn ("crap. We were working on something. go look
+    # in the log of the prior convo")
+    r"|^\W*(crap|dammit|shit|ugh+|argh+|ffs)\b",
     re.IGNORECASE,
 )
 
