@@ -265,10 +265,18 @@ def is_shell_tool(name: str | None) -> bool:
 #: patch is its failure whichever way it ran.
 PATCH_TOOL = "apply_patch"
 
+#: Claude Code's tools that write a file (lower-cased): one failure, such as writing a file
+#: not read first ("File has not been read yet. Read it first before writing to it."), is
+#: the same mistake whichever of them made it.
+EDIT_TOOLS = frozenset({"edit", "multiedit", "write", "notebookedit"})
+
 
 def tool_key(tool_name: str | None) -> str | None:
-    """The tool as far as it tells failures apart: every shell tool is "shell"."""
-    return "shell" if is_shell_tool(tool_name) else tool_name
+    """The tool as far as it tells failures apart: every shell tool is "shell", every
+    tool that writes a file "edit"."""
+    if is_shell_tool(tool_name):
+        return "shell"
+    return "edit" if (tool_name or "").lower() in EDIT_TOOLS else tool_name
 
 
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:

@@ -184,7 +184,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 to 0013 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0014 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -195,6 +195,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0010, m0011 = _revision("0010_pattern_keys"), _revision("0011_shell_pattern_keys")
     m0012 = _revision("0012_patch_pattern_keys")
     m0013 = _revision("0013_powershell_pattern_keys")
+    m0014 = _revision("0014_edit_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -212,6 +213,9 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             ("shell_command", 2),
             ("exec_command", None),
             ("Read", None),
+            ("Edit", None),
+            ("Write", None),
+            ("MultiEdit", None),
             (None, None),
             ("a | b", 2),
         ):
@@ -223,7 +227,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             _, signature = m0010.pattern_key(tool, sig.error_class, stored)
             _, signature = m0011.pattern_key(tool, sig.error_class, signature)
             _, signature = m0012.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0013.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0013.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0014.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -1249,3 +1254,16 @@ def test_an_empty_commit_is_signed_by_gits_refusal_not_by_the_status_above_it() 
     assert signature_of(output, "Bash", 1) == signature_of(other_branch, "Bash", 1)
     clean = "Exit code 1\nOn branch main\nnothing to commit, working tree clean\n"
     assert signature_of(clean, "Bash", 1).text == "nothing to commit, working tree clean"
+
+
+def test_a_refusal_to_write_an_unread_file_is_one_pattern_whichever_tool_wrote() -> None:
+    """On the labelled sessions Claude Code refused Edit 18 times and Write 8 times with the
+    same words; reading is no writing, so Read's refusal in those words stays apart."""
+    refused = (
+        "<tool_use_error>File has not been read yet. Read it first before writing to it."
+        "</tool_use_error>"
+    )
+    keys = {signature_of(refused, tool, None).digest for tool in ("Edit", "Write", "MultiEdit")}
+    assert len(keys) == 1
+    assert signature_of(refused, "Read", None).digest not in keys
+    assert signature_of(refused, "NotebookEdit", None).digest in keys

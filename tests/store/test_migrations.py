@@ -436,3 +436,44 @@ def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash
     assert rows[0].signature_hash == signature_of(raw, "PowerShell", None).digest
     assert rows[1].signature == signature_of(own, "PowerShell", None).full
     assert rows[1].signature_hash == signature_of(own, "PowerShell", None).digest
+
+
+@pytest.mark.both_dbs
+def test_0014_merges_one_refusal_of_each_file_writing_tool(empty_db_url: str) -> None:
+    """Patterns stored under 0013's keys for Claude Code's refusal to write a file not
+    read first, through Edit and through Write, become one pattern with every occurrence
+    and the oldest one's first sighting; a refusal of Read with the same words stays apart
+    (reading is no edit); every key is the one mining gives now."""
+
+    from sleepd.mining.signatures import signature_of
+
+    raw = (
+        "<tool_use_error>File has not been read yet. Read it first before writing to it."
+        "</tool_use_error>"
+    )
+    stored = [  # (id, tool, first seen, count)
+        (1, "Edit", "2026-02-01", 18),
+        (2, "Write", "2026-01-01", 8),
+        (3, "Read", "2026-01-03", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0013_powershell_pattern_keys")
+    sigs = [signature_of(raw, tool, None) for _, tool, _, _ in stored]
+    with engine.begin() as conn:
+        _store_patterns(
+            conn,
+            [{"id": number, "key": f"{tool} | {sig.error_class or '-'} | {sig.text}",
+              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": raw,
+              "count": count, "first": first}
+             for (number, tool, first, count), sig in zip(stored, sigs, strict=True)],
+        )  # fmt: skip
+    rows, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count) for r in rows] == [(1, 26), (3, 1)]
+    assert sorted(owners) == [1, 1, 3]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature == sigs[0].full  # the first one's tool name stays
+    assert rows[0].signature_hash == signature_of(raw, "Write", None).digest
+    assert rows[0].signature_hash == signature_of(raw, "MultiEdit", None).digest
+    assert (
+        rows[1].signature_hash == signature_of(raw, "Read", None).digest != rows[0].signature_hash
+    )
