@@ -20,6 +20,7 @@ def patterns(
     """Recurring error signatures: counts, last 7 days vs the 7 before, an example."""
     from sleepd.config import load_config
     from sleepd.mining.figures import top_patterns, why_no_patterns
+    from sleepd.mining.signatures import tool_label
     from sleepd.store.fastread import open_reader
 
     db = open_reader(load_config(), missing_ok=False)
@@ -66,8 +67,8 @@ def patterns(
             console.print(
                 Text.assemble(
                     (f"{row.count} times", "bold"),
-                    f" · {row.tool_name or 'no tool'} · {row.trend}: {row.last_7d} in the "
-                    f"last 7 days, {row.previous_7d} in the 7 days before",
+                    f" · {tool_label(row.tool_name) or 'no tool'} · {row.trend}: "
+                    f"{row.last_7d} in the last 7 days, {row.previous_7d} in the 7 days before",
                 )
             )
             console.print(Padding(body, (0, 0, 0, 2)))
@@ -84,7 +85,7 @@ def patterns(
             str(row.last_7d),
             str(row.previous_7d),
             row.trend,
-            row.tool_name or "—",
+            tool_label(row.tool_name) or "—",
             body,
         )
     console.print(shown)

@@ -279,6 +279,13 @@ def tool_key(tool_name: str | None) -> str | None:
     return "edit" if (tool_name or "").lower() in EDIT_TOOLS else tool_name
 
 
+def tool_label(tool_name: str | None) -> str | None:
+    """The tool a pattern is shown under: a pattern of a file-writing tool holds the
+    failures of all of them, so it is shown as theirs ("Edit/Write"), not as the one that
+    failed first."""
+    return "Edit/Write" if tool_key(tool_name) == "edit" else tool_name
+
+
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:
     key = f"{tool_key(tool_name) or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]

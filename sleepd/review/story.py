@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
+from sleepd.mining.signatures import tool_label
 from sleepd.review.queue import load_proposal
 from sleepd.store.engine import read_session
 from sleepd.store.models import FailurePattern, PatternOccurrence, Rollout, Task, TaskCluster
@@ -150,7 +151,11 @@ def gather_story(engine: Engine, proposal_id: int) -> Story:
             ).all()
             seen = [
                 PatternSeen(
-                    _clip(p.signature), int(p.count), int(n), _clip(p.example), p.tool_name or ""
+                    _clip(p.signature),
+                    int(p.count),
+                    int(n),
+                    _clip(p.example),
+                    tool_label(p.tool_name) or "",
                 )
                 for p, n in counted
             ]

@@ -151,3 +151,27 @@ def test_each_folded_refinement_is_counted_once_however_many_lines_it_has() -> N
     assert intent_parts(folded) == ("Fix the login form", 2)
     assert intent_parts("Fix the login form") == ("Fix the login form", 0)
     assert intent_parts(task_intent("Fix it", [" ", ""])) == ("Fix it", 0)
+
+
+def test_one_refusal_of_edit_and_write_is_one_pattern_shown_as_theirs(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    """Claude Code refuses Edit and Write in the same words when the file was not read
+    first (18 and 8 times on the labelled sessions): one recurring pattern, shown under
+    both tools rather than the one that failed first."""
+    refused = (
+        "<tool_use_error>File has not been read yet. Read it first before writing to it."
+        "</tool_use_error>"
+    )
+    b = SessionBuilder().prompt("Rename the config loader and update its callers")
+    b.call("Write", json.dumps({"file_path": "/work/app/a.py", "content": "x"}), "w1")
+    b.result("w1", refused, error=True)
+    b.call("Edit", json.dumps({"file_path": "/work/app/b.py", "old_string": "a"}), "e1")
+    b.result("e1", refused, error=True)
+    b.save(db_engine)
+    assert run(app, "mine", "--json")[0] == 0
+    code, out, _ = run(app, "patterns", "--json")
+    (pattern,) = json.loads(out)
+    assert code == 0 and pattern["count"] == 2
+    code, out, _ = run(app, "patterns")
+    assert code == 0 and "Edit/Write" in out and "File has not been read yet." in out
