@@ -271,10 +271,15 @@ PATCH_TOOL = "apply_patch"
 EDIT_TOOLS = frozenset({"edit", "multiedit", "write", "notebookedit"})
 
 
+#: Codex's poll of a command that runs on (unified exec): what it returns is that command's
+#: output and exit, so a failure it shows is the command's, as if it had ended at once.
+POLL_TOOL = "write_stdin"
+
+
 def tool_key(tool_name: str | None) -> str | None:
-    """The tool as far as it tells failures apart: every shell tool is "shell", every
-    tool that writes a file "edit"."""
-    if is_shell_tool(tool_name):
+    """The tool as far as it tells failures apart: every shell tool, and Codex's poll of a
+    command still running, is "shell"; every tool that writes a file "edit"."""
+    if is_shell_tool(tool_name) or tool_name == POLL_TOOL:
         return "shell"
     return "edit" if (tool_name or "").lower() in EDIT_TOOLS else tool_name
 

@@ -195,7 +195,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0010, m0011 = _revision("0010_pattern_keys"), _revision("0011_shell_pattern_keys")
     m0012 = _revision("0012_patch_pattern_keys")
     m0013 = _revision("0013_powershell_pattern_keys")
-    m0014 = _revision("0014_edit_pattern_keys")
+    m0014 = _revision("0014_tool_family_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -216,6 +216,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             ("Edit", None),
             ("Write", None),
             ("MultiEdit", None),
+            ("write_stdin", 2),
             (None, None),
             ("a | b", 2),
         ):
@@ -1267,3 +1268,14 @@ def test_a_refusal_to_write_an_unread_file_is_one_pattern_whichever_tool_wrote()
     assert len(keys) == 1
     assert signature_of(refused, "Read", None).digest not in keys
     assert signature_of(refused, "NotebookEdit", None).digest in keys
+
+
+def test_a_failure_a_codex_poll_shows_is_the_commands_own() -> None:
+    """Codex reads a long command's end with `write_stdin` polls: the same failure is one
+    pattern whether the command ended at once or on a later poll."""
+    failed = (
+        "Process exited with code 2\nOutput:\nrg: src/missing: No such file or directory "
+        "(os error 2)"
+    )
+    at_once = signature_of(failed, "exec_command", 2)
+    assert signature_of(failed, "write_stdin", 2).digest == at_once.digest

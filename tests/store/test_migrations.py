@@ -439,41 +439,50 @@ def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash
 
 
 @pytest.mark.both_dbs
-def test_0014_merges_one_refusal_of_each_file_writing_tool(empty_db_url: str) -> None:
+def test_0014_merges_one_failure_of_each_tool_of_a_family(empty_db_url: str) -> None:
     """Patterns stored under 0013's keys for Claude Code's refusal to write a file not
     read first, through Edit and through Write, become one pattern with every occurrence
-    and the oldest one's first sighting; a refusal of Read with the same words stays apart
-    (reading is no edit); every key is the one mining gives now."""
+    and the oldest one's first sighting; so do one failure of a Codex command that ended at
+    once and of one whose end a `write_stdin` poll read; a refusal of Read with the same
+    words stays apart (reading is no edit); every key is the one mining gives now."""
 
     from sleepd.mining.signatures import signature_of
 
-    raw = (
+    refused = (
         "<tool_use_error>File has not been read yet. Read it first before writing to it."
         "</tool_use_error>"
     )
-    stored = [  # (id, tool, first seen, count)
-        (1, "Edit", "2026-02-01", 18),
-        (2, "Write", "2026-01-01", 8),
-        (3, "Read", "2026-01-03", 1),
+    failed = (
+        "Process exited with code 2\nOutput:\nrg: src/gone: No such file or directory (os error 2)"
+    )
+    stored = [  # (id, tool, raw, first seen, count)
+        (1, "Edit", refused, "2026-02-01", 18),
+        (2, "Write", refused, "2026-01-01", 8),
+        (3, "Read", refused, "2026-01-03", 1),
+        (4, "exec_command", failed, "2026-01-05", 2),
+        (5, "write_stdin", failed, "2026-01-04", 1),
     ]
     engine = make_engine(empty_db_url)
     migrate.upgrade(engine, "0013_powershell_pattern_keys")
-    sigs = [signature_of(raw, tool, None) for _, tool, _, _ in stored]
+    sigs = [signature_of(r, tool, 2 if r is failed else None) for _, tool, r, _, _ in stored]
+    keyed_as = {"exec_command": "shell"}  # 0013 keyed a shell tool as "shell"
     with engine.begin() as conn:
         _store_patterns(
             conn,
-            [{"id": number, "key": f"{tool} | {sig.error_class or '-'} | {sig.text}",
-              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": raw,
+            [{"id": number,
+              "key": f"{keyed_as.get(tool, tool)} | {sig.error_class or '-'} | {sig.text}",
+              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": r,
               "count": count, "first": first}
-             for (number, tool, first, count), sig in zip(stored, sigs, strict=True)],
+             for (number, tool, r, first, count), sig in zip(stored, sigs, strict=True)],
         )  # fmt: skip
     rows, owners = _upgraded_patterns(engine)
-    assert [(r.id, r.count) for r in rows] == [(1, 26), (3, 1)]
-    assert sorted(owners) == [1, 1, 3]
+    assert [(r.id, r.count) for r in rows] == [(1, 26), (3, 1), (4, 3)]
+    assert sorted(owners) == [1, 1, 3, 4, 4]
     assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert str(rows[2].first_seen).startswith("2026-01-04")
     assert rows[0].signature == sigs[0].full  # the first one's tool name stays
-    assert rows[0].signature_hash == signature_of(raw, "Write", None).digest
-    assert rows[0].signature_hash == signature_of(raw, "MultiEdit", None).digest
-    assert (
-        rows[1].signature_hash == signature_of(raw, "Read", None).digest != rows[0].signature_hash
-    )
+    assert rows[0].signature_hash == signature_of(refused, "Write", None).digest
+    assert rows[0].signature_hash == signature_of(refused, "MultiEdit", None).digest
+    assert rows[1].signature_hash == signature_of(refused, "Read", None).digest
+    assert rows[1].signature_hash != rows[0].signature_hash
+    assert rows[2].signature_hash == signature_of(failed, "write_stdin", 2).digest
