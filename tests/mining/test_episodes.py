@@ -340,3 +340,35 @@ def test_the_questions_of_a_question_tool_are_read_from_hostile_input_or_not_at_
         "",
     ):
         assert questions_put("AskUserQuestion", hostile) == "", hostile
+
+
+def test_an_answer_sent_in_pieces_with_the_agent_stopped_between_is_all_answer() -> None:
+    # Denubis/claude-code-research-transcript-hook a0adff31 lines 44-57 (set 32, read as
+    # tuning data): the agent asked its discovery questions; the person answered, stopped
+    # the agent two seconds later before it did anything, answered more, stopped it again,
+    # and sent "a4" (the paper size it had asked about)
+    asked = (
+        "## Phase 1: Discovery\n\n1. Should the export run on every archive or only on "
+        "request?\n2. What should the PDF show?\n3. Which paper size do you want?"
+    )
+
+    def pieces(*said: str) -> list[TurnKind]:
+        b = SessionBuilder().prompt("Add a markdown and PDF export of the transcript")
+        b.bash("ls src").say(asked).prompt(said[0])
+        for more in said[1:]:
+            b.interrupt().prompt(more)
+        (episode,) = segment(views(b), lexicon_for())
+        return [turn.kind for turn in episode.feedback]
+
+    assert (
+        pieces(
+            "only when the human invokes /transcript",
+            "show tool name and whatever was shown to user as summary. No thinking.",
+            "a4",
+        )
+        == [TurnKind.FOLLOW_UP] * 3
+    )
+    # a limit on how far to go, or a go-on, after such a stop still steers
+    for said in ("Only do slice 0, and await further instructions", "soz, continue"):
+        kinds = pieces("only when the human invokes /transcript", said)
+        assert kinds == [TurnKind.FOLLOW_UP, TurnKind.STEERING], said

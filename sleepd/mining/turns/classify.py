@@ -618,6 +618,20 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
     ):
         # stopped while the agent waited on its question: the reply answers it
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "answers the agent"), hard=True)
+    if (
+        turn.after_interrupt
+        and not turn.queued
+        and not turn.agent_worked
+        and turn.previous is TurnKind.FOLLOW_UP
+        and agent_asks(turn.agent_text)
+        and not (REDIRECT.search(region) or _RETRY.search(region) or _RESUME.search(region))
+        and not _LIMITS_THE_WORK.search(region)
+    ):
+        # the person answered the agent's questions, stopped it before it did anything with
+        # the answer, and goes on answering ("only when the human invokes /transcript", then
+        # "show tool name and whatever was shown to user as summary …", then "a4"): more of
+        # the answer, not a redirect of work that had not begun
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "goes on answering it"), hard=True)
     if turn.queued and words <= 6 and accepts(region):
         # "Ok go ahead" typed while the agent ran, after it announced what it would do
         # ("Flagging something before continuing: …"): redirects nothing, accepts it
@@ -1078,6 +1092,16 @@ _TAKES_UP_NEXT = re.compile(
     r"^\W*((ok|okay|great|good|thanks|alright|right)\W+)*((and )?next,?\s+)?"
     r"(let'?s|i want to|i'?d like to|we need to|now|next)\s+(now\s+|next\s+)?"
     r"(turn to|focus on|move on to|start (by|with)|switch to)\b",
+    re.IGNORECASE,
+)
+
+
+#: Sets how far the agent may go ("Only do slice 0, and await further instructions",
+#: "just fix the parser, then stop"): how to work, whatever else the turn says.
+_LIMITS_THE_WORK = re.compile(
+    r"^\W*(only|just)\s+(do|run|touch|change|edit|fix|implement|work on)\b"
+    r"|\b(await|wait for)\s+(further|my|more)\s+(instructions|input|go-ahead)\b"
+    r"|\bthen stop\b",
     re.IGNORECASE,
 )
 
