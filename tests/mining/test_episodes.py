@@ -352,9 +352,9 @@ def test_an_answer_sent_in_pieces_with_the_agent_stopped_between_is_all_answer()
         "request?\n2. What should the PDF show?\n3. Which paper size do you want?"
     )
 
-    def pieces(*said: str) -> list[TurnKind]:
+    def pieces(*said: str, agent: str = asked) -> list[TurnKind]:
         b = SessionBuilder().prompt("Add a markdown and PDF export of the transcript")
-        b.bash("ls src").say(asked).prompt(said[0])
+        b.bash("ls src").say(agent).prompt(said[0])
         for more in said[1:]:
             b.interrupt().prompt(more)
         (episode,) = segment(views(b), lexicon_for())
@@ -367,6 +367,16 @@ def test_an_answer_sent_in_pieces_with_the_agent_stopped_between_is_all_answer()
             "a4",
         )
         == [TurnKind.FOLLOW_UP] * 3
+    )
+    # MQFacultyOfArts ffc93f57 lines 227-230 (set 32b): a request, stopped at once, then a
+    # question on it
+    assert (
+        pieces(
+            "ok, your setup_latex run",
+            "skips if... tinytex not available or skips if packages and fonts not installed?",
+            agent="The LaTeX tests are marked and skip cleanly when TinyTeX is missing.",
+        )
+        == [TurnKind.FOLLOW_UP] * 2
     )
     # a limit on how far to go, or a go-on, after such a stop still steers
     for said in ("Only do slice 0, and await further instructions", "soz, continue"):

@@ -623,15 +623,16 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         and not turn.queued
         and not turn.agent_worked
         and turn.previous is TurnKind.FOLLOW_UP
-        and agent_asks(turn.agent_text)
         and not (REDIRECT.search(region) or _RETRY.search(region) or _RESUME.search(region))
         and not _LIMITS_THE_WORK.search(region)
     ):
-        # the person answered the agent's questions, stopped it before it did anything with
-        # the answer, and goes on answering ("only when the human invokes /transcript", then
-        # "show tool name and whatever was shown to user as summary …", then "a4"): more of
-        # the answer, not a redirect of work that had not begun
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "goes on answering it"), hard=True)
+        # the person stopped the agent before it did anything with their follow-up, and goes
+        # on with it: an answer sent in pieces ("only when the human invokes /transcript",
+        # then "show tool name and whatever was shown to user as summary …", then "a4"), a
+        # question that follows a request ("ok, your setup_latex run", then "skips if...
+        # tinytex not available or …?"): more of the same, not a redirect of work that had
+        # not begun
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "goes on with its message"), hard=True)
     if turn.queued and words <= 6 and accepts(region):
         # "Ok go ahead" typed while the agent ran, after it announced what it would do
         # ("Flagging something before continuing: …"): redirects nothing, accepts it
