@@ -7407,3 +7407,18 @@ def test_pythons_missing_module_pasted_from_a_terminal_is_a_pasted_error() -> No
         "http://localhost:8080"
     )
     assert kind_of(started, agent_text=summary) is not TurnKind.CORRECTION
+
+
+def test_praise_with_a_word_of_degree_is_a_verdict() -> None:
+    """MQFacultyOfArts/PromptGrimoireTool 8c497bed line 337 (set 32, read as tuning data):
+    "ok. That's really cool." after the agent showed the spike working accepts it; it had
+    read as going on with the task."""
+    shown = "Both tabs now show the same text within 100ms. The spike works end to end."
+    for text in ("ok. That's really cool.", "this is so much better", "That is impressive!"):
+        assert kind_of(text, agent_text=shown) is TurnKind.APPROVAL, text
+    # praise with more asked, and advice, are no bare verdict
+    for text in (
+        "that's really cool, but can you also add a dark mode?",
+        "it is really good practice to add tests",
+    ):
+        assert kind_of(text, agent_text=shown) is not TurnKind.APPROVAL, text

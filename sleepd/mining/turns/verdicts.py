@@ -82,6 +82,12 @@ APPROVAL_HEAD = re.compile(
     r"locally|when|if|with)\b)|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
     r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
+    # the same verdict with a word of degree, or in other words of praise ("ok. That's
+    # really cool.", "this is so much better")
+    r"(that'?s|that is|this is) (really |so |very |pretty |super |much |so much )"
+    r"(good|great|perfect|better|cool|awesome|amazing|nice|neat|excellent|impressive)|"
+    r"(that'?s|that is|this is) (cool|awesome|amazing|nice|neat|excellent|impressive|"
+    r"fantastic|brilliant|beautiful|wonderful)|"
     r"good job|well done|exactly|correct(?!\s+(the|this|that|these|those|it|them|my|your|our|"
     r"all|any|every|each|a|an)\b)|fantastic|sweet|love it|(this|that|it) works"
     # "working!", "it's working now" (not "working directory", "working on the parser")
