@@ -307,6 +307,36 @@ def _store_patterns(conn: Any, patterns: list[dict[str, Any]]) -> None:
         )
 
 
+def _store_as_keyed(
+    engine: Any,
+    revision: str,
+    stored: list[tuple[int, str, str, str, int]],
+    keyed_as: dict[str, str],
+    exit_code: int | None = None,
+) -> list[Any]:
+    """Upgrade to `revision` and store one pattern per (id, tool, raw, first seen, count),
+    signed as mining signs it now and keyed as that revision keyed it (`keyed_as`: the tool
+    names it keyed as another; the raw outputs that hold "Process exited" with `exit_code`);
+    the signatures, in order."""
+    from sleepd.mining.signatures import signature_of
+
+    migrate.upgrade(engine, revision)
+    sigs = [
+        signature_of(raw, tool, exit_code if "Process exited" in raw else None)
+        for _, tool, raw, _, _ in stored
+    ]
+    with engine.begin() as conn:
+        _store_patterns(
+            conn,
+            [{"id": number,
+              "key": f"{keyed_as.get(tool, tool)} | {sig.error_class or '-'} | {sig.text}",
+              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": raw,
+              "count": count, "first": first}
+             for (number, tool, raw, first, count), sig in zip(stored, sigs, strict=True)],
+        )  # fmt: skip
+    return sigs
+
+
 def _upgraded_patterns(engine: Any) -> tuple[list[Any], list[int]]:
     """Upgrade to head; the stored patterns (by id) and the pattern of each occurrence."""
     from sqlalchemy import text
@@ -417,18 +447,8 @@ def test_0013_merges_a_failure_run_through_powershell_with_the_same_through_bash
         (3, "PowerShell", own, "2026-01-03", 1),
     ]
     engine = make_engine(empty_db_url)
-    migrate.upgrade(engine, "0012_patch_pattern_keys")
-    sigs = [signature_of(r, tool, None) for _, tool, r, _, _ in stored]
-    keyed_as = {"Bash": "shell"}  # 0012 keyed Bash as "shell", PowerShell by its own name
-    with engine.begin() as conn:
-        _store_patterns(
-            conn,
-            [{"id": number,
-              "key": f"{keyed_as.get(tool, tool)} | {sig.error_class or '-'} | {sig.text}",
-              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": r,
-              "count": count, "first": first}
-             for (number, tool, r, first, count), sig in zip(stored, sigs, strict=True)],
-        )  # fmt: skip
+    # 0012 keyed Bash as "shell", PowerShell by its own name
+    _store_as_keyed(engine, "0012_patch_pattern_keys", stored, {"Bash": "shell"})
     rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in rows] == [(1, 5), (3, 1)]
     assert sorted(owners) == [1, 1, 3]
@@ -463,18 +483,10 @@ def test_0014_merges_one_failure_of_each_tool_of_a_family(empty_db_url: str) -> 
         (5, "write_stdin", failed, "2026-01-04", 1),
     ]
     engine = make_engine(empty_db_url)
-    migrate.upgrade(engine, "0013_powershell_pattern_keys")
-    sigs = [signature_of(r, tool, 2 if r is failed else None) for _, tool, r, _, _ in stored]
-    keyed_as = {"exec_command": "shell"}  # 0013 keyed a shell tool as "shell"
-    with engine.begin() as conn:
-        _store_patterns(
-            conn,
-            [{"id": number,
-              "key": f"{keyed_as.get(tool, tool)} | {sig.error_class or '-'} | {sig.text}",
-              "s": sig.full, "tool": tool, "klass": sig.error_class, "raw": r,
-              "count": count, "first": first}
-             for (number, tool, r, first, count), sig in zip(stored, sigs, strict=True)],
-        )  # fmt: skip
+    # 0013 keyed a shell tool as "shell", every other tool by its own name
+    sigs = _store_as_keyed(
+        engine, "0013_powershell_pattern_keys", stored, {"exec_command": "shell"}, exit_code=2
+    )
     rows, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in rows] == [(1, 26), (3, 1), (4, 3)]
     assert sorted(owners) == [1, 1, 3, 4, 4]
