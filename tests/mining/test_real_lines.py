@@ -7422,3 +7422,37 @@ def test_praise_with_a_word_of_degree_is_a_verdict() -> None:
         "it is really good practice to add tests",
     ):
         assert kind_of(text, agent_text=shown) is not TurnKind.APPROVAL, text
+
+
+def test_a_result_that_is_only_the_shells_refusal_is_a_failure_behind_a_pipe() -> None:
+    """ClusterCockpit/cc-backend 14_328c112325 line 25 and jcleira/entire-local f9_85592be1d6
+    line 102 (labelled root), qiushiyan/duet's Codex session lines 330-333 (route-group
+    folders unquoted under `nl -ba … | sed`): zsh refused a glob that matched nothing, so
+    nothing of the line ran, and the pipe's last command exited 0."""
+    changelog = 'ls *.md CHANGELOG* 2>/dev/null; find . -name "CHANGELOG*" | grep -v .git'
+    glamour = "/Users/arvos/go/pkg/mod/glamour*"
+    route = "src/app/(auth)/org/[orgSlug]/page.tsx"
+    cases = [
+        ("Bash", {"command": changelog}, "(eval):1: no matches found: CHANGELOG*"),
+        (
+            "Bash",
+            {"command": f'find {glamour} -name "dark*.go" | head -5'},
+            f"(eval):1: no matches found: {glamour}",
+        ),
+        (
+            "exec_command",
+            {"cmd": f"nl -ba {route} | sed -n '1,200p'"},
+            "Chunk ID: e825a4\nWall time: 0.0000 seconds\nProcess exited with code 0\n"
+            f"Original token count: 22\nOutput:\nzsh:1: no matches found: {route}",
+        ),
+    ]
+    for tool, command, output in cases:
+        call = _call(1, tool, json.dumps(command))
+        assert is_failed_result(_result(2, 1, output, exit_code=0), call), output
+    # a refusal among the answers the line printed (a count that printed 0 after it) may be
+    # the answer the line looked for (FSM1/cipher-box ba_8f57dd43e3 line 58)
+    counts = json.dumps(
+        {"command": "ls .planning/phases/13/*-UAT.md 2>/dev/null | wc -l; ls x | wc -l"}
+    )
+    answered = "       5\n(eval):1: no matches found: .planning/phases/13/*-UAT.md\n       0"
+    assert not is_failed_result(_result(2, 1, answered, exit_code=0), _call(1, "Bash", counts))

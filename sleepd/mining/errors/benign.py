@@ -16,6 +16,7 @@ from sleepd.mining.errors.shell import (
     deciding_command,
     is_operator,
     last_command,
+    shell_complained,
     shell_words,
 )
 from sleepd.mining.signatures import (
@@ -115,7 +116,7 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # a pipe hid the status: a path probe shown through a pager answers as it does alone
         probe = _probe_through_a_pager(command)
         return bool(probe) and _answers_with_its_status(command_family(probe), probe, 2, text)
-    if family not in _LOOKUPS and _shell_complained(text):
+    if family not in _LOOKUPS and shell_complained(text):
         return False
     if _answers_with_its_status(family, final, exit_code, text):
         return True
@@ -140,27 +141,6 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         return True  # their output is the difference itself, error words included
     shown = beyond_lookups if family in _LOOKUPS else head
     return not any(_ERROR_TEXT.search(ln) for ln in shown)
-
-
-#: A line in which the shell itself refuses a command it was given: a glob that matched
-#: nothing or would not parse ("zsh:1: no matches found: src/app/(auth)/x", "zsh:1: unknown
-#: sort specifier"), a program or a directory that is not there ("bash: line 1: cd: web: No
-#: such file or directory", "sh: 1: rg: not found"), a line that would not parse; "(eval)" is
-#: how zsh names the line Claude Code hands it.
-_SHELL_COMPLAINT = re.compile(
-    r"^\s*((/[\w/]+/)?(ba|z|da|k|fi)?sh|\(eval\))(:[\w-]+)?:(\s*line)?\s*\d*:\s*(?!.*\bwarning\b)"
-    r".*(no matches found|bad pattern|unknown sort specifier|unknown file attribute|"
-    r"parse error|syntax error|bad substitution|unmatched|bad math|command not found|"
-    r"not found|no such file or directory|permission denied)",
-    re.IGNORECASE,
-)
-
-
-def _shell_complained(text: str) -> bool:
-    """Whether the shell refused some command of the line: then the question the line asked
-    was never put, and its exit status answers nothing, wherever the complaint stands (after
-    the output of `nl -ba f && rg … src/(portal)` as much as alone)."""
-    return any(_SHELL_COMPLAINT.match(ANSI.sub("", ln)) for ln in text.splitlines())
 
 
 #: Programs that look a command up; their "not found" line is the answer.

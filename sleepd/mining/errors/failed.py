@@ -14,6 +14,7 @@ from sleepd.mining.errors.shell import (
     is_operator,
     printed_status,
     shell_command,
+    shell_complained,
     shell_words,
 )
 from sleepd.mining.signatures import ANSI, is_wrapper_line
@@ -263,6 +264,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
             and output_shows_failure(_without_probe_answers(call, event.text))
         )
         or (call is not None and exit_hidden(call) and _usage_unasked(call, event.text))
+        or (call is not None and exit_hidden(call) and _only_refused(call, event.text))
         or (call is not None and bool(printed_status(call, event.text)))
     )
 
@@ -318,6 +320,15 @@ def _probes_with_a_fallback(words: list[str]) -> set[str]:
         elif program is None and word.lstrip("("):
             program = word.lstrip("(")  # a subshell's "(" opens no command of its own
     return found
+
+
+def _only_refused(call: EventView, text: str) -> bool:
+    """All the command printed is the shell refusing it ("(eval):1: no matches found:
+    CHANGELOG*", zsh's answer to a glob that matched nothing): nothing of the line ran to
+    print, though the pipe's last command exited 0. A refusal among other output (a count
+    that printed 0 after it, a fallback's own words) may be the answer the line looked for."""
+    lines = [ln for ln in _opening_lines(text[:4000], 50) if ln.strip()]
+    return bool(lines) and len(lines) < 50 and all(shell_complained(ln) for ln in lines)
 
 
 def output_shows_failure(text: str) -> bool:

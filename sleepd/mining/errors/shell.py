@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Sequence
 
 from sleepd.mining.episodes import EventView
-from sleepd.mining.signatures import is_shell_tool
+from sleepd.mining.signatures import ANSI, is_shell_tool
 from sleepd.mining.tasks import full_command
 
 #: Codex code mode runs a command from a script (`tools.exec_command({"cmd": …})`) and
@@ -341,3 +341,24 @@ def deciding_command(command: str) -> str:
 def program_of(command: str) -> str:
     """The program of `deciding_command` (`ssh host "psql … | grep x"` → `grep`)."""
     return command_family(deciding_command(command))
+
+
+#: A line in which the shell itself refuses a command it was given: a glob that matched
+#: nothing or would not parse ("zsh:1: no matches found: src/app/(auth)/x", "zsh:1: unknown
+#: sort specifier"), a program or a directory that is not there ("bash: line 1: cd: web: No
+#: such file or directory", "sh: 1: rg: not found"), a line that would not parse; "(eval)" is
+#: how zsh names the line Claude Code hands it.
+SHELL_COMPLAINT = re.compile(
+    r"^\s*((/[\w/]+/)?(ba|z|da|k|fi)?sh|\(eval\))(:[\w-]+)?:(\s*line)?\s*\d*:\s*(?!.*\bwarning\b)"
+    r".*(no matches found|bad pattern|unknown sort specifier|unknown file attribute|"
+    r"parse error|syntax error|bad substitution|unmatched|bad math|command not found|"
+    r"not found|no such file or directory|permission denied)",
+    re.IGNORECASE,
+)
+
+
+def shell_complained(text: str) -> bool:
+    """Whether the shell refused some command of the line: then the question the line asked
+    was never put, and its exit status answers nothing, wherever the complaint stands (after
+    the output of `nl -ba f && rg … src/(portal)` as much as alone)."""
+    return any(SHELL_COMPLAINT.match(ANSI.sub("", ln)) for ln in text.splitlines())
