@@ -264,7 +264,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
             and output_shows_failure(_without_probe_answers(call, event.text))
         )
         or (call is not None and exit_hidden(call) and _usage_unasked(call, event.text))
-        or (call is not None and exit_hidden(call) and _only_refused(call, event.text))
+        or (call is not None and exit_hidden(call) and _only_refused(event.text))
         or (call is not None and bool(printed_status(call, event.text)))
     )
 
@@ -322,7 +322,7 @@ def _probes_with_a_fallback(words: list[str]) -> set[str]:
     return found
 
 
-def _only_refused(call: EventView, text: str) -> bool:
+def _only_refused(text: str) -> bool:
     """All the command printed is the shell refusing it ("(eval):1: no matches found:
     CHANGELOG*", zsh's answer to a glob that matched nothing): nothing of the line ran to
     print, though the pipe's last command exited 0. A refusal among other output (a count
