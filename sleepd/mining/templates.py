@@ -134,18 +134,12 @@ TITLE_CHARS = 60
 _MARKUP = re.compile(r"^[#>*+\-\s]+|[*`]+|(?<!\w)__|__(?!\w)")
 
 
-def template_title(founder: str, others: list[str]) -> str:
-    """A saved prompt named by its first line of three words or more that the other
-    templates' founding requests do not share: spec-kit's `plan`, `tasks` and `implement`
-    share their frame ("You **MUST** consider the user input …") and differ in their first
-    step; a template with its own heading is named by it ("/butler-exec — Execute a
-    ButlerSpec")."""
-    return template_titles({0: founder, **{n + 1: text for n, text in enumerate(others)}})[0]
-
-
 def template_titles(founders: dict[int, str]) -> dict[int, str]:
-    """`template_title` of each founding request among the others: each request's lines
-    are read once, and a line is another's too when more than one request holds it."""
+    """Each saved prompt named by the first line of three words or more of its founding
+    request that no other founding request holds: spec-kit's `plan`, `tasks` and
+    `implement` share their frame ("You **MUST** consider the user input …") and differ in
+    their first step; a template with its own heading is named by it ("/butler-exec —
+    Execute a ButlerSpec"). Each request's lines are read once."""
     lines = {key: _folded_lines(text[:TEMPLATE_CHARS]) for key, text in founders.items()}
     holders = Counter(line for held in lines.values() for line in set(held))
     return {key: _title(held, holders) for key, held in lines.items()}

@@ -40,9 +40,6 @@ _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 #: words of the request ("investigate why CI failed <actions URL>" and "should we close
 #: <issue URL>" shared a repository's URL and nothing else).
 _URL = re.compile(r"\b(?:https?|ssh|git)://\S+|\bwww\.\S+", re.IGNORECASE)
-#: An attachment says that something was pasted, not what was asked (turns.text.ATTACHMENT):
-#: its words and sizes, shared by every request with a screenshot, had drawn unrelated
-#: requests of three people into one cluster.
 #: An absolute path's folders are where the person keeps the project, shared by every
 #: path they type ("/home/kenth56/vsla/STATUS.md" and "/home/kenth56/vsla/docs/papers/…"
 #: had joined a status note and a rewrite of commit authors): only its last part, the
@@ -55,6 +52,9 @@ def prepare(text: str) -> str:
     """What the vectorizer reads: short, lowercase, code blocks, links, attachments, the
     folders of absolute paths and numbers folded."""
     text = _CODE_BLOCK.sub(" code ", text[:2000])
+    # an attachment says that something was pasted, not what was asked: its words and
+    # sizes, shared by every request with a screenshot, had drawn unrelated requests of
+    # three people into one cluster
     text = ATTACHMENT.sub(" ", text)
     text = _URL.sub(" ", text)
     text = _ABSOLUTE_PATH.sub(" ", text)

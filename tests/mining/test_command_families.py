@@ -264,21 +264,24 @@ def test_a_saved_prompt_is_named_by_its_first_line_of_its_own(engine: Engine, cf
 
 
 def test_a_template_title_is_its_heading_or_first_line_with_words() -> None:
-    from sleepd.mining.templates import template_title
+    from sleepd.mining.templates import template_titles
+
+    def title(founder: str, *others: str) -> str:
+        return template_titles({0: founder, **{n + 1: o for n, o in enumerate(others)}})[0]
 
     butler = "# /butler-exec — Execute a ButlerSpec\n\nPurpose: run a single ButlerSpec file."
-    assert template_title(butler, []) == "/butler-exec — Execute a ButlerSpec"
+    assert title(butler) == "/butler-exec — Execute a ButlerSpec"
     # shared by every other template: the first line of its own names it
     assert (
-        template_title(
+        title(
             "Read the repo first.\nThen write docs/plan.md for it.",
-            ["Read the repo first.\nThen run the tests."],
+            "Read the repo first.\nThen run the tests.",
         )
         == "Then write docs/plan.md for it."
     )
     # markdown's marks go, an identifier's underscores stay
-    assert template_title("## **Check** FEATURE_DIR and `setup_plan.sh`", []) == (
+    assert title("## **Check** FEATURE_DIR and `setup_plan.sh`") == (
         "Check FEATURE_DIR and setup_plan.sh"
     )
     long = "x " * 100
-    assert template_title(long, []).endswith("…") and len(template_title(long, [])) <= 62
+    assert title(long).endswith("…") and len(title(long)) <= 62

@@ -105,22 +105,13 @@ _AS_MEANT = re.compile(
 _NEXT_WORDS = 200
 
 
-def failures_not_as_meant(events: Sequence[EventView]) -> set[str]:
+def judged_next(events: Sequence[EventView]) -> tuple[set[str], set[str]]:
     """Call ids of the results whose next words from the agent, before the person's next
-    turn, say the call did not do what the agent meant it to."""
-    return _judged_next(events, _NOT_AS_MEANT)
-
-
-def failures_as_meant(events: Sequence[EventView]) -> set[str]:
-    """Call ids of the results whose next words from the agent say the failure was the one
-    it wanted (an error path checked on purpose)."""
-    return _judged_next(events, _AS_MEANT)
-
-
-def _judged_next(events: Sequence[EventView], said: re.Pattern[str]) -> set[str]:
-    """Call ids of the results that the agent's next words, before the person's next turn,
-    open by judging as `said` does (the results since its words before count as one)."""
-    out: set[str] = set()
+    turn, open by calling the failure the one it wanted (an error path checked on purpose),
+    and of those whose next words say the call did not do what it meant; the results since
+    its words before count as one. One walk for both."""
+    as_meant: set[str] = set()
+    not_as_meant: set[str] = set()
     pending: list[str] = []
     for event in events:
         if event.kind == "user_prompt":
@@ -128,10 +119,13 @@ def _judged_next(events: Sequence[EventView], said: re.Pattern[str]) -> set[str]
         elif event.kind == "tool_result" and event.call_id:
             pending.append(event.call_id)
         elif event.kind == "assistant_text" and pending:
-            if said.search(event.text[:_NEXT_WORDS]):
-                out.update(pending)
+            opening = event.text[:_NEXT_WORDS]
+            if _AS_MEANT.search(opening):
+                as_meant.update(pending)
+            if _NOT_AS_MEANT.search(opening):
+                not_as_meant.update(pending)
             pending = []
-    return out
+    return as_meant, not_as_meant
 
 
 #: A program that could not run at all: not what a call announced to fail was testing

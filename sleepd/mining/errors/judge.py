@@ -20,8 +20,7 @@ from sleepd.mining.errors.expected import (
     COULD_NOT_START,
     already_stopped,
     announced_failures,
-    failures_as_meant,
-    failures_not_as_meant,
+    judged_next,
     stopped_by_the_agent,
 )
 from sleepd.mining.errors.failed import STOPPED_BY_PERSON, is_failed_result
@@ -117,8 +116,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
     """Root, knock-on or benign for every failed tool result of `events`."""
     calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
     announced = announced_failures(events)
-    not_as_meant = failures_not_as_meant(events)
-    as_meant = failures_as_meant(events)
+    as_meant, not_as_meant = judged_next(events)
     result = EpisodeErrors()
     last_root: int | None = None
     failed = [e for e in events if is_failed_result(e, calls.get(e.call_id or ""))]
