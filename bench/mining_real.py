@@ -24,10 +24,11 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   (the share of their occurrences a person labelled `root`).
 
 Reported for: all files; the tuning set (files without `held_out`); every held-out file
-pooled; each held-out batch (grouped by the value of its `held_out` key, e.g. "set 2 …"); and each source group (the
-origin repository's owner, i.e. one author's style), so a rule that only fits one author
-shows as a gap between the groups. `--no-held-out` leaves the held-out files out of every
-figure (and out of the store), for tuning without looking at them.
+pooled; each held-out batch (grouped by the value of its `held_out` key, e.g. "set 2 …");
+and each source group (the origin repository's owner, i.e. one author's style), so a rule
+that only fits one author shows as a gap between the groups. `--no-held-out` leaves the
+held-out files out of every figure (and out of the store), for tuning without looking at
+them.
 """
 
 from __future__ import annotations
