@@ -27,6 +27,34 @@ HARVEST_ROWS = (
 )
 
 
+#: Each outcome in the order a person reads them, with what `mixed` means.
+_OUTCOME_WORDS = (
+    ("success", "success"),
+    ("mixed", "success after a correction"),
+    ("failure", "failure"),
+    ("abandoned", "abandoned"),
+    ("unknown", "unknown"),
+)
+
+
+def _outcomes_line(outcomes: dict[str, int]) -> str:
+    """Each outcome's count in words ("300 success, 70 success after a correction, …, 30
+    unknown (7%)"): the share left `unknown` says whether mining could read the sessions,
+    so it is always shown."""
+    total = sum(outcomes.values())
+    if not total:
+        return "—"
+    known = {name for name, _ in _OUTCOME_WORDS}
+    parts = [
+        f"{outcomes[k]:,} {words}"
+        for k, words in _OUTCOME_WORDS
+        if outcomes.get(k) and k != "unknown"
+    ]
+    parts += [f"{n:,} {k}" for k, n in sorted(outcomes.items()) if k not in known and n]
+    unknown = outcomes.get("unknown", 0)
+    return ", ".join([*parts, f"{unknown:,} unknown ({unknown / total:.0%})"])
+
+
 def _fmt(value: Any) -> str:
     if value is None:
         return "—"
@@ -88,6 +116,11 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                 "mining",
                 [
                     ("episodes", _fmt(mining.get("episodes"))),
+                    *(
+                        [("how they ended", _outcomes_line(mining["episode_outcomes"]))]
+                        if mining.get("episode_outcomes")
+                        else []
+                    ),
                     (
                         "kinds of request",
                         f"{_fmt(mining.get('clusters'))}, of which "
@@ -100,7 +133,11 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                         f"{_fmt(mining.get('tasks_recurring'))} from requests that recurred, "
                         f"{_fmt(mining.get('tasks_one_off'))} from one-off failures",
                     ),
-                    ("failure patterns", _fmt(mining.get("failure_patterns"))),
+                    (
+                        "failure patterns",
+                        f"{_fmt(mining.get('failure_patterns'))}, of which "
+                        f"{_fmt(mining.get('recurring_failure_patterns'))} seen twice or more",
+                    ),
                     *(
                         [
                             (

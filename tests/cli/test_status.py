@@ -201,3 +201,29 @@ def test_a_last_line_cut_off_for_a_day_is_named_and_a_fresh_one_only_counted(
     assert any(str(cut) in w and "cut off" in w for w in report["warnings"])
     human = run_status()
     assert "files ending mid-line (held)" in human.stdout
+
+
+def test_human_view_says_how_episodes_ended_and_which_patterns_recur(
+    db_engine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outcomes and the share left `unknown` are what say whether mining could read
+    a person's sessions; `--json` had them and the human view did not."""
+    monkeypatch.setenv("COLUMNS", "200")  # one line each, as a wide terminal shows them
+    from sleepd.store.models import Episode, FailurePattern, Session
+
+    with write_session(db_engine) as db:
+        session = Session(source="claude", external_id="s1", kind="main", meta={})
+        db.add(session)
+        db.flush()
+        outcomes = ["success"] * 5 + ["mixed"] * 2 + ["failure", "abandoned", "unknown"]
+        for seq, outcome in enumerate(outcomes):
+            db.add(Episode(session_id=session.id, start_seq=seq, end_seq=seq, outcome=outcome))
+        for n, count in enumerate([3, 2, 1]):
+            db.add(FailurePattern(signature_hash=f"h{n}", signature=f"sig {n}", count=count))
+    human = run_status()
+    assert human.returncode == 0, human.stderr
+    text = " ".join(human.stdout.split())
+    assert (
+        "5 success, 2 success after a correction, 1 failure, 1 abandoned, 1 unknown (10%)" in text
+    )
+    assert "3, of which 2 seen twice or more" in text
