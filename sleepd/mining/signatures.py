@@ -284,10 +284,17 @@ def tool_key(tool_name: str | None) -> str | None:
     return "edit" if (tool_name or "").lower() in EDIT_TOOLS else tool_name
 
 
+#: The Codex tool whose running commands `POLL_TOOL` polls (unified exec).
+POLLED_SHELL = "exec_command"
+
+
 def tool_label(tool_name: str | None) -> str | None:
     """The tool a pattern is shown under: a pattern of a file-writing tool holds the
     failures of all of them, so it is shown as theirs ("Edit/Write"), not as the one that
-    failed first."""
+    failed first; a failure first met through a poll is the polled command's, so it is
+    shown under the tool that ran it, not under the poll a person never asked for."""
+    if tool_name == POLL_TOOL:
+        return POLLED_SHELL
     return "Edit/Write" if tool_key(tool_name) == "edit" else tool_name
 
 

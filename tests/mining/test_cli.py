@@ -175,3 +175,26 @@ def test_one_refusal_of_edit_and_write_is_one_pattern_shown_as_theirs(
     assert code == 0 and pattern["count"] == 2
     code, out, _ = run(app, "patterns")
     assert code == 0 and "Edit/Write" in out and "File has not been read yet." in out
+
+
+def test_a_failure_first_met_through_a_poll_is_shown_under_the_command_tool(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    """Codex's `write_stdin` only polls a command `exec_command` started; a pattern first
+    seen through a poll read "write_stdin" in `sleepd patterns` (a real Codex session's
+    .NET timeout), naming the poll, not the command that failed."""
+    timed_out = (
+        "Chunk ID: 1a2b3c\nWall time: 30.0 seconds\nProcess exited with code 1\nOutput:\n"
+        "TimeoutException: The operation has timed out."
+    )
+    b = SessionBuilder().prompt("Start the language server and check it answers")
+    for n in (1, 2):
+        b.call("write_stdin", json.dumps({"session_id": n, "chars": ""}), f"p{n}")
+        b.result(f"p{n}", timed_out, error=True)
+    b.save(db_engine)
+    assert run(app, "mine", "--json")[0] == 0
+    code, out, _ = run(app, "patterns")
+    assert code == 0 and "TimeoutException" in out
+    assert "exec_command" in out and "write_stdin" not in out
+    code, out, _ = run(app, "patterns", "--json")
+    assert [p["tool_name"] for p in json.loads(out)] == ["write_stdin"]  # as stored
