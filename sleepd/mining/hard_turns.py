@@ -21,7 +21,7 @@ Promises:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -125,7 +125,7 @@ class TurnJudge:
             return decision
         self.stats.decided += 1
         if kind is decision.kind:
-            return decision
+            return replace(decision, by_model=True)
         self.stats.changed += 1
         return TurnDecision(
             kind,
@@ -133,6 +133,7 @@ class TurnJudge:
             ("decided by the miner model", *decision.reasons),
             hard=True,  # still one the rules found hard: the store says so
             approves_previous=decision.approves_previous and kind is TurnKind.NEW_TASK,
+            by_model=True,
         )
 
     def _ask(self, turn: TurnInput) -> TurnKind | None:

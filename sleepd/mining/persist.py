@@ -197,6 +197,7 @@ def _fill_episode(
             "kind": t.kind.value,
             "confidence": t.decision.confidence,
             "hard": t.decision.hard,
+            "by_model": t.decision.by_model,
             "why": list(t.decision.reasons),
         }
         for t in sorted(

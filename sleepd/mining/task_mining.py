@@ -160,10 +160,29 @@ def _useful(
 ) -> bool:
     if is_recurring(cluster, cfg):
         return True
-    return episode.outcome == "failure" and any(
-        s.kind in CLEAR_FAILURES and s.polarity < 0 and s.confidence >= CLEAR_CONFIDENCE
-        for s in signals
+    return (
+        episode.outcome == "failure"
+        and read_as_its_own_request(episode)
+        and any(
+            s.kind in CLEAR_FAILURES and s.polarity < 0 and s.confidence >= CLEAR_CONFIDENCE
+            for s in signals
+        )
     )
+
+
+def read_as_its_own_request(episode: Episode) -> bool:
+    """Whether the turn that opened the episode was read surely as a request of its own.
+
+    A one-off failure has only its own episode to show that it was a request at all: when
+    the rules found its opening turn hard to tell from a follow-up and no model read it,
+    a task made of it may be a bare follow-up, which a replay cannot act on without the
+    exchange before it. Such a request becomes a task once it recurs, or once the miner
+    model has read it (model-assisted mining). Episodes stored before turns were recorded
+    keep their earlier standing."""
+    opening = next(
+        (t for t in episode.turns or [] if t.get("event_id") == episode.intent_event_id), None
+    )
+    return opening is None or not opening.get("hard") or bool(opening.get("by_model"))
 
 
 def _local_commands(db: DbSession, episodes: Sequence[Episode]) -> dict[int, list[LocalCommand]]:

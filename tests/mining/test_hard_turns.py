@@ -25,11 +25,12 @@ from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.mine import mine
 from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
 from sleepd.store.engine import read_session
-from sleepd.store.models import Episode
+from sleepd.store.models import Episode, Task
 from tests.backends.fake_providers import FakeAnthropic, Reply, anthropic_message
 from tests.bench_scripts import load_bench
 
 from .builders import LATER, SessionBuilder
+from .test_mine import UNSURE_REQUEST, unsure_one_off
 
 #: built at run time so that no secret scanner flags this file
 TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
@@ -295,3 +296,24 @@ def test_a_first_turn_goes_to_the_model_only_after_the_agents_work() -> None:
         agent_worked=True,
     )
     assert judge(continued, hard) is hard and judge.stats.asked == 1
+
+
+def test_a_one_off_failure_becomes_a_task_once_the_model_read_its_request(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    """The rules alone leave a one-off failure they were unsure was a request of its own
+    without a task (test_mine); the miner model's reading of that turn, here agreeing
+    with the rules, is what lets it become one, and the store says the model read it."""
+    cfg.mining.model_assisted = True
+    unsure_one_off(engine)
+    agree = Reply(200, anthropic_message('{"kind": "new_task"}'))
+    server.script("/v1/messages", *[agree] * 6)
+    report = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert report.hard_turns["decided"] >= 1
+    with read_session(engine) as db:
+        opened = {e.intent_text[:30]: e for e in db.scalars(select(Episode))}
+        episode = opened[UNSURE_REQUEST[:30]]
+        (opening,) = [t for t in episode.turns or [] if t["event_id"] == episode.intent_event_id]
+        assert opening["hard"] and opening["by_model"] and opening["kind"] == "new_task"
+        intents = [t.intent for t in db.scalars(select(Task))]
+    assert [i for i in intents if "focus area" in i]

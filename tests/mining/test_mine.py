@@ -374,3 +374,40 @@ def test_the_store_wide_noise_sample_reads_every_shell_tool(engine: Engine) -> N
     with read_session(engine) as db:
         texts = {text for text, _ in recent_shell_outputs(db)}
     assert texts == {f"output of {tool}" for tool in ("Bash", "PowerShell", "shell_command")}
+
+
+#: A real follow-up the rules read as a request of its own ("long request after done", a
+#: hard reading): questions and thoughts on the app the agent had just built
+#: (definitelyreal/speakfree, labelled a follow-up).
+UNSURE_REQUEST = (
+    "What other settings are available?\n\nTranscription failures: I don't expect the audio "
+    "source to change during recording. The app could crash, or the window could change. If "
+    "I don't let go of the function key and the app crashes, would the audio still be "
+    "retrievable?\n\nto go back to the same window where I started the recording. But what "
+    "if it goes to a different focus area within the window? Can we find the same focus area "
+    "we started on?confirm whether the typing actually happens into that focus area."
+)
+
+
+def unsure_one_off(engine: Engine) -> None:
+    b = SessionBuilder().prompt("Build a menu bar app that transcribes while I hold fn")
+    b.bash("swift build", "Build complete!").say("Done: the app is built and transcribes.")
+    b.prompt(UNSURE_REQUEST).bash("swift test", "error: no such module 'XCTest'", exit_code=1)
+    b.say("I couldn't run the tests here.").prompt("no, that's wrong, the tests still fail")
+    b.save(engine)
+
+
+def test_a_one_off_failure_the_rules_were_unsure_opened_is_no_task(
+    engine: Engine, cfg: Config
+) -> None:
+    """A one-off failure has only its own episode to show that it was a request at all:
+    when the rules found its opening turn hard to tell from a follow-up, it becomes a task
+    only once it recurs or a model reads it (a real follow-up had become a one-off task)."""
+    unsure_one_off(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        opened = {e.intent_text[:30]: e for e in db.scalars(select(Episode))}
+        episode = opened[UNSURE_REQUEST[:30]]
+        (opening,) = [t for t in episode.turns if t["event_id"] == episode.intent_event_id]
+        assert episode.outcome == "failure" and opening["hard"] and not opening.get("by_model")
+        assert not [t.intent for t in db.scalars(select(Task)) if "focus area" in t.intent]

@@ -74,6 +74,9 @@ class TurnDecision:
     #: the turn accepts the previous work: a new request that opens with a verdict on it
     #: ("thanks! now …"), or a closing step asked for after the done claim ("commit")
     approves_previous: bool = False
+    #: the miner model read this hard turn (model-assisted mining), agreeing with the
+    #: rules or not: its kind no longer rests on the rules' unsure reading
+    by_model: bool = False
 
 
 def opens_session(turn: TurnInput) -> bool:
