@@ -1004,6 +1004,76 @@ def test_a_question_about_a_remote_that_does_not_exist_is_answered(
 
 
 @pytest.mark.parametrize(
+    ("command", "output", "kind"),
+    [
+        # PowerAppsDarren/bible-structure ee315055 lines 22-23 (set 37, read after it was
+        # scored): does the repository, named with git's -C, have these remotes yet? git's
+        # "No such remote" and the command's own fallback word beside it: none, the answer
+        (
+            'git -C "C:\\src\\src-darren\\model-repo" remote get-url alt 2>&1 || echo "NOT_FOUND"',
+            "error: No such remote 'alt'\nNOT_FOUND",
+            "benign",
+        ),
+        (
+            "git -c core.pager=cat --no-pager remote get-url asgard 2>&1 || echo 'missing'",
+            "error: No such remote 'asgard'\nmissing",
+            "benign",
+        ),
+        # the fallback's words are the agent's; other trouble beside them is git's
+        (
+            'git -C repo remote get-url origin 2>&1 || echo "NOT_FOUND"',
+            "fatal: not a git repository (or any of the parent directories): .git\nNOT_FOUND",
+            "root",
+        ),
+        # an option's value is no subcommand: pushing to a remote named "remote" asks nothing
+        (
+            "git -C remote push remote main 2>&1 || echo failed",
+            "error: No such remote 'remote'\nfailed",
+            "root",
+        ),
+    ],
+)
+def test_a_remote_asked_after_gits_own_options_and_with_a_fallback_is_answered(
+    command: str, output: str, kind: str
+) -> None:
+    call = _call(1, "Bash", json.dumps({"command": command}))
+    result = _result(2, 1, output, exit_code=0)
+    assert judge_errors([call, result]).verdicts[2].kind == kind
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "output", "benign"),
+    [
+        # git's questions read the same after git's own options (`git -C path grep`)
+        ('git -C "C:\\src\\app" grep -n TODO', 1, "", True),
+        ("git --no-pager diff --exit-code -- src/", 1, "diff --git a/src/x b/src/x", True),
+        ("git -C app push origin main", 1, "error: failed to push some refs", False),
+        # PowerAppsDarren/bible-structure f2a2abf9 line 35 (set 37, read after it was
+        # scored): `ssh-add -l` run to see whether the key is loaded; its documented exit 2,
+        # no agent to ask, is that answer
+        ("ssh-add -l 2>&1", 2, "Could not open a connection to your authentication agent.", True),
+        ("ssh-add -l", 2, "Error connecting to agent: No such file or directory", True),
+        (
+            "ssh-add ~/.ssh/id_ed25519",
+            2,
+            "Could not open a connection to your authentication agent.",
+            False,
+        ),
+        (
+            "ssh-add -l",
+            2,
+            "Could not open a connection to your authentication agent.\nerror: x",
+            False,
+        ),
+    ],
+)
+def test_questions_read_the_same_whatever_options_reach_the_program(
+    command: str, exit_code: int, output: str, benign: bool
+) -> None:
+    assert is_benign_exit(command, exit_code, output) is benign
+
+
+@pytest.mark.parametrize(
     ("command", "output", "benign"),
     [
         # ivanma9/ship 019ce327 lines 127 and 126 (set 12, Codex 0.114): while a Playwright

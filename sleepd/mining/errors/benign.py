@@ -14,10 +14,12 @@ from sleepd.mining.errors.shell import (
     PATH_PROBES,
     command_family,
     deciding_command,
+    fallback_echoes,
     is_operator,
     last_command,
     shell_complained,
     shell_words,
+    without_git_options,
 )
 from sleepd.mining.signatures import (
     ANSI,
@@ -84,15 +86,19 @@ _GIT_HINT = re.compile(
 def answers_no_remote(command: str, text: str) -> bool:
     """The command asked git about a remote, and the only failure it reports is that there
     is none (`git ls-remote --heads origin | grep …` in a repository with no remote: no
-    branches there, which is the answer)."""
-    if not _ASKS_A_REMOTE.search(command):
+    branches there, which is the answer; `git -C repo remote get-url alt 2>&1 || echo
+    NOT_FOUND`, whose own fallback prints the "NOT_FOUND")."""
+    if not _ASKS_A_REMOTE.search(without_git_options(command)):
         return False
     # every line that tells of trouble says so (a network failure, "ssh: Could not resolve
     # hostname", is a failure of its own; a shell's "Now using node v22" tells of none)
+    fallback = fallback_echoes(command)
     said = [
         ln.strip()
         for ln in ANSI.sub("", text).splitlines()
-        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln)) and not _GIT_HINT.match(ln.strip())
+        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln))
+        and not _GIT_HINT.match(ln.strip())
+        and ln.strip() not in fallback
     ]
     return bool(said) and all(_NO_REMOTE.match(ln) for ln in said)
 
@@ -135,7 +141,9 @@ def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:
         # output then opens with the diff's own "diff a.go.orig a.go" line
         head = _output_head(text)
         return bool(head) and head[0].startswith("diff ")
-    if family not in BENIGN_EXIT_1 and not (family == "git" and _GIT_BENIGN.search(final)):
+    if family not in BENIGN_EXIT_1 and not (
+        family == "git" and _GIT_BENIGN.search(without_git_options(final))
+    ):
         return False
     if family in ("diff", "cmp", "colordiff", "comm") or family == "git":
         return True  # their output is the difference itself, error words included
@@ -238,6 +246,15 @@ _SYSTEMCTL_QUESTION = re.compile(r"\bsystemctl\b.*\s(status|is-active|is-enabled
 _GH_CHECKS_QUESTION = re.compile(r"\bgh\s+pr\s+checks\b")
 
 
+#: ssh-add's answer when no agent runs: no socket named ("Could not open a connection to
+#: your authentication agent.") or one that is gone ("Error connecting to agent: No such
+#: file or directory").
+_NO_AGENT = re.compile(
+    r"^(Could not open a connection to your authentication agent\.|"
+    r"Error connecting to agent: (No such file or directory|Connection refused))$"
+)
+
+
 def _answers_with_its_status(family: str, final: str, exit_code: int, text: str) -> bool:
     """A question whose exit status is the answer beyond exit 1: a path looked up (`ls
     .specify/templates/commands`, `ls Dockerfile* 2>/dev/null`: exit 1 or 2, "none there",
@@ -257,6 +274,11 @@ def _answers_with_its_status(family: str, final: str, exit_code: int, text: str)
         return _found_past_unreadable_paths(family, text)
     if family == "gh" and exit_code == 8:
         return bool(_GH_CHECKS_QUESTION.search(final))
+    if family == "ssh-add -l" and exit_code == 2:
+        # its documented "unable to contact the authentication agent": no agent runs, which
+        # is what a look at the loaded keys asked
+        head = _output_head(text)
+        return bool(head) and all(_NO_AGENT.match(ln.strip()) for ln in head)
     return family == "systemctl" and exit_code in (1, 3) and bool(_SYSTEMCTL_QUESTION.search(final))
 
 

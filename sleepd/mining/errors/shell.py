@@ -121,6 +121,44 @@ def shell_words(command: str) -> list[str]:
     return words if words is not None else command.split()
 
 
+#: A quoted or plain shell word, as an option's value is written.
+_VALUE = r"(?:\"[^\"]*\"|'[^']*'|\S+)"
+#: git's own options before its subcommand (`git -C "C:\\src\\repo"`, `git -c
+#: core.pager=cat`, `git --no-pager`): where or how git runs, not what it is asked.
+_GIT_OPTIONS = re.compile(
+    rf"(?<![\w./-])git((?:\s+(?:-[Cc]\s+{_VALUE}"
+    rf"|--(?:git-dir|work-tree|namespace|config-env)(?:={_VALUE}|\s+{_VALUE})"
+    r"|--no-pager|--paginate|-[Pp]|--bare|--no-replace-objects|--literal-pathspecs"
+    r"|--no-optional-locks))+)(?=\s)"
+)
+
+
+def without_git_options(command: str) -> str:
+    """The command with git's own options taken out (`git -C "C:\\src\\repo" remote get-url
+    alt` → `git remote get-url alt`), so that what git was asked reads the same however
+    the agent pointed git at the repository."""
+    return _GIT_OPTIONS.sub("git", command)
+
+
+def fallback_echoes(command: str) -> frozenset[str]:
+    """What the command's own fallbacks print (`… 2>&1 || echo "NOT_FOUND"` → `NOT_FOUND`):
+    the answer the agent wrote down beforehand, never words of the program it ran."""
+    words = shell_words(command)
+    found: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        if word != "||" or words[index + 1] != "echo":
+            continue
+        said: list[str] = []
+        for arg in words[index + 2 :]:
+            if is_operator(arg):
+                break
+            if said or not re.fullmatch(r"-[neE]+", arg):  # echo's own options
+                said.append(arg)
+        if said:
+            found.add(" ".join(said))
+    return frozenset(found)
+
+
 #: Programs a pipe hands a command's output to, to cut it down, search it or show it: they
 #: change what is shown, never what ran (`pytest -q 2>&1 | tail -20`).
 OUTPUT_FILTERS = frozenset(
