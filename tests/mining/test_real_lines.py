@@ -670,6 +670,62 @@ def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
     assert not is_failed_result(_result(1, 0, "src/app.py:12: raise ValueError('fatal: x')"))
 
 
+#: isaacmorgado/claude-sovereign (sessions of an owner of set 22, in its repository, not
+#: copied here): a test script's own summary, shown through `| tail -20`, that nothing failed.
+PASSING_SUMMARY = (
+    "  \u2713 Plugin handles license lookup\n\n"
+    + "=" * 50
+    + "\n=== FINAL E2E TEST RESULTS ===\n"
+    + "=" * 50
+    + "\n\u2713 Passed: 50\n\u2717 Failed: 0\n\u25cb Skipped: 0\n\u2500 Total: 50\n"
+    + "=" * 50
+    + "\n\n\u2705 ALL TESTS PASSED - Ready for production"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "failed"),
+    [
+        # the cross-marked zero count, plain or coloured, is the summary's "none failed"
+        ("node tests/final-e2e.test.js 2>&1 | tail -20", PASSING_SUMMARY, False),
+        (
+            "npx tsx scripts/test-female-analysis.ts 2>&1 | tail -50",
+            "  \x1b[32m\u2713\x1b[0m Passed: 87\n  \x1b[31m\u2717\x1b[0m Failed: 0\n"
+            "  \x1b[33m\u26a0\x1b[0m Warnings: 13\n\n  Total: 87 tests\n  Success Rate: 100.0%",
+            False,
+        ),
+        # a summary's "Total Failed: 0" and a status listing's "Jobs failed: 0" are counts,
+        # not a tool saying it failed
+        (
+            "node tests/phase1-complete.test.js 2>&1 | tail -30",
+            "PHASE 1 COMPLETE TEST SUMMARY\nTotal Passed: 188\nTotal Failed: 0\nTotal Tests:  188",
+            False,
+        ),
+        (
+            "python3 check_endpoints.py",
+            "architect (1ememx9x9kg61c):\n  Ready: 0\n  Unhealthy: 1\n  Jobs in queue: 3\n"
+            "  Jobs failed: 0",
+            False,
+        ),
+        # one failure counted, a test's own cross, a tool's "… failed:" with its reason: failed
+        (
+            "npx tsx scripts/test-female-analysis.ts 2>&1 | tail -40",
+            "  \x1b[32m\u2713\x1b[0m Passed: 16\n  \x1b[31m\u2717\x1b[0m Failed: 1\n\n"
+            "  Total: 17 tests\n  Success Rate: 94.1%",
+            True,
+        ),
+        ("npm test 2>&1 | tail -5", "  \u2717 renders the login form\n\n1 passing", True),
+        ("python3 poll.py", "write_stdin failed: Unknown process id 3", True),
+        ("make 2>&1 | tail -3", "Build failed: 2 errors", True),
+    ],
+)
+def test_a_summary_that_counts_no_failure_is_no_failure(
+    command: str, output: str, failed: bool
+) -> None:
+    call = _call(1, "Bash", json.dumps({"command": command}))
+    assert is_failed_result(_result(2, 1, output, exit_code=0), call) is failed
+
+
 def test_a_program_refusing_its_arguments_is_an_error_whatever_the_exit_code() -> None:
     # entireio 60_61721bc409 line 19 (macOS grep, behind `| while read …`), teslamint
     # BP_01M0DCC9VQ4C line 274 (a typer program's usage error) and Y4_01M0EPDW7YQ6 line 116

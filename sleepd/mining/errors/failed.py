@@ -50,11 +50,13 @@ STOPPED_BY_PERSON = re.compile(
 #: A patch that did not apply: Codex's `apply_patch` tool ("apply_patch verification failed:
 #: …"), and the same program run through the shell, which Codex 0.3x answered in plain text
 #: with no exit code ("error: Failed to find expected lines in README.md:", "error: invalid
-#: hunk at line 4, '' is not a valid hunk header.").
+#: hunk at line 4, '' is not a valid hunk header."); a tool's own "write_stdin failed: …".
+#: A count after the colon is a summary's line, not a failure ("Jobs failed: 0", "Total
+#: Failed: 0" among a status listing or a passing test run's totals).
 _PATCH_FAILED = re.compile(
-    r"^[^\w\n]*(\w+ failed: |apply_patch verification failed|(error: )?Failed to find expected "
-    r"lines|patch rejected|Invalid patch|error: patch failed|Failed to apply patch|"
-    r"error: invalid hunk at line \d+)",
+    r"^[^\w\n]*(\w+ failed: (?!\s*\d+\s*$)|apply_patch verification failed|"
+    r"(error: )?Failed to find expected lines|patch rejected|Invalid patch|"
+    r"error: patch failed|Failed to apply patch|error: invalid hunk at line \d+)",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -138,7 +140,9 @@ _FAILURE_LINE = re.compile(
     r"|^Found [1-9]\d* errors?\b"
     r"|\bexited with (exit )?code [1-9]"
     r"|^make(\[\d+\])?: \*\*\* "
-    r"|^[^\S\n]*[×✖✗✘] \S"
+    # a cross-marked line, unless it is a summary's zero count ("✗ Failed: 0" above "✅ ALL
+    # TESTS PASSED")
+    r"|^[^\S\n]*[×✖✗✘] (?![^\n:]{1,30}:\s*0\s*$|0 \w+\s*$)\S"
     r"|^failed to [a-z]+\b"
     # a tool's refusal in its own sentence, at the start of the line ("Could not create a
     # project called "Todos" because of npm naming restrictions:", "Cannot find module
