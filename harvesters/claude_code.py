@@ -121,6 +121,29 @@ def _written_by_the_program(rec: dict[str, Any]) -> bool:
     return (isinstance(kind, str) and kind != "human") or rec.get("promptSource") == "system"
 
 
+#: The origin given to a session whose first prompt is a conversation another program
+#: serialized for it (`sleepd.mining.automation` counts it among a program's origins).
+SERIALIZED_HISTORY = "serialized-history"
+_MESSAGE_LIST = re.compile(r'\A\s*\[\s*\{\s*"role"\s*:')
+
+
+def is_serialized_history(text: str) -> bool:
+    """The prompt is a whole conversation as JSON, `[{"role": "user", "content": …}, {"role":
+    "assistant", …}, …]`: what a program hands Claude Code when it drives it with a history
+    of its own (Goose does so through `claude -p`), never what a person types."""
+    if not _MESSAGE_LIST.match(text):
+        return False
+    try:
+        messages = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return (
+        isinstance(messages, list)
+        and bool(messages)
+        and all(isinstance(m, dict) and {"role", "content"} <= m.keys() for m in messages)
+    )
+
+
 #: How Claude Code's marker of a person's interrupt begins (a user record of its own).
 INTERRUPT_PREFIXES = ("[Request interrupted by user", "[Request cancelled by user")
 #: How the summary Claude Code writes into a session it continues begins.
@@ -466,6 +489,13 @@ class _ClaudeFile:
                 self._emit(sid, event)
                 if event.kind == "user_prompt" and prompt is None:
                     prompt = event
+                    opens = "parentUuid" in rec and rec["parentUuid"] is None
+                    if sid is not None and opens and is_serialized_history(text):
+                        # older versions write no entrypoint: the conversation's opening
+                        # prompt says a program started it (a JSON pasted later does not)
+                        self._info(sid).setdefault("meta", {}).setdefault(
+                            "origin", SERIALIZED_HISTORY
+                        )
             else:  # an attached text document is context, as is a block of a kind unknown
                 kept = attachment_placeholder(block) if btype == "document" else compact_json(block)
                 raw_type = f"block:{btype}"

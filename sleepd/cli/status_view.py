@@ -143,8 +143,9 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                             (
                                 "started by a program",
                                 f"{_fmt(mining.get('sessions_started_by_programs'))} sessions "
-                                "(claude -p, the SDK, codex exec or MCP): mined for their "
-                                "failures, not for tasks",
+                                "(claude -p, the SDK, codex exec, MCP, or another agent "
+                                "handing over its conversation): mined for their failures, "
+                                "not for tasks",
                             )
                         ]
                         if mining.get("sessions_started_by_programs")

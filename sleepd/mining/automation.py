@@ -9,6 +9,10 @@ identical "recurring" tasks per tool. The transcript says how a session was star
 Claude Code's `entrypoint` (`cli`, `claude-desktop`, `claude-vscode` for a person;
 `sdk-cli`, `sdk-ts`, `sdk-py` for a program) and Codex's `source` (`cli`, `vscode` for a
 person; `exec` and `mcp` for a program), both stored as the session's `meta.origin`.
+Claude Code before 2.1 wrote no entrypoint; a session whose first prompt is a whole
+conversation serialized as JSON (`[{"role": "user", "content": …}, …]`, what Goose hands
+`claude -p`) was started by a program too, and the harvester stores its origin as
+`serialized-history`.
 With `mining.mine_automated_sessions` off (the default) such sessions are not clustered
 and give no tasks.
 """
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
     from sqlalchemy import ColumnElement
 
 #: Imported by `sleepd status`, which loads no SQLAlchemy: the query below imports it.
-AUTOMATED_ORIGINS = ("sdk-cli", "sdk-ts", "sdk-py", "exec", "mcp")
+AUTOMATED_ORIGINS = ("sdk-cli", "sdk-ts", "sdk-py", "exec", "mcp", "serialized-history")
 
 
 def started_by_a_person() -> ColumnElement[bool]:

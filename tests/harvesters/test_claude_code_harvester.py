@@ -654,6 +654,43 @@ def test_how_a_session_was_started_is_kept_as_its_origin(
     assert session.meta["origin"] == entrypoint
 
 
+#: The opening prompt of a real session Goose drove through Claude Code 2.0.76 (no
+#: entrypoint written; isaacmorgado/claude-sovereign, not in the repository): Goose's own
+#: conversation, serialized as JSON, handed over as one prompt.
+GOOSE_HISTORY = (
+    '[{"role":"user","content":[{"type":"text","text":"What do you have access to? can you '
+    'access the CLI within Goose?"}]},{"role":"assistant","content":[{"type":"text","text":'
+    '"I have access to a wide range of capabilities!"}]},{"role":"user","content":[{"type":'
+    '"text","text":"ok, list the files here"}]}]'
+)
+
+
+@pytest.mark.parametrize(
+    ("records", "origin"),
+    [
+        # the opening prompt is a program's serialized conversation: a program started it
+        ([("u1", GOOSE_HISTORY, {"parentUuid": None})], "serialized-history"),
+        # the session's own entrypoint, where written, says more than the prompt
+        ([("u1", GOOSE_HISTORY, {"parentUuid": None, "entrypoint": "cli"})], "cli"),
+        # a person's session: a JSON pasted later, or JSON that is no conversation
+        (
+            [("u1", "why does the API reject this?", {"parentUuid": None}),
+             ("u2", GOOSE_HISTORY, {"parentUuid": "a1"})],
+            None,
+        ),
+        ([("u1", '[{"role": "admin"}, {"name": "x"}]', {"parentUuid": None})], None),
+        ([("u1", '[{"role": "user", "content": "hi"', {"parentUuid": None})], None),
+    ],
+)  # fmt: skip
+def test_a_session_opened_by_a_serialized_conversation_was_started_by_a_program(
+    tmp_path: Path, make_jsonl: MakeJsonl, records: list[tuple[str, str, dict]], origin: str | None
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", uuid, text, **extra) for uuid, text, extra in records])
+    (session,) = [s for b in read(path) for s in b.sessions]
+    assert session.meta.get("origin") == origin
+
+
 def test_an_entrypoint_that_is_no_string_is_not_kept(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
     path = session_file(tmp_path)
     make_jsonl(path, [rec("user", "u1", "hi", entrypoint={"sdk": True})])

@@ -30,7 +30,7 @@ def store_runs(engine: Engine, origin: str | None) -> None:
 
 
 @pytest.mark.both_dbs
-@pytest.mark.parametrize("origin", ["sdk-cli", "sdk-ts", "exec", "mcp"])
+@pytest.mark.parametrize("origin", ["sdk-cli", "sdk-ts", "exec", "mcp", "serialized-history"])
 def test_a_programs_sessions_give_no_tasks(engine: Engine, cfg: Config, origin: str) -> None:
     store_runs(engine, origin)
     report = mine(engine, cfg, now=LATER)
