@@ -20,6 +20,7 @@ from sleepd.mining.episodes import (
     is_service_error,
 )
 from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
+from sleepd.mining.errors.shell import without_git_options
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.replacement import replaces
 from sleepd.mining.tasks import command_of
@@ -286,7 +287,8 @@ def detect_signals(
             out.append(
                 SignalDraft("interrupt", polarity, 0.6, [event.id], event.text[:80], event.seq)
             )
-        elif event.kind == "tool_call" and is_undo_command(event.text):
+        elif event.kind == "tool_call" and is_undo_command(without_git_options(event.text)):
+            # (`git -C "C:\\src\\app" reset --hard` undoes as `git reset --hard` does)
             out.append(SignalDraft("undo", -1, 0.6, [event.id], "undo command", event.seq))
     corrections = [f for f in episode.feedback if f.kind is TurnKind.CORRECTION]
     for item in corrections:

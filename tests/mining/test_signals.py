@@ -163,6 +163,20 @@ def test_interrupt_retry_and_undo() -> None:
     assert "user_correction" in found
 
 
+@pytest.mark.parametrize(
+    ("command", "undo"),
+    [
+        ('git -C "C:\\src\\app" reset --hard HEAD~1', True),
+        ("git -c core.hooksPath=/dev/null --no-pager revert HEAD", True),
+        ("git -C app checkout -b feature", False),
+        ("git -C reset status", False),  # a folder named "reset" is no undo
+    ],
+)
+def test_an_undo_reads_the_same_after_gits_own_options(command: str, undo: bool) -> None:
+    b = SessionBuilder().prompt("Tidy the release branch").bash(command, "ok").say("Done.")
+    assert ("undo" in kinds(signals_of(b))) is undo
+
+
 def test_no_signals_is_unknown() -> None:
     b = SessionBuilder().prompt("Explain this function").say("It parses dates.")
     outcome = derive_outcome(signals_of(b))
