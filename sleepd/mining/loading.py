@@ -23,6 +23,16 @@ from sleepd.store.models import Episode, Event, Session
 LOAD_ROWS = 1000
 HEAD_CHARS = 6000
 TAIL_CHARS = 6000
+#: Where mining's view of a long text leaves its middle out (a cut note to `signatures`).
+CUT_MARK = "\n…\n"
+
+
+def _tail_after_cut(tail: str) -> str:
+    """The cut mark and a long text's tail from its first whole line: the tail starts where
+    a count of characters fell, mid-line, and a line's end (half a search match, a base64
+    run) would read as a line of its own."""
+    newline = tail.find("\n")
+    return CUT_MARK + (tail[newline + 1 :] if newline >= 0 else tail)
 
 
 @dataclass(slots=True)
@@ -134,7 +144,8 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
     for row in rows:
         text = row[5] or ""
         if row[6]:
-            text = text + ("\n…\n" if (row[7] or 0) > HEAD_CHARS + TAIL_CHARS else "") + row[6]
+            cut = (row[7] or 0) > HEAD_CHARS + TAIL_CHARS
+            text += _tail_after_cut(row[6]) if cut else row[6]
         out[row[0]].append(
             EventView(
                 id=row[1],

@@ -37,9 +37,7 @@ from sleepd.mining.signatures import (
     PATCH_TOOL,
     example_of,
     is_shell_tool,
-    is_silent,
     signature_of,
-    without_matches,
 )
 from sleepd.mining.turns.text import ATTACHMENT
 from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
@@ -260,10 +258,8 @@ def _record_patterns(
         ran = program_of(errors.verdicts[event.id].command)
         if ran == PATCH_TOOL and is_shell_tool(tool):
             tool = PATCH_TOOL  # Codex before its own tool ran patches through the shell
-        text = without_matches(noise.strip(event.text), ran)
-        # what ran signs only an output with nothing else to sign it (a shell lexing each)
-        program = ran if is_silent(text) else ""
-        sig = signature_of(text, tool, event.exit_code, program=program)
+        text = noise.strip(event.text)
+        sig = signature_of(text, tool, event.exit_code, program=ran)
         if not sig.text and not sig.error_class:
             continue
         pattern = patterns.get(db, sig.digest)
@@ -275,7 +271,7 @@ def _record_patterns(
                 tool_name=tool,
                 # read from a tool's output: as long as the output made it
                 error_class=sig.error_class and sig.error_class[:ERROR_CLASS_CHARS],
-                example=example_of(text, event.exit_code),
+                example=example_of(text, event.exit_code, program=ran),
                 count=0,
                 first_seen=ts,
                 last_seen=ts,

@@ -648,9 +648,10 @@ _NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)(?:\s+|$)", re.I)
 
 #: Where an output was cut: Codex's note in front of it, Claude Code's where it cut the
 #: middle out (`... [133174 characters truncated] ...`), the harvester's under a text it
-#: stored only the head of.
+#: stored only the head of, and mining's own where it reads a long text's head and tail
+#: (`loading.CUT_MARK`, a line of its own).
 _CUT_NOTE = re.compile(
-    r"Total output lines: \d+|(?:\.\.\.\s*)?\[\d+ characters truncated\](?:\s*\.\.\.)?|"
+    r"Total output lines: \d+|(?:\.\.\.\s*)?\[\d+ characters truncated\](?:\s*\.\.\.)?|…|"
     + re.escape(CLIPPED_NOTE).replace(r"\{\}", r"\d+")
 )
 
@@ -820,32 +821,51 @@ EXAMPLE_BEFORE, EXAMPLE_AFTER, EXAMPLE_CHARS = 1, 4, 1000
 
 #: Programs that search files: what they print, line by line, are the matches.
 SEARCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
-#: A search's match, numbered as `grep -n` and `rg -n` print it (`docs/api.md:81:### FND-005:
-#: Health, Logging, Error Model`; a context line has `-` for its second `:`).
-_MATCH_LINE = re.compile(r"^[^\s:]+[:-]\d+[:-]")
+#: A search's match over several files: numbered, as `grep -n` and `rg -n` print it
+#: (`docs/api.md:81:### FND-005: Health, Logging, Error Model`; a context line has `-` for
+#: its second `:`), or not, as `grep -r` and `rg` print it when their output is no terminal
+#: (`deploy/verify.sh:if [ $FAILED -eq 0 ]; then`): a file's name, with its extension, before
+#: the first colon. The program's own lines name it first (`rg: specs/: No such file …`).
+_MATCH_LINE = re.compile(r"^[^\s:]+[:-]\d+[:-]|^[^:\n]*?\.[A-Za-z0-9]{1,8}:")
+#: A line the shell wrote about the command line it was handed ("zsh:1: parse error near
+#: `)'", "(eval):1: no matches found: CHANGELOG*", "/bin/bash: line 1: rg: command not
+#: found"): shaped like a numbered match, and the failure itself.
+_SHELLS_OWN = re.compile(r"^\s*(?:(?:/[\w/]+/)?(?:ba|z|da|k|fi)?sh|\(eval\))(?::[\w-]+)?:")
 
 
 def without_matches(text: str, program: str) -> str:
     """A search's output without its matches: when a search fails (a missing path, a bad
     pattern), the code or prose it found may hold any word ("Error Model",
-    `err.message = translatedErrorMessage;`) and never says what went wrong."""
+    `err.message = translatedErrorMessage;`) and never says what went wrong. What is left
+    may be nothing but the tool's wrapper, when the program's own words were cut out of a
+    long output: the failure is then signed as a search that printed only matches."""
     if program not in SEARCH_PROGRAMS:
         return text
-    kept = [line for line in text.splitlines() if not _MATCH_LINE.match(line)]
-    return "\n".join(kept) if any(line.strip() for line in kept) else text
+    return "\n".join(
+        line for line in text.splitlines() if not _MATCH_LINE.match(line) or _SHELLS_OWN.match(line)
+    )
 
 
-def example_of(text: str, exit_code: int | None = None) -> str:
+def example_of(text: str, exit_code: int | None = None, *, program: str = "") -> str:
     """The lines around the one that signs the failure, as they were printed.
 
     An output's head is often a screen of progress or code before the error (a linter's
     listing, a test runner's passing tests), so the example a person reads in `sleepd
-    patterns` starts just before the line the signature came from.
+    patterns` starts just before the line the signature came from. A search's matches
+    are passed over as `signature_of` passes them over (`program` as there); when they
+    are all it printed, the example is the output's head. A command stopped at a time
+    limit with no note of it shows its last lines: what it was doing when it was stopped.
     """
-    printed = _printed_lines(text)
-    _, key = _analysed(printed, exit_code)
+    searched = without_matches(text, program)
+    if is_silent(searched) and not is_silent(text):
+        return text.strip()[:EXAMPLE_CHARS]
+    printed = _printed_lines(searched)
     # a wrapper's lines (`Exit code 1`, Codex's `Original token count: 0`) say nothing
     lines = [ln for ln in printed if not _said_nothing(ln.strip())] or printed
+    if _stopped_unannounced(text, exit_code):
+        tail = lines[-(EXAMPLE_BEFORE + EXAMPLE_AFTER + 1) :]
+        return "\n".join(ln.rstrip() for ln in tail)[-EXAMPLE_CHARS:]
+    _, key = _analysed(printed, exit_code)
     at = next((n for n, ln in enumerate(lines) if ln.strip() == key), None) if key else None
     if at is None:
         return text.strip()[:EXAMPLE_CHARS]
@@ -950,22 +970,55 @@ def is_cut_note(line: str) -> bool:
 
 
 def is_silent(printed: list[str] | str) -> bool:
-    """No line but its wrapper's (an output, or its printed lines)."""
+    """No line but its wrapper's (an output, or its printed lines), and the note of where
+    the wrapper cut it (what is left of a search's output cut to its matches)."""
     lines = _printed_lines(printed) if isinstance(printed, str) else printed
     if [line.strip() for line in lines] == [_BARE_ERROR]:
         return True
-    return all(_WRAPPER_LINE.fullmatch(line.strip()) for line in lines)
+    return all(_WRAPPER_LINE.fullmatch(ln.strip()) or is_cut_note(ln) for ln in lines)
 
 
 def signature_of(
     text: str, tool_name: str | None, exit_code: int | None = None, *, program: str = ""
 ) -> Signature:
-    """`program`: what the failed command ran (`errors.program_of`); an output with no
-    line but its wrapper's (`Exit code 1`, Codex's `Chunk ID: …` header) is signed by
-    it, so silent failures of different programs stay apart."""
-    printed = _printed_lines(text)
+    """`program`: what the failed command ran (`errors.program_of`). A search's matches
+    never sign its failure (`without_matches`); an output with no line but its wrapper's
+    (`Exit code 1`, Codex's `Chunk ID: …` header) is signed by the program, so silent
+    failures of different programs stay apart. A command stopped at a time limit is signed
+    by the stop, whatever it printed before it (`_stopped_unannounced`)."""
+    if _stopped_unannounced(text, exit_code):
+        klass = error_class(TIME_LIMIT_SIGNATURE, exit_code)
+        return Signature(tool_name, klass, TIME_LIMIT_SIGNATURE)
+    searched = without_matches(text, program)
+    printed = _printed_lines(searched)
     if is_silent(printed):
-        silent = f"{program}: printed nothing" if program else "printed nothing"
-        return Signature(tool_name, error_class("", exit_code), silent)
+        matched = searched != text and not is_silent(text)
+        said = "printed only matches" if matched else "printed nothing"
+        return Signature(
+            tool_name, error_class("", exit_code), f"{program}: {said}" if program else said
+        )
     klass, line = _analysed(printed, exit_code)
     return Signature(tool_name=tool_name, error_class=klass, text=first_sentence(normalize(line)))
+
+
+#: The exit status of a command stopped at its time limit: GNU `timeout`'s, and Codex's
+#: for a command it stopped at the call's `timeout_ms` (some versions write no note of it).
+TIME_LIMIT_EXIT = 124
+#: The signature of a command stopped at a time limit, as the tools' notes of it read once
+#: their numbers are `<n>` (`_TOOL_TIME_LIMIT`): one failure, however the stop was told.
+TIME_LIMIT_SIGNATURE = "command timed out after <n>"
+#: xargs's own exit 124, which says that a command it ran exited 255, not that time ran out.
+_XARGS_CHILD_255 = re.compile(r"^xargs: .*\bstatus 255\b", re.MULTILINE)
+
+
+def _stopped_unannounced(text: str, exit_code: int | None) -> bool:
+    """The command exited 124, stopped at a time limit, and no note of the tool's opens the
+    output to say so (when one does, the note signs it: `_read_whole`): `git push` left
+    waiting on a credential prompt until Codex stopped it, printing nothing; a test run
+    that passed and never exited, its last words "❌ Failed: 0". What it printed before the
+    stop is no failure of its own, as under a note."""
+    return (
+        exit_code == TIME_LIMIT_EXIT
+        and not _XARGS_CHILD_255.search(text)
+        and _stopped_at_time_limit(_printed_lines(text)) is None
+    )

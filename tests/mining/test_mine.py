@@ -346,6 +346,36 @@ def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cf
     assert (patched.count, patched.tool_name) == (2, "apply_patch")
 
 
+def test_a_long_searchs_matches_and_an_unannounced_stop_sign_no_pattern(
+    engine: Engine, cfg: Config
+) -> None:
+    """Real shapes (7567491/Feishu_ClaudeCode's Codex rollouts, not in the repository): an
+    `rg` over a folder exited 2 and printed thousands of matches without line numbers,
+    mining read its head and tail only, and the tail began mid-line (half a base64 run of
+    an image in a markdown file); `git push` and a test run were stopped at Codex's time
+    limit with exit 124 and no note. Neither a match, nor a piece of a line, nor a passing
+    test's "❌ Failed: 0" signs a failure."""
+    blob = "iVBORw0KGgoAAAANSUhEUgAAA" * 40
+    matches = "".join(
+        f"feicc/group-{n}/verify_deployment.sh:if [ $FAILED -eq 0 ]; then {blob}\n"
+        for n in range(40)
+    )
+    for day in (1, 2):
+        b = SessionBuilder(start=LATER - timedelta(days=day)).prompt("find the AI notes")
+        b.call("shell_command", json.dumps({"command": 'rg "AI" feicc'}), f"rg{day}")
+        searched = f"Exit code: 2\nWall time: 0.4 seconds\nOutput:\n{matches}"
+        b.result(f"rg{day}", searched, exit_code=2)
+        b.call("shell_command", json.dumps({"command": "git push"}), f"push{day}")
+        b.result(f"push{day}", "Exit code: 124\nWall time: 120 seconds\nOutput:\n", exit_code=124)
+        b.call("shell_command", json.dumps({"command": "npm run test:bot"}), f"npm{day}")
+        passed = "Exit code: 124\nWall time: 120 seconds\nOutput:\n✅ Passed: 35\n❌ Failed: 0\n"
+        b.result(f"npm{day}", passed + "🎉 All tests passed!", exit_code=124)
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    rows = {row.signature.split(" | ", 2)[2]: row.count for row in top_patterns(engine, now=LATER)}
+    assert rows == {"rg: printed only matches": 2, "command timed out after <n>": 4}
+
+
 @pytest.mark.both_dbs
 def test_an_error_class_longer_than_its_column_is_stored_cut(engine: Engine, cfg: Config) -> None:
     """A tool's output naming an error class longer than the column holds (PostgreSQL

@@ -739,15 +739,83 @@ def test_a_failed_searchs_matches_never_sign_it() -> None:
         "requirements/spec-kit-seed.md-82-context line with an error in it\n"
         "rg: specs/: No such file or directory (os error 2)"
     )
-    text = without_matches(output, "rg")
-    assert signature_of(text, "exec_command", 2).text == (
+    assert signature_of(output, "exec_command", 2, program="rg").text == (
         "rg: specs/: No such file or directory (os error <n>)"
     )
     # only a search's output is read so; a compiler's diagnostics are its failure
     assert without_matches(output, "gcc") == output
-    # all matches and nothing else: left as it was, so there is still something to sign
-    matches_only = "src/a.py:3:    except FooError:\nsrc/b.py:9:raise BarError()"
-    assert without_matches(matches_only, "grep") == matches_only
+
+
+def test_a_searchs_unnumbered_matches_never_sign_it() -> None:
+    # a real Codex rollout (7567491/Feishu_ClaudeCode, GPL-3.0, not in the repository):
+    # `rg "AI" feicc` exited 2 after 5,636 lines, Codex cut the middle out, and what was
+    # left were matches printed without line numbers, one of them a script's
+    # `if [ $FAILED -eq 0 ]; then`, which signed the failure
+    output = (
+        "Exit code: 2\nWall time: 0.4 seconds\nTotal output lines: 5636\nOutput:\n"
+        "feicc/group-oc/plan.md:### Phase 3: AI 决策（预计 2-3 天）\n"
+        'feicc/group-oc/PR/verify_deployment.sh:echo -e "失败: ${RED}$FAILED${NC}"\n'
+        "feicc/group-oc/PR/verify_deployment.sh:if [ $FAILED -eq 0 ]; then\n"
+        "feicc/group-oc/kimi/blog/用Claude Code编写案例-1.md:AI不会取代程序员"
+    )
+    sig = signature_of(output, "shell_command", 2, program="rg")
+    assert sig.text == "rg: printed only matches"
+    # the example is the output's head, not a window round a match
+    assert example_of(output, 2, program="rg").startswith("Exit code: 2\nWall time")
+    # the program's own words, when they are there, sign it among unnumbered matches
+    own = output + "\nrg: feicc/secret: Permission denied (os error 13)"
+    assert signature_of(own, "shell_command", 2, program="rg").text == (
+        "rg: <path>: Permission denied (os error <n>)"
+    )
+    # the shell's own complaint about the line is no match: it signs the failure
+    for said, signed in (
+        ("zsh:1: parse error near `)'", "sh: parse error near `)'"),
+        ("(eval):1: no matches found: CHANGELOG*", "sh: no matches found: CHANGELOG*"),
+    ):
+        shell = f"Exit code: 1\nWall time: 0.1 seconds\nOutput:\n{said}\n"
+        assert signature_of(shell, "shell_command", 1, program="rg").text == signed
+    # a search that printed nothing at all is still one that printed nothing
+    silent = "Exit code: 2\nWall time: 0.1 seconds\nOutput:\n"
+    assert signature_of(silent, "shell_command", 2, program="rg").text == "rg: printed nothing"
+    # a program that does not search is read as before: its `file.ext:` lines are its own
+    failed = "Exit code: 1\nOutput:\nsrc/app.py:3: DeprecationWarning: old\nfoo.c: error: bad"
+    assert without_matches(failed, "python") == failed
+
+
+def test_a_command_stopped_at_a_time_limit_is_signed_by_the_stop() -> None:
+    # a real Codex rollout (7567491/Feishu_ClaudeCode, not in the repository): a Codex
+    # version that wrote no note of the stop; `git push` waited on a credential prompt
+    # until its `timeout_ms` ran out, and a test run passed and never exited
+    noted = (
+        "Exit code: 124\nWall time: 13.6 seconds\nOutput:\n"
+        "command timed out after 13579 milliseconds\n"
+    )
+    silent = "Exit code: 124\nWall time: 120 seconds\nOutput:\n"
+    passed = (
+        "Exit code: 124\nWall time: 120 seconds\nOutput:\n\n> app@1.0.0 test:feishu\n"
+        "> node test/feishu/test-integration.js\n\n✅ Passed: 35\n❌ Failed: 0\n"
+        "📈 Success Rate: 100.0%\n🎉 All tests passed! Feishu bot is ready to use."
+    )
+    traced = (
+        "Exit code: 124\nWall time: 240 seconds\nOutput:\n"
+        "05:45:58.664249 git.c:455               trace: built-in: git push origin main\n"
+        "05:45:58.666640 run-command.c:668       trace: run_command: git remote-https origin"
+    )
+    want = signature_of(noted, "shell_command", 124, program="")
+    assert want.text == "command timed out after <n>"
+    for output, program in ((silent, "git"), (passed, "npm"), (traced, "git")):
+        assert signature_of(output, "shell_command", 124, program=program) == want
+    # the example shows what it was doing when it was stopped
+    assert example_of(passed, 124, program="npm").endswith("Feishu bot is ready to use.")
+    # GNU timeout's 124 under Claude Code's wrapper is the same stop
+    assert signature_of("Exit code 124", "Bash", 124, program="pytest").text == want.text
+    # xargs exits 124 when a command it ran exited 255: that is no time limit
+    xargs = "Exit code: 124\nOutput:\nxargs: ssh: exited with status 255; aborting\n"
+    assert signature_of(xargs, "shell_command", 124, program="xargs").text != want.text
+    # and another exit status with the same output is read from its lines
+    assert signature_of(silent.replace("124", "1"), "shell_command", 1, program="git").text == (
+        "git: printed nothing"
+    )
 
 
 def test_a_builds_numbered_progress_line_is_no_error_class() -> None:
