@@ -2626,6 +2626,16 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
         # "hasn't it changed?"
         "変わってない？",
         "まだ反映されてないです",
+        # a real Codex history (7567491/Feishu_ClaudeCode, not in the repository), each
+        # after the agent said its fix was done: "I said 'send readme.md' in the chat, and
+        # there was no response", "sent it again, still no reaction whatsoever, do an
+        # RCA …", "still only read permission, no edit permission", "why did the md-sending
+        # code produce duplicates again", "the conversation reported an error: <pasted>"
+        '刚才我在"AI之初"对话里发言"发送readme.md，结果没有响应',
+        "刚才又发送了，还是没有任何反应，查看所有必要信息，进行rca",
+        "还是只有阅读权限没有编辑权限",
+        "查看飞书对话的日志，刚才发送md文件的代码为什么又发生了重复",
+        "对话报错：根据git状态，我看到有一个README文件被修改了。",
     ],
 )
 def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: str) -> None:
@@ -2642,6 +2652,9 @@ def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: st
         "오류 처리 추가해줘",  # add error handling
         "실패했던 테스트 고쳐줘",  # fix the tests that failed
         "좋아요, 이제 README 업데이트해줘",  # good, now update the README
+        "还是不要改配置了，先看日志",  # better not change the config; look at the logs first
+        "按钮点击后没有任何反应的话，显示一个提示",  # if a click has no effect, show a hint
+        "没有响应时自动重试三次",  # retry three times when there is no response
     ],
 )
 def test_error_words_in_a_cjk_request_are_no_failure_report(text: str) -> None:

@@ -106,11 +106,15 @@ _PASTED_ERROR = re.compile(
 
 #: The same reports in Chinese, Japanese and Korean, as verb phrases: a bare noun
 #: ("错误", "エラー", "오류") names error handling to build as often as an error seen,
-#: so only a phrase that says something failed, does not run or still does not counts.
+#: so only a phrase that says something failed, does not run or still does not counts;
+#: a condition set for the work to meet ("没有响应时自动重试", retry when there is no
+#: response; "…没有任何反应的话", if … has no effect) reports nothing.
 _FAILURE_REPORT_CJK = re.compile(
-    r"(失败|报错|出错)(了|啦|[!！。]|\s*$)|运行不了|用不了|跑不(了|起来|通)|打不开|启动不了|"
-    r"装不上|连不上|不能(用|运行|打开|启动)|没有?(反应|效果|生效|变化|改变)|不生效|不起作用|"
-    r"还是(不行|不对|报错|失败|一样)|又(报错|出错|失败)|崩溃了|卡(住|死)了|太慢了?|慢得(要命|不行)"
+    r"(失败|报错|出错)(了|啦|[!！。:：]|\s*$)|运行不了|用不了|跑不(了|起来|通)|打不开|启动不了|"
+    r"装不上|连不上|不能(用|运行|打开|启动)|没有?(任何)?(反应|响应|回应|效果|生效|变化|改变)"
+    r"(?!的话|时|的时候)|"
+    r"不生效|不起作用|还是(不行|不对|报错|失败|一样|没有?|只有)|又(报错|出错|失败)|"
+    r"又(发生|出现)了|崩溃了|卡(住|死)了|太慢了?|慢得(要命|不行)"
     r"|遅すぎ(る|ます)|重すぎ(る|ます)|너무 느려|느려요"
     # what the person said, said again ("…の中に作れって言ってる", "我说过…", "…라고 했잖아"), as
     # "I told you …"
