@@ -28,6 +28,7 @@ from sleepd.mining.turns import (
     agent_claims_done,
     classify_turn,
     has_words,
+    orients_only,
     questions_put,
 )
 
@@ -403,6 +404,7 @@ def segment(
             previous_text=previous_text,
             answered_by_the_cli=command is not None and answered_by_the_cli(events, index),
             put_question=put_question,
+            orienting=_only_orients(current),
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -494,6 +496,14 @@ _REFUSAL = re.compile(
     r"user doesn'?t want to (proceed|take)|tool use was rejected|" + CODEX_REFUSAL,
     re.IGNORECASE,
 )
+
+
+def _only_orients(current: EpisodeDraft | None) -> bool:
+    """The running episode's request and every refinement of it only had the agent look
+    at the project."""
+    if current is None or not current.has_intent:
+        return False
+    return all(orients_only(text) for text in (current.intent_text, *current.refinements))
 
 
 def _context(current: EpisodeDraft | None, agent_text: str) -> str:

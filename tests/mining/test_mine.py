@@ -317,6 +317,28 @@ def test_a_request_to_resume_earlier_work_recurs_but_is_no_task(
         assert not list(db.scalars(select(Task)))
 
 
+def test_a_look_at_the_project_is_no_task_and_the_work_after_it_is(
+    engine: Engine, cfg: Config
+) -> None:
+    """A real Codex history (7567491/Feishu_ClaudeCode, not in the repository) opens its
+    sessions with "阅读readme" (read the README); the agent sums it up, and the next turn is
+    the work ("写入AGENTS.md: …"). The look had recurred and become two replay tasks, the
+    work folded into them as refinements; now the look is no task and the work opens its
+    own episode."""
+    summary = "这个项目是一个飞书机器人后台，README 说明了安装、配置和部署步骤。"
+    work = '写入AGENTS.md:"中文对话，用最简单的方法完成任务 不要创建新文件，除非我告诉你这么做"'
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day)).prompt("阅读readme").say(summary)
+        b.prompt(work).bash("cat >> AGENTS.md", "").say("已写入 AGENTS.md。")
+        b.prompt("谢谢").save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        intents = sorted(e.intent_text for e in db.scalars(select(Episode)))
+        tasks = [t.intent for t in db.scalars(select(Task))]
+    assert intents == sorted([work, work, "阅读readme", "阅读readme"])
+    assert tasks and all(t.startswith("写入AGENTS.md") for t in tasks)
+
+
 def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cfg: Config) -> None:
     """Real lines (public Codex sessions): `command not found: pytest` under Claude Code's
     Bash and two Codex versions' shell tools is one failure seen three times, and a patch

@@ -38,6 +38,7 @@ from sleepd.mining.turns import (
     has_pasted_error,
     names_own_object,
     needs_context,
+    orients_only,
     picks_listed_item,
     points_back,
     takes_up_findings,
@@ -2640,6 +2641,63 @@ def test_a_tools_own_timeout_notice_and_a_warning_in_place_of_output_are_errors(
 )
 def test_failure_reports_in_chinese_japanese_and_korean_are_corrections(text: str) -> None:
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a real Codex history (7567491/Feishu_ClaudeCode, not in the repository): "read the
+        # readme", "look at the readme", "look at all the code", "read every script in the
+        # ./teacher folder", and the labelled set's "open M-Claude repo"
+        "阅读readme",
+        "查看readme",
+        "查看所有代码",
+        "阅读./teacher目录里的全部脚本",
+        "open M-Claude repo",
+        # our own, the same asks in other words
+        "Read CLAUDE.md",
+        "please read the whole codebase",
+        "familiarize yourself with the codebase",
+        "look at the docs folder",
+        "READMEを読んで",
+    ],
+)
+def test_a_look_at_the_project_is_no_task(text: str) -> None:
+    assert orients_only(text)
+    assert needs_context(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "read the README and tell me how to install it",
+        "review the code",  # a review is work
+        "查看所有日志，告诉我有哪些问题",  # look at the logs and tell me the problems
+        "查看日志",  # logs are looked at for a reason
+        "阅读readme，然后修复测试",  # read the readme, then fix the tests
+        "open a PR",
+        "open the settings page and add a dark mode toggle",
+        "read CLAUDE.md. Run bun test",
+        "look at the code, why does it crash?",
+        "分析项目运行健康度",  # analyse the project's health
+    ],
+)
+def test_a_look_with_something_asked_of_it_is_work(text: str) -> None:
+    assert not orients_only(text)
+
+
+def test_the_work_asked_after_a_look_at_the_project_is_a_new_task() -> None:
+    # the same history: the agent summed up the README, and the person asks for the work
+    summary = "这个项目是一个飞书机器人后台，README 说明了安装、配置和部署步骤。"
+    work = '写入AGENTS.md:"中文对话，用最简单的方法完成任务 不要创建新文件，除非我告诉你这么做"'
+    assert kind_of(work, summary, orienting=True) is TurnKind.NEW_TASK
+    assert kind_of("查看所有日志，告诉我有哪些问题", summary, orienting=True) is TurnKind.NEW_TASK
+    # another look, an acknowledgement, or a turn about what was read goes on with it
+    assert kind_of("查看readme", summary, orienting=True) is not TurnKind.NEW_TASK
+    assert kind_of("ok", summary, orienting=True) is not TurnKind.NEW_TASK
+    assert kind_of("what does it say about that?", summary, orienting=True) is not (
+        TurnKind.NEW_TASK
+    )
 
 
 @pytest.mark.parametrize(

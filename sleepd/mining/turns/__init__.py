@@ -66,7 +66,7 @@ from sleepd.mining.turns.references import (
     needs_context,
     points_back,
 )
-from sleepd.mining.turns.requests import yes_and_more
+from sleepd.mining.turns.requests import orients_only, yes_and_more
 from sleepd.mining.turns.text import (
     REGION_HEAD,
     REGION_TAIL,
@@ -114,6 +114,7 @@ __all__ = [
     "names_own_object",
     "needs_context",
     "opens_session",
+    "orients_only",
     "picks_listed_item",
     "points_back",
     "questions_put",

@@ -49,6 +49,7 @@ from sleepd.mining.turns.references import (
     GO_ON_WORDS,
     POINTING,
     asks_about_agent,
+    is_bare_answer,
     names_own_object,
     needs_context,
     points_back,
@@ -60,6 +61,7 @@ from sleepd.mining.turns.requests import (
     REQUEST,
     TURNS_TO_NEXT,
     asks_in_a_field,
+    orients_only,
     request_after_stance,
     requests_more,
     sets_next_work,
@@ -831,6 +833,20 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # a stance on the previous answer, then a request that stands on its own: the
         # stance closes that thread, the request opens the next one
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("a stance, then a request",), hard=True)
+    if (
+        turn.orienting
+        and turn.agent_worked
+        and turn.agent_ended
+        and not refers_back
+        and word_count(region) >= 3
+        and not orients_only(region)
+        and not is_bare_answer(region)
+    ):
+        # "阅读readme", the agent's summary, then "写入AGENTS.md: …": the first episode only
+        # had the agent look at the project, and this is the work it was for
+        return TurnDecision(
+            TurnKind.NEW_TASK, 0.6, ("work asked after a look at the project",), hard=True
+        )
     if turn.agent_worked and turn.agent_acted and DOCUMENTS_WORK.match(region):
         # "update AGENT_CONTEXT.md and other relevant documentation" after the agent
         # changed things: the task's own write-up, with no subject of its own

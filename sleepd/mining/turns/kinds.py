@@ -62,6 +62,9 @@ class TurnInput:
     #: the agent's last act was a call of its question tool (`agent_text` holds the
     #: questions): a turn typed then, with the dialog closed, is the person's reply to them
     put_question: bool = False
+    #: the running episode has so far only had the agent look at the project ("阅读readme",
+    #: "open M-Claude repo"; `requests.orients_only`): the work is still to be asked for
+    orienting: bool = False
 
 
 @dataclass(frozen=True, slots=True)

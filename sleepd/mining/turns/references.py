@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.turns.closing import is_closing_step
-from sleepd.mining.turns.requests import IMPERATIVE, REQUEST
+from sleepd.mining.turns.requests import IMPERATIVE, REQUEST, orients_only
 from sleepd.mining.turns.text import SENTENCE_STOP, WORD, request_region, without_transcript
 
 #: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
@@ -399,4 +399,5 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or (ASKS_WHAT_AGENT_DID.match(region) and len(WORD.findall(region)) <= 10)
         or (names_nothing(region) and not shown)
         or resumes_earlier_work(region)
+        or orients_only(region)
     )

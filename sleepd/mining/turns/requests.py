@@ -49,6 +49,36 @@ _CJK_REQUEST = re.compile(
 )
 
 
+#: A request only to look at the project before any work: read, open or explore its README,
+#: its code, a folder of it ("阅读readme", "查看所有代码", "open M-Claude repo", "read the
+#: README", "familiarize yourself with the codebase"), nothing asked of what is read: no
+#: question, no "and tell me …", no verdict to reach. A review or an analysis is work.
+_ORIENTS = re.compile(
+    r"^\W*(?:(?:please|pls|can you|could you|first|now|ok|okay|hi|hey)\W+)*"
+    r"(?:read|open|look at|look through|go through|explore|get to know|get familiar with|"
+    r"familiari[sz]e yourself with|load|skim)\s+"
+    r"(?:(?:the|this|our|my|your|all(?: of)?(?: the)?|whole|entire|current)\s+)*"
+    r"(?:[\w@./\\~-]+\s+){0,3}"
+    r"(?:readme(?:\.md)?|codebase|code ?base|code|repo|repository|project|claude\.md|agents\.md|"
+    r"docs?|documentation|folder|directory|dir|files?|scripts?|[\w@~-]*[./\\][\w./\\-]+)"
+    r"\W*$"
+    r"|^\W*(?:请|先|帮我)?(?:阅读|查看|看看|看一下|读一下|读读|浏览|打开|熟悉(?:一下)?)\s*"
+    r"(?:一下)?(?:当前|这个|整个|所有|全部|项目)?(?:的)?"
+    r"(?:[\w@./\\~-]*(?:目录|文件夹)?(?:里|下)?的?(?:全部|所有)?)?"
+    r"(?:readme(?:\.md)?|代码|项目|仓库|目录|文档|docs?|脚本|文件|[\w@~-]*[./\\][\w./\\-]+)"
+    r"(?:目录|文件夹)?\W*$"
+    r"|^\W*(?:readme|README\.md|コード|リポジトリ|プロジェクト|ドキュメント)を?(?:読んで|見て)"
+    r"(?:ください|下さい)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def orients_only(text: str) -> bool:
+    """The request only has the agent look at the project (`_ORIENTS`): what it asks for
+    comes next, so it is no task to replay, and the request after it opens the work."""
+    return bool(_ORIENTS.match(text.strip())) and word_count(text) <= 10
+
+
 #: Asks for something in a question ("should we bump it to 3.0.3?", "can you add …").
 REQUEST = re.compile(
     r"^\W*(should|shall|can|could|would|will) (we|you|i)\b|^\W*let'?s\b|^\W*please\b",
