@@ -461,6 +461,7 @@ _PATCH_WORDING = re.compile(
     r"^\s*(?:apply_patch verification failed: |error: )(?=failed to find expected lines\b)",
     re.IGNORECASE,
 )
+
 #: Node's errno message ends with the system call and, in newer versions, the path it was
 #: given ("EISDIR: illegal operation on a directory, read" and "…, read '/src'"): the path
 #: tells no failure apart, and Claude Code's Read gives both forms by version.
@@ -473,10 +474,12 @@ _GNU_CANNOT = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
 )
 #: An agent's note that it stopped a command at its time limit, once its numbers are
-#: `<n>`: Claude Code's "Command timed out after 2m 0.0s" and Codex's "command timed out
-#: after 10031 milliseconds" are one failure, a command run past the tool's limit.
+#: `<n>`: Claude Code's "Command timed out after 2m 0.0s", Codex's "command timed out
+#: after 10031 milliseconds" and an old Codex's bare "command timed out" are one failure, a
+#: command run past the tool's limit.
 _TOOL_TIME_LIMIT = re.compile(
-    r"^command timed out after <n>(?:\s+(?:milliseconds|seconds|minutes|msecs?|secs?|mins?))?",
+    r"^command timed out(?: after <n>(?:\s+(?:milliseconds|seconds|minutes|msecs?|secs?|mins?))?"
+    r"|\s*$)",
     re.IGNORECASE,
 )
 #: Claude Code's note that it stopped a command at its time limit, written in front of
@@ -515,10 +518,64 @@ def _mcp_result(text: str) -> str:
 def _printed_lines(text: str) -> list[str]:
     """The output's non-blank lines as a terminal showed them (no colour codes, no
     Claude Code tags, a time-limit note on a line of its own, an MCP server's JSON
-    wrapper taken off)."""
-    plain = _TOOL_USE_ERROR_TAG.sub("", ANSI.sub("", _mcp_result(text)))
+    wrapper and an old Codex's sandbox note taken off)."""
+    plain = _TOOL_USE_ERROR_TAG.sub("", ANSI.sub("", _mcp_result(_out_of_sandbox_note(text))))
+    plain = _PATCH_LINES_LISTED.sub(_patch_failure_unlisted, plain, count=1)
     plain = _TIMED_OUT_PREFIX.sub(r"\1\n", plain, count=1)
     return [ln for ln in plain.splitlines() if ln.strip()]
+
+
+#: The note Codex before its unified exec put around a command that failed in its sandbox
+#: ("failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit
+#: code: 1, stdout: …, stderr: …", "failed in sandbox None with execution error: command timed
+#: out", "failed in sandbox: sandbox error: command was killed by a signal"): the sandbox's
+#: name and the note's words tell no failure apart, what the command printed does.
+_SANDBOX_NOTE = re.compile(
+    r"\A\s*failed in sandbox(?: \w+)?(?: with execution error)?: (?:sandbox error: )?"
+)
+_SANDBOX_DENIED = re.compile(r"\Asandbox denied exec error, exit code: -?\d+, stdout: ")
+#: The same note holding the output as Rust prints it for debugging ("Denied { output:
+#: ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: "", … }, stderr:
+#: StreamOutput { text: "fatal: cannot lock ref …\\n", … }, … } }").
+_DEBUG_STREAM = re.compile(r'\b(stdout|stderr): StreamOutput \{ text: "((?:[^"\\]|\\.)*)"')
+_DEBUG_ESCAPE = re.compile(r"\\(.)")
+
+
+#: Codex before its own patch tool listed the lines it looked for, on the failure's line
+#: ("error: Failed to find expected lines ["    # Optional analysis", ""] in /src/gen.py"),
+#: one list a patch, often longer than what is read of the output: the same failure as the
+#: later "Failed to find expected lines in /src/gen.py:", and the source in the list names
+#: no error class ("SystemExit", "RuntimeError").
+_PATCH_LINES_LISTED = re.compile(
+    r"^(\s*(?:error: )?failed to find expected lines) \[[^\n]*?(?:\] (in \S+?):?[^\S\n]*$|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _patch_failure_unlisted(found: re.Match[str]) -> str:
+    return f"{found[1]} {found[2]}:" if found[2] else f"{found[1]} in <path>:"
+
+
+def _out_of_sandbox_note(text: str) -> str:
+    """What the command printed, out of an old Codex's sandbox note (`_SANDBOX_NOTE`):
+    its stdout then its stderr, or the note's own reason ("command timed out")."""
+    note = _SANDBOX_NOTE.match(text)
+    if note is None:
+        return text
+    rest = text[note.end() :]
+    denied = _SANDBOX_DENIED.match(rest)
+    if denied is not None:
+        body = rest[denied.end() :]
+        out, said, err = body.rpartition(", stderr: ")
+        return f"{out}\n{err}" if said else body
+    if rest.startswith("Denied {"):
+        streams: dict[str, str] = {}
+        for name, escaped in _DEBUG_STREAM.findall(rest):
+            said = _DEBUG_ESCAPE.sub(lambda m: "\n" if m[1] == "n" else m[1], escaped)
+            streams.setdefault(name, said)
+        printed = "\n".join(streams.get(name, "") for name in ("stdout", "stderr")).strip()
+        return printed or rest
+    return rest
 
 
 #: A package manager's or a build's progress line ("go: downloading x v1.2.0", pip's
@@ -916,7 +973,7 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
 #: A tool's note, opening an output, that it stopped the command at its time limit
 #: (Codex's "command timed out after 10128 milliseconds", Claude Code's "Command timed out
 #: after 2m 0.0s").
-_STOPPED_AT_LIMIT = re.compile(r"command timed out after \d", re.IGNORECASE)
+_STOPPED_AT_LIMIT = re.compile(r"command timed out(?: after \d|\s*$)", re.IGNORECASE)
 
 
 def _stopped_at_time_limit(printed: list[str]) -> str | None:

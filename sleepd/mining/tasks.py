@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -174,10 +175,35 @@ def full_command(call_text: str) -> str:
     if isinstance(data, dict):
         value = data.get("command", data.get("cmd", ""))
         if isinstance(value, list):
-            value = " ".join(str(v) for v in value)
-            value = value.removeprefix("bash -lc ").removeprefix("bash -c ")
+            value = _argv_command(value)
         return without_heredoc_bodies(str(value).strip()) if value else ""
     return ""
+
+
+#: A shell handed a script as an argument, and the flag before the script:
+#: `["bash", "-lc", "pytest -q && …"]`, `["powershell.exe", "-NoProfile", "-Command", "rg
+#: --files | rg speckit"]`, `["cmd", "/c", "dir"]`.
+_SCRIPT_FLAGS = {
+    **dict.fromkeys(("sh", "bash", "zsh", "dash", "ksh"), ("-c", "-lc", "-ic")),
+    **dict.fromkeys(("powershell", "pwsh"), ("-command", "-c")),
+    "cmd": ("/c",),
+}
+
+
+def _argv_command(argv: list[object]) -> str:
+    """The command line of an argument list, as Codex's `shell` tool took it: the script a
+    shell was handed (`_SCRIPT_FLAGS`), or else the arguments quoted as one command, so that
+    an argument is one word (`["apply_patch", "*** Begin Patch\n…"]` runs `apply_patch`,
+    not each line of the patch; `["rg", "-n", "foo bar", "src"]` searches for "foo bar")."""
+    words = [str(word) for word in argv]
+    if not words:
+        return ""
+    shell = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    flags = _SCRIPT_FLAGS.get(shell, ())
+    for at, word in enumerate(words[1:], start=1):
+        if word.lower() in flags:
+            return " ".join(words[at + 1 :])
+    return shlex.join(words)
 
 
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")

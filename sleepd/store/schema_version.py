@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0014_tool_family_pattern_keys"
+HEAD_REVISION = "0015_old_codex_pattern_keys"

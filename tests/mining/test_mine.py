@@ -398,6 +398,37 @@ def test_a_long_searchs_matches_and_an_unannounced_stop_sign_no_pattern(
     assert rows == {"rg: printed only matches": 2, "command timed out after <n>": 4}
 
 
+def test_an_old_codexs_patch_and_sandbox_failures_are_the_later_ones(
+    engine: Engine, cfg: Config
+) -> None:
+    """Real shapes of Codex 0.2x (JaydenXsoe/ocodex's labelled sessions and its owner's
+    whole history, not in the repository): `shell` ran `["apply_patch", "*** Begin Patch
+    …"]` as an argument list and its failure listed the lines it looked for; a command
+    stopped at the time limit came inside a sandbox note naming the sandbox. Each is one
+    pattern with the later Codex's wording, under apply_patch for the patch."""
+    b = SessionBuilder(start=LATER - timedelta(days=1)).prompt("update the generator")
+    patch = "*** Begin Patch\n*** Update File: gen/gen.py\n@@\n-a\n+b\n*** End Patch"
+    for n, (lines, sandbox) in enumerate((('"    # A"', "None"), ('" ", ""', "MacosSeatbelt"))):
+        b.call("shell", json.dumps({"command": ["apply_patch", patch]}), f"p{n}")
+        b.result(f"p{n}", f"error: Failed to find expected lines [{lines}] in /w/gen/gen.py")
+        b.call("shell", json.dumps({"command": ["bash", "-lc", "pytest -q"]}), f"t{n}")
+        note = f"failed in sandbox {sandbox} with execution error: command timed out"
+        b.result(f"t{n}", note, error=True)
+    b.call("apply_patch", "*** Begin Patch\n*** Update File: a.go\n*** End Patch", "p9")
+    later = "apply_patch verification failed: Failed to find expected lines in /w/a.go:\nx"
+    b.result("p9", later, error=True)
+    b.call("shell_command", json.dumps({"command": "pytest -q"}), "t9")
+    b.result("t9", "command timed out after 10031 milliseconds", error=True)
+    b.save(engine)
+    mine(engine, cfg, now=LATER)
+    found = top_patterns(engine, now=LATER)
+    rows = {(r.tool_name, r.signature.split(" | ", 2)[2]): r.count for r in found}
+    assert rows == {
+        ("apply_patch", "Failed to find expected lines in <path>:"): 3,
+        ("shell", "command timed out after <n>"): 3,
+    }
+
+
 @pytest.mark.both_dbs
 def test_an_error_class_longer_than_its_column_is_stored_cut(engine: Engine, cfg: Config) -> None:
     """A tool's output naming an error class longer than the column holds (PostgreSQL

@@ -15,6 +15,7 @@ import pytest
 from sleepd.mining.commands import SlashCommand, family_name, parse_command, runs_saved_prompt
 from sleepd.mining.episodes import EventView, is_interrupt, is_typed_prompt, segment
 from sleepd.mining.errors import (
+    COMMAND_READ_CHARS,
     is_benign_exit,
     is_failed_result,
     judge_errors,
@@ -25,6 +26,7 @@ from sleepd.mining.errors import (
 )
 from sleepd.mining.lexicon import Feedback, lexicon_for
 from sleepd.mining.signatures import signature_of
+from sleepd.mining.tasks import full_command
 from sleepd.mining.turns import (
     TurnDecision,
     TurnInput,
@@ -7653,3 +7655,27 @@ def test_a_result_that_is_only_the_shells_refusal_is_a_failure_behind_a_pipe() -
     )
     answered = "       5\n(eval):1: no matches found: .planning/phases/13/*-UAT.md\n       0"
     assert not is_failed_result(_result(2, 1, answered, exit_code=0), _call(1, "Bash", counts))
+
+
+def test_a_command_cut_inside_a_quote_keeps_its_program() -> None:
+    # Codex 0.2x's `["apply_patch", "*** Begin Patch …"]` (JaydenXsoe/ocodex's labelled
+    # sessions): a long patch is one quoted argument, and the command is read only to its
+    # first characters, so the quote is cut; the patch's lines are no commands
+    command = full_command(
+        json.dumps({"command": ["apply_patch", "*** Begin Patch\n*** Update File: a.rs\n" * 400]})
+    )
+    assert program_of(command[:COMMAND_READ_CHARS]) == "apply_patch"
+    assert program_of('echo "unterminated') == "echo"
+    assert program_of("cat x | grep 'foo") == "grep"
+    # an argument list that hands a shell its script is the script; other lists keep each
+    # argument one word
+    for argv, program in (
+        (["bash", "-lc", "pytest -q && echo ok"], "echo"),
+        (["powershell.exe", "-NoProfile", "-Command", "rg --files | rg speckit"], "rg"),
+        (["C:\\Windows\\System32\\cmd.exe", "/c", "dir"], "dir"),
+        (["rg", "-n", "foo bar", "src"], "rg"),
+    ):
+        assert program_of(full_command(json.dumps({"command": argv}))) == program, argv
+    assert full_command(json.dumps({"command": ["rg", "-n", "foo bar", "src"]})) == (
+        "rg -n 'foo bar' src"
+    )

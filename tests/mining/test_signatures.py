@@ -184,7 +184,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 to 0014 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0015 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -196,6 +196,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0012 = _revision("0012_patch_pattern_keys")
     m0013 = _revision("0013_powershell_pattern_keys")
     m0014 = _revision("0014_tool_family_pattern_keys")
+    m0015 = _revision("0015_old_codex_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -229,7 +230,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             _, signature = m0011.pattern_key(tool, sig.error_class, signature)
             _, signature = m0012.pattern_key(tool, sig.error_class, signature)
             _, signature = m0013.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0014.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0014.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0015.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -1347,3 +1349,68 @@ def test_a_failure_a_codex_poll_shows_is_the_commands_own() -> None:
     )
     at_once = signature_of(failed, "exec_command", 2)
     assert signature_of(failed, "write_stdin", 2).digest == at_once.digest
+
+
+def test_an_old_codexs_sandbox_note_is_taken_off_what_the_command_printed() -> None:
+    # real lines of the labelled Codex sessions (JaydenXsoe/ocodex, Monotoba/OpenPrintKit,
+    # SproutSeeds/coda; Codex 0.2x): the sandbox's name and the note's words had made one
+    # pattern of each failure per sandbox
+    denied = (
+        "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, "
+        "exit code: 2, stdout: , stderr: bash: -c: line 1: unexpected EOF while looking for "
+        "matching `\"'"
+    )
+    linux = denied.replace("MacosSeatbelt", "LinuxSeccomp")
+    assert (
+        signature_of(denied, "shell").text
+        == signature_of(linux, "shell").text
+        == ("sh: unexpected EOF while looking for matching `\"'")
+    )
+    # the tests it ran failed: pytest's own lines sign it, as without the note
+    tests = (
+        "failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit "
+        "code: 1, stdout: .F [100%]\n=== FAILURES ===\n___ test_cli ___\n"
+        "E       AssertionError: assert 1 == 0\n=== 1 failed, 1 passed in 0.12s ===, stderr: "
+    )
+    assert (
+        signature_of(tests, "shell").text
+        == signature_of(tests.split("stdout: ", 1)[1].rsplit(", stderr: ", 1)[0], "shell").text
+    )
+    rust = (
+        "failed in sandbox MacosSeatbelt with execution error: Denied { output: "
+        'ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: "", '
+        'truncated_after_lines: None }, stderr: StreamOutput { text: "fatal: cannot lock ref '
+        "'refs/heads/001-build': Unable to create '/Users/c/coda/.git/refs/heads/001-build.lock'"
+        ': Operation not permitted\\n", truncated_after_lines: None }, aggregated_output: '
+        'StreamOutput { text: "", truncated_after_lines: None }, duration: 276.007292ms, '
+        "timed_out: false } }"
+    )
+    assert signature_of(rust, "shell").text.startswith("fatal: cannot lock ref <q>")
+    # the note's own reason: a time limit is the one time-limit failure
+    timed_out = "failed in sandbox None with execution error: command timed out"
+    noted = signature_of("command timed out after 10031 milliseconds", "shell")
+    assert signature_of(timed_out, "shell").digest == noted.digest
+    killed = "failed in sandbox: sandbox error: command was killed by a signal"
+    assert signature_of(killed, "shell").text == "command was killed by a signal"
+    # the same words anywhere but at the head are no note
+    quoted = "echo: failed in sandbox None with execution error: command timed out"
+    assert signature_of(quoted, "shell").text != noted.text
+
+
+def test_a_patch_that_listed_the_lines_it_looked_for_is_one_failure() -> None:
+    # the labelled Codex sessions of JaydenXsoe/ocodex (Codex 0.2x listed the lines, one
+    # list a patch) beside the later wording: one pattern, not one per list
+    later = signature_of(
+        "apply_patch verification failed: Failed to find expected lines in /w/gen.py:\n# A",
+        "apply_patch",
+    )
+    for listed in (
+        'error: Failed to find expected lines ["    # Optional analysis"] in /w/gen.py',
+        'error: Failed to find expected lines [" ", ""] in /w/README.md',
+        'error: Failed to find expected lines ["a", "b \\"c\\""] in /w/x.py',
+        # a list longer than what is read of the output, its path cut off, and source in it
+        # that names an error class
+        'error: Failed to find expected lines ["import ollama", "", "    except Exception:", '
+        '"        raise SystemExit(1)", "        return e',
+    ):
+        assert signature_of(listed, "apply_patch").digest == later.digest, listed

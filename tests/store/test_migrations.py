@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -498,3 +499,83 @@ def test_0014_merges_one_failure_of_each_tool_of_a_family(empty_db_url: str) -> 
     assert rows[1].signature_hash == signature_of(refused, "Read", None).digest
     assert rows[1].signature_hash != rows[0].signature_hash
     assert rows[2].signature_hash == signature_of(failed, "write_stdin", 2).digest
+
+
+@pytest.mark.both_dbs
+def test_0015_keys_an_old_codexs_failures_as_the_later_codexs(empty_db_url: str) -> None:
+    """Patterns stored under 0014's keys, signed as mining signed an old Codex's failures
+    before this revision (real wordings of the labelled JaydenXsoe/ocodex and
+    Monotoba/OpenPrintKit sessions), become the later Codex's patterns: a patch that listed
+    the lines it looked for, under `shell` or `apply_patch`, joins "Failed to find expected
+    lines in <path>:"; a time limit inside a sandbox note, whichever sandbox, joins "command
+    timed out after <n>"; a sandbox's refusal with nothing on stdout keeps its stderr; any
+    other pattern keeps its key; every key is the one mining gives now."""
+    from sqlalchemy import text
+
+    from sleepd.mining.signatures import signature_of
+
+    later_patch = "apply_patch verification failed: Failed to find expected lines in /w/a.py:\nx"
+    listed = 'error: Failed to find expected lines ["    # Optional analysis", ""] in /w/gen.py'
+    timed_out = "command timed out after 10031 milliseconds"
+    refused = (
+        "failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, "
+        "exit code: 1, stdout: , stderr: sed: 1: unknown option to s"
+    )
+    other = "Exit code 1\nfatal: not a git repository (or any of the parent directories): .git"
+    stored = [  # (id, tool, stored signature text, error class, raw, count)
+        (1, "apply_patch", "Failed to find expected lines in <path>:", None, later_patch, 9),
+        (2, "shell", 'Failed to find expected lines [<q>, ""] in <path>', None, listed, 5),
+        (3, "apply_patch", "Failed to find expected lines [<q>] in <path>", None, listed, 3),
+        (4, "shell_command", "command timed out after <n>", "timed out", timed_out, 2),
+        (5, "shell", "failed in sandbox None with execution error: command timed out",
+         "timed out", timed_out, 12),
+        (6, "shell", "failed in sandbox MacosSeatbelt with execution error: command timed out",
+         "timed out", timed_out, 5),
+        (7, "shell", "failed in sandbox LinuxSeccomp with execution error: sandbox denied exec "
+         "error, exit code: <n>, stdout: , stderr: sed: <n>: unknown option to s", None,
+         refused, 1),
+        (8, "Bash", signature_of(other, "Bash").text, signature_of(other, "Bash").error_class,
+         other, 4),
+    ]  # fmt: skip
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0014_tool_family_pattern_keys")
+    keyed_as = importlib.import_module("migrations.versions.0014_tool_family_pattern_keys")
+    with engine.begin() as conn:
+        rows = []
+        for number, tool, said, klass, raw, count in stored:
+            signature = f"{tool} | {klass or '-'} | {said}"
+            digest, _ = keyed_as.pattern_key(tool, klass, signature)
+            rows.append((number, digest, signature, tool, klass, raw, count))
+        seed_events(conn, [("tool_result", raw) for *_, raw, _ in rows])
+        events = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for (number, digest, signature, tool, klass, raw, count), event in zip(
+            rows, events, strict=True
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                    "error_class, example, count, first_seen, last_seen) VALUES (:id, :h, :s, "
+                    ":tool, :klass, :raw, :count, '2026-01-01', '2026-01-01')"
+                ),
+                {"id": number, "h": digest, "s": signature, "tool": tool, "klass": klass,
+                 "raw": raw, "count": count},
+            )  # fmt: skip
+            conn.execute(
+                text(
+                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                    "VALUES (:p, :e, '/w')"
+                ),
+                {"p": number, "e": event},
+            )
+    upgraded, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count) for r in upgraded] == [(1, 17), (4, 19), (7, 1), (8, 4)]
+    assert sorted(owners) == [1, 1, 1, 4, 4, 4, 7, 8]
+    by_id = {r.id: r for r in upgraded}
+    assert by_id[1].signature_hash == signature_of(listed, "apply_patch").digest
+    assert by_id[1].signature_hash == signature_of(later_patch, "apply_patch").digest
+    assert by_id[4].signature_hash == signature_of(timed_out, "shell_command").digest
+    sandboxed = "failed in sandbox None with execution error: command timed out"
+    assert by_id[4].signature_hash == signature_of(sandboxed, "shell").digest
+    assert by_id[7].signature == "shell | - | sed: <n>: unknown option to s"
+    assert by_id[7].signature_hash == signature_of(refused, "shell").digest
+    assert by_id[8].signature_hash == signature_of(other, "Bash").digest

@@ -116,8 +116,14 @@ def shell_words(command: str) -> list[str]:
     (`rg "a|b" src` is one command)."""
     # one command a line; a line that held only a comment separates nothing
     lines = [line for line in without_comments(command).split("\n") if line.strip()]
-    words = read_shell_words(" ; ".join(lines))
-    # unbalanced quotes: fall back to plain splitting
+    joined = " ; ".join(lines)
+    words = read_shell_words(joined)
+    # a command read only to its first characters may be cut inside a quote (an argument
+    # list's patch, `apply_patch '*** Begin Patch …`): read as if the quote closed there
+    for close in ("'", '"'):
+        if words is None:
+            words = read_shell_words(joined + close)
+    # quotes unbalanced otherwise: fall back to plain splitting
     return words if words is not None else command.split()
 
 
