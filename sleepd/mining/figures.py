@@ -262,8 +262,8 @@ def why_no_tasks(db: Any, *, min_recurrence: int) -> str:
     return (
         f"no tasks yet: of {episodes} {_plural(episodes, 'episode')} mined, {failed} ended in "
         f"failure, and {recurred} of {kinds} kinds of request recurred (asked {min_recurrence} "
-        "times or more, in two sessions or more); a task is a request that recurred, or one "
-        "that failed clearly and was read surely as a request of its own"
+        "times or more, in two sessions or more); a task is a request the agent took up "
+        "that recurred, or one that failed clearly and was read surely as a request of its own"
     )
 
 

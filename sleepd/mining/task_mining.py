@@ -116,6 +116,8 @@ def _mine_batch(
         if (cluster := clusters.get(episode.cluster_id or 0)) is not None
         and _useful(episode, cluster, signals[episode.id], cfg)
     ]
+    began = _agent_began(db, [episode.id for episode, _ in useful])
+    useful = [(episode, cluster) for episode, cluster in useful if episode.id in began]
     shown = _local_commands(db, [episode for episode, _ in useful])
     for episode, cluster in useful:
         local_commands = shown.get(episode.id, [])
@@ -168,6 +170,31 @@ def _useful(
             for s in signals
         )
     )
+
+
+#: What the agent does when it takes up a request: a call of a tool, or words of its own
+#: (its service's refusal is stored apart, as an error).
+_AGENT_WORK = ("tool_call", "assistant_text")
+
+
+def _agent_began(db: DbSession, episode_ids: Sequence[int]) -> set[int]:
+    """The episodes in which the agent took up the request. In the others its service
+    answered for it ("Invalid API key · Please run /login", a usage limit) or nothing did:
+    there is no attempt to learn from, and a program that sent the request again and again
+    (issue-orchestrator's retries of "Work on issue #2643 …", 53 of them) makes no task."""
+    if not episode_ids:
+        return set()
+    worked = (
+        select(Event.id)
+        .where(
+            Event.session_id == Episode.session_id,
+            Event.seq > Episode.start_seq,
+            Event.seq <= Episode.end_seq,
+            Event.kind.in_(_AGENT_WORK),
+        )
+        .exists()
+    )
+    return set(db.scalars(select(Episode.id).where(Episode.id.in_(episode_ids), worked)))
 
 
 def read_as_its_own_request(episode: Episode) -> bool:

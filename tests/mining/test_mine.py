@@ -339,6 +339,30 @@ def test_a_look_at_the_project_is_no_task_and_the_work_after_it_is(
     assert tasks and all(t.startswith("写入AGENTS.md") for t in tasks)
 
 
+def test_a_request_the_agent_never_took_up_is_no_task(engine: Engine, cfg: Config) -> None:
+    """A real orchestrator's history (issue-orchestrator/issue-orchestrator, not in the
+    repository): it sent "Work on issue #2643 …" 53 times while the API key was invalid,
+    and Claude Code answered each with "Invalid API key · Please run /login". The request
+    recurred and had made 53 replay tasks with no attempt in them; only the one the agent
+    took up is a task."""
+    request = (
+        "Work on issue #2643: [M3-003] Add unit tests for dependency_evaluator.py. Follow the "
+        "instructions in .issue-orchestrator/prompts/simple-fix.md. When done, exit with /exit."
+    )
+    for day in range(3):
+        b = SessionBuilder(start=T0 + timedelta(days=day)).prompt(request)
+        b.service_error("Invalid API key · Please run /login").save(engine)
+    b = SessionBuilder(start=T0 + timedelta(days=4)).prompt(request)
+    b.bash("pytest -q tests/test_dependency_evaluator.py", "5 passed").say("Added the tests.")
+    b.save(engine)
+    result = mine(engine, cfg, now=LATER)
+    assert result.episodes_new == 4 and result.recurring_clusters == 1
+    with read_session(engine) as db:
+        tasks = list(db.scalars(select(Task.episode_id)))
+        took_up = db.scalar(select(Episode.id).where(Episode.outcome != "failure"))
+    assert tasks == [took_up]
+
+
 def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cfg: Config) -> None:
     """Real lines (public Codex sessions): `command not found: pytest` under Claude Code's
     Bash and two Codex versions' shell tools is one failure seen three times, and a patch
