@@ -29,6 +29,9 @@ HOUSEKEEPING: frozenset[str] = frozenset(
         "statusline-setup", "permissions-mode", "extra-usage", "privacy", "upgrade-plan",
         "undo", "sessions", "name", "remove-dir", "update-config", "keybindings-help",
         "fewer-permission-prompts",
+        # the options dialog Claude Code opens by itself when a usage limit is hit (2.0.65
+        # and later; some versions answer it "Unknown slash command: rate-limit-options")
+        "rate-limit-options",
     }
 )  # fmt: skip
 #: Built-ins that wipe the conversation and start a new one in the same window.

@@ -97,6 +97,12 @@ def test_a_custom_command_without_arguments_is_a_task() -> None:
         "convention for log message</user-memory-input>",
         # melagiri 99_… line 3
         "Hello",
+        # one owner's history (M-Thisness/M-Claude, not in the repository, Claude Code
+        # 2.1.6): the options dialog Claude Code opens by itself at a usage limit, which had
+        # made a replay task
+        "<command-name>/rate-limit-options</command-name>\n"
+        "            <command-message>rate-limit-options</command-message>\n"
+        "            <command-args></command-args>",
     ],
 )
 def test_built_ins_bash_mode_and_greetings_are_housekeeping(text: str) -> None:
