@@ -337,7 +337,11 @@ def _closing_signals(
 ) -> list[SignalDraft]:
     """What the agent's last words and the person's next move say."""
     since = _last_user_seq(episode)
-    words = [e for e in episode.events if e.kind == "assistant_text" and e.seq > since]
+    # (a message with no words answers nothing: a proxy's stream stored as a record of
+    # single characters, a turn of thinking alone)
+    words = [
+        e for e in episode.events if e.kind == "assistant_text" and e.seq > since and e.text.strip()
+    ]
     out: list[SignalDraft] = []
     last_words = words[-1] if words else None
     later_root = [

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import case, literal, or_, select
+from sqlalchemy import and_, case, func, literal, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
@@ -172,25 +172,22 @@ def _useful(
     )
 
 
-#: What the agent does when it takes up a request: a call of a tool, or words of its own
-#: (its service's refusal is stored apart, as an error).
-_AGENT_WORK = ("tool_call", "assistant_text")
-
-
 def _agent_began(db: DbSession, episode_ids: Sequence[int]) -> set[int]:
     """The episodes in which the agent took up the request. In the others its service
-    answered for it ("Invalid API key · Please run /login", a usage limit) or nothing did:
+    answered for it ("Invalid API key · Please run /login", a usage limit) or nothing did
+    (a message with no words: a proxy's stream stored as a record of single characters):
     there is no attempt to learn from, and a program that sent the request again and again
     (issue-orchestrator's retries of "Work on issue #2643 …", 53 of them) makes no task."""
     if not episode_ids:
         return set()
+    said = and_(Event.kind == "assistant_text", func.length(func.trim(Event.text)) > 0)
     worked = (
         select(Event.id)
         .where(
             Event.session_id == Episode.session_id,
             Event.seq > Episode.start_seq,
             Event.seq <= Episode.end_seq,
-            Event.kind.in_(_AGENT_WORK),
+            or_(Event.kind == "tool_call", said),
         )
         .exists()
     )

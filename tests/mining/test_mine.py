@@ -339,6 +339,7 @@ def test_a_look_at_the_project_is_no_task_and_the_work_after_it_is(
     assert tasks and all(t.startswith("写入AGENTS.md") for t in tasks)
 
 
+@pytest.mark.both_dbs
 def test_a_request_the_agent_never_took_up_is_no_task(engine: Engine, cfg: Config) -> None:
     """A real orchestrator's history (issue-orchestrator/issue-orchestrator, not in the
     repository): it sent "Work on issue #2643 …" 53 times while the API key was invalid,
@@ -352,15 +353,20 @@ def test_a_request_the_agent_never_took_up_is_no_task(engine: Engine, cfg: Confi
     for day in range(3):
         b = SessionBuilder(start=T0 + timedelta(days=day)).prompt(request)
         b.service_error("Invalid API key · Please run /login").save(engine)
+    # a proxy's reply stored with no words in it (isaacmorgado/claude-sovereign, claudish)
+    SessionBuilder(start=T0 + timedelta(days=3)).prompt(request).say("").save(engine)
     b = SessionBuilder(start=T0 + timedelta(days=4)).prompt(request)
     b.bash("pytest -q tests/test_dependency_evaluator.py", "5 passed").say("Added the tests.")
     b.save(engine)
     result = mine(engine, cfg, now=LATER)
-    assert result.episodes_new == 4 and result.recurring_clusters == 1
+    assert result.episodes_new == 5 and result.recurring_clusters == 1
     with read_session(engine) as db:
         tasks = list(db.scalars(select(Task.episode_id)))
-        took_up = db.scalar(select(Episode.id).where(Episode.outcome != "failure"))
+        took_up = db.scalar(select(Episode.id).order_by(Episode.started_at.desc()).limit(1))
+        outcomes = list(db.scalars(select(Episode.outcome).order_by(Episode.started_at)))
     assert tasks == [took_up]
+    # a reply with no words answered nothing: not a success
+    assert outcomes[3] == "unknown"
 
 
 def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cfg: Config) -> None:
