@@ -55,12 +55,14 @@ def projects_with_tasks(db: OrmSession, only: str | None, min_tasks: int) -> lis
 
 
 def load_tasks(db: OrmSession, project: str, per_split: int) -> dict[str, list[ReplayTask]]:
-    """Active tasks by split; validation and test only ever hold real mined tasks."""
+    """Active tasks by split, at most `per_split` each; validation and test only ever hold
+    real mined tasks. A split takes one task of each kind of request before a second of
+    any (`_kinds_in_turn`)."""
     out: dict[str, list[ReplayTask]] = {s: [] for s in SPLITS}
     rows = db.scalars(
         select(Task).where(Task.project_path == project, Task.active.is_(True)).order_by(Task.id)
     )
-    for task in rows:
+    for task in _kinds_in_turn(list(rows)):
         if task.split not in out or len(out[task.split]) >= per_split:
             continue
         if task.split in ("val", "test") and task.origin != "mined":
@@ -76,6 +78,21 @@ def load_tasks(db: OrmSession, project: str, per_split: int) -> dict[str, list[R
             )
         )
     return out
+
+
+def _kinds_in_turn(tasks: Sequence[Task]) -> list[Task]:
+    """The tasks (in id order) reordered so that every kind of request (a task cluster)
+    gives its first task before any gives its second, and so on. People send one request
+    again and again when they try out their setup ("search web for googles latest AI worlds
+    model", 15 tasks of one owner's history): in id order those would fill a night's split
+    and leave out the other kinds of request."""
+    seen: dict[int, int] = {}
+    ranked = []
+    for task in tasks:
+        kind = task.cluster_id if task.cluster_id is not None else -task.id
+        seen[kind] = seen.get(kind, -1) + 1
+        ranked.append((seen[kind], task.id, task))
+    return [task for _, _, task in sorted(ranked, key=lambda row: row[:2])]
 
 
 #: Corrections per training task shown to the optimizer, and their length.
