@@ -6,8 +6,8 @@ signatures kept those words, so one failure was a pattern per wording, and per s
 * A patch whose context is not in the file listed the lines it looked for ("error: Failed
   to find expected lines ["    # Optional analysis", ""] in /src/gen.py"), one list a
   patch, and ran as the argument list `["apply_patch", "*** Begin Patch …"]` of its `shell`
-  tool: on the labelled sessions of one person, six patterns under `shell` or
-  `apply_patch` beside the later "Failed to find expected lines in <path>:".
+  tool: one failure was a pattern per list, under `shell` or `apply_patch`, beside the
+  later "Failed to find expected lines in <path>:".
 * A command that failed in the sandbox came inside a note naming the sandbox ("failed in
   sandbox MacosSeatbelt with execution error: …", "… LinuxSeccomp …", "… None …"): a command
   stopped at the time limit ("… command timed out") was a pattern per sandbox, apart from

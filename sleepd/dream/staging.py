@@ -84,8 +84,8 @@ def _kinds_in_turn(tasks: Sequence[Task]) -> list[Task]:
     """The tasks (in id order) reordered so that every kind of request (a task cluster)
     gives its first task before any gives its second, and so on. People send one request
     again and again when they try out their setup ("search web for googles latest AI worlds
-    model", 15 tasks of one owner's history): in id order those would fill a night's split
-    and leave out the other kinds of request."""
+    model"): in id order those would fill a night's split and leave out the other kinds of
+    request."""
     seen: dict[int, int] = {}
     ranked = []
     for task in tasks:

@@ -461,7 +461,6 @@ _PATCH_WORDING = re.compile(
     r"^\s*(?:apply_patch verification failed: |error: )(?=failed to find expected lines\b)",
     re.IGNORECASE,
 )
-
 #: Node's errno message ends with the system call and, in newer versions, the path it was
 #: given ("EISDIR: illegal operation on a directory, read" and "…, read '/src'"): the path
 #: tells no failure apart, and Claude Code's Read gives both forms by version.

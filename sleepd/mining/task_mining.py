@@ -177,7 +177,7 @@ def _agent_began(db: DbSession, episode_ids: Sequence[int]) -> set[int]:
     answered for it ("Invalid API key · Please run /login", a usage limit) or nothing did
     (a message with no words: a proxy's stream stored as a record of single characters):
     there is no attempt to learn from, and a program that sent the request again and again
-    (issue-orchestrator's retries of "Work on issue #2643 …", 53 of them) makes no task."""
+    (an orchestrator's retries of "Work on issue #2643 …") makes no task."""
     if not episode_ids:
         return set()
     said = and_(Event.kind == "assistant_text", func.length(func.trim(Event.text)) > 0)
