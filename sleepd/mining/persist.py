@@ -28,6 +28,7 @@ from sleepd.mining.errors import (
     NoiseFilter,
     judge_errors,
     program_of,
+    reads_a_pipe,
     session_noise,
 )
 from sleepd.mining.lexicon import Lexicon
@@ -255,11 +256,12 @@ def _record_patterns(
     added = 0
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
-        ran = program_of(errors.verdicts[event.id].command)
+        command = errors.verdicts[event.id].command
+        ran, piped = program_of(command), reads_a_pipe(command)
         if ran == PATCH_TOOL and is_shell_tool(tool):
             tool = PATCH_TOOL  # Codex before its own tool ran patches through the shell
         text = noise.strip(event.text)
-        sig = signature_of(text, tool, event.exit_code, program=ran)
+        sig = signature_of(text, tool, event.exit_code, program=ran, piped=piped)
         if not sig.text and not sig.error_class:
             continue
         pattern = patterns.get(db, sig.digest)
@@ -271,7 +273,7 @@ def _record_patterns(
                 tool_name=tool,
                 # read from a tool's output: as long as the output made it
                 error_class=sig.error_class and sig.error_class[:ERROR_CLASS_CHARS],
-                example=example_of(text, event.exit_code, program=ran),
+                example=example_of(text, event.exit_code, program=ran, piped=piped),
                 count=0,
                 first_seen=ts,
                 last_seen=ts,

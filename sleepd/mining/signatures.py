@@ -902,17 +902,19 @@ def without_matches(text: str, program: str) -> str:
     )
 
 
-def example_of(text: str, exit_code: int | None = None, *, program: str = "") -> str:
+def example_of(
+    text: str, exit_code: int | None = None, *, program: str = "", piped: bool = False
+) -> str:
     """The lines around the one that signs the failure, as they were printed.
 
     An output's head is often a screen of progress or code before the error (a linter's
     listing, a test runner's passing tests), so the example a person reads in `sleepd
     patterns` starts just before the line the signature came from. A search's matches
-    are passed over as `signature_of` passes them over (`program` as there); when they
-    are all it printed, the example is the output's head. A command stopped at a time
+    are passed over as `signature_of` passes them over (`program`, `piped` as there); when
+    they are all it printed, the example is the output's head. A command stopped at a time
     limit with no note of it shows its last lines: what it was doing when it was stopped.
     """
-    searched = without_matches(text, program)
+    searched = text if piped else without_matches(text, program)
     if is_silent(searched) and not is_silent(text):
         return text.strip()[:EXAMPLE_CHARS]
     printed = _printed_lines(searched)
@@ -1035,17 +1037,24 @@ def is_silent(printed: list[str] | str) -> bool:
 
 
 def signature_of(
-    text: str, tool_name: str | None, exit_code: int | None = None, *, program: str = ""
+    text: str,
+    tool_name: str | None,
+    exit_code: int | None = None,
+    *,
+    program: str = "",
+    piped: bool = False,
 ) -> Signature:
-    """`program`: what the failed command ran (`errors.program_of`). A search's matches
-    never sign its failure (`without_matches`); an output with no line but its wrapper's
+    """`program`: what the failed command ran (`errors.program_of`); `piped`: it read what
+    another program printed (`errors.reads_a_pipe`). A search's matches in files never sign
+    its failure (`without_matches`), while the lines a search let through a pipe are that
+    program's own (`npm run build 2>&1 | grep error`); an output with no line but its wrapper's
     (`Exit code 1`, Codex's `Chunk ID: …` header) is signed by the program, so silent
     failures of different programs stay apart. A command stopped at a time limit is signed
     by the stop, whatever it printed before it (`_stopped_unannounced`)."""
     if _stopped_unannounced(text, exit_code):
         klass = error_class(TIME_LIMIT_SIGNATURE, exit_code)
         return Signature(tool_name, klass, TIME_LIMIT_SIGNATURE)
-    searched = without_matches(text, program)
+    searched = text if piped else without_matches(text, program)
     printed = _printed_lines(searched)
     if is_silent(printed):
         matched = searched != text and not is_silent(text)

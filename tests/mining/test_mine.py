@@ -459,6 +459,25 @@ def test_an_old_codexs_patch_and_sandbox_failures_are_the_later_ones(
     }
 
 
+def test_the_lines_a_search_let_through_a_pipe_sign_the_failure(
+    engine: Engine, cfg: Config
+) -> None:
+    """A search over files never signs its failure with a match, but a search that filters
+    another program's output (`npx tsc --noEmit 2>&1 | grep error`, the pipe hiding tsc's
+    status) lets through that program's own lines: they say what went wrong."""
+    said = (
+        "src/app.ts:3:5 - error TS2345: Argument of type 'string' is not assignable to "
+        "parameter of type 'number'."
+    )
+    for day in (1, 2):
+        b = SessionBuilder(start=LATER - timedelta(days=day)).prompt("type-check the app")
+        b.bash("npx tsc --noEmit 2>&1 | grep error", said, exit_code=0).say("It fails.")
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    [row] = top_patterns(engine, now=LATER)
+    assert row.count == 2 and "error TS2345" in row.signature
+
+
 @pytest.mark.both_dbs
 def test_an_error_class_longer_than_its_column_is_stored_cut(engine: Engine, cfg: Config) -> None:
     """A tool's output naming an error class longer than the column holds (PostgreSQL

@@ -7685,3 +7685,16 @@ def test_a_command_cut_inside_a_quote_keeps_its_program() -> None:
     assert full_command(json.dumps({"command": ["rg", "-n", "foo bar", "src"]})) == (
         "rg -n 'foo bar' src"
     )
+
+
+def test_a_search_that_reads_a_pipe_is_told_from_one_over_files() -> None:
+    from sleepd.mining.errors import reads_a_pipe
+
+    for command, piped in (
+        ("npm run build 2>&1 | grep error", True),
+        ('ssh host "journalctl -u app | grep -i fail"', True),
+        ("rg -n 'foo bar' src", False),
+        ("cat a | grep x && rg y src", False),  # the chain ends with a search over files
+        ("grep -rn TODO . | head -20", True),  # head reads grep's lines
+    ):
+        assert reads_a_pipe(command) is piped, command

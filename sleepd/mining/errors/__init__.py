@@ -80,6 +80,7 @@ from sleepd.mining.errors.shell import (
     last_command,
     printed_status,
     program_of,
+    reads_a_pipe,
     remote_of,
     shell_command,
 )
@@ -112,6 +113,7 @@ __all__ = [
     "output_shows_failure",
     "printed_status",
     "program_of",
+    "reads_a_pipe",
     "remote_of",
     "session_noise",
     "shell_command",

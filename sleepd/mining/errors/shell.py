@@ -387,6 +387,29 @@ def program_of(command: str) -> str:
     return command_family(deciding_command(command))
 
 
+def reads_a_pipe(command: str) -> bool:
+    """The simple command whose status the line ends with reads what another printed
+    (`npm run build 2>&1 | grep error`, `ssh host "journalctl | grep x"`): what it prints
+    are that program's lines, not the files it searched."""
+    piped, level = False, command
+    for _ in range(5):
+        piped = _after_a_pipe(level)
+        final = last_command(level)
+        level = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
+        if not level:
+            break
+    return piped
+
+
+def _after_a_pipe(command: str) -> bool:
+    """The last command of the line comes after a `|`."""
+    words = shell_words(command)
+    while words and is_operator(words[-1]):
+        words.pop()
+    before = next((w for w in reversed(words) if is_operator(w)), "")
+    return before in ("|", "|&")
+
+
 #: A line in which the shell itself refuses a command it was given: a glob that matched
 #: nothing or would not parse ("zsh:1: no matches found: src/app/(auth)/x", "zsh:1: unknown
 #: sort specifier"), a program or a directory that is not there ("bash: line 1: cd: web: No
