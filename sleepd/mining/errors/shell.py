@@ -229,14 +229,19 @@ def read_shell_words(line: str) -> list[str] | None:
 
 def last_command(command: str) -> str:
     """The command that sets a chain's exit status (the last of `a && b | c`)."""
+    return shlex.join(_last_link(command)[1])
+
+
+def _last_link(command: str) -> tuple[str, list[str]]:
+    """The operator before a chain's last command ("" when it has none) and that command's
+    words."""
     words = shell_words(command)
     while words and is_operator(words[-1]):
         words.pop()
     for index in range(len(words) - 1, -1, -1):
         if is_operator(words[index]):
-            words = words[index + 1 :]
-            break
-    return shlex.join(words)
+            return words[index], words[index + 1 :]
+    return "", words
 
 
 def _program_at(words: Sequence[str]) -> int:
@@ -373,13 +378,20 @@ def remote_of(command: str) -> str:
 def deciding_command(command: str) -> str:
     """The simple command whose exit status a command line ends with: the last of a
     chain, inside whatever runs it (`ssh host "psql … | grep x"` → `grep x`)."""
-    final = last_command(command)
+    return last_command(_deciding_chain(command))
+
+
+def _deciding_chain(command: str) -> str:
+    """The chain whose last command decides the line's status: the line itself, or the
+    one a command of it runs (`ssh host "psql … | grep x"` → `psql … | grep x`)."""
+    chain = command
     for _ in range(4):
+        final = last_command(chain)
         inner = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
         if not inner:
             break
-        final = last_command(inner)
-    return final
+        chain = inner
+    return chain
 
 
 def program_of(command: str) -> str:
@@ -391,23 +403,7 @@ def reads_a_pipe(command: str) -> bool:
     """The simple command whose status the line ends with reads what another printed
     (`npm run build 2>&1 | grep error`, `ssh host "journalctl | grep x"`): what it prints
     are that program's lines, not the files it searched."""
-    piped, level = False, command
-    for _ in range(5):
-        piped = _after_a_pipe(level)
-        final = last_command(level)
-        level = inner_command(final) if _RUNS_ANOTHER.search(final) else ""
-        if not level:
-            break
-    return piped
-
-
-def _after_a_pipe(command: str) -> bool:
-    """The last command of the line comes after a `|`."""
-    words = shell_words(command)
-    while words and is_operator(words[-1]):
-        words.pop()
-    before = next((w for w in reversed(words) if is_operator(w)), "")
-    return before in ("|", "|&")
+    return _last_link(_deciding_chain(command))[0] in ("|", "|&")
 
 
 #: A line in which the shell itself refuses a command it was given: a glob that matched
