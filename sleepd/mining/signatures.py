@@ -155,7 +155,9 @@ _NPM_SCRIPT_FIELDS = r"errno|path|command|location|workspace|signal"
 #: one (bun's `error: script "lint" exited with code 1`, mise's `[lint] ERROR task
 #: failed`, pnpm's and npm's ELIFECYCLE, yarn's `error Command failed with exit code 1.`,
 #: husky's `pre-commit script failed`, just's `Recipe `test` failed`, go-task's
-#: `Failed to run task`, make's `*** [test] Error 2`, turbo's `exited (1)`, GitHub
+#: `Failed to run task`, make's `*** [test] Error 2` (and its `*** Waiting for unfinished
+#: jobs....` beside it; not make's own "*** No rule to make target 'x'.  Stop.", which is
+#: the failure), turbo's `exited (1)`, GitHub
 #: Actions' `Process completed with exit code 1`, go test's closing `FAIL`, cargo's
 #: `due to 2 previous errors`, a test run's `3 failed` or `228 errors` count, eslint's
 #: `✖ 3 problems (2 errors, 1 warning)`, ruff's and mypy's `Found 3 errors`).
@@ -164,7 +166,8 @@ _RUNNER_VERDICT = re.compile(
     r"|\btask failed\b|\bfailed to run task\b|\brecipe\b.{0,80}\bfailed\b"
     r"|\bcommand failed\b|\bELIFECYCLE\b"
     rf"|^npm (?:ERR!|error) (?:code|{_NPM_SCRIPT_FIELDS})\b"
-    r"|^make(?:\[\d+\])?: \*\*\*|\bprocess completed with exit code\b"
+    r"|^g?make(?:\[\d+\])?: \*\*\* (?:\[|waiting for unfinished jobs)"
+    r"|\bprocess completed with exit code\b"
     r"|\bexited \(-?\d+\)|\bexited with (?:exit )?(?:code|status)\b"
     r"|^FAIL(?:\s+\S+(?:\s+\[[^]]*\]|\s+[\d.]+s)?)?$|\bdue to \d+ previous errors?\b"
     r"|^(?:\W*|tests?:?\s+|test suites:\s+)\d+ (?:fail|failed|failing|failures?|errors?)\b"
@@ -191,6 +194,8 @@ _NPM_FOOTER = re.compile(
 #: validation error for …"), and it is never what went wrong.
 _PASS_LINE = re.compile(
     r"^(?:\(pass\)|[✓✔√]|PASS\b|ok\s)"
+    # go test -v's line for a test that passed or was skipped, under its `=== RUN` line
+    r"|^--- (?:PASS|SKIP): "
     # pre-commit's line for a hook that passed or had nothing to check
     r"|^\S.{0,80}?\.{4,}\s*(?:\([^)\n]{1,40}\))?\s*(?:Passed|Skipped)$",
     re.I,
@@ -405,6 +410,12 @@ def _shell_words(line: str) -> str:
     return f"sh: {builtin + ': ' if builtin else ''}{line[prefix.end() :]}"
 
 
+#: The answers a question offers (`[y/N]`, `(yes/no)`), and what stands for their slash
+#: while paths are replaced (a character of Unicode's private use area).
+_ANSWER_OPTIONS = re.compile(r"[\[(](?:y/n|yes/no)[\])]", re.I)
+_SLASH_KEPT = "\ue000"
+
+
 def normalize(line: str) -> str:
     """One error line with every volatile part replaced by a placeholder.
 
@@ -422,7 +433,9 @@ def normalize(line: str) -> str:
     text = _UUID.sub("<uuid>", text)
     text = _TIMESTAMP.sub("<ts>", text)
     text = _QUOTED.sub("<q>", text)
-    text = _PATH.sub("<path>", text)
+    # the answers a question offers (`[y/N]`) are no path
+    text = _ANSWER_OPTIONS.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
+    text = _PATH.sub("<path>", text).replace(_SLASH_KEPT, "/")
     text = _LINE_COL.sub("", text)
     text = _HEX.sub("<hex>", text)
     text = _NUMBER.sub("<n>", text)
@@ -588,7 +601,10 @@ _PROGRESS_LINE = re.compile(
     r"|(?:Collecting|Downloading|Downloaded|Compiling|Fetching|Resolving|Installing|"
     r"Requirement already satisfied|Using cached|Obtaining|Preparing metadata|Building wheel|"
     r"Updating crates\.io index|Locking|Checking) \S"
-    r"|added \d+ packages?\b)"
+    r"|added \d+ packages?\b"
+    # go test -v's line as a test starts, pauses or goes on: it names the test, whose name
+    # may hold "error" (`=== RUN   TestQuery/returns_error_for_missing_file`)
+    r"|=== (?:RUN|PAUSE|CONT|NAME)\s)"
 )
 
 
@@ -617,6 +633,30 @@ def _without_warnings(lines: list[str]) -> list[str]:
 #: it quotes may hold any word ("error" in a type's name), and it never says what went
 #: wrong.
 _SOURCE_EXCERPT = re.compile(r"(?:>\s*)?\d+ \|(?: .*)?|\|(?: +[~^][~^\s]*(?:\s.*)?)?")
+#: A compiler's note or hint under a diagnostic (gcc's and clang's `x.c:459:14: note:
+#: previous definition of 'f' with type 'vsla_error_t(…)'`, mypy's `x.py:3: note: …`,
+#: rustc's `= note: this error originates in the macro …` and `help: …`): it points at
+#: what the diagnostic above it is about, and a type or a macro it names may hold "error",
+#: but the diagnostic is the failure.
+_COMPILER_NOTE = re.compile(r"^(?:[^\s:]+:\d+(?::\d+)?:\s*|=\s+)?(?:note|help|remark):")
+
+
+def _without_continuations(printed: list[str]) -> list[str]:
+    """The printed lines but the indented ones that go on from a diagnostic above them
+    (`_DIAGNOSTIC`): what a compiler adds under it (Go's `cmd/x_test.go:42:18: not enough
+    arguments in call to s.Scan`, then `\thave ()` and `\twant (string, func(line
+    json.RawMessage) error)`) may hold "error" as a type's name and never says more than
+    the diagnostic."""
+    kept: list[str] = []
+    under_diagnostic = False
+    for line in printed:
+        if under_diagnostic and line[:1] in (" ", "\t") and line.strip():
+            continue
+        under_diagnostic = bool(_DIAGNOSTIC.match(line))
+        kept.append(line)
+    return kept
+
+
 #: Where a tool starts echoing the agent's own input back (Claude Code's Edit: "String to
 #: replace not found in file." then `String: <old_string>`; Codex's apply_patch: "Failed
 #: to find expected lines in <path>:" then the patch's lines): the code echoed is what the
@@ -642,7 +682,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
     over when another line sounds like an error; a compiler's excerpt of the source and
     the agent's input a tool echoes back are never read."""
-    every = [ln.strip() for ln in _without_echo(printed)]
+    every = [ln.strip() for ln in _without_continuations(_without_echo(printed))]
     kept = [ln for ln in _without_session_header(every) if not _said_nothing(ln)]
     # npm's block names the script that failed: it signs only when no other line sounds
     # like an error (an output cut to its last lines may hold nothing else)
@@ -650,7 +690,9 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     if len(lines) < len(kept) and not any(_sounds_like_error(ln) for ln in lines):
         lines = kept
     lines = lines or every
-    lines = [ln for ln in lines if not _SOURCE_EXCERPT.fullmatch(ln)] or lines
+    lines = [
+        ln for ln in lines if not (_SOURCE_EXCERPT.fullmatch(ln) or _COMPILER_NOTE.match(ln))
+    ] or lines
     lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
     erring: list[str] = []
@@ -789,7 +831,7 @@ _NOT_A_CAUSE_HINTS = (
     "***",
     "problem",
     "pass",
-    "skipped",
+    "skip",
     "no tests",
     "report",
     "check",
@@ -839,6 +881,11 @@ def _read_whole(printed: list[str]) -> str | None:
     return stopped if stopped is not None else _json_error(printed)
 
 
+#: A question that waits for an answer (`Publish the draft now? [y/N]`, `Proceed
+#: (y/n)?`): a command run with no terminal fails at it when its input closes.
+_ANSWER_PROMPT = re.compile(_ANSWER_OPTIONS.pattern + r"\s*[?:]?\s*$", re.I)
+
+
 def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     if not lines:
         return ""
@@ -856,11 +903,18 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
             return named[0]
     # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
-    if worded:
+    if any(not _not_a_cause(line) for line in worded):
         return worded[-1]
+    # a command left waiting on a question its closed input never answered
+    if _ANSWER_PROMPT.search(lines[-1]):
+        return lines[-1]
+    # a diagnostic says what went wrong where a runner's verdict over it (go test's `FAIL
+    # ./cmd [build failed]`) only says that something did
     diagnostic = next((line for line in lines if _DIAGNOSTIC.match(line)), None)
     if diagnostic is not None:
         return diagnostic
+    if worded:
+        return worded[-1]
     # a rule of dashes or equals signs under a test report says nothing, and neither does
     # a check that passed ("gitleaks....Passed" over pre-commit's "bug: pre-commit's script
     # is installed in migration mode") nor advice where to report it
@@ -968,7 +1022,10 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     lines, errors = _lines(printed)
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
-    return klass, _key_line_of(lines, errors, klass)
+    line = _key_line_of(lines, errors, klass)
+    # an API's error object on a line of its own under the client's (`gh: Not Found (HTTP
+    # 404)` over GitHub's `{"message":"Not Found",…}`) reads as it does when it is all
+    return klass, (_json_error([line]) if line.startswith("{") else None) or line
 
 
 #: A tool's note, opening an output, that it stopped the command at its time limit

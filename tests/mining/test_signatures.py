@@ -1414,3 +1414,132 @@ def test_a_patch_that_listed_the_lines_it_looked_for_is_one_failure() -> None:
         '"        raise SystemExit(1)", "        return e',
     ):
         assert signature_of(listed, "apply_patch").digest == later.digest, listed
+
+
+# --- compilers, test runners and prompts seen on histories not in the repository ------
+
+
+def test_a_compilers_note_never_signs_the_error_it_explains() -> None:
+    """Durban-Designer/vsla (MIT, a C library's build, not in the repository): gcc's note
+    under a redefinition names a type, `vsla_error_t`, that holds "error"; as the last line
+    that sounded like one it had signed nine failures. rustc's `= note:` and mypy's
+    `note:` are read the same way."""
+    gcc = (
+        "/home/kenth56/vsla/src/vsla_unified.c:661:14: error: redefinition of ‘vsla_scale’\n"
+        "  661 | vsla_error_t vsla_scale(vsla_context_t* ctx, vsla_tensor_t* out,\n"
+        "      |              ^~~~~~~~~~\n"
+        "/home/kenth56/vsla/src/vsla_unified.c:459:14: note: previous definition of "
+        "‘vsla_scale’ with type ‘vsla_error_t(vsla_context_t *, vsla_tensor_t *)’\n"
+        "make[2]: *** [CMakeFiles/vsla_static.dir/build.make:90: x.c.o] Error 1\n"
+        "make[2]: *** Waiting for unfinished jobs....\n"
+    )
+    assert signature_of(gcc, "Bash", 2).text == "<path>: error: redefinition of <q>"
+    rustc = (
+        "error: The default runtime flavor is `multi_thread`, but the `rt-multi-thread` "
+        "feature is disabled.\n"
+        " --> src/main.rs:3:1\n"
+        "  |\n"
+        "3 | #[tokio::main]\n"
+        "  | ^^^^^^^^^^^^^^\n"
+        "  |\n"
+        "  = note: this error originates in the attribute macro `tokio::main`\n"
+    )
+    assert signature_of(rustc, "Bash", 101).text.startswith(
+        "error: The default runtime flavor is <q>"
+    )
+    mypy = "app.py:3: error: Incompatible types\napp.py:3: note: Revealed type is 'Error'\n"
+    assert signature_of(mypy, "Bash", 1).text == "<path>: error: Incompatible types"
+    # a note alone is still read: nothing else says anything
+    assert "note" in signature_of("x.c:1:2: note: only this\n", "Bash", 1).text
+
+
+def test_a_diagnostics_indented_lines_never_sign_it() -> None:
+    """randlee/claude-history (MIT, not in the repository): go vet's arguments wanted,
+    `want (string, func(line json.RawMessage) error)`, had signed a failed `go test`; the
+    diagnostic above says what went wrong, where go test's `FAIL … [build failed]` under it
+    only says that something did."""
+    output = (
+        "Exit code 1\n"
+        "# github.com/randlee/claude-history/cmd [github.com/randlee/claude-history/cmd.test]\n"
+        "cmd/debug_test.go:41:30: too many arguments in call to jsonl.NewScanner\n"
+        "\thave (string)\n"
+        "\twant ()\n"
+        "cmd/debug_test.go:42:18: not enough arguments in call to scanner.Scan\n"
+        "\thave ()\n"
+        "\twant (string, func(line json.RawMessage) error)\n"
+        "\n"
+        "FAIL\tgithub.com/randlee/claude-history/cmd [build failed]\n"
+        "FAIL\n"
+    )
+    assert signature_of(output, "Bash", 1).text == (
+        "<path>: too many arguments in call to jsonl.NewScanner"
+    )
+    # an indented line under any other line is read as before
+    assert "error" in signature_of("Build step:\n\tfatal error: out of memory\n", "Bash", 1).text
+
+
+def test_go_tests_verbose_lines_never_sign_a_run() -> None:
+    """randlee/claude-history: `go test -v` names each test as it starts (`=== RUN`) and
+    as it passes (`--- PASS:`); test names that hold "error"
+    (`returns_error_for_non-existent_agent`) had signed the run by a test that passed."""
+    passed = (
+        "=== RUN   TestQueryAgentFileNotFound\n"
+        "=== RUN   TestQueryAgentFileNotFound/returns_error_for_non-existent_agent\n"
+        "--- PASS: TestQueryAgentFileNotFound (0.00s)\n"
+        "    --- PASS: TestQueryAgentFileNotFound/returns_error_for_non-existent_agent (0.00s)\n"
+        "=== PAUSE TestExport_WindowsPaths/error_on_drive\n"
+        "--- SKIP: TestExport_WindowsPaths/error_on_drive (0.00s)\n"
+    )
+    failed = "--- FAIL: TestRenderFullPage (0.01s)\n"
+    verdict = "FAIL\nFAIL\tgithub.com/randlee/claude-history/cmd\t3.451s\nFAIL\n"
+    assert signature_of(passed + failed + verdict, "Bash", 1).text == (
+        "FAIL: TestRenderFullPage (<n>)"
+    )
+    # with the failed test cut away, the verdict is all that says anything
+    assert signature_of(passed + verdict, "Bash", 1).text == "FAIL <path> <n>"
+
+
+def test_makes_own_refusal_is_a_failure_and_its_verdict_is_not() -> None:
+    """Durban-Designer/vsla: `cmake .. && make` in a folder with no Makefile; make's "***
+    No targets specified … Stop." is the failure, where its `*** [target] Error 1` only
+    says a recipe failed. CMake's note of an optional tool it did not find had signed it."""
+    output = (
+        "make: *** No targets specified and no makefile found.  Stop.\n"
+        "\n"
+        "-- Could NOT find Doxygen (missing: DOXYGEN_EXECUTABLE) \n"
+        "-- Configuring done (0.0s)\n"
+        "-- Generating done (0.0s)\n"
+        "-- Build files have been written to: /home/kenth56/vsla/build\n"
+    )
+    assert signature_of(output, "Bash", 2).text == (
+        "make: *** No targets specified and no makefile found."
+    )
+    verdict_only = "make: *** [Makefile:12: lint] Error 1\n"
+    assert signature_of(verdict_only, "Bash", 2).text == "make: *** [Makefile: lint] Error <n>"
+
+
+def test_a_question_left_unanswered_signs_the_failure() -> None:
+    """A script that asks a question with no terminal to answer it exits at the question;
+    the line it printed before the question had signed the failure. Seen on a history whose
+    licence allows no copying, so these lines are made up in its shape."""
+    output = "Exit code 1\nDraft saved.\nPublish the draft now? [y/N]"
+    assert signature_of(output, "Bash", 1).text == "Publish the draft now? [y/N]"
+    assert signature_of("Proceed with the upgrade (yes/no)?\n", "Bash", 1).text == (
+        "Proceed with the upgrade (yes/no)?"
+    )
+    # an error line above the question is still what went wrong
+    erring = "error: remote rejected\nRetry? [Y/n]\n"
+    assert signature_of(erring, "Bash", 1).text == "error: remote rejected"
+
+
+def test_an_api_error_object_under_its_clients_lines_is_read_by_its_message() -> None:
+    """Durban-Designer/vsla: `gh api user/emails` printed gh's own two lines over GitHub's
+    error object; the object, its strings all `<q>`, had signed it."""
+    output = (
+        "gh: Not Found (HTTP 404)\n"
+        'gh: This API operation needs the "user" scope. To request it, run:  gh auth '
+        "refresh -h github.com -s user\n\n"
+        '{"message":"Not Found","documentation_url":"https://docs.github.com/rest/users/'
+        'emails#list-email-addresses-for-the-authenticated-user","status":"404"}'
+    )
+    assert signature_of(output, "Bash", 1).text == "Not Found (status <n>)"
