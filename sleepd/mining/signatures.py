@@ -657,6 +657,80 @@ def _without_continuations(printed: list[str]) -> list[str]:
     return kept
 
 
+#: Windows PowerShell's error record: the message (after the command that spoke, `Get-Acl
+#: : `, or under the source excerpt for a parse error), `At line:1 char:1`, the excerpt and
+#: its `+ ~~~~` marker, then `+ CategoryInfo : ObjectNotFound: (Get-Acl:String) [],
+#: CommandNotFoundException` and `+ FullyQualifiedErrorId : …`, each wrapped at the
+#: console's width.
+_PS_AT = re.compile(r"^At (?:line:\d+|\S.*:\d+) char:\d+$")
+_PS_CATEGORY = re.compile(r"^\+ CategoryInfo\s+:")
+_PS_ERROR_ID = re.compile(r"^\+ FullyQualifiedErrorId\s+:")
+_PS_EXCERPT = re.compile(r"^\+(?:\s|$)")
+#: Who spoke before the message: a cmdlet, a program PowerShell ran (`gpg.exe : gpg: no
+#: valid OpenPGP data found.`) and what it was asked about (`Resolve-DnsName : github.com :
+#: …`).
+_PS_SPEAKER = re.compile(r"^\S+ : ")
+_PS_EXCEPTION = re.compile(r",\s*([\w.]+)\s*$")
+#: How far above its CategoryInfo line a record's `At line:` line may stand, and over how
+#: many lines above that a message wraps.
+_PS_RECORD_LINES = 16
+_PS_MESSAGE_LINES = 4
+
+
+def _ps_message_start(lines: list[str], start: int, at: int) -> int:
+    """Where the message over a record's `At line:` line starts: at the line naming who
+    spoke (`Get-Acl : The 'Get-Acl' command was found …`, wrapped over the lines under it),
+    else on the line right above (a script's `throw`): what the command printed before
+    it failed is no part of the message."""
+    for first in range(at - 1, max(start, at - _PS_MESSAGE_LINES) - 1, -1):
+        if not lines[first] or _WRAPPER_LINE.fullmatch(lines[first]):
+            break
+        if _PS_SPEAKER.match(lines[first]):
+            return first
+    return max(start, at - 1)
+
+
+def _powershell_records(printed: list[str]) -> list[str]:
+    """The printed lines with each PowerShell error record read as one line, its exception
+    then its message (`CommandNotFoundException: The term 'Get-WebAuthnSetting' is not
+    recognized as the name of a cmdlet, …`), as a traceback's last line reads. The record's
+    own lines name the command, the target and the console's wrapping, so signed by them
+    every cmdlet and every target was a failure of its own."""
+    if not any(_PS_CATEGORY.match(line.strip()) for line in printed):
+        return printed
+    lines = [line.strip() for line in printed]
+    out: list[str] = []
+    start = 0
+    for number, line in enumerate(lines):
+        if number < start or not _PS_CATEGORY.match(line):
+            continue
+        window = range(number - 1, max(start, number - _PS_RECORD_LINES) - 1, -1)
+        at = next((n for n in window if _PS_AT.match(lines[n])), None)
+        if at is None:
+            continue
+        end = number + 1
+        while end < len(lines) and lines[end] and not _PS_ERROR_ID.match(lines[end]):
+            end += 1
+        # the console wraps a field at its width, inside a word (`WebExc` over `eption`)
+        category = "".join(lines[number:end])
+        if end < len(lines) and _PS_ERROR_ID.match(lines[end]):
+            end += 1
+            # the identifier's wrapped rest, indented under it
+            while end < len(printed) and printed[end][:1] in (" ", "\t") and lines[end]:
+                end += 1
+        below = [ln for ln in lines[at + 1 : number] if not _PS_EXCERPT.match(ln)]
+        first = at if below else _ps_message_start(lines, start, at)
+        message = " ".join(below or lines[first:at])
+        for _ in range(2):
+            message = _PS_SPEAKER.sub("", message, count=1)
+        exception = _PS_EXCEPTION.search(category)
+        out.extend(printed[start:first])
+        out.append(f"{exception[1]}: {message}" if exception else message)
+        start = end
+    out.extend(printed[start:])
+    return out
+
+
 #: Where a tool starts echoing the agent's own input back (Claude Code's Edit: "String to
 #: replace not found in file." then `String: <old_string>`; Codex's apply_patch: "Failed
 #: to find expected lines in <path>:" then the patch's lines): the code echoed is what the
@@ -682,7 +756,9 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     an error: a tool's wrapper lines, a runner's verdicts and passed tests are passed
     over when another line sounds like an error; a compiler's excerpt of the source and
     the agent's input a tool echoes back are never read."""
-    every = [ln.strip() for ln in _without_continuations(_without_echo(printed))]
+    every = [
+        ln.strip() for ln in _without_continuations(_powershell_records(_without_echo(printed)))
+    ]
     kept = [ln for ln in _without_session_header(every) if not _said_nothing(ln)]
     # npm's block names the script that failed: it signs only when no other line sounds
     # like an error (an output cut to its last lines may hold nothing else)

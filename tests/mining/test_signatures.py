@@ -1543,3 +1543,61 @@ def test_an_api_error_object_under_its_clients_lines_is_read_by_its_message() ->
         'emails#list-email-addresses-for-the-authenticated-user","status":"404"}'
     )
     assert signature_of(output, "Bash", 1).text == "Not Found (status <n>)"
+
+
+def test_a_powershell_error_record_is_signed_by_its_exception_and_message() -> None:
+    """M-Thisness/M-Claude (MIT; its whole history, not in the repository, run as a new
+    user would): Windows PowerShell's record ends in `+ CategoryInfo` and `+
+    FullyQualifiedErrorId` lines that name the cmdlet and its target, and wrap at the
+    console's width, so each missing cmdlet had been a pattern of its own, signed by a
+    field ("+ CategoryInfo : ObjectNotFound: (Get-WebAuthnSetting:String) [], …") or by
+    the wrapped end of one ("em], ItemNotFoundException")."""
+
+    def missing(cmdlet: str) -> str:
+        return (
+            f"Exit code 1\n{cmdlet} : The term '{cmdlet}' is not recognized as the name of a "
+            "cmdlet, function, script file, \r\nor operable program. Check the spelling of the "
+            "name, or if a path was included, verify that the path is correct and \r\ntry "
+            f"again.\r\nAt line:1 char:1\r\n+ {cmdlet} 2>&1\r\n+ ~~~~~~~~~~~~~~~~~~~\r\n"
+            f"    + CategoryInfo          : ObjectNotFound: ({cmdlet}:String) [], "
+            "CommandNotFoundException\r\n    + FullyQualifiedErrorId : CommandNotFoundException"
+        )
+
+    one = signature_of(missing("Get-WebAuthnSetting"), "Bash", 1)
+    assert one.error_class == "CommandNotFoundException"
+    assert one.text == (
+        "CommandNotFoundException: The term <q> is not recognized as the name of a cmdlet, "
+        "function, script file, or operable program."
+    )
+    assert signature_of(missing("Get-NetFirewallProfile"), "Bash", 1) == one
+    # a parse error: its message stands under the excerpt
+    parse = (
+        "Exit code 1\nAt line:1 char:101\r\n+ ... d,ProcessName,@{Name='User';Expression="
+        "{try{extglob.GetOwner().User}c ...\r\n+                              ~\r\nAn expression "
+        "was expected after '('.\r\n    + CategoryInfo          : ParserError: (:) [], "
+        "ParentContainsErrorRecordException\r\n    + FullyQualifiedErrorId : ExpectedExpression"
+    )
+    assert signature_of(parse, "Bash", 1).text == (
+        "ParentContainsErrorRecordException: An expression was expected after <q>."
+    )
+    # a field wrapped inside a word (Python-AI-Solutions/agentic-neurodata-conversion, in
+    # the fixtures); the command's own lines above the message are no part of it
+    wrapped = (
+        "Downloading…\nInvoke-WebRequest : 404: Not Found\nAt line:1 char:2\n+ (Invoke-"
+        "WebRequest -UseBasicParsing https://raw.githubusercontent.com ...\n+  ~~~~~~~~~~\n"
+        "    + CategoryInfo          : InvalidOperation: (System.Net.HttpWebRequest:"
+        "HttpWebRequest) [Invoke-WebRequest], WebExc \n   eption\n    + FullyQualifiedErrorId"
+        " : WebCmdletWebResponseException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"
+    )
+    assert signature_of(wrapped, "shell", 1).text == "WebException: <n>: Not Found"
+    # a script's `throw`: the line right above `At`, not what the script printed before it
+    thrown = (
+        "#12 added to project 3\nUnknown status 'Backlog'. Valid values: Done, Todo\nAt "
+        "C:\\tools\\set-status.ps1:14 char:5\n+     throw \"Unknown status '$StatusName'\"\n"
+        "+     ~~~~~\n    + CategoryInfo          : OperationStopped: (Unknown status ...:"
+        "String) [], RuntimeException\n    + FullyQualifiedErrorId : Unknown status 'Backlog'"
+    )
+    assert signature_of(thrown, "Bash", 1).text == "RuntimeException: Unknown status <q>."
+    # lines shaped like a record's with no CategoryInfo under them are read as before
+    plain = "Exit code 1\nAt line:1 char:1\n+ fails\nerror: something broke\n"
+    assert signature_of(plain, "Bash", 1).text == "error: something broke"
