@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sleepd.redaction.entropy import looks_random, shannon_entropy
+from sleepd.redaction.key_bodies import body_before
 from sleepd.redaction.keywords import KeywordIndex
 from sleepd.redaction.rules import Allowlist, Rule, RuleSet, default_rules
 
@@ -31,6 +32,9 @@ _MAX_PASSES = 4
 #: nothing from the join, which would copy them (and widen it if non-ASCII).
 _BATCH_MAX_TEXT = 16384
 _GENERIC_NEEDS_DIGIT = frozenset({"generic-api-key"})
+#: Rules whose match is where a secret ends, not the secret: what stands above the match
+#: is (a private key's body above its END line, `key_bodies`).
+_SECRET_ABOVE = {"private-key-body": body_before}
 #: Every placeholder holds this; PLACEHOLDER_RE is case-sensitive.
 _MARK = "[REDACTED:"
 
@@ -214,6 +218,10 @@ class Redactor:
         return "".join(parts), [f.rule_id for f in findings]
 
     def _secret_span(self, number: int, match: re.Match[str]) -> tuple[int, int] | None:
+        above = _SECRET_ABOVE.get(self._rules[number].id)
+        if above is not None:
+            start = above(match.string, match.start())
+            return None if start is None else (start, match.start())
         group = self._rules[number].secret_group
         if group is not None:
             start, end = match.span(group)
