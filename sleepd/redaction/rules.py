@@ -56,6 +56,18 @@ GATES: dict[str, tuple[str, int]] = {
     "twilio-api-key": (r"SK", 2),
 }
 
+#: The end gitleaks asks of a provider's token: a quote, a blank, `;`, an escaped line
+#: break, or the end of the text. A token also ends where a command, a URL or a JSON text
+#: puts it against another delimiter: curl's `-u sk_live_…:` (the key as a user name, its
+#: empty password after the colon), `?key=…&`, `(…)`, `[…]`, `{…}`, `<…>`, a pipe, a comma,
+#: and a quote escaped inside a JSON string (`"echo \"sk_live_…\" | vercel env add"`, as
+#: a tool call's input is stored). Read with only gitleaks' ends, a live Stripe key in
+#: seven commands of one real history was stored as typed. A dot ends a token only where
+#: a sentence ends (`… is sk_live_….`): several tokens hold dots, and one cut before a dot
+#: inside it would leave the rest in the clear.
+GITLEAKS_TOKEN_END = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
+TOKEN_END = r"""(?:[\x60'"\s;:,&|()<>\[\]{}]|\\[nrt"'\\]|\.(?=\s|$)|$)"""
+
 _FLAGS = re.ASCII  # RE2's \w, \d, \s and \b are ASCII-only too
 
 
@@ -152,7 +164,7 @@ def _rule(raw: dict[str, Any], source: str, check: bool = True) -> Rule:
         raise RuleError(f"{where}: a gate needs an anchored rule")
     return Rule(
         id=rule_id,
-        pattern=_source(str(raw["regex"]), where, check),
+        pattern=_source(str(raw["regex"]).replace(GITLEAKS_TOKEN_END, TOKEN_END), where, check),
         keywords=tuple(keywords),
         entropy=float(raw["entropy"]) if "entropy" in raw else None,
         secret_group=int(group) if group is not None else None,

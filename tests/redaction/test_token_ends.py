@@ -1,0 +1,51 @@
+"""Where a provider's token ends: the shapes from one real history (isaacmorgado's, MIT, not
+in the repository), where a live Stripe key, a SendGrid key, an OpenAI key and a Google
+API key were stored as typed; the keys here are made up."""
+
+from __future__ import annotations
+
+import pytest
+
+from sleepd.redaction import Redactor
+
+STRIPE = "sk_live_51QxT2L5BseYEbCapAp3Mziqr4DTtdQupz4a1kTNaGiW52DqWLPRbzZvZ8SFRb4w54Etgg51a6m"
+SENDGRID = "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"
+
+
+@pytest.fixture
+def redactor() -> Redactor:
+    return Redactor(salt=b"test")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # curl's basic auth: the key as the user name, the colon before an empty password
+        f"curl -s https://api.stripe.com/v1/coupons -u {STRIPE}: -d percent_off=40",
+        f'curl -s https://api.stripe.com/v1/products -u "{STRIPE}:" | head -10',
+        # a tool call's input as it is stored: JSON, the command's quotes escaped
+        f'{{"command":"echo \\"{STRIPE}\\" | vercel env add STRIPE_SECRET_KEY production"}}',
+        f'{{"command":"curl -H \\"Authorization: Bearer {SENDGRID}\\" https://api.sendgrid.com"}}',
+        # escaped twice, as a raw line holds a JSON string inside JSON
+        f'{{"raw":"{{\\\\"key\\\\":\\\\"{STRIPE}\\\\"}}"}}',
+        # a query, brackets, a list, a tag, a pipe, a sentence
+        f"https://example.test/charge?key={STRIPE}&amount=100",
+        f"stripe.api_key = os.environ.get('X', default=({STRIPE}))",
+        f"keys: [{STRIPE}, other]",
+        f"<secret>{STRIPE}</secret>",
+        f"printf {STRIPE}|pbcopy",
+        f"Your live key is {STRIPE}.",
+    ],
+)
+def test_a_token_against_a_delimiter_is_redacted(redactor: Redactor, text: str) -> None:
+    redacted, rules = redactor.redact(text)
+    token = SENDGRID if SENDGRID in text else STRIPE
+    assert token[12:40] not in redacted, redacted
+    assert rules
+
+
+def test_a_token_that_runs_on_is_not_cut(redactor: Redactor) -> None:
+    """A dot inside a longer string is no end: the rule finds no token there rather than a
+    piece of one (gitleaks reads it the same)."""
+    text = f"path/{STRIPE}.backup.json"
+    assert STRIPE[:20] + "[" not in redactor.redact(text)[0]
