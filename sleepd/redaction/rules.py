@@ -63,10 +63,11 @@ GATES: dict[str, tuple[str, int]] = {
 #: and a quote escaped inside a JSON string (`"echo \"sk_live_…\" | vercel env add"`, as
 #: a tool call's input is stored). Read with only gitleaks' ends, a live Stripe key in
 #: seven commands of one real history was stored as typed. A dot ends a token only where
-#: a sentence ends (`… is sk_live_….`): several tokens hold dots, and one cut before a dot
-#: inside it would leave the rest in the clear.
+#: a sentence ends (`… is sk_live_….`) or an ellipsis cuts it (a JWT access token shown as
+#: `eyJ….eyJ….D32irJfb…`): several tokens hold dots, and one cut before a dot inside it
+#: would leave the rest in the clear.
 GITLEAKS_TOKEN_END = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
-TOKEN_END = r"""(?:[\x60'"\s;:,&|()<>\[\]{}]|\\[nrt"'\\]|\.(?=\s|$)|$)"""
+TOKEN_END = r"""(?:[\x60'"\s;:,&|()<>\[\]{}…]|\\[nrt"'\\]|\.(?=\s|$)|\.\.\.|$)"""
 
 _FLAGS = re.ASCII  # RE2's \w, \d, \s and \b are ASCII-only too
 

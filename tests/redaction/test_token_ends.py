@@ -35,6 +35,9 @@ def redactor() -> Redactor:
         f"<secret>{STRIPE}</secret>",
         f"printf {STRIPE}|pbcopy",
         f"Your live key is {STRIPE}.",
+        # a token the tool or the agent cut short to show it
+        f"the key {STRIPE}... (user provided)",
+        f"the key {STRIPE}… (user provided)",
     ],
 )
 def test_a_token_against_a_delimiter_is_redacted(redactor: Redactor, text: str) -> None:
@@ -49,3 +52,16 @@ def test_a_token_that_runs_on_is_not_cut(redactor: Redactor) -> None:
     piece of one (gitleaks reads it the same)."""
     text = f"path/{STRIPE}.backup.json"
     assert STRIPE[:20] + "[" not in redactor.redact(text)[0]
+
+
+def test_a_jwt_cut_short_with_an_ellipsis_is_redacted(redactor: Redactor) -> None:
+    """The same history: a sign-up's response, an access token cut with "..." by the
+    agent's own script, stored in the clear (a made-up token of the same shape)."""
+    token = (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI1MmMxZjhmOC0wYmM3LTQ2N2EtOGRjZC1j"
+        "YWI5NzViMTFjYmEiLCJleHAiOjE3NjcxNTU3NDR9.Q9wKx2LmZ8pR4vT7nB1cY6dF3hJ0sA5e"
+    )
+    text = f'Response: {{"access_token":"{token}...\n\n3. Get user profile'
+    redacted, rules = redactor.redact(text)
+    assert "eyJzdWIiOiI1MmMx" not in redacted
+    assert rules == ["jwt"]
