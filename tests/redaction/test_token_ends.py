@@ -65,3 +65,15 @@ def test_a_jwt_cut_short_with_an_ellipsis_is_redacted(redactor: Redactor) -> Non
     redacted, rules = redactor.redact(text)
     assert "eyJzdWIiOiI1MmMx" not in redacted
     assert rules == ["jwt"]
+
+
+def test_a_sendgrid_key_cut_to_a_tables_width_is_redacted(redactor: Redactor) -> None:
+    """The same history: an agent's table of environment values showed the key cut to its
+    column's width, shorter than the whole key the provider rule asks for."""
+    cut = SENDGRID[:48]
+    text = f"║ SENDGRID_API_KEY         │ {cut} ║\n║ SENDGRID_FROM_EMAIL │ a@b.c ║"
+    redacted, rules = redactor.redact(text)
+    assert cut[3:40] not in redacted
+    assert rules == ["sendgrid-key-cut"]
+    # a host name that starts the same way is no key
+    assert redactor.redact("see SG.example.com and SG.aaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbb")[1] == []
