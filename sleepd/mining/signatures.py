@@ -30,7 +30,12 @@ _TIMESTAMP = re.compile(
     r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b"
     r"|\b\d{2}:\d{2}:\d{2}(\.\d+)?\b"
 )
-_HEX = re.compile(r"\b(0x[0-9a-f]+|(?=[0-9a-f]{6,}\b)[0-9a-f]*\d[0-9a-f]*)\b", re.I)
+#: A hex run of six or more with a digit and a letter in it (a hash, an address, an id); a
+#: run of digits alone is a number (`File content (101217 tokens)` had read as `<hex>`
+#: tokens and `(25266 tokens)` as `<n>`, one failure as two patterns).
+_HEX = re.compile(
+    r"\b(0x[0-9a-f]+|(?=[0-9a-f]{6,}\b)(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*)\b", re.I
+)
 #: Extensions that make a bare word a file name where a file is named: before a colon
 #: or a `(line,col)` (`main.go:12:3:`, `app.ts(12,5):`, `ls: API.md: No such file`,
 #: "expected lines in CHANGELOG.md:"). A compiler, `ls` or `apply_patch` names a file in
@@ -1099,9 +1104,21 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
     line = _key_line_of(lines, errors, klass)
-    # an API's error object on a line of its own under the client's (`gh: Not Found (HTTP
-    # 404)` over GitHub's `{"message":"Not Found",…}`) reads as it does when it is all
-    return klass, (_json_error([line]) if line.startswith("{") else None) or line
+    return klass, _with_json_read(line)
+
+
+def _with_json_read(line: str) -> str:
+    """The line with the API error object it ends in read by its message and status, as
+    when the object is all of an output: on a line of its own under the client's (`gh: Not
+    Found (HTTP 404)` over GitHub's `{"message":"Not Found",…}`) or after the client's
+    words (`Streamable HTTP error: Error POSTing to endpoint: {"error": {"code": "504",
+    "message": …}}`), where its quoted strings, all `<q>` once normalised, told no two
+    failures apart."""
+    brace = line.find("{")
+    if brace < 0 or not line.endswith("}"):
+        return line
+    read = _json_error([line[brace:]])
+    return line if read is None else line[:brace] + read
 
 
 #: A tool's note, opening an output, that it stopped the command at its time limit

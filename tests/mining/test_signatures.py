@@ -1601,3 +1601,41 @@ def test_a_powershell_error_record_is_signed_by_its_exception_and_message() -> N
     # lines shaped like a record's with no CategoryInfo under them are read as before
     plain = "Exit code 1\nAt line:1 char:1\n+ fails\nerror: something broke\n"
     assert signature_of(plain, "Bash", 1).text == "error: something broke"
+
+
+def test_a_long_number_is_a_number_not_a_hash() -> None:
+    """isaacmorgado/claude-sovereign (MIT, its whole history not in the repository): Claude
+    Code's refusal to read a large file named its size in tokens; a count of six digits had
+    read as `<hex>` and one of five as `<n>`, one failure as two patterns."""
+    big = "File content (101217 tokens) exceeds maximum allowed tokens (25000)."
+    small = "File content (25266 tokens) exceeds maximum allowed tokens (25000)."
+    assert signature_of(big, "Read") == signature_of(small, "Read")
+    assert "<hex>" not in signature_of(big, "Read").text
+    # a hash is still one, with or without letters in reach of the digits
+    assert signature_of("fatal: bad object 3f9a2c1d8e", "Bash", 128).text == (
+        "fatal: bad object <hex>"
+    )
+
+
+def test_an_api_error_object_after_the_clients_words_is_read_by_its_message() -> None:
+    """The same history: an MCP client's failure ends in the server's error object; its
+    strings, all `<q>` once normalised, had made every such failure one pattern."""
+    gateway = (
+        'Streamable HTTP error: Error POSTing to endpoint: {"error": {"code": "504", '
+        '"message": "An error occurred with your deployment"}}'
+    )
+    ended = (
+        'Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","error":'
+        '{"code":-32600,"message":"MCP session has been terminated"},"id":null}'
+    )
+    tool = "mcp__grep__searchGitHub"
+    assert signature_of(gateway, tool).text == (
+        "Streamable HTTP error: Error POSTing to endpoint: An error occurred with your "
+        "deployment (status <n>)"
+    )
+    assert signature_of(ended, tool).text == (
+        "Streamable HTTP error: Error POSTing to endpoint: MCP session has been terminated "
+        "(status -<n>)"
+    )
+    # braces that are no JSON object are read as before
+    assert "<q>" in signature_of("error: bad value {'a': 1}", "Bash", 1).text
