@@ -77,3 +77,30 @@ def test_a_sendgrid_key_cut_to_a_tables_width_is_redacted(redactor: Redactor) ->
     assert rules == ["sendgrid-key-cut"]
     # a host name that starts the same way is no key
     assert redactor.redact("see SG.example.com and SG.aaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbb")[1] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # typed into a prompt with no name before it (the shape of isaacmorgado's history)
+        "rpa_8Q2ANK7W7XGX7AN4H4LJX0AMQIUXJ3OO7T4S2XFX1ru6w3 IS runpod api",
+        "export GROQ_API_KEY=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",
+        '"REPLICATE_API_TOKEN": "r8_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn"',
+        "curl -H 'Authorization: Bearer ya29.a0AfB_byC3Kq9Lm2Zp8Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn2Bv'",
+        "TAVILY_API_KEY=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",
+        "key: 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",
+    ],
+)
+def test_a_key_known_by_its_providers_prefix_is_redacted(redactor: Redactor, text: str) -> None:
+    redacted, rules = redactor.redact(text)
+    assert "prefixed-provider-key" in rules
+    assert "Kq3Lm8Zp2X" not in redacted and "8Q2ANK7W" not in redacted
+    assert "9f2c4e6a8b0d" not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the dscp_rpa_handler table", "fc-button and fc-event classes", "gsk_ is Groq's prefix"],
+)
+def test_a_word_with_a_providers_prefix_is_no_key(redactor: Redactor, text: str) -> None:
+    assert redactor.redact(text) == (text, [])
