@@ -18,6 +18,7 @@ from sleepd.redaction.entropy import looks_random, shannon_entropy
 from sleepd.redaction.key_bodies import body_before
 from sleepd.redaction.keywords import KeywordIndex
 from sleepd.redaction.rules import Allowlist, Rule, RuleSet, default_rules
+from sleepd.redaction.table_cells import has_table, named_values
 
 PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9-]+:[0-9a-f]{8}\]")
 ERROR_RULE = "redaction-error"
@@ -156,23 +157,62 @@ class Redactor:
         # "[...]AKIA..."), so repeat until nothing changes: redact() must be
         # idempotent. Clean text, the common case, takes one pass.
         rule_ids: list[str] = []
+        cells = True  # a table's cells are read on the first pass
         for _ in range(_MAX_PASSES):
-            text, found = self._redact_once(text, hits)
+            text, found = self._redact_once(text, hits, cells)
             if not found:
                 break
             hits = None  # the text changed: later passes search it afresh
+            cells = False
             rule_ids.extend(found)
         return text, rule_ids
 
+    def _redact_cells(self, text: str) -> tuple[str, list[str]]:
+        """`text` with the secrets a table holds beside their names replaced (read as
+        `NAME=value`, the value's pieces joined when the table wrapped it: `table_cells`),
+        every piece of a value that holds one given its placeholder or emptied."""
+        found: list[tuple[list[tuple[int, int]], str, str]] = []
+        for name, spans in named_values(text):
+            value = "".join(text[start:end] for start, end in spans)
+            if not _secret_shaped(value):
+                continue
+            head = f"{name}="
+            redacted, rules = self._redact(head + value)
+            if rules and redacted.startswith(head):
+                found.append((spans, self.placeholder(rules[0], value), rules[0]))
+        if not found:
+            return text, []
+        pieces = sorted(
+            (span, placeholder if number == 0 else "")
+            for spans, placeholder, _ in found
+            for number, span in enumerate(spans)
+        )
+        parts: list[str] = []
+        cursor = 0
+        for (start, end), stand_in in pieces:
+            parts.append(text[cursor:start])
+            parts.append(stand_in)
+            cursor = end
+        parts.append(text[cursor:])
+        return "".join(parts), [rule for _, _, rule in found]
+
     def _redact_once(
-        self, text: str, hits: list[tuple[int, str]] | None = None
+        self, text: str, hits: list[tuple[int, str]] | None = None, cells: bool = False
     ) -> tuple[str, list[str]]:
+        """One pass of the rules over `text`; with `cells`, a table's named values first
+        (`_redact_cells`), the pass ending there when one held a secret."""
         if len(text) < MIN_TEXT_LENGTH or _is_blob(text):
             return text, []
         if hits is None:
             hits = self._index.find(text)
         if not hits:
             return text, []
+        # a table's secret stands beside a name that holds a keyword (`…_API_KEY`,
+        # `PGPASSWORD`) or opens with one (`gsk_`): only a text with a keyword holds one
+        if cells and has_table(text):
+            redacted, found_in_cells = self._redact_cells(text)
+            if found_in_cells:
+                return redacted, found_in_cells
         anchors: dict[int, set[int]] = {}
         for position, keyword in hits:
             for number, gate, window in self._dispatch[keyword]:
@@ -250,6 +290,18 @@ class Redactor:
         if _allowed(self._ruleset.allowlist, secret, text, match):
             return False
         return not any(_allowed(a, secret, text, match) for a in rule.allowlists)
+
+
+def _secret_shaped(value: str) -> bool:
+    """Whether a table's cell may hold a secret: one token of eight characters or more
+    with a digit in it or letters whose case changes at random, never a description
+    ("Stripe billing API", "Optional", a link to where the key is made) nor a value the
+    table already masked (`gsk_****uIm`) or one redacted before."""
+    if len(value) < MIN_TEXT_LENGTH or _MARK in value or "***" in value:
+        return False
+    if any(character.isspace() for character in value):
+        return False
+    return any(character.isdigit() for character in value) or looks_random(value)
 
 
 def _is_blob(text: str) -> bool:
