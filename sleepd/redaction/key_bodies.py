@@ -20,12 +20,12 @@ REACH_CHARS = 65536
 MIN_BODY_CHARS = 64
 
 # The text above the END line is read backwards (reversed), so that one anchored match
-# walks up from the END line over the body and stops where the body does: between the
-# body's lines, blanks and line breaks, real or escaped as in JSON (`\n`, `\r\n`, and
-# `\\n` escaped twice); PGP's
-# checksum line (`=UTah`) right above the END line; the body's last line, which may be
-# short; the lines above it, each a long run of base64 (a line of ordinary words above
-# the body is never one, so it is never taken for part of the key).
+# walks up from the END line over the body and stops where the body does. It takes, in
+# that order: PGP's checksum line (`=UTah`) right above the END line; the body's last
+# line, which may be short; the lines above it, each a long run of base64 (a line of
+# ordinary words above the body is never one, so it is never taken for part of the key).
+# Between them stand blanks and line breaks, real or escaped as in JSON (`\n`, `\r\n`,
+# and `\\n` escaped twice).
 _BREAK = r"(?:\s|n\\|r\\|\\)+"
 _BODY_REVERSED = re.compile(
     rf"(?:{_BREAK})?"
