@@ -1,7 +1,7 @@
 """Secrets in a table's cells, beside their names, wrapped at the column's width (the shape of
-`railway variables` in isaacmorgado's history, MIT, not in the repository, which was
-stored with a Groq key, an OpenAI key, a JWT secret and database passwords in it; the
-values here are made up)."""
+Railway's listing of a project's variables, through its MCP server, in isaacmorgado's
+history, MIT, not in the repository, which was stored with a Groq key, an OpenAI key, a JWT
+secret and database passwords in it; the values here are made up)."""
 
 from __future__ import annotations
 

@@ -68,8 +68,8 @@ def test_a_jwt_cut_short_with_an_ellipsis_is_redacted(redactor: Redactor) -> Non
 
 
 def test_a_sendgrid_key_cut_to_a_tables_width_is_redacted(redactor: Redactor) -> None:
-    """The same history: an agent's table of environment values showed the key cut to its
-    column's width, shorter than the whole key the provider rule asks for."""
+    """The same history: Railway's listing of the variables showed the key wrapped at its
+    column's width, its first piece shorter than the whole key the provider rule asks for."""
     cut = SENDGRID[:48]
     text = f"║ SENDGRID_API_KEY         │ {cut} ║\n║ SENDGRID_FROM_EMAIL │ a@b.c ║"
     redacted, rules = redactor.redact(text)
@@ -89,7 +89,7 @@ def test_a_sendgrid_key_cut_to_a_tables_width_is_redacted(redactor: Redactor) ->
         "curl -H 'Authorization: Bearer ya29.a0AfB_byC3Kq9Lm2Zp8Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn2Bv'",
         "TAVILY_API_KEY=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",
         "key: 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",
-        # an agent's table of environment values (the same history)
+        # Railway's listing of the variables (the same history)
         "║ STRIPE_WEBHOOK_SECRET          │ whsec_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er ║",
     ],
 )
