@@ -183,18 +183,11 @@ class Redactor:
         if not found:
             return text, []
         pieces = sorted(
-            (span, placeholder if number == 0 else "")
+            (start, end, placeholder if number == 0 else "")
             for spans, placeholder, _ in found
-            for number, span in enumerate(spans)
+            for number, (start, end) in enumerate(spans)
         )
-        parts: list[str] = []
-        cursor = 0
-        for (start, end), stand_in in pieces:
-            parts.append(text[cursor:start])
-            parts.append(stand_in)
-            cursor = end
-        parts.append(text[cursor:])
-        return "".join(parts), [rule for _, _, rule in found]
+        return _spliced(text, pieces), [rule for _, _, rule in found]
 
     def _redact_once(
         self, text: str, hits: list[tuple[int, str]] | None = None, cells: bool = False
@@ -248,14 +241,10 @@ class Redactor:
         if not findings:
             return text, []
         findings.sort(key=lambda f: f.start)
-        parts: list[str] = []
-        cursor = 0
-        for finding in findings:
-            parts.append(text[cursor : finding.start])
-            parts.append(self.placeholder(finding.rule_id, text[finding.start : finding.end]))
-            cursor = finding.end
-        parts.append(text[cursor:])
-        return "".join(parts), [f.rule_id for f in findings]
+        pieces = [
+            (f.start, f.end, self.placeholder(f.rule_id, text[f.start : f.end])) for f in findings
+        ]
+        return _spliced(text, pieces), [f.rule_id for f in findings]
 
     def _secret_span(self, number: int, match: re.Match[str]) -> tuple[int, int] | None:
         above = _SECRET_ABOVE.get(self._rules[number].id)
@@ -290,6 +279,19 @@ class Redactor:
         if _allowed(self._ruleset.allowlist, secret, text, match):
             return False
         return not any(_allowed(a, secret, text, match) for a in rule.allowlists)
+
+
+def _spliced(text: str, pieces: Iterable[tuple[int, int, str]]) -> str:
+    """`text` with each span of `pieces` (in order, none overlapping) replaced by its
+    stand-in."""
+    parts: list[str] = []
+    cursor = 0
+    for start, end, stand_in in pieces:
+        parts.append(text[cursor:start])
+        parts.append(stand_in)
+        cursor = end
+    parts.append(text[cursor:])
+    return "".join(parts)
 
 
 def _secret_shaped(value: str) -> bool:
