@@ -36,6 +36,13 @@ _GENERIC_NEEDS_DIGIT = frozenset({"generic-api-key"})
 #: Rules whose match is where a secret ends, not the secret: what stands above the match
 #: is (a private key's body above its END line, `key_bodies`).
 _SECRET_ABOVE = {"private-key-body": body_before}
+#: JSON's escaped line breaks and tabs. A tool call's input, a function call's arguments and
+#: a raw line are stored as JSON, where a key that opens a line follows `\n`: a rule that
+#: wants a word boundary or no letter before its key (`\bAKIA…`, `(?<![A-Za-z0-9])rpa_…`)
+#: would read the escape's `n` as part of the word. Rules match where each escape reads as
+#: what it stands for, twice (`_as_read`): a view as long as the text, so a secret's span is
+#: the same in both, and a line break that no rule reading one line crosses.
+_AS_READ = (("\\n", "\n\n"), ("\\r", "\r\r"), ("\\t", "\t\t"))
 #: Every placeholder holds this; PLACEHOLDER_RE is case-sensitive.
 _MARK = "[REDACTED:"
 
@@ -216,6 +223,7 @@ class Redactor:
                     found.add(position)
         if not anchors:
             return text, []
+        seen = _as_read(text) if "\\" in text else text
         protected = _Spans()
         if _MARK in text:
             for placeholder in PLACEHOLDER_RE.finditer(text):
@@ -226,16 +234,16 @@ class Redactor:
             rule = self._rules[number]
             matches: Iterable[re.Match[str] | None]
             if rule.anchored:
-                matches = (rule.regex.match(text, p) for p in sorted(anchors[number]))
+                matches = (rule.regex.match(seen, p) for p in sorted(anchors[number]))
             else:
-                matches = rule.regex.finditer(text)
+                matches = rule.regex.finditer(seen)
             for match in matches:
                 if match is None:
                     continue
                 span = self._secret_span(number, match)
                 if span is None or protected.overlaps(*span) or taken.overlaps(*span):
                     continue
-                if self._is_secret(rule, text, match, span):
+                if self._is_secret(rule, seen, match, span):
                     findings.append(_Finding(span[0], span[1], rule.id))
                     taken.add(*span)
         if not findings:
@@ -279,6 +287,13 @@ class Redactor:
         if _allowed(self._ruleset.allowlist, secret, text, match):
             return False
         return not any(_allowed(a, secret, text, match) for a in rule.allowlists)
+
+
+def _as_read(text: str) -> str:
+    """`text` with JSON's escaped line breaks and tabs written out, each twice."""
+    for escape, written in _AS_READ:
+        text = text.replace(escape, written)
+    return text
 
 
 def _spliced(text: str, pieces: Iterable[tuple[int, int, str]]) -> str:

@@ -65,9 +65,10 @@ GATES: dict[str, tuple[str, int]] = {
 #: seven commands of one real history was stored as typed. A dot ends a token only where
 #: a sentence ends (`… is sk_live_….`) or an ellipsis cuts it (a JWT access token shown as
 #: `eyJ….eyJ….D32irJfb…`): several tokens hold dots, and one cut before a dot inside it
-#: would leave the rest in the clear.
+#: would leave the rest in the clear. Rules read an escaped line break as a break
+#: (`engine._as_read`), so one escaped twice (`\\n`) reads as a backslash before a break.
 GITLEAKS_TOKEN_END = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
-TOKEN_END = r"""(?:[\x60'"\s;:,&|()<>\[\]{}…]|\\[nrt"'\\]|\.(?=\s|$)|\.\.\.|$)"""
+TOKEN_END = r"""(?:[\x60'"\s;:,&|()<>\[\]{}…]|\\[nrt"'\\\s]|\.(?=\s|$)|\.\.\.|$)"""
 
 _FLAGS = re.ASCII  # RE2's \w, \d, \s and \b are ASCII-only too
 
