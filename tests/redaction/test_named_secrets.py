@@ -183,3 +183,33 @@ def test_defaults_placeholders_and_labels_are_no_secrets(text: str) -> None:
 def test_real_values_in_those_shapes_are_still_redacted(text: str, secret: str) -> None:
     out, rules = Redactor(salt=b"t").redact(text)
     assert secret not in out and rules
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # typed into a prompt after the word that says what it is (a real history's shape,
+        # isaacmorgado's, MIT, not in the repository; the token is made up)
+        ("this is my vercel api  gQ7Rp588gxK2Oy5aDLy0Ne7q    or     the other", "gQ7Rp588gxK2"),
+        ("my token is Xk3vR9qT2mN8pL5wY7zB1cD and it works", "Xk3vR9qT2mN8"),
+        ("here is the secret → Zq8Xw2Lr5Tn9Kp3Vb6Hm1Jd4", "Zq8Xw2Lr5Tn9"),
+    ],
+)
+def test_a_key_typed_after_its_name_with_no_sign_is_redacted(text: str, secret: str) -> None:
+    redacted, rules = Redactor(salt=b"t").redact(text)
+    assert secret not in redacted, redacted
+    assert rules == ["secret-named-in-prose"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the API returns 200 for every request",
+        "Cache hit occurred on the primary key node-cache-Linux-x64-pnpm-df1b2e01837cc3cd0def",
+        "the token refreshAccessTokenHandler runs first",
+        "api v2/users/Xk3vR9qT2mN8pL5wY7zB1cD/profile",
+        "key a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
+    ],
+)
+def test_a_word_after_a_secret_name_is_kept(text: str) -> None:
+    assert Redactor(salt=b"t").redact(text) == (text, [])

@@ -91,6 +91,21 @@ def test_a_sendgrid_key_cut_to_a_tables_width_is_redacted(redactor: Redactor) ->
         "key: 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",
         # Railway's listing of the variables (the same history)
         "║ STRIPE_WEBHOOK_SECRET          │ whsec_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er ║",
+        # the same history: a Vercel AI Gateway key typed beside a Vercel token
+        "this is my vercel api or vck_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn2Bv6Cx1Ls8Pq",
+        # providers agents are often set up with
+        "LANGFUSE_SECRET_KEY=sk-lf-9f2c4e6a-8b0d-1f3e-5a7c-9b2d4f6e8a0c",
+        "langsmith: 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",
+        "fireworks fw_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0",
+        "together tgp_v1_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn2Bv6Cx1Ls8Pq",
+        "context7 --api-key ctx7sk-Kq3Lm8Zp-2Xv7-Nb4T-c1Yd-6Fh0Js5Aw9Er",
+        "resend re_Kq3Lm8Zp_2Xv7Nb4Tc1Yd6Fh0Js5Aw9E",
+        "neon napi_kq3lm8zp2xv7nb4tc1yd6fh0js5aw9er3tk7mn2bv6cx1ls8pq9f2c4e6a8b0d",
+        "render rnd_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9E",
+        "figma figd_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn2Bv6",
+        "posthog personal phx_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5Aw9Er3Tk7Mn2Bv6",
+        "docker login -u me --password-stdin <<< dckr_pat_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0Js5",
+        "e2b e2b_9f2c4e6a8b0d1f3e5a7c9b2d4f6e8a0c1e3b5d7f",
     ],
 )
 def test_a_key_known_by_its_providers_prefix_is_redacted(redactor: Redactor, text: str) -> None:
@@ -102,7 +117,14 @@ def test_a_key_known_by_its_providers_prefix_is_redacted(redactor: Redactor, tex
 
 @pytest.mark.parametrize(
     "text",
-    ["the dscp_rpa_handler table", "fc-button and fc-event classes", "gsk_ is Groq's prefix"],
+    [
+        "the dscp_rpa_handler table",
+        "fc-button and fc-event classes",
+        "gsk_ is Groq's prefix",
+        "def re_compile_pattern_matcher(x):",
+        "fw_version_string_for_device",
+        "the store_Kq3Lm8Zp2Xv7Nb4Tc1Yd6Fh0 key",
+    ],
 )
 def test_a_word_with_a_providers_prefix_is_no_key(redactor: Redactor, text: str) -> None:
     assert redactor.redact(text) == (text, [])
