@@ -32,6 +32,8 @@ def redactor() -> Redactor:
         f"https://app.example.test/cb?refresh_token={VALUE}#done",
         # a value percent-encoded in the query (base64's + / =)
         f"https://chat.example.test/hook?key=abc&token={VALUE}%3D%3D&thread=1",
+        # a URL inside a URL's query (a sign-in's redirect), encoded once more
+        f"https://login.example.test/?next=https%3A%2F%2Fapp%2F%3Fapi_key%3D{VALUE}%26x%3D1",
         # the arguments of a slash command, as Claude Code stores them
         f"<command-args>this is the API key: {VALUE}.BrfNpV8TbeF5tCaK</command-args>",
         # a shell default when the variable is unset
