@@ -66,13 +66,20 @@ def recorded_job(store: Engine | WriteTarget, job: str, trigger: str) -> Iterato
 
 
 def _finish(target: WriteTarget, recorder: JobRecorder) -> None:
+    from sleepd.backends.outbound import scrub_optional, scrub_value
+
+    # a reason is often an exception's message, and the detail holds the messages of the
+    # files a harvest could not read: either can quote a secret (a git remote's token, the
+    # line a parser failed on), so both are stored redacted, as every harvested text is
+    reason = scrub_optional(recorder.reason)
+    detail = scrub_value({**recorder.detail, "owner": owner()})
     with target.transaction() as db:
         job_runs.finish_run(
             db,
             recorder.run_id,
             recorder.outcome,
-            recorder.reason,
-            {**recorder.detail, "owner": owner()},
+            reason,
+            detail,
             recorder.night_id,
         )
 

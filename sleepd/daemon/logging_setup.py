@@ -29,7 +29,18 @@ def syslog_priority(levelno: int) -> int:
     return 7
 
 
-class JournalFormatter(logging.Formatter):
+class RedactingFormatter(logging.Formatter):
+    """A formatter whose every line passes the outbound redaction: a log is stored text,
+    and an exception's message (a git remote with its token, a command's arguments, a
+    test's output) can hold a secret."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from sleepd.backends.outbound import scrub_text
+
+        return scrub_text(super().format(record))
+
+
+class JournalFormatter(RedactingFormatter):
     """`<N>logger: message`, the prefix repeated on each line, no timestamp."""
 
     def __init__(self) -> None:
@@ -70,7 +81,7 @@ def configure_logging(
         handler.close()
     console = logging.StreamHandler(stream)
     console.setFormatter(
-        JournalFormatter() if stderr_is_journal(stream) else logging.Formatter(HUMAN_FORMAT)
+        JournalFormatter() if stderr_is_journal(stream) else RedactingFormatter(HUMAN_FORMAT)
     )
     logger.addHandler(console)
     if log_dir is not None:
@@ -90,7 +101,7 @@ def configure_logging(
         except OSError as exc:
             logger.warning("cannot write the log file in %s: %s", log_dir, exc)
         else:
-            file_handler.setFormatter(logging.Formatter(HUMAN_FORMAT))
+            file_handler.setFormatter(RedactingFormatter(HUMAN_FORMAT))
             logger.addHandler(file_handler)
     # APScheduler and watchdog log under their own names; keep their warnings.
     for name in ("apscheduler", "watchdog"):

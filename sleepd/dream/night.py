@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from sleepd.backends.base import Backend
 from sleepd.backends.budget import BudgetCaps, BudgetGuard
+from sleepd.backends.outbound import scrub_optional
 from sleepd.config import Config
 from sleepd.dream.executor import CallExecutor
 from sleepd.dream.gate import GateDecision, GatePolicy, report_lift, with_look
@@ -226,7 +227,8 @@ class _Night:
             night = db.get(Night, self.night_id)
             assert night is not None
             night.status = status
-            night.stop_reason = reason
+            # often an exception's message: stored redacted, as every harvested text is
+            night.stop_reason = scrub_optional(reason)
             night.ended_at = utcnow()
             night.summary = summary
             done = [o for o in self.outcomes if o.status in ("gated", "staged")]

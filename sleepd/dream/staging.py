@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session as OrmSession
 
+from sleepd.backends.outbound import scrub_text, scrub_value
 from sleepd.documents.diff import unified_diff
 from sleepd.documents.edits import Edit
 from sleepd.documents.versions import content_hash
@@ -233,8 +234,8 @@ def save_rollouts(
             rollout_index=r.rollout_index,
             score=r.score,
             success=r.judgement.success,
-            judge_detail=r.judgement.detail,
-            output=r.response.text[:MAX_STORED_OUTPUT],
+            judge_detail=scrub_value(r.judgement.detail),
+            output=_stored_output(r.response.text),
             input_tokens=r.response.input_tokens,
             output_tokens=r.response.output_tokens,
             cost_usd=r.response.cost_usd
@@ -247,6 +248,14 @@ def save_rollouts(
         )
         for r in results
     )
+
+
+def _stored_output(text: str) -> str:
+    """A rollout's output as stored: redacted, then cut. What an agent printed in a
+    checkout of the user's repository (a committed key, its own environment) never passed
+    the harvest's redaction. Twice the kept length is redacted, so no secret is cut before
+    it is read."""
+    return scrub_text(text[: 2 * MAX_STORED_OUTPUT])[:MAX_STORED_OUTPUT]
 
 
 CANDIDATE_STATUS = {"accept": "accepted", "reject": "rejected", "inconclusive": "inconclusive"}

@@ -651,9 +651,13 @@ def read_file(job: ReadJob) -> Iterator[PreparedBatch]:
 
 def read_error(job: ReadJob, exc: Exception) -> str:
     """One line for a file that could not be read or parsed (the rest of it waits)."""
+    from sleepd.backends.outbound import scrub_text
+
+    # stored as the file's last error: redacted, as its lines are (a path or a parser's
+    # message can quote what the file holds)
     if isinstance(exc, OSError):
-        return f"cannot read {job.file.path}: {exc.strerror or exc}"
-    return f"cannot parse {job.file.path}: {type(exc).__name__}: {exc}"[:500]
+        return scrub_text(f"cannot read {job.file.path}: {exc.strerror or exc}")
+    return scrub_text(f"cannot parse {job.file.path}: {type(exc).__name__}: {exc}"[:1000])[:500]
 
 
 # ---- in file order, serially or from worker processes ---------------------------------

@@ -207,6 +207,26 @@ def test_a_file_whose_parse_fails_is_one_error_and_the_rest_is_stored(
     assert sorted(stored_texts(db_file)) == ["breaks the parser", "the good prompt"]
 
 
+def test_a_parse_failure_quoting_a_secret_is_stored_redacted(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file's error is stored text (the harvest job keeps the report's messages): a
+    parser's message that quotes the line it failed on is redacted as the line would be."""
+    from harvesters.claude_code import ClaudeCodeHarvester
+
+    token = "ghp_Q7f9k2LmZ8xP3vR1T5nB4cY6dF0hJ2sA8eWq"
+    good_file(isolated_home)
+
+    def fails(self: Any, file: Any, cursor: Any, **kwargs: Any) -> Any:
+        raise ValueError(f'unexpected record {{"cmd": "git push https://{token}@github.com"}}')
+
+    monkeypatch.setattr(ClaudeCodeHarvester, "read", fails)
+    report = harvest_within_deadline(store, cfg)
+    [message] = [m for r in report.sources.values() for m in r.error_messages]
+    assert message.startswith("cannot parse ") and "unexpected record" in message
+    assert token not in message and "[REDACTED:" in message
+
+
 def test_fields_of_the_wrong_type_are_dropped_not_stored_or_fatal(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:

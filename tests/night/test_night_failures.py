@@ -69,3 +69,26 @@ def test_timeouts_are_stored_as_missing_scores_and_make_the_gate_inconclusive(
             assert decision.outcome == "inconclusive", decision.reason
             assert "failed" in decision.reason
             assert decision.detail["missing_fraction"] > 0.2
+
+
+def test_a_failed_nights_reason_is_stored_redacted(
+    engine: Engine, project: Path, monkeypatch: pytest.MonkeyPatch, no_mining: None
+) -> None:
+    """The reason is the exception's message, and git's can quote a remote with its token."""
+    from sleepd.backends.outbound import reset_for_tests
+    from sleepd.store.models import Night
+
+    token = "ghp_Q7f9k2LmZ8xP3vR1T5nB4cY6dF0hJ2sA8eWq"
+
+    def broken(*args: object, **kwargs: object) -> list[str]:
+        raise RuntimeError(f"git fetch https://x-access-token:{token}@github.com/a/b.git: 128")
+
+    reset_for_tests()
+    monkeypatch.setattr("sleepd.dream.night.projects_with_tasks", broken)
+    with pytest.raises(RuntimeError):
+        run_night(engine, small_config(), NightOptions(skip_harvest=True, backend="sim"))
+    with Session(engine) as db:
+        night = db.scalars(select(Night)).one()
+    assert night.status == "failed" and night.stop_reason is not None
+    assert night.stop_reason.startswith("RuntimeError: git fetch https://")
+    assert token not in night.stop_reason and "[REDACTED:" in night.stop_reason
