@@ -145,3 +145,39 @@ def test_a_credential_in_a_url_or_by_its_shape_is_redacted(
 )
 def test_a_signature_named_in_prose_or_code_is_kept(redactor: Redactor, text: str) -> None:
     assert redactor.redact(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a browser's "Copy as cURL", curl -v, a test's Set-Cookie, a client's config
+        f"curl 'https://app.example.test/api' -H 'Cookie: sessionid={VALUE}; csrftoken=abc'",
+        f"< Set-Cookie: connect.sid=s%3A{VALUE}.Xk3vR9qT2m; Path=/; HttpOnly",
+        f"-b 'PHPSESSID=9f2c4e6a8b0d1f3e5a7c9b2d4f; laravel_session=eyJpdiI6{VALUE}'",
+        f"Cookie: _myapp_session={VALUE}; JSESSIONID=9F2C4E6A8B0D1F3E5A7C9B2D4F6E8A0C",
+        f"GEMINI_COOKIES='__Secure-1PSID=g.a000{VALUE}; __Secure-1PSIDTS=sidts-{VALUE}'",
+        f"cookie: cf_clearance={VALUE}-1767225600-1.2.1.1; remember_user_token={VALUE}",
+    ],
+)
+def test_a_session_cookie_is_redacted(redactor: Redactor, text: str) -> None:
+    redacted, rules = redactor.redact(text)
+    assert VALUE[:20] not in redacted and "9f2c4e6a8b0d" not in redacted, redacted
+    assert "session-cookie" in rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a session's id is no cookie
+        "claude --resume 1f3e5a7c-9b2d-4f6e-8a0c-1e3b5d7f9a2c",
+        "?sessionId=copilot-vscode%3A37485b85-fca1-4f58-8574-330fbeb3346e",
+        "/api/checkout?session_id=invalid_session_123",
+        '{"sessionId":"1f3e5a7c-9b2d-4f6e-8a0c-1e3b5d7f9a2c","cwd":"/w"}',
+        # code
+        "EFQ.captureSession=A9.captureSession;EFQ.close=A9.close",
+        "db_session = SessionLocal()",
+        "Set-Cookie: sessionid=; expires=Thu, 01 Jan 1970 00:00:00 GMT",
+    ],
+)
+def test_a_session_named_outside_a_cookie_is_kept(redactor: Redactor, text: str) -> None:
+    assert redactor.redact(text) == (text, [])
