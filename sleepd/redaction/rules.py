@@ -47,9 +47,9 @@ GATES: dict[str, tuple[str, int]] = {
     # keyword, or an underscore and a capital.
     "env-secret-assignment": (r"[A-Z_][A-Z]", 2),
     # A keyword of <= 10 characters and [ \t\w.-]{0,20}[\s'"\\]{0,4} put the
-    # operator's first character before p + 35; the rest of the operator and
-    # [\x60'"\s=\\]{0,6} take <= 9 more, then the value has >= 10 characters.
-    # (a value in a URL inside a URL's query follows `%3D`)
+    # operator's first character before p + 35; the rest of the operator (`%3D` before
+    # a value in a URL inside a URL's query) and [\x60'" \t=\\]{0,6} take <= 9 more, then
+    # the value has >= 10 characters.
     "generic-api-key": (r"(?:[=>:|?]|%3[dD])[=>:|?\x60'\"\s\\]{0,9}[\w.=+/%-]{10}", 35 + 9 + 10),
     # x-[a-z0-9-]{0,20}(?:api-?key|token|auth) ends by p + 29, then \\?["']?\s*:
     "api-key-header": (r"(?i:key|token|auth)[\\\"'\s:]", 2 + 20 + 7 + 1),
