@@ -79,31 +79,29 @@ def test_a_rollouts_output_and_judge_detail_are_stored_redacted(db_engine: Any) 
 
 
 @pytest.mark.parametrize("journal", [False, True])
-def test_the_daemons_log_is_written_redacted(journal: bool, tmp_path: Path) -> None:
-    from sleepd.daemon.logging_setup import (
-        HUMAN_FORMAT,
-        LOG_FILENAME,
-        JournalFormatter,
-        RedactingFormatter,
-        configure_logging,
-    )
+def test_the_daemons_log_is_written_redacted(
+    journal: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the terminal or to journald, and in the log file."""
+    from sleepd.daemon.logging_setup import LOG_FILENAME, configure_logging
 
+    if journal:  # systemd names the stream; one it cannot check is trusted
+        monkeypatch.setenv("JOURNAL_STREAM", "8:12345")
+    else:
+        monkeypatch.delenv("JOURNAL_STREAM", raising=False)
     stream = io.StringIO()
     logger = configure_logging(log_dir=tmp_path / "logs", stream=stream)
-    if journal:  # the stream journald reads
-        logger.handlers[0].setFormatter(JournalFormatter())
-    else:
-        assert isinstance(logger.handlers[0].formatter, RedactingFormatter)
-        assert logger.handlers[0].formatter._fmt == HUMAN_FORMAT
     try:
         raise RuntimeError(f"git fetch {REMOTE} failed")
     except RuntimeError:
         logger.getChild("night").exception("night failed (token %s)", TOKEN)
     for handler in logger.handlers:
         handler.flush()
-    written = stream.getvalue() + (tmp_path / "logs" / LOG_FILENAME).read_text()
-    assert "night failed" in written and "RuntimeError" in written
-    assert TOKEN not in written and "[REDACTED:" in written
+    console, logged = stream.getvalue(), (tmp_path / "logs" / LOG_FILENAME).read_text()
+    assert console.startswith("<3>") == journal  # the journal's priority prefix
+    for written in (console, logged):
+        assert "night failed" in written and "RuntimeError" in written
+        assert TOKEN not in written and "[REDACTED:" in written
     for handler in list(logger.handlers):
         logger.removeHandler(handler)
         handler.close()
