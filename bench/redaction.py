@@ -10,6 +10,8 @@ Each data set is redacted two ways; figures are CPU time, best of three runs
 
 Data sets:
 * corpus: every decoded string value of tests/fixtures/real_sessions, replicated to --mb megabytes;
+* raw lines: every line of those transcripts as the harvest stores it (JSON text, where a
+  line break is an escape the rules read as a break), replicated the same way;
 * corpus w/o image: the same without the one 0.5 MB base64 image;
 * corpus, 64 KB chunks: the same text joined into large strings (scan cost only);
 * secret-dense: the planted-secrets test corpus (one secret per ~100 chars);
@@ -100,6 +102,13 @@ def main() -> None:
     _measure("corpus", redactor, _replicate(corpus, args.mb), size)
     _measure("corpus w/o image", redactor, _replicate(no_images, args.mb), size)
     _measure("corpus, 64 KB chunks", redactor, _chunks(_replicate(corpus, args.mb)), size)
+    raw = [
+        line
+        for path in sorted((ROOT / "tests" / "fixtures" / "real_sessions").glob("*/*.jsonl"))
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if len(line) < 100_000
+    ]
+    _measure("raw lines", redactor, _replicate(raw, args.mb), size)
     dense = [case.text for case in planted_corpus()]
     _measure("secret-dense", redactor, _replicate(dense, args.mb / 10), size)
     # thousands of secrets in one string (a dump of an environment): each found secret is
