@@ -3,10 +3,11 @@
 The harvest redacts every string before it is stored, with the rules of its day. When
 the rules learn a kind of secret, what earlier harvests stored keeps it: this pass runs
 today's rules over the stored texts (events, sessions, episodes, tasks, signals, failure
-patterns) and rewrites the values they change, a batch at a time, each batch its own
-transaction. A value is only ever replaced by its redaction, so running it twice, or
-after a kill, leaves what one complete run leaves. The full-text index follows the
-events it rewrites (SQLite's triggers and side index, PostgreSQL's stored column).
+patterns, and what sleepd wrote itself: job and night reasons, rollout outputs) and
+rewrites the values they change, a batch at a time, each batch its own transaction. A
+value is only ever replaced by its redaction, so running it twice, or after a kill, leaves
+what one complete run leaves. The full-text index follows the events it rewrites
+(SQLite's triggers and side index, PostgreSQL's stored column).
 """
 
 from __future__ import annotations
@@ -46,8 +47,14 @@ TABLES: dict[str, tuple[Column, ...]] = {
     "signals": (Column("detail"),),
     "failure_patterns": (Column("example"), Column("signature")),
     # a cursor's parse state (queued messages, pending events): a later harvest stores
-    # what it holds and, once it is marked redacted, does not search it again
-    "transcript_files": (Column("parse_state", is_json=True),),
+    # what it holds and, once it is marked redacted, does not search it again; the file's
+    # last error can quote what it holds
+    "transcript_files": (Column("parse_state", is_json=True), Column("last_error")),
+    # the text sleepd writes itself, redacted as it is written since 2026-12-05 (an
+    # exception's message, what a rollout's agent printed): older rows are cleaned here
+    "job_runs": (Column("reason"), Column("detail", is_json=True)),
+    "nights": (Column("stop_reason"),),
+    "rollouts": (Column("output"), Column("judge_detail", is_json=True)),
 }
 
 

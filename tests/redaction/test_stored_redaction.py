@@ -98,3 +98,52 @@ def test_a_stored_parse_state_is_rewritten_too(db_engine: Any) -> None:
         stored = str(conn.execute(text("SELECT parse_state FROM transcript_files")).scalar())
     assert PASSWORD not in stored and TOKEN not in stored
     assert "[REDACTED:" in stored and "sleepd:redacted" in stored
+
+
+@pytest.mark.both_dbs
+def test_what_sleepd_wrote_itself_is_rewritten_too(db_engine: Any) -> None:
+    """Rows an older version wrote as they came: a job's reason and detail, a night's stop
+    reason, a rollout's output and judge detail, a file's last error."""
+    from sleepd.store.engine import write_session
+    from sleepd.store.models import JobRun, Night, Rollout, Task
+
+    remote = "https://x-access-token:ghp_Q7f9k2LmZ8xP3vR1T5nB4cY6dF0hJ2sA8eWq@github.com/a.git"
+    with write_session(db_engine) as db:
+        night = Night(status="failed", stop_reason=f"CheckoutError: git clone {remote}")
+        task = Task(project_path="/p", intent="fix it", split="val")
+        db.add_all([night, task])
+        db.flush()
+        job = JobRun(job="night", trigger="manual", outcome="failed")
+        job.reason = f"RuntimeError: git fetch {remote}"
+        job.detail = {"errors": [f"cannot parse a.jsonl: password: {PASSWORD}"]}
+        rollout = Rollout(night_id=night.id, task_id=task.id, document_hash="h", split="val")
+        rollout.rollout_index = 0
+        rollout.output = f"keep the existing token value `{TOKEN}` in settings"
+        rollout.judge_detail = {"checks_skipped": f"near {remote}"}
+        db.add_all([job, rollout])
+    with db_engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO transcript_files (id, source, path, role, device, inode, size, "
+                '"offset", line_no, head_hash, mtime_ns, parse_state, status, malformed_lines, '
+                "resets, first_seen_at, tail_hash, host_id, last_error) VALUES (1, 'claude', "
+                "'/p/a.jsonl', 'main', 1, 2, 3, 3, 1, 'h', 4, '{}', 'error', 0, 0, :now, 't', "
+                "'host', :error)"
+            ),
+            {"now": "2026-12-02 00:00:00", "error": f"cannot parse /p/a.jsonl: {remote}"},
+        )
+    report = redact_stored(db_engine, Redactor(salt=b"t"))
+    assert report.changed == {"transcript_files": 1, "job_runs": 1, "nights": 1, "rollouts": 1}
+    with db_engine.connect() as conn:
+        stored = " ".join(
+            str(conn.execute(text(f"SELECT {columns} FROM {table}")).all())
+            for table, columns in (
+                ("transcript_files", "last_error"),
+                ("job_runs", "reason, detail"),
+                ("nights", "stop_reason"),
+                ("rollouts", "output, judge_detail"),
+            )
+        )
+    assert "ghp_Q7f9k2" not in stored and PASSWORD not in stored and TOKEN not in stored
+    assert stored.count("[REDACTED:") >= 6
+    assert redact_stored(db_engine, Redactor(salt=b"t")).changed == {}
