@@ -25,11 +25,6 @@ KEYS = [
 ]
 
 
-@pytest.fixture
-def redactor() -> Redactor:
-    return Redactor(salt=b"test")
-
-
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("before", ["\n", "\t", "\r\n", "\n```\n"])
 def test_a_key_after_an_escaped_break_is_redacted(

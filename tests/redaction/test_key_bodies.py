@@ -21,11 +21,6 @@ def _lines(seed: int, count: int = 8, width: int = 64) -> list[str]:
     return ["".join(rng.choice(B64) for _ in range(width)) for _ in range(count)]
 
 
-@pytest.fixture
-def redactor() -> Redactor:
-    return Redactor(salt=b"test")
-
-
 def _leaks(redacted: str, body: list[str]) -> list[str]:
     return [line for line in body if line[8:40] in redacted]
 

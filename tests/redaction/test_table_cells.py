@@ -45,11 +45,6 @@ TABLE = _box(
 )
 
 
-@pytest.fixture
-def redactor() -> Redactor:
-    return Redactor(salt=b"test")
-
-
 def _pieces_left(redacted: str) -> list[str]:
     secrets = (OPENAI, GROQ, JWT_SECRET, REDIS_PASSWORD)
     return [

@@ -12,11 +12,6 @@ STRIPE = "sk_live_51QxT2L5BseYEbCapAp3Mziqr4DTtdQupz4a1kTNaGiW52DqWLPRbzZvZ8SFRb
 SENDGRID = "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"
 
 
-@pytest.fixture
-def redactor() -> Redactor:
-    return Redactor(salt=b"test")
-
-
 @pytest.mark.parametrize(
     "text",
     [

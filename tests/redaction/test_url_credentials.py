@@ -17,11 +17,6 @@ HEX_SIG = "c73c512a1e1765e9b9ac7ab335934510a31ec9f33e188b069183f281c3873cd7"
 FEATHERLESS = "rc_4e1d7a90c3b28f56d0e9a7c41b3f8d25e6a09c7b1d4f3e8a2c5b9d0e7f1a6c3b"
 
 
-@pytest.fixture
-def redactor() -> Redactor:
-    return Redactor(salt=b"test")
-
-
 @pytest.mark.parametrize(
     "text",
     [
