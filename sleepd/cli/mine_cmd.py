@@ -49,7 +49,7 @@ def tasks_list(
 ) -> None:
     """List mined tasks, recurring or one-off (never their judge specs' internals)."""
     from sleepd.config import load_config
-    from sleepd.mining.figures import task_rows, why_no_tasks
+    from sleepd.mining.figures import task_counts, task_rows, why_no_tasks
     from sleepd.store.fastread import open_reader
 
     cfg = load_config()
@@ -66,6 +66,12 @@ def tasks_list(
         empty = (
             "" if rows or json_out else why_no_tasks(db, min_recurrence=cfg.mining.min_recurrence)
         )
+        total, recurring = task_counts(
+            db,
+            min_recurrence=cfg.mining.min_recurrence,
+            split=None if split is None else split.value,
+            project=project,
+        )
     finally:
         db.close()
     if json_out:
@@ -80,10 +86,9 @@ def tasks_list(
     from sleepd.cli.view import table
 
     names = {"val": "validation", "test": "sealed test"}
-    recurring = sum(1 for row in rows if row["recurring"])
     shown = table(
         ["task", "split", "outcome", "kind", "request"],
-        title=f"Mined tasks: {recurring} recurring, {len(rows) - recurring} one-off",
+        title=f"Mined tasks: {recurring} recurring, {total - recurring} one-off",
         compact=True,
     )
     for row in rows:
@@ -94,7 +99,10 @@ def tasks_list(
             "recurring" if row["recurring"] else "one-off",
             Text(_request_shown(row)),
         )
-    stdout_console().print(shown)
+    console = stdout_console()
+    console.print(shown)
+    if len(rows) < total:
+        console.print(f"These are the first {len(rows)} of {total}; `--limit N` shows more.")
 
 
 #: How much of a request the list shows (`tasks show` prints it whole).

@@ -161,15 +161,8 @@ def task_rows(
     `min_recurrence` times in two sessions or more (never a judge spec's internals).
 
     `db` is a `sleepd.store.fastread` reader or a SQLAlchemy engine."""
-    filters: list[str] = []
-    params: dict[str, Any] = {"limit": limit}
-    if split is not None:
-        filters.append("t.split = :split")
-        params["split"] = split
-    if project:
-        filters.append("t.project_path = :project")
-        params["project"] = project_root(project)  # a worktree names its repository
-    where = (" WHERE " + " AND ".join(filters)) if filters else ""
+    where, params = _task_filter(split, project)
+    params["limit"] = limit
     rows = []
     reader = as_reader(db)
     founders: dict[int, int] = {}  # task id -> its template's founding episode
@@ -188,6 +181,39 @@ def task_rows(
         rows.append(row)
     _fill_typed(reader, rows, founders)
     return rows
+
+
+def task_counts(
+    db: Any, *, min_recurrence: int, split: str | None = None, project: str | None = None
+) -> tuple[int, int]:
+    """How many tasks `task_rows` would list with no limit, and how many of them are
+    recurring (the same rule as `task_rows`), so a cut list can still say the whole."""
+    where, params = _task_filter(split, project)
+    params["n"] = min_recurrence
+    total, recurring = next(
+        iter(
+            as_reader(db).rows(
+                "SELECT count(*), coalesce(sum(CASE WHEN c.size >= :n AND c.session_count >= 2 "
+                "THEN 1 ELSE 0 END), 0) FROM tasks t "
+                f"LEFT OUTER JOIN task_clusters c ON c.id = t.cluster_id{where}",
+                params,
+            )
+        )
+    )
+    return int(total or 0), int(recurring or 0)
+
+
+def _task_filter(split: str | None, project: str | None) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause and its parameters that pick tasks by split and project."""
+    filters: list[str] = []
+    params: dict[str, Any] = {}
+    if split is not None:
+        filters.append("t.split = :split")
+        params["split"] = split
+    if project:
+        filters.append("t.project_path = :project")
+        params["project"] = project_root(project)  # a worktree names its repository
+    return (" WHERE " + " AND ".join(filters)) if filters else "", params
 
 
 def _scope_of(centroid: Any) -> object:

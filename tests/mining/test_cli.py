@@ -198,3 +198,30 @@ def test_a_failure_first_met_through_a_poll_is_shown_under_the_command_tool(
     assert "exec_command" in out and "write_stdin" not in out
     code, out, _ = run(app, "patterns", "--json")
     assert [p["tool_name"] for p in json.loads(out)] == ["write_stdin"]  # as stored
+
+
+def test_a_cut_task_list_counts_every_task_and_says_it_was_cut(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    """The title had counted only the rows shown: with the default limit a history of
+    468 tasks (7 one-off) was titled "199 recurring, 1 one-off" and never said more
+    existed, while `status` said 461 and 7."""
+    for _ in range(3):
+        SessionBuilder().prompt("Set up the project dependencies").bash("npm install").save(
+            db_engine
+        )
+    # a request asked once that failed: a one-off task
+    b = SessionBuilder().prompt("Rename the logger module to journal").bash("git mv a b")
+    b.prompt("no, keep the old name").bash("python x.py", "ImportError: x", exit_code=1)
+    b.save(db_engine)
+    assert run(app, "mine")[0] == 0
+    every = json.loads(run(app, "tasks", "list", "--json")[1])
+    recurring = sum(1 for task in every if task["recurring"])
+    assert len(every) >= 3 and 0 < recurring < len(every)
+    code, out, _ = run(app, "tasks", "list", "--limit", "1")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert f"Mined tasks: {recurring} recurring, {len(every) - recurring} one-off" in flat
+    assert f"These are the first 1 of {len(every)}; `--limit N` shows more." in flat
+    code, out, _ = run(app, "tasks", "list")
+    assert code == 0 and "These are the first" not in out
