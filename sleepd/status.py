@@ -67,6 +67,27 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
             "SELECT coalesce(sum(count), 0) FROM redaction_counts WHERE source = :s", p
         )
         unfinished, stale = _unfinished_last_lines(db, source, now)
+        malformed_files = [
+            {"path": str(path), "lines": int(lines)}
+            for path, lines in db.rows(
+                "SELECT path, malformed_lines FROM transcript_files "
+                "WHERE source = :s AND malformed_lines > 0 "
+                "ORDER BY malformed_lines DESC, path LIMIT :n",
+                {"s": source, "n": MALFORMED_FILES_SHOWN},
+            )
+        ]
+        files_malformed = (
+            int(
+                db.scalar(
+                    "SELECT count(*) FROM transcript_files "
+                    "WHERE source = :s AND malformed_lines > 0",
+                    p,
+                )
+                or 0
+            )
+            if malformed
+            else 0
+        )
         last_dt = as_utc(last)
         sources[source] = {
             "enabled": bool(getattr(cfg.sources, source)),
@@ -76,6 +97,8 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
             "tool_errors": int(tool_errors or 0),
             "file_errors": int(file_errors),
             "malformed_lines": int(malformed),
+            "files_with_malformed_lines": files_malformed,
+            "malformed_files": malformed_files,
             "unfinished_last_lines": unfinished,
             "stale_unfinished": stale,
             "redactions": int(redactions or 0),
@@ -89,6 +112,10 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
     )
     return {"sources": sources, "last_harvest_job": _iso(last_job)}
 
+
+#: Files named in the report as holding the most malformed lines, at most: where to look
+#: when the count is large (a file of another format, one overwritten with junk).
+MALFORMED_FILES_SHOWN = 3
 
 #: A last line left unfinished this long after the file last changed will not be finished.
 STALE_UNFINISHED_S = 86400
@@ -445,6 +472,8 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
         "tool_errors": 0,
         "file_errors": 0,
         "malformed_lines": 0,
+        "files_with_malformed_lines": 0,
+        "malformed_files": [],
         "unfinished_last_lines": 0,
         "stale_unfinished": [],
         "redactions": 0,

@@ -55,6 +55,16 @@ def _outcomes_line(outcomes: dict[str, int]) -> str:
     return ", ".join([*parts, f"{unknown:,} unknown ({unknown / total:.0%})"])
 
 
+def _malformed_line(source: str, figures: dict[str, Any]) -> str:
+    """Where a source's malformed lines are, so a large count can be looked into: how many
+    files hold them and the ones holding the most, each path whole."""
+    files = figures["files_with_malformed_lines"]
+    most = ", ".join(f"{f['path']} ({f['lines']:,})" for f in figures["malformed_files"])
+    where = "1 file:" if files == 1 else f"{files:,} files; the most are in"
+    count = figures["malformed_lines"]
+    return f"{source}: the {count:,} malformed lines skipped are in {where} {most}"
+
+
 def _fmt(value: Any) -> str:
     if value is None:
         return "—"
@@ -108,6 +118,9 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
     for key, name in HARVEST_ROWS:
         harvest.add_row(name, *(_fmt(f.get(key)) for f in sources.values()))
     console.print(harvest)
+    for source, figures in sources.items():
+        if figures.get("malformed_files"):
+            console.print(Text(_malformed_line(source, figures)))
     mining = report.get("mining") or {}
     if mining:
         splits = mining.get("tasks_by_split", {})

@@ -227,3 +227,35 @@ def test_human_view_says_how_episodes_ended_and_which_patterns_recur(
         "5 success, 2 success after a correction, 1 failure, 1 abandoned, 1 unknown (10%)" in text
     )
     assert "3, of which 2 seen twice or more" in text
+
+
+def test_the_files_holding_malformed_lines_are_named_with_their_counts(
+    isolated_home: Path,
+) -> None:
+    """A history's store counted 32,256 malformed lines and no command said where they
+    were: the count alone cannot tell a few torn writes from a file sleepd cannot read."""
+    from tests.watch.sessions import claude_session
+
+    start = datetime.now(UTC) - timedelta(days=1)
+    project = isolated_home / "work" / "shop"
+    torn = claude_session(project, start, "fix the flaky login test", success=True)
+    junk = claude_session(project, start, "deploy the billing service", success=True)
+    claude_session(project, start, "rename the logger", success=True)
+    with torn.open("ab") as handle:
+        handle.write(b"{not a record\n")
+    with junk.open("ab") as handle:
+        handle.write(b'{\n  "info": {\n    "id": "ses_1"\n  }\n}\n')
+    assert run_sleepd("harvest", "--json").returncode == 0
+    report = json.loads(run_status("--json").stdout)
+    jsonschema.validate(report, SCHEMA)
+    claude = report["harvest"]["sources"]["claude"]
+    assert claude["malformed_lines"] == 6 and claude["files_with_malformed_lines"] == 2
+    assert claude["malformed_files"] == [
+        {"path": str(junk), "lines": 5},
+        {"path": str(torn), "lines": 1},
+    ]
+    # (a path wider than the terminal is folded onto the next line, whole)
+    human = "".join(run_status().stdout.split())
+    said = f"claude: the 6 malformed lines skipped are in 2 files; the most are in {junk} (5), "
+    assert "".join(f"{said}{torn} (1)".split()) in human
+    assert report["harvest"]["sources"]["codex"]["malformed_files"] == []
