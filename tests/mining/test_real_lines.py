@@ -7698,3 +7698,22 @@ def test_a_search_that_reads_a_pipe_is_told_from_one_over_files() -> None:
         ("grep -rn TODO . | head -20", True),  # head reads grep's lines
     ):
         assert reads_a_pipe(command) is piped, command
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # held-out set 28 (ebridges/wakil, in the repository): the agent wrote the act
+        # hyphenated, the person with a space
+        (
+            "yes force push",
+            "Your local `main` has now diverged from `origin/main` since this rewrites the "
+            "pushed commit. Want me to force-push to sync `origin/main` to this new history?",
+        ),
+        # the other way round, and another compound (hostile cases)
+        ("yes, re-run them", "Two tests were flaky. Want me to re run the tests?"),
+        ("yes, do the dry-run", "Should I do a dry run of the migration?"),
+    ],
+)
+def test_a_yes_restating_a_hyphenated_offer_accepts_it(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL

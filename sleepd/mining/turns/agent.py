@@ -457,8 +457,21 @@ def restates_offer(region: str, agent_text: str) -> bool:
     if len(WORD.findall(rest)) > max(12, len(WORD.findall(offered_text)) + 3):
         return False
     words = {w for w in CONTENT_WORD.findall(rest.lower()) if w not in STOP_WORDS}
-    offered = {stem(w) for w in CONTENT_WORD.findall(offered_text.lower())}
-    return bool(words) and all(stem(w) in offered for w in words)
+    offered = _stems_and_parts(offered_text)
+    return bool(words) and all(
+        stem(w) in offered or all(stem(part) in offered for part in w.split("-") if part)
+        for w in words
+    )
+
+
+def _stems_and_parts(text: str) -> set[str]:
+    """The stems of a text's content words, and of every word in it however short, so
+    each part of a hyphenated word is there too: "yes force push" takes up "Want me to
+    force-push to sync origin/main?" as offered, and "yes, re-run them" an offer to "re
+    run the tests"."""
+    stems = {stem(word) for word in re.findall(r"[a-z][a-z0-9_]+", text.lower())}
+    stems.update(stem(word) for word in CONTENT_WORD.findall(text.lower()))
+    return stems
 
 
 #: How much of the offer a reply with no "yes" must hold to be the offer copied back.
