@@ -7717,3 +7717,34 @@ def test_a_search_that_reads_a_pipe_is_told_from_one_over_files() -> None:
 )
 def test_a_yes_restating_a_hyphenated_offer_accepts_it(text: str, agent: str) -> None:
     assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # promoted set 24 (TensorTemplar/slopometry, in the repository), to the agent's
+        # "Want me to prototype this as a new analysis in the `latest` output?"
+        "good idea, lets proceed like that and the stop hook can show you that as well so "
+        "you get to consider it",
+        # hostile cases: the go-ahead with more work joined by "and"
+        "great, go ahead and also add a footer",
+        "sounds good, proceed and make sure the tests cover the empty case as well",
+    ],
+)
+def test_a_go_ahead_with_more_work_joined_by_and_is_a_follow_up(text: str) -> None:
+    agent = "This feels tractable. Want me to prototype this as a new analysis?"
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "good idea, lets proceed like that",
+        "perfect, it works and the tests pass too",
+        "great, that works and it also fixed the flicker",
+        "great job and thanks again too",
+    ],
+)
+def test_a_verdict_that_goes_on_reporting_or_thanking_stays_one(text: str) -> None:
+    agent = "Want me to prototype this as a new analysis?"
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL

@@ -228,7 +228,12 @@ def requests_more(text: str) -> bool:
         if (
             rest == text.strip(" .,!;:-\n")
             or _SAYS_WHAT_IT_DID.match(rest)
-            or not (IMPERATIVE.search(rest) or REQUEST.search(rest) or sets_next_work(rest))
+            or not (
+                IMPERATIVE.search(rest)
+                or REQUEST.search(rest)
+                or sets_next_work(rest)
+                or _ADDS_TO_IT.search(rest)
+            )
         ):
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
@@ -240,6 +245,20 @@ def requests_more(text: str) -> bool:
         # more of the verdict, and nothing asked
         return False
     return word_count(rest) >= 3
+
+
+#: The go-ahead joined to more of the work by "and" and a word that adds ("great, go ahead
+#: and also add a footer", "good idea, lets proceed like that and the stop hook can show
+#: you that as well"): a yes with more, not the offer taken as made.
+_ADDS_TO_IT = re.compile(
+    # "and (also) <a verb of work> …" ("and also add a footer", "and make the button red too")
+    r"\band\s+((also|then|please)\s+)*(add|make|run|use|create|fix|update|check|write|"
+    r"remove|change|test|build|deploy|document|ensure|include|show|keep|let)\b|"
+    # "and <something> can/should … as well" (what else the work must do)
+    r"\band\b[^.?!\n]*\b(should|can|could|must|needs? to|has to)\b[^.?!\n]*"
+    r"\b(also|as well|too)\b",
+    re.IGNORECASE,
+)
 
 
 #: The verdict goes on to say what the work did ("it worked and changed the timeline
