@@ -7748,3 +7748,44 @@ def test_a_go_ahead_with_more_work_joined_by_and_is_a_follow_up(text: str) -> No
 def test_a_verdict_that_goes_on_reporting_or_thanking_stays_one(text: str) -> None:
     agent = "Want me to prototype this as a new analysis?"
     assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # Durban-Designer/vsla (in the repository): the screen after the agent's report
+        (
+            "[image: image/png, 257534 bytes]\n[Image #1]",
+            "Your git config is now set correctly. All commits in this repository already show "
+            '"Durban-Designer" as the author.',
+        ),
+        # a 984 MB history outside the repository (isaacmorgado/claude-sovereign, MIT): the
+        # screen after "Done! … Let me know if the refresh fixes it", showing the same error
+        (
+            "[image: image/png, 116342 bytes]",
+            'Done! I\'ve updated the Vercel token. Now click "Refresh MCP Servers" in your '
+            "settings panel. Let me know if the refresh fixes it or if you still see the "
+            "connection error!",
+        ),
+    ],
+)
+def test_a_screenshot_sent_alone_after_the_work_reports_on_it(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+def test_a_screenshot_that_answers_another_question_or_comes_with_words_is_read_by_them() -> None:
+    asked = "I drafted two layouts. Which of the two do you prefer for the header?"
+    assert kind_of("[Image #1]", agent_text=asked) is not TurnKind.CORRECTION
+    assert kind_of("[Image #1] works now, thanks!") is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    ("agent", "awaits"),
+    [
+        ("Let me know if the refresh fixes it or if you still see the error!", True),
+        ("Rebuilt the app. Let me know if the new build works for you.", True),
+        ("Let me know if the users table exists in your database.", False),
+    ],
+)
+def test_asking_whether_the_change_worked_awaits_a_verdict(agent: str, awaits: bool) -> None:
+    assert agent_awaits_verdict(agent) is awaits

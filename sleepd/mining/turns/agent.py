@@ -253,10 +253,13 @@ def agent_invites(agent_text: str) -> bool:
 
 
 #: The agent hands its result over for a verdict ("Tell me what it looks like", "Let me
-#: know what you think!", "Try it now", "Let me know if you see the red backgrounds").
+#: know what you think!", "Try it now", "Let me know if you see the red backgrounds", "Let
+#: me know if the refresh fixes it").
 _AWAITS_VERDICT = re.compile(
     r"\b(tell me (what|how) (it|that|this|they) (looks?|feels?|works?|goes)|let me know (what you "
-    r"think|how it (looks|goes|works|feels)|if (it|that|this|they|you see|everything|anything)\b)|"
+    r"think|how it (looks|goes|works|feels)|if (it|that|this|they|you see|everything|anything)\b|"
+    # ("Let me know if the refresh fixes it", "… if the new build works for you")
+    r"if (the|your) [^.?!\n]{1,60}\b(works?|fix(es)?|helps?|resolves?|solves?)\b)|"
     r"(try|test|check) it (out )?(now|again)|give it a (try|spin|go)|try (navigating|reloading|"
     r"refreshing|running|opening|clicking)\b[^.?!\n]{0,60}\bnow\b|how does (it|that|this) look)"
     # the same hand-over in the other languages agents answer in

@@ -828,6 +828,21 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         reading.reports,
     )
     refers_back = points_back(" ".join(region.split()[:12]))
+    if (
+        turn.agent_acted
+        and turn.agent_ended
+        and (not asked or agent_awaits_verdict(turn.agent_text))
+        and ATTACHMENT.search(text)
+        and not ATTACHMENT.sub("", text).strip()
+    ):
+        # a screenshot and not a word, after the agent reported its work or asked how it
+        # went: the person shows what they see instead of what was claimed ("Done! … Let me
+        # know if the refresh fixes it", then only the screen with the same error); a
+        # result that works is said in words. (After a question of another kind it may be
+        # the answer, and the rules below read it.)
+        return TurnDecision(
+            TurnKind.CORRECTION, 0.55, ("a screenshot sent alone after the work",), hard=True
+        )
     request_part = request_after_stance(region) if turn.agent_ended and words >= 12 else ""
     if request_part and not BACK_REF.search(" ".join(request_part.split()[:12])):
         # a stance on the previous answer, then a request that stands on its own: the
