@@ -7789,3 +7789,58 @@ def test_a_screenshot_that_answers_another_question_or_comes_with_words_is_read_
 )
 def test_asking_whether_the_change_worked_awaits_a_verdict(agent: str, awaits: bool) -> None:
     assert agent_awaits_verdict(agent) is awaits
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # savekirk/session-bridge (in the repository), after the agent's report
+        (
+            "Should be aligned with just the avatar in the middle",
+            "Adjusted the conversation row layout so the message body is vertically centered "
+            "against the avatar-plus-time column. The change is in "
+            "src/components/sessionDetailsPanel.ts: each `.turn` now uses centered grid "
+            "alignment, the avatar/time stack no longer has a top offset.\n\n"
+            "Verification: `pnpm test` passed.",
+        ),
+        # reality2-roycdavies/cosmic-bing-wallpaper (in the repository)
+        (
+            "the installation instructions for the released appimage should mention the installer",
+            "Pushed: Updated README with installation instructions. The repo is up to date "
+            "with origin/main.",
+        ),
+        # a 984 MB history outside the repository (isaacmorgado/claude-sovereign, MIT)
+        (
+            "the live images should be for when you open the contributing ratios pop up, not "
+            "the drop downs",
+            "All the implementation from the previous session is complete and working. "
+            "Here's the summary: 1. Smart Drawer System - FaceOverlay component.",
+        ),
+        # the same history: what should be, set against what the agent made of it
+        (
+            "The buttons should have that neon blue but the hover animations should stay with "
+            "white lettering. Apply this globally",
+            "Done. All changes complete: Updated global colors to neon blue (#00f3ff): "
+            "--accent: #00f3ff, --accent-hover: #67f9ff.",
+        ),
+    ],
+)
+def test_how_the_result_should_be_said_right_after_it_was_reported_is_a_correction(
+    text: str, agent: str
+) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the footer should also show the version",  # adds to the result
+        "we should add a footer with the version",  # a plan, not the result described
+        "should it be aligned left?",  # a question
+        # what the person expects of it: a check to make (the same history)
+        "this should work after signing up and paying in STRIPE, I want to make sure all "
+        "API endpoints work correctly",
+    ],
+)
+def test_a_should_that_adds_plans_asks_or_expects_is_no_correction(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION

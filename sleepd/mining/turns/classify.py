@@ -69,6 +69,8 @@ from sleepd.mining.turns.requests import (
 )
 from sleepd.mining.turns.text import (
     ATTACHMENT,
+    CONTENT_WORD,
+    STOP_WORDS,
     WORD,
     after_contrast,
     after_first,
@@ -77,6 +79,7 @@ from sleepd.mining.turns.text import (
     flattened,
     one_word,
     request_region,
+    stem,
     text_after_verdict,
     topic_overlap,
     word_count,
@@ -843,6 +846,23 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         return TurnDecision(
             TurnKind.CORRECTION, 0.55, ("a screenshot sent alone after the work",), hard=True
         )
+    if (
+        turn.agent_acted
+        and turn.agent_ended
+        and done
+        and not asked
+        and "?" not in region
+        and _said_of_the_result(re.split(r"[.!?\n。！？]", region, maxsplit=1)[0], turn.agent_text)
+    ):
+        # "Should be aligned with just the avatar in the middle", "the installation
+        # instructions … should mention the installer", right after the agent reported the
+        # work done: how the result should be, said of what the report names, is that it is
+        # not so (one that adds to it, "the footer should also …", is a refinement; one
+        # about something the report never named, "the settings page should show an error
+        # page when …", a requirement)
+        return TurnDecision(
+            TurnKind.CORRECTION, 0.55, ("says how the result should be",), hard=True
+        )
     request_part = request_after_stance(region) if turn.agent_ended and words >= 12 else ""
     if request_part and not BACK_REF.search(" ".join(request_part.split()[:12])):
         # a stance on the previous answer, then a request that stands on its own: the
@@ -995,6 +1015,49 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
     return TurnDecision(
         TurnKind.NEW_TASK, 0.6, ("new subject after the agent finished",), hard=True
     )
+
+
+#: A statement of how the result should be, its subject the result or a part of it ("the
+#: service file should point at …") or left out ("Should be aligned with …"); not "we
+#: should", "you need to" (a plan or a request), nor one that adds ("should also").
+_RESULT_SHOULD = re.compile(
+    r"^\W*((the|this|that|these|those|it|its|each|every|all|both)\b[^.?!\n,;:]{0,80}?\s)?"
+    r"(should(\s+not|n'?t)?|must(\s+not)?|needs? to|has to|is supposed to|are supposed to)\s+"
+    r"(?!(also|too|as well|additionally|then|now)\b)(be|have|show|say|mention|include|use|"
+    # (not "it should work after …": what the person expects of it, a check to make)
+    r"point|refer|look|stay|go|display|appear|match|read|list|contain|start|end|open|keep|"
+    r"not)\b",
+    re.IGNORECASE,
+)
+
+
+#: What should be, set against what is: "…, not the drop downs", "… but the hover …",
+#: "instead of …", "rather than …".
+_SET_AGAINST = re.compile(
+    r",\s*(and\s+)?not\b|\bnot\s+(the|in|on|at|for|from|with|as)\b|\bbut\b|\binstead\b|"
+    r"\brather than\b",
+    re.IGNORECASE,
+)
+
+
+def _said_of_the_result(clause: str, agent_text: str) -> bool:
+    """The clause says how something should be, and either sets that against how it is
+    ("should be for the pop up, not the drop downs", "should have that blue but the hover
+    should stay white") or speaks of something the agent's report names (its subject, or
+    with none the words that follow the verb)."""
+    found = _RESULT_SHOULD.match(clause)
+    if not found:
+        return False
+    said = clause[found.end() :]
+    if _SET_AGAINST.search(said):
+        return True
+    named = _content_words(found.group(1) or "") or _content_words(said)[:4]
+    reported = {stem(w) for w in CONTENT_WORD.findall(agent_text[-1500:].lower())}
+    return any(stem(w) in reported for w in named)
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in CONTENT_WORD.findall(text.lower()) if w not in STOP_WORDS]
 
 
 #: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
