@@ -7844,3 +7844,32 @@ def test_how_the_result_should_be_said_right_after_it_was_reported_is_a_correcti
 )
 def test_a_should_that_adds_plans_asks_or_expects_is_no_correction(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Denubis/claude-code-research-transcript-hook a0688338 (in the repository), after
+        # the agent reported the transcript archived
+        "that error is not a good error",
+        "this layout isn't very clear",  # a hostile case of the same verdict
+    ],
+)
+def test_a_turn_that_opens_by_finding_what_was_made_wanting_is_a_correction(text: str) -> None:
+    done = (
+        "The transcript was archived successfully. The archive includes:\n- HTML files for "
+        "viewing (`index.html`, `page-001.html`)\n- Session metadata (`session.meta.json`)"
+    )
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the cache is not a good idea here, drop it from the plan",  # a plan judged
+        "I know the tests were not very clear before, can you add docstrings to them?",
+    ],
+)
+def test_wanting_said_of_a_plan_or_of_how_things_were_is_no_such_verdict(text: str) -> None:
+    agent = "I could add a cache in front of the parser. Want me to?"
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION

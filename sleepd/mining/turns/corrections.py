@@ -37,13 +37,19 @@ _SUGGESTION = re.compile(
 #: Says the person dislikes what they were shown ("Ok, I don't like this behaviour: ```…```",
 #: "I really don't like how it looks"), or exclaims at it in dismay ("sorry, what the fuck? I
 #: spent so much time making the markers go down properly", "crap. We were working on
-#: something."): a verdict, though no failure is named. Not a dislike of what is still to
+#: something."), or opens by finding it wanting ("that error is not a good error"): a
+#: verdict, though no failure is named. Not a dislike of what is still to
 #: come ("I don't like to wait", "I don't like this idea, let's …" is read with the rest of
 #: the turn).
 _DISLIKES = re.compile(
     r"\b(i|we)\s+(really\s+|just\s+|still\s+)?(don'?t|do not|didn'?t|did not)\s+like\s+"
     r"(this|that|these|those|it|how|what|the way)\b(?!\s+(idea|plan|approach|proposal|option)s?\b)"
     r"|\bwhat the (fuck|hell|heck|actual fuck)\b|\bwtf\b"
+    # a verdict that opens the turn and finds what was made wanting ("that error is not a
+    # good error", "this layout isn't very clear"; not "not a good idea to …", advice)
+    r"|^\W*(that|this|these|those|the)\b(\s+[\w-]+){0,3}?\s+(is|are|was|were)(n'?t| not)\s+"
+    r"(a |an |very |really |quite |so |that )?(good|great|nice|helpful|useful|clear|readable|"
+    r"acceptable|ideal|pretty)\b(?!\s+(idea|plan|approach|way|time)\b)"
     # an oath of dismay that opens the turn ("crap. We were working on something. go look
     # in the log of the prior convo")
     r"|^\W*(crap|dammit|shit|ugh+|argh+|ffs)\b",
