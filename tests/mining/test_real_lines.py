@@ -7873,3 +7873,25 @@ def test_a_turn_that_opens_by_finding_what_was_made_wanting_is_a_correction(text
 def test_wanting_said_of_a_plan_or_of_how_things_were_is_no_such_verdict(text: str) -> None:
     agent = "I could add a cache in front of the parser. Want me to?"
     assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # kcosr/chat-to-html's Codex session (in the repository), after the agent served
+        # the generated HTML
+        "Check the usage instructions, you generated them but wrote this to the files: "
+        "chat-to-html - Convert",
+        "you fixed the header but broke the footer",  # hostile cases of the same fault
+        "you ran the migration but never seeded the table",
+    ],
+)
+def test_what_the_agent_did_set_against_what_it_then_did_is_a_correction(text: str) -> None:
+    done = "You can view the generated HTML files at http://localhost:8000/output/claude.html"
+    assert kind_of(text, agent_text=done) is TurnKind.CORRECTION
+
+
+def test_what_the_agent_did_then_a_but_that_asks_for_more_is_no_correction() -> None:
+    done = "I added the tests for the parser and they pass."
+    asked = kind_of("you added the tests, but can you also add docs?", agent_text=done)
+    assert asked is not TurnKind.CORRECTION

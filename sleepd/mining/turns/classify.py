@@ -343,6 +343,7 @@ _JUDGING_CUES = frozenset(
         "forbids what was done",
         "contrast then failure",
         "asks to undo",
+        "faults what the agent did",
         "asks to keep what was",
         "says no to the result",
         "disputes what it quoted",

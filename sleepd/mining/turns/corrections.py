@@ -57,6 +57,19 @@ _DISLIKES = re.compile(
 )
 
 
+#: What the agent did, set against what it then did or left undone ("you generated them
+#: but wrote this to the files: …", "you fixed the header but broke the footer"): the
+#: agent's own act named and faulted. Not a "but" that goes on to ask for more ("you added
+#: the tests, but can you also add docs?").
+_DID_BUT = re.compile(
+    r"\byou(?:'ve| have)? (?:\w+ed|wrote|made|did|put|gave|left|forgot|missed|broke|took|"
+    r"ran|set|built|kept|sent)\b[^.?!\n]{0,80}\bbut\s+(?:you\s+|it\s+|then\s+|still\s+)?"
+    r"(?:\w+ed|wrote|made|did|didn'?t|did not|put|gave|left|forgot|missed|broke|took|ran|set|"
+    r"built|kept|sent|is|are|was|were|still|never|not|no)\b",
+    re.IGNORECASE,
+)
+
+
 #: Asks to take the work back: a verdict on it whatever the wording.
 _UNDO = re.compile(
     r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b(?![./_-]\w)|"
@@ -320,6 +333,9 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
     if _UNDO.search(region[:300]):
         score += 2
         reasons.append("asks to undo")
+    if _DID_BUT.search(region[:300]):
+        score += 2
+        reasons.append("faults what the agent did")
     if _KEEP.search(region[:300]):
         score += 1
         reasons.append("asks to keep what was")
