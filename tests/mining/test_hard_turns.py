@@ -120,6 +120,35 @@ def test_a_defect_set_out_with_its_own_numbered_plan_is_read_by_what_came_before
     assert not classify_turn(short, lexicon_for()).hard
 
 
+def test_the_same_failure_named_by_its_code_is_the_failure_worked_on() -> None:
+    # nisargpatel28/artifact-hub 5b983582 line 902: the 404 the request before had worked
+    # on, in other words ("keeps flipping between working and 404"), with a plan of its own
+    spec = (
+        "Something is wrong with the Next.js app directory setup. \nThe page keeps flipping "
+        "between working and 404.\n\n1. Show me the EXACT file structure:\n   Get-ChildItem "
+        "apps/web/src -Recurse -Name\n\n2. Show me the full contents of these files:\n   - "
+        "apps/web/src/app/page.tsx\n\n3. Delete .next cache and rebuild."
+    )
+    before = (
+        "The home page at localhost:3000 shows 404 and the navbar is broken.\nShow me these "
+        "files so I can fix them all:\n\n1. Run: Get-ChildItem apps/web/src/app -Recurse -Name"
+    )
+    agent = "Deleted and rebuilt clean. The concatenation was the not-found page without CSS."
+    turn = TurnInput(
+        text=spec, has_episode=True, agent_text=agent, agent_worked=True, previous_text=before
+    )
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.CORRECTION
+    # another failure's code, or none, leaves it the next task
+    for other in (
+        "The upload page shows 500 when the file is over 10 MB. Show me the handler.",
+        "Add a gallery page that lists the artifacts. Show me the layout first.",
+    ):
+        turn = TurnInput(
+            text=spec, has_episode=True, agent_text=agent, agent_worked=True, previous_text=other
+        )
+        assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK, other
+
+
 def test_each_stored_turn_says_whether_the_rules_found_it_hard(engine: Engine, cfg: Config) -> None:
     # Without a model the rules' reading stands, and the store says which readings a
     # model would have been asked about (what bench/mining_real.py's ceiling counts).

@@ -1114,7 +1114,21 @@ def _same_failure(text: str, previous_text: str) -> bool:
     """The defect (the message's first paragraph) is the subject of the person's previous
     request ("The home page at localhost:3000 shows 404 …" after "The app shows 404 at
     localhost:3000 …")."""
-    return topic_overlap(text.split("\n\n")[0][:400], previous_text) >= SAME_FAILURE_OVERLAP
+    defect = text.split("\n\n")[0][:400]
+    if topic_overlap(defect, previous_text) >= SAME_FAILURE_OVERLAP:
+        return True
+    # the same failure named by its code ("The page keeps flipping between working and
+    # 404." after "The home page at localhost:3000 shows 404 …"): the code is no word the
+    # overlap counts
+    shared = set(_FAILURE_MARK.findall(defect)) & set(_FAILURE_MARK.findall(previous_text))
+    return bool(shared)
+
+
+#: What names one failure whatever the words around it: an HTTP error status, an
+#: exception's class, an errno name, a compiler's or a linter's error code.
+_FAILURE_MARK = re.compile(
+    r"\b([45]\d\d(?=\b(?!\.\d))|[A-Z]\w*(?:Error|Exception)|E[A-Z]{3,}|[A-Z]{1,4}\d{3,5})\b"
+)
 
 
 #: From this many words a turn can carry a request of its own.
