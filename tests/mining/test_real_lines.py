@@ -7895,3 +7895,42 @@ def test_what_the_agent_did_then_a_but_that_asks_for_more_is_no_correction() -> 
     done = "I added the tests for the parser and they pass."
     asked = kind_of("you added the tests, but can you also add docs?", agent_text=done)
     assert asked is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # Durban-Designer/vsla dc7e9081 (in the repository): a screenshot and this, after
+        # the agent's history rewrite
+        (
+            "[Image #1] You made them all yollieblue101",
+            "Force pushed: updated both main and feature branches on GitHub.\n\nAll commits "
+            'should now show "Durban-Designer" on GitHub instead of "yollieblue101". The '
+            "history rewrite is complete and pushed to your repository.",
+        ),
+        # hostile: the same report in other words
+        (
+            "it's still showing the spinner",
+            "I replaced the spinner with a progress bar. Reload the page to see it.",
+        ),
+    ],
+)
+def test_seeing_the_state_the_agent_said_was_gone_is_a_correction(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a 984 MB history outside the repository (isaacmorgado/claude-sovereign, MIT):
+        # after "All OpenVPN client functionality has been completely removed", an order
+        "uninstall all traces of OpenVPN Server",
+        "yes remove the OpenVPN client config backups too",  # a yes with more
+        "what else did the OpenVPN client leave behind?",  # a question
+    ],
+)
+def test_naming_what_was_gone_in_an_order_or_a_question_is_no_such_report(text: str) -> None:
+    agent = "Done: I removed the OpenVPN client and its config backups from your router."
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+    # (the same words stated, not ordered, are the report)
+    assert kind_of("the OpenVPN client is still there", agent_text=agent) is TurnKind.CORRECTION

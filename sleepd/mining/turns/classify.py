@@ -37,6 +37,7 @@ from sleepd.mining.turns.corrections import (
     forbids_what_agent_did,
     grants_then_objects,
     insists_on_the_complaint,
+    names_what_was_gone,
     says_what_was_meant,
 )
 from sleepd.mining.turns.failures import WRONG_ANSWER
@@ -348,6 +349,7 @@ _JUDGING_CUES = frozenset(
         "says no to the result",
         "disputes what it quoted",
         "denies what the agent said",
+        "sees what the agent said was gone",
         "says what was meant",
         "insists after a correction",
         "grants, then objects",
@@ -488,6 +490,12 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
     ):
         corr += 1  # "no, …" right after the agent acted, unasked, answers what it did
         reasons.append("says no to the result")
+    if turn.agent_acted and turn.agent_ended and names_what_was_gone(region, turn.agent_text):
+        # "You made them all yollieblue101" after "All commits should now show
+        # "Durban-Designer" … instead of "yollieblue101"": the state the agent said it
+        # changed away from is what the person sees
+        corr += 2
+        reasons.append("sees what the agent said was gone")
     if turn.agent_acted and denies_agent_claim(region, turn.agent_text):
         # "Synapse is not an agent persona, in fact …" after the agent wrote the personas
         # up: the person sets right what the work says

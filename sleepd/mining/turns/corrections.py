@@ -309,6 +309,44 @@ def denies_agent_claim(region: str, agent_text: str) -> bool:
     return any(re.search(rf"\b{re.escape(word)}", said) for word in denied)
 
 
+#: What the agent's last words say is gone: after "instead of", "rather than", "no longer
+#: shows", "replaced", "removed" ("All commits should now show "Durban-Designer" on GitHub
+#: instead of "yollieblue101"").
+_SAID_GONE = re.compile(
+    r"\b(?:instead of|rather than|no longer (?:shows?|has|have|uses?|says?|contains?|is|are)|"
+    r"replaced|removed|got rid of)\s+[`\"'“]?(?P<gone>[^`\"'”.,;:!?\n]{2,60})",
+    re.IGNORECASE,
+)
+#: A distinctive word: long enough not to be a word every report holds.
+_DISTINCT_WORD = re.compile(r"[a-z][a-z0-9_.+-]{4,}")
+
+
+def names_what_was_gone(region: str, agent_text: str) -> bool:
+    """A short statement, no request and no question, naming what the agent's last words
+    said is gone ("You made them all yollieblue101" after "All commits should now show
+    "Durban-Designer" instead of "yollieblue101""): the person sees the very state the
+    agent said it had changed away from."""
+    if len(region.split()) > 25 or "?" in region or not _STATES.match(region):
+        return False
+    gone = {
+        word
+        for found in _SAID_GONE.finditer(agent_text[-1200:])
+        for word in _DISTINCT_WORD.findall(found["gone"].lower())
+        if word not in STOP_WORDS
+    }
+    return bool(gone) and any(word in gone for word in _DISTINCT_WORD.findall(region.lower()))
+
+
+#: A statement of what the person sees, opening with its subject ("You made them all …",
+#: "it's still …", "they all show …", "the header still says …"), not an order or a yes.
+_STATES = re.compile(
+    r"^\W*(\[image[^\]]*\]\s*)*(you|you'?ve|it|it'?s|they|they'?re|i|we|the|this|that|"
+    r"these|those|all|everything|every|still|now)\b(?!\s+(need|needs|should|must|have to|"
+    r"want|wants)\b)",
+    re.IGNORECASE,
+)
+
+
 def is_redirect(region: str) -> bool:
     """An instruction about how to work, not a verdict on a result."""
     return bool(REDIRECT.search(region))
