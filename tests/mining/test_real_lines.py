@@ -7934,3 +7934,47 @@ def test_naming_what_was_gone_in_an_order_or_a_question_is_no_such_report(text: 
     assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
     # (the same words stated, not ordered, are the report)
     assert kind_of("the OpenVPN client is still there", agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # admarble/sequant c3_f64b6697ce (in the repository)
+        (
+            "can you create a diagram that shows our ideal architecture design?",
+            "Batch 3 (after #503 + #504 merge) └── #508 In-process MCP engine\n\n**Start with "
+            "batch 1.** Want me to kick it off?",
+        ),
+        # randlee/claude-history (in the repository)
+        (
+            "oh, can you make a LICENSE file with the MIT license?",
+            "You will need to push this to a git repo first though, since Render deploys from "
+            "GitHub. Want me to `git init` and set things up for an initial commit?",
+        ),
+        # a 984 MB history outside the repository (isaacmorgado/claude-sovereign, MIT)
+        (
+            "Write me a guide on when to use each agent",
+            "5. **Give context > Assume it knows**\n\nWant me to help craft prompts "
+            "specifically for your plugin's AI features?",
+        ),
+    ],
+)
+def test_asking_for_something_new_instead_of_the_offer_is_a_new_task(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # melagiri/code-insights dc_2d3772f669 (in the repository): changes to what is there
+        "I want to make some changes, i don't want monthly-rotating machine ids",
+        # points back at the exchange
+        "Create a document that I can refer to with this implementation. break it down",
+        "can you add a test for that too?",
+        # what the agent offered, in the person's words
+        "can you make a commit for these changes with a good message?",
+    ],
+)
+def test_making_more_of_the_same_or_the_offer_itself_is_no_new_task(text: str) -> None:
+    agent = "The telemetry now hashes the machine id. Want me to commit these changes?"
+    assert kind_of(text, agent_text=agent) is not TurnKind.NEW_TASK

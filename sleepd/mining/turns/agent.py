@@ -410,7 +410,7 @@ _SHOWN_BELOW = re.compile(r"(?<=[?？])\s*```[^\n]*\n(?:(?!```).)*```$", re.DOTA
 _SPACED_ABBREVIATION = re.compile(r"\b([a-zA-Z])\.\s([a-zA-Z])\.")
 
 
-def _offered_act(agent_text: str) -> str | None:
+def offered_act(agent_text: str) -> str | None:
     """What the agent's last words offer to do next, as it wrote it; None without an offer."""
     # (the offer may show what it means below it: "Would you like me to commit with this
     # message?" and the message in a code block)
@@ -428,7 +428,7 @@ def _offered_act(agent_text: str) -> str | None:
 def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
-    offered_text = _offered_act(agent_text)
+    offered_text = offered_act(agent_text)
     region = without_own_next_step(region)
     # (an "or" inside brackets lists examples of one act: "die Ursache eingrenzen (z.B.
     # --logLevel verbose, oder DocFX-Version prüfen)")

@@ -23,6 +23,7 @@ from sleepd.mining.turns.agent import (
     agent_offers_options,
     agent_proposes,
     last_words,
+    offered_act,
     picks_listed_item,
     restates_offer,
     runs_agents_line,
@@ -1009,6 +1010,20 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # "Hello can you give me the specs in violation-details", "hi seed the products":
         # a greeting opens a new exchange, whatever the agent said last
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("opens with a greeting",), hard=True)
+    offered = offered_act(turn.agent_text) if asked and turn.agent_ended else None
+    if (
+        offered is not None
+        and words >= 5
+        and not refers_back
+        and not BACK_REF.search(" ".join(region.split()[:20]))
+        and _MAKES_SOMETHING_NEW.match(region)
+        and topic_overlap(region, offered) == 0
+    ):
+        # "can you create a diagram that shows our ideal architecture design?" to "Want me
+        # to kick it off?": instead of what the agent offered, something new to make
+        return TurnDecision(
+            TurnKind.NEW_TASK, 0.55, ("asks for something new, not the offer",), hard=True
+        )
     if asked or not done:
         # the agent is still at it, or asked something: the turn goes on with its task
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("the task is still open",), hard=True)
@@ -1067,6 +1082,22 @@ def _said_of_the_result(clause: str, agent_text: str) -> bool:
 
 def _content_words(text: str) -> list[str]:
     return [w for w in CONTENT_WORD.findall(text.lower()) if w not in STOP_WORDS]
+
+
+#: A request to make something new: a verb of making and an object introduced as new
+#: ("can you create a diagram …", "oh, can you make a LICENSE file …", "could we write a
+#: vhs demo …", "Can we add support for IdeaMaker …"), not more of the same ("also", "this").
+_MAKES_SOMETHING_NEW = re.compile(
+    r"^\W*((oh|ok|okay|so|now|great|cool|nice|alright|hey)\b\W+)*"
+    r"((can|could|would|will) (you|we)( please)?\s+|let'?s\s+|please\s+|"
+    r"i'?d like (you )?to\s+|i want (you )?to\s+)?"
+    r"(create|make|write|add|build|generate|draft|scaffold|set up|implement)\s+"
+    r"(me |us )?(a|an|some|new|support for)\b"
+    # (not changes to what is there: "make some changes", "add a fix")
+    r"(?!\s+(\w+\s+)?(changes?|fix(es)?|tweaks?|edits?|adjustments?|modifications?|"
+    r"improvements?|updates?|corrections?)\b)",
+    re.IGNORECASE,
+)
 
 
 #: A greeting at the head of a longer message ("Hello can you …", "hi, i'd like …").
