@@ -7978,3 +7978,16 @@ def test_asking_for_something_new_instead_of_the_offer_is_a_new_task(text: str, 
 def test_making_more_of_the_same_or_the_offer_itself_is_no_new_task(text: str) -> None:
     agent = "The telemetry now hashes the machine id. Want me to commit these changes?"
     assert kind_of(text, agent_text=agent) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # nakamura-shuta/tij 3c_79e00521d9 (in the repository): "tell me the next task candidates"
+        "次のタスク候補教えて下さい",
+        "下一个任务是什么",  # hostile: the same ask in Chinese
+    ],
+)
+def test_a_request_typed_in_cjk_after_an_open_invitation_is_a_new_task(text: str) -> None:
+    invitation = "Hello! 何かお手伝いできることはありますか？"
+    assert kind_of(text, agent_text=invitation) is TurnKind.NEW_TASK

@@ -911,7 +911,8 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         agent_invites(turn.agent_text)
         and not refers_back
         and not _FOLLOW_STRONG.search(region)
-        and words >= 3
+        # (counted as typed: "次のタスク候補教えて下さい" is one run of letters)
+        and word_count(region) >= 3
     ):
         # "What can I help you with?": the agent closed its work and waits for a request
         return TurnDecision(TurnKind.NEW_TASK, 0.7, ("request after an open invitation",))
