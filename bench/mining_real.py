@@ -15,7 +15,8 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   with `--model-assisted`, the miner model of your sleepd config ([roles.miner]) reads
   the hard turns, as `sleepd mine` does with `mining.model_assisted` on, and the figures
   are its;
-* episode outcomes (new_task turns): accuracy and the `unknown` rate;
+* episode outcomes (new_task turns): accuracy and the `unknown` rate, over every labelled
+  request and over those whose outcome a person could tell (not labelled `unknown`);
 * replay tasks: how many were mined and how many open with a request a person labelled
   `new_task` (a task is a self-contained request, never a bare follow-up);
 * tool errors: root / knock_on / benign accuracy, the results read as errors that no
@@ -495,6 +496,15 @@ def report(
         f"episode outcomes: accuracy {out_acc:.2f} ({right}/{len(outcomes)}), "
         f"unknown or no episode {unknown_rate:.0%} ({unknown}/{len(outcomes)}); "
         f"labelled unknown {sum(1 for g, _ in outcomes if g == 'unknown')}"
+    )
+    # The same share over the requests whose outcome a person could tell: where the
+    # labeller wrote `unknown` (a file that stops mid-work, a redacted text), the miner's
+    # `unknown` is the right reading and says nothing of its power to decide.
+    knowable = [(g, p) for g, p in outcomes if g != "unknown"]
+    undecided = sum(1 for _, p in knowable if p in ("unknown", "no episode"))
+    print(
+        f"  of the {len(knowable)} whose outcome a person could tell: unknown or no episode "
+        f"{undecided / max(len(knowable), 1):.0%} ({undecided}/{len(knowable)})"
     )
     # What `sleepd status` shows a user, and what issue #14 first measured ("41 of 48
     # episodes ended unknown"): the outcomes of the episodes the miner opened, whatever
