@@ -149,6 +149,21 @@ def test_the_same_failure_named_by_its_code_is_the_failure_worked_on() -> None:
         assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK, other
 
 
+def test_a_word_in_capitals_both_requests_share_names_no_failure() -> None:
+    spec = (
+        "The EXPORT button on the gallery page fails and nothing downloads when I click it."
+        "\n\n1. First, show me the click handler in apps/web/src/app/gallery/page.tsx and "
+        "print what the request returns.\n2. Then check the route that builds the zip file "
+        "against what the page sends.\n3. Fix whichever side is wrong and run the tests."
+    )
+    before = "Rename the EXPORT step in the CI config to PACKAGE."
+    agent = "Renamed the step to PACKAGE in .github/workflows/ci.yml; the CI run passes."
+    turn = TurnInput(
+        text=spec, has_episode=True, agent_text=agent, agent_worked=True, previous_text=before
+    )
+    assert classify_turn(turn, lexicon_for()).kind is TurnKind.NEW_TASK
+
+
 def test_each_stored_turn_says_whether_the_rules_found_it_hard(engine: Engine, cfg: Config) -> None:
     # Without a model the rules' reading stands, and the store says which readings a
     # model would have been asked about (what bench/mining_real.py's ceiling counts).

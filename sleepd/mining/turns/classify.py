@@ -1167,7 +1167,9 @@ def _same_failure(text: str, previous_text: str) -> bool:
 #: What names one failure whatever the words around it: an HTTP error status, an
 #: exception's class, an errno name, a compiler's or a linter's error code.
 _FAILURE_MARK = re.compile(
-    r"\b([45]\d\d(?=\b(?!\.\d))|[A-Z]\w*(?:Error|Exception)|E[A-Z]{3,}|[A-Z]{1,4}\d{3,5})\b"
+    r"\b([45]\d\d(?=\b(?!\.\d))|[A-Z]\w*(?:Error|Exception)|[A-Z]{1,4}\d{3,5}|"
+    r"E(?:NOENT|ACCES|ADDRINUSE|CONNREFUSED|CONNRESET|PERM|TIMEDOUT|EXIST|ISDIR|NOTDIR|PIPE|"
+    r"MFILE|NOSPC|NOTEMPTY|AGAIN|HOSTUNREACH|NETUNREACH|ROFS|BUSY|INVAL|NOMEM|BADF))\b"
 )
 
 
