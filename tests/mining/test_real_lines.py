@@ -7991,3 +7991,27 @@ def test_making_more_of_the_same_or_the_offer_itself_is_no_new_task(text: str) -
 def test_a_request_typed_in_cjk_after_an_open_invitation_is_a_new_task(text: str) -> None:
     invitation = "Hello! 何かお手伝いできることはありますか？"
     assert kind_of(text, agent_text=invitation) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # sam-fakhreddine/wfc 17_db6fe79ce7 (in the repository): "them" stands for what the
+        # message named in the plural
+        "check for merge conflicts and fix them",
+        # reality2-roycdavies/cosmic-bing-wallpaper (in the repository): an "it" that
+        # stands for nothing
+        "how can we make it so that when the app is first run, it gets an icon in the panel?",
+        "is it possible to add a dark mode toggle",  # hostile cases of the same
+        "it would be nice to have a footer with the version",
+    ],
+)
+def test_a_pronoun_that_stands_for_nothing_before_the_message_points_nowhere(text: str) -> None:
+    assert not points_back(" ".join(text.split()[:12]))
+
+
+@pytest.mark.parametrize(
+    "text", ["make it smaller", "fix them", "it seems broken now", "rerun them please"]
+)
+def test_a_pronoun_that_stands_for_the_exchange_still_points_back(text: str) -> None:
+    assert points_back(text)

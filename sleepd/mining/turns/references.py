@@ -223,6 +223,23 @@ _NAMED_HERE = re.compile(
 )
 
 
+#: Things named in the plural with no article ("check for merge conflicts and fix them",
+#: "find all failing tests and rerun them"): what a later "them" or "they" stands for.
+_NAMED_PLURAL = re.compile(
+    r"\b(for|of|all|any|some|both|every|your|their|these|those)\s+([a-z][\w-]+\s+){0,2}"
+    r"[a-z][\w-]{2,}s\b",
+    re.IGNORECASE,
+)
+#: An "it" that stands for nothing ("make it so that …", "is it possible to …", "it would be
+#: nice to …"; not "it seems broken", which may stand for the result), read from a few
+#: characters before the pronoun.
+_EXPLETIVE_IT = re.compile(
+    r".{0,5}?\b(make it so\b|is it (possible|ok|okay|worth|better)\b|it( would|'d| will|'ll) be "
+    r"(nice|great|good|cool|better|helpful|useful|easier)\b|it'?s (possible|time|worth)\b)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 #: A demonstrative with no noun after it ("for that?"): it stands for something before.
 _BARE_DEMONSTRATIVE = re.compile(r"\b(this|that|these|those)\b(?!\s+[a-z])", re.IGNORECASE)
 
@@ -234,8 +251,13 @@ def points_back(head: str) -> bool:
     excused = False
     for match in BACK_REF.finditer(head):
         word = match.group(0).strip()
+        before = head[: match.start()]
+        if _PRONOUN.fullmatch(word) and _EXPLETIVE_IT.match(head[max(match.start() - 5, 0) :]):
+            continue  # "make it so that …", "is it possible …": an "it" that stands for nothing
         if _PRONOUN.fullmatch(word) and (
-            _NAMED_HERE.search(head[: match.start()]) or _OWN_OBJECT.search(head[: match.start()])
+            _NAMED_HERE.search(before)
+            or _OWN_OBJECT.search(before)
+            or (word.lower() in ("they", "them") and _NAMED_PLURAL.search(before))
         ):
             excused = True
             continue
