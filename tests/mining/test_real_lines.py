@@ -8011,7 +8011,15 @@ def test_a_pronoun_that_stands_for_nothing_before_the_message_points_nowhere(tex
 
 
 @pytest.mark.parametrize(
-    "text", ["make it smaller", "fix them", "it seems broken now", "rerun them please"]
+    "text",
+    [
+        "make it smaller",
+        "fix them",
+        "it seems broken now",
+        "rerun them please",
+        # what "them" stands for is what the exchange made, named in the plural
+        "use both of the ones you showed and merge them",
+    ],
 )
 def test_a_pronoun_that_stands_for_the_exchange_still_points_back(text: str) -> None:
     assert points_back(text)

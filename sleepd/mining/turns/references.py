@@ -226,8 +226,9 @@ _NAMED_HERE = re.compile(
 #: Things named in the plural with no article ("check for merge conflicts and fix them",
 #: "find all failing tests and rerun them"): what a later "them" or "they" stands for.
 _NAMED_PLURAL = re.compile(
-    r"\b(for|of|all|any|some|both|every|your|their|these|those)\s+([a-z][\w-]+\s+){0,2}"
-    r"[a-z][\w-]{2,}s\b",
+    r"\b(for|of|all|any|some|both|every|your|their)\s+(?!the\b)([a-z][\w-]+\s+){0,2}"
+    # (not what the exchange made: "of the changes", "all your edits", "the other ones")
+    r"(?!(changes|fixes|edits|ones|others|things|steps|suggestions|updates)\b)[a-z][\w-]{2,}s\b",
     re.IGNORECASE,
 )
 #: An "it" that stands for nothing ("make it so that …", "is it possible to …", "it would be
