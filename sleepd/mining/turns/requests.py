@@ -255,7 +255,9 @@ _ADDS_TO_IT = re.compile(
     r"\band\s+((also|then|please)\s+)*(add|make|run|use|create|fix|update|check|write|"
     r"remove|change|test|build|deploy|document|ensure|include|show|keep|let)\b|"
     # "and <something> can/should … as well" (what else the work must do)
-    r"\band\b[^.?!\n]*\b(should|can|could|must|needs? to|has to)\b[^.?!\n]*"
+    # (bounded: the clause is short, and an unbounded run made a long line of "and"s cost
+    # time that grows with the square of its length)
+    r"\band\b[^.?!\n]{0,120}?\b(should|can|could|must|needs? to|has to)\b[^.?!\n]{0,120}?"
     r"\b(also|as well|too)\b",
     re.IGNORECASE,
 )
