@@ -67,27 +67,7 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
             "SELECT coalesce(sum(count), 0) FROM redaction_counts WHERE source = :s", p
         )
         unfinished, stale = _unfinished_last_lines(db, source, now)
-        malformed_files = [
-            {"path": str(path), "lines": int(lines)}
-            for path, lines in db.rows(
-                "SELECT path, malformed_lines FROM transcript_files "
-                "WHERE source = :s AND malformed_lines > 0 "
-                "ORDER BY malformed_lines DESC, path LIMIT :n",
-                {"s": source, "n": MALFORMED_FILES_SHOWN},
-            )
-        ]
-        files_malformed = (
-            int(
-                db.scalar(
-                    "SELECT count(*) FROM transcript_files "
-                    "WHERE source = :s AND malformed_lines > 0",
-                    p,
-                )
-                or 0
-            )
-            if malformed
-            else 0
-        )
+        files_malformed, malformed_files = _malformed_files(db, source) if malformed else (0, [])
         last_dt = as_utc(last)
         sources[source] = {
             "enabled": bool(getattr(cfg.sources, source)),
@@ -121,6 +101,24 @@ MALFORMED_FILES_SHOWN = 3
 STALE_UNFINISHED_S = 86400
 #: Paths of such files named in the report, at most.
 STALE_UNFINISHED_SHOWN = 5
+
+
+def _malformed_files(db: ReadOnlyDb, source: str) -> tuple[int, list[dict[str, Any]]]:
+    """How many of a source's files hold malformed lines, and the ones holding the most."""
+    count = db.scalar(
+        "SELECT count(*) FROM transcript_files WHERE source = :s AND malformed_lines > 0",
+        {"s": source},
+    )
+    most = [
+        {"path": str(path), "lines": int(lines)}
+        for path, lines in db.rows(
+            "SELECT path, malformed_lines FROM transcript_files "
+            "WHERE source = :s AND malformed_lines > 0 "
+            "ORDER BY malformed_lines DESC, path LIMIT :n",
+            {"s": source, "n": MALFORMED_FILES_SHOWN},
+        )
+    ]
+    return int(count or 0), most
 
 
 def _unfinished_last_lines(db: ReadOnlyDb, source: str, now: datetime) -> tuple[int, list[str]]:

@@ -24,6 +24,13 @@ def recurs(size: int, sessions: int, min_recurrence: int) -> bool:
     return size >= min_recurrence and sessions >= 2
 
 
+def recurs_sql(table: str = "") -> str:
+    """`recurs` as a SQL condition on `task_clusters` (aliased `table`, if given), with
+    `min_recurrence` bound as `:n`."""
+    prefix = f"{table}." if table else ""
+    return f"{prefix}size >= :n AND {prefix}session_count >= 2"
+
+
 TREND_WINDOW = timedelta(days=7)
 
 
@@ -193,7 +200,7 @@ def task_counts(
     total, recurring = next(
         iter(
             as_reader(db).rows(
-                "SELECT count(*), coalesce(sum(CASE WHEN c.size >= :n AND c.session_count >= 2 "
+                f"SELECT count(*), coalesce(sum(CASE WHEN {recurs_sql('c')} "
                 "THEN 1 ELSE 0 END), 0) FROM tasks t "
                 f"LEFT OUTER JOIN task_clusters c ON c.id = t.cluster_id{where}",
                 params,
@@ -280,7 +287,7 @@ def why_no_tasks(db: Any, *, min_recurrence: int) -> str:
     kinds = int(reader.scalar("SELECT count(*) FROM task_clusters") or 0)
     recurred = int(
         reader.scalar(
-            "SELECT count(*) FROM task_clusters WHERE size >= :n AND session_count >= 2",
+            f"SELECT count(*) FROM task_clusters WHERE {recurs_sql()}",
             {"n": min_recurrence},
         )
         or 0

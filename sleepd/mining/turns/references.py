@@ -252,10 +252,12 @@ def points_back(head: str) -> bool:
     excused = False
     for match in BACK_REF.finditer(head):
         word = match.group(0).strip()
-        before = head[: match.start()]
-        if _PRONOUN.fullmatch(word) and _EXPLETIVE_IT.match(head[max(match.start() - 5, 0) :]):
+        if not _PRONOUN.fullmatch(word):
+            return True
+        if _EXPLETIVE_IT.match(head[max(match.start() - 5, 0) :]):
             continue  # "make it so that …", "is it possible …": an "it" that stands for nothing
-        if _PRONOUN.fullmatch(word) and (
+        before = head[: match.start()]
+        if (
             _NAMED_HERE.search(before)
             or _OWN_OBJECT.search(before)
             or (word.lower() in ("they", "them") and _NAMED_PLURAL.search(before))
