@@ -8023,3 +8023,103 @@ def test_a_pronoun_that_stands_for_nothing_before_the_message_points_nowhere(tex
 )
 def test_a_pronoun_that_stands_for_the_exchange_still_points_back(text: str) -> None:
     assert points_back(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # maxnoobineating/UbuntuDevcontainer_Dotfiles 9fb21847 (in the repository) line 17,
+        # after the agent answered where a vim mapping is defined
+        (
+            "how to test if one identifier is a valid coc doHover target?",
+            "Once you know the file, you can jump to it directly in Vim with `:edit "
+            "<filename>` or search for the mapping pattern using `/` to find the exact line.",
+        ),
+        # tslateman/duet 8d_8e47a114e5_1 (in the repository) line 23, after a list of duets
+        (
+            "is AI a tool for the team, or is the team a tool for AI?",
+            'Lady Gaga — "Sine from Above" (2020)\n\nHe\'s one of the most prolific '
+            "collaborators in pop music history — this list barely scratches the surface.",
+        ),
+        # hostile: the same shape in other words
+        (
+            "where can I find the session history file in the codex folder?",
+            "The migration adds the column with a default, so existing rows keep working.",
+        ),
+    ],
+)
+def test_a_question_of_its_own_after_an_answer_is_a_new_task(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent, context=agent) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # real follow-up questions after an answer (tuning set): more of the same, a
+        # question on the answer's own subject, one that weighs it
+        "does iterm have anything similar?",
+        "how about ./build?",
+        "what about the vim mapping in insert mode?",
+        "why is the mapping defined twice?",
+        "what else should I check?",
+        "is the mapping file loaded before the plugin?",  # names what the answer named
+    ],
+)
+def test_a_question_on_the_answer_goes_on_with_it(text: str) -> None:
+    agent = (
+        "`:verbose map <leader>w` shows what the mapping does and the file where it is "
+        "defined. Use `:scriptnames` to list the plugin files Vim loaded, in order."
+    )
+    assert kind_of(text, agent_text=agent, context=agent) is not TurnKind.NEW_TASK
+
+
+def test_a_message_sent_again_edited_before_any_reply_is_the_same_request() -> None:
+    # ebridges/wakil 08_f089f917b408_0 (in the repository) lines 10 and 16: the request
+    # sent, then 18 s later rewound (no reply on its branch) and sent again with the ask
+    # added; the agent only answered the second
+    first = (
+        "this repo had a README.md that was overwritten when i fetched from origin.  \n\n"
+        "I ran this sequence of commands.  When it did not work, I deleted the remote repo "
+        "and recreated it.\n\n```\n 5103  2026-07-09 10:49  git init .\n 5105  2026-07-09 "
+        "10:49  git add README.md\n 5108  2026-07-09 11:28  git remote add origin "
+        "git@github.com:ebridges/wakil.git\n 5109  2026-07-09 11:30  git push\n## here's "
+        "where I recreated the repo\n 5113  2026-07-09 11:32  git branch -u origin/main main"
+        "\n 5114  2026-07-09 11:32  git remote set-head origin -a\n 5115  2026-07-09 11:32  "
+        "git fetch origin\n 5118  2026-07-09 11:32  git pull\n```"
+    )
+    second = first.replace(
+        "origin.  \n\n", "origin.  I'd like to restore that README if possible\n\n"
+    )
+    b = (
+        SessionBuilder()
+        .prompt(first)
+        .prompt(second)
+        .say("README.md has been restored to your working directory with the original content.")
+    )
+    (episode,) = segment(views(b), lexicon_for())
+    assert [t.kind for t in episode.feedback] == [TurnKind.FOLLOW_UP]
+    # another request typed before any reply is no resend, nor is a message cut shorter
+    # or two words sent twice
+    for other in (
+        "then deploy the site to the staging server and send me the link",
+        "this repo had a README.md that was overwritten",
+    ):
+        b = SessionBuilder().prompt(first).prompt(other).say("Done: both are in place.")
+        reasons = [
+            r
+            for e in segment(views(b), lexicon_for())
+            for t in e.feedback
+            for r in t.decision.reasons
+        ]
+        assert "restates its request before any reply" not in reasons, other
+    b = SessionBuilder().prompt("fix tests").prompt("fix tests").say("Fixed.")
+    reasons = [
+        r for e in segment(views(b), lexicon_for()) for t in e.feedback for r in t.decision.reasons
+    ]
+    assert "restates its request before any reply" not in reasons
+    # nor a message sent again after the agent answered it
+    b = SessionBuilder().prompt(first).say("Which README do you mean?").prompt(second)
+    reasons = [
+        r for e in segment(views(b), lexicon_for()) for t in e.feedback for r in t.decision.reasons
+    ]
+    assert "restates its request before any reply" not in reasons

@@ -9,6 +9,7 @@ hard cases" and "Which rules read new authors well").
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -63,6 +64,7 @@ from sleepd.mining.turns.requests import (
     REQUEST,
     TURNS_TO_NEXT,
     asks_in_a_field,
+    asks_its_own_question,
     orients_only,
     request_after_stance,
     requests_more,
@@ -398,15 +400,17 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
 
 def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     """The first reading that decides, in the order a person reads a turn: its form, a
-    retry after the agent's service stopped, words typed into a running turn, a verdict
-    or an answer on the agent's last message, and last the turn's place in the exchange."""
+    retry after the agent's service stopped, a message sent again, edited, before any
+    reply, words typed into a running turn, a verdict or an answer on the agent's last
+    message, and last the turn's place in the exchange."""
     text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
     region = feedback_region(text)
     decision = _by_form(turn, text, region)
     if decision is not None:
         return decision
     reading = _read(turn, text, region, lexicon)
-    for phase in (_after_service_error, _into_running_turn, _on_the_last_message):
+    phases = (_after_service_error, _before_any_reply, _into_running_turn, _on_the_last_message)
+    for phase in phases:
         decision = phase(turn, reading)
         if decision is not None:
             return decision
@@ -591,6 +595,24 @@ def _after_service_error(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         # that says more ("Limits are reset. Continue where we left off.") is read as
         # anywhere else
         return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))
+    return None
+
+
+def _before_any_reply(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """The person's last message sent again, edited, before the agent did anything with it
+    (a rewind, or a second send with the forgotten sentence added): the same request, said
+    better, not a second one. A resend after an interrupt or a service failure is read by
+    the phases for those."""
+    if (
+        turn.has_episode
+        and not turn.agent_worked
+        and not turn.after_interrupt
+        and not turn.after_service_error
+        and not turn.queued
+        and turn.previous in (TurnKind.NEW_TASK, TurnKind.FOLLOW_UP)
+        and restates(reading.region, feedback_region(turn.previous_text))
+    ):
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("restates its request before any reply",))
     return None
 
 
@@ -1002,6 +1024,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # the agent answered (no question, no plan): a request on another subject is new
         # ("try now" after its steps to set something up asks it to go on)
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
+    if answered and not asked and not done and overlap == 0 and asks_its_own_question(region):
+        # "how to test if one identifier is a valid coc doHover target?" after the agent
+        # answered where a vim mapping is defined: a question of its own, sharing no word
+        # with the exchange (one about the answer names what the answer named)
+        return TurnDecision(TurnKind.NEW_TASK, 0.55, ("a question of its own",), hard=True)
     named = names_own_object(region) and not takes_offer(region, turn.agent_text)
     if answered and request and named:
         # "update system_notes.md and changelog …" after the agent's report or its offer of
@@ -1269,6 +1296,25 @@ _HOLDS_THE_AGENT = re.compile(
     r"go (on|ahead)|implement|change|write|edit|merge|deploy)\b",
     re.IGNORECASE,
 )
+
+
+def restates(region: str, previous: str) -> bool:
+    """`region` holds the words of `previous` (five or more) in their order, nearly all of
+    them, and says at least as much: the same message again, edited ("… overwritten when i
+    fetched from origin. I'd like to restore that README if possible …" after the same
+    message without that sentence). Compared over a bounded head of each."""
+    before = flattened(previous).split()[:_RESTATED_WORDS]
+    after = flattened(region).split()[:_RESTATED_WORDS]
+    if len(before) < 5 or len(after) < len(before):
+        return False
+    blocks = difflib.SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) >= _RESTATED_SHARE * len(before)
+
+
+#: How many words of each message `restates` compares, and the share of the earlier
+#: message's words the later one must hold, in order.
+_RESTATED_WORDS = 300
+_RESTATED_SHARE = 0.8
 
 
 def sent_again_amended(region: str, previous: str) -> bool:

@@ -341,3 +341,23 @@ def yes_and_more(region: str) -> bool:
         return False
     asks = bool(match.group("to") or match.group("please"))
     return asks or bool(_AND_MORE.match(rest) or IMPERATIVE.match(rest))
+
+
+#: A question that asks for something of its own: it opens with a question word or an
+#: inverted verb ("how to test if …", "is AI a tool for the team …?", "where can I find
+#: …?") and its first sentence ends in a question mark. Not one that weighs the answer
+#: ("why …", "what about …", "how about …", "what if …", "so …"), nor one that asks for
+#: more of the same ("anything similar?", "what else …").
+_OWN_QUESTION = re.compile(
+    r"^\W*(how|what|where|when|who|which|is|are|was|were|does|do|did|can|could|should|"
+    r"would|will|has|have)\b(?!\s+(about|if|not|else)\b)[^.!?\n]{3,200}\?",
+    re.IGNORECASE,
+)
+_MORE_OF_THE_SAME = re.compile(r"\b(similar|else|other|another|too|also|either)\b", re.I)
+
+
+def asks_its_own_question(region: str) -> bool:
+    """The turn is a question asking for something of its own (not one about the answer
+    the agent just gave: that one shares its words, which the caller checks)."""
+    found = _OWN_QUESTION.match(region)
+    return found is not None and not _MORE_OF_THE_SAME.search(found.group(0))
