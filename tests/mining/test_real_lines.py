@@ -8063,6 +8063,13 @@ def test_a_question_of_its_own_after_an_answer_is_a_new_task(text: str, agent: s
         "why is the mapping defined twice?",
         "what else should I check?",
         "is the mapping file loaded before the plugin?",  # names what the answer named
+        # entireio/cli sessions outside the repository (MIT): questions on the work in
+        # hand, in words that share none with the agent's last answer
+        "do we have test coverage for this?",
+        "what can be a reason I can't enable that?",
+        "does the method has tests so far?",
+        "is there a reason the gc is getting invoked more often now?",
+        "do we need to do a superpowers write-plan or is what we have sufficient?",
     ],
 )
 def test_a_question_on_the_answer_goes_on_with_it(text: str) -> None:

@@ -346,18 +346,27 @@ def yes_and_more(region: str) -> bool:
 #: A question that asks for something of its own: it opens with a question word or an
 #: inverted verb ("how to test if …", "is AI a tool for the team …?", "where can I find
 #: …?") and its first sentence ends in a question mark. Not one that weighs the answer
-#: ("why …", "what about …", "how about …", "what if …", "so …"), nor one that asks for
-#: more of the same ("anything similar?", "what else …").
+#: ("why …", "what about …", "how about …", "what if …", "so …").
 _OWN_QUESTION = re.compile(
     r"^\W*(how|what|where|when|who|which|is|are|was|were|does|do|did|can|could|should|"
     r"would|will|has|have)\b(?!\s+(about|if|not|else)\b)[^.!?\n]{3,200}\?",
     re.IGNORECASE,
 )
-_MORE_OF_THE_SAME = re.compile(r"\b(similar|else|other|another|too|also|either)\b", re.I)
+#: What ties a question to the work in hand: more of the same ("anything similar?", "what
+#: else …"), a word that points ("do we have test coverage for this?"), the project as
+#: "we" or "our" ("is what we have sufficient?"), the state the work left ("… more often
+#: now?", "does the method have tests so far?").
+_TIED_TO_THE_WORK = re.compile(
+    r"\b(similar|else|other|another|too|also|either|this|that|these|those|it|its|they|them|"
+    r"here|there(?! (is|are|was|were|a|an|any)\b)|we|our|us|now|so far|yet|still|anymore|"
+    r"currently|any more)\b",
+    re.IGNORECASE,
+)
 
 
 def asks_its_own_question(region: str) -> bool:
-    """The turn is a question asking for something of its own (not one about the answer
-    the agent just gave: that one shares its words, which the caller checks)."""
+    """The turn is a question asking for something of its own, in words that tie it to
+    nothing of the work in hand (the caller also checks it shares no word with the
+    exchange)."""
     found = _OWN_QUESTION.match(region)
-    return found is not None and not _MORE_OF_THE_SAME.search(found.group(0))
+    return found is not None and not _TIED_TO_THE_WORK.search(found.group(0))
