@@ -7823,6 +7823,11 @@ def test_asking_whether_the_change_worked_awaits_a_verdict(agent: str, awaits: b
             "Done. All changes complete: Updated global colors to neon blue (#00f3ff): "
             "--accent: #00f3ff, --accent-hover: #67f9ff.",
         ),
+        # hostile: a dotted file name does not end the statement's sentence
+        (
+            "the README.md should mention the installer. Thanks",
+            "Pushed: Updated README.md with installation instructions.",
+        ),
     ],
 )
 def test_how_the_result_should_be_said_right_after_it_was_reported_is_a_correction(

@@ -74,6 +74,7 @@ from sleepd.mining.turns.requests import (
 from sleepd.mining.turns.text import (
     ATTACHMENT,
     CONTENT_WORD,
+    SENTENCE_STOP,
     STOP_WORDS,
     WORD,
     after_contrast,
@@ -884,7 +885,7 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and done
         and not asked
         and "?" not in region
-        and _said_of_the_result(re.split(r"[.!?\n。！？]", region, maxsplit=1)[0], turn.agent_text)
+        and _said_of_the_result(_first_sentence(region), turn.agent_text)
     ):
         # "Should be aligned with just the avatar in the middle", "the installation
         # instructions … should mention the installer", right after the agent reported the
@@ -1073,7 +1074,8 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
 #: service file should point at …") or left out ("Should be aligned with …"); not "we
 #: should", "you need to" (a plan or a request), nor one that adds ("should also").
 _RESULT_SHOULD = re.compile(
-    r"^\W*((the|this|that|these|those|it|its|each|every|all|both)\b[^.?!\n,;:]{0,80}?\s)?"
+    # (a dot inside a name, "README.md", is no stop)
+    r"^\W*((the|this|that|these|those|it|its|each|every|all|both)\b(?:[^.?!\n,;:]|\.(?=\S)){0,80}?\s)?"
     r"(should(\s+not|n'?t)?|must(\s+not)?|needs? to|has to|is supposed to|are supposed to)\s+"
     r"(?!(also|too|as well|additionally|then|now)\b)(be|have|show|say|mention|include|use|"
     # (not "it should work after …": what the person expects of it, a check to make)
@@ -1090,6 +1092,13 @@ _SET_AGAINST = re.compile(
     r"\brather than\b",
     re.IGNORECASE,
 )
+
+
+def _first_sentence(region: str) -> str:
+    """The region up to its first sentence stop: a stop followed by a space or the end, so
+    a dotted name ("the README.md should mention …") does not end it."""
+    stop = SENTENCE_STOP.search(region)
+    return region[: stop.start()] if stop else region
 
 
 def _said_of_the_result(clause: str, agent_text: str) -> bool:
