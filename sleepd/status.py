@@ -15,6 +15,7 @@ from typing import Any
 
 from sleepd import paths
 from sleepd.config import Config
+from sleepd.mining.recurring import recurs_sql
 from sleepd.processes import pid_alive
 from sleepd.store.fastread import ReadOnlyDb, as_utc, db_to_utc_param, no_version_table
 from sleepd.store.schema_version import HEAD_REVISION
@@ -168,7 +169,7 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
     recurring_tasks = int(
         db.scalar(
             "SELECT count(*) FROM tasks t JOIN task_clusters c ON c.id = t.cluster_id "
-            "WHERE t.active = TRUE AND c.size >= :n AND c.session_count >= 2",
+            f"WHERE t.active = TRUE AND {recurs_sql('c')}",
             {"n": cfg.mining.min_recurrence},
         )
         or 0
@@ -179,7 +180,7 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         "clusters": int(db.scalar("SELECT count(*) FROM task_clusters") or 0),
         "recurring_clusters": int(
             db.scalar(
-                "SELECT count(*) FROM task_clusters WHERE size >= :n AND session_count >= 2",
+                f"SELECT count(*) FROM task_clusters WHERE {recurs_sql()}",
                 {"n": cfg.mining.min_recurrence},
             )
             or 0

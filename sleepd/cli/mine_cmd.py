@@ -152,7 +152,7 @@ def tasks_show(
 ) -> None:
     """One task with its replay context and judge spec."""
     from sleepd.config import load_config
-    from sleepd.mining.figures import recurs
+    from sleepd.mining.recurring import recurs
     from sleepd.store.engine import read_session
     from sleepd.store.models import Task, TaskCluster
     from sleepd.store.open import open_store

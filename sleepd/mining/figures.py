@@ -12,24 +12,11 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sleepd.mining.recurring import recurs, recurs_sql
 from sleepd.mining.tasks import intent_parts
 from sleepd.mining.templates import template_founder, template_titles, typed_part
 from sleepd.projects import project_root
 from sleepd.store.fastread import as_reader, stored_datetime
-
-
-def recurs(size: int, sessions: int, min_recurrence: int) -> bool:
-    """Whether a kind of request recurred: asked at least `min_recurrence` times, in two
-    sessions or more (one session asking again is working on the same thing)."""
-    return size >= min_recurrence and sessions >= 2
-
-
-def recurs_sql(table: str = "") -> str:
-    """`recurs` as a SQL condition on `task_clusters` (aliased `table`, if given), with
-    `min_recurrence` bound as `:n`."""
-    prefix = f"{table}." if table else ""
-    return f"{prefix}size >= :n AND {prefix}session_count >= 2"
-
 
 TREND_WINDOW = timedelta(days=7)
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config, MiningConfig
@@ -29,6 +29,7 @@ from sleepd.mining.loading import (
     sessions_to_mine,
 )
 from sleepd.mining.persist import PatternCache, mine_session
+from sleepd.mining.recurring import recurs_sql
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import Episode, FailurePattern, Session, Task, TaskCluster
 
@@ -210,7 +211,7 @@ def _totals(db: Any, cfg: Config) -> dict[str, Any]:
         "clusters": db.scalar(select(func.count(TaskCluster.id))) or 0,
         "recurring_clusters": db.scalar(
             select(func.count(TaskCluster.id)).where(
-                TaskCluster.size >= cfg.mining.min_recurrence, TaskCluster.session_count >= 2
+                text(recurs_sql()).bindparams(n=cfg.mining.min_recurrence)
             )
         )
         or 0,
