@@ -957,9 +957,55 @@ def key_line(text: str, klass: str | None) -> str:
 
 def _read_whole(printed: list[str]) -> str | None:
     """What an output says as a whole, before any line of it is weighed: the tool's
-    time-limit note opening it, or an API's error object that is all of it."""
-    stopped = _stopped_at_time_limit(printed)
-    return stopped if stopped is not None else _json_error(printed)
+    time-limit note opening it, a hook's message refusing the call, an API's error object
+    that is all of it, or the message in a CLI's error panel."""
+    for reading in (_stopped_at_time_limit, _hook_message, _json_error, _panel_error):
+        found = reading(printed)
+        if found is not None:
+            return found
+    return None
+
+
+#: Claude Code's header over what a hook said when it stopped or failed a call
+#: ("PreToolUse:Write hook error: [python3 …/security_reminder_hook.py]: ⚠️ Security
+#: Warning: Using child_process.exec() can lead to command injection …", "PreToolUse:Bash
+#: hook error: […]: HOOK_BLOCKED: Commit must follow …").
+_HOOK_HEADER = re.compile(
+    r"^\s*(?:Pre|Post)ToolUse(?:Failure)?(?::[\w.-]+)? hook (?:blocking )?error\b", re.IGNORECASE
+)
+
+
+def _hook_message(printed: list[str]) -> str | None:
+    """The hook's first line when a hook's message is the output: what it refused and why;
+    the lines under it are its advice ("- Provides proper error handling"), whose words
+    would sign any hook's refusal alike. The command that ran the hook (in brackets) is
+    left out: quoted one way or another, it names the same hook."""
+    first = printed[0].strip() if printed else ""
+    header = _HOOK_HEADER.match(first)
+    if header is None:
+        return None
+    return first[: header.end()] + _HOOK_COMMAND.sub("", first[header.end() :], count=1)
+
+
+#: The command a hook header names before the hook's message (": [python3 …/hook.py]: ").
+_HOOK_COMMAND = re.compile(r"^:\s*\[[^\]\n]{0,500}\]")
+
+
+#: A panel's top border titled as an error, as rich draws it for typer and click-rich
+#: CLIs ("╭─ Error ─────╮"), and a line inside a panel ("│ No such command 'info'.  │").
+_ERROR_PANEL_TOP = re.compile(r"^\s*[╭┌┏╔][─━═]+\s*Error\s*[─━═]*[╮┐┓╗]\s*$", re.IGNORECASE)
+_PANEL_LINE = re.compile(r"^\s*[│┃║]\s?(.*?)\s*[│┃║]\s*$")
+
+
+def _panel_error(printed: list[str]) -> str | None:
+    """The message inside a CLI's error panel (its first line): the panel's border, whose
+    only word is "Error", says that the command failed, never what went wrong."""
+    for at, line in enumerate(printed[:-1]):
+        if _ERROR_PANEL_TOP.match(line):
+            inside = _PANEL_LINE.match(printed[at + 1])
+            if inside and inside.group(1).strip():
+                return inside.group(1).strip()
+    return None
 
 
 #: A question that waits for an answer (`Publish the draft now? [y/N]`, `Proceed

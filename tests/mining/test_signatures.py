@@ -1639,3 +1639,56 @@ def test_an_api_error_object_after_the_clients_words_is_read_by_its_message() ->
     )
     # braces that are no JSON object are read as before
     assert "<q>" in signature_of("error: bad value {'a': 1}", "Bash", 1).text
+
+
+def test_a_hooks_refusal_is_signed_by_its_message_not_its_advice() -> None:
+    """A history outside the repository (melagiri/code-insights, MIT): Claude Code's
+    security-reminder hook refused writes with a warning and then its advice, whose
+    "- Provides proper error handling" had signed every refusal alike."""
+    refusal = (
+        "PreToolUse:Write hook error: [python3 ${CLAUDE_PLUGIN_ROOT}/hooks/security_reminder"
+        "_hook.py]: ⚠️ Security Warning: Using child_process.exec() can lead to command "
+        "injection vulnerabilities.\n\nThis codebase provides a safer alternative: "
+        "src/utils/execFileNoThrow.ts\n\nInstead of:\n  exec(`command ${userInput}`)\n\n"
+        "Use:\n  import { execFileNoThrow } from '../utils/execFileNoThrow.js'\n\n"
+        "The execFileNoThrow utility:\n- Uses execFile instead of exec (prevents shell "
+        "injection)\n- Handles Windows compatibility automatically\n- Provides proper error "
+        "handling\n"
+    )
+    signed = signature_of(refusal, "Write").text
+    assert signed == (
+        "PreToolUse:Write hook error: ⚠️ Security Warning: Using child_process.exec() can lead "
+        "to command injection vulnerabilities."
+    )
+    assert "PreToolUse:Write hook error" in example_of(refusal)
+    # Viniciuscarvalho/FitToday f4_473875393c_5 (in the repository): the same hook header,
+    # the hook's command quoted one way or another, is one failure
+    for command in (
+        "/Users/viniciuscarvalho/.claude/hooks/safety/block-dangerous-commands.sh",
+        '"$CLAUDE_PROJECT_DIR"/.claude/hooks/block-dangerous-commands.sh',
+    ):
+        blocked = (
+            f"PreToolUse:Bash hook error: [{command}]: BLOCKED: Dangerous command detected "
+            "matching 'curl .* | sh'. Command: gh pr create --title x"
+        )
+        assert signature_of(blocked, "Bash").text == (
+            "PreToolUse:Bash hook error: BLOCKED: Dangerous command detected matching <q>."
+        )
+    # a hook header quoted further down an output is no refusal of this call
+    quoted = "grep: 3 matches\nnotes.md: PreToolUse:Bash hook error: [x]: BLOCKED\nfatal: bad"
+    assert not signature_of(quoted, "Bash", 1).text.startswith("PreToolUse")
+
+
+def test_a_cli_error_panel_is_signed_by_the_message_inside_it() -> None:
+    """Beep206/CyberVPN, a history outside the repository: typer's error panel, whose
+    border is titled "Error", had signed the failure by the border."""
+    output = (
+        "Exit code 2\nUsage: mcp-cli [OPTIONS] COMMAND [ARGS]...\nTry 'mcp-cli --help' for "
+        "help.\n╭─ Error ──────────────────────────────────────────╮\n│ No such command "
+        "'info'.                          │\n╰──────────────────────────────────────────────────"
+        "╯\n"
+    )
+    assert signature_of(output, "Bash", 2).text == "No such command <q>."
+    # a panel with another title, or a border with nothing inside, is read line by line
+    other = "╭─ Options ─────╮\n│ --help  Show this message │\n╰───────╯\nerror: bad flag"
+    assert signature_of(other, "Bash", 2).text == "error: bad flag"
