@@ -764,7 +764,11 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     every = [
         ln.strip() for ln in _without_continuations(_powershell_records(_without_echo(printed)))
     ]
-    kept = [ln for ln in _without_session_header(every) if not _said_nothing(ln)]
+    kept = [
+        ln
+        for ln in _without_session_header(every)
+        if not (_said_nothing(ln) or _JSON_OPENER.fullmatch(ln))
+    ]
     # npm's block names the script that failed: it signs only when no other line sounds
     # like an error (an output cut to its last lines may hold nothing else)
     lines = [ln for ln in kept if not _NPM_BLOCK.fullmatch(ln)]
@@ -789,7 +793,18 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
             erring.append(line)
             if cause and _sounds_like_error(said):
                 errors.append(line)
+    if not errors and erring and all(_NPM_PREFIX.match(line) for line in erring):
+        # npm's own block, and no line of it names an error in its own words: npm opens
+        # with what went wrong ("npm error code E404", "npm error 404 No match found for
+        # version 4.40.1") and goes on about it ("… is not in this registry.", "Note that
+        # you can also install from a tarball …"), so its first line signs
+        return lines, erring[:1]
     return (causes, errors) if errors else (lines, erring)
+
+
+#: A line of JSON that only opens an object or a list under a key (`"error": {`): its key
+#: may be any word, "error" among them, and it says nothing of what went wrong.
+_JSON_OPENER = re.compile(r'\s*"[^"\n]{1,80}"\s*:\s*[\[{]\s*')
 
 
 #: `_ERROR_LINE`'s words: looked for as substrings of the lowercased line, which is what

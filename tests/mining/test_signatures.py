@@ -1692,3 +1692,30 @@ def test_a_cli_error_panel_is_signed_by_the_message_inside_it() -> None:
     # a panel with another title, or a border with nothing inside, is read line by line
     other = "╭─ Options ─────╮\n│ --help  Show this message │\n╰───────╯\nerror: bad flag"
     assert signature_of(other, "Bash", 2).text == "error: bad flag"
+
+
+def test_npms_registry_error_is_signed_by_its_first_line_not_its_json() -> None:
+    """EntityProcess/agentv, a history outside the repository (MIT): `npm view … --json`
+    of a version the registry lacks prints npm's block and the same error as JSON; the
+    JSON's `"error": {` line had signed it (as `<q>: {`, one pattern for any such object),
+    and without it npm's last elaboration would ("npm error 404 tarball, folder, …")."""
+    output = (
+        "Process exited with code 1\nOutput:\nnpm error code E404\nnpm error 404 No match "
+        "found for version 4.40.1\nnpm error 404\nnpm error 404  'agentv@4.40.1' is not in "
+        "this registry.\nnpm error 404\nnpm error 404 Note that you can also install from "
+        'a\nnpm error 404 tarball, folder, http url, or git url.\n{\n  "error": {\n    '
+        '"code": "E404",\n    "summary": "No match found for version 4.40.1",\n    '
+        '"detail": "\'agentv@4.40.1\' is not in this registry."\n  }\n}\nnpm error A '
+        "complete log of this run can be found in: /home/u/.npm/_logs/2026-06-18-debug-0.log\n"
+    )
+    assert signature_of(output, "exec_command", 1).text == "npm error code E404"
+    # npm's block whose own words name the error still signs by them
+    resolve = (
+        "npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree\n"
+        "npm error Found: react@18.2.0"
+    )
+    assert "unable to resolve dependency tree" in signature_of(resolve, "Bash", 1).text
+    # a key opening an object is no line of its own, whatever the key
+    assert signature_of('{"a": 1}\n"errors": [\nfatal: bad object HEAD', "Bash", 1).text == (
+        "fatal: bad object HEAD"
+    )
