@@ -775,8 +775,11 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     if len(lines) < len(kept) and not any(_sounds_like_error(ln) for ln in lines):
         lines = kept
     lines = lines or every
+    quoted = _quoted_source(every)
     lines = [
-        ln for ln in lines if not (_SOURCE_EXCERPT.fullmatch(ln) or _COMPILER_NOTE.match(ln))
+        ln
+        for ln in lines
+        if not (_SOURCE_EXCERPT.fullmatch(ln) or _COMPILER_NOTE.match(ln) or ln in quoted)
     ] or lines
     lines = _without_warnings(_without_progress(lines))
     causes: list[str] = []
@@ -800,6 +803,31 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
         # you can also install from a tarball …"), so its first line signs
         return lines, erring[:1]
     return (causes, errors) if errors else (lines, erring)
+
+
+#: A caret under a quoted line of source, alone or with a word ("^", "~~~^~~", "^--- error
+#: here", "error here ---^"): it points where the line above went wrong, never says what.
+_CARET = re.compile(
+    r"[~^]+(?:\s+[~^]+)*|\^-{2,}\s*error here\b.*|.*\berror here\s*-{2,}\^", re.IGNORECASE
+)
+
+
+#: The tag a task runner puts before each line of a task's output (mise's `[lint:go] `).
+_RUNNER_TAG = re.compile(r"^\[[\w:./@-]+\]\s+")
+
+
+def _quoted_source(every: list[str]) -> set[str]:
+    """The lines a compiler, a linter or a database quotes from the source with a caret
+    under them (golangci-lint's `func Get(name string) (Strategy, error) {` over `^`,
+    SQLite's statement over `error here ---^`), and the carets: the diagnostic above them
+    says what went wrong, and a quoted line may hold any word ("error" as a Go type). A
+    runner's task prefix (`[lint:go] `) is read past."""
+    bare = [_RUNNER_TAG.sub("", line) for line in every]
+    quoted: set[str] = set()
+    for at, line in enumerate(bare):
+        if at and _CARET.fullmatch(line):
+            quoted.update((every[at - 1], every[at]))
+    return quoted
 
 
 #: A line of JSON that only opens an object or a list under a key (`"error": {`): its key
@@ -974,7 +1002,8 @@ def _read_whole(printed: list[str]) -> str | None:
     """What an output says as a whole, before any line of it is weighed: the tool's
     time-limit note opening it, a hook's message refusing the call, an API's error object
     that is all of it, or the message in a CLI's error panel."""
-    for reading in (_stopped_at_time_limit, _hook_message, _json_error, _panel_error):
+    readings = (_stopped_at_time_limit, _hook_message, _json_error, _json_error_below, _panel_error)
+    for reading in readings:
         found = reading(printed)
         if found is not None:
             return found
@@ -1052,7 +1081,9 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
         return lines[-1]
     # a diagnostic says what went wrong where a runner's verdict over it (go test's `FAIL
     # ./cmd [build failed]`) only says that something did
-    diagnostic = next((line for line in lines if _DIAGNOSTIC.match(line)), None)
+    diagnostic = next(
+        (line for line in lines if _DIAGNOSTIC.match(_RUNNER_TAG.sub("", line))), None
+    )
     if diagnostic is not None:
         return diagnostic
     if worded:
@@ -1224,6 +1255,24 @@ def _json_error(printed: list[str]) -> str | None:
     status = found.get("status", found.get("code", data.get("status", data.get("code"))))
     said = " ".join(message.split())[:MAX_SIGNATURE_CHARS]
     return f"{said} (status {status})" if isinstance(status, (str, int)) and status else said
+
+
+def _json_error_below(printed: list[str]) -> str | None:
+    """An API's error object printed over several lines at the end of an output, under its
+    client's words (`gh: Not Found (HTTP 404)`, then GitHub's object pretty-printed): read
+    as when it is the whole output. Line by line, its `"message": "Not Found",` had signed
+    it, as `<q>: <q>,`, one pattern for every such object."""
+    body = [ln for ln in printed if not _said_nothing(ln.strip())]
+    if not body or body[-1].strip() != "}":
+        return None
+    size = 0
+    for at in range(len(body) - 1, 0, -1):
+        size += len(body[at]) + 1
+        if size > _JSON_ERROR_CHARS:
+            return None
+        if body[at].strip() == "{":
+            return _json_error(body[at:])
+    return None
 
 
 def is_wrapper_line(line: str) -> bool:

@@ -1719,3 +1719,43 @@ def test_npms_registry_error_is_signed_by_its_first_line_not_its_json() -> None:
     assert signature_of('{"a": 1}\n"errors": [\nfatal: bad object HEAD', "Bash", 1).text == (
         "fatal: bad object HEAD"
     )
+
+
+def test_a_line_quoted_from_the_source_over_a_caret_never_signs() -> None:
+    """entireio/cli sessions outside the repository (MIT): golangci-lint quotes each
+    finding's source line over a caret, and `func Get(name string) (Strategy, error) {`
+    had signed a finding for its Go type `error`, also behind mise's task tag; SQLite
+    points into the statement with `error here ---^`."""
+    lint = (
+        "cmd/cli/strategy/registry.go:27:1: Get returns interface "
+        "(github.com/entireio/cli/cmd/cli/strategy.Strategy) (ireturn)\n"
+        "func Get(name string) (Strategy, error) {\n^\n1 issues:\n* ireturn: 1\n"
+    )
+    assert signature_of(lint, "Bash", 1).text == (
+        "<path>: Get returns interface (<path>) (ireturn)"
+    )
+    tagged = "".join(f"[lint:go] {line}\n" for line in lint.splitlines())
+    assert signature_of(tagged, "Bash", 1).text == (
+        "[lint:go] <path>: Get returns interface (<path>) (ireturn)"
+    )
+    sqlite = (
+        "Error: in prepare, no such column: title\n  as dur_min, title FROM sessions WHERE st\n"
+        "                  error here ---^\n"
+    )
+    assert signature_of(sqlite, "Bash", 1).text == "Error: in prepare, no such column: title"
+    # a line over a line of prose is no quoted source
+    prose = "error: cannot open the journal\nsee the log ^ for details"
+    assert signature_of(prose, "Bash", 1).text == "error: cannot open the journal"
+
+
+def test_an_api_error_object_printed_over_several_lines_is_read_by_its_message() -> None:
+    """entireio/cli sessions outside the repository: `gh api` printed GitHub's 404 object
+    pretty, under its own line; its `"message": "Not Found",` had signed it as `<q>: <q>,`."""
+    output = (
+        'Exit code 1\ngh: Not Found (HTTP 404)\n\n{\n  "message": "Not Found",\n'
+        '  "documentation_url": "https://docs.github.com/rest",\n  "status": "404"\n}\n'
+    )
+    assert signature_of(output, "Bash", 1).text == "Not Found (status <n>)"
+    # an object that is no error object, under an error line, is read line by line
+    listing = 'error: 2 checks failed\n{\n  "total": 2,\n  "names": ["lint", "test"]\n}\n'
+    assert signature_of(listing, "Bash", 1).text == "error: <n> checks failed"
