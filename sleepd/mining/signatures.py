@@ -775,7 +775,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     if len(lines) < len(kept) and not any(_sounds_like_error(ln) for ln in lines):
         lines = kept
     lines = lines or every
-    quoted = _quoted_source(every)
+    quoted = _quoted_source(every) | _go_stack(every) | _help_after_error(every)
     lines = [
         ln
         for ln in lines
@@ -810,6 +810,51 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
 _CARET = re.compile(
     r"[~^]+(?:\s+[~^]+)*|\^-{2,}\s*error here\b.*|.*\berror here\s*-{2,}\^", re.IGNORECASE
 )
+
+
+#: The header Go prints over a goroutine's stack when it panics ("goroutine 35 [running]:"),
+#: and the two lines of each frame under it: the call ("panic({0x1052f6180?, …})",
+#: "entire.io/cli/….(*GitStore).ListCommitted(0x0, …)") and its place
+#: ("/usr/local/go/src/runtime/panic.go:783 +0x120").
+_GOROUTINE = re.compile(r"goroutine \d+ \[[^\]\n]{1,60}\]:")
+_GO_FRAME = re.compile(r"[\w.*/()\[\]-]+\(.{0,400}\)|\S+\.go:\d+(?: \+0x[0-9a-f]+)?")
+
+
+def _go_stack(every: list[str]) -> set[str]:
+    """The frames of the stacks a Go panic prints: its `panic: …` line above them says
+    what went wrong, while a frame holds "panic" in its function's or its file's name (the
+    runtime's `panic(…)`, `runtime/panic.go:783`)."""
+    frames: set[str] = set()
+    inside = False
+    for line in every:
+        if _GOROUTINE.fullmatch(line):
+            inside = True
+        elif inside and _GO_FRAME.fullmatch(line):
+            frames.add(line)
+        else:
+            inside = False
+    return frames
+
+
+#: The head of the help a command prints under its own error ("Usage:", "usage: git …").
+_USAGE_HEAD = re.compile(r"usage:(?:\s.*)?", re.IGNORECASE)
+
+
+def _help_after_error(every: list[str]) -> set[str]:
+    """The help a command prints after its own error line ("Error: unknown flag:
+    --short", then "Usage:" and every flag, one of them "-q, --quiet  Suppress
+    non-essential output (errors only)"): the error says what went wrong, the help never
+    does, whatever words its flags hold."""
+    for at, line in enumerate(every):
+        if _USAGE_HEAD.fullmatch(line):
+            if any(_sounds_like_error(before) for before in every[:at]):
+                # (argparse prints its error after the usage: "prog: error: …" stays)
+                return {ln for ln in every[at + 1 :] if not _OPENS_AS_ERROR.match(ln)}
+            return set()
+    return set()
+
+
+_OPENS_AS_ERROR = re.compile(r"(?:[\w./-]+: )?(?:error|fatal)\b", re.IGNORECASE)
 
 
 #: The tag a task runner puts before each line of a task's output (mise's `[lint:go] `).

@@ -1759,3 +1759,46 @@ def test_an_api_error_object_printed_over_several_lines_is_read_by_its_message()
     # an object that is no error object, under an error line, is read line by line
     listing = 'error: 2 checks failed\n{\n  "total": 2,\n  "names": ["lint", "test"]\n}\n'
     assert signature_of(listing, "Bash", 1).text == "error: <n> checks failed"
+
+
+def test_a_go_panic_is_signed_by_its_panic_line_not_a_stack_frame() -> None:
+    """entireio/cli sessions outside the repository (MIT): a test's panic printed its
+    goroutine's stack, and a frame naming the runtime's `panic.go` had signed it."""
+    output = (
+        "Exit code 1\n--- FAIL: TestCondenseSession_GeminiTranscript (0.05s)\n"
+        'panic: invalid checkpoint ID "gemini123456": must be 12 lowercase hex characters '
+        "[recovered, repanicked]\n\ngoroutine 8 [running]:\n"
+        "testing.tRunner.func1.2({0x1052f6180, 0x1400014e320})\n"
+        "\t/usr/local/go/src/testing/testing.go:1872 +0x190\n"
+        "panic({0x1052f6180?, 0x1400014e320?})\n\t/usr/local/go/src/runtime/panic.go:783 +0x120\n"
+        "entire.io/cli/cmd/entire/cli/checkpoint/id.MustCheckpointID(...)\n"
+        "\t/Users/soph/cli/checkpoint/id/id.go:45\nFAIL\tentire.io/cli/strategy\t0.412s\nFAIL\n"
+    )
+    assert signature_of(output, "Bash", 1).text == (
+        "panic: invalid checkpoint ID <q>: must be <n> lowercase hex characters "
+        "[recovered, repanicked]"
+    )
+    # a call shaped like a frame with no goroutine header over it is read as before
+    assert signature_of("cleanup(x)\nfatal: panic(1) in cleanup", "Bash", 1).text == (
+        "fatal: panic(<n>) in cleanup"
+    )
+
+
+def test_the_help_a_command_prints_under_its_error_never_signs() -> None:
+    """EntityProcess/agentv, a history outside the repository (MIT): beads' `bd` printed
+    "Error: unknown flag: --short" and its help, whose "-q, --quiet  Suppress non-essential
+    output (errors only)" had signed it."""
+    output = (
+        "Process exited with code 1\nOutput:\nError: unknown flag: --short\nUsage:\n"
+        "  bd dolt status [flags]\n\nFlags:\n  -h, --help   help for status\n\n"
+        "Global Flags:\n  -q, --quiet     Suppress non-essential output (errors only)\n"
+    )
+    assert signature_of(output, "exec_command", 1).text == "Error: unknown flag: --short"
+    # argparse prints its error after the usage: that error still signs
+    argparse = "usage: tool [-h] [--verbose]\ntool: error: unrecognized arguments: --x"
+    assert signature_of(argparse, "Bash", 2).text == ("tool: error: unrecognized arguments: --x")
+    noted = (
+        "Error: bad config\nusage: tool [-h]\n"
+        "tool: error: the following arguments are required: path"
+    )
+    assert "arguments are required" in signature_of(noted, "Bash", 2).text
