@@ -8135,3 +8135,38 @@ def test_a_message_sent_again_edited_before_any_reply_is_the_same_request() -> N
         r for e in segment(views(b), lexicon_for()) for t in e.feedback for r in t.decision.reasons
     ]
     assert "restates its request before any reply" not in reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # entireio/cli sessions outside the repository (MIT)
+        (
+            "let's fix it. write the test first, I assume it's a local change in committed.go?",
+            "**Likelihood:** Very low - requires a multi-session checkpoint.\n\nWant me to fix "
+            "it now, or track it as a follow-up?",
+        ),
+        ("yes, fix it", "The flag is parsed twice in `root.go`. Should I fix that?"),
+        # melagiri/code-insights, outside the repository (MIT): a yes to the agent's plan
+        (
+            "yes, fix this, add to your memory and mark it as v3.0.2",
+            "**Plan:**\n\n1. Add `hono` to `cli/package.json`\n2. Run `pnpm install`\n\n"
+            "Shall I proceed?",
+        ),
+    ],
+)
+def test_a_yes_to_fixing_what_the_agent_proposed_is_no_failure_report(
+    text: str, agent: str
+) -> None:
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+def test_a_yes_to_fixing_that_says_what_is_still_wrong_reports_it() -> None:
+    agent = "I changed the parser. Want me to fix the tests too?"
+    assert kind_of("yes fix them, the build still fails on main", agent_text=agent) is (
+        TurnKind.CORRECTION
+    )
+    # and unasked, "fix this" after a report of the work still says it is broken
+    assert kind_of("fix this", agent_text="Done: the page now loads the new header.") is (
+        TurnKind.CORRECTION
+    )

@@ -42,7 +42,7 @@ from sleepd.mining.turns.corrections import (
     names_what_was_gone,
     says_what_was_meant,
 )
-from sleepd.mining.turns.failures import WRONG_ANSWER
+from sleepd.mining.turns.failures import WRONG_ANSWER, reports_failure
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
 from sleepd.mining.turns.pastes import is_program_output
 from sleepd.mining.turns.references import (
@@ -552,6 +552,7 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
     if "pasted error" not in reasons and (
         (_FIX_IT.match(region) and _OFFERS_A_FIX.search(last_words(turn.agent_text, 800)))
         or takes_up_findings(region, turn.agent_text)
+        or _takes_up_the_fix(region, turn.agent_text)
     ):
         # "fix this" to "Want me to fix the `findAdmin` inconsistency?", "fix the critical
         # issues" after the agent's review listed them: takes the agent up on what it found
@@ -1253,6 +1254,24 @@ _FIX_IT = re.compile(
     r"those|both|all( of them| of these)?|everything)(\s+(please|pls|too|all))?\W*$",
     re.IGNORECASE,
 )
+
+
+#: A yes to fixing, opening the turn ("yes, fix this, add to your memory …", "let's fix
+#: it. write the test first …", "ok go ahead and fix them").
+_YES_FIX = re.compile(
+    r"^\W*((yes|yeah|yep|ok|okay|sure|alright|please|then|so)\b\W+)*"
+    r"(let'?s |go ahead and |please |then )?(fix|correct|solve)\s+"
+    r"(it|this|that|them|these|those)\b",
+    re.IGNORECASE,
+)
+
+
+def _takes_up_the_fix(region: str, agent_text: str) -> bool:
+    """A yes to fixing, said to the agent's question ("Want me to fix it now, or track it
+    as a follow-up?", "Shall I proceed?" under its plan), with no other word of a failure:
+    the person takes the agent up on work it proposed, judging nothing it did."""
+    said = _YES_FIX.match(region)
+    return said is not None and agent_asks(agent_text) and not reports_failure(region[said.end() :])
 
 
 #: The agent offering to fix what it found ("Want me to: - Fix the `findAdmin`
