@@ -8170,3 +8170,17 @@ def test_a_yes_to_fixing_that_says_what_is_still_wrong_reports_it() -> None:
     assert kind_of("fix this", agent_text="Done: the page now loads the new header.") is (
         TurnKind.CORRECTION
     )
+
+
+def test_a_request_after_the_offer_to_go_on_to_the_next_task_is_a_new_task() -> None:
+    # Monotoba/OpenPrintKit's Codex session 97b66f6c (in the repository) line 185: the agent
+    # asks whether to go on to the next piece of work, and the person names one
+    agent = (
+        "Current status:\n- Tests: 36 passed locally (`PYTHONPATH=. pytest -q`).\n\n"
+        "Want me to proceed to the next feature/task now?"
+    )
+    text = "Can you add links to the project docs I added a few minutes ago in the readme?"
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+    # the next step of the agent's own plan is no invitation to something new
+    plan = "Step 1 is done: the schema is migrated. Want me to proceed to the next step?"
+    assert kind_of("yes, and use the new column names", agent_text=plan) is not (TurnKind.NEW_TASK)

@@ -126,7 +126,11 @@ _ASKS = re.compile(
 _INVITES = re.compile(
     r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
     r"(like|want)( me)? to (do|work on|focus on)( next)?|what'?s next|what should i (do|work on) "
-    r"next|ready for (the |your )?next (task|request|one|step|thing)|let me know what (else |"
+    r"next|ready for (the |your )?next (task|request|one|step|thing)|"
+    # ("Want me to proceed to the next feature/task now?": the next piece of work, whatever
+    # it is, not the next step of a plan)
+    r"(proceed|move on|go on|continue) (on )?to (the |a )?next (feature|task|request|item|ticket|"
+    r"issue)|let me know what (else |"
     r"specific |other )?((task|thing|part)s? )?(you'?d like|you want|you need|to (do|work on|"
     r"build|look at))|what (else )?do you need)\b"
     # the same open question in the other languages agents answer in
