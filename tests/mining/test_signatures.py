@@ -1695,17 +1695,18 @@ def test_a_cli_error_panel_is_signed_by_the_message_inside_it() -> None:
 
 
 def test_npms_registry_error_is_signed_by_its_first_line_not_its_json() -> None:
-    """EntityProcess/agentv, a history outside the repository (MIT): `npm view … --json`
-    of a version the registry lacks prints npm's block and the same error as JSON; the
-    JSON's `"error": {` line had signed it (as `<q>: {`, one pattern for any such object),
-    and without it npm's last elaboration would ("npm error 404 tarball, folder, …")."""
+    """`npm view … --json` of a version the registry lacks prints npm's block and the same
+    error as JSON; the JSON's `"error": {` line had signed it (as `<q>: {`, one pattern for
+    any such object), and without it npm's last elaboration would ("npm error 404 tarball,
+    folder, …"). Seen in a history outside the repository whose author asked that his
+    sessions stay private: the lines below are npm's own wording, for another package."""
     output = (
         "Process exited with code 1\nOutput:\nnpm error code E404\nnpm error 404 No match "
-        "found for version 4.40.1\nnpm error 404\nnpm error 404  'agentv@4.40.1' is not in "
+        "found for version 9.9.9\nnpm error 404\nnpm error 404  'left-pad@9.9.9' is not in "
         "this registry.\nnpm error 404\nnpm error 404 Note that you can also install from "
         'a\nnpm error 404 tarball, folder, http url, or git url.\n{\n  "error": {\n    '
-        '"code": "E404",\n    "summary": "No match found for version 4.40.1",\n    '
-        '"detail": "\'agentv@4.40.1\' is not in this registry."\n  }\n}\nnpm error A '
+        '"code": "E404",\n    "summary": "No match found for version 9.9.9",\n    '
+        '"detail": "\'left-pad@9.9.9\' is not in this registry."\n  }\n}\nnpm error A '
         "complete log of this run can be found in: /home/u/.npm/_logs/2026-06-18-debug-0.log\n"
     )
     assert signature_of(output, "exec_command", 1).text == "npm error code E404"
@@ -1785,12 +1786,13 @@ def test_a_go_panic_is_signed_by_its_panic_line_not_a_stack_frame() -> None:
 
 
 def test_the_help_a_command_prints_under_its_error_never_signs() -> None:
-    """EntityProcess/agentv, a history outside the repository (MIT): beads' `bd` printed
-    "Error: unknown flag: --short" and its help, whose "-q, --quiet  Suppress non-essential
-    output (errors only)" had signed it."""
+    """A cobra CLI prints "Error: unknown flag: --short" and then its help, whose "-q,
+    --quiet  Suppress non-essential output (errors only)" had signed the failure (seen in a
+    history outside the repository whose author asked that his sessions stay private: the
+    lines below are cobra's shape, for a made-up command)."""
     output = (
         "Process exited with code 1\nOutput:\nError: unknown flag: --short\nUsage:\n"
-        "  bd dolt status [flags]\n\nFlags:\n  -h, --help   help for status\n\n"
+        "  tool db status [flags]\n\nFlags:\n  -h, --help   help for status\n\n"
         "Global Flags:\n  -q, --quiet     Suppress non-essential output (errors only)\n"
     )
     assert signature_of(output, "exec_command", 1).text == "Error: unknown flag: --short"
