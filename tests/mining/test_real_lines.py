@@ -8184,3 +8184,36 @@ def test_a_request_after_the_offer_to_go_on_to_the_next_task_is_a_new_task() -> 
     # the next step of the agent's own plan is no invitation to something new
     plan = "Step 1 is done: the schema is migrated. Want me to proceed to the next step?"
     assert kind_of("yes, and use the new column names", agent_text=plan) is not (TurnKind.NEW_TASK)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # JanDeDobbeleer/oh-my-posh, a session outside the repository (MIT): the result
+        # found "not right"
+        "[image: image/png, 7597 bytes]\nThe gradient coloring works, but it doesn't seem to "
+        "correctly color the power line starting symbol. The end symbol is correct, but the "
+        "starting symbol is not right.",
+        # hostile: two words between the negation and the verb, and the verdicts alone
+        "it doesn't seem to correctly render the start symbol",
+        "the starting symbol is not right",
+        "that's not correct, the end symbol moved too",
+        "the header isn't quite right",
+    ],
+)
+def test_the_result_found_not_right_is_a_correction(text: str) -> None:
+    agent = "Done: the powerline segment now draws the gradient from the start symbol to the end."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "make sure the header is not right-aligned",  # a requirement
+        "if that is not correct, use the older symbol",  # a condition
+        "should the end symbol be correct now, or is it not right yet?",  # a question
+    ],
+)
+def test_not_right_in_a_requirement_or_a_condition_is_no_report(text: str) -> None:
+    agent = "Done: the powerline segment now draws the gradient from the start symbol to the end."
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION

@@ -277,7 +277,8 @@ _FAILURE_REPORT = re.compile(
     # ("I mean, it just don't work": "it" with "don't", as people write it in a hurry or in
     # a second language; not "don't work on it", a prohibition)
     r"|\b(it|this|that)\s+(just\s+|still\s+|really\s+)?(don'?t|dont|do not))\s+"
-    r"(even |really |actually |(seems?|appears?) to (be )?|always |properly |correctly )?"
+    # (two of them at most: "it doesn't seem to correctly color the symbol")
+    r"(even |really |actually |(seems?|appears?) to (be )?|always |properly |correctly ){0,2}"
     # ("you've not worked on this project yet" says what the agent has not done before)
     r"(work|works|working|worked(?! on\b)|write|written|save|saved|saving|load|loads|loading|"
     r"loaded|show|"
@@ -537,6 +538,11 @@ _FAILURE_REPORT = re.compile(
     r"timing out|hanging)\b"
     r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"
     r"like)\b"
+    # the result found wrong in so many words ("the starting symbol is not right", "that's
+    # not correct"; not "not quite right yet?" asked of a plan, which the caller's question
+    # and conditional readings keep out)
+    r"|\b(is|are|was|were|it'?s|that'?s)\s+not\s+(quite\s+)?(right|correct)\b"
+    r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t)\s+(quite\s+)?(right|correct)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
