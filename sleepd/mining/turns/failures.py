@@ -539,8 +539,8 @@ _FAILURE_REPORT = re.compile(
     r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"
     r"like)\b"
     # the result found wrong in so many words ("the starting symbol is not right", "that's
-    # not correct"; not "not quite right yet?" asked of a plan, which the caller's question
-    # and conditional readings keep out)
+    # not correct"; a requirement or a condition around it, "make sure the header is not
+    # right-aligned", is taken out by the caller before this is read)
     r"|\b(is|are|was|were|it'?s|that'?s)\s+not\s+(quite\s+)?(right|correct)\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t)\s+(quite\s+)?(right|correct)\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
