@@ -74,13 +74,13 @@ from sleepd.mining.turns.requests import (
 from sleepd.mining.turns.text import (
     ATTACHMENT,
     CONTENT_WORD,
-    SENTENCE_STOP,
     STOP_WORDS,
     WORD,
     after_contrast,
     after_first,
     feedback_region,
     first_clause,
+    first_sentence,
     flattened,
     one_word,
     request_region,
@@ -886,7 +886,7 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and done
         and not asked
         and "?" not in region
-        and _said_of_the_result(_first_sentence(region), turn.agent_text)
+        and _said_of_the_result(first_sentence(region), turn.agent_text)
     ):
         # "Should be aligned with just the avatar in the middle", "the installation
         # instructions … should mention the installer", right after the agent reported the
@@ -1093,13 +1093,6 @@ _SET_AGAINST = re.compile(
     r"\brather than\b",
     re.IGNORECASE,
 )
-
-
-def _first_sentence(region: str) -> str:
-    """The region up to its first sentence stop: a stop followed by a space or the end, so
-    a dotted name ("the README.md should mention …") does not end it."""
-    stop = SENTENCE_STOP.search(region)
-    return region[: stop.start()] if stop else region
 
 
 def _said_of_the_result(clause: str, agent_text: str) -> bool:

@@ -10,7 +10,7 @@ import re
 
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.requests import IMPERATIVE, REQUEST, orients_only
-from sleepd.mining.turns.text import SENTENCE_STOP, WORD, request_region, without_transcript
+from sleepd.mining.turns.text import WORD, first_sentence, request_region, without_transcript
 
 #: Keep-going words: feedback without a verdict ("yes", "continue", "继续").
 GO_ON_WORDS = (
@@ -204,8 +204,7 @@ def names_own_object(region: str) -> bool:
     """A request of four words or more whose first sentence names what it acts on
     (`_OWN_OBJECT`) and points back at nothing: it can be replayed on the repository alone."""
     region = _POINTS_AHEAD.sub(" ", region)
-    end = SENTENCE_STOP.search(region)
-    head = region[: end.start() if end else 300][:300]
+    head = first_sentence(region)[:300]
     if len(WORD.findall(head)) < 4 or BACK_REF.search(head) or POINTING.search(head):
         return False
     return bool(_OWN_OBJECT.search(head))

@@ -189,6 +189,13 @@ ATTACHMENT = re.compile(
 SENTENCE_STOP = re.compile(r"[.!?。！？](\s|$)|\n")
 
 
+def first_sentence(text: str) -> str:
+    """The text up to its first sentence stop (`SENTENCE_STOP`), so a dotted name ("the
+    README.md should mention …") does not end it; all of it when it has none."""
+    stop = SENTENCE_STOP.search(text)
+    return text[: stop.start()] if stop else text
+
+
 def request_region(text: str) -> str:
     """A request as its words are read: curly apostrophes straightened, pasted images out."""
     return ATTACHMENT.sub("", text.replace("\u2019", "'")).strip()
