@@ -3086,6 +3086,54 @@ def test_a_requirement_in_that_shape_is_no_pasted_error(text: str) -> None:
     assert not has_pasted_error(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a history outside the repository (entireio/cli, MIT): Go's test failure pasted back
+        # after "Fixed."
+        "--- FAIL: TestGeminiCLIHookInstallation (0.05s)\n"
+        "    --- FAIL: TestGeminiCLIHookInstallation/localDev_mode_uses_go_run (0.01s)\n"
+        "        agent_test.go:650: localDev hooks should use 'go run', but settings.json "
+        "doesn't contain it\nFAIL",
+        "ok  \tgithub.com/x/cli/strategy\t0.31s\nFAIL\tgithub.com/x/cli/session\t0.41s",
+        "FAIL src/parser.test.ts\n  ● parses an empty file",
+        # the same history: a log line at error level behind its time stamp and tag
+        "2026-02-13T08:45:11+01:00 [wingman] ERROR claude CLI failed after 59ms: exit 1",
+        '{"time":"2026-02-15T15:06:04+11:00","level":"ERROR","msg":"push failed"}',
+        # melagiri/code-insights (MIT): a CLI's failure line behind a cross
+        "code-insights dashboard\n✖ Failed to start dashboard server.\n"
+        "Cannot find package '@hono/node-server'",
+        # the formats of argparse, the C library and the dynamic loader
+        "$ python cli.py train sd15\nusage: cli.py [-h] {data,train,gen} ...\n"
+        "cli.py: error: argument cmd: invalid choice: 'sd15'",
+        "❯ sudo sysctl -w kern.tty.ptmx_max=4096\nsysctl: kern.tty.ptmx_max=4096: Invalid argument",
+        "/usr/local/bin/app: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.39' not found "
+        "(required by /usr/local/bin/app)",
+        "./app: error while loading shared libraries: libssl.so.3: cannot open shared object",
+    ],
+)
+def test_a_failed_test_a_log_at_error_level_and_a_programs_error_line_are_pasted_errors(
+    text: str,
+) -> None:
+    agent = "Fixed. The hooks now use the wrapper script, and the tests pass."
+    assert has_pasted_error(text)
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FAIL the build when the linter finds anything",
+        "[ ] ERROR handling for uploads",
+        "[TODO] ERROR handling in the importer",
+        "make the log print level ERROR in red",
+        "Subject: errors in the report page",
+    ],
+)
+def test_a_request_or_a_checklist_in_those_words_is_no_pasted_error(text: str) -> None:
+    assert not has_pasted_error(text)
+
+
 @pytest.mark.parametrize("text", ["同意", "可以", "没问题", "いいです", "네", "좋아요"])
 def test_a_bare_acceptance_in_cjk_accepts_the_proposal(text: str) -> None:
     # wild sample 7 (not in the repository): "同意" to "do you agree with this judgement?"

@@ -79,7 +79,25 @@ _PASTED_ERROR = re.compile(
     r"No such file or directory|Permission denied|Operation not permitted|"
     r"(Device or resource|target is) busy|"
     r"Read-only file system|Connection refused|Connection timed out|Is a directory|"
-    r"Not a directory|Too many open files|No space left on device)|"
+    r"Not a directory|Too many open files|No space left on device|Invalid argument|"
+    r"Bad file descriptor|File exists|Broken pipe|Address already in use|"
+    r"Network is unreachable|No route to host|Input/output error|Exec format error|"
+    r"Resource temporarily unavailable|Argument list too long|Cannot allocate memory)|"
+    # a program's own error line after its name, as argparse, clang or a linker prints it
+    # ("cli.py: error: argument cmd: invalid choice: 'sd15'", "clang: error: linker command
+    # failed"), and the dynamic loader's refusal ("… version `GLIBC_2.39' not found
+    # (required by /usr/local/bin/x)", "error while loading shared libraries")
+    r"^[^\S\n]*[\w./-]+: (error|fatal|ERROR|FATAL): \S|"
+    r"\bversion `[^'\n]+' not found \(required by\b|\berror while loading shared libraries\b|"
+    # a failed test as Go and Jest print it ("--- FAIL: TestResume_AfterMergingMain (3.72s)",
+    # "FAIL\tgithub.com/x/cli\t0.41s", "FAIL src/app.test.ts"), a log line at error level
+    # behind its tags ("[wingman] ERROR claude CLI failed …") or as JSON ("level":"ERROR"),
+    # and a CLI's failure line behind a cross ("✖ Failed to start dashboard server.")
+    r"^[^\S\n]*--- FAIL: \S|^[^\S\n]*FAIL(\t| +\S+\.(test|spec)\.[cm]?[jt]sx?\b)|"
+    r"^[^\S\n]*(\[[\w.:/@-][\w.:/@ -]{1,39}\][^\S\n]*)+(ERROR|FATAL|CRITICAL|PANIC)\b"
+    r"(?! (handling|reporting|logging|messages?|codes?|pages?|states?|boundar(y|ies))\b)|"
+    r"\"level\"\s*:\s*\"(error|ERROR|fatal|FATAL|panic|PANIC|critical|CRITICAL)\"|"
+    r"^[^\S\n]*[✖✗✘⨯][^\S\n]*(Failed|Error|Cannot|Could not|Unable)\b|"
     # a build's or a service manager's failure as Docker prints it ("=> ERROR [worker
     # builder 4/6] RUN go mod download", "ERROR: failed to solve", Compose's "dependency
     # failed to start: container x has no healthcheck configured", "Error response from
@@ -605,10 +623,13 @@ _FAILURE_REPORT = re.compile(
 )
 
 
-#: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …"), read past so
+#: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …", with its zone:
+#: "2026-02-13T08:45:11+01:00 [wingman] ERROR …"), read past so
 #: that what the line says is read from its start.
 _LOG_STAMP = re.compile(
-    r"^[ \t]*\[?(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}:\d{2}([.,]\d+)?Z?\]?[ \t]+", re.MULTILINE
+    r"^[ \t]*\[?(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}:\d{2}([.,]\d+)?"
+    r"(Z|[+-]\d{2}:?\d{2})?\]?[ \t]+",
+    re.MULTILINE,
 )
 
 
