@@ -4346,6 +4346,81 @@ def test_opening_with_what_was_meant_is_a_correction() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        # a history outside the repository (entireio/cli, MIT): a point made, nothing said
+        # to be misread
+        "I mean we need to accept that sometimes an agent is killed without calling the "
+        "hooks at the end, or if a machine is rebooting.",
+        'I mean this is already the "everything else PR" so why the heck not.',
+    ],
+)
+def test_i_mean_before_a_clause_of_its_own_is_no_correction(text: str) -> None:
+    agent = (
+        "Sessions whose state file outlives the agent stay marked active. I can check "
+        "whether the agent process is still running instead. Want me to?"
+    )
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+    # what was meant, named, still says the agent took the request for another
+    assert (
+        kind_of("I mean not git config but git hooks, can you validate that?", agent_text=agent)
+        is TurnKind.CORRECTION
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a history outside the repository (entireio/cli, MIT): cases weighed, not seen
+        "and if that other session _did_ have any changes in a shadow branch, we would see "
+        "this same error - legitimately?",
+        "so, if i install the hook it should work properly? or same error even then?",
+        "can this somehow create wrong branches when a rebase runs in between?",
+        "but while that test is running my local git config is messed up, right?",
+    ],
+)
+def test_a_question_that_weighs_a_case_reports_no_failure(text: str) -> None:
+    agent = (
+        "The check now errors only when the session has checkpoints and its shadow branch "
+        "exists. All tests pass."
+    )
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what the clauses before the weighed case say is still read
+        "I just had an error when doing resume and it printed the command and then the "
+        "error, but can you check where it would make sense to raise a SilentError?",
+        # a guess at the cause of a failure seen presumes that failure (oh-my-posh, MIT)
+        "Could it be that the gradients are too far apart, meaning it cannot create a "
+        "proper gradient coloring in this case? What am I missing?",
+        "why would it still fail after your fix?",
+    ],
+)
+def test_a_failure_seen_beside_or_behind_a_question_is_still_a_correction(text: str) -> None:
+    agent = "Done: resume now prints only the error. Tests pass."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+def test_a_request_to_test_a_failure_case_or_to_repeat_the_work_reports_none() -> None:
+    """A history outside the repository (entireio/cli, MIT): "wrong agent name" is the case
+    the test is to check, and "the same thing" is the work done again elsewhere."""
+    agent = (
+        "Extracted the shared logic into `printAgentError`; `printMissingAgentError` and "
+        "`printWrongAgentError` are now thin wrappers."
+    )
+    assert kind_of("add test to check we print wrong agent name", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+    assert kind_of("now do the same thing in stanza_test.go", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+    assert kind_of("still the same error when I run it", agent_text=agent) is (TurnKind.CORRECTION)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # sample 32: the output of a command the agent recommended, pasted with its prompt
         "╰─❯ apt install --upgrade python3\nReading package lists... Done\nBuilding dependency "
         "tree... Done\nReading state information... Done\npython3 is already the newest "

@@ -10,7 +10,11 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.lexicon import Feedback, Lexicon
-from sleepd.mining.turns.failures import has_pasted_error, reports_failure
+from sleepd.mining.turns.failures import (
+    has_pasted_error,
+    past_a_handling_request,
+    reports_failure,
+)
 from sleepd.mining.turns.pastes import words_after_a_paste
 from sleepd.mining.turns.references import GENERIC_WORDS
 from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, after_contrast, first_clause, stem
@@ -247,6 +251,25 @@ _PROHIBITION = re.compile(
 _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 
 
+#: A question about what would or could happen ("we would see this same error -
+#: legitimately?", "or same error even then?", "can this somehow create wrong branches?",
+#: "while that test is running my local git config is messed up, right?"): it weighs a
+#: case, it reports nothing seen. A "why" question is left to be read: "why would it still
+#: fail?" disputes a result, and "could it be that the gradients are too far apart, meaning
+#: it cannot …?" guesses at the cause of a failure seen.
+_HYPOTHETICAL_QUESTION = re.compile(
+    # from the start of the clause that weighs the case to its question mark: what the
+    # clauses before it say ("I just had an error when doing resume …, but can you check
+    # where it would make sense …?", "I mean not git config but git hooks, … right?") is
+    # still read
+    r"(?:^|(?<=[.!?\n,;:]))(?![^.!?\n,;:]*\bwhy\b)[^.!?\n,;:]*("
+    r"\b(would|could(?! it be\b)|might)\b[^.!?\n]*|\beven then\b[^.!?\n]*"
+    r"|\bcan (this|that|it)\b[^.!?\n]*"
+    r"|,\s*right\s*)\?",
+    re.IGNORECASE,
+)
+
+
 #: Hypotheticals ("will this work if the APIs are failing?") report no failure.
 _CONDITIONAL = re.compile(
     # (what the person saw on trying the work is no hypothesis: "when I do that it opens and
@@ -361,7 +384,9 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
     # (a console log, a program's output) with a few words of the person's after it has its
     # verdict there ("<the log> … the timeline name didn't change.")
     judged = region if len(region) <= 400 else region[:250] + "\n" + words_after_a_paste(region)
+    judged = past_a_handling_request(judged)
     judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
+    judged = _HYPOTHETICAL_QUESTION.sub(" ", judged)
     if reports_failure(judged):
         score += 2
         reasons.append("failure report")

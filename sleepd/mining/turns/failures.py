@@ -191,8 +191,10 @@ WRONG_ANSWER = (
     r"|\byou should (be|have been) \w+ing\b[^.?!\n]{0,80}?\bnot\s+\w+ing\b"
     r"|\buntil it (actually|really|finally|truly) (works|runs|passes|builds|starts)\b"
     # opens by saying what the person meant ("I mean claude", after an answer about the
-    # shell); "I mean, …" with its comma is a filler
-    r"|^\W*i mean\b(?!,)"
+    # shell, "I mean not git config but git hooks"); "I mean, …" with its comma is a
+    # filler, and so is "I mean" before a clause of its own ("I mean we need to accept
+    # that …", "I mean this is already the … PR, so why not")
+    r"|^\W*i mean\b(?!,)(?!\s+(we|you|i|they|it'?s|this is|that'?s|that is|there)\b)"
     # asks why the agent did not do what it was asked ("why won't you run it?"; not "why
     # don't you try …", a suggestion)
     r"|\bwhy (won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|hasn'?t) you\b"
@@ -387,7 +389,9 @@ _FAILURE_REPORT = re.compile(
     # the same of a thing named at a sentence's start ("The runtime directory should have
     # been populated")
     r"|(^|[.!?]\s+)\W*the\s+(\w+\s+){1,3}should(?: have|'ve) been\b"
-    r"|\bsame (error|issue|problem|result|thing|behaviou?r)\b|\bstill (the )?same\b"
+    # (not the same done again elsewhere: "now do the same thing in stanza_test")
+    r"|(?<!\bdo the )(?<!\bdoes the )(?<!\bdid the )(?<!\bdoing the )(?<!\bapply the )"
+    r"\bsame (error|issue|problem|result|thing|behaviou?r)\b|\bstill (the )?same\b"
     r"|\bsame (as before|as it was)\b"
     # a regression: what was right a moment ago is not now ("you had it a second ago", "it
     # was working a minute ago", "this worked fine before your change"; not "it worked
@@ -670,10 +674,15 @@ def has_pasted_error(text: str) -> bool:
         if len(text) <= PASTE_HEAD + PASTE_TAIL
         else text[:PASTE_HEAD] + "\n" + text[-PASTE_TAIL:]
     )
-    request = _ASKS_TO_HANDLE.match(pasted) or _ACTS_ON_AN_ERROR.match(pasted)
-    if request:
-        pasted = pasted[request.end() :]
-    return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", pasted)))
+    return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", past_a_handling_request(pasted))))
+
+
+def past_a_handling_request(text: str) -> str:
+    """The text after a first line that asks for a failure to be handled, tested or acted
+    on ("add test to check we print wrong agent name", "show a toast when we get Failed to
+    fetch"): the failure that line names is what to build for, not what the person saw."""
+    request = _ASKS_TO_HANDLE.match(text) or _ACTS_ON_AN_ERROR.match(text)
+    return text[request.end() :] if request else text
 
 
 #: The same reports in the other languages people write to agents in, as whole phrases
