@@ -185,6 +185,9 @@ def test_plain_verdicts_are_approvals(text: str) -> None:
         "blocked by CORS policy",
         "Nothing happens when I press new game",
         "The script didn't write the file",
+        # a history outside the repository (entireio/cli, MIT), in the progressive
+        "I built the binary again and started Claude but nothing is happening. Isn't it "
+        "supposed to fire after 30s?",
         # 82_b981cea660 line 117, 9e953218 lines 70, 81 and 102, 37f83ec9 line 294
         'API 422: {"success":false,"error":"The operation was aborted due to timeout"}',
         "The redirection doesn't work :( we might need to move it to @vercel.json ?",

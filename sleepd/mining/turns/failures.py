@@ -330,6 +330,9 @@ _FAILURE_REPORT = re.compile(
     r"correct|corrected|solve|solved|resolve|resolved|help(?! but)|helped|change anything|"
     r"do anything)\b"
     r"|\bnothing (happens|happened|changed|changes|shows|showed|works|is shown|appears)\b"
+    # the same in the progressive ("… but nothing is happening. Isn't it supposed to fire
+    # after 30s?")
+    r"|\bnothing (is|was) (happening|changing|showing|working|loading|appearing|rendering)\b"
     # what none of a kind does ("No teams or leads are loading into the pane now"; not "no
     # errors are showing", good news)
     r"|\bno (?!(errors?|warnings?|issues?|problems?|failures?|exceptions?|bugs?|complaints?|"
