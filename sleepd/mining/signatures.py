@@ -205,6 +205,10 @@ _PASS_LINE = re.compile(
     r"|^\S.{0,80}?\.{4,}\s*(?:\([^)\n]{1,40}\))?\s*(?:Passed|Skipped)$",
     re.I,
 )
+#: A test runner's line for a test that started or passed (go test -v's "=== RUN
+#: TestExtractUserContent_InvalidJSON", "--- PASS: …"): an error word in the test's name
+#: says nothing of what failed, so such a line never sounds like an error.
+_TEST_PROGRESS = re.compile(_PASS_LINE.pattern + r"|^=== (?:RUN|PAUSE|CONT|NAME)\s", re.I)
 #: The name a monorepo runner puts before each line of a task's output (turbo's
 #: `@scope/pkg:test: `, mise's `[lint:go] `): a verdict is read after it.
 _TASK_PREFIX = re.compile(r"^(?:\[[\w:./@-]+\]\s+|[@\w./-]+:[\w:.-]+:\s+)")
@@ -792,7 +796,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
         # npm starts each line with "npm error": a cause is read by its own words, and
         # the prefix alone (npm 10 prints it between paragraphs) says nothing
         said = _NPM_PREFIX.sub("", line)
-        if _sounds_like_error(line) and said:
+        if _sounds_like_error(line) and said and not _TEST_PROGRESS.match(line):
             erring.append(line)
             if cause and _sounds_like_error(said):
                 errors.append(line)
@@ -1006,6 +1010,7 @@ _NOT_A_CAUSE_HINTS = (
     "check",
     "see",
     "for more",
+    "run with",
     "ok",
     "✓",
     "✔",
@@ -1020,7 +1025,12 @@ _ADVICE = re.compile(
     r"^\W*(?:please\s+)?report\b.{0,80}\b(?:at|to|here)\W*$"
     r"|\bcheck (?:the )?(?:failed|failing|errors?)\b.{0,40}\b(?:above|below)\b"
     r"|^\W*(?:see|check)\b.{0,80}\bfor (?:more )?(?:details|info(?:rmation)?)\b"
-    r"|^\W*for more (?:details|info(?:rmation)?)\b",
+    r"|^\W*for more (?:details|info(?:rmation)?)\b"
+    # how to see more of it (mise's "Run with --verbose or MISE_VERBOSE=1 for more
+    # information", Rust's "note: run with `RUST_BACKTRACE=1` …")
+    r"|^(?:[\w.-]+ (?:error|ERROR) )?\W*(?:re)?run with\b.{0,80}\b(?:for more|to (?:see|display))\b"
+    # and the version it prints among them ("mise ERROR Version: 2026.6.13 macos-arm64")
+    r"|^[\w.-]+ (?:error|ERROR) version: \S+",
     re.I,
 )
 

@@ -1333,6 +1333,100 @@ def test_a_failure_codex_code_mode_prints_without_an_exit_code_is_an_error() -> 
     assert verdict.kind == "root" and verdict.command.startswith("gh pr review 83")
 
 
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # a history outside the repository (entireio/cli, MIT): go test's failure, `tail`
+        # exits 0
+        (
+            "go test ./cmd/entire/cli/... 2>&1 | tail -20",
+            "ok  \tentire.io/cli/cmd/entire/cli/agent\t(cached)\n"
+            "--- FAIL: TestShadow_CommitBeforeStop (1.15s)\nFAIL\n"
+            "FAIL\tgithub.com/entireio/cli/cmd/entire/cli/integration_test\t23.693s\nFAIL",
+        ),
+        # the same, cut to its last line by `tail -100` of a -v run
+        ("go test ./... -v 2>&1 | tail -100", "--- PASS: TestB (0.00s)\nPASS\nFAIL"),
+        # mise refusing a config it does not trust, behind `| tail` (held-out set 38's
+        # format, read after it was scored)
+        (
+            "mise run lint 2>&1 | tail -5",
+            "mise ERROR error parsing config file: ~/src/app/mise.toml\n"
+            "mise ERROR Config files in ~/src/app/mise.toml are not trusted.\n"
+            "mise ERROR Run with --verbose or MISE_VERBOSE=1 for more information",
+        ),
+        # a Rust program's panic behind `|| true`, and a GraphQL API's errors behind a pipe
+        (
+            "hk test --list --step newlines || true",
+            "thread 'main' (14442390) panicked at src/settings.rs:101:30:\n"
+            "Failed to load configuration",
+        ),
+        (
+            "gh api graphql -f query=@q.graphql | tee out.json",
+            '{"errors":[{"message":"A query attribute must be specified and must be a string."}]}',
+        ),
+        # the shell refusing every part of a loop, under the headings it echoed
+        (
+            'for f in README.md go.mod; do echo "===== $f ====="; '
+            "gh api repos/a/b/contents/$f?ref=x | head; done",
+            "===== README.md =====\n"
+            "zsh:1: no matches found: repos/a/b/contents/README.md?ref=x\n"
+            "===== go.mod =====\nzsh:1: no matches found: repos/a/b/contents/go.mod?ref=x",
+        ),
+    ],
+)
+def test_a_failed_test_a_panic_or_a_refusal_a_command_hid_is_an_error(
+    command: str, output: str
+) -> None:
+    result = _result(2, 1, output)
+    assert not is_failed_result(result)
+    assert is_failed_result(result, _bash(1, command))
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # prose and passing runs that mention the same words
+        "see ERROR Could not find import in the log",
+        "=== RUN   TestFail_Reports\n--- PASS: TestFail_Reports (0.00s)\nPASS\nok  \tx/y\t0.1s",
+        '{"data":{"repository":{"issues":{"totalCount":0}}}}',
+        "===== README.md =====\n# mise-php\nzsh:1: no matches found: *.lock",
+    ],
+)
+def test_the_same_words_in_output_that_did_not_fail_are_no_error(output: str) -> None:
+    assert not is_failed_result(_result(2, 1, output), _bash(1, "sh run.sh | tail"))
+
+
+def test_a_codex_desktop_script_in_javascript_hides_the_exit_code_too() -> None:
+    """Codex Desktop's code mode writes its script as JavaScript: a bare `cmd` key with a
+    template literal, or several commands mapped over a list (held-out set 38's format,
+    read after it was scored)."""
+    literal = _call(
+        1,
+        "exec",
+        "const r = await tools.exec_command({\n  cmd: `gh api graphql -f query='q' | rg "
+        "'1765'`,\n  workdir: \"/Users/x/mise\"\n});\ntext(r.output);\n",
+    )
+    output = (
+        "Script completed\nWall time 0.4 seconds\nOutput:\ngh: By the time this query "
+        "traverses to the replies connection, it is requesting up to 1,000,000 nodes"
+    )
+    verdict = judge_errors([literal, _result(2, 1, output)]).verdicts[2]
+    assert verdict.kind == "root" and verdict.command.startswith("gh api graphql")
+    mapped = _call(
+        1,
+        "exec",
+        'const cmds=["mise ls-remote vfox:jdx/vfox-php | tail -30","ls"];\n'
+        "const out=await Promise.all(cmds.map(async cmd=>(await tools.exec_command({cmd,"
+        'workdir:"/x"})).output)); out.forEach(text);',
+    )
+    refused = (
+        "Script completed\nOutput:\nmise ERROR [vfox-jdx-vfox-php] plugin not installed\n"
+        "mise ERROR Run with --verbose or MISE_VERBOSE=1 for more information\nREADME.md"
+    )
+    assert is_failed_result(_result(2, 1, refused), mapped)
+    assert not is_failed_result(_result(2, 1, "Script completed\nOutput:\nREADME.md"), mapped)
+
+
 def test_a_wrapper_that_reports_a_failed_step_in_words_is_an_error() -> None:
     # PackmindHub d7_791c619932 line 121: `rtk git add … && rtk git commit …`, not flagged
     text = "ok \u2713 2 files changed, 10 insertions(+), 4 deletions(-)\nFAILED: git commit\n"

@@ -1804,3 +1804,30 @@ def test_the_help_a_command_prints_under_its_error_never_signs() -> None:
         "tool: error: the following arguments are required: path"
     )
     assert "arguments are required" in signature_of(noted, "Bash", 2).text
+
+
+def test_a_test_that_started_or_passed_never_signs() -> None:
+    """A history outside the repository (entireio/cli, MIT): `go test -v … | tail -100`
+    kept the passing tests and go test's closing FAIL; a test named "…_InvalidJSON" had
+    signed the failure by its PASS line."""
+    output = (
+        "=== RUN   TestExtractUserContent_InvalidJSON\n"
+        "--- PASS: TestExtractUserContent_InvalidJSON (0.00s)\n"
+        "    --- PASS: TestValidate/empty_rejected (0.00s)\nPASS\n"
+        "ok  \tentire.io/cli/cmd/entire/cli/validation\t3.032s\nFAIL"
+    )
+    assert signature_of(output, "Bash").text == "FAIL"
+    failing = "=== RUN   TestA\n--- FAIL: TestA (0.01s)\n    a_test.go:12: got 3\nFAIL"
+    assert signature_of(failing, "Bash").text.startswith("FAIL: TestA")
+
+
+def test_how_to_see_more_and_a_version_line_never_sign() -> None:
+    # mise's footer under its error (held-out set 38's format, read after it was scored)
+    output = (
+        "mise ERROR [vfox-jdx-vfox-php] plugin not installed\n"
+        "mise ERROR Version: 2026.6.13 macos-arm64 (2026-06-23)\n"
+        "mise ERROR Run with --verbose or MISE_VERBOSE=1 for more information"
+    )
+    assert (
+        signature_of(output, "Bash").text == "mise ERROR [vfox-jdx-vfox-php] plugin not installed"
+    )

@@ -13,8 +13,9 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   the command hid from its exit code (a pipe, `|| true`, Codex code mode) that its
   output states in a program's own words: a line opening with `error:` (or `Error:`,
   as cobra, click and Rust print it), `fatal:`, `FAILED`, `npm ERR!`, a traceback, a
-  test or lint summary with failures ("24 fail", "Found 1 error."), among the first
-  or last lines, unless a test summary says nothing failed. A line that merely
+  test or lint summary with failures ("24 fail", "Found 1 error."), go test's `--- FAIL:`
+  and `FAIL`, a Rust panic, a tool's `ERROR` log lines, a GraphQL API's errors, among
+  the first or last lines, unless a test summary says nothing failed. A line that merely
   mentions an error (source code, a search hit, a log line) is not one.
 - **knock_on**: failed only because another call failed or was refused: Claude's
   "Sibling tool call errored", and "The user doesn't want to take this action right

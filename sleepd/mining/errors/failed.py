@@ -184,7 +184,20 @@ _FAILURE_LINE = re.compile(
     # [ERR_REQUIRE_ASYNC_MODULE]: require() cannot be used …") and the version line it
     # prints last, after the stack, only when the process dies of it ("Node.js v22.17.0")
     r"|^\w*Error \[ERR_[A-Z0-9_]+\]: \S"
-    r"|^Node\.js v\d+\.\d+\.\d+\s*$",
+    r"|^Node\.js v\d+\.\d+\.\d+\s*$"
+    # Go's test failures ("--- FAIL: TestClientSync (0.00s)", "FAIL\tgithub.com/x/y\t0.41s",
+    # a lone "FAIL"), a Rust program's panic ("thread 'main' (14442390) panicked at
+    # src/settings.rs:101:30:"), and a tool's log lines at error level behind its name, as
+    # mise writes them ("mise ERROR Config files in ~/x/mise.toml are not trusted." over
+    # "mise ERROR Run with --verbose …"; one such line may be prose: "see ERROR …")
+    r"|^[^\S\n]*--- FAIL: \S|^FAIL(\t\S|\s*$)"
+    r"|^thread '[^'\n]+'( \(\d+\))? panicked at \S"
+    r"|^(?P<tool>[a-z][\w.-]*) ERROR \S[^\n]*\n(?:[^\n]*\n){0,3}?(?P=tool) ERROR \S"
+    # a GraphQL API's errors, as `gh api graphql` prints them ('{"errors":[{"message":"A
+    # query attribute must be specified …"}]}', '{"data":{…},"errors":[{"type":…') and gh's
+    # own line for one ("gh: By the time this query traverses to the replies connection, …")
+    r'|"errors"\s*:\s*\[\s*\{\s*"(type|message)"\s*:'
+    r"|^gh: [A-Z]",
     re.MULTILINE,
 )
 
@@ -328,20 +341,29 @@ def _probes_with_a_fallback(words: list[str]) -> set[str]:
 
 def _only_refused(text: str) -> bool:
     """All the command printed is the shell refusing it ("(eval):1: no matches found:
-    CHANGELOG*", zsh's answer to a glob that matched nothing): nothing of the line ran to
-    print, though the pipe's last command exited 0. A refusal among other output (a count
-    that printed 0 after it, a fallback's own words) may be the answer the line looked for."""
-    lines = [ln for ln in _opening_lines(text[:4000], 50) if ln.strip()]
+    CHANGELOG*", zsh's answer to a glob that matched nothing), under the headings it echoed
+    if any: nothing of the line ran to print, though the pipe's last command exited 0. A
+    refusal among other output (a count that printed 0 after it, a fallback's own words)
+    may be the answer the line looked for."""
+    lines = [ln for ln in _opening_lines(text[:4000], 50) if ln.strip() and not _BANNER.match(ln)]
     return bool(lines) and len(lines) < 50 and all(shell_complained(ln) for ln in lines)
 
 
+#: A heading the command echoed over each part of its output ("===== README.md =====",
+#: "---docs mentioning false positives---"): its own words, no answer to anything.
+_BANNER = re.compile(r"^\s*([=#*-])\1{2,}[^\n]*?([=#*-])\2{2,}\s*$")
+
+
 def output_shows_failure(text: str) -> bool:
-    """The output says its command failed: a failure line (`_FAILURE_LINE`) among its
-    first three or last `FAILURE_TAIL_LINES` lines, and no test summary saying nothing
-    failed; or a coverage gate that failed the run, whatever the tests did."""
+    """The output says its command failed: a failure line (`_FAILURE_LINE`) among the
+    first three lines the command printed or its last `FAILURE_TAIL_LINES` lines, and no
+    test summary saying nothing failed; or a coverage gate that failed the run, whatever
+    the tests did."""
     lines = [ln for ln in ANSI.sub("", text[:20000]).splitlines() if ln.strip()]
     if len(text) > 20000:
         lines += [ln for ln in ANSI.sub("", text[-4000:]).splitlines() if ln.strip()]
+    while lines and is_wrapper_line(lines[0]):
+        lines.pop(0)  # Codex's "Chunk ID: …", "Process exited with code 0", "Output:"
     hook = next((n for n, ln in enumerate(lines) if _AGENT_HOOK_FAILED.match(ln)), None)
     if hook is not None:  # what a `claude` run inside printed after its own output
         lines = lines[:hook]

@@ -16,8 +16,33 @@ from sleepd.mining.signatures import ANSI, is_shell_tool
 from sleepd.mining.tasks import full_command
 
 #: Codex code mode runs a command from a script (`tools.exec_command({"cmd": …})`) and
-#: prints its output without the exit code.
-_CODE_MODE_CMD = re.compile(r'tools\.exec_command\(\s*\{\s*"cmd"\s*:\s*("(?:[^"\\]|\\.)*")')
+#: prints its output without the exit code. The script is JavaScript: the key may be bare
+#: and the command a template literal or a single-quoted string (Codex Desktop:
+#: "tools.exec_command({\n  cmd: `gh api graphql … | rg '1765'`,\n  workdir: …})"), and
+#: other keys may come first.
+_CODE_MODE_CMD = re.compile(
+    r"tools\.exec_command\(\s*\{[^{}]{0,400}?(?<![\w$])(?:\"cmd\"|'cmd'|cmd)\s*:\s*"
+    r"(?:(?P<double>\"(?:[^\"\\]|\\.)*\")|`(?P<template>(?:[^`\\]|\\.)*)`"
+    r"|'(?P<single>(?:[^'\\]|\\.)*)')"
+)
+
+
+_CODE_MODE_CALL = re.compile(r"\btools\.exec_command\(")
+
+
+def _code_mode_command(script: str) -> str | None:
+    """The command string of a code-mode script's `exec_command` call, unquoted; None
+    without one."""
+    match = _CODE_MODE_CMD.search(script[:4000])
+    if match is None:
+        return None
+    if match["double"] is not None:
+        try:
+            return str(json.loads(match["double"]))
+        except ValueError:
+            return None
+    raw = match["template"] if match["template"] is not None else match["single"]
+    return re.sub(r"\\(.)", r"\1", raw, flags=re.DOTALL)
 
 
 #: Programs whose listing option asks a question, as their family is named: `ssh-add -l`
@@ -73,14 +98,7 @@ def shell_command(call: EventView) -> str:
     code-mode script runs (`tools.exec_command({"cmd": "…"})`)."""
     if is_shell_tool(call.tool_name):
         return full_command(call.text)[:COMMAND_READ_CHARS]
-    match = _CODE_MODE_CMD.search(call.text[:4000])
-    if match is None:
-        return ""
-    try:
-        value = json.loads(match.group(1))
-    except ValueError:
-        return ""
-    return str(value).strip()[:COMMAND_READ_CHARS]
+    return (_code_mode_command(call.text) or "").strip()[:COMMAND_READ_CHARS]
 
 
 def exit_hidden(call: EventView) -> bool:
@@ -90,7 +108,9 @@ def exit_hidden(call: EventView) -> bool:
     (`python -m http.server 8000 &` exits 0 when there is no `python`), and Codex code
     mode prints the output without it."""
     if not is_shell_tool(call.tool_name):
-        return bool(_CODE_MODE_CMD.search(call.text[:4000]))
+        # (a script may run several commands, `tools.exec_command({cmd, workdir})` over a
+        # list: none of their codes is printed)
+        return bool(_CODE_MODE_CALL.search(call.text[:4000]))
     words = shell_words(full_command(call.text)[:COMMAND_READ_CHARS])
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
