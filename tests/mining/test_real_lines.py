@@ -4472,6 +4472,8 @@ def test_i_mean_before_a_clause_of_its_own_is_no_correction(text: str) -> None:
         "so, if i install the hook it should work properly? or same error even then?",
         "can this somehow create wrong branches when a rebase runs in between?",
         "but while that test is running my local git config is messed up, right?",
+        # a history outside the repository (jdx/mise, MIT), a Codex session
+        "couldn't it block for a long time? does it wait for the user to complete the flow?",
     ],
 )
 def test_a_question_that_weighs_a_case_reports_no_failure(text: str) -> None:

@@ -252,7 +252,8 @@ _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|befo
 
 
 #: A question about what would or could happen ("we would see this same error -
-#: legitimately?", "or same error even then?", "can this somehow create wrong branches?",
+#: legitimately?", "couldn't it block for a long time?", "or same error even then?", "can
+#: this somehow create wrong branches?",
 #: "while that test is running my local git config is messed up, right?"): it weighs a
 #: case, it reports nothing seen. A "why" question is left to be read: "why would it still
 #: fail?" disputes a result, and "could it be that the gradients are too far apart, meaning
@@ -263,7 +264,7 @@ _HYPOTHETICAL_QUESTION = re.compile(
     # where it would make sense …?", "I mean not git config but git hooks, … right?") is
     # still read
     r"(?:^|(?<=[.!?\n,;:]))(?![^.!?\n,;:]*\bwhy\b)[^.!?\n,;:]*("
-    r"\b(would|could(?! it be\b)|might)\b[^.!?\n]*|\beven then\b[^.!?\n]*"
+    r"\b(would(n'?t)?|could(?! it be\b)(n'?t)?|might)\b[^.!?\n]*|\beven then\b[^.!?\n]*"
     r"|\bcan (this|that|it)\b[^.!?\n]*"
     r"|,\s*right\s*)\?",
     re.IGNORECASE,
