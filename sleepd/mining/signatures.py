@@ -140,6 +140,8 @@ _ERROR_LINE = re.compile(
 #: signature built on one would lump unrelated failures together.
 _WRAPPER_LINE = re.compile(
     r"(exit code:? -?\d+|chunk id: \S+|wall time: .*|process exited with code -?\d+|"
+    # the command Codex names over its output ("Command: /bin/zsh -lc 'git add README.md'")
+    r"command: (?:\S*/)?(?:ba|z|da|k|fi)?sh -l?c .*|"
     # Codex code mode's header over a script's output ("Script completed", "Wall time 0.2
     # seconds")
     r"script completed|wall time [\d.]+ seconds|"
@@ -779,7 +781,12 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     if len(lines) < len(kept) and not any(_sounds_like_error(ln) for ln in lines):
         lines = kept
     lines = lines or every
-    quoted = _quoted_source(every) | _go_stack(every) | _help_after_error(every)
+    quoted = (
+        _quoted_source(every)
+        | _go_stack(every)
+        | _help_after_error(every)
+        | _advice_after_error(every)
+    )
     lines = [
         ln
         for ln in lines
@@ -859,6 +866,34 @@ def _help_after_error(every: list[str]) -> set[str]:
 
 
 _OPENS_AS_ERROR = re.compile(r"(?:[\w./-]+: )?(?:error|fatal)\b", re.IGNORECASE)
+
+
+#: A program's last words as it dies (git's "fatal: Unable to create '…/.git/index.lock':
+#: File exists."): what it prints after them, to the end of the output, is advice.
+_FATAL_OPENING = re.compile(r"(?:[\w./-]+: )?fatal: \S", re.IGNORECASE)
+#: A line another program speaks in, or another failure line.
+_SPEAKS_FOR_ITSELF = re.compile(
+    r"[\w./-]+(?::\d+)*: \S|(?:error|fatal)(?:\[\w+\])?: \S", re.IGNORECASE
+)
+#: The most lines of advice read under a `fatal:` line.
+_ADVICE_LINES = 8
+
+
+def _advice_after_error(every: list[str]) -> set[str]:
+    """The paragraph a program prints after its `fatal:` line when they end the output:
+    git's "Another git process seems to be running in this repository, … Please make sure
+    all processes / are terminated then try again. If it still fails, …", wrapped at the
+    terminal's width. It advises, and a piece of it ("If it still fails") is no
+    signature. A `fatal:` line a run logged on its way (a test's git call) is not the end
+    of the output, and a line another program speaks in is not advice."""
+    lines = [line for line in every if line]
+    for at in range(max(0, len(lines) - _ADVICE_LINES - 1), len(lines)):
+        if _FATAL_OPENING.match(lines[at]):
+            after = lines[at + 1 :]
+            if after and not any(_SPEAKS_FOR_ITSELF.match(line) for line in after):
+                return set(after)
+            return set()
+    return set()
 
 
 #: The tag a task runner puts before each line of a task's output (mise's `[lint:go] `).

@@ -1150,6 +1150,13 @@ def test_questions_read_the_same_whatever_options_reach_the_program(
         ("ps -p 36591 -o pid=,stat=,etime=,command=", "", True),
         ("kill -0 $SERVER_PID", "", True),
         ("./scripts/watch-tests.sh --once", "\x1b[1;33mWaiting for tests to start...\x1b[0m", True),
+        # a Codex history outside the repository (jdx/mise, MIT): the logs of a CI run
+        # asked for before it finished
+        (
+            "gh run view 28551206590 --log-failed",
+            "run 28551206590 is still in progress; logs will be available when it is complete",
+            True,
+        ),
         # killing a process, or a wait that ended in an error, is no question
         ("kill -9 36591", "kill: (36591) - No such process", False),
         ("./scripts/wait-db.sh", "Waiting for the database... timed out, error", False),

@@ -1831,3 +1831,37 @@ def test_how_to_see_more_and_a_version_line_never_sign() -> None:
     assert (
         signature_of(output, "Bash").text == "mise ERROR [vfox-jdx-vfox-php] plugin not installed"
     )
+
+
+def test_codexs_command_header_and_gits_advice_under_fatal_never_sign() -> None:
+    """Two Codex sessions outside the repository (entireio/git-sync, MIT): Codex names the
+    command over its output, and git's advice under its `fatal:` line, wrapped at the
+    terminal's width, had signed as "are terminated then try again." """
+    header = "Command: /bin/zsh -lc 'git add README.md'\nChunk ID: 7bfce8\n"
+    ignored = (
+        header + "Process exited with code 1\nOutput:\n"
+        "The following paths are ignored by one of your .gitignore files:\ncmd/git-sync\n"
+        "hint: Use -f if you really want to add them.\n"
+    )
+    assert signature_of(ignored, "exec_command", 1).text == (
+        "The following paths are ignored by one of your .gitignore files:"
+    )
+    locked = (
+        header + "Process exited with code 128\nOutput:\n"
+        "fatal: Unable to create '/Users/soph/x/.git/index.lock': File exists.\n\n"
+        "Another git process seems to be running in this repository, e.g.\n"
+        "an editor opened by 'git commit'. Please make sure all processes\n"
+        "are terminated then try again. If it still fails, a git process\n"
+        "may have crashed in this repository earlier:\nremove the file manually to continue.\n"
+    )
+    assert signature_of(locked, "exec_command", 128).text == (
+        "fatal: Unable to create <q>: File exists."
+    )
+    # a `fatal:` line a run logged on its way is not its last word: the run's own
+    # failure after it still signs
+    logged = (
+        "fatal: not a git repository (or any of the parent directories): .git\n"
+        "ok 1 - parses\nnot ok 2 - renders\n"
+        "src/render.test.js:12: AssertionError: expected 2 to equal 3\n"
+    )
+    assert "AssertionError" in signature_of(logged, "Bash", 1).text

@@ -215,8 +215,12 @@ def _output_head(text: str) -> list[str]:
 
 
 #: A poll's "not yet": a script asked whether a run has finished says it is still waiting
-#: ("Waiting for tests to start...", exit 1) and nothing else.
-_WAITING = re.compile(r"^\W*(still )?waiting (for|on|until)\b", re.IGNORECASE)
+#: ("Waiting for tests to start...", exit 1) and nothing else; so does gh asked for the
+#: logs of a CI run that has not finished ("run 28551206590 is still in progress; logs will
+#: be available when it is complete").
+_WAITING = re.compile(
+    r"^\W*(still )?waiting (for|on|until)\b|^run \d+ is still in progress\b", re.IGNORECASE
+)
 
 
 def _only_waiting(head: list[str]) -> bool:
