@@ -958,6 +958,7 @@ _NPM_PREFIX = re.compile(r"^npm (?:ERR!|error)(?:\s+|$)", re.I)
 #: (`loading.CUT_MARK`, a line of its own).
 _CUT_NOTE = re.compile(
     r"Total output lines: \d+|(?:\.\.\.\s*)?\[\d+ characters truncated\](?:\s*\.\.\.)?|…|"
+    r"Warning: truncated output \(original token count: \d+\)|"
     + re.escape(CLIPPED_NOTE).replace(r"\{\}", r"\d+")
 )
 
@@ -1092,7 +1093,14 @@ def _read_whole(printed: list[str]) -> str | None:
     """What an output says as a whole, before any line of it is weighed: the tool's
     time-limit note opening it, a hook's message refusing the call, an API's error object
     that is all of it, or the message in a CLI's error panel."""
-    readings = (_stopped_at_time_limit, _hook_message, _json_error, _json_error_below, _panel_error)
+    readings = (
+        _stopped_at_time_limit,
+        _hook_message,
+        _json_error,
+        _json_error_below,
+        _panel_error,
+        _numbered_causes,
+    )
     for reading in readings:
         found = reading(printed)
         if found is not None:
@@ -1286,7 +1294,18 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
     line = _key_line_of(lines, errors, klass)
-    return klass, _with_json_read(line)
+    return klass, _with_logfmt_read(_with_json_read(line))
+
+
+#: A logfmt line at error level with its message quoted (golangci-lint's `level=error
+#: msg="Running error: context loading failed: no go files to analyze"`).
+_LOGFMT_MESSAGE = re.compile(r'\b(level=(?:error|fatal|panic) msg=)"((?:[^"\\]|\\.)*)"')
+
+
+def _with_logfmt_read(line: str) -> str:
+    """The line with its logfmt message unquoted: quoted, it is `<q>` once normalised, and
+    every failure the program logs would be one signature."""
+    return _LOGFMT_MESSAGE.sub(lambda m: m[1] + re.sub(r"\\(.)", r"\1", m[2]), line, count=1)
 
 
 def _with_json_read(line: str) -> str:
@@ -1336,6 +1355,11 @@ def _json_error(printed: list[str]) -> str | None:
     if not isinstance(data, dict):
         return None
     inner = data.get("error")
+    errors = data.get("errors")
+    if inner is None and isinstance(errors, list) and errors and isinstance(errors[0], dict):
+        # a GraphQL API's errors ('{"errors":[{"type":"NOT_FOUND","message":"Could not
+        # resolve to a Repository …"}]}', beside "data" or alone): the first one's message
+        inner = errors[0]
     found = inner if isinstance(inner, dict) else data
     message = found.get("message")
     if not isinstance(message, str) or not message.strip():
@@ -1345,6 +1369,23 @@ def _json_error(printed: list[str]) -> str | None:
     status = found.get("status", found.get("code", data.get("status", data.get("code"))))
     said = " ".join(message.split())[:MAX_SIGNATURE_CHARS]
     return f"{said} (status {status})" if isinstance(status, (str, int)) and status else said
+
+
+#: A Rust program's report as color-eyre and anyhow print it: "Error:" alone on its line,
+#: then its causes numbered ("   0: Setting [shorthands_file] is not set").
+_BARE_ERROR_HEAD = re.compile(r"\s*Error:\s*")
+_FIRST_CAUSE = re.compile(r"\s*0: (\S.*)")
+
+
+def _numbered_causes(printed: list[str]) -> str | None:
+    """The first cause under a bare "Error:" line: the line alone says nothing, and the
+    "Location:" and "Version:" blocks under the causes say where, not what."""
+    lines = [ln for ln in printed if not _said_nothing(ln.strip())]
+    for at, line in enumerate(lines[:-1]):
+        if _BARE_ERROR_HEAD.fullmatch(line):
+            cause = _FIRST_CAUSE.fullmatch(lines[at + 1])
+            return f"Error: {cause[1].strip()}" if cause else None
+    return None
 
 
 def _json_error_below(printed: list[str]) -> str | None:

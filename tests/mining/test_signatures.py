@@ -1865,3 +1865,33 @@ def test_codexs_command_header_and_gits_advice_under_fatal_never_sign() -> None:
         "src/render.test.js:12: AssertionError: expected 2 to equal 3\n"
     )
     assert "AssertionError" in signature_of(logged, "Bash", 1).text
+
+
+def test_an_outputs_own_words_sign_where_its_form_hid_them() -> None:
+    """Codex histories outside the repository (jdx/mise, entireio/git-sync, MIT): a Rust
+    report's bare "Error:" over its numbered cause, golangci-lint's quoted logfmt message,
+    a GraphQL API's errors beside its data, and Codex's note that it cut the output, each
+    had signed as a line that said nothing ("Error:", "level=error msg=<q>", a line of
+    `<q>`, "Warning: truncated output …")."""
+    eyre = (
+        "Process exited with code 1\nOutput:\nError: \n   0: Setting [shorthands_file] is not "
+        "set\n\nLocation:\n   src/cli/settings/get.rs:42\n\nVersion:\n   2026.7.1 macos-arm64\n"
+    )
+    assert signature_of(eyre, "exec_command", 1).text == (
+        "Error: Setting [shorthands_file] is not set"
+    )
+    logfmt = 'level=error msg="Running error: context loading failed: no go files to analyze"'
+    assert signature_of(logfmt, "exec_command", 5).text == (
+        "level=error msg=Running error: context loading failed: no go files to analyze"
+    )
+    graphql = (
+        '{"data":{"securityAdvisory":null},"errors":[{"type":"NOT_FOUND","path":['
+        '"securityAdvisory"],"message":"Could not resolve to a Security Advisory."}]}'
+    )
+    assert signature_of(graphql, "Bash", 1).text == "Could not resolve to a Security Advisory."
+    cut = (
+        "Warning: truncated output (original token count: 385983)\nTotal output lines: 8410\n"
+        "src/lib.rs:138:    /// The amount of rounds\n"
+        "rg: tests: No such file or directory (os error 2)"
+    )
+    assert signature_of(cut, "exec_command", 2).text.startswith("rg: tests: No such file")
