@@ -143,8 +143,8 @@ _WRAPPER_LINE = re.compile(
     # the command Codex names over its output ("Command: /bin/zsh -lc 'git add README.md'")
     r"command: (?:\S*/)?(?:ba|z|da|k|fi)?sh -l?c .*|"
     # Codex code mode's header over a script's output ("Script completed", "Wall time 0.2
-    # seconds")
-    r"script completed|wall time [\d.]+ seconds|"
+    # seconds"; "Script failed" and a bare "Script error:" over the error it threw)
+    r"script completed|script failed|script error:|wall time [\d.]+ seconds|"
     r"original token count: \d+|output:|process running with session id \d+|"
     r"\[?exit (status|code):? -?\d+\]?|"
     # the status a command printed of itself (`…; echo "exit: $?"`)
@@ -287,15 +287,25 @@ PATCH_TOOL = "apply_patch"
 EDIT_TOOLS = frozenset({"edit", "multiedit", "write", "notebookedit"})
 
 
+#: Codex's code mode (Codex Desktop): a script whose `tools.exec_command` runs commands and
+#: whose `tools.apply_patch` patches files. Its failures are the shell's, or the patch
+#: tool's when a patch did not apply (`PATCHED_LINES_MISSING`), as if those tools had
+#: failed on their own.
+CODE_MODE_TOOL = "exec"
+#: A patch's failure as signed, whichever way the patch ran.
+PATCHED_LINES_MISSING = "Failed to find expected lines in <path>:"
+
+
 #: Codex's poll of a command that runs on (unified exec): what it returns is that command's
 #: output and exit, so a failure it shows is the command's, as if it had ended at once.
 POLL_TOOL = "write_stdin"
 
 
 def tool_key(tool_name: str | None) -> str | None:
-    """The tool as far as it tells failures apart: every shell tool, and Codex's poll of a
-    command still running, is "shell"; every tool that writes a file "edit"."""
-    if is_shell_tool(tool_name) or tool_name == POLL_TOOL:
+    """The tool as far as it tells failures apart: every shell tool, Codex's poll of a
+    command still running and its code-mode script are "shell"; every tool that writes a
+    file "edit"."""
+    if is_shell_tool(tool_name) or tool_name in (POLL_TOOL, CODE_MODE_TOOL):
         return "shell"
     return "edit" if (tool_name or "").lower() in EDIT_TOOLS else tool_name
 

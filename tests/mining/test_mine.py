@@ -398,6 +398,38 @@ def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cf
     assert (patched.count, patched.tool_name) == (2, "apply_patch")
 
 
+def test_a_code_mode_scripts_failures_are_the_tools_it_ran(engine: Engine, cfg: Config) -> None:
+    """Codex Desktop's code mode (a Codex history outside the repository, jdx/mise): a
+    script's command that is not there, and its patch that did not apply, are the same
+    patterns as Codex's shell's and patch tool's same failures."""
+    script = 'const r = await tools.exec_command({{cmd: "{}"}});\ntext(r.output);'
+    b = SessionBuilder(start=LATER - timedelta(days=1)).prompt("run the checks")
+    b.call("exec", script.format("python x.py"), "s1")
+    b.result(
+        "s1", "Script completed\nWall time 0.5 seconds\nOutput:\nzsh:1: command not found: python"
+    )
+    b.call("exec_command", json.dumps({"cmd": "python y.py"}), "s2")
+    b.result("s2", "Chunk ID: 1\nOutput:\nzsh:1: command not found: python", exit_code=127)
+    b.call("exec", "await tools.apply_patch(`*** Begin Patch\n*** End Patch`);", "s3")
+    b.result(
+        "s3",
+        "Script failed\nWall time 0.0 seconds\nOutput:\n\nScript error:\napply_patch "
+        "verification failed: Failed to find expected lines in /w/registry.rs:\n<<<<<<< HEAD",
+    )
+    b.call("apply_patch", "*** Begin Patch\n*** Update File: a.rs\n*** End Patch", "s4")
+    b.result(
+        "s4",
+        "apply_patch verification failed: Failed to find expected lines in /w/a.rs:\nfn a()",
+        error=True,
+    )
+    b.save(engine)
+    mine(engine, cfg, now=LATER)
+    rows = {row.signature.split(" | ", 2)[2]: row for row in top_patterns(engine, now=LATER)}
+    assert rows["Failed to find expected lines in <path>:"].count == 2
+    assert sum(row.count for text, row in rows.items() if "command not found" in text) == 2
+    assert len(rows) == 2
+
+
 def test_a_long_searchs_matches_and_an_unannounced_stop_sign_no_pattern(
     engine: Engine, cfg: Config
 ) -> None:

@@ -579,3 +579,41 @@ def test_0015_keys_an_old_codexs_failures_as_the_later_codexs(empty_db_url: str)
     assert by_id[7].signature == "shell | - | sed: <n>: unknown option to s"
     assert by_id[7].signature_hash == signature_of(refused, "shell").digest
     assert by_id[8].signature_hash == signature_of(other, "Bash").digest
+
+
+@pytest.mark.both_dbs
+def test_0016_keys_a_code_mode_scripts_failures_as_the_tools_it_ran(empty_db_url: str) -> None:
+    """Patterns stored under 0015's keys for Codex Desktop's code mode (its `exec` tool):
+    a command's failure joins the same failure of Codex's shell, a patch that did not
+    apply joins the patch tool's (the wordings of a Codex history outside the repository,
+    jdx/mise); a Read failure stays apart; every key is the one mining gives now."""
+    from sleepd.mining.signatures import signature_of
+
+    shell = "Chunk ID: 1\nOutput:\nzsh:1: command not found: python"
+    script = "Script completed\nWall time 0.5 seconds\nOutput:\nzsh:1: command not found: python"
+    patch = "apply_patch verification failed: Failed to find expected lines in /w/a.rs:\nx"
+    scripted_patch = (
+        "Script failed\nWall time 0.0 seconds\nOutput:\n\nScript error:\n"
+        "apply_patch verification failed: Failed to find expected lines in /w/registry.rs:\n"
+        "<<<<<<< HEAD"
+    )
+    stored = [  # (id, tool, raw, first seen, count)
+        (1, "exec_command", shell, "2026-02-01", 2),
+        (2, "exec", script, "2026-01-01", 18),
+        (3, "apply_patch", patch, "2026-01-03", 8),
+        (4, "exec", scripted_patch, "2026-01-02", 14),
+        (5, "Read", "File does not exist.", "2026-01-04", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    # 0015 keyed a shell tool as "shell", every other tool (`exec` too) by its own name
+    sigs = _store_as_keyed(engine, "0015_old_codex_pattern_keys", stored, {"exec_command": "shell"})
+    assert sigs[0].text == sigs[1].text and sigs[2].text == sigs[3].text
+    rows, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count) for r in rows] == [(1, 20), (3, 22), (5, 1)]
+    assert sorted(owners) == [1, 1, 3, 3, 5]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature_hash == signature_of(script, "exec").digest
+    assert rows[0].signature_hash == signature_of(shell, "exec_command").digest
+    assert rows[1].signature_hash == signature_of(patch, "apply_patch").digest
+    assert rows[1].signature == sigs[2].full  # the first one's tool name stays
+    assert rows[2].signature_hash == signature_of("File does not exist.", "Read").digest
