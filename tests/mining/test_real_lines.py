@@ -1434,6 +1434,18 @@ def test_a_codex_desktop_script_in_javascript_hides_the_exit_code_too() -> None:
     assert not is_failed_result(_result(2, 1, "Script completed\nOutput:\nREADME.md"), mapped)
 
 
+def test_a_file_that_holds_a_code_mode_script_runs_nothing() -> None:
+    """A file written or edited may hold a script's words: its tool hid no exit code, and
+    the lines of the file it shows back are no failure."""
+    write = _call(
+        1,
+        "Write",
+        json.dumps({"file_path": "/w/run.js", "content": 'tools.exec_command({"cmd": "ls"})'}),
+    )
+    shown = "File created successfully at: /w/run.js\nerror: the old runner is gone"
+    assert not is_failed_result(_result(2, 1, shown), write)
+
+
 def test_a_wrapper_that_reports_a_failed_step_in_words_is_an_error() -> None:
     # PackmindHub d7_791c619932 line 121: `rtk git add … && rtk git commit …`, not flagged
     text = "ok \u2713 2 files changed, 10 insertions(+), 4 deletions(-)\nFAILED: git commit\n"

@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Sequence
 
 from sleepd.mining.episodes import EventView
-from sleepd.mining.signatures import ANSI, is_shell_tool
+from sleepd.mining.signatures import ANSI, CODE_MODE_TOOL, is_shell_tool
 from sleepd.mining.tasks import full_command
 
 #: Codex code mode runs a command from a script (`tools.exec_command({"cmd": …})`) and
@@ -98,6 +98,8 @@ def shell_command(call: EventView) -> str:
     code-mode script runs (`tools.exec_command({"cmd": "…"})`)."""
     if is_shell_tool(call.tool_name):
         return full_command(call.text)[:COMMAND_READ_CHARS]
+    if call.tool_name != CODE_MODE_TOOL:
+        return ""  # (a file written or edited may hold a script's words)
     return (_code_mode_command(call.text) or "").strip()[:COMMAND_READ_CHARS]
 
 
@@ -109,8 +111,9 @@ def exit_hidden(call: EventView) -> bool:
     mode prints the output without it."""
     if not is_shell_tool(call.tool_name):
         # (a script may run several commands, `tools.exec_command({cmd, workdir})` over a
-        # list: none of their codes is printed)
-        return bool(_CODE_MODE_CALL.search(call.text[:4000]))
+        # list: none of their codes is printed; a file written or edited that holds such
+        # a script runs nothing)
+        return call.tool_name == CODE_MODE_TOOL and bool(_CODE_MODE_CALL.search(call.text[:4000]))
     words = shell_words(full_command(call.text)[:COMMAND_READ_CHARS])
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
