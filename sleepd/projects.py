@@ -4,6 +4,8 @@ People run agents in git worktrees: Claude Code's `--worktree` (`<repo>/.claude/
 worktrees/<name>`), the common `<repo>/.worktrees/<branch>` layout, Conductor's
 `~/conductor/workspaces/<repo>/<workspace>`, or any `git worktree add` elsewhere. Each
 worktree is a new working directory, and a transcript records it as the session's cwd.
+Codex's own worktrees (the Codex app's "worktree" mode) are `~/.codex/worktrees/<id>/
+<repo>`, one `<id>` a task.
 Grouped by that path, one repository splits into many small projects, none with
 enough tasks for a night, and the same request asked in two worktrees never counts as
 recurring. So mining, readiness and the night group sessions by `project_root`:
@@ -16,12 +18,15 @@ recurring. So mining, readiness and the night group sessions by `project_root`:
   dropped; a Conductor workspace maps to the main worktree of any sibling workspace
   still on this machine, else to the folder holding them (`.../workspaces/<repo>`);
   one from `<dir>/<repo>-worktrees/<name>` maps to `<dir>/<repo>` when that is a
-  repository here, else to the `<repo>-worktrees` folder;
+  repository here, else to the `<repo>-worktrees` folder; one of Codex's maps to the
+  main worktree of any `<id>/<repo>` of the same repository still on this machine, else
+  to `~/.codex/worktrees/<repo>`, the name of all of that repository's;
 * any other path, and a bare repository's worktrees (no main worktree to map to), is
   kept as recorded.
 
-The mapping only ever shortens a path to a prefix of it or names a main worktree that
-git itself records, so a hostile cwd gains nothing it did not have.
+The mapping only ever shortens a path to a prefix of it (for Codex's, less its `<id>`)
+or names a main worktree that git itself records, so a hostile cwd gains nothing it did
+not have.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ _WORKSPACE_GROUP = re.compile(r"^(.*[/\\]\.?(?:conductor|conduit)[/\\]workspaces
 #: A folder of one repository's worktrees beside it: `<dir>/<repo>-worktrees/<name>` (or
 #: `_worktrees`, `.worktrees`), as `git worktree add ../<repo>-worktrees/<name>` makes.
 _SIBLING_FOLDER = re.compile(r"^(.*[/\\])([^/\\]+?)([-_.]worktrees)(?=[/\\])")
+#: Codex's worktrees: `<home>/.codex/worktrees/<id>/<repo>`, one `<id>` a task.
+_CODEX_WORKTREE = re.compile(r"^(.*[/\\]\.codex[/\\]worktrees)[/\\]([^/\\]+)[/\\]([^/\\]+)")
 #: Parent folders searched for a `.git` entry, as git's own discovery would.
 _MAX_DEPTH = 64
 _GITDIR = "gitdir:"
@@ -66,6 +73,9 @@ def project_root(path: str | None) -> str | None:
     beside = _SIBLING_FOLDER.match(path)
     if beside is not None:
         return _sibling_root(beside.group(1), beside.group(2), beside.group(3))
+    codex = _CODEX_WORKTREE.match(path)
+    if codex is not None and not {codex.group(2), codex.group(3)} & {".", ".."}:
+        return _codex_root(codex.group(1), codex.group(3))
     return path
 
 
@@ -173,6 +183,25 @@ def _sibling_root(parent: str, repo: str, suffix: str) -> str:
     except (OSError, ValueError):
         pass
     return folder
+
+
+def _codex_root(base: str, repo: str) -> str:
+    """A removed Codex worktree of `repo`: the main worktree of another `<id>/<repo>` under
+    `base` still on this machine, else `<base>/<repo>`, which names them all."""
+    try:
+        tasks = sorted(Path(base).iterdir())
+    except (OSError, ValueError):
+        tasks = []
+    for task in tasks:
+        try:
+            dot_git = task / repo / ".git"
+            main = _main_of_linked(dot_git) if dot_git.is_file() else None
+        except (OSError, ValueError):
+            continue
+        if main is not None:
+            return str(main)
+    separator = "\\" if "\\" in base and "/" not in base else "/"
+    return f"{base}{separator}{repo}"
 
 
 def _group_root(group: str) -> str:

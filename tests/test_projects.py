@@ -34,6 +34,14 @@ def repo(tmp_path: Path) -> Path:
             "/home/u/projects/spotter-worktrees",
         ),
         ("/home/u/app_worktrees/fix", "/home/u/app_worktrees"),
+        # Codex's worktrees, one <id> a task (real: jdx's Codex sessions outside the
+        # repository), the repository not on this machine: its name groups them
+        ("/Users/jdx/.codex/worktrees/a80e/mise", "/Users/jdx/.codex/worktrees/mise"),
+        ("/Users/jdx/.codex/worktrees/4af4/mise/crates/vfox", "/Users/jdx/.codex/worktrees/mise"),
+        ("C:\\Users\\j\\.codex\\worktrees\\ab12\\app", "C:\\Users\\j\\.codex\\worktrees\\app"),
+        ("/Users/jdx/.codex/worktrees/a80e", "/Users/jdx/.codex/worktrees/a80e"),
+        ("/Users/jdx/.codex/worktrees/../../etc", "/Users/jdx/.codex/worktrees/../../etc"),
+        ("/Users/jdx/.codex/sessions/2026/01", "/Users/jdx/.codex/sessions/2026/01"),
         ("/home/u/my.worktrees.notes/x", "/home/u/my.worktrees.notes/x"),
         ("/home/u/app-worktrees", "/home/u/app-worktrees"),
         # ordinary paths, and look-alikes, stay as recorded
@@ -89,6 +97,19 @@ def test_conductor_workspaces_join_the_repository_of_a_sibling_still_here(
     assert project_root(str(group / "davao")) == str(repo)
     assert project_root(str(archived)) == str(repo)
     assert project_root(str(archived / "packages" / "cli")) == str(repo)
+
+
+def test_codex_worktrees_join_the_repository_of_a_sibling_still_here(
+    repo: Path, tmp_path: Path
+) -> None:
+    base = tmp_path / ".codex" / "worktrees"
+    git(repo, "worktree", "add", "-q", "-b", "codex/fix", str(base / "a80e" / "app"))
+    removed = base / "4af4" / "app"  # its task ended and Codex removed the worktree
+    assert project_root(str(base / "a80e" / "app")) == str(repo)
+    assert project_root(str(removed)) == str(repo)
+    assert project_root(str(removed / "web")) == str(repo)
+    # another repository's worktrees keep their own name
+    assert project_root(str(base / "9b31" / "other")) == str(base / "other")
 
 
 def test_worktrees_of_a_bare_repository_stay_apart(tmp_path: Path, repo: Path) -> None:
