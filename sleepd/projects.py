@@ -53,8 +53,12 @@ _GITDIR = "gitdir:"
 _SMALL_FILE = 4096
 
 
-def project_root(path: str | None) -> str | None:
-    """The project `path` belongs to (see the module docstring); None and "" as given."""
+def project_root(
+    path: str | None, *, codex_roots: dict[tuple[str, str], str] | None = None
+) -> str | None:
+    """The project `path` belongs to (see the module docstring); None and "" as given.
+    `codex_roots` remembers the root of each Codex worktree group for a pass, so that its
+    folder of worktrees is listed once, not once per worktree."""
     if not path:
         return path
     if _DRIVE.match(path):
@@ -75,7 +79,12 @@ def project_root(path: str | None) -> str | None:
         return _sibling_root(beside.group(1), beside.group(2), beside.group(3))
     codex = _CODEX_WORKTREE.match(path)
     if codex is not None and not {codex.group(2), codex.group(3)} & {".", ".."}:
-        return _codex_root(codex.group(1), codex.group(3))
+        base, repo = codex.group(1), codex.group(3)
+        if codex_roots is None:
+            return _codex_root(base, repo)
+        if (base, repo) not in codex_roots:
+            codex_roots[base, repo] = _codex_root(base, repo)
+        return codex_roots[base, repo]
     return path
 
 
@@ -89,12 +98,13 @@ class ProjectRoots:
 
     def __init__(self) -> None:
         self._known: dict[str, str | None] = {}
+        self._codex_roots: dict[tuple[str, str], str] = {}
 
     def __call__(self, path: str | None) -> str | None:
         if not path:
             return path
         if path not in self._known:
-            self._known[path] = project_root(path)
+            self._known[path] = project_root(path, codex_roots=self._codex_roots)
         return self._known[path]
 
 

@@ -139,6 +139,18 @@ def test_roots_are_remembered_per_pass(repo: Path, tmp_path: Path) -> None:
     assert project_root(str(tree)) == str(tree)  # a path gone, in no known layout
 
 
+def test_a_pass_reads_a_codex_worktree_group_once(repo: Path, tmp_path: Path) -> None:
+    """Every removed Codex worktree of a repository maps alike within a pass, whichever of
+    them is read first and whatever changes under the folder meanwhile."""
+    base = tmp_path / ".codex" / "worktrees"
+    base.mkdir(parents=True)
+    roots = ProjectRoots()
+    assert roots(str(base / "a1" / "app")) == str(base / "app")
+    git(repo, "worktree", "add", "-q", "-b", "codex/x", str(base / "b2" / "app"))
+    assert roots(str(base / "c3" / "app")) == str(base / "app")  # the group as first seen
+    assert project_root(str(base / "c3" / "app")) == str(repo)  # a new pass sees the worktree
+
+
 @pytest.mark.parametrize(
     "hostile",
     [
