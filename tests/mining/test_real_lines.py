@@ -4671,6 +4671,29 @@ def test_a_wish_that_leans_on_the_work_is_no_goal_of_its_own(text: str, agent_te
     assert kind_of(text, agent_text=agent_text) is TurnKind.FOLLOW_UP
 
 
+@pytest.mark.parametrize(
+    ("text", "closing"),
+    [
+        # a Codex history outside the repository (jdx/mise, MIT): after the agent's report
+        # on a discussion, the pull request for the fix and the word back to the thread
+        ("make a pr to fix, reply to discussion", True),
+        ("make a pr and reply to the thread", True),
+        ("make a pr to fix", True),
+        # a fix named of its own is work of its own
+        ("make a pr to fix the login page", False),
+        ("make a pr and reply to every open issue about the installer", False),
+    ],
+)
+def test_a_pull_request_for_the_fix_and_a_reply_to_the_thread_close_the_task(
+    text: str, closing: bool
+) -> None:
+    report = (
+        "The discussion reports that `mise use` drops the pin when the lockfile is stale. "
+        "Root cause: `Toolset::resolve` ignores locked versions for prereleases."
+    )
+    assert (kind_of(text, agent_text=report) is TurnKind.FOLLOW_UP) is closing
+
+
 def test_a_goal_stated_as_the_answer_to_the_agents_question_answers_it() -> None:
     asked = "Should I upgrade vim first, or keep 8.2 and patch the plugin?"
     assert kind_of("I want to update vim first", agent_text=asked) is TurnKind.FOLLOW_UP

@@ -19,9 +19,15 @@ _CLOSING_STEP = re.compile(
     r"merge|deploy|release|publish|ship|tag|(open|create|raise) (a |the )?(pr|pull request)|pr))?"
     r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
     r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?"
+    # what it is for, when that is the fix just found ("make a pr to fix")
+    r"(\s+to fix(\s+(it|this|that|them))?)?"
     # where it goes ("push to github", "make a commit to github", "merge into main")
     r"(\s+(to|on|into)\s+(the\s+)?(github|gitlab|main|master|origin|remote|repo|repository|"
-    r"[\w./-]+ branch))?\W*$",
+    r"[\w./-]+ branch))?"
+    # and the word back to where the work came from ("make a pr, reply to discussion",
+    # "make a pr and reply to the thread": a Codex history outside the repository)
+    r"((\s*,\s*|\s+(and|&|then)\s+)(reply|respond|comment)\s+(to|on|in)\s+(the\s+)?"
+    r"(discussion|thread|issue|comment|pr|pull request|review|user|them|him|her))?\W*$",
     re.IGNORECASE,
 )
 
