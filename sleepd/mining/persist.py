@@ -35,9 +35,7 @@ from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
 from sleepd.mining.signatures import (
-    CODE_MODE_TOOL,
     PATCH_TOOL,
-    PATCHED_LINES_MISSING,
     example_of,
     is_shell_tool,
     signature_of,
@@ -264,10 +262,6 @@ def _record_patterns(
             tool = PATCH_TOOL  # Codex before its own tool ran patches through the shell
         text = noise.strip(event.text)
         sig = signature_of(text, tool, event.exit_code, program=ran, piped=piped)
-        if tool == CODE_MODE_TOOL and sig.text == PATCHED_LINES_MISSING:
-            # a code-mode script's patch that did not apply: the patch tool's failure
-            tool = PATCH_TOOL
-            sig = signature_of(text, tool, event.exit_code, program=ran, piped=piped)
         if not sig.text and not sig.error_class:
             continue
         pattern = patterns.get(db, sig.digest)

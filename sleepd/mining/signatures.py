@@ -325,7 +325,11 @@ def tool_label(tool_name: str | None) -> str | None:
 
 
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:
-    key = f"{tool_key(tool_name) or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
+    # a code-mode script's patch that did not apply is the patch tool's failure
+    keyed = (
+        PATCH_TOOL if tool_name == CODE_MODE_TOOL and text == PATCHED_LINES_MISSING else tool_name
+    )
+    key = f"{tool_key(keyed) or '-'} | {keyed_class(error_class, text) or '-'} | {text}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
