@@ -198,35 +198,31 @@ def _sibling_root(parent: str, repo: str, suffix: str) -> str:
 def _codex_root(base: str, repo: str) -> str:
     """A removed Codex worktree of `repo`: the main worktree of another `<id>/<repo>` under
     `base` still on this machine, else `<base>/<repo>`, which names them all."""
-    try:
-        tasks = sorted(Path(base).iterdir())
-    except (OSError, ValueError):
-        tasks = []
-    for task in tasks:
-        try:
-            dot_git = task / repo / ".git"
-            main = _main_of_linked(dot_git) if dot_git.is_file() else None
-        except (OSError, ValueError):
-            continue
-        if main is not None:
-            return str(main)
+    main = _main_of_any_worktree(base, repo)
+    if main is not None:
+        return main
     separator = "\\" if "\\" in base and "/" not in base else "/"
     return f"{base}{separator}{repo}"
 
 
 def _group_root(group: str) -> str:
     """The main worktree of the workspaces in `group` still on this machine, else `group`."""
+    return _main_of_any_worktree(group) or group
+
+
+def _main_of_any_worktree(folder: str, inside: str = "") -> str | None:
+    """The main worktree of the first linked worktree `<folder>/<child>/<inside>` on this
+    machine; None when there is none (or `folder` cannot be listed)."""
     try:
-        children = sorted(Path(group).iterdir())
+        children = sorted(Path(folder).iterdir())
     except (OSError, ValueError):
-        return group
+        return None
     for child in children:
         try:
-            if not (child / ".git").is_file():
-                continue
-            main = _main_of_linked(child / ".git")
+            dot_git = child / inside / ".git"
+            main = _main_of_linked(dot_git) if dot_git.is_file() else None
         except (OSError, ValueError):
             continue
         if main is not None:
             return str(main)
-    return group
+    return None
