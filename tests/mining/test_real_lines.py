@@ -222,6 +222,97 @@ def test_what_reads_like_those_reports_but_is_none(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
 
 
+# Corrections the rules had missed in histories outside the repository (entireio/cli,
+# entireio/git-sync, JanDeDobbeleer/oh-my-posh; all MIT), each after the agent's words as
+# they were, shortened.
+_CHECK_IT = "Want to verify by checking the session state file for `28c304f6` directly?"
+_COMMIT_IT = (
+    "Clean diff. The changes redirect logging to the correct session's log file. "
+    "Should I commit this?"
+)
+_ANSWERED = (
+    "Claude Code's `user-prompt-submit` hook data doesn't include the prompt text, so we'd "
+    "need to extract it from the transcript file at that point."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "acted"),
+    [
+        # sets the agent itself right, after an answer that changed nothing
+        (
+            'you are not correct: "In addition to the common input fields, UserPromptSubmit '
+            'hooks receive the prompt field containing the text the user submitted."',
+            _ANSWERED,
+            False,
+        ),
+        # the state meets what was settled before
+        (
+            "it asks for my username and password again. i dont want that. and it has ./ in "
+            "front of git-sync..i thought we found a way to include it in the script",
+            "So the screenshot looks vendor-neutral, but the output is real `git-sync` output.",
+            True,
+        ),
+        # a pasted run, then the verdict on it
+        (
+            "\u276f printf 'protocol=https\\nhost=localhost:8080\\n' | git credential fill\n"
+            "Username for 'https://localhost:8080': test\n\nI don't think this is working as "
+            "it should",
+            "If `no-thin` is missing from the output, something else is producing the error.",
+            True,
+        ),
+        # no to the offer to commit, and the work rolled back
+        (
+            "nah let's roll back, they don't really need to exist in the future state",
+            _COMMIT_IT,
+            True,
+        ),
+        ("lint fail \U0001f62d", "No response requested.", True),
+        # a "when" clause that tells what did not happen is no hypothesis
+        (
+            "Weird, it was there before and just when starting this session didn't appear.",
+            "The hooks are running correctly though: the session start hook succeeded.",
+            True,
+        ),
+        # a negation that reaches the praise word is no verdict of "correct"
+        (
+            "[image: image/png, 35330 bytes] The transient prompt does not seem to end in the "
+            "correct color.",
+            "Your left prompt segments are 10-20 cells and can afford hue steps.",
+            True,
+        ),
+        ("I've still got a shadow, no condensation commit", _CHECK_IT, True),
+    ],
+)
+def test_corrections_found_in_histories_outside_the_repository(
+    text: str, agent_text: str, acted: bool
+) -> None:
+    assert kind_of(text, agent_text=agent_text, agent_acted=acted) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you are wrong about the cause, say so and we look again.",  # a condition
+        "I thought we could cache the lookups, can you add that?",  # a suggestion
+        "make lint fail on warnings",  # asks for a behaviour
+        "lint fail on warnings would be better",
+        "I still see why you did it that way, fine.",
+        "when running in CI, make sure the banner isn't shown",  # a requirement
+    ],
+)
+def test_what_reads_like_those_corrections_but_is_none(text: str) -> None:
+    assert kind_of(text) is not TurnKind.CORRECTION
+
+
+def test_a_negated_praise_word_is_no_approval() -> None:
+    assert (
+        lexicon_for().classify("I don't know the correct way to set this up")
+        is not Feedback.APPROVAL
+    )
+    assert kind_of("The banner does not end in the correct color.") is not TurnKind.APPROVAL
+
+
 def test_a_hypothetical_is_not_a_failure_report() -> None:
     # melagiri 92_f1e62ce401 line 27 (labelled follow_up)
     text = "will this work if the session apis are failing in between due to rate limit errors?"

@@ -76,7 +76,11 @@ _DID_BUT = re.compile(
 
 #: Asks to take the work back: a verdict on it whatever the wording.
 _UNDO = re.compile(
-    r"^\W*(please\s+)?(revert|undo|roll ?back|put (it|that|them) back)\b(?![./_-]\w)|"
+    # (after a no or a let's of its own: "nah let's roll back, they don't really need to
+    # exist")
+    r"^\W*((no|nah|nope|hmm+)\W+)?(let'?s\s+|lets\s+|please\s+|just\s+)?(revert|undo|roll ?back|"
+    r"put (it|that|them) back)\b(?![./_-]\w)|"
+    r"\broll (it|that|this|them|those|these|everything|all of it) back\b|"
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
     r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
     r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
@@ -277,7 +281,11 @@ _CONDITIONAL = re.compile(
     # stay on the first frame", "when I click save, nothing happens")
     r"\b(if|(?!when(ever)? i (just |then )?(do|did|run|ran|try|tried|click|clicked|open|opened|"
     r"press|pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|"
-    r"typed|go|went|install|installed|build|built|test|tested)\b)(when|whenever)|in case|what if|"
+    r"typed|go|went|install|installed|build|built|test|tested)\b)(when|whenever)"
+    # (nor is a "when" clause that tells what did not happen: "just when starting this
+    # session didn't appear")
+    r"(?![^.?!,;\n]*\b(didn'?t|did not|wasn'?t|was not|weren'?t|were not|couldn'?t|could not)\b)"
+    r"|in case|what if|"
     r"whether|unless|so that|otherwise|or else|"
     # a requirement set, no report ("make sure the debug panel is not visible in production")
     r"make sure|ensure|verify that|check that)\b[^.?!,;\n]*"

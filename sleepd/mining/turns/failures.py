@@ -182,6 +182,21 @@ WRONG_ANSWER = (
     # else", "that's not the one")
     r"|^\W*(i )?(don'?t|do not) think (that'?s|that is|this is|it'?s|it is) (it|right|correct|"
     r"the (one|issue|problem|cause|reason|program|file|culprit))\b"
+    # doubts that the result works, anywhere in the turn ("<pasted output> I don't think this
+    # is working as it should", "I don't think that fixed it")
+    r"|\bi (don'?t|do not) think (that'?s|that is|this is|it'?s|it is|it|this|that|they|they'?re|"
+    r"they are) (really |actually |quite )?(working|works|worked|work|fixed|solved|resolved|"
+    r"helped|changed anything)\b"
+    # sets the agent itself right ("you are not correct: "In addition to …"", "you're
+    # mistaken"; not "if you are wrong, …", a condition)
+    r"|(?<!\bif )(?<!\bwhen )\byou('?re| are) (\w+ly )?(not (quite )?(right|correct)|wrong|"
+    r"mistaken|incorrect)\b"
+    # holds the result to what was settled before ("i thought we found a way to include it
+    # in the script", "I thought we'd removed the concept of …?", "I thought we already
+    # planned phase 9?"; not "I thought we could …", a suggestion)
+    r"|\bi thought (we|you)('d|'ve| had| have)?( already)? (fixed|solved|resolved|removed|"
+    r"handled|addressed|found|added|planned|agreed|decided|dropped|deleted|changed|made|had|"
+    r"got rid of|took care of)\b"
     r"|\b(that'?s|that is|this is|it'?s|it is) not the (one|program|process|file|app|culprit)\b"
     # holds the agent to what it should have known ("I'm on Ubuntu 22.04. You should know
     # this...") or done ("you run it, until it actually works")
@@ -550,6 +565,10 @@ _FAILURE_REPORT = re.compile(
     r"|^\W*(the\s+)?(lint|linting|linter|typecheck|type ?check(ing)?|tsc|mypy|eslint|ruff|ci|"
     r"pipeline|compil(e|ation)|install(ation)?|deploy(ment)?|migrations?|login|upload|checks?)\s+"
     r"(still\s+)?(fails|failed|is failing|are failing|errors|errored|breaks|broke)\b"
+    # (the bare verb only as the whole report, "lint fail 😭"; "lint fail on warnings" asks
+    # for a behaviour)
+    r"|^\W*(the\s+)?(lint|linting|linter|typecheck|tsc|mypy|eslint|ruff|ci|build|tests?|checks?)"
+    r"\s+(still\s+)?fail\W*$"
     r"|^\W*((just|only|still|now)\s+)?(an?\s+)?(white|blank|black|empty)\s+(screen|page|window)\b"
     # less than all of it works ("not everything works", "everything works except the
     # login"), and a thumbs-down alone
@@ -568,6 +587,17 @@ _FAILURE_REPORT = re.compile(
     # right-aligned", is taken out by the caller before this is read)
     r"|\b(is|are|was|were|it'?s|that'?s)\s+not\s+(quite\s+)?(right|correct)\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t)\s+(quite\s+)?(right|correct)\b"
+    # a part of the result that misses the right state ("The transient prompt does not seem
+    # to end in the correct color", "it doesn't land on the right page"; not "I don't know
+    # the right way", the person's own doubt)
+    r"|\b(it|this|that|they|which|(the|my|our|its|their)\s+(\w+\s+){0,2}\w+)\s+"
+    r"(doesn'?t|does not|don'?t|do not|didn'?t|did not|isn'?t|is not|aren'?t|are not|wasn'?t|"
+    r"was not|won'?t|will not)\s+((seem|appear) to\s+)?(\w+\s+){0,3}?(the|a|an)\s+"
+    r"(correct|right|expected|proper)\s+\w+"
+    # what the person still meets after the fix ("I still see the old header", "I've still
+    # got a shadow, no condensation commit"; not "I still see why …")
+    r"|\b(i|we)('ve| have)?\s+still\s+(see|get|got|hit|receive|encounter|notice)\b"
+    r"(?!\s+(to|why|what|how|your point|the point)\b)"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
