@@ -282,12 +282,51 @@ _ANSWERED = (
             True,
         ),
         ("I've still got a shadow, no condensation commit", _CHECK_IT, True),
+        # what the change did to what worked, a case it leaves out
+        (
+            "hmm, the amend has broken our entire checkpoints \U0001f62c\n\ncan we amend again "
+            "and re-add the checkpoint trailer? Entire-Checkpoint: 4a4241ca5b3d",
+            "Done. Force pushed `e94d49d` to `alex/explain-raw-transcript`.",
+            True,
+        ),
+        (
+            "ummm, so I guess this skip-check doesn't handle the 'update' commit case?",
+            "Summary of changes: 1. Removed redundant check 2. Skip commits early. Ready to "
+            "commit when you are.",
+            True,
+        ),
     ],
 )
 def test_corrections_found_in_histories_outside_the_repository(
     text: str, agent_text: str, acted: bool
 ) -> None:
     assert kind_of(text, agent_text=agent_text, agent_acted=acted) is TurnKind.CORRECTION
+
+
+def test_numbered_findings_are_no_plan_of_their_own() -> None:
+    # entireio/cli: the manual test the agent set out, reported back item by item
+    text = (
+        "1. the sessions file doesn't appear until the first prompt (by design I think)\n"
+        "2. I note the state change in the file from active -> idle \nLogs don't seem to "
+        "show the state transitions anymore though?\nFeb  9 09:56:27.990 |DEBU| hook "
+        "completed success=true hook=pre-task duration_ms=46 component=hooks "
+        "agent=claude-code hook_type=subagent strategy=manual-commit\nFeb  9 09:56:48.839 "
+        "|DEBU| hook invoked hook=post-task"
+    )
+    agent_text = (
+        "6. Stale cleanup: create a fake session state file with no matching shadow branch. "
+        "Run `entire status`; the stale file should get cleaned up automatically."
+    )
+    previous = "okay, so I've got that test repo open, what do I need to test manually?"
+    assert kind_of(text, agent_text=agent_text, previous_text=previous) is TurnKind.CORRECTION
+    # a plan of steps the person sets out for a new defect is still a task of its own
+    plan = (
+        "The artifact detail page shows a broken image. The image is uploaded to Supabase "
+        "storage but not displaying.\n\n1. Show me apps/web/src/app/artifacts/[id]/page.tsx "
+        "and how it renders the image\n2. Check what the actual storageUrl looks like\n"
+        "3. Fix the image rendering so the uploaded file shows"
+    )
+    assert kind_of(plan, previous_text=previous) is TurnKind.NEW_TASK
 
 
 @pytest.mark.parametrize(
@@ -299,6 +338,8 @@ def test_corrections_found_in_histories_outside_the_repository(
         "lint fail on warnings would be better",
         "I still see why you did it that way, fine.",
         "when running in CI, make sure the banner isn't shown",  # a requirement
+        "find the pages that have broken links",  # a thing to look for
+        "we don't need to handle the empty case",
     ],
 )
 def test_what_reads_like_those_corrections_but_is_none(text: str) -> None:

@@ -1156,12 +1156,29 @@ _FINISHES_A_SENTENCE = re.compile(
 
 
 #: A numbered step of a plan the person writes out ("1. Show me the file", "2) Run …").
-_NUMBERED_STEP = re.compile(r"^\s*\d{1,2}[.)]\s+\S", re.MULTILINE)
+_NUMBERED_STEP = re.compile(r"^\s*\d{1,2}[.)]\s+(\S.*)$", re.MULTILINE)
+
+
+#: A step's opening verb beyond the request openings: what a plan asks the agent to do
+#: first ("1. First, show me the full error handling …", "4. Confirm the output …").
+_STEP_VERB = re.compile(
+    r"^\W*((first|then|next|finally),?\s+)?(show|verify|confirm|list|find|look|read|print|set|"
+    r"replace|switch|rebuild|restart|start|stop|investigate|explain|describe|compare|copy|"
+    r"generate|configure|upgrade|revert|do)\b",
+    re.IGNORECASE,
+)
 
 
 def _sets_out_its_own_plan(text: str) -> bool:
-    """A message long enough to stand alone that lays out steps of its own."""
-    return len(_NUMBERED_STEP.findall(text)) >= 2 and len(WORD.findall(text)) >= 40
+    """A message long enough to stand alone that lays out steps of its own: numbered lines
+    that tell the agent what to do, not numbered findings ("1. the sessions file doesn't
+    appear until …", "2. I note the state change …") or a numbered list pasted in."""
+    steps = [
+        step
+        for step in _NUMBERED_STEP.findall(text)
+        if IMPERATIVE.match(step) or _STEP_VERB.match(step)
+    ]
+    return len(steps) >= 2 and len(WORD.findall(text)) >= 40
 
 
 #: From this many non-blank lines a message is laid out as a document of its own.

@@ -598,6 +598,15 @@ _FAILURE_REPORT = re.compile(
     # got a shadow, no condensation commit"; not "I still see why …")
     r"|\b(i|we)('ve| have)?\s+still\s+(see|get|got|hit|receive|encounter|notice)\b"
     r"(?!\s+(to|why|what|how|your point|the point)\b)"
+    # what the change did to something that worked ("the amend has broken our entire
+    # checkpoints"; not "pages that have broken links", a thing to look for)
+    r"|(?<!that )(?<!which )(?<!who )\b(has|have|'s|'ve)\s+(now\s+|just\s+|completely\s+|"
+    r"totally\s+)?(broken|broke|messed up|screwed up|wrecked|corrupted|clobbered|wiped out)\s+"
+    r"(our|my|the|all|every|everything|it|this|that|these|those)\b"
+    # a case the change leaves out ("so I guess this skip-check doesn't handle the 'update'
+    # commit case?"; not "we don't need to handle the empty case")
+    r"|\b(doesn'?t|does not|didn'?t|did not|won'?t|will not|can'?t|cannot)\s+(\w+\s+)?(handle|"
+    r"cover|catch|support|account for|deal with)\s+(the|this|that|a|an)\b[^.?!\n]{0,60}?\bcases?\b"
     r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
