@@ -289,6 +289,27 @@ _ANSWERED = (
             "Done. Force pushed `e94d49d` to `alex/explain-raw-transcript`.",
             True,
         ),
+        # what the result does wrongly, however tersely said
+        ("it's not adding the trailer properly??", "Let me look at how trailers are added.", True),
+        (
+            "When using streaming, the placeholder background color also isn't correctly "
+            "calculated as a gradient.",
+            "Full repo suite, lint, markdownlint all clean.",
+            True,
+        ),
+        ("argghh build failing: lint", "Done. Linked PR #163 to ENT-64 on Linear.", True),
+        (
+            "we fail build \U0001f62d",
+            "Yes, line 77 reads so. That was the fix from e06a3602.",
+            True,
+        ),
+        # what the person saw on running it, a state the rename should have changed
+        (
+            "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
+            "check all usages?",
+            "New metadata always writes `steps_count`; old metadata is read through a fallback.",
+            True,
+        ),
         (
             "ummm, so I guess this skip-check doesn't handle the 'update' commit case?",
             "Summary of changes: 1. Removed redundant check 2. Skip commits early. Ready to "
@@ -340,6 +361,8 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "when running in CI, make sure the banner isn't shown",  # a requirement
         "find the pages that have broken links",  # a thing to look for
         "we don't need to handle the empty case",
+        "fix the build failing tests",  # names the failing tests as its work
+        "make sure when I run it it's still using the cache",  # a requirement
     ],
 )
 def test_what_reads_like_those_corrections_but_is_none(text: str) -> None:
