@@ -21,7 +21,8 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   `new_task` (a task is a self-contained request, never a bare follow-up);
 * tool errors: root / knock_on / benign accuracy, the results read as errors that no
   label marks (every error-like result is labelled, so each is a false alarm; listed by
-  `--mistakes` for the tuning set), and the precision of the top-10 failure patterns
+  `--mistakes` for the tuning set, by `--tool-errors-of BATCH` for a scored held-out
+  batch), and the precision of the top-10 failure patterns
   (the share of their occurrences a person labelled `root`).
 
 Reported for: all files; the tuning set (files without `held_out`); every held-out file
@@ -660,6 +661,12 @@ def main() -> None:
         help="list the tuning set's misread turns with the rules' reasons (never a held-out set's)",
     )
     parser.add_argument(
+        "--tool-errors-of",
+        metavar="BATCH",
+        help="list the misjudged tool errors of the held-out batch whose name holds BATCH, "
+        "once it is scored (its turns and outcomes stay unread)",
+    )
+    parser.add_argument(
         "--no-held-out",
         action="store_true",
         help="leave the held-out files out of the store and out of every figure",
@@ -718,22 +725,31 @@ def main() -> None:
                     print(
                         f"{name}:{turn['line']} {turn['outcome']} -> {got}: {turn['text'][:80]!r}"
                     )
-        print("\n== misjudged tool errors of the tuning set (gold -> predicted) ==")
-        for lab in tuning:
-            for error in lab.tool_errors:
-                got = pred.errors.get((lab.transcript, str(error["call_id"])), "none")
-                if got != error["kind"]:
-                    name = lab.transcript.split("__")[-1][:24]
-                    head = f"{name}:{error['line']} {error['kind']} -> {got}"
-                    print(f"{head}: {error['text'][:90]!r}")
-        gold = {
-            (lab.transcript, str(e["call_id"])): e["kind"]
-            for lab in tuning
-            for e in lab.tool_errors
-        }
-        for key, kind in _unlabelled_errors(pred, gold, {lab.transcript for lab in tuning}):
-            name = key[0].split("__")[-1][:24]
-            print(f"{name}:{key[1]} none -> {kind}: {pred.error_heads.get(key, '')!r}")
+        print_error_mistakes(tuning, pred, "the tuning set")
+    if args.tool_errors_of:
+        scored = [lab for lab in held_out if args.tool_errors_of in lab.held_out]
+        if not scored:
+            sys.exit(f"no held-out batch named like {args.tool_errors_of!r}")
+        print_error_mistakes(scored, pred, f"held-out batch {scored[0].held_out[:40]!r}")
+
+
+def print_error_mistakes(labels: Sequence[Labelled], pred: Predictions, title: str) -> None:
+    """Each tool error of `labels` read otherwise than labelled, then each result read as an
+    error that no label marks."""
+    print(f"\n== misjudged tool errors of {title} (gold -> predicted) ==")
+    for lab in labels:
+        for error in lab.tool_errors:
+            got = pred.errors.get((lab.transcript, str(error["call_id"])), "none")
+            if got != error["kind"]:
+                name = lab.transcript.split("__")[-1][:24]
+                head = f"{name}:{error['line']} {error['kind']} -> {got}"
+                print(f"{head}: {error['text'][:90]!r}")
+    gold = {
+        (lab.transcript, str(e["call_id"])): e["kind"] for lab in labels for e in lab.tool_errors
+    }
+    for key, kind in _unlabelled_errors(pred, gold, {lab.transcript for lab in labels}):
+        name = key[0].split("__")[-1][:24]
+        print(f"{name}:{key[1]} none -> {kind}: {pred.error_heads.get(key, '')!r}")
 
 
 def _unlabelled_errors(

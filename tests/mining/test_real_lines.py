@@ -837,6 +837,51 @@ def test_a_failure_hidden_by_a_pipe_is_an_error() -> None:
     assert not is_failed_result(_result(1, 0, "src/app.py:12: raise ValueError('fatal: x')"))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # MSBuild and the .NET analyzers behind `| tail`, their messages in Turkish (held-out
+        # set 39, read after its score): the coded diagnostic, whatever its language
+        "C:\\Users\\dev\\NumberToWordsConverter.cs(269,37): error CS0103: 'ScaleWord' ad\u0131 "
+        "ge\u00e7erli ba\u011flamda yok [C:\\Users\\dev\\NumWordify.csproj]\n    5 Uyar\u0131\n"
+        "    5 Hata\n\nGe\u00e7en S\u00fcre 00:00:07.12",
+        "MSBUILD : error MSB1009: Proje dosyas\u0131 yok.",
+        "error CA1304: 'NumberToWordsConverter(string)' \u00f6\u011fesinin "
+        "davran\u0131\u015f\u0131\n"
+        "=== SUMMARY ===\n    0 Uyar\u0131\n    44 Hata",
+        "src/app.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+        # xUnit's failed test over its localized summary
+        "  NumWordify.Tests.Options_do_not_silently_drop_a_currency_code [FAIL]\n"
+        "Ba\u015far\u0131s\u0131z! - Ba\u015far\u0131s\u0131z: 1, Ba\u015far\u0131l\u0131: 2",
+        # a Python traceback whose head was cut off by `| tail`
+        '  File "/usr/lib/python3.14/json/decoder.py", line 363, in raw_decode\n'
+        '    raise JSONDecodeError("Expecting value", s, err.value) from None\n'
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+        "=== pypi technocore-mcp ===\n404",
+    ],
+)
+def test_a_coded_diagnostic_or_failed_test_behind_a_pipe_is_an_error(text: str) -> None:
+    command = "dotnet build 2>&1 | tail -20"
+    result = _result(2, 1, text, exit_code=0)
+    assert is_failed_result(result, _bash(1, command))
+    assert judge_errors([_bash(1, command), result]).verdicts[2].kind == "root"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a search hit that quotes such a diagnostic inside a line of JSON
+        'examples/codex.jsonl:261:{"output":"src/a.ts(3,5): error TS2322: Type x"}',
+        "docs/errors.md:12: error CS0103 means a name is not in scope",
+        "warning CS0168: The variable 'e' is declared but never used",
+        "    [FAIL] count: 0",
+    ],
+)
+def test_what_quotes_a_diagnostic_is_no_failure(text: str) -> None:
+    command = "cat notes.txt | head -20"
+    assert not is_failed_result(_result(2, 1, text, exit_code=0), _bash(1, command))
+
+
 #: isaacmorgado/claude-sovereign (sessions of an owner of set 22, in its repository, not
 #: copied here): a test script's own summary, shown through `| tail -20`, that nothing failed.
 PASSING_SUMMARY = (

@@ -197,7 +197,20 @@ _FAILURE_LINE = re.compile(
     # query attribute must be specified …"}]}', '{"data":{…},"errors":[{"type":…') and gh's
     # own line for one ("gh: By the time this query traverses to the replies connection, …")
     r'|"errors"\s*:\s*\[\s*\{\s*"(type|message)"\s*:'
-    r"|^gh: [A-Z]",
+    r"|^gh: [A-Z]"
+    # a compiler's or build's coded diagnostic, as MSBuild, csc, the .NET analyzers, NuGet
+    # and tsc without --pretty write it, whatever the language of its message
+    # ("…NumberToWordsConverter.cs(269,37): error CS0103: 'ScaleWord' adı geçerli bağlamda
+    # yok", "MSBUILD : error MSB1009: …", "error CA1304: …"), and xUnit's failed test
+    # ("    NumWordify.Tests.Options_do_not_silently_drop_a_currency_code [FAIL]")
+    # (its prefix a path, not a line of JSON that quotes such a diagnostic)
+    r"|^(?:[^\n\"{}]{0,300}?(?:\)|\s)\s?:\s)?error [A-Z]{2,8}\d{2,5}: \S"
+    r"|^[^\S\n]*\S[^\n]* \[FAIL\]\s*$"
+    # a Python traceback's exception line under its last frame, when the traceback's head is
+    # above the lines read ('  File "…/json/decoder.py", line 363, in raw_decode' … over
+    # "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)")
+    r'|^  File "[^"\n]+", line \d+, in [^\n]+\n(?:[^\n]*\n){0,6}?'
+    r"[A-Za-z_][\w.]*(Error|Exception): \S",
     re.MULTILINE,
 )
 
