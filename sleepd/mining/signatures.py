@@ -34,7 +34,10 @@ _TIMESTAMP = re.compile(
 #: run of digits alone is a number (`File content (101217 tokens)` had read as `<hex>`
 #: tokens and `(25266 tokens)` as `<n>`, one failure as two patterns).
 _HEX = re.compile(
-    r"\b(0x[0-9a-f]+|(?=[0-9a-f]{6,}\b)(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*)\b", re.I
+    # (not a diagnostic's code that happens to be hex, "error CA1865:", which names the rule)
+    r"\b(?<!error )(?<!warning )"
+    r"(0x[0-9a-f]+|(?=[0-9a-f]{6,}\b)(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*)\b",
+    re.I,
 )
 #: Extensions that make a bare word a file name where a file is named: before a colon
 #: or a `(line,col)` (`main.go:12:3:`, `app.ts(12,5):`, `ls: API.md: No such file`,
@@ -441,6 +444,11 @@ _ANSWER_OPTIONS = re.compile(r"[\[(](?:y/n|yes/no)[\])]", re.I)
 _SLASH_KEPT = "\ue000"
 
 
+#: The project MSBuild names after each diagnostic ("… error CS0103: … [C:\\x\\NumWordify.csproj
+#: ::TargetFramework=net8.0]"): one failure per project and target framework otherwise.
+_MSBUILD_PROJECT = re.compile(r"\s+\[[^\[\]\n]+\.(?:cs|vb|fs|vcx|sql)proj(?:::[^\]\n]*)?\]\s*$")
+
+
 def normalize(line: str) -> str:
     """One error line with every volatile part replaced by a placeholder.
 
@@ -455,6 +463,7 @@ def normalize(line: str) -> str:
     else:
         line = _shell_words(line)
     text = _PATCH_WORDING.sub("", ANSI.sub("", line), count=1)
+    text = _MSBUILD_PROJECT.sub("", text)
     text = _UUID.sub("<uuid>", text)
     text = _TIMESTAMP.sub("<ts>", text)
     text = _QUOTED.sub("<q>", text)
@@ -657,7 +666,13 @@ def _without_warnings(lines: list[str]) -> list[str]:
 #: and Babel's code frame, `> 652 |   throw new Error(` at the line that threw): the code
 #: it quotes may hold any word ("error" in a type's name), and it never says what went
 #: wrong.
-_SOURCE_EXCERPT = re.compile(r"(?:>\s*)?\d+ \|(?: .*)?|\|(?: +[~^][~^\s]*(?:\s.*)?)?")
+_SOURCE_EXCERPT = re.compile(
+    r"(?:>\s*)?\d+ \|(?: .*)?|\|(?: +[~^][~^\s]*(?:\s.*)?)?"
+    # a numbered listing of source printed after the run (`grep -n -A`, `sed -n … | cat -n`:
+    # "182-        Assert.Throws<ArgumentException>(", "170:    public void …"), its code
+    # indented past the number
+    r"|\d+[:-](?:\t| {2,})\S.*"
+)
 #: A compiler's note or hint under a diagnostic (gcc's and clang's `x.c:459:14: note:
 #: previous definition of 'f' with type 'vsla_error_t(…)'`, mypy's `x.py:3: note: …`,
 #: rustc's `= note: this error originates in the macro …` and `help: …`): it points at

@@ -1898,3 +1898,41 @@ def test_an_outputs_own_words_sign_where_its_form_hid_them() -> None:
         "rg: tests: No such file or directory (os error 2)"
     )
     assert signature_of(cut, "exec_command", 2).text.startswith("rg: tests: No such file")
+
+
+def test_msbuild_diagnostics_sign_by_code_and_message_across_projects_and_targets() -> None:
+    # keparlak/NumWordify (held-out set 39, read after its score): one error, built for
+    # several target frameworks, is one failure; an analyzer's code that happens to be hex
+    # ("CA1865") is the rule's name, not a hash
+    def built(target: str) -> str:
+        return (
+            "C:\\Users\\dev\\numwordify\\Converters\\NumberToWordsConverter.cs(269,37): error "
+            "CS0103: 'ScaleWord' adı geçerli bağlamda yok [C:\\Users\\dev\\numwordify\\"
+            f"NumWordify.csproj::TargetFramework={target}]\n    5 Uyarı\n    5 Hata"
+        )
+
+    net8 = signature_of(built("net8.0"), "Bash", 1).text
+    assert net8 == signature_of(built("net48"), "Bash", 1).text
+    assert "TargetFramework" not in net8 and "CS0103" in net8
+    one = signature_of("error CA1865: Tek karakterli bir dize", "Bash", 1).text
+    other = signature_of("error CA1869: Her serileştirme işlemi", "Bash", 1).text
+    assert one.startswith("error CA1865:") and other.startswith("error CA1869:")
+    # a hash is still a hash
+    assert "<hex>" in signature_of("fatal: bad object cafe1234beef", "Bash", 128).text
+
+
+def test_a_numbered_source_listing_after_a_failed_test_never_signs() -> None:
+    # keparlak/NumWordify: `dotnet test …; grep -n -A14 …` printed the test's source after
+    # xUnit's verdict; a line of it holds "Exception" but says nothing of the failure
+    output = (
+        "[xUnit.net 00:00:00.40]     NumWordify.Tests.ValidationGapTests."
+        "Options_do_not_silently_drop_a_currency_code [FAIL]\n\n"
+        "Başarısız! - Başarısız:     1, Başarılı:     0, Toplam:     1\n"
+        "170:    public void Options_do_not_silently_drop_a_currency_code()\n"
+        "171-    {\n"
+        "182-        Assert.Throws<ArgumentException>(\n"
+        '183-            () => 1m.ToWords(new WordifyOptions { CurrencyCode = "ZZZ" }));\n'
+        "184-    }\n"
+    )
+    text = signature_of(output, "Bash", 1).text
+    assert text.endswith("Options_do_not_silently_drop_a_currency_code [FAIL]")
