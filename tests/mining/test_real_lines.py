@@ -303,6 +303,18 @@ _ANSWERED = (
             "Yes, line 77 reads so. That was the fix from e06a3602.",
             True,
         ),
+        # what hangs, an expectation the result did not meet
+        (
+            "[image: image/png, 42146 bytes]\nSeems to get stuck in thinking?",
+            "All changes have been deployed and the service restarted with the updated code!",
+            True,
+        ),
+        (
+            "I would have expected to see more checkpoints than what ./entire explain is "
+            "showing (7)",
+            "Created ENT-129 (Linear) for the future refactor into a shared gitutil package.",
+            True,
+        ),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -362,6 +374,8 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "find the pages that have broken links",  # a thing to look for
         "we don't need to handle the empty case",
         "fix the build failing tests",  # names the failing tests as its work
+        "I'm stuck on this one, any ideas?",  # the person, not the result
+        "the rename stuck",
         "make sure when I run it it's still using the cache",  # a requirement
     ],
 )

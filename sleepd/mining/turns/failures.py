@@ -603,6 +603,14 @@ _FAILURE_REPORT = re.compile(
     r"|(?<!that )(?<!which )(?<!who )\b(has|have|'s|'ve)\s+(now\s+|just\s+|completely\s+|"
     r"totally\s+)?(broken|broke|messed up|screwed up|wrecked|corrupted|clobbered|wiped out)\s+"
     r"(our|my|the|all|every|everything|it|this|that|these|those)\b"
+    # what hangs, wherever it hangs ("it gets stuck in thinking", "[image] Seems to get
+    # stuck in thinking?"; not "I'm stuck", "the rename stuck")
+    r"|\b(it|this|that|they|which|the (\w+\s+){0,2}\w+)\s+(now\s+|still\s+|just\s+|always\s+)?"
+    r"((seems?|appears?) to\s+)?(gets?|got|is|are|was|were|be|get)\s+stuck\b"
+    r"|(?:^|[\n\]])\W*((it|this)\s+)?(seems|appears) to (get stuck|be stuck|hang|freeze)\b"
+    # an expectation the result did not meet ("I would have expected to see more checkpoints
+    # than what ./entire explain is showing (7)", "I expected it to …")
+    r"|\bi('d| would)( have)? expected\b|\bi expected (to|it|that|this|the|a|an|more|less)\b"
     # what the result does wrongly, in the progressive or the passive ("it's not adding the
     # trailer properly??", "they are not being parsed properly")
     r"|\b((is|are|was|were|it'?s|that'?s|they'?re)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t)\s+"
