@@ -315,6 +315,19 @@ _ANSWERED = (
             "Created ENT-129 (Linear) for the future refactor into a shared gitutil package.",
             True,
         ),
+        # what stops the work, a measure of the result found wrong
+        (
+            "it is being blocked by 'block-local-merge-to-main' but the current branch is "
+            "not main/master",
+            "Unignored .claude/hooks/ in .gitignore so enforcement scripts are shared.",
+            True,
+        ),
+        # (under a post the agent drafted: its answer, no work of its tools)
+        (
+            "this is too big.. make it small and natural",
+            "Want me to post this directly to the issue, adjust the tone, or add anything?",
+            False,
+        ),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -376,6 +389,7 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "fix the build failing tests",  # names the failing tests as its work
         "I'm stuck on this one, any ideas?",  # the person, not the result
         "the rename stuck",
+        "is it too big to fit?",  # a question, no verdict
         "make sure when I run it it's still using the cache",  # a requirement
     ],
 )

@@ -187,6 +187,10 @@ WRONG_ANSWER = (
     r"|\bi (don'?t|do not) think (that'?s|that is|this is|it'?s|it is|it|this|that|they|they'?re|"
     r"they are) (really |actually |quite )?(working|works|worked|work|fixed|solved|resolved|"
     r"helped|changed anything)\b"
+    # a measure of the answer or the result found wrong ("this is too big.. make it small and
+    # natural" under a drafted post, "that is to much tracing: …")
+    r"|\b(that|this|it|these|those)('s| is| are| was| were)\s+(way\s+|far\s+|much\s+|still\s+)?"
+    r"(too|to)\s+(much|many|long|verbose|noisy|slow|big|large|small|wide|narrow|dark|bright)\b"
     # sets the agent itself right ("you are not correct: "In addition to …"", "you're
     # mistaken"; not "if you are wrong, …", a condition)
     r"|(?<!\bif )(?<!\bwhen )\byou('?re| are) (\w+ly )?(not (quite )?(right|correct)|wrong|"
@@ -608,6 +612,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(it|this|that|they|which|the (\w+\s+){0,2}\w+)\s+(now\s+|still\s+|just\s+|always\s+)?"
     r"((seems?|appears?) to\s+)?(gets?|got|is|are|was|were|be|get)\s+stuck\b"
     r"|(?:^|[\n\]])\W*((it|this)\s+)?(seems|appears) to (get stuck|be stuck|hang|freeze)\b"
+    # what stops the work ("it is being blocked by 'block-local-merge-to-main' but the
+    # current branch is not main"; not "it should be blocked", a requirement)
+    r"|\b(it|this|that|they|the \w+( \w+)?)\s+(is|are|was|were|gets|got)\s+(still\s+)?"
+    r"(being\s+)?(blocked|rejected|denied|refused)\b"
     # an expectation the result did not meet ("I would have expected to see more checkpoints
     # than what ./entire explain is showing (7)", "I expected it to …")
     r"|\bi('d| would)( have)? expected\b|\bi expected (to|it|that|this|the|a|an|more|less)\b"
