@@ -328,6 +328,25 @@ _ANSWERED = (
             "Want me to post this directly to the issue, adjust the tone, or add anything?",
             False,
         ),
+        # the agent's claim denied, the result said not to work in the other order, and the
+        # person repairing what the agent took the point for
+        (
+            "Not true. You have been modifing  aws setup one hor before!!",
+            "If Option A, you can share the credentials here. Which would you prefer?",
+            True,
+        ),
+        (
+            "[image: image/png, 77310 bytes]\nSeems not to work?",
+            "If it still doesn't return all 183 tracks, we may need to investigate. Let me know "
+            "how it goes!",
+            True,
+        ),
+        (
+            "sorry, my point is: the entire cli writes the `.entire/.gitignore` when doing "
+            "`entire enable` and that is not including the logs folder right now",
+            "The `logs/` entry is already in `.entire/.gitignore` (line 5).",
+            True,
+        ),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -390,6 +409,8 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "I'm stuck on this one, any ideas?",  # the person, not the result
         "the rename stuck",
         "is it too big to fit?",  # a question, no verdict
+        "is it true that the hook runs twice?",
+        "my question is whether we need this at all",
         "make sure when I run it it's still using the cache",  # a requirement
     ],
 )

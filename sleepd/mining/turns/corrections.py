@@ -162,6 +162,9 @@ _SAYS_WHAT_WAS_MEANT = re.compile(
     r"^\W*((no|nope|sorry|nah)\W+)?"
     r"(i mean\s*(?=[,:;\u2014\u2013-]|\.\.\.|\u2026)|i meant\b(?!\s+to\b)|"
     r"what i (meant|mean) (is|was)\b|"
+    # "sorry, my point is: the entire cli writes the `.entire/.gitignore` … and that is not
+    # including the logs folder", after the agent answered another reading
+    r"my point (is|was)\b|"
     r"i was (asking|talking) about\b|"
     r"je (veux|voulais) dire\b|(quiero|quise) decir\b|ich (meine|meinte)\b|"
     r"我的意思是|我是[说說]|つまり)"

@@ -191,6 +191,11 @@ WRONG_ANSWER = (
     # natural" under a drafted post, "that is to much tracing: …")
     r"|\b(that|this|it|these|those)('s| is| are| was| were)\s+(way\s+|far\s+|much\s+|still\s+)?"
     r"(too|to)\s+(much|many|long|verbose|noisy|slow|big|large|small|wide|narrow|dark|bright)\b"
+    # denies what the agent said ("Not true. You have been modifing aws setup one hor
+    # before!!", "that's not true")
+    r"|^\W*not true\b|\b(that'?s|that is|this is|it'?s|it is|that was) (not|n'?t) (true|accurate)\b"
+    # the result, said not to work, in the other order ("[image] Seems not to work?")
+    r"|\b(seems?|appears?) not to (work|be working|run|load|start|build|pass|help|do anything)\b"
     # sets the agent itself right ("you are not correct: "In addition to …"", "you're
     # mistaken"; not "if you are wrong, …", a condition)
     r"|(?<!\bif )(?<!\bwhen )\byou('?re| are) (\w+ly )?(not (quite )?(right|correct)|wrong|"
