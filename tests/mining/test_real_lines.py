@@ -411,6 +411,13 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "is it too big to fit?",  # a question, no verdict
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",
+        # (a precision read of the histories' corrections: good news, the person's own
+        # doubt, a failure foreseen)
+        "just for confirmation: so once this finishes the repo is completely cloned to the "
+        "target, there is nothing missing",
+        "so could we now do the integration tests with write but still not sure how we make "
+        "this portal being dependent on a remote github",
+        "this means tests would also fail on my machine if I hadn't gemini installed",
         "make sure when I run it it's still using the cache",  # a requirement
     ],
 )

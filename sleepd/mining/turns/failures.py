@@ -369,8 +369,10 @@ _FAILURE_REPORT = re.compile(
     r"|\b(?!(please|pls|just|and|so|now|then|but|i|we|you|yet|still)\b)[a-z]+\s+"
     r"(don'?t|do not|doesn'?t|does not) do anything\b"
     # ("there seems to be some functionality missing", "This Serverless Function has crashed")
+    # (not "there is nothing missing", good news)
     r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
-    r"(\w+ ){0,3}missing\b|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
+    r"(?!(nothing|no)\b)(\w+ ){0,3}missing\b"
+    r"|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
     # trouble said to remain after the attempt ("nope, there's still alignment problems",
     # "still getting the same errors", "it still has issues with long urls")
     r"|\bthere(\s+is|\s+are|'s|\s+seems? to be|\s+appears? to be)\s+still\s+"
@@ -532,7 +534,9 @@ _FAILURE_REPORT = re.compile(
     r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
     r"crashes|crashed|breaks|broke|errors|errored|hangs|freezes)\b"
     # a failure the person met ("'just fmt' fails for me", "the tests fail when I run them")
-    r"|\b(fails|failed|fail|breaks|crashes)\s+(for me|on my (machine|side|end|computer|phone)|"
+    # (not one foreseen: "tests would also fail on my machine if I hadn't gemini installed")
+    r"|(?<!would )(?<!could )(?<!might )(?<!would also )(?<!could also )(?<!might also )"
+    r"\b(fails|failed|fail|breaks|crashes)\s+(for me|on my (machine|side|end|computer|phone)|"
     r"locally|again|every time|each time|when i (run|try|open|click|start))\b"
     r"|\b(tests|builds|checks|commands|scripts|jobs|pipelines|deploys|deployments)\s+(still\s+)?"
     r"(fail|failed|are failing|keep failing)\b"
@@ -695,7 +699,9 @@ _FAILURE_REPORT = re.compile(
     r"|\b(should|must) have nothing to do with\b"
     r"|\birrelevant\b"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
-    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|not|no|nothing|the same|"
+    # (not the person's own doubt: "still not sure how we make this portal …")
+    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|"
+    r"not(?! (sure|certain|clear|convinced that|decided)\b)|no|nothing|the same|"
     r"isn'?t|aren'?t|doesn'?t|don'?t|won'?t|can'?t|"
     r"an? (error|issue|problem|bug))\b",
     re.IGNORECASE,
