@@ -298,6 +298,7 @@ _ANSWERED = (
             True,
         ),
         ("argghh build failing: lint", "Done. Linked PR #163 to ENT-64 on Linear.", True),
+        ("pr run failed, can you check", "Both files pass markdownlint and Vale.", True),
         (
             "we fail build \U0001f62d",
             "Yes, line 77 reads so. That was the fix from e06a3602.",
@@ -409,6 +410,7 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "I'm stuck on this one, any ideas?",  # the person, not the result
         "the rename stuck",
         "is it too big to fit?",  # a question, no verdict
+        "make the pr run fail when coverage drops",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",
         # (a precision read of the histories' corrections: good news, the person's own

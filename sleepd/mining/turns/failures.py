@@ -576,7 +576,9 @@ _FAILURE_REPORT = re.compile(
     r"all\s+|completely\s+|totally\s+)?(messed|screwed|borked|busted) ?(up)?\b"
     r"|\b(slower|worse|buggier|laggier|glitchier)\s+than\s+(before|it was|yesterday)\b"
     r"|^\W*(the\s+)?(lint|linting|linter|typecheck|type ?check(ing)?|tsc|mypy|eslint|ruff|ci|"
-    r"pipeline|compil(e|ation)|install(ation)?|deploy(ment)?|migrations?|login|upload|checks?)\s+"
+    # ("pr run failed, can you check")
+    r"pipeline|compil(e|ation)|install(ation)?|deploy(ment)?|migrations?|login|upload|checks?|"
+    r"pr( run)?|ci run|workflow( run)?|release|e2e( run)?|test run)\s+"
     r"(still\s+)?(fails|failed|is failing|are failing|errors|errored|breaks|broke)\b"
     # (the bare verb only as the whole report, "lint fail 😭"; "lint fail on warnings" asks
     # for a behaviour)
