@@ -57,6 +57,8 @@ CORRECTION: tuple[str, ...] = (
     r"compiling|pass|passing|what i)\b",
     r"\b(doesn'?t|didn'?t|don'?t|isn'?t|wasn'?t|won'?t|can'?t)\s+(\w+\s+)?(work|help|fix|pass|"
     r"run|compile|build|load|start)",
+    # a doubt around the praise ("not sure if that fixed it" holds no "that fixed it")
+    r"\b(not sure|unsure|not certain|i doubt)\b[^.?!\n]{0,30}\b(fixed|worked|works|helped)\b",
     # a negation that reaches the praise word ("does not end in the correct color" holds
     # no "correct" verdict)
     r"(\bnot|n't|\bnever)\s+(\w+\s+){0,4}(the|a|an)\s+(correct|right|expected|proper)\b",

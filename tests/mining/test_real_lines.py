@@ -348,6 +348,19 @@ _ANSWERED = (
             "The `logs/` entry is already in `.entire/.gitignore` (line 5).",
             True,
         ),
+        # a doubt that the fix took (whose "that fixed it" is no praise), a screenshot
+        # captioned with trouble
+        (
+            "[image: image/png, 62808 bytes]\nNot sure if the fixed it?",
+            "All changes are in GitHub. The working tree is clean - everything is committed "
+            "and pushed!",
+            True,
+        ),
+        (
+            "[image: image/png, 97177 bytes]\nissue with webchat?",
+            "Now users can see both track counts AND individual marker counts! \U0001f389",
+            True,
+        ),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -411,6 +424,8 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "the rename stuck",
         "is it too big to fit?",  # a question, no verdict
         "make the pr run fail when coverage drops",
+        "not sure if it works on windows, can you check?",  # a doubt, nothing tried
+        "[image: image/png, 97177 bytes] add an error page like this",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",
         # (a precision read of the histories' corrections: good news, the person's own
@@ -428,6 +443,7 @@ def test_what_reads_like_those_corrections_but_is_none(text: str) -> None:
 
 
 def test_a_negated_praise_word_is_no_approval() -> None:
+    assert kind_of("not sure if that fixed it") is not TurnKind.APPROVAL
     assert (
         lexicon_for().classify("I don't know the correct way to set this up")
         is not Feedback.APPROVAL

@@ -269,6 +269,15 @@ _RETHINKS_THE_APPROACH = re.compile(
 )
 
 
+#: A short caption under a screenshot that names trouble ("issue with webchat?", "error on
+#: save", "still broken"); not one that asks for work ("add an error page like this").
+_TROUBLE_CAPTION = re.compile(
+    r"^\W*(still\s+)?(an?\s+|the\s+|this\s+|same\s+)?(issue|error|errors|problem|bug|broken|wrong|"
+    r"weird|crash|crashed|fails?|failed|failing)\b",
+    re.IGNORECASE,
+)
+
+
 _PUSHBACK = re.compile(r"^\W*(no|not|why|wait|hmm+|actually|instead)\b", re.IGNORECASE)
 
 
@@ -879,6 +888,19 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # the answer, and the rules below read it.)
         return TurnDecision(
             TurnKind.CORRECTION, 0.55, ("a screenshot sent alone after the work",), hard=True
+        )
+    caption = ATTACHMENT.sub("", text).strip()
+    if (
+        turn.agent_acted
+        and turn.agent_ended
+        and ATTACHMENT.search(text)
+        and 0 < len(WORD.findall(caption)) <= 6
+        and _TROUBLE_CAPTION.search(caption)
+    ):
+        # a screenshot under a word or two that name trouble ("[image] issue with webchat?",
+        # "[image] error on save"): the screen shows what went wrong, the words point at it
+        return TurnDecision(
+            TurnKind.CORRECTION, 0.55, ("a screenshot captioned with trouble",), hard=True
         )
     if (
         turn.agent_acted

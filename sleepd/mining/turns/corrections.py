@@ -282,7 +282,9 @@ _HYPOTHETICAL_QUESTION = re.compile(
 _CONDITIONAL = re.compile(
     # (what the person saw on trying the work is no hypothesis: "when I do that it opens and
     # stay on the first frame", "when I click save, nothing happens")
-    r"\b(if|(?!when(ever)? i (just |then )?(do|did|run|ran|try|tried|click|clicked|open|opened|"
+    # (nor is "not sure if that fixed it", a doubt of the result: its "if" is a "whether")
+    r"\b((?<!sure )(?<!certain )if|"
+    r"(?!when(ever)? i (just |then )?(do|did|run|ran|try|tried|click|clicked|open|opened|"
     r"press|pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|"
     r"typed|go|went|install|installed|build|built|test|tested)\b)(when|whenever)"
     # (nor is a "when" clause that tells what did not happen: "just when starting this

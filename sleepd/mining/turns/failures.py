@@ -196,6 +196,11 @@ WRONG_ANSWER = (
     r"|^\W*not true\b|\b(that'?s|that is|this is|it'?s|it is|that was) (not|n'?t) (true|accurate)\b"
     # the result, said not to work, in the other order ("[image] Seems not to work?")
     r"|\b(seems?|appears?) not to (work|be working|run|load|start|build|pass|help|do anything)\b"
+    # doubts that the fix took ("[image] Not sure if the fixed it?", "not sure if that fixed
+    # it"; "that fixed it" alone is praise)
+    r"|\b(not sure|unsure|not certain|i doubt)( if| whether| that)?\s+"
+    r"((it|that|this|the|they|you|we)( \w+)? )?(really |actually )?"
+    r"(fixed|solved|worked|helped|did anything|did the trick|changed anything)\b"
     # sets the agent itself right ("you are not correct: "In addition to …"", "you're
     # mistaken"; not "if you are wrong, …", a condition)
     r"|(?<!\bif )(?<!\bwhen )\byou('?re| are) (\w+ly )?(not (quite )?(right|correct)|wrong|"
