@@ -361,6 +361,14 @@ _ANSWERED = (
             "Now users can see both track counts AND individual marker counts! \U0001f389",
             True,
         ),
+        # how the result should be, after a grant of what works
+        (
+            "Links work, but the map should get coordinates for the device and instiruct the "
+            "map to go to there, not a device name.",
+            "Now when users ask about sensors, they'll see clickable links to view each sensor "
+            "on the map!",
+            True,
+        ),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -425,6 +433,7 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "is it too big to fit?",  # a question, no verdict
         "make the pr run fail when coverage drops",
         "not sure if it works on windows, can you check?",  # a doubt, nothing tried
+        "Links work, but the map should also show the device name",  # more of it
         "[image: image/png, 97177 bytes] add an error page like this",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",

@@ -908,7 +908,12 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and done
         and not asked
         and "?" not in region
-        and _said_of_the_result(first_sentence(region), turn.agent_text)
+        and (
+            _said_of_the_result(first_sentence(region), turn.agent_text)
+            # or after a grant of what works ("Links work, but the map should get
+            # coordinates for the device …, not a device name")
+            or _said_of_the_result(after_contrast(first_sentence(region)).strip(), turn.agent_text)
+        )
     ):
         # "Should be aligned with just the avatar in the middle", "the installation
         # instructions … should mention the installer", right after the agent reported the
@@ -1103,7 +1108,7 @@ _RESULT_SHOULD = re.compile(
     r"(?!(also|too|as well|additionally|then|now)\b)(be|have|show|say|mention|include|use|"
     # (not "it should work after …": what the person expects of it, a check to make)
     r"point|refer|look|stay|go|display|appear|match|read|list|contain|start|end|open|keep|"
-    r"not)\b",
+    r"get|return|send|link|navigate|not)\b",
     re.IGNORECASE,
 )
 
