@@ -223,8 +223,9 @@ def test_what_reads_like_those_reports_but_is_none(text: str) -> None:
 
 
 # Corrections the rules had missed in histories outside the repository (entireio/cli,
-# entireio/git-sync, JanDeDobbeleer/oh-my-posh; all MIT), each after the agent's words as
-# they were, shortened.
+# entireio/git-sync, JanDeDobbeleer/oh-my-posh, melagiri/code-insights, jdx/mise; all MIT),
+# each after the agent's words as they were, shortened. Where a history's repository grants
+# no licence, the line is one of our own in the same form (marked "modelled on").
 _CHECK_IT = "Want to verify by checking the session state file for `28c304f6` directly?"
 _COMMIT_IT = (
     "Clean diff. The changes redirect logging to the correct session's log file. "
@@ -305,9 +306,10 @@ _ANSWERED = (
             True,
         ),
         # what hangs, an expectation the result did not meet
+        # (modelled on a line of an unlicensed history)
         (
-            "[image: image/png, 42146 bytes]\nSeems to get stuck in thinking?",
-            "All changes have been deployed and the service restarted with the updated code!",
+            "[image: image/png, 40960 bytes]\nSeems to get stuck on loading?",
+            "Everything is deployed and the service was restarted with the new code!",
             True,
         ),
         (
@@ -331,14 +333,16 @@ _ANSWERED = (
         ),
         # the agent's claim denied, the result said not to work in the other order, and the
         # person repairing what the agent took the point for
+        # (modelled on a line of an unlicensed history)
         (
-            "Not true. You have been modifing  aws setup one hor before!!",
+            "Not true. You changed the cdn settings an hour ago!!",
             "If Option A, you can share the credentials here. Which would you prefer?",
             True,
         ),
+        # (modelled on a line of an unlicensed history)
         (
-            "[image: image/png, 77310 bytes]\nSeems not to work?",
-            "If it still doesn't return all 183 tracks, we may need to investigate. Let me know "
+            "[image: image/png, 70000 bytes]\nSeems not to work?",
+            "If it still doesn't list every track, we may need to dig further. Let me know "
             "how it goes!",
             True,
         ),
@@ -350,23 +354,26 @@ _ANSWERED = (
         ),
         # a doubt that the fix took (whose "that fixed it" is no praise), a screenshot
         # captioned with trouble
+        # (modelled on a line of an unlicensed history)
         (
-            "[image: image/png, 62808 bytes]\nNot sure if the fixed it?",
+            "[image: image/png, 60000 bytes]\nNot sure if the fix worked?",
             "All changes are in GitHub. The working tree is clean - everything is committed "
             "and pushed!",
             True,
         ),
+        # (modelled on a line of an unlicensed history)
         (
-            "[image: image/png, 97177 bytes]\nissue with webchat?",
-            "Now users can see both track counts AND individual marker counts! \U0001f389",
+            "[image: image/png, 90000 bytes]\nissue with the chat page?",
+            "Now the table shows both totals and per-item counts! \U0001f389",
             True,
         ),
         # how the result should be, after a grant of what works
+        # (modelled on a line of an unlicensed history)
         (
-            "Links work, but the map should get coordinates for the device and instiruct the "
-            "map to go to there, not a device name.",
-            "Now when users ask about sensors, they'll see clickable links to view each sensor "
-            "on the map!",
+            "Links work, but the map should get the coordinates of the station and center on "
+            "them, not on its name.",
+            "Done. Station names in the table are now links that open them on the map.\n\n"
+            "**Deployment**: live in ~1 minute.",
             True,
         ),
         # what the person saw on running it, a state the rename should have changed
@@ -433,7 +440,7 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "is it too big to fit?",  # a question, no verdict
         "make the pr run fail when coverage drops",
         "not sure if it works on windows, can you check?",  # a doubt, nothing tried
-        "Links work, but the map should also show the device name",  # more of it
+        "Links work, but the map should also show the station name",  # more of it
         "[image: image/png, 97177 bytes] add an error page like this",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",
