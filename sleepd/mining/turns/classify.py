@@ -269,8 +269,9 @@ _RETHINKS_THE_APPROACH = re.compile(
 )
 
 
-#: A short caption under a screenshot that names trouble ("issue with webchat?", "error on
-#: save", "still broken"); not one that asks for work ("add an error page like this").
+#: A short caption under a screenshot that names trouble ("issue with the chat page?",
+#: "error on save", "still broken"); not one that asks for work ("add an error page like
+#: this").
 _TROUBLE_CAPTION = re.compile(
     r"^\W*(still\s+)?(an?\s+|the\s+|this\s+|same\s+)?(issue|error|errors|problem|bug|broken|wrong|"
     r"weird|crash|crashed|fails?|failed|failing)\b",
@@ -897,8 +898,9 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and 0 < len(WORD.findall(caption)) <= 6
         and _TROUBLE_CAPTION.search(caption)
     ):
-        # a screenshot under a word or two that name trouble ("[image] issue with webchat?",
-        # "[image] error on save"): the screen shows what went wrong, the words point at it
+        # a screenshot under a word or two that name trouble ("[image] issue with the chat
+        # page?", "[image] error on save"): the screen shows what went wrong, the words
+        # point at it
         return TurnDecision(
             TurnKind.CORRECTION, 0.55, ("a screenshot captioned with trouble",), hard=True
         )
@@ -910,8 +912,8 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and "?" not in region
         and (
             _said_of_the_result(first_sentence(region), turn.agent_text)
-            # or after a grant of what works ("Links work, but the map should get
-            # coordinates for the device …, not a device name")
+            # or after a grant of what works ("Links work, but the map should get the
+            # coordinates of the station …, not its name")
             or _said_of_the_result(after_contrast(first_sentence(region)).strip(), turn.agent_text)
         )
     ):

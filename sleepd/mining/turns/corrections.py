@@ -11,6 +11,7 @@ import re
 
 from sleepd.mining.lexicon import Feedback, Lexicon
 from sleepd.mining.turns.failures import (
+    TRIED_IT,
     has_pasted_error,
     past_a_handling_request,
     reports_failure,
@@ -284,9 +285,7 @@ _CONDITIONAL = re.compile(
     # stay on the first frame", "when I click save, nothing happens")
     # (nor is "not sure if that fixed it", a doubt of the result: its "if" is a "whether")
     r"\b((?<!sure )(?<!certain )if|"
-    r"(?!when(ever)? i (just |then )?(do|did|run|ran|try|tried|click|clicked|open|opened|"
-    r"press|pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|"
-    r"typed|go|went|install|installed|build|built|test|tested)\b)(when|whenever)"
+    rf"(?!{TRIED_IT})(when|whenever)"
     # (nor is a "when" clause that tells what did not happen: "just when starting this
     # session didn't appear")
     r"(?![^.?!,;\n]*\b(didn'?t|did not|wasn'?t|was not|weren'?t|were not|couldn'?t|could not)\b)"

@@ -191,13 +191,13 @@ WRONG_ANSWER = (
     # natural" under a drafted post, "that is to much tracing: …")
     r"|\b(that|this|it|these|those)('s| is| are| was| were)\s+(way\s+|far\s+|much\s+|still\s+)?"
     r"(too|to)\s+(much|many|long|verbose|noisy|slow|big|large|small|wide|narrow|dark|bright)\b"
-    # denies what the agent said ("Not true. You have been modifing aws setup one hor
-    # before!!", "that's not true")
+    # denies what the agent said ("Not true. You changed the cdn settings an hour ago!!",
+    # "that's not true")
     r"|^\W*not true\b|\b(that'?s|that is|this is|it'?s|it is|that was) (not|n'?t) (true|accurate)\b"
     # the result, said not to work, in the other order ("[image] Seems not to work?")
     r"|\b(seems?|appears?) not to (work|be working|run|load|start|build|pass|help|do anything)\b"
-    # doubts that the fix took ("[image] Not sure if the fixed it?", "not sure if that fixed
-    # it"; "that fixed it" alone is praise)
+    # doubts that the fix took ("[image] Not sure if the fix worked?", "not sure if that
+    # fixed it"; "that fixed it" alone is praise)
     r"|\b(not sure|unsure|not certain|i doubt)( if| whether| that)?\s+"
     r"((it|that|this|the|they|you|we)( \w+)? )?(really |actually )?"
     r"(fixed|solved|worked|helped|did anything|did the trick|changed anything)\b"
@@ -623,8 +623,8 @@ _FAILURE_REPORT = re.compile(
     r"|(?<!that )(?<!which )(?<!who )\b(has|have|'s|'ve)\s+(now\s+|just\s+|completely\s+|"
     r"totally\s+)?(broken|broke|messed up|screwed up|wrecked|corrupted|clobbered|wiped out)\s+"
     r"(our|my|the|all|every|everything|it|this|that|these|those)\b"
-    # what hangs, wherever it hangs ("it gets stuck in thinking", "[image] Seems to get
-    # stuck in thinking?"; not "I'm stuck", "the rename stuck")
+    # what hangs, wherever it hangs ("it gets stuck on loading", "[image] Seems to get
+    # stuck on loading?"; not "I'm stuck", "the rename stuck")
     r"|\b(it|this|that|they|which|the (\w+\s+){0,2}\w+)\s+(now\s+|still\s+|just\s+|always\s+)?"
     r"((seems?|appears?) to\s+)?(gets?|got|is|are|was|were|be|get)\s+stuck\b"
     r"|(?:^|[\n\]])\W*((it|this)\s+)?(seems|appears) to (get stuck|be stuck|hang|freeze)\b"
@@ -896,6 +896,16 @@ _STATE_OUTLIVED = re.compile(
 )
 
 
+#: What the person saw on trying the work ("when I run `entire list` it's still using …",
+#: "when I click save, nothing happens"): a report, where another "when" sets a condition or
+#: a requirement.
+TRIED_IT = (
+    r"when(ever)?\s+i\s+(just\s+|then\s+)?(do|did|run|ran|try|tried|click|clicked|open|opened|"
+    r"press|pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|"
+    r"typed|go|went|install|installed|build|built|test|tested)\b"
+)
+
+
 #: The same with the state named around "still": a negation after it ("it seems still that
 #: the web search capability doesn't fully analyze …") or a defect before a "still" that
 #: ends its clause ("a bunch of out of date context in readme still - can we …"; not "fix
@@ -921,9 +931,7 @@ _REQUIRES = re.compile(
     # (not what the person saw on trying the work: "when I run `entire list` it's still
     # using …")
     r"\b(make sure|ensure|so that|as long as|verify that|check that|if|"
-    r"when(?!\s+i\s+(just\s+|then\s+)?(do|did|run|ran|try|tried|click|clicked|open|opened|press|"
-    r"pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|typed|go|"
-    r"went|install|installed|build|built|test|tested)\b)|should|must|needs? to|keep)\b",
+    rf"(?!{TRIED_IT})when|should|must|needs? to|keep)\b",
     re.IGNORECASE,
 )
 
