@@ -376,6 +376,25 @@ _ANSWERED = (
             "**Deployment**: live in ~1 minute.",
             True,
         ),
+        # failures the person got, what the work does not do, part of the result missing,
+        # a measure still wrong
+        ("we got test failz", "Done - added a correction noting the fix was in 3696270.", True),
+        (
+            "the test isn't really checking the metadata in the entire/sessions commits",
+            "Added two helper functions: readMetadataJSON() and readMetadataJSONRaw().",
+            True,
+        ),
+        (
+            "I see the formatting change but not the 'last seen' strings",
+            "Updated the list view: times are formatted and sessions show when they were last "
+            "seen.",
+            True,
+        ),
+        (
+            "[image: image/png, 4814 bytes]\nstill too hard.",
+            "Softened the gradient stops so the transition reads smoother.",
+            True,
+        ),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -441,6 +460,9 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "make the pr run fail when coverage drops",
         "not sure if it works on windows, can you check?",  # a doubt, nothing tried
         "Links work, but the map should also show the station name",  # more of it
+        "we got rid of the failures",
+        "I see your point but not sure it matters",
+        "is it still too slow?",
         "[image: image/png, 97177 bytes] add an error page like this",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",

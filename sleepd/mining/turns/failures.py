@@ -647,6 +647,21 @@ _FAILURE_REPORT = re.compile(
     r"(?!\s+(test|tests|check|checks|job|jobs|step|steps|case|cases)\b)"
     r"|\b(we|it|this|that)\s+(still\s+)?(fail|failed|break|broke)\s+(the\s+)?(build|ci|lint|"
     r"tests|checks|pipeline)\b"
+    # failures the person got ("we got test failures", "we got test failz"; not "we got
+    # rid of the failures")
+    r"|\b(we|i)\s*('ve|'re|'m|\s+have|\s+are|\s+am)?\s+(got|get|getting|see|seeing|saw|hit)\s+"
+    r"(some\s+|a few\s+|new\s+|more\s+|the same\s+)?(test|build|lint|ci|type|compile)?\s*"
+    r"(failures|failz|fails|errors)\b"
+    # what the work does not do, named ("the test isn't really checking the metadata …")
+    r"|\b(test|tests|check|checks|script|hook|fix|function)\s+(is|are|was|were)?(n'?t|\s+not)\s+"
+    r"(really\s+|actually\s+)?(checking|testing|catching|covering|handling|verifying|"
+    r"validating|doing anything)\b"
+    # part of the result seen, the rest not ("I see the formatting change but not the 'last
+    # seen' strings"; not "I see your point but not sure …")
+    r"|\bi (can )?see (the |a |an |that |this )?[^.?!\n]{1,60}?\bbut not\b(?! sure\b)"
+    # a measure still wrong after the attempt ("[image] still too hard."; not the question
+    # "is it still too slow?")
+    r"|(?<!is it )(?<!is this )(?<!are they )(?<!is that )\bstill (way |far |much )?too \w+"
     # a case the change leaves out ("so I guess this skip-check doesn't handle the 'update'
     # commit case?"; not "we don't need to handle the empty case")
     r"|\b(doesn'?t|does not|didn'?t|did not|won'?t|will not|can'?t|cannot)\s+(\w+\s+)?(handle|"
