@@ -395,6 +395,14 @@ _ANSWERED = (
             "Softened the gradient stops so the transition reads smoother.",
             True,
         ),
+        # what did not happen, opening the turn (modelled on a line of an unlicensed
+        # history), and an error the agent itself met
+        (
+            "Did not deploy? https://github.com/acme/app/actions/runs/1",
+            "Pushed the fix; the deploy workflow will pick it up.",
+            True,
+        ),
+        ("I thinkt you got an API error?", "Let me check the remaining tests.", True),
         # what the person saw on running it, a state the rename should have changed
         (
             "when I run `entire list` it's still using `Checkpoints` as a term, can you double "
@@ -463,6 +471,7 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "we got rid of the failures",
         "I see your point but not sure it matters",
         "is it still too slow?",
+        "Did you deploy?",
         "[image: image/png, 97177 bytes] add an error page like this",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",

@@ -659,6 +659,12 @@ _FAILURE_REPORT = re.compile(
     # part of the result seen, the rest not ("I see the formatting change but not the 'last
     # seen' strings"; not "I see your point but not sure …")
     r"|\bi (can )?see (the |a |an |that |this )?[^.?!\n]{1,60}?\bbut not\b(?! sure\b)"
+    # what did not happen, opening the turn ("Did not deploy? <link to the run>") and an
+    # error the agent itself met ("I think you got an API error?")
+    r"|^\W*(it\s+)?(did(n'?t| not)|has(n'?t| not)|does(n'?t| not))\s+(deploy|deployed|build|built|"
+    r"run|ran|work|worked|load|loaded|start|started|install|installed|publish|published|merge|"
+    r"merged|push|pushed|save|saved|update|updated)\b"
+    r"|\byou (got|get|hit|ran into|are getting|'re getting)\s+(an?\s+)?(\w+\s+)?(error|exception)\b"
     # a measure still wrong after the attempt ("[image] still too hard."; not the question
     # "is it still too slow?")
     r"|(?<!is it )(?<!is this )(?<!are they )(?<!is that )\bstill (way |far |much )?too \w+"
