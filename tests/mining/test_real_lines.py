@@ -472,6 +472,7 @@ def test_numbered_findings_are_no_plan_of_their_own() -> None:
         "I see your point but not sure it matters",
         "is it still too slow?",
         "Did you deploy?",
+        "make it so you get an error if the token expires",
         "[image: image/png, 97177 bytes] add an error page like this",
         "is it true that the hook runs twice?",
         "my question is whether we need this at all",

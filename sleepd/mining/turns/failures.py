@@ -664,7 +664,8 @@ _FAILURE_REPORT = re.compile(
     r"|^\W*(it\s+)?(did(n'?t| not)|has(n'?t| not)|does(n'?t| not))\s+(deploy|deployed|build|built|"
     r"run|ran|work|worked|load|loaded|start|started|install|installed|publish|published|merge|"
     r"merged|push|pushed|save|saved|update|updated)\b"
-    r"|\byou (got|get|hit|ran into|are getting|'re getting)\s+(an?\s+)?(\w+\s+)?(error|exception)\b"
+    # (not "you get an error if the token expires", how it is meant to behave)
+    r"|\byou (got|hit|ran into|are getting|'re getting)\s+(an?\s+)?(\w+\s+)?(error|exception)\b"
     # a measure still wrong after the attempt ("[image] still too hard."; not the question
     # "is it still too slow?")
     r"|(?<!is it )(?<!is this )(?<!are they )(?<!is that )\bstill (way |far |much )?too \w+"
