@@ -875,13 +875,10 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         reading.reports,
     )
     refers_back = points_back(" ".join(region.split()[:12]))
-    if (
-        turn.agent_acted
-        and turn.agent_ended
-        and (not asked or agent_awaits_verdict(turn.agent_text))
-        and ATTACHMENT.search(text)
-        and not ATTACHMENT.sub("", text).strip()
-    ):
+    # a screenshot after the agent's work, and the words typed under it (read once)
+    shown = turn.agent_acted and turn.agent_ended and bool(ATTACHMENT.search(text))
+    caption = ATTACHMENT.sub("", text).strip() if shown else ""
+    if shown and not caption and (not asked or agent_awaits_verdict(turn.agent_text)):
         # a screenshot and not a word, after the agent reported its work or asked how it
         # went: the person shows what they see instead of what was claimed ("Done! … Let me
         # know if the refresh fixes it", then only the screen with the same error); a
@@ -890,14 +887,7 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         return TurnDecision(
             TurnKind.CORRECTION, 0.55, ("a screenshot sent alone after the work",), hard=True
         )
-    caption = ATTACHMENT.sub("", text).strip()
-    if (
-        turn.agent_acted
-        and turn.agent_ended
-        and ATTACHMENT.search(text)
-        and 0 < len(WORD.findall(caption)) <= 6
-        and _TROUBLE_CAPTION.search(caption)
-    ):
+    if shown and 0 < len(WORD.findall(caption)) <= 6 and _TROUBLE_CAPTION.search(caption):
         # a screenshot under a word or two that name trouble ("[image] issue with the chat
         # page?", "[image] error on save"): the screen shows what went wrong, the words
         # point at it
