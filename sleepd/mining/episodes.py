@@ -233,6 +233,28 @@ def is_service_error(event: EventView) -> bool:
     return failed and not event.is_sidechain
 
 
+#: The records an agent writes when its turn is over, whatever it said last: Claude
+#: Code's turn timing (`system` `turn_duration`) and its Stop hooks' summary and progress
+#: (a Stop hook runs only once the agent has finished responding), Codex's
+#: `task_complete`.
+_TURN_END_TYPES = frozenset(
+    {"system:turn_duration", "system:stop_hook_summary", "event_msg:task_complete"}
+)
+_STOP_HOOK = re.compile(r'"hookEvent"\s*:\s*"Stop"')
+
+
+def ends_the_agents_turn(event: EventView) -> bool:
+    """The agent's turn was over here: it had stopped working and waited for the person
+    (not a subagent's end, not a tool's). A transcript that stops after this record did
+    not stop mid-work, even when the agent's last act was a tool call: a snapshot taken
+    by a Stop hook holds the turn's work but not always its closing words."""
+    if event.is_sidechain or event.kind != "meta":
+        return False
+    if event.raw_type in _TURN_END_TYPES:
+        return True
+    return event.raw_type == "progress:hook_progress" and bool(_STOP_HOOK.search(event.text[:200]))
+
+
 def is_typed_prompt(event: EventView) -> bool:
     """A user prompt a person typed (not meta, wrapper, summary, hook or tool output)."""
     if event.kind != "user_prompt" or event.is_meta or event.is_sidechain:

@@ -16,6 +16,7 @@ from sleepd.mining.episodes import (
     EpisodeDraft,
     EventView,
     TurnRecord,
+    ends_the_agents_turn,
     is_interrupt,
     is_service_error,
 )
@@ -352,6 +353,13 @@ def _closing_signals(
         and last_words is not None
         and e.seq > last_words.seq
     ]
+    quiet_end = _ended_without_words(episode.events, since) if last_words is None else None
+    if quiet_end is not None and ended:
+        # the agent ended its turn with no words the transcript kept (a Stop hook's
+        # snapshot holds its calls, not always what it then said): its last act is its
+        # last say
+        last_act, marker = quiet_end
+        out.append(SignalDraft("answered", 0, 0.5, [last_act.id, marker.id], "", last_act.seq))
     if last_words is not None and not later_root:
         if ended:  # while the episode is open the person may still answer
             out.append(SignalDraft("answered", 0, 0.5, [last_words.id], "", last_words.seq))
@@ -387,6 +395,26 @@ def _closing_signals(
         seq = next_turn.event.seq
         out.append(SignalDraft("moved_on", 1, 0.55, [next_turn.event.id], "", seq))
     return out
+
+
+def _ended_without_words(
+    events: Sequence[EventView], since: int
+) -> tuple[EventView, EventView] | None:
+    """The agent's last act and the record that then ended its turn, when that act
+    (after the person's last word) was a tool call or result, not words."""
+    last_act: EventView | None = None
+    for event in events:
+        if event.seq <= since:
+            continue
+        if event.kind in ("tool_call", "tool_result", "assistant_text") and not event.is_sidechain:
+            last_act = event
+        elif (
+            last_act is not None
+            and last_act.kind != "assistant_text"
+            and ends_the_agents_turn(event)
+        ):
+            return last_act, event
+    return None
 
 
 def same_request(first: str, second: str) -> bool:
@@ -475,7 +503,9 @@ def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft
     last = relevant[-1]
     if is_interrupt(last):
         return [SignalDraft("abandoned", -1, 0.6, [last.id], "session ended here", last.seq)]
-    if last.kind in ("tool_call", "tool_result"):
+    if last.kind in ("tool_call", "tool_result") and not any(
+        ends_the_agents_turn(e) for e in events if e.seq > last.seq
+    ):
         return [SignalDraft("cut_off", 0, 0.6, [last.id], "stopped mid-work", last.seq)]
     return []
 

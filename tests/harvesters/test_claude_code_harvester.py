@@ -568,6 +568,46 @@ def test_a_stop_hooks_feedback_is_not_a_typed_prompt(tmp_path: Path, make_jsonl:
     assert kinds == [("meta", True), ("meta", True), ("user_prompt", False)]
 
 
+def test_the_records_of_a_turns_end_are_kept_as_its_end(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Claude Code's Stop hook progress, its hooks' summary and the turn's timing are the
+    agent's turn ending (duet f7_fb5396fe00_2 and napoli-matcha 92_9ec269b1ce_1, real
+    shapes): mining must find them after the harvest, and never a subagent's stop."""
+    from sleepd.mining.episodes import EventView, ends_the_agents_turn
+
+    path = session_file(tmp_path)
+    stop = {"type": "hook_progress", "hookEvent": "Stop", "hookName": "Stop", "command": "x"}
+    sub = {"type": "hook_progress", "hookEvent": "SubagentStop", "hookName": "SubagentStop"}
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "commit"),
+            rec("progress", "p1", data=stop, toolUseID="t1", parentToolUseID="t1"),
+            rec("progress", "p2", data=sub, toolUseID="t2", parentToolUseID="t2"),
+            rec(
+                "system",
+                "s1",
+                subtype="stop_hook_summary",
+                hookCount=1,
+                hookInfos=[{"command": "entire hooks claude-code stop", "durationMs": 481}],
+                hookErrors=[],
+                preventedContinuation=False,
+                stopReason="",
+                hasOutput=False,
+                level="suggestion",
+            ),
+            rec("system", "s2", subtype="turn_duration", durationMs=35742, isMeta=False),
+        ],
+    )
+    stored = events(read(path))[1:]
+    views = [
+        EventView(i, i, e.kind, e.role, e.text, is_sidechain=e.is_sidechain, raw_type=e.raw_type)
+        for i, e in enumerate(stored)
+    ]
+    assert [ends_the_agents_turn(v) for v in views] == [True, False, True, True]
+
+
 # flop-labs/technocore-chat (wild sample 38, not in the repository; Apache-2.0), Claude Code
 # 2.1.227 in the desktop app: its CI monitor writes a pull request's new review comments as a
 # user record (`origin.kind` says "human", `promptSource` "sdk"); no person typed it.

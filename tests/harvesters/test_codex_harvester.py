@@ -166,6 +166,25 @@ def test_aborted_turn_is_an_interrupt_and_tokens_use_last_usage_once(
     assert got[1].text == "interrupted"
 
 
+def test_a_completed_turn_is_kept_as_the_turns_end(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    """Codex's `task_complete` (0.104 and later; the shape of the real records in the
+    fixtures) says the agent's turn is over: mining must find it after the harvest."""
+    from sleepd.mining.episodes import EventView, ends_the_agents_turn
+
+    path = rollout(tmp_path)
+    done = {
+        "type": "task_complete",
+        "turn_id": "019df425-f0c5-7bc0-9edb-75d5968313f3",
+        "last_agent_message": None,
+        "completed_at": 1777917629,
+        "duration_ms": 9260,
+    }
+    make_jsonl(path, [META, user("commit"), env("event_msg", done)])
+    last = events(read(path))[-1]
+    view = EventView(1, 1, last.kind, last.role, last.text, raw_type=last.raw_type)
+    assert ends_the_agents_turn(view)
+
+
 def test_bare_header_rollout_from_mid_2025(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
     path = rollout(tmp_path)
     make_jsonl(

@@ -61,6 +61,11 @@ class SessionBuilder:
     def meta(self, text: str) -> SessionBuilder:
         return self._add("meta", "user", text, is_meta=True)
 
+    def record(self, raw_type: str, text: str) -> SessionBuilder:
+        """A record the agent's tool writes about the session itself (a hook's progress,
+        a turn's timing), stored as meta under its record type."""
+        return self._add("meta", "system", text, is_meta=True, raw_type=raw_type)
+
     def summary(self, text: str = "This session is being continued...") -> SessionBuilder:
         return self._add("summary", "user", text)
 

@@ -507,3 +507,84 @@ def test_a_test_run_that_failed_was_the_right_command() -> None:
     assert not replaced(failed, "uv run pytest tests/ -x -q", "uv run pytest tests/ -q")
     assert replaced("error: unrecognized arguments: --timeout=10",
                     "uv run pytest tests/ --timeout=10", "uv run pytest tests/")  # fmt: skip
+
+
+# --- a turn the agent ended after its last call, with no closing words kept ---------------
+
+#: The records Claude Code and Codex write once the agent's turn is over, as the harvest
+#: stores them: a Stop hook's progress and the hooks' summary (tslateman/duet
+#: f7_fb5396fe00_2, the last lines), the turn's timing (theogbrand/napoli-matcha
+#: 92_9ec269b1ce_1 line 10), Codex's `task_complete`.
+TURN_ENDS = [
+    (
+        "progress:hook_progress",
+        '{"type":"hook_progress","hookEvent":"Stop","hookName":"Stop",'
+        '"command":"entire hooks claude-code stop"}',
+    ),
+    (
+        "system:stop_hook_summary",
+        '{"subtype":"stop_hook_summary","hookCount":1,"hookErrors":[],"stopReason":"",'
+        '"level":"suggestion"}',
+    ),
+    ("system:turn_duration", '{"subtype":"turn_duration","durationMs":35742}'),
+    ("event_msg:task_complete", '{"turn_id":"019d","last_agent_message":null}'),
+]
+
+
+def _committed() -> SessionBuilder:
+    # a snapshot taken by a Stop hook: the commit and its check are there, the agent's
+    # closing words are not (duet f7_fb5396fe00_2, `/commit-commands:commit`)
+    b = SessionBuilder().prompt("commit the README changes")
+    b.bash('git add README.md && git commit -m "docs: tighten README"', "[main 104de38] docs")
+    return b.bash("git status", "nothing to commit, working tree clean")
+
+
+@pytest.mark.parametrize(("raw_type", "text"), TURN_ENDS)
+def test_a_turn_ended_after_its_last_call_is_not_a_transcript_cut_off(
+    raw_type: str, text: str
+) -> None:
+    assert derive_outcome(signals_of(_committed(), over=True)).rule == "stopped_mid_work"
+    ended = _committed().record(raw_type, text)
+    sigs = signals_of(ended, over=True)
+    assert "cut_off" not in kinds(sigs)
+    outcome = derive_outcome(sigs)
+    assert (outcome.outcome, outcome.rule) == ("success", "answered_without_complaint")
+    # justified by the agent's last act and the record that ended its turn
+    assert outcome.event_ids == (views(ended)[-2].id, views(ended)[-1].id)
+
+
+@pytest.mark.parametrize(
+    ("raw_type", "text"),
+    [
+        # a subagent's end, and a hook run after one call: the main agent works on
+        ("progress:hook_progress", '{"type":"hook_progress","hookEvent":"SubagentStop"}'),
+        ("progress:hook_progress", '{"type":"hook_progress","hookEvent":"PostToolUse"}'),
+        ("progress:bash_progress", '{"type":"bash_progress","output":"Stop"}'),
+        ("system:compact_boundary", "Conversation compacted"),
+    ],
+)
+def test_records_that_end_no_turn_leave_the_transcript_cut_off(raw_type: str, text: str) -> None:
+    outcome = derive_outcome(signals_of(_committed().record(raw_type, text), over=True))
+    assert (outcome.outcome, outcome.rule) == ("unknown", "stopped_mid_work")
+
+
+def test_a_turn_ended_on_a_failed_call_is_a_failure() -> None:
+    b = SessionBuilder().prompt("fix tests")
+    b.bash("go test ./...", "--- FAIL: TestReset", exit_code=1)
+    outcome = derive_outcome(signals_of(b.record(*TURN_ENDS[0]), over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
+
+
+def test_a_call_refused_just_before_a_quiet_end_is_no_success() -> None:
+    # as when the agent had said something and then the person refused its last call:
+    # nothing tells how the person took the work
+    b = SessionBuilder().prompt("What about the other improvements? Which do you recommend?")
+    b.call("ExitPlanMode", '{"plan":"# Remaining improvements"}', "c1")
+    b.result("c1", "The user doesn't want to proceed with this tool use.", error=True)
+    outcome = derive_outcome(signals_of(b.record(*TURN_ENDS[1]), over=True))
+    assert outcome.outcome == "unknown"
+    said = SessionBuilder().prompt("What about the other improvements? Which do you recommend?")
+    said.say("I recommend WAL buffering and the partial index.")
+    said.call("ExitPlanMode", '{"plan":"# Remaining improvements"}', "c1")
+    said.result("c1", "The user doesn't want to proceed with this tool use.", error=True)
+    assert derive_outcome(signals_of(said, over=True)).outcome == "unknown"
