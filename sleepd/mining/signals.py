@@ -276,6 +276,7 @@ def detect_signals(
     # an interrupt the person then typed after (a hint, a redirect) steered the work on
     # (kept, with no polarity); only one after their last word can have left it behind
     last_typed = max((f.event.seq for f in episode.feedback), default=-1)
+    stopped_own = _stops_the_persons_own(episode)
     for event in events:
         if event.kind == "tool_result" and event.is_error and REFUSED.search(event.text[:400]):
             out.append(
@@ -283,7 +284,7 @@ def detect_signals(
                     "tool_rejected", -1, 0.7, [event.id], "user refused the call", event.seq
                 )
             )
-        if is_interrupt(event):
+        if is_interrupt(event) and event.seq not in stopped_own:
             polarity = -1 if event.seq > last_typed else 0
             out.append(
                 SignalDraft("interrupt", polarity, 0.6, [event.id], event.text[:80], event.seq)
@@ -325,8 +326,36 @@ def detect_signals(
         out.append(SignalDraft("approval", 1, 0.85, [last.id], last.text[:200], last.seq))
     out.extend(_closing_signals(episode, errors, next_turn, ended=session_over or not is_last))
     if session_over and is_last and not approvals:
-        out.extend(_abandoned(episode, errors))
+        out.extend(_abandoned(episode, errors, stopped_own))
     return out
+
+
+def _stops_the_persons_own(episode: EpisodeDraft) -> set[int]:
+    """The seqs of the interrupts that stopped something of the person's own, not the
+    agent: one that comes right after a command the person ran themselves or a shell
+    line typed into the agent's box (housekeeping), with nothing of the agent's between.
+    "give me the command to run the tests", the agent's answer, then "npm run test:pr"
+    stopped at once and run with `!`, and that run stopped: the answer was taken, and
+    neither stop is the person leaving the work."""
+    own = {record.event.seq for record in episode.housekeeping}
+    stopped: set[int] = set()
+    last_own = False
+    for event in episode.events:
+        if event.seq in own:
+            last_own = True
+        elif is_interrupt(event):
+            if last_own:
+                stopped.add(event.seq)
+            last_own = False
+        elif event.kind in _AGENTS_OR_TYPED and not event.is_sidechain:
+            last_own = False
+    return stopped
+
+
+#: What ends a run of the person's own commands: the agent's work or a typed turn.
+_AGENTS_OR_TYPED = frozenset(
+    {"tool_call", "tool_result", "assistant_text", "thinking", "user_prompt"}
+)
 
 
 def _last_user_seq(episode: EpisodeDraft) -> int:
@@ -474,7 +503,9 @@ def completes_bare_command(first: str, second: str) -> bool:
     )
 
 
-def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft]:
+def _abandoned(
+    episode: EpisodeDraft, errors: EpisodeErrors, stopped_own: set[int]
+) -> list[SignalDraft]:
     """The session ended in this episode: stopped by the person (an interrupt as the
     last word) or cut off mid-work (the agent never answered, or its last act was a
     tool call or result): then nobody can tell the outcome from the transcript. Or
@@ -484,7 +515,8 @@ def _abandoned(episode: EpisodeDraft, errors: EpisodeErrors) -> list[SignalDraft
     relevant = [
         e
         for e in events
-        if e.kind in ("tool_call", "tool_result", "assistant_text") or is_interrupt(e)
+        if e.kind in ("tool_call", "tool_result", "assistant_text")
+        or (is_interrupt(e) and e.seq not in stopped_own)
     ]
     stop = next((e for e in reversed(events) if is_service_error(e)), None)
     if (

@@ -588,3 +588,39 @@ def test_a_call_refused_just_before_a_quiet_end_is_no_success() -> None:
     said.call("ExitPlanMode", '{"plan":"# Remaining improvements"}', "c1")
     said.result("c1", "The user doesn't want to proceed with this tool use.", error=True)
     assert derive_outcome(signals_of(said, over=True)).outcome == "unknown"
+
+
+# --- an interrupt that stopped the person's own command ---------------------------------
+
+
+def _answered_then_ran_it() -> SessionBuilder:
+    # theogbrand/napoli-matcha 0c_c3173e5050_5: the command asked for, the agent's answer,
+    # the command typed into the agent's box and stopped at once, then run with `!`
+    b = SessionBuilder().prompt("give me the command to run the test suite in this project")
+    b.say("Run all tests with:\n\n```bash\nnpm run test\n```\n\nOnly the PR suite: npm run test:pr")
+    b.prompt("npm run test:pr")
+    return b.interrupt()
+
+
+def test_an_interrupt_of_the_persons_own_command_does_not_abandon_the_work() -> None:
+    b = _answered_then_ran_it()
+    b.prompt("<bash-input>npm run test:pr</bash-input>")
+    b.interrupt()
+    sigs = signals_of(b, over=True)
+    assert "interrupt" not in kinds(sigs) and "abandoned" not in kinds(sigs)
+    assert derive_outcome(sigs).outcome == "success"
+
+
+def test_an_interrupt_of_the_agents_work_still_counts() -> None:
+    # the same line typed and left to run: the agent worked on it, and the stop is the
+    # person's verdict on that work
+    b = SessionBuilder().prompt("give me the command to run the test suite in this project")
+    b.say("Run all tests with: npm run test")
+    b.prompt("run it")
+    b.bash("npm run test", "…")
+    b.interrupt()
+    sigs = signals_of(b, over=True)
+    assert "interrupt" in kinds(sigs) and "abandoned" in kinds(sigs)
+    # and an own command run after the agent was stopped does not undo that stop
+    b.prompt("<bash-input>git status</bash-input>")
+    assert "abandoned" in kinds(signals_of(b, over=True))
