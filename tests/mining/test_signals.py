@@ -96,6 +96,10 @@ def test_an_agent_that_stopped_for_want_of_input_failed(last_words: str) -> None
 @pytest.mark.parametrize(
     "last_words",
     [
+        # work done and reported, its check not run (modelled on a line of one of the
+        # histories read outside the repository): the work is not given up
+        "Removed the redundant conversions in refs.go. I tried to rerun the linter, but it "
+        "failed on a network fetch, so I couldn't verify the full lint pass from this sandbox.",
         "Done. An error page now shows when the API returns ERROR codes.",
         "Fixed: the job can continue after a restart; I can proceed to the next task if you like.",
     ],
@@ -394,6 +398,11 @@ def test_a_correction_the_person_moved_on_from_is_a_success_after_a_correction()
         "Concerns:**\n1. **Unauthorized API access** - probing a commercial service's "
         "endpoints …\n\n" + "More reasons follow. " * 100 + "\n\nWhat I can help with: "
         "building your own scoring function from published measurements. Want me to start?",
+        # SproutSeeds/coda (Codex rollout 2025-10-04, line 1113): the act asked for, not done
+        "I can\u2019t push from here, but you can finish it in a couple of commands:\n\n"
+        '1. `git add .`\n2. `git status -sb`\n3. `git commit -m "…"`\n4. `git push`',
+        "I couldn't complete the migration: the schema has a foreign key I can't drop.",
+        "I was unable to build the wasm target; wasm-pack is not installed.",
     ],
 )
 def test_an_agent_that_refuses_or_gives_up_fails_the_task(last_words: str) -> None:

@@ -180,8 +180,9 @@ def picks_listed_item(region: str, agent_text: str) -> bool:
 
 
 _AGENT_GAVE_UP = re.compile(
-    r"\b(i (couldn'?t|could not|was unable|wasn'?t able|am unable|can'?t|cannot) "
-    r"(get|make|find|fix|reproduce|figure)|unfortunately|still (fail|failing|broken))\b"
+    r"\b(i (couldn'?t|could not|was unable to|wasn'?t able to|am unable to|can'?t|cannot) "
+    r"(get|make|find|fix|reproduce|figure|complete|finish|build|compile|push)"
+    r"|unfortunately|still (fail|failing|broken))\b"
     # stopped short for want of what it was not given ("I can't proceed yet: the feature
     # spec file is missing", "Please run the command again with the actual description"),
     # or a prompt's own error as its whole answer (Spec Kit's `ERROR "No feature
