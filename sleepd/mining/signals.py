@@ -6,10 +6,12 @@ are in docs/mining.md ("Outcomes"); `derive_outcome` states the rule in order.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from pathlib import PurePath
 
 from sleepd.mining.commands import SKILL_INVOKED, family_name, parse_command
 from sleepd.mining.episodes import (
@@ -24,6 +26,7 @@ from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge
 from sleepd.mining.errors.shell import without_git_options
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.replacement import replaces
+from sleepd.mining.signatures import PATCH_TOOL
 from sleepd.mining.tasks import command_of
 from sleepd.mining.turns import (
     TurnKind,
@@ -396,7 +399,22 @@ def _closing_signals(
         if gave_up:
             out.append(SignalDraft("agent_gave_up", -1, 0.7, [last_words.id], "", last_words.seq))
         elif agent_claims_done(last_words.text):
-            out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
+            unwritten = _claimed_but_unwritten(episode.events, errors, last_words)
+            if unwritten is not None:
+                # "I've created a basic CLAUDE.md file" when the write of CLAUDE.md failed
+                # and no later write of it worked: the record contradicts the claim
+                out.append(
+                    SignalDraft(
+                        "claim_contradicted",
+                        -1,
+                        0.7,
+                        [unwritten.id, last_words.id],
+                        "claims a file its write never made",
+                        last_words.seq,
+                    )
+                )
+            else:
+                out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
         if not gave_up and episode.has_intent and _ASKS_FOR_INFORMATION.match(episode.intent_text):
             out.append(
                 SignalDraft("question_answered", 0, 0.6, [last_words.id], "", last_words.seq)
@@ -424,6 +442,63 @@ def _closing_signals(
         seq = next_turn.event.seq
         out.append(SignalDraft("moved_on", 1, 0.55, [next_turn.event.id], "", seq))
     return out
+
+
+#: Tools that write a file named in their input, and the keys that name it.
+_FILE_WRITERS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+#: The files a Codex patch adds or changes.
+_PATCHED_FILE = re.compile(r"^\*\*\* (?:Add|Update) File: (.+?)\s*$", re.MULTILINE)
+
+
+def _written_files(call: EventView) -> list[str]:
+    """The files a call writes, by the paths its input names (none for other tools, or
+    for input that is not what the tool takes)."""
+    if call.tool_name in _FILE_WRITERS:
+        try:
+            payload = json.loads(call.text)
+        except ValueError:
+            return []
+        path = payload.get(_FILE_WRITERS[call.tool_name]) if isinstance(payload, dict) else None
+        return [path] if isinstance(path, str) and path.strip() else []
+    if call.tool_name == PATCH_TOOL or call.text.lstrip().startswith("*** Begin Patch"):
+        return _PATCHED_FILE.findall(call.text[:20000])
+    return []
+
+
+def _claimed_but_unwritten(
+    events: Sequence[EventView], errors: EpisodeErrors, claim: EventView
+) -> EventView | None:
+    """The failed result of a write the done claim names by its file, when no write of
+    that file worked before the claim: the claim says what the record denies. (One edit
+    of a file failing among others that worked leaves the file changed: no denial.)"""
+    calls = {e.call_id: e for e in events if e.kind == "tool_call" and e.call_id}
+    failed: dict[str, EventView] = {}
+    written: set[str] = set()
+    for event in events:
+        if event.seq >= claim.seq:
+            break
+        if event.kind != "tool_result" or not event.call_id or event.call_id not in calls:
+            continue
+        names = {PurePath(p.strip()).name for p in _written_files(calls[event.call_id])} - {""}
+        verdict = errors.verdicts.get(event.id)
+        if verdict is not None and verdict.kind == "root":
+            failed.update({name: event for name in names if name not in failed})
+        else:
+            written |= names
+    said = claim.text[-2500:]
+    return next(
+        (
+            result
+            for name, result in failed.items()
+            if name not in written and re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", said)
+        ),
+        None,
+    )
 
 
 def _ended_without_words(
@@ -550,7 +625,8 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     not followed by a done claim the person accepted → failure, unless the agent answered it
     with nothing failing after and the session ended quietly → mixed); the person asking for
     the same thing again as a new task → failure; an interrupt the person left behind →
-    abandoned; the agent giving up → failure; the transcript
+    abandoned; the agent giving up → failure; a done claim that names a file no write of
+    the episode made → failure; the transcript
     stopping mid-work → unknown; the session ending on the agent's service failing before
     any done claim → failure; the agent's done claim, with the person moving on
     or the session ending quietly → success; an unrecovered error at the end → failure
@@ -619,6 +695,9 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         return Outcome("abandoned", "interrupted_and_left", 0.7, ids(interrupt, moved))
     if gave_up is not None:
         return Outcome("failure", "agent_gave_up", 0.7, ids(gave_up))
+    contradicted = last("claim_contradicted")
+    if contradicted is not None:
+        return Outcome("failure", "claim_contradicted", 0.7, ids(contradicted))
     if last("cut_off") is not None:
         return Outcome("unknown", "stopped_mid_work", 0.0, ids(last("cut_off")))
     service = last("service_stopped")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sleepd.mining.episodes import segment
@@ -633,3 +635,71 @@ def test_an_interrupt_of_the_agents_work_still_counts() -> None:
     # and an own command run after the agent was stopped does not undo that stop
     b.prompt("<bash-input>git status</bash-input>")
     assert "abandoned" in kinds(signals_of(b, over=True))
+
+
+# --- a done claim the record denies -----------------------------------------------------
+
+INIT_CLAIM = (
+    "I've created a basic CLAUDE.md file for this empty repository. Since there are no "
+    "existing files, configuration, or code structure to analyze, the file provides a "
+    "minimal template."
+)
+#: Claude Code 2.0's answer to a write the person had not granted (d-kimuson
+#: claude-code-viewer 1af7fc5e, line 26)
+NOT_GRANTED = (
+    "Claude requested permissions to write to /path/to/Demo/CLAUDE.md, but you haven't "
+    "granted it yet."
+)
+
+
+def _write(b: SessionBuilder, path: str, cid: str, *, fails: bool) -> SessionBuilder:
+    b.call("Write", json.dumps({"file_path": path, "content": "# CLAUDE.md\n"}), cid)
+    return b.result(
+        cid, NOT_GRANTED if fails else f"File created successfully at: {path}", error=fails
+    )
+
+
+def test_a_done_claim_naming_a_file_never_written_is_a_failure() -> None:
+    b = _write(SessionBuilder().prompt("/init"), "/path/to/Demo/CLAUDE.md", "w1", fails=True)
+    outcome = derive_outcome(signals_of(b.say(INIT_CLAIM), over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "claim_contradicted")
+    assert outcome.event_ids == (views(b)[-3].id, views(b)[-1].id)
+
+
+@pytest.mark.parametrize(
+    "writes",
+    [
+        # written after all, before the claim
+        [True, False],
+        # written first, then one more change of it refused: the file is there
+        [False, True],
+    ],
+)
+def test_a_file_written_at_some_point_does_not_deny_the_claim(writes: list[bool]) -> None:
+    b = SessionBuilder().prompt("/init")
+    for n, fails in enumerate(writes):
+        _write(b, "/path/to/Demo/CLAUDE.md", f"w{n}", fails=fails)
+    assert derive_outcome(signals_of(b.say(INIT_CLAIM), over=True)).outcome == "success"
+
+
+def test_a_failed_write_the_claim_does_not_name_leaves_the_claim() -> None:
+    b = _write(SessionBuilder().prompt("/init"), "/path/to/Demo/NOTES.md", "w1", fails=True)
+    outcome = derive_outcome(signals_of(b.say(INIT_CLAIM), over=True))
+    assert outcome.rule != "claim_contradicted"
+    # nor does a name that only contains it
+    b = _write(SessionBuilder().prompt("/init"), "/repo/AUDE.md", "w1", fails=True)
+    assert derive_outcome(signals_of(b.say(INIT_CLAIM), over=True)).rule != "claim_contradicted"
+
+
+def test_a_codex_patch_that_never_applied_denies_the_claim() -> None:
+    patch = "*** Begin Patch\n*** Update File: src/app.py\n@@\n-old\n+new\n*** End Patch"
+    b = SessionBuilder().prompt("rename the flag in src/app.py")
+    b.call("apply_patch", patch, "p1")
+    b.result(
+        "p1",
+        "apply_patch verification failed: Failed to find expected lines in src/app.py",
+        error=True,
+    )
+    b.say("Done: app.py now reads the new flag name.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "claim_contradicted")
