@@ -50,7 +50,14 @@ _ASKS_FOR_INFORMATION = re.compile(
     r"^\W*((hi|hello|hey)\b[^,.!\n]{0,20}[,.!]+\s*)?(please\s+)?"
     r"((what|where|which|who|why|how|when)\b|"
     r"((can|could) you\s+)?(please\s+)?(help me understand|explain|describe|tell me|"
-    r"summari[sz]e)\b)",
+    r"summari[sz]e)\b"
+    # a yes-or-no question about how things are, opening the request or after what the
+    # person says of their own ("I added these for esp project, but are any of these going
+    # to affect any other use cases?"); "can you …?", "would you …?" and a question after
+    # an order ("Fix the deploy script, and does it …?") ask for work
+    r"|((i|we|it|this|that|these|those|my|our)\b[^?\n]{0,200}?[,;]\s*(but|and|so)\s+)?"
+    r"(is|are|was|were|does|do|did|will|should|has|have)"
+    r"\b(?!\s+you\b)[^?\n]{0,200}\?)",
     re.IGNORECASE,
 )
 

@@ -61,6 +61,10 @@ def test_unrecovered_last_error_and_abandoned_session() -> None:
         "Hi Claude, please describe your current execution environment. Check and report",
         "can you help me understand what each file is doing",
         "how to know where the current mapping is defined in vim?",
+        # a yes-or-no question after what the person did (its clangd settings pasted after)
+        "I added these for esp project, but are any of these going to affect any other use "
+        'cases?     "clangd.arguments": [       "--background-index",       "--clang-tidy",',
+        "does the parser still accept tabs?",
     ],
 )
 def test_a_question_answered_after_a_failed_lookup_is_no_failure(question: str) -> None:
@@ -72,6 +76,21 @@ def test_a_question_answered_after_a_failed_lookup_is_no_failure(question: str) 
     outcome = derive_outcome(signals_of(b, over=True))
     assert outcome.outcome == "success"
     b = SessionBuilder().prompt("Fix the deploy script").bash("./deploy.sh", "boom", exit_code=2)
+    b.say("The deploy script now targets staging.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "can you fix the deploy script?",
+        "would you make the deploy script target staging?",
+        "Fix the deploy script, and does it need the old key?",
+    ],
+)
+def test_work_asked_as_a_question_still_fails_on_its_error(request_text: str) -> None:
+    b = SessionBuilder().prompt(request_text).bash("./deploy.sh", "boom", exit_code=2)
     b.say("The deploy script now targets staging.")
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
