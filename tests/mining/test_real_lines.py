@@ -416,12 +416,45 @@ _ANSWERED = (
             "commit when you are.",
             True,
         ),
+        # a run made again after the fix, and what it still shows (an "if" with "again now",
+        # no guess in it); a screenshot said to be of an error (modelled on a line of an
+        # unlicensed history)
+        (
+            "if I run again now I still see 38 commits in gtrrz-victor/opt-disable-multisession"
+            "-warning",
+            "The new `getCommitsReachableFromMain()` approach builds a full set of main's "
+            "commits and filters them all out, which handles the merge case properly.",
+            True,
+        ),
+        (
+            "[image: image/png, 150000 bytes]\nFor error on github action deploy:",
+            "Both prompts now carry the unit note and the sensor guidance.",
+            True,
+        ),
+        ("[image: image/png, 150000 bytes]\nhere's the error", "Done. The deploy is live.", True),
     ],
 )
 def test_corrections_found_in_histories_outside_the_repository(
     text: str, agent_text: str, acted: bool
 ) -> None:
     assert kind_of(text, agent_text=agent_text, agent_acted=acted) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a guess of what a run would show, and a question about one
+        "if I run it again it would still show 38 commits, right?",
+        "if I run it now, will it pick up the new config?",
+        "if I try again now it'll probably still show the old count",
+        # a screenshot for something other than trouble
+        "[image: image/png, 150000 bytes]\nfor reference, the layout I want",
+        "[image: image/png, 150000 bytes]\nabout the header: make it sticky",
+    ],
+)
+def test_near_misses_of_a_run_made_again_or_a_screenshot_of_trouble(text: str) -> None:
+    agent_text = "Done. The commits are filtered against main now."
+    assert kind_of(text, agent_text=agent_text, agent_acted=True) is not TurnKind.CORRECTION
 
 
 def test_numbered_findings_are_no_plan_of_their_own() -> None:

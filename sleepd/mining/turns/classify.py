@@ -273,7 +273,9 @@ _RETHINKS_THE_APPROACH = re.compile(
 #: "error on save", "still broken"); not one that asks for work ("add an error page like
 #: this").
 _TROUBLE_CAPTION = re.compile(
-    r"^\W*(still\s+)?(an?\s+|the\s+|this\s+|same\s+)?(issue|error|errors|problem|bug|broken|wrong|"
+    # (what the picture is for: "For error on github action deploy:", "here's the error")
+    r"^\W*((for|re:?|about|here'?s|here is|getting|got)\s+)?(still\s+)?"
+    r"(an?\s+|the\s+|this\s+|same\s+)?(issue|error|errors|problem|bug|broken|wrong|"
     r"weird|crash|crashed|fails?|failed|failing)\b",
     re.IGNORECASE,
 )

@@ -284,7 +284,11 @@ _CONDITIONAL = re.compile(
     # (what the person saw on trying the work is no hypothesis: "when I do that it opens and
     # stay on the first frame", "when I click save, nothing happens")
     # (nor is "not sure if that fixed it", a doubt of the result: its "if" is a "whether")
-    r"\b((?<!sure )(?<!certain )if|"
+    # (nor is "if I run again now I still see 38 commits …": a run made again, now, and
+    # what it showed, with no "would" or "will" of a guess)
+    r"\b((?<!sure )(?<!certain )if(?!\s+i\s+(just\s+)?(run|try|do|click|open|reload|load|"
+    r"restart|rebuild|build|test|start|check)\b[^.?!,;\n]{0,30}\b(again|now)\b"
+    r"(?![^.?!,;\n]*\b(would|will|might|could|'ll|'d)\b))|"
     rf"(?!{TRIED_IT})(when|whenever)"
     # (nor is a "when" clause that tells what did not happen: "just when starting this
     # session didn't appear")
