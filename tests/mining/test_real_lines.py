@@ -432,6 +432,25 @@ _ANSWERED = (
             True,
         ),
         ("[image: image/png, 150000 bytes]\nhere's the error", "Done. The deploy is live.", True),
+        # nothing changed on trying again (modelled on a line of an unlicensed history),
+        # what the work left out of where it belongs, and what the check never even did
+        (
+            "[image: image/png, 34000 bytes]\nI did a hard refresh and tried again. No changes.",
+            "The fix is live! It should now show the whole answer. Want me to test it?",
+            True,
+        ),
+        (
+            "the latest changes and updates aren't present in the github PR. Update the "
+            "description and add relevant comments and then i will merge",
+            "So both sections now use the same list layout. Want to merge?",
+            True,
+        ),
+        (
+            "env GOCACHE=/tmp/go-build go test ./internal/syncer -run 'TestRun_SSHDockerSync'"
+            "\n\nthis is super quick, there isn't even a container running",
+            "Notably, this commit includes internal/syncer/ssh_docker_test.go and mise.toml.",
+            True,
+        ),
     ],
 )
 def test_corrections_found_in_histories_outside_the_repository(
@@ -450,6 +469,11 @@ def test_corrections_found_in_histories_outside_the_repository(
         # a screenshot for something other than trouble
         "[image: image/png, 150000 bytes]\nfor reference, the layout I want",
         "[image: image/png, 150000 bytes]\nabout the header: make it sticky",
+        # nothing to change, and an absence asked for
+        "No changes needed, thanks.",
+        "make sure the secrets aren't present in the logs",
+        "there isn't even a need to mock it, just call the real server",
+        "is there even a container running?",
     ],
 )
 def test_near_misses_of_a_run_made_again_or_a_screenshot_of_trouble(text: str) -> None:

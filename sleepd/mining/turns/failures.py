@@ -404,6 +404,10 @@ _FAILURE_REPORT = re.compile(
     r"|\berr_(connection|name_not|address|ssl|cert|timed_out|empty_response|internet|network)"
     r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
     r"sound|response|results)\b"
+    # (the plural as people say it after trying: "tried again. No changes."; not "no
+    # changes needed", "no changes to the API")
+    r"|\bno (visual |visible |noticeable |apparent |real )?(changes|differences)\b"
+    r"(?!\s+(needed|required|necessary|to|in|for|on|from|were|are|have|made|since|yet)\b)"
     # (not what is sought: "figure out what is missing", "contrast with something that is
     # missing")
     r"|(?<!\bwhat )(?<!something that )(?<!anything that )"
@@ -463,8 +467,12 @@ _FAILURE_REPORT = re.compile(
     r"shows?|includes?|is full of)\s+(a lot of|lots of|many|some|several|a bunch of|tons of|"
     r"too many|\d+)\s+(\w+\s+){0,3}(with\s+)?(empty|blank|missing|duplicated?|wrong|broken|"
     r"invalid|garbage|garbled|null|undefined|nan)\b"
-    r"|\b(is|are|was|were|isn'?t|aren'?t)\s+not\s+(reflected|showing up|updated|saved)\b"
-    r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t) (reflected|showing up|updated|saved)\b"
+    r"|\b(is|are|was|were|isn'?t|aren'?t)\s+not\s+(reflected|showing up|updated|saved|present)\b"
+    r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t) (reflected|showing up|updated|saved|present)\b"
+    # what should be there is not, not even that ("this is super quick, there isn't even a
+    # container running"; not "there isn't even a need to …")
+    r"|\bthere (isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t) even\b"
+    r"(?!\s+(an?\s+)?(need|reason|point|way|rush)\b)"
     r"|\bwhere (did|have) (all )?my\b[^.?!\n]{0,40}\bgo(ne)?\b|\bwhere (is|are|'s)? ?all my\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
     # what a run seems to have done ("When I reran the enrich, it appears to have removed
