@@ -451,6 +451,26 @@ _ANSWERED = (
             "Notably, this commit includes internal/syncer/ssh_docker_test.go and mise.toml.",
             True,
         ),
+        # why the agent left out what it proposed (an adverb between), the work said to go
+        # past what was asked, and a "no" typed without its comma before taking it back
+        (
+            "why exactly didn't you do the proposed Create cmd/entire/cli/agent/transcript.go "
+            "with the wrapper functions",
+            "The code is now much cleaner and keeps agent-independent code free of "
+            "agent-specific conditionals!",
+            True,
+        ),
+        (
+            "i think you've done more than is necessary, could we just run cargo package? "
+            "would that have failed?",
+            "Changes are on branch `codex/release-plz-preflight` and are not staged.",
+            True,
+        ),
+        (
+            "no remove this again, the risk someone assumes it's a stable link is to big",
+            "Now you have bidirectional linking: the trailer and the `commit_sha` field.",
+            True,
+        ),
     ],
 )
 def test_corrections_found_in_histories_outside_the_repository(
@@ -474,6 +494,10 @@ def test_corrections_found_in_histories_outside_the_repository(
         "make sure the secrets aren't present in the logs",
         "there isn't even a need to mock it, just call the real server",
         "is there even a container running?",
+        # a suggestion, praise, and a "no" that is no verdict
+        "why don't you try the cache first?",
+        "you've done more than enough, thanks",
+        "no remove button needed on that page",
     ],
 )
 def test_near_misses_of_a_run_made_again_or_a_screenshot_of_trouble(text: str) -> None:

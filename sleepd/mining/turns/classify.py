@@ -95,6 +95,10 @@ from sleepd.mining.turns.verdicts import ACCEPT, ACCEPT_OPEN, APPROVAL_HEAD, acc
 _NO_OPEN = re.compile(
     # ("No but I still want the description of it just much shorter")
     r"^\W*(no|nope|nah|nein|non|não|нет|hayır)\b\s*([,.!:;\-–—]|$|but\b|aber\b|mais\b|pero\b)"
+    # (typed without its comma, before an order to take the work back: "no remove this
+    # again, the risk … is to big"; not "no remove button", "no change needed")
+    r"|^\W*(no|nope|nah)\s+(remove|revert|undo|delete|drop|roll back|put (it|them|that) back|"
+    r"go back|don'?t|stop)\b(?!\s+(button|option|step|needed)\b)"
     # the same "no" in the languages without spaces between words, before their comma or
     # stop ("違う、単純にP5を消すだけで良かった", "不对，…", "아니, …"), and "いや別に…" (nah, …)
     r"|^\W*(違う|ちがう|違います|いや|いいえ|不是|不对|不對|아니요?|아뇨)\s*([、。，,.!！:：]|\s|$)"

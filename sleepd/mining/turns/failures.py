@@ -226,7 +226,8 @@ WRONG_ANSWER = (
     r"|^\W*i mean\b(?!,)(?!\s+(we|you|i|they|it'?s|this is|that'?s|that is|there)\b)"
     # asks why the agent did not do what it was asked ("why won't you run it?"; not "why
     # don't you try …", a suggestion)
-    r"|\bwhy (won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|hasn'?t) you\b"
+    r"|\bwhy (exactly |again |then |on earth )?(won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|"
+    r"hasn'?t) you\b"
     r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
     # says the agent took a request the person never made ("i dint mean to revert", "I
     # didn't ask for that"); not the person's own slip ("I didn't mean to interrupt you")
@@ -271,6 +272,11 @@ WRONG_ANSWER = (
     r"(look|appear|behave|be like)\b"
     r"|\bje (ne vois (pas|rien)|n'ai (pas|rien) ((le|la|les) (?!temps\b)|l['’]))"
     # regrets an act of the work ("we should have done the tests before committing")
+    # says the work went past what was asked ("i think you've done more than is necessary,
+    # could we just run cargo package?", "you did way too much here"; not "you've done more
+    # than enough, thanks", praise)
+    r"|\byou('?ve| have| did)( done)? (way |far |much |a lot )?(more than (is |was |what )?"
+    r"(necessary|needed|required|asked|i asked)|too much\b(?! work\b))"
     r"|\b(we|you) should(n'?t| not)? have (\w+[^\We]ed|done|run|made|written|gone|kept|left|"
     r"put|told|used|asked|checked|tested)\b"
     # asks why something the work should have done did not happen ("why didn't speckit
