@@ -471,6 +471,15 @@ _ANSWERED = (
             "Now you have bidirectional linking: the trailer and the `commit_sha` field.",
             True,
         ),
+        # the program's own message as what the person meets
+        (
+            "debug: I am seeing\n`failed to generate summary: failed to parse summary JSON: "
+            "unexpected end of JSON input (response: )` when running `./entire explain -c "
+            "c1c35c964733 --generate --no-pager`",
+            "Done.  **Draft PR created:** https://github.com/entireio/cli/pull/121",
+            True,
+        ),
+        ("I'm getting: `could not resolve host: registry.local`", "Pushed the fix.", True),
     ],
 )
 def test_corrections_found_in_histories_outside_the_repository(
@@ -498,6 +507,9 @@ def test_corrections_found_in_histories_outside_the_repository(
         "why don't you try the cache first?",
         "you've done more than enough, thanks",
         "no remove button needed on that page",
+        # what the person looks at, not a message met
+        "I'm seeing how the retry handles a failed upload, nice",
+        "we're getting closer to the invalid-input cases, keep going",
     ],
 )
 def test_near_misses_of_a_run_made_again_or_a_screenshot_of_trouble(text: str) -> None:

@@ -532,6 +532,12 @@ _FAILURE_REPORT = re.compile(
     r"|\b(i'?m|i am|we'?re|we are) (getting|seeing)\b(?=[^.?!\n]{0,60}\b(errors?|exceptions?|"
     r"warnings?|failures?|crash(es)?|blank|empty|wrong|stale|nothing|undefined|null|nan|same|"
     r"old|issues?|problems?|bugs?|\d{3})\b)"
+    # the message itself, in the program's words, as what the person meets ("I am seeing
+    # `failed to generate summary: failed to parse summary JSON: …`"; not "I'm seeing how
+    # the retry handles a failed upload")
+    r"|\b(i'?m|i am|we'?re|we are) (getting|seeing)\s*(this|the following)?\s*:?\s*[`\"']"
+    r"[\w.-]{0,20}:?\s*(failed|unable|denied|refused|timed out|not found|unexpected|invalid|"
+    r"cannot|can'?t|could not|no such)\b"
     # ("I recieved the following error.", "we encountered this exception")
     r"|\b(i|we) (received|recieved|receive|encountered|hit|ran into|run into) (the following|this|"
     r"these|an?|the same|some)( \w+)? (errors?|exceptions?|failures?|crash(es)?)\b"
