@@ -480,6 +480,13 @@ _ANSWERED = (
             True,
         ),
         ("I'm getting: `could not resolve host: registry.local`", "Pushed the fix.", True),
+        # several said to fail now, after the agent said they pass
+        (
+            "can you explain why they fail now?",
+            "All tests pass now. Fixed by replacing `env.runEntireCmd` with "
+            "`env.RunCLIWithError` in `setup_claude_hooks_test.go`.",
+            True,
+        ),
     ],
 )
 def test_corrections_found_in_histories_outside_the_repository(
@@ -510,6 +517,10 @@ def test_corrections_found_in_histories_outside_the_repository(
         # what the person looks at, not a message met
         "I'm seeing how the retry handles a failed upload, nice",
         "we're getting closer to the invalid-input cases, keep going",
+        # how they are meant to fail, and whether they do
+        "they fail if the token is missing, which is right",
+        "make sure they fail when coverage drops",
+        "do they fail on windows?",
     ],
 )
 def test_near_misses_of_a_run_made_again_or_a_screenshot_of_trouble(text: str) -> None:

@@ -558,6 +558,12 @@ _FAILURE_REPORT = re.compile(
     r"|\b(says|shows|reads)\s+(failing|failed|broken|errored)\b"
     r"|\b(still|now|it|this|that|they|which|everything|build|tests?|page|app)\s+(fails|failed|"
     r"crashes|crashed|breaks|broke|errors|errored|hangs|freezes)\b"
+    # the same said of several, in the plural ("can you explain why they fail now?" after
+    # "All tests pass now")
+    # (said of now: not "they fail if the token is missing", how they are meant to work)
+    r"|(?<!\bdo )(?<!\bdid )(?<!\bwill )(?<!\bwould )(?<!\bcould )(?<!\bcan )(?<!\bmight )"
+    r"\b(they|these|those)\s+((still|now)\s+(all\s+)?(fail|crash|break|hang|freeze)\b|"
+    r"(all\s+)?(fail|crash|break|hang|freeze)\s+(now|again|too|as well)\b)"
     # a failure the person met ("'just fmt' fails for me", "the tests fail when I run them")
     # (not one foreseen: "tests would also fail on my machine if I hadn't gemini installed")
     r"|(?<!would )(?<!could )(?<!might )(?<!would also )(?<!could also )(?<!might also )"
