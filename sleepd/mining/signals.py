@@ -6,7 +6,6 @@ are in docs/mining.md ("Outcomes"); `derive_outcome` states the rule in order.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from sleepd.mining.episodes import (
 )
 from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.errors.shell import without_git_options
+from sleepd.mining.json_text import json_value
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.replacement import replaces
 from sleepd.mining.signatures import PATCH_TOOL
@@ -466,10 +466,7 @@ def _written_files(call: EventView) -> list[str]:
     """The files a call writes, by the paths its input names (none for other tools, or
     for input that is not what the tool takes)."""
     if call.tool_name in _FILE_WRITERS:
-        try:
-            payload = json.loads(call.text)
-        except ValueError:
-            return []
+        payload = json_value(call.text)
         path = payload.get(_FILE_WRITERS[call.tool_name]) if isinstance(payload, dict) else None
         return [path] if isinstance(path, str) and path.strip() else []
     if call.tool_name == PATCH_TOOL or call.text.lstrip().startswith("*** Begin Patch"):
@@ -493,10 +490,10 @@ def _claimed_but_unwritten(
             continue
         names = {PurePath(p.strip()).name for p in _written_files(calls[event.call_id])} - {""}
         verdict = errors.verdicts.get(event.id)
-        if verdict is not None and verdict.kind == "root":
-            failed.update({name: event for name in names if name not in failed})
-        else:
+        if verdict is None:
             written |= names
+        elif verdict.kind == "root":
+            failed.update({name: event for name in names if name not in failed})
     said = claim.text[-2500:]
     return next(
         (

@@ -17,11 +17,11 @@ message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 
 from harvesters.base import CLIPPED_NOTE
+from sleepd.mining.json_text import json_value
 
 #: A terminal's colour and cursor codes (the errors package reads past them too).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -553,10 +553,7 @@ def _mcp_result(text: str) -> str:
     as JSON, every such error was one signature, `{<q>:<q>}`."""
     if not _MCP_RESULT.match(text):
         return text
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text
+    data = json_value(text)
     result = data.get("result") if isinstance(data, dict) and len(data) == 1 else None
     return result if isinstance(result, str) else text
 
@@ -1377,10 +1374,7 @@ def _json_error(printed: list[str]) -> str | None:
     body = "\n".join(ln for ln in printed if not _said_nothing(ln.strip())).strip()
     if not (body.startswith("{") and body.endswith("}")) or len(body) > _JSON_ERROR_CHARS:
         return None
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None
+    data = json_value(body)
     if not isinstance(data, dict):
         return None
     inner = data.get("error")

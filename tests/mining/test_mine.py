@@ -575,3 +575,24 @@ def test_a_one_off_failure_the_rules_were_unsure_opened_is_no_task(
         (opening,) = [t for t in episode.turns if t["event_id"] == episode.intent_event_id]
         assert episode.outcome == "failure" and opening["hard"] and not opening.get("by_model")
         assert not [t.intent for t in db.scalars(select(Task)) if "focus area" in t.intent]
+
+
+#: A call input nested past the interpreter's recursion limit: a Codex call's `arguments`
+#: is a string inside its line, so no line parser limits it.
+NESTED_PAST_ANY_INPUT = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    "tool", ["shell", "exec_command", "Write", "AskUserQuestion", "apply_patch"]
+)
+def test_a_call_input_nested_past_any_real_one_is_mined_as_text(
+    engine: Engine, cfg: Config, tool: str
+) -> None:
+    b = SessionBuilder().prompt("run the tests and fix what fails")
+    b.call(tool, NESTED_PAST_ANY_INPUT, "c1")
+    b.result("c1", '{"result": "' + "[" * 5_000 + '"}', error=True)
+    b.say("Done: the tests pass now.").save(engine)
+    report = mine(engine, cfg, now=LATER)
+    assert report.episodes_new == 1
+    with read_session(engine) as db:
+        assert db.scalars(select(Episode.outcome)).one() in ("success", "failure", "mixed")

@@ -523,7 +523,7 @@ def test_corrections_found_in_histories_outside_the_repository(
         "do they fail on windows?",
     ],
 )
-def test_near_misses_of_a_run_made_again_or_a_screenshot_of_trouble(text: str) -> None:
+def test_near_misses_of_the_corrections_found_in_histories(text: str) -> None:
     agent_text = "Done. The commits are filtered against main now."
     assert kind_of(text, agent_text=agent_text, agent_acted=True) is not TurnKind.CORRECTION
 

@@ -722,3 +722,13 @@ def test_a_codex_patch_that_never_applied_denies_the_claim() -> None:
     b.say("Done: app.py now reads the new flag name.")
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "claim_contradicted")
+
+
+def test_a_write_call_with_hostile_input_denies_nothing() -> None:
+    # nested past any real input, and not JSON at all: read as naming no file
+    b = SessionBuilder().prompt("/init")
+    b.call("Write", "[" * 100_000 + "]" * 100_000, "w1")
+    b.result("w1", NOT_GRANTED, error=True)
+    b.call("Edit", '{"file_path": ', "w2")
+    b.result("w2", NOT_GRANTED, error=True)
+    assert derive_outcome(signals_of(b.say(INIT_CLAIM), over=True)).rule != "claim_contradicted"

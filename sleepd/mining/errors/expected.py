@@ -5,12 +5,12 @@ sent itself (Ctrl-C to a polled command).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
 from sleepd.mining.episodes import EventView
 from sleepd.mining.errors.shell import shell_command
+from sleepd.mining.json_text import json_value
 from sleepd.mining.signatures import is_shell_tool
 
 #: The agent said, before the call, that it expects the call to fail.
@@ -160,10 +160,7 @@ _ECHOED = re.compile(r"\becho\s+(?:-[neE]+\s+)?\"([^\"\n]{1,300})\"")
 def _input_text(call: EventView, name: str) -> str:
     """A text field of the call's JSON input ("" when the input is not JSON, or the field
     is missing or not text)."""
-    try:
-        data = json.loads(call.text)
-    except ValueError:
-        return ""
+    data = json_value(call.text)
     value = data.get(name) if isinstance(data, dict) else None
     return value if isinstance(value, str) else ""
 

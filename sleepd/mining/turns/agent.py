@@ -7,9 +7,9 @@ done-claim it is a verdict.
 
 from __future__ import annotations
 
-import json
 import re
 
+from sleepd.mining.json_text import json_value
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.text import CJK, CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
 from sleepd.mining.turns.verdicts import ACCEPT_HEAD, without_own_next_step
@@ -215,10 +215,7 @@ def questions_put(tool_name: str | None, call_input: str) -> str:
     JSON included)."""
     if tool_name not in QUESTION_TOOLS:
         return ""
-    try:
-        payload = json.loads(call_input)
-    except ValueError:
-        return ""
+    payload = json_value(call_input)
     questions = payload.get("questions") if isinstance(payload, dict) else None
     lines: list[str] = []
     for item in questions if isinstance(questions, list) else ():
