@@ -90,7 +90,7 @@ def _load_json(text: str) -> dict[str, Any] | None:
     for chunk in candidates:
         try:
             value = json.loads(chunk)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
             continue
         if isinstance(value, dict) and "edits" in value:
             return value

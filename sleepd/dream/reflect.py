@@ -279,6 +279,6 @@ def _rationale(reply: str) -> str:
     start, end = reply.find("{"), reply.rfind("}")
     try:
         data = json.loads(reply[start : end + 1])
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
         return ""
     return str(data.get("rationale", ""))[:2000] if isinstance(data, dict) else ""

@@ -14,7 +14,6 @@ boundaries, so "npm install" does not match inside "pnpm install".
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -22,6 +21,8 @@ from dataclasses import asdict, dataclass, field
 # the regex engine's own parse of a pattern: no second grammar to keep in step with it
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
+
+from sleepd.mining.json_text import json_value
 
 SPEC_VERSION = 1
 CHECK_TYPES = ("must_contain", "must_not_contain", "regex", "json", "tool_called")
@@ -175,11 +176,12 @@ def _json_ok(text: str) -> bool:
     stripped = text.strip()
     fence = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", stripped, re.DOTALL)
     candidate = fence.group(1) if fence else stripped
-    try:
-        json.loads(candidate)
-    except ValueError:
-        return False
-    return True
+    return json_value(candidate, _NOT_JSON) is not _NOT_JSON
+
+
+#: What `_json_ok` gets back for output that is no JSON (nested past the parser's reach
+#: included: the output judged is a model's).
+_NOT_JSON = object()
 
 
 def _run(check: Check, output: str, tools: Sequence[str]) -> CheckResult:

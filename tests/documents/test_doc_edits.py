@@ -77,3 +77,5 @@ def test_parse_edits_reads_fenced_json_and_reports_malformed() -> None:
     bad = parse_edits('{"edits": [{"op": "explode", "anchor": "a"}, {"op": "add"}]}')
     assert isinstance(bad, ParseError) and bad.message.startswith("2 of 2 edit(s) malformed")
     assert isinstance(parse_edits("no json here"), ParseError)
+    # a model's reply nested past the parser's reach is malformed, never a crash
+    assert isinstance(parse_edits('{"edits": ' + "[" * 100_000 + "]" * 100_000 + "}"), ParseError)

@@ -32,6 +32,13 @@ def test_weights_regex_json_and_tools() -> None:
     assert score_with_rules(s, '```json\n{"a": 1}\n```', [])[0] == pytest.approx(1 / 4)
 
 
+def test_output_nested_past_the_parser_is_no_json_and_no_crash() -> None:
+    # the output judged is a model's: it may nest past any parser's reach
+    s = spec({"type": "json", "value": None})
+    assert score_with_rules(s, "[" * 100_000 + "]" * 100_000)[0] == 0.0
+    assert score_with_rules(s, "null")[0] == 1.0
+
+
 def test_no_checks_scores_none() -> None:
     assert score_with_rules(spec(rubric="be good"), "x")[0] is None
 
