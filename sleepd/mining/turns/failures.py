@@ -271,12 +271,12 @@ WRONG_ANSWER = (
     r"|\b(it|this|that|they|these|the page|the ui|the screen)\s+(shouldn'?t|should not)\s+"
     r"(look|appear|behave|be like)\b"
     r"|\bje (ne vois (pas|rien)|n'ai (pas|rien) ((le|la|les) (?!temps\b)|l['’]))"
-    # regrets an act of the work ("we should have done the tests before committing")
     # says the work went past what was asked ("i think you've done more than is necessary,
     # could we just run cargo package?", "you did way too much here"; not "you've done more
     # than enough, thanks", praise)
     r"|\byou('?ve| have| did)( done)? (way |far |much |a lot )?(more than (is |was |what )?"
     r"(necessary|needed|required|asked|i asked)|too much\b(?! work\b))"
+    # regrets an act of the work ("we should have done the tests before committing")
     r"|\b(we|you) should(n'?t| not)? have (\w+[^\We]ed|done|run|made|written|gone|kept|left|"
     r"put|told|used|asked|checked|tested)\b"
     # asks why something the work should have done did not happen ("why didn't speckit
