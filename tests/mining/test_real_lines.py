@@ -480,6 +480,14 @@ _ANSWERED = (
             True,
         ),
         ("I'm getting: `could not resolve host: registry.local`", "Pushed the fix.", True),
+        # what the work was to give back and did not (modelled on a line of an unlicensed
+        # history)
+        (
+            "I noticed when I asked the MCP server how many tracks there are, the reponse was "
+            "not given. Should we make an index for querying devices by name?",
+            "The fix is live: the assistant now lists tracks and sensors.",
+            True,
+        ),
         # several said to fail now, after the agent said they pass
         (
             "can you explain why they fail now?",
@@ -521,6 +529,9 @@ def test_corrections_found_in_histories_outside_the_repository(
         "they fail if the token is missing, which is right",
         "make sure they fail when coverage drops",
         "do they fail on windows?",
+        # a give-back that must not happen, and one set as a condition
+        "make sure the answer was not given away in the hint",
+        "if the response was not returned in 5s, retry",
     ],
 )
 def test_near_misses_of_the_corrections_found_in_histories(text: str) -> None:

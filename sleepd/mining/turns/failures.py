@@ -475,6 +475,12 @@ _FAILURE_REPORT = re.compile(
     r"invalid|garbage|garbled|null|undefined|nan)\b"
     r"|\b(is|are|was|were|isn'?t|aren'?t)\s+not\s+(reflected|showing up|updated|saved|present)\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t) (reflected|showing up|updated|saved|present)\b"
+    # what the work was to give back and did not, on the occasion the person tried ("the
+    # reponse was not given", "the answer wasn't returned"; not "make sure the answer is
+    # not given away", nor a present "is not shown to anonymous users", how it is meant)
+    r"|(?<!sure )(?<!ensure )(?<!that )\b(response|reponse|answer|reply|result|output|value)s?"
+    r"\s+(was|were|has been|have been)\s*(not|never|n'?t)\s+(given|returned|shown|displayed|"
+    r"provided|sent|generated|produced)\b(?!\s+away\b)"
     # what should be there is not, not even that ("this is super quick, there isn't even a
     # container running"; not "there isn't even a need to …")
     r"|\bthere (isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t) even\b"
