@@ -488,6 +488,13 @@ _ANSWERED = (
             "The fix is live: the assistant now lists tracks and sensors.",
             True,
         ),
+        # the result found wrong, "right" typed with its letters swapped
+        (
+            "that warn does not sound rigth, we are finding the sessions we will restore.",
+            "All tests pass. Added stderr warnings for all three skip paths in "
+            "`classifySessionsForRestore`.",
+            True,
+        ),
         # several said to fail now, after the agent said they pass
         (
             "can you explain why they fail now?",

@@ -632,8 +632,9 @@ _FAILURE_REPORT = re.compile(
     r"|\bwhy (is|are|was|were|does|do|did) (it|this|that|they|the \w+( \w+)?|my \w+)"
     r"( still)? (being )?(blocked|failing|fail|broken|crashing|crash|denied|rejected|empty|"
     r"timing out|hanging)\b"
-    r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|good|correct|"
-    r"like)\b"
+    # ("that warn does not sound rigth": "right" with its letters swapped, as typed fast)
+    r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|rigth|good|"
+    r"correct|like)\b"
     # the result found wrong in so many words ("the starting symbol is not right", "that's
     # not correct"; a requirement or a condition around it, "make sure the header is not
     # right-aligned", is taken out by the caller before this is read)
