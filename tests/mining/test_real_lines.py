@@ -488,6 +488,14 @@ _ANSWERED = (
             "The fix is live: the assistant now lists tracks and sensors.",
             True,
         ),
+        # one thing found wrong, announced after a grant (modelled on a line of an
+        # unlicensed history)
+        (
+            "[image: image/png, 101000 bytes]\nSeems to work fine. One issue. is that the "
+            "server does not seems to read the data from the live devices table. ?",
+            "Deployed: the assistant now answers from the device tables.",
+            True,
+        ),
         # the result found wrong, "right" typed with its letters swapped
         (
             "that warn does not sound rigth, we are finding the sessions we will restore.",
@@ -539,6 +547,9 @@ def test_corrections_found_in_histories_outside_the_repository(
         # a give-back that must not happen, and one set as a condition
         "make sure the answer was not given away in the hint",
         "if the response was not returned in 5s, retry",
+        # one more thing asked for, and the person's own trouble
+        "Seems to work fine. One issue: can you also add a legend?",
+        "works. one problem though - I don't know the API key for staging",
     ],
 )
 def test_near_misses_of_the_corrections_found_in_histories(text: str) -> None:

@@ -475,6 +475,16 @@ _FAILURE_REPORT = re.compile(
     r"invalid|garbage|garbled|null|undefined|nan)\b"
     r"|\b(is|are|was|were|isn'?t|aren'?t)\s+not\s+(reflected|showing up|updated|saved|present)\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t) (reflected|showing up|updated|saved|present)\b"
+    # one thing found wrong, announced, then what does not happen ("Seems to work fine. One
+    # issue. is that the MCP does not seems to ready the data from the rea time devices
+    # table. ?"; not "One issue: can you also add a legend?", "one problem though - I don't
+    # know the API key")
+    r"|\b(one|another|the only|the one|a small|a minor|one small|one minor)\s+(more\s+)?"
+    r"(issue|problem|bug)\b(?>\s*(though|tho|left|remaining)?\s*[:.,;\-–—]?\s*(is\s+)?(that\s+)?)"
+    # (the person's own trouble is theirs: "one problem though - I don't know the API key")
+    r"(?!(i|we|i'?m|we'?re|i'?ve|we'?ve)\b)"
+    r"[^.?!\n]{0,80}?\b(does not|doesn'?t|do not|don'?t|did not|didn'?t|is not|isn'?t|are not|"
+    r"aren'?t|can ?not|can'?t|won'?t|never)\b"
     # what the work was to give back and did not, on the occasion the person tried ("the
     # reponse was not given", "the answer wasn't returned"; not "make sure the answer is
     # not given away", nor a present "is not shown to anonymous users", how it is meant)
