@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+#: What a caller passes as `default` to tell text that holds no JSON from JSON `null`.
+NOT_JSON = object()
+
 
 def json_value(text: str, default: Any = None) -> Any:
     """The value `text` holds as JSON, or `default` when it holds none (not JSON, or

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
-from sleepd.mining.json_text import json_value
+from sleepd.mining.json_text import NOT_JSON, json_value
 
 SPEC_VERSION = 1
 CHECK_TYPES = ("must_contain", "must_not_contain", "regex", "json", "tool_called")
@@ -176,12 +176,8 @@ def _json_ok(text: str) -> bool:
     stripped = text.strip()
     fence = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", stripped, re.DOTALL)
     candidate = fence.group(1) if fence else stripped
-    return json_value(candidate, _NOT_JSON) is not _NOT_JSON
-
-
-#: What `_json_ok` gets back for output that is no JSON (nested past the parser's reach
-#: included: the output judged is a model's).
-_NOT_JSON = object()
+    # (nested past the parser's reach included: the output judged is a model's)
+    return json_value(candidate, NOT_JSON) is not NOT_JSON
 
 
 def _run(check: Check, output: str, tools: Sequence[str]) -> CheckResult:

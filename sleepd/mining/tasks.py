@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sleepd.mining.json_text import json_value
+from sleepd.mining.json_text import NOT_JSON, json_value
 from sleepd.mining.judge_spec import Check, JudgeSpec, token_pattern
 
 #: Follow-ups that make no sense without the previous request.
@@ -163,17 +163,13 @@ def command_of(call_text: str) -> str:
     return whole.splitlines()[0][:MAX_COMMAND_CHARS] if whole else ""
 
 
-#: What `full_command` gets back for call input that is no JSON at all.
-_NOT_JSON = object()
-
-
 def full_command(call_text: str) -> str:
     """The whole shell command of a tool call's input, every line of it but the bodies of
     its here-documents (data, not commands: a patch's `a || b` is no `||`): what decides how
     it exits (`pytest … -v 2>&1 | tail -30` hides its status past any clip)."""
     text = call_text.strip()
-    data = json_value(text, _NOT_JSON)
-    if data is _NOT_JSON:
+    data = json_value(text, NOT_JSON)
+    if data is NOT_JSON:
         return without_heredoc_bodies(text)
     if isinstance(data, dict):
         value = data.get("command", data.get("cmd", ""))

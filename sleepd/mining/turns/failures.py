@@ -408,12 +408,12 @@ _FAILURE_REPORT = re.compile(
     # "ERR_CONNECTION_REFUSED")
     r"|\brefused to connect\b|\bconnection (was )?refused\b|\b(could ?n[o']t|can'?t) be reached\b"
     r"|\berr_(connection|name_not|address|ssl|cert|timed_out|empty_response|internet|network)"
-    r"|\bno (visual |visible |noticeable |apparent |real )?(change|difference|effect|output|"
+    r"|\bno (visual |visible |noticeable |apparent |real )?((change|difference|effect|output|"
     r"sound|response|results)\b"
     # (the plural as people say it after trying: "tried again. No changes."; not "no
     # changes needed", "no changes to the API")
-    r"|\bno (visual |visible |noticeable |apparent |real )?(changes|differences)\b"
-    r"(?!\s+(needed|required|necessary|to|in|for|on|from|were|are|have|made|since|yet)\b)"
+    r"|(changes|differences)\b"
+    r"(?!\s+(needed|required|necessary|to|in|for|on|from|were|are|have|made|since|yet)\b))"
     # (not what is sought: "figure out what is missing", "contrast with something that is
     # missing")
     r"|(?<!\bwhat )(?<!something that )(?<!anything that )"
