@@ -509,20 +509,24 @@ def _ended_without_words(
     events: Sequence[EventView], since: int
 ) -> tuple[EventView, EventView] | None:
     """The agent's last act and the record that then ended its turn, when that act
-    (after the person's last word) was a tool call or result, not words."""
+    (after the person's last word) was a tool call or result, not words, and nothing of
+    the agent's came after that record (a background task's end can set it working
+    again)."""
     last_act: EventView | None = None
+    ended: tuple[EventView, EventView] | None = None
     for event in events:
         if event.seq <= since:
             continue
         if event.kind in ("tool_call", "tool_result", "assistant_text") and not event.is_sidechain:
-            last_act = event
+            last_act, ended = event, None
         elif (
-            last_act is not None
+            ended is None
+            and last_act is not None
             and last_act.kind != "assistant_text"
             and ends_the_agents_turn(event)
         ):
-            return last_act, event
-    return None
+            ended = (last_act, event)
+    return ended
 
 
 def same_request(first: str, second: str) -> bool:

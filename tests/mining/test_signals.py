@@ -583,6 +583,22 @@ def test_a_turn_ended_after_its_last_call_is_not_a_transcript_cut_off(
     assert outcome.event_ids == (views(ended)[-2].id, views(ended)[-1].id)
 
 
+def test_a_turn_set_working_again_after_its_end_is_read_from_its_last_act() -> None:
+    # the turn ended after a passing run, then a background task's end set the agent
+    # working again, and the transcript stops mid-call: nothing tells how it ended
+    b = SessionBuilder().prompt("fix tests").bash("go test ./...", "ok  \tapp\t0.2s")
+    b.record(*TURN_ENDS[2]).meta("<task-notification>build finished</task-notification>")
+    b.bash("go test ./...", "--- FAIL: TestReset", exit_code=1)
+    sigs = signals_of(b, over=True)
+    # (the first turn's end is no last word of the work that came after it)
+    assert "answered" not in kinds(sigs)
+    outcome = derive_outcome(sigs)
+    assert (outcome.outcome, outcome.rule) == ("unknown", "stopped_mid_work")
+    # and once that turn ended too, its failed last call decides
+    outcome = derive_outcome(signals_of(b.record(*TURN_ENDS[2]), over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
+
+
 @pytest.mark.parametrize(
     ("raw_type", "text"),
     [
