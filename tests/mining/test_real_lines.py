@@ -4586,6 +4586,42 @@ def test_a_pasted_console_log_is_judged_by_its_frames_and_the_words_after_it() -
     assert words_after_a_paste(spec) == ""
 
 
+def test_words_typed_straight_under_a_paste_or_after_its_closing_bracket_are_read() -> None:
+    # JaydenXsoe/ocodex 2025-08-24 line 121: `cargo run`'s output pasted back, and the
+    # verdict typed on its last line, after the bracket that closes the printed results
+    run = (
+        'cargo run -p orchestrator -- --prompt "Build a script that can have a simple number '
+        'guessing game in python, put the script in the Apps directory in root"\n'
+        "warning: unused import: `anyhow`\n"
+        " --> orchestrator/src/worker_example.rs:2:14\n"
+        "  |\n"
+        "2 | use anyhow::{anyhow, Result};\n"
+        "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.02s\n"
+        "Orchestrated from prompt: [\n"
+        "    TaskResult {\n"
+        "        task_id: 1,\n"
+        "        success: true,\n"
+        '        output: Object { "info": String("unknown action") },\n'
+        "    },\n"
+    )
+    verdict = (
+        "it seems that the orchestrator does not work as intended, it doesn't spin up any "
+        "agents and run the prompted task"
+    )
+    agent = "Added the orchestrator crate with a planner and a demo worker. Next options: …"
+    assert words_after_a_paste(run + "] " + verdict) == verdict
+    assert kind_of(run + "] " + verdict, agent_text=agent) is TurnKind.CORRECTION
+    # on lines of their own right under the paste, no blank line between
+    assert words_after_a_paste(run + "]\n" + verdict) == verdict
+    assert kind_of(run + "]\n" + verdict, agent_text=agent) is TurnKind.CORRECTION
+    # a question under the same paste asks, and prose with no paste above has no tail
+    question = run + "] what does the info field mean here?"
+    assert words_after_a_paste(question) == "what does the info field mean here?"
+    assert kind_of(question, agent_text=agent) is not TurnKind.CORRECTION
+    prose = "Build the importer.\nIt reads CSV files.\nOne row per line.\nThanks"
+    assert words_after_a_paste(prose) == ""
+
+
 def test_what_a_run_printed_pasted_back_reports_on_the_running_task() -> None:
     # isaacmorgado/claude-sovereign 0ca5dba1 lines 108 and 123: the plugin's console pasted
     # back after the agent's "Reload and test", a report on the task, not a request of its

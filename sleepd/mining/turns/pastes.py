@@ -21,17 +21,44 @@ WORDS_AFTER_PASTE = 300
 
 
 def words_after_a_paste(region: str) -> str:
-    """The person's last paragraphs, when they are short and what comes before them is
-    pasted output (three lines or more, most of them as a log prints them); else ""."""
+    """The person's last words, when they are short and what comes before them is pasted
+    output (three lines or more, most of them as a log prints them); else "". They may
+    stand in paragraphs of their own, or straight under the paste, or on its last line
+    after the bracket that closes it ("] it seems that the orchestrator does not work")."""
     paragraphs = [p for p in re.split(r"\n\s*\n", region.strip()) if p.strip()]
     tail: list[str] = []
     while len(paragraphs) > 1 and sum(map(len, [paragraphs[-1], *tail])) <= WORDS_AFTER_PASTE:
         if is_pasted(paragraphs[-1]):
             break
         tail.insert(0, paragraphs.pop())
-    if not tail or not is_pasted("\n".join(paragraphs)):
+    if tail and is_pasted("\n".join(paragraphs)):
+        return "\n\n".join(tail)
+    return _lines_after_a_paste(region)
+
+
+#: The last line of a paste, its closing brackets, then the person's words on that line.
+_CLOSED_THEN_WORDS = re.compile(r"^(\s*[\]})]+[,;]?)\s+(?=[^\W\d_])(.*)$")
+#: A line that only closes what a program printed ("]", "  },").
+_CLOSING_ONLY = re.compile(r"^\s*[\]})]+[,;]?\s*$")
+
+
+def _lines_after_a_paste(region: str) -> str:
+    """The person's lines right under a paste, with no blank line between, or their words
+    after the brackets that close its last line."""
+    lines = [line for line in region.strip().splitlines() if line.strip()]
+    tail: list[str] = []
+    while len(lines) > 3 and sum(map(len, [lines[-1], *tail])) <= WORDS_AFTER_PASTE:
+        closed = _CLOSED_THEN_WORDS.match(lines[-1])
+        if closed:
+            tail.insert(0, closed.group(2))
+            lines[-1] = closed.group(1)
+            break
+        if PASTED_LINE.match(lines[-1]) or _CLOSING_ONLY.match(lines[-1]):
+            break
+        tail.insert(0, lines.pop())
+    if not tail or not is_pasted("\n".join(lines)):
         return ""
-    return "\n\n".join(tail)
+    return "\n".join(tail)
 
 
 def is_pasted(text: str) -> bool:
