@@ -2385,6 +2385,20 @@ def test_what_a_browser_says_of_a_missing_server_is_a_failure_report(text: str) 
     assert kind_of(text, agent_text=_PORT_CHANGED) is TurnKind.CORRECTION
 
 
+def test_these_changes_in_another_language_point_back_at_the_work() -> None:
+    # Viniciuscarvalho/FitToday f4_473875393c_7 line 71: "commit these changes and push,
+    # then run ./deploy.sh …" in Portuguese, after the agent's edits: the task's closing
+    # steps, as the English words read
+    agent = "Termos atualizado. Próximos passos: faça a build e submeta a nova versão."
+    text = "faça o commit dessas alterações e push e depois rode o ./deploy.sh appstore -release"
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+    for other in ("haz commit de estos cambios", "ajoute ces modifications", "diese Änderungen"):
+        assert points_back(other)
+    # the words alone, with no demonstrative, point at nothing
+    assert not points_back("faça o commit das alterações do formulário de login")
+    assert not points_back("ajoute des modifications au changelog")
+
+
 def test_naming_one_of_the_agents_options_points_back() -> None:
     # the same history: the agent had laid out its next three tasks and offered to build
     # them; "with option A" picks one of the options it gave earlier

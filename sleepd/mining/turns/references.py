@@ -50,6 +50,15 @@ BACK_REF = re.compile(
     r"comments?|proposal)|as you (suggested|recommended|proposed)|"
     r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
     r"what you (did|changed|wrote)|your work|"
+    # what was just made, put somewhere ("put this in dotfiles and create PR?", "can we add
+    # this as a git hook rule?"), not a "this" that a colon then spells out ("add this to
+    # the README: …")
+    r"(put|add|move|save|commit|push|apply|write|copy|store|include|turn|document|persist)"
+    r"\s+this\s+(in|into|to|on|onto|as|under)\b(?![^:\n]{0,80}:)|"
+    # the same in the other languages people write to agents in ("faça o commit dessas
+    # alterações", "estos cambios", "ces modifications", "diese Änderungen")
+    r"(d?[ea]ss[ae]s|d?[ea]st[ae]s|estos|esos|estas|esas|ces|diese[nrs]?)\s+"
+    r"(altera\w*|mudan\w*|modifica\w*|cambios|changements|Änderungen)|"
     # the agent's last act or words named ("when you tried executing bash commands right
     # now you reported errors", "you said the tests pass")
     r"(when|where|after) you (just )?(tried|ran|did|said|wrote|changed|reported)|"
