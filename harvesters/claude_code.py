@@ -471,7 +471,8 @@ class _ClaudeFile:
         multi = len(blocks) > 1
         attachments: list[tuple[int, str]] = []
         prompt: EventRecord | None = None
-        for index, block in enumerate(blocks):
+        entries = self._one_typed_text(line, rec, blocks) if multi else list(enumerate(blocks))
+        for index, block in entries:
             eid = f"{base}:{index}" if multi else base
             if isinstance(block, str):
                 btype, text = "text", block
@@ -485,7 +486,7 @@ class _ClaudeFile:
             elif btype == "image" or (btype == "document" and not _text_document(block)):
                 attachments.append((index, attachment_placeholder(block)))
             elif btype == "text":
-                event = self._user_text(line, rec, eid, text)
+                event = self._user_text(line, rec, eid, text, among_blocks=multi)
                 self._emit(sid, event)
                 if event.kind == "user_prompt" and prompt is None:
                     prompt = event
@@ -510,7 +511,15 @@ class _ClaudeFile:
                 eid = f"{base}:{attachments[0][0]}" if multi else base
                 self._emit(sid, self._user_text(line, rec, eid, note))
 
-    def _user_text(self, line: ParsedLine, rec: dict[str, Any], eid: str, text: str) -> EventRecord:
+    def _user_text(
+        self,
+        line: ParsedLine,
+        rec: dict[str, Any],
+        eid: str,
+        text: str,
+        *,
+        among_blocks: bool = False,
+    ) -> EventRecord:
         head = text.lstrip()[:200]
         if head.startswith(INTERRUPT_PREFIXES):
             return self._event(line, rec, eid, "interrupt", "user", text)
@@ -520,10 +529,44 @@ class _ClaudeFile:
             rec.get("isMeta") is True
             or META_PREFIX.match(head) is not None
             or _written_by_the_program(rec)
+            # a file the person mentioned, its text sent beside the message (Zed's agent
+            # bridge): context, as an IDE's opened file is
+            or (among_blocks and _EMBEDDED_CONTEXT.match(head) is not None)
         )
         if injected:
             return self._event(line, rec, eid, "meta", "user", text, is_meta=True)
         return self._event(line, rec, eid, "user_prompt", "user", text)
+
+    def _one_typed_text(
+        self, line: ParsedLine, rec: dict[str, Any], blocks: list[Any]
+    ) -> list[tuple[int, Any]]:
+        """A message's blocks with its typed text as one block, in the place of the first.
+
+        One message is one turn, however its client cut it: Zed's agent bridge puts each
+        @-mention in a block of its own ("Agent를 이용해서 ", "[@template.md](file://…)",
+        " 을 사용하여 …"), and each block read as a prompt would make the mention a turn of
+        its own. Blocks the program wrote (an IDE's opened file, a mentioned file's text)
+        stay apart, as context."""
+        entries: list[tuple[int, Any]] = []
+        typed_at: int | None = None
+        for index, block in enumerate(blocks):
+            text = block if isinstance(block, str) else None
+            if isinstance(block, dict) and block.get("type") == "text":
+                text = str(block.get("text") or "")
+            typed = (
+                text is not None
+                and self._user_text(line, rec, "", text, among_blocks=True).kind == "user_prompt"
+            )
+            if not typed:
+                entries.append((index, block))
+            elif typed_at is None:
+                typed_at = len(entries)
+                entries.append((index, {"type": "text", "text": text}))
+            else:
+                first_index, first = entries[typed_at]
+                joined = _joined_text(first["text"], str(text))
+                entries[typed_at] = (first_index, {"type": "text", "text": joined})
+        return entries
 
     def _tool_result(
         self, line: ParsedLine, rec: dict[str, Any], sid: str | None, eid: str, block: dict
@@ -873,6 +916,18 @@ def _event_from_state(data: dict[str, Any]) -> EventRecord:
     data = dict(data)
     data["timestamp"] = parse_timestamp(data.get("timestamp"))
     return EventRecord(**data)
+
+
+#: The text of a file the person mentioned, sent in a block beside their words.
+_EMBEDDED_CONTEXT = re.compile(r'\s*<context ref="')
+
+
+def _joined_text(first: str, then: str) -> str:
+    """Two pieces of one typed message: as written where a space already parts them (the
+    pieces around a mention), else on lines of their own."""
+    if not first or not then or first[-1].isspace() or then[0].isspace():
+        return first + then
+    return f"{first}\n{then}"
 
 
 def _blocks(content: Any, as_text: Any) -> list[Any]:

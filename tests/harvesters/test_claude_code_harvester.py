@@ -173,6 +173,46 @@ def test_interrupts_meta_injections_and_prompts_are_told_apart(
     ]
 
 
+def test_a_message_cut_into_blocks_around_its_mentions_is_one_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # ujuc/agent-stuff 35_5fa75ae8fb_1 line 37 (Zed's agent bridge): the words around an
+    # @-mention, the mention and the mentioned file's text, each a block of one message
+    path = session_file(tmp_path)
+    context = '\n<context ref="file:///Users/u/docs/template.md">\n# 공통 템플릿\n</context>'
+    make_jsonl(
+        path,
+        [
+            rec(
+                "user",
+                "u1",
+                [
+                    {"type": "text", "text": "Agent를 이용해서 문서를 작성할때 "},
+                    {"type": "text", "text": "[@template.md](file:///Users/u/docs/template.md)"},
+                    {"type": "text", "text": " 을 사용하여 방안을 마련해줘."},
+                    {"type": "text", "text": context},
+                ],
+            ),
+            # pieces with no space between them are kept apart on lines of their own
+            rec("user", "u2", [{"type": "text", "text": "fix the build"}, "then run the tests"]),
+            # typed alone, the same tag is the person's own words
+            rec("user", "u3", '<context ref="notes">what I know so far</context> summarise it'),
+        ],
+    )
+    got = [(e.external_id, e.kind, e.text) for e in events(read(path))]
+    assert got == [
+        (
+            "u1:0",
+            "user_prompt",
+            "Agent를 이용해서 문서를 작성할때 [@template.md](file:///Users/u/docs/template.md)"
+            " 을 사용하여 방안을 마련해줘.",
+        ),
+        ("u1:3", "meta", context),
+        ("u2:0", "user_prompt", "fix the build\nthen run the tests"),
+        ("u3", "user_prompt", '<context ref="notes">what I know so far</context> summarise it'),
+    ]
+
+
 def test_tool_results_errors_exit_codes_and_persisted_output(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
