@@ -3048,12 +3048,13 @@ def test_a_turn_no_cue_decided_is_left_to_the_model() -> None:
     )
     assert on_main.kind is TurnKind.FOLLOW_UP and on_main.hard
     # held-out set 5 (tslateman/duet 8d_8e47a114e5 line 138): "this" is the formatting the
-    # agent had just done, read as a new subject (the person's next step on that work)
+    # agent had just done (once read as a new subject; now as what was just made, put
+    # somewhere), and the reading still rests on the pronoun alone
     hook = _decide(
         "can we add this as a git hook rule?",
         agent_text="Done. README is formatted — ready to commit when you are.",
     )
-    assert hook.kind is TurnKind.NEW_TASK and hook.hard
+    assert hook.kind is TurnKind.FOLLOW_UP and hook.hard
 
 
 def test_a_pronoun_after_a_thing_the_turn_named_points_at_that_thing() -> None:
