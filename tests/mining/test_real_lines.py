@@ -8987,3 +8987,77 @@ def test_the_result_found_not_right_is_a_correction(text: str) -> None:
 def test_not_right_in_a_requirement_or_a_condition_is_no_report(text: str) -> None:
     agent = "Done: the powerline segment now draws the gradient from the start symbol to the end."
     assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+# Blind set 41 (stop 71): sessions of histories outside the repository, labelled blind by
+# helpers and then read for rules. JanDeDobbeleer/oh-my-posh, entireio/git-sync,
+# ClusterCockpit/cc-backend, melagiri/code-insights and jdx/mise are MIT.
+
+_GRADIENT_DONE = (
+    "Committed as `f3878096`. Delta now scales with cell count — small segments get a "
+    "subtle sheen instead of a hard two-tone jump."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # oh-my-posh: a verdict softened by "seems to be", on the result just committed
+        "[image: image/png, 1167 bytes]\nThis still seems to be an issue. If you look at the "
+        "screenshots, I have the impression that it jumps to dark straight away",
+        "[image: image/png, 1219 bytes]\nThe transition seems to be a bit too strong if you "
+        "look at smaller segments.",
+        # hostile: the same hedges in other words
+        "the footer appears to be missing on mobile",
+        "it still looks to be broken after the reload",
+    ],
+)
+def test_a_verdict_said_with_seems_to_be_is_the_same_verdict(text: str) -> None:
+    assert kind_of(text, agent_text=_GRADIENT_DONE) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it seems to be working now, thanks",
+        "It seems to be a good idea to add tests for the small segments",
+        "can you check if it seems to be too slow on windows?",
+    ],
+)
+def test_seems_to_be_in_praise_an_opinion_or_a_question_is_no_report(text: str) -> None:
+    assert kind_of(text, agent_text=_GRADIENT_DONE) is not TurnKind.CORRECTION
+
+
+def test_a_linters_finding_behind_its_task_runners_name_is_a_pasted_error() -> None:
+    # entireio/git-sync: mise's `[lint:go]` before each line of golangci-lint's output,
+    # pasted right after the agent committed
+    lint = (
+        "[lint:go] golangci-lint has version 2.11.4 built with go1.26.1\n"
+        "[lint:shellcheck] Finished in 239.4ms\n"
+        "[lint:go] cmd/git-sync/main.go:45:9: error returned from external package is "
+        "unwrapped: sig: func (*github.com/spf13/cobra.Command).ExecuteContext(ctx "
+        "context.Context) error (wrapcheck)\n"
+        "[lint:go]       return err\n"
+        "[lint:go] 1 issues:\n"
+        "[lint:go] * wrapcheck: 1"
+    )
+    assert has_pasted_error(lint)
+    assert kind_of(lint, agent_text="Committed as `f5cbb41` on `soph/move-to-cobra`.") is (
+        TurnKind.CORRECTION
+    )
+    # a level behind such a name still reads, and a clean run's lines are no error
+    assert has_pasted_error("[lint:licenses] $ licenses\n[lint:licenses] ERROR task failed")
+    assert not has_pasted_error("[build] compiling 12 files\n[build] done in 3s\n[test] 40 passed")
+
+
+def test_a_go_ahead_to_fix_what_the_agent_laid_out_is_no_failure_report() -> None:
+    # jdx/mise: the agent laid out the build failure and its workaround; "ok fix it"
+    agent = (
+        "There has not been a successful post-fix COPR build. The likely workaround is to "
+        "append `-fPIE` to `LDFLAGS` for the COPR build."
+    )
+    go_ahead = "ok fix it, `ssh bamboo` if you need a linux box to test"
+    assert kind_of(go_ahead, agent_text=agent) is not TurnKind.CORRECTION
+    assert kind_of("yes, fix it", agent_text=agent) is not TurnKind.CORRECTION
+    # "fix it" as the verdict on what broke still reports it
+    assert kind_of("it broke again, fix it", agent_text=DONE) is TurnKind.CORRECTION

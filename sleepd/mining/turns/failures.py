@@ -716,7 +716,11 @@ _FAILURE_REPORT = re.compile(
     # commit case?"; not "we don't need to handle the empty case")
     r"|\b(doesn'?t|does not|didn'?t|did not|won'?t|will not|can'?t|cannot)\s+(\w+\s+)?(handle|"
     r"cover|catch|support|account for|deal with)\s+(the|this|that|a|an)\b[^.?!\n]{0,60}?\bcases?\b"
-    r"|\b(try|please) (to fix|fix)\b|\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
+    r"|\b(try|please) (to fix|fix)\b"
+    # (not a go-ahead on the fix the agent laid out: "ok fix it, `ssh bamboo` if you need a
+    # linux box to test")
+    r"|(?<!\bok )(?<!\bok, )(?<!\bokay )(?<!\bokay, )(?<!\byes )(?<!\byes, )(?<!\bsure )"
+    r"(?<!\bsure, )(?<!\bgo ahead and )\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
     # where it should have gone set against where it went ("that should be put into the
@@ -783,6 +787,9 @@ _FAILURE_REPORT = re.compile(
 #: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …", with its zone:
 #: "2026-02-13T08:45:11+01:00 [wingman] ERROR …"), read past so
 #: that what the line says is read from its start.
+#: The name a task runner prints before each line of a task's output ("[lint:go] ", mise's
+#: and hk's "[build] "): what follows is the program's own line.
+_TASK_PREFIX = re.compile(r"^[ \t]*\[[\w:./@-]{1,40}\][ \t]+", re.MULTILINE)
 _LOG_STAMP = re.compile(
     r"^[ \t]*\[?(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}:\d{2}([.,]\d+)?"
     r"(Z|[+-]\d{2}:?\d{2})?\]?[ \t]+",
@@ -827,7 +834,13 @@ def has_pasted_error(text: str) -> bool:
         if len(text) <= PASTE_HEAD + PASTE_TAIL
         else text[:PASTE_HEAD] + "\n" + text[-PASTE_TAIL:]
     )
-    return bool(_PASTED_ERROR.search(_LOG_STAMP.sub("", past_a_handling_request(pasted))))
+    lines = _LOG_STAMP.sub("", past_a_handling_request(pasted))
+    if _PASTED_ERROR.search(lines):
+        return True
+    # the same lines without a task runner's names before them ("[lint:go] main.go:45:9:
+    # error returned …"; a level behind such a name, "[wingman] ERROR …", reads above)
+    unnamed = _TASK_PREFIX.sub("", lines)
+    return unnamed != lines and bool(_PASTED_ERROR.search(unnamed))
 
 
 def past_a_handling_request(text: str) -> str:
@@ -1012,9 +1025,26 @@ def _state_outlived(text: str) -> bool:
 
 
 def reports_failure(text: str) -> bool:
+    return _reports_failure(text) or (
+        _HEDGE.search(text) is not None and _reports_failure(without_hedges(text))
+    )
+
+
+def _reports_failure(text: str) -> bool:
     return bool(
         _FAILURE_REPORT.search(text)
         or _FAILURE_REPORT_CJK.search(text)
         or _FAILURE_REPORT_ELSEWHERE.search(text)
         or _state_outlived(text)
     )
+
+
+#: A state said with a hedge ("This still seems to be an issue", "the transition seems to
+#: be a bit too strong"): a person softens a verdict, and the verdict is the same.
+_HEDGE = re.compile(r"\b(seems?|appears?|looks?)\s+to\s+be\b", re.IGNORECASE)
+_STILL_HEDGED = re.compile(r"\bstill\s+(seems?|appears?|looks?)\s+to\s+be\b", re.IGNORECASE)
+
+
+def without_hedges(text: str) -> str:
+    """`text` with "seems to be" read as "is" ("still seems to be" as "is still")."""
+    return _HEDGE.sub("is", _STILL_HEDGED.sub("is still", text))
