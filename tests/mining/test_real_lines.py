@@ -9050,6 +9050,44 @@ def test_a_linters_finding_behind_its_task_runners_name_is_a_pasted_error() -> N
     assert not has_pasted_error("[build] compiling 12 files\n[build] done in 3s\n[test] 40 passed")
 
 
+def test_a_branch_commit_and_pull_request_are_the_closing_steps_of_the_work() -> None:
+    # entireio/git-sync: after a simplification pass left its changes uncommitted
+    agent = "Behavior is unchanged; this was quality-only. The changes remain uncommitted."
+    assert kind_of("can you create a branch, commit and open a PR?", agent_text=agent) is (
+        TurnKind.FOLLOW_UP
+    )
+    assert kind_of("commit, push and open a PR", agent_text=agent) is TurnKind.FOLLOW_UP
+    # a branch for something named is work of its own, not a step on this work
+    assert kind_of("create a branch for the dark mode feature", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_this_bugfix_points_back_at_the_work_just_done() -> None:
+    # ClusterCockpit/cc-backend: the release notes for the fix the agent had just made
+    agent = "Fixed: the WAL is now rotated on a clean shutdown. Build and tests pass."
+    text = "Update the releasenotes with this bugfix. Leave the version as is."
+    assert points_back(text) and points_back("add the hotfix to the changelog for this hotfix")
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # melagiri/code-insights: the person's own step reported after the verdict
+        ("looks great. merged the PR", TurnKind.APPROVAL),
+        ("great. merged the PR and deleted the branch", TurnKind.APPROVAL),
+        ("perfect. tested it locally and it works", TurnKind.APPROVAL),
+        # hostile: the report, then something asked of the agent
+        ("great. merged the PR, can you start on the next issue?", TurnKind.FOLLOW_UP),
+        ("thanks. deployed it to staging, now add the metrics page", TurnKind.FOLLOW_UP),
+    ],
+)
+def test_what_the_person_did_after_a_verdict_asks_for_nothing(text: str, kind: TurnKind) -> None:
+    agent = "PR #120 is updated with the pie chart height fix. Ready for your merge."
+    assert kind_of(text, agent_text=agent) is kind
+
+
 def test_a_go_ahead_to_fix_what_the_agent_laid_out_is_no_failure_report() -> None:
     # jdx/mise: the agent laid out the build failure and its workaround; "ok fix it"
     agent = (

@@ -48,7 +48,8 @@ BACK_REF = re.compile(
     r"repeat|redo|re-?(check|run|test|review|verify|generate|build|do|try|evaluate)|"
     r"(per|following|based on) your (suggestions?|recommendations?|feedback|review|advice|"
     r"comments?|proposal)|as you (suggested|recommended|proposed)|"
-    r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|fix(es)?|edits?)|"
+    r"(the|these|this|those|your) ((recent|latest|last|previous) )?(new|changes?|"
+    r"(bug ?|hot ?)?fix(es)?|edits?)|"
     r"what you (did|changed|wrote)|your work|"
     # what was just made, put somewhere ("put this in dotfiles and create PR?", "can we add
     # this as a git hook rule?"), not a "this" that a colon then spells out ("add this to

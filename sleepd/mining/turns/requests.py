@@ -238,6 +238,13 @@ def requests_more(text: str) -> bool:
             return False
     if _OWN_STEP.search(rest) and "?" not in rest and not _ADDRESSES_AGENT.search(rest):
         return False
+    if (
+        _OWN_STEP_DONE.search(rest)
+        and "?" not in rest
+        and not _ADDRESSES_AGENT.search(rest)
+        and not any(IMPERATIVE.search(part.strip()) for part in _CLAUSE_BREAK.split(rest)[1:])
+    ):
+        return False
     if _THANKS_ONLY.match(rest):
         return False  # "Perfect. Thank you very much!": the thanks asks for nothing
     if _MORE_PRAISE.match(rest) and not _ASKS_ANYWHERE.search(rest):
@@ -305,6 +312,14 @@ _THANKS_ONLY = re.compile(
 _OWN_STEP = re.compile(
     r"^\W*(i'?ll|i will|i'?m going to|i am going to|i'?m gonna|will)\b", re.IGNORECASE
 )
+#: What the person has already done with the work ("looks great. merged the PR", "thanks,
+#: pushed it"): a report, however short; it asks for nothing unless an order follows it.
+_OWN_STEP_DONE = re.compile(
+    r"^\W*((i|we)\s+)?((just|already|also|have|'ve)\s+)*(merged|pushed|deployed|released|"
+    r"published|shipped|tagged|approved|installed|tested|restarted)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|then)\b", re.IGNORECASE)
 
 
 #: Words that ask the agent for something.
