@@ -9099,3 +9099,30 @@ def test_a_go_ahead_to_fix_what_the_agent_laid_out_is_no_failure_report() -> Non
     assert kind_of("yes, fix it", agent_text=agent) is not TurnKind.CORRECTION
     # "fix it" as the verdict on what broke still reports it
     assert kind_of("it broke again, fix it", agent_text=DONE) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # jdx/mise, entireio/git-sync, JanDeDobbeleer/oh-my-posh (blind set 41), and a
+        # tuning-set line: acting on a pull request's review, however often it recurs
+        "address pr feedback",
+        "address pr feedback and failing pr checks if any",
+        "can you look at the copilot comments?",
+        "have a look at the review comments",
+        "Review the comments made on this PR by copilot and implement the recommendations",
+    ],
+)
+def test_acting_on_a_pull_requests_review_is_a_task_not_replayed(text: str) -> None:
+    agent = "Pushed `a1b2c3d` to the branch; the pull request is open and checks are running."
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+    # the review lies outside the repository: the task miner makes no replay of it
+    assert needs_context(text)
+
+
+def test_code_comments_or_a_review_still_unaddressed_are_not_a_review_task() -> None:
+    agent = "Pushed `a1b2c3d` to the branch; the pull request is open and checks are running."
+    assert not needs_context("fix the comments in utils.py")
+    assert kind_of("the copilot comments are still not addressed", agent_text=agent) is (
+        TurnKind.CORRECTION
+    )

@@ -56,6 +56,7 @@ from sleepd.mining.turns.references import (
     names_own_object,
     needs_context,
     points_back,
+    works_the_review,
 )
 from sleepd.mining.turns.requests import (
     EXPLICIT_NEW,
@@ -391,6 +392,9 @@ _NEW_BY_FORM = frozenset(
         "a plan handed over to implement",
         "first request",
         "says it is something new",
+        # (a task all the same, but not one to replay: the review lies outside the
+        # repository, and `needs_context` says so to the task miner)
+        "acts on the pull request's review",
     }
 )
 
@@ -426,7 +430,13 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     if decision is not None:
         return decision
     reading = _read(turn, text, region, lexicon)
-    phases = (_after_service_error, _before_any_reply, _into_running_turn, _on_the_last_message)
+    phases = (
+        _after_service_error,
+        _before_any_reply,
+        _into_running_turn,
+        _works_the_review,
+        _on_the_last_message,
+    )
     for phase in phases:
         decision = phase(turn, reading)
         if decision is not None:
@@ -736,6 +746,15 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
     # position alone makes it steering; a redirect or a retry says so in words
     cued = bool(REDIRECT.search(region) or _RETRY.search(region))
     return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
+
+
+def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """Acting on a pull request's review is a task of its own, however often it recurs on
+    the same pull request: "address pr feedback" stands without the exchange before it (the
+    branch's pull request is context), and the blind labellers read it so each time."""
+    if not turn.has_episode or reading.reports or not works_the_review(reading.region):
+        return None
+    return TurnDecision(TurnKind.NEW_TASK, 0.6, ("acts on the pull request's review",), hard=True)
 
 
 def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | None:

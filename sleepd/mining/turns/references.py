@@ -407,6 +407,34 @@ def resumes_earlier_work(region: str) -> bool:
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 
+#: A request to act on a pull request's review ("address pr feedback", "have a look at the
+#: review comments", "can you look at the copilot comments?"): feedback, or comments and
+#: suggestions named as a review's or a pull request's, not a file's code comments.
+_REVIEW_FEEDBACK = (
+    r"((the|any|all|new|remaining|latest|open|outstanding|unresolved)\s+)*"
+    r"(((pr|pull request|code review|review|reviewer'?s?|copilot|bugbot|coderabbit|codex|"
+    r"gemini|github)\s+)*feedback"
+    r"|((pr|pull request|review|reviewer'?s?|copilot|bugbot|coderabbit|codex|gemini)\s+)+"
+    r"(comments?|suggestions?|nits?|remarks?|findings?|threads?)"
+    r"|(comments?|suggestions?|remarks?)\s+((made|left)\s+)?(on|in|from)\s+(this|the)\s+"
+    r"(pr|pull request)\b)"
+)
+_WORKS_THE_REVIEW = re.compile(
+    r"^\W*((ok|okay|now|great|thanks|cool|alright|next)[,.!]?\s+)*"
+    r"((please|pls|can you|could you|would you|let'?s|go ahead and|now|then)\s+)*"
+    r"(address|handle|fix|resolve|apply|implement|look at|have a look at|take a look at|"
+    r"check|review|go through|respond to|reply to|work through|work on)\s+"
+    + _REVIEW_FEEDBACK
+    + r"(\W|$)",
+    re.IGNORECASE,
+)
+
+
+def works_the_review(region: str) -> bool:
+    """A request to act on a pull request's review ("address pr feedback")."""
+    return bool(_WORKS_THE_REVIEW.match(region))
+
+
 def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
@@ -434,4 +462,6 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or (names_nothing(region) and not shown)
         or resumes_earlier_work(region)
         or orients_only(region)
+        # what it acts on, a pull request's review, is neither in the repository nor here
+        or works_the_review(region)
     )
