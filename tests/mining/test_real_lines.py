@@ -9126,3 +9126,31 @@ def test_code_comments_or_a_review_still_unaddressed_are_not_a_review_task() -> 
     assert kind_of("the copilot comments are still not addressed", agent_text=agent) is (
         TurnKind.CORRECTION
     )
+
+
+def test_a_result_described_and_said_to_want_fixing_is_a_correction() -> None:
+    # melagiri/code-insights (blind set 41): a grant, the part that is wrong, then "this
+    # should be fixed", right after the agent reported the change
+    agent = "- **PromptQuality separation** — Prompt quality insights render as standalone cards"
+    text = (
+        "[image: image/png, 679189 bytes]\nSummary, Learnings and Decisions all are compact and "
+        "can be expanded to view more details.. but prompt quality shows always in expanded "
+        "view..this should be fixed"
+    )
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+    # deferred, asked or conditional, it reports nothing
+    for other in ("this should be fixed in a later PR", "should this be fixed?"):
+        assert kind_of(other, agent_text=agent) is not TurnKind.CORRECTION
+    assert kind_of("if it needs fixing, tell me", agent_text=agent) is not TurnKind.CORRECTION
+
+
+def test_a_not_joined_by_and_to_a_wish_is_no_failure() -> None:
+    # melagiri/code-insights (blind set 41): "… make the reviewer persona dynamic and not
+    # stick to 1 or 2" asks for a design; the "not" goes with "need to make"
+    agent = "Want me to implement all 4 changes? Or would you like to adjust the scope?"
+    text = (
+        "i am seeing this requires multiple ways.. We need to make the reviewer persona "
+        "dynamic and not stick to 1 or 2. Or probably use the built in codereview skill"
+    )
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+    assert kind_of("the page is not loading", agent_text=DONE) is TurnKind.CORRECTION
