@@ -520,6 +520,13 @@ class _ClaudeFile:
         *,
         among_blocks: bool = False,
     ) -> EventRecord:
+        typed = _after_injected_blocks(text)
+        if typed is not None and not _written_by_the_program(rec) and rec.get("isMeta") is not True:
+            # the program's reminder written before the person's words in one string
+            # (Claude Code 2.1.2xx: "<system-reminder>The user started your suggested
+            # background task …</system-reminder>\n\nCan we somehow create a guide …"):
+            # the words are the prompt, the reminder is no part of it
+            text = typed
         head = text.lstrip()[:200]
         if head.startswith(INTERRUPT_PREFIXES):
             return self._event(line, rec, eid, "interrupt", "user", text)
@@ -916,6 +923,26 @@ def _event_from_state(data: dict[str, Any]) -> EventRecord:
     data = dict(data)
     data["timestamp"] = parse_timestamp(data.get("timestamp"))
     return EventRecord(**data)
+
+
+#: Blocks the program writes into a user record's text ahead of the person's words, each
+#: closed before the words begin.
+_INJECTED_BLOCKS = re.compile(
+    r"\A(?:\s*<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics)>.*?</\1>)+\s*",
+    re.DOTALL,
+)
+
+
+def _after_injected_blocks(text: str) -> str | None:
+    """The person's words after the program's blocks that open the text, or None when the
+    text does not open with such a block or holds nothing after them."""
+    if not text.lstrip().startswith("<"):
+        return None
+    match = _INJECTED_BLOCKS.match(text)
+    if match is None:
+        return None
+    rest = text[match.end() :]
+    return rest if rest.strip() else None
 
 
 #: The text of a file the person mentioned, sent in a block beside their words.

@@ -213,6 +213,34 @@ def test_a_message_cut_into_blocks_around_its_mentions_is_one_prompt(
     ]
 
 
+def test_the_persons_words_after_a_reminder_the_program_wrote_before_them_are_the_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # JanDeDobbeleer/oh-my-posh (MIT), Claude Code 2.1.215 in the desktop app: a background
+    # task's reminder written into the same string, ahead of what the person typed
+    path = session_file(tmp_path)
+    reminder = (
+        "<system-reminder>\nThe user started your suggested background task task_71faea4b "
+        '("Include .mdx files in markdownlint CI glob") in a separate local session.\n'
+        "</system-reminder>\n\n"
+    )
+    typed = "Can we somehow create a guide on which gradients are supported?"
+    human = {"origin": {"kind": "human"}, "promptSource": "sdk"}
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", reminder + typed, **human),
+            # the reminder alone, or ahead of what the program wrote, stays the program's
+            rec("user", "u2", reminder.strip(), **human),
+            rec("user", "u3", reminder + "<task-notification>done</task-notification>", **human),
+            rec("user", "u4", reminder + "a notice", origin={"kind": "task-notification"}),
+        ],
+    )
+    got = [(e.external_id, e.kind, e.text) for e in events(read(path))]
+    assert got[0] == ("u1", "user_prompt", typed)
+    assert [kind for _, kind, _ in got[1:]] == ["meta", "meta", "meta"]
+
+
 def test_tool_results_errors_exit_codes_and_persisted_output(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
