@@ -9154,3 +9154,37 @@ def test_a_not_joined_by_and_to_a_wish_is_no_failure() -> None:
     )
     assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
     assert kind_of("the page is not loading", agent_text=DONE) is TurnKind.CORRECTION
+
+
+def test_what_worked_before_and_is_gone_now_is_a_regression_report() -> None:
+    # JanDeDobbeleer/oh-my-posh (blind set 42): "could" tells what the person could do
+    # before, no hypothesis; the question asks whether it is really gone
+    agent = "Lazy-load property fully preserved — confirmed by smoke test; both render correctly."
+    text = (
+        "previously the prompt displayed black and I could start typing, that seems to be gone now?"
+    )
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+    # a hypothesis still reports nothing
+    assert kind_of("would it still fail if the token expired?", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_trouble_seen_in_the_result_is_a_report_and_a_fix_to_make_is_not() -> None:
+    # JanDeDobbeleer/oh-my-posh and jdx/mise (blind set 42)
+    agent = "Rewrote the history; the old commits stay recoverable with `git checkout <sha>`."
+    seen = (
+        "[image: image/png, 20480 bytes]\nIt picked up my POSH_CONFIG and I can see some issues "
+        "in the rendering. Can you investigate what's happening?"
+    )
+    assert kind_of(seen, agent_text=agent) is TurnKind.CORRECTION
+    assert kind_of("I see some issues with this approach", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+    # what a step is for names no failure of the work ("make a pr to fix this")
+    found = "The backends are listed in the wrong order; `aqua` should come first."
+    text = (
+        "did you find any discussions about pi that might answer? if not, just make a pr to "
+        "fix this"
+    )
+    assert kind_of(text, agent_text=found) is not TurnKind.CORRECTION

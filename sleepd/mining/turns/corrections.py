@@ -271,7 +271,10 @@ _HYPOTHETICAL_QUESTION = re.compile(
     # clauses before it say ("I just had an error when doing resume …, but can you check
     # where it would make sense …?", "I mean not git config but git hooks, … right?") is
     # still read
-    r"(?:^|(?<=[.!?\n,;:]))(?![^.!?\n,;:]*\bwhy\b)[^.!?\n,;:]*("
+    # (not a clause of what was so before: "previously the prompt displayed black and I
+    # could start typing, that seems to be gone now?" tells what worked, then what broke)
+    r"(?:^|(?<=[.!?\n,;:]))(?![^.!?\n,;:]*\bwhy\b)"
+    r"(?!\W*(previously|before|earlier|until now|last time)\b)[^.!?\n,;:]*("
     r"\b(would(n'?t)?|could(?! it be\b)(n'?t)?|might)\b[^.!?\n]*|\beven then\b[^.!?\n]*"
     r"|\bcan (this|that|it)\b[^.!?\n]*"
     r"|,\s*right\s*)\?",

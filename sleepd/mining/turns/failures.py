@@ -720,15 +720,22 @@ _FAILURE_REPORT = re.compile(
     r"|\b(doesn'?t|does not|didn'?t|did not|won'?t|will not|can'?t|cannot)\s+(\w+\s+)?(handle|"
     r"cover|catch|support|account for|deal with)\s+(the|this|that|a|an)\b[^.?!\n]{0,60}?\bcases?\b"
     r"|\b(try|please) (to fix|fix)\b"
+    # trouble the person sees in the result ("It picked up my POSH_CONFIG and I can see some
+    # issues in the rendering"; not "I see some issues with this approach", a view of a plan)
+    r"|\b(i|we)\s+(can\s+|could\s+|still\s+|now\s+)?(see|notice|noticed|spotted|found|"
+    r"am seeing|'m seeing|are seeing|'re seeing)\s+(some|a few|several|many|a couple of|a lot of|"
+    r"lots of|two|three|more)\s+(issues|problems|bugs|glitches|errors|artifacts|regressions)\b"
+    r"(?!\s+(with|in|about)\s+(this|that|the|your|our)\s+(approach|plan|idea|proposal|design|"
+    r"suggestion|spec)\b)"
     # what the person just described said to want fixing ("… but prompt quality shows always
     # in expanded view..this should be fixed"; not "this should be fixed in a later PR")
     r"|\b(this|that|it|which)\s+(should|needs? to|must|has to)\s+be\s+fixed\b"
     r"(?!\s+(in|by|on|later|separately|upstream|first|next|when|once|before|after)\b)"
     r"|\b(this|that|it)\s+needs\s+fixing\b"
     # (not a go-ahead on the fix the agent laid out: "ok fix it, `ssh bamboo` if you need a
-    # linux box to test")
+    # linux box to test", nor what a step is for: "if not, just make a pr to fix this")
     r"|(?<!\bok )(?<!\bok, )(?<!\bokay )(?<!\bokay, )(?<!\byes )(?<!\byes, )(?<!\bsure )"
-    r"(?<!\bsure, )(?<!\bgo ahead and )\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
+    r"(?<!\bsure, )(?<!\bgo ahead and )(?<!\bto )\bfix (it|this|that|these|those)\b(?!\s+[a-z])"
     r"|(^\W*|\b(it|this|that|they)\s+(is|are|was|'s)\s+)not (just|only)\b"
     r"|^\W*not\s+(?!(sure|bad|yet|now|only|just|really|much)\b)[^.?!\n]{1,60}?\bbut\b"
     # where it should have gone set against where it went ("that should be put into the
