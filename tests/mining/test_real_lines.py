@@ -9188,3 +9188,36 @@ def test_trouble_seen_in_the_result_is_a_report_and_a_fix_to_make_is_not() -> No
         "fix this"
     )
     assert kind_of(text, agent_text=found) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("agent", "text"),
+    [
+        # JanDeDobbeleer/oh-my-posh (blind set 42): the offer's own verb and a pronoun
+        (
+            "Skip an efficiency section — one sentence suffices. Want me to add it (trivial "
+            "task, would do directly)?",
+            "Yes, please add it.",
+        ),
+        # the same history: an offer written as readiness, waiting on the person's word
+        (
+            "The template half remains as analyzed: the hook, a schema addition, tests, and "
+            "docs. Ready to implement on your go.",
+            "go ahead and implement it",
+        ),
+        # entireio/git-sync: the offer as "If you want, I can …", taken in two words
+        ("If you want, I can fix that specific bug next.", "fix it"),
+    ],
+)
+def test_the_offer_taken_in_its_own_short_words_is_an_approval(agent: str, text: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+def test_the_offer_taken_with_more_or_another_act_is_not_an_approval() -> None:
+    offer = "Skip an efficiency section. Want me to add it (trivial task, would do directly)?"
+    assert kind_of("Yes, please remove it.", agent_text=offer) is not TurnKind.APPROVAL
+    assert kind_of("yes add it and the tests", agent_text=offer) is not TurnKind.APPROVAL
+    ready = "The hook, tests, and docs remain. Ready to implement on your go."
+    assert kind_of("go ahead and implement it with a feature flag", agent_text=ready) is not (
+        TurnKind.APPROVAL
+    )

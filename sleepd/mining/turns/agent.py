@@ -384,6 +384,15 @@ _OFFERS = (
         r"(?:want|like) me to|i can also)\s+(?P<act>(?:[^?.!\n]|\.(?=\S)){3,200})[.!]?\s*$",
         re.IGNORECASE,
     ),
+    # readiness to do it, waiting on the person's word ("Ready to implement on your go.",
+    # "Happy to open the PR once you confirm.")
+    re.compile(
+        r"\b(ready to|happy to)\s+(?P<act>(?:[^?.!\n]|\.(?=\S)){3,200}?)\s+"
+        r"(on your go|on your word|when(?:ever)? you(?:'re| are) ready|"
+        r"once you (?:confirm|approve|give the word|say so))"
+        r"[.!]?\s*$",
+        re.IGNORECASE,
+    ),
     # the same offers as agents write them in the person's language ("Wenn du willst, mache
     # ich als Nächstes das Gleiche für …", "Soll ich …?", "Si tu veux, je peux …", "Si
     # quieres, puedo …", "需要我…吗？")
@@ -462,8 +471,13 @@ def restates_offer(region: str, agent_text: str) -> bool:
     if len(WORD.findall(rest)) > max(12, len(WORD.findall(offered_text)) + 3):
         return False
     words = {w for w in CONTENT_WORD.findall(rest.lower()) if w not in STOP_WORDS}
+    if not words:
+        # the offer's own verb and a pronoun, short words all ("Yes, please add it." to
+        # "Want me to add it (trivial task, would do directly)?")
+        said, verbs = WORD.findall(rest.lower()), WORD.findall(offered_text.lower())
+        return 1 <= len(said) <= 3 and bool(verbs) and said[0] == verbs[0]
     offered = _stems_and_parts(offered_text)
-    return bool(words) and all(
+    return all(
         stem(w) in offered or all(stem(part) in offered for part in w.split("-") if part)
         for w in words
     )
