@@ -9221,3 +9221,15 @@ def test_the_offer_taken_with_more_or_another_act_is_not_an_approval() -> None:
     assert kind_of("go ahead and implement it with a feature flag", agent_text=ready) is not (
         TurnKind.APPROVAL
     )
+
+
+def test_ship_it_after_the_work_is_its_closing_step_and_to_an_offer_takes_it() -> None:
+    # entireio/git-sync (blind set 42 and its history): "ship it" after the agent's report
+    # is the order to commit, push and open the pull request
+    assert kind_of("ship it", agent_text="Done. Version bumped to 0.4.2.") is TurnKind.FOLLOW_UP
+    assert kind_of("lgtm, ship it", agent_text="Done. Version bumped to 0.4.2.") is (
+        TurnKind.FOLLOW_UP
+    )
+    # to the agent's offer to ship, it accepts the offer
+    offer = "Release config reviewed. Want me to ship it?"
+    assert kind_of("ship it", agent_text=offer) is TurnKind.APPROVAL

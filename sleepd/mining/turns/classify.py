@@ -757,6 +757,10 @@ def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None
     return TurnDecision(TurnKind.NEW_TASK, 0.6, ("acts on the pull request's review",), hard=True)
 
 
+#: "Ship it" alone, or after a word of praise: the order to ship what was made.
+_SHIP_IT = re.compile(r"^\W*((ok|okay|great|nice|lgtm|perfect|cool)\W+)?ship it\W*$", re.IGNORECASE)
+
+
 def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
     """A correction, a verdict, an acceptance, a pick among options, a go-on or a pasted
     command: what the turn says of the agent's last message."""
@@ -802,6 +806,10 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         return TurnDecision(
             TurnKind.CORRECTION, 0.6, ("a verdict asked for: not right",), hard=True
         )
+    if _SHIP_IT.match(region) and not asked and turn.agent_acted:
+        # "ship it" after "Done. Version bumped to 0.4.2.": an order to ship the work, the
+        # task's closing step (to "Want me to ship it?" it takes the offer, below)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("a bare step on the work just done",))
     if approval_head:
         after_head = APPROVAL_HEAD.sub("", verdict, count=1)
         after_verdict = after_first(verdict) or (after_head if after_head != verdict else "")
