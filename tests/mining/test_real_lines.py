@@ -9233,3 +9233,18 @@ def test_ship_it_after_the_work_is_its_closing_step_and_to_an_offer_takes_it() -
     # to the agent's offer to ship, it accepts the offer
     offer = "Release config reviewed. Want me to ship it?"
     assert kind_of("ship it", agent_text=offer) is TurnKind.APPROVAL
+
+
+def test_a_review_asked_for_again_while_the_agent_is_at_it_is_no_new_task() -> None:
+    # jdx/mise (blind set 42): "address pr feedback" typed mid-turn, while the agent works on
+    # the review the person had just asked for
+    turn = TurnInput(
+        text="address pr feedback",
+        command=None,
+        has_episode=True,
+        agent_text="Looking at the review comments on the pull request now.",
+        agent_worked=True,
+        agent_ended=False,
+        previous_text="address feedback on jdx/mise#10705",
+    )
+    assert classify_turn(turn, lexicon_for()).kind is not TurnKind.NEW_TASK

@@ -754,6 +754,10 @@ def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None
     branch's pull request is context), and the blind labellers read it so each time."""
     if not turn.has_episode or reading.reports or not works_the_review(reading.region):
         return None
+    if not turn.agent_ended and works_the_review(feedback_region(turn.previous_text)):
+        # asked again while the agent is still at the review it was asked for ("address
+        # feedback on #10705", then "address pr feedback" mid-turn): no new request
+        return None
     return TurnDecision(TurnKind.NEW_TASK, 0.6, ("acts on the pull request's review",), hard=True)
 
 
