@@ -751,7 +751,9 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
 def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
     """Acting on a pull request's review is a task of its own, however often it recurs on
     the same pull request: "address pr feedback" stands without the exchange before it (the
-    branch's pull request is context), and the blind labellers read it so each time."""
+    branch's pull request is context), as LABELS.md's borderline 4 reads a new act on the
+    running subject. (Blind labellers split on it: a round on a pull request the session
+    itself opened was read as a follow-up too.)"""
     if not turn.has_episode or reading.reports or not works_the_review(reading.region):
         return None
     if not turn.agent_ended and works_the_review(feedback_region(turn.previous_text)):

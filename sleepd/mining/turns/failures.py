@@ -802,14 +802,15 @@ _FAILURE_REPORT = re.compile(
 #: A log line's own time stamp ("09:21:01.788 Error: …", "[12:03:44] …", with its zone:
 #: "2026-02-13T08:45:11+01:00 [wingman] ERROR …"), read past so
 #: that what the line says is read from its start.
-#: The name a task runner prints before each line of a task's output ("[lint:go] ", mise's
-#: and hk's "[build] "): what follows is the program's own line.
-_TASK_PREFIX = re.compile(r"^[ \t]*\[[\w:./@-]{1,40}\][ \t]+", re.MULTILINE)
 _LOG_STAMP = re.compile(
     r"^[ \t]*\[?(\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}:\d{2}([.,]\d+)?"
     r"(Z|[+-]\d{2}:?\d{2})?\]?[ \t]+",
     re.MULTILINE,
 )
+
+#: The name a task runner prints before each line of a task's output ("[lint:go] ", mise's
+#: and hk's "[build] "): what follows is the program's own line.
+_TASK_PREFIX = re.compile(r"^[ \t]*\[[\w:./@-]{1,40}\][ \t]+", re.MULTILINE)
 
 
 #: A first line that asks for error handling to be built ("handle the Failed to fetch
