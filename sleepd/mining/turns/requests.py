@@ -319,6 +319,8 @@ _OWN_STEP_DONE = re.compile(
     r"published|shipped|tagged|approved|installed|tested|restarted)\b",
     re.IGNORECASE,
 )
+#: Where one clause of a short report ends and the next begins ("merged the PR, then bump
+#: the version").
 _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|then)\b", re.IGNORECASE)
 
 
