@@ -9248,3 +9248,30 @@ def test_a_review_asked_for_again_while_the_agent_is_at_it_is_no_new_task() -> N
         previous_text="address feedback on jdx/mise#10705",
     )
     assert classify_turn(turn, lexicon_for()).kind is not TurnKind.NEW_TASK
+
+
+def test_an_offer_before_the_codex_apps_action_lines_is_the_agents_last_word() -> None:
+    # jdx/mise (blind set 43, Codex Desktop): the app's action line after the question;
+    # "fix it" takes the offer, whose words hold "fix"
+    offer = (
+        "The only actionable feedback is a failed `lint` check.\n\nMay I apply the formatting "
+        "fix, run lint, commit, and push it to the PR branch?\n\n"
+        '::git-create-branch{cwd="/Users/jdx/.codex/worktrees/e48d/mise" branch="codex/pr-11029"}'
+    )
+    assert kind_of("fix it", agent_text=offer) is TurnKind.APPROVAL
+    # a step of its own, more than the offer, or another act is no plain yes
+    assert kind_of("commit it", agent_text=offer) is TurnKind.FOLLOW_UP
+    assert kind_of("fix it and add tests", agent_text=offer) is not TurnKind.APPROVAL
+    assert kind_of("revert it", agent_text=offer) is not TurnKind.APPROVAL
+
+
+def test_the_screenshot_the_agent_asked_for_is_an_answer() -> None:
+    # melagiri/code-insights (blind set 43): "this is what it shows" under the screenshot the
+    # agent asked for names nothing that went wrong
+    asked = (
+        "If Socket flags something unexpected I'd want to see it. Can you paste or screenshot "
+        "the findings?"
+    )
+    text = "[image: image/png, 795281 bytes]\n this is what it shows"
+    assert kind_of(text, agent_text=asked) is TurnKind.FOLLOW_UP
+    assert kind_of("it shows a 500 error now", agent_text=asked) is TurnKind.CORRECTION

@@ -229,8 +229,16 @@ def questions_put(tool_name: str | None, call_input: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+#: A line the Codex app reads as an action, not as words to the person
+#: ("::git-create-pr{cwd="…" branch="…" url="…"}"): its last lines after the agent's words.
+_APP_DIRECTIVE = re.compile(r"^[ \t]*::[a-z][\w-]*\{[^\n]*\}[ \t]*$", re.MULTILINE)
+
+
 def last_words(agent_text: str, chars: int) -> str:
-    """The agent's last `chars` characters, curly apostrophes read as straight ones."""
+    """The agent's last `chars` characters, curly apostrophes read as straight ones, and
+    the app's action lines after them left out (the question before them is the last word)."""
+    if "::" in agent_text:
+        agent_text = _APP_DIRECTIVE.sub("", agent_text)
     return agent_text.strip()[-chars:].replace("\u2019", "'")
 
 
@@ -375,7 +383,7 @@ def agent_gave_up(agent_text: str) -> bool:
 #: README?"): the offer is the words after the asking phrase, up to the question mark.
 _OFFERS = (
     re.compile(
-        r"\b(want me to|shall i|should i|would you like me to|do you want me to)\s+"
+        r"\b(want me to|shall i|should i|would you like me to|do you want me to|may i)\s+"
         r"(?P<act>[^?]{3,200})\?\s*$",
         re.IGNORECASE,
     ),
@@ -459,10 +467,16 @@ def restates_offer(region: str, agent_text: str) -> bool:
         # (a bare closing step, "commit it" to "Want me to commit?", stays the task's step)
         rest = region
         verb = WORD.findall(offered_text.lower())[:1]
+        said = WORD.findall(rest.lower())
         few_words = (
-            2 <= len(WORD.findall(rest)) <= 4
+            2 <= len(said) <= 4
             and bool(verb)
-            and rest.lower().startswith(verb[0])
+            and (
+                rest.lower().startswith(verb[0])
+                # or a word of the offer and a pronoun ("fix it" to "May I apply the
+                # formatting fix, run lint, commit, and push it?")
+                or (len(said) == 2 and said[0] in WORD.findall(offered_text.lower()))
+            )
             and not is_closing_step(rest)
         )
         if not few_words and not _copies_back(rest, offered_text):
@@ -475,7 +489,11 @@ def restates_offer(region: str, agent_text: str) -> bool:
         # the offer's own verb and a pronoun, short words all ("Yes, please add it." to
         # "Want me to add it (trivial task, would do directly)?")
         said, verbs = WORD.findall(rest.lower()), WORD.findall(offered_text.lower())
-        return 1 <= len(said) <= 3 and bool(verbs) and said[0] == verbs[0]
+        return (
+            1 <= len(said) <= 3
+            and bool(verbs)
+            and (said[0] == verbs[0] or (len(said) == 2 and said[0] in verbs))
+        )
     offered = _stems_and_parts(offered_text)
     return all(
         stem(w) in offered or all(stem(part) in offered for part in w.split("-") if part)

@@ -564,8 +564,10 @@ _FAILURE_REPORT = re.compile(
     r"blank|nothing|404|500|undefined|null|nan)\b"
     # ("that" opening a relative clause, "a diagram that shows our design", "an endpoint
     # that returns the users", describes what to build: a request, no report)
-    r"|\b(it|this|(?:(?<![a-z] )|(?<=\bbut )|(?<=\band )|(?<=\bnow )|(?<=\bso )|(?<=\bstill ))"
-    r"that|the \w+( (?!(still|also|now|just|only|never|"
+    # (not "this is what it shows" with the screenshot the agent asked for: the content,
+    # no statement of what went wrong)
+    r"|(?<!\bwhat )\b(it|this|(?:(?<![a-z] )|(?<=\bbut )|(?<=\band )|(?<=\bnow )|(?<=\bso )|"
+    r"(?<=\bstill ))that|the \w+( (?!(still|also|now|just|only|never|"
     r"always|really)\b)\w+)?) "
     r"(says|shows|throws|gives|returns|prints|crashes|crashed|"
     r"fails|"
