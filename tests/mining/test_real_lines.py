@@ -9275,3 +9275,16 @@ def test_the_screenshot_the_agent_asked_for_is_an_answer() -> None:
     text = "[image: image/png, 795281 bytes]\n this is what it shows"
     assert kind_of(text, agent_text=asked) is TurnKind.FOLLOW_UP
     assert kind_of("it shows a 500 error now", agent_text=asked) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("text", ["yes, let's do this", "let's do this then", "ok, let's do that"])
+def test_lets_do_this_to_the_agents_proposal_accepts_it(text: str) -> None:
+    # entireio/git-sync (blind set 43 and its history): "yes, let's do this" to "If you
+    # want, I can patch `ValidateEndpoints` to handle userinfo and default-port variants too."
+    offer = "If you want, I can patch `ValidateEndpoints` to handle userinfo and default ports too."
+    assert kind_of(text, agent_text=offer) is TurnKind.APPROVAL
+
+
+def test_lets_do_this_with_more_of_the_persons_own_is_no_plain_yes() -> None:
+    offer = "If you want, I can patch `ValidateEndpoints` to handle userinfo and default ports too."
+    assert kind_of("let's do this for the footer too", agent_text=offer) is not (TurnKind.APPROVAL)

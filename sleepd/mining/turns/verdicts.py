@@ -9,7 +9,7 @@ import re
 #: Plain acceptance of a proposal.
 _ACCEPT_WORD = (
     r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
-    r"please|pls|let'?s do it|please do|"
+    r"please|pls|let'?s do (it|this|that)|please do|"
     r"sounds (good|great|perfect|fine|like a plan)|ship it|send it|post it|submit it|approve|"
     r"approved|confirmed?|agreed|"
     # the offer judged worth taking ("yes, that would be good", "that'd be great")
@@ -62,7 +62,7 @@ ACCEPT = re.compile(
     # to every offer at once ("yes to both", "yes to all", "ok, all of them")
     r"((to )?(both|all|everything|all of (them|those|these|the above)|them all)\W*)?"
     # ("yes immediately please", "ok right away")
-    r"((right )?now|immediately|right away|asap)?\W*"
+    r"((right )?now|immediately|right away|asap|then)?\W*"
     r"(please|pls|plz|thanks|thank you|thx)?\W*$",
     re.IGNORECASE,
 )
