@@ -486,6 +486,12 @@ class _ClaudeFile:
             elif btype == "image" or (btype == "document" and not _text_document(block)):
                 attachments.append((index, attachment_placeholder(block)))
             elif btype == "text":
+                ahead = self._written_ahead(rec, text)
+                if ahead:
+                    # kept as the program's record, so nothing the file held is dropped
+                    written = self._event(line, rec, f"{eid}:ahead", "meta", "user", ahead)
+                    written.is_meta = True
+                    self._emit(sid, written)
                 event = self._user_text(line, rec, eid, text, among_blocks=multi)
                 self._emit(sid, event)
                 if event.kind == "user_prompt" and prompt is None:
@@ -520,13 +526,11 @@ class _ClaudeFile:
         *,
         among_blocks: bool = False,
     ) -> EventRecord:
-        typed = _after_injected_blocks(text)
-        if typed is not None and not _written_by_the_program(rec) and rec.get("isMeta") is not True:
-            # the program's reminder written before the person's words in one string
-            # (Claude Code 2.1.2xx: "<system-reminder>The user started your suggested
-            # background task …</system-reminder>\n\nCan we somehow create a guide …"):
-            # the words are the prompt, the reminder is no part of it
-            text = typed
+        # the program's reminder written before the person's words in one string (Claude
+        # Code 2.1.2xx: "<system-reminder>The user started your suggested background task
+        # …</system-reminder>\n\nCan we somehow create a guide …"): the words are the
+        # prompt, the reminder no part of it (`_user` keeps it as the program's record)
+        text = text[len(self._written_ahead(rec, text)) :]
         head = text.lstrip()[:200]
         if head.startswith(INTERRUPT_PREFIXES):
             return self._event(line, rec, eid, "interrupt", "user", text)
@@ -543,6 +547,14 @@ class _ClaudeFile:
         if injected:
             return self._event(line, rec, eid, "meta", "user", text, is_meta=True)
         return self._event(line, rec, eid, "user_prompt", "user", text)
+
+    @staticmethod
+    def _written_ahead(rec: dict[str, Any], text: str) -> str:
+        """The blocks the program wrote ahead of the person's words in one string, or ""
+        (none, nothing after them, or a record the program wrote whole)."""
+        if rec.get("isMeta") is True or _written_by_the_program(rec):
+            return ""
+        return _injected_head(text)
 
     def _one_typed_text(
         self, line: ParsedLine, rec: dict[str, Any], blocks: list[Any]
@@ -933,16 +945,14 @@ _INJECTED_BLOCKS = re.compile(
 )
 
 
-def _after_injected_blocks(text: str) -> str | None:
-    """The person's words after the program's blocks that open the text, or None when the
-    text does not open with such a block or holds nothing after them."""
+def _injected_head(text: str) -> str:
+    """The program's blocks that open the text, when words follow them; else ""."""
     if not text.lstrip().startswith("<"):
-        return None
+        return ""
     match = _INJECTED_BLOCKS.match(text)
-    if match is None:
-        return None
-    rest = text[match.end() :]
-    return rest if rest.strip() else None
+    if match is None or not text[match.end() :].strip():
+        return ""
+    return text[: match.end()]
 
 
 #: The text of a file the person mentioned, sent in a block beside their words.

@@ -237,8 +237,14 @@ def test_the_persons_words_after_a_reminder_the_program_wrote_before_them_are_th
         ],
     )
     got = [(e.external_id, e.kind, e.text) for e in events(read(path))]
-    assert got[0] == ("u1", "user_prompt", typed)
-    assert [kind for _, kind, _ in got[1:]] == ["meta", "meta", "meta"]
+    # the reminder is kept as the program's record beside the prompt: nothing is dropped
+    assert got[:2] == [("u1:ahead", "meta", reminder), ("u1", "user_prompt", typed)]
+    assert [(eid, kind) for eid, kind, _ in got[2:]] == [
+        ("u2", "meta"),
+        ("u3:ahead", "meta"),
+        ("u3", "meta"),
+        ("u4", "meta"),
+    ]
 
 
 def test_tool_results_errors_exit_codes_and_persisted_output(
