@@ -459,6 +459,7 @@ def restates_offer(region: str, agent_text: str) -> bool:
         # "実装してください" to "実装に進めますか？": the act named, asked for politely
         asked = _POLITE_ASK.sub("", region.strip()).strip(" 、。！!")
         return 2 <= len(asked) <= 20 and asked in offered_text
+    offer_words = WORD.findall(offered_text.lower())
     if ACCEPT_HEAD.search(region):
         rest = ACCEPT_HEAD.sub("", region, count=1)
     else:
@@ -466,16 +467,15 @@ def restates_offer(region: str, agent_text: str) -> bool:
         # like me to kill it so your server can start?")
         # (a bare closing step, "commit it" to "Want me to commit?", stays the task's step)
         rest = region
-        verb = WORD.findall(offered_text.lower())[:1]
         said = WORD.findall(rest.lower())
         few_words = (
             2 <= len(said) <= 4
-            and bool(verb)
+            and bool(offer_words)
             and (
-                rest.lower().startswith(verb[0])
+                rest.lower().startswith(offer_words[0])
                 # or a word of the offer and a pronoun ("fix it" to "May I apply the
                 # formatting fix, run lint, commit, and push it?")
-                or (len(said) == 2 and said[0] in WORD.findall(offered_text.lower()))
+                or (len(said) == 2 and said[0] in offer_words)
             )
             and not is_closing_step(rest)
         )
@@ -488,11 +488,11 @@ def restates_offer(region: str, agent_text: str) -> bool:
     if not words:
         # the offer's own verb and a pronoun, short words all ("Yes, please add it." to
         # "Want me to add it (trivial task, would do directly)?")
-        said, verbs = WORD.findall(rest.lower()), WORD.findall(offered_text.lower())
+        said = WORD.findall(rest.lower())
         return (
             1 <= len(said) <= 3
-            and bool(verbs)
-            and (said[0] == verbs[0] or (len(said) == 2 and said[0] in verbs))
+            and bool(offer_words)
+            and (said[0] == offer_words[0] or (len(said) == 2 and said[0] in offer_words))
         )
     offered = _stems_and_parts(offered_text)
     return all(
