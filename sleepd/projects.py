@@ -21,19 +21,25 @@ recurring. So mining, readiness and the night group sessions by `project_root`:
   repository here, else to the `<repo>-worktrees` folder; one of Codex's maps to the
   main worktree of any `<id>/<repo>` of the same repository still on this machine, else
   to `~/.codex/worktrees/<repo>`, the name of all of that repository's;
+* Codex's worktrees that are all gone join the one checkout of the same repository that
+  the store knows (`store_roots`): Codex records each session's remote
+  (`repository_url`), and a checkout's is what a Codex session run there recorded, or
+  its `origin` in `.git/config`. A group with two remotes, or a remote with two
+  checkouts, stays apart: nothing says which one is meant;
 * any other path, and a bare repository's worktrees (no main worktree to map to), is
   kept as recorded.
 
-The mapping only ever shortens a path to a prefix of it (for Codex's, less its `<id>`)
-or names a main worktree that git itself records, so a hostile cwd gains nothing it did
-not have.
+The mapping only ever shortens a path to a prefix of it (for Codex's, less its `<id>`),
+names a main worktree that git itself records, or names a checkout where sessions of the
+same repository ran, so a hostile cwd gains nothing it did not have.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -94,18 +100,136 @@ _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
 class ProjectRoots:
     """`project_root` remembered per path for one pass (mining reads thousands of
-    sessions from a few dozen directories)."""
+    sessions from a few dozen directories). `joins` moves a root to another (the
+    checkout a group of removed Codex worktrees belongs to, `store_roots`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, joins: Mapping[str, str] | None = None) -> None:
         self._known: dict[str, str | None] = {}
         self._codex_roots: dict[tuple[str, str], str] = {}
+        self._joins = dict(joins or {})
 
     def __call__(self, path: str | None) -> str | None:
         if not path:
             return path
         if path not in self._known:
-            self._known[path] = project_root(path, codex_roots=self._codex_roots)
+            root = project_root(path, codex_roots=self._codex_roots)
+            self._known[path] = self._joins.get(root, root) if root else root
         return self._known[path]
+
+
+#: What `store_roots` reads: each session's recorded path and its metadata.
+SESSION_REMOTES_SQL = "SELECT project_path, meta FROM sessions WHERE project_path IS NOT NULL"
+
+
+def store_roots(recorded: Iterable[Sequence[Any]]) -> ProjectRoots:
+    """Project roots for a pass over the store, given `(project_path, meta)` of its
+    sessions (`SESSION_REMOTES_SQL`; `meta` a dict, or JSON text as SQLite returns it).
+
+    A group of Codex worktrees none of which is left on this machine has only its
+    `<base>/<repo>` name (`project_root`), though the repository may well be checked
+    out here: Codex records the session's remote. The group joins the checkout of the
+    same remote when exactly one is known, from the remote a session run there recorded
+    or the checkout's own `origin`."""
+    plain = ProjectRoots()
+    groups: dict[str, set[str]] = {}
+    checkouts: dict[str, set[str]] = {}
+    unaddressed: set[str] = set()
+    for path, meta in recorded:
+        if not path:
+            continue
+        root = plain(str(path))
+        if not root:
+            continue
+        key = repository_key(_recorded_remote(meta))
+        codex = _CODEX_WORKTREE.match(str(path))
+        if codex is not None:
+            if key is not None and root == _codex_group_name(codex.group(1), codex.group(3)):
+                groups.setdefault(root, set()).add(key)
+            continue
+        if key is not None:
+            checkouts.setdefault(key, set()).add(root)
+        else:
+            unaddressed.add(root)
+    # a group whose sessions recorded two remotes names no one repository
+    remote_of = {group: min(keys) for group, keys in groups.items() if len(keys) == 1}
+    if not remote_of:
+        return plain
+    wanted = set(remote_of.values())
+    for root in sorted(unaddressed):
+        key = repository_key(_origin_url(root))
+        if key in wanted:
+            checkouts.setdefault(key, set()).add(root)
+    joins = {}
+    for group, key in remote_of.items():
+        found = checkouts.get(key, set())
+        if len(found) == 1:  # two checkouts of one remote: nothing says which is meant
+            joins[group] = min(found)
+    return ProjectRoots(joins) if joins else plain
+
+
+#: A remote as git writes it: `scheme://[user[:secret]@]host[:port]/path` ...
+_URL_REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/]*@)?([^/:@]+)(?::\d*)?/+(.+)$")
+#: ... or scp-like `[user@]host:path` (a host of two letters or more: `C:\x` is a drive).
+_SCP_REMOTE = re.compile(r"^(?:[^@/:]+@)?([^@/:\\]{2,}):(?!/)(.+)$")
+
+
+def repository_key(url: str | None) -> str | None:
+    """One spelling of a repository's remote: host and path, lowercased, without the
+    user, any secret, the port or a trailing `.git` (`https://github.com/jdx/mise.git`
+    and `git@github.com:jdx/mise` are one); a local path as written, less `.git`."""
+    if not url or not url.strip():
+        return None
+    text = url.strip()
+    if text.lower().startswith("file://"):
+        text = text[len("file://") :]
+    found = _URL_REMOTE.match(text) or _SCP_REMOTE.match(text)
+    if found is not None:
+        text = f"{found.group(1)}/{found.group(2)}"
+    text = text.rstrip("/\\").lower()
+    text = text.removesuffix(".git").rstrip("/\\")
+    return text or None
+
+
+def _recorded_remote(meta: Any) -> str | None:
+    """The remote a session recorded (Codex's `repository_url`), if any."""
+    if isinstance(meta, str):
+        try:
+            meta = json.loads(meta)
+        except ValueError:
+            return None
+    value = meta.get("repository_url") if isinstance(meta, dict) else None
+    return value if isinstance(value, str) else None
+
+
+#: Bytes read of a repository's `.git/config` for its `origin`.
+_CONFIG_BYTES = 65536
+_ORIGIN_SECTION = re.compile(r'^\s*\[\s*remote\s+"origin"\s*\]\s*$', re.MULTILINE)
+_URL_LINE = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def _origin_url(checkout: str) -> str | None:
+    """The `origin` remote in the `.git/config` of the repository holding `checkout`
+    (no git process); None when it is in no repository here or that names no origin."""
+    try:
+        top = Path(checkout)
+        for _ in range(_MAX_DEPTH):
+            if (top / ".git").is_dir() or top.parent == top:
+                break
+            top = top.parent
+        config = top / ".git" / "config"
+        if not top.is_absolute() or not config.is_file():
+            return None
+        with config.open("rb") as handle:
+            text = handle.read(_CONFIG_BYTES).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+    section = _ORIGIN_SECTION.search(text)
+    if section is None:
+        return None
+    body = text[section.end() :]
+    following = re.search(r"^\s*\[", body, re.MULTILINE)
+    url = _URL_LINE.search(body[: following.start()] if following else body)
+    return url.group(1).strip('"') if url else None
 
 
 class Rows(Protocol):
@@ -117,7 +241,7 @@ class Rows(Protocol):
 def recorded_paths(db: Rows, project: str, *, below: bool = False) -> list[str]:
     """The session paths, as transcripts recorded them, whose project root is `project`'s
     (with `below`, or lies inside it): the sessions of a repository's worktrees too."""
-    roots = ProjectRoots()
+    roots = store_roots(db.rows(SESSION_REMOTES_SQL))
     root = roots(project) or project
     inside = root.rstrip("/") + "/"
     found = set()
@@ -201,6 +325,11 @@ def _codex_root(base: str, repo: str) -> str:
     main = _main_of_any_worktree(base, repo)
     if main is not None:
         return main
+    return _codex_group_name(base, repo)
+
+
+def _codex_group_name(base: str, repo: str) -> str:
+    """`<base>/<repo>`: the name of all of a repository's Codex worktrees."""
     separator = "\\" if "\\" in base and "/" not in base else "/"
     return f"{base}{separator}{repo}"
 

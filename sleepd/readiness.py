@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from sleepd.projects import ProjectRoots, project_root
+from sleepd.projects import SESSION_REMOTES_SQL, store_roots
 from sleepd.store.fastread import as_utc
 
 
@@ -108,7 +108,7 @@ def project_readiness(db: Any, cfg: Any, *, limit: int = 20) -> list[Readiness]:
             int(count)
         )
     sessions: dict[str, tuple[int, Any, Any]] = {}
-    roots = ProjectRoots()
+    roots = store_roots(db.rows(SESSION_REMOTES_SQL))
     for path, n, first, last in db.rows(
         # a subagent's transcript is part of its parent's session, not a session of its own
         "SELECT project_path, count(*), min(started_at), max(started_at) FROM sessions "
@@ -183,9 +183,11 @@ def not_ready_reason(engine: Any, cfg: Any, project: str | None = None) -> str:
     """Why a night found nothing to replay, with the busiest project's numbers."""
     from sleepd.search import EngineReader
 
-    rows = project_readiness(EngineReader(engine), cfg, limit=50)
+    reader = EngineReader(engine)
+    rows = project_readiness(reader, cfg, limit=50)
     if project is not None:
-        rows = [r for r in rows if r.project == project_root(project)]
+        root = store_roots(reader.rows(SESSION_REMOTES_SQL))(project)
+        rows = [r for r in rows if r.project == root]
     waiting = [r for r in rows if not r.ready]
     if not waiting:
         return "no project has enough mined tasks yet: no sessions with a project harvested"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from sleepd.projects import ProjectRoots, project_root
+from sleepd.projects import ProjectRoots, project_root, repository_key, store_roots
 from tests.git_repos import git, repo_with_commit
 
 
@@ -195,3 +197,104 @@ def test_a_removed_worktree_beside_its_repository_maps_to_it(repo: Path) -> None
 def test_a_windows_drive_letter_has_no_case(path: str, root: str) -> None:
     # wild sample 6 (not in the repository): E:\CC-test and e:\CC-test were two projects
     assert project_root(path) == root
+
+
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("https://github.com/jdx/mise.git", "github.com/jdx/mise"),
+        ("git@github.com:jdx/mise.git", "github.com/jdx/mise"),
+        ("ssh://git@GitHub.com:22/jdx/mise/", "github.com/jdx/mise"),
+        # a secret in the address is never part of the key
+        ("https://x-access-token:ghp_abc123@github.com/jdx/mise", "github.com/jdx/mise"),
+        ("http://gitea.local:3000/team/App.git/", "gitea.local/team/app"),
+        ("/srv/git/app.git", "/srv/git/app"),
+        ("C:\\repos\\app.git", "c:\\repos\\app"),  # a drive letter is no host
+        ("file:///srv/git/app.git", "/srv/git/app"),
+        ("", None),
+        ("   ", None),
+        (None, None),
+    ],
+)
+def test_one_remote_has_one_key_however_git_spells_it(url: str | None, key: str | None) -> None:
+    assert repository_key(url) == key
+
+
+def codex_rows(base: Path, *ids_and_remotes: tuple[str, str | None]) -> list[tuple[str, Any]]:
+    return [
+        (str(base / wid / "app"), {"repository_url": remote} if remote else {})
+        for wid, remote in ids_and_remotes
+    ]
+
+
+def test_removed_codex_worktrees_join_the_checkout_a_session_recorded(tmp_path: Path) -> None:
+    base = tmp_path / ".codex" / "worktrees"
+    rows = codex_rows(base, ("a1", "https://github.com/o/app.git"), ("b2", "git@github.com:o/app"))
+    rows.append(("/Users/o/src/app", json.dumps({"repository_url": "https://github.com/o/app"})))
+    rows.append(("/Users/o/src/other", {"repository_url": "https://github.com/o/other"}))
+    roots = store_roots(rows)
+    assert roots(str(base / "a1" / "app")) == "/Users/o/src/app"
+    assert roots(str(base / "c3" / "app" / "crates")) == "/Users/o/src/app"
+    assert roots("/Users/o/src/other") == "/Users/o/src/other"
+    # a Codex worktree of a repository with no known checkout keeps its group name
+    assert roots(str(base / "d4" / "lib")) == str(base / "lib")
+
+
+def test_a_checkout_is_known_by_its_origin_too(tmp_path: Path, repo: Path) -> None:
+    """A checkout only Claude Code worked in recorded no remote: its `.git/config` says it."""
+    git(repo, "remote", "add", "origin", "git@github.com:o/app.git")
+    base = tmp_path / ".codex" / "worktrees"
+    rows = codex_rows(base, ("a1", "https://github.com/o/app.git"))
+    rows.append((str(repo / "web"), {}))
+    assert store_roots(rows)(str(base / "a1" / "app")) == str(repo / "web")
+    rows[-1] = (str(repo), {})
+    assert store_roots(rows)(str(base / "a1" / "app")) == str(repo)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["two checkouts", "two remotes", "no remote", "other remote", "origin elsewhere"],
+)
+def test_a_codex_group_stays_apart_when_nothing_says_which_checkout(
+    tmp_path: Path, repo: Path, case: str
+) -> None:
+    base = tmp_path / ".codex" / "worktrees"
+    url = "https://github.com/o/app.git"
+    rows = codex_rows(base, ("a1", url))
+    if case == "two checkouts":  # a clone and a fork's clone of one remote
+        rows += [
+            ("/Users/o/src/app", {"repository_url": url}),
+            ("/tmp/app", {"repository_url": url}),
+        ]
+    elif case == "two remotes":
+        rows += codex_rows(base, ("b2", "https://github.com/fork/app.git"))
+        rows.append(("/Users/o/src/app", {"repository_url": url}))
+    elif case == "no remote":
+        rows = codex_rows(base, ("a1", None)) + [("/Users/o/src/app", {"repository_url": url})]
+    elif case == "other remote":
+        rows.append(("/Users/o/src/app", {"repository_url": "https://github.com/o/app2"}))
+    else:
+        git(repo, "remote", "add", "origin", "https://gitlab.com/o/app.git")
+        rows.append((str(repo), {}))
+    assert store_roots(rows)(str(base / "a1" / "app")) == str(base / "app")
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        b"\xff\xfe\x00garbage",
+        b'[remote "origin"]\n',  # no url
+        b'[remote "upstream"]\n\turl = https://github.com/o/app.git\n',
+        b"[core]\n" + b"x" * 200_000 + b'\n[remote "origin"]\n\turl = https://github.com/o/app\n',
+    ],
+)
+def test_a_hostile_git_config_joins_nothing_and_raises_nothing(
+    tmp_path: Path, config: bytes
+) -> None:
+    checkout = tmp_path / "src" / "app"
+    (checkout / ".git").mkdir(parents=True)
+    (checkout / ".git" / "config").write_bytes(config)
+    base = tmp_path / ".codex" / "worktrees"
+    rows = codex_rows(base, ("a1", "https://github.com/o/app"))
+    rows += [(str(checkout), {}), ("\x00bad", "{not json"), (None, None)]
+    assert store_roots(rows)(str(base / "a1" / "app")) == str(base / "app")

@@ -11,12 +11,15 @@ from sleepd.readiness import Readiness, days_text, project_readiness
 
 
 class FakeReader:
-    """Answers the two grouped queries readiness makes."""
+    """Answers the two grouped queries readiness makes, and the sessions' recorded
+    remotes (none: no Codex worktree to join)."""
 
     def __init__(self, tasks: list[tuple[str, str, int]], sessions: list[tuple[Any, ...]]):
         self.tasks, self.sessions = tasks, sessions
 
     def rows(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        if "meta" in sql:
+            return []
         return list(self.tasks if "FROM tasks" in sql else self.sessions)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from sleepd.mining.recurring import recurs, recurs_sql
 from sleepd.mining.tasks import intent_parts
 from sleepd.mining.templates import template_founder, template_titles, typed_part
-from sleepd.projects import project_root
+from sleepd.projects import SESSION_REMOTES_SQL, store_roots
 from sleepd.store.fastread import as_reader, stored_datetime
 
 TREND_WINDOW = timedelta(days=7)
@@ -78,7 +78,7 @@ def top_patterns(
     reader = as_reader(db)
     params: dict[str, Any] = {"min_count": min_count, "limit": limit}
     if project:
-        params["project"] = project_root(project)  # a worktree names its repository
+        params["project"] = _root_named(reader, project)
     where = " WHERE project_path = :project" if project else ""
     patterns = reader.rows(_TOP_SQL.format(where=where), params)
     if not patterns:
@@ -155,10 +155,10 @@ def task_rows(
     `min_recurrence` times in two sessions or more (never a judge spec's internals).
 
     `db` is a `sleepd.store.fastread` reader or a SQLAlchemy engine."""
-    where, params = _task_filter(split, project)
+    reader = as_reader(db)
+    where, params = _task_filter(reader, split, project)
     params["limit"] = limit
     rows = []
-    reader = as_reader(db)
     founders: dict[int, int] = {}  # task id -> its template's founding episode
     for values in reader.rows(_TASKS_SQL.format(where=where), params):
         row = dict(zip(_TASK_KEYS, values[:10], strict=True))
@@ -182,11 +182,12 @@ def task_counts(
 ) -> tuple[int, int]:
     """How many tasks `task_rows` would list with no limit, and how many of them are
     recurring (the same rule as `task_rows`), so a cut list can still say the whole."""
-    where, params = _task_filter(split, project)
+    reader = as_reader(db)
+    where, params = _task_filter(reader, split, project)
     params["n"] = min_recurrence
     total, recurring = next(
         iter(
-            as_reader(db).rows(
+            reader.rows(
                 f"SELECT count(*), coalesce(sum(CASE WHEN {recurs_sql('c')} "
                 "THEN 1 ELSE 0 END), 0) FROM tasks t "
                 f"LEFT OUTER JOIN task_clusters c ON c.id = t.cluster_id{where}",
@@ -197,7 +198,13 @@ def task_counts(
     return int(total or 0), int(recurring or 0)
 
 
-def _task_filter(split: str | None, project: str | None) -> tuple[str, dict[str, Any]]:
+def _root_named(reader: Any, project: str) -> str | None:
+    """The project a `--project` path names: a worktree names its repository, a removed
+    Codex worktree the checkout it joined (`sleepd.projects.store_roots`)."""
+    return store_roots(reader.rows(SESSION_REMOTES_SQL))(project)
+
+
+def _task_filter(reader: Any, split: str | None, project: str | None) -> tuple[str, dict[str, Any]]:
     """The WHERE clause and its parameters that pick tasks by split and project."""
     filters: list[str] = []
     params: dict[str, Any] = {}
@@ -206,7 +213,7 @@ def _task_filter(split: str | None, project: str | None) -> tuple[str, dict[str,
         params["split"] = split
     if project:
         filters.append("t.project_path = :project")
-        params["project"] = project_root(project)  # a worktree names its repository
+        params["project"] = _root_named(reader, project)
     return (" WHERE " + " AND ".join(filters)) if filters else "", params
 
 
@@ -296,7 +303,7 @@ def why_no_patterns(db: Any, *, project: str | None, show_all: bool) -> str:
         return f"no failure patterns: {_NOTHING_MINED}"
     where, params = "", {}
     if project:
-        where, params = " WHERE project_path = :project", {"project": project_root(project)}
+        where, params = " WHERE project_path = :project", {"project": _root_named(reader, project)}
     seen = int(
         reader.scalar(f"SELECT count(DISTINCT pattern_id) FROM pattern_occurrences{where}", params)
         or 0

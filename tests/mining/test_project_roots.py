@@ -27,8 +27,12 @@ def repo(tmp_path: Path) -> Path:
     return repo_with_commit(tmp_path / "code" / "app")
 
 
-def install_session(engine: Engine, cwd: Path | str, day: int, intent: str) -> None:
+def install_session(
+    engine: Engine, cwd: Path | str, day: int, intent: str, remote: str | None = None
+) -> None:
     b = SessionBuilder(project=str(cwd), start=T0 + timedelta(days=day))
+    if remote is not None:
+        b.session_meta["repository_url"] = remote  # as Codex records it
     b.prompt(intent).bash("npm install", "EACCES: permission denied", exit_code=1)
     b.bash("pnpm install", "done").prompt("thanks, works now")
     b.save(engine)
@@ -95,3 +99,35 @@ def test_rows_stored_under_a_worktree_move_to_the_repository(
     with read_session(engine) as db:
         (cluster,) = db.scalars(select(TaskCluster))
         assert cluster.projects == [str(repo)] and cluster.size == 3
+
+
+@pytest.mark.both_dbs
+def test_removed_codex_worktrees_join_the_checkout_of_their_remote(
+    engine: Engine, cfg: Config, repo: Path, tmp_path: Path
+) -> None:
+    """Codex's worktrees are gone once their tasks end, and nothing in their path names
+    the checkout; the remote every session recorded does."""
+    gone = tmp_path / ".codex" / "worktrees"
+    install_session(
+        engine, gone / "a80e" / "app", 0, "install the dependencies", "https://github.com/o/app.git"
+    )
+    install_session(
+        engine, gone / "4af4" / "app", 1, "please install deps", "git@github.com:o/app.git"
+    )
+    report = mine(engine, cfg, now=LATER)
+    assert stored_projects(engine)["episodes"] == {str(gone / "app")}  # no checkout known yet
+    assert report.tasks_new == 2
+    install_session(engine, repo, 2, "install deps again", "https://github.com/O/app")
+    mine(engine, cfg, now=LATER)
+    assert stored_projects(engine) == {
+        "episodes": {str(repo)},
+        "tasks": {str(repo)},
+        "occurrences": {str(repo)},
+        "scopes": {str(repo)},
+    }
+    (row,) = project_readiness(EngineReader(engine), cfg)
+    assert (row.project, row.sessions, row.total) == (str(repo), 3, 3)
+    # naming a removed worktree names the checkout it joined
+    assert len(task_rows(engine, min_recurrence=2, project=str(gone / "ffff" / "app"))) == 3
+    with read_session(engine) as db:
+        assert projects_with_tasks(db, str(gone / "a80e" / "app"), 1) == [str(repo)]
