@@ -9288,3 +9288,48 @@ def test_lets_do_this_to_the_agents_proposal_accepts_it(text: str) -> None:
 def test_lets_do_this_with_more_of_the_persons_own_is_no_plain_yes() -> None:
     offer = "If you want, I can patch `ValidateEndpoints` to handle userinfo and default ports too."
     assert kind_of("let's do this for the footer too", agent_text=offer) is not (TurnKind.APPROVAL)
+
+
+# Blind sets 44 and 45 (stop 72): sessions of histories outside the repository, labelled
+# blind by helpers and then read for rules. entireio/cli, entireio/git-sync,
+# melagiri/code-insights, JanDeDobbeleer/oh-my-posh and jdx/mise are MIT.
+
+_QUOTED_STRUCT = (
+    'The field is `agent_type` (JSON: `"agent_type"`).\n\n'
+    "From `cmd/entire/cli/strategy/manual_commit_types.go:25`:\n```go\n"
+    'AgentType string `json:"agent_type,omitempty"` // Agent type identifier\n```\n\n'
+    "There's also a related `agent` field for the human-readable name."
+)
+
+
+def test_a_code_block_the_agent_quoted_hands_the_person_no_steps() -> None:
+    # entireio/cli: the agent had only answered where a field is stored, quoting its Go
+    # struct; the report is about the code as it was (labelled new_task)
+    text = (
+        "can you check this code is actually working? because I just tested and I don't "
+        "see it in metadata.json nor the trailer on the commit"
+    )
+    assert not agent_gave_steps(_QUOTED_STRUCT)
+    assert kind_of(text, agent_text=_QUOTED_STRUCT, agent_acted=False) is not TurnKind.CORRECTION
+    # commands handed over are steps the person ran: the failure is the agent's advice
+    steps = "Enable it first:\n```bash\nentire enable\n```\nThen commit again."
+    assert agent_gave_steps(steps)
+    assert kind_of(text, agent_text=steps, agent_acted=False) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("agent_text", "gave"),
+    [
+        ("Run:\n```\nnpm ci\n```", True),  # an unnamed block may be a command
+        ("```sh\nmake\n```\n\nand\n```go\nfunc x() {}\n```\nthat's the fix", True),
+        ("```go\nfunc x() {}\n```\n\n```python\nprint(1)\n```\nBoth are in place.", False),
+        # the tail opens inside a long Go block: its closing fence opens nothing
+        ("```go\n" + "x := 1\n" * 400 + "```\nThat is the struct.", False),
+        ("```bash\n" + "echo x\n" * 400 + "```\nRun the above.", True),
+        ("inline ```bash in a sentence``` is no block", False),
+    ],
+)
+def test_only_a_block_of_commands_opened_in_the_last_words_hands_over_steps(
+    agent_text: str, gave: bool
+) -> None:
+    assert agent_gave_steps(agent_text) is gave

@@ -282,7 +282,7 @@ _AWAITS_VERDICT = re.compile(
 #: The agent handed the person steps to carry out: a command block, or words asking them
 #: to run or try something ("上記手順を試して", "Run `npm run dev` and …", "请运行").
 _GAVE_STEPS = re.compile(
-    r"```(bash|sh|shell|zsh|console|powershell|ps1|cmd)?\s*\n|\b(run|try|execute|restart|reload|"
+    r"\b(run|try|execute|restart|reload|"
     r"refresh|reinstall) (this|these|the following|the commands?|it again|again|`)|"
     r"\b(please|then) (run|try|execute|restart|reload|refresh)\b|"
     r"(试一下|试试|运行以下|执行以下|请运行|请执行)|試して|実行して|실행해\s?(보세요|주세요)",
@@ -310,11 +310,28 @@ _STEP_FOR_THE_PERSON = re.compile(
 )
 
 
+#: A line that opens or closes a fenced block, with the block's language if any.
+_FENCE = re.compile(r"^[^\S\n]*```[^\S\n]*([\w+-]*)", re.MULTILINE)
+#: Languages of a block the person runs (an unnamed block may be a command too).
+_SHELL_BLOCKS = frozenset(("", "bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "cmd"))
+
+
 def agent_gave_steps(agent_text: str) -> bool:
     """The agent's last words hand the person steps to carry out: a failure they then
-    report is about the agent's advice, even when the agent itself changed nothing."""
-    tail = last_words(agent_text, 1500)
-    return bool(_GAVE_STEPS.search(tail)) or len(_STEP_FOR_THE_PERSON.findall(tail)) >= 2
+    report is about the agent's advice, even when the agent itself changed nothing. A
+    block of commands reaching into them counts; a block of code the agent quoted (a Go
+    struct in an answer) does not, though its closing fence looks like an opening one."""
+    text = last_words(agent_text, len(agent_text))
+    tail_from = max(0, len(text) - 1500)
+    tail = text[tail_from:]
+    if _GAVE_STEPS.search(tail) or len(_STEP_FOR_THE_PERSON.findall(tail)) >= 2:
+        return True
+    fences = list(_FENCE.finditer(text))
+    for opening, closing in zip(fences[::2], [*fences[1::2], None], strict=False):
+        ends = len(text) if closing is None else closing.end()
+        if ends > tail_from and opening.group(1).lower() in _SHELL_BLOCKS:
+            return True
+    return False
 
 
 def agent_awaits_verdict(agent_text: str) -> bool:
