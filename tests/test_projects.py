@@ -270,7 +270,7 @@ def test_a_codex_group_stays_apart_when_nothing_says_which_checkout(
         rows += codex_rows(base, ("b2", "https://github.com/fork/app.git"))
         rows.append(("/Users/o/src/app", {"repository_url": url}))
     elif case == "no remote":
-        rows = codex_rows(base, ("a1", None)) + [("/Users/o/src/app", {"repository_url": url})]
+        rows = [*codex_rows(base, ("a1", None)), ("/Users/o/src/app", {"repository_url": url})]
     elif case == "other remote":
         rows.append(("/Users/o/src/app", {"repository_url": "https://github.com/o/app2"}))
     else:
