@@ -9333,3 +9333,38 @@ def test_only_a_block_of_commands_opened_in_the_last_words_hands_over_steps(
     agent_text: str, gave: bool
 ) -> None:
     assert agent_gave_steps(agent_text) is gave
+
+
+_E2E_DONE = (
+    "Each test now validates the full checkpoint structure including metadata, transcript "
+    "validity, content hash integrity, and prompt content."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: the agent had extended other tests than the ones meant
+        "those additions are also good, but what I actually meant are the tests in "
+        "cmd/entire/cli/e2e_test",
+        # hostile: the same repair in other words
+        "ok but I meant the footer, not the header",
+        "nice work, but what I really meant was the public API",
+    ],
+)
+def test_what_was_meant_after_a_granted_point_is_a_repair(text: str) -> None:
+    assert kind_of(text, agent_text=_E2E_DONE) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # agrees: the agent read it right ("But that's what I meant, I want to see it …")
+        "That's what I meant: I want to see it in the agent for user awareness",
+        "yes, that is exactly what I was talking about",
+        "looks good, but I meant to ask: does it run on windows?",
+        "nice, but i mean, can you also add tests for it?",
+    ],
+)
+def test_a_but_before_what_was_meant_that_agrees_or_asks_is_no_repair(text: str) -> None:
+    assert kind_of(text, agent_text=_E2E_DONE) is not TurnKind.CORRECTION

@@ -160,9 +160,13 @@ def forbids_what_agent_did(region: str, agent_text: str) -> bool:
 #: filler "I mean" before a verdict ("I mean, it works"), "I mean it" (emphasis) and more
 #: work asked on top ("I mean, can you also …") are no repair.
 _SAYS_WHAT_WAS_MEANT = re.compile(
-    r"^\W*((no|nope|sorry|nah)\W+)?"
-    r"(i mean\s*(?=[,:;\u2014\u2013-]|\.\.\.|\u2026)|i meant\b(?!\s+to\b)|"
-    r"what i (meant|mean) (is|was)\b|"
+    # the repair opens the turn, or follows a granted point ("those additions are also
+    # good, but what I actually meant are the tests in …/e2e_test"; not "but that's what
+    # I meant", which agrees)
+    r"(^\W*((no|nope|sorry|nah)\W+)?|^[^.?!\n]{0,120}?,?\s\bbut,?\s+(?=(what )?i\b))"
+    r"(i mean\s*(?=[,:;\u2014\u2013-]|\.\.\.|\u2026)|i (actually |really |originally )?meant\b"
+    r"(?!\s+to\b)|"
+    r"what i (actually |really |originally )?(meant|mean) (is|was|are|were)\b|"
     # "sorry, my point is: the entire cli writes the `.entire/.gitignore` … and that is not
     # including the logs folder", after the agent answered another reading
     r"my point (is|was)\b|"

@@ -228,7 +228,9 @@ WRONG_ANSWER = (
     # don't you try …", a suggestion)
     r"|\bwhy (exactly |again |then |on earth )?(won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|"
     r"hasn'?t) you\b"
-    r"|\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
+    # (not agreeing: "But that's what I meant, I want to see it in the agent")
+    r"|(?<!that's what )(?<!thats what )(?<!that is what )(?<!this is what )"
+    r"(?<!exactly what )\bi (meant(?! to\b)|was talking about|was referring to|was asking about)\b"
     # says the agent took a request the person never made ("i dint mean to revert", "I
     # didn't ask for that"); not the person's own slip ("I didn't mean to interrupt you")
     r"|\bi (didn'?t|did not|dint|didnt) (mean|ask)\b(?! to (interrupt|stop|cancel|press|"
