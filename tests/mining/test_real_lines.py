@@ -9368,3 +9368,31 @@ def test_what_was_meant_after_a_granted_point_is_a_repair(text: str) -> None:
 )
 def test_a_but_before_what_was_meant_that_agrees_or_asks_is_no_repair(text: str) -> None:
     assert kind_of(text, agent_text=_E2E_DONE) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "agent_text",
+    [
+        # entireio/cli: the agent's diagnosis, asked for in the turn before
+        "So there are two issues:\n1. `session.State` in `session/state.go` is missing "
+        "`AgentType`\n2. The conversion functions don't copy `AgentType`",
+        "**Confirmed: This is a real bug.** The formula needs to subtract `pureUserRemoved` "
+        "from both `totalCommitted` and `AgentLines`.",
+        "Found the root cause: the cache key ignores the locale.",
+    ],
+)
+def test_a_bare_fix_it_after_the_agents_diagnosis_takes_it_up(agent_text: str) -> None:
+    for text in ("can we fix this?", "can you fix it?", "fix it please"):
+        assert kind_of(text, agent_text=agent_text) is TurnKind.FOLLOW_UP, text
+
+
+@pytest.mark.parametrize(
+    "agent_text",
+    [
+        "Done: the cache key now includes the locale.",
+        "All tests pass and there are no issues left.",
+        "I've updated the formula; the problem should be gone now.",
+    ],
+)
+def test_a_bare_fix_it_after_a_claim_of_success_is_still_a_report(agent_text: str) -> None:
+    assert kind_of("can we fix this?", agent_text=agent_text) is TurnKind.CORRECTION

@@ -576,7 +576,7 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
     ):
         corr = 0.0  # nothing of the agent's to judge yet: a complaint is a request
     if "pasted error" not in reasons and (
-        (_FIX_IT.match(region) and _OFFERS_A_FIX.search(last_words(turn.agent_text, 800)))
+        (_FIX_IT.match(region) and _OFFERS_OR_FOUND.search(last_words(turn.agent_text, 800)))
         or takes_up_findings(region, turn.agent_text)
         or _takes_up_the_fix(region, turn.agent_text)
     ):
@@ -1318,7 +1318,8 @@ def _sent_again(region: str, context: str) -> bool:
 
 #: A bare "fix it" ("fix this", "please fix them all").
 _FIX_IT = re.compile(
-    r"^\W*(please\s+|pls\s+|ok,?\s+|yes,?\s+)*(fix|correct|solve)\s+(it|this|that|them|these|"
+    r"^\W*(please\s+|pls\s+|ok,?\s+|yes,?\s+|(can|could|would) (you|we)\s+)*"
+    r"(fix|correct|solve)\s+(it|this|that|them|these|"
     r"those|both|all( of them| of these)?|everything)(\s+(please|pls|too|all))?\W*$",
     re.IGNORECASE,
 )
@@ -1347,6 +1348,21 @@ def _takes_up_the_fix(region: str, agent_text: str) -> bool:
 _OFFERS_A_FIX = re.compile(
     r"\b(want me to|should i|shall i|would you like me to|do you want me to|i can)\b"
     r"[^?]{0,200}?\b(fix|correct|solve|address|resolve|patch)\b",
+    re.IGNORECASE,
+)
+
+
+#: The agent's last words offer a fix or name what it found wrong ("**Confirmed: This is
+#: a real bug.** The formula needs to subtract …", "So there are two issues: 1. …", "Found
+#: the root cause."): a bare "fix it" then takes up its finding.
+_OFFERS_OR_FOUND = re.compile(
+    _OFFERS_A_FIX.pattern
+    + r"|\broot cause\b|\b(found|identified|confirmed|spotted|located) (the |a |an )?"
+    r"(real |actual )?(bug|issue|problem|culprit|cause)\b"
+    r"|\b(this|that|it) is (a |an )?(real|genuine|actual) (bug|issue|problem)\b"
+    r"|\bthe (bug|issue|problem|culprit|cause) (is|was)\b"
+    r"|\bthere (is|are|'s) (a |an |one |two |three |\d+ |several |a few |some )?"
+    r"(real |actual |separate |distinct )?(bugs?|issues?|problems?)\b(?! (left|remaining)\b)",
     re.IGNORECASE,
 )
 
