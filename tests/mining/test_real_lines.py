@@ -9396,3 +9396,30 @@ def test_a_bare_fix_it_after_the_agents_diagnosis_takes_it_up(agent_text: str) -
 )
 def test_a_bare_fix_it_after_a_claim_of_success_is_still_a_report(agent_text: str) -> None:
     assert kind_of("can we fix this?", agent_text=agent_text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: a test for the fix the agent had just made
+        "can we add a test (probably integration?) that tests this works end2end?",
+        # hostile: the same pointing in other words
+        "please confirm that runs on windows",
+        "can you verify this actually passes in CI?",
+        "check whether this passes on python 3.9",
+    ],
+)
+def test_a_check_that_what_was_just_made_works_points_back(text: str) -> None:
+    assert points_back(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "this works, thanks",
+        "add a test for the parser that checks the tokenizer handles tabs",
+        "check if this repo has a license",
+    ],
+)
+def test_this_as_a_verdict_or_a_thing_named_does_not_point_back(text: str) -> None:
+    assert not points_back(text)

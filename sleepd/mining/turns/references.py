@@ -69,7 +69,12 @@ BACK_REF = re.compile(
     r"(do|does|will|would|should|shall|must) (i|we|it) ((need|have) to )?(restart|reload|"
     r"refresh|rebuild|reinstall|relaunch|redeploy|rerun|re-run|reopen|reboot)|"
     r"(for|of|on|commit|push|review|merge|test|check) "
-    r"(the|this|that|all (of )?(the|this)) work)\b",
+    r"(the|this|that|all (of )?(the|this)) work|"
+    # what was just made, said to work or not ("add a test that tests this works end2end",
+    # "make sure that still runs on windows"); not "this works for me", a verdict
+    r"(tests?|checks?|verif(y|ies)|prove|proves|ensure|make sure|confirm|whether|if) "
+    r"(this|that) (really |actually |still )?(works|worked|is working|runs|passes|fails|"
+    r"holds))\b",
     re.IGNORECASE,
 )
 
