@@ -35,6 +35,7 @@ from sleepd.mining.turns import (
     agent_awaits_verdict,
     agent_claims_done,
     agent_gave_steps,
+    answers_point_by_point,
     classify_turn,
     feedback_region,
     has_pasted_error,
@@ -9423,3 +9424,43 @@ def test_a_check_that_what_was_just_made_works_points_back(text: str) -> None:
 )
 def test_this_as_a_verdict_or_a_thing_named_does_not_point_back(text: str) -> None:
     assert not points_back(text)
+
+
+_NUMBERED_QUESTIONS = (
+    "Two decisions for you:\n\n1. **Naming** — `agency` vs `driver` vs `attribution`? The "
+    "audit recommends `agency`.\n\n2. **Scope containment** — Should the affinity map ship "
+    "in this PR, or defer to the Progress feature PR?\n\n3. **Anything in the audit findings "
+    "you disagree with or want to adjust?**"
+)
+
+
+def test_answers_to_numbered_questions_point_by_point_are_a_follow_up() -> None:
+    # melagiri/code-insights: long answers to the agent's three questions (labelled
+    # follow_up); by its length alone it had read as a request of its own
+    text = (
+        "1. driver is preferred for me. more clear, and yes avoids confusion with friction "
+        "attributions.\n2. will the results be less accurate or effective without affinity "
+        "map? Progress is a feature which is planned to be released only after 2-3 weeks. So, "
+        "seek the llm expert and the technical architect for their views and decide the best "
+        "option, then go ahead with the implementation of everything the audit found\n"
+        "3. nothing else"
+    )
+    assert answers_point_by_point(text, _NUMBERED_QUESTIONS)
+    assert kind_of(text, agent_text=_NUMBERED_QUESTIONS) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # a numbered list of its own, after the agent asked nothing numbered
+        ("1. add a dark mode\n2. add a settings page", "Done: the header is in place."),
+        # one point only
+        ("1. driver is preferred", _NUMBERED_QUESTIONS),
+        # numbered steps the agent listed, with no question among them
+        ("1. yes\n2. no", "Done:\n1. Added the parser\n2. Added the tests"),
+    ],
+)
+def test_a_numbered_reply_that_answers_no_numbered_questions_is_not_point_by_point(
+    text: str, agent_text: str
+) -> None:
+    assert not answers_point_by_point(text, agent_text)

@@ -334,6 +334,24 @@ def agent_gave_steps(agent_text: str) -> bool:
     return False
 
 
+#: A numbered item of a list ("1. ", "2) ", "**3. "), at the start of a line.
+_NUMBERED_ITEM = re.compile(r"^[^\S\n]*(\*\*)?\d{1,2}[.)]\s", re.MULTILINE)
+#: A numbered item that asks something ("2. **Scope** — Should the map ship in this PR?").
+_NUMBERED_QUESTION = re.compile(r"^[^\S\n]*(\*\*)?\d{1,2}[.)][^\n]*\?", re.MULTILINE)
+#: A reply that opens with its first point and goes on to a second ("1. driver … 2. w…").
+_POINT_BY_POINT = re.compile(r"^\W{0,3}1[.)]\s[\s\S]*?(^|\s)2[.)]\s", re.MULTILINE)
+
+
+def answers_point_by_point(region: str, agent_text: str) -> bool:
+    """The reply takes the agent's numbered questions point by point: the agent's last
+    words list numbered items, one of them a question, and the reply opens with its
+    "1." and goes on to a "2."."""
+    if not _POINT_BY_POINT.match(region[:3000]):
+        return False
+    tail = last_words(agent_text, 1500)
+    return len(_NUMBERED_ITEM.findall(tail)) >= 2 and bool(_NUMBERED_QUESTION.search(tail))
+
+
 def agent_awaits_verdict(agent_text: str) -> bool:
     """The agent's last words hand its result over for the person's verdict."""
     return bool(_AWAITS_VERDICT.search(last_words(agent_text, 300)))

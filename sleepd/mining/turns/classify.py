@@ -23,6 +23,7 @@ from sleepd.mining.turns.agent import (
     agent_invites,
     agent_offers_options,
     agent_proposes,
+    answers_point_by_point,
     last_words,
     offered_act,
     picks_listed_item,
@@ -1025,6 +1026,10 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
     if asked and (words <= 8 or _ANSWER.search(region)) and words <= 40:
         # picks an option, answers the question, reports doing what was asked
         return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers the agent",), hard=True)
+    if answers_point_by_point(region, turn.agent_text):
+        # "1. driver is preferred for me … 2. …" under the agent's numbered questions: the
+        # answers, however long, are the person's part of the running task
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("answers point by point",), hard=True)
     rest = ACCEPT_OPEN.sub("", region, count=1)
     own_request = (
         done
