@@ -9464,3 +9464,30 @@ def test_a_numbered_reply_that_answers_no_numbered_questions_is_not_point_by_poi
     text: str, agent_text: str
 ) -> None:
     assert not answers_point_by_point(text, agent_text)
+
+
+_DUPLICATE_FILED = (
+    "Done. ENT-260 is marked as a duplicate of ENT-258, with the root cause documented and "
+    "PR #184 linked as the fix. The file is reset to clean state — no local changes."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: the next issue of the person's own list, after the agent closed one
+        "next one: https://linear.app/entirehq/issue/ENT-259/code-attribution-is-broken-on-"
+        "the-deferred-condense-at-stop",
+        # hostile: the same in other words
+        "ok, next ticket - ENT-301",
+        "Next issue. The sidebar collapses whenever the window is resized below 900px.",
+    ],
+)
+def test_the_next_piece_of_work_named_in_the_turn_is_a_task(text: str) -> None:
+    assert kind_of(text, agent_text=_DUPLICATE_FILED) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize("text", ["next", "next one please", "next item: the header", "next!"])
+def test_a_bare_next_goes_on_with_the_agents_list(text: str) -> None:
+    agent = "Fixed 1 of 4 review findings (the nil check). Shall I go on with the next?"
+    assert kind_of(text, agent_text=agent) is not TurnKind.NEW_TASK

@@ -234,6 +234,26 @@ _CONTINUE = re.compile(r"^\W*" + GO_AHEAD + r"\b", re.IGNORECASE)
 _GO_ON_OPENING = re.compile(rf"^\W*({GO_ON_WORDS})\b", re.IGNORECASE)
 
 
+#: "next one:", "Next issue.", "ok, next ticket -": the person's own next piece of work.
+_NEXT_PIECE = re.compile(
+    r"^\W*((ok|okay|alright|now|good|great|thanks)\W+)?(the\s+)?next\s+(one|issue|ticket|item|"
+    r"bug|task|story|card|problem)\s*[:.!\-\u2013\u2014]+\s*",
+    re.IGNORECASE,
+)
+#: What names a piece of work: a link, or a tracker's key ("ENT-259", "#182").
+_NAMES_A_PIECE = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]{1,9}-\d+\b|(^|\s)#\d+\b")
+
+
+def _names_the_next_piece(region: str) -> bool:
+    """The turn opens with "next one:" and names the piece itself: a link, a tracker
+    key, or a sentence of its own (six words or more)."""
+    opening = _NEXT_PIECE.match(region)
+    if opening is None:
+        return False
+    rest = region[opening.end() :]
+    return bool(_NAMES_A_PIECE.search(rest[:300])) or len(WORD.findall(rest)) >= 6
+
+
 #: Openings that attach the turn to the running task.
 _FOLLOW_OPEN = re.compile(
     r"^\W*(also|and|now|then|plus|additionally|next|btw|oh,? and|one more thing|one more|"
@@ -1039,6 +1059,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and bool(IMPERATIVE.search(rest) or REQUEST.search(rest))
         and not _FOLLOW_OPEN.search(rest)
     )
+    if turn.agent_ended and _names_the_next_piece(region):
+        # "next one: https://linear.app/…/ENT-259/…", "Next issue. If sensors are shown in
+        # the answers, they should …": the next piece of work on the person's list, named
+        # in the turn, is a task of its own (a bare "next" goes on with the agent's list)
+        return TurnDecision(TurnKind.NEW_TASK, 0.6, ("names the next piece of work",), hard=True)
     if _GO_ON_OPENING.search(region) and words <= 25 and not own_request:
         # "ok, …" after the agent finished goes on with its task, unless what follows the
         # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
