@@ -9491,3 +9491,30 @@ def test_the_next_piece_of_work_named_in_the_turn_is_a_task(text: str) -> None:
 def test_a_bare_next_goes_on_with_the_agents_list(text: str) -> None:
     agent = "Fixed 1 of 4 review findings (the nil check). Shall I go on with the next?"
     assert kind_of(text, agent_text=agent) is not TurnKind.NEW_TASK
+
+
+_SCRIPTS_DONE = (
+    "Both scripts follow the same structure as the original with `--keep` flag support for "
+    "inspection."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: the tests the first request was to fix still fail, after the agent
+        # went on to write scripts
+        'unrelated to the scripts, but tests are still failing run "mise run test:ci"',
+        "unrelated to the refactor, but the build keeps breaking on windows",
+    ],
+)
+def test_unrelated_to_the_last_step_but_still_failing_is_a_report(text: str) -> None:
+    assert kind_of(text, agent_text=_SCRIPTS_DONE, acted_before=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["unrelated to the scripts, but can you add a readme?", "unrelated, but the logo is blue"],
+)
+def test_unrelated_before_a_request_or_a_plain_remark_is_a_new_subject(text: str) -> None:
+    assert kind_of(text, agent_text=_SCRIPTS_DONE, acted_before=True) is TurnKind.NEW_TASK

@@ -12,7 +12,11 @@ from sleepd.mining.turns.verdicts import APPROVAL_HEAD
 #: The person says the turn starts something else.
 EXPLICIT_NEW = re.compile(
     r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
-    r"question|feature)|unrelated|different (topic|question|task)|switching (gears|topics)|"
+    # (not "unrelated to the scripts, but tests are still failing": it scopes a state that
+    # outlived the work asked before, which is no new subject)
+    r"question|feature)|unrelated(?!\s+to\b[^.?!\n]{0,60}?,?\s+but\b[^.?!\n]{0,40}?\b(still|"
+    r"again|keeps?|kept)\b)|"
+    r"different (topic|question|task)|switching (gears|topics)|"
     r"never ?mind|forget (it|that|about))\b",
     re.IGNORECASE,
 )
