@@ -9518,3 +9518,44 @@ def test_unrelated_to_the_last_step_but_still_failing_is_a_report(text: str) -> 
 )
 def test_unrelated_before_a_request_or_a_plain_remark_is_a_new_subject(text: str) -> None:
     assert kind_of(text, agent_text=_SCRIPTS_DONE, acted_before=True) is TurnKind.NEW_TASK
+
+
+_OLD_BINARY = (
+    "The hooks in .claude/settings.json run the installed `entire` binary, not the one you "
+    "just built. So every prompt "
+    "submit is still running the old code that doesn't set the last interaction field.\n\n"
+    "Install the new binary and submit a prompt — then `./entire status` should show the "
+    "active time."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: the person expects the agent's explanation to be wrong (it was)
+        "doesn't every userPromptSubmit update the 'last interaction'?",
+        "emm - doesn't the .claude config in here call go run in this folder?",
+        # hostile: the same challenge in other words, and after a first question
+        "wait, isn't the installed binary the one from the build?",
+        "hm. Didn't the status command show the active time before?",
+    ],
+)
+def test_a_negative_question_against_the_agents_words_disputes_them(text: str) -> None:
+    assert kind_of(text, agent_text=_OLD_BINARY) is TurnKind.CORRECTION
+    # an explanation is work enough to dispute, with nothing changed yet
+    assert kind_of(text, agent_text=_OLD_BINARY, agent_acted=False) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "isn't there a library that does this already?",
+        "isn't it better to install it with mise?",
+        "doesn't it make sense to add a flag for it?",
+        "Isn't it too much to reinstall the binary every time?",
+        # a negative question about nothing the agent said
+        "doesn't the footer look odd on mobile?",
+    ],
+)
+def test_a_negative_question_that_asks_a_way_or_weighs_one_disputes_nothing(text: str) -> None:
+    assert kind_of(text, agent_text=_OLD_BINARY) is not TurnKind.CORRECTION

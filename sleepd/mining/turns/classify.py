@@ -37,6 +37,7 @@ from sleepd.mining.turns.corrections import (
     REDIRECT,
     correction_score,
     denies_agent_claim,
+    disputes_by_question,
     forbids_what_agent_did,
     grants_then_objects,
     insists_on_the_complaint,
@@ -393,6 +394,7 @@ _JUDGING_CUES = frozenset(
         "denies what the agent said",
         "sees what the agent said was gone",
         "says what was meant",
+        "disputes with a question",
         "insists after a correction",
         "grants, then objects",
         "dislikes the result",
@@ -549,6 +551,11 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # changed away from is what the person sees
         corr += 2
         reasons.append("sees what the agent said was gone")
+    if turn.agent_ended and disputes_by_question(region, turn.agent_text):
+        # "doesn't every userPromptSubmit update the 'last interaction'?" after the agent
+        # explained why old sessions lack it: the person expects the agent to be wrong
+        corr += 2
+        reasons.append("disputes with a question")
     if turn.agent_acted and denies_agent_claim(region, turn.agent_text):
         # "Synapse is not an agent persona, in fact …" after the agent wrote the personas
         # up: the person sets right what the work says
@@ -592,6 +599,7 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         and not advised
         and "pasted error" not in reasons
         and "says what was meant" not in reasons
+        and "disputes with a question" not in reasons
         and not judges_answer
         and not still
     ):

@@ -356,6 +356,72 @@ def denies_agent_claim(region: str, agent_text: str) -> bool:
     return any(re.search(rf"\b{re.escape(word)}", said) for word in denied)
 
 
+#: A negative yes/no question put against what the agent said ("doesn't every
+#: userPromptSubmit update the 'last interaction'?", "emm - doesn't the .claude config in
+#: here call go run in this folder?", "is not the code already starting from 1?"); not one
+#: that asks for a way ("isn't there a library for this?") or weighs one ("isn't it better
+#: to …?", "doesn't it make sense to …?", "Isn't it too much …?"), which steer.
+_NEGATIVE_QUESTION = re.compile(
+    r"(?:^|[.?!]\s+)\W*((emm*|hmm*|hm|but|wait|so|and|um+|uh|ok|okay)\W+)*"
+    r"(doesn'?t|isn'?t|aren'?t|didn'?t|wasn'?t|weren'?t|hasn'?t|haven'?t|does not|is not|"
+    r"are not|did not|was not)\s+"
+    r"(?!(there|it (make|makes) sense|"
+    r"(it|this|that) (be )?(better|easier|simpler|cleaner|nicer|too|a bit|overkill|enough|"
+    r"necessary|needed|worth))\b)"
+    r"(?P<what>[^?\n]{3,160})\?",
+    re.IGNORECASE,
+)
+#: Words too common to tie a question to what the agent said.
+_COMMON = frozenset(
+    (
+        "that",
+        "this",
+        "these",
+        "those",
+        "there",
+        "their",
+        "then",
+        "than",
+        "with",
+        "what",
+        "when",
+        "where",
+        "which",
+        "have",
+        "just",
+        "only",
+        "also",
+        "already",
+        "still",
+        "from",
+        "into",
+        "here",
+        "every",
+        "some",
+        "they",
+        "them",
+        "your",
+        "were",
+        "been",
+        "being",
+        "would",
+        "should",
+        "could",
+    )
+)
+
+
+def disputes_by_question(region: str, agent_text: str) -> bool:
+    """A negative question set against the agent's last words: it asks about a thing
+    those words spoke of, expecting the agent to be wrong about it."""
+    said = agent_text[-3000:].lower()
+    for match in _NEGATIVE_QUESTION.finditer(region[:400]):
+        words = {w for w in re.findall(r"[a-z]\w{3,}", match["what"].lower()) if w not in _COMMON}
+        if any(re.search(rf"\b{re.escape(word)}", said) for word in words):
+            return True
+    return False
+
+
 #: What the agent's last words say is gone: after "instead of", "rather than", "no longer
 #: shows", "replaced", "removed" ("All commits should now show "Durban-Designer" on GitHub
 #: instead of "yollieblue101"").
