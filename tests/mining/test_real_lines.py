@@ -47,6 +47,7 @@ from sleepd.mining.turns import (
     takes_up_findings,
     yes_and_more,
 )
+from sleepd.mining.turns.corrections import fixes_what_was_said_to_pass
 from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -9559,3 +9560,46 @@ def test_a_negative_question_against_the_agents_words_disputes_them(text: str) -
 )
 def test_a_negative_question_that_asks_a_way_or_weighs_one_disputes_nothing(text: str) -> None:
     assert kind_of(text, agent_text=_OLD_BINARY) is not TurnKind.CORRECTION
+
+
+_ALL_GREEN = (
+    "All tests pass — unit tests, integration tests, and race detection all green. The full "
+    "implementation is complete."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # entireio/cli: right after the agent called the tests green
+        ("fix test", _ALL_GREEN),
+        # entireio/cli: the command the person ran, quoted, after "Build, tests, and lint all
+        # pass."
+        (
+            '"mise run test:ci" fails',
+            "Removed the settings type.\n\nBuild, tests, and lint all pass.",
+        ),
+        # hostile: the same in other words
+        ("please fix the build", "Done. The build passes and the binary is in ./dist."),
+        ("`make check` failed", "Everything is in place."),
+    ],
+)
+def test_a_check_the_agent_called_green_found_failing_is_a_report(
+    text: str, agent_text: str
+) -> None:
+    assert kind_of(text, agent_text=agent_text) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text"),
+    [
+        # no claim about that check: a request (labelled new_task in blind set 45)
+        ("fix lint", "It builds successfully on darwin, linux and windows."),
+        ("fix tests", ""),
+        ("fix the tests in parser_test.go", _ALL_GREEN),
+        ('make sure "lint" fails on warnings', _ALL_GREEN),
+    ],
+)
+def test_fixing_a_check_nobody_called_green_is_no_report(text: str, agent_text: str) -> None:
+    assert not fixes_what_was_said_to_pass(text, agent_text)
+    assert kind_of(text, agent_text=agent_text) is not TurnKind.CORRECTION

@@ -38,6 +38,7 @@ from sleepd.mining.turns.corrections import (
     correction_score,
     denies_agent_claim,
     disputes_by_question,
+    fixes_what_was_said_to_pass,
     forbids_what_agent_did,
     grants_then_objects,
     insists_on_the_complaint,
@@ -395,6 +396,7 @@ _JUDGING_CUES = frozenset(
         "sees what the agent said was gone",
         "says what was meant",
         "disputes with a question",
+        "fix what was said to pass",
         "insists after a correction",
         "grants, then objects",
         "dislikes the result",
@@ -551,6 +553,11 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # changed away from is what the person sees
         corr += 2
         reasons.append("sees what the agent said was gone")
+    if turn.agent_ended and fixes_what_was_said_to_pass(region, turn.agent_text):
+        # "fix test" right after "All tests pass — unit tests, integration tests, and race
+        # detection all green": a check the agent called green is failing
+        corr += 2
+        reasons.append("fix what was said to pass")
     if turn.agent_ended and disputes_by_question(region, turn.agent_text):
         # "doesn't every userPromptSubmit update the 'last interaction'?" after the agent
         # explained why old sessions lack it: the person expects the agent to be wrong

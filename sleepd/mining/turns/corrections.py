@@ -422,6 +422,36 @@ def disputes_by_question(region: str, agent_text: str) -> bool:
     return False
 
 
+#: A bare order to fix a check ("fix test", "fix the build", "please fix lint").
+_FIX_THE_CHECK = re.compile(
+    r"^\W*(please\s+|pls\s+)?(fix|repair)\s+(the\s+)?(failing\s+|broken\s+)?"
+    r"(?P<check>tests?|build|lint|linter|linting|ci|checks?|typecheck|types)\s*(please|pls)?\W*$",
+    re.IGNORECASE,
+)
+#: How the agent's words call each check green, by the word for it.
+_PASS_WORDS = r"(now\s+|all\s+)?(pass|passes|passed|passing|succe\w*|green|clean|ok)\b"
+_CHECK_NAMES = {
+    "test": r"tests?",
+    "build": r"build|builds|compiles",
+    "lint": r"lint\w*",
+    "ci": r"ci|checks?",
+    "check": r"ci|checks?",
+    "type": r"typecheck|types|tsc|mypy",
+}
+
+
+def fixes_what_was_said_to_pass(region: str, agent_text: str) -> bool:
+    """A bare "fix test" right after the agent's last words called that check green:
+    the person found it failing (before any such claim it is a request)."""
+    asked = _FIX_THE_CHECK.match(region)
+    if asked is None:
+        return False
+    check = asked["check"].lower()
+    names = next(v for k, v in _CHECK_NAMES.items() if check.startswith(k))
+    said = agent_text[-1500:]
+    return bool(re.search(rf"\b({names})\b[^.\n]{{0,60}}?\b{_PASS_WORDS}", said, re.IGNORECASE))
+
+
 #: What the agent's last words say is gone: after "instead of", "rather than", "no longer
 #: shows", "replaced", "removed" ("All commits should now show "Durban-Designer" on GitHub
 #: instead of "yollieblue101"").

@@ -634,6 +634,10 @@ _FAILURE_REPORT = re.compile(
     r"pipeline|compil(e|ation)|install(ation)?|deploy(ment)?|migrations?|login|upload|checks?|"
     r"pr( run)?|ci run|workflow( run)?|release|e2e( run)?|test run)\s+"
     r"(still\s+)?(fails|failed|is failing|are failing|errors|errored|breaks|broke)\b"
+    # a command the person ran, quoted, said to fail ('"mise run test:ci" fails' right after
+    # the agent said the tests pass)
+    r"|^\W*(\"[^\"\n]{2,80}\"|`[^`\n]{2,80}`|'[^'\n]{2,80}')\s+(still\s+)?(fails|failed|"
+    r"is failing|errors|errored|breaks|broke|crashes|crashed|hangs)\b"
     # (the bare verb only as the whole report, "lint fail 😭"; "lint fail on warnings" asks
     # for a behaviour)
     r"|^\W*(the\s+)?(lint|linting|linter|typecheck|tsc|mypy|eslint|ruff|ci|build|tests?|checks?)"
