@@ -9603,3 +9603,27 @@ def test_a_check_the_agent_called_green_found_failing_is_a_report(
 def test_fixing_a_check_nobody_called_green_is_no_report(text: str, agent_text: str) -> None:
     assert not fixes_what_was_said_to_pass(text, agent_text)
     assert kind_of(text, agent_text=agent_text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: wishes for the work, typed while the agent explored
+        "we also want to think about how subagents fit into this model",
+        "I think we want to get rid of current-session mechanics as well, it's not helpful in "
+        "the multi-session world",
+        # hostile: the same in other words
+        "i also need to keep the old flag working",
+    ],
+)
+def test_a_wish_for_the_work_typed_into_the_running_turn_adds_a_step(text: str) -> None:
+    agent = "Let me do targeted exploration of the code paths I'll need to modify."
+    assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text", ["use pnpm instead of npm for all of it", "we want to stop here, too slow"]
+)
+def test_a_redirect_typed_into_the_running_turn_still_steers(text: str) -> None:
+    agent = "Let me do targeted exploration of the code paths I'll need to modify."
+    assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is TurnKind.STEERING

@@ -194,7 +194,13 @@ _ADDS_WORK = re.compile(
     r"split|rework)\b|\b(we|you)('ll| will| would)? need an? (new |simpler |"
     r"better |separate )?\w+|"
     r"\balso (make note|note|add|update|write|include|mention|document|create|put)\b|"
-    r"\blet'?s (also )?(make|add|create|build|write|include)\b|\bis there a way to\b",
+    r"\blet'?s (also )?(make|add|create|build|write|include)\b|\bis there a way to\b|"
+    # a wish for the work, with "also" or "as well" ("we also want to think about how
+    # subagents fit into this model", "I think we want to get rid of current-session
+    # mechanics as well")
+    r"\b(we|i) (also )?(want|need|should|have) to\b[^.?!\n]{0,120}?\b(as well|too)\b"
+    r"(?!\s+[a-z])|"  # (not "too slow")
+    r"\b(we|i) also (want|need|should|have) to\b",
     re.IGNORECASE,
 )
 
