@@ -39,6 +39,7 @@ from sleepd.mining.turns import (
     classify_turn,
     feedback_region,
     has_pasted_error,
+    is_bare_answer,
     names_own_object,
     needs_context,
     orients_only,
@@ -9627,3 +9628,24 @@ def test_a_wish_for_the_work_typed_into_the_running_turn_adds_a_step(text: str) 
 def test_a_redirect_typed_into_the_running_turn_still_steers(text: str) -> None:
     agent = "Let me do targeted exploration of the code paths I'll need to modify."
     assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is TurnKind.STEERING
+
+
+_FINDINGS = (
+    "**Headline findings:**\n\n- **CRITICAL — Open redirect** in `internal/auth/auth.go`.\n"
+    "- **CRITICAL — NATS API has zero authentication** in `internal/api/nats.go`.\n"
+    "- **HIGH — CORS** allows any origin.\n\nThe two CRITICALs are the priorities. Tell me "
+    "which findings you'd like fixed and I'll implement them."
+)
+
+
+@pytest.mark.parametrize("text", ["Fix 1-3", "do 2 and 4", "fix #1, #3 please", "address 1 to 3"])
+def test_findings_picked_by_number_are_an_answer_not_a_request(text: str) -> None:
+    # ClusterCockpit/cc-backend: the agent's audit, then the person's pick (labelled
+    # follow_up)
+    assert is_bare_answer(text)
+    assert kind_of(text, agent_text=_FINDINGS) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize("text", ["fix 1-3 in the parser tests", "do 2 things: lint and test"])
+def test_a_number_inside_a_request_of_its_own_is_no_pick(text: str) -> None:
+    assert not is_bare_answer(text)

@@ -1131,9 +1131,18 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
     )
     answered = turn.agent_ended and bool(turn.agent_text.strip())
     retry = words <= 4 and bool(_RETRY.search(region))
-    if answered and not asked and not done and request and overlap < FOLLOW_OVERLAP and not retry:
+    if (
+        answered
+        and not asked
+        and not done
+        and request
+        and overlap < FOLLOW_OVERLAP
+        and not retry
+        and not is_bare_answer(region)
+    ):
         # the agent answered (no question, no plan): a request on another subject is new
-        # ("try now" after its steps to set something up asks it to go on)
+        # ("try now" after its steps to set something up asks it to go on; "Fix 1-3" after
+        # its findings names nothing but their numbers)
         return TurnDecision(TurnKind.NEW_TASK, 0.6, ("new request after an answer",), hard=True)
     if answered and not asked and not done and overlap == 0 and asks_its_own_question(region):
         # "how to test if one identifier is a valid coc doHover target?" after the agent

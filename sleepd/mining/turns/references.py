@@ -309,7 +309,11 @@ _PICK_ONLY = re.compile(
     r"^\W*((yes|yeah|yep|ok|okay|sure)\W+)?"
     r"((i'?d|i would|i|we|let'?s)\s+(prefer|choose|pick|take|go with|do|use)\s+|go with\s+)?"
     r"(option \w+|approach \w+|plan \w+|choice \w+|both|neither|either( one)?|all of them|"
-    r"the (first|second|third|fourth|last|other)( one| option)?|\d+|[a-d])" + _GO_AHEAD_TAIL,
+    r"the (first|second|third|fourth|last|other)( one| option)?|\d+|[a-d]|"
+    # items of the agent's findings by number, a range or a list ("Fix 1-3" after "Tell me
+    # which findings you'd like fixed", "do 2 and 4")
+    r"(fix|do|implement|address|tackle|apply|handle)\s+((items?|findings?|points?|issues?)\s+)?"
+    r"#?\d{1,2}(\s*(-|\u2013|to|and|&|,)\s*#?\d{1,2})*)" + _GO_AHEAD_TAIL,
     re.IGNORECASE,
 )
 
