@@ -9649,3 +9649,29 @@ def test_findings_picked_by_number_are_an_answer_not_a_request(text: str) -> Non
 @pytest.mark.parametrize("text", ["fix 1-3 in the parser tests", "do 2 things: lint and test"])
 def test_a_number_inside_a_request_of_its_own_is_no_pick(text: str) -> None:
     assert not is_bare_answer(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: after the agent replaced a duplicated test helper (labelled follow_up)
+        "do we have more functions like this in tests that are duplicated?",
+        "are there any other pages that are broken the same way?",
+        "can you find more places where the cache is missing?",
+    ],
+)
+def test_a_question_that_asks_to_look_for_more_reports_nothing(text: str) -> None:
+    agent = "The fix was straightforward: `RunCLIWithError` does the same thing, so I replaced it."
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do we have more functions like this? the login test is still broken",
+        "the helper is duplicated in three files, can you check?",
+    ],
+)
+def test_a_report_beside_a_search_question_is_still_read(text: str) -> None:
+    agent = "The fix was straightforward: `RunCLIWithError` does the same thing, so I replaced it."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION

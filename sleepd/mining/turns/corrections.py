@@ -270,6 +270,16 @@ _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|befo
 #: case, it reports nothing seen. A "why" question is left to be read: "why would it still
 #: fail?" disputes a result, and "could it be that the gradients are too far apart, meaning
 #: it cannot …?" guesses at the cause of a failure seen.
+#: A question that asks the agent to look for more of a kind ("do we have more functions
+#: like this in tests that are duplicated?", "are there any other pages that are broken?"):
+#: what it describes is what to find, not what the person met.
+_SEARCH_QUESTION = re.compile(
+    r"(?:^|(?<=[.!?\n]))\W*((do|did) (we|you|i) (still )?have|(are|is) there|can you find|"
+    r"could you find) (any|more|other|some|further)\b[^.!?\n]*\?",
+    re.IGNORECASE,
+)
+
+
 _HYPOTHETICAL_QUESTION = re.compile(
     # from the start of the clause that weighs the case to its question mark: what the
     # clauses before it say ("I just had an error when doing resume …, but can you check
@@ -506,7 +516,7 @@ def correction_score(region: str, full: str, lexicon: Lexicon, reasons: list[str
     judged = region if len(region) <= 400 else region[:250] + "\n" + words_after_a_paste(region)
     judged = past_a_handling_request(judged)
     judged = _SUGGESTION.sub(" ", _OPINION.sub(" ", _CONDITIONAL.sub(" ", judged)))
-    judged = _HYPOTHETICAL_QUESTION.sub(" ", judged)
+    judged = _HYPOTHETICAL_QUESTION.sub(" ", _SEARCH_QUESTION.sub(" ", judged))
     if reports_failure(judged):
         score += 2
         reasons.append("failure report")
