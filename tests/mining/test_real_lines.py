@@ -48,6 +48,7 @@ from sleepd.mining.turns import (
     takes_up_findings,
     yes_and_more,
 )
+from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.corrections import fixes_what_was_said_to_pass
 from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
 
@@ -9675,3 +9676,22 @@ def test_a_question_that_asks_to_look_for_more_reports_nothing(text: str) -> Non
 def test_a_report_beside_a_search_question_is_still_read(text: str) -> None:
     agent = "The fix was straightforward: `RunCLIWithError` does the same thing, so I replaced it."
     assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+def test_never_mind_a_side_question_then_the_closing_step_is_no_new_subject() -> None:
+    # entireio/cli: the agent had gone to check a slow test; the person drops that and
+    # closes the work (labelled follow_up; typed after stopping the agent, it steers)
+    text = "never mind, we'll look at it later. \n\ncommit, push and open a draft PR"
+    agent = "Let me check if our changes affected integration test timing."
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+    assert kind_of(text, agent_text=agent, after_interrupt=True) is TurnKind.STEERING
+    assert kind_of("never mind, let's add a dark mode instead", agent_text=agent) is (
+        TurnKind.NEW_TASK
+    )
+
+
+@pytest.mark.parametrize("text", ["push, raise a draft PR", "open a draft pull request"])
+def test_a_draft_pull_request_is_a_closing_step(text: str) -> None:
+    # entireio/cli: after a turn the agent closed with "No response requested."
+    assert is_closing_step(text)
+    assert kind_of(text, agent_text="No response requested.") is TurnKind.FOLLOW_UP

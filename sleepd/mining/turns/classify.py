@@ -62,7 +62,6 @@ from sleepd.mining.turns.references import (
     works_the_review,
 )
 from sleepd.mining.turns.requests import (
-    EXPLICIT_NEW,
     IMPERATIVE,
     NEW_WORK,
     REQUEST,
@@ -72,6 +71,7 @@ from sleepd.mining.turns.requests import (
     orients_only,
     request_after_stance,
     requests_more,
+    says_something_new,
     sets_next_work,
     yes_and_more,
 )
@@ -697,7 +697,7 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         reading.verdict,
         reading.approval_head,
     )
-    if EXPLICIT_NEW.search(region[:80]):
+    if says_something_new(region):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if not (turn.queued or turn.after_interrupt or turn.after_refusal):
         return None
@@ -1090,7 +1090,7 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # "ok" is a request of its own ("ok lets get back to main"): the rules below decide
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("goes on with the task",), hard=True)
     overlap = topic_overlap(region, turn.context)
-    if EXPLICIT_NEW.search(region[:80]):
+    if says_something_new(region):
         return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
     if turn.agent_worked and turn.agent_ended and forbids_what_agent_did(region, turn.agent_text):
         # "Do not add the full names" under the agent's sketch that shows each name: a

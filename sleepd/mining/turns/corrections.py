@@ -251,8 +251,9 @@ def grants_then_objects(region: str) -> bool:
 
 #: "never commit to main; …": forbids an action outright (a correction once the agent acted).
 _PROHIBITION = re.compile(
-    r"^\W*(never|don'?t ever|do not ever|(we|you) (really |probably )?(should|must)(n'?t| not)"
-    r"( have)?)\s+\w+",
+    # ("never mind, …" drops a question; it forbids nothing)
+    r"^\W*(never(?!\s*mind\b)|don'?t ever|do not ever|(we|you) (really |probably )?"
+    r"(should|must)(n'?t| not)( have)?)\s+\w+",
     re.IGNORECASE,
 )
 

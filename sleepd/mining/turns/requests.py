@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.text import SENTENCE_END, after_cjk_comma, after_first, word_count
 from sleepd.mining.turns.verdicts import APPROVAL_HEAD
 
@@ -20,6 +21,20 @@ EXPLICIT_NEW = re.compile(
     r"never ?mind|forget (it|that|about))\b",
     re.IGNORECASE,
 )
+
+
+def says_something_new(region: str) -> bool:
+    """The turn says outright that it brings something new ("new task: …", "unrelated,
+    but …"). A "never mind" that drops a side question and then asks for the closing step
+    of the work ("never mind, we'll look at it later. commit, push and open a draft PR")
+    brings nothing new."""
+    found = EXPLICIT_NEW.search(region[:80])
+    if found is None:
+        return False
+    if found.group(0).strip(" \t\n.,!-").lower().startswith(("never", "forget")):
+        last = re.split(r"(?<=[.!?])\s+", region.strip())[-1]
+        return not is_closing_step(last)
+    return True
 
 
 #: Opens with a verb: an instruction.
