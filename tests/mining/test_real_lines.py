@@ -9695,3 +9695,21 @@ def test_a_draft_pull_request_is_a_closing_step(text: str) -> None:
     # entireio/cli: after a turn the agent closed with "No response requested."
     assert is_closing_step(text)
     assert kind_of(text, agent_text="No response requested.") is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["oki doki", "okey-dokey", "okie dokie!", "I'm good with the plan", "we are ok with that"],
+)
+def test_acceptance_in_the_words_people_type_is_an_approval(text: str) -> None:
+    # entireio/git-sync: "oki doki" after the agent's answer that settled the question
+    agent = "Pull refs sit one explicit opt-in beyond even `--all-refs`. Want me to proceed?"
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text", ["okay, document the flags", "I'm good with the plan but not the name"]
+)
+def test_an_acceptance_word_before_more_is_no_bare_approval(text: str) -> None:
+    agent = "Pull refs sit one explicit opt-in beyond even `--all-refs`. Want me to proceed?"
+    assert kind_of(text, agent_text=agent) is not TurnKind.APPROVAL

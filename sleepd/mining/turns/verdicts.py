@@ -9,6 +9,11 @@ import re
 #: Plain acceptance of a proposal.
 _ACCEPT_WORD = (
     r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
+    # ("oki doki", "okey-dokey", "okie dokie")
+    r"ok(i|ie|ey|ay|y)?[- ]?dok(i|ie|ey|y)|"
+    # the plan or proposal taken as it stands ("i am good with the plan", "I'm ok with that")
+    r"(i'?m|i am|we'?re|we are) (good|ok|okay|fine|happy|cool) with (the|this|that|your|it)"
+    r"( (plan|approach|proposal|idea|design|suggestion|change|changes))?|"
     r"please|pls|let'?s do (it|this|that)|please do|"
     r"sounds (good|great|perfect|fine|like a plan)|ship it|send it|post it|submit it|approve|"
     r"approved|confirmed?|agreed|"
