@@ -9713,3 +9713,31 @@ def test_acceptance_in_the_words_people_type_is_an_approval(text: str) -> None:
 def test_an_acceptance_word_before_more_is_no_bare_approval(text: str) -> None:
     agent = "Pull refs sit one explicit opt-in beyond even `--all-refs`. Want me to proceed?"
     assert kind_of(text, agent_text=agent) is not TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: a stricter requirement for the test just written (labelled follow_up)
+        "the test should check the content of CLIVersion is the same as used while compiling "
+        "the binary",
+        # entireio/cli: a counterfactual, under the agent's offer to look (labelled follow_up)
+        "yeah let's check existing tests, I hope there isn't one since it should have failed "
+        "but we should definetly have one testing the scenario",
+        # entireio/cli: whether another change already fixes it (labelled follow_up)
+        "does PR#68 https://github.com/entireio/cli/pull/68 fix this?",
+        # hostile: the same in other words
+        "it would have crashed without the guard, right?",
+    ],
+)
+def test_a_comparison_a_counterfactual_or_a_whether_reports_nothing(text: str) -> None:
+    agent = "Want me to check if existing tests already cover this scenario?"
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["it's still the same", "the build has failed again", "the page looks the same as before"],
+)
+def test_the_same_state_or_a_failure_met_is_still_a_report(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION

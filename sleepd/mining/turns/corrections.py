@@ -272,11 +272,16 @@ _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|befo
 #: fail?" disputes a result, and "could it be that the gradients are too far apart, meaning
 #: it cannot …?" guesses at the cause of a failure seen.
 #: A question that asks the agent to look for more of a kind ("do we have more functions
-#: like this in tests that are duplicated?", "are there any other pages that are broken?"):
-#: what it describes is what to find, not what the person met.
+#: like this in tests that are duplicated?", "are there any other pages that are broken?")
+#: or whether another change fixes it: what it describes is what to find, not what the
+#: person met.
 _SEARCH_QUESTION = re.compile(
-    r"(?:^|(?<=[.!?\n]))\W*((do|did) (we|you|i) (still )?have|(are|is) there|can you find|"
-    r"could you find) (any|more|other|some|further)\b[^.!?\n]*\?",
+    r"(?:^|(?<=[.!?\n]))\W*(((do|did) (we|you|i) (still )?have|(are|is) there|can you find|"
+    r"could you find) (any|more|other|some|further)\b[^.!?\n]*\?"
+    # or whether something else already fixes it ("does PR#68 https://… fix this?")
+    # (a dot inside a link or a name goes on with the sentence)
+    r"|(does|do|did|will|would|could) (?!(you|we|i)\b)([^.!?\n]|\.(?=\S)){1,160}?\bfix(es)? "
+    r"(it|this|that|these|those)\b[^.!?\n]*\?)",
     re.IGNORECASE,
 )
 

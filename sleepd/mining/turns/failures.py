@@ -388,7 +388,9 @@ _FAILURE_REPORT = re.compile(
     # (not "there is nothing missing", good news)
     r"|\bthere (is|are|seems to be|seem to be|appears to be|'s) (still )?(some |a few |a lot of )?"
     r"(?!(nothing|no)\b)(\w+ ){0,3}missing\b"
-    r"|\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
+    # (not a counterfactual: "it should have failed", "would have crashed")
+    r"|(?<!should )(?<!would )(?<!could )(?<!must )(?<!might )"
+    r"\b(has|have|had) (just )?(crashed|stopped working|failed)\b"
     # trouble said to remain after the attempt ("nope, there's still alignment problems",
     # "still getting the same errors", "it still has issues with long urls")
     r"|\bthere(\s+is|\s+are|'s|\s+seems? to be|\s+appears? to be)\s+still\s+"
@@ -425,7 +427,9 @@ _FAILURE_REPORT = re.compile(
     r"\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(really\s+|very\s+|way\s+|totally\s+|completely\s+|all\s+)?"
     r"(empty|blank|missing|"
-    r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same|gone|black|white|incorrect|"
+    # ("the same" as a state; "is the same as used while compiling" compares)
+    r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same(?!\s+as\b)|gone|black|white|"
+    r"incorrect|"
     r"invisible|hidden|duplicated|not there|offline|unreachable|unresponsive|not responding)\b"
     r"|\b(is|are|was|were|still)\s+still\s+(unstable|flaky|failing|crashing|there|present|"
     r"visible)\b"
