@@ -264,13 +264,6 @@ _PROHIBITION = re.compile(
 _SHOUTED_NO = re.compile(r"\b(NOT|NEVER|DON'?T)\b(?![^.?!,;\n]*\b(yet|until|before)\b)")
 
 
-#: A question about what would or could happen ("we would see this same error -
-#: legitimately?", "couldn't it block for a long time?", "or same error even then?", "can
-#: this somehow create wrong branches?",
-#: "while that test is running my local git config is messed up, right?"): it weighs a
-#: case, it reports nothing seen. A "why" question is left to be read: "why would it still
-#: fail?" disputes a result, and "could it be that the gradients are too far apart, meaning
-#: it cannot …?" guesses at the cause of a failure seen.
 #: A question that asks the agent to look for more of a kind ("do we have more functions
 #: like this in tests that are duplicated?", "are there any other pages that are broken?")
 #: or whether another change fixes it: what it describes is what to find, not what the
@@ -286,6 +279,13 @@ _SEARCH_QUESTION = re.compile(
 )
 
 
+#: A question about what would or could happen ("we would see this same error -
+#: legitimately?", "couldn't it block for a long time?", "or same error even then?", "can
+#: this somehow create wrong branches?",
+#: "while that test is running my local git config is messed up, right?"): it weighs a
+#: case, it reports nothing seen. A "why" question is left to be read: "why would it still
+#: fail?" disputes a result, and "could it be that the gradients are too far apart, meaning
+#: it cannot …?" guesses at the cause of a failure seen.
 _HYPOTHETICAL_QUESTION = re.compile(
     # from the start of the clause that weighs the case to its question mark: what the
     # clauses before it say ("I just had an error when doing resume …, but can you check
@@ -388,43 +388,7 @@ _NEGATIVE_QUESTION = re.compile(
     re.IGNORECASE,
 )
 #: Words too common to tie a question to what the agent said.
-_COMMON = frozenset(
-    (
-        "that",
-        "this",
-        "these",
-        "those",
-        "there",
-        "their",
-        "then",
-        "than",
-        "with",
-        "what",
-        "when",
-        "where",
-        "which",
-        "have",
-        "just",
-        "only",
-        "also",
-        "already",
-        "still",
-        "from",
-        "into",
-        "here",
-        "every",
-        "some",
-        "they",
-        "them",
-        "your",
-        "were",
-        "been",
-        "being",
-        "would",
-        "should",
-        "could",
-    )
-)
+_COMMON = STOP_WORDS | {"these", "those", "already", "still", "here", "every"}
 
 
 def disputes_by_question(region: str, agent_text: str) -> bool:
