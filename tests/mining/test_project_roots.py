@@ -48,6 +48,11 @@ def stored_projects(engine: Engine) -> dict[str, set[str | None]]:
         }
 
 
+def all_under(project: str) -> dict[str, set[str | None]]:
+    """What `stored_projects` reads when every row was mined under `project`."""
+    return {key: {project} for key in ("episodes", "tasks", "occurrences", "scopes")}
+
+
 @pytest.mark.both_dbs
 def test_sessions_in_worktrees_are_one_project(
     engine: Engine, cfg: Config, repo: Path, tmp_path: Path
@@ -59,12 +64,7 @@ def test_sessions_in_worktrees_are_one_project(
     install_session(engine, repo / ".claude" / "worktrees" / "gone", 2, "install deps using pnpm")
     report = mine(engine, cfg, now=LATER)
     assert report.recurring_clusters == 1 and report.tasks_new == 3
-    assert stored_projects(engine) == {
-        "episodes": {str(repo)},
-        "tasks": {str(repo)},
-        "occurrences": {str(repo)},
-        "scopes": {str(repo)},
-    }
+    assert stored_projects(engine) == all_under(str(repo))
     (row,) = project_readiness(EngineReader(engine), cfg)
     assert (row.project, row.sessions, row.total) == (str(repo), 3, 3)
     with read_session(engine) as db:
@@ -90,12 +90,7 @@ def test_rows_stored_under_a_worktree_move_to_the_repository(
     install_session(engine, repo, 2, "install deps using pnpm")
     report = mine(engine, cfg, now=LATER)
     assert report.clusters_new == 0  # the new request joined the moved cluster
-    assert stored_projects(engine) == {
-        "episodes": {str(repo)},
-        "tasks": {str(repo)},
-        "occurrences": {str(repo)},
-        "scopes": {str(repo)},
-    }
+    assert stored_projects(engine) == all_under(str(repo))
     with read_session(engine) as db:
         (cluster,) = db.scalars(select(TaskCluster))
         assert cluster.projects == [str(repo)] and cluster.size == 3
@@ -119,12 +114,7 @@ def test_removed_codex_worktrees_join_the_checkout_of_their_remote(
     assert report.tasks_new == 2
     install_session(engine, repo, 2, "install deps again", "https://github.com/O/app")
     mine(engine, cfg, now=LATER)
-    assert stored_projects(engine) == {
-        "episodes": {str(repo)},
-        "tasks": {str(repo)},
-        "occurrences": {str(repo)},
-        "scopes": {str(repo)},
-    }
+    assert stored_projects(engine) == all_under(str(repo))
     (row,) = project_readiness(EngineReader(engine), cfg)
     assert (row.project, row.sessions, row.total) == (str(repo), 3, 3)
     # naming a removed worktree names the checkout it joined
