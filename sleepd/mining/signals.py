@@ -36,8 +36,15 @@ from sleepd.mining.turns import (
     feedback_region,
     flattened,
 )
+from sleepd.mining.turns.references import works_the_review
 
 COUNTING_CONFIDENCE = 0.5
+#: A command that acts on a pull request's review (`/pr-comments`, a custom
+#: `/github-pr-review`, `/address-review-feedback`).
+_REVIEW_COMMAND = re.compile(
+    r"^/[\w:.-]*?(pr|pull[-_]?request|review)[-_:]?(reviews?|comments?|feedback|threads?)\b",
+    re.IGNORECASE,
+)
 #: How many of the calls that worked after a failed one may be the command that replaced
 #: it: a replacement comes while the agent is still on that step.
 REPLACEMENT_WINDOW = 10
@@ -431,6 +438,7 @@ def _closing_signals(
         next_turn is not None
         and episode.has_intent
         and not engaged
+        and not _a_round_of_review(episode.intent.text)
         and (
             same_request(episode.intent.text, next_turn.event.text)
             or reruns_amended(episode.intent.text, next_turn.event.text)
@@ -460,6 +468,15 @@ _FILE_WRITERS = {
 }
 #: The files a Codex patch adds or changes.
 _PATCHED_FILE = re.compile(r"^\*\*\* (?:Add|Update) File: (.+?)\s*$", re.MULTILINE)
+
+
+def _a_round_of_review(intent: str) -> bool:
+    """Acting on a pull request's review ("address pr feedback", `/github-pr-review`):
+    asked again, it is the next round (new comments came), not a start-over."""
+    command = parse_command(intent)
+    if command is not None:
+        return bool(_REVIEW_COMMAND.match(f"/{command.name}"))
+    return works_the_review(intent.strip()[:300])
 
 
 def _written_files(call: EventView) -> list[str]:

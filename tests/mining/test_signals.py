@@ -291,6 +291,30 @@ def test_asking_for_the_same_thing_again_as_a_new_task_is_a_failure() -> None:
     assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
 
 
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # jdx/mise (a Codex history outside the repository): the same chore on the same
+        # pull request, after new review comments came (labelled success)
+        "address pr feedback",
+        "address pr feedback and failing pr checks",
+        # entireio/cli: a custom skill command run again after a new bugbot comment
+        "<command-message>github-pr-review</command-message>\n"
+        "<command-name>/github-pr-review</command-name>",
+        "/pr-comments",
+    ],
+)
+def test_acting_on_a_review_again_is_the_next_round_not_a_start_over(request_text: str) -> None:
+    b = SessionBuilder().prompt(request_text)
+    b.bash("gh pr view 812 --comments", "2 review comments")
+    b.say("Addressed both review comments, pushed; e2e and lint pass.")
+    b.prompt(request_text)
+    b.say("Done.")
+    started_over, outcome = _first_of_two(b)
+    assert started_over is None
+    assert outcome.outcome == "success"
+
+
 def test_a_command_run_again_with_other_arguments_is_moving_on() -> None:
     # wild sample 22's spec-kit runs: "Phase 1", then "Phase 2": the next step, not a retry
     command = (
