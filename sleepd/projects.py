@@ -121,6 +121,14 @@ class ProjectRoots:
 SESSION_REMOTES_SQL = "SELECT project_path, meta FROM sessions WHERE project_path IS NOT NULL"
 
 
+def roots_in_store(db: Any) -> ProjectRoots:
+    """`store_roots` over the sessions held by `db`, a SQLAlchemy session (the sessions'
+    recorded remotes read with `SESSION_REMOTES_SQL`)."""
+    from sqlalchemy import text  # here: `status` reads the store without SQLAlchemy
+
+    return store_roots(db.execute(text(SESSION_REMOTES_SQL)).all())
+
+
 def store_roots(recorded: Iterable[Sequence[Any]]) -> ProjectRoots:
     """Project roots for a pass over the store, given `(project_path, meta)` of its
     sessions (`SESSION_REMOTES_SQL`; `meta` a dict, or JSON text as SQLite returns it).

@@ -19,7 +19,7 @@ from sleepd.dream.gate import GateDecision
 from sleepd.dream.reflect import CandidateEdit
 from sleepd.dream.replay import ReplayTask, RolloutResult
 from sleepd.dream.targets import PreparedTarget
-from sleepd.projects import store_roots
+from sleepd.projects import roots_in_store
 from sleepd.store.models import (
     AuditEntry,
     Candidate,
@@ -51,7 +51,7 @@ def projects_with_tasks(db: OrmSession, only: str | None, min_tasks: int) -> lis
     )
     if only:
         # a worktree of the repository names the repository (`sleepd.projects`)
-        roots = store_roots(db.execute(select(Session.project_path, Session.meta)).all())
+        roots = roots_in_store(db)
         stmt = stmt.where(Task.project_path == roots(only))
     return [str(p) for p, _n in db.execute(stmt).all()]
 

@@ -23,7 +23,7 @@ from sleepd.documents.targets import (
     kind_for,
 )
 from sleepd.documents.versions import content_hash
-from sleepd.projects import store_roots
+from sleepd.projects import roots_in_store
 from sleepd.store.models import DocumentVersion, Session, TargetDocument
 
 
@@ -44,7 +44,7 @@ def choose_spec(db: OrmSession, cfg: Config, project: str) -> TargetSpec:
         first = configured[0]
         return TargetSpec(Path(first.path), kind_for(Path(first.path)), first.editable)  # type: ignore[arg-type]
     counts: dict[str, int] = {}
-    roots = store_roots(db.execute(select(Session.project_path, Session.meta)).all())
+    roots = roots_in_store(db)
     for path, source, n in db.execute(
         select(Session.project_path, Session.source, func.count(Session.id)).group_by(
             Session.project_path, Session.source

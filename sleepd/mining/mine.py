@@ -99,10 +99,10 @@ def _mine_pass(
     from sleepd.mining.project_roots import reroot_stored
     from sleepd.mining.recurrence import cluster_new_episodes, refresh_clusters
     from sleepd.mining.task_mining import mine_tasks
-    from sleepd.projects import store_roots
+    from sleepd.projects import roots_in_store
 
     with read_session(engine) as db:
-        roots = store_roots(db.execute(select(Session.project_path, Session.meta)).all())
+        roots = roots_in_store(db)
     for item in work:
         item.project_path = roots(item.project_path)  # worktrees count as their repository
 
