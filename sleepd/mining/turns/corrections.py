@@ -8,6 +8,7 @@ to the form of a new request.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from sleepd.mining.lexicon import Feedback, Lexicon
 from sleepd.mining.turns.failures import (
@@ -367,9 +368,14 @@ def denies_agent_claim(region: str, agent_text: str) -> bool:
     match = _DENIAL.match(region[:300])
     if match is None:
         return False
+    return _agent_said_any(re.findall(r"\w{4,}", match["what"].lower()), agent_text)
+
+
+def _agent_said_any(words: Iterable[str], agent_text: str) -> bool:
+    """Whether the agent's last words (3,000 characters) hold one of `words`, lowercase,
+    at the start of a word of theirs."""
     said = agent_text[-3000:].lower()
-    denied = re.findall(r"\w{4,}", match["what"].lower())
-    return any(re.search(rf"\b{re.escape(word)}", said) for word in denied)
+    return any(re.search(rf"\b{re.escape(word)}", said) for word in words)
 
 
 #: A negative yes/no question put against what the agent said ("doesn't every
@@ -394,10 +400,9 @@ _COMMON = STOP_WORDS | {"these", "those", "already", "still", "here", "every"}
 def disputes_by_question(region: str, agent_text: str) -> bool:
     """A negative question set against the agent's last words: it asks about a thing
     those words spoke of, expecting the agent to be wrong about it."""
-    said = agent_text[-3000:].lower()
     for match in _NEGATIVE_QUESTION.finditer(region[:400]):
         words = {w for w in re.findall(r"[a-z]\w{3,}", match["what"].lower()) if w not in _COMMON}
-        if any(re.search(rf"\b{re.escape(word)}", said) for word in words):
+        if _agent_said_any(words, agent_text):
             return True
     return False
 
