@@ -48,6 +48,7 @@ from sleepd.mining.turns import (
     takes_up_findings,
     yes_and_more,
 )
+from sleepd.mining.turns.agent import offered_act
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.corrections import fixes_what_was_said_to_pass
 from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
@@ -9741,3 +9742,87 @@ def test_a_comparison_a_counterfactual_or_a_whether_reports_nothing(text: str) -
 )
 def test_the_same_state_or_a_failure_met_is_still_a_report(text: str) -> None:
     assert kind_of(text) is TurnKind.CORRECTION
+
+
+# Blind sets 51 and 52 were drawn and labelled before this section; its lines come from the
+# earlier sets (43, 49, 50) only.
+
+_OFFER_THEN_DETAIL = [
+    # entireio/cli: the offer, then what the findings are (labelled approval)
+    (
+        "yeah, address all of them",
+        "Want me to address these? The Copilot comments on #1, #2, and #4 are straightforward "
+        "comment/doc fixes. #3 (migration logic) and #5 (dead field) are worth looking at more "
+        "carefully.",
+    ),
+    # entireio/cli: the offer, then how the agent would go about it (labelled approval)
+    (
+        "yes, add instrumentation and quantify the issues",
+        "Do you want me to proceed to **Phase 2 (Pattern Analysis)** and **Phase 3 (Hypothesis "
+        "Testing)** to quantify these issues and propose targeted fixes? I would add timing "
+        "instrumentation to confirm which operations are actually slow before proposing fixes.",
+    ),
+    # JanDeDobbeleer/oh-my-posh: the offer, then what it would include (labelled approval)
+    (
+        "go ahead, including the rename",
+        "Want me to apply the repo-side removals now? It's all on the `next` branch and "
+        "reversible — I'd do everything above including the `packages/msix` rename unless "
+        "you'd rather keep the directory name.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "agent"), _OFFER_THEN_DETAIL)
+def test_yes_to_an_offer_followed_by_its_detail_is_an_approval(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(("text", "agent"), _OFFER_THEN_DETAIL)
+def test_yes_and_work_beyond_the_offer_and_its_detail_is_no_bare_approval(
+    text: str, agent: str
+) -> None:
+    assert kind_of(f"{text}, then bump the version and publish", agent_text=agent) is not (
+        TurnKind.APPROVAL
+    )
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # another way set beside the offer: the reply picks one
+        "Want me to address these? Or I can leave #3 for a follow-up PR.",
+        "Want me to address these? Alternatively we could revert the migration.",
+        # more than a sentence or two after it: the question is no longer the last word
+        "Want me to address these? One. Two. Three. Four.",
+        # detail too long to leave the question the last word
+        "Want me to address these? " + "The comments are about naming and docs. " * 10,
+    ],
+)
+def test_an_offer_is_not_found_behind_another_way_or_a_long_tail(agent: str) -> None:
+    assert offered_act(agent) is None
+
+
+def test_an_offer_is_found_behind_a_short_detail() -> None:
+    agent = "Want me to address these? #3 and #5 need a closer look."
+    assert offered_act(agent) == "address these"
+
+
+def test_yes_to_ready_then_go_ahead_is_an_approval() -> None:
+    # JanDeDobbeleer/oh-my-posh: "Ready to commit (…) — go ahead?" (labelled approval)
+    agent = "Ready to commit (conventional-commit, `fix(terminal):` scope) — go ahead?"
+    assert kind_of("yes, commit it", agent_text=agent) is TurnKind.APPROVAL
+    assert kind_of("yes, commit it and open a release PR", agent_text=agent) is not (
+        TurnKind.APPROVAL
+    )
+    assert offered_act("Ready to ship. Go ahead?") == "ship"
+
+
+def test_words_while_the_agent_still_works_on_an_approved_offer_are_no_new_subject() -> None:
+    # entireio/cli: "yeah, address all of them", the agent says "Now let me apply all 5
+    # fixes." and the person adds a word while it works (labelled follow_up)
+    text = "and make sure this is tested"
+    agent = "Good, I have the full picture. Now let me apply all 5 fixes."
+    assert (
+        kind_of(text, agent_text=agent, previous=TurnKind.APPROVAL, agent_ended=False)
+        is not TurnKind.NEW_TASK
+    )

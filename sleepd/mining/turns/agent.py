@@ -11,7 +11,15 @@ import re
 
 from sleepd.mining.json_text import json_value
 from sleepd.mining.turns.closing import is_closing_step
-from sleepd.mining.turns.text import CJK, CONTENT_WORD, STOP_WORDS, WORD, stem, topic_overlap
+from sleepd.mining.turns.text import (
+    CJK,
+    CONTENT_WORD,
+    SENTENCE_END,
+    STOP_WORDS,
+    WORD,
+    stem,
+    topic_overlap,
+)
 from sleepd.mining.turns.verdicts import ACCEPT_HEAD, without_own_next_step
 
 #: The agent said the work is finished.
@@ -427,6 +435,13 @@ _OFFERS = (
         r"(?:want|like) me to|i can also)\s+(?P<act>(?:[^?.!\n]|\.(?=\S)){3,200})[.!]?\s*$",
         re.IGNORECASE,
     ),
+    # readiness to do it, then asking for the word ("Ready to commit (`fix(terminal):`
+    # scope) — go ahead?")
+    re.compile(
+        r"\bready to\s+(?P<act>[^?\n]{3,200}?)(\s+[—–-]+\s*|[.:]\s+)"
+        r"(go ahead|proceed|shall i(?: go ahead| proceed)?|ok|okay|sound good)\s*\?\s*$",
+        re.IGNORECASE,
+    ),
     # readiness to do it, waiting on the person's word ("Ready to implement on your go.",
     # "Happy to open the PR once you confirm.")
     re.compile(
@@ -466,12 +481,38 @@ _SPACED_ABBREVIATION = re.compile(r"\b([a-zA-Z])\.\s([a-zA-Z])\.")
 
 def offered_act(agent_text: str) -> str | None:
     """What the agent's last words offer to do next, as it wrote it; None without an offer."""
+    found = _offer(agent_text)
+    return found[0] if found else None
+
+
+def _offer(agent_text: str) -> tuple[str, str] | None:
+    """The agent's offer and what it says of it after the question ("Want me to address
+    these? The comments on #1 and #2 are doc fixes."), or None without an offer."""
     # (the offer may show what it means below it: "Would you like me to commit with this
     # message?" and the message in a code block)
     asked = agent_text.rstrip()
     if asked.endswith("```"):
         asked = _SHOWN_BELOW.sub("", asked)
-    tail = _SPACED_ABBREVIATION.sub(r"\1.\2", last_words(asked, 400))
+    tail = _SPACED_ABBREVIATION.sub(r"\1.\2", last_words(asked, 600))
+    found = _offer_ending(tail[-400:])
+    if found:
+        return found, ""
+    # the question may come before a sentence or two that say what the act would take,
+    # asking nothing more and naming no other way ("… Or I can …" is a choice)
+    head, mark, detail = tail.rpartition("?")
+    if (
+        not mark
+        or len(detail) > MAX_OFFER_DETAIL
+        or _OFFERS_ANOTHER_WAY.search(detail)
+        or len(SENTENCE_END.findall(detail.strip())) > 2
+    ):
+        return None
+    found = _offer_ending((head + mark)[-400:])
+    return (found, detail.strip()) if found else None
+
+
+def _offer_ending(tail: str) -> str | None:
+    """The act offered by a question or offer that ends `tail`."""
     for offer in _OFFERS:
         found = offer.search(tail)
         if found:
@@ -479,10 +520,20 @@ def offered_act(agent_text: str) -> str | None:
     return None
 
 
+#: Characters of detail after the offer's question that still leave it the last word.
+MAX_OFFER_DETAIL = 300
+
+#: Words after an offer that set another way beside it: the reply picks one.
+_OFFERS_ANOTHER_WAY = re.compile(
+    r"\b(or|alternatively|otherwise|either|instead|oder|sinon|ou)\b", re.IGNORECASE
+)
+
+
 def restates_offer(region: str, agent_text: str) -> bool:
     """ "Yes please add a clarification to the README" to "Want me to clarify this nuance
     in the README?": takes the offer as made, every content word of it from the offer."""
-    offered_text = offered_act(agent_text)
+    found = _offer(agent_text)
+    offered_text, detail = found if found else (None, "")
     region = without_own_next_step(region)
     # (an "or" inside brackets lists examples of one act: "die Ursache eingrenzen (z.B.
     # --logLevel verbose, oder DocFX-Version prüfen)")
@@ -516,7 +567,10 @@ def restates_offer(region: str, agent_text: str) -> bool:
         )
         if not few_words and not _copies_back(rest, offered_text):
             return False
-    # (a reply may copy a long offer back whole: "ja, bitte als Nächstes das Gleiche für …")
+    # (a reply may copy a long offer back whole: "ja, bitte als Nächstes das Gleiche für …";
+    # and may take up what the agent said the act would take: "yes, add instrumentation" to
+    # "… proceed to Phase 2? I would add timing instrumentation …")
+    offered_text = f"{offered_text} {detail}"
     if len(WORD.findall(rest)) > max(12, len(WORD.findall(offered_text)) + 3):
         return False
     words = {w for w in CONTENT_WORD.findall(rest.lower()) if w not in STOP_WORDS}

@@ -542,7 +542,12 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
     the turn opens with a verdict."""
     reasons: list[str] = []
     words = len(WORD.findall(region))
-    done = agent_claims_done(turn.agent_text) or turn.previous is TurnKind.APPROVAL
+    # (an approval closed the work, unless the agent is still at what was approved: "yeah,
+    # address all of them", then "Now let me apply all 5 fixes." and the person's next
+    # words while it works)
+    done = agent_claims_done(turn.agent_text) or (
+        turn.previous is TurnKind.APPROVAL and (turn.agent_ended or not turn.agent_worked)
+    )
     asked = agent_asks(turn.agent_text)
     corr = correction_score(region, text, lexicon, reasons)
     if (
