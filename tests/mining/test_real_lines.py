@@ -40,6 +40,7 @@ from sleepd.mining.turns import (
     feedback_region,
     has_pasted_error,
     is_bare_answer,
+    names_listed_item_by_number,
     names_own_object,
     needs_context,
     orients_only,
@@ -9826,3 +9827,66 @@ def test_words_while_the_agent_still_works_on_an_approved_offer_are_no_new_subje
         kind_of(text, agent_text=agent, previous=TurnKind.APPROVAL, agent_ended=False)
         is not TurnKind.NEW_TASK
     )
+
+
+_NUMBERED_POINTS = (
+    "That's a sharp observation. **What discovery mechanisms are you thinking about?**\n\n"
+    "1. **LSP-powered discovery** - Before writing code, use `workspaceSymbol` to search\n"
+    '2. **CLAUDE.md documentation** - Maintain a "key utilities" section listing helpers\n'
+    "3. **Pre-commit detection** - Let Claude write, then have `dupl` catch it\n"
+    "4. **Combination approach** - LSP for real-time discovery + documentation"
+)
+
+
+def test_a_long_message_on_a_numbered_point_of_the_agent_takes_it_up() -> None:
+    # entireio/cli: the person answers the agent's second point at length, then lists
+    # their own answers (labelled follow_up)
+    text = (
+        "the problem with 2. is that it only applies to helpers, and helpers that are "
+        "documented. often times we do things in functions which aren't even exposed as "
+        "helpers!\n\nthere's a even harder problem where two code chunks do the same thing "
+        "functionally but aren't expressed in quite the same way, so not sure if even the "
+        "heuristic detections will help.\n\nbuuuuut let's do what we can...\n\n1. to do this "
+        "it's an instructions thing, hey? yes if possible\n2. I think this is the weakest "
+        "option, let's skip\n3. git hooks and agent instructions? yes"
+    )
+    assert names_listed_item_by_number(" ".join(text.split()[:15]), _NUMBERED_POINTS)
+    assert kind_of(text, agent_text=_NUMBERED_POINTS) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "head",
+    ["the problem with 2. is that", "about point 3, I think", "option #4 sounds best", "(1) is"],
+)
+def test_a_number_written_as_a_reference_names_the_agents_item(head: str) -> None:
+    assert names_listed_item_by_number(head, _NUMBERED_POINTS)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # a list of the person's own
+        "Check what files have changed: 1. Run: git status 2. Run: git diff",
+        # a figure or a line, not an item
+        "The comment on line 2 says uncomment the line below",
+        "we have 3 services and 4 queues",
+        # an item the agent's list does not have
+        "the problem with 7. is that",
+    ],
+)
+def test_numbers_that_are_no_reference_to_the_agents_list_name_no_item(head: str) -> None:
+    assert not names_listed_item_by_number(head, _NUMBERED_POINTS)
+    assert not names_listed_item_by_number("the problem with 2. is that", "No list here.")
+
+
+def test_a_long_message_that_calls_itself_a_follow_up_is_one() -> None:
+    # entireio/cli: after the agent's architecture document (labelled follow_up)
+    text = (
+        'one follow up: in case of "stash" -> new session, reset shadow branch when file '
+        "changes happen -> can we reliable figure out when those file changes happen? Or "
+        "would we rather track at the beginning of the new session that there is no overlap "
+        "and by that keep a flag on the property that anything that would cause a checkpoint "
+        "on the shadow branch will reset it?"
+    )
+    agent = "I've created the new architecture document describing the single-branch approach."
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP

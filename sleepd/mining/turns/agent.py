@@ -183,8 +183,38 @@ def picks_listed_item(region: str, agent_text: str) -> bool:
     numbers = {m.group(1) for m in _ITEM_NUMBER.finditer(region)}
     if not numbers:
         return False
+    return _heads_an_item(numbers, agent_text)
+
+
+def _heads_an_item(numbers: set[str], agent_text: str) -> bool:
+    """One of the numbers heads an item of a numbered list in the agent's last words ("5.
+    **Install …**", "### 2) Helpers")."""
     tail = last_words(agent_text, 2500)
-    return any(re.search(rf"(?m)^\s*(?:[-*]\s+)?(?:\*\*)?{n}[.)]\s", tail) for n in numbers)
+    return any(
+        re.search(rf"(?m)^\s*(?:[-*]\s+)?(?:#+\s*)?(?:\*\*)?{n}[.)]\s", tail) for n in numbers
+    )
+
+
+#: A number written as a reference to a listed item ("point 6", "item 2", "(5)", "#3", "the
+#: problem with 2. is"): group 1 to 4, whichever matched.
+_ITEM_REFERENCE = re.compile(
+    r"\b(?:points?|items?|numbers?|no\.|options?|issues?|findings?|steps?)\s*#?(\d{1,2})\b"
+    r"|\((\d{1,2})\)|(?<![\w.#])(\d{1,2})\.(?=\s)|(?<!\w)#(\d{1,2})\b",
+    re.IGNORECASE,
+)
+
+#: The opening of a list of the person's own ("1. Run: git status 2. …").
+_OWN_LIST = re.compile(r"(^|\s)1[.)]\s")
+
+
+def names_listed_item_by_number(head: str, agent_text: str) -> bool:
+    """The words name, as a reference, a number that heads an item of the numbered list
+    the agent's last words laid out ("the problem with 2. is …" under "2. **Helpers**
+    …"); numbers of a list of the person's own refer to nothing of the agent's."""
+    if _OWN_LIST.search(head):
+        return False
+    numbers = {n for found in _ITEM_REFERENCE.finditer(head) for n in found.groups() if n}
+    return bool(numbers) and _heads_an_item(numbers, agent_text)
 
 
 _AGENT_GAVE_UP = re.compile(

@@ -25,6 +25,7 @@ from sleepd.mining.turns.agent import (
     agent_proposes,
     answers_point_by_point,
     last_words,
+    names_listed_item_by_number,
     offered_act,
     picks_listed_item,
     restates_offer,
@@ -1125,6 +1126,16 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("changes what the agent named",), hard=True)
     points = bool(POINTING.search(" ".join(region.split()[:20])))
     own = not points or _brings_its_material(text)
+    if words >= 40 and (
+        _CALLS_ITSELF_A_FOLLOW_UP.match(region)
+        or names_listed_item_by_number(" ".join(region.split()[:15]), turn.agent_text)
+    ):
+        # "one follow up: in case of …", "the problem with 2. is that it only applies to
+        # helpers …" under the agent's numbered points: however long, the message takes up
+        # the exchange it names
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.6, ("takes up a point of the exchange",), hard=True
+        )
     if words >= 40 and (done or (turn.agent_ended and not asked and own)):
         # a long message after the agent finished carries a request of its own; a word
         # that points ("this following issue", "this feature") does not tie it to the
@@ -1192,6 +1203,14 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
     return TurnDecision(
         TurnKind.NEW_TASK, 0.6, ("new subject after the agent finished",), hard=True
     )
+
+
+#: A message that calls itself a follow-up ("one follow up: in case of …", "quick
+#: follow-up question - …"), not one that asks for follow-up work ("create follow up issues").
+_CALLS_ITSELF_A_FOLLOW_UP = re.compile(
+    r"^\W*((one|a|another|quick|small|little|last)\s+)*follow[ -]?up(\s+question)?\s*[:\-–—]",
+    re.IGNORECASE,
+)
 
 
 #: A statement of how the result should be, its subject the result or a part of it ("the
