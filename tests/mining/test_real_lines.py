@@ -51,7 +51,8 @@ from sleepd.mining.turns import (
 )
 from sleepd.mining.turns.agent import offered_act
 from sleepd.mining.turns.closing import is_closing_step
-from sleepd.mining.turns.corrections import fixes_what_was_said_to_pass
+from sleepd.mining.turns.corrections import affirms_what_agent_denied, fixes_what_was_said_to_pass
+from sleepd.mining.turns.failures import reports_failure
 from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
 
 from .builders import DONE, SessionBuilder, kind_of, views
@@ -9890,3 +9891,80 @@ def test_a_long_message_that_calls_itself_a_follow_up_is_one() -> None:
     )
     agent = "I've created the new architecture document describing the single-branch approach."
     assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+
+
+_NO_LINT_ISSUES = "No lint issues — everything is clean already."
+
+
+def test_saying_it_does_happen_after_the_agent_said_it_does_not_is_a_correction() -> None:
+    # entireio/cli: "golangci-lint does fire a few times" right after the agent's claim
+    # (labelled correction)
+    assert affirms_what_agent_denied("golangci-lint does fire a few times", _NO_LINT_ISSUES)
+    assert kind_of("golangci-lint does fire a few times", agent_text=_NO_LINT_ISSUES) is (
+        TurnKind.CORRECTION
+    )
+    assert affirms_what_agent_denied("the hook did run twice.", "The hook never runs twice.")
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # a question, not a statement
+        ("does golangci-lint fire?", _NO_LINT_ISSUES),
+        ("it does fail?", _NO_LINT_ISSUES),
+        # the person's own wish or a request with "do" in it
+        ("I do want it to fail on warnings", _NO_LINT_ISSUES),
+        ("can you do the fix?", _NO_LINT_ISSUES),
+        ("let's do the hint if it's small", _NO_LINT_ISSUES),
+        # "do" in another language
+        ("Corrija o script do deploy.sh, para eu poder utilizar", _NO_LINT_ISSUES),
+        # the agent denied nothing
+        ("golangci-lint does fire a few times", "Ran golangci-lint over the package."),
+        # a verb of no event
+        ("the config does look fine", _NO_LINT_ISSUES),
+    ],
+)
+def test_no_contradiction_is_read_where_nothing_is_affirmed_against_a_denial(
+    text: str, agent: str
+) -> None:
+    assert not affirms_what_agent_denied(text, agent)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/git-sync: after the agent reported its heuristic (labelled correction)
+        "not sure I like the euristic though",
+        # hostile: the same dislike in other words
+        "I don't like the new spacing",
+        "I'm not a fan of how the table looks",
+        "we don't love the output format",
+    ],
+)
+def test_a_dislike_of_the_result_in_hedged_words_is_a_correction(text: str) -> None:
+    agent = "Done: a genuine all-decimal abbreviated hash is left as-is. The tests pass."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text", ["I don't like the idea of a cache, let's keep it simple", "not sure I like to wait"]
+)
+def test_a_dislike_of_an_idea_or_of_waiting_is_no_verdict_on_the_result(text: str) -> None:
+    agent = "Done: a genuine all-decimal abbreviated hash is left as-is. The tests pass."
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # JaydenXsoe/ocodex: after the agent's demo of its orchestrator (labelled correction)
+        "it seems that the number guessing game is hardcoded, I want the orchestrator to spin "
+        "up the ocodex binary using terminal cmds",
+        # hostile: what was made, found unusable
+        "the pdf is a bunch of nulls",
+        "the exported csv is truncated",
+        "the output is garbage",
+    ],
+)
+def test_what_was_made_found_unusable_is_a_failure_report(text: str) -> None:
+    assert reports_failure(text)

@@ -36,6 +36,7 @@ from sleepd.mining.turns.agent import (
 from sleepd.mining.turns.closing import DOCUMENTS_WORK, is_closing_step, reports_then_closes
 from sleepd.mining.turns.corrections import (
     REDIRECT,
+    affirms_what_agent_denied,
     correction_score,
     denies_agent_claim,
     disputes_by_question,
@@ -400,6 +401,7 @@ _JUDGING_CUES = frozenset(
         "says no to the result",
         "disputes what it quoted",
         "denies what the agent said",
+        "affirms what the agent denied",
         "sees what the agent said was gone",
         "says what was meant",
         "disputes with a question",
@@ -580,6 +582,11 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # up: the person sets right what the work says
         corr += 2
         reasons.append("denies what the agent said")
+    if turn.agent_acted and turn.agent_ended and affirms_what_agent_denied(region, turn.agent_text):
+        # "golangci-lint does fire a few times" after "No lint issues — everything is clean
+        # already.": what the agent said does not happen, the person sees happen
+        corr += 2
+        reasons.append("affirms what the agent denied")
     if turn.agent_ended and turn.agent_text.strip() and says_what_was_meant(region):
         # "I mean, actions in the TUI …" after the agent answered another reading of the
         # request: the person repairs what the agent understood

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from sleepd.mining.lexicon import Feedback, Lexicon
+from sleepd.mining.turns.agent import last_words
 from sleepd.mining.turns.failures import (
     TRIED_IT,
     has_pasted_error,
@@ -19,7 +20,14 @@ from sleepd.mining.turns.failures import (
 )
 from sleepd.mining.turns.pastes import words_after_a_paste
 from sleepd.mining.turns.references import GENERIC_WORDS
-from sleepd.mining.turns.text import CONTENT_WORD, STOP_WORDS, after_contrast, first_clause, stem
+from sleepd.mining.turns.text import (
+    CONTENT_WORD,
+    STOP_WORDS,
+    after_contrast,
+    first_clause,
+    first_sentence,
+    stem,
+)
 
 #: An opinion about a feature, not a report that it fails ("I didn't find those links
 #: helpful"): removed before the failure-report search.
@@ -48,8 +56,13 @@ _SUGGESTION = re.compile(
 #: come ("I don't like to wait", "I don't like this idea, let's …" is read with the rest of
 #: the turn).
 _DISLIKES = re.compile(
-    r"\b(i|we)\s+(really\s+|just\s+|still\s+)?(don'?t|do not|didn'?t|did not)\s+like\s+"
-    r"(this|that|these|those|it|how|what|the way)\b(?!\s+(idea|plan|approach|proposal|option)s?\b)"
+    # (hedged as people hedge it: "not sure I like the heuristic though", "not a fan of how
+    # it looks")
+    r"(\b(i|we)\s+(really\s+|just\s+|still\s+)?(don'?t|do not|didn'?t|did not)\s+(like|love)|"
+    r"\b(i'?m\s+|i am\s+)?not\s+(so\s+|too\s+|really\s+)?sure\s+(i|we)\s+(like|love)|"
+    r"\b(i'?m\s+|i am\s+)?not\s+(a|really a|a big|a huge)\s+fan\s+of)\s+"
+    r"(this|that|these|those|it|how|what|the way|the|its|their|your)\b"
+    r"(?!\s+(idea|plan|approach|proposal|option)s?\b)"
     r"|\bwhat the (fuck|hell|heck|actual fuck)\b|\bwtf\b"
     # a verdict that opens the turn and finds what was made wanting ("that error is not a
     # good error", "this layout isn't very clear"; not "not a good idea to …", advice)
@@ -369,6 +382,35 @@ def denies_agent_claim(region: str, agent_text: str) -> bool:
     if match is None:
         return False
     return _agent_said_any(re.findall(r"\w{4,}", match["what"].lower()), agent_text)
+
+
+#: A thing said to be so, with the emphatic "does" ("golangci-lint does fire a few times",
+#: "the hook did run twice"): its subject a name or a noun phrase, not the person ("I do
+#: want …", a wish) nor a question, and its verb one of something that happens.
+_EMPHATIC_STATEMENT = re.compile(
+    r"^\W*(?!(i|we|you|if|when|why|how|what|where|who|which|can|could|would|should|will|"
+    r"let'?s|ok|okay|so|then|please)\b)[\w.@/'-]+(\s+[\w.@/'-]+){0,3}?\s+"
+    r"(does|do|did)\s+(still\s+|actually\s+|indeed\s+|in fact\s+)?"
+    r"(fire|fail|happen|occur|break|crash|error|hang|freeze|complain|warn|flag|show( up)?|"
+    r"appear|exist|trigger|run|throw|print|log|emit|leak|panic|time out|change)\b[^?\n]*$",
+    re.IGNORECASE,
+)
+
+#: The agent's last words say something is absent or does not happen ("No lint issues —
+#: everything is clean already.", "it never fires", "nothing was flagged").
+_AGENT_DENIES = re.compile(
+    r"\b(no|not|never|nothing|none|without)\b|n't\b|\bclean\b", re.IGNORECASE
+)
+
+
+def affirms_what_agent_denied(region: str, agent_text: str) -> bool:
+    """The turn says, with an emphatic "does", that a thing happens where the agent's last
+    words said it does not ("golangci-lint does fire a few times" after "No lint issues —
+    everything is clean already."): the person sets the claim right."""
+    said = first_sentence(region)
+    if not _EMPHATIC_STATEMENT.match(said[:300]) or region[len(said) :].startswith("?"):
+        return False
+    return bool(_AGENT_DENIES.search(last_words(agent_text, 300)))
 
 
 def _agent_said_any(words: Iterable[str], agent_text: str) -> bool:

@@ -430,7 +430,10 @@ _FAILURE_REPORT = re.compile(
     # ("the same" as a state; "is the same as used while compiling" compares)
     r"broken|wrong|stuck|frozen|off|misaligned|cut off|the same(?!\s+as\b)|gone|black|white|"
     r"incorrect|"
-    r"invisible|hidden|duplicated|not there|offline|unreachable|unresponsive|not responding)\b"
+    r"invisible|hidden|duplicated|not there|offline|unreachable|unresponsive|not responding|"
+    # what was made found unusable ("the pdf is a bunch of nulls", "the game is hardcoded")
+    r"garbage|garbled|corrupted|corrupt|truncated|hard-?coded|"
+    r"(a bunch|full|made up|nothing but) of (nulls?|zeros?|garbage|nans?|null bytes))\b"
     r"|\b(is|are|was|were|still)\s+still\s+(unstable|flaky|failing|crashing|there|present|"
     r"visible)\b"
     # "we still have these failures:", "I still get the same errors"
