@@ -9968,3 +9968,35 @@ def test_a_dislike_of_an_idea_or_of_waiting_is_no_verdict_on_the_result(text: st
 )
 def test_what_was_made_found_unusable_is_a_failure_report(text: str) -> None:
     assert reports_failure(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: typed while the agent worked (each labelled follow_up)
+        "why is this different for gemini vs claude??",
+        "that's the _right thing to do_, yes?",
+        "hmm, we should be seeing some lastInteractions come through now yes?",
+        # hostile: the same in other words
+        "what does the second flag do?",
+        "the cache is cleared on logout, right?",
+    ],
+)
+def test_a_question_about_the_work_typed_while_it_runs_is_a_follow_up(text: str) -> None:
+    agent = "Let me see which code path the agent commit uses."
+    assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is (TurnKind.FOLLOW_UP)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: about how the agent works (labelled steering)
+        "are you using your LSP as well?",
+        "ceremony being followed?",
+        # a redirect, not a question
+        "use pnpm instead of npm for all of it",
+    ],
+)
+def test_a_question_on_how_it_works_typed_while_it_runs_still_steers(text: str) -> None:
+    agent = "Let me see which code path the agent commit uses."
+    assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is TurnKind.STEERING

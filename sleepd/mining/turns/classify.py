@@ -798,6 +798,12 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         # "which has to incorporate any improvements made in punt-tts", then "that affect
         # our surface area.": the person's own message sent in pieces while the agent ran
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "finishes its own message"), hard=True)
+    if turn.queued and _ASKS_ABOUT_IT.search(region.strip()) and region.rstrip().endswith("?"):
+        # "why is this different for gemini vs claude??", "that's the _right thing to do_,
+        # yes?": typed while it ran, a question about the work or a check of it, not a
+        # redirect (blind labellers read most queued questions so; "are you using your LSP
+        # as well?" asks about its way of working and still steers)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "asks about the work"), hard=True)
     # position alone makes it steering; a redirect or a retry says so in words
     cued = bool(REDIRECT.search(region) or _RETRY.search(region))
     return TurnDecision(TurnKind.STEERING, 0.8 if cued else 0.6, (where,), hard=not cued)
@@ -1216,6 +1222,16 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
 #: follow-up question - …"), not one that asks for follow-up work ("create follow up issues").
 _CALLS_ITSELF_A_FOLLOW_UP = re.compile(
     r"^\W*((one|a|another|quick|small|little|last)\s+)*follow[ -]?up(\s+question)?\s*[:\-–—]",
+    re.IGNORECASE,
+)
+
+
+#: A question about the work or a check of what it holds: a question word opening it
+#: ("what do the … mean", "why is this different …") or a tag that asks to confirm ("…,
+#: yes?", "…, right?").
+_ASKS_ABOUT_IT = re.compile(
+    r"^\W*((hmm+|ok|so|and|but)\W+)?(what|which|where|when|who|how come|why)\b"
+    r"|\b(yes|right|no|correct|isn'?t it|doesn'?t it)\s*\?+\s*$",
     re.IGNORECASE,
 )
 
