@@ -2564,9 +2564,16 @@ def test_a_queued_piece_that_ends_the_persons_sentence_is_a_follow_up(piece: str
 
 @pytest.mark.parametrize("text", ["which one is faster?", "that is the wrong branch"])
 def test_a_queued_question_or_verdict_is_no_piece_of_a_sentence(text: str) -> None:
-    running = "Session voice set to **charlie**."
-    turn = kind_of(text, agent_text=running, queued=True, previous_text="changelog")
-    assert turn is not TurnKind.FOLLOW_UP
+    # (a queued question about the work is a follow-up of its own kind, not a piece)
+    turn = TurnInput(
+        text=text,
+        has_episode=True,
+        agent_text="Session voice set to **charlie**.",
+        agent_worked=True,
+        queued=True,
+        previous_text="changelog",
+    )
+    assert "finishes its own message" not in classify_turn(turn, lexicon_for()).reasons
 
 
 def test_a_request_queued_for_after_the_running_work_is_the_next_task() -> None:
