@@ -10007,3 +10007,50 @@ def test_a_question_about_the_work_typed_while_it_runs_is_a_follow_up(text: str)
 def test_a_question_on_how_it_works_typed_while_it_runs_still_steers(text: str) -> None:
     agent = "Let me see which code path the agent commit uses."
     assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is TurnKind.STEERING
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # entireio/cli: both offers taken at once (labelled approval)
+        (
+            "yes and yes",
+            "Want me to post these findings to Linear? And should we move on to planning?",
+        ),
+        # JanDeDobbeleer/oh-my-posh: the offer taken, with what it is named in a word
+        # (labelled approval)
+        ("go with the fix", "Go ahead with a fix, and if so which direction?"),
+        ("proceed with the plan", "Here is the plan: 1. add the flag 2. wire it. Proceed?"),
+    ],
+)
+def test_an_acceptance_of_each_offer_or_of_the_offer_named_is_an_approval(
+    text: str, agent: str
+) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+def test_a_verdict_then_the_report_that_it_is_merged_is_an_approval() -> None:
+    # getcodeinsights/code-insights: after the agent's PR was reviewed (labelled approval)
+    agent = "PR #221 is ready: all checks green, review comments addressed."
+    assert kind_of("great. this is merged", agent_text=agent) is TurnKind.APPROVAL
+    assert kind_of("great. this is merged, now bump the version", agent_text=agent) is not (
+        TurnKind.APPROVAL
+    )
+
+
+_FINDINGS = (
+    "### Findings\n1. **JSON protocol** warning\n2. **rm** pattern\n3. **MCP** matcher\n"
+    "4. **Anchoring**\n5. **Hook order**\n6. **Docs**\n\nWant me to address these findings?"
+)
+
+
+def test_yes_to_every_item_by_its_count_takes_the_offer() -> None:
+    # getcodeinsights/code-insights: "yes, address all 6" (labelled approval)
+    assert kind_of("yes, address all 6", agent_text=_FINDINGS) is TurnKind.APPROVAL
+    assert not picks_listed_item("yes, address all 6", _FINDINGS)
+    assert picks_listed_item("yes, address 6", _FINDINGS)
+
+
+def test_another_way_named_after_go_with_is_no_acceptance() -> None:
+    agent = "Go ahead with a fix, and if so which direction?"
+    assert kind_of("go with the other approach", agent_text=agent) is not TurnKind.APPROVAL

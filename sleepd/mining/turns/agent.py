@@ -177,10 +177,15 @@ _ITEM_NUMBER = re.compile(
 )
 
 
+#: Every item of a list, by its count ("all 6", "all 3 of them").
+_ALL_ITEMS = re.compile(r"\ball\s+(the\s+)?\d+\b", re.IGNORECASE)
+
+
 def picks_listed_item(region: str, agent_text: str) -> bool:
     """The reply names a number that heads an item of the numbered list the agent's
     last words laid out ("5. **Install as wfc-skill-fixer skill**")."""
-    numbers = {m.group(1) for m in _ITEM_NUMBER.finditer(region)}
+    # ("yes, address all 6" takes every item, it picks none)
+    numbers = {m.group(1) for m in _ITEM_NUMBER.finditer(_ALL_ITEMS.sub(" ", region))}
     if not numbers:
         return False
     return _heads_an_item(numbers, agent_text)

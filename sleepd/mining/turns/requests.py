@@ -332,10 +332,15 @@ _OWN_STEP = re.compile(
     r"^\W*(i'?ll|i will|i'?m going to|i am going to|i'?m gonna|will)\b", re.IGNORECASE
 )
 #: What the person has already done with the work ("looks great. merged the PR", "thanks,
-#: pushed it"): a report, however short; it asks for nothing unless an order follows it.
+#: pushed it", "great. this is merged"): a report, however short; it asks for nothing unless
+#: an order follows it.
 _OWN_STEP_DONE = re.compile(
-    r"^\W*((i|we)\s+)?((just|already|also|have|'ve)\s+)*(merged|pushed|deployed|released|"
-    r"published|shipped|tagged|approved|installed|tested|restarted)\b",
+    r"^\W*(((i|we)\s+)?((just|already|also|have|'ve)\s+)*|"
+    # or said of the work ("great. this is merged", "the PR was merged")
+    r"(it|this|that|the pr|the branch|the change|the fix)\s+(is|was|has been|got)\s+"
+    r"((now|just|already)\s+)?)"
+    r"(merged|pushed|deployed|released|published|shipped|tagged|approved|installed|tested|"
+    r"restarted)\b",
     re.IGNORECASE,
 )
 #: Where one clause of a short report ends and the next begins ("merged the PR, then bump

@@ -62,10 +62,14 @@ _INTERJECTION = r"((oh+|ah+|aha|hm+)\W+)?"
 #: Acceptance and nothing else: one acceptance word or a run of them ("yes, go ahead",
 #: "ok sure, do it"), with at most a word of urgency and a "please" or a "thanks".
 ACCEPT = re.compile(
-    # ("Ok now do that", "yes then go ahead")
-    rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+((now|then|so)\W+)?{_ACCEPT_WORD})*\W*"
+    # ("Ok now do that", "yes then go ahead", "yes and yes" to two offers)
+    rf"^\W*{_INTERJECTION}{_ACCEPT_WORD}(\W+((now|then|so|and)\W+)?{_ACCEPT_WORD})*\W*"
     # to every offer at once ("yes to both", "yes to all", "ok, all of them")
     r"((to )?(both|all|everything|all of (them|those|these|the above)|them all)\W*)?"
+    # with what was offered named in a word ("go ahead with implementation", "proceed with
+    # the plan")
+    r"((with|on)\s+(the\s+)?(it|this|that|these|them|plan|implementation|fix|fixes|change|"
+    r"changes)\W*)?"
     # ("yes immediately please", "ok right away")
     r"((right )?now|immediately|right away|asap|then)?\W*"
     r"(please|pls|plz|thanks|thank you|thx)?\W*$",
