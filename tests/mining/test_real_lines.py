@@ -10054,3 +10054,26 @@ def test_yes_to_every_item_by_its_count_takes_the_offer() -> None:
 def test_another_way_named_after_go_with_is_no_acceptance() -> None:
     agent = "Go ahead with a fix, and if so which direction?"
     assert kind_of("go with the other approach", agent_text=agent) is not TurnKind.APPROVAL
+
+
+_PLAN = (
+    "Implement the following plan:\n\n# Plan: Configure GoReleaser Pro for Homebrew Tap\n\n"
+    "## Goal\nUpdate `.goreleaser.yaml` to publish the cask to the tap with a GitHub App token."
+)
+
+
+def test_an_accepted_plan_handed_over_after_the_agent_was_stopped_is_a_new_task() -> None:
+    # entireio/cli: Claude Code writes the accepted plan as the next message, here after
+    # the person stopped the agent (labelled new_task)
+    agent = "Use `actions/create-github-app-token` to generate a short-lived token."
+    assert kind_of(_PLAN, agent_text=agent, after_interrupt=True, agent_ended=False) is (
+        TurnKind.NEW_TASK
+    )
+
+
+def test_the_same_plan_sent_again_is_read_as_a_message_sent_again() -> None:
+    agent = "Use `actions/create-github-app-token` to generate a short-lived token."
+    again = kind_of(
+        _PLAN, agent_text=agent, after_interrupt=True, agent_ended=False, previous_text=_PLAN
+    )
+    assert again is not TurnKind.NEW_TASK

@@ -413,8 +413,12 @@ _JUDGING_CUES = frozenset(
 )
 
 
-#: Codex plan mode hands the accepted plan back as the next message.
-PLAN_ACCEPTED = re.compile(r"^\s*please implement this plan:", re.IGNORECASE)
+#: The accepted plan handed back as the next message: Codex plan mode's "Please implement
+#: this plan:", Claude Code's "Implement the following plan:" (the plan the person accepted,
+#: written as the first message of a fresh context, also after the agent was stopped).
+PLAN_ACCEPTED = re.compile(
+    r"^\s*(please implement this plan|implement the following plan):", re.IGNORECASE
+)
 
 
 #: New tasks read from the turn's own form (a command, a first request, "new task: …"),
@@ -513,8 +517,9 @@ def _by_form(turn: TurnInput, text: str, region: str) -> TurnDecision | None:
         # Codex's `$name`, written as a link to the skill, or a saved prompt run by typing
         # its path: a custom command by another name
         return TurnDecision(TurnKind.NEW_TASK, 0.85, ("saved prompt or skill run",))
-    if PLAN_ACCEPTED.match(text):
-        # Codex plan mode's "Implement plan": the plan it proposed, now the work to do
+    if PLAN_ACCEPTED.match(text) and text != turn.previous_text.strip():
+        # an accepted plan handed over: the plan it proposed, now the work to do (the same
+        # plan sent again is read as any message sent again)
         return TurnDecision(TurnKind.NEW_TASK, 0.85, ("a plan handed over to implement",))
     if _GREETING.search(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("greeting",))
