@@ -54,6 +54,7 @@ from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.corrections import affirms_what_agent_denied, fixes_what_was_said_to_pass
 from sleepd.mining.turns.failures import reports_failure
 from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
+from sleepd.mining.turns.requests import says_something_new
 
 from .builders import DONE, SessionBuilder, kind_of, views
 
@@ -10077,3 +10078,26 @@ def test_the_same_plan_sent_again_is_read_as_a_message_sent_again() -> None:
         _PLAN, agent_text=agent, after_interrupt=True, agent_ended=False, previous_text=_PLAN
     )
     assert again is not TurnKind.NEW_TASK
+
+
+_NEW_CHANGE = (
+    "great, new change. while creating sub session folders inside checkpoint root folder, we "
+    "follow the next pattern: <session-id>-<n>; use the agent's session id instead"
+)
+
+
+def test_a_word_that_closes_the_last_thing_then_new_change_says_it_is_new() -> None:
+    # entireio/cli: after the agent's report (labelled new_task, once typed after the
+    # person stopped the agent)
+    agent = "All tests pass and the folders are created as planned."
+    assert says_something_new(_NEW_CHANGE)
+    assert kind_of(_NEW_CHANGE, agent_text=agent) is TurnKind.NEW_TASK
+    assert kind_of(_NEW_CHANGE, agent_text=agent, after_interrupt=True) is TurnKind.NEW_TASK
+    # the same words sent again right after stopping the agent steer (labelled steering)
+    again = kind_of(_NEW_CHANGE, agent_text=agent, after_interrupt=True, previous_text=_NEW_CHANGE)
+    assert again is TurnKind.STEERING
+
+
+def test_ok_never_mind_then_the_closing_step_says_nothing_new() -> None:
+    assert not says_something_new("ok, never mind. commit and push")
+    assert says_something_new("ok, never mind, let's add a dark mode instead")

@@ -715,15 +715,16 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         reading.verdict,
         reading.approval_head,
     )
-    if says_something_new(region):
-        return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
-    if not (turn.queued or turn.after_interrupt or turn.after_refusal):
-        return None
     where = "typed into the running turn" if turn.queued else "after the agent was stopped"
     if turn.after_interrupt and sent_again_amended(region, turn.previous_text):
         # stopped at once to send the same words again, at most with a thinking cue or
         # a go-on word added ("…, think hard and continue"): how to work, nothing new
+        # (however new the words said the first sending was)
         return TurnDecision(TurnKind.STEERING, 0.75, (where, "sent again"))
+    if says_something_new(region):
+        return TurnDecision(TurnKind.NEW_TASK, 0.8, ("says it is something new",))
+    if not (turn.queued or turn.after_interrupt or turn.after_refusal):
+        return None
     # the person stopped the agent: one cue of a correction is enough
     if corr >= 1:
         return TurnDecision(TurnKind.CORRECTION, 0.75, (where, *reasons))

@@ -12,7 +12,9 @@ from sleepd.mining.turns.verdicts import APPROVAL_HEAD
 
 #: The person says the turn starts something else.
 EXPLICIT_NEW = re.compile(
-    r"^\W*(new (feature|task|request|idea|topic)|next (task|feature|thing)|another (task|thing|"
+    # (after a word that closes the last thing: "great, new change. while creating …")
+    r"^\W*((great|ok|okay|cool|nice|perfect|good|thanks|alright)\W+)?"
+    r"(new (feature|task|request|idea|topic|change)|next (task|feature|thing)|another (task|thing|"
     # (not "unrelated to the scripts, but tests are still failing": it scopes a state that
     # outlived the work asked before, which is no new subject)
     r"question|feature)|unrelated(?!\s+to\b[^.?!\n]{0,60}?,?\s+but\b[^.?!\n]{0,40}?\b(still|"
@@ -31,7 +33,7 @@ def says_something_new(region: str) -> bool:
     found = EXPLICIT_NEW.search(region[:80])
     if found is None:
         return False
-    if found.group(0).strip(" \t\n.,!-").lower().startswith(("never", "forget")):
+    if re.search(r"\b(never ?mind|forget)\b", found.group(0), re.IGNORECASE):
         last = re.split(r"(?<=[.!?])\s+", region.strip())[-1]
         return not is_closing_step(last)
     return True
