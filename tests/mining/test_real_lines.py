@@ -10101,3 +10101,27 @@ def test_a_word_that_closes_the_last_thing_then_new_change_says_it_is_new() -> N
 def test_ok_never_mind_then_the_closing_step_says_nothing_new() -> None:
     assert not says_something_new("ok, never mind. commit and push")
     assert says_something_new("ok, never mind, let's add a dark mode instead")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: after the agent's report (each labelled follow_up)
+        "commit this, then push + a draft PR",
+        "push and draft PR please",
+        # hostile: the same steps in other words
+        "commit it, then push and a pull request",
+        "commit everything & push",
+    ],
+)
+def test_closing_steps_with_what_they_act_on_and_a_draft_pr_are_closing_steps(
+    text: str,
+) -> None:
+    assert is_closing_step(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["commit this feature and add tests", "commit this, then add a README"]
+)
+def test_a_closing_step_beside_work_of_its_own_is_no_bare_step(text: str) -> None:
+    assert not is_closing_step(text)
