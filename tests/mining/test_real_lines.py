@@ -10125,3 +10125,25 @@ def test_closing_steps_with_what_they_act_on_and_a_draft_pr_are_closing_steps(
 )
 def test_a_closing_step_beside_work_of_its_own_is_no_bare_step(text: str) -> None:
     assert not is_closing_step(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # entireio/cli: after the agent explained the shadow branches (labelled follow_up)
+        (
+            "and can you check if there is maybe a bug with marking a session as "
+            "inactive/finished in that setup?",
+            "- If there are new changes since the last commit, they'll checkpoint to the new "
+            "shadow branch\n- If there aren't, `SaveChanges` will be a no-op",
+        ),
+        # entireio/git-sync: after the agent's answer on SHA-256 targets (labelled follow_up)
+        (
+            "and if we pick up sync later this would also work?",
+            "It should refuse a SHA-256-only push target with a clear error rather than try to "
+            "implement translation itself.",
+        ),
+    ],
+)
+def test_a_request_that_adds_to_the_answer_is_no_new_subject(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is not TurnKind.NEW_TASK

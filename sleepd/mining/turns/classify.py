@@ -1174,6 +1174,7 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and overlap < FOLLOW_OVERLAP
         and not retry
         and not is_bare_answer(region)
+        and not _ADDS_TO_THE_EXCHANGE.match(region)
     ):
         # the agent answered (no question, no plan): a request on another subject is new
         # ("try now" after its steps to set something up asks it to go on; "Fix 1-3" after
@@ -1240,6 +1241,10 @@ _ASKS_ABOUT_IT = re.compile(
     r"|\b(yes|right|no|correct|isn'?t it|doesn'?t it)\s*\?+\s*$",
     re.IGNORECASE,
 )
+
+
+#: Opens by adding to what was said ("and can you check if …", "also, …").
+_ADDS_TO_THE_EXCHANGE = re.compile(r"^\W*(and|also|plus)\b", re.IGNORECASE)
 
 
 #: A statement of how the result should be, its subject the result or a part of it ("the
