@@ -10147,3 +10147,65 @@ def test_a_closing_step_beside_work_of_its_own_is_no_bare_step(text: str) -> Non
 )
 def test_a_request_that_adds_to_the_answer_is_no_new_subject(text: str, agent: str) -> None:
     assert kind_of(text, agent_text=agent) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # entireio/cli: the agent's reading confirmed (labelled approval)
+        (
+            "that was the idea, yes",
+            "So the lane should only show sessions that touched main? Is that the intent?",
+        ),
+        # getcodeinsights/code-insights: to the agent's check before it goes on (labelled
+        # approval)
+        ("i am good", "Anything you want to change before I write the plan?"),
+        # hostile: the same in other words
+        ("that's exactly what I meant", "Do you mean the lane should follow the branch?"),
+        ("we're fine", "Any concerns before I merge it?"),
+    ],
+)
+def test_a_confirmation_of_the_agents_reading_is_an_approval(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+def test_whats_next_goes_on_with_the_task() -> None:
+    # entireio/git-sync: after the agent's report of one step of its plan (labelled
+    # follow_up)
+    agent = "Step 2 is done: the prune test covers both modes, and the suite is green."
+    assert kind_of("Whats next?", agent_text=agent) is TurnKind.FOLLOW_UP
+    assert kind_of("ok, what's the next step?", agent_text=agent) is TurnKind.FOLLOW_UP
+
+
+def test_a_marked_question_typed_while_it_runs_is_a_follow_up() -> None:
+    # entireio/cli: queued while the agent worked (labelled follow_up)
+    agent = "Let me simplify the save path."
+    assert (
+        kind_of(
+            "Q: when would needSave ever be false?",
+            agent_text=agent,
+            queued=True,
+            agent_ended=False,
+        )
+        is TurnKind.FOLLOW_UP
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/git-sync: after the agent finished the last issue (labelled new_task)
+        "ok then maaybe work on https://github.com/entireio/git-sync/issues/47",
+        # hostile: the same with a tracker key or a number
+        "let's pick up ENT-312",
+        "can you work on #58",
+    ],
+)
+def test_work_on_an_issue_named_by_its_link_or_key_is_a_new_task(text: str) -> None:
+    agent = "Done: the retry now backs off, and the integration test passes."
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+
+
+def test_work_on_the_running_thing_names_no_issue() -> None:
+    agent = "Done: the retry now backs off, and the integration test passes."
+    assert kind_of("ok then work on the tests", agent_text=agent) is not TurnKind.NEW_TASK

@@ -238,6 +238,13 @@ _RESUME = re.compile(
 
 _CONTINUE = re.compile(r"^\W*" + GO_AHEAD + r"\b", re.IGNORECASE)
 
+#: "Whats next?", "what now?": asks the agent for the next step of its work.
+_WHATS_NEXT = re.compile(
+    r"^\W*((ok|okay|so|and|great|good|nice)\W+)?(what'?s|what is|whats) (next|the next step)"
+    r"|^\W*((ok|okay|so)\W+)?what now\W*$",
+    re.IGNORECASE,
+)
+
 
 #: A go-ahead word opening a longer reply ("ok, …"): not a bare number or letter, which
 #: picks only as the whole reply (a pasted score card opens with its "60").
@@ -252,11 +259,22 @@ _NEXT_PIECE = re.compile(
 )
 #: What names a piece of work: a link, or a tracker's key ("ENT-259", "#182").
 _NAMES_A_PIECE = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]{1,9}-\d+\b|(^|\s)#\d+\b")
+#: "ok then maaybe work on https://github.com/…/issues/47", "let's pick up ENT-12": work on
+#: an issue named by its link or its key.
+_WORKS_ON_AN_ISSUE = re.compile(
+    r"^\W*((ok|okay|alright|now|so|then|great|good|thanks)\W+)*((ma+y?be+|let'?s|please|"
+    r"(can|could) (you|we))\s+)*(work on|pick up|take on|tackle|start on|start with|move on to)"
+    r"\s+(the\s+)?(issue\s+)?(https?://\S+/(issues|pull)/\d+|[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b)",
+    re.IGNORECASE,
+)
 
 
 def _names_the_next_piece(region: str) -> bool:
     """The turn opens with "next one:" and names the piece itself: a link, a tracker
-    key, or a sentence of its own (six words or more)."""
+    key, or a sentence of its own (six words or more); or asks to work on an issue named
+    by its link or key."""
+    if _WORKS_ON_AN_ISSUE.match(region):
+        return True
     opening = _NEXT_PIECE.match(region)
     if opening is None:
         return False
@@ -949,7 +967,11 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
     if restates_offer(region, turn.agent_text):
         # "yes, <the offer in the person's words>": accepts it, asks nothing beyond it
         return TurnDecision(TurnKind.APPROVAL, 0.65, ("accepts the offer as made",), hard=True)
-    if (_CONTINUE.search(region) and words <= 4) or (_RESUME.search(region) and words <= 10):
+    if (
+        (_CONTINUE.search(region) and words <= 4)
+        or (_RESUME.search(region) and words <= 10 and not _WORKS_ON_AN_ISSUE.match(region))
+        or _WHATS_NEXT.match(region)
+    ):
         # the agent's turn had ended: "continue", "yes, Option A" go on with the task; after
         # a question or a plan, "继续", "c" for "[C] Continue" may also accept what it laid
         # out (an approval): the labellers of the wild samples read 9 of them so
@@ -1237,7 +1259,7 @@ _CALLS_ITSELF_A_FOLLOW_UP = re.compile(
 #: ("what do the … mean", "why is this different …") or a tag that asks to confirm ("…,
 #: yes?", "…, right?").
 _ASKS_ABOUT_IT = re.compile(
-    r"^\W*((hmm+|ok|so|and|but)\W+)?(what|which|where|when|who|how come|why)\b"
+    r"^\W*((hmm+|ok|so|and|but|q|question)\W+)?(what|which|where|when|who|how come|why)\b"
     r"|\b(yes|right|no|correct|isn'?t it|doesn'?t it)\s*\?+\s*$",
     re.IGNORECASE,
 )

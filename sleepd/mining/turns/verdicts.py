@@ -12,8 +12,11 @@ _ACCEPT_WORD = (
     # ("oki doki", "okey-dokey", "okie dokie")
     r"ok(i|ie|ey|ay|y)?[- ]?dok(i|ie|ey|y)|"
     # the plan or proposal taken as it stands ("i am good with the plan", "I'm ok with that")
-    r"(i'?m|i am|we'?re|we are) (good|ok|okay|fine|happy|cool) with (the|this|that|your|it)"
-    r"( (plan|approach|proposal|idea|design|suggestion|change|changes))?|"
+    r"(i'?m|i am|we'?re|we are) (good|ok|okay|fine|happy|cool)( with (the|this|that|your|it)"
+    r"( (plan|approach|proposal|idea|design|suggestion|change|changes))?)?|"
+    # the agent's reading confirmed ("that was the idea, yes", "that's exactly what I meant")
+    r"(that|this)('s| is| was) (exactly |precisely )?(the idea|the plan|the point|"
+    r"what i (meant|wanted|had in mind))|"
     r"please|pls|let'?s do (it|this|that)|please do|"
     r"sounds (good|great|perfect|fine|like a plan)|ship it|send it|post it|submit it|approve|"
     r"approved|confirmed?|agreed|"
