@@ -51,7 +51,11 @@ from sleepd.mining.turns import (
 )
 from sleepd.mining.turns.agent import offered_act
 from sleepd.mining.turns.closing import is_closing_step
-from sleepd.mining.turns.corrections import affirms_what_agent_denied, fixes_what_was_said_to_pass
+from sleepd.mining.turns.corrections import (
+    affirms_what_agent_denied,
+    fixes_what_was_said_to_pass,
+    says_what_was_meant,
+)
 from sleepd.mining.turns.failures import reports_failure
 from sleepd.mining.turns.pastes import is_program_output, words_after_a_paste
 from sleepd.mining.turns.requests import says_something_new
@@ -10209,3 +10213,48 @@ def test_work_on_an_issue_named_by_its_link_or_key_is_a_new_task(text: str) -> N
 def test_work_on_the_running_thing_names_no_issue() -> None:
     agent = "Done: the retry now backs off, and the integration test passes."
     assert kind_of("ok then work on the tests", agent_text=agent) is not TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/git-sync (Codex): after the agent's README video change (labelled
+        # correction)
+        "when merged the videos dont show up",
+        # entireio/cli: after the agent's fix to the checkpoint list (labelled correction)
+        "in /Users/soph/Work/entire/test/test1234 the cli now shows no checkpoints, can you check?",
+        # hostile: the same in other words
+        "when deployed the page doesn't load",
+        "the list returns zero sessions",
+    ],
+)
+def test_what_the_result_does_not_do_when_used_is_a_failure_report(text: str) -> None:
+    assert reports_failure(text)
+    agent = "Done: the change is pushed and the PR is updated."
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the page lists no errors",
+        "a grep for RunGitCommand returns no matches",
+        "lint shows no warnings",
+    ],
+)
+def test_good_news_or_a_search_that_found_nothing_reports_no_failure(text: str) -> None:
+    assert not reports_failure(text)
+
+
+def test_a_condition_set_in_a_request_reports_no_failure() -> None:
+    agent = "Done: the change is pushed and the PR is updated."
+    assert kind_of("make the CI fail when the tests don't run", agent_text=agent) is not (
+        TurnKind.CORRECTION
+    )
+
+
+def test_what_the_person_is_talking_about_and_not_is_what_was_meant() -> None:
+    # getcodeinsights/code-insights: typed after stopping the agent, which was reworking
+    # the whole report (labelled correction)
+    assert says_what_was_meant("i am talking about the facets, not the whole report")
+    assert not says_what_was_meant("I'm talking about the new page")

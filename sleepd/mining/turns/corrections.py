@@ -185,6 +185,9 @@ _SAYS_WHAT_WAS_MEANT = re.compile(
     # including the logs folder", after the agent answered another reading
     r"my point (is|was)\b|"
     r"i was (asking|talking) about\b|"
+    # the same said in the present, with what was not meant beside it ("i am talking about
+    # the facets, not the whole report")
+    r"(i'?m|i am) (asking|talking) about\b(?=[^.?!\n]{1,120},?\s+not\b)|"
     r"je (veux|voulais) dire\b|(quiero|quise) decir\b|ich (meine|meinte)\b|"
     r"我的意思是|我是[说說]|つまり)"
     r"(?!\W*(it|that|this)(('s|\s+is)\s+(fine|good|great|ok)|\s+(works|looks (good|fine|great))))"
@@ -330,6 +333,11 @@ _CONDITIONAL = re.compile(
     # (nor is a "when" clause that tells what did not happen: "just when starting this
     # session didn't appear")
     r"(?![^.?!,;\n]*\b(didn'?t|did not|wasn'?t|was not|weren'?t|were not|couldn'?t|could not)\b)"
+    # (nor one that opens the turn and tells what the result does not do when it is used:
+    # "when merged the videos dont show up"; not "make the CI fail when the tests don't
+    # run", a condition set in a request)
+    r"(?!(?:(?<=^when)|(?<=^whenever))[^.?!,;\n]*\b(don'?t|do not|doesn'?t|does not)\s+"
+    r"(show|appear|load|work|render|display|play|open|start|update|run)\b)"
     r"|in case|what if|"
     r"whether|unless|so that|otherwise|or else|"
     # a requirement set, no report ("make sure the debug panel is not visible in production")

@@ -434,6 +434,11 @@ _FAILURE_REPORT = re.compile(
     # what was made found unusable ("the pdf is a bunch of nulls", "the game is hardcoded")
     r"garbage|garbled|corrupted|corrupt|truncated|hard-?coded|"
     r"(a bunch|full|made up|nothing but) of (nulls?|zeros?|garbage|nans?|null bytes))\b"
+    # what was made shows none of what it should ("the cli now shows no checkpoints"; not
+    # "shows no errors", the good news, nor a search's "returns no matches")
+    r"|\b(shows?|displays?|lists?|returns?|finds?|renders?)\s+(no|zero|0)\s+"
+    r"(?!(errors?|warnings?|regressions?|issues?|problems?|failures?|conflicts?|diffs?|"
+    r"differences?|leaks?|vulnerabilit(y|ies)|findings?|matches|match|hits?)\b)[a-z]"
     r"|\b(is|are|was|were|still)\s+still\s+(unstable|flaky|failing|crashing|there|present|"
     r"visible)\b"
     # "we still have these failures:", "I still get the same errors"
