@@ -10258,3 +10258,40 @@ def test_what_the_person_is_talking_about_and_not_is_what_was_meant() -> None:
     # the whole report (labelled correction)
     assert says_what_was_meant("i am talking about the facets, not the whole report")
     assert not says_what_was_meant("I'm talking about the new page")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli and entireio/git-sync: after the agent's report (each labelled
+        # new_task)
+        "can you review the changes",
+        "can you review the changes in the branch now once more as a whole",
+        "can you review the faq changes in this branch, can you look at them as an engineer",
+        # hostile: the same in other words
+        "ok, now do a code review of the diff",
+        "please review this PR",
+    ],
+)
+def test_a_review_of_the_work_as_a_whole_is_a_new_task(text: str) -> None:
+    agent = "Done: the FAQ has two new entries and the README links them."
+    assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: a part just made, or the review asked again (labelled follow_up)
+        "can you review the tests again?",
+        "can you review the changes again",
+        "can you review the added tests that they don't duplicate testing",
+    ],
+)
+def test_a_review_of_a_part_or_asked_again_is_no_review_of_the_work(text: str) -> None:
+    turn = TurnInput(
+        text=text,
+        has_episode=True,
+        agent_text="Done: added the tests for the FAQ links, and the changes pass.",
+        agent_worked=True,
+    )
+    assert "asks for a review of the work" not in classify_turn(turn, lexicon_for()).reasons

@@ -451,6 +451,8 @@ _NEW_BY_FORM = frozenset(
         # (a task all the same, but not one to replay: the review lies outside the
         # repository, and `needs_context` says so to the task miner)
         "acts on the pull request's review",
+        # ("please review this PR": the branch it reviews is in the repository)
+        "asks for a review of the work",
     }
 )
 
@@ -491,6 +493,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         _before_any_reply,
         _into_running_turn,
         _works_the_review,
+        _reviews_the_work,
         _on_the_last_message,
     )
     for phase in phases:
@@ -846,6 +849,29 @@ def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None
         # feedback on #10705", then "address pr feedback" mid-turn): no new request
         return None
     return TurnDecision(TurnKind.NEW_TASK, 0.6, ("acts on the pull request's review",), hard=True)
+
+
+#: A review asked of the work as a whole ("can you review the changes in the branch now
+#: once more as a whole", "can you review the faq changes in this branch"), not of a part
+#: just made ("can you review the tests again?", "review the added tests that …").
+_REVIEWS_THE_WORK = re.compile(
+    r"^\W*((ok|okay|now|great|good|thanks|so|alright)\W+)*((can|could|would) you\s+|please\s+|"
+    r"let'?s\s+|now\s+)*((do|run|make) (a|one more) )?(code )?review\s+(of\s+)?(all\s+)?"
+    r"(the|this|these|our|my)\s+([\w-]+\s+)?(changes|diff|branch|pr|pull request)\b(?![^.?!\n]*\bagain\b)",
+    re.IGNORECASE,
+)
+
+
+def _reviews_the_work(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """A review of the work as a whole, asked after the agent finished, is a new act on
+    the running subject, as LABELS.md's borderline 4 reads one; the blind labellers read
+    it so each time, and a review of one part just made, or one asked again, as a
+    follow-up."""
+    if not turn.has_episode or not turn.agent_ended or reading.reports:
+        return None
+    if not _REVIEWS_THE_WORK.match(reading.region):
+        return None
+    return TurnDecision(TurnKind.NEW_TASK, 0.6, ("asks for a review of the work",), hard=True)
 
 
 #: "Ship it" alone, or after a word of praise: the order to ship what was made.
