@@ -857,7 +857,8 @@ def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None
 _REVIEWS_THE_WORK = re.compile(
     r"^\W*((ok|okay|now|great|good|thanks|so|alright)\W+)*((can|could|would) you\s+|please\s+|"
     r"let'?s\s+|now\s+)*((do|run|make) (a|one more) )?(code )?review\s+(of\s+)?(all\s+)?"
-    r"(the|this|these|our|my)\s+([\w-]+\s+)?(changes|diff|branch|pr|pull request)\b(?![^.?!\n]*\bagain\b)",
+    r"(the|this|these|our|my)\s+([\w-]+\s+)?(changes|diff|branch|pr|pull request)\b"
+    r"(?![^.?!\n]*\bagain\b)",
     re.IGNORECASE,
 )
 
