@@ -10295,3 +10295,32 @@ def test_a_review_of_a_part_or_asked_again_is_no_review_of_the_work(text: str) -
         agent_worked=True,
     )
     assert "asks for a review of the work" not in classify_turn(turn, lexicon_for()).reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli: after the agent changed the code (each labelled follow_up)
+        "can we add some simple tests?",
+        "add test to check we print wrong agent name",
+        # hostile: the same in other words
+        "ok, could you write a few unit tests",
+        "let's also add integration tests",
+    ],
+)
+def test_tests_asked_for_after_the_agent_changed_things_test_its_work(text: str) -> None:
+    agent = "The warning now names the agent the session was started with."
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+
+
+def test_a_long_spec_of_tests_of_its_own_is_not_read_as_tests_of_the_work() -> None:
+    text = (
+        "Add tests and fix any rough edges.\n\n1. In apps/api, create "
+        "src/__tests__/artifacts.test.ts using vitest:\n   - Test POST /api/artifacts requires a "
+        "title\n   - Test GET returns the list in order\n2. In apps/web, add a smoke test that "
+        "renders the dashboard"
+    )
+    turn = TurnInput(
+        text=text, has_episode=True, agent_text="Deployed to staging.", agent_worked=True
+    )
+    assert "tests the work just done" not in classify_turn(turn, lexicon_for()).reasons

@@ -1094,6 +1094,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         # "update AGENT_CONTEXT.md and other relevant documentation" after the agent
         # changed things: the task's own write-up, with no subject of its own
         return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("documents the work just done",), hard=True)
+    if turn.agent_worked and turn.agent_acted and words <= 25 and _ASKS_FOR_TESTS.match(region):
+        # "can we add some simple tests?", "Add a test to confirm that behaviour." after the
+        # agent changed things: tests of the work just done, a step of its task (a spec of
+        # tests of its own, numbered and long, stands alone)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.65, ("tests the work just done",), hard=True)
     if turn.agent_worked and (
         is_closing_step(region) or reports_then_closes(region) or (words == 1 and one_word(region))
     ):
@@ -1294,6 +1299,16 @@ _ASKS_ABOUT_IT = re.compile(
 
 #: Opens by adding to what was said ("and can you check if …", "also, …").
 _ADDS_TO_THE_EXCHANGE = re.compile(r"^\W*(and|also|plus)\b", re.IGNORECASE)
+
+
+#: A request for tests ("can we add some simple tests?", "add a test please", "could we
+#: add tests for that method now?").
+_ASKS_FOR_TESTS = re.compile(
+    r"^\W*((ok|okay|now|great|good|so|nice|thanks)\W+)*((can|could|would) (we|you)\s+|please\s+|"
+    r"let'?s\s+)*(also\s+)?(add|write|create)\s+(some\s+|a few\s+|more\s+|a\s+)?"
+    r"((simple|unit|integration|e2e|basic|regression)\s+)?tests?\b",
+    re.IGNORECASE,
+)
 
 
 #: A statement of how the result should be, its subject the result or a part of it ("the
