@@ -10324,3 +10324,12 @@ def test_a_long_spec_of_tests_of_its_own_is_not_read_as_tests_of_the_work() -> N
         text=text, has_episode=True, agent_text="Deployed to staging.", agent_worked=True
     )
     assert "tests the work just done" not in classify_turn(turn, lexicon_for()).reasons
+
+
+def test_what_a_change_is_for_reports_no_failure() -> None:
+    # entireio/cli: a request with its purpose after "so" (labelled follow_up)
+    assert not reports_failure("can you make the log so it shows a normal log format with paging?")
+    assert not reports_failure("I changed the flag, so that it shows the warning")
+    # what it shows, said as what the person saw, is still a report
+    assert reports_failure("it shows an error")
+    assert reports_failure("so it shows an error now")

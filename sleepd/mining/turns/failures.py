@@ -579,8 +579,10 @@ _FAILURE_REPORT = re.compile(
     # ("that" opening a relative clause, "a diagram that shows our design", "an endpoint
     # that returns the users", describes what to build: a request, no report)
     # (not "this is what it shows" with the screenshot the agent asked for: the content,
-    # no statement of what went wrong)
-    r"|(?<!\bwhat )\b(it|this|(?:(?<![a-z] )|(?<=\bbut )|(?<=\band )|(?<=\bnow )|(?<=\bso )|"
+    # no statement of what went wrong; nor "make the log so it shows a normal format",
+    # what the change is for)
+    r"|(?<!\bwhat )(?<!\bso )(?<!\bso that )"
+    r"\b(it|this|(?:(?<![a-z] )|(?<=\bbut )|(?<=\band )|(?<=\bnow )|(?<=\bso )|"
     r"(?<=\bstill ))that|the \w+( (?!(still|also|now|just|only|never|"
     r"always|really)\b)\w+)?) "
     r"(says|shows|throws|gives|returns|prints|crashes|crashed|"
