@@ -10333,3 +10333,36 @@ def test_what_a_change_is_for_reports_no_failure() -> None:
     # what it shows, said as what the person saw, is still a report
     assert reports_failure("it shows an error")
     assert reports_failure("so it shows an error now")
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # jdx/mise (Codex): the fix put up for approval (labelled approval)
+        (
+            "fix it",
+            "Plan: introduce a named type alias for the consumed lockfile keys, then run Clippy "
+            "and `mise run lint-fix`, commit, and push.\n\nApprove this focused fix?",
+        ),
+        # entireio/cli: one offer after numbered steps, then a sentence of its detail
+        # (labelled approval)
+        (
+            "yes, please do",
+            "5. **Calculate tokens** from both transcripts\n6. **Store in metadata.json** when "
+            "writing checkpoint\n\nWant me to implement this? The token stats would be added to "
+            "`metadata.json` alongside the existing fields.",
+        ),
+        # entireio/git-sync: an "or" that names no other act (labelled approval)
+        (
+            "yes, apply that",
+            "Suggested phrasing: …\n\nWant me to apply that, or pick a different one?",
+        ),
+    ],
+)
+def test_a_yes_to_one_act_put_up_is_an_approval(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is TurnKind.APPROVAL
+
+
+def test_a_yes_to_one_of_two_acts_is_no_bare_approval() -> None:
+    agent = "Suggested phrasing: …\n\nWant me to apply that, or revert the FAQ instead?"
+    assert kind_of("yes, apply that", agent_text=agent) is not TurnKind.APPROVAL

@@ -416,7 +416,24 @@ def agent_offers_options(agent_text: str) -> bool:
         bool(_LETTERED_OPTIONS.search(tail))
         and not _ASKS_TO_GO_AHEAD.search(tail[-200:])
         and not _OFFERS_ONE_ACT.search(tail[-300:])
+        # (nor by one such offer followed by a sentence of its detail: "Want me to implement
+        # this? The token stats would be added to `metadata.json` …")
+        and not _offered_with_detail(agent_text)
     )
+
+
+#: An "or" after the offer that names no other act ("…, or pick a different one", "… or
+#: something else", "… or not").
+_NO_REAL_OPTION = re.compile(
+    r",?\s+or\s+((pick|choose|prefer|want|use)\s+(a different|another|other|something else)\b"
+    r"[^?]*|something else|not)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _offered_with_detail(agent_text: str) -> bool:
+    found = _offer(agent_text)
+    return found is not None and bool(found[1])
 
 
 #: The agent's last question asks only whether to go ahead ("Proceed?", "Shall I
@@ -465,6 +482,8 @@ _OFFERS = (
         r"(?P<act>[^?]{3,200})\?\s*$",
         re.IGNORECASE,
     ),
+    # the act put up for approval ("Plan: … Approve this focused fix?")
+    re.compile(r"(^|[.!:\n]\s*)\W*approve (this|the|that) (?P<act>[^?\n]{3,200})\?\s*$", re.I),
     re.compile(
         r"\b(if you(?:'d)? (?:want|like)(?: me to)?,? i can(?: also)?|let me know if you(?:'d)? "
         r"(?:want|like) me to|i can also)\s+(?P<act>(?:[^?.!\n]|\.(?=\S)){3,200})[.!]?\s*$",
@@ -569,6 +588,9 @@ def restates_offer(region: str, agent_text: str) -> bool:
     in the README?": takes the offer as made, every content word of it from the offer."""
     found = _offer(agent_text)
     offered_text, detail = found if found else (None, "")
+    if offered_text is not None:
+        # ("Want me to apply that, or pick a different one?": one act, the rest no option)
+        offered_text = _NO_REAL_OPTION.sub("", offered_text)
     region = without_own_next_step(region)
     # (an "or" inside brackets lists examples of one act: "die Ursache eingrenzen (z.B.
     # --logLevel verbose, oder DocFX-Version prüfen)")
