@@ -31,6 +31,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -775,6 +776,7 @@ class _ClaudeFile:
             if head is None or _written_by_claude_code(head):
                 pass  # a background task's notice consumed by the turn: no one typed it
             elif head.strip():
+                self._told(head)
                 self._emit(sid, self._steering(line, rec, base, head))
             else:  # its text may follow in a `queued_command` attachment
                 self.state["untold"] = min(QUEUED_KEPT, self.state.get("untold", 0) + 1)
@@ -796,7 +798,11 @@ class _ClaudeFile:
         injects the message into the running turn, it fills the oldest queued message
         that has no text yet; after such a `remove` (one that found no text), it is that
         steering prompt. A version that writes the text in both places counts it once,
-        and an attachment with no textless message waiting adds nothing.
+        and an attachment with no textless message waiting adds nothing, unless it says a
+        person typed it (`origin.kind` "human", Claude Code 2.1.19x on): since about 2.1.219
+        a message consumed mid-turn may leave no queue record at all, only this attachment.
+        Such an attachment whose text is still queued, or was just told, is that message
+        again, and one attachment written twice (the same `source_uuid`) counts once.
         """
         if data.get("commandMode") not in (None, "prompt"):
             return  # bash-mode input (`!cmd`) is a command, not words to the agent
@@ -810,7 +816,28 @@ class _ClaudeFile:
                 return
         if self.state.get("untold", 0) > 0 and not _written_by_claude_code(text):
             self.state["untold"] -= 1
+            self._told(text)
             self._emit(sid, self._steering(line, rec, base, text))
+            return
+        source = as_str(data.get("source_uuid")) or text
+        told: list[str] = self.state.get("told", [])
+        if (
+            as_dict(data.get("origin")).get("kind") == "human"
+            and text not in queued
+            and _digest(text) not in told
+            and _digest(source) not in told
+            and not _written_by_claude_code(text)
+        ):
+            self._told(text, source)
+            self._emit(sid, self._steering(line, rec, base, text))
+
+    def _told(self, *keys: str) -> None:
+        """Remember what was just told as steering (its text, its attachment's id), so
+        the same message written again in another record counts once; kept as short
+        digests, so the cursor's state stays small however long the messages."""
+        told: list[str] = self.state.setdefault("told", [])
+        told.extend(_digest(key) for key in keys)
+        del told[: max(0, len(told) - QUEUED_KEPT)]
 
     def _steering(self, line: ParsedLine, rec: dict[str, Any], base: str, text: str) -> EventRecord:
         return self._event(
@@ -842,6 +869,11 @@ def _add_tokens(event: EventRecord, figures: list[int]) -> None:
     event.output_tokens += figures[1]
     event.cache_read_tokens += figures[2]
     event.cache_creation_tokens += figures[3]
+
+
+def _digest(text: str) -> str:
+    """A short stand-in for a told message, to compare it with another record's."""
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def _written_by_claude_code(queued: str) -> bool:

@@ -985,3 +985,64 @@ def test_an_attached_or_read_document_is_a_placeholder_not_its_base64(
     assert context.is_meta and context.text == "meeting notes: ship v2"
     [result] = [e for e in found if e.kind == "tool_result"]
     assert result.text == f"[document: application/pdf, {size} bytes]"
+
+
+# Claude Code 2.1.219 (JanDeDobbeleer/oh-my-posh, a session of its maintainer's history,
+# line 287, byte for byte; MIT): a message typed while the agent ran and consumed mid-turn
+# leaves no queue record and no user record, only this attachment, marked as typed by a
+# person.
+POSH_QUEUED_COMMAND = (
+    '{"parentUuid":"b8eaee72-920d-427c-82cc-c6134e6eaf14","isSidechain":false,"attachment":'
+    '{"type":"queued_command","prompt":"hide the table on content for generated indexes. When '
+    'using front matter, it\'s possible to use hide_table_of_contents: true","source_uuid":'
+    '"59d59525-c158-4056-9049-143b9edc8df4","commandMode":"prompt","origin":{"kind":"human"},'
+    '"timestamp":"2026-07-29T04:58:10.413Z"},"type":"attachment","uuid":'
+    '"18c1d9c5-2969-4e42-a634-afeaf1ac9f44","timestamp":"2026-07-29T04:58:10.413Z","userType":'
+    '"external","entrypoint":"claude-desktop","cwd":"D:\\\\oh-my-posh","sessionId":'
+    '"6b6f4218-0b12-4d55-b930-462903683bea","version":"2.1.219","gitBranch":"themes-svg"}'
+)
+POSH_TEXT = (
+    "hide the table on content for generated indexes. When using front matter, it's possible "
+    "to use hide_table_of_contents: true"
+)
+
+
+def test_a_message_typed_mid_turn_with_no_queue_record_is_a_steering_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    attachment = orjson.loads(POSH_QUEUED_COMMAND)
+    make_jsonl(path, [rec("user", "u1", "let segment docs edit their source"), attachment])
+    assert steering_texts(read(path)) == [POSH_TEXT]
+
+
+def test_a_persons_message_told_by_its_queue_record_and_its_attachment_counts_once(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """2.1.217/2.1.218 (polecatspeaks/StarCar, flop-labs/technocore-chat) write the text in
+    the enqueue, then the attachment marked "human" beside the remove, before or after it;
+    the same attachment written twice counts once, and a program's message (a background
+    task's notice) is never a person's."""
+    attachment = orjson.loads(POSH_QUEUED_COMMAND)
+    notice = orjson.loads(POSH_QUEUED_COMMAND)
+    notice["attachment"].update(
+        prompt="<task-notification><status>completed</status></task-notification>",
+        source_uuid="0f0e",
+    )
+    for order in (
+        [queue_op("enqueue", POSH_TEXT), queue_op("remove"), attachment, attachment],
+        [queue_op("enqueue", POSH_TEXT), attachment, queue_op("remove")],
+    ):
+        path = session_file(tmp_path)
+        make_jsonl(path, [rec("user", "u1", "let segment docs edit their source"), *order, notice])
+        assert steering_texts(read(path)) == [POSH_TEXT]
+
+
+def test_an_attachment_not_marked_as_typed_by_a_person_still_needs_its_queue_record(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    attachment = orjson.loads(POSH_QUEUED_COMMAND)
+    del attachment["attachment"]["origin"]
+    make_jsonl(path, [rec("user", "u1", "let segment docs edit their source"), attachment])
+    assert steering_texts(read(path)) == []
