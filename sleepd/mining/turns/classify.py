@@ -261,9 +261,14 @@ _NEXT_PIECE = re.compile(
 _NAMES_A_PIECE = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]{1,9}-\d+\b|(^|\s)#\d+\b")
 #: "ok then maaybe work on https://github.com/…/issues/47", "let's pick up ENT-12": work on
 #: an issue named by its link or its key.
+#: How a request opens before its verb: a word that closes what came before ("ok", "great",
+#: "thanks", "now") and a courtesy or a hedge ("can you", "let's", "please", "maybe").
+_REQUEST_OPENING = (
+    r"^\W*((ok|okay|alright|now|so|then|great|good|nice|thanks)\W+)*"
+    r"((ma+y?be+|let'?s|please|now|also|(can|could|would) (you|we))\s+)*"
+)
 _WORKS_ON_AN_ISSUE = re.compile(
-    r"^\W*((ok|okay|alright|now|so|then|great|good|thanks)\W+)*((ma+y?be+|let'?s|please|"
-    r"(can|could) (you|we))\s+)*(work on|pick up|take on|tackle|start on|start with|move on to)"
+    _REQUEST_OPENING + r"(work on|pick up|take on|tackle|start on|start with|move on to)"
     r"\s+(the\s+)?(issue\s+)?(https?://\S+/(issues|pull)/\d+|[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b)",
     re.IGNORECASE,
 )
@@ -855,8 +860,7 @@ def _works_the_review(turn: TurnInput, reading: _Reading) -> TurnDecision | None
 #: once more as a whole", "can you review the faq changes in this branch"), not of a part
 #: just made ("can you review the tests again?", "review the added tests that …").
 _REVIEWS_THE_WORK = re.compile(
-    r"^\W*((ok|okay|now|great|good|thanks|so|alright)\W+)*((can|could|would) you\s+|please\s+|"
-    r"let'?s\s+|now\s+)*((do|run|make) (a|one more) )?(code )?review\s+(of\s+)?(all\s+)?"
+    _REQUEST_OPENING + r"((do|run|make) (a|one more) )?(code )?review\s+(of\s+)?(all\s+)?"
     r"(the|this|these|our|my)\s+([\w-]+\s+)?(changes|diff|branch|pr|pull request)\b"
     r"(?![^.?!\n]*\bagain\b)",
     re.IGNORECASE,
@@ -1304,8 +1308,7 @@ _ADDS_TO_THE_EXCHANGE = re.compile(r"^\W*(and|also|plus)\b", re.IGNORECASE)
 #: A request for tests ("can we add some simple tests?", "add a test please", "could we
 #: add tests for that method now?").
 _ASKS_FOR_TESTS = re.compile(
-    r"^\W*((ok|okay|now|great|good|so|nice|thanks)\W+)*((can|could|would) (we|you)\s+|please\s+|"
-    r"let'?s\s+)*(also\s+)?(add|write|create)\s+(some\s+|a few\s+|more\s+|a\s+)?"
+    _REQUEST_OPENING + r"(add|write|create)\s+(some\s+|a few\s+|more\s+|a\s+)?"
     r"((simple|unit|integration|e2e|basic|regression)\s+)?tests?\b",
     re.IGNORECASE,
 )
