@@ -432,6 +432,7 @@ _NO_REAL_OPTION = re.compile(
 
 
 def _offered_with_detail(agent_text: str) -> bool:
+    """The agent's last words offer one act, then say a sentence or two of it."""
     found = _offer(agent_text)
     return found is not None and bool(found[1])
 

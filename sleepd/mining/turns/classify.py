@@ -259,14 +259,14 @@ _NEXT_PIECE = re.compile(
 )
 #: What names a piece of work: a link, or a tracker's key ("ENT-259", "#182").
 _NAMES_A_PIECE = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]{1,9}-\d+\b|(^|\s)#\d+\b")
-#: "ok then maaybe work on https://github.com/…/issues/47", "let's pick up ENT-12": work on
-#: an issue named by its link or its key.
 #: How a request opens before its verb: a word that closes what came before ("ok", "great",
 #: "thanks", "now") and a courtesy or a hedge ("can you", "let's", "please", "maybe").
 _REQUEST_OPENING = (
     r"^\W*((ok|okay|alright|now|so|then|great|good|nice|thanks)\W+)*"
     r"((ma+y?be+|let'?s|please|now|also|(can|could|would) (you|we))\s+)*"
 )
+#: "ok then maaybe work on https://github.com/…/issues/47", "let's pick up ENT-12": work on
+#: an issue named by its link or its key.
 _WORKS_ON_AN_ISSUE = re.compile(
     _REQUEST_OPENING + r"(work on|pick up|take on|tackle|start on|start with|move on to)"
     r"\s+(the\s+)?(issue\s+)?(https?://\S+/(issues|pull)/\d+|[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b)",
