@@ -766,13 +766,23 @@ class _ClaudeFile:
             if queued:
                 queued.pop(0)
         elif operation == "remove":
-            # The oldest message a person typed goes first: a background task's notice can
-            # wait in the queue for the rest of the session (Claude Code 2.1.4x never removes
-            # some), and taking it here would give each later `remove` the message before.
-            typed = next(
-                (n for n, item in enumerate(queued) if not _written_by_claude_code(item)), 0
-            )
-            head = queued.pop(typed) if queued else None
+            # A `remove` that says what it took (Claude Code 2.1.2xx) takes that message;
+            # one that does not takes the oldest message a person typed: a background
+            # task's notice can wait in the queue for the rest of the session (Claude Code
+            # 2.1.4x never removes some), and taking it here would give each later `remove`
+            # the message before. (A stale notice can also make a `dequeue` take it in
+            # place of the person's message, which then came back as a user record: the
+            # notice's own `remove` must not tell that message again.)
+            named = text.strip()
+            if named and named in (item.strip() for item in queued):
+                typed = next(n for n, item in enumerate(queued) if item.strip() == named)
+            elif named:
+                typed = -1
+            else:
+                typed = next(
+                    (n for n, item in enumerate(queued) if not _written_by_claude_code(item)), 0
+                )
+            head = (queued.pop(typed) if queued else None) if typed >= 0 else text
             if head is None or _written_by_claude_code(head):
                 pass  # a background task's notice consumed by the turn: no one typed it
             elif head.strip():

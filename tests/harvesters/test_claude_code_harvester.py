@@ -1046,3 +1046,54 @@ def test_an_attachment_not_marked_as_typed_by_a_person_still_needs_its_queue_rec
     del attachment["attachment"]["origin"]
     make_jsonl(path, [rec("user", "u1", "let segment docs edit their source"), attachment])
     assert steering_texts(read(path)) == []
+
+
+_NOTICE = (
+    "<task-notification>\n<task-id>ab2b3b6a8a3d07c85</task-id>\n<status>completed</status>\n"
+    "</task-notification>"
+)
+_PROPOSAL = (
+    "Proposal B had some really great design for the segment catalog, and I really want that "
+    "implemented first."
+)
+
+
+def test_a_remove_that_names_a_notice_tells_no_persons_message_again(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """JanDeDobbeleer/oh-my-posh (Claude Code 2.1.217; MIT): a stale notice sits in
+    the queue, so the `dequeue` of the person's message takes the notice; the message comes
+    back as its user record, and the next notice's `remove`, which names the notice, must
+    not tell the message a second time."""
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "compare the two proposals"),
+            queue_op("enqueue", _NOTICE.replace("ab2b", "0000")),
+            queue_op("enqueue", _PROPOSAL),
+            queue_op("dequeue"),
+            rec("user", "u2", _PROPOSAL),
+            queue_op("enqueue", _NOTICE),
+            queue_op("remove", _NOTICE),
+        ],
+    )
+    prompts = [e.text for e in events(read(path)) if e.kind == "user_prompt"]
+    assert prompts == ["compare the two proposals", _PROPOSAL]
+
+
+def test_a_remove_that_names_a_persons_message_tells_that_one(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "compare the two proposals"),
+            queue_op("enqueue", "use the config's path instead"),
+            queue_op("enqueue", "and keep it short"),
+            queue_op("remove", "and keep it short"),
+            queue_op("remove", "use the config's path instead"),
+        ],
+    )
+    assert steering_texts(read(path)) == ["and keep it short", "use the config's path instead"]
