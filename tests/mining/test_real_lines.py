@@ -10035,7 +10035,7 @@ def test_an_acceptance_of_each_offer_or_of_the_offer_named_is_an_approval(
 
 
 def test_a_verdict_then_the_report_that_it_is_merged_is_an_approval() -> None:
-    # getcodeinsights/code-insights: after the agent's PR was reviewed (labelled approval)
+    # melagiri/code-insights: after the agent's PR was reviewed (labelled approval)
     agent = "PR #221 is ready: all checks green, review comments addressed."
     assert kind_of("great. this is merged", agent_text=agent) is TurnKind.APPROVAL
     assert kind_of("great. this is merged, now bump the version", agent_text=agent) is not (
@@ -10050,7 +10050,7 @@ _FINDINGS = (
 
 
 def test_yes_to_every_item_by_its_count_takes_the_offer() -> None:
-    # getcodeinsights/code-insights: "yes, address all 6" (labelled approval)
+    # melagiri/code-insights: "yes, address all 6" (labelled approval)
     assert kind_of("yes, address all 6", agent_text=_FINDINGS) is TurnKind.APPROVAL
     assert not picks_listed_item("yes, address all 6", _FINDINGS)
     assert picks_listed_item("yes, address 6", _FINDINGS)
@@ -10161,7 +10161,7 @@ def test_a_request_that_adds_to_the_answer_is_no_new_subject(text: str, agent: s
             "that was the idea, yes",
             "So the lane should only show sessions that touched main? Is that the intent?",
         ),
-        # getcodeinsights/code-insights: to the agent's check before it goes on (labelled
+        # melagiri/code-insights: to the agent's check before it goes on (labelled
         # approval)
         ("i am good", "Anything you want to change before I write the plan?"),
         # hostile: the same in other words
@@ -10254,7 +10254,7 @@ def test_a_condition_set_in_a_request_reports_no_failure() -> None:
 
 
 def test_what_the_person_is_talking_about_and_not_is_what_was_meant() -> None:
-    # getcodeinsights/code-insights: typed after stopping the agent, which was reworking
+    # melagiri/code-insights: typed after stopping the agent, which was reworking
     # the whole report (labelled correction)
     assert says_what_was_meant("i am talking about the facets, not the whole report")
     assert not says_what_was_meant("I'm talking about the new page")
