@@ -774,15 +774,15 @@ class _ClaudeFile:
             # place of the person's message, which then came back as a user record: the
             # notice's own `remove` must not tell that message again.)
             named = text.strip()
-            if named and named in (item.strip() for item in queued):
-                typed = next(n for n, item in enumerate(queued) if item.strip() == named)
-            elif named:
-                typed = -1
+            waiting = [item.strip() for item in queued]
+            head: str | None
+            if named:
+                head = queued.pop(waiting.index(named)) if named in waiting else text
             else:
                 typed = next(
                     (n for n, item in enumerate(queued) if not _written_by_claude_code(item)), 0
                 )
-            head = (queued.pop(typed) if queued else None) if typed >= 0 else text
+                head = queued.pop(typed) if queued else None
             if head is None or _written_by_claude_code(head):
                 pass  # a background task's notice consumed by the turn: no one typed it
             elif head.strip():

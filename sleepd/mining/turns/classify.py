@@ -257,8 +257,10 @@ _NEXT_PIECE = re.compile(
     r"bug|task|story|card|problem)\s*[:.!\-\u2013\u2014]+\s*",
     re.IGNORECASE,
 )
+#: A tracker's key for an issue ("ENT-259").
+_TRACKER_KEY = r"\b[A-Z][A-Z0-9]{1,9}-\d+\b"
 #: What names a piece of work: a link, or a tracker's key ("ENT-259", "#182").
-_NAMES_A_PIECE = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]{1,9}-\d+\b|(^|\s)#\d+\b")
+_NAMES_A_PIECE = re.compile(r"https?://\S+|" + _TRACKER_KEY + r"|(^|\s)#\d+\b")
 #: How a request opens before its verb: a word that closes what came before ("ok", "great",
 #: "thanks", "now") and a courtesy or a hedge ("can you", "let's", "please", "maybe").
 _REQUEST_OPENING = (
@@ -269,7 +271,7 @@ _REQUEST_OPENING = (
 #: an issue named by its link or its key.
 _WORKS_ON_AN_ISSUE = re.compile(
     _REQUEST_OPENING + r"(work on|pick up|take on|tackle|start on|start with|move on to)"
-    r"\s+(the\s+)?(issue\s+)?(https?://\S+/(issues|pull)/\d+|[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b)",
+    r"\s+(the\s+)?(issue\s+)?(https?://\S+/(issues|pull)/\d+|" + _TRACKER_KEY + r"|#\d+\b)",
     re.IGNORECASE,
 )
 
