@@ -47,6 +47,12 @@ class SessionWork:
     #: start_seq of the session's last episode (re-segmented from there), if any
     resume_from: int | None = None
 
+    @property
+    def is_subagent(self) -> bool:
+        """A subagent's session is one task, its prompt the parent's; every other session
+        (a main one, or a fork a person carried on in) is read turn by turn."""
+        return self.kind == "subagent"
+
 
 def sessions_to_mine(db: DbSession, idle_before: datetime) -> list[SessionWork]:
     """Sessions with events past `mined_through_seq`, or an open episode now idle.
@@ -82,7 +88,7 @@ def sessions_to_mine(db: DbSession, idle_before: datetime) -> list[SessionWork]:
         )
     ).all()
     work = [SessionWork(*row) for row in rows]
-    work.sort(key=lambda w: (w.kind != "main", w.id))
+    work.sort(key=lambda w: (w.is_subagent, w.id))
     return work
 
 
@@ -107,7 +113,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
         return {}
     conditions = []
     for item in work:
-        start = 0 if item.kind != "main" else (item.resume_from or 0)
+        start = 0 if item.is_subagent else (item.resume_from or 0)
         conditions.append(and_(Event.session_id == item.id, Event.seq >= start))
     length = func.length(Event.text)
     head = func.substr(Event.text, 1, HEAD_CHARS)

@@ -101,7 +101,7 @@ def mine_session(
     if drafts:
         drafts[-1].closed = drafts[-1].closed or session_over
     existing: dict[int, Episode] = {}
-    if work.resume_from is not None or work.kind != "main":
+    if work.resume_from is not None or work.is_subagent:
         existing = {
             ep.start_seq: ep
             for ep in db.scalars(
@@ -111,7 +111,7 @@ def mine_session(
                 )
             )
         }
-    parent_id = _parent_episode(db, work, drafts[0]) if drafts and work.kind != "main" else None
+    parent_id = _parent_episode(db, work, drafts[0]) if drafts and work.is_subagent else None
     rows: list[tuple[Episode, EpisodeDraft, list[SignalDraft], EpisodeErrors, bool]] = []
     for index, draft in enumerate(drafts):
         following = drafts[index + 1] if index + 1 < len(drafts) else None
@@ -166,7 +166,7 @@ def _drafts(
     lexicon: Lexicon,
     decide: Decider | None = None,
 ) -> list[EpisodeDraft]:
-    if work.kind != "main":
+    if work.is_subagent:
         draft = segment_subagent(events)
         return [draft] if draft is not None else []
     return segment(events, lexicon, first_is_intent=work.resume_from is not None, decide=decide)

@@ -19,6 +19,7 @@ from sleepd.store.migrate import upgrade
 from sleepd.store.models import (
     Episode,
     PatternOccurrence,
+    Session,
     Signal,
     Task,
     TaskCluster,
@@ -117,6 +118,27 @@ def test_subagent_attaches_to_the_episode_that_spawned_it(engine: Engine, cfg: C
         spawned = by_intent["Search the whole repository for TODO comments"]
         assert spawned.parent_episode_id == by_intent["Find every TODO and list them"].id
         assert spawned.cluster_id is None  # subagent work is not a user intent
+
+
+def test_a_fork_a_person_carried_on_in_is_read_turn_by_turn(engine: Engine, cfg: Config) -> None:
+    """A forked session (Codex `forked_from_id`, Claude Code's `/fork`) is the person's own:
+    each request they typed there is a task, as in any session, not one subagent's task."""
+    parent = SessionBuilder()
+    parent.prompt("thoughts on the env var discussion?").say("It is a real bug.")
+    pid = parent.save(engine)
+    fork = SessionBuilder(kind="fork", parent_id=pid, start=T0 + timedelta(hours=1))
+    fork.prompt("make a pr to fix").bash("gh pr create").say("Opened the PR.")
+    fork.prompt("address pr feedback").bash("git push").say("Addressed the review comments.")
+    fork.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        forked = list(
+            db.scalars(
+                select(Episode).join(Session).where(Session.kind == "fork").order_by(Episode.id)
+            )
+        )
+        assert [e.intent_text for e in forked] == ["make a pr to fix", "address pr feedback"]
+        assert all(e.parent_episode_id is None for e in forked)
 
 
 def test_correction_becomes_judge_checks_not_context(engine: Engine, cfg: Config) -> None:
