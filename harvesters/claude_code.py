@@ -289,7 +289,16 @@ class _ClaudeFile:
             info["kind"] = "subagent"
         else:
             key = sid
-            if (
+            origin = _forked_from(rec)
+            if origin is not None and origin != sid:
+                # a record `/fork` or `--fork-session` copied from the session it forked:
+                # that session's turn or work, stored once with it (copied or not, it is
+                # the same record), so the fork holds only what was done after the copy
+                fork = self._info(sid)
+                fork["kind"] = "fork"
+                fork.setdefault("parent", origin)
+                key = origin
+            elif (
                 self.own_sid is not None
                 and key != self.own_sid
                 and rec.get("parentUuid") is not None
@@ -894,6 +903,16 @@ def _written_by_claude_code(queued: str) -> bool:
         return True
     item = json_object(queued.lstrip())
     return item is not None and "task_id" in item and "task_type" in item
+
+
+def _forked_from(rec: dict[str, Any]) -> str | None:
+    """The session a forked session's copied record came from (`forkedFrom.sessionId`,
+    Claude Code 2.1.x), if the record names one."""
+    forked = rec.get("forkedFrom")
+    if not isinstance(forked, dict):
+        return None
+    origin = forked.get("sessionId")
+    return origin if isinstance(origin, str) and origin else None
 
 
 def _plain_text(content: Any) -> str:
