@@ -24,6 +24,9 @@ Choices worth knowing:
   `summary`; "[Request interrupted by user…]" is kind `interrupt`. User prompts
   inside sidechains (written by the parent agent) keep kind `user_prompt` with
   `is_sidechain=True`.
+* History copied from another session is not this session's work: records `/fork`
+  copied (`forkedFrom`) are stored with the session they came from, and the desktop
+  app's copy of a conversation it continued in a new session is kept as `history:` meta.
 * Bookkeeping records (file-history-snapshot, permission-mode, last-prompt,
   pr-link, titles, …) update the session and produce no event; unknown types are
   kept as `kind="raw"` with the (clipped) raw line.
@@ -35,6 +38,7 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator, Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +82,10 @@ ERROR_CLIP = 500
 META_JSON_MAX_BYTES = 1 << 20
 #: Queued (typed-ahead) messages remembered until dequeued or consumed as steering.
 QUEUED_KEPT = 50
+#: How far before the enqueue that opened its file a record must be dated to have been
+#: copied from an earlier session: the process's start hooks come within minutes of the
+#: first message, a continued conversation's history hours or days before it.
+COPIED_BEFORE = timedelta(minutes=1)
 #: The head of a user record Claude Code injected, not typed by the person: a slash
 #: command's wrapper, a hook's output, a reminder, a shell command run by `!`. Mining reads
 #: it too, for records stored before the harvest knew them as meta.
@@ -260,6 +268,8 @@ class _ClaudeFile:
         #: the session the file is named after (a main session's file): see `_session_id`
         stem = Path(file.path).stem
         self.own_sid = stem if file.role == "main" and _SESSION_FILE.fullmatch(stem) else None
+        #: the record being read is history copied from an earlier session: see `_copied`
+        self.copying = False
 
     # ---- batch driver -------------------------------------------------------
 
@@ -328,6 +338,36 @@ class _ClaudeFile:
         )
         return at is not None and before is not None and at < before
 
+    def _copied(self, rec: dict[str, Any], sid: str | None) -> bool:
+        """Whether the record is history copied from an earlier session. The desktop app
+        (Claude Code 2.1.2xx), continuing a conversation in a new session, opens its file
+        with the enqueue of the message just sent, then writes the whole conversation so
+        far under the new session's id with the records' own ids and times, then the new
+        work. Those copies are the earlier session's turns and work, stored with it from
+        its own file: kept as this session's, every task of the conversation was mined
+        again and looked recurring, and its tool errors counted twice. They are kept here
+        as context (`history:<kind>` meta), as `codex resume`'s replay is. Only a file
+        opened by an enqueue qualifies: a record that a session's first message was sent
+        after can only be dated long before it if it was copied."""
+        at = parse_timestamp(rec.get("timestamp"))
+        if at is None:
+            return False
+        opening = self.state.get("opening")
+        if not isinstance(opening, dict):
+            opened_by_enqueue = (
+                rec.get("type") == "queue-operation" and rec.get("operation") == "enqueue"
+            )
+            self.state["opening"] = {"at": iso(at), "enqueue": opened_by_enqueue}
+            return False
+        opened = parse_timestamp(opening.get("at"))
+        return (
+            opening.get("enqueue") is True
+            and sid is not None
+            and sid == self.own_sid
+            and opened is not None
+            and at < opened - COPIED_BEFORE
+        )
+
     def _info(self, sid: str) -> dict[str, Any]:
         info = self.sessions.get(sid)
         if info is None:
@@ -391,6 +431,10 @@ class _ClaudeFile:
             if len(pending) < PENDING_KEPT:
                 pending.append(_event_to_state(event))
             return event
+        if self.copying:
+            # context only: its failures were counted with the session it came from
+            event.raw_type = f"history:{event.raw_type or event.kind}"
+            event.kind, event.is_meta, event.is_error = "meta", True, False
         event.session_external_id = sid
         self.touched.add(sid)
         self.events.append(event)
@@ -435,11 +479,13 @@ class _ClaudeFile:
                 return
             self.seen_uuids.add(uuid)
         sid = self._session_id(rec)
+        self.copying = self._copied(rec, sid)
         if sid is not None and sid == self.own_sid and isinstance(uuid, str):
             self.state["own_last"] = uuid
             self.state["own_last_at"] = rec.get("timestamp")
         if sid is not None:
-            stamp = rec.get("timestamp")
+            # a copy's time is its first session's: this one started at its own opening
+            stamp = None if self.copying else rec.get("timestamp")
             self._note_session(sid, rec, stamp if isinstance(stamp, str) else None)
         base_id = uuid if isinstance(uuid, str) else line_id(line.offset, line.raw)
         if rtype == "user":

@@ -1097,3 +1097,134 @@ def test_a_remove_that_names_a_persons_message_tells_that_one(
         ],
     )
     assert steering_texts(read(path)) == ["and keep it short", "use the config's path instead"]
+
+
+# JanDeDobbeleer/oh-my-posh (its maintainer's history, a desktop-app session; MIT), Claude
+# Code 2.1.217, lines 2, 3 and 548 byte for byte: the desktop app continued a conversation in
+# a new session, whose file opens with the enqueue of the message just sent, then holds the
+# whole conversation so far (its records' own ids and times under the new session's id),
+# then the message as the new session's first record of its own.
+CONTINUED = "d1ffb512-fc49-422a-bffe-ac6962a37c74"
+CONTINUED_OPENING = (
+    '{"type":"queue-operation","operation":"enqueue","timestamp":"2026-07-23T08:20:55.030Z",'
+    '"sessionId":"d1ffb512-fc49-422a-bffe-ac6962a37c74","content":"Can we make Render accept '
+    "both trusted and untrusted? That would avoid having to use a second function for this? "
+    'And we make it explicit for everyone."}'
+)
+CONTINUED_DEQUEUE = (
+    '{"type":"queue-operation","operation":"dequeue","timestamp":"2026-07-23T08:20:55.081Z",'
+    '"sessionId":"d1ffb512-fc49-422a-bffe-ac6962a37c74"}'
+)
+CONTINUED_MESSAGE = (
+    '{"parentUuid":"4754ac0c-df2a-4381-8579-74500bbd0870","isSidechain":false,"promptId":'
+    '"dc886056-d8ff-4516-80bf-4cc734571425","type":"user","message":{"role":"user","content":'
+    '"Can we make Render accept both trusted and untrusted? That would avoid having to use a '
+    'second function for this? And we make it explicit for everyone."},"uuid":'
+    '"d5fa810d-0c92-4109-9375-2b80d3ed3c4d","timestamp":"2026-07-23T08:20:55.184Z",'
+    '"permissionMode":"auto","origin":{"kind":"human"},"promptSource":"sdk","userType":'
+    '"external","entrypoint":"claude-desktop","cwd":"D:\\\\oh-my-posh","sessionId":'
+    '"d1ffb512-fc49-422a-bffe-ac6962a37c74","version":"2.1.217","gitBranch":"next"}'
+)
+
+
+def copied(kind: str, uuid: str, at: str, content: Any = None, **extra: Any) -> dict[str, Any]:
+    """A record of the earlier session as the continuation copied it: its own id and time,
+    the new session's id."""
+    return rec(kind, uuid, content, sessionId=CONTINUED, timestamp=at, **extra)
+
+
+def continued_file(tmp_path: Path) -> Path:
+    return tmp_path / "projects" / "-D--oh-my-posh" / f"{CONTINUED}.jsonl"
+
+
+def continued_records() -> list[Any]:
+    text = {"type": "text", "text": "Fixed and committed."}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "go test"}}
+    failed = {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "is_error": True,
+        "content": "Exit code 1\n--- FAIL: TestPath",
+    }
+    return [
+        CONTINUED_OPENING,
+        CONTINUED_DEQUEUE,
+        copied("user", "3e546ff6", "2026-07-22T20:19:28.890Z", "Investigate this report"),
+        reply("c2", "msg_c2", [call], out=5, sessionId=CONTINUED,
+              timestamp="2026-07-22T20:20:01.000Z"),
+        copied("user", "c3", "2026-07-22T20:20:09.000Z", [failed]),
+        reply("c4", "msg_c4", [text], out=5, sessionId=CONTINUED,
+              timestamp="2026-07-23T08:16:30.000Z"),
+        CONTINUED_MESSAGE,
+    ]  # fmt: skip
+
+
+def test_a_conversation_the_desktop_app_copied_into_a_new_session_is_history_there(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """The copies are the earlier session's turns and work, stored with it from its own
+    file: here they are context, so no task is mined twice and no error counted twice."""
+    path = make_jsonl(continued_file(tmp_path), continued_records())
+    batches = read(path)
+    got = events(batches)
+    prompts = [e.text for e in got if e.kind == "user_prompt"]
+    assert prompts == [
+        "Can we make Render accept both trusted and untrusted? That would avoid having to use "
+        "a second function for this? And we make it explicit for everyone."
+    ]
+    assert not [e for e in got if e.is_error or e.kind in ("error", "tool_call")]
+    history = {e.external_id: e.raw_type for e in got if (e.raw_type or "").startswith("history:")}
+    assert history["3e546ff6"] == "history:user_prompt"
+    assert {"c2", "c3", "c4"} <= {key.split(":")[0] for key in history}
+    [session] = [s for b in batches for s in b.sessions][-1:]
+    assert session.started_at is not None
+    assert session.started_at.isoformat().startswith("2026-07-23T08:20:55")
+
+
+def test_a_continued_sessions_copies_read_in_a_later_pass_are_still_history(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """The opening is remembered in the cursor: a pass that starts mid-copy still knows."""
+    records = continued_records()
+    path = make_jsonl(continued_file(tmp_path), records[:3])
+    first = read(path)
+    cursor = first[-1].cursor
+    with path.open("ab") as handle:
+        for record in records[3:]:
+            line = record if isinstance(record, str) else orjson.dumps(record).decode()
+            handle.write(line.encode() + b"\n")
+    later = events(read(path, cursor))
+    assert [e.kind for e in later if e.kind in ("user_prompt", "error")] == ["user_prompt"]
+    assert all((e.raw_type or "").startswith("history:") for e in later if e.external_id == "c4")
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        # a desktop session's start hook runs when the app starts the process, before the
+        # first message is sent (dougnukem/orpheus: 4 minutes before)
+        pytest.param("hook", id="start hooks before the first message"),
+        # a plan's "Implement the following plan:" dated at the plan, minutes before the new
+        # session's start hook (ClusterCockpit/cc-backend, Claude Code 2.1.x)
+        pytest.param("plan", id="a plan carried into a new session"),
+    ],
+)
+def test_a_record_dated_before_the_opening_of_a_session_that_copied_nothing_stays_its_own(
+    tmp_path: Path, make_jsonl: MakeJsonl, opening: str
+) -> None:
+    started = {"type": "hook_success", "hookEvent": "SessionStart", "content": ""}
+    hook = rec(
+        "attachment", "h1", timestamp="2026-07-23T08:16:55.000Z", sessionId=CONTINUED,
+        attachment=started,
+    )  # fmt: skip
+    if opening == "hook":
+        records: list[Any] = [CONTINUED_OPENING, CONTINUED_DEQUEUE, hook, CONTINUED_MESSAGE]
+    else:
+        start = rec("progress", "p0", timestamp="2026-07-23T08:28:04.680Z", sessionId=CONTINUED,
+                    data={"type": "hook_progress", "hookEvent": "SessionStart"})  # fmt: skip
+        plan = copied("user", "u1", "2026-07-23T08:21:15.868Z",
+                      "Implement the following plan:\n\n# Fix the leaks")  # fmt: skip
+        records = [start, plan]
+    got = events(read(make_jsonl(continued_file(tmp_path), records)))
+    # the start hook is context either way; no turn or work is taken for a copy
+    assert [e.kind for e in got if not e.is_meta] == ["user_prompt"]
