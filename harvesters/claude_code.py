@@ -953,12 +953,13 @@ def _written_by_claude_code(queued: str) -> bool:
 
 def _forked_from(rec: dict[str, Any]) -> str | None:
     """The session a forked session's copied record came from (`forkedFrom.sessionId`,
-    Claude Code 2.1.x), if the record names one."""
+    Claude Code 2.1.x), if the record names one by a session id as Claude Code writes it
+    (anything else is no session to store a record with)."""
     forked = rec.get("forkedFrom")
     if not isinstance(forked, dict):
         return None
     origin = forked.get("sessionId")
-    return origin if isinstance(origin, str) and origin else None
+    return origin if isinstance(origin, str) and _SESSION_FILE.fullmatch(origin) else None
 
 
 def _plain_text(content: Any) -> str:

@@ -138,3 +138,26 @@ def test_a_fork_whose_first_session_is_gone_keeps_the_copy_as_that_sessions(
 
     assert prompts(db_file, ORIGIN) == [REQUEST]
     assert prompts(db_file, FORK) == ["update the web repo first"]
+
+
+@pytest.mark.both_dbs
+@pytest.mark.parametrize(
+    "origin",
+    [
+        pytest.param("x" * 5000, id="a name longer than any session id"),
+        pytest.param("", id="empty"),
+        pytest.param({"id": ORIGIN}, id="not a string"),
+        pytest.param("../../etc/passwd", id="a path"),
+    ],
+)
+def test_a_fork_mark_that_names_no_session_leaves_the_record_where_it_is(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, origin: Any
+) -> None:
+    copy = orjson.loads(FORKED_COPY)
+    copy["forkedFrom"]["sessionId"] = origin
+    write_lines(folder(isolated_home) / f"{FORK}.jsonl", [copy])
+    harvest(store, cfg)
+
+    assert prompts(db_file, FORK) == [REQUEST]
+    [(count,)] = query(db_file, "SELECT count(*) FROM sessions")
+    assert count == 1
