@@ -349,10 +349,12 @@ class _ClaudeFile:
         as context (`history:<kind>` meta), as `codex resume`'s replay is. Only a file
         opened by an enqueue qualifies: a record that a session's first message was sent
         after can only be dated long before it if it was copied."""
+        opening = self.state.get("opening")
+        if isinstance(opening, dict) and opening.get("enqueue") is not True:
+            return False  # most files: decided at their first dated record
         at = parse_timestamp(rec.get("timestamp"))
         if at is None:
             return False
-        opening = self.state.get("opening")
         if not isinstance(opening, dict):
             opened_by_enqueue = (
                 rec.get("type") == "queue-operation" and rec.get("operation") == "enqueue"
@@ -361,8 +363,7 @@ class _ClaudeFile:
             return False
         opened = parse_timestamp(opening.get("at"))
         return (
-            opening.get("enqueue") is True
-            and sid is not None
+            sid is not None
             and sid == self.own_sid
             and opened is not None
             and at < opened - COPIED_BEFORE
