@@ -194,6 +194,12 @@ _CODEX_ABORTED = "<turn_aborted>"
 #: in-app browser showed before the typed words ("# Context from my IDE setup: ## Active
 #: file: … # Files mentioned by the user: … # In app browser: …"), then this heading.
 _CODEX_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTILINE)
+#: A long paste the Codex app kept as a file, named among the files mentioned by its first
+#: words ("## Plan: Bootstrap package-manager plugins Goal Let plugins …: /Users/…/
+#: pasted-text.txt"): the path is the last ": " followed by an absolute one. Matched line by
+#: line, on lines no longer than a heading the app writes.
+_CODEX_PASTED = re.compile(r"#{2,3} (.+): (?:/|~|[A-Za-z]:\\)[^\n]*pasted-text[^\n/\\]*\.txt\s*")
+_PASTED_LINE_MAX = 500
 
 
 #: A picture pasted into Codex, written as a tag around its path: kept as the placeholder
@@ -201,12 +207,25 @@ _CODEX_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTIL
 _CODEX_IMAGE = re.compile(r"<image name=(\[Image #\d+\])[^>]{0,2000}>\s*</image>")
 
 
+def _pasted_titles(context: str) -> list[str]:
+    found = (
+        _CODEX_PASTED.fullmatch(line)
+        for line in context.splitlines()
+        if len(line) <= _PASTED_LINE_MAX and "pasted-text" in line
+    )
+    return [match.group(1) for match in found if match is not None]
+
+
 def clean_prompt(text: str) -> str:
     """The typed part of a prompt: injected blocks and an app's context before the
     request removed, whitespace tidied."""
     headings = list(_CODEX_REQUEST.finditer(text))
     if headings:
-        text = text[headings[-1].end() :]
+        context, text = text[: headings[-1].start()], text[headings[-1].end() :]
+        if not text.strip():
+            # nothing typed under the heading: the request is what the person pasted, which
+            # the app kept as a file and names by its first words
+            text = "\n".join(_pasted_titles(context))
     text = _CODEX_IMAGE.sub(r"\1", text)
     return _without_injected_blocks(text).strip()
 

@@ -218,6 +218,43 @@ def test_a_prompt_of_many_unclosed_tags_comes_back_whole() -> None:
     assert clean_prompt(hostile) == "<task-notification>x" * 2_000 + " end"
 
 
+# jdx/mise (its maintainer's history, a Codex desktop-app rollout, line 9; MIT): a long paste
+# the app kept as a file, with nothing typed under the request heading.
+PASTED_REQUEST = (
+    "\n# Files mentioned by the user:\n\n## Plan: Bootstrap package-manager plugins Goal Let "
+    "plugins add new package types …: /Users/jdx/.codex/attachments/"
+    "d96d4512-82d9-4a62-a0e8-334e611e35bc/pasted-text.txt\n\nThe attached pasted text file(s) "
+    "contain the user's request. Read and act on that content.\n\n## My request for Codex:\n\n"
+)
+
+
+def test_a_request_pasted_into_codex_as_a_file_is_read_by_its_first_words() -> None:
+    b = SessionBuilder().prompt(PASTED_REQUEST).say("I'll read the attached request.")
+    episodes = segment(views(b), lexicon_for())
+    assert [e.intent_text for e in episodes] == [
+        "Plan: Bootstrap package-manager plugins Goal Let plugins add new package types …"
+    ]
+
+
+def test_words_typed_under_the_heading_are_the_request_beside_a_pasted_file() -> None:
+    assert clean_prompt(PASTED_REQUEST + "implement this") == "implement this"
+
+
+def test_a_mentioned_file_that_is_no_paste_is_no_request() -> None:
+    text = (
+        "# Files mentioned by the user:\n\n## notes.md: /Users/x/notes.md\n\n"
+        "## My request for Codex:\n"
+    )
+    assert clean_prompt(text) == ""
+
+
+def test_a_heading_too_long_for_the_app_to_write_is_not_searched() -> None:
+    """A hostile line with ": /" at every step would cost the pattern a scan from each one;
+    no heading the app writes is that long."""
+    hostile = "## " + ": /" * 300_000 + "pasted-text.txt\n## My request for Codex:\n"
+    assert clean_prompt(hostile) == ""
+
+
 def _command(name: str) -> str:
     return (
         f"<command-name>/{name}</command-name>\n<command-message>{name}</command-message>\n"
