@@ -118,6 +118,8 @@ INJECTED_USER_TEXT = re.compile(
     r"subagent_notification|codex_internal_context|goal_context|hook_prompt|"
     r"external_[a-z0-9_-]+)[\s>]"
     r"|# AGENTS\.md instructions"
+    # an automation's scheduled wake-up (the Codex app), which opens with its id
+    r"|<heartbeat>\s*<automation_id>"
     r"|Warning: (?:apply_patch|update_plan) was requested via \S+?\. Use the \w+ tool instead"
     r"|Warning: The maximum number of (?:unified )?exec processes you can keep open is"
     r"|Warning: Your account was flagged for potentially high-risk cyber activity)"

@@ -380,6 +380,11 @@ def test_what_the_desktop_app_tells_the_model_is_no_prompt(
         '<hook_prompt hook_run_id="h1">check the lint</hook_prompt>',
         "<goal_context>ship the release</goal_context>",
         "<skill>\n<name>review</name>\n</skill>",
+        # jdx/mise (its maintainer's history, line 281; MIT), Codex desktop app: an
+        # automation's wake-up, written as a user message on its schedule
+        "<heartbeat>\n  <automation_id>monitor-mise-pr-10870</automation_id>\n  "
+        "<current_time_iso>2026-07-08T19:24:24.898Z</current_time_iso>\n  <instructions>\n"
+        "Monitor https://github.com/jdx/mise/pull/10870 for actionable PR activity.",
     ],
 )
 def test_what_codex_writes_as_a_user_message_is_no_prompt(
@@ -397,6 +402,7 @@ def test_what_codex_writes_as_a_user_message_is_no_prompt(
         "Warning: timeSinceFirst is not defined",  # a browser console's line, pasted
         "Warning: apply_patch keeps failing on the lockfile, can you look?",
         "<skills> should be a folder, not a file",
+        "<heartbeat> never fires when the laptop sleeps, can we poll instead?",
     ],
 )
 def test_a_persons_warning_or_tag_is_still_a_prompt(
