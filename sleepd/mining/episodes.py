@@ -208,6 +208,7 @@ _CODEX_IMAGE = re.compile(r"<image name=(\[Image #\d+\])[^>]{0,2000}>\s*</image>
 
 
 def _pasted_titles(context: str) -> list[str]:
+    """The first words the Codex app names each pasted file by, in the order it lists them."""
     found = (
         _CODEX_PASTED.fullmatch(line)
         for line in context.splitlines()
@@ -218,7 +219,8 @@ def _pasted_titles(context: str) -> list[str]:
 
 def clean_prompt(text: str) -> str:
     """The typed part of a prompt: injected blocks and an app's context before the
-    request removed, whitespace tidied."""
+    request removed, whitespace tidied. A request the Codex app kept as a pasted file, with
+    nothing typed under its heading, is the first words the app names the paste by."""
     headings = list(_CODEX_REQUEST.finditer(text))
     if headings:
         context, text = text[: headings[-1].start()], text[headings[-1].end() :]
