@@ -1229,3 +1229,15 @@ def test_a_record_dated_before_the_opening_of_a_session_that_copied_nothing_stay
     got = events(read(make_jsonl(continued_file(tmp_path), records)))
     # the start hook is context either way; no turn or work is taken for a copy
     assert [e.kind for e in got if not e.is_meta] == ["user_prompt"]
+
+
+def test_an_opening_dated_in_the_future_makes_nothing_after_it_a_copy(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A hostile or broken clock on the first record cannot turn a session into history:
+    a time later than this machine's clock is no time, and the next dated record opens."""
+    future = orjson.loads(CONTINUED_OPENING)
+    future["timestamp"] = "2999-01-01T00:00:00.000Z"
+    records = [future, *continued_records()[2:]]
+    got = events(read(make_jsonl(continued_file(tmp_path), records)))
+    assert not [e for e in got if (e.raw_type or "").startswith("history:")]
