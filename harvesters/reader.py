@@ -72,6 +72,7 @@ class _Pending:
 
 
 TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels"
+MALFORMED = "malformed JSON"
 
 
 def parse_json_line(data: bytes) -> tuple[Any, str | None]:
@@ -106,7 +107,7 @@ def _parse(data: bytes) -> tuple[Any, str | None]:
     except RecursionError:
         return None, TOO_DEEP
     except ValueError:
-        return None, "malformed JSON"
+        return None, MALFORMED
     if too_deep(value):
         return None, TOO_DEEP  # before scrub_surrogates recurses into it
     return scrub_surrogates(value), None
@@ -372,6 +373,37 @@ def _read_open(
         yield flush()
 
 
+#: Where one record ends and the next begins on a line that holds two: the writer appended
+#: a record to a line it had not ended (a record written without its newline, then the
+#: next one).
+_GLUE = re.compile(rb'}\s*{"')
+#: The most places a line is tried at: glued lines join two or three records; a line with
+#: many more candidates is damage, not glue.
+GLUE_TRIES = 16
+
+
+def _glued_records(piece: bytes) -> list[tuple[int, bytes, dict[str, Any]]] | None:
+    """The records of a line that holds several whole JSON objects one after another, as
+    (start, bytes, object); None unless every part is an object."""
+    records: list[tuple[int, bytes, dict[str, Any]]] = []
+    start = 0
+    for tries, found in enumerate(_GLUE.finditer(piece), start=1):
+        if tries > GLUE_TRIES:
+            return None
+        end = found.start() + 1
+        value, reason = parse_json_line(piece[start:end])
+        if reason is None and isinstance(value, dict):
+            records.append((start, piece[start:end], value))
+            start = piece.index(b"{", end)
+    if not records:
+        return None
+    value, reason = parse_json_line(piece[start:])
+    if reason is not None or not isinstance(value, dict):
+        return None
+    records.append((start, piece[start:], value))
+    return records
+
+
 def _whole_record(piece: bytes) -> bool:
     """The bytes after the last newline are one whole JSON object."""
     text = piece.strip()
@@ -422,7 +454,14 @@ def _take_line(
         return  # blank lines are harmless separators, not damage
     value, reason = parse_json_line(piece)
     if reason is not None:
-        pending.skipped.append(SkippedLine(path, line_no, offset, reason))
+        records = _glued_records(piece) if reason == MALFORMED else None
+        if records is None:
+            pending.skipped.append(SkippedLine(path, line_no, offset, reason))
+            return
+        ends = [start for start, _, _ in records[1:]] + [size]
+        for (start, record, obj), end in zip(records, ends, strict=True):
+            # the same line, each record at its own offset (an id made from it is its own)
+            pending.lines.append(ParsedLine(line_no, offset + start, end - start, obj, record))
         return
     if not isinstance(value, dict):
         kind = type(value).__name__

@@ -257,3 +257,49 @@ def test_a_last_record_with_trailing_blanks_is_ended_once(tmp_path: Path) -> Non
     second = read_all(path, first[-1].cursor)
     assert objects(second) == [{"n": 3}]
     assert [ln.line_no for b in second for ln in b.lines] == [3]
+
+
+# entireio/git-sync (its maintainer's history, a Codex rollout, line 1837, byte for byte;
+# MIT): the writer appended a record to a line it had not ended, so one line holds two.
+GLUED = (
+    b'{"timestamp":"2026-04-08T18:06:49.514Z","type":"event_msg","payload":{"type":"token_co'
+    b'unt","info":{"total_token_usage":{"input_tokens":28054386,"cached_input_tokens":261788'
+    b'16,"output_tokens":125916,"reasoning_output_tokens":35528,"total_tokens":28180302},"la'
+    b'st_token_usage":{"input_tokens":164773,"cached_input_tokens":164608,"output_tokens":29'
+    b'6,"reasoning_output_tokens":20,"total_tokens":165069},"model_context_window":258400},"'
+    b'rate_limits":{"limit_id":"codex","limit_name":null,"primary":null,"secondary":null,"cr'
+    b'edits":null,"plan_type":"team"}}}{"timestamp":"2026-04-08T19:41:09.765Z","type":"event'
+    b'_msg","payload":{"type":"task_started","turn_id":"019d6e9c-e701-7293-af0e-0a6264b599aa'
+    b'","model_context_window":258400,"collaboration_mode_kind":"default"}}'
+)
+
+
+def test_a_line_that_holds_two_whole_records_gives_both(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"ok": 1}\n' + GLUED + b"\n" + b'{"ok": 2}\n')
+    [batch] = read_all(path, None)
+    assert [o.get("ok") or o["payload"]["type"] for o in objects([batch])] == [
+        1,
+        "token_count",
+        "task_started",
+        2,
+    ]
+    assert batch.skipped == []
+    first, second = batch.lines[1:3]
+    assert first.line_no == second.line_no == 2
+    assert second.offset == first.offset + len(first.raw)
+    assert first.raw + second.raw == GLUED
+    assert batch.cursor.offset == path.stat().st_size
+
+
+def test_a_line_glued_to_a_broken_record_or_to_garbage_stays_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    lines = [
+        b'{"a": 1}{"b": ',  # the second record cut short
+        b'{"a": 1}x{"b": 2}',  # something between the two
+        b'{"a": "' + b'}{"' * 50 + b'"',  # candidates everywhere, no whole record
+    ]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    [batch] = read_all(path, None)
+    assert objects([batch]) == []
+    assert [s.line_no for s in batch.skipped] == [1, 2, 3]
