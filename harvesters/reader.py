@@ -461,7 +461,11 @@ def _take_line(
         ends = [start for start, _, _ in records[1:]] + [size]
         for (start, record, obj), end in zip(records, ends, strict=True):
             # the same line, each record at its own offset (an id made from it is its own)
-            pending.lines.append(ParsedLine(line_no, offset + start, end - start, obj, record))
+            part_huge = end - start > max_line_bytes
+            pending.huge += part_huge
+            pending.lines.append(
+                ParsedLine(line_no, offset + start, end - start, obj, record, part_huge)
+            )
         return
     if not isinstance(value, dict):
         kind = type(value).__name__

@@ -292,6 +292,14 @@ def test_a_line_that_holds_two_whole_records_gives_both(tmp_path: Path) -> None:
     assert batch.cursor.offset == path.stat().st_size
 
 
+def test_a_huge_record_glued_to_another_is_flagged_huge_alone(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    big = orjson.dumps({"text": "x" * 5000})
+    path.write_bytes(big + b'{"ok": 1}\n')
+    [batch] = read_all(path, None, max_line_bytes=1000)
+    assert [(line.huge, len(line.raw)) for line in batch.lines] == [(True, len(big)), (False, 9)]
+
+
 def test_a_line_glued_to_a_broken_record_or_to_garbage_stays_damaged(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     lines = [
