@@ -195,6 +195,31 @@ def claude_prompt(session_id: str, uuid: str, text: str, cwd: str = "/work/demo"
     }
 
 
+def claude_answer(
+    parent: dict[str, Any],
+    uuid: str,
+    text: str,
+    *,
+    timestamp: str = "2026-06-05T05:00:01.000Z",
+) -> dict[str, Any]:
+    """A Claude Code assistant record saying `text`, answering `parent`."""
+    return {
+        "parentUuid": parent["uuid"],
+        "type": "assistant",
+        "uuid": uuid,
+        "sessionId": parent["sessionId"],
+        "cwd": parent["cwd"],
+        "timestamp": timestamp,
+        "message": {
+            "id": f"msg_{uuid[:8]}",
+            "role": "assistant",
+            "model": "claude-opus-4-7",
+            "content": [{"type": "text", "text": text}],
+            "usage": {"input_tokens": 5, "output_tokens": 7},
+        },
+    }
+
+
 def claude_tool_use(
     parent: dict[str, Any],
     uuid: str,

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 import pytest
-from e2e_support import claude_prompt, query, write_lines
+from e2e_support import claude_answer, claude_prompt, query, write_lines
 
 from sleepd.harvest import harvest
 
@@ -42,23 +42,8 @@ REQUEST = (
 )
 
 
-def answer(session: str, uuid: str, parent: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "parentUuid": parent,
-        "type": "assistant",
-        "uuid": uuid,
-        "sessionId": session,
-        "cwd": "/work/demo",
-        "timestamp": "2026-03-15T15:24:33.000Z",
-        "message": {
-            "id": f"msg_{uuid[:8]}",
-            "role": "assistant",
-            "model": "claude-opus-4-6",
-            "content": [{"type": "text", "text": text}],
-            "usage": {"input_tokens": 5, "output_tokens": 7},
-        },
-        **extra,
-    }
+#: When the first session's agent answered the request (the copy keeps the time).
+PLANNED = "2026-03-15T15:24:33.000Z"
 
 
 def folder(home: Path) -> Path:
@@ -71,7 +56,9 @@ def original_session() -> list[dict[str, Any]]:
     request = orjson.loads(FORKED_COPY)
     del request["forkedFrom"]
     request["sessionId"] = ORIGIN
-    plan = answer(ORIGIN, "a0000000-0000-4000-8000-000000000001", request["uuid"], "The plan.")
+    plan = claude_answer(
+        request, "a0000000-0000-4000-8000-000000000001", "The plan.", timestamp=PLANNED
+    )
     later = {
         **claude_prompt(ORIGIN, "a0000000-0000-4000-8000-000000000002", "pack it as v4 now"),
         "parentUuid": plan["uuid"],
@@ -82,13 +69,13 @@ def original_session() -> list[dict[str, Any]]:
 
 def forked_session() -> list[Any]:
     """The fork's file: the copied request and plan, then what was typed in the fork."""
-    plan = answer(
-        FORK,
+    copied = claude_answer(
+        orjson.loads(FORKED_COPY),
         "a0000000-0000-4000-8000-000000000001",
-        "ca9b1af4-2161-4124-8af1-eb9b0c1b208b",
         "The plan.",
-        forkedFrom={"sessionId": ORIGIN, "messageUuid": "a0000000-0000-4000-8000-000000000001"},
+        timestamp=PLANNED,
     )
+    plan = {**copied, "forkedFrom": {"sessionId": ORIGIN, "messageUuid": copied["uuid"]}}
     own = {
         **claude_prompt(FORK, "f0000000-0000-4000-8000-000000000001", "update the web repo first"),
         "parentUuid": plan["uuid"],

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from e2e_support import (
     append_bytes,
+    claude_answer,
     claude_prompt,
     claude_tool_result,
     claude_tool_use,
@@ -39,24 +40,6 @@ def at(record: dict[str, Any], timestamp: str) -> dict[str, Any]:
     return {**record, "timestamp": timestamp}
 
 
-def answer(parent: dict[str, Any], uuid: str, text: str, timestamp: str) -> dict[str, Any]:
-    return {
-        "parentUuid": parent["uuid"],
-        "type": "assistant",
-        "uuid": uuid,
-        "sessionId": SID,
-        "cwd": "/work/demo",
-        "timestamp": timestamp,
-        "message": {
-            "id": f"msg_{uuid[:8]}",
-            "role": "assistant",
-            "model": "claude-opus-4-7",
-            "content": [{"type": "text", "text": text}],
-            "usage": {"input_tokens": 5, "output_tokens": 7},
-        },
-    }
-
-
 def first_day() -> list[dict[str, Any]]:
     """A request, a failing command, the agent's summary."""
     prompt = at(
@@ -77,11 +60,11 @@ def first_day() -> list[dict[str, Any]]:
         is_error=True,
         timestamp="2026-01-17T22:36:20.066Z",
     )
-    summary = answer(
+    summary = claude_answer(
         result,
         "11111111-0000-4000-8000-000000000004",
         "The test fails.",
-        "2026-01-17T22:38:44.183Z",
+        timestamp="2026-01-17T22:38:44.183Z",
     )
     return [prompt, call, result, summary]
 
@@ -203,8 +186,11 @@ def test_the_same_record_at_the_same_instant_in_another_file_is_no_copy(
             claude_prompt(SID, f"7777777{n}-0000-4000-8000-000000000001", "Warmup"),
             "2026-01-06T06:41:30.513Z",
         )
-        ready = answer(
-            warmup, f"7777777{n}-0000-4000-8000-000000000002", "Ready.", "2026-01-06T06:41:35.000Z"
+        ready = claude_answer(
+            warmup,
+            f"7777777{n}-0000-4000-8000-000000000002",
+            "Ready.",
+            timestamp="2026-01-06T06:41:35.000Z",
         )
         write_lines(folder / f"{name}.jsonl", [ready, warmup])
 
