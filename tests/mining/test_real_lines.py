@@ -885,6 +885,71 @@ def test_calls_cancelled_with_a_refused_one_are_knock_on_and_the_refusal_benign(
     assert verdicts[4].kind == "knock_on" and verdicts[4].cause_id == 3
 
 
+#: JanDeDobbeleer/oh-my-posh's history (MIT, not in the repository), Claude Code 2.1.209 in
+#: the desktop app: the auto-mode classifier's model was down, so Claude Code ran neither
+#: this Bash call nor five Agent calls of another session (`toolDenialKind`
+#: "automode-unavailable")
+AUTO_MODE_DOWN = (
+    "claude-opus-4-8[1m] is temporarily unavailable, so auto mode cannot determine the safety "
+    "of Bash right now. Wait briefly and then try this action again. If it keeps failing, "
+    "continue with other tasks that don't require this action and come back to it later. "
+    "Note: reading files, searching code, and other read-only operations do not require the "
+    "classifier and can still be used."
+)
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        AUTO_MODE_DOWN,
+        # the same outage as the tool's own result words it ("toolUseResult")
+        "Error: " + AUTO_MODE_DOWN.replace("claude-opus-4-8[1m]", "claude-sonnet-5[1m]"),
+        # Claude Code's other words for a classifier with no verdict (its error reference,
+        # 2.1.1xx and later)
+        "Permission for this action was denied by the Claude Code auto mode classifier. "
+        "Reason: Auto mode could not evaluate this action and is blocking it for safety — "
+        "run with --debug for details. If you have other tasks that don't depend on this "
+        "action, continue working on those.",
+        "Permission for this action was denied by the Claude Code auto mode classifier. "
+        "Reason: Classifier unavailable. If you have other tasks that don't depend on this "
+        "action, continue working on those.",
+        "The server-side auto mode classifier gave no verdict (error), so auto mode cannot "
+        "determine the safety of Bash. This is a transient failure of the check, not a "
+        "judgment about the action: a later response may get a verdict.",
+        "Auto mode classifier transcript exceeded context window",
+    ],
+)
+def test_a_call_the_harness_could_not_judge_is_no_failure_of_the_call(output: str) -> None:
+    events = [
+        _call(1, "Bash", '{"command": "cd e2e && go test ./..."}'),
+        _result(2, 1, output, is_error=True),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "benign"
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # the classifier's verdict against the call is a refusal of it, like a hook's
+        # (keparlak/NumWordify, a labelled fixture: `root`)
+        "Permission for this action was denied by the Claude Code auto mode classifier. "
+        "Reason: Blocked by classifier. If you have other tasks that don't depend on this "
+        "action, continue working on those.",
+        # the words printed by a command, not said by the harness in place of the call
+        "Exit code 1\ngrep: docs/errors.md: " + AUTO_MODE_DOWN[:90],
+        "FAIL: test_outage (" + AUTO_MODE_DOWN[:90] + ")",
+        # a service of the person's own that says it is down fails the call
+        "Error: payments-api is temporarily unavailable, please retry later",
+    ],
+)
+def test_what_only_quotes_an_outage_of_the_harness_stays_a_failure(output: str) -> None:
+    events = [
+        _call(1, "Bash", '{"command": "gh pr merge 12"}'),
+        _result(2, 1, output, is_error=True),
+    ]
+    assert judge_errors(events).verdicts[2].kind == "root"
+
+
 @pytest.mark.parametrize(
     ("tool", "output"),
     [

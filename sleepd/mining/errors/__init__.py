@@ -37,7 +37,10 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   doesn't want to proceed with this tool use", a plan "rejected by the user") is
   benign too: it is the person's feedback (a `tool_rejected` signal), not a tool
   failing; so is a call the person stopped while it ran (`[Request interrupted by user
-  for tool use]`, `Interrupted by user`; Codex's "aborted by user after 33.4s"). So
+  for tool use]`, `Interrupted by user`; Codex's "aborted by user after 33.4s"), and a
+  call the harness's safety check could not judge and so never ran (Claude Code's auto
+  mode with its classifier down: "… is temporarily unavailable, so auto mode cannot
+  determine the safety of Bash right now"), an outage no guidance changes. So
   is a failure the agent
   announced before making the call ("let me test the error case when there's no PR",
   "running the test to confirm it fails for the intended reason": the red step of

@@ -50,6 +50,25 @@ REFUSED = re.compile(
 )
 
 
+#: A call the harness's own safety check could not judge, so it never ran: Claude Code's
+#: auto mode whose classifier model was down or gave no verdict ("claude-opus-4-8[1m] is
+#: temporarily unavailable, so auto mode cannot determine the safety of Bash right now.",
+#: "… Reason: Auto mode could not evaluate this action and is blocking it for safety").
+#: An outage of the harness: nothing about the call failed, and no guidance to the agent
+#: changes it. The classifier's verdict against a call ("Reason: Blocked by classifier", a
+#: reason it states) is a refusal of the call like a hook's, and stays a failure.
+HARNESS_OUTAGE = re.compile(
+    r"\A\s*(?:Error: )?(?:"
+    r"\S{1,100} is temporarily unavailable, so auto mode cannot determine the safety\b|"
+    r"Permission for this action was denied by the Claude Code auto mode classifier\."
+    r" Reason: Classifier unavailable\b|"
+    r"(?:Permission for this action was denied by the Claude Code auto mode classifier\."
+    r" Reason: )?(?:Auto mode could not evaluate this action\b|"
+    r"The server-side auto mode classifier gave no verdict\b|"
+    r"Auto mode classifier transcript exceeded (?:the )?context window\b))"
+)
+
+
 def is_knock_on(event: EventView) -> bool:
     return bool(_KNOCK_ON.search(event.text[:400]))
 
@@ -137,6 +156,9 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             continue
         head = event.text[:400]
         if call is not None and found_nothing(call.tool_name, event.text):
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            continue
+        if HARNESS_OUTAGE.match(head):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
         if REFUSED.search(head) or STOPPED_BY_PERSON.search(head) or _person_words(event):
