@@ -1251,6 +1251,25 @@ PASSING_SUMMARY = (
             "  Jobs failed: 0",
             False,
         ),
+        # a linter's cross-marked summary that counts no error, only warnings (Vale in
+        # JanDeDobbeleer/oh-my-posh's history, MIT, not in the repository: five such checks
+        # of one document made a recurring pattern), coloured or plain, and ESLint's
+        (
+            "vale AGENTS.md .agents/skills/segment-docs 2>&1 | tail -6",
+            " 45:17  \x1b[33mwarning\x1b[0m  Consider replacing 'only'. It   agentic.communal\n"
+            "                 is communal vs agentic.\n\n"
+            "\u2716 \x1b[31m0 errors\x1b[0m, \x1b[33m24 warnings\x1b[0m and \x1b[34m0 "
+            "suggestions\x1b[0m in 13 files.",
+            False,
+        ),
+        ("npx eslint src | tail -3", "\u2716 5 problems (0 errors, 5 warnings)", False),
+        # the same summaries counting errors
+        (
+            "vale README.md | tail -2",
+            "\u2716 1 error, 5 warnings and 0 suggestions in 1 file.",
+            True,
+        ),
+        ("npx eslint src | tail -3", "\u2716 3 problems (3 errors, 0 warnings)", True),
         # one failure counted, a test's own cross, a tool's "… failed:" with its reason: failed
         (
             "npx tsx scripts/test-female-analysis.ts 2>&1 | tail -40",

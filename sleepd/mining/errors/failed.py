@@ -141,8 +141,11 @@ _FAILURE_LINE = re.compile(
     r"|\bexited with (exit )?code [1-9]"
     r"|^make(\[\d+\])?: \*\*\* "
     # a cross-marked line, unless it is a summary's zero count ("✗ Failed: 0" above "✅ ALL
-    # TESTS PASSED")
-    r"|^[^\S\n]*[×✖✗✘] (?![^\n:]{1,30}:\s*0\s*$|0 \w+\s*$)\S"
+    # TESTS PASSED") or a linter's summary that counts no error, only warnings (Vale's "✖ 0
+    # errors, 5 warnings and 0 suggestions in 1 file.", ESLint's "✖ 5 problems (0 errors, 5
+    # warnings)"), which both exit 0 for
+    r"|^[^\S\n]*[×✖✗✘] (?![^\n:]{1,30}:\s*0\s*$|0 \w+\s*$"
+    r"|[^\n]*\b0 errors?\b(?![^\n]*\b[1-9]\d* errors?\b))\S"
     r"|^failed to [a-z]+\b"
     # a tool's refusal in its own sentence, at the start of the line ("Could not create a
     # project called "Todos" because of npm naming restrictions:", "Cannot find module
