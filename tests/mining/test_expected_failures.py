@@ -163,3 +163,140 @@ def test_a_probe_that_echoes_the_failure_it_expects_is_benign() -> None:
     plain = json.dumps({"command": 'echo "pushing"\ngit push origin HEAD:main 2>&1 | tail -5'})
     verdicts = judge_errors([_call(1, "Bash", plain), _result(2, 1, refused)]).verdicts
     assert verdicts[2].kind == "root"
+
+
+#: entireio/git-sync's history (MIT, not in the repository): the agent set its fix aside
+#: to see its new test fail on the code as it was.
+STASHED_RED_STEP = (
+    "Saved working directory and index state WIP on main: 7ac0134 Merge pull request #31\n"
+    "=== RUN   TestObjectsToPushTransitiveMissing\n"
+    "    planner_test.go:1304: ObjectsToPush: load object aaaa: object not found\n"
+    "--- FAIL: TestObjectsToPushTransitiveMissing (0.00s)\nFAIL\n"
+    "FAIL\tentire.io/entire/git-sync/internal/planner\t0.355s\nFAIL\nOn branch main\n"
+    "Changes not staged for commit:\n\tmodified:   internal/planner/planner.go\n\n"
+    'no changes added to commit (use "git add" and/or "git commit -a")\n'
+    "Dropped refs/stash@{0} (59466966baaa7e764cb58eaa894c7d70a74d2a60)"
+)
+STASHED_COMMAND = (
+    "git stash push internal/planner/planner.go && go test ./internal/planner/ -run "
+    "'TestObjectsToPushTransitiveMissing' -v 2>&1 | tail -20; git stash pop"
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "description"),
+    [
+        # entireio/git-sync's history, as written
+        (
+            "Let me verify my test actually catches the bug by temporarily reverting the fix.",
+            "Confirm test fails on unpatched code",
+        ),
+        (
+            "Let me verify the test catches a regression by temporarily reverting the "
+            "optimization.",
+            "Confirm test catches regression",
+        ),
+        ("", "Confirm integration failures are pre-existing"),
+        # sam-fakhreddine/wfc (a labelled fixture: both `benign`)
+        ("", "Verify RAG/retriever failures are pre-existing (not caused by our changes)"),
+        ("Two groups of new failures. Let me check if they're pre-existing on PR #17:", ""),
+        # hostile variations
+        ("Checking whether these also fail on main.", "Run the suite on main"),
+        ("I'll stash my changes and confirm the test fails against the original code.", ""),
+    ],
+)
+def test_a_run_on_the_code_as_it_was_before_the_change_expects_its_failures(
+    said: str, description: str
+) -> None:
+    command = json.dumps({"command": STASHED_COMMAND, "description": description})
+    events = [_text(1, said), _call(2, "Bash", command), _result(3, 2, STASHED_RED_STEP)]
+    assert judge_errors(events).verdicts[3].kind == "benign"
+
+
+@pytest.mark.parametrize(
+    ("said", "command"),
+    [
+        # the same words before a run of the changed code hope for no failure
+        # (sam-fakhreddine/wfc line 362, labelled `root`)
+        (
+            "Now run the full suite to confirm no new failures beyond the pre-existing ones:",
+            "uv run pytest tests/ -q --tb=no 2>&1 | tail -8",
+        ),
+        (
+            "",
+            "uv run pytest tests/ -q | grep FAILED | grep -v retriever  # check if failures are"
+            " pre-existing or new",
+        ),
+        # a stash that is only popped sets nothing aside
+        (
+            "Let me confirm the failures are pre-existing.",
+            "git stash pop && go test ./... 2>&1 | tail -20",
+        ),
+        # the change set aside with nothing said about why: a failure as any other
+        ("Running the tests.", STASHED_COMMAND),
+    ],
+)
+def test_a_run_of_the_changed_code_or_an_unexplained_stash_keeps_its_failures(
+    said: str, command: str
+) -> None:
+    events = [
+        _text(1, said),
+        _call(2, "Bash", json.dumps({"command": command})),
+        _result(3, 2, STASHED_RED_STEP),
+    ]
+    assert judge_errors(events).verdicts[3].kind == "root"
+
+
+def test_putting_the_change_back_failing_is_a_failure_whatever_was_expected() -> None:
+    """entireio/cli's history (MIT, not in the repository): the lint run on the code as it
+    was went as expected, and `git stash pop` then could not put the change back."""
+    command = json.dumps(
+        {
+            "command": 'git stash && mise run lint 2>&1 | grep -c "issues:" ; git stash pop',
+            "description": "Check if ireturn lint errors exist on base branch",
+        }
+    )
+    said = (
+        "The strategy files are in the diff, but let me check whether the `ireturn` errors "
+        "are from pre-existing code in those files (not my changes)."
+    )
+    popped = (
+        "Exit code 1\nerror: Your local changes to the following files would be overwritten "
+        "by merge:\n\tcmd/entire/cli/strategy/auto_commit.go\nPlease commit your changes or "
+        "stash them before you merge.\nAborting\nThe stash entry is kept in case you need it "
+        "again."
+    )
+    events = [_text(1, said), _call(2, "Bash", command), _result(3, 2, popped, exit_code=1)]
+    assert judge_errors(events).verdicts[3].kind == "root"
+    # the run it meant, failing on the old code as expected, is its answer
+    as_meant = [*events[:2], _result(3, 2, STASHED_RED_STEP)]
+    assert judge_errors(as_meant).verdicts[3].kind == "benign"
+
+
+#: entireio/cli's history (MIT, not in the repository): manual tests of the CLI's answer
+#: to a mistyped command, then a command it should know, which it did not.
+UNKNOWN = (
+    'Unknown command "{0}" for "entire".\nSee "entire --help" for a list of available '
+    "commands.\nExit code: 1"
+)
+
+
+def test_a_mistyped_command_tried_on_purpose_is_benign_and_a_valid_one_is_not() -> None:
+    def call(i: int, name: str, description: str) -> EventView:
+        command = f'/tmp/entire-test {name} 2>&1; echo "Exit code: $?"'
+        return _call(i, "Bash", json.dumps({"command": command, "description": description}))
+
+    events = [
+        _text(1, "All tests pass. Let me verify the changes work correctly with manual testing."),
+        call(2, "unknowncommand", "Test unknown command shows suggestion"),
+        _result(3, 2, UNKNOWN.format("unknowncommand")),
+        _text(4, "Let me also test with a typo that has a suggestion."),
+        call(5, "sessio", "Test unknown command with similar match"),
+        _result(6, 5, UNKNOWN.format("sessio")),
+        call(7, "sessions", "Test with valid command to confirm it works"),
+        _result(8, 7, UNKNOWN.format("sessions")),
+    ]
+    verdicts = judge_errors(events).verdicts
+    assert verdicts[3].kind == "benign" and verdicts[6].kind == "benign"
+    # the words before announced the typo, not this call, which says it should work
+    assert verdicts[8].kind == "root"

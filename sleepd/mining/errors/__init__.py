@@ -44,7 +44,9 @@ Decided in mining from the stored fields, whatever the harvester's `is_error` sa
   is a failure the agent
   announced before making the call ("let me test the error case when there's no PR",
   "running the test to confirm it fails for the intended reason": the red step of
-  test-first work): the failure is the answer it wanted. And a stop or kill whose
+  test-first work; a mistyped command tried on purpose; a run with the change stashed,
+  to see that failures were there already or that a new test catches its bug): the
+  failure is the answer it wanted. And a stop or kill whose
   target had already stopped ("Shell … is not running", `pkill`/`killall` exit 1):
   the state it asked for already holds.
 

@@ -35,7 +35,60 @@ _ANTICIPATED = re.compile(
     # "test the handling of a missing config")
     r"|\b(check|test|verify|see|try)\w*\s+(\w+\s+){0,3}?(behaviou?r|handling|response)\s+"
     r"(with|on|for|to|of)\s+(an?\s+|the\s+)?(empty|invalid|bad|malformed|missing|wrong|"
-    r"unknown|nonexistent|non-existent|garbage|corrupt)\b",
+    r"unknown|nonexistent|non-existent|garbage|corrupt)\b"
+    # a mistyped or unknown command tried on purpose, to see the program turn it away
+    # ("Test unknown command shows suggestion", "Let me also test with a typo that has a
+    # suggestion."; not "Test with valid command to confirm it works")
+    r"|\b(test|try|check|verify)\w*\s+(it\s+)?(with\s+)?(an?\s+|the\s+)?(typo|misspell\w*|"
+    r"(unknown|invalid|nonexistent|non-existent|bogus|misspelled|mistyped)\s+"
+    r"(sub)?(command|flag|option|argument|arg)s?)\b",
+    re.IGNORECASE,
+)
+
+
+#: What the agent wants to learn by running the code as it was before its change: that
+#: failures were there already ("Verify RAG/retriever failures are pre-existing (not caused
+#: by our changes)", "Let me check if they're pre-existing on PR #17:", "see whether the
+#: tests also fail on main"), or that a new test catches the bug it was written for ("Let
+#: me verify my test actually catches the bug by temporarily reverting the fix.", "Confirm
+#: test fails on unpatched code", "Confirm test catches regression"). Read only with a
+#: command that sets the change aside (`_SETS_CHANGE_ASIDE`): "confirm no new failures
+#: beyond the pre-existing ones" before a run of the changed code hopes for no failure.
+_ABOUT_THE_OLD_CODE = re.compile(
+    r"\b(verify|confirm|check|see|determine|establish)\w*\s+(whether\s+|if\s+|that\s+)?"
+    r"([\w/'’`\"-]+\s+){0,5}?((are|is|were|was)\s+)?(already\s+)?pre-?existing\b"
+    r"|\b(verify|confirm|check|see)\w*\s+(whether\s+|if\s+|that\s+)?([\w/'’`\"-]+\s+){0,4}?"
+    r"(also\s+)?(fails?|failing|break|breaks|broken|exists?|occurs?|happens?)\s+(on|in)\s+"
+    r"(the\s+)?(main|master|origin/\S+|upstream|base)(\s+branch)?\b"
+    r"|\b(tests?|it|this)\s+(actually\s+|really\s+|still\s+|correctly\s+)?(catch(es)?|"
+    r"detects?)\s+(the\s+|a\s+|this\s+|that\s+)?(bug|regression|breakage)\b"
+    r"|\b(tests?|it|this)\s+fails?\s+(on|against|with)\s+(the\s+)?(unpatched|unfixed|"
+    r"pre-?fix|reverted|original)\s+(code|version|source|build)\b"
+    r"|\b(temporarily\s+)?(revert|undo|remov|disabl|stash)\w*\s+(the\s+|my\s+|our\s+|"
+    r"this\s+)?(fix|patch|change|changes|optimi[sz]ation)\b",
+    re.IGNORECASE,
+)
+
+
+#: A command that sets the agent's change aside before it runs anything: `git stash`
+#: (`push`, `save`, or bare; not `pop`, `list`, `show`, `drop`), files checked out or
+#: restored from another commit (`git checkout origin/x -- .`, `git restore --source`).
+_SETS_CHANGE_ASIDE = re.compile(
+    r"\bgit\s+(-C\s+\S+\s+)?stash(\s+(push|save)\b|\s*($|&&|;|\|\||\n)|\s+-)"
+    r"|\bgit\s+(-C\s+\S+\s+)?checkout\s+\S+\s+--\s"
+    r"|\bgit\s+(-C\s+\S+\s+)?restore\s+(\S+\s+)*--source\b"
+)
+
+
+#: A call that says of itself it should work ("Test with valid command to confirm it
+#: works", after "Let me also test with a typo …" announced another call's failure): the
+#: agent's words before it announce the calls they were about, not this one.
+_EXPECTS_SUCCESS = re.compile(
+    r"\b(confirm|verify|check|ensure|make sure|see)\w*\s+(that\s+)?(it|this|they|everything|"
+    r"the (\w+ )?(command|build|tests?|fix|change))\s+(now\s+|still\s+)?(works?|passe?s?|"
+    r"succeeds?|runs? (fine|cleanly|correctly))\b"
+    r"|\bshould (now |still )?(work|pass|succeed)\b|\bexpect\w*\s+(it\s+|them\s+)?(to\s+)?"
+    r"(pass|succeed|work)\b",
     re.IGNORECASE,
 )
 
@@ -65,12 +118,17 @@ def announced_failures(events: Sequence[EventView]) -> set[str]:
             said = ""
         elif event.kind == "assistant_text":
             said = event.text[-ANNOUNCE_TAIL:]
-        elif (
-            event.kind == "tool_call"
-            and event.call_id
-            and (_ANTICIPATED.search(said) or _ANTICIPATED.search(_described_as(event)))
-        ):
-            out.add(event.call_id)
+        elif event.kind == "tool_call" and event.call_id:
+            described = _described_as(event)
+            if (
+                _ANTICIPATED.search(described)
+                or (_ANTICIPATED.search(said) and not _EXPECTS_SUCCESS.search(described))
+                or (
+                    _SETS_CHANGE_ASIDE.search(shell_command(event))
+                    and (_ABOUT_THE_OLD_CODE.search(described) or _ABOUT_THE_OLD_CODE.search(said))
+                )
+            ):
+                out.add(event.call_id)
     return out
 
 
@@ -128,11 +186,16 @@ def judged_next(events: Sequence[EventView]) -> tuple[set[str], set[str]]:
     return as_meant, not_as_meant
 
 
-#: A program that could not run at all: not what a call announced to fail was testing
-#: (a missing file may be, "verify it fails without the config").
+#: A program that could not run at all, or git failing to set the agent's change aside or
+#: to put it back ("error: Your local changes to the following files would be overwritten
+#: by merge:" from the `git stash pop` after a run on the old code): not what a call
+#: announced to fail was testing (a missing file may be, "verify it fails without the
+#: config").
 COULD_NOT_START = re.compile(
     r"command not found|No module named|Cannot find module|is not installed|"
-    r"not recognized as an internal or external command",
+    r"not recognized as an internal or external command|"
+    r"would be overwritten by (merge|checkout)|"
+    r"could not restore untracked files from stash|The stash entry is kept",
     re.IGNORECASE,
 )
 
