@@ -204,6 +204,8 @@ _NPM_FOOTER = re.compile(
 #: validation error for …"), and it is never what went wrong.
 _PASS_LINE = re.compile(
     r"^(?:\(pass\)|[✓✔√]|PASS\b|ok\s)"
+    # go test's line for a package without tests ("?   \tgit-sync/internal/x\t[no test files]")
+    r"|^\?\s+\S+\s+\[no test files\]\s*$"
     # go test -v's line for a test that passed or was skipped, under its `=== RUN` line
     r"|^--- (?:PASS|SKIP): "
     # pre-commit's line for a hook that passed or had nothing to check
@@ -961,6 +963,10 @@ _ERROR_WORDS = (
     "nothing to commit",
     "nothing added to commit",
 )
+#: git's words for an empty commit are the failure only when nothing else failed: under a
+#: test run's failure they close the status `git stash pop` prints after it (`git stash
+#: push f && go test … | tail -20; git stash pop`), the worktree's state, not its cause.
+_EMPTY_COMMIT = ("no changes added to commit", "nothing to commit", "nothing added to commit")
 
 
 #: A linter's finding, named by its rule's code (ruff's and flake8's `F401 [*] `os`
@@ -1181,6 +1187,16 @@ def _panel_error(printed: list[str]) -> str | None:
 _ANSWER_PROMPT = re.compile(_ANSWER_OPTIONS.pattern + r"\s*[?:]?\s*$", re.I)
 
 
+def _empty_commit(line: str) -> bool:
+    low = line.lower()
+    return any(words in low for words in _EMPTY_COMMIT)
+
+
+#: golangci-lint's closing count ("3 issues:") and its lines by linter ("* errcheck: 2").
+_LINT_COUNT = re.compile(r"^\s*[1-9]\d* issues?:\s*$")
+_LINT_COUNTED = re.compile(r"^\s*\* [\w-]+: \d+\s*$")
+
+
 def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     if not lines:
         return ""
@@ -1198,6 +1214,9 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
             return named[0]
     # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
+    causes = [line for line in worded if not _not_a_cause(line)]
+    if any(not _empty_commit(line) for line in causes):
+        worded = [line for line in worded if not _empty_commit(line)]
     if any(not _not_a_cause(line) for line in worded):
         return worded[-1]
     # a command left waiting on a question its closed input never answered
@@ -1212,6 +1231,11 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
         return diagnostic
     if worded:
         return worded[-1]
+    # golangci-lint's count by linter, when a `| tail` cut its findings off ("1 issues:"
+    # over "* nolintlint: 1"): which linter found something is all the output still says
+    count = next((at for at, line in enumerate(lines) if _LINT_COUNT.match(line)), None)
+    if count is not None and count + 1 < len(lines) and _LINT_COUNTED.match(lines[count + 1]):
+        return lines[count + 1]
     # a rule of dashes or equals signs under a test report says nothing, and neither does
     # a check that passed ("gitleaks....Passed" over pre-commit's "bug: pre-commit's script
     # is installed in migration mode") nor advice where to report it

@@ -1936,3 +1936,39 @@ def test_a_numbered_source_listing_after_a_failed_test_never_signs() -> None:
     )
     text = signature_of(output, "Bash", 1).text
     assert text.endswith("Options_do_not_silently_drop_a_currency_code [FAIL]")
+
+
+def test_the_status_a_stash_pop_prints_after_a_failure_never_signs_it() -> None:
+    """entireio/git-sync's history (MIT, not in the repository): `git stash push f && go
+    test … | tail -20; git stash pop`. The status the pop prints closes the output; its
+    "no changes added to commit" is the worktree's state, not what failed."""
+    output = (
+        "Saved working directory and index state WIP on main: 7ac0134 Merge pull request #31\n"
+        "=== RUN   TestObjectsToPushTransitiveMissing\n"
+        "    planner_test.go:1304: ObjectsToPush: load object aaaa: object not found\n"
+        "--- FAIL: TestObjectsToPushTransitiveMissing (0.00s)\nFAIL\n"
+        "FAIL\tentire.io/entire/git-sync/internal/planner\t0.355s\nFAIL\nOn branch main\n"
+        "Changes not staged for commit:\n\tmodified:   internal/planner/planner.go\n\n"
+        'no changes added to commit (use "git add" and/or "git commit -a")\n'
+        "Dropped refs/stash@{0} (59466966baaa7e764cb58eaa894c7d70a74d2a60)"
+    )
+    signed = signature_of(output, "Bash", None).text
+    assert signed == "FAIL: TestObjectsToPushTransitiveMissing (<n>)"
+
+
+def test_golangci_lints_count_by_linter_signs_when_its_findings_were_cut_off() -> None:
+    """entireio/git-sync's history: `go test -race ./... | tail -10 && golangci-lint run
+    ./... | tail -3`. The tail kept the caret under the finding, the count and the count by
+    linter; go test's line for a package without tests is no failure."""
+    output = (
+        "ok  \tentire.io/entire/git-sync/internal/syncer\t(cached)\n"
+        "?   \tentire.io/entire/git-sync/internal/syncertest\t[no test files]\n"
+        "ok  \tentire.io/entire/git-sync/unstable\t(cached)\n"
+        "\t\t                           ^\n1 issues:\n* nolintlint: 1"
+    )
+    assert signature_of(output, "Bash", None).text == "* nolintlint: <n>"
+    two = output.replace("1 issues:\n* nolintlint: 1", "2 issues:\n* tparallel: 1\n* intrange: 1")
+    assert signature_of(two, "Bash", None).text == "* tparallel: <n>"
+    # a bullet with no count over it is no linter's
+    bullet = output.replace("1 issues:\n", "")
+    assert signature_of(bullet, "Bash", None).text != "* nolintlint: <n>"
