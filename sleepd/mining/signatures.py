@@ -947,6 +947,12 @@ def _quoted_source(every: list[str]) -> set[str]:
 _JSON_OPENER = re.compile(r'\s*"[^"\n]{1,80}"\s*:\s*[\[{]\s*')
 
 
+#: git's words for an empty commit are the failure only when nothing else failed: under a
+#: test run's failure they close the status `git stash pop` prints after it (`git stash
+#: push f && go test … | tail -20; git stash pop`), the worktree's state, not its cause.
+_EMPTY_COMMIT = ("no changes added to commit", "nothing to commit", "nothing added to commit")
+
+
 #: `_ERROR_LINE`'s words: looked for as substrings of the lowercased line, which is what
 #: the pattern matches and several times faster than it on a log's many lines. The words
 #: after them only choose the line that signs a failure: `_ERROR_LINE` also keys a pattern
@@ -959,14 +965,8 @@ _ERROR_WORDS = (
     *_ERROR_LINE.pattern.replace("\\'", "'").split("|"),
     "no tests collected",
     "no tests ran",
-    "no changes added to commit",
-    "nothing to commit",
-    "nothing added to commit",
+    *_EMPTY_COMMIT,
 )
-#: git's words for an empty commit are the failure only when nothing else failed: under a
-#: test run's failure they close the status `git stash pop` prints after it (`git stash
-#: push f && go test … | tail -20; git stash pop`), the worktree's state, not its cause.
-_EMPTY_COMMIT = ("no changes added to commit", "nothing to commit", "nothing added to commit")
 
 
 #: A linter's finding, named by its rule's code (ruff's and flake8's `F401 [*] `os`

@@ -234,6 +234,11 @@ def test_a_run_on_the_code_as_it_was_before_the_change_expects_its_failures(
         ),
         # the change set aside with nothing said about why: a failure as any other
         ("Running the tests.", STASHED_COMMAND),
+        # stashing to clear the way for a pull says nothing of failures expected
+        (
+            "Let me stash my changes and pull the latest main, then run the tests.",
+            "git stash && git pull --rebase origin main && go test ./... 2>&1 | tail -20",
+        ),
     ],
 )
 def test_a_run_of_the_changed_code_or_an_unexplained_stash_keeps_its_failures(

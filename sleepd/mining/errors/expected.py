@@ -64,8 +64,9 @@ _ABOUT_THE_OLD_CODE = re.compile(
     r"detects?)\s+(the\s+|a\s+|this\s+|that\s+)?(bug|regression|breakage)\b"
     r"|\b(tests?|it|this)\s+fails?\s+(on|against|with)\s+(the\s+)?(unpatched|unfixed|"
     r"pre-?fix|reverted|original)\s+(code|version|source|build)\b"
-    r"|\b(temporarily\s+)?(revert|undo|remov|disabl|stash)\w*\s+(the\s+|my\s+|our\s+|"
-    r"this\s+)?(fix|patch|change|changes|optimi[sz]ation)\b",
+    # (not "stash my changes" alone: stashing also clears the way for a pull or a rebase)
+    r"|\btemporarily\s+(revert|undo|remov|disabl)\w*\s+(the\s+|my\s+|our\s+|this\s+)?"
+    r"(fix|patch|change|changes|optimi[sz]ation)\b",
     re.IGNORECASE,
 )
 

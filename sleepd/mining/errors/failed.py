@@ -143,7 +143,7 @@ _FAILURE_LINE = re.compile(
     # a cross-marked line, unless it is a summary's zero count ("✗ Failed: 0" above "✅ ALL
     # TESTS PASSED") or a linter's summary that counts no error, only warnings (Vale's "✖ 0
     # errors, 5 warnings and 0 suggestions in 1 file.", ESLint's "✖ 5 problems (0 errors, 5
-    # warnings)"), which both exit 0 for
+    # warnings)"), for which both linters exit 0
     r"|^[^\S\n]*[×✖✗✘] (?![^\n:]{1,30}:\s*0\s*$|0 \w+\s*$"
     r"|[^\n]*\b0 errors?\b(?![^\n]*\b[1-9]\d* errors?\b))\S"
     r"|^failed to [a-z]+\b"
