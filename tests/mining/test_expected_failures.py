@@ -305,3 +305,30 @@ def test_a_mistyped_command_tried_on_purpose_is_benign_and_a_valid_one_is_not() 
     assert verdicts[3].kind == "benign" and verdicts[6].kind == "benign"
     # the words before announced the typo, not this call, which says it should work
     assert verdicts[8].kind == "root"
+
+
+def test_a_check_the_agent_calls_negative_is_benign() -> None:
+    """JanDeDobbeleer/oh-my-posh's history (MIT, not in the repository; a blind labeller
+    read it as benign): the suite passes, then a check run under a setting that must fail
+    it, named a negative check in the description and in what the command echoes."""
+    command = json.dumps(
+        {
+            "command": "cd /d/oh-my-posh/e2e && go test -count=1 ./... 2>&1 | tail -2 && "
+            'echo "--- negative check ---"; OMP_E2E_REQUIRE=zsh go test -count=1 -run '
+            "'TestSmoke/zsh' . 2>&1 | tail -4",
+            "description": "Windows verification: full suite, DSR unit tests, negative check",
+        }
+    )
+    output = (
+        "ok  \tgithub.com/jandedobbeleer/oh-my-posh/e2e\t15.769s\n--- negative check ---\n"
+        "        smoke_test.go:40: shell zsh is required by OMP_E2E_REQUIRE but unavailable: "
+        "zsh is not supported on this platform, skipping\nFAIL\n"
+        "FAIL\tgithub.com/jandedobbeleer/oh-my-posh/e2e\t0.097s\nFAIL"
+    )
+    said = _text(1, "Reviewing the new pieces, then verifying on both platforms:")
+    events = [said, _call(2, "Bash", command), _result(3, 2, output)]
+    assert judge_errors(events).verdicts[3].kind == "benign"
+    # a check that is negative about nothing stays a failure
+    plain = json.dumps({"command": "go test ./... 2>&1 | tail -4", "description": "Run tests"})
+    events = [said, _call(2, "Bash", plain), _result(3, 2, output)]
+    assert judge_errors(events).verdicts[3].kind == "root"

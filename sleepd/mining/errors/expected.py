@@ -23,6 +23,10 @@ _ANTICIPATED = re.compile(
     r"|\b(test|try|exercise|check|verify)\w*\s+(the\s+|an?\s+)?(error|failure|failing|negative|"
     r"unhappy)[\s-](case|path|message|handling|output|scenario|behaviou?r)s?\b"
     r"|\bred (step|phase|check|test|run)\b|\bsee (it|them|the test) fail\b"
+    # a check named negative, in the words or the echo that heads it ("Windows
+    # verification: full suite, DSR unit tests, negative check", `echo "--- negative check
+    # ---"`)
+    r"|\bnegative[\s-](check|test|case|path|scenario)s?\b"
     # a check tried on input it must turn away ("Test commit-msg hook rejects bad message")
     r"|\brejects? (an? |the )?(bad|invalid|wrong|malformed|empty|unsigned)\b"
     r"|\bfails? for the (right|intended|expected) reason\b"
