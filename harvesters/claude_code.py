@@ -176,6 +176,9 @@ _BOOKKEEPING = frozenset(
         "agent-color",
         "agent-setting",
         "tag",
+        # the desktop app's record of its prompt box's mode (2.1.2xx: `{"type":"mode",
+        # "mode":"normal","sessionId":…}`, hundreds to a history)
+        "mode",
     }
 )
 

@@ -355,6 +355,8 @@ def test_unknown_type_is_kept_raw_and_bookkeeping_updates_the_session(
                 "timestamp": "2026-07-19T15:02:47.709Z",
             },
             {"type": "atis-latch", "atis": "", "sessionId": SID},
+            # the desktop app's (2.1.209, JanDeDobbeleer/oh-my-posh's history, MIT)
+            {"type": "mode", "mode": "normal", "sessionId": SID},
         ],
     )
     batches = read(path)
