@@ -302,14 +302,40 @@ _LOCAL_OUTPUT_WITHIN = 20
 
 def answered_by_the_cli(events: Sequence[EventView], index: int) -> bool:
     """Whether the command at `index` was answered by Claude Code itself: the session's
-    next record (a subagent's aside) is the local command's output."""
+    next record (a subagent's aside) is the local command's output, and the agent did not
+    then take up the words given with the command as work (`_taken_up`)."""
     for position in range(index + 1, min(len(events), index + 1 + _LOCAL_OUTPUT_WITHIN)):
         later = events[position]
         if later.is_sidechain:
             continue
-        return later.kind in ("user_prompt", "meta") and later.text.lstrip().startswith(
+        answered = later.kind in ("user_prompt", "meta") and later.text.lstrip().startswith(
             _LOCAL_OUTPUT
         )
+        command = command_of_event(events[index])
+        worded = command is not None and bool(command.args.strip())
+        return answered and not (worded and _taken_up(events, position))
+    return False
+
+
+#: What the agent does when it sets to work (not the notices Claude Code writes about it).
+_AGENT_ACTS = ("assistant_text", "thinking", "tool_call")
+
+
+def _taken_up(events: Sequence[EventView], output: int) -> bool:
+    """The command the CLI answered at `output` set the agent to work: the agent acts
+    next, before anything else is typed or run (Claude Code 2.1's `/goal simplify this
+    repo, … a PR with green CI`, answered "Goal set: …" and then worked on by the agent,
+    the whole session long). The notices between (the hook the goal installs, an
+    attachment) are read past; a built-in that only manages the session leaves the agent
+    idle until the next turn."""
+    for position in range(output + 1, min(len(events), output + 1 + _LOCAL_OUTPUT_WITHIN)):
+        later = events[position]
+        if later.is_sidechain:
+            continue
+        if later.kind in _AGENT_ACTS:
+            return True
+        if later.kind != "meta" or "<command-" in later.text[:200]:
+            return False
     return False
 
 

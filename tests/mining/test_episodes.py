@@ -419,3 +419,43 @@ def test_an_answer_sent_in_pieces_with_the_agent_stopped_between_is_all_answer()
     for said in ("Only do slice 0, and await further instructions", "soz, continue"):
         kinds = pieces("only when the human invokes /transcript", said)
         assert kinds == [TurnKind.FOLLOW_UP, TurnKind.STEERING], said
+
+
+def test_a_built_in_that_sets_the_agent_to_work_is_the_sessions_request() -> None:
+    """entireio/git-sync's history (MIT, not in the repository), Claude Code 2.1.2xx:
+    `/goal <condition>` is answered by the CLI ("Goal set: …"), and the agent then works on
+    the condition the whole session long. Read as housekeeping, the session's work had no
+    request, and a later steering turn was taken for it."""
+    goal = (
+        "simplify this repo, make sure to de-slop it continue until you are happy, make sure "
+        "to backfill tests and validate any significant change. The output of this should be "
+        "a PR with green CI"
+    )
+    command = (
+        "<command-name>/goal</command-name>\n            <command-message>goal</command-message>"
+        f"\n            <command-args>{goal}</command-args>"
+    )
+    b = (
+        SessionBuilder()
+        .prompt(_command("model"))
+        .prompt("<local-command-stdout>Set model to Fable 5</local-command-stdout>")
+        .prompt(command)
+        .prompt(f"<local-command-stdout>Goal set: {goal}</local-command-stdout>")
+        .meta(f'A session-scoped Stop hook is now active with condition: "{goal}"')
+        .say("Goal acknowledged: simplify and de-slop this repo. Let me start by surveying it.")
+        .call("Bash", '{"command": "git log --oneline -20"}', "c1")
+        .result("c1", "08dcc319 Merge pull request #96")
+    )
+    (episode,) = segment(views(b), lexicon_for())
+    assert episode.intent_text.startswith("/goal simplify this repo")
+    # the same built-in with nothing after it (it shows the goal) leaves the agent idle
+    idle = (
+        SessionBuilder()
+        .prompt("Add a dark theme to the settings page")
+        .say("Done: the settings page has a dark theme.")
+        .prompt(_command("goal"))
+        .prompt("<local-command-stdout>No goal set</local-command-stdout>")
+        .prompt("thanks")
+    )
+    first, *_ = segment(views(idle), lexicon_for())
+    assert [t.decision.reasons for t in first.housekeeping] == [("answered by the CLI itself",)]
