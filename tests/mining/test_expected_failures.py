@@ -332,3 +332,26 @@ def test_a_check_the_agent_calls_negative_is_benign() -> None:
     plain = json.dumps({"command": "go test ./... 2>&1 | tail -4", "description": "Run tests"})
     events = [said, _call(2, "Bash", plain), _result(3, 2, output)]
     assert judge_errors(events).verdicts[3].kind == "root"
+
+
+def test_an_option_tried_without_its_value_is_benign_and_with_a_valid_one_is_not() -> None:
+    """entireio/cli's history (MIT, not in the repository): the CLI's answer to `--agent`
+    given no value was what the agent tested; to a valid value it was a failure."""
+    out = (
+        "Missing agent name. Available agents:\n\n  claude-code    (default)\n  gemini\n\n"
+        "Usage: entire enable --agent <agent-name>\n---exit: 1\n"
+        "Shell cwd was reset to /Users/dip/Repositories/cli"
+    )
+
+    def call(i: int, args: str, description: str) -> EventView:
+        command = f'cd /tmp/r && /tmp/entire-test enable {args} 2>&1; echo "---exit: $?"'
+        return _call(i, "Bash", json.dumps({"command": command, "description": description}))
+
+    events = [
+        call(1, "--agent", "Build and test --agent without value"),
+        _result(2, 1, out),
+        call(3, "--agent claude-code", "Test --agent with valid value"),
+        _result(4, 3, out),
+    ]
+    verdicts = judge_errors(events).verdicts
+    assert verdicts[2].kind == "benign" and verdicts[4].kind == "root"

@@ -10450,3 +10450,99 @@ def test_a_yes_to_one_act_put_up_is_an_approval(text: str, agent: str) -> None:
 def test_a_yes_to_one_of_two_acts_is_no_bare_approval() -> None:
     agent = "Suggested phrasing: …\n\nWant me to apply that, or revert the FAQ instead?"
     assert kind_of("yes, apply that", agent_text=agent) is not TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "failed"),
+    [
+        # the histories' misses, found by a blind labeller among shell results that name an
+        # error and were read as none (stop 75). entireio/git-sync (MIT): go vet's report
+        # of a test file that no longer compiles
+        (
+            "go vet ./... 2>&1 | head -30",
+            "# entire.io/entire/git-sync/internal/gitproto\n"
+            "# [entire.io/entire/git-sync/internal/gitproto]\n"
+            "vet: internal/gitproto/push_test.go:150:17: not enough arguments in call to PushPack",
+            True,
+        ),
+        # JanDeDobbeleer/oh-my-posh (MIT): markdownlint-cli2's findings behind a tail
+        (
+            "npx markdownlint-cli2 website/docs/configuration/colors.mdx 2>&1 | tail -20",
+            "Summary: 6 issues in 1 file\nwebsite/docs/configuration/colors.mdx:350:121 error "
+            "MD013/line-length Line length [Expected: 120; Actual: 128]",
+            True,
+        ),
+        # entireio/cli (MIT): golangci-lint's count behind mise's task name, its verdict cut
+        (
+            "mise run lint 2>&1 | tail -30",
+            "[lint:go] cmd/entire/cli/wingman.go:265:5: Error return value of `f.WriteString` "
+            "is not checked (errcheck)\n[lint:go] \t_, _ = f.WriteString(sessionID)\n"
+            "[lint:go] \t   ^\n[lint:go] 2 issues:\n[lint:go] * errcheck: 2",
+            True,
+        ),
+        # jq refusing what it was piped, over ssh (the words of a history whose repository
+        # grants no licence, in the program's fixed form)
+        (
+            "ssh root@host 'curl -s http://localhost:3333/mcp | jq -r .result.content'",
+            "Ubuntu 24.04.4 LTS\njq: parse error: Invalid numeric literal at line 1, column 8",
+            True,
+        ),
+        (
+            "cat pr-comments.json | jq '.[].body'",
+            'jq: error (at <stdin>:0): Cannot index string with "body"',
+            True,
+        ),
+        # argparse's refusal and the AWS CLI's error, behind a tail
+        (
+            "python deploy.py 2>&1 | tail -3",
+            "usage: deploy.py [-h] --env ENV\n"
+            "deploy.py: error: the following arguments are required: --env",
+            True,
+        ),
+        (
+            "aws cloudfront update-distribution --id E1 --if-match X --distribution-config "
+            "file:///tmp/cf.json 2>&1 | tail -3",
+            "An error occurred (InvalidOriginReadTimeout) when calling the UpdateDistribution "
+            "operation: Your request of setting originReadTimeout is not within the valid range.",
+            True,
+        ),
+        # near misses: a search hit and a source line that name an error, a clean count
+        ("grep -rn 'error:' src | head", "src/cli.py:42:    parser.error: str = ''", False),
+        (
+            "rg -n 'error MD013' docs | head",
+            "docs/lint.md:12: error MD013 means a long line",
+            False,
+        ),
+        ("mise run lint 2>&1 | tail -3", "[lint:go] 0 issues.\nFinished in 2.10s", False),
+        (
+            "cat notes.md | head -3",
+            "Use jq: it reports a parse error when the input is not JSON",
+            False,
+        ),
+    ],
+)
+def test_a_programs_own_error_line_is_a_failure_wherever_the_exit_was_hidden(
+    command: str, output: str, failed: bool
+) -> None:
+    call = _call(1, "Bash", json.dumps({"command": command}))
+    assert is_failed_result(_result(2, 1, output), call) is failed
+
+
+def test_the_status_a_command_printed_is_read_above_claude_codes_cwd_note() -> None:
+    """entireio/cli's history (MIT): `…; echo "---exit: $?"` after a `cd`, and Claude Code's
+    note that it reset the shell's directory written under the printed status."""
+    command = json.dumps(
+        {
+            "command": "cd /tmp/test-enable-repo && /tmp/entire-test enable --agent claude-code "
+            '2>&1; echo "---exit: $?"',
+            "description": "Test --agent with valid value",
+        }
+    )
+    out = (
+        "Missing agent name. Available agents:\n\n  claude-code    (default)\n  gemini\n\n"
+        "Usage: entire enable --agent <agent-name>\n---exit: {0}\n"
+        "Shell cwd was reset to /Users/dip/Repositories/cli"
+    )
+    call = _call(1, "Bash", command)
+    assert is_failed_result(_result(2, 1, out.format(1)), call)
+    assert not is_failed_result(_result(2, 1, out.format(0)), call)

@@ -45,7 +45,11 @@ _ANTICIPATED = re.compile(
     # suggestion."; not "Test with valid command to confirm it works")
     r"|\b(test|try|check|verify)\w*\s+(it\s+)?(with\s+)?(an?\s+|the\s+)?(typo|misspell\w*|"
     r"(unknown|invalid|nonexistent|non-existent|bogus|misspelled|mistyped)\s+"
-    r"(sub)?(command|flag|option|argument|arg)s?)\b",
+    r"(sub)?(command|flag|option|argument|arg)s?)\b"
+    # or an option tried without the value it needs ("Build and test --agent without
+    # value"; not "Test --agent with valid value")
+    r"|\b(test|try|check|verify)\w*\s+(\S+\s+){0,3}?without\s+(an?\s+|the\s+|any\s+)?"
+    r"(value|argument|arg|args|name|input|parameter|flag)s?\b",
     re.IGNORECASE,
 )
 

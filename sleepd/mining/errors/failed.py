@@ -93,6 +93,17 @@ _MODEL_INPUT_TOO_LONG = re.compile(r"\A\s*prompt is too long\.?\s*\Z", re.IGNORE
 
 #: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
 #: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the
+#: A program's own error line, named by the program (jq's "jq: parse error: Invalid numeric
+#: literal at line 1, column 8" and "jq: error (at <stdin>:0): Cannot iterate over null",
+#: argparse's "deploy.py: error: the following arguments are required: --env"), and the AWS
+#: CLI's "An error occurred (InvalidOriginReadTimeout) when calling the UpdateDistribution
+#: operation: …": in the lines a command opens with, or where its exit was hidden.
+_PROGRAM_ERROR = (
+    r"|^[\w.-]+: (parse )?error(: \S| \(at \S)"
+    r"|^An error occurred \([\w.]+\) when calling the \w+ operation\b"
+)
+
+
 #: output; a program refusing its arguments ("grep: invalid option -- P", a click or typer
 #: program's "Try 'ec decision create --help' for help.", which it prints only on a usage
 #: error), and Python missing the module it was asked to run ("python: No module named
@@ -118,7 +129,7 @@ _HIDDEN_FAILURE = re.compile(
     # gh's own line for it ("gh: Not Found (HTTP 404)"), both printed with exit 0 behind
     # a pipe
     r'|^\{\s*"message":\s*"[^"\n]{1,200}",\s*"documentation_url":\s*"https://docs\.github\.com/'
-    r"|^gh: [^\n]{1,200}\(HTTP [45]\d\d\)",
+    r"|^gh: [^\n]{1,200}\(HTTP [45]\d\d\)" + _PROGRAM_ERROR,
     re.MULTILINE,
 )
 
@@ -164,7 +175,13 @@ _FAILURE_LINE = re.compile(
     r"|^\S+: command not found\b"
     # tsc's diagnostics ("src/a.ts:29:39 - error TS2345: …") and golangci-lint's count
     r"|^\S+:\d+:\d+ - error TS\d+:"
-    r"|^[1-9]\d* issues?:$"
+    # golangci-lint's count, also behind a task runner's name ("[lint:go] 2 issues:")
+    r"|^(\[[\w:./@-]+\]\s+)?[1-9]\d* issues?:$"
+    # markdownlint-cli2's findings ("docs/a.mdx:76:81 error MD013/line-length Line length
+    # [Expected: 80; Actual: 282]") and go vet's report of a package that does not compile
+    # ("vet: template/bench_test.go:59:17: cannot use tmpl …")
+    r"|^\S+:\d+(:\d+)? error [A-Z]+\d+/[\w-]+"
+    r"|^vet(\.exe)?: \S+:\d+:\d+: \S"
     # pytest's errors (a collection or fixture error: "==== 1 error in 0.12s ====", with
     # -q "1 error in 0.12s", and its short summary "ERROR tests/test_a.py::test_b - …"),
     # pip's "ERROR: Could not find a version …" and twine's "ERROR    HTTPError: 403 …"
@@ -213,7 +230,7 @@ _FAILURE_LINE = re.compile(
     # above the lines read ('  File "…/json/decoder.py", line 363, in raw_decode' … over
     # "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)")
     r'|^  File "[^"\n]+", line \d+, in [^\n]+\n(?:[^\n]*\n){0,6}?'
-    r"[A-Za-z_][\w.]*(Error|Exception): \S",
+    r"[A-Za-z_][\w.]*(Error|Exception): \S" + _PROGRAM_ERROR,
     re.MULTILINE,
 )
 

@@ -69,6 +69,11 @@ _STATUS_LINE = re.compile(
 )
 
 
+#: Claude Code's note under a command that left its working directory ("Shell cwd was reset
+#: to /Users/dip/Repositories/cli"): written after the output, never the command's.
+_CWD_RESET = re.compile(r"^Shell cwd was reset to \S")
+
+
 def printed_status(call: EventView, text: str) -> int | None:
     """The status a command printed of itself, when it ends with `echo … $?`: the number
     on the last line of its output (None when it printed none)."""
@@ -78,7 +83,7 @@ def printed_status(call: EventView, text: str) -> int | None:
     command = full_command(call.text)[:COMMAND_READ_CHARS]
     if not _ECHOES_STATUS.search(command):
         return None
-    lines = [ln for ln in text[-400:].splitlines() if ln.strip()]
+    lines = [ln for ln in text[-400:].splitlines() if ln.strip() and not _CWD_RESET.match(ln)]
     match = _STATUS_LINE.match(lines[-1]) if lines else None
     return int(match.group(1)) if match else None
 
