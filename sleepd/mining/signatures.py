@@ -61,6 +61,8 @@ _PATH = re.compile(
     # front of a `<path>`
     r"|(?<![\w.@+/\\:-])[\w@+-][\w.@+-]*/(?:[\w.@+-]+/)*[\w.@+-]+"
     r"|\b[\w.-]+/(?:[\w.-]+/)*[\w.-]+\.\w{1,5}\b"
+    # a relative Windows path to a file (`svg\window_test.go`, `cache\file_map_windows.go`)
+    r"|(?<![\w.@+/\\:-])[\w@+-][\w.@+-]*\\(?:[\w.@+-]+\\)*[\w.@+-]+\.\w{1,5}\b"
     # a module path rooted at a host (`golang.org/x/tools/go/packages`): whole, not
     # the host left in front of a `<path>`
     r"|\b[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:/[\w.@+-]+)+"
@@ -924,8 +926,11 @@ def _advice_after_error(every: list[str]) -> set[str]:
     return set()
 
 
-#: The tag a task runner puts before each line of a task's output (mise's `[lint:go] `).
-_RUNNER_TAG = re.compile(r"^\[[\w:./@-]+\]\s+")
+#: The tag a task runner puts before each line of a task's output (mise's `[lint:go] `), and
+#: go vet's name before a diagnostic of a package that does not compile ("vet:
+#: internal/gitproto/push_test.go:150:17: not enough arguments in call to PushPack", under
+#: the package's "# entire.io/…/gitproto" header).
+_RUNNER_TAG = re.compile(r"^\[[\w:./@-]+\]\s+|^vet(?:\.exe)?: (?=\S+:\d+:\d+: )")
 
 
 def _quoted_source(every: list[str]) -> set[str]:

@@ -1972,3 +1972,32 @@ def test_golangci_lints_count_by_linter_signs_when_its_findings_were_cut_off() -
     # a bullet with no count over it is no linter's
     bullet = output.replace("1 issues:\n", "")
     assert signature_of(bullet, "Bash", None).text != "* nolintlint: <n>"
+
+
+def test_go_vets_diagnostic_signs_its_failure_not_the_package_header() -> None:
+    """entireio/git-sync's and JanDeDobbeleer/oh-my-posh's histories (MIT, not in the
+    repository): go vet names each package that does not compile ("# pkg", "# [pkg]") and
+    prints its diagnostics behind its own name; a relative Windows path is a path."""
+    unix = (
+        "# entire.io/entire/git-sync/internal/gitproto\n"
+        "# [entire.io/entire/git-sync/internal/gitproto]\n"
+        "vet: internal/gitproto/push_test.go:150:17: not enough arguments in call to PushPack\n"
+        "\thave (context.Context, *Conn)\n\twant (context.Context, *Conn, bool)"
+    )
+    assert signature_of(unix, "Bash", None).text == (
+        "vet: <path>: not enough arguments in call to PushPack"
+    )
+    windows = (
+        "# github.com/jandedobbeleer/oh-my-posh/src/svg\n"
+        "# [github.com/jandedobbeleer/oh-my-posh/src/svg]\n"
+        "vet.exe: svg\\window_test.go:179:28: geo.margin undefined (type geometry has no field "
+        "or method margin)"
+    )
+    other_file = windows.replace("svg\\window_test.go:179:28", "svg\\frame_test.go:12:3")
+    signed = signature_of(windows, "Bash", None)
+    assert signed.text.endswith(
+        "<path>: geo.margin undefined (type geometry has no field or method margin)"
+    )
+    assert signature_of(other_file, "Bash", None).digest == signed.digest
+    # a backslash that is no path stays as typed
+    assert normalize("use \\n for a newline") == "use \\n for a newline"
