@@ -15,6 +15,7 @@ import pytest
 
 from sleepd.mining.episodes import EventView
 from sleepd.mining.errors import announced_failures, is_benign_exit, judge_errors
+from tests.mining.history_lines import STASHED_RED_STEP
 
 
 def _text(i: int, text: str) -> EventView:
@@ -165,18 +166,6 @@ def test_a_probe_that_echoes_the_failure_it_expects_is_benign() -> None:
     assert verdicts[2].kind == "root"
 
 
-#: entireio/git-sync's history (MIT, not in the repository): the agent set its fix aside
-#: to see its new test fail on the code as it was.
-STASHED_RED_STEP = (
-    "Saved working directory and index state WIP on main: 7ac0134 Merge pull request #31\n"
-    "=== RUN   TestObjectsToPushTransitiveMissing\n"
-    "    planner_test.go:1304: ObjectsToPush: load object aaaa: object not found\n"
-    "--- FAIL: TestObjectsToPushTransitiveMissing (0.00s)\nFAIL\n"
-    "FAIL\tentire.io/entire/git-sync/internal/planner\t0.355s\nFAIL\nOn branch main\n"
-    "Changes not staged for commit:\n\tmodified:   internal/planner/planner.go\n\n"
-    'no changes added to commit (use "git add" and/or "git commit -a")\n'
-    "Dropped refs/stash@{0} (59466966baaa7e764cb58eaa894c7d70a74d2a60)"
-)
 STASHED_COMMAND = (
     "git stash push internal/planner/planner.go && go test ./internal/planner/ -run "
     "'TestObjectsToPushTransitiveMissing' -v 2>&1 | tail -20; git stash pop"

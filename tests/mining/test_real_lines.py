@@ -920,11 +920,7 @@ AUTO_MODE_DOWN = (
     ],
 )
 def test_a_call_the_harness_could_not_judge_is_no_failure_of_the_call(output: str) -> None:
-    events = [
-        _call(1, "Bash", '{"command": "cd e2e && go test ./..."}'),
-        _result(2, 1, output, is_error=True),
-    ]
-    assert judge_errors(events).verdicts[2].kind == "benign"
+    assert _verdict_on(output) == "benign"
 
 
 @pytest.mark.parametrize(
@@ -943,11 +939,16 @@ def test_a_call_the_harness_could_not_judge_is_no_failure_of_the_call(output: st
     ],
 )
 def test_what_only_quotes_an_outage_of_the_harness_stays_a_failure(output: str) -> None:
+    assert _verdict_on(output) == "root"
+
+
+def _verdict_on(output: str) -> str:
+    """The verdict on a failed result of a Bash call."""
     events = [
         _call(1, "Bash", '{"command": "gh pr merge 12"}'),
         _result(2, 1, output, is_error=True),
     ]
-    assert judge_errors(events).verdicts[2].kind == "root"
+    return judge_errors(events).verdicts[2].kind
 
 
 @pytest.mark.parametrize(

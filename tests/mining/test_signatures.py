@@ -14,6 +14,7 @@ from sleepd.mining.signatures import (
     signature_of,
     without_matches,
 )
+from tests.mining.history_lines import STASHED_RED_STEP
 
 
 def test_volatile_parts_are_stripped_and_the_class_kept() -> None:
@@ -1942,16 +1943,7 @@ def test_the_status_a_stash_pop_prints_after_a_failure_never_signs_it() -> None:
     """entireio/git-sync's history (MIT, not in the repository): `git stash push f && go
     test … | tail -20; git stash pop`. The status the pop prints closes the output; its
     "no changes added to commit" is the worktree's state, not what failed."""
-    output = (
-        "Saved working directory and index state WIP on main: 7ac0134 Merge pull request #31\n"
-        "=== RUN   TestObjectsToPushTransitiveMissing\n"
-        "    planner_test.go:1304: ObjectsToPush: load object aaaa: object not found\n"
-        "--- FAIL: TestObjectsToPushTransitiveMissing (0.00s)\nFAIL\n"
-        "FAIL\tentire.io/entire/git-sync/internal/planner\t0.355s\nFAIL\nOn branch main\n"
-        "Changes not staged for commit:\n\tmodified:   internal/planner/planner.go\n\n"
-        'no changes added to commit (use "git add" and/or "git commit -a")\n'
-        "Dropped refs/stash@{0} (59466966baaa7e764cb58eaa894c7d70a74d2a60)"
-    )
+    output = STASHED_RED_STEP
     signed = signature_of(output, "Bash", None).text
     assert signed == "FAIL: TestObjectsToPushTransitiveMissing (<n>)"
 
