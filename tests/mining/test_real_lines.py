@@ -10507,7 +10507,21 @@ def test_a_yes_to_one_of_two_acts_is_no_bare_approval() -> None:
             "operation: Your request of setting originReadTimeout is not within the valid range.",
             True,
         ),
-        # near misses: a search hit and a source line that name an error, a clean count
+        # a program's complaint over its usage text (gh, in a history whose repository
+        # grants no licence, in the program's fixed words)
+        (
+            "gh run view --log-failed 2>&1 | tail -100",
+            "run or job ID required when not running interactively\n\nUsage:  gh run view "
+            "[<run-id>] [flags]\n\nFlags:\n  -a, --attempt uint      The attempt number",
+            True,
+        ),
+        # near misses: the usage asked for; a search hit and a source line that name an
+        # error, a clean count
+        (
+            "gh run view --help 2>&1 | head -5",
+            "View a summary of a workflow run.\n\nUsage:  gh run view [<run-id>] [flags]",
+            False,
+        ),
         ("grep -rn 'error:' src | head", "src/cli.py:42:    parser.error: str = ''", False),
         (
             "rg -n 'error MD013' docs | head",

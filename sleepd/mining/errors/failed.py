@@ -407,7 +407,13 @@ def output_shows_failure(text: str) -> bool:
 
 
 #: A program's usage text opening the output ("usage: git revert [--[no-]edit] …").
-_USAGE_OPENS = re.compile(r"\A\s*usage: [\w./-]+ ", re.IGNORECASE)
+_USAGE_OPENS = re.compile(
+    r"\A\s*usage: [\w./-]+ "
+    # or after the one line that says what was wrong ("run or job ID required when not
+    # running interactively", then gh's "Usage:  gh run view [<run-id>] [flags]")
+    r"|\A\s*[^\n]{1,200}\n\s*usage: +[\w./-]+ ",
+    re.IGNORECASE,
+)
 #: A command that asks for a usage text (`-h`, `--help`, `help`).
 _ASKS_HELP = re.compile(r"(^|\s)(-h|--help|help|-\?)(\s|$)")
 
