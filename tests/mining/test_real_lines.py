@@ -9215,6 +9215,9 @@ def test_a_go_ahead_to_fix_what_the_agent_laid_out_is_no_failure_report() -> Non
         "can you look at the copilot comments?",
         "have a look at the review comments",
         "Review the comments made on this PR by copilot and implement the recommendations",
+        # entireio/cli's history (stop 75: a replay task a blind judge found leaning on the
+        # conversation)
+        "let's start working our way through the PR feedback",
     ],
 )
 def test_acting_on_a_pull_requests_review_is_a_task_not_replayed(text: str) -> None:
@@ -9222,6 +9225,36 @@ def test_acting_on_a_pull_requests_review_is_a_task_not_replayed(text: str) -> N
     assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
     # the review lies outside the repository: the task miner makes no replay of it
     assert needs_context(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "replayable"),
+    [
+        # melagiri/code-insights' history (MIT, not in the repository; stop 75: three
+        # replay tasks a blind judge found leaning on the conversation): a plan or a design
+        # the agent wrote in the exchange, taken up
+        ('run the plan with @"technical-architect (agent)" and get their approval', False),
+        (
+            "i am good with the plan.. if the implementation agents require wireframes, build "
+            "it.. and then proceed to implementation.",
+            False,
+        ),
+        (
+            'run the design for a review with @"technical-architect (agent)" and '
+            '@"ux-engineer (agent)"',
+            False,
+        ),
+        # a plan in the repository, named by its file; a plan asked for; a design of a thing
+        ("implement the plan in docs/plans/sync.md", True),
+        ("Look at @docs/superpowers/specs/codebase-knowledge-design.md and build it", True),
+        ("write a plan for migrating the store to PostgreSQL", True),
+        ("review the design of the settings page and make it responsive", True),
+    ],
+)
+def test_a_plan_taken_up_as_the_conversation_left_it_is_no_replay_task(
+    text: str, replayable: bool
+) -> None:
+    assert needs_context(text) is not replayable
 
 
 def test_code_comments_or_a_review_still_unaddressed_are_not_a_review_task() -> None:

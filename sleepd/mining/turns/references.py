@@ -432,9 +432,8 @@ _WORKS_THE_REVIEW = re.compile(
     r"^\W*((ok|okay|now|great|thanks|cool|alright|next)[,.!]?\s+)*"
     r"((please|pls|can you|could you|would you|let'?s|go ahead and|now|then)\s+)*"
     r"(address|handle|fix|resolve|apply|implement|look at|have a look at|take a look at|"
-    r"check|review|go through|respond to|reply to|work through|work on)\s+"
-    + _REVIEW_FEEDBACK
-    + r"(\W|$)",
+    r"check|review|go through|respond to|reply to|work through|work on|"
+    r"(start\s+)?work(ing)?\s+(our|my|your)\s+way\s+through)\s+" + _REVIEW_FEEDBACK + r"(\W|$)",
     re.IGNORECASE,
 )
 
@@ -442,6 +441,25 @@ _WORKS_THE_REVIEW = re.compile(
 def works_the_review(region: str) -> bool:
     """A request to act on a pull request's review ("address pr feedback")."""
     return bool(_WORKS_THE_REVIEW.match(region))
+
+
+#: A plan, a design or a proposal taken up as the conversation left it ("run the plan with
+#: @"technical-architect (agent)" and get their approval", "i am good with the plan.. …
+#: proceed to implementation", "run the design for a review with …"): what it acts on was
+#: written in the exchange, not in the repository (a plan named by its file is there).
+_TAKES_UP_THE_PLAN = re.compile(
+    r"\b(run|execute|implement|start|proceed with|go (ahead )?with|good with|fine with|ok with|"
+    r"happy with|approve|follow|build|carry out|review|send)\s+(the|your|this|that)\s+"
+    r"(plan|design|proposal|approach|draft|outline)\b(?!\s*(in|at|from|of|file|doc|document|spec)\b)",
+    re.IGNORECASE,
+)
+#: A file the request names (`@docs/plan.md`, `docs/superpowers/specs/x-design.md`).
+_NAMES_A_FILE = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.(md|mdx|txt|rst|adoc)\b")
+
+
+def takes_up_the_plan(region: str) -> bool:
+    """A request to act on a plan or design the exchange before it made (`_TAKES_UP_THE_PLAN`)."""
+    return bool(_TAKES_UP_THE_PLAN.search(region)) and not _NAMES_A_FILE.search(region)
 
 
 def needs_context(text: str, *, shown: bool = False) -> bool:
@@ -473,4 +491,6 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or orients_only(region)
         # what it acts on, a pull request's review, is neither in the repository nor here
         or works_the_review(region)
+        # nor is a plan the agent wrote in the exchange
+        or takes_up_the_plan(region)
     )
