@@ -40,6 +40,8 @@ STARTS_AFRESH: frozenset[str] = frozenset({"clear", "new", "reset"})
 #: after them (`/plan add a dark theme`) the words are a request made in that mode.
 MODE_SWITCHES: frozenset[str] = frozenset({"plan"})
 
+_BUILT_IN: frozenset[str] = HOUSEKEEPING | STARTS_AFRESH | MODE_SWITCHES
+
 _TAG = re.compile(
     r"<(command-name|command-message|command-args)>(.*?)</\1>", re.DOTALL | re.IGNORECASE
 )
@@ -47,6 +49,15 @@ _TAG = re.compile(
 #: (⎿) and its thinking (✻, ✽).
 _TRANSCRIPT_MARKS = re.compile(r"[⏺⎿✻✽]|^\s*●", re.MULTILINE)
 _PLAIN = re.compile(r"^\s*/([A-Za-z][\w:.-]{0,63})(?:[ \t]+(.*))?\s*$", re.DOTALL)
+#: A command typed after a word or two that only go on ("and /github-pr-review", "okay,
+#: now /github-pr-review", "yes. /release patch"): the command is what the turn asks, as
+#: when it opens the message. A command named as the means of other work ("use
+#: /writing-clearly-and-concisely to rewrite it", "run /simplify when done") is not run.
+GO_ON_THEN_COMMAND = re.compile(
+    r"^\W*(?:(?:and|ok|okay|now|yes|yep|yeah|sure|then|also|next|please|pls|great|good|"
+    r"thanks|cool|alright)\W+){1,3}/([A-Za-z][\w:.-]{0,63})(?:[ \t]+([^\n/]{1,80}?))?\s*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,4 +263,9 @@ def parse_command(text: str) -> SlashCommand | None:
         if _TRANSCRIPT_MARKS.search(match.group(2) or ""):
             return None
         return SlashCommand(name=match.group(1), args=(match.group(2) or "").strip())
+    after = GO_ON_THEN_COMMAND.match(text[:200])
+    if after and after.group(1).lower() not in _BUILT_IN:
+        # (a built-in typed after other words is no command: the CLI runs only one that
+        # opens the message, so "and then /clear" wiped nothing)
+        return SlashCommand(name=after.group(1), args=(after.group(2) or "").strip())
     return None

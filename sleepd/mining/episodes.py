@@ -19,7 +19,7 @@ from harvesters.claude_code import CONTINUED_HEADER, INTERRUPT_PREFIXES
 from harvesters.claude_code import META_PREFIX as CLAUDE_META_PREFIX
 from harvesters.codex import INJECTED_USER_TEXT
 from harvesters.records import STEERING
-from sleepd.mining.commands import SlashCommand, parse_command
+from sleepd.mining.commands import GO_ON_THEN_COMMAND, SlashCommand, parse_command
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.turns import (
     TurnDecision,
@@ -349,7 +349,7 @@ def command_of_event(event: EventView) -> SlashCommand | None:
     wrapped = "<command-" in head or head.lstrip().startswith(
         ("<bash-input>", "<user-memory-input>")
     )
-    if not wrapped and not head.lstrip().startswith("/"):
+    if not wrapped and not head.lstrip().startswith("/") and not GO_ON_THEN_COMMAND.match(head):
         return None
     if event.kind == "meta" and not wrapped:
         return None

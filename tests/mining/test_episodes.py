@@ -459,3 +459,18 @@ def test_a_built_in_that_sets_the_agent_to_work_is_the_sessions_request() -> Non
     )
     first, *_ = segment(views(idle), lexicon_for())
     assert [t.decision.reasons for t in first.housekeeping] == [("answered by the CLI itself",)]
+
+
+def test_a_command_typed_after_go_on_words_opens_a_task_of_its_family() -> None:
+    """entireio/cli's history (MIT): after the agent reported its fix, "okay, now
+    /github-pr-review"; the task is the command's, its family the command's name."""
+    b = (
+        SessionBuilder()
+        .prompt("fix the merge issues with the parent branch")
+        .bash("git merge alex/ent-221", "Merge made by the 'ort' strategy.")
+        .say("Merged the parent branch; the build passes.")
+        .prompt("okay, now /github-pr-review")
+        .say("Reviewing the pull request …")
+    )
+    _, second = segment(views(b), lexicon_for())
+    assert second.intent_text == "/github-pr-review"

@@ -89,6 +89,40 @@ def test_a_custom_command_without_arguments_is_a_task() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "name", "args"),
+    [
+        # entireio/cli's history (MIT, not in the repository; blind sets 55 and 57 labelled
+        # each a new task, and the rules had read each as going on with the last one)
+        ("and /github-pr-review", "github-pr-review", ""),
+        ("okay, now /github-pr-review", "github-pr-review", ""),
+        ("yes. /release patch", "release", "patch"),
+    ],
+)
+def test_a_custom_command_typed_after_a_word_or_two_is_still_the_command(
+    text: str, name: str, args: str
+) -> None:
+    command = parse_command(text)
+    assert command is not None and (command.name, command.args) == (name, args)
+    assert kind_of(text) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a command named as the means of other work, or asked about (blind sets 41 to 57)
+        "rewrite my comment to the suggested reply but use /writing-clearly-and-concisely",
+        "let's implement the fix in a new branch, run /simplify when done",
+        "do we have any /github-pr-review action?",
+        # a built-in after other words runs nothing; a path is no command
+        "and then /clear",
+        "ok /src/app",
+    ],
+)
+def test_a_command_named_inside_a_request_is_not_run(text: str) -> None:
+    assert parse_command(text) is None
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # 4379d1bf line 2, 4379d1bf line 13, 82_b981cea660 line 373, ef958aa1 line 179
