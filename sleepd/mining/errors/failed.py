@@ -91,8 +91,6 @@ _UNAVAILABLE = re.compile(
 _MODEL_INPUT_TOO_LONG = re.compile(r"\A\s*prompt is too long\.?\s*\Z", re.IGNORECASE)
 
 
-#: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
-#: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the
 #: A program's own error line, named by the program (jq's "jq: parse error: Invalid numeric
 #: literal at line 1, column 8" and "jq: error (at <stdin>:0): Cannot iterate over null",
 #: argparse's "deploy.py: error: the following arguments are required: --env"), and the AWS
@@ -104,6 +102,8 @@ _PROGRAM_ERROR = (
 )
 
 
+#: A failure a pipe or a wrapper hid (`git log … | head` exits 0): git's `fatal:`, a
+#: program's own "no such file" line, or a wrapper's `FAILED: git commit`, opening the
 #: output; a program refusing its arguments ("grep: invalid option -- P", a click or typer
 #: program's "Try 'ec decision create --help' for help.", which it prints only on a usage
 #: error), and Python missing the module it was asked to run ("python: No module named
