@@ -300,8 +300,8 @@ _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
 _LOCAL_OUTPUT_WITHIN = 20
 
 
-def answered_by_the_cli(events: Sequence[EventView], index: int) -> bool:
-    """Whether the command at `index` was answered by Claude Code itself: the session's
+def answered_by_the_cli(events: Sequence[EventView], index: int, command: SlashCommand) -> bool:
+    """Whether `command`, at `index`, was answered by Claude Code itself: the session's
     next record (a subagent's aside) is the local command's output, and the agent did not
     then take up the words given with the command as work (`_taken_up`)."""
     for position in range(index + 1, min(len(events), index + 1 + _LOCAL_OUTPUT_WITHIN)):
@@ -311,9 +311,7 @@ def answered_by_the_cli(events: Sequence[EventView], index: int) -> bool:
         answered = later.kind in ("user_prompt", "meta") and later.text.lstrip().startswith(
             _LOCAL_OUTPUT
         )
-        command = command_of_event(events[index])
-        worded = command is not None and bool(command.args.strip())
-        return answered and not (worded and _taken_up(events, position))
+        return answered and not (bool(command.args.strip()) and _taken_up(events, position))
     return False
 
 
@@ -471,7 +469,7 @@ def segment(
             acted_before=acted_before,
             after_service_error=service_error,
             previous_text=previous_text,
-            answered_by_the_cli=command is not None and answered_by_the_cli(events, index),
+            answered_by_the_cli=command is not None and answered_by_the_cli(events, index, command),
             put_question=put_question,
             orienting=_only_orients(current),
         )
