@@ -459,6 +459,22 @@ def test_a_built_in_that_sets_the_agent_to_work_is_the_sessions_request() -> Non
     )
     first, *_ = segment(views(idle), lexicon_for())
     assert [t.decision.reasons for t in first.housekeeping] == [("answered by the CLI itself",)]
+    # a built-in given words that the CLI answered, and the person typing next: the agent
+    # took nothing up
+    worded = (
+        "<command-name>/usage-credits</command-name>\n<command-message>usage-credits"
+        "</command-message>\n<command-args>buy 10</command-args>"
+    )
+    typed_next = (
+        SessionBuilder()
+        .prompt("Add a dark theme to the settings page")
+        .say("Done: the settings page has a dark theme.")
+        .prompt(worded)
+        .prompt("<local-command-stdout>Login interrupted</local-command-stdout>")
+        .prompt("thanks")
+    )
+    first, *_ = segment(views(typed_next), lexicon_for())
+    assert [t.decision.reasons for t in first.housekeeping] == [("answered by the CLI itself",)]
 
 
 def test_a_command_typed_after_go_on_words_opens_a_task_of_its_family() -> None:
