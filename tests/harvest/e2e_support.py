@@ -195,14 +195,10 @@ def claude_prompt(session_id: str, uuid: str, text: str, cwd: str = "/work/demo"
     }
 
 
-def claude_answer(
-    parent: dict[str, Any],
-    uuid: str,
-    text: str,
-    *,
-    timestamp: str = "2026-06-05T05:00:01.000Z",
+def _claude_assistant(
+    parent: dict[str, Any], uuid: str, message_id: str, block: dict[str, Any], timestamp: str
 ) -> dict[str, Any]:
-    """A Claude Code assistant record saying `text`, answering `parent`."""
+    """A Claude Code assistant record holding one content block, answering `parent`."""
     return {
         "parentUuid": parent["uuid"],
         "type": "assistant",
@@ -211,13 +207,25 @@ def claude_answer(
         "cwd": parent["cwd"],
         "timestamp": timestamp,
         "message": {
-            "id": f"msg_{uuid[:8]}",
+            "id": message_id,
             "role": "assistant",
             "model": "claude-opus-4-7",
-            "content": [{"type": "text", "text": text}],
+            "content": [block],
             "usage": {"input_tokens": 5, "output_tokens": 7},
         },
     }
+
+
+def claude_answer(
+    parent: dict[str, Any],
+    uuid: str,
+    text: str,
+    *,
+    timestamp: str = "2026-06-05T05:00:01.000Z",
+) -> dict[str, Any]:
+    """A Claude Code assistant record saying `text`, answering `parent`."""
+    block = {"type": "text", "text": text}
+    return _claude_assistant(parent, uuid, f"msg_{uuid[:8]}", block, timestamp)
 
 
 def claude_tool_use(
@@ -230,21 +238,8 @@ def claude_tool_use(
     timestamp: str = "2026-06-05T05:00:01.000Z",
 ) -> dict[str, Any]:
     """A Claude Code assistant record calling one tool, answering `parent`."""
-    return {
-        "parentUuid": parent["uuid"],
-        "type": "assistant",
-        "uuid": uuid,
-        "sessionId": parent["sessionId"],
-        "cwd": parent["cwd"],
-        "timestamp": timestamp,
-        "message": {
-            "id": f"msg_{call_id}",
-            "role": "assistant",
-            "model": "claude-opus-4-7",
-            "content": [{"type": "tool_use", "id": call_id, "name": name, "input": tool_input}],
-            "usage": {"input_tokens": 5, "output_tokens": 7},
-        },
-    }
+    block = {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
+    return _claude_assistant(parent, uuid, f"msg_{call_id}", block, timestamp)
 
 
 def claude_tool_result(
