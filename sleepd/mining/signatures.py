@@ -1222,7 +1222,7 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     causes = [line for line in worded if not _not_a_cause(line)]
     if any(not _empty_commit(line) for line in causes):
         worded = [line for line in worded if not _empty_commit(line)]
-    if any(not _not_a_cause(line) for line in worded):
+    if causes:  # one of them is still in `worded`
         return worded[-1]
     # a command left waiting on a question its closed input never answered
     if _ANSWER_PROMPT.search(lines[-1]):
