@@ -11,7 +11,7 @@ pure (no database) so it is cheap to test and to run over thousands of sessions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -304,15 +304,20 @@ def answered_by_the_cli(events: Sequence[EventView], index: int, command: SlashC
     """Whether `command`, at `index`, was answered by Claude Code itself: the session's
     next record (a subagent's aside) is the local command's output, and the agent did not
     then take up the words given with the command as work (`_taken_up`)."""
-    for position in range(index + 1, min(len(events), index + 1 + _LOCAL_OUTPUT_WITHIN)):
-        later = events[position]
-        if later.is_sidechain:
-            continue
+    for position, later in _records_after(events, index):
         answered = later.kind in ("user_prompt", "meta") and later.text.lstrip().startswith(
             _LOCAL_OUTPUT
         )
         return answered and not (bool(command.args.strip()) and _taken_up(events, position))
     return False
+
+
+def _records_after(events: Sequence[EventView], index: int) -> Iterator[tuple[int, EventView]]:
+    """The session's own records after `index` (a subagent's asides passed over), as far as
+    a command's output and what follows it are looked for."""
+    for position in range(index + 1, min(len(events), index + 1 + _LOCAL_OUTPUT_WITHIN)):
+        if not events[position].is_sidechain:
+            yield position, events[position]
 
 
 #: What the agent does when it sets to work (not the notices Claude Code writes about it).
@@ -326,10 +331,7 @@ def _taken_up(events: Sequence[EventView], output: int) -> bool:
     the whole session long). The notices between (the hook the goal installs, an
     attachment) are read past; a built-in that only manages the session leaves the agent
     idle until the next turn."""
-    for position in range(output + 1, min(len(events), output + 1 + _LOCAL_OUTPUT_WITHIN)):
-        later = events[position]
-        if later.is_sidechain:
-            continue
+    for _, later in _records_after(events, output):
         if later.kind in _AGENT_ACTS:
             return True
         if later.kind != "meta" or "<command-" in later.text[:200]:
