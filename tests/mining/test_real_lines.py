@@ -3858,6 +3858,50 @@ def test_a_request_or_a_checklist_in_those_words_is_no_pasted_error(text: str) -
     assert not has_pasted_error(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a history outside the repository (melagiri/code-insights, MIT): the person ran the
+        # command the agent suggested and pasted what it printed, with no word of their own
+        "node cli/dist/index.js insights check --analyze\n"
+        "[1/4] There is a new repo in market - https://github ... done (127s)\n"
+        "[2/4] We were working on core insights CLI command with --nativ... ... failed\n"
+        "  [Code Insights] spawnSync claude ETIMEDOUT\n"
+        "Analyzed 2 sessions.",
+        'unset ANTHROPIC_API_KEY && echo "Say hi" | claude -p --output-format json --bare\n'
+        '"result":"Not logged in · Please run /login"\n'
+        "node cli/dist/index.js insights check --analyze\n"
+        "  [Code Insights] Command failed: claude -p --output-format json "
+        "--append-system-prompt-file /var/folders/3p/T/ci-prompt-1774921837843.txt --bare\n"
+        "Analyzed 0 sessions.",
+        # the same words of Node's in the other places they are printed
+        "npm run dev\nError: connect ECONNREFUSED 127.0.0.1:5432",
+        "[server] getaddrinfo ENOTFOUND api.example.com",
+        "ENOENT: no such file or directory, open '/app/config.json'",
+        "Installing dependencies... failed",
+    ],
+)
+def test_nodes_error_lines_pasted_back_are_a_correction(text: str) -> None:
+    agent = "Try running `node cli/dist/index.js insights check --analyze` again and tell me."
+    assert has_pasted_error(text)
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "read EXIF data from the uploads and show it",
+        "open ENOENT.md and summarise it",
+        "handle ECONNREFUSED when the database is down",
+        "the retry after a Command failed: message should back off",
+        "the spinner shows ... failed while it waits, make it say failing",
+        "list the steps... failed ones first",
+    ],
+)
+def test_nodes_words_in_a_request_are_no_pasted_error(text: str) -> None:
+    assert not has_pasted_error(text)
+
+
 @pytest.mark.parametrize("text", ["同意", "可以", "没问题", "いいです", "네", "좋아요"])
 def test_a_bare_acceptance_in_cjk_accepts_the_proposal(text: str) -> None:
     # wild sample 7 (not in the repository): "同意" to "do you agree with this judgement?"

@@ -17,6 +17,13 @@ PASTE_HEAD = 8000
 PASTE_TAIL = 4000
 
 
+#: The error codes Node gives a failed system call (libuv's names of the C library's errors).
+_NODE_ERROR_CODE = (
+    r"E(NOENT|ACCES|PERM|EXIST|ISDIR|NOTDIR|NOTEMPTY|MFILE|NOSPC|ADDRINUSE|ADDRNOTAVAIL|"
+    r"CONNREFUSED|CONNRESET|CONNABORTED|TIMEDOUT|NOTFOUND|HOSTUNREACH|NETUNREACH|PIPE|"
+    r"AI_AGAIN|PROTO|CANCELED|2BIG|NOBUFS)"
+)
+
 #: Pasted error output or a stack trace anywhere in the turn. (A line's leading space is
 #: `[^\S\n]*`, not `\s*`: run over many blank lines, `^\s*` went on through all the lines
 #: below from every line start, a search quadratic in the number of lines.)
@@ -117,7 +124,18 @@ _PASTED_ERROR = re.compile(
     # ignore-listed frame(s)")
     r"\b(Unhandled |Uncaught )?(Runtime|Build|Console) (Error|TypeError|ReferenceError)\s*$|"
     r"^[^\S\n]*[\w./@-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte) \(\d+:\d+\) @ \S|^>\s*\d+ \|\s|"
-    r"\bShow \d+ ignore-listed frames?\b",
+    r"\bShow \d+ ignore-listed frames?\b|"
+    # Node's own error lines: a child process that failed, as execSync and execa word it
+    # ("Command failed: claude -p --output-format json"), and a system call's error code
+    # after the call ("spawnSync claude ETIMEDOUT", "connect ECONNREFUSED 127.0.0.1:5432",
+    # "getaddrinfo ENOTFOUND api.example.com") or before its words ("ENOENT: no such file
+    # or directory, open 'a.json'"); a progress line that ends in its item's failure
+    # ("[3/4] Analyse session … ... failed")
+    r"(^[^\S\n]*(\[[^\]\n]{1,40}\][^\S\n]*)*|\bError: )Command failed: \S|"
+    r"\b(spawn(Sync)?|connect|getaddrinfo|listen|read|write|open|scandir|stat|lstat|mkdir|"
+    r"unlink|rename|copyfile|rmdir)( \S+)? " + _NODE_ERROR_CODE + r"(?=[\s:]|$)|"
+    r"\b" + _NODE_ERROR_CODE + r": [a-z]|"
+    r"(\.\.\.|…)[^\S\n]*failed\.?[^\S\n]*$",
     re.MULTILINE,
 )
 
