@@ -1337,11 +1337,34 @@ def _jest_message(printed: list[str]) -> str | None:
     return None
 
 
+#: A failed test as `bun test` marks it ("(fail) parser > reads an empty file [0.27ms]"),
+#: and a line only a bun test run prints: its closing counts.
+_BUN_FAILED_TEST = re.compile(r"\s*\(fail\) \S.*")
+_BUN_RUN = re.compile(r"\s*(?:\d+ fail|Ran \d+ tests? across \d+ files?\..*)\s*")
+
+
+def _bun_failed_test(printed: list[str]) -> str | None:
+    """The first failed test of a `bun test` run, by its name. Bun prints what passing
+    tests logged in the same form as a failure's report ("error: Database connection
+    failed" from a test of the error path, with its source line and stack), and run by an
+    agent it prints no mark for a passing test, so no error line can be told to be a
+    failure's; the mark can, and the same test failing again is the same failure."""
+    if not any(_BUN_RUN.fullmatch(line) for line in printed):
+        return None
+    for line in printed:
+        if "(fail)" in line and _BUN_FAILED_TEST.fullmatch(line):
+            return line.strip()
+    return None
+
+
 def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, str]:
     """The error class and the key line of one output's printed lines."""
     jest = _jest_message(printed)
     if jest is not None:
         return error_class(jest, exit_code), jest
+    bun = _bun_failed_test(printed)
+    if bun is not None:
+        return error_class(bun, exit_code), bun
     whole = _read_whole(printed)
     if whole is not None:
         return error_class(whole, exit_code), whole

@@ -1041,6 +1041,55 @@ Time:        2.31 s
 """
 
 
+# a history outside the repository (PackmindHub/context-evaluator, Apache-2.0; one test name
+# shortened): `bun test`
+# run by the agent prints no mark for a passing test, but prints what its tests logged in
+# the form of a failure's report; nine runs of different failing tests had made one pattern
+# named by an error that a passing test of the error path logged
+BUN_RUN = """[11:53:34.636] [ConcurrencyLimiter] Task 2 failed: 84 |
+89 | \t\t\t\t\tthrow new Error("Item 3 failed");
+error: Item 3 failed
+[11:53:34.636] [ConcurrencyLimiter] Task 0 failed: 101 | \t\t});
+106 | \t\t\t\tthrow new Error("All fail");
+error: All fail
+[SemanticDeduplicator] Semantic deduplication failed: AI provider failed
+error: expect(received).toContain(expected)
+(fail) prompt-generator > colocatedPairs support > prompt includes notice when pairs exist [0.27ms]
+error: expect(received).toContain(expected)
+(fail) prompt-generator > colocatedPairs support > suggestion prompt includes consolidation notice
+error: Job queue is at capacity
+315 | \t\t\t\tsubmitJobError: new Error("Database connection failed"),
+error: Database connection failed
+ 2 fail
+error: script "test" exited with code 1
+"""
+
+
+def test_a_bun_test_run_is_signed_by_its_first_failed_test() -> None:
+    sig = signature_of(f"Exit code 1\n{BUN_RUN}", "Bash", 1)
+    assert sig.text == (
+        "(fail) prompt-generator > colocatedPairs support > prompt includes notice when "
+        "pairs exist [<n>]"
+    )
+    # the same test failing in another run, with other logs and another time: one failure
+    again = BUN_RUN.replace("Database connection failed", "Job queue is at capacity").replace(
+        "[0.27ms]", "[1.90ms]"
+    )
+    assert signature_of(f"Exit code 1\n{again}", "Bash", 1).text == sig.text
+    # another failed test is another failure
+    other = BUN_RUN.replace("colocatedPairs support", "generateRemediationPrompts")
+    assert signature_of(f"Exit code 1\n{other}", "Bash", 1).text != sig.text
+
+
+def test_a_fail_mark_outside_a_bun_run_signs_nothing_of_its_own() -> None:
+    # "(fail)" in what another program printed: the lines are read as any output's
+    notes = (
+        "(fail) marks a check that failed\nTraceback (most recent call last):\n"
+        '  File "check.py", line 3, in <module>\nValueError: no checks found\n'
+    )
+    assert signature_of(f"Exit code 1\n{notes}", "Bash", 1).text == ("ValueError: no checks found")
+
+
 def test_a_jest_run_is_signed_by_its_first_failed_tests_message() -> None:
     sig = signature_of(f"Exit code 1\n{JEST_RUN}", "Bash", 1)
     assert sig.text == "Missing required pipeline stage: aiLabelFiltering"
