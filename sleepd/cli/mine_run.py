@@ -9,7 +9,6 @@ same `run_mine`. A full pass imports what it needs when it runs.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -85,17 +84,20 @@ def render_report(data: dict[str, Any]) -> None:
     if report.miner_fallbacks:
         warn(f"{report.miner_fallbacks} model-written judge specs were invalid; heuristic used")
     hard = getattr(report, "hard_turns", None) or {}
+    # (printed through the console, which wraps them at the terminal's width)
     if hard.get("asked") or hard.get("skipped"):
-        sys.stdout.write(
+        stdout_console().print(
             f"hard user turns: {hard.get('decided', 0)} decided by the miner model "
             f"({hard.get('changed', 0)} read differently from the rules), "
             f"{hard.get('fallbacks', 0)} left to the rules after a failed or unaffordable call, "
-            f"{hard.get('skipped', 0)} over the per-pass cap\n"
+            f"{hard.get('skipped', 0)} over the per-pass cap",
+            markup=False,
+            highlight=False,
         )
-        sys.stdout.flush()
     elif hard.get("found"):
-        sys.stdout.write(
+        stdout_console().print(
             f"hard user turns: {hard['found']} read by the rules alone "
-            "(`mining.model_assisted` hands them to a model)\n"
+            "(`mining.model_assisted` hands them to a model)",
+            markup=False,
+            highlight=False,
         )
-        sys.stdout.flush()
