@@ -53,8 +53,11 @@ def specs(engine: Engine) -> list[dict]:
 def test_valid_model_spec_is_used_and_invalid_ones_fall_back(engine: Engine, cfg: Config) -> None:
     cfg.mining.model_assisted = True
     seed(engine, 3)
+    # each session's "no, use pnpm not npm" is a correction the rules leave to the model
+    # (hard): the model's reading of it comes first, then the judge specs
     backend = FakeBackend(
         [
+            *[reply('{"kind": "correction"}')] * 3,
             reply("```json\n" + json.dumps(GOOD) + "\n```"),
             reply('{"version": 1, "checks": [{"type": "bogus", "value": "x"}], "rubric": ""}'),
             reply("", FailureKind.TIMEOUT),
@@ -66,7 +69,7 @@ def test_valid_model_spec_is_used_and_invalid_ones_fall_back(engine: Engine, cfg
     assert got[0]["checks"][0]["value"] == "pnpm install"
     heuristic = {(c["type"], c["value"]) for c in got[1]["checks"]}
     assert ("must_contain", "pnpm") in heuristic
-    request = backend.requests[0]
+    request = backend.requests[3]
     assert request.role == "miner" and request.json_schema is not None
 
 

@@ -4009,8 +4009,10 @@ def test_a_go_on_after_a_question_is_left_to_the_model() -> None:
     # part of the design?"): going on, or accepting the design; a model reads it
     asked = _decide("继续", agent_text="SD 卡对于系统调试不是必需的。\n\n这部分设计如何？")
     assert asked.kind is TurnKind.FOLLOW_UP and asked.hard
+    # so is one after a report with no question: the blind sets read such a go-on as often
+    # as an approval of what was done
     plain = _decide("continue", agent_text="Stopped after step 2 of 5; the rest is queued.")
-    assert plain.kind is TurnKind.FOLLOW_UP and not plain.hard
+    assert plain.kind is TurnKind.FOLLOW_UP and plain.hard
 
 
 def test_a_codex_skill_invoked_by_name_is_a_new_task() -> None:

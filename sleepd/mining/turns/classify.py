@@ -728,7 +728,11 @@ def _before_any_reply(turn: TurnInput, reading: _Reading) -> TurnDecision | None
         and turn.previous in (TurnKind.NEW_TASK, TurnKind.FOLLOW_UP)
         and restates(reading.region, feedback_region(turn.previous_text))
     ):
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("restates its request before any reply",))
+        # (hard: on the blind sets the words sent again before any reply were as often
+        # steering, the person adding how to go about it)
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.7, ("restates its request before any reply",), hard=True
+        )
     return None
 
 
@@ -911,9 +915,12 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
                 TurnKind.NEW_TASK, 0.6, (*reasons, "a defect set out as its own task"), hard=True
             )
         # (so set out about the failure the last request worked on, it is a correction, and
-        # still no certain one)
+        # still no certain one). Hard whatever its cues: on the blind sets a correction
+        # read by them was right on about half of the turns, the rest mostly follow-ups
+        # that name a problem as the next step of the work ("the uploads are failing, can
+        # you check") and new requests about the code as it was
         return TurnDecision(
-            TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons), hard=spec
+            TurnKind.CORRECTION, min(0.6 + 0.1 * corr, 0.95), tuple(reasons), hard=True
         )
     if _HOLDS_THE_AGENT.match(region):
         # "stop, cancel this loop", "wait, I think I've got vim 9.0 source already?": the
@@ -1008,8 +1015,9 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         # the agent's turn had ended: "continue", "yes, Option A" go on with the task; after
         # a question or a plan, "继续", "c" for "[C] Continue" may also accept what it laid
         # out (an approval): the labellers of the wild samples read 9 of them so
-        offered = asked or agent_proposes(turn.agent_text)
-        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=offered)
+        # (hard also without an offer: on the blind sets a go-on after the agent's report was
+        # as often an approval of what it had done, or its next step taken up)
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.7, ("goes on with the task",), hard=True)
     if turn.agent_worked and is_program_output(region):
         # what a run printed, pasted back with hardly a word ("InlineScript 1:6 SPLICE:
         # Project: found …" after "Reload and test"): a report on the running task, often
@@ -1124,7 +1132,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
         and word_count(region) >= 3
     ):
         # "What can I help you with?": the agent closed its work and waits for a request
-        return TurnDecision(TurnKind.NEW_TASK, 0.7, ("request after an open invitation",))
+        # (hard: on the blind sets most such turns went on with what the agent had just
+        # finished, its open invitation a closing formula)
+        return TurnDecision(
+            TurnKind.NEW_TASK, 0.7, ("request after an open invitation",), hard=True
+        )
     if (
         not asked
         and _STATES_GOAL.match(region)
