@@ -1357,6 +1357,27 @@ def _bun_failed_test(printed: list[str]) -> str | None:
     return None
 
 
+#: Playwright's pointer to a failed test's attachment, the same words for every test.
+_ATTACHMENT_POINTER = re.compile(r"Error Context: \S+")
+#: Playwright's closing list of failed tests: the count ("  1 failed"), then each test as
+#: "[project] › file:line:col › suite › title".
+_PLAYWRIGHT_FAILED = re.compile(r"\s*[1-9]\d* failed\s*")
+_PLAYWRIGHT_TEST = re.compile(r"\s*\[[^\]\n]{1,40}\] › \S+:\d+:\d+ › \S.*")
+
+
+def _playwright_failed_test(printed: list[str]) -> str | None:
+    """The first test Playwright lists as failed at the end of its run. Each failure's
+    report ends with pointers to its attachments ("Error Context: test-results/…/error-
+    context.md", a trace's path and how to show it), which may be all a cut output (`|
+    tail`) keeps of it, and they read the same for every test: the list names the test."""
+    for number, line in enumerate(printed[:-1]):
+        if "failed" in line and _PLAYWRIGHT_FAILED.fullmatch(line):
+            following = printed[number + 1]
+            if _PLAYWRIGHT_TEST.fullmatch(following):
+                return following.strip()
+    return None
+
+
 def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, str]:
     """The error class and the key line of one output's printed lines."""
     jest = _jest_message(printed)
@@ -1372,6 +1393,11 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
     line = _key_line_of(lines, errors, klass)
+    if _ATTACHMENT_POINTER.fullmatch(line):
+        # the failure's own report was cut off, and only its attachments are left
+        playwright = _playwright_failed_test(printed)
+        if playwright is not None:
+            return error_class(playwright, exit_code), playwright
     return klass, _with_logfmt_read(_with_json_read(line))
 
 

@@ -1090,6 +1090,42 @@ def test_a_fail_mark_outside_a_bun_run_signs_nothing_of_its_own() -> None:
     assert signature_of(f"Exit code 1\n{notes}", "Bash", 1).text == ("ValueError: no checks found")
 
 
+# a history outside the repository (FSM1/cipher-box, MIT; the rules shortened): Playwright's
+# run seen through `| tail -60`, which kept only the failed test's attachments and the
+# closing list; nine such runs of different tests had made one pattern, "Error Context:"
+PLAYWRIGHT_TAIL = """    attachment #3: screenshot (image/png) ──────────────────────────────
+    test-results/sharing-W-cb3e4-chromium/test-failed-2.png
+    ────────────────────────────────────────────────────────────────────
+
+    Error Context: test-results/sharing-W-cb3e4-chromium/error-context.md
+
+    attachment #5: trace (application/zip) ─────────────────────────────
+    test-results/sharing-W-cb3e4-chromium/trace.zip
+    ────────────────────────────────────────────────────────────────────
+
+  1 failed
+    [chromium] › tests/sharing-workflow.spec.ts:171:3 › Sharing Workflow › 2.1 Alice creates a file
+  18 did not run
+  1 passed (10.8s)
+"""
+
+
+def test_a_playwright_run_cut_to_its_attachments_is_signed_by_the_failed_test() -> None:
+    sig = signature_of(PLAYWRIGHT_TAIL, "Bash", None)
+    assert sig.text == "[chromium] › <path> › Sharing Workflow › <n> Alice creates a file"
+    other = PLAYWRIGHT_TAIL.replace("2.1 Alice creates a file", "5.2 Charlie sees the folder")
+    assert signature_of(other, "Bash", None).text != sig.text
+    # where the failure's own report is in the output, its error signs, as before
+    reported = (
+        "  1) [chromium] › tests/sharing-workflow.spec.ts:338:3 › Sharing Workflow › 6.1 Alice "
+        "revokes access\n\n    TimeoutError: locator.waitFor: Timeout 10000ms exceeded.\n"
+        + PLAYWRIGHT_TAIL
+    )
+    assert signature_of(reported, "Bash", None).text == (
+        "TimeoutError: locator.waitFor: Timeout <n> exceeded."
+    )
+
+
 def test_a_jest_run_is_signed_by_its_first_failed_tests_message() -> None:
     sig = signature_of(f"Exit code 1\n{JEST_RUN}", "Bash", 1)
     assert sig.text == "Missing required pipeline stage: aiLabelFiltering"
