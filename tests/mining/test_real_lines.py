@@ -976,6 +976,66 @@ def test_what_only_quotes_an_outage_of_the_harness_stays_a_failure(output: str) 
     assert _verdict_on(output) == "root"
 
 
+#: Histories outside the repository (MIT): Codex refusing to run a call, each stored with no
+#: error flag and no exit code. jakobtfaber/dsa110-FLITS: a PreToolUse hook of the person's
+#: blocked 116 shell calls, the most frequent failure of that history.
+HOOK_BLOCKED = (
+    "Command blocked by PreToolUse hook: rtk-codex-guard: shell command should use RTK "
+    "compact output.\n\nSuggested command:\nrtk git status --short --branch"
+)
+#: entireio/git-sync: the sandbox policy refused the command.
+POLICY_REJECTED = (
+    "exec_command failed for `/bin/zsh -lc 'rm -rf .gocache /tmp/auth.test.exe && git status "
+    "--short'`: CreateProcess { message: \"Rejected(\\\"`/bin/zsh -lc 'rm -rf .gocache "
+    '/tmp/auth.test.exe && git status --short\'` rejected: blocked by policy\\")" }'
+)
+#: entireio/entire-graph: the automatic approval review could not reach its model.
+REVIEW_FAILED = (
+    "exec_command failed for `/bin/zsh -lc 'entire trail show 10'`: CreateProcess { message: "
+    '"Rejected(\\"This action was rejected due to unacceptable risk.\\\\nReason: Automatic '
+    'approval review failed: {\\\\n  \\\\"type\\\\": \\\\"error\\\\",\\\\n  '
+    '\\\\"status\\\\": 400\\\\n}\\\\nThe agent must not attempt to achieve the same '
+    'outcome via workaround.\\")" }'
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "kind"),
+    [
+        (HOOK_BLOCKED, "root"),
+        (POLICY_REJECTED, "root"),
+        # jdx/mise: the same refusal under code mode's header over what its script threw
+        (
+            "Script failed\nWall time 0.0 seconds\nOutput:\n\nScript error:\n" + POLICY_REJECTED,
+            "root",
+        ),
+        # an outage of the reviewer, like Claude Code's auto-mode classifier down
+        (REVIEW_FAILED, "benign"),
+    ],
+)
+def test_a_call_codex_refused_to_run_is_an_error_stored_unflagged(output: str, kind: str) -> None:
+    events = [
+        _call(1, "shell_command", '{"command": "git status --short --branch"}'),
+        _result(2, 1, output),
+    ]
+    assert is_failed_result(events[1], events[0])
+    assert judge_errors(events).verdicts[2].kind == kind
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # a command's output that mentions a hook or a rejection
+        "hooks/pre-commit: Command blocked by PreToolUse hook: see the docs",
+        'grep: exec_command failed for `x`: CreateProcess { message: "Rejected(',
+        "The PR was rejected by review; see comments.",
+    ],
+)
+def test_words_about_a_refusal_are_no_refusal(output: str) -> None:
+    events = [_call(1, "shell_command", '{"command": "cat notes.txt"}'), _result(2, 1, output)]
+    assert not is_failed_result(events[1], events[0])
+
+
 def _verdict_on(output: str) -> str:
     """The verdict on a failed result of a Bash call."""
     events = [

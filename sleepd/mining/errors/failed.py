@@ -31,6 +31,16 @@ _CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
 #: "unsupported call: …"), stored unflagged before the harvest flagged it.
 _CODEX_CALL_NOT_RUN = re.compile(r"\s*(?:failed to parse function arguments: |unsupported call: )")
 
+#: A call Codex did not run because something refused it, stored unflagged: a hook of the
+#: person's ("Command blocked by PreToolUse hook: rtk-codex-guard: shell command should use
+#: RTK compact output.") and a process it never created, refused by its sandbox policy or
+#: its automatic approval review ("exec_command failed for `/bin/zsh -lc 'entire login'`:
+#: CreateProcess { message: "Rejected(…)" }"), also under code mode's "Script error:".
+_CODEX_REFUSED_TO_RUN = re.compile(
+    r"\s*(?:Command blocked by \w+ hook: |"
+    r"\w+ failed for `[^`\n]*`: CreateProcess \{ message: \\?\"Rejected\()"
+)
+
 
 #: A call the person stopped while it ran: Claude Code's result (Esc: `[Request
 #: interrupted by user for tool use]`, after `Exit code 137` for a killed command, before
@@ -295,6 +305,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _CODEX_REFUSED.match(head)  # these two stored before the harvest flagged them
         or _CODEX_SANDBOX_STOPPED.match(head)
         or _CODEX_CALL_NOT_RUN.match(head)
+        or _CODEX_REFUSED_TO_RUN.match(_after_script_error(head))
         or _PATCH_FAILED.search(head)
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
@@ -317,6 +328,19 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or (call is not None and exit_hidden(call) and _only_refused(event.text))
         or (call is not None and bool(printed_status(call, event.text)))
     )
+
+
+#: Code mode's header over an error a script threw ("Script failed\nWall time 0.0 seconds\n
+#: Output:\n\nScript error:\n<the error>").
+_SCRIPT_ERROR_HEADER = re.compile(
+    r"\s*Script failed\s.*?^Script error:\s*", re.DOTALL | re.MULTILINE
+)
+
+
+def _after_script_error(head: str) -> str:
+    """The result, or the error under code mode's header when a script threw one."""
+    header = _SCRIPT_ERROR_HEADER.match(head)
+    return head[header.end() :] if header else head
 
 
 #: Claude Code's report that one of its own hooks failed, printed by a `claude -p` the

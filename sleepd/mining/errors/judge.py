@@ -65,7 +65,12 @@ HARNESS_OUTAGE = re.compile(
     r"(?:Permission for this action was denied by the Claude Code auto mode classifier\."
     r" Reason: )?(?:Auto mode could not evaluate this action\b|"
     r"The server-side auto mode classifier gave no verdict\b|"
-    r"Auto mode classifier transcript exceeded (?:the )?context window\b))"
+    r"Auto mode classifier transcript exceeded (?:the )?context window\b)|"
+    # Codex's automatic approval review that could not reach its model ("exec_command failed
+    # for `…`: CreateProcess { message: "Rejected(\"This action was rejected due to
+    # unacceptable risk.\\nReason: Automatic approval review failed: {… "status": 400 …}")
+    r"\w+ failed for `[^`\n]*`: CreateProcess \{ message: \"Rejected\(\\?\"This action was "
+    r"rejected due to unacceptable risk\.(?:\\+n|\s)*Reason: Automatic approval review failed\b)"
 )
 
 
