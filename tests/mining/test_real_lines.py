@@ -1325,6 +1325,42 @@ PASSING_SUMMARY = (
 @pytest.mark.parametrize(
     ("command", "output", "failed"),
     [
+        # histories outside the repository (FSM1/cipher-box, melagiri/code-insights, MIT):
+        # pnpm's error code behind a pipe, which hid its exit
+        (
+            "pnpm --filter web exec biome check --write src/a.tsx 2>&1 | tail -10",
+            "undefined\n/Users/michael/Code/cipher-box/apps/web:\n\u2009"
+            'ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\u2009 Command "biome" not found',
+            True,
+        ),
+        (
+            "pnpm --filter web typecheck 2>&1 | tail -20",
+            "\u2009ERR_PNPM_RECURSIVE_RUN_NO_SCRIPT\u2009 None of the selected packages has a "
+            '"typecheck" script',
+            True,
+        ),
+        # a labelled fixture (chikachow/cyspbot): pnpm's failed look for a newer pnpm, on the
+        # way of a check that passed
+        (
+            "corepack pnpm node --run check | tail -20",
+            "Scope: all 7 workspace projects\n\u2009ERR_PNPM_META_FETCH_FAIL\u2009 GET "
+            "https://registry.npmjs.org/pnpm: request to https://registry.npmjs.org/pnpm "
+            "failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org\n\nDone in 152ms using "
+            "pnpm v10.33.0\nAll matched files use the correct format.",
+            False,
+        ),
+    ],
+)
+def test_pnpms_error_code_behind_a_pipe_is_a_failure(
+    command: str, output: str, failed: bool
+) -> None:
+    call = _call(1, "Bash", json.dumps({"command": command}))
+    assert is_failed_result(_result(2, 1, output, exit_code=0), call) is failed
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "failed"),
+    [
         # the cross-marked zero count, plain or coloured, is the summary's "none failed"
         ("node tests/final-e2e.test.js 2>&1 | tail -20", PASSING_SUMMARY, False),
         (

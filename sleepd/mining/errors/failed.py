@@ -154,6 +154,10 @@ _FAILURE_LINE = re.compile(
     r"|^npm ERR! "
     # npm 10 and later ("npm error code EACCES")
     r"|^npm error code \S"
+    # pnpm's error code ("ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "biome" not found"),
+    # not its failed look for a newer pnpm, printed on the way of a run that goes on
+    # ("ERR_PNPM_META_FETCH_FAIL  GET https://registry.npmjs.org/pnpm: … ENOTFOUND …")
+    r"|^[^\S\n]*ERR_PNPM_(?!META_FETCH_FAIL\b)[A-Z_]+\b"
     r"|^FAILED\b"
     r"|^[^\S\n]*[1-9]\d* (fail|failed|failing)\b"
     r"|^=+ .*\b[1-9]\d* failed\b"
