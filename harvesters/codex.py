@@ -128,8 +128,15 @@ _PLAIN_EXIT = re.compile(r"(?:Exit code:?|Process exited with code|exit status)\
 #: A command the sandbox stopped, as Codex 0.4x writes it: "failed in sandbox MacosSeatbelt
 #: with execution error: Denied { output: ExecToolCallOutput { exit_code: 128, … } }", or
 #: "failed in sandbox: sandbox error: command was killed by a signal" (with what the command
-#: printed after the colon, or nothing).
-_SANDBOX_FAILURE = re.compile(r"^\s*(?:failed in sandbox\b|(?:sandbox|execution) error:)")
+#: printed after the colon, or nothing), and as later versions write it, a plain string
+#: with no flag: "exec_command failed for `/bin/zsh -lc 'git add a.go'`: CreateProcess {
+#: message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, …",
+#: "… failed for `…`: SandboxDenied { message: "go: downloading …".
+_SANDBOX_FAILURE = re.compile(
+    r"^\s*(?:failed in sandbox\b|(?:sandbox|execution) error:|"
+    r"\w+ failed(?: for `[^`\n]*`)?: (?:CreateProcess \{ message: \"Codex\(Sandbox\(Denied\b|"
+    r"SandboxDenied \{))"
+)
 #: A call the person refused when Codex asked to approve it (the VS Code extension):
 #: "exec command rejected by user", "patch rejected by user".
 _REJECTED_BY_PERSON = re.compile(r"^\s*(?:exec command|patch) rejected by user\b")

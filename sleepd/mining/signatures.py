@@ -603,9 +603,34 @@ def _patch_failure_unlisted(found: re.Match[str]) -> str:
     return f"{found[1]} {found[2]}:" if found[2] else f"{found[1]} in <path>:"
 
 
+#: The same failure as later Codex versions write it, the note inside the message of a
+#: process it could not create ("exec_command failed for `/bin/zsh -lc 'git add a.go'`:
+#: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code:
+#: 128, … stderr: StreamOutput { text: \"fatal: Unable to create …\\n\", … }"), or a
+#: message of its own ("…: SandboxDenied { message: "go: downloading …\ngo: … imports …"").
+_IN_A_MESSAGE = re.compile(
+    r"\A\s*\w+ failed(?: for `[^`\n]*`)?: (?P<kind>CreateProcess|SandboxDenied) \{ message: "
+    r'"(?P<message>(?:[^"\\]|\\.)*)'
+)
+
+
+def _unescaped(text: str) -> str:
+    """One level of a Rust debug string's escapes undone (`\\n` a line break, `\\"` a quote)."""
+    return _DEBUG_ESCAPE.sub(lambda m: "\n" if m[1] == "n" else m[1], text)
+
+
 def _out_of_sandbox_note(text: str) -> str:
     """What the command printed, out of an old Codex's sandbox note (`_SANDBOX_NOTE`):
-    its stdout then its stderr, or the note's own reason ("command timed out")."""
+    its stdout then its stderr, or the note's own reason ("command timed out"); and out of
+    a later one's message (`_IN_A_MESSAGE`)."""
+    wrapped = _IN_A_MESSAGE.match(text)
+    if wrapped is not None:
+        message = _unescaped(wrapped["message"])
+        if wrapped["kind"] == "SandboxDenied":
+            return message
+        if message.startswith("Codex(Sandbox(Denied {"):
+            # the old note's form inside: read as the old note is
+            text = "failed in sandbox: " + message.removeprefix("Codex(Sandbox(")
     note = _SANDBOX_NOTE.match(text)
     if note is None:
         return text

@@ -138,6 +138,33 @@ def test_a_command_the_sandbox_stopped_is_a_failed_call() -> None:
     assert decode_tool_output("grep hit: execution error: handled above")[2] is False
 
 
+#: entireio/git-sync's history (MIT, not in the repository): later Codex versions write the
+#: sandbox's refusal as a plain string, no flag, the note inside the message of a process
+#: it could not create, or a message of its own.
+SANDBOX_IN_A_MESSAGE = (
+    "exec_command failed for `/bin/zsh -lc 'git add cmd/git-sync/main.go README.md'`: "
+    'CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: '
+    '128, stdout: StreamOutput { text: \\"\\", truncated_after_lines: None }, stderr: '
+    "StreamOutput { text: \\\"fatal: Unable to create '/Users/soph/Work/git-sync/.git/index."
+    "lock': Operation not permitted\\\\n\\\", truncated_after_lines: None } }, "
+    'network_policy_decision: None }))" }'
+)
+SANDBOX_DENIED_MESSAGE = (
+    "exec_command failed for `/bin/zsh -lc 'env GOCACHE=/tmp/go-build go mod tidy'`: "
+    'SandboxDenied { message: "go: downloading golang.org/x/term v0.37.0\\ngo: '
+    'github.com/soph/git-sync/internal/syncer imports", output: ExecToolCallOutput { exit_code: '
+    "1 } }"
+)
+
+
+def test_a_sandbox_refusal_written_as_a_plain_string_is_a_failed_call() -> None:
+    assert decode_tool_output(SANDBOX_IN_A_MESSAGE) == (SANDBOX_IN_A_MESSAGE, 128, True)
+    assert decode_tool_output(SANDBOX_DENIED_MESSAGE) == (SANDBOX_DENIED_MESSAGE, 1, True)
+    # the words in what a command printed are no refusal
+    quoted = 'grep: exec_command failed for `x`: CreateProcess { message: "Codex(Sandbox(Denied'
+    assert decode_tool_output(quoted)[2] is False
+
+
 def test_aborted_turn_is_an_interrupt_and_tokens_use_last_usage_once(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:

@@ -1440,6 +1440,23 @@ def test_a_failure_a_codex_poll_shows_is_the_commands_own() -> None:
     assert signature_of(failed, "write_stdin", 2).digest == at_once.digest
 
 
+def test_a_later_codexs_sandbox_message_is_taken_off_what_the_command_printed() -> None:
+    from tests.harvesters.test_codex_harvester import (
+        SANDBOX_DENIED_MESSAGE,
+        SANDBOX_IN_A_MESSAGE,
+    )
+
+    assert signature_of(SANDBOX_IN_A_MESSAGE, "exec_command", 128).text == (
+        "fatal: Unable to create <q>: Operation not permitted"
+    )
+    # the same failure in another repository is the same pattern
+    other = SANDBOX_IN_A_MESSAGE.replace("soph/Work/git-sync", "ana/src/app")
+    assert signature_of(other, "exec_command", 128).text == (
+        signature_of(SANDBOX_IN_A_MESSAGE, "exec_command", 128).text
+    )
+    assert "SandboxDenied" not in signature_of(SANDBOX_DENIED_MESSAGE, "exec_command", 1).text
+
+
 def test_an_old_codexs_sandbox_note_is_taken_off_what_the_command_printed() -> None:
     # real lines of the labelled Codex sessions (JaydenXsoe/ocodex, Monotoba/OpenPrintKit,
     # SproutSeeds/coda; Codex 0.2x): the sandbox's name and the note's words had made one

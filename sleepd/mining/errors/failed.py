@@ -25,7 +25,10 @@ _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
 _CODEX_REFUSED = re.compile(CODEX_REFUSAL)
 
 
-_CODEX_SANDBOX_STOPPED = re.compile(r"\s*failed in sandbox\b")
+_CODEX_SANDBOX_STOPPED = re.compile(
+    r"\s*(?:failed in sandbox\b|\w+ failed(?: for `[^`\n]*`)?: (?:CreateProcess \{ message: "
+    r"\"Codex\(Sandbox\(Denied\b|SandboxDenied \{))"
+)
 
 #: A call Codex could not run as made ("failed to parse function arguments: …",
 #: "unsupported call: …"), stored unflagged before the harvest flagged it.
