@@ -4569,6 +4569,36 @@ def test_a_closing_step_in_another_language_is_a_follow_up(text: str) -> None:
     assert kind_of(text, agent_text=done) is TurnKind.FOLLOW_UP
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a history outside the repository (PackmindHub/context-evaluator, Apache-2.0): the
+        # changelog's entry as a step of the closing, twice opening a session and made a task
+        # that no replay could do (the work it commits is not in the repository)
+        "commit and update @CHANGELOG.md",
+        "commit and update changelog.md",
+        # what the first step acts on, before the next
+        "commit the changes and open a pr",
+        "stage all changes and commit",
+    ],
+)
+def test_a_chain_of_closing_steps_is_a_closing_step_and_no_task(text: str) -> None:
+    assert kind_of(text) is TurnKind.FOLLOW_UP
+    assert needs_context(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "update the changelog and fix the bug in the parser",
+        "commit and update the changelog with a section on the new export API",
+        "commit the changes to the readme and push",
+    ],
+)
+def test_a_closing_chain_with_work_of_its_own_stays_a_request(text: str) -> None:
+    assert not needs_context(text)
+
+
 def test_a_closing_step_with_an_object_of_its_own_is_no_bare_step() -> None:
     text = "crea el pr para la nueva feature de pagos con stripe y el webhook de facturas"
     assert kind_of(text, agent_text="Listo. He actualizado el README.") is not TurnKind.FOLLOW_UP

@@ -19,12 +19,17 @@ _CLOSING_STEP = re.compile(
     r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
     r"(open|create|raise|make) (a |the )?(draft )?(pr|pull request)|"
     r"(make|do|create) (a |the )?commit|" + _BRANCH + r")"
-    # (what it acts on, before the next step: "commit this, then push + a draft PR")
-    r"(\s+(it|this|that|them|everything)(?=\s*(,|and\b|&|\+|then\b)))?"
+    # (what it acts on, before the next step: "commit this, then push + a draft PR", "commit
+    # the changes and open a pr")
+    r"(\s+(it|this|that|them|everything|(the|these|those|your|all)\s+changes)"
+    r"(?=\s*(,|and\b|&|\+|then\b)))?"
     # the steps after it, a comma or a word between ("create a branch, commit and open a PR")
     r"((\s*,\s*(and\s+|then\s+)?|\s+(and|&|\+|then)\s+)(commit|push|"
     r"merge|deploy|release|publish|ship|tag|((open|create|raise) )?(a |the )?(draft )?"
-    r"(pr|pull request)|" + _BRANCH + r")){0,3}"
+    r"(pr|pull request)|" + _BRANCH + r"|"
+    # the changelog's entry for it ("commit and update @CHANGELOG.md")
+    r"(update|add to) (the )?@?(changelog(\.md)?|release notes)"
+    r")){0,3}"
     r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
     r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?"
     # what it is for, when that is the fix just found ("make a pr to fix")
