@@ -202,9 +202,13 @@ _CODEX_PASTED = re.compile(r"#{2,3} (.+): (?:/|~|[A-Za-z]:\\)[^\n]*pasted-text[^
 _PASTED_LINE_MAX = 500
 
 
-#: A picture pasted into Codex, written as a tag around its path: kept as the placeholder
-#: Claude Code writes for one ("[Image #1]").
-_CODEX_IMAGE = re.compile(r"<image name=(\[Image #\d+\])[^>]{0,2000}>\s*</image>")
+#: A picture pasted into Codex, written as a tag around its path, or around the picture
+#: itself, which the harvest stores as its placeholder ("<image name=[Image #1]>\n[image:
+#: image/png, 91380 bytes]\n</image>"): kept as the placeholder Claude Code writes for one
+#: ("[Image #1]").
+_CODEX_IMAGE = re.compile(
+    r"<image name=(\[Image #\d+\])[^>]{0,2000}>\s*(?:\[image: [^\]\n]{0,200}\]\s*)?</image>"
+)
 
 
 def _pasted_titles(context: str) -> list[str]:
