@@ -91,8 +91,23 @@ class SlashCommand:
 #: A command as mining stores its intent: `/name args`.
 _STORED_COMMAND = re.compile(r"^/([\w:.@-]+)(?=\s|$)")
 #: A Codex skill invoked by name: `$skill-creator` is written into the message as a
-#: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …").
-SKILL_INVOKED = re.compile(r"^\s*\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)", re.IGNORECASE)
+#: link to its SKILL.md ("[$skill-creator](/Users/x/.codex/skills/…/SKILL.md) …"), or
+#: as typed ("$handoff", then the skill's text injected as a message of its own). Typed,
+#: only a name in lower case opens it, as skills are named ("$PATH is wrong" names a
+#: variable), and alone or, when the name has a skill's hyphen or colon, with its
+#: arguments ("$review-pr 12"): "$foo is not defined" is a script's error.
+SKILL_INVOKED = re.compile(
+    r"^\s*(?:\[\$([\w:.@-]+)\]\([^)\n]*SKILL\.md\)"
+    r"|\$([a-z][a-z0-9]*(?:[-:][a-z0-9]+)+)(?=\s|$)"
+    r"|\$([a-z][a-z0-9]*)\s*$)"
+)
+
+
+def skill_name(found: re.Match[str]) -> str:
+    """The name of the skill a `SKILL_INVOKED` match invoked, linked or typed."""
+    return found.group(1) or found.group(2) or found.group(3)
+
+
 #: A saved prompt or a skill run by typing its path, alone or with its arguments after
 #: it, as a slash command takes them (`.codex/prompts/plan.md`, `.codex/prompts/specify.md
 #: .arguments/specify-arg-1.json`, `… please drop in x.md as the $ARGUMENTS`; a skill's
@@ -192,7 +207,7 @@ def family_name(intent: str) -> str | None:
         return stored.group(1)
     skill = SKILL_INVOKED.match(intent)
     if skill:
-        return f"${skill.group(1)}"
+        return f"${skill_name(skill)}"
     prompt = PROMPT_BY_PATH.match(intent)
     return (prompt.group(1) or prompt.group(2)) if prompt else runs_instruction_file(intent)
 

@@ -3593,6 +3593,16 @@ def test_the_request_after_an_apps_instructions_is_the_intent(request_text: str)
             "\n</image>",
             "one of the leaderboard scores has an overlap with it\n\n\n\n[Image #1]",
         ),
+        # the Codex app (savekirk/session-bridge, MIT, a history outside the repository): the
+        # picture itself inside the tag, which the harvest stores as its placeholder; left
+        # there, the tags had read as a program's output
+        (
+            "\n# Files mentioned by the user:\n\n## Screenshot 2026-04-10 at 13.58.20.png: "
+            "/var/folders/20/T/Screenshot 2026-04-10 at 13.58.20.png\n\n## My request for "
+            "Codex:\nUse the attached image a inspiration to redesign the session details.\n"
+            "\n<image name=[Image #1]>\n[image: image/png, 91380 bytes]\n</image>",
+            "Use the attached image a inspiration to redesign the session details.\n\n[Image #1]",
+        ),
         # Codex's VS Code extension (FORMATS.md): the open file and tabs, then the request
         (
             "# Context from my IDE setup:\n\n## Active file: go.mod\n\n## Open tabs:\n- go.mod\n\n"
@@ -4119,6 +4129,29 @@ def test_a_codex_skill_invoked_by_name_is_a_new_task() -> None:
     )
     after = "Đã thêm `hotel/room-mapping`, để bạn có bộ làm việc sát thực tế hơn."
     assert kind_of(text, agent_text=after) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # a history outside the repository (jakobtfaber/dsa110-FLITS, MIT): Codex 0.13x
+        # writes the skill as typed, then the skill's text as a message of its own; typed
+        # right after the person stopped the agent, it had read as steering
+        ("$handoff", "$handoff"),
+        ("$review-pr 12 and summarise it", "$review-pr"),
+    ],
+)
+def test_a_codex_skill_typed_by_name_is_a_new_task(text: str, family: str) -> None:
+    stopped = "I'll keep polling the fit until it converges."
+    assert kind_of(text, agent_text=stopped, after_interrupt=True) is TurnKind.NEW_TASK
+    assert family_name(text) == family
+
+
+@pytest.mark.parametrize(
+    "text", ["$PATH is wrong on this machine", "$5 a month is too much", "$foo is not defined"]
+)
+def test_a_dollar_sign_before_a_variable_or_a_price_runs_no_skill(text: str) -> None:
+    assert family_name(text) is None
 
 
 @pytest.mark.parametrize(
