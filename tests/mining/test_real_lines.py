@@ -7468,6 +7468,25 @@ def test_the_same_word_in_a_request_or_a_report_is_not_housekeeping(text: str) -
     assert kind_of(text) is not TurnKind.HOUSEKEEPING
 
 
+@pytest.mark.parametrize("text", ["clear", "Clear", "cls"])
+def test_clear_typed_as_a_word_is_the_built_in_without_its_slash(text: str) -> None:
+    # a history outside the repository (PackmindHub/context-evaluator, Apache-2.0):
+    # "clear" typed after the agent's report, the way a shell's screen is cleared
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        ("clear", "The retry now waits on the lock. Is that clear?"),
+        ("clear", "The cache holds stale entries. Should I clear it?"),
+        ("clear the cache and rerun the tests", DONE),
+    ],
+)
+def test_clear_that_answers_or_asks_is_not_housekeeping(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is not TurnKind.HOUSEKEEPING
+
+
 @pytest.mark.parametrize(
     ("command", "exit_code", "text"),
     [

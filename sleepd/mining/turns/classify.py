@@ -162,6 +162,12 @@ _LEAVES = re.compile(
 )
 
 
+#: The screen or the context cleared, typed as a word the way a shell's is ("clear", "cls"):
+#: the `/clear` built-in without its slash, unless it answers the agent's question ("Is
+#: that clear?", "Should I clear the cache?").
+_CLEARS = re.compile(r"^\s*(clear|cls)\s*[.!]*\s*$", re.IGNORECASE)
+
+
 #: A reply that takes up what the agent just said before going on ("ok …", "correct, …").
 _GOES_ON_FROM_IT = re.compile(
     r"^\W*(ok|okay|correct|right|exactly|yes|yeah|yep|agreed|got it|makes sense)\b[\s,.!:;-]",
@@ -555,6 +561,8 @@ def _by_form(turn: TurnInput, text: str, region: str) -> TurnDecision | None:
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("the agent's launcher, for the shell",))
     if _LEAVES.match(region):
         return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("leaves or logs in, for the program",))
+    if _CLEARS.match(region) and not agent_asks(turn.agent_text):
+        return TurnDecision(TurnKind.HOUSEKEEPING, 0.8, ("clears the screen, for the program",))
     if not turn.has_episode:
         if not re.search(r"\w", region):
             # "。", "?", "..." typed to see whether the agent answers: it asks for nothing
