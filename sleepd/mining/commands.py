@@ -245,6 +245,15 @@ def local_command_part(text: str) -> tuple[str, str] | None:
 _PROMPT_AFTER_FOLDER = re.compile(r"^\s*/[\w.~-]*\s*[$#%]\s+\S")
 
 
+#: A built-in Codex ran for the person and whose result it hands back as a message of the
+#: person's (`/review`: "<user_action> <context>User initiated a review task. Here's the
+#: full review output from reviewer model. …</context> <action>review</action> <results>
+#: …"): the command, not words typed, and not a program's output pasted back.
+_CODEX_ACTION = re.compile(
+    r"\s*<user_action>\s*(?:<context>[^<]{0,1000}</context>\s*)?<action>([\w-]{1,60})</action>"
+)
+
+
 def parse_command(text: str) -> SlashCommand | None:
     """The slash command a user record carries, or None. A bash-mode command the
     person ran themselves (`! cmd`, stored as `<bash-input>`) and a memory added with
@@ -262,6 +271,9 @@ def parse_command(text: str) -> SlashCommand | None:
         if not name:
             return None
         return SlashCommand(name=name, args=tags.get("command-args", ""))
+    action = _CODEX_ACTION.match(text[:20000])
+    if action:
+        return SlashCommand(name=action.group(1), args="")
     match = _PLAIN.match(text[:20000])
     if match and "\n" not in match.group(1):
         # a path such as "/usr/bin/env" is not a command

@@ -351,7 +351,7 @@ def command_of_event(event: EventView) -> SlashCommand | None:
         return None  # queue operations echo the typed text; the record itself follows
     head = event.text[:2000]
     wrapped = "<command-" in head or head.lstrip().startswith(
-        ("<bash-input>", "<user-memory-input>")
+        ("<bash-input>", "<user-memory-input>", "<user_action>")
     )
     if not wrapped and not head.lstrip().startswith("/") and not GO_ON_THEN_COMMAND.match(head):
         return None

@@ -4131,6 +4131,30 @@ def test_a_codex_skill_invoked_by_name_is_a_new_task() -> None:
     assert kind_of(text, agent_text=after) is TurnKind.NEW_TASK
 
 
+#: entireio/entire-graph's history (MIT, not in the repository): Codex's `/review` hands its
+#: reviewer's output back as a message of the person's
+CODEX_REVIEW_RESULT = (
+    "<user_action>\n  <context>User initiated a review task. Here's the full review output "
+    "from reviewer model. User may select one or more comments to resolve.</context>\n  "
+    "<action>review</action>\n  <results>\n  The semantic-diff runner lacks the automation "
+    "declaration required by the existing runner configuration pattern, preventing it from "
+    "executing.\n\nReview comment:\n\n- [P2] Add the trail-prompt automation block — "
+    "/Users/krk/Desktop/GitStore/entire-graph/.entire/runners/trail-semantic-diff.json:15-15"
+    "\n  </results>\n</user_action>"
+)
+
+
+def test_codexs_review_result_is_the_review_command_not_a_paste() -> None:
+    command = parse_command(CODEX_REVIEW_RESULT)
+    assert command is not None and command.intent == "/review"
+    b = SessionBuilder().prompt("Draft the five runners").say(DONE).prompt(CODEX_REVIEW_RESULT)
+    episodes = segment(views(b), lexicon_for())
+    assert [e.intent_text for e in episodes] == ["Draft the five runners", "/review"]
+    # the words in a message that only quotes such a record are read as typed
+    quoted = "what does <user_action> mean in this log?"
+    assert parse_command(quoted) is None
+
+
 @pytest.mark.parametrize(
     ("text", "family"),
     [
