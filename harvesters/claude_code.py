@@ -606,7 +606,20 @@ class _ClaudeFile:
         )
         if injected:
             return self._event(line, rec, eid, "meta", "user", text, is_meta=True)
+        self._came_back(text)
         return self._event(line, rec, eid, "user_prompt", "user", text)
+
+    def _came_back(self, text: str) -> None:
+        """A queued message that came back as a user record of its own is no longer
+        waiting. A `dequeue` that took a stale notice in its place left it in the queue,
+        and the next `remove` with no text (the oldest message a person typed) would have
+        told it again, as steering, in place of the message that `remove` took."""
+        queued: list[str] = self.state.get("queued", [])
+        typed = text.strip()
+        for index, waiting in enumerate(queued):
+            if waiting.strip() == typed:
+                del queued[index]
+                return
 
     @staticmethod
     def _written_ahead(rec: dict[str, Any], text: str) -> str:

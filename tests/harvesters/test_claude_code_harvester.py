@@ -609,6 +609,34 @@ def test_a_task_notice_left_in_the_queue_never_takes_a_typed_messages_place(
     ]
 
 
+def test_a_message_that_came_back_as_its_own_record_is_no_longer_queued(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """FSM1/cipher-box's history (MIT, Claude Code 2.1.49, not in the repository): two
+    background tasks' notices were queued, then the person's message; each `dequeue` took a
+    notice in the message's place, and the message came back as a user record of its own.
+    Still queued, it was told again as steering by the next textless `remove`, and the
+    message that `remove` took ("ok push it up and lets get a pr ready") was lost."""
+    path = session_file(tmp_path)
+    notice = "<task-notification>\n<task-id>b510c81</task-id>\n</task-notification>"
+    task = '{"task_id":"b35ae24","description":"Mount the share","task_type":"local_bash"}'
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "add debug logging to the rename path"),
+            queue_op("enqueue", task),
+            queue_op("enqueue", notice),
+            queue_op("enqueue", "Im just referring to the logging that was modified"),
+            queue_op("dequeue"),
+            rec("user", "u2", "Im just referring to the logging that was modified"),
+            queue_op("dequeue"),
+            queue_op("enqueue", "ok push it up and lets get a pr ready"),
+            queue_op("remove"),
+        ],
+    )
+    assert steering_texts(read(path)) == ["ok push it up and lets get a pr ready"]
+
+
 # entireio/cli (Entire checkpoint 00/c9e2351016/3, line 6; MIT): the message of a
 # UserPromptSubmit hook that blocked the prompt, which Claude Code 2.1.29 writes as a plain
 # user record with string content.
