@@ -614,12 +614,7 @@ class _ClaudeFile:
         waiting. A `dequeue` that took a stale notice in its place left it in the queue,
         and the next `remove` with no text (the oldest message a person typed) would have
         told it again, as steering, in place of the message that `remove` took."""
-        queued: list[str] = self.state.get("queued", [])
-        typed = text.strip()
-        for index, waiting in enumerate(queued):
-            if waiting.strip() == typed:
-                del queued[index]
-                return
+        _pop_queued(self.state.get("queued", []), text)
 
     @staticmethod
     def _written_ahead(rec: dict[str, Any], text: str) -> str:
@@ -845,11 +840,10 @@ class _ClaudeFile:
             # the message before. (A stale notice can also make a `dequeue` take it in
             # place of the person's message, which then came back as a user record: the
             # notice's own `remove` must not tell that message again.)
-            named = text.strip()
-            waiting = [item.strip() for item in queued]
             head: str | None
-            if named:
-                head = queued.pop(waiting.index(named)) if named in waiting else text
+            if text.strip():
+                taken = _pop_queued(queued, text)
+                head = taken if taken is not None else text
             else:
                 typed = next(
                     (n for n, item in enumerate(queued) if not _written_by_claude_code(item)), 0
@@ -956,6 +950,16 @@ def _add_tokens(event: EventRecord, figures: list[int]) -> None:
 def _digest(text: str) -> str:
     """A short stand-in for a told message, to compare it with another record's."""
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def _pop_queued(queued: list[str], text: str) -> str | None:
+    """Take the queued message whose text is `text` (spaces around it aside) out of the
+    queue, the oldest such; None when none waits."""
+    wanted = text.strip()
+    for index, waiting in enumerate(queued):
+        if waiting.strip() == wanted:
+            return queued.pop(index)
+    return None
 
 
 def _written_by_claude_code(queued: str) -> bool:

@@ -603,13 +603,17 @@ def _patch_failure_unlisted(found: re.Match[str]) -> str:
     return f"{found[1]} {found[2]}:" if found[2] else f"{found[1]} in <path>:"
 
 
+#: How later Codex versions open the result of a call they did not run, or that failed in
+#: their sandbox: the tool and, mostly, the command ("exec_command failed for `/bin/zsh -lc
+#: 'git add a.go'`: "), then what stopped it.
+CODEX_CALL_FAILED = r"\w+ failed(?: for `[^`\n]*`)?: "
 #: The same failure as later Codex versions write it, the note inside the message of a
 #: process it could not create ("exec_command failed for `/bin/zsh -lc 'git add a.go'`:
 #: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code:
 #: 128, … stderr: StreamOutput { text: \"fatal: Unable to create …\\n\", … }"), or a
 #: message of its own ("…: SandboxDenied { message: "go: downloading …\ngo: … imports …"").
 _IN_A_MESSAGE = re.compile(
-    r"\A\s*\w+ failed(?: for `[^`\n]*`)?: (?P<kind>CreateProcess|SandboxDenied) \{ message: "
+    r"\A\s*" + CODEX_CALL_FAILED + r"(?P<kind>CreateProcess|SandboxDenied) \{ message: "
     r'"(?P<message>(?:[^"\\]|\\.)*)'
 )
 
@@ -643,8 +647,7 @@ def _out_of_sandbox_note(text: str) -> str:
     if rest.startswith("Denied {"):
         streams: dict[str, str] = {}
         for name, escaped in _DEBUG_STREAM.findall(rest):
-            said = _DEBUG_ESCAPE.sub(lambda m: "\n" if m[1] == "n" else m[1], escaped)
-            streams.setdefault(name, said)
+            streams.setdefault(name, _unescaped(escaped))
         printed = "\n".join(streams.get(name, "") for name in ("stdout", "stderr")).strip()
         return printed or rest
     return rest

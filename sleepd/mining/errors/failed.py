@@ -17,7 +17,7 @@ from sleepd.mining.errors.shell import (
     shell_complained,
     shell_words,
 )
-from sleepd.mining.signatures import ANSI, is_wrapper_line
+from sleepd.mining.signatures import ANSI, CODEX_CALL_FAILED, is_wrapper_line
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
 
@@ -26,7 +26,7 @@ _CODEX_REFUSED = re.compile(CODEX_REFUSAL)
 
 
 _CODEX_SANDBOX_STOPPED = re.compile(
-    r"\s*(?:failed in sandbox\b|\w+ failed(?: for `[^`\n]*`)?: (?:CreateProcess \{ message: "
+    r"\s*(?:failed in sandbox\b|" + CODEX_CALL_FAILED + r"(?:CreateProcess \{ message: "
     r"\"Codex\(Sandbox\(Denied\b|SandboxDenied \{))"
 )
 
@@ -34,14 +34,16 @@ _CODEX_SANDBOX_STOPPED = re.compile(
 #: "unsupported call: …"), stored unflagged before the harvest flagged it.
 _CODEX_CALL_NOT_RUN = re.compile(r"\s*(?:failed to parse function arguments: |unsupported call: )")
 
+#: A process Codex did not create, named with its command, before why (its message).
+CODEX_PROCESS_NOT_CREATED = r"\w+ failed for `[^`\n]*`: CreateProcess \{ message: "
+
 #: A call Codex did not run because something refused it, stored unflagged: a hook of the
 #: person's ("Command blocked by PreToolUse hook: rtk-codex-guard: shell command should use
 #: RTK compact output.") and a process it never created, refused by its sandbox policy or
 #: its automatic approval review ("exec_command failed for `/bin/zsh -lc 'entire login'`:
 #: CreateProcess { message: "Rejected(…)" }"), also under code mode's "Script error:".
 _CODEX_REFUSED_TO_RUN = re.compile(
-    r"\s*(?:Command blocked by \w+ hook: |"
-    r"\w+ failed for `[^`\n]*`: CreateProcess \{ message: \\?\"Rejected\()"
+    r"\s*(?:Command blocked by \w+ hook: |" + CODEX_PROCESS_NOT_CREATED + r"\\?\"Rejected\()"
 )
 
 

@@ -23,7 +23,11 @@ from sleepd.mining.errors.expected import (
     judged_next,
     stopped_by_the_agent,
 )
-from sleepd.mining.errors.failed import STOPPED_BY_PERSON, is_failed_result
+from sleepd.mining.errors.failed import (
+    CODEX_PROCESS_NOT_CREATED,
+    STOPPED_BY_PERSON,
+    is_failed_result,
+)
 from sleepd.mining.errors.shell import before_status_echo, printed_status, shell_command
 from sleepd.mining.late_exits import results_by_command
 from sleepd.mining.tasks import command_of
@@ -69,7 +73,8 @@ HARNESS_OUTAGE = re.compile(
     # Codex's automatic approval review that could not reach its model ("exec_command failed
     # for `…`: CreateProcess { message: "Rejected(\"This action was rejected due to
     # unacceptable risk.\\nReason: Automatic approval review failed: {… "status": 400 …}")
-    r"\w+ failed for `[^`\n]*`: CreateProcess \{ message: \"Rejected\(\\?\"This action was "
+    + CODEX_PROCESS_NOT_CREATED
+    + r"\"Rejected\(\\?\"This action was "
     r"rejected due to unacceptable risk\.(?:\\+n|\s)*Reason: Automatic approval review failed\b)"
 )
 
