@@ -265,10 +265,34 @@ def keyed_class(error_class: str | None, text: str) -> str | None:
         and error_class not in _STOCK_CLASSES
     ):
         return error_class
-    says = _ERROR_LINE.search(text) or _STOCK_PHRASE.search(text)
+    says = (
+        _ERROR_LINE.search(text)
+        or _STOCK_PHRASE.search(text)
+        or _SAYS_WHAT_FAILED.search(text)
+        or (_SPEAKS_IN_ITS_NAME.match(text) and not _SAID_NOTHING.search(text))
+    )
     if not says or _NORMALIZED_WRAPPER.fullmatch(text):
         return error_class
     return None
+
+
+#: Words that say what went wrong without an error word ("Could not apply <hex>… fix
+#: parser", zsh's "no matches found: …").
+_SAYS_WHAT_FAILED = re.compile(r"\b(could not|couldn'?t|no matches found)\b", re.I)
+#: A program or a file speaking in its own name, a runner's tag allowed before it: a
+#: shell's or a tool's own message ("cat: illegal option -- A", "grep: option `--files' is
+#: ambiguous") or a diagnostic at a place in a file ("<path>: <q> imported and not used",
+#: a linter's "(gocritic)" after it). Such a line is the failure itself, whatever code the
+#: program exited with, or none where a pipe hid it. A level word ("warning:", "info:") is
+#: no program, and a name with a capital ("Running: …") is a banner's heading.
+_SPEAKS_IN_ITS_NAME = re.compile(
+    r"^(?:\[[\w:./@-]+\]\s+)?"
+    r"(?!(?:info|debug|trace|notice|note|hint|warn|warning|help):)"
+    r"(?:<path>|[a-z][\w.+-]*)(?::<n>)*: \S"
+)
+#: A silent failure's signature ("rtk: printed nothing"): what ran is all it says, and the
+#: exit code is what tells such failures apart.
+_SAID_NOTHING = re.compile(r": printed (?:nothing|only matches)$")
 
 
 #: The tools that run a shell command: Claude Code's `Bash` (and `PowerShell`, beside it on
@@ -706,8 +730,10 @@ _SOURCE_EXCERPT = re.compile(
 #: previous definition of 'f' with type 'vsla_error_t(…)'`, mypy's `x.py:3: note: …`,
 #: rustc's `= note: this error originates in the macro …` and `help: …`): it points at
 #: what the diagnostic above it is about, and a type or a macro it names may hold "error",
-#: but the diagnostic is the failure.
-_COMPILER_NOTE = re.compile(r"^(?:[^\s:]+:\d+(?::\d+)?:\s*|=\s+)?(?:note|help|remark):")
+#: but the diagnostic is the failure. Git's advice under its verdict reads the same ("hint:
+#: To abort and get back to the state before "git rebase", run …" over "Could not apply
+#: 8d07169… fix parser").
+_COMPILER_NOTE = re.compile(r"^(?:[^\s:]+:\d+(?::\d+)?:\s*|=\s+)?(?:note|help|remark|hint):")
 
 
 def _without_continuations(printed: list[str]) -> list[str]:

@@ -185,7 +185,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 to 0016 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0017 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -199,6 +199,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0014 = _revision("0014_tool_family_pattern_keys")
     m0015 = _revision("0015_old_codex_pattern_keys")
     m0016 = _revision("0016_code_mode_pattern_keys")
+    m0017 = _revision("0017_speaking_line_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -208,6 +209,10 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     ]
     texts += ["", "Exit code 1", "A. B. C.", "x | y | z. Q", "error | exit 1 | - | Foo. Bar"]
     texts += ["Build failed. Port in use", "Error. Cannot connect", "one two three. Four"]
+    texts += ["cat: illegal option -- A", 'main.go:3:2: "os" imported and not used']
+    texts += ["Could not apply 1a2b3c4... fix", "warning: x y z", "Running: tests now"]
+    texts += ["[lint:go] a.go:1:1: string `x` has 3 occurrences (goconst)"]
+    texts += ["zsh: no matches found: *.md", "info: syncing channel updates"]
     assert len(texts) > 200
     for text in texts:
         for tool, code in (
@@ -235,7 +240,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             _, signature = m0013.pattern_key(tool, sig.error_class, signature)
             _, signature = m0014.pattern_key(tool, sig.error_class, signature)
             _, signature = m0015.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0016.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0016.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0017.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -957,6 +963,61 @@ def test_a_failure_keys_alike_with_its_exit_code_or_with_a_pipe_hiding_it() -> N
     # where the line names no error, the class is all there is, and it stays in the key
     banner = "Welcome to Ubuntu 24.04.4 LTS"
     assert signature_of(banner, "Bash", 144).digest != signature_of(banner, "Bash", 1).digest
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "other_code"),
+    [
+        # real lines of histories outside the repository, each stored as two patterns:
+        # BSD cat's own message, under `exit 1` and behind a pipe (PackmindHub/
+        # context-evaluator, 2 + 10), zsh's unmatched glob (FSM1/cipher-box)
+        ("cat: illegal option -- A\nusage: cat [-belnstuv] [file ...]", 1, None),
+        ("(eval):1: no matches found: docs/*.md", 1, None),
+        # a compiler's and a linter's diagnostics at a place in a file (entireio/cli),
+        # a task runner's tag before one, and GNU grep's complaint under 1 and 2
+        ('cmd/x.go:12:3: "os" imported and not used', 1, None),
+        ("a.go:9:2: appendAssign: append result not assigned to the same slice (gocritic)", 1, 2),
+        ("[lint:go] a.go:1:1: string `x` has 3 occurrences, make it a constant (goconst)", 1, None),
+        ("grep: option `--files' is ambiguous; possibilities: '--files-with-matches'", 2, 1),
+        # git's verdict under its advice, no error word in it
+        ("hint: Disable this message\nCould not apply 8d07169... fix parser", 1, None),
+    ],
+)
+def test_a_line_that_names_the_failure_keys_it_whatever_the_exit_code(
+    text: str, code: int, other_code: int | None
+) -> None:
+    """A program or a file speaking in its own name ("cat: …", "<file>:12:3: …") says what
+    went wrong, error word or not: the code it exited with, or none where a pipe hid it,
+    makes no second failure of it."""
+    with_code = signature_of(text, "Bash", code)
+    assert with_code.error_class == f"exit {code}"
+    assert with_code.digest == signature_of(text, "Bash", other_code).digest
+    assert with_code.digest == signature_of(text, "exec_command", code).digest
+
+
+def test_gits_advice_never_signs_the_rebase_it_stopped() -> None:
+    """Real (entireio/entire-graph, outside the repository): a rebase stopped on a conflict,
+    its output cut to the last lines; git's `hint:` lines advise, "Could not apply …" is the
+    failure. Two such stops of different commits were one pattern named by the advice."""
+    text = (
+        'hint: To abort and get back to the state before "git rebase", run "git rebase '
+        '--abort".\nhint: Disable this message with "git config set advice.mergeConflict '
+        'false"\nCould not apply 051bc95... # sem(csharp): infer receiver types'
+    )
+    sig = signature_of(text, "Bash", 1, program="git")
+    assert sig.text == "Could not apply <hex>... # sem(csharp): infer receiver types"
+    other = text.replace("051bc95... # sem(csharp): infer receiver types", "8d07169... # vendor")
+    assert signature_of(other, "Bash", 1, program="git").digest != sig.digest
+
+
+def test_a_line_that_names_no_failure_keeps_its_exit_code_in_the_key() -> None:
+    """A silent failure signed by what ran, a banner's heading, and a level word are no
+    program speaking: the exit code is what tells those failures apart."""
+    for text in ("", "Running: the test suite now", "warning: LF will be replaced by CRLF"):
+        assert signature_of(text, "Bash", 1, program="rtk").digest != (
+            signature_of(text, "Bash", 2, program="rtk").digest
+        ), text
+    assert signature_of("", "Bash", 1, program="rtk").text == "rtk: printed nothing"
 
 
 @pytest.mark.parametrize(

@@ -617,3 +617,39 @@ def test_0016_keys_a_code_mode_scripts_failures_as_the_tools_it_ran(empty_db_url
     assert rows[1].signature_hash == signature_of(patch, "apply_patch").digest
     assert rows[1].signature == sigs[2].full  # the first one's tool name stays
     assert rows[2].signature_hash == signature_of("File does not exist.", "Read").digest
+
+
+@pytest.mark.both_dbs
+def test_0017_merges_a_failure_that_names_itself_under_any_exit_code(empty_db_url: str) -> None:
+    """Patterns stored under 0016's keys for one failure that names itself without an
+    error word (BSD cat's "illegal option", a Go diagnostic): under `exit 1`, behind a pipe
+    with no code, and from Codex's shell, they become one pattern each with every
+    occurrence; a banner's heading under `exit 1` and with no code stays two patterns;
+    every key is the one mining gives now."""
+    from sleepd.mining.signatures import signature_of
+
+    cat = "cat: illegal option -- A\nusage: cat [-belnstuv] [file ...]"
+    go = 'cmd/x.go:12:3: "os" imported and not used'
+    stored = [  # (id, tool, raw, first seen, count); "Process exited" carries exit 1
+        (1, "Bash", cat, "2026-02-01", 10),
+        (2, "Bash", f"Process exited with code 1\nOutput:\n{cat}", "2026-01-01", 2),
+        (3, "exec_command", f"Process exited with code 1\nOutput:\n{go}", "2026-01-03", 10),
+        (4, "Bash", go, "2026-01-04", 1),
+        (5, "Bash", "Process exited with code 1\nOutput:\nRunning: the suite", "2026-01-05", 1),
+        (6, "Bash", "Running: the suite", "2026-01-06", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    sigs = _store_as_keyed(
+        engine, "0016_code_mode_pattern_keys", stored, {"Bash": "shell", "exec_command": "shell"}, 1
+    )
+    assert sigs[1].error_class == "exit 1" and sigs[0].error_class is None
+    rows, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count) for r in rows] == [(1, 12), (3, 11), (5, 1), (6, 1)]
+    assert sorted(owners) == [1, 1, 3, 3, 5, 6]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature_hash == signature_of(cat, "Bash").digest
+    assert rows[0].signature_hash == signature_of(cat, "Bash", 1).digest
+    assert rows[1].signature_hash == signature_of(go, "exec_command", 1).digest
+    assert rows[1].signature == sigs[2].full  # the first one's signature, with its class
+    assert rows[2].signature_hash == signature_of("Running: the suite", "Bash", 1).digest
+    assert rows[3].signature_hash == signature_of("Running: the suite", "Bash").digest

@@ -1,0 +1,104 @@
+"""mining: a failure that names itself is one pattern whatever code the program exited with
+
+Issue #14: a pattern was keyed by the exit code too unless its line sounded like an error,
+and a program's own message or a compiler's diagnostic often has no error word in it: "cat:
+illegal option -- A" was a pattern under `exit 1` and another where a pipe hid the code,
+"<path>: <q> imported and not used" one under `exit 1` and one from Codex's shell with none.
+On the thirteen histories outside the repository, 19 of 1,499 patterns stood so beside
+another with the same words, some of them one occurrence each, so a recurring failure was
+shown as two that had not recurred.
+
+Mining now drops the exit code from the key when the line is a program or a file speaking
+in its own name ("cat: …", "sh: no matches found: …", "<path>: …", a runner's `[lint:go]`
+tag before it) or says "could not" (`sleepd.mining.signatures.keyed_class`); a silent
+failure ("rtk: printed nothing") keeps its exit code, which is all that tells such
+failures apart. This revision re-keys the stored patterns the same way and merges those
+that now share a key (`migrations.rekeying`). The stored signature stays as it is.
+
+The key is 0016's, frozen with that revision, for every pattern whose class still keys it;
+a pattern whose class no longer does is keyed by it as if stored with no class. A test
+holds the keys to mining's.
+
+Downgrade keeps the merged patterns (nothing says how to split them again).
+
+Revision ID: 0017_speaking_line_pattern_keys
+Revises: 0016_code_mode_pattern_keys
+Create Date: 2026-12-06
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Sequence
+
+from alembic import op
+
+from migrations.rekeying import rekey_patterns
+
+revision: str = "0017_speaking_line_pattern_keys"
+down_revision: str | None = "0016_code_mode_pattern_keys"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+_KEYED_AS_0016 = importlib.import_module("migrations.versions.0016_code_mode_pattern_keys")
+
+# The rules of `sleepd.mining.signatures.keyed_class` as this revision knew them.
+_ERROR_LINE = re.compile(
+    r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
+    r"missing script|no tests found|no test files found",
+    re.I,
+)
+_STOCK_CLASSES = (
+    "command not found",
+    "permission denied",
+    "no such file or directory",
+    "segmentation fault",
+    "timed out",
+    "killed",
+)
+_STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
+_SAYS_WHAT_FAILED = re.compile(r"\b(could not|couldn'?t|no matches found)\b", re.I)
+_SPEAKS_IN_ITS_NAME = re.compile(
+    r"^(?:\[[\w:./@-]+\]\s+)?"
+    r"(?!(?:info|debug|trace|notice|note|hint|warn|warning|help):)"
+    r"(?:<path>|[a-z][\w.+-]*)(?::<n>)*: \S"
+)
+_SAID_NOTHING = re.compile(r": printed (?:nothing|only matches)$")
+
+
+def _class_keys(error_class: str, text: str) -> bool:
+    """Whether the stored class still keys the pattern (it is no exit code nor stock
+    phrase, or the line does not say what went wrong)."""
+    if not error_class.startswith("exit ") and error_class not in _STOCK_CLASSES:
+        return True
+    says = (
+        _ERROR_LINE.search(text)
+        or _STOCK_PHRASE.search(text)
+        or _SAYS_WHAT_FAILED.search(text)
+        or (_SPEAKS_IN_ITS_NAME.match(text) and not _SAID_NOTHING.search(text))
+    )
+    return not says
+
+
+def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
+    """(new digest, signature) of a stored pattern: 0016's key, or, when its class no
+    longer keys it, 0016's key for the same words stored with no class; the signature
+    stays as stored."""
+    digest, signature = _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
+    prefix = f"{tool_name or '-'} | {error_class or '-'} | "
+    if error_class is None or not signature.startswith(prefix):
+        return digest, signature
+    text = signature[len(prefix) :]
+    if _class_keys(error_class, text):
+        return digest, signature
+    bare, _ = _KEYED_AS_0016.pattern_key(tool_name, None, f"{tool_name or '-'} | - | {text}")
+    return bare, signature
+
+
+def upgrade() -> None:
+    rekey_patterns(op.get_bind(), pattern_key)
+
+
+def downgrade() -> None:
+    """Merged patterns stay merged: nothing records how to split them again."""
