@@ -470,6 +470,12 @@ def _shell_words(line: str) -> str:
 #: while paths are replaced (a character of Unicode's private use area).
 _ANSWER_OPTIONS = re.compile(r"[\[(](?:y/n|yes/no)[\])]", re.I)
 _SLASH_KEPT = "\ue000"
+#: A Go subtest named in go test's verdict on it (`--- FAIL: TestHooks/auto-commit (0.45s)`,
+#: gotestsum's `=== FAIL: ./cli TestHooks/auto-commit`): a test's name, whose slashes
+#: part it from its parent, not a path; read as one, every subtest's failure was one.
+_GO_SUBTEST = re.compile(
+    r"(?<=\b(?:FAIL|PASS|SKIP): )(?:\S+ )?(?:Test|Benchmark|Fuzz|Example)\w*(?:/[^\s()]+)+"
+)
 
 
 #: The project MSBuild names after each diagnostic ("… error CS0103: … [C:\\x\\NumWordify.csproj
@@ -497,6 +503,8 @@ def normalize(line: str) -> str:
     text = _QUOTED.sub("<q>", text)
     # the answers a question offers (`[y/N]`) are no path
     text = _ANSWER_OPTIONS.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
+    # nor is a Go subtest's name (`--- FAIL: TestRewind/manual-commit (0.02s)`)
+    text = _GO_SUBTEST.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
     text = _PATH.sub("<path>", text).replace(_SLASH_KEPT, "/")
     text = _LINE_COL.sub("", text)
     text = _HEX.sub("<hex>", text)

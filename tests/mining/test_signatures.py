@@ -1988,6 +1988,25 @@ def test_a_test_that_started_or_passed_never_signs() -> None:
     assert signature_of(failing, "Bash").text.startswith("FAIL: TestA")
 
 
+def test_each_go_subtest_that_failed_is_a_failure_of_its_own() -> None:
+    """A history outside the repository (entireio/cli): the failures of sixteen runs of
+    different subtests were one pattern, "FAIL: <path> (<n>)", each subtest's name read as
+    a path. A subtest's name is kept; a path after a verdict still is a path."""
+    run = (
+        "Exit code 1\n--- FAIL: TestUserPromptSubmit_ReinstallsDeletedHooks (0.05s)\n"
+        "    --- FAIL: TestUserPromptSubmit_ReinstallsDeletedHooks/{} (0.02s)\nFAIL\n"
+        "FAIL\tentire.io/cli/cmd/entire/cli\t0.528s\nFAIL"
+    )
+    manual = signature_of(run.format("manual-commit"), "Bash", 1)
+    auto = signature_of(run.format("auto-commit"), "Bash", 1)
+    assert manual.text == "FAIL: TestUserPromptSubmit_ReinstallsDeletedHooks/manual-commit (<n>)"
+    assert manual.digest != auto.digest
+    assert normalize("=== FAIL: ./cmd/cli TestHooks/auto-commit (0.45s)") == (
+        "FAIL: ./cmd/cli TestHooks/auto-commit (<n>)"
+    )
+    assert normalize("FAIL: /tmp/TestData/x.go") == "FAIL: <path>"
+
+
 def test_how_to_see_more_and_a_version_line_never_sign() -> None:
     # mise's footer under its error (held-out set 38's format, read after it was scored)
     output = (
