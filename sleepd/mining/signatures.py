@@ -476,6 +476,13 @@ _SLASH_KEPT = "\ue000"
 _GO_SUBTEST = re.compile(
     r"(?<=\b(?:FAIL|PASS|SKIP): )(?:\S+ )?(?:Test|Benchmark|Fuzz|Example)\w*(?:/[^\s()]+)+"
 )
+#: The package go test names in its verdict on it (`FAIL\tentire.io/cli/cmd/entire/cli
+#: \t2.771s`, `FAIL\tgithub.com/x/y [build failed]`): an import path, which says where the
+#: failure is and holds nothing volatile; read as a path, every package's failure was one
+#: (a run cut by `tail` may keep only that line).
+_GO_PACKAGE = re.compile(
+    r"(?<=^FAIL\t)[\w.-]+(?:/[\w.~-]+)+(?=\s+(?:\d+(?:\.\d+)?s|\[(?:build|setup) failed\]))"
+)
 
 
 #: The project MSBuild names after each diagnostic ("… error CS0103: … [C:\\x\\NumWordify.csproj
@@ -503,8 +510,10 @@ def normalize(line: str) -> str:
     text = _QUOTED.sub("<q>", text)
     # the answers a question offers (`[y/N]`) are no path
     text = _ANSWER_OPTIONS.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
-    # nor is a Go subtest's name (`--- FAIL: TestRewind/manual-commit (0.02s)`)
+    # nor is a Go subtest's name (`--- FAIL: TestRewind/manual-commit (0.02s)`), nor the
+    # package go test names in its verdict
     text = _GO_SUBTEST.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
+    text = _GO_PACKAGE.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
     text = _PATH.sub("<path>", text).replace(_SLASH_KEPT, "/")
     text = _LINE_COL.sub("", text)
     text = _HEX.sub("<hex>", text)

@@ -1662,8 +1662,10 @@ def test_go_tests_verbose_lines_never_sign_a_run() -> None:
     assert signature_of(passed + failed + verdict, "Bash", 1).text == (
         "FAIL: TestRenderFullPage (<n>)"
     )
-    # with the failed test cut away, the verdict is all that says anything
-    assert signature_of(passed + verdict, "Bash", 1).text == "FAIL <path> <n>"
+    # with the failed test cut away, the verdict on the package is all that says anything
+    assert signature_of(passed + verdict, "Bash", 1).text == (
+        "FAIL github.com/randlee/claude-history/cmd <n>"
+    )
 
 
 def test_makes_own_refusal_is_a_failure_and_its_verdict_is_not() -> None:
@@ -1991,7 +1993,8 @@ def test_a_test_that_started_or_passed_never_signs() -> None:
 def test_each_go_subtest_that_failed_is_a_failure_of_its_own() -> None:
     """A history outside the repository (entireio/cli): the failures of sixteen runs of
     different subtests were one pattern, "FAIL: <path> (<n>)", each subtest's name read as
-    a path. A subtest's name is kept; a path after a verdict still is a path."""
+    a path. A subtest's name is kept, and so is the package go test names in its verdict;
+    a path after a verdict still is a path."""
     run = (
         "Exit code 1\n--- FAIL: TestUserPromptSubmit_ReinstallsDeletedHooks (0.05s)\n"
         "    --- FAIL: TestUserPromptSubmit_ReinstallsDeletedHooks/{} (0.02s)\nFAIL\n"
@@ -2005,6 +2008,14 @@ def test_each_go_subtest_that_failed_is_a_failure_of_its_own() -> None:
         "FAIL: ./cmd/cli TestHooks/auto-commit (<n>)"
     )
     assert normalize("FAIL: /tmp/TestData/x.go") == "FAIL: <path>"
+    # a run cut by `tail` to go test's verdict on a package: the package says where
+    cut = "=== RUN   TestCountLines\nFAIL\nFAIL\t{}\t2.771s\nFAIL"
+    cli = signature_of(cut.format("entire.io/cli/cmd/entire/cli"), "Bash", 1)
+    agent = signature_of(cut.format("github.com/entireio/cli/cmd/agent/openclaw"), "Bash", 1)
+    assert cli.text == "FAIL entire.io/cli/cmd/entire/cli <n>"
+    assert cli.digest != agent.digest
+    assert normalize("FAIL\tgithub.com/x/y [build failed]") == "FAIL github.com/x/y [build failed]"
+    assert normalize("FAIL\t/Users/me/src/y\t2s") == "FAIL <path> <n>"
 
 
 def test_how_to_see_more_and_a_version_line_never_sign() -> None:
