@@ -46,7 +46,7 @@ _KEYED_AS_0016 = importlib.import_module("migrations.versions.0016_code_mode_pat
 # The rules of `sleepd.mining.signatures.keyed_class` as this revision knew them.
 _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
-    r"missing script|no tests found|no test files found",
+    r"missing script|no tests found|no test files found|not allowed",
     re.I,
 )
 _STOCK_CLASSES = (

@@ -137,7 +137,7 @@ _ERROR_LINE = re.compile(
     # (Jest's "No tests found, exiting with code 1", Vitest's "No test files found"), which
     # hold no other error word
     r"error|exception|fail|fatal|denied|not found|cannot|can't|unable|invalid|refused|panic|"
-    r"missing script|no tests found|no test files found",
+    r"missing script|no tests found|no test files found|not allowed",
     re.I,
 )
 #: Lines a tool's wrapper writes around any command's output (Claude Code's `Exit code N`,

@@ -2018,6 +2018,21 @@ def test_each_go_subtest_that_failed_is_a_failure_of_its_own() -> None:
     assert normalize("FAIL\t/Users/me/src/y\t2s") == "FAIL <path> <n>"
 
 
+def test_gos_import_cycle_signs_by_the_cycle_not_the_package() -> None:
+    """A history outside the repository (entireio/cli): Go's refusal of an import cycle
+    names the package, then the imports, and only the last says what went wrong, with no
+    error word ("not allowed"); the package's line had signed it, as it would any
+    failure Go reports under a package."""
+    output = (
+        "Exit code 1\npackage entire.io/cli/cmd/entire/cli/checkpoint\n"
+        "\timports entire.io/cli/cmd/entire/cli/logging from committed.go\n"
+        "\timports entire.io/cli/cmd/entire/cli/checkpoint from logger.go: import cycle not allowed"
+    )
+    assert signature_of(output, "Bash", 1).text == (
+        "imports <path> from <path>: import cycle not allowed"
+    )
+
+
 def test_how_to_see_more_and_a_version_line_never_sign() -> None:
     # mise's footer under its error (held-out set 38's format, read after it was scored)
     output = (
