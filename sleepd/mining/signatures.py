@@ -1184,7 +1184,19 @@ def _not_a_cause(line: str) -> bool:
     if not any(hint in low for hint in _NOT_A_CAUSE_HINTS):
         return False
     line = _TASK_PREFIX.sub("", line)
-    return bool(_RUNNER_VERDICT.search(line) or _PASS_LINE.match(line) or _ADVICE.search(line))
+    return bool(
+        _RUNNER_VERDICT.search(line)
+        or _PASS_LINE.match(line)
+        or _ADVICE.search(line)
+        or _STOPPED_COUNTING.match(line)
+    )
+
+
+#: A compiler's note that it stopped listing errors, at the place of the last one it
+#: listed (Go's `reset_test.go:146:8: too many errors`): the errors above it say what went
+#: wrong, and as the only line that holds the word "error" it had signed every build that
+#: failed with more than ten.
+_STOPPED_COUNTING = re.compile(r"^(?:\S+:\d+(?::\d+)?: )?too many errors$", re.IGNORECASE)
 
 
 def key_line(text: str, klass: str | None) -> str:
@@ -1301,7 +1313,12 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     # a diagnostic says what went wrong where a runner's verdict over it (go test's `FAIL
     # ./cmd [build failed]`) only says that something did
     diagnostic = next(
-        (line for line in lines if _DIAGNOSTIC.match(_RUNNER_TAG.sub("", line))), None
+        (
+            line
+            for line in lines
+            if _DIAGNOSTIC.match(_RUNNER_TAG.sub("", line)) and not _STOPPED_COUNTING.match(line)
+        ),
+        None,
     )
     if diagnostic is not None:
         return diagnostic

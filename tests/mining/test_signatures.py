@@ -2033,6 +2033,33 @@ def test_gos_import_cycle_signs_by_the_cycle_not_the_package() -> None:
     )
 
 
+def test_gos_note_that_it_stopped_listing_errors_never_signs() -> None:
+    """A history outside the repository (entireio/cli): Go stops listing compile errors
+    after ten with "<file>:146:8: too many errors", the one line holding the word "error";
+    it had signed six builds that failed in different ways as one pattern (four more in
+    git-sync's)."""
+    output = (
+        "Exit code 1\n[test] $ go test ./... -run TestResetCmd\n"
+        "# entire.io/cli/cmd/entire/cli [entire.io/cli/cmd/entire/cli.test]\n"
+        "cmd/entire/cli/reset_test.go:31:45: undefined: testCommitOptions\n"
+        "cmd/entire/cli/reset_test.go:41:8: undefined: paths.ClearCache\n"
+        "cmd/entire/cli/reset_test.go:146:8: too many errors\n[test] ERROR task failed\n\n"
+        "FAIL\tentire.io/cli/cmd/entire/cli [build failed]\nFAIL"
+    )
+    assert signature_of(output, "Bash", 1).text == "<path>: undefined: testCommitOptions"
+    worded = output.replace("undefined: paths.ClearCache", "cannot use x (variable) as y")
+    assert signature_of(worded, "Bash", 1).text == "<path>: cannot use x (variable) as y"
+    # cut by a tail to the note and go test's verdict (git-sync's history): the package
+    cut = (
+        "\twant (context.Context, *Conn, bool)\ninternal/gitproto/fetch_test.go:750:66: too "
+        "many errors\nok  \tgithub.com/soph/git-sync/cmd/git-sync\t0.501s\n"
+        "FAIL\tgithub.com/soph/git-sync/internal/gitproto [build failed]\nFAIL"
+    )
+    assert signature_of(cut, "Bash", 1).text == (
+        "FAIL github.com/soph/git-sync/internal/gitproto [build failed]"
+    )
+
+
 def test_how_to_see_more_and_a_version_line_never_sign() -> None:
     # mise's footer under its error (held-out set 38's format, read after it was scored)
     output = (
