@@ -12,8 +12,15 @@ Mining now drops the exit code from the key when the line is a program or a file
 in its own name ("cat: …", "sh: no matches found: …", "<path>: …", a runner's `[lint:go]`
 tag before it) or says "could not" (`sleepd.mining.signatures.keyed_class`); a silent
 failure ("rtk: printed nothing") keeps its exit code, which is all that tells such
-failures apart. This revision re-keys the stored patterns the same way and merges those
-that now share a key (`migrations.rekeying`). The stored signature stays as it is.
+failures apart.
+
+And a path a program names bare in its word that the path is missing or of the wrong kind
+("rg: tests: No such file or directory (os error 2)", "grep: src: …") is `<path>`, as one
+with a slash was: in jdx/mise's history "rg: tests" (14) stood beside "rg: <path>" (19).
+
+This revision re-signs such a stored signature the same way, from its text, re-keys the
+stored patterns and merges those that now share a key (`migrations.rekeying`). Any other
+stored signature stays as it is.
 
 The key is 0016's, frozen with that revision, for every pattern whose class still keys it;
 a pattern whose class no longer does is keyed by it as if stored with no class. A test
@@ -65,6 +72,10 @@ _SPEAKS_IN_ITS_NAME = re.compile(
     r"(?:<path>|[a-z][\w.+-]*)(?::<n>)*: \S"
 )
 _SAID_NOTHING = re.compile(r": printed (?:nothing|only matches)$")
+_MISSING_OPERAND = re.compile(
+    r"^(?!(?:error|fatal|warning)\b)([\w.-]+): (?!<)[^\s:<>]+: "
+    r"(No such file or directory|Not a directory|Is a directory|Permission denied)\b"
+)
 
 
 def _class_keys(error_class: str, text: str) -> bool:
@@ -82,18 +93,25 @@ def _class_keys(error_class: str, text: str) -> bool:
 
 
 def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
-    """(new digest, signature) of a stored pattern: 0016's key, or, when its class no
-    longer keys it, 0016's key for the same words stored with no class; the signature
-    stays as stored."""
-    digest, signature = _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
+    """(new digest, new signature) of a stored pattern: a path named bare re-signed as
+    `<path>` (`resigned`), then 0016's key, or, when its class no longer keys it, 0016's
+    key for the same words stored with no class."""
     prefix = f"{tool_name or '-'} | {error_class or '-'} | "
-    if error_class is None or not signature.startswith(prefix):
-        return digest, signature
-    text = signature[len(prefix) :]
-    if _class_keys(error_class, text):
-        return digest, signature
-    bare, _ = _KEYED_AS_0016.pattern_key(tool_name, None, f"{tool_name or '-'} | - | {text}")
-    return bare, signature
+    if not signature.startswith(prefix):
+        return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
+    text = resigned(signature[len(prefix) :])
+    if error_class is None or _class_keys(error_class, text):
+        digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, error_class, prefix + text)
+        return digest, keyed
+    head = f"{tool_name or '-'} | - | "
+    digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, None, head + text)
+    return digest, prefix + keyed[len(head) :]
+
+
+def resigned(text: str) -> str:
+    """A stored signature's text as mining now signs it: a path a program names bare in
+    its word that the path is missing or of the wrong kind becomes `<path>`."""
+    return _MISSING_OPERAND.sub(r"\1: <path>: \2", text, count=1)
 
 
 def upgrade() -> None:

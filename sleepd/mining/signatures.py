@@ -521,6 +521,7 @@ def normalize(line: str) -> str:
     text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
     text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
+    text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text)
     text = _ERRNO_OPERAND.sub(r"\1", text)
     text = _OTHER_COUNTS.sub(r"\1", text)
     text = _RULE_ENDS.sub("", text)
@@ -563,6 +564,14 @@ _ERRNO_OPERAND = re.compile(r"^(E[A-Z]{3,}: [^,]+, \w+) <q>$")
 #: the same on both machines of a team.
 _GNU_CANNOT = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
+)
+#: A program's word that a path it was given is not there or not of the kind it wanted,
+#: the path named bare (`rg: tests: No such file or directory (os error 2)`, `grep: src: …`):
+#: a name without a slash is as much a path as one with, and "rg: tests" stood beside "rg:
+#: <path>" as another failure.
+_MISSING_OPERAND = re.compile(
+    r"^(?!(?:error|fatal|warning)\b)([\w.-]+): (?!<)[^\s:<>]+: "
+    r"(No such file or directory|Not a directory|Is a directory|Permission denied)\b"
 )
 #: An agent's note that it stopped a command at its time limit, once its numbers are
 #: `<n>`: Claude Code's "Command timed out after 2m 0.0s", Codex's "command timed out

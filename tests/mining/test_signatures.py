@@ -213,6 +213,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     texts += ["Could not apply 1a2b3c4... fix", "warning: x y z", "Running: tests now"]
     texts += ["[lint:go] a.go:1:1: string `x` has 3 occurrences (goconst)"]
     texts += ["zsh: no matches found: *.md", "info: syncing channel updates"]
+    texts += ["rg: tests: No such file or directory (os error 2)", "cat: dist: Is a directory"]
     assert len(texts) > 200
     for text in texts:
         for tool, code in (
@@ -1035,6 +1036,27 @@ def test_a_line_that_names_no_failure_keeps_its_exit_code_in_the_key() -> None:
 )
 def test_a_missing_path_is_one_failure_on_linux_and_macos(line: str) -> None:
     assert normalize(line) == "ls: <path>: No such file or directory"
+
+
+def test_a_path_named_bare_is_a_path() -> None:
+    """jdx/mise's Codex history (outside the repository): ripgrep's "rg: tests: …" stood
+    beside "rg: <path>: …" as another failure, 14 beside 19. A program's own word that a
+    path it was given is missing or of the wrong kind reads a bare name as a path; an
+    error's own words before a colon are no path."""
+    assert normalize("rg: tests: No such file or directory (os error 2)") == (
+        "rg: <path>: No such file or directory (os error <n>)"
+    )
+    assert normalize("grep: src: No such file or directory") == (
+        "grep: <path>: No such file or directory"
+    )
+    assert normalize("cat: dist: Is a directory") == "cat: <path>: Is a directory"
+    assert normalize("error: cannot run gpg: No such file or directory") == (
+        "error: cannot run gpg: No such file or directory"
+    )
+    assert normalize("fatal: origin: Permission denied") == "fatal: origin: Permission denied"
+    assert normalize("jq: error: Could not open file a.json: No such file or directory") == (
+        "jq: error: Could not open file <path>: No such file or directory"
+    )
 
 
 def test_gnu_words_for_other_tools_and_hidden_files_read_alike() -> None:

@@ -653,3 +653,61 @@ def test_0017_merges_a_failure_that_names_itself_under_any_exit_code(empty_db_ur
     assert rows[1].signature == sigs[2].full  # the first one's signature, with its class
     assert rows[2].signature_hash == signature_of("Running: the suite", "Bash", 1).digest
     assert rows[3].signature_hash == signature_of("Running: the suite", "Bash").digest
+
+
+@pytest.mark.both_dbs
+def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: str) -> None:
+    """Patterns stored under 0016's keys, signed as mining signed them before this revision
+    (real wordings of jdx/mise's Codex history, outside the repository): ripgrep's word
+    that a folder named bare is missing ("rg: tests: …") joins the same word for a path
+    with a slash, under its exit code or its stock class; jq's error keeps its words; every
+    key is the one mining gives now."""
+    from sqlalchemy import text
+
+    from sleepd.mining.signatures import signature_of
+
+    slashed = "rg: src/cli: No such file or directory (os error 2)"
+    bare = "rg: tests: No such file or directory (os error 2)"
+    jq = "jq: error: Could not open file x.json: No such file or directory"
+    stored = [  # (id, tool, stored signature text, error class, raw, count)
+        (1, "exec_command", "rg: <path>: No such file or directory (os error <n>)", "exit 2",
+         slashed, 19),
+        (2, "exec_command", "rg: tests: No such file or directory (os error <n>)", "exit 2",
+         bare, 14),
+        (3, "shell_command", "rg: pkg: No such file or directory (os error <n>)",
+         "no such file or directory", bare, 2),
+        (4, "Bash", "jq: error: Could not open file <path>: No such file or directory",
+         "exit 2", jq, 1),
+    ]  # fmt: skip
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0016_code_mode_pattern_keys")
+    keyed_as = importlib.import_module("migrations.versions.0016_code_mode_pattern_keys")
+    with engine.begin() as conn:
+        seed_events(conn, [("tool_result", raw) for *_, raw, _ in stored])
+        events = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for (number, tool, said, klass, raw, count), event in zip(stored, events, strict=True):
+            signature = f"{tool} | {klass or '-'} | {said}"
+            digest, _ = keyed_as.pattern_key(tool, klass, signature)
+            conn.execute(
+                text(
+                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                    "error_class, example, count, first_seen, last_seen) VALUES (:id, :h, :s, "
+                    ":tool, :klass, :raw, :count, '2026-01-01', '2026-01-01')"
+                ),
+                {"id": number, "h": digest, "s": signature, "tool": tool, "klass": klass,
+                 "raw": raw, "count": count},
+            )  # fmt: skip
+            conn.execute(
+                text(
+                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                    "VALUES (:p, :e, '/w')"
+                ),
+                {"p": number, "e": event},
+            )
+    upgraded, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1)]
+    assert sorted(owners) == [1, 1, 1, 4]
+    assert upgraded[0].signature_hash == signature_of(bare, "exec_command", 2).digest
+    assert upgraded[0].signature_hash == signature_of(slashed, "shell_command").digest
+    assert upgraded[1].signature == "Bash | exit 2 | " + signature_of(jq, "Bash", 2).text
+    assert upgraded[1].signature_hash == signature_of(jq, "Bash", 2).digest
