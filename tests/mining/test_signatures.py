@@ -753,7 +753,7 @@ def test_a_failed_searchs_matches_never_sign_it() -> None:
         "rg: specs/: No such file or directory (os error 2)"
     )
     assert signature_of(output, "exec_command", 2, program="rg").text == (
-        "rg: specs/: No such file or directory (os error <n>)"
+        "rg: <path>: No such file or directory (os error <n>)"
     )
     # only a search's output is read so; a compiler's diagnostics are its failure
     assert without_matches(output, "gcc") == output
@@ -2155,7 +2155,7 @@ def test_an_outputs_own_words_sign_where_its_form_hid_them() -> None:
         "src/lib.rs:138:    /// The amount of rounds\n"
         "rg: tests: No such file or directory (os error 2)"
     )
-    assert signature_of(cut, "exec_command", 2).text.startswith("rg: tests: No such file")
+    assert signature_of(cut, "exec_command", 2).text.startswith("rg: <path>: No such file")
 
 
 def test_msbuild_diagnostics_sign_by_code_and_message_across_projects_and_targets() -> None:
