@@ -17,6 +17,10 @@ failures apart.
 And a path a program names bare in its word that the path is missing or of the wrong kind
 ("rg: tests: No such file or directory (os error 2)", "grep: src: …") is `<path>`, as one
 with a slash was: in jdx/mise's history "rg: tests" (14) stood beside "rg: <path>" (19).
+And git's word that a rebase stopped on a commit it could not apply is one failure, the
+commit's subject left out, whether an output kept its "error: could not apply <hex>… Fix"
+or, cut to its end, its last "Could not apply <hex>… # fix": the subject had stayed where
+it opened with no capital.
 
 This revision re-signs such a stored signature the same way, from its text, re-keys the
 stored patterns and merges those that now share a key (`migrations.rekeying`). Any other
@@ -72,6 +76,8 @@ _SPEAKS_IN_ITS_NAME = re.compile(
     r"(?:<path>|[a-z][\w.+-]*)(?::<n>)*: \S"
 )
 _SAID_NOTHING = re.compile(r": printed (?:nothing|only matches)$")
+_REBASE_STOPPED = re.compile(r"^(?:error: )?could not apply <(?:hex|n)>\.\.\.(?:\s.*)?$", re.I)
+_REBASE_STOPPED_SIGNATURE = "error: could not apply <hex>..."
 _MISSING_OPERAND = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): (?!<)[^\s:<>]+: "
     r"(No such file or directory|Not a directory|Is a directory|Permission denied)\b"
@@ -110,7 +116,9 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
 
 def resigned(text: str) -> str:
     """A stored signature's text as mining now signs it: a path a program names bare in
-    its word that the path is missing or of the wrong kind becomes `<path>`."""
+    its word that the path is missing or of the wrong kind becomes `<path>`, and git's
+    word that it could not apply a commit loses the commit's subject."""
+    text = _REBASE_STOPPED.sub(_REBASE_STOPPED_SIGNATURE, text)
     return _MISSING_OPERAND.sub(r"\1: <path>: \2", text, count=1)
 
 

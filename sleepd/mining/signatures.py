@@ -519,6 +519,7 @@ def normalize(line: str) -> str:
     text = _HEX.sub("<hex>", text)
     text = _NUMBER.sub("<n>", text)
     text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
+    text = _REBASE_STOPPED.sub(REBASE_STOPPED, text)
     text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
     text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text)
@@ -565,6 +566,13 @@ _ERRNO_OPERAND = re.compile(r"^(E[A-Z]{3,}: [^,]+, \w+) <q>$")
 _GNU_CANNOT = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
 )
+#: Git's word that a rebase or a cherry-pick stopped on a commit it could not apply, said
+#: twice ("error: could not apply 27a33e9... Harden OAuth", and last, "Could not apply
+#: 27a33e9... Harden OAuth"): one failure, whichever line an output cut to its end kept and
+#: whichever commit it was (the subject tells the conflict of one commit from another's no
+#: more than a test's data tells one failed run from another).
+_REBASE_STOPPED = re.compile(r"^(?:error: )?could not apply <(?:hex|n)>\.\.\.(?:\s.*)?$", re.I)
+REBASE_STOPPED = "error: could not apply <hex>..."
 #: A program's word that a path it was given is not there or not of the kind it wanted,
 #: the path named bare (`rg: tests: No such file or directory (os error 2)`, `grep: src: …`):
 #: a name without a slash is as much a path as one with, and "rg: tests" stood beside "rg:

@@ -214,6 +214,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     texts += ["[lint:go] a.go:1:1: string `x` has 3 occurrences (goconst)"]
     texts += ["zsh: no matches found: *.md", "info: syncing channel updates"]
     texts += ["rg: tests: No such file or directory (os error 2)", "cat: dist: Is a directory"]
+    texts += ["Could not apply 051bc95... # sem: x", "error: could not apply 27a33e9... # y"]
     assert len(texts) > 200
     for text in texts:
         for tool, code in (
@@ -999,16 +1000,25 @@ def test_a_line_that_names_the_failure_keys_it_whatever_the_exit_code(
 def test_gits_advice_never_signs_the_rebase_it_stopped() -> None:
     """Real (entireio/entire-graph, outside the repository): a rebase stopped on a conflict,
     its output cut to the last lines; git's `hint:` lines advise, "Could not apply …" is the
-    failure. Two such stops of different commits were one pattern named by the advice."""
+    failure, one pattern however many commits it stopped on, as when the output kept git's
+    "error: could not apply <hex>… <subject>" (stop 76 had left the advice signing)."""
     text = (
         'hint: To abort and get back to the state before "git rebase", run "git rebase '
         '--abort".\nhint: Disable this message with "git config set advice.mergeConflict '
         'false"\nCould not apply 051bc95... # sem(csharp): infer receiver types'
     )
     sig = signature_of(text, "Bash", 1, program="git")
-    assert sig.text == "Could not apply <hex>... # sem(csharp): infer receiver types"
+    assert sig.text == "error: could not apply <hex>..."
+    # one failure whichever commit stopped it, and whichever of git's two lines kept it
     other = text.replace("051bc95... # sem(csharp): infer receiver types", "8d07169... # vendor")
-    assert signature_of(other, "Bash", 1, program="git").digest != sig.digest
+    assert signature_of(other, "Bash", 1, program="git").digest == sig.digest
+    whole = "Auto-merging a.go\nerror: could not apply 27a33e9... Harden OAuth\nhint: Resolve"
+    assert signature_of(whole, "Bash", 1, program="git").digest == sig.digest
+    digits = "error: could not apply 1234567... improved multi session support"
+    assert signature_of(digits, "Bash", 1).digest == sig.digest  # a hash of digits alone
+    assert signature_of("error: could not apply patch", "Bash", 1).text == (
+        "error: could not apply patch"
+    )
 
 
 def test_a_line_that_names_no_failure_keeps_its_exit_code_in_the_key() -> None:

@@ -660,7 +660,8 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     """Patterns stored under 0016's keys, signed as mining signed them before this revision
     (real wordings of jdx/mise's Codex history, outside the repository): ripgrep's word
     that a folder named bare is missing ("rg: tests: …") joins the same word for a path
-    with a slash, under its exit code or its stock class; jq's error keeps its words; every
+    with a slash, under its exit code or its stock class; git's word that a rebase stopped
+    joins the same word with the commit's subject in it; jq's error keeps its words; every
     key is the one mining gives now."""
     from sqlalchemy import text
 
@@ -669,6 +670,7 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     slashed = "rg: src/cli: No such file or directory (os error 2)"
     bare = "rg: tests: No such file or directory (os error 2)"
     jq = "jq: error: Could not open file x.json: No such file or directory"
+    rebase = "hint: Disable this message\nCould not apply 051bc95... # sem(csharp): infer receiver"
     stored = [  # (id, tool, stored signature text, error class, raw, count)
         (1, "exec_command", "rg: <path>: No such file or directory (os error <n>)", "exit 2",
          slashed, 19),
@@ -678,6 +680,9 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
          "no such file or directory", bare, 2),
         (4, "Bash", "jq: error: Could not open file <path>: No such file or directory",
          "exit 2", jq, 1),
+        (5, "Bash", "error: could not apply <hex>...", "exit 1", rebase, 2),
+        (6, "Bash", "Could not apply <hex>... # sem(csharp): infer receiver types", None,
+         rebase, 1),
     ]  # fmt: skip
     engine = make_engine(empty_db_url)
     migrate.upgrade(engine, "0016_code_mode_pattern_keys")
@@ -705,8 +710,9 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
                 {"p": number, "e": event},
             )
     upgraded, owners = _upgraded_patterns(engine)
-    assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1)]
-    assert sorted(owners) == [1, 1, 1, 4]
+    assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1), (5, 3)]
+    assert sorted(owners) == [1, 1, 1, 4, 5, 5]
+    assert upgraded[2].signature_hash == signature_of(rebase, "Bash", 1).digest
     assert upgraded[0].signature_hash == signature_of(bare, "exec_command", 2).digest
     assert upgraded[0].signature_hash == signature_of(slashed, "shell_command").digest
     assert upgraded[1].signature == "Bash | exit 2 | " + signature_of(jq, "Bash", 2).text
