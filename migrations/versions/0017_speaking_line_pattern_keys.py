@@ -60,15 +60,10 @@ _ERROR_LINE = re.compile(
     r"missing script|no tests found|no test files found|not allowed",
     re.I,
 )
-_STOCK_CLASSES = (
-    "command not found",
-    "permission denied",
-    "no such file or directory",
-    "segmentation fault",
-    "timed out",
-    "killed",
-)
-_STOCK_PHRASE = re.compile(rf"\b({'|'.join(_STOCK_CLASSES)})\b", re.I)
+# (the stock phrases are 0011's, unchanged since)
+_KEYED_AS_0011 = importlib.import_module("migrations.versions.0011_shell_pattern_keys")
+_STOCK_CLASSES: tuple[str, ...] = _KEYED_AS_0011._STOCK_CLASSES
+_STOCK_PHRASE: re.Pattern[str] = _KEYED_AS_0011._STOCK_PHRASE
 _SAYS_WHAT_FAILED = re.compile(r"\b(could not|couldn'?t|no matches found)\b", re.I)
 _SPEAKS_IN_ITS_NAME = re.compile(
     r"^(?:\[[\w:./@-]+\]\s+)?"

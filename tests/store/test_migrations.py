@@ -338,6 +338,40 @@ def _store_as_keyed(
     return sigs
 
 
+def _store_as_signed(
+    engine: Any, revision: str, stored: list[tuple[int, str, str, str | None, str, int]]
+) -> None:
+    """Upgrade to `revision` and store one pattern per (id, tool, signature text, error
+    class, raw, count) as that revision signed and keyed it, each with one occurrence (a
+    tool result of its `raw` output)."""
+    from sqlalchemy import text
+
+    migrate.upgrade(engine, revision)
+    keyed_as = importlib.import_module(f"migrations.versions.{revision}")
+    with engine.begin() as conn:
+        seed_events(conn, [("tool_result", raw) for *_, raw, _ in stored])
+        events = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
+        for (number, tool, said, klass, raw, count), event in zip(stored, events, strict=True):
+            signature = f"{tool} | {klass or '-'} | {said}"
+            digest, _ = keyed_as.pattern_key(tool, klass, signature)
+            conn.execute(
+                text(
+                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
+                    "error_class, example, count, first_seen, last_seen) VALUES (:id, :h, :s, "
+                    ":tool, :klass, :raw, :count, '2026-01-01', '2026-01-01')"
+                ),
+                {"id": number, "h": digest, "s": signature, "tool": tool, "klass": klass,
+                 "raw": raw, "count": count},
+            )  # fmt: skip
+            conn.execute(
+                text(
+                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
+                    "VALUES (:p, :e, '/w')"
+                ),
+                {"p": number, "e": event},
+            )
+
+
 def _upgraded_patterns(engine: Any) -> tuple[list[Any], list[int]]:
     """Upgrade to head; the stored patterns (by id) and the pattern of each occurrence."""
     from sqlalchemy import text
@@ -510,7 +544,6 @@ def test_0015_keys_an_old_codexs_failures_as_the_later_codexs(empty_db_url: str)
     lines in <path>:"; a time limit inside a sandbox note, whichever sandbox, joins "command
     timed out after <n>"; a sandbox's refusal with nothing on stdout keeps its stderr; any
     other pattern keeps its key; every key is the one mining gives now."""
-    from sqlalchemy import text
 
     from sleepd.mining.signatures import signature_of
 
@@ -538,35 +571,7 @@ def test_0015_keys_an_old_codexs_failures_as_the_later_codexs(empty_db_url: str)
          other, 4),
     ]  # fmt: skip
     engine = make_engine(empty_db_url)
-    migrate.upgrade(engine, "0014_tool_family_pattern_keys")
-    keyed_as = importlib.import_module("migrations.versions.0014_tool_family_pattern_keys")
-    with engine.begin() as conn:
-        rows = []
-        for number, tool, said, klass, raw, count in stored:
-            signature = f"{tool} | {klass or '-'} | {said}"
-            digest, _ = keyed_as.pattern_key(tool, klass, signature)
-            rows.append((number, digest, signature, tool, klass, raw, count))
-        seed_events(conn, [("tool_result", raw) for *_, raw, _ in rows])
-        events = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
-        for (number, digest, signature, tool, klass, raw, count), event in zip(
-            rows, events, strict=True
-        ):
-            conn.execute(
-                text(
-                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
-                    "error_class, example, count, first_seen, last_seen) VALUES (:id, :h, :s, "
-                    ":tool, :klass, :raw, :count, '2026-01-01', '2026-01-01')"
-                ),
-                {"id": number, "h": digest, "s": signature, "tool": tool, "klass": klass,
-                 "raw": raw, "count": count},
-            )  # fmt: skip
-            conn.execute(
-                text(
-                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
-                    "VALUES (:p, :e, '/w')"
-                ),
-                {"p": number, "e": event},
-            )
+    _store_as_signed(engine, "0014_tool_family_pattern_keys", stored)
     upgraded, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in upgraded] == [(1, 17), (4, 19), (7, 1), (8, 4)]
     assert sorted(owners) == [1, 1, 1, 4, 4, 4, 7, 8]
@@ -663,7 +668,6 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     with a slash, under its exit code or its stock class; git's word that a rebase stopped
     joins the same word with the commit's subject in it; jq's error keeps its words; every
     key is the one mining gives now."""
-    from sqlalchemy import text
 
     from sleepd.mining.signatures import signature_of
 
@@ -685,30 +689,7 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
          rebase, 1),
     ]  # fmt: skip
     engine = make_engine(empty_db_url)
-    migrate.upgrade(engine, "0016_code_mode_pattern_keys")
-    keyed_as = importlib.import_module("migrations.versions.0016_code_mode_pattern_keys")
-    with engine.begin() as conn:
-        seed_events(conn, [("tool_result", raw) for *_, raw, _ in stored])
-        events = [int(i) for (i,) in conn.execute(text("SELECT id FROM events ORDER BY seq"))]
-        for (number, tool, said, klass, raw, count), event in zip(stored, events, strict=True):
-            signature = f"{tool} | {klass or '-'} | {said}"
-            digest, _ = keyed_as.pattern_key(tool, klass, signature)
-            conn.execute(
-                text(
-                    "INSERT INTO failure_patterns (id, signature_hash, signature, tool_name, "
-                    "error_class, example, count, first_seen, last_seen) VALUES (:id, :h, :s, "
-                    ":tool, :klass, :raw, :count, '2026-01-01', '2026-01-01')"
-                ),
-                {"id": number, "h": digest, "s": signature, "tool": tool, "klass": klass,
-                 "raw": raw, "count": count},
-            )  # fmt: skip
-            conn.execute(
-                text(
-                    "INSERT INTO pattern_occurrences (pattern_id, event_id, project_path) "
-                    "VALUES (:p, :e, '/w')"
-                ),
-                {"p": number, "e": event},
-            )
+    _store_as_signed(engine, "0016_code_mode_pattern_keys", stored)
     upgraded, owners = _upgraded_patterns(engine)
     assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1), (5, 3)]
     assert sorted(owners) == [1, 1, 1, 4, 5, 5]
