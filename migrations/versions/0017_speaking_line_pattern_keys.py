@@ -21,6 +21,9 @@ And git's word that a rebase stopped on a commit it could not apply is one failu
 commit's subject left out, whether an output kept its "error: could not apply <hex>… Fix"
 or, cut to its end, its last "Could not apply <hex>… # fix": the subject had stayed where
 it opened with no capital.
+Claude Code's Grep and Glob refusing a path ("Path does not exist: <path>") are one
+failure with or without the note later versions add ("Note: your current working directory
+is <path>"), five histories of thirteen having both, and whatever the path looks like.
 
 This revision re-signs such a stored signature the same way, from its text, re-keys the
 stored patterns and merges those that now share a key (`migrations.rekeying`). Any other
@@ -79,6 +82,10 @@ _MISSING_OPERAND = re.compile(
 )
 
 
+_WORKING_FOLDER_NOTE = re.compile(r"\s+Note: your current working directory is <path>\.?$")
+_PATH_MISSING = re.compile(r"^(Path does not exist): (?!<path>$).+$")
+
+
 def _class_keys(error_class: str, text: str) -> bool:
     """Whether the stored class still keys the pattern (it is no exit code nor stock
     phrase, or the line does not say what went wrong)."""
@@ -111,10 +118,14 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
 
 def resigned(text: str) -> str:
     """A stored signature's text as mining now signs it: a path a program names bare in
-    its word that the path is missing or of the wrong kind becomes `<path>`, and git's
-    word that it could not apply a commit loses the commit's subject."""
+    its word that the path is missing or of the wrong kind becomes `<path>` (as does any
+    path Claude Code's Grep and Glob say does not exist, the note on the working folder
+    later versions add left out), and git's word that it could not apply a commit loses
+    the commit's subject."""
     text = _REBASE_STOPPED.sub(_REBASE_STOPPED_SIGNATURE, text)
-    return _MISSING_OPERAND.sub(r"\1: <path>: \2", text, count=1)
+    text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text, count=1)
+    text = _WORKING_FOLDER_NOTE.sub("", text)
+    return _PATH_MISSING.sub(r"\1: <path>", text)
 
 
 def upgrade() -> None:

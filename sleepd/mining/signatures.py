@@ -523,6 +523,8 @@ def normalize(line: str) -> str:
     text = _TOOL_TIME_LIMIT.sub("command timed out after <n>", text)
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
     text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text)
+    text = _WORKING_FOLDER_NOTE.sub("", text)
+    text = _PATH_MISSING.sub(r"\1: <path>", text)
     text = _ERRNO_OPERAND.sub(r"\1", text)
     text = _OTHER_COUNTS.sub(r"\1", text)
     text = _RULE_ENDS.sub("", text)
@@ -581,6 +583,13 @@ _MISSING_OPERAND = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): (?!<)[^\s:<>]+: "
     r"(No such file or directory|Not a directory|Is a directory|Permission denied)\b"
 )
+#: The note later Claude Code versions add to a tool's refusal of a path ("Path does not
+#: exist: /x/src. Note: your current working directory is /x/app."), once its paths are
+#: `<path>`: the same refusal, with or without it.
+_WORKING_FOLDER_NOTE = re.compile(r"\s+Note: your current working directory is <path>\.?$")
+#: Claude Code's Grep and Glob refusing a path that is not there, whatever the path looks
+#: like (".golangci.yml", "src/app/[locale]/(dashboard)/page.tsx").
+_PATH_MISSING = re.compile(r"^(Path does not exist): (?!<path>$).+$")
 #: An agent's note that it stopped a command at its time limit, once its numbers are
 #: `<n>`: Claude Code's "Command timed out after 2m 0.0s", Codex's "command timed out
 #: after 10031 milliseconds" and an old Codex's bare "command timed out" are one failure, a

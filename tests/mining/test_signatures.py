@@ -215,6 +215,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     texts += ["zsh: no matches found: *.md", "info: syncing channel updates"]
     texts += ["rg: tests: No such file or directory (os error 2)", "cat: dist: Is a directory"]
     texts += ["Could not apply 051bc95... # sem: x", "error: could not apply 27a33e9... # y"]
+    texts += ["Path does not exist: /x/src. Note: your current working directory is /x/app."]
+    texts += ["Path does not exist: .golangci.yml", "Path does not exist: a/[id]/(x)/p.tsx"]
     assert len(texts) > 200
     for text in texts:
         for tool, code in (
@@ -1046,6 +1048,30 @@ def test_a_line_that_names_no_failure_keeps_its_exit_code_in_the_key() -> None:
 )
 def test_a_missing_path_is_one_failure_on_linux_and_macos(line: str) -> None:
     assert normalize(line) == "ls: <path>: No such file or directory"
+
+
+def test_a_tools_refusal_of_a_path_is_one_failure_with_or_without_its_note() -> None:
+    """Real results of Claude Code's Grep in five histories outside the repository (FSM1/
+    cipher-box, melagiri/code-insights, entireio/git-sync, oh-my-posh, …): later versions
+    add where the working folder is, and the refusal stood as two patterns; a path with
+    brackets or no slash was a third."""
+    plain = signature_of(
+        "<tool_use_error>Path does not exist: /Users/a/cli/cmd</tool_use_error>", "Grep"
+    )
+    noted = signature_of(
+        "Path does not exist: /Users/a/cli/src. Note: your current working directory is "
+        "/Users/a/cli.",
+        "Grep",
+    )
+    bare = signature_of("Path does not exist: .golangci.yml", "Grep")
+    bracketed = signature_of("Path does not exist: src/app/[locale]/(dashboard)/page.tsx", "Grep")
+    assert plain.text == "Path does not exist: <path>"
+    assert plain.digest == noted.digest == bare.digest == bracketed.digest
+    # the Read tool's refusal keeps its own words, the note left out as before
+    read = signature_of(
+        "File does not exist. Note: your current working directory is /Users/a/cli.", "Read"
+    )
+    assert read.text == "File does not exist."
 
 
 def test_a_path_named_bare_is_a_path() -> None:

@@ -666,8 +666,9 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     (real wordings of jdx/mise's Codex history, outside the repository): ripgrep's word
     that a folder named bare is missing ("rg: tests: …") joins the same word for a path
     with a slash, under its exit code or its stock class; git's word that a rebase stopped
-    joins the same word with the commit's subject in it; jq's error keeps its words; every
-    key is the one mining gives now."""
+    joins the same word with the commit's subject in it; Grep's refusal of a path joins the
+    same refusal with the later versions' note on the working folder, and of a path named
+    bare; jq's error keeps its words; every key is the one mining gives now."""
 
     from sleepd.mining.signatures import signature_of
 
@@ -675,6 +676,7 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     bare = "rg: tests: No such file or directory (os error 2)"
     jq = "jq: error: Could not open file x.json: No such file or directory"
     rebase = "hint: Disable this message\nCould not apply 051bc95... # sem(csharp): infer receiver"
+    grep = "Path does not exist: /w/src. Note: your current working directory is /w/app."
     stored = [  # (id, tool, stored signature text, error class, raw, count)
         (1, "exec_command", "rg: <path>: No such file or directory (os error <n>)", "exit 2",
          slashed, 19),
@@ -687,13 +689,18 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
         (5, "Bash", "error: could not apply <hex>...", "exit 1", rebase, 2),
         (6, "Bash", "Could not apply <hex>... # sem(csharp): infer receiver types", None,
          rebase, 1),
+        (7, "Grep", "Path does not exist: <path>", None, grep, 17),
+        (8, "Grep", "Path does not exist: <path> Note: your current working directory is "
+         "<path>", None, grep, 3),
+        (9, "Grep", "Path does not exist: .golangci.yml", None, grep, 1),
     ]  # fmt: skip
     engine = make_engine(empty_db_url)
     _store_as_signed(engine, "0016_code_mode_pattern_keys", stored)
     upgraded, owners = _upgraded_patterns(engine)
-    assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1), (5, 3)]
-    assert sorted(owners) == [1, 1, 1, 4, 5, 5]
+    assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1), (5, 3), (7, 21)]
+    assert sorted(owners) == [1, 1, 1, 4, 5, 5, 7, 7, 7]
     assert upgraded[2].signature_hash == signature_of(rebase, "Bash", 1).digest
+    assert upgraded[3].signature_hash == signature_of(grep, "Grep").digest
     assert upgraded[0].signature_hash == signature_of(bare, "exec_command", 2).digest
     assert upgraded[0].signature_hash == signature_of(slashed, "shell_command").digest
     assert upgraded[1].signature == "Bash | exit 2 | " + signature_of(jq, "Bash", 2).text
