@@ -24,6 +24,12 @@ it opened with no capital.
 Claude Code's Grep and Glob refusing a path ("Path does not exist: <path>") are one
 failure with or without the note later versions add ("Note: your current working directory
 is <path>"), five histories of thirteen having both, and whatever the path looks like.
+A compiler's error relayed by golangci-lint ("… imported and not used (typecheck)") is the
+compiler's own error.
+And a task runner's tag before a program's line (mise's "[lint:go] ", "[stderr] ") is
+left out: "[lint:go] <path>: … (errcheck)" had stood beside the same finding run alone, 17
+such pairs in three histories; the runner's own verdict ("[lint] ERROR task failed") keeps
+the task's name, all it says.
 
 This revision re-signs such a stored signature the same way, from its text, re-keys the
 stored patterns and merges those that now share a key (`migrations.rekeying`). Any other
@@ -84,6 +90,12 @@ _MISSING_OPERAND = re.compile(
 
 _WORKING_FOLDER_NOTE = re.compile(r"\s+Note: your current working directory is <path>\.?$")
 _PATH_MISSING = re.compile(r"^(Path does not exist): (?!<path>$).+$")
+_RELAYED_BY_TYPECHECK = re.compile(r" \(typecheck\)$")
+_TASK_TAG = re.compile(r"^\[[\w:./@-]+\]\s+(?:›\s+)?(?!(?:ERROR|WARN)\b)")
+_RULE_OPENS = re.compile(r"^\s*[=_*#-]{3,}\s+")
+_GNU_CANNOT = re.compile(
+    r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
+)
 
 
 def _class_keys(error_class: str, text: str) -> bool:
@@ -117,14 +129,20 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
 
 
 def resigned(text: str) -> str:
-    """A stored signature's text as mining now signs it: a path a program names bare in
-    its word that the path is missing or of the wrong kind becomes `<path>` (as does any
-    path Claude Code's Grep and Glob say does not exist, the note on the working folder
-    later versions add left out), and git's word that it could not apply a commit loses
-    the commit's subject."""
+    """A stored signature's text as mining now signs it: a task runner's tag before a
+    program's line is left out (not its verdict, `[lint] ERROR task failed`); a path a
+    program names bare in its word that the path is missing or of the wrong kind becomes
+    `<path>` (as does any path Claude Code's Grep and Glob say does not exist, the note on
+    the working folder later versions add left out); a compiler's error relayed by
+    golangci-lint loses its "(typecheck)"; git's word that it could not apply a commit
+    loses the commit's subject."""
+    untagged = _TASK_TAG.sub("", text, count=1)
+    if untagged != text:
+        text = _GNU_CANNOT.sub(r"\1: <path>:", _RULE_OPENS.sub("", untagged))
     text = _REBASE_STOPPED.sub(_REBASE_STOPPED_SIGNATURE, text)
     text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text, count=1)
     text = _WORKING_FOLDER_NOTE.sub("", text)
+    text = _RELAYED_BY_TYPECHECK.sub("", text)
     return _PATH_MISSING.sub(r"\1: <path>", text)
 
 

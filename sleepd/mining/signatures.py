@@ -497,6 +497,7 @@ def normalize(line: str) -> str:
     `MAX_SIGNATURE_CHARS`, and the path patterns cost time that grows with the square of
     a line without spaces (a minified bundle printed in a build's failure)."""
     line = _PYTEST_MARK.sub("", line[:NORMALIZE_CHARS], count=1)
+    line = _TASK_TAG.sub("", line, count=1)
     missing = _NOT_FOUND.match(line)
     if missing:
         program = next(missing[name] for name in "abcde" if missing[name])
@@ -524,6 +525,7 @@ def normalize(line: str) -> str:
     text = _GNU_CANNOT.sub(r"\1: <path>:", text)
     text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text)
     text = _WORKING_FOLDER_NOTE.sub("", text)
+    text = _RELAYED_BY_TYPECHECK.sub("", text)
     text = _PATH_MISSING.sub(r"\1: <path>", text)
     text = _ERRNO_OPERAND.sub(r"\1", text)
     text = _OTHER_COUNTS.sub(r"\1", text)
@@ -549,6 +551,12 @@ _OTHER_COUNTS = re.compile(
 #: pytest's mark in front of each line of a failure's explanation ("E       AssertionError:
 #: …"): the same error raised outside a test has none.
 _PYTEST_MARK = re.compile(r"^E {2,}(?=\S)")
+#: The tag a task runner puts before each line of a task's output (mise's `[lint:go] `, a
+#: log's `[stderr] `, Playwright's project, `[chromium] `): which task printed the line, not
+#: what went wrong, so the same error printed by a task and by the program run alone is one
+#: failure. The runner's own verdict on the task (`[lint] ERROR task failed`) keeps it: the
+#: task's name is all that line says.
+_TASK_TAG = re.compile(r"^\[[\w:./@-]+\]\s+(?:›\s+)?(?!(?:ERROR|WARN)\b)")
 #: How Codex words a patch whose context is not in the file, by version: "apply_patch
 #: verification failed: Failed to find expected lines in x:" from its own tool, "error:
 #: Failed to find expected lines in x:" when it ran the patch through the shell. One
@@ -587,6 +595,10 @@ _MISSING_OPERAND = re.compile(
 #: exist: /x/src. Note: your current working directory is /x/app."), once its paths are
 #: `<path>`: the same refusal, with or without it.
 _WORKING_FOLDER_NOTE = re.compile(r"\s+Note: your current working directory is <path>\.?$")
+#: golangci-lint's name for the compiler's own errors it relays ("<file>:5:2: "os"
+#: imported and not used (typecheck)"): the same error the compiler reports without it,
+#: where another linter's name says which rule found something.
+_RELAYED_BY_TYPECHECK = re.compile(r" \(typecheck\)$")
 #: Claude Code's Grep and Glob refusing a path that is not there, whatever the path looks
 #: like (".golangci.yml", "src/app/[locale]/(dashboard)/page.tsx").
 _PATH_MISSING = re.compile(r"^(Path does not exist): (?!<path>$).+$")
@@ -1222,7 +1234,9 @@ def _not_a_cause(line: str) -> bool:
 #: listed (Go's `reset_test.go:146:8: too many errors`): the errors above it say what went
 #: wrong, and as the only line that holds the word "error" it had signed every build that
 #: failed with more than ten.
-_STOPPED_COUNTING = re.compile(r"^(?:\S+:\d+(?::\d+)?: )?too many errors$", re.IGNORECASE)
+_STOPPED_COUNTING = re.compile(
+    r"^(?:\S+:\d+(?::\d+)?: )?too many errors(?: \(typecheck\))?$", re.IGNORECASE
+)
 
 
 def key_line(text: str, klass: str | None) -> str:
@@ -1342,7 +1356,8 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
         (
             line
             for line in lines
-            if _DIAGNOSTIC.match(_RUNNER_TAG.sub("", line)) and not _STOPPED_COUNTING.match(line)
+            if _DIAGNOSTIC.match(untagged := _RUNNER_TAG.sub("", line))
+            and not _STOPPED_COUNTING.match(untagged)
         ),
         None,
     )

@@ -217,6 +217,13 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     texts += ["Could not apply 051bc95... # sem: x", "error: could not apply 27a33e9... # y"]
     texts += ["Path does not exist: /x/src. Note: your current working directory is /x/app."]
     texts += ["Path does not exist: .golangci.yml", "Path does not exist: a/[id]/(x)/p.tsx"]
+    texts += ['a.go:5:2: "os" imported and not used (typecheck)', "a.go:1:1: x (errcheck)"]
+    texts += ["[lint:go] a.go:1:1: Error return value is not checked (errcheck)"]
+    texts += ["[test:ci] --- FAIL: TestSearch (0.01s)", "[lint] ERROR task failed"]
+    texts += [
+        "[stderr] ls: cannot access 'x': No such file or directory",
+        "[x] rg: t: Is a directory",
+    ]
     assert len(texts) > 200
     for text in texts:
         for tool, code in (
@@ -1074,6 +1081,37 @@ def test_a_tools_refusal_of_a_path_is_one_failure_with_or_without_its_note() -> 
     assert read.text == "File does not exist."
 
 
+def test_a_compilers_error_is_one_failure_whether_or_not_golangci_lint_relayed_it() -> None:
+    """entireio/cli's and git-sync's histories (outside the repository): golangci-lint
+    relays the compiler's errors with "(typecheck)" after them, and "<q> imported and not
+    used" stood as 11 + 1, "undefined: errors" as 1 + 2; another linter's name stays."""
+    relayed = signature_of('cmd/x.go:5:2: "os" imported and not used (typecheck)', "Bash", 1)
+    compiled = signature_of('cmd/y.go:7:2: "fmt" imported and not used', "Bash", 1)
+    assert relayed.text == "<path>: <q> imported and not used"
+    assert relayed.digest == compiled.digest
+    linted = signature_of("a.go:3:1: Error return value is not checked (errcheck)", "Bash", 1)
+    assert linted.text.endswith("(errcheck)")
+
+
+def test_a_line_is_one_failure_whether_a_task_runner_printed_it_or_not() -> None:
+    """entireio/cli's and git-sync's histories (outside the repository): golangci-lint run
+    by mise's `lint:go` task prints each finding under "[lint:go] ", and the same finding
+    run alone stood as another pattern (17 such pairs in three histories). The runner's
+    own verdict keeps its task's name, which is all it says."""
+    finding = "cmd/a.go:3:1: Error return value of `os.Remove` is not checked (errcheck)"
+    tagged = signature_of("Exit code 1\n[lint:go] " + finding, "Bash", 1)
+    assert tagged.digest == signature_of(finding, "Bash", 1).digest
+    assert tagged.text == "<path>: Error return value of <q> is not checked (errcheck)"
+    assert normalize("[lint] ERROR task failed") == "[lint] ERROR task failed"
+    assert normalize("[test:ci] --- FAIL: TestSearch (0.01s)") == "FAIL: TestSearch (<n>)"
+    # golangci-lint relays the compiler's note that it stopped counting, under the tag too
+    relayed = (
+        "Exit code 1\n[lint:go] cmd/a.go:3:1: undefined: foo (typecheck)\n"
+        "[lint:go] cmd/a.go:9:1: too many errors (typecheck)\n[lint:go] ERROR task failed"
+    )
+    assert signature_of(relayed, "Bash", 1).text == "<path>: undefined: foo"
+
+
 def test_a_path_named_bare_is_a_path() -> None:
     """jdx/mise's Codex history (outside the repository): ripgrep's "rg: tests: …" stood
     beside "rg: <path>: …" as another failure, 14 beside 19. A program's own word that a
@@ -1231,7 +1269,7 @@ PLAYWRIGHT_TAIL = """    attachment #3: screenshot (image/png) ─────�
 
 def test_a_playwright_run_cut_to_its_attachments_is_signed_by_the_failed_test() -> None:
     sig = signature_of(PLAYWRIGHT_TAIL, "Bash", None)
-    assert sig.text == "[chromium] › <path> › Sharing Workflow › <n> Alice creates a file"
+    assert sig.text == "<path> › Sharing Workflow › <n> Alice creates a file"
     other = PLAYWRIGHT_TAIL.replace("2.1 Alice creates a file", "5.2 Charlie sees the folder")
     assert signature_of(other, "Bash", None).text != sig.text
     # where the failure's own report is in the output, its error signs, as before
@@ -1964,7 +2002,7 @@ def test_a_line_quoted_from_the_source_over_a_caret_never_signs() -> None:
     )
     tagged = "".join(f"[lint:go] {line}\n" for line in lint.splitlines())
     assert signature_of(tagged, "Bash", 1).text == (
-        "[lint:go] <path>: Get returns interface (<path>) (ireturn)"
+        "<path>: Get returns interface (<path>) (ireturn)"
     )
     sqlite = (
         "Error: in prepare, no such column: title\n  as dur_min, title FROM sessions WHERE st\n"

@@ -668,7 +668,9 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     with a slash, under its exit code or its stock class; git's word that a rebase stopped
     joins the same word with the commit's subject in it; Grep's refusal of a path joins the
     same refusal with the later versions' note on the working folder, and of a path named
-    bare; jq's error keeps its words; every key is the one mining gives now."""
+    bare; a compiler's error relayed by golangci-lint joins the compiler's, and a line under
+    a task runner's tag the same line run alone (the runner's own verdict keeps its task);
+    jq's error keeps its words; every key is the one mining gives now."""
 
     from sleepd.mining.signatures import signature_of
 
@@ -677,6 +679,10 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     jq = "jq: error: Could not open file x.json: No such file or directory"
     rebase = "hint: Disable this message\nCould not apply 051bc95... # sem(csharp): infer receiver"
     grep = "Path does not exist: /w/src. Note: your current working directory is /w/app."
+    go = 'cmd/x.go:5:2: "os" imported and not used (typecheck)'
+    lint = "[lint:go] a.go:3:1: Error return value is not checked (errcheck)"
+    verdict = "[lint] ERROR task failed"
+    failed = "[test:ci] --- FAIL: TestSearch (0.01s)"
     stored = [  # (id, tool, stored signature text, error class, raw, count)
         (1, "exec_command", "rg: <path>: No such file or directory (os error <n>)", "exit 2",
          slashed, 19),
@@ -693,12 +699,27 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
         (8, "Grep", "Path does not exist: <path> Note: your current working directory is "
          "<path>", None, grep, 3),
         (9, "Grep", "Path does not exist: .golangci.yml", None, grep, 1),
+        (10, "Bash", "<path>: <q> imported and not used", "exit 1", go, 11),
+        (11, "Bash", "<path>: <q> imported and not used (typecheck)", "exit 1", go, 1),
+        (12, "Bash", "<path>: Error return value is not checked (errcheck)", "exit 1", lint, 3),
+        (13, "Bash", "[lint:go] <path>: Error return value is not checked (errcheck)", "exit 1",
+         lint, 1),
+        (14, "Bash", "[lint] ERROR task failed", "exit 1", verdict, 2),
+        (15, "Bash", "FAIL: TestSearch (<n>)", None, failed, 1),
+        (16, "Bash", "[test:ci] --- FAIL: TestSearch (<n>)", None, failed, 1),
     ]  # fmt: skip
     engine = make_engine(empty_db_url)
     _store_as_signed(engine, "0016_code_mode_pattern_keys", stored)
     upgraded, owners = _upgraded_patterns(engine)
-    assert [(r.id, r.count) for r in upgraded] == [(1, 35), (4, 1), (5, 3), (7, 21)]
-    assert sorted(owners) == [1, 1, 1, 4, 5, 5, 7, 7, 7]
+    assert [(r.id, r.count) for r in upgraded] == [
+        (1, 35), (4, 1), (5, 3), (7, 21), (10, 12), (12, 4), (14, 2), (15, 2)
+    ]  # fmt: skip
+    assert sorted(owners) == [1, 1, 1, 4, 5, 5, 7, 7, 7, 10, 10, 12, 12, 14, 15, 15]
+    by_id = {r.id: r for r in upgraded}
+    assert by_id[12].signature_hash == signature_of(lint, "Bash", 1).digest
+    assert by_id[14].signature == "Bash | exit 1 | [lint] ERROR task failed"
+    assert by_id[15].signature_hash == signature_of(failed, "Bash").digest
+    assert upgraded[4].signature_hash == signature_of(go, "Bash", 1).digest
     assert upgraded[2].signature_hash == signature_of(rebase, "Bash", 1).digest
     assert upgraded[3].signature_hash == signature_of(grep, "Grep").digest
     assert upgraded[0].signature_hash == signature_of(bare, "exec_command", 2).digest
