@@ -91,7 +91,8 @@ _MISSING_OPERAND = re.compile(
 _WORKING_FOLDER_NOTE = re.compile(r"\s+Note: your current working directory is <path>\.?$")
 _PATH_MISSING = re.compile(r"^(Path does not exist): (?!<path>$).+$")
 _RELAYED_BY_TYPECHECK = re.compile(r" \(typecheck\)$")
-_TASK_TAG = re.compile(r"^\[[\w:./@-]+\]\s+(?:›\s+)?(?!(?:ERROR|WARN)\b)")
+# (a tag is read here once normalised: a timestamp's is `[<ts>]`, a number's `[<n>]`)
+_TASK_TAG = re.compile(r"^\[[\w:./@<>-]+\]\s+(?:›\s+)?(?!(?:ERROR|WARN)\b)")
 _RULE_OPENS = re.compile(r"^\s*[=_*#-]{3,}\s+")
 _GNU_CANNOT = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
