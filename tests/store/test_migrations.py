@@ -726,3 +726,28 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
     assert upgraded[0].signature_hash == signature_of(slashed, "shell_command").digest
     assert upgraded[1].signature == "Bash | exit 2 | " + signature_of(jq, "Bash", 2).text
     assert upgraded[1].signature_hash == signature_of(jq, "Bash", 2).digest
+
+
+def test_0017_reads_a_stored_task_tag_as_mining_reads_the_raw_one() -> None:
+    """A tag was stored normalised (a log's timestamp `[10:06:37.137] ` as `[<ts>] `, a
+    number's as `[<n>] `): 0017 leaves it out as mining leaves the raw one out, and keeps a
+    task runner's verdict whole."""
+    from sleepd.mining.signatures import normalize
+
+    m0017 = importlib.import_module("migrations.versions.0017_speaking_line_pattern_keys")
+    for stored, raw in (
+        (
+            "[<ts>] [ConcurrencyLimiter] Task <n> failed: boom",
+            "[10:06:37.137] [ConcurrencyLimiter] Task 2 failed: boom",
+        ),
+        (
+            "[<n>] rg: tests: No such file or directory (os error <n>)",
+            "[12] rg: tests: No such file or directory (os error 2)",
+        ),
+        (
+            "[lint:go] <path>: Error return value is not checked (errcheck)",
+            "[lint:go] cmd/a.go:3:1: Error return value is not checked (errcheck)",
+        ),
+        ("[lint] ERROR task failed", "[lint] ERROR task failed"),
+    ):
+        assert m0017.resigned(stored) == normalize(raw), raw
