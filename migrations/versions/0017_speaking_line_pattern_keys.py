@@ -26,10 +26,11 @@ failure with or without the note later versions add ("Note: your current working
 is <path>"), five histories of thirteen having both, and whatever the path looks like.
 A compiler's error relayed by golangci-lint ("… imported and not used (typecheck)") is the
 compiler's own error.
-And a task runner's tag before a program's line (mise's "[lint:go] ", "[stderr] ") is
-left out: "[lint:go] <path>: … (errcheck)" had stood beside the same finding run alone, 17
-such pairs in three histories; the runner's own verdict ("[lint] ERROR task failed") keeps
-the task's name, all it says.
+A duration written in two units ("E2E Tests fail 3m20s …", `gh pr checks`) is a number,
+as one in a single unit was. And a task runner's tag before a program's line (mise's
+"[lint:go] ", "[stderr] ") is left out: "[lint:go] <path>: … (errcheck)" had stood beside
+the same finding run alone, 17 such pairs in three histories; the runner's own verdict
+("[lint] ERROR task failed") keeps the task's name, all it says.
 
 This revision re-signs such a stored signature the same way, from its text, re-keys the
 stored patterns and merges those that now share a key (`migrations.rekeying`). Any other
@@ -94,6 +95,8 @@ _RELAYED_BY_TYPECHECK = re.compile(r" \(typecheck\)$")
 # (a tag is read here once normalised: a timestamp's is `[<ts>]`, a number's `[<n>]`)
 _TASK_TAG = re.compile(r"^\[[\w:./@<>-]+\]\s+(?:›\s+)?(?!(?:ERROR|WARN)\b)")
 _RULE_OPENS = re.compile(r"^\s*[=_*#-]{3,}\s+")
+_DURATION = re.compile(r"\b\d+h(?:\d+m)?(?:\d+(?:\.\d+)?s)?(?=\W|$)|\b\d+m\d+(?:\.\d+)?s(?=\W|$)")
+_NUMBERS_RUN = re.compile(r"<n>(?:\s+<n>)+")
 _GNU_CANNOT = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): cannot (?:access|stat|open) <q>:"
 )
@@ -135,11 +138,12 @@ def resigned(text: str) -> str:
     program names bare in its word that the path is missing or of the wrong kind becomes
     `<path>` (as does any path Claude Code's Grep and Glob say does not exist, the note on
     the working folder later versions add left out); a compiler's error relayed by
-    golangci-lint loses its "(typecheck)"; git's word that it could not apply a commit
-    loses the commit's subject."""
+    golangci-lint loses its "(typecheck)"; a duration in two units ("3m20s") is a number;
+    git's word that it could not apply a commit loses the commit's subject."""
     untagged = _TASK_TAG.sub("", text, count=1)
     if untagged != text:
         text = _GNU_CANNOT.sub(r"\1: <path>:", _RULE_OPENS.sub("", untagged))
+    text = _NUMBERS_RUN.sub("<n>", _DURATION.sub("<n>", text))
     text = _REBASE_STOPPED.sub(_REBASE_STOPPED_SIGNATURE, text)
     text = _MISSING_OPERAND.sub(r"\1: <path>: \2", text, count=1)
     text = _WORKING_FOLDER_NOTE.sub("", text)

@@ -81,6 +81,9 @@ _LINE_COL = re.compile(r"(:\d+)+\b|\bline \d+(, col(umn)? \d+)?", re.I)
 _NUMBER = re.compile(r"\b\d+(\.\d+)?(?:[mµun]?s|min|[kmg]i?b|b|%|m|h)?(?=\W|$)", re.I)
 _SPACE = re.compile(r"\s+")
 _NUMBERS_RUN = re.compile(r"<n>(?:\s+<n>)+")
+#: A duration written in two units (`gh pr checks`' "E2E Tests fail 3m20s …", "1h5m"): one
+#: number, where `_NUMBER` reads a number with one unit.
+_DURATION = re.compile(r"\b\d+h(?:\d+m)?(?:\d+(?:\.\d+)?s)?(?=\W|$)|\b\d+m\d+(?:\.\d+)?s(?=\W|$)")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 #: Error codes named by an `E…` word: the operating system's errno names (ENOENT, EACCES,
@@ -518,6 +521,7 @@ def normalize(line: str) -> str:
     text = _PATH.sub("<path>", text).replace(_SLASH_KEPT, "/")
     text = _LINE_COL.sub("", text)
     text = _HEX.sub("<hex>", text)
+    text = _DURATION.sub("<n>", text)
     text = _NUMBER.sub("<n>", text)
     text = _NUMBERS_RUN.sub("<n>", text)  # "2m 0.0s", "1h 5m": one duration
     text = _REBASE_STOPPED.sub(REBASE_STOPPED, text)

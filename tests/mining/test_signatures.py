@@ -220,6 +220,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     texts += ['a.go:5:2: "os" imported and not used (typecheck)', "a.go:1:1: x (errcheck)"]
     texts += ["[lint:go] a.go:1:1: Error return value is not checked (errcheck)"]
     texts += ["[test:ci] --- FAIL: TestSearch (0.01s)", "[lint] ERROR task failed"]
+    texts += ["E2E Tests fail 3m20s https://github.com/o/r/actions/runs/1", "took 1h5m3s 2s"]
     texts += [
         "[stderr] ls: cannot access 'x': No such file or directory",
         "[x] rg: t: Is a directory",
@@ -1110,6 +1111,18 @@ def test_a_line_is_one_failure_whether_a_task_runner_printed_it_or_not() -> None
         "[lint:go] cmd/a.go:9:1: too many errors (typecheck)\n[lint:go] ERROR task failed"
     )
     assert signature_of(relayed, "Bash", 1).text == "<path>: undefined: foo"
+
+
+def test_a_duration_in_two_units_is_a_number() -> None:
+    """FSM1/cipher-box's and entireio/cli's histories (outside the repository): `gh pr
+    checks` prints how long a failed check ran ("E2E Tests fail 3m20s https://…"), and each
+    run of one failing check was a pattern of its own; a number with one unit already was
+    `<n>`."""
+    check = "E2E Tests fail {} https://github.com/FSM1/cipher-box/actions/runs/1/job/2"
+    first = signature_of(check.format("3m20s"), "Bash", 1)
+    assert first.digest == signature_of(check.format("3m18s"), "Bash", 1).digest
+    assert normalize("took 1h5m3s") == normalize("took 45s") == "took <n>"
+    assert normalize("abc3m20sdef") == "abc3m20sdef"
 
 
 def test_a_path_named_bare_is_a_path() -> None:

@@ -731,7 +731,8 @@ def test_0017_re_signs_a_path_named_bare_and_merges_its_pattern(empty_db_url: st
 def test_0017_reads_a_stored_task_tag_as_mining_reads_the_raw_one() -> None:
     """A tag was stored normalised (a log's timestamp `[10:06:37.137] ` as `[<ts>] `, a
     number's as `[<n>] `): 0017 leaves it out as mining leaves the raw one out, and keeps a
-    task runner's verdict whole."""
+    task runner's verdict whole; a duration in two units stored as it was written becomes
+    `<n>`."""
     from sleepd.mining.signatures import normalize
 
     m0017 = importlib.import_module("migrations.versions.0017_speaking_line_pattern_keys")
@@ -749,5 +750,6 @@ def test_0017_reads_a_stored_task_tag_as_mining_reads_the_raw_one() -> None:
             "[lint:go] cmd/a.go:3:1: Error return value is not checked (errcheck)",
         ),
         ("[lint] ERROR task failed", "[lint] ERROR task failed"),
+        ("E2E Tests fail 3m20s https:/<path>", "E2E Tests fail 3m20s https://github.com/o/r"),
     ):
         assert m0017.resigned(stored) == normalize(raw), raw
