@@ -221,9 +221,12 @@ _PASS_LINE = re.compile(
 #: TestExtractUserContent_InvalidJSON", "--- PASS: …"): an error word in the test's name
 #: says nothing of what failed, so such a line never sounds like an error.
 _TEST_PROGRESS = re.compile(_PASS_LINE.pattern + r"|^=== (?:RUN|PAUSE|CONT|NAME)\s", re.I)
+#: The tag a task runner puts before each line of a task's output, in brackets (mise's
+#: `[lint:go] `); the patterns below that read past it are built on this one.
+_BRACKETED_TAG = r"\[[\w:./@-]+\]\s+"
 #: The name a monorepo runner puts before each line of a task's output (turbo's
 #: `@scope/pkg:test: `, mise's `[lint:go] `): a verdict is read after it.
-_TASK_PREFIX = re.compile(r"^(?:\[[\w:./@-]+\]\s+|[@\w./-]+:[\w:.-]+:\s+)")
+_TASK_PREFIX = re.compile(rf"^(?:{_BRACKETED_TAG}|[@\w./-]+:[\w:.-]+:\s+)")
 #: Claude Code's wrappers around a refused call's message and around a warning given in
 #: place of output: "error" in a tag is no clue, and neither tag says what went wrong.
 _TOOL_USE_ERROR_TAG = re.compile(r"</?(tool_use_error|system-reminder)>")
@@ -289,7 +292,7 @@ _SAYS_WHAT_FAILED = re.compile(r"\b(could not|couldn'?t|no matches found)\b", re
 #: program exited with, or none where a pipe hid it. A level word ("warning:", "info:") is
 #: no program, and a name with a capital ("Running: …") is a banner's heading.
 _SPEAKS_IN_ITS_NAME = re.compile(
-    r"^(?:\[[\w:./@-]+\]\s+)?"
+    rf"^(?:{_BRACKETED_TAG})?"
     r"(?!(?:info|debug|trace|notice|note|hint|warn|warning|help):)"
     r"(?:<path>|[a-z][\w.+-]*)(?::<n>)*: \S"
 )
@@ -560,7 +563,7 @@ _PYTEST_MARK = re.compile(r"^E {2,}(?=\S)")
 #: what went wrong, so the same error printed by a task and by the program run alone is one
 #: failure. The runner's own verdict on the task (`[lint] ERROR task failed`) keeps it: the
 #: task's name is all that line says.
-_TASK_TAG = re.compile(r"^\[[\w:./@-]+\]\s+(?:›\s+)?(?!(?:ERROR|WARN)\b)")
+_TASK_TAG = re.compile(rf"^{_BRACKETED_TAG}(?:›\s+)?(?!(?:ERROR|WARN)\b)")
 #: How Codex words a patch whose context is not in the file, by version: "apply_patch
 #: verification failed: Failed to find expected lines in x:" from its own tool, "error:
 #: Failed to find expected lines in x:" when it ran the patch through the shell. One
@@ -1043,7 +1046,7 @@ def _advice_after_error(every: list[str]) -> set[str]:
 #: go vet's name before a diagnostic of a package that does not compile ("vet:
 #: internal/gitproto/push_test.go:150:17: not enough arguments in call to PushPack", under
 #: the package's "# entire.io/…/gitproto" header).
-_RUNNER_TAG = re.compile(r"^\[[\w:./@-]+\]\s+|^vet(?:\.exe)?: (?=\S+:\d+:\d+: )")
+_RUNNER_TAG = re.compile(rf"^{_BRACKETED_TAG}|^vet(?:\.exe)?: (?=\S+:\d+:\d+: )")
 
 
 def _quoted_source(every: list[str]) -> set[str]:
