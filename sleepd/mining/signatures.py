@@ -296,9 +296,13 @@ _SPEAKS_IN_ITS_NAME = re.compile(
     r"(?!(?:info|debug|trace|notice|note|hint|warn|warning|help):)"
     r"(?:<path>|[a-z][\w.+-]*)(?::<n>)*: \S"
 )
-#: A silent failure's signature ("rtk: printed nothing"): what ran is all it says, and the
-#: exit code is what tells such failures apart.
-_SAID_NOTHING = re.compile(r": printed (?:nothing|only matches)$")
+#: What a silent failure's signature says after the program that ran ("rtk: printed
+#: nothing"; `signature_of`).
+PRINTED_NOTHING = "printed nothing"
+PRINTED_ONLY_MATCHES = "printed only matches"
+#: A silent failure's signature: what ran is all it says, and the exit code is what tells
+#: such failures apart.
+_SAID_NOTHING = re.compile(rf": (?:{PRINTED_NOTHING}|{PRINTED_ONLY_MATCHES})$")
 
 
 #: The tools that run a shell command: Claude Code's `Bash` (and `PowerShell`, beside it on
@@ -476,6 +480,13 @@ def _shell_words(line: str) -> str:
 #: while paths are replaced (a character of Unicode's private use area).
 _ANSWER_OPTIONS = re.compile(r"[\[(](?:y/n|yes/no)[\])]", re.I)
 _SLASH_KEPT = "\ue000"
+
+
+def _slashes_kept(found: re.Match[str]) -> str:
+    """The matched text with its slashes hidden from the path pattern."""
+    return found[0].replace("/", _SLASH_KEPT)
+
+
 #: A Go subtest named in go test's verdict on it (`--- FAIL: TestHooks/auto-commit (0.45s)`,
 #: gotestsum's `=== FAIL: ./cli TestHooks/auto-commit`): a test's name, whose slashes
 #: part it from its parent, not a path; read as one, every subtest's failure was one.
@@ -516,11 +527,11 @@ def normalize(line: str) -> str:
     text = _TIMESTAMP.sub("<ts>", text)
     text = _QUOTED.sub("<q>", text)
     # the answers a question offers (`[y/N]`) are no path
-    text = _ANSWER_OPTIONS.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
+    text = _ANSWER_OPTIONS.sub(_slashes_kept, text)
     # nor is a Go subtest's name (`--- FAIL: TestRewind/manual-commit (0.02s)`), nor the
     # package go test names in its verdict
-    text = _GO_SUBTEST.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
-    text = _GO_PACKAGE.sub(lambda found: found[0].replace("/", _SLASH_KEPT), text)
+    text = _GO_SUBTEST.sub(_slashes_kept, text)
+    text = _GO_PACKAGE.sub(_slashes_kept, text)
     text = _PATH.sub("<path>", text).replace(_SLASH_KEPT, "/")
     text = _LINE_COL.sub("", text)
     text = _HEX.sub("<hex>", text)
@@ -1686,7 +1697,7 @@ def signature_of(
     printed = _printed_lines(searched)
     if is_silent(printed):
         matched = searched != text and not is_silent(text)
-        said = "printed only matches" if matched else "printed nothing"
+        said = PRINTED_ONLY_MATCHES if matched else PRINTED_NOTHING
         return Signature(
             tool_name, error_class("", exit_code), f"{program}: {said}" if program else said
         )
