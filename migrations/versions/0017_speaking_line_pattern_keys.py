@@ -87,8 +87,6 @@ _MISSING_OPERAND = re.compile(
     r"^(?!(?:error|fatal|warning)\b)([\w.-]+): (?!<)[^\s:<>]+: "
     r"(No such file or directory|Not a directory|Is a directory|Permission denied)\b"
 )
-
-
 _WORKING_FOLDER_NOTE = re.compile(r"\s+Note: your current working directory is <path>\.?$")
 _PATH_MISSING = re.compile(r"^(Path does not exist): (?!<path>$).+$")
 _RELAYED_BY_TYPECHECK = re.compile(r" \(typecheck\)$")
@@ -117,16 +115,15 @@ def _class_keys(error_class: str, text: str) -> bool:
 
 
 def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
-    """(new digest, new signature) of a stored pattern: a path named bare re-signed as
-    `<path>` (`resigned`), then 0016's key, or, when its class no longer keys it, 0016's
-    key for the same words stored with no class."""
+    """(new digest, new signature) of a stored pattern: re-signed as mining now signs it
+    (`resigned`), then 0016's key, or, when its class no longer keys it, 0016's key for
+    the same words stored with no class."""
     prefix = f"{tool_name or '-'} | {error_class or '-'} | "
     if not signature.startswith(prefix):
         return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
     text = resigned(signature[len(prefix) :])
     if error_class is None or _class_keys(error_class, text):
-        digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, error_class, prefix + text)
-        return digest, keyed
+        return _KEYED_AS_0016.pattern_key(tool_name, error_class, prefix + text)
     head = f"{tool_name or '-'} | - | "
     digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, None, head + text)
     return digest, prefix + keyed[len(head) :]
