@@ -13,7 +13,7 @@ It was made by checking out each set's commit (set 3: 141f839, set 4: 3bf9b9d, s
 c3dbf62) in a worktree, keeping each turn's reasons and hard mark in the stored episode
 (the rules of those days computed both but stored neither), and running that day's
 `bench/mining_real.py` prediction over the labelled fixtures. The per-set figures this
-script prints reproduce those recorded in docs/mining.md for each set's blind scoring.
+script prints reproduce those recorded in docs/mining-measured.md for each set's blind scoring.
 
 This prints, per rule: the turns it decided, how many a person labelled the same way, and
 how many it marked hard then; with `--now`, how many of those same turns the rules mark

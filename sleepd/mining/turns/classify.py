@@ -4,7 +4,7 @@ turn's place in the exchange.
 A rule that reads a form (a session's first request, a slash command, a pasted failure)
 decides; a rule that read new authors poorly while they were blind marks its decision hard,
 so a model may decide it when model-assisted mining is on (docs/mining.md, "Model-assisted
-hard cases" and "Which rules read new authors well").
+hard cases"; docs/mining-measured.md, "Which rules read new authors well").
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ said failure ("nothing happens when I press new game"), a wrong answer, a state 
 outlived the fix.
 
 These cues read the form of the words, the kind of rule that carried over to new authors
-(docs/mining.md, "Which rules read new authors well").
+(docs/mining-measured.md, "Which rules read new authors well").
 """
 
 from __future__ import annotations
