@@ -327,6 +327,11 @@ PATCH_TOOL = "apply_patch"
 #: the same mistake whichever of them made it.
 EDIT_TOOLS = frozenset({"edit", "multiedit", "write", "notebookedit"})
 
+#: Claude Code's tools that search files (lower-cased): both run its own ripgrep, and one
+#: failure, a path that does not exist or ripgrep that would not start ("ENOENT: no such
+#: file or directory, posix_spawn …"), is the same whichever of them met it.
+SEARCH_TOOLS = frozenset({"grep", "glob"})
+
 
 #: Codex's code mode (Codex Desktop): a script whose `tools.exec_command` runs commands and
 #: whose `tools.apply_patch` patches files. Its failures are the shell's, or the patch
@@ -345,10 +350,13 @@ POLL_TOOL = "write_stdin"
 def tool_key(tool_name: str | None) -> str | None:
     """The tool as far as it tells failures apart: every shell tool, Codex's poll of a
     command still running and its code-mode script are "shell"; every tool that writes a
-    file "edit"."""
+    file "edit"; every tool that searches files "search"."""
     if is_shell_tool(tool_name) or tool_name in (POLL_TOOL, CODE_MODE_TOOL):
         return "shell"
-    return "edit" if (tool_name or "").lower() in EDIT_TOOLS else tool_name
+    lowered = (tool_name or "").lower()
+    if lowered in EDIT_TOOLS:
+        return "edit"
+    return "search" if lowered in SEARCH_TOOLS else tool_name
 
 
 #: The Codex tool whose running commands `POLL_TOOL` polls (unified exec).
@@ -356,13 +364,17 @@ POLLED_SHELL = "exec_command"
 
 
 def tool_label(tool_name: str | None) -> str | None:
-    """The tool a pattern is shown under: a pattern of a file-writing tool holds the
-    failures of all of them, so it is shown as theirs ("Edit/Write"), not as the one that
-    failed first; a failure first met through a poll is the polled command's, so it is
-    shown under the tool that ran it, not under the poll a person never asked for."""
+    """The tool a pattern is shown under: a pattern of a family of tools (those that write
+    a file, those that search) holds the failures of all of them, so it is shown as theirs
+    ("Edit/Write", "Grep/Glob"), not as the one that failed first; a failure first met
+    through a poll is the polled command's, so it is shown under the tool that ran it, not
+    under the poll a person never asked for."""
     if tool_name == POLL_TOOL:
         return POLLED_SHELL
-    return "Edit/Write" if tool_key(tool_name) == "edit" else tool_name
+    family = tool_key(tool_name)
+    if family == "edit":
+        return "Edit/Write"
+    return "Grep/Glob" if family == "search" else tool_name
 
 
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:

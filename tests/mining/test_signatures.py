@@ -12,6 +12,7 @@ from sleepd.mining.signatures import (
     example_of,
     normalize,
     signature_of,
+    tool_label,
     without_matches,
 )
 from tests.mining.history_lines import STASHED_RED_STEP
@@ -185,7 +186,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 to 0017 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0018 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -200,6 +201,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0015 = _revision("0015_old_codex_pattern_keys")
     m0016 = _revision("0016_code_mode_pattern_keys")
     m0017 = _revision("0017_speaking_line_pattern_keys")
+    m0018 = _revision("0018_search_tool_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -238,6 +240,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             ("MultiEdit", None),
             ("write_stdin", 2),
             ("exec", None),
+            ("Grep", None),
+            ("Glob", None),
             (None, None),
             ("a | b", 2),
         ):
@@ -253,7 +257,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             _, signature = m0014.pattern_key(tool, sig.error_class, signature)
             _, signature = m0015.pattern_key(tool, sig.error_class, signature)
             _, signature = m0016.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0017.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0017.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0018.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -960,6 +965,21 @@ def test_each_shell_tool_keys_a_failure_alike_and_other_tools_apart() -> None:
     assert len(digests) == 1
     assert signature_of(text, "Read", 1).digest not in digests
     assert signature_of(text, "shell_command", 1).full.startswith("shell_command | ")
+
+
+def test_claude_codes_search_tools_key_one_failure_alike_and_show_it_as_theirs() -> None:
+    """Real (entireio/cli's history, outside the repository): Claude Code's own ripgrep
+    would not start, 7 times under Grep and 4 under Glob, two patterns of one failure; a
+    path that does not exist is refused alike by both. Read stays apart."""
+    spawn = "ENOENT: no such file or directory, posix_spawn '/x/vendor/ripgrep/arm64-darwin/rg'"
+    missing = "Path does not exist: src/app/[locale]/page.tsx"
+    for text in (spawn, missing):
+        grep, glob = signature_of(text, "Grep"), signature_of(text, "Glob")
+        assert grep.digest == glob.digest
+        assert grep.full.startswith("Grep | ") and glob.full.startswith("Glob | ")
+        assert signature_of(text, "Read").digest != grep.digest
+    assert tool_label("Grep") == tool_label("Glob") == "Grep/Glob"
+    assert tool_label("Read") == "Read" and tool_label("grep_search") == "grep_search"
 
 
 def test_a_failure_keys_alike_with_its_exit_code_or_with_a_pipe_hiding_it() -> None:

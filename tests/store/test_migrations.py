@@ -753,3 +753,38 @@ def test_0017_reads_a_stored_task_tag_as_mining_reads_the_raw_one() -> None:
         ("E2E Tests fail 3m20s https:/<path>", "E2E Tests fail 3m20s https://github.com/o/r"),
     ):
         assert m0017.resigned(stored) == normalize(raw), raw
+
+
+@pytest.mark.both_dbs
+def test_0018_merges_a_failure_claude_codes_grep_and_glob_both_met(empty_db_url: str) -> None:
+    """Patterns stored under 0017's keys for one failure of Claude Code's own ripgrep, met
+    under Grep and under Glob (entireio/cli's history, 7 + 4), become one pattern with every
+    occurrence and the first one's tool name; a missing path refused by each does too; the
+    same words under Read stay apart; every key is the one mining gives now."""
+    from sleepd.mining.signatures import signature_of
+
+    spawn = "ENOENT: no such file or directory, posix_spawn '/x/vendor/ripgrep/arm64-darwin/rg'"
+    missing = "Path does not exist: /w/src. Note: your current working directory is /w/app."
+    stored = [  # (id, tool, raw, first seen, count)
+        (1, "Grep", spawn, "2026-02-01", 7),
+        (2, "Glob", spawn, "2026-01-01", 4),
+        (3, "Glob", missing, "2026-01-03", 2),
+        (4, "Grep", missing, "2026-01-04", 3),
+        (5, "Read", missing, "2026-01-05", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    sigs = _store_as_keyed(engine, "0017_speaking_line_pattern_keys", stored, {})
+    assert sigs[0].text == sigs[1].text and sigs[2].text == sigs[3].text == sigs[4].text
+    rows, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count, r.tool_name) for r in rows] == [
+        (1, 11, "Grep"),
+        (3, 5, "Glob"),
+        (5, 1, "Read"),
+    ]
+    assert sorted(owners) == [1, 1, 3, 3, 5]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature == sigs[0].full  # the first one's tool name stays
+    for row, text in zip(rows, (spawn, missing), strict=False):
+        assert row.signature_hash == signature_of(text, "Grep").digest
+        assert row.signature_hash == signature_of(text, "Glob").digest
+    assert rows[2].signature_hash == signature_of(missing, "Read").digest

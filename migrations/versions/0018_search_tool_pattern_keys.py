@@ -1,0 +1,60 @@
+"""mining: Claude Code's Grep and Glob keyed as one family
+
+Issue #14: Claude Code's Grep and Glob both run its own ripgrep, and a failure either meets
+is the same failure: in one history outside the repository (entireio/cli) ripgrep would not
+start ("ENOENT: no such file or directory, posix_spawn '…/vendor/ripgrep/…/rg'") 7 times
+under Grep and 4 under Glob, shown as two patterns. Mining now keys both as "search"
+(`sleepd.mining.signatures.SEARCH_TOOLS`) and shows such a pattern as "Grep/Glob"; this
+revision re-keys the stored patterns the same way and merges those that now share a key
+(`migrations.rekeying`). The stored signature stays as it is.
+
+The key is 0017's, frozen with that revision, for every other pattern; a pattern of Grep or
+Glob is keyed by it as if a tool named "search" had failed. A test holds the keys to
+mining's.
+
+Downgrade keeps the merged patterns (nothing says how to split them again).
+
+Revision ID: 0018_search_tool_pattern_keys
+Revises: 0017_speaking_line_pattern_keys
+Create Date: 2026-12-06
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from alembic import op
+
+from migrations.rekeying import rekey_patterns
+
+revision: str = "0018_search_tool_pattern_keys"
+down_revision: str | None = "0017_speaking_line_pattern_keys"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+_KEYED_AS_0017 = importlib.import_module("migrations.versions.0017_speaking_line_pattern_keys")
+#: Claude Code's tools that search files, lower-cased, as this revision knew them.
+_SEARCH_TOOLS = frozenset({"grep", "glob"})
+#: The name the family is keyed under, by 0017's key.
+_FAMILY = "search"
+
+
+def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
+    """(new digest, new signature) of a stored pattern: 0017's key, a search tool's as if
+    the family's tool had failed; the signature keeps the tool's own name."""
+    if (tool_name or "").lower() not in _SEARCH_TOOLS:
+        return _KEYED_AS_0017.pattern_key(tool_name, error_class, signature)
+    prefix = f"{tool_name} | {error_class or '-'} | "
+    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
+    head = f"{_FAMILY} | {error_class or '-'} | "
+    digest, keyed = _KEYED_AS_0017.pattern_key(_FAMILY, error_class, head + text)
+    return digest, prefix + keyed[len(head) :]
+
+
+def upgrade() -> None:
+    rekey_patterns(op.get_bind(), pattern_key)
+
+
+def downgrade() -> None:
+    """Merged patterns stay merged: nothing records how to split them again."""
