@@ -256,12 +256,20 @@ def _record_patterns(
     added = 0
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
-        command = errors.verdicts[event.id].command
+        verdict = errors.verdicts[event.id]
+        command, output, exit_code = verdict.command, event.text, event.exit_code
+        if verdict.read is not None:
+            # a read of a command that ran on: the command's failure, under its own tool
+            tool, output, exit_code = (
+                verdict.read.tool_name,
+                verdict.read.output,
+                verdict.read.exit_code,
+            )
         ran, piped = program_of(command), reads_a_pipe(command)
         if ran == PATCH_TOOL and is_shell_tool(tool):
             tool = PATCH_TOOL  # Codex before its own tool ran patches through the shell
-        text = noise.strip(event.text)
-        sig = signature_of(text, tool, event.exit_code, program=ran, piped=piped)
+        text = noise.strip(output)
+        sig = signature_of(text, tool, exit_code, program=ran, piped=piped)
         if not sig.text and not sig.error_class:
             continue
         pattern = patterns.get(db, sig.digest)
@@ -273,7 +281,7 @@ def _record_patterns(
                 tool_name=tool,
                 # read from a tool's output: as long as the output made it
                 error_class=sig.error_class and sig.error_class[:ERROR_CLASS_CHARS],
-                example=example_of(text, event.exit_code, program=ran, piped=piped),
+                example=example_of(text, exit_code, program=ran, piped=piped),
                 count=0,
                 first_seen=ts,
                 last_seen=ts,

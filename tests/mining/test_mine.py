@@ -452,6 +452,32 @@ def test_a_code_mode_scripts_failures_are_the_tools_it_ran(engine: Engine, cfg: 
     assert len(rows) == 2
 
 
+def test_a_background_commands_failure_read_later_is_one_pattern_with_its_own(
+    engine: Engine, cfg: Config
+) -> None:
+    """Claude Code ran an ssh in the background and read its failure with `TaskOutput`
+    (M-Thisness/M-Claude, set 19); the same failure of an ssh that ended at once is the
+    same pattern, shown under Bash with the command's exit and words, not the read's."""
+    failed = "ssh: connect to host zima.thisness.us port 22: Connection timed out"
+    read = (
+        "<retrieval_status>success</retrieval_status>\n\n<task_id>bdea11d</task_id>\n\n"
+        "<task_type>local_bash</task_type>\n\n<status>failed</status>\n\n<exit_code>255"
+        f"</exit_code>\n\n<output>\n{failed}\n</output>"
+    )
+    b = SessionBuilder(start=LATER - timedelta(days=1)).prompt("mount the share on zima")
+    b.call("Bash", json.dumps({"command": "ssh zima mount -a", "run_in_background": True}), "b1")
+    b.result("b1", "Command running in background with ID: bdea11d. Output is being written to: x")
+    b.call("TaskOutput", json.dumps({"task_id": "bdea11d", "block": True}), "b2")
+    b.result("b2", read)
+    b.bash("ssh zima mount -a", f"Exit code 255\n{failed}", exit_code=255)
+    b.save(engine)
+    mine(engine, cfg, now=LATER)
+    rows = top_patterns(engine, now=LATER)
+    assert [(row.tool_name, row.count) for row in rows] == [("Bash", 2)]
+    assert rows[0].signature.startswith("Bash | exit 255 | ssh: connect to host")
+    assert "<task_id>" not in (rows[0].example or "")
+
+
 def test_a_long_searchs_matches_and_an_unannounced_stop_sign_no_pattern(
     engine: Engine, cfg: Config
 ) -> None:

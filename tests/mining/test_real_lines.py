@@ -8306,8 +8306,17 @@ def test_a_poll_answering_that_its_background_command_failed_is_its_failure() ->
         "<retrieval_status>timeout</retrieval_status>\n\n<task_id>b1</task_id>\n\n<status>"
         "running</status>",
         "     1\t<job>\n     2\t  <status>failed</status>\n     3\t</job>",
+        # FSM1/cipher-box's history (outside the repository): a subagent's research report,
+        # read once it completed, quoting the deployment's error on a line of its own
+        "<retrieval_status>success</retrieval_status>\n\n<task_id>aef9ffc</task_id>\n\n"
+        "<task_type>local_agent</task_type>\n\n<status>completed</status>\n\n<output>\nI now "
+        "have complete understanding of the issue.\n\n## Migration Failure Research Report\n"
+        '\n```\nMigration failed: QueryFailedError relation "shares" does not exist\n```',
     ):
         assert not is_failed_result(_result(1, 0, text)), text
+    # a subagent's task that failed is a failure, as a command's is
+    agent_failed = polled.replace("local_bash", "local_agent").replace("<exit_code>255", "<x>")
+    assert is_failed_result(_result(1, 0, agent_failed))
 
 
 @pytest.mark.parametrize(

@@ -290,14 +290,16 @@ _MCP_RESULT_ERROR = re.compile(
 )
 
 
-#: A poll of a command run in the background (Claude Code's `BashOutput`, then
-#: `TaskOutput`) answering that it failed: "<retrieval_status>success</retrieval_status>
-#: <task_id>bdea11d</task_id> <task_type>local_bash</task_type> <status>failed</status>
-#: <exit_code>255</exit_code>". The poll went through; the command it reads did not, and
-#: this is where its failure shows (a poll that timed out, or a task still running, is no
-#: failure).
-_BACKGROUND_FAILED = re.compile(
-    r"\A(?:\s*<(retrieval_status|task_id|task_type)>[^<]*</\1>)*\s*<status>failed</status>"
+#: Claude Code's read of a task it runs in the background (`BashOutput`, then
+#: `TaskOutput`): "<retrieval_status>success</retrieval_status> <task_id>bdea11d</task_id>
+#: <task_type>local_bash</task_type> <status>failed</status> <exit_code>255</exit_code>
+#: <output>…</output>". Its status says whether the task failed: the read went through, and
+#: where the command or subagent it reads failed, this is where that shows. A task still
+#: running, a read that timed out, and a task that completed are no failure, whatever their
+#: output quotes (a subagent's report on a failed deployment: "Migration failed: …").
+READ_ENVELOPE = re.compile(
+    r"\A(?:\s*<(retrieval_status|task_id|task_type)>[^<]*</\1>)*\s*<status>(?P<status>\w+)"
+    r"</status>"
 )
 
 
@@ -309,6 +311,9 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
     if event.is_error or (event.exit_code is not None and event.exit_code != 0):
         return True
     head = event.text[:600]
+    envelope = READ_ENVELOPE.match(head)
+    if envelope is not None:
+        return envelope.group("status") == "failed"
     return bool(
         _TOOL_USE_ERROR.search(event.text)
         or _CODEX_REFUSED.match(head)  # these two stored before the harvest flagged them
@@ -319,7 +324,6 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _TIMED_OUT.search(head)
         or _WARNING_ONLY.match(head)
         or _UNAVAILABLE.match(head)
-        or _BACKGROUND_FAILED.match(head)
         or _MODEL_INPUT_TOO_LONG.match(head)
         or _MCP_RESULT_ERROR.match(head)
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call

@@ -28,6 +28,7 @@ from sleepd.mining.errors.failed import (
     STOPPED_BY_PERSON,
     is_failed_result,
 )
+from sleepd.mining.errors.reads import CommandRead, command_reads
 from sleepd.mining.errors.shell import before_status_echo, printed_status, shell_command
 from sleepd.mining.late_exits import results_by_command
 from sleepd.mining.tasks import command_of
@@ -117,6 +118,8 @@ class ErrorVerdict:
     #: for a knock-on error: the result event whose failure caused it
     cause_id: int | None = None
     command: str = ""
+    #: the result is a later read of a command that ran on: that command's result
+    read: CommandRead | None = None
 
 
 @dataclass
@@ -155,10 +158,12 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
         if call is not None and call.message_id:
             by_message.setdefault(call.message_id, []).append(event)
     polled = _polled_commands(events, calls)
+    reads = command_reads(events, calls)
     for event in failed:
         call = calls.get(event.call_id or "")
+        read = reads.get(event.id)
         command = shell_command(call) if call is not None else ""
-        command = command or polled.get(event.id, "")
+        command = command or polled.get(event.id, "") or (read.command if read else "")
         if is_knock_on(event):
             siblings = by_message.get(call.message_id, []) if call and call.message_id else []
             cause = next((s.id for s in siblings if not is_knock_on(s)), last_root)
@@ -175,17 +180,19 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             last_root = event.id  # what the calls cancelled with it point to
             continue
-        exit_code = event.exit_code
-        if exit_code is None and call is not None:
+        exit_code, output = event.exit_code, event.text
+        if read is not None:
+            exit_code, output = read.exit_code, read.output
+        elif exit_code is None and call is not None:
             printed = printed_status(call, event.text)
             if printed:  # the status it printed is the command's before the echo
                 exit_code, command = printed, before_status_echo(command)
         if command and (
-            is_benign_exit(command, exit_code, event.text)
-            or answers_no_history(event.text)
-            or answers_no_remote(command, event.text)
+            is_benign_exit(command, exit_code, output)
+            or answers_no_history(output)
+            or answers_no_remote(command, output)
         ):
-            result.verdicts[event.id] = ErrorVerdict("benign", None, command)
+            result.verdicts[event.id] = ErrorVerdict("benign", None, command, read)
             continue
         # a polled command's exit is read by a later call made under the same words
         # (a call expected to fail that could not even start failed for another reason)
@@ -198,6 +205,6 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
         if expected or already_stopped(call, event) or stopped_by_the_agent(call, event):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command)
             continue
-        result.verdicts[event.id] = ErrorVerdict("root", None, command)
+        result.verdicts[event.id] = ErrorVerdict("root", None, command, read)
         last_root = event.id
     return result
