@@ -332,6 +332,12 @@ EDIT_TOOLS = frozenset({"edit", "multiedit", "write", "notebookedit"})
 #: file or directory, posix_spawn …"), is the same whichever of them met it.
 SEARCH_TOOLS = frozenset({"grep", "glob"})
 
+#: Claude Code's tools that it renamed (the old name lower-cased → the name now): a failure
+#: under either name is one tool's, in a history that spans the change. Its subagent tool
+#: `Task` is `Agent` since 2.1.6x, its read of a background command `BashOutput` is
+#: `TaskOutput` since 2.0.7x, and `KillShell` is `TaskStop` since 2.1.2x.
+RENAMED_TOOLS = {"task": "Agent", "bashoutput": "TaskOutput", "killshell": "TaskStop"}
+
 
 #: Codex's code mode (Codex Desktop): a script whose `tools.exec_command` runs commands and
 #: whose `tools.apply_patch` patches files. Its failures are the shell's, or the patch
@@ -350,13 +356,16 @@ POLL_TOOL = "write_stdin"
 def tool_key(tool_name: str | None) -> str | None:
     """The tool as far as it tells failures apart: every shell tool, Codex's poll of a
     command still running and its code-mode script are "shell"; every tool that writes a
-    file "edit"; every tool that searches files "search"."""
+    file "edit"; every tool that searches files "search"; a tool Claude Code renamed is
+    known by its name now."""
     if is_shell_tool(tool_name) or tool_name in (POLL_TOOL, CODE_MODE_TOOL):
         return "shell"
     lowered = (tool_name or "").lower()
     if lowered in EDIT_TOOLS:
         return "edit"
-    return "search" if lowered in SEARCH_TOOLS else tool_name
+    if lowered in SEARCH_TOOLS:
+        return "search"
+    return RENAMED_TOOLS.get(lowered, tool_name)
 
 
 #: The Codex tool whose running commands `POLL_TOOL` polls (unified exec).
@@ -368,13 +377,16 @@ def tool_label(tool_name: str | None) -> str | None:
     a file, those that search) holds the failures of all of them, so it is shown as theirs
     ("Edit/Write", "Grep/Glob"), not as the one that failed first; a failure first met
     through a poll is the polled command's, so it is shown under the tool that ran it, not
-    under the poll a person never asked for."""
+    under the poll a person never asked for; a tool Claude Code renamed is shown by its name
+    now."""
     if tool_name == POLL_TOOL:
         return POLLED_SHELL
     family = tool_key(tool_name)
     if family == "edit":
         return "Edit/Write"
-    return "Grep/Glob" if family == "search" else tool_name
+    if family == "search":
+        return "Grep/Glob"
+    return RENAMED_TOOLS.get((tool_name or "").lower(), tool_name)
 
 
 def pattern_digest(tool_name: str | None, error_class: str | None, text: str) -> str:

@@ -186,7 +186,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 to 0018 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0019 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -202,6 +202,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0016 = _revision("0016_code_mode_pattern_keys")
     m0017 = _revision("0017_speaking_line_pattern_keys")
     m0018 = _revision("0018_search_tool_pattern_keys")
+    m0019 = _revision("0019_renamed_tool_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = [
@@ -242,6 +243,10 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             ("exec", None),
             ("Grep", None),
             ("Glob", None),
+            ("Task", None),
+            ("Agent", None),
+            ("BashOutput", None),
+            ("KillShell", None),
             (None, None),
             ("a | b", 2),
         ):
@@ -258,7 +263,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             _, signature = m0015.pattern_key(tool, sig.error_class, signature)
             _, signature = m0016.pattern_key(tool, sig.error_class, signature)
             _, signature = m0017.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0018.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0018.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0019.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -980,6 +986,19 @@ def test_claude_codes_search_tools_key_one_failure_alike_and_show_it_as_theirs()
         assert signature_of(text, "Read").digest != grep.digest
     assert tool_label("Grep") == tool_label("Glob") == "Grep/Glob"
     assert tool_label("Read") == "Read" and tool_label("grep_search") == "grep_search"
+
+
+def test_a_tool_claude_code_renamed_keys_one_failure_under_either_name() -> None:
+    """Real (two histories outside the repository): "Agent type 'x' not found." under
+    `Task` (Claude Code 2.1.5x, entireio/cli) and under `Agent` (2.1.6x and later, a
+    code-insights history); `BashOutput` became `TaskOutput`, `KillShell` `TaskStop`."""
+    text = "Agent type 'superpowers:receiving-code-review' not found. Available agents: Bash"
+    assert signature_of(text, "Task").digest == signature_of(text, "Agent").digest
+    assert tool_label("Task") == "Agent" and tool_label("BashOutput") == "TaskOutput"
+    assert tool_label("KillShell") == "TaskStop" and tool_label("TaskCreate") == "TaskCreate"
+    gone = "Shell 1a2b not found"
+    assert signature_of(gone, "KillShell").digest == signature_of(gone, "TaskStop").digest
+    assert signature_of(text, "TaskCreate").digest != signature_of(text, "Agent").digest
 
 
 def test_a_failure_keys_alike_with_its_exit_code_or_with_a_pipe_hiding_it() -> None:

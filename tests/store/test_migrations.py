@@ -788,3 +788,38 @@ def test_0018_merges_a_failure_claude_codes_grep_and_glob_both_met(empty_db_url:
         assert row.signature_hash == signature_of(text, "Grep").digest
         assert row.signature_hash == signature_of(text, "Glob").digest
     assert rows[2].signature_hash == signature_of(missing, "Read").digest
+
+
+@pytest.mark.both_dbs
+def test_0019_merges_a_failure_under_a_tools_old_and_new_name(empty_db_url: str) -> None:
+    """Patterns stored under 0018's keys for one failure under Claude Code's `Task` and
+    under `Agent`, the name it has since 2.1.6x ("Agent type <q> not found.", two
+    histories outside the repository), become one pattern with every occurrence and the
+    first one's tool name; the same words under `TaskCreate` stay apart; every key is the
+    one mining gives now."""
+    from sleepd.mining.signatures import signature_of
+
+    missing = "Agent type 'reviewer' not found. Available agents: Bash, general-purpose"
+    gone = "Shell 1a2b not found"
+    stored = [  # (id, tool, raw, first seen, count)
+        (1, "Agent", missing, "2026-03-01", 1),
+        (2, "Task", missing, "2026-01-01", 5),
+        (3, "KillShell", gone, "2026-01-03", 1),
+        (4, "TaskStop", gone, "2026-02-04", 2),
+        (5, "TaskCreate", missing, "2026-01-05", 1),
+    ]
+    engine = make_engine(empty_db_url)
+    sigs = _store_as_keyed(engine, "0018_search_tool_pattern_keys", stored, {})
+    rows, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count, r.tool_name) for r in rows] == [
+        (1, 6, "Agent"),
+        (3, 3, "KillShell"),
+        (5, 1, "TaskCreate"),
+    ]
+    assert sorted(owners) == [1, 1, 3, 3, 5]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature == sigs[0].full
+    assert rows[0].signature_hash == signature_of(missing, "Task").digest
+    assert rows[0].signature_hash == signature_of(missing, "Agent").digest
+    assert rows[1].signature_hash == signature_of(gone, "TaskStop").digest
+    assert rows[2].signature_hash == signature_of(missing, "TaskCreate").digest
