@@ -9,7 +9,10 @@ revision re-keys the stored patterns the same way and merges those that now shar
 (`migrations.rekeying`). The stored signature stays as it is.
 
 The key is 0017's, frozen with that revision, for every other pattern; a pattern of Grep or
-Glob is keyed by it as if a tool named "search" had failed. A test holds the keys to
+Glob is keyed by it as if a tool named "search" had failed. 0017's key only: its re-signing
+is not done again, since every stored signature is signed as 0017 signs (re-signed by it,
+or signed by mining since), and done again it would leave out a second tag before a line
+("[<ts>] [ConcurrencyLimiter] Task <n> failed" keeps its second). A test holds the keys to
 mining's.
 
 Downgrade keeps the merged patterns (nothing says how to split them again).
@@ -34,21 +37,38 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 _KEYED_AS_0017 = importlib.import_module("migrations.versions.0017_speaking_line_pattern_keys")
+_KEYED_AS_0016 = importlib.import_module("migrations.versions.0016_code_mode_pattern_keys")
 #: Claude Code's tools that search files, lower-cased, as this revision knew them.
 _SEARCH_TOOLS = frozenset({"grep", "glob"})
 #: The name the family is keyed under, by 0017's key.
 _FAMILY = "search"
 
 
+def _keyed_as_0017(
+    tool_name: str | None, error_class: str | None, signature: str
+) -> tuple[str, str]:
+    """0017's key of a signature already signed as 0017 signs: 0016's key, or, when the
+    class no longer keys the pattern, 0016's key for the same words with no class."""
+    prefix = f"{tool_name or '-'} | {error_class or '-'} | "
+    if not signature.startswith(prefix):
+        return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
+    text = signature[len(prefix) :]
+    if error_class is None or _KEYED_AS_0017._class_keys(error_class, text):
+        return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
+    head = f"{tool_name or '-'} | - | "
+    digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, None, head + text)
+    return digest, prefix + keyed[len(head) :]
+
+
 def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
     """(new digest, new signature) of a stored pattern: 0017's key, a search tool's as if
     the family's tool had failed; the signature keeps the tool's own name."""
     if (tool_name or "").lower() not in _SEARCH_TOOLS:
-        return _KEYED_AS_0017.pattern_key(tool_name, error_class, signature)
+        return _keyed_as_0017(tool_name, error_class, signature)
     prefix = f"{tool_name} | {error_class or '-'} | "
     text = signature[len(prefix) :] if signature.startswith(prefix) else signature
     head = f"{_FAMILY} | {error_class or '-'} | "
-    digest, keyed = _KEYED_AS_0017.pattern_key(_FAMILY, error_class, head + text)
+    digest, keyed = _keyed_as_0017(_FAMILY, error_class, head + text)
     return digest, prefix + keyed[len(head) :]
 
 

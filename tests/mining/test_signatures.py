@@ -268,6 +268,33 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
+def test_the_re_keying_migrations_since_0017_key_a_pattern_signed_since_as_mining_does() -> None:
+    """A store at 0017 holds signatures signed as 0017 signs: re-signed by it, or signed by
+    mining since. The revisions after it change only keys: on every labelled tool error, a
+    pattern mining signed now and stored at 0017 is keyed by them as mining keys it. A log's
+    time stamp, then a component's tag (PackmindHub/context-evaluator's history): mining
+    leaves the first out, and a revision that re-signed again would leave out the second."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    m0018 = _revision("0018_search_tool_pattern_keys")
+    m0019 = _revision("0019_renamed_tool_pattern_keys")
+    texts = [
+        str(error["text"])
+        for label in (root / "tests" / "fixtures" / "real_sessions" / "labels").rglob("*.toml")
+        for error in tomllib.loads(label.read_text()).get("tool_errors", [])
+    ]
+    texts += ["[13:38:39.176] [ConcurrencyLimiter] Task 1 failed: 101 | \t\t});"]
+    texts += ["[lint:go] a.go:1:1: x (errcheck)", "ENOENT: no such file or directory, posix_spawn"]
+    for text in texts:
+        for tool, code in (("Bash", 1), ("exec_command", None), ("Grep", None), ("Task", None)):
+            sig = signature_of(text, tool, code)
+            _, signature = m0018.pattern_key(tool, sig.error_class, sig.full)
+            digest, signature = m0019.pattern_key(tool, sig.error_class, signature)
+            assert (digest, signature) == (sig.digest, sig.full), text
+
+
 def _as_0011_normalized(line: str) -> str:
     """A line normalized as mining did before 0012, which kept a failed patch's wording."""
     wording = re.match(r"\s*(apply_patch verification failed: |error: )", line)
