@@ -190,10 +190,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
-    import tomllib
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
     m0010, m0011 = _revision("0010_pattern_keys"), _revision("0011_shell_pattern_keys")
     m0012 = _revision("0012_patch_pattern_keys")
     m0013 = _revision("0013_powershell_pattern_keys")
@@ -205,11 +202,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0019 = _revision("0019_renamed_tool_pattern_keys")
     from sleepd.mining.signatures import key_line
 
-    texts = [
-        str(error["text"])
-        for label in (root / "tests" / "fixtures" / "real_sessions" / "labels").rglob("*.toml")
-        for error in tomllib.loads(label.read_text()).get("tool_errors", [])
-    ]
+    texts = _labelled_tool_errors()
     texts += ["", "Exit code 1", "A. B. C.", "x | y | z. Q", "error | exit 1 | - | Foo. Bar"]
     texts += ["Build failed. Port in use", "Error. Cannot connect", "one two three. Four"]
     texts += ["cat: illegal option -- A", 'main.go:3:2: "os" imported and not used']
@@ -274,17 +267,9 @@ def test_the_re_keying_migrations_since_0017_key_a_pattern_signed_since_as_minin
     pattern mining signed now and stored at 0017 is keyed by them as mining keys it. A log's
     time stamp, then a component's tag (PackmindHub/context-evaluator's history): mining
     leaves the first out, and a revision that re-signed again would leave out the second."""
-    import tomllib
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
     m0018 = _revision("0018_search_tool_pattern_keys")
     m0019 = _revision("0019_renamed_tool_pattern_keys")
-    texts = [
-        str(error["text"])
-        for label in (root / "tests" / "fixtures" / "real_sessions" / "labels").rglob("*.toml")
-        for error in tomllib.loads(label.read_text()).get("tool_errors", [])
-    ]
+    texts = _labelled_tool_errors()
     texts += ["[13:38:39.176] [ConcurrencyLimiter] Task 1 failed: 101 | \t\t});"]
     texts += ["[lint:go] a.go:1:1: x (errcheck)", "ENOENT: no such file or directory, posix_spawn"]
     for text in texts:
@@ -293,6 +278,19 @@ def test_the_re_keying_migrations_since_0017_key_a_pattern_signed_since_as_minin
             _, signature = m0018.pattern_key(tool, sig.error_class, sig.full)
             digest, signature = m0019.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
+
+
+def _labelled_tool_errors() -> list[str]:
+    """The text of every tool error a person labelled in the real sessions."""
+    import tomllib
+    from pathlib import Path
+
+    labels = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "real_sessions" / "labels"
+    return [
+        str(error["text"])
+        for label in labels.rglob("*.toml")
+        for error in tomllib.loads(label.read_text()).get("tool_errors", [])
+    ]
 
 
 def _as_0011_normalized(line: str) -> str:
