@@ -690,7 +690,22 @@ def _printed_lines(text: str) -> list[str]:
     plain = _TOOL_USE_ERROR_TAG.sub("", ANSI.sub("", _mcp_result(_out_of_sandbox_note(text))))
     plain = _PATCH_LINES_LISTED.sub(_patch_failure_unlisted, plain, count=1)
     plain = _TIMED_OUT_PREFIX.sub(r"\1\n", plain, count=1)
-    return [ln for ln in plain.splitlines() if ln.strip()]
+    return [part for ln in plain.splitlines() if ln.strip() for part in _apart_from_json(ln)]
+
+
+#: A program's own line glued to the JSON printed before it: `gh api` prints an API's answer
+#: with no newline at its end, then its own word on the failure ('{"data":{"repository":null},
+#: "errors":[…]}gh: Could not resolve to a Repository with the name …', or the closing
+#: brace of an answer printed over lines: "}gh: Not Found (HTTP 404)"). Read apart, the
+#: program's line says what failed; glued, the answer's quoted keys signed it, one
+#: signature for every failure of every such call. (A brace inside a line of code, "Foo{…}
+#: value", is followed by a space.)
+_GLUED_TO_JSON = re.compile(r"^([{\[].*[}\]]|[}\]])([A-Za-z][\w.-]*: \S.*)$")
+
+
+def _apart_from_json(line: str) -> list[str]:
+    glued = _GLUED_TO_JSON.match(line)
+    return [glued[1], glued[2]] if glued else [line]
 
 
 #: The note Codex before its unified exec put around a command that failed in its sandbox

@@ -246,6 +246,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             sig = signature_of(text, tool, code)
             if sig.text.endswith("printed nothing"):
                 continue  # signed by what ran since 0010 (docs/mining.md): a new key
+            if re.search(r"(?m)^[{\[}\]].*[}\]][A-Za-z][\w.-]*: ", text):
+                continue  # read apart from the JSON before it since 0019: a new key
             stored = f"{tool or '-'} | {sig.error_class or '-'} | "
             stored += _as_0011_normalized(key_line(text, sig.error_class))
             _, signature = m0010.pattern_key(tool, sig.error_class, stored)
@@ -1024,6 +1026,41 @@ def test_a_tool_claude_code_renamed_keys_one_failure_under_either_name() -> None
     gone = "Shell 1a2b not found"
     assert signature_of(gone, "KillShell").digest == signature_of(gone, "TaskStop").digest
     assert signature_of(text, "TaskCreate").digest != signature_of(text, "Agent").digest
+
+
+@pytest.mark.parametrize(
+    "glued",
+    [
+        # FSM1/cipher-box's history (outside the repository): `gh api graphql` with a
+        # repository name that is wrong, and with a field argument GitHub does not take
+        '{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],'
+        '"locations":[{"line":3,"column":3}],"message":"Could not resolve to a Repository with '
+        "the name 'cipherbox-official/cipher-box'.\"}]}gh: Could not resolve to a Repository "
+        "with the name 'cipherbox-official/cipher-box'.",
+        '{"errors":[{"path":["query","repository"],"extensions":{"code":"argumentNotAccepted"},'
+        "\"message\":\"Field 'body' doesn't accept argument 'truncate'\"}]}gh: Field 'body' "
+        "doesn't accept argument 'truncate'",
+        # JanDeDobbeleer/oh-my-posh's history: an answer printed over lines, its closing brace
+        # glued to gh's word
+        '{\n  "message": "Not Found",\n  "documentation_url": "https://docs.github.com/rest",\n'
+        '  "status": "404"\n}gh: Not Found (HTTP 404)',
+    ],
+)
+def test_a_programs_line_glued_to_the_json_before_it_reads_as_on_its_own(glued: str) -> None:
+    """`gh api` prints the API's answer with no newline at its end, then its own word on
+    the failure: glued, the answer's quoted keys had signed it (`{<q>:{<q>:null},…}gh: …`)."""
+    apart = glued.replace("}gh: ", "}\ngh: ")
+    assert apart != glued
+    assert signature_of(glued, "Bash", 1).full == signature_of(apart, "Bash", 1).full
+    assert "<q>:" not in signature_of(glued, "Bash", 1).text
+
+
+def test_a_brace_inside_a_line_of_code_splits_nothing() -> None:
+    line = "cmd/a.go:3:2: cannot use gitsync.RefRejectedError{…} (value of struct type x): y"
+    assert signature_of(line, "Bash", 1).text.endswith(
+        "RefRejectedError{…} (value of struct type x): y"
+    )
+    assert signature_of('[{"a": 1}]jq: error: x', "Bash", 5).text == "jq: error: x"
 
 
 def test_a_failure_keys_alike_with_its_exit_code_or_with_a_pipe_hiding_it() -> None:
