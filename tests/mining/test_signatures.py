@@ -247,7 +247,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             if sig.text.endswith("printed nothing"):
                 continue  # signed by what ran since 0010 (docs/mining.md): a new key
             if re.search(r"(?m)^[{\[}\]].*[}\]][A-Za-z][\w.-]*: ", text):
-                continue  # read apart from the JSON before it since 0019: a new key
+                continue  # read apart from the JSON before it since stop 78: a new key
             stored = f"{tool or '-'} | {sig.error_class or '-'} | "
             stored += _as_0011_normalized(key_line(text, sig.error_class))
             _, signature = m0010.pattern_key(tool, sig.error_class, stored)
