@@ -1543,6 +1543,38 @@ def _bun_failed_test(printed: list[str]) -> str | None:
     return None
 
 
+#: Rust's test harness (libtest, `cargo test`): a failed test as it marks one ("test
+#: config::tests::union ... FAILED", "config::tests::union --- FAILED" in its terse form)
+#: and heads its output ("---- config::tests::union stdout ----"), and the lines only a run
+#: of it prints: its opening count, a failed run's summary and cargo's word that the tests
+#: failed.
+_LIBTEST_FAILED_TEST = re.compile(
+    r"\s*(?:test (?P<a>\S+) \.\.\. FAILED|(?P<b>\S+) --- FAILED|---- (?P<c>\S+) stdout ----)\s*"
+)
+_LIBTEST_RUN = re.compile(
+    r"\s*(?:running \d+ tests?|test result: FAILED\. .*|error: test failed, to rerun pass .*)",
+    re.I,
+)
+
+
+def _libtest_failed_test(printed: list[str]) -> str | None:
+    """The first failed test of a Rust test run, by its name. Under a failed test the
+    harness prints its panic, and for an `assert_eq!` that is the same words for every test
+    ("assertion `left == right` failed"); cargo closes with the same verdict for every
+    failed run ("error: test failed, to rerun pass `--bin mise`"), which a tail may leave
+    alone. The test's name tells failures apart, and the same test failing again is the
+    same failure, as go test's "--- FAIL: TestX" is."""
+    if not any(_LIBTEST_RUN.fullmatch(line) for line in printed):
+        return None
+    for line in printed:
+        if "FAILED" not in line and "----" not in line:
+            continue
+        failed = _LIBTEST_FAILED_TEST.fullmatch(line)
+        if failed is not None:
+            return f"test {failed['a'] or failed['b'] or failed['c']} FAILED"
+    return None
+
+
 #: Playwright's pointer to a failed test's attachment, the same words for every test.
 _ATTACHMENT_POINTER = re.compile(r"Error Context: \S+")
 #: Playwright's closing list of failed tests: the count ("  1 failed"), then each test as
@@ -1572,6 +1604,9 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     bun = _bun_failed_test(printed)
     if bun is not None:
         return error_class(bun, exit_code), bun
+    libtest = _libtest_failed_test(printed)
+    if libtest is not None:
+        return error_class(libtest, exit_code), libtest
     whole = _read_whole(printed)
     if whole is not None:
         return error_class(whole, exit_code), whole

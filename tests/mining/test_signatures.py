@@ -1055,6 +1055,59 @@ def test_a_programs_line_glued_to_the_json_before_it_reads_as_on_its_own(glued: 
     assert "<q>:" not in signature_of(glued, "Bash", 1).text
 
 
+#: jdx/mise's Codex history (outside the repository): `cargo test` of one failing test,
+#: as Codex's shell returned it, and its tail as `| tail -3` leaves it.
+CARGO_TEST_FAILED = """Chunk ID: 4a2bde
+Wall time: 13.5899 seconds
+Process exited with code 101
+Output:
+
+running 6 tests
+config::tests::test_monorepo_union_tool_request_set_preserves_matching_tools --- FAILED
+.....
+failures:
+
+---- config::tests::test_monorepo_union_tool_request_set_preserves_matching_tools stdout ----
+
+thread 'config::tests::test_monorepo_union_tool_request_set_preserves_matching_tools' (15690707) \
+panicked at src/config/mod.rs:3633:9:
+assertion `left == right` failed
+  left: []
+ right: ["1", "2"]
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+failures:
+    config::tests::test_monorepo_union_tool_request_set_preserves_matching_tools
+
+test result: FAILED. 5 passed; 1 failed; 0 ignored; 0 measured; 1476 filtered out; finished in 0.04s
+
+error: test failed, to rerun pass `--bin mise`
+"""
+
+
+def test_a_rust_test_run_is_signed_by_the_test_that_failed() -> None:
+    """cargo's closing verdict ("error: test failed, to rerun pass <q>") is the same for
+    every failed run, and `assert_eq!`'s panic the same for every test: 24 runs of a dozen
+    different tests had been one pattern in jdx/mise's history. The failed test's name
+    signs, whichever way libtest printed it; a run cut to cargo's verdict keeps it."""
+    name = "config::tests::test_monorepo_union_tool_request_set_preserves_matching_tools"
+    sig = signature_of(CARGO_TEST_FAILED, "exec_command", 101)
+    assert sig.text == f"test {name} FAILED"
+    # the same test failing, behind a pipe with no exit code, is the same failure
+    assert signature_of(CARGO_TEST_FAILED, "exec_command").digest == sig.digest
+    verbose = CARGO_TEST_FAILED.replace(f"{name} --- FAILED", f"test {name} ... FAILED")
+    assert signature_of(verbose, "Bash", 101).text == sig.text
+    head_cut = "running 2 tests\ntest a::b ... ok\ntest a::c ... FAILED\n"
+    assert signature_of(head_cut, "Bash", 101).text == "test a::c FAILED"
+    other = CARGO_TEST_FAILED.replace("test_monorepo_union", "test_other")
+    assert signature_of(other, "exec_command", 101).digest != sig.digest
+    tail = "test result: FAILED. 5 passed; 1 failed\n\nerror: test failed, to rerun pass `--lib`"
+    assert signature_of(tail, "Bash", 101).text == "error: test failed, to rerun pass <q>"
+    # libtest's words in another program's output name no test
+    assert "FAILED" not in signature_of("---- a stdout ----\nerror: boom", "Bash", 1).text
+
+
 def test_a_brace_inside_a_line_of_code_splits_nothing() -> None:
     line = "cmd/a.go:3:2: cannot use gitsync.RefRejectedError{…} (value of struct type x): y"
     assert signature_of(line, "Bash", 1).text.endswith(
