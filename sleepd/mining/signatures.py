@@ -1619,7 +1619,45 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
         playwright = _playwright_failed_test(printed)
         if playwright is not None:
             return error_class(playwright, exit_code), playwright
+    testify = _testify_failed_test(printed, line)
+    if testify is not None:
+        return klass, testify
     return klass, _with_logfmt_read(_with_json_read(line))
+
+
+#: testify's report of a failed assertion in a Go test, a block of fields under go test's
+#: "--- FAIL: TestX (0.00s)": "Error Trace: x_test.go:340", "Error: Not equal:", then the
+#: values, "Test: TestX". Its "Error:" field names the assertion, the same words for every
+#: test that checks with it.
+_TESTIFY_ERROR = re.compile(r"\s*Error:\s+\S.*")
+_TESTIFY_TEST = re.compile(r"\s*Test:\s+(\S+)\s*")
+_GO_FAILED_TEST = re.compile(r"\s*--- FAIL: (\S+) \(.*")
+
+
+def _testify_failed_test(printed: list[str], line: str) -> str | None:
+    """go test's line for the failed test a testify block reports on, when the block's
+    "Error:" field would sign the output ("Error: Not equal:" had signed the failures of
+    seven different tests as one): the test's name tells them apart, as it does for a
+    failure go test reports with its own words. The block's own "Test:" field names the
+    test; else it is the failed test go test named last above the block."""
+    if not _TESTIFY_ERROR.fullmatch(line) or not any("Error Trace:" in ln for ln in printed):
+        return None
+    failed: dict[str, str] = {}
+    for ln in printed:
+        marked = _GO_FAILED_TEST.fullmatch(ln)
+        if marked is not None:
+            failed.setdefault(marked[1], ln.strip())
+    at = max((i for i, ln in enumerate(printed) if line.strip() in ln), default=None)
+    if not failed or at is None:
+        return None
+    for ln in printed[at + 1 :]:
+        if "Error Trace:" in ln:
+            break  # the next block
+        named = _TESTIFY_TEST.fullmatch(ln)
+        if named is not None and named[1] in failed:
+            return failed[named[1]]
+    above = (ln.strip() for ln in reversed(printed[:at]) if _GO_FAILED_TEST.fullmatch(ln))
+    return next(above, None)
 
 
 #: A logfmt line at error level with its message quoted (golangci-lint's `level=error

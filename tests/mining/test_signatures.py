@@ -1108,6 +1108,44 @@ def test_a_rust_test_run_is_signed_by_the_test_that_failed() -> None:
     assert "FAILED" not in signature_of("---- a stdout ----\nerror: boom", "Bash", 1).text
 
 
+#: JanDeDobbeleer/oh-my-posh's history (outside the repository): go test of two packages,
+#: each failure told by testify's block.
+TESTIFY_FAILED = """--- FAIL: TestWriteGradientRendering (0.00s)
+    writer_gradient_test.go:114:
+        \tError Trace:\tD:/oh-my-posh/src/terminal/writer_gradient_test.go:114
+        \tError:      \tNot equal:
+        \t            \texpected: "\\x1b[37ma\\x1b[0m"
+        \t            \tactual  : "\\x1b[37mab\\x1b[0m"
+        \tTest:       \tTestWriteGradientRendering
+        \tMessages:   \tsingle-stop gradient auto-shades across cells
+FAIL
+FAIL\tgithub.com/jandedobbeleer/oh-my-posh/src/terminal\t0.183s
+--- FAIL: TestGetPowerlineColorPaletteReferencedStop (0.00s)
+    palette_test.go:51:
+        \tError Trace:\tD:/oh-my-posh/src/config/palette_test.go:51
+        \tError:      \tShould not be: "transparent"
+FAIL
+FAIL\tgithub.com/jandedobbeleer/oh-my-posh/src/config\t0.2s
+"""
+
+
+def test_a_go_test_failure_told_by_testify_is_signed_by_its_test() -> None:
+    """testify's "Error:" field names the assertion, the same words for every test that
+    checks with it: "Error: Not equal:" had signed seven failures of four tests as one
+    pattern. The test the block reports on signs, by go test's own line for it: the
+    block's "Test:" field, else the failed test go test named last above the block."""
+    sig = signature_of(TESTIFY_FAILED, "Bash", 1)
+    assert sig.text == "FAIL: TestGetPowerlineColorPaletteReferencedStop (<n>)"
+    first = TESTIFY_FAILED.split("FAIL\tgithub.com/jandedobbeleer/oh-my-posh/src/terminal")[0]
+    assert signature_of(first, "Bash", 1).text == "FAIL: TestWriteGradientRendering (<n>)"
+    # the same test failing with go test's words only is the same failure
+    own = "--- FAIL: TestWriteGradientRendering (0.01s)\nFAIL\nFAIL\tx/terminal\t0.1s"
+    assert signature_of(own, "Bash", 1).digest == signature_of(first, "Bash", 1).digest
+    # an "Error:" line with no testify block is read as before
+    plain = "--- FAIL: TestA (0.00s)\n    a_test.go:3: x\nError: Not equal:"
+    assert signature_of(plain, "Bash", 1).text == "Error: Not equal:"
+
+
 def test_a_brace_inside_a_line_of_code_splits_nothing() -> None:
     line = "cmd/a.go:3:2: cannot use gitsync.RefRejectedError{…} (value of struct type x): y"
     assert signature_of(line, "Bash", 1).text.endswith(
