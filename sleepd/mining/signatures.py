@@ -1636,10 +1636,10 @@ _GO_FAILED_TEST = re.compile(r"\s*--- FAIL: (\S+) \(.*")
 
 def _testify_failed_test(printed: list[str], line: str) -> str | None:
     """go test's line for the failed test a testify block reports on, when the block's
-    "Error:" field would sign the output ("Error: Not equal:" had signed the failures of
-    seven different tests as one): the test's name tells them apart, as it does for a
-    failure go test reports with its own words. The block's own "Test:" field names the
-    test; else it is the failed test go test named last above the block."""
+    "Error:" field would sign the output ("Error: Not equal:" had signed eight failures of
+    four tests as one): the test's name tells them apart, as it does for a failure go test
+    reports with its own words. The block's own "Test:" field names the test; else it is
+    the failed test go test named last above the block."""
     if not _TESTIFY_ERROR.fullmatch(line) or not any("Error Trace:" in ln for ln in printed):
         return None
     failed: dict[str, str] = {}

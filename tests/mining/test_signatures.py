@@ -1131,7 +1131,7 @@ FAIL\tgithub.com/jandedobbeleer/oh-my-posh/src/config\t0.2s
 
 def test_a_go_test_failure_told_by_testify_is_signed_by_its_test() -> None:
     """testify's "Error:" field names the assertion, the same words for every test that
-    checks with it: "Error: Not equal:" had signed seven failures of four tests as one
+    checks with it: "Error: Not equal:" had signed eight failures of four tests as one
     pattern. The test the block reports on signs, by go test's own line for it: the
     block's "Test:" field, else the failed test go test named last above the block."""
     sig = signature_of(TESTIFY_FAILED, "Bash", 1)
