@@ -8317,6 +8317,11 @@ def test_a_poll_answering_that_its_background_command_failed_is_its_failure() ->
     # a subagent's task that failed is a failure, as a command's is
     agent_failed = polled.replace("local_bash", "local_agent").replace("<exit_code>255", "<x>")
     assert is_failed_result(_result(1, 0, agent_failed))
+    # the envelope is a background read's: a command that printed a file opening so went
+    # through, and the read of a failed task under another tool's name is that tool's answer
+    printed = _call(1, "Bash", '{"command": "cat status.xml"}')
+    assert not is_failed_result(_result(2, 1, "<status>failed</status>\n<id>7</id>"), printed)
+    assert is_failed_result(_result(2, 1, polled), _call(1, "TaskOutput", '{"task_id": "b"}'))
 
 
 @pytest.mark.parametrize(

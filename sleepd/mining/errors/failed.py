@@ -290,8 +290,10 @@ _MCP_RESULT_ERROR = re.compile(
 )
 
 
-#: Claude Code's read of a task it runs in the background (`BashOutput`, then
-#: `TaskOutput`): "<retrieval_status>success</retrieval_status> <task_id>bdea11d</task_id>
+#: Claude Code's reads of a task it runs in the background (`BashOutput` in its early 2.0
+#: versions, `TaskOutput` since).
+BACKGROUND_READS = frozenset({"BashOutput", "TaskOutput"})
+#: Such a read's answer: "<retrieval_status>success</retrieval_status> <task_id>bdea11d</task_id>
 #: <task_type>local_bash</task_type> <status>failed</status> <exit_code>255</exit_code>
 #: <output>…</output>". Its status says whether the task failed: the read went through, and
 #: where the command or subagent it reads failed, this is where that shows. A task still
@@ -312,7 +314,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         return True
     head = event.text[:600]
     envelope = READ_ENVELOPE.match(head)
-    if envelope is not None:
+    if envelope is not None and (call is None or call.tool_name in BACKGROUND_READS):
         return envelope.group("status") == "failed"
     return bool(
         _TOOL_USE_ERROR.search(event.text)

@@ -24,13 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sleepd.mining.episodes import EventView
-from sleepd.mining.errors.failed import READ_ENVELOPE
+from sleepd.mining.errors.failed import BACKGROUND_READS, READ_ENVELOPE
 from sleepd.mining.errors.shell import shell_command
 from sleepd.mining.signatures import CODE_MODE_TOOL, is_shell_tool
 
-#: Claude Code's reads of a command it runs in the background (`BashOutput` in its early
-#: 2.0 versions, `TaskOutput` since).
-BACKGROUND_READS = frozenset({"BashOutput", "TaskOutput"})
 #: The shell tool a background command ran in when the read cannot be traced to its start
 #: (the start fell in an earlier episode): Claude Code's.
 BACKGROUND_SHELL = "Bash"
