@@ -17,6 +17,34 @@ import sqlalchemy as sa
 PatternKey = Callable[[str | None, str | None, str], tuple[str, str]]
 
 
+def signature_head(tool_name: str | None, error_class: str | None) -> str:
+    """What a stored signature holds before its words: "<tool> | <class> | "."""
+    return f"{tool_name or '-'} | {error_class or '-'} | "
+
+
+def signature_words(tool_name: str | None, error_class: str | None, signature: str) -> str:
+    """A stored signature's words, without its head (the whole of it when it has none)."""
+    head = signature_head(tool_name, error_class)
+    return signature[len(head) :] if signature.startswith(head) else signature
+
+
+def keyed_as(
+    key: PatternKey,
+    tool_name: str | None,
+    error_class: str | None,
+    words: str,
+    *,
+    as_tool: str | None,
+    as_class: str | None,
+) -> tuple[str, str]:
+    """`key`'s (digest, signature) for a pattern's `words` as if `as_tool` had failed with
+    `as_class`: the digest is that failure's, and the signature keeps the pattern's own
+    tool name and class before the words `key` gives back."""
+    head = signature_head(as_tool, as_class)
+    digest, keyed = key(as_tool, as_class, head + words)
+    return digest, signature_head(tool_name, error_class) + keyed[len(head) :]
+
+
 def _earliest(values: list[Any]) -> Any:
     known = [v for v in values if v is not None]
     return min(known) if known else None

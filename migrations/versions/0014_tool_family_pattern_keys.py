@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from migrations.rekeying import rekey_patterns
+from migrations.rekeying import keyed_as, rekey_patterns, signature_words
 
 revision: str = "0014_tool_family_pattern_keys"
 down_revision: str | None = "0013_powershell_pattern_keys"
@@ -59,12 +59,15 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     family = _family(tool_name)
     if family is None:
         return _KEYED_AS_0013.pattern_key(tool_name, error_class, signature)
-    prefix = f"{tool_name} | {error_class or '-'} | "
-    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
-    keyed_as = _FAMILY_KEYED_AS[family]
-    head = f"{keyed_as} | {error_class or '-'} | "
-    digest, keyed = _KEYED_AS_0013.pattern_key(keyed_as, error_class, head + text)
-    return digest, prefix + keyed[len(head) :]
+    text = signature_words(tool_name, error_class, signature)
+    return keyed_as(
+        _KEYED_AS_0013.pattern_key,
+        tool_name,
+        error_class,
+        text,
+        as_tool=_FAMILY_KEYED_AS[family],
+        as_class=error_class,
+    )
 
 
 def upgrade() -> None:

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from migrations.rekeying import rekey_patterns
+from migrations.rekeying import keyed_as, rekey_patterns, signature_words
 
 revision: str = "0015_old_codex_pattern_keys"
 down_revision: str | None = "0014_tool_family_pattern_keys"
@@ -82,15 +82,18 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     """(new digest, new signature) of a stored pattern: re-signed (`resigned`), then keyed
     as 0014 keys it, a listed patch failure as if apply_patch had failed; the signature
     keeps the tool's own name, as 0014's does."""
-    prefix = f"{tool_name or '-'} | {error_class or '-'} | "
-    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
+    text = signature_words(tool_name, error_class, signature)
     new = resigned(text)
     if new == text:
         return _KEYED_AS_0014.pattern_key(tool_name, error_class, signature)
-    keyed_as = _PATCH_TOOL if _PATCH_LISTED.match(text) else tool_name
-    head = f"{keyed_as or '-'} | {error_class or '-'} | "
-    digest, keyed = _KEYED_AS_0014.pattern_key(keyed_as, error_class, head + new)
-    return digest, prefix + keyed[len(head) :]
+    return keyed_as(
+        _KEYED_AS_0014.pattern_key,
+        tool_name,
+        error_class,
+        new,
+        as_tool=_PATCH_TOOL if _PATCH_LISTED.match(text) else tool_name,
+        as_class=error_class,
+    )
 
 
 def upgrade() -> None:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from migrations.rekeying import rekey_patterns
+from migrations.rekeying import keyed_as, rekey_patterns, signature_words
 
 revision: str = "0016_code_mode_pattern_keys"
 down_revision: str | None = "0015_old_codex_pattern_keys"
@@ -50,12 +50,15 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     keeps the tool's own name."""
     if tool_name != _CODE_MODE_TOOL:
         return _KEYED_AS_0015.pattern_key(tool_name, error_class, signature)
-    prefix = f"{tool_name} | {error_class or '-'} | "
-    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
-    keyed_as = "apply_patch" if text == _PATCHED_LINES_MISSING else "exec_command"
-    head = f"{keyed_as} | {error_class or '-'} | "
-    digest, keyed = _KEYED_AS_0015.pattern_key(keyed_as, error_class, head + text)
-    return digest, prefix + keyed[len(head) :]
+    text = signature_words(tool_name, error_class, signature)
+    return keyed_as(
+        _KEYED_AS_0015.pattern_key,
+        tool_name,
+        error_class,
+        text,
+        as_tool="apply_patch" if text == _PATCHED_LINES_MISSING else "exec_command",
+        as_class=error_class,
+    )
 
 
 def upgrade() -> None:

@@ -55,7 +55,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from migrations.rekeying import rekey_patterns
+from migrations.rekeying import keyed_as, rekey_patterns, signature_head
 
 revision: str = "0017_speaking_line_pattern_keys"
 down_revision: str | None = "0016_code_mode_pattern_keys"
@@ -118,15 +118,15 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     """(new digest, new signature) of a stored pattern: re-signed as mining now signs it
     (`resigned`), then 0016's key, or, when its class no longer keys it, 0016's key for
     the same words stored with no class."""
-    prefix = f"{tool_name or '-'} | {error_class or '-'} | "
+    prefix = signature_head(tool_name, error_class)
     if not signature.startswith(prefix):
         return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
     text = resigned(signature[len(prefix) :])
     if error_class is None or _class_keys(error_class, text):
         return _KEYED_AS_0016.pattern_key(tool_name, error_class, prefix + text)
-    head = f"{tool_name or '-'} | - | "
-    digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, None, head + text)
-    return digest, prefix + keyed[len(head) :]
+    return keyed_as(
+        _KEYED_AS_0016.pattern_key, tool_name, error_class, text, as_tool=tool_name, as_class=None
+    )
 
 
 def resigned(text: str) -> str:

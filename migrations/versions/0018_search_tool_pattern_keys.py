@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from migrations.rekeying import rekey_patterns
+from migrations.rekeying import keyed_as, rekey_patterns, signature_head, signature_words
 
 revision: str = "0018_search_tool_pattern_keys"
 down_revision: str | None = "0017_speaking_line_pattern_keys"
@@ -49,15 +49,15 @@ def _keyed_as_0017(
 ) -> tuple[str, str]:
     """0017's key of a signature already signed as 0017 signs: 0016's key, or, when the
     class no longer keys the pattern, 0016's key for the same words with no class."""
-    prefix = f"{tool_name or '-'} | {error_class or '-'} | "
+    prefix = signature_head(tool_name, error_class)
     if not signature.startswith(prefix):
         return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
     text = signature[len(prefix) :]
     if error_class is None or _KEYED_AS_0017._class_keys(error_class, text):
         return _KEYED_AS_0016.pattern_key(tool_name, error_class, signature)
-    head = f"{tool_name or '-'} | - | "
-    digest, keyed = _KEYED_AS_0016.pattern_key(tool_name, None, head + text)
-    return digest, prefix + keyed[len(head) :]
+    return keyed_as(
+        _KEYED_AS_0016.pattern_key, tool_name, error_class, text, as_tool=tool_name, as_class=None
+    )
 
 
 def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
@@ -65,11 +65,10 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     the family's tool had failed; the signature keeps the tool's own name."""
     if (tool_name or "").lower() not in _SEARCH_TOOLS:
         return _keyed_as_0017(tool_name, error_class, signature)
-    prefix = f"{tool_name} | {error_class or '-'} | "
-    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
-    head = f"{_FAMILY} | {error_class or '-'} | "
-    digest, keyed = _keyed_as_0017(_FAMILY, error_class, head + text)
-    return digest, prefix + keyed[len(head) :]
+    text = signature_words(tool_name, error_class, signature)
+    return keyed_as(
+        _keyed_as_0017, tool_name, error_class, text, as_tool=_FAMILY, as_class=error_class
+    )
 
 
 def upgrade() -> None:

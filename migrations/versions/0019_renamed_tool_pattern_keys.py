@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from migrations.rekeying import rekey_patterns
+from migrations.rekeying import keyed_as, rekey_patterns, signature_words
 
 revision: str = "0019_renamed_tool_pattern_keys"
 down_revision: str | None = "0018_search_tool_pattern_keys"
@@ -46,11 +46,10 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     now = _RENAMED.get((tool_name or "").lower())
     if now is None:
         return _KEYED_AS_0018.pattern_key(tool_name, error_class, signature)
-    prefix = f"{tool_name} | {error_class or '-'} | "
-    text = signature[len(prefix) :] if signature.startswith(prefix) else signature
-    head = f"{now} | {error_class or '-'} | "
-    digest, keyed = _KEYED_AS_0018.pattern_key(now, error_class, head + text)
-    return digest, prefix + keyed[len(head) :]
+    text = signature_words(tool_name, error_class, signature)
+    return keyed_as(
+        _KEYED_AS_0018.pattern_key, tool_name, error_class, text, as_tool=now, as_class=error_class
+    )
 
 
 def upgrade() -> None:
