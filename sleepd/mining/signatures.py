@@ -17,6 +17,7 @@ message (the wrapper's ``Exit code N`` alone, a banner the output began with).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -221,6 +222,12 @@ _PASS_LINE = re.compile(
 #: TestExtractUserContent_InvalidJSON", "--- PASS: …"): an error word in the test's name
 #: says nothing of what failed, so such a line never sounds like an error.
 _TEST_PROGRESS = re.compile(_PASS_LINE.pattern + r"|^=== (?:RUN|PAUSE|CONT|NAME)\s", re.I)
+#: A script runner's echo of the command it is about to run (bun's, yarn's and pnpm's
+#: "$ biome check --error-on-warnings"; npm's "> eslint . --max-warnings=0" under its
+#: "> app@1.0.0 lint" header): the command, not a message, though a flag or a script's
+#: name may hold "error". (Gradle's "> Compilation failed; …" is no echo: no header.)
+_DOLLAR_ECHO = re.compile(r"^\$ [A-Za-z./][\w./@:+-]*(?: \S+)*$")
+_NPM_HEADER = re.compile(r"^> (?:@[\w.-]+/)?[\w.-]+@\S+ [\w:.-]+(?: \S+)?$")
 #: The tag a task runner puts before each line of a task's output, in brackets (mise's
 #: `[lint:go] `); the patterns below that read past it are built on this one.
 _BRACKETED_TAG = r"\[[\w:./@-]+\]\s+"
@@ -982,6 +989,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
         | _go_stack(every)
         | _help_after_error(every)
         | _advice_after_error(every)
+        | _passing_test_runs(every)
     )
     lines = [
         ln
@@ -992,6 +1000,7 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
     causes: list[str] = []
     erring: list[str] = []
     errors: list[str] = []
+    echoes = _runner_echoes(every)
     for line in lines:
         cause = not _not_a_cause(line)
         if cause:
@@ -999,7 +1008,12 @@ def _lines(printed: list[str]) -> tuple[list[str], list[str]]:
         # npm starts each line with "npm error": a cause is read by its own words, and
         # the prefix alone (npm 10 prints it between paragraphs) says nothing
         said = _NPM_PREFIX.sub("", line)
-        if _sounds_like_error(line) and said and not _TEST_PROGRESS.match(line):
+        if (
+            _sounds_like_error(line)
+            and said
+            and not _TEST_PROGRESS.match(line)
+            and line not in echoes
+        ):
             erring.append(line)
             if cause and _sounds_like_error(said):
                 errors.append(line)
@@ -1113,6 +1127,29 @@ def _quoted_source(every: list[str]) -> set[str]:
     return quoted
 
 
+#: Where a test runner starts a run (bun's "bun test v1.3.5 (1e86cebd)", pytest's "=====
+#: test session starts =====") and where it sums one up that nothing failed in (bun's
+#: " 0 fail", pytest's "===== 12 passed in 0.31s =====").
+_TEST_RUN_START = re.compile(r"^bun test v\d|^=+ test session starts =+$")
+_TEST_RUN_CLEAN = re.compile(r"^0 fail$|^=+ (?!.*\b(?:failed|errors?)\b).*\bpassed\b.* =+$")
+
+
+def _passing_test_runs(every: list[str]) -> set[str]:
+    """The lines of a test run that ended with nothing failed: what the tests logged as
+    they passed ("error: Database connection failed" from a test of that very failure),
+    never what failed in the command that ran them (the commit a pre-commit hook then
+    found empty)."""
+    logged: set[str] = set()
+    start: int | None = None
+    for at, line in enumerate(every):
+        if _TEST_RUN_START.match(line):
+            start = at
+        elif start is not None and _TEST_RUN_CLEAN.match(line):
+            logged.update(every[start:at])
+            start = None
+    return logged
+
+
 #: A line of JSON that only opens an object or a list under a key (`"error": {`): its key
 #: may be any word, "error" among them, and it says nothing of what went wrong.
 _JSON_OPENER = re.compile(r'\s*"[^"\n]{1,80}"\s*:\s*[\[{]\s*')
@@ -1207,6 +1244,15 @@ _NPM_BLOCK = re.compile(
 )
 
 
+def _runner_echoes(every: list[str]) -> set[str]:
+    """The commands a script runner echoed before running them (`_DOLLAR_ECHO`)."""
+    echoes = {line for line in every if line.startswith("$ ") and _DOLLAR_ECHO.match(line)}
+    for before, line in itertools.pairwise(every):
+        if line.startswith("> ") and _NPM_HEADER.match(before):
+            echoes.add(line)
+    return echoes
+
+
 def _said_nothing(line: str) -> bool:
     """A wrapper's line, Codex's count of the lines of a cut output, npm's footer or a
     tool's banner: in any such output, so never what went wrong."""
@@ -1220,7 +1266,7 @@ def _said_nothing(line: str) -> bool:
 
 #: A check's line marked as failed ("❌ History Directory: Missing: …", "✗ lint"): a
 #: health check or a checklist says what went wrong after the mark, in words of its own.
-_FAILED_MARK = re.compile(r"^[❌✗✘🔴⛔]\s*\S")
+_FAILED_MARK = re.compile(r"^(?:[❌✗✘🔴⛔]\s*|× )\S")
 
 
 def _sounds_like_error(line: str) -> bool:

@@ -1146,6 +1146,85 @@ def test_a_go_test_failure_told_by_testify_is_signed_by_its_test() -> None:
     assert signature_of(plain, "Bash", 1).text == "Error: Not equal:"
 
 
+#: PackmindHub/context-evaluator's history (Apache-2.0, outside the repository): the lint
+#: script behind a pipe to `head`, cut before biome's closing verdict.
+BIOME_FORMAT_CUT = """$ biome check --error-on-warnings
+ at frontend/src/App.tsx format ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+
+  × Formatter would have printed the following content:
+
+    1855 1855 │   className="flex items-center gap-1.5 text-slate-400"
+    1856 1856 │   >
+"""
+
+
+def test_a_runners_echo_of_the_command_it_runs_is_no_error() -> None:
+    """bun, yarn and pnpm echo each script's command before running it ("$ biome check
+    --error-on-warnings"), npm under its header ("> eslint . --max-warnings=0"): a flag
+    named for errors had made the echo the only line that sounded like one, and it had
+    signed five failures of a lint script. What the program said signs: here biome's
+    mark of an error, "×", as failed results already read it."""
+    sig = signature_of(BIOME_FORMAT_CUT, "Bash", 1)
+    assert sig.text == "× Formatter would have printed the following content:"
+    npm = "> app@1.0.0 lint\n> eslint . --max-warnings-errors\n\n/a.ts\n  3:1  error  x  no-undef"
+    assert "no-undef" in signature_of(npm, "Bash", 1).text
+    # biome's closing verdict still signs a whole run
+    verdict = "  × Some errors were emitted while running checks."
+    whole = f"{BIOME_FORMAT_CUT}\ncheck ━━━━━━━\n\n{verdict}\n"
+    assert signature_of(whole, "Bash", 1).text == "× Some errors were emitted while running checks."
+    # Gradle's "> …" under "What went wrong" is its message, no echo
+    gradle = (
+        "* What went wrong:\nExecution failed for task ':app:compileJava'.\n"
+        "> Compilation failed; see the compiler error output for details."
+    )
+    assert signature_of(gradle, "Bash", 1).text.startswith("> Compilation failed")
+
+
+#: PackmindHub/context-evaluator's history: `git commit` whose pre-commit hook ran the tests,
+#: biome and tsc, all of which passed, before git found nothing staged.
+HOOK_PASSED_COMMIT_EMPTY = """Exit code 1
+$ bun test src/
+bun test v1.3.5 (1e86cebd)
+
+src/api/routes/evaluation.test.ts:
+[EvaluationRoutes] Error in POST /api/evaluate: 312 | \t\t\texpect(response2.status).toBe(202);
+                              ^
+error: Database connection failed
+
+ 1319 pass
+ 0 fail
+ 2884 expect() calls
+Ran 1319 tests across 60 files. [1146.00ms]
+$ biome check --error-on-warnings
+Checked 290 files in 120ms. No fixes applied.
+$ tsc --noEmit
+On branch main
+Changes not staged for commit:
+\tmodified:   src/shared/providers/codex-provider.ts
+
+no changes added to commit (use "git add" and/or "git commit -a")
+"""
+
+
+def test_what_a_passing_test_run_logged_is_not_what_failed() -> None:
+    """A test of a failure path logs that failure as it passes: the run's own sum says
+    nothing failed in it, so the commit that found nothing staged signs (five hook runs
+    had been signed by the tests' logs or the hook's echo of biome's command)."""
+    sig = signature_of(HOOK_PASSED_COMMIT_EMPTY, "Bash", 1)
+    assert sig.text.startswith("no changes added to commit")
+    # the same log in a run that failed is still read
+    failed = HOOK_PASSED_COMMIT_EMPTY.replace(" 0 fail", " 1 fail").split("$ biome")[0]
+    assert signature_of(failed, "Bash", 1).text == "error: Database connection failed"
+    # pytest's clean sum closes a run as bun's does
+    pytest_run = (
+        "error: pathspec 'x' did not match any file(s) known to git\n"
+        "============================= test session starts ==============================\n"
+        "ERROR root:app.py:12 connection refused (expected in this test)\n"
+        "============================== 3 passed in 0.12s ==============================="
+    )
+    assert signature_of(pytest_run, "Bash", 1).text.startswith("error: pathspec")
+
+
 def test_a_brace_inside_a_line_of_code_splits_nothing() -> None:
     line = "cmd/a.go:3:2: cannot use gitsync.RefRejectedError{…} (value of struct type x): y"
     assert signature_of(line, "Bash", 1).text.endswith(
