@@ -2883,6 +2883,56 @@ def test_granting_the_point_then_setting_a_fact_against_it_is_a_correction(
 
 
 @pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # entireio/git-sync (MIT), a session's findings of a review run over the agent's
+        # branch, pasted back after its report
+        (
+            "1. High: `replicate --all-refs` still weakens replicate’s failure semantics and "
+            "can return success after only a partial mirror. `--all-refs` is wired through "
+            "`allRefsFlag(..., &req.Policy.BestEffort)` for every sync-like command",
+            "- `SetNotesRef` test fixture helper (3 lines × 6 tests; inline is clearer in test "
+            "context)\n\nReady to push?",
+        ),
+        (
+            "1. Medium: credential-helper lookups are keyed to the original remote, not the "
+            "host that actually returned 401, so redirected smart-HTTP setups can miss or\n"
+            "     poison credentials.\n  2. Medium: helper fallback only exists on GET "
+            "/info/refs; authenticated POST RPCs still fail hard",
+            "**Efficiency reviewer**: signed off clean, no changes needed.\n\nNet result on "
+            "the cleanup commit: -291 / +210 lines (mostly test consolidation).",
+        ),
+        # the same marks as other review tools print them
+        ("- [P1] Guard the nil config before setting gpgsign — internal/git/config.go:88", DONE),
+        ("**Critical**: the migration drops the sessions table before copying it", DONE),
+    ],
+)
+def test_review_findings_pasted_on_the_work_are_a_correction(text: str, agent: str) -> None:
+    """A review's findings marked by severity say what is wrong in the work under review."""
+    assert kind_of(text, agent_text=agent) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [
+        # a priority set on work to do, not a finding
+        ("1. High priority: add the login page\n2. Low priority: dark mode", DONE),
+        # the agent's own review taken up
+        (
+            "1. Medium: the helper could share one cache between the two hosts",
+            "Review done. Findings:\n1. Medium: the helper could share one cache between the "
+            "two hosts\n2. Low: a stale comment\nWant me to fix them?",
+        ),
+        # a review that finds the work good first, then suggests more (the labelled
+        # set's Japanese plan review: "the approach is good … two points to add")
+        ("Looks good overall. 1. Medium: mention the flag's meaning in one sentence", DONE),
+    ],
+)
+def test_near_misses_of_review_findings_are_no_correction(text: str, agent: str) -> None:
+    assert kind_of(text, agent_text=agent) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # the issue's own example: more of the work asked, a follow-up

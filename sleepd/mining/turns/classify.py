@@ -45,6 +45,7 @@ from sleepd.mining.turns.corrections import (
     grants_then_objects,
     insists_on_the_complaint,
     names_what_was_gone,
+    pastes_review_findings,
     says_what_was_meant,
 )
 from sleepd.mining.turns.failures import WRONG_ANSWER, reports_failure
@@ -440,6 +441,7 @@ _JUDGING_CUES = frozenset(
         "insists after a correction",
         "grants, then objects",
         "dislikes the result",
+        "pastes review findings",
     }
 )
 
@@ -648,6 +650,19 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
         # point granted, then a fact set against it
         corr += 2
         reasons.append("grants, then objects")
+    if (
+        turn.agent_acted
+        and turn.agent_ended
+        and pastes_review_findings(region, turn.agent_text)
+        and not APPROVAL_HEAD.search(region)
+        and lexicon.classify(first_clause(region)) is not Feedback.APPROVAL
+    ):
+        # "1. High: `replicate --all-refs` still weakens replicate's failure semantics …"
+        # after the agent's report: a review of the work says what is wrong in it (not a
+        # review that finds the work good first and suggests more: "方針は良いです … 1.
+        # Medium: …" refines it)
+        corr += 2
+        reasons.append("pastes review findings")
     if text.lstrip().startswith(">") and _DISPUTE_OPEN.search(region):
         # "> that data loss would have landed without anyone seeing the diff. Actually, the
         # intention …": the agent's own words quoted back, then set right

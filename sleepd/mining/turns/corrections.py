@@ -457,6 +457,31 @@ def disputes_by_question(region: str, agent_text: str) -> bool:
     return False
 
 
+#: A code review's finding, marked by its severity as review tools print them ("1. High:
+#: `BestEffort` currently defeats the new `--force-with-lease` guarantee", "Medium: streaming
+#: receive-pack pushes still cannot …", "- [P1] Avoid …", "**Critical**: …"): a line that opens
+#: with the mark, not a priority set on work to do ("1. High priority: add login").
+_REVIEW_FINDING = re.compile(
+    r"^[ \t>*•\-]{0,6}(?:\d{1,2}[.)]\s*)?(?:\*\*)?"
+    r"(?:\[P[0-3]\]|(?:critical|high|medium|low|major|minor)(?:\s+severity)?(?:\*\*)?\s*:)"
+    r"(?:\*\*)?\s*\S",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def pastes_review_findings(region: str, agent_text: str) -> bool:
+    """A review's findings on the work pasted in: a line opens with a finding's severity,
+    and the finding is not one the agent wrote itself (taking up the agent's own review
+    is the next step of the work, judging nothing it did)."""
+    for match in _REVIEW_FINDING.finditer(region):
+        end = region.find("\n", match.end())
+        line = region[match.start() : end if end >= 0 else None]
+        said = " ".join(re.findall(r"[a-z]\w{2,}", line.lower())[1:9])
+        if said and said not in " ".join(re.findall(r"[a-z]\w{2,}", agent_text.lower())):
+            return True
+    return False
+
+
 #: A bare order to fix a check ("fix test", "fix the build", "please fix lint").
 _FIX_THE_CHECK = re.compile(
     r"^\W*(please\s+|pls\s+)?(fix|repair)\s+(the\s+)?(failing\s+|broken\s+)?"
