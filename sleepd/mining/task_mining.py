@@ -33,6 +33,8 @@ from sleepd.mining.tasks import (
     task_intent,
 )
 from sleepd.mining.turns import is_bare_answer, needs_context
+from sleepd.mining.turns.closing import is_closing_step
+from sleepd.mining.turns.text import request_region
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
 #: Failures clear enough to replay even when the task has not recurred yet.
@@ -41,6 +43,15 @@ CLEAR_FAILURES = frozenset(
 )
 CLEAR_CONFIDENCE = 0.6
 BATCH = 500
+
+
+def refines_the_work(follow_up: str) -> bool:
+    """Whether a follow-up says something of the work a replay is to make: not a bare
+    answer or go-on ("3", "yes continue"), which means something only next to what it
+    answered, nor a closing step ("commit this", "push", "open a PR"), what was done with
+    the work once made (a replay makes the work offline, where a push has nowhere to go,
+    and is judged on the work)."""
+    return not is_bare_answer(follow_up) and not is_closing_step(request_region(follow_up))
 
 
 @dataclass
@@ -136,7 +147,7 @@ def _mine_batch(
                 project_path=episode.project_path,
                 intent=task_intent(
                     episode.intent_text,
-                    [r for r in episode.refinements or [] if not is_bare_answer(r)],
+                    [r for r in episode.refinements or [] if refines_the_work(r)],
                 ),
                 context=build_context(
                     episode.intent_text,

@@ -195,6 +195,31 @@ def test_menu_picks_are_not_folded_into_the_task(engine: Engine, cfg: Config) ->
         assert "- 2" not in intent and "- 3" not in intent
 
 
+def test_closing_steps_are_not_folded_into_the_task(engine: Engine, cfg: Config) -> None:
+    """Thirteen histories outside the repository (PackmindHub/context-evaluator,
+    entireio/cli): "commit this", "push", "Commit it" had become a replay task's
+    refinements, asking a replay made offline to push. They are what was done with the
+    work once made; the words that change the work stay."""
+    for _ in range(2):
+        b = SessionBuilder(project="/work/app")
+        b.prompt("add a retry with backoff to the HTTP client in src/http.py")
+        b.say("Added the retry with exponential backoff; the tests pass.")
+        b.prompt("also cap the backoff at 30 seconds")
+        b.say("Capped at 30 s.")
+        b.prompt("commit this")
+        b.say("Committed as 1a2b3c4.")
+        b.prompt("push")
+        b.say("Pushed to origin/main.")
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        intents = [t.intent for t in db.scalars(select(Task))]
+    assert intents
+    for intent in intents:
+        assert "- also cap the backoff at 30 seconds" in intent
+        assert "- commit this" not in intent and "- push" not in intent
+
+
 @pytest.mark.parametrize(
     ("text", "needs"),
     [
@@ -248,6 +273,11 @@ def test_an_id_alone_is_an_answer_not_a_task(text: str, needs: bool) -> None:
         ("both", True),
         ("done", True),
         ("it is done.  continue", True),
+        # a go-on after a yes (entireio/cli's history, outside the repository: folded
+        # into a replay task as "- yes continue")
+        ("yes continue", True),
+        ("ok, go ahead", True),
+        ("yes continue with the parser tests", False),
         # a pick or a "done" that goes on to say something of its own
         ("i prefer 2 spaces for indentation", False),
         ("option 2 but keep the old flag", False),

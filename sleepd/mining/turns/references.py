@@ -89,7 +89,11 @@ _GO_AHEAD_TAIL = (
 )
 
 
-_GO_AHEAD_ONLY = re.compile(r"^\W*" + GO_AHEAD + _GO_AHEAD_TAIL, re.IGNORECASE)
+_GO_AHEAD_ONLY = re.compile(
+    # (a go-on after a yes is still nothing else: "yes continue", "ok, go ahead")
+    r"^\W*" + GO_AHEAD + rf"(\W+({GO_ON_WORDS}))?" + _GO_AHEAD_TAIL,
+    re.IGNORECASE,
+)
 
 
 #: A go-ahead in the other languages people write to agents in, alone or with "the
