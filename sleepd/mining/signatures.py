@@ -268,8 +268,9 @@ class Signature:
 def keyed_class(error_class: str | None, text: str) -> str | None:
     """The error class as far as it tells failures apart: an exit code, a stock phrase
     or no class is dropped when the text says what went wrong, that is when it sounds
-    like an error or holds a stock phrase (not a banner the output happened to start
-    with, nor the wrapper's own line). A stock phrase is the class only when no exit
+    like an error, holds a stock phrase or opens with a program's mark of a failure
+    ("× Some warnings were emitted …", `_FAILED_MARK`; not a banner the output happened
+    to start with, nor the wrapper's own line). A stock phrase is the class only when no exit
     code came with the output (a pipe hid it): `ls: cannot access …: No such file or
     directory` is one failure under `exit 2` and under "no such file or directory"."""
     if (
@@ -283,6 +284,7 @@ def keyed_class(error_class: str | None, text: str) -> str | None:
         or _STOCK_PHRASE.search(text)
         or _SAYS_WHAT_FAILED.search(text)
         or (_SPEAKS_IN_ITS_NAME.match(text) and not _SAID_NOTHING.search(text))
+        or _FAILED_MARK.match(text)
     )
     if not says or _NORMALIZED_WRAPPER.fullmatch(text):
         return error_class

@@ -186,7 +186,7 @@ def _revision(name: str) -> Any:
 
 
 def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error() -> None:
-    """Migrations 0010 to 0019 re-key stored patterns with their own copies of the
+    """Migrations 0010 to 0020 re-key stored patterns with their own copies of the
     rules; on every tool error a person labelled in the real sessions (and a few hostile
     shapes), under each shell tool's name and others, the key they give a pattern stored
     under 0009 is the key mining gives the error now."""
@@ -200,6 +200,7 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
     m0017 = _revision("0017_speaking_line_pattern_keys")
     m0018 = _revision("0018_search_tool_pattern_keys")
     m0019 = _revision("0019_renamed_tool_pattern_keys")
+    m0020 = _revision("0020_failure_mark_pattern_keys")
     from sleepd.mining.signatures import key_line
 
     texts = _labelled_tool_errors()
@@ -259,7 +260,8 @@ def test_the_re_keying_migrations_key_a_stored_pattern_as_mining_keys_the_error(
             _, signature = m0016.pattern_key(tool, sig.error_class, signature)
             _, signature = m0017.pattern_key(tool, sig.error_class, signature)
             _, signature = m0018.pattern_key(tool, sig.error_class, signature)
-            digest, signature = m0019.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0019.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0020.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 
@@ -271,14 +273,19 @@ def test_the_re_keying_migrations_since_0017_key_a_pattern_signed_since_as_minin
     leaves the first out, and a revision that re-signed again would leave out the second."""
     m0018 = _revision("0018_search_tool_pattern_keys")
     m0019 = _revision("0019_renamed_tool_pattern_keys")
+    m0020 = _revision("0020_failure_mark_pattern_keys")
     texts = _labelled_tool_errors()
     texts += ["[13:38:39.176] [ConcurrencyLimiter] Task 1 failed: 101 | \t\t});"]
     texts += ["[lint:go] a.go:1:1: x (errcheck)", "ENOENT: no such file or directory, posix_spawn"]
+    # a line a program marks as failed (PackmindHub/context-evaluator's biome, a checklist)
+    texts += ["  × Some warnings were emitted while running checks.", "✗ Metadata branch not found"]
+    texts += ["❌ License check task not found"]
     for text in texts:
         for tool, code in (("Bash", 1), ("exec_command", None), ("Grep", None), ("Task", None)):
             sig = signature_of(text, tool, code)
             _, signature = m0018.pattern_key(tool, sig.error_class, sig.full)
-            digest, signature = m0019.pattern_key(tool, sig.error_class, signature)
+            _, signature = m0019.pattern_key(tool, sig.error_class, signature)
+            digest, signature = m0020.pattern_key(tool, sig.error_class, signature)
             assert (digest, signature) == (sig.digest, sig.full), text
 
 

@@ -823,3 +823,33 @@ def test_0019_merges_a_failure_under_a_tools_old_and_new_name(empty_db_url: str)
     assert rows[0].signature_hash == signature_of(missing, "Agent").digest
     assert rows[1].signature_hash == signature_of(gone, "TaskStop").digest
     assert rows[2].signature_hash == signature_of(missing, "TaskCreate").digest
+
+
+@pytest.mark.both_dbs
+def test_0020_merges_a_marked_failure_with_and_without_its_exit_code(empty_db_url: str) -> None:
+    """Patterns stored under 0019's keys for one line biome marks as failed ("× Some
+    warnings were emitted while running checks.", PackmindHub/context-evaluator's history,
+    1 + 4), seen with its exit code and behind a pipe that hid it, become one pattern with
+    every occurrence; the same words with no mark stay two; every key is mining's now."""
+    from sleepd.mining.signatures import signature_of
+
+    marked = "  × Some warnings were emitted while running checks."
+    plain = "Some warnings were emitted while running checks."
+    with_code = "Chunk ID: 1\nProcess exited with code 1\nOutput:\n"
+    stored = [  # (id, tool, raw, first seen, count)
+        (1, "exec_command", with_code + marked, "2026-02-01", 4),
+        (2, "exec_command", marked, "2026-01-01", 1),
+        (3, "exec_command", with_code + plain, "2026-01-03", 2),
+        (4, "exec_command", plain, "2026-01-04", 3),
+    ]
+    engine = make_engine(empty_db_url)
+    sigs = _store_as_keyed(engine, "0019_renamed_tool_pattern_keys", stored, {}, exit_code=1)
+    assert [s.error_class for s in sigs] == ["exit 1", None, "exit 1", None]
+    rows, owners = _upgraded_patterns(engine)
+    assert [(r.id, r.count) for r in rows] == [(1, 5), (3, 2), (4, 3)]
+    assert sorted(owners) == [1, 1, 3, 4]
+    assert str(rows[0].first_seen).startswith("2026-01-01")
+    assert rows[0].signature == sigs[0].full  # the keeper's class stays in its signature
+    assert rows[0].signature_hash == signature_of(marked, "exec_command").digest
+    assert rows[1].signature_hash == signature_of(with_code + plain, "exec_command", 1).digest
+    assert rows[2].signature_hash == signature_of(plain, "exec_command").digest
