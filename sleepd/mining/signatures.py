@@ -730,7 +730,10 @@ _SANDBOX_DENIED = re.compile(r"\Asandbox denied exec error, exit code: -?\d+, st
 #: ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: "", … }, stderr:
 #: StreamOutput { text: "fatal: cannot lock ref …\\n", … }, … } }").
 _DEBUG_STREAM = re.compile(r'\b(stdout|stderr): StreamOutput \{ text: "((?:[^"\\]|\\.)*)"')
-_DEBUG_ESCAPE = re.compile(r"\\(.)")
+_DEBUG_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]{1,6}\}|.)")
+#: What a Rust debug string's one-letter escapes stand for (`\t` a tab: go test's
+#: "FAIL\tgithub.com/…\t0.33s" had read as one word, "FAILtgithub.com/…t0.33s").
+_DEBUG_LETTERS = {"n": "\n", "t": "\t", "r": "\r", "0": ""}
 
 
 #: Codex before its own patch tool listed the lines it looked for, on the failure's line
@@ -764,8 +767,20 @@ _IN_A_MESSAGE = re.compile(
 
 
 def _unescaped(text: str) -> str:
-    """One level of a Rust debug string's escapes undone (`\\n` a line break, `\\"` a quote)."""
-    return _DEBUG_ESCAPE.sub(lambda m: "\n" if m[1] == "n" else m[1], text)
+    """One level of a Rust debug string's escapes undone (`\\n` a line break, `\\t` a tab,
+    `\\"` a quote, `\\u{1b}` the character it names)."""
+    return _DEBUG_ESCAPE.sub(_unescape_one, text)
+
+
+def _unescape_one(found: re.Match[str]) -> str:
+    escaped = found[1]
+    if escaped.startswith("u{"):
+        # (no NUL, other control a terminal does not read, or half of a surrogate pair: a
+        # store's text holds none)
+        code = int(escaped[2:-1], 16)
+        kept = (code >= 0x20 or code in (9, 10, 13, 27)) and not 0xD800 <= code < 0xE000
+        return chr(code) if kept and code <= 0x10FFFF else ""
+    return _DEBUG_LETTERS.get(escaped, escaped)
 
 
 def _out_of_sandbox_note(text: str) -> str:
@@ -1445,8 +1460,10 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
                 return line
         if named:
             return named[0]
-    # a lone word ("Error", a `:error` value printed in a type) says less than a sentence
+    # a lone word ("Error", a `:error` value printed in a type) says less than a sentence,
+    # and a bare path ("/logs/error.log") says nothing once normalized
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
+    worded = [line for line in worded if not _only_placeholders(line)] or worded
     causes = [line for line in worded if not _not_a_cause(line)]
     if any(not _empty_commit(line) for line in causes):
         worded = [line for line in worded if not _empty_commit(line)]
@@ -1478,11 +1495,27 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     # a rule of dashes or equals signs under a test report says nothing, and neither does
     # a check that passed ("gitleaks....Passed" over pre-commit's "bug: pre-commit's script
     # is installed in migration mode") nor advice where to report it
+    # (nor a bare path: `pwd`'s answer above zsh's "(eval):1: no matches found: …")
     worded_lines = [line for line in lines if _WORD.search(line)]
     return next(
-        (line for line in worded_lines if not _not_a_cause(line)),
-        worded_lines[0] if worded_lines else lines[0],
+        (line for line in worded_lines if not _not_a_cause(line) and not _only_placeholders(line)),
+        next(
+            (line for line in worded_lines if not _not_a_cause(line)),
+            worded_lines[0] if worded_lines else lines[0],
+        ),
     )
+
+
+#: What normalizing leaves of a value it stands in for (`normalize`).
+_PLACEHOLDER = re.compile(r"<(?:path|n|q|hex|ts|uuid)>")
+
+
+def _only_placeholders(line: str) -> bool:
+    """Whether a line is all value and no words once read as it would sign (an API error
+    object by its message, `_with_json_read`) and normalized: a bare path, a number, a hash
+    ("/Users/me/app/cli", "FAIL\tgithub.com/x/y\t0.33s" read as one word)."""
+    read = _with_logfmt_read(_with_json_read(line))
+    return not _WORD.search(_PLACEHOLDER.sub(" ", normalize(read)))
 
 
 #: The example a pattern keeps: its key line, a line before it and a few after it.

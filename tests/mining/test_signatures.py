@@ -1905,6 +1905,45 @@ def test_a_later_codexs_sandbox_message_is_taken_off_what_the_command_printed() 
     assert "SandboxDenied" not in signature_of(SANDBOX_DENIED_MESSAGE, "exec_command", 1).text
 
 
+#: entireio/git-sync's Codex history (outside the repository): a go test the sandbox kept
+#: from listening, its output as the message's escaped string (cut here to its frames).
+SANDBOX_DENIED_GO_TEST = (
+    "exec_command failed for `/bin/zsh -lc 'go test ./internal/syncer -run TestRun_Sync -v'`: "
+    'SandboxDenied { message: "=== RUN   TestRun_Sync\\n--- FAIL: TestRun_Sync (0.12s)\\n'
+    "panic: httptest: failed to listen on a port: listen tcp6 [::1]:0: bind: operation not "
+    "permitted [recovered, repanicked]\\n\\ngoroutine 8 [running]:\\ntesting.tRunner("
+    "0x14000003a40, 0x105215390)\\n\\t/Users/soph/go/src/testing/testing.go:1934 +0xc8\\n"
+    'FAIL\\tgithub.com/soph/git-sync/internal/syncer\\t0.330s\\nFAIL\\n", '
+    "truncated_after_lines: None }, duration: 0ns, timed_out: false } }\n"
+)
+
+
+def test_a_sandbox_messages_escapes_are_read_as_the_characters_they_stand_for() -> None:
+    """`\\t` in the message is a tab: read as the letter, go test's "FAIL\\t<package>\\t0.33s"
+    had become one path-like word, which normalized to "<path>" alone and signed the run."""
+    sig = signature_of(SANDBOX_DENIED_GO_TEST, "exec_command", 1)
+    assert sig.text.startswith("panic: httptest: failed to listen on a port")
+    # a character named by its code is that character; a NUL or half a surrogate pair,
+    # which no store's text may hold, is left out
+    named = SANDBOX_DENIED_GO_TEST.replace("operation not", "operation\\u{a0}\\u{0}\\u{d800}not")
+    text = signature_of(named, "exec_command", 1).text
+    assert "operation not permitted" in text  # the no-break space read as a space
+    assert "\x00" not in text and "\ud800" not in text
+
+
+def test_a_bare_path_never_signs_where_a_line_says_something() -> None:
+    """melagiri/code-insights' history (outside the repository): `pwd && ls package.json
+    */package.json` printed the folder, then zsh's complaint; the folder, all path, had
+    signed the failure as "<path>". A line that is all value once normalized signs only
+    where nothing else is printed."""
+    text = "/Users/melagiri/Workspace/code-insights/cli\n(eval):1: no matches found: */package.json"
+    assert signature_of(text, "Bash", 1).text.startswith("sh: no matches found")
+    assert signature_of("/Users/me/app/cli", "Bash", 1).text == "<path>"
+    # an error line that is a bare path gives way to one that says something
+    logged = "build failed: see log\n/var/log/app/error.log"
+    assert signature_of(logged, "Bash", 1).text == "build failed: see log"
+
+
 def test_an_old_codexs_sandbox_note_is_taken_off_what_the_command_printed() -> None:
     # real lines of the labelled Codex sessions (JaydenXsoe/ocodex, Monotoba/OpenPrintKit,
     # SproutSeeds/coda; Codex 0.2x): the sandbox's name and the note's words had made one
