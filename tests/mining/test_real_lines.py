@@ -8191,6 +8191,22 @@ def test_a_status_the_command_printed_of_itself_is_read() -> None:
     assert "Passed" not in signed and "exit: 1" not in signed and signed
 
 
+def test_a_printed_status_is_read_past_the_echos_own_exit_0() -> None:
+    """jdx/mise's Codex history (outside the repository): `git merge-base --is-ancestor X
+    origin/main; echo $?` printed "1", "not an ancestor", an answer, and Codex reported the
+    echo's own exit 0; the printed status was read only where no exit came with the
+    result, so the answer had been a root failure (two of them one pattern, "<n>")."""
+    command = "git merge-base --is-ancestor c80f993e753826a0 origin/main; echo $?"
+    call = _call(1, "exec_command", json.dumps({"cmd": command}))
+    output = "Chunk ID: 399cda\nWall time: 0.0000 seconds\nProcess exited with code 0\nOutput:\n1\n"
+    verdict = judge_errors([call, _result(2, 1, output, exit_code=0)]).verdicts[2]
+    assert verdict.kind == "benign"
+    # a printed status that is a failure of its command stays one
+    build = _call(1, "exec_command", json.dumps({"cmd": "cargo build; echo $?"}))
+    failed = "Process exited with code 0\nOutput:\nerror[E0425]: cannot find value `x`\n101\n"
+    assert judge_errors([build, _result(2, 1, failed, exit_code=0)]).verdicts[2].kind == "root"
+
+
 def test_npm_10s_error_block_behind_a_pipe_is_an_error() -> None:
     """Set 9 (dspurkayastha/Apollo bd_84f5776d75 17, line 80): `npx tsc … | head -40`
     where npx could not even fetch tsc; npm 10 writes "npm error", not "npm ERR!"."""

@@ -183,7 +183,9 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
         exit_code, output = event.exit_code, event.text
         if read is not None:
             exit_code, output = read.exit_code, read.output
-        elif exit_code is None and call is not None:
+        elif exit_code in (None, 0) and call is not None:
+            # (the 0 Codex reports is the echo's own: `git merge-base --is-ancestor …; echo
+            # $?` printing "1" is the answer "no", as its exit 1 would be)
             printed = printed_status(call, event.text)
             if printed:  # the status it printed is the command's before the echo
                 exit_code, command = printed, before_status_echo(command)
