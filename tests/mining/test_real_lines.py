@@ -1146,6 +1146,19 @@ def test_a_failure_that_only_mentions_an_interrupt_is_still_a_failure() -> None:
         # Codex exec_command results: the shell's own lookup, and git's unset config key
         ("command -v beads", 1, "Chunk ID: a35931\nProcess exited with code 1\nOutput:", True),
         ("git config --get core.hooksPath", 1, "", True),
+        # a key read bare, which is how people and agents ask (entireio/cli's history
+        # outside the repository: a chain of four unset gc and fetch keys, two patterns
+        # signed "---" by its own separators); with a value it is set, and may fail
+        (
+            'git -C /Users/alex/cli config gc.auto 2>&1; echo "---"; '
+            "git -C /Users/alex/cli config --global gc.autoPackLimit 2>&1",
+            1,
+            "Exit code 1\n---\n---\n---",
+            True,
+        ),
+        ("git config user.name 2>/dev/null", 1, "", True),
+        ("git config user.name 'A B'", 1, "error: could not lock config file", False),
+        ("git config --list", 1, "fatal: not in a git directory", False),
         ("git show-ref --verify --quiet refs/heads/feature", 1, "", True),
         ("git push origin main", 1, "error: failed to push some refs", False),
         # a listing that answers "none" (real sessions not in the repository: `ssh-add -L`

@@ -42,6 +42,11 @@ BENIGN_EXIT_1: frozenset[str] = SEARCH_PROGRAMS | frozenset(
 _GIT_BENIGN = re.compile(
     r"^git\s+(grep\b|diff\b.*--(exit-code|quiet)\b|merge-base --is-ancestor|"
     r"config\b.*(--get(-all|-regexp)?\b|\s--default\b)|config get\b|"
+    # (a key alone, no value after it, is read: `git config gc.auto`, `git config --global
+    # fetch.prune`; with a value it is set)
+    r"config(\s+--(global|local|system|worktree)|\s+(-f|--file)\s+\S+)*\s+[\w-]+(\.[\w*-]+)+"
+    # (and a redirection after it, as the command's words hold it: "2 '>&' 1")
+    r"(\s+(\d\s+)?'?&?>>?&?'?\s*\S+)*\s*$|"
     r"show-ref\b.*--(quiet|verify|exists)\b|rev-parse\b.*(--quiet|-q)\b|"
     r"ls-remote\b.*--exit-code\b|check-ignore\b)"
 )
