@@ -1608,6 +1608,10 @@ def _jest_message(printed: list[str]) -> str | None:
 #: and a line only a bun test run prints: its closing counts.
 _BUN_FAILED_TEST = re.compile(r"\s*\(fail\) \S.*")
 _BUN_RUN = re.compile(r"\s*(?:\d+ fail|Ran \d+ tests? across \d+ files?\..*)\s*")
+#: bun's heading over an error it met outside any test (a test file that could not load).
+_BUN_UNHANDLED = "# Unhandled error between tests"
+#: A bun run's count of its failed tests, when there are any (" 3 fail").
+_BUN_FAILURES = re.compile(r"\s*[1-9]\d* fail\s*")
 
 
 def _bun_failed_test(printed: list[str]) -> str | None:
@@ -1621,7 +1625,23 @@ def _bun_failed_test(printed: list[str]) -> str | None:
     for line in printed:
         if "(fail)" in line and _BUN_FAILED_TEST.fullmatch(line):
             return line.strip()
-    return None
+    # an error bun reports between tests (a test file that could not load: "error: Cannot
+    # find module '@testing-library/react' from '…'"), under its own heading
+    for at, line in enumerate(printed):
+        if line.strip() == _BUN_UNHANDLED:
+            said = next((ln for ln in printed[at + 1 : at + 6] if _sounds_like_error(ln)), None)
+            if said is not None:
+                return said.strip()
+    # a run cut to its end (`bun test 2>&1 | tail -50`) that counts failures but names no
+    # failed test: its count is all it says of them, and a test's logged error above it
+    # would name a test that passed; unless a line after the run says what went wrong
+    count = next((at for at, line in enumerate(printed) if _BUN_FAILURES.fullmatch(line)), None)
+    if count is None:
+        return None
+    after = printed[count + 1 :]
+    if any(_sounds_like_error(line) and not _not_a_cause(line.strip()) for line in after):
+        return None
+    return printed[count].strip()
 
 
 #: Rust's test harness (libtest, `cargo test`): a failed test as it marks one ("test

@@ -1219,9 +1219,9 @@ def test_what_a_passing_test_run_logged_is_not_what_failed() -> None:
     had been signed by the tests' logs or the hook's echo of biome's command)."""
     sig = signature_of(HOOK_PASSED_COMMIT_EMPTY, "Bash", 1)
     assert sig.text.startswith("no changes added to commit")
-    # the same log in a run that failed is still read
+    # a run that failed is read as one: cut to its count, by its count (below)
     failed = HOOK_PASSED_COMMIT_EMPTY.replace(" 0 fail", " 1 fail").split("$ biome")[0]
-    assert signature_of(failed, "Bash", 1).text == "error: Database connection failed"
+    assert signature_of(failed, "Bash", 1).text == "<n> fail"
     # pytest's clean sum closes a run as bun's does
     pytest_run = (
         "error: pathspec 'x' did not match any file(s) known to git\n"
@@ -1527,6 +1527,30 @@ def test_a_bun_test_run_is_signed_by_its_first_failed_test() -> None:
     # another failed test is another failure
     other = BUN_RUN.replace("colocatedPairs support", "generateRemediationPrompts")
     assert signature_of(f"Exit code 1\n{other}", "Bash", 1).text != sig.text
+
+
+def test_a_bun_run_cut_to_its_end_is_signed_by_its_count_of_failures() -> None:
+    """`bun run test 2>&1 | tail -60` (the same history, four results): the failed tests'
+    "(fail)" lines were cut off above, and what is left of the run is what passing tests
+    logged and the closing count; the logged "error: Database connection failed" had
+    signed the runs, as if that test had failed. The count signs, unless a line after the
+    run says what went wrong."""
+    tail = BUN_RUN.split("error: expect(received)")[0]
+    tail += "error: Database connection failed\n 1348 pass\n 3 fail\n 2939 expect() calls\n"
+    tail += 'Ran 1351 tests across 61 files. [904.00ms]\nerror: script "test" exited with code 1'
+    assert signature_of(f"Exit code 1\n{tail}", "Bash", 1).text == "<n> fail"
+    # a run with nothing failed signs by what failed after it; so does an error after a
+    # failed run's count
+    after = tail + "\nsrc/a.ts(3,1): error TS2304: Cannot find name 'x'."
+    assert "TS2304" in signature_of(f"Exit code 1\n{after}", "Bash", 1).text
+    # an error bun reports between tests is what failed (a test file that could not load)
+    unloaded = tail.replace(
+        " 1348 pass",
+        "a/table.test.tsx:\n\n# Unhandled error between tests\n-------------------------------\n"
+        "error: Cannot find module '@testing-library/react' from '/w/a/table.test.tsx'\n"
+        "-------------------------------\n\n 1348 pass",
+    )
+    assert signature_of(unloaded, "Bash", 1).text == "error: Cannot find module <q> from <q>"
 
 
 def test_a_fail_mark_outside_a_bun_run_signs_nothing_of_its_own() -> None:
