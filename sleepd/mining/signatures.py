@@ -1148,7 +1148,17 @@ def _quoted_source(every: list[str]) -> set[str]:
 #: test session starts =====") and where it sums one up that nothing failed in (bun's
 #: " 0 fail", pytest's "===== 12 passed in 0.31s =====").
 _TEST_RUN_START = re.compile(r"^bun test v\d|^=+ test session starts =+$")
-_TEST_RUN_CLEAN = re.compile(r"^0 fail$|^=+ (?!.*\b(?:failed|errors?)\b).*\bpassed\b.* =+$")
+_PYTEST_SUM = re.compile(r"=+ ([^=\n]+) =+")
+_PASSED = re.compile(r"\bpassed\b")
+_FAILED_OR_ERRORS = re.compile(r"\b(?:failed|errors?)\b")
+
+
+def _sums_up_clean(line: str) -> bool:
+    """bun's " 0 fail", or pytest's closing sum with passed tests and none failed."""
+    if line == "0 fail":
+        return True
+    found = _PYTEST_SUM.fullmatch(line) if line.startswith("=") else None
+    return bool(found and _PASSED.search(found[1]) and not _FAILED_OR_ERRORS.search(found[1]))
 
 
 def _passing_test_runs(every: list[str]) -> set[str]:
@@ -1161,7 +1171,7 @@ def _passing_test_runs(every: list[str]) -> set[str]:
     for at, line in enumerate(every):
         if _TEST_RUN_START.match(line):
             start = at
-        elif start is not None and _TEST_RUN_CLEAN.match(line):
+        elif start is not None and _sums_up_clean(line):
             logged.update(every[start:at])
             start = None
     return logged

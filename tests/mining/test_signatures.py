@@ -1529,6 +1529,15 @@ def test_a_bun_test_run_is_signed_by_its_first_failed_test() -> None:
     assert signature_of(f"Exit code 1\n{other}", "Bash", 1).text != sig.text
 
 
+def test_a_hostile_test_sum_is_read_at_once() -> None:
+    """A line shaped like pytest's closing sum but endless ("= passed passed …" with no
+    closing rule) inside a run is read in one pass: read with a pattern that looked
+    around "passed" twice, a line of 56 KB took 0.4 s, and the time grew with its square."""
+    line = "= " + "passed " * 100_000 + "x"
+    text = f"============ test session starts ============\n{line}\nerror: boom"
+    assert signature_of(text, "Bash", 1).text == "error: boom"
+
+
 def test_a_bun_run_cut_to_its_end_is_signed_by_its_count_of_failures() -> None:
     """`bun run test 2>&1 | tail -60` (the same history, four results): the failed tests'
     "(fail)" lines were cut off above, and what is left of the run is what passing tests
