@@ -473,13 +473,20 @@ def pastes_review_findings(region: str, agent_text: str) -> bool:
     """A review's findings on the work pasted in: a line opens with a finding's severity,
     and the finding is not one the agent wrote itself (taking up the agent's own review
     is the next step of the work, judging nothing it did)."""
+    agents: str | None = None  # the agent's words, read once a finding is met
     for match in _REVIEW_FINDING.finditer(region):
         end = region.find("\n", match.end())
         line = region[match.start() : end if end >= 0 else None]
-        said = " ".join(re.findall(r"[a-z]\w{2,}", line.lower())[1:9])
-        if said and said not in " ".join(re.findall(r"[a-z]\w{2,}", agent_text.lower())):
+        said = " ".join(_FINDING_WORD.findall(line.lower())[1:9])
+        if agents is None:
+            agents = " ".join(_FINDING_WORD.findall(agent_text.lower()))
+        if said and said not in agents:
             return True
     return False
+
+
+#: A word of a finding, as it is matched against the agent's own words.
+_FINDING_WORD = re.compile(r"[a-z]\w{2,}")
 
 
 #: A bare order to fix a check ("fix test", "fix the build", "please fix lint").
