@@ -1473,7 +1473,8 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     # a lone word ("Error", a `:error` value printed in a type) says less than a sentence,
     # and a bare path ("/logs/error.log") says nothing once normalized
     worded = [line for line in errors if len(_WORD.findall(line)) >= 2] or errors
-    worded = [line for line in worded if not _only_placeholders(line)] or worded
+    if worded and _only_placeholders(worded[-1]):  # (read only where it could sign)
+        worded = [line for line in worded if not _only_placeholders(line)] or worded
     causes = [line for line in worded if not _not_a_cause(line)]
     if any(not _empty_commit(line) for line in causes):
         worded = [line for line in worded if not _empty_commit(line)]
@@ -1516,6 +1517,11 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
     )
 
 
+#: A word on its own between spaces, with a letter no hex digit is ("error", "failed:"):
+#: normalizing keeps it.
+#: (A word inside quotes is no such word: normalizing makes the quoted whole `<q>`.)
+_QUOTE_CHARS = frozenset("\"'`‘’“”")
+_PLAIN_WORD = re.compile(r"(?:^|\s)(?=[A-Za-z]*[g-zG-Z])[A-Za-z]{2,}[,.:;!?]?(?=\s|$)")
 #: What normalizing leaves of a value it stands in for (`normalize`).
 _PLACEHOLDER = re.compile(r"<(?:path|n|q|hex|ts|uuid)>")
 
@@ -1524,6 +1530,8 @@ def _only_placeholders(line: str) -> bool:
     """Whether a line is all value and no words once read as it would sign (an API error
     object by its message, `_with_json_read`) and normalized: a bare path, a number, a hash
     ("/Users/me/app/cli", "FAIL\tgithub.com/x/y\t0.33s" read as one word)."""
+    if not _QUOTE_CHARS.intersection(line) and _PLAIN_WORD.search(line):
+        return False  # (most lines: a word normalizing keeps, read without normalizing)
     read = _with_logfmt_read(_with_json_read(line))
     return not _WORD.search(_PLACEHOLDER.sub(" ", normalize(read)))
 

@@ -1975,6 +1975,14 @@ def test_a_bare_path_never_signs_where_a_line_says_something() -> None:
     # an error line that is a bare path gives way to one that says something
     logged = "build failed: see log\n/var/log/app/error.log"
     assert signature_of(logged, "Bash", 1).text == "build failed: see log"
+    # a quoted message is a value too (JanDeDobbeleer/oh-my-posh's history: an MCP server's
+    # refusal had been signed "<q>: <q>" by its JSON's last line)
+    refused = (
+        "MCP error -32602: Input validation error: Invalid arguments for tool get_session: [\n"
+        '  {\n    "code": "invalid_type",\n'
+        '    "message": "Invalid input: expected string, received undefined"\n  }\n]'
+    )
+    assert signature_of(refused, "mcp__ccd__get_session").text.startswith("MCP error -<n>")
 
 
 def test_an_old_codexs_sandbox_note_is_taken_off_what_the_command_printed() -> None:
