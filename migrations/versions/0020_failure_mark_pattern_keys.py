@@ -35,19 +35,12 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 _KEYED_AS_0019 = importlib.import_module("migrations.versions.0019_renamed_tool_pattern_keys")
+_KEYED_AS_0011 = importlib.import_module("migrations.versions.0011_shell_pattern_keys")
 #: A program's mark of a failure at a line's start, as this revision knew them.
 _FAILED_MARK = re.compile(r"^(?:[❌✗✘🔴⛔]\s*|× )\S")
-#: The classes a line that says what went wrong makes moot: exit codes and stock phrases.
-_STOCK_CLASSES = frozenset(
-    {
-        "command not found",
-        "permission denied",
-        "no such file or directory",
-        "segmentation fault",
-        "timed out",
-        "killed",
-    }
-)
+#: The stock phrases a line that says what went wrong makes moot as a class, besides exit
+#: codes (frozen with 0011, as 0017 takes them).
+_STOCK_CLASSES: tuple[str, ...] = _KEYED_AS_0011._STOCK_CLASSES
 
 
 def pattern_key(tool_name: str | None, error_class: str | None, signature: str) -> tuple[str, str]:
@@ -55,13 +48,11 @@ def pattern_key(tool_name: str | None, error_class: str | None, signature: str) 
     open with a failure mark under an exit code or a stock phrase, 0019's key for the same
     words stored with no class; the signature keeps its class."""
     head = signature_head(tool_name, error_class)
+    words = signature[len(head) :]
     moot = error_class is not None and (
         error_class.startswith("exit ") or error_class in _STOCK_CLASSES
     )
-    if not moot or not signature.startswith(head):
-        return _KEYED_AS_0019.pattern_key(tool_name, error_class, signature)
-    words = signature[len(head) :]
-    if not _FAILED_MARK.match(words):
+    if not (moot and signature.startswith(head) and _FAILED_MARK.match(words)):
         return _KEYED_AS_0019.pattern_key(tool_name, error_class, signature)
     return keyed_as(
         _KEYED_AS_0019.pattern_key, tool_name, error_class, words, as_tool=tool_name, as_class=None
