@@ -10969,3 +10969,190 @@ def test_the_status_a_command_printed_is_read_above_claude_codes_cwd_note() -> N
     call = _call(1, "Bash", command)
     assert is_failed_result(_result(2, 1, out.format(1)), call)
     assert not is_failed_result(_result(2, 1, out.format(0)), call)
+
+
+#: A release checked against the registry before publishing, `npm view … || true`, as npm
+#: 10 answers under Codex's exec wrapper (the answer's own words, for a made-up version).
+_NPM_VERSION_404 = (
+    "Chunk ID: e97718\nWall time: 0.7612 seconds\nProcess exited with code {code}\n"
+    "Original token count: 151\nOutput:\n"
+    "npm error code E404\nnpm error 404 No match found for version 9.9.9\nnpm error 404\n"
+    "npm error 404  'left-pad@9.9.9' is not in this registry.\nnpm error 404\n"
+    "npm error 404 Note that you can also install from a\n"
+    "npm error 404 tarball, folder, http url, or git url.\n"
+    '{{\n  "error": {{\n    "code": "E404",\n'
+    '    "summary": "No match found for version 9.9.9",\n'
+    '    "detail": "\'left-pad@9.9.9\' is not in this registry.\\n\\nNote that you can also '
+    'install from a\\ntarball, folder, http url, or git url."\n  }}\n}}\n'
+    "npm error A complete log of this run can be found in: "
+    "/home/USER/.npm/_logs/2026-06-18T05_08_54_955Z-debug-0.log\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("npm view left-pad@9.9.9 version --json || true", _NPM_VERSION_404.format(code=0)),
+        (
+            "npm view @scope/core@9.9.9 version --json; npm view left-pad@9.9.9 version --json",
+            _NPM_VERSION_404.format(code=1),
+        ),
+        # npm 8's wording of the same answer, and pnpm's
+        (
+            "npm info left-pad-nope",
+            "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/"
+            "left-pad-nope - Not found\nnpm ERR! 404\nnpm ERR! 404  'left-pad-nope@*' is not "
+            "in this registry.\n",
+        ),
+        (
+            "pnpm view nope-pkg",
+            "ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/nope-pkg: Not Found - 404",
+        ),
+        # is there a pull request for the branch? none
+        (
+            "gh pr view --json url,title,body,state",
+            "Chunk ID: 23dda7\nProcess exited with code 1\nOutput:\n"
+            'no pull requests found for branch "main"\n',
+        ),
+    ],
+)
+def test_a_lookup_answered_not_there_is_benign(command: str, output: str) -> None:
+    """Asking the registry whether a version was published, or GitHub whether the branch
+    has a pull request, and hearing "no" is an answer, as grep's exit 1 is: a release
+    checked before publishing would otherwise make its "not in this registry" a recurring
+    failure pattern."""
+    code = 0 if "exited with code 0" in output else 1
+    call = _call(1, "exec_command", json.dumps({"cmd": command}))
+    result = _result(2, 1, output, exit_code=code)
+    assert is_failed_result(result, call)
+    assert judge_errors([call, result]).verdicts[2].kind == "benign"
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # the lookup failed for another reason: no network, no login, a bad flag
+        (
+            "npm view left-pad version",
+            "npm error code ENOTFOUND\nnpm error network request to https://registry.npmjs.org/"
+            "left-pad failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org",
+        ),
+        (
+            "npm view left-pad@9.9.9 version",
+            "npm error code E404\nnpm error 404 No match found for version 9.9.9\n"
+            "npm error code E401\nnpm error Unable to authenticate, need: Basic realm",
+        ),
+        (
+            "gh pr view --json url",
+            'no pull requests found for branch "main"\nerror connecting to api.github.com',
+        ),
+        # the same words from a command that asked nothing of the registry
+        (
+            "npm publish",
+            "npm error code E404\nnpm error 404 Not Found - PUT "
+            "https://registry.npmjs.org/@scope%2fpkg - Not found",
+        ),
+        (
+            "npm install left-pad-nope",
+            "npm error code E404\nnpm error 404 Not Found - GET "
+            "https://registry.npmjs.org/left-pad-nope - Not found",
+        ),
+        # a pull request asked for by its number that is not there is a wrong number
+        (
+            "gh pr view 123",
+            "GraphQL: Could not resolve to a PullRequest with the number "
+            "of 123. (repository.pullRequest)",
+        ),
+    ],
+)
+def test_a_lookup_that_failed_otherwise_stays_a_failure(command: str, output: str) -> None:
+    call = _call(1, "exec_command", json.dumps({"cmd": command}))
+    result = _result(2, 1, output, exit_code=1)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
+#: The shape of Codex's GitHub connector answering a call it could not make (a token the
+#: organization's SAML enforcement blocks), written unflagged under its "Wall time" header.
+_CONNECTOR_403 = (
+    'Wall time: 2.7441 seconds\nOutput:\n{"error":"GitHub API error 403: {\\"message\\":'
+    '\\"Resource protected by organization SAML enforcement. You must grant your OAuth token '
+    'access to this organization.\\",\\"status\\":\\"403\\"}","error_code":"FORBIDDEN"}'
+)
+
+
+def test_a_connectors_error_object_is_a_failed_result() -> None:
+    call = _call(1, "mcp__codex_apps__github._fetch_pr", '{"repo": "o/r", "pr_number": 12}')
+    result = _result(2, 1, _CONNECTOR_403)
+    assert is_failed_result(result, call)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+    assert signature_of(_CONNECTOR_403, call.tool_name).text.startswith("GitHub API error <n>")
+    # an object whose error is empty reports none
+    assert not is_failed_result(_result(2, 1, 'Output:\n{"error": null, "data": []}'), call)
+    # a shell that prints such an object speaks through its exit code
+    shell = _call(1, "exec_command", '{"cmd": "cat fixtures/forbidden.json"}')
+    printed = _result(2, 1, '{"error": "forbidden", "status": 403}', exit_code=0)
+    assert not is_failed_result(printed, shell)
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # a pull request body whose markdown backticks the shell ran as commands: it exited
+        # 0 and posted the mangled body
+        (
+            'gh pr create --title "Retry" --body "Adds `retry.max_attempts: 3` to the config"',
+            "Chunk ID: 3f1333\nWall time: 0.0000 seconds\nProcess exited with code 0\n"
+            "Output:\nzsh:1: command not found: retry.max_attempts:\n"
+            "https://github.com/o/r/pull/12\n",
+        ),
+        # backticks in a double-quoted search pattern
+        (
+            'rg -n "`@scope/core`|packages/core" packages',
+            "zsh:1: no such file or directory: @scope/core\n"
+            'packages/core/package.json:2:  "name": "@scope/core",\n',
+        ),
+        ("cat notes.txt; bash -c 'gti status'", "notes\nbash: line 1: gti: command not found"),
+    ],
+)
+def test_a_line_the_shell_refused_in_part_failed_whatever_its_exit(
+    command: str, output: str
+) -> None:
+    call = _call(1, "exec_command", json.dumps({"cmd": command}))
+    result = _result(2, 1, output, exit_code=0)
+    assert is_failed_result(result, call)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # a glob that matched nothing: `ls dir/*.md | wc -l` asks whether there are any
+        (
+            "ls .planning/phases/*-PLAN.md | wc -l",
+            "       0\n(eval):1: no matches found: /Users/USER/app/.planning/phases/*-PLAN.md",
+        ),
+        # a shell's start-up file complaining is the machine's noise, not this line's
+        ("git status --short", "/Users/USER/.zshrc:12: command not found: compdef\n M a.py"),
+        # a log the command printed that quotes a shell's complaint, indented
+        ("cat job.log", "step 3 printed:\n    zsh:1: command not found: foo\nstep 4 ok"),
+    ],
+)
+def test_a_glob_that_matched_nothing_or_anothers_complaint_is_no_failure(
+    command: str, output: str
+) -> None:
+    call = _call(1, "exec_command", json.dumps({"cmd": command}))
+    assert not is_failed_result(_result(2, 1, output, exit_code=0), call)
+
+
+def test_a_lookup_beside_another_package_command_answers_nothing() -> None:
+    """`npm view x && npm publish` failing with the registry's 404 is the publish
+    failing (a scope that does not exist), not the lookup's "not there"."""
+    output = (
+        "npm error code E404\nnpm error 404 Not Found - PUT https://registry.npmjs.org/"
+        "@nope%2fpkg - Not found\nnpm error 404\nnpm error 404  '@nope/pkg@1.0.0' is not in "
+        "this registry.\n"
+    )
+    for command in ("npm view @nope/pkg version || true && npm publish", "npm view x; npm i y"):
+        call = _call(1, "exec_command", json.dumps({"cmd": command}))
+        result = _result(2, 1, output, exit_code=1)
+        assert judge_errors([call, result]).verdicts[2].kind == "root"

@@ -1,7 +1,8 @@
 """Exits that answer a question rather than fail: no match, files differ, false, not
 found, no such process, none listed, a poll's "not yet", a path looked up that is not
 there, a unit not running, a search that found its hits past unreadable paths, a history
-that does not exist yet.
+that does not exist yet, a package version or a branch's pull request looked up that is not
+there.
 """
 
 from __future__ import annotations
@@ -106,6 +107,53 @@ def answers_no_remote(command: str, text: str) -> bool:
         and ln.strip() not in fallback
     ]
     return bool(said) and all(_NO_REMOTE.match(ln) for ln in said)
+
+
+#: A question to a package registry about a package or one of its versions (`npm view
+#: left-pad@1.4.0 version`, `npm info`, `pnpm view`), or to GitHub about the pull request of
+#: the branch checked out (`gh pr view`, `gh pr checks`, `gh pr status`).
+_ASKS_WHETHER_IT_EXISTS = re.compile(
+    r"\b(?:(?:npm|pnpm)\s+(?:view|info|show|v)|yarn\s+(?:npm\s+)?info)\s"
+    r"|\bgh\s+pr\s+(?:view|checks|status)\b"
+)
+#: ... answered: it is not there. npm's 404 block and the JSON it prints with `--json`
+#: ("npm error 404 No match found for version 1.4.0", "'left-pad@1.4.0' is not in this
+#: registry."), pnpm's `ERR_PNPM_FETCH_404`, npm's log footer under them, and gh's "no pull
+#: requests found for branch "main"".
+_ANSWERED_NOT_THERE = re.compile(
+    r"^(?:npm (?:ERR!|error) (?:code E404|404\b.*|a complete log of this run can be found"
+    r" in\b.*)|ERR_PNPM_FETCH_404\b.*|\"error\": \{|\"(?:code|summary|detail)\": \".*\",?"
+    r"|no (?:open )?pull requests found for branch \"[^\"\n]+\")$",
+    re.IGNORECASE,
+)
+#: Every package manager command a line runs, with its subcommand: a lookup answers for
+#: the line only when no other kind of package command ran in it.
+_PACKAGE_MANAGER_RUN = re.compile(r"\b(npm|pnpm|yarn)\s+([\w-]+)")
+_LOOKUP_VERBS = frozenset({"view", "info", "show", "v", "npm"})
+_SAYS_NOT_THERE = re.compile(r"\bE?404\b|no (?:open )?pull requests found", re.IGNORECASE)
+
+
+def answers_not_there(command: str, text: str) -> bool:
+    """The command asked whether a package, a version of it or the branch's pull request
+    exists, and the only failure it reports is the answer "no": a release checked against
+    the registry before publishing (`npm view left-pad@1.4.0 version --json || true`), a
+    branch checked for an open pull request (`gh pr view`). A lookup that failed otherwise
+    (no network, no login) says so in lines of its own, and stays a failure."""
+    if not _ASKS_WHETHER_IT_EXISTS.search(command):
+        return False
+    if any(m.group(2).lower() not in _LOOKUP_VERBS for m in _PACKAGE_MANAGER_RUN.finditer(command)):
+        return False  # another package command ran with it (`npm view x && npm publish`)
+    fallback = fallback_echoes(command)
+    said = [
+        ln.strip()
+        for ln in ANSI.sub("", text).splitlines()
+        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln) or _SAYS_NOT_THERE.search(ln))
+        and not is_wrapper_line(ln)
+        and ln.strip() not in fallback
+    ]
+    return any(_SAYS_NOT_THERE.search(ln) for ln in said) and all(
+        _ANSWERED_NOT_THERE.match(ln) for ln in said
+    )
 
 
 def is_benign_exit(command: str, exit_code: int | None, text: str) -> bool:

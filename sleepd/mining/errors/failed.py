@@ -17,7 +17,7 @@ from sleepd.mining.errors.shell import (
     shell_complained,
     shell_words,
 )
-from sleepd.mining.signatures import ANSI, CODEX_CALL_FAILED, is_wrapper_line
+from sleepd.mining.signatures import ANSI, CODEX_CALL_FAILED, is_shell_tool, is_wrapper_line
 
 _TOOL_USE_ERROR = re.compile(r"<tool_use_error>", re.IGNORECASE)
 
@@ -290,6 +290,16 @@ _MCP_RESULT_ERROR = re.compile(
 )
 
 
+#: A tool other than a shell that answered with an error object and no flag: Codex writes
+#: an MCP connector's result under its "Wall time … Output:" header as the server returned
+#: it ('{"error":"GitHub API error 403: {…}","error_code":"…"}', the shape of the connector's
+#: answer when the organization's SAML enforcement blocks the token). A shell's output
+#: that prints such an object is the program's, and its exit code speaks for it.
+_ERROR_OBJECT = re.compile(
+    r'\A(?:\s*Wall time: [\d.]+ seconds\s*\n\s*Output:\s*\n)?\s*\{\s*"error"\s*:\s*(?:"\S|\{)'
+)
+
+
 #: Claude Code's reads of a task it runs in the background (`BashOutput` in its early 2.0
 #: versions, `TaskOutput` since).
 BACKGROUND_READS = frozenset({"BashOutput", "TaskOutput"})
@@ -302,6 +312,14 @@ BACKGROUND_READS = frozenset({"BashOutput", "TaskOutput"})
 READ_ENVELOPE = re.compile(
     r"\A(?:\s*<(retrieval_status|task_id|task_type)>[^<]*</\1>)*\s*<status>(?P<status>\w+)"
     r"</status>"
+)
+
+
+#: Lines left out when the shell's complaints are read with the status ignored: a glob
+#: that matched nothing or would not parse, and an indented line (the shell writes its own
+#: complaints at the start of a line; indented, one is quoted in what a program printed).
+_COMPLAINTS_SET_ASIDE = re.compile(
+    r"^(?:.*\b(?:no matches found|bad pattern)\b.*|[ \t]+\S.*)$", re.MULTILINE
 )
 
 
@@ -328,6 +346,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or _UNAVAILABLE.match(head)
         or _MODEL_INPUT_TOO_LONG.match(head)
         or _MCP_RESULT_ERROR.match(head)
+        or (call is not None and not is_shell_tool(call.tool_name) and _ERROR_OBJECT.match(head))
         or STOPPED_BY_PERSON.match(head)  # Codex flags no stopped call
         or _HIDDEN_FAILURE.search(
             "\n".join(
@@ -342,6 +361,17 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or (call is not None and exit_hidden(call) and _usage_unasked(call, event.text))
         or (call is not None and exit_hidden(call) and _only_refused(event.text))
         or (call is not None and bool(printed_status(call, event.text)))
+        # the shell refused part of the line, whatever status the rest left: backticks in
+        # a double-quoted string ran their words as a command ("zsh:1: command not found:
+        # retry.max_attempts" under a `gh pr create --body "… \`retry.max_attempts\` …"`
+        # that exited 0 and posted the mangled body)
+        # (a glob that matched nothing is left to the exit code: `ls dir/*.md | wc -l` asks
+        # whether there are any)
+        or (
+            call is not None
+            and is_shell_tool(call.tool_name)
+            and shell_complained(_COMPLAINTS_SET_ASIDE.sub("", event.text))
+        )
     )
 
 

@@ -13,6 +13,7 @@ from sleepd.mining.episodes import CODEX_REFUSAL, EventView
 from sleepd.mining.errors.benign import (
     answers_no_history,
     answers_no_remote,
+    answers_not_there,
     found_nothing,
     is_benign_exit,
 )
@@ -193,6 +194,7 @@ def judge_errors(events: Sequence[EventView]) -> EpisodeErrors:
             is_benign_exit(command, exit_code, output)
             or answers_no_history(output)
             or answers_no_remote(command, output)
+            or answers_not_there(command, output)
         ):
             result.verdicts[event.id] = ErrorVerdict("benign", None, command, read)
             continue
