@@ -280,6 +280,10 @@ def ends_the_agents_turn(event: EventView) -> bool:
     return event.raw_type == "progress:hook_progress" and bool(_STOP_HOOK.search(event.text[:200]))
 
 
+#: Codex's record that the agent's turn began, written before the prompt that opens it.
+TURN_START_TYPE = "event_msg:task_started"
+
+
 def is_typed_prompt(event: EventView) -> bool:
     """A user prompt a person typed (not meta, wrapper, summary, hook or tool output)."""
     if event.kind != "user_prompt" or event.is_meta or event.is_sidechain:
@@ -401,6 +405,9 @@ def segment(
     service_error = False  # the agent's service failed since the agent last wrote
     previous_text = ""  # the last typed turn addressed to the agent
     put_question = False  # the agent's last act was a call of its question tool
+    # typed prompts since Codex began the agent's running turn; None when no turn is known
+    # to be running (the turn ended, or the rollout writes no turn records)
+    prompts_this_turn: int | None = None
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -418,6 +425,16 @@ def segment(
             continue
         command = command_of_event(event)
         typed = command is not None or is_typed_prompt(event)
+        if event.raw_type == TURN_START_TYPE and not event.is_sidechain:
+            prompts_this_turn = 0
+        elif ends_the_agents_turn(event) or (is_interrupt(event) and not event.is_sidechain):
+            prompts_this_turn = None
+        # Codex (0.1xx) lets the person type into the agent's running turn: a prompt after
+        # the one that opened the turn, before the turn ended, was typed while the agent
+        # worked, as a message Claude Code queues is
+        typed_into_the_turn = typed and bool(prompts_this_turn)
+        if typed and prompts_this_turn is not None:
+            prompts_this_turn += 1
         if not typed:
             if is_interrupt(event):
                 after_interrupt = True
@@ -465,7 +482,7 @@ def segment(
             agent_text=agent_text,
             agent_worked=agent_worked,
             after_interrupt=after_interrupt,
-            queued=event.is_steering,
+            queued=event.is_steering or typed_into_the_turn,
             gap_s=gap,
             previous=previous,
             agent_acted=acted,

@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 
 from harvesters.records import STEERING
-from sleepd.mining.episodes import EpisodeDraft, clean_prompt, segment, segment_subagent
+from sleepd.mining.episodes import (
+    EpisodeDraft,
+    TurnRecord,
+    clean_prompt,
+    segment,
+    segment_subagent,
+)
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.turns import TurnKind
 
@@ -98,6 +104,40 @@ def test_a_message_steered_into_the_running_turn_is_feedback_not_a_new_task() ->
     # Typed after the agent's turn, with the work not finished, it goes on with the task.
     (typed,) = session()
     assert typed.feedback[0].kind is TurnKind.FOLLOW_UP
+
+
+def test_a_prompt_typed_into_codexs_running_turn_was_typed_while_the_agent_worked() -> None:
+    """Codex 0.1xx lets the person type into the agent's running turn, and writes the
+    prompt as it writes any other: only its place tells, after the prompt that opened the
+    turn (`task_started` comes before it) and before the turn ended (`task_complete`).
+    Typed while the agent renames two modules: a constraint on the work under way."""
+    said = "the two modules are new, nobody uses them yet, so no need for backward compatibility"
+
+    def turn(*between: str) -> TurnRecord:
+        b = SessionBuilder().record("event_msg:task_started", "{}")
+        b.prompt("Rename the exporter and importer modules to match the new naming scheme")
+        b.bash("git mv src/exporter.py src/export.py")
+        for raw_type in between:
+            if raw_type == "interrupt":
+                b.interrupt()
+            else:
+                b.record(raw_type, "{}")
+        b.prompt(said).bash("git mv src/importer.py src/import_.py")
+        (episode,) = segment(views(b), lexicon_for())
+        return episode.feedback[0]
+
+    typed = turn()
+    assert typed.decision.reasons[0] == "typed into the running turn"
+    assert typed.kind is TurnKind.STEERING
+    # the turn had ended (or the person stopped it) and a new one opened with this prompt
+    ended = turn("event_msg:task_complete", "event_msg:task_started")
+    assert "typed into the running turn" not in ended.decision.reasons
+    stopped = turn("interrupt", "event_msg:task_started")
+    assert "typed into the running turn" not in stopped.decision.reasons
+    # a rollout that writes no turn records says nothing of when a prompt was typed
+    b = SessionBuilder().prompt("Rename the exporter and importer modules")
+    (episode,) = segment(views(b.bash("git mv a b").prompt(said)), lexicon_for())
+    assert "typed into the running turn" not in episode.feedback[0].decision.reasons
 
 
 def test_long_new_task_with_a_stray_word_is_a_new_intent() -> None:
