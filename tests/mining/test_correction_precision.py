@@ -92,9 +92,44 @@ def test_asking_to_undo_the_work_is_a_correction(text: str) -> None:
     assert kind_of(text) is TurnKind.CORRECTION
 
 
-@pytest.mark.parametrize("text", ["ajoute un bouton annuler", "add an undo button to the editor"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ajoute un bouton annuler",
+        "add an undo button to the editor",
+        "add a toggle to switch it back to the default theme",
+    ],
+)
 def test_an_undo_feature_to_build_is_no_correction(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+#: The person takes back what the agent just did, in words the undo rule had not read: an
+#: undo opened by "actually", the commit just made, a value set back.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "actually revert the commit, just open an issue for it instead",
+        "not sure why the author is a bot account, please change it back to my name in those "
+        "commits",
+        "ok, set it back to 30s",
+    ],
+)
+def test_taking_back_what_was_just_done_is_a_correction(text: str) -> None:
+    assert kind_of(text) is TurnKind.CORRECTION
+
+
+def test_what_the_agent_did_faulted_past_an_address_is_a_correction() -> None:
+    """A dot inside an address is no sentence's end: the fault after it still faults what
+    the agent did."""
+    said = (
+        "also, you closed https://github.com/o/r/issues/12 as a duplicate but that's actually "
+        "a separate feature we still want"
+    )
+    assert kind_of(said) is TurnKind.CORRECTION
+    # a "but" that goes on to ask for more faults nothing
+    more = "you added https://example.com/docs to the readme, but can you also link the api?"
+    assert kind_of(more) is not TurnKind.CORRECTION
 
 
 @pytest.mark.parametrize(

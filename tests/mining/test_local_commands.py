@@ -210,6 +210,8 @@ def test_closing_steps_are_not_folded_into_the_task(engine: Engine, cfg: Config)
         b.say("Committed as 1a2b3c4.")
         b.prompt("push")
         b.say("Pushed to origin/main.")
+        b.prompt("make a pr in the relevant repo")
+        b.say("Opened #12.")
         b.save(engine)
     mine(engine, cfg, now=LATER)
     with read_session(engine) as db:
@@ -218,6 +220,7 @@ def test_closing_steps_are_not_folded_into_the_task(engine: Engine, cfg: Config)
     for intent in intents:
         assert "- also cap the backoff at 30 seconds" in intent
         assert "- commit this" not in intent and "- push" not in intent
+        assert "make a pr" not in intent
 
 
 @pytest.mark.parametrize(

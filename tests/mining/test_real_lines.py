@@ -2481,6 +2481,22 @@ def test_the_rest_is_a_back_reference_but_the_rest_api_is_not() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "alternatively keep the old layout if it reads better.",
+        "then update the issue with this scope and the plan.",
+        "in that case skip the migration",
+        "otherwise leave the config as it was",
+    ],
+)
+def test_an_opening_that_goes_on_from_what_was_said_points_back(text: str) -> None:
+    assert points_back(text)
+    assert kind_of(text) is TurnKind.FOLLOW_UP
+    # the same words further in point at nothing ("add a then-clause …")
+    assert not points_back("add a then clause to the parser's if statements")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # kiliman claude-transcript test2.jsonl line 51 (wild sample 25)
         "yes, in a previous session we remove the react web app in favor of generating static "
         "PNG files. Can you update the README to reflect the current state of the app?",
@@ -5615,8 +5631,15 @@ def test_a_wish_that_leans_on_the_work_is_no_goal_of_its_own(text: str, agent_te
         ("make a pr to fix, reply to discussion", True),
         ("make a pr and reply to the thread", True),
         ("make a pr to fix", True),
+        # where it goes or how its message reads (stop 79's histories, outside the
+        # repository: "make a pr in the relevant repo", "Commit it now — …")
+        ("make a pr in the relevant repo", True),
+        ("raise a PR against main", True),
+        ("create a PR for this", True),
+        ("commit it now — use a conventional message", True),
         # a fix named of its own is work of its own
         ("make a pr to fix the login page", False),
+        ("make a pr for the login page redesign", False),
         ("make a pr and reply to every open issue about the installer", False),
     ],
 )
@@ -6594,8 +6617,14 @@ def test_a_constraint_typed_while_the_agent_runs_still_steers() -> None:
         "use pnpm instead of npm for all of it",
         "remember to resolve any merge issues",
         "hold on, I need a minute to check the server",
+        # what the work may leave out, opened as an added step would be
+        "and we don't need backward compatibility, it only adds complexity",
+        "no need to update the docs for this",
     ):
         assert kind_of(text, agent_text=working, queued=True) is TurnKind.STEERING
+    # a need said outright is a step of the work
+    need = "and we need to add a migration note to the changelog"
+    assert kind_of(need, agent_text=working, queued=True) is TurnKind.FOLLOW_UP
 
 
 @pytest.mark.parametrize(

@@ -822,6 +822,11 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         # "approved #33 in chat and in the issue itself": a verdict on work the agent
         # showed earlier, typed while it goes on, asks nothing
         return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "verdict"), hard=True)
+    if turn.queued and _NOT_NEEDED.match(region):
+        # "and we don't need backward compatibility, it only adds complexity", "no need to
+        # update the docs": what the running work may leave out,
+        # a constraint on it, however it opens
+        return TurnDecision(TurnKind.STEERING, 0.6, (where, "says what is not needed"), hard=True)
     if (
         turn.queued
         and words >= 5
@@ -1611,6 +1616,16 @@ _TAKES_UP_NEXT = re.compile(
 
 #: Sets how far the agent may go ("Only do slice 0, and await further instructions",
 #: "just fix the parser, then stop"): how to work, whatever else the turn says.
+#: What the work may leave out, said as a constraint ("we don't need backward
+#: compatibility", "no need to update the docs", "i don't want a new dependency for it").
+_NOT_NEEDED = re.compile(
+    r"^\W*((and|but|also|so|ok|okay|btw)\W+)?((we|you|i)\s+(really\s+)?(don'?t|do not|won'?t|"
+    r"will not|shouldn'?t)\s+(need|want|have to|care about)\b|(there'?s\s+|there is\s+)?no need "
+    r"(for|to)\b)",
+    re.IGNORECASE,
+)
+
+
 _LIMITS_THE_WORK = re.compile(
     r"^\W*(only|just)\s+(do|run|touch|change|edit|fix|implement|work on)\b"
     r"|\b(await|wait for)\s+(further|my|more)\s+(instructions|input|go-ahead)\b"

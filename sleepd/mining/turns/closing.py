@@ -31,12 +31,13 @@ _CLOSING_STEP = re.compile(
     r"(update|add to) (the )?@?(changelog(\.md)?|release notes)"
     r")){0,3}"
     r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
-    r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?)))?"
+    r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?))){0,2}"
     # what it is for, when that is the fix just found ("make a pr to fix")
     r"(\s+to fix(\s+(it|this|that|them))?)?"
     # where it goes ("push to github", "make a commit to github", "merge into main")
-    r"(\s+(to|on|into)\s+(the\s+)?(github|gitlab|main|master|origin|remote|repo|repository|"
-    r"[\w./-]+ branch))?"
+    r"(\s+(to|on|into|in|against|for)\s+(the\s+)?((relevant|right|correct|appropriate|same|"
+    r"upstream)\s+)?(github|gitlab|main|master|origin|remote|upstream|repo|repository|"
+    r"[\w./-]+ branch|(it|this|that)(?=\W*$)))?"
     # and the word back to where the work came from ("make a pr, reply to discussion",
     # "make a pr and reply to the thread": a Codex history outside the repository)
     r"((\s*,\s*|\s+(and|&|then)\s+)(reply|respond|comment)\s+(to|on|in)\s+(the\s+)?"
@@ -92,7 +93,10 @@ DOCUMENTS_WORK = re.compile(
 _STEP_MESSAGE = re.compile(
     r"(?<!\s)\s+(with (an? |the )?((appropriate|proper|good|short|clear|descriptive) )?(commit )?"
     r"message|using (the |a )?message|com (a )?mensagem|con (el )?mensaje|avec (le )?message|"
-    r"mit (der )?(commit-)?nachricht|-m)\b.*$",
+    r"mit (der )?(commit-)?nachricht|-m)\b.*$"
+    # ("commit it now — use a conventional message", "commit, use conventional commits")
+    r"|\s*[—–:;,-]\s*(use|using|with|follow)\s+(an? |the )?((\w+[ -]){0,2}(commit )?(message|"
+    r"title)s?|conventional commits?)\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
 

@@ -82,9 +82,13 @@ _DISLIKES = re.compile(
 #: the tests, but can you also add docs?").
 _DID_BUT = re.compile(
     r"\byou(?:'ve| have)? (?:\w+ed|wrote|made|did|put|gave|left|forgot|missed|broke|took|"
-    r"ran|set|built|kept|sent)\b[^.?!\n]{0,80}\bbut\s+(?:you\s+|it\s+|then\s+|still\s+)?"
+    # (a dot inside a word or an address is no sentence's end: "you closed
+    # https://github.com/o/r/issues/12 as a duplicate but that's actually …")
+    r"ran|set|built|kept|sent)\b(?:[^.?!\n]|\.(?=\S)){0,120}\bbut\s+"
+    r"(?:(?:that|it)(?:'s| is) (?:actually|not|still)\b|"
+    r"(?:you\s+|it\s+|then\s+|still\s+)?"
     r"(?:\w+ed|wrote|made|did|didn'?t|did not|put|gave|left|forgot|missed|broke|took|ran|set|"
-    r"built|kept|sent|is|are|was|were|still|never|not|no)\b",
+    r"built|kept|sent|is|are|was|were|still|never|not|no)\b)",
     re.IGNORECASE,
 )
 
@@ -93,11 +97,16 @@ _DID_BUT = re.compile(
 _UNDO = re.compile(
     # (after a no or a let's of its own: "nah let's roll back, they don't really need to
     # exist")
-    r"^\W*((no|nah|nope|hmm+)\W+)?(let'?s\s+|lets\s+|please\s+|just\s+)?(revert|undo|roll ?back|"
-    r"put (it|that|them) back)\b(?![./_-]\w)|"
+    r"^\W*((no|nah|nope|hmm+|actually|wait)\W+)?(let'?s\s+|lets\s+|please\s+|just\s+)?"
+    r"(revert|undo|roll ?back|put (it|that|them) back)\b(?![./_-]\w)|"
+    # "please change it back to my name in those commits", as an imperative (not
+    # "add a toggle to switch it back to the default theme")
+    r"(?:^\W*|[.!?;,]\s+|\b(?:please|pls|can you|could you|just|and|so)\s+)"
+    r"(change|set|switch|put) (it|that|them|this|those) back\b|"
     r"\broll (it|that|this|them|those|these|everything|all of it) back\b|"
     r"\b(revert|undo|roll ?back) (that|this|it|those|these|"
-    r"the (last|previous) (change|commit|edit)s?|your (change|commit|edit)s?)\b|"
+    r"the (last |previous )?(change|commit|edit)s?|your (change|commit|edit)s?)\b"
+    r"(?! (?:from|of|in|on|at|that|which|where|named|called|titled)\b)(?!\s+[0-9a-f]{7,}\b)|"
     r"\b(reset|drop|discard|scrap) (the|that|this|your) ((last|previous|latest) )?"
     r"(commit|change|edit)s?\b|"
     # throws the work away to redo it ("fucke me... start over."; not "start over with a

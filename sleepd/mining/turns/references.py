@@ -33,6 +33,9 @@ _ELSEWHERE_SESSION = r"\s+((claude|codex)\s+)?(sessions?|conversations?|chats?|t
 #: "the REST API" is not "the rest" of the work).
 BACK_REF = re.compile(
     r"^\W*that\b|^\W*(please\s+)?[a-z]+ (that|those) [a-z]|"
+    # an opening that goes on from what was said ("alternatively keep the old layout if
+    # it reads better", "then update the issue with this plan", "in that case …")
+    r"^\W*(alternatively|otherwise|then|in that case|if so|if not)\b|"
     # reports doing what the agent asked ("did that, and …"), picks one of its options
     # (a capital letter or a digit: "an option a user can set" names none)
     r"^\W*(i\s+)?(did|done|tried|ran)\s+(that|this|those)\b|\boption ((?-i:[A-D])|[1-9])\b|"
