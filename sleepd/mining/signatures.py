@@ -1213,6 +1213,10 @@ _LINT_FINDING = re.compile(r"(?:^|:\d+(?::\d+)?:\s*)[A-Z]{1,4}\d{2,4}(?: \[\*\])
 #: with no line that sounds like an error the first of them signs the failure (not the
 #: `# package` header over them).
 _DIAGNOSTIC = re.compile(r"[\w./\\@~+-]+\.\w+:\d+:\d+: \S")
+#: A linter's finding at a line with no column, named by the linter at its end
+#: (golangci-lint's dupl: `x_test.go:2468: 2468-2517 lines are duplicate of `y.go:146-191`
+#: (dupl)`): a diagnostic as the one above is.
+_LINTER_FINDING = re.compile(r"[\w./\\@~+-]+\.\w+:\d+: \S.*\([a-z][\w-]*\)\s*$")
 
 
 #: npm 10 starts every line of a failure with "npm error" (npm 8 with "npm ERR!").
@@ -1489,7 +1493,10 @@ def _key_line_of(lines: list[str], errors: list[str], klass: str | None) -> str:
         (
             line
             for line in lines
-            if _DIAGNOSTIC.match(untagged := _RUNNER_TAG.sub("", line))
+            if (
+                _DIAGNOSTIC.match(untagged := _RUNNER_TAG.sub("", line))
+                or _LINTER_FINDING.match(untagged)
+            )
             and not _STOPPED_COUNTING.match(untagged)
         ),
         None,

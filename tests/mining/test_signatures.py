@@ -1391,6 +1391,24 @@ def test_a_line_is_one_failure_whether_a_task_runner_printed_it_or_not() -> None
     assert signature_of(relayed, "Bash", 1).text == "<path>: undefined: foo"
 
 
+def test_a_linters_finding_without_a_column_signs_over_the_runners_verdict() -> None:
+    """entireio/cli's history (outside the repository): golangci-lint's dupl names a line
+    but no column ("…_test.go:2468: 2468-2517 lines are duplicate of …") with the code it
+    found twice under it; mise's "[lint] ERROR task failed" had signed such runs, as every
+    other lint failure of the task that the output cut."""
+    output = (
+        "Exit code 1\n[lint] $ golangci-lint run ./...\n"
+        "cmd/a/manual_commit_test.go:2468: 2468-2517 lines are duplicate of "
+        "`cmd/a/messages_test.go:146-191` (dupl)\n\ttests := []struct {\n\t}\n"
+        "1 issues:\n* dupl: 1\n[lint] ERROR task failed"
+    )
+    sig = signature_of(output, "Bash", 1)
+    assert sig.text == "<path>: <n>-<n> lines are duplicate of <q> (dupl)"
+    # a test's log line at a file and line is no finding: it names no linter
+    logged = "Exit code 1\n    flow_test.go:1400: Phase 5: verify\nFAIL\n[test] ERROR task failed"
+    assert "Phase 5" not in signature_of(logged, "Bash", 1).text
+
+
 def test_a_duration_in_two_units_is_a_number() -> None:
     """FSM1/cipher-box's and entireio/cli's histories (outside the repository): `gh pr
     checks` prints how long a failed check ran ("E2E Tests fail 3m20s https://…"), and each
