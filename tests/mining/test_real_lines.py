@@ -2455,6 +2455,18 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
             False,
         ),
         ("continue the migration to AudioWorklet from the last session", False),
+        # entireio/cli's history (outside the repository): a session opened with the yes to
+        # an offer of the session before had become a replay task; a plan, a design or a fix
+        # named as revised, proposed or agreed lives in that exchange
+        ("yes please, draft the revised plan", True),
+        # a yes to each of two questions is nothing else
+        ("yes and yes", True),
+        ("yes to both", True),
+        ("implement the proposed design", True),
+        ("go with the recommended fix", True),
+        ("use the revised plan in docs/plans/export.md", False),
+        ("write a plan for the new export feature", False),
+        ("add an updated version field to the manifest", False),
     ],
 )
 def test_a_request_needs_the_exchange_before_it_only_when_bare(text: str, needs: bool) -> None:

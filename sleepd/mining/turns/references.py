@@ -93,8 +93,12 @@ _GO_AHEAD_TAIL = (
 
 
 _GO_AHEAD_ONLY = re.compile(
-    # (a go-on after a yes is still nothing else: "yes continue", "ok, go ahead")
-    r"^\W*" + GO_AHEAD + rf"(\W+({GO_ON_WORDS}))?" + _GO_AHEAD_TAIL,
+    # (a go-on after a yes is still nothing else: "yes continue", "ok, go ahead"; nor is a
+    # yes to each of two questions, "yes and yes", "yes to both")
+    r"^\W*"
+    + GO_AHEAD
+    + rf"(\W+({GO_ON_WORDS})|\W+(and|&)\W+({GO_ON_WORDS})|\W+to (both|all))?"
+    + _GO_AHEAD_TAIL,
     re.IGNORECASE,
 )
 
@@ -457,7 +461,11 @@ def works_the_review(region: str) -> bool:
 _TAKES_UP_THE_PLAN = re.compile(
     r"\b(run|execute|implement|start|proceed with|go (ahead )?with|good with|fine with|ok with|"
     r"happy with|approve|follow|build|carry out|review|send)\s+(the|your|this|that)\s+"
-    r"(plan|design|proposal|approach|draft|outline)\b(?!\s*(in|at|from|of|file|doc|document|spec)\b)",
+    r"(plan|design|proposal|approach|draft|outline)\b(?!\s*(in|at|from|of|file|doc|document|spec)\b)"
+    # a plan named as the exchange left it, whatever is done with it ("yes please, draft the
+    # revised plan", "go with the proposed approach"): revised, proposed or agreed there
+    r"|\b(the|your|this|that)\s+(revised|updated|amended|proposed|suggested|agreed|"
+    r"recommended)\s+(plan|design|proposal|approach|draft|outline|version|fix|solution)\b",
     re.IGNORECASE,
 )
 #: A file the request names (`@docs/plan.md`, `docs/superpowers/specs/x-design.md`).
