@@ -370,6 +370,7 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or (
             call is not None
             and is_shell_tool(call.tool_name)
+            and ("sh:" in event.text or "(eval)" in event.text)  # (most outputs: no complaint)
             and shell_complained(_COMPLAINTS_SET_ASIDE.sub("", event.text))
         )
     )
