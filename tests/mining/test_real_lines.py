@@ -2467,6 +2467,7 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
         ("use the revised plan in docs/plans/export.md", False),
         ("write a plan for the new export feature", False),
         ("add an updated version field to the manifest", False),
+        ("upgrade node to the recommended version", False),
     ],
 )
 def test_a_request_needs_the_exchange_before_it_only_when_bare(text: str, needs: bool) -> None:

@@ -824,8 +824,8 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         return TurnDecision(TurnKind.APPROVAL, 0.6, (where, "verdict"), hard=True)
     if turn.queued and _NOT_NEEDED.match(region):
         # "and we don't need backward compatibility, it only adds complexity", "no need to
-        # update the docs": what the running work may leave out,
-        # a constraint on it, however it opens
+        # update the docs": what the running work may leave out, a constraint on it,
+        # however it opens
         return TurnDecision(TurnKind.STEERING, 0.6, (where, "says what is not needed"), hard=True)
     if (
         turn.queued
@@ -1614,8 +1614,6 @@ _TAKES_UP_NEXT = re.compile(
 )
 
 
-#: Sets how far the agent may go ("Only do slice 0, and await further instructions",
-#: "just fix the parser, then stop"): how to work, whatever else the turn says.
 #: What the work may leave out, said as a constraint ("we don't need backward
 #: compatibility", "no need to update the docs", "i don't want a new dependency for it").
 _NOT_NEEDED = re.compile(
@@ -1626,6 +1624,8 @@ _NOT_NEEDED = re.compile(
 )
 
 
+#: Sets how far the agent may go ("Only do slice 0, and await further instructions",
+#: "just fix the parser, then stop"): how to work, whatever else the turn says.
 _LIMITS_THE_WORK = re.compile(
     r"^\W*(only|just)\s+(do|run|touch|change|edit|fix|implement|work on)\b"
     r"|\b(await|wait for)\s+(further|my|more)\s+(instructions|input|go-ahead)\b"

@@ -465,7 +465,7 @@ _TAKES_UP_THE_PLAN = re.compile(
     # a plan named as the exchange left it, whatever is done with it ("yes please, draft the
     # revised plan", "go with the proposed approach"): revised, proposed or agreed there
     r"|\b(the|your|this|that)\s+(revised|updated|amended|proposed|suggested|agreed|"
-    r"recommended)\s+(plan|design|proposal|approach|draft|outline|version|fix|solution)\b",
+    r"recommended)\s+(plan|design|proposal|approach|draft|outline|fix|solution)\b",
     re.IGNORECASE,
 )
 #: A file the request names (`@docs/plan.md`, `docs/superpowers/specs/x-design.md`).
