@@ -9635,6 +9635,9 @@ def test_a_go_ahead_to_fix_what_the_agent_laid_out_is_no_failure_report() -> Non
         # entireio/cli's history (stop 75: a replay task a blind judge found leaning on the
         # conversation)
         "let's start working our way through the PR feedback",
+        # entireio/cli's history again (stop 80): the same said as what there is to do
+        "and now we have some new PR comments to respond to? check with pagination",
+        "there are review comments to address",
     ],
 )
 def test_acting_on_a_pull_requests_review_is_a_task_not_replayed(text: str) -> None:
@@ -9642,6 +9645,12 @@ def test_acting_on_a_pull_requests_review_is_a_task_not_replayed(text: str) -> N
     assert kind_of(text, agent_text=agent) is TurnKind.NEW_TASK
     # the review lies outside the repository: the task miner makes no replay of it
     assert needs_context(text)
+    # comments that are no review's, or that go somewhere, are work of their own
+    for other in (
+        "we have new comments to respond to in the docs",
+        "copy the pr comments to the release notes",
+    ):
+        assert not needs_context(other)
 
 
 @pytest.mark.parametrize(

@@ -449,9 +449,19 @@ _WORKS_THE_REVIEW = re.compile(
 )
 
 
+#: The same request said as what there is to do ("and now we have some new PR comments to
+#: respond to? check with pagination", "there are review comments to address").
+_REVIEW_TO_WORK = re.compile(
+    r"\b((new|more|some|the|any|unresolved|open)\s+)?" + _REVIEW_FEEDBACK + r"\s+to\s+"
+    r"(respond to|reply to|address|handle|fix|resolve|go through|work through)\b",
+    re.IGNORECASE,
+)
+
+
 def works_the_review(region: str) -> bool:
-    """A request to act on a pull request's review ("address pr feedback")."""
-    return bool(_WORKS_THE_REVIEW.match(region))
+    """A request to act on a pull request's review ("address pr feedback", "we have some
+    new PR comments to respond to")."""
+    return bool(_WORKS_THE_REVIEW.match(region) or _REVIEW_TO_WORK.search(region[:300]))
 
 
 #: A plan, a design or a proposal taken up as the conversation left it ("run the plan with
