@@ -12,6 +12,7 @@ import shlex
 
 from sleepd.mining.errors.noise import EXIT_LINE
 from sleepd.mining.errors.shell import (
+    GLOB_UNMATCHED,
     PATH_PROBES,
     command_family,
     deciding_command,
@@ -98,15 +99,21 @@ def answers_no_remote(command: str, text: str) -> bool:
         return False
     # every line that tells of trouble says so (a network failure, "ssh: Could not resolve
     # hostname", is a failure of its own; a shell's "Now using node v22" tells of none)
-    fallback = fallback_echoes(command)
-    said = [
-        ln.strip()
-        for ln in ANSI.sub("", text).splitlines()
-        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln))
-        and not _GIT_HINT.match(ln.strip())
-        and ln.strip() not in fallback
-    ]
+    said = [ln for ln in _trouble_told(command, text) if not _GIT_HINT.match(ln)]
     return bool(said) and all(_NO_REMOTE.match(ln) for ln in said)
+
+
+def _trouble_told(command: str, text: str, also: re.Pattern[str] | None = None) -> list[str]:
+    """The output's lines, stripped, that tell of trouble (an error word, a word of
+    trouble, or `also`'s), less the messages the command's own fallback prints."""
+    fallback = fallback_echoes(command)
+    lines = (ln.strip() for ln in ANSI.sub("", text).splitlines())
+    return [
+        ln
+        for ln in lines
+        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln) or (also is not None and also.search(ln)))
+        and ln not in fallback
+    ]
 
 
 #: A question to a package registry about a package or one of its versions (`npm view
@@ -143,14 +150,7 @@ def answers_not_there(command: str, text: str) -> bool:
         return False
     if any(m.group(2).lower() not in _LOOKUP_VERBS for m in _PACKAGE_MANAGER_RUN.finditer(command)):
         return False  # another package command ran with it (`npm view x && npm publish`)
-    fallback = fallback_echoes(command)
-    said = [
-        ln.strip()
-        for ln in ANSI.sub("", text).splitlines()
-        if (_ERROR_TEXT.search(ln) or _TROUBLE.search(ln) or _SAYS_NOT_THERE.search(ln))
-        and not is_wrapper_line(ln)
-        and ln.strip() not in fallback
-    ]
+    said = [ln for ln in _trouble_told(command, text, _SAYS_NOT_THERE) if not is_wrapper_line(ln)]
     return any(_SAYS_NOT_THERE.search(ln) for ln in said) and all(
         _ANSWERED_NOT_THERE.match(ln) for ln in said
     )
@@ -293,9 +293,6 @@ _NOT_THERE = re.compile(r"^[\w.-]+: .*\bNo such file or directory\b")
 _ERRORS_SILENCED = re.compile(r"(2|&)\s*'?>'?\s*/dev/null\b")
 
 
-_GLOB_UNMATCHED = re.compile(r"\bno matches found\b|\bbad pattern\b")
-
-
 #: `systemctl` asked about a unit: exit 3 is "not running", 1 "not enabled" / "not failed".
 _SYSTEMCTL_QUESTION = re.compile(r"\bsystemctl\b.*\s(status|is-active|is-enabled|is-failed)\b")
 #: `gh pr checks` asked how a pull request's checks stand: exit 8 is its documented "checks
@@ -321,11 +318,11 @@ def _answers_with_its_status(family: str, final: str, exit_code: int, text: str)
     if family in PATH_PROBES and exit_code in (1, 2):
         # (zsh's own "no matches found" for the glob is no answer: the probe never ran)
         head = _output_head(text)
-        said = [ln for ln in head if _ERROR_TEXT.search(ln) or _GLOB_UNMATCHED.search(ln)]
+        said = [ln for ln in head if _ERROR_TEXT.search(ln) or GLOB_UNMATCHED.search(ln)]
         if _ERRORS_SILENCED.search(final):
             return not said
         return bool(said) and all(
-            _NOT_THERE.match(ln.strip()) and not _GLOB_UNMATCHED.search(ln) for ln in said
+            _NOT_THERE.match(ln.strip()) and not GLOB_UNMATCHED.search(ln) for ln in said
         )
     if family in _TREE_SEARCHES and exit_code in (1, 2):
         return _found_past_unreadable_paths(family, text)

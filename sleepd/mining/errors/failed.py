@@ -9,6 +9,7 @@ import re
 
 from sleepd.mining.episodes import CODEX_REFUSAL, EventView
 from sleepd.mining.errors.shell import (
+    GLOB_UNMATCHED,
     PATH_PROBES,
     exit_hidden,
     is_operator,
@@ -319,7 +320,7 @@ READ_ENVELOPE = re.compile(
 #: that matched nothing or would not parse, and an indented line (the shell writes its own
 #: complaints at the start of a line; indented, one is quoted in what a program printed).
 _COMPLAINTS_SET_ASIDE = re.compile(
-    r"^(?:.*\b(?:no matches found|bad pattern)\b.*|[ \t]+\S.*)$", re.MULTILINE
+    rf"^(?:.*(?:{GLOB_UNMATCHED.pattern}).*|[ \t]+\S.*)$", re.MULTILINE
 )
 
 
@@ -370,7 +371,6 @@ def is_failed_result(event: EventView, call: EventView | None = None) -> bool:
         or (
             call is not None
             and is_shell_tool(call.tool_name)
-            and ("sh:" in event.text or "(eval)" in event.text)  # (most outputs: no complaint)
             and shell_complained(_COMPLAINTS_SET_ASIDE.sub("", event.text))
         )
     )

@@ -448,8 +448,16 @@ SHELL_COMPLAINT = re.compile(
 )
 
 
+#: The shell's word that a glob matched nothing or would not parse: an answer to a probe
+#: ("is there any?"), where its other complaints are a line it could not run.
+GLOB_UNMATCHED = re.compile(r"\bno matches found\b|\bbad pattern\b")
+
+
 def shell_complained(text: str) -> bool:
     """Whether the shell refused some command of the line: then the question the line asked
     was never put, and its exit status answers nothing, wherever the complaint stands (after
     the output of `nl -ba f && rg … src/(portal)` as much as alone)."""
-    return any(SHELL_COMPLAINT.match(ANSI.sub("", ln)) for ln in text.splitlines())
+    plain = ANSI.sub("", text) if "\x1b" in text else text
+    if "sh:" not in plain and "(eval)" not in plain:
+        return False  # every complaint opens with one of them; most outputs hold neither
+    return any(SHELL_COMPLAINT.match(ln) for ln in plain.splitlines())
