@@ -171,6 +171,11 @@ def print_report(detail: dict[str, Any], json_out: bool) -> None:
                     if detail.get("rewritten_copies")
                     else []
                 ),
+                *(
+                    [("history of resumed sessions", _history_text(detail))]
+                    if detail.get("resumed_history")
+                    else []
+                ),
                 ("secrets redacted", str(detail["redactions"])),
                 ("errors", str(detail["errors"])),
             ],
@@ -182,6 +187,12 @@ def _copies_text(detail: dict[str, Any]) -> str:
     """How many events a source wrote a second time (stored once)."""
     count = int(detail["rewritten_copies"])
     return f"{count} event{'s' if count != 1 else ''} written again by a resumed session"
+
+
+def _history_text(detail: dict[str, Any]) -> str:
+    """How many events a resumed session's file copied from the session it resumed."""
+    count = int(detail["resumed_history"])
+    return f"{count} event{'s' if count != 1 else ''} kept as context, counted once"
 
 
 def _clipped_text(detail: dict[str, Any]) -> str:

@@ -24,6 +24,9 @@ class SourceReport:
     replay_sessions_skipped: int = 0
     #: events a source wrote again under new ids (a resumed session's history): stored once
     rewritten_copies: int = 0
+    #: events a resumed session's new file copied from the session it resumed: kept as
+    #: context, counted with that session
+    resumed_history: int = 0
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     #: where the truncated lines were (the first 20 files): "path (N lines)"
@@ -52,6 +55,7 @@ class HarvestReport:
             "redactions",
             "replay_sessions_skipped",
             "rewritten_copies",
+            "resumed_history",
             "errors",
         )
         return {k: sum(getattr(r, k) for r in self.sources.values()) for k in keys}

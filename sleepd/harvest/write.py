@@ -44,17 +44,20 @@ GROUP_CACHE_KIB = 64 * 1024
 
 @dataclass
 class _Caches:
-    """Session ids, each session's last sequence number, and the latest event time taken
-    from each file for each session, seen this harvest (valid after a commit)."""
+    """Session ids, each session's last sequence number, the latest event time taken
+    from each file for each session, and where each session's head is copied from
+    (`sleepd.store.resumed`), seen this harvest (valid after a commit)."""
 
     sessions: dict[str, int] = field(default_factory=dict)
     seqs: dict[int, int] = field(default_factory=dict)
     latest: dict[int, dict[int, str | None]] = field(default_factory=dict)  # file, session
+    copied_from: dict[int, int] = field(default_factory=dict)
 
     def forget_ends(self) -> None:
         """Sessions may have grown elsewhere: read their ends again."""
         self.seqs.clear()
         self.latest.clear()
+        self.copied_from.clear()
 
     def clear(self) -> None:
         self.sessions.clear()
@@ -178,13 +181,14 @@ class GroupWriter:
         redactions: dict[str, int] = {}
         for batch in readable:
             ref = files[batch.path]
-            inserted, per_session, copies = ingest.insert_event_rows(
+            inserted, per_session, copies, history = ingest.insert_event_rows(
                 db,
                 batch.events,
                 ref.id,
                 self._caches.sessions,
                 self._caches.seqs,
                 self._caches.latest,
+                self._caches.copied_from,
             )
             for session_id, count in per_session.items():
                 before = added.get(session_id, 0)
@@ -195,6 +199,7 @@ class GroupWriter:
                 redactions[rule] = redactions.get(rule, 0) + count
             tally.events_new += inserted
             tally.rewritten_copies += copies
+            tally.resumed_history += history
             tally.malformed_lines += len(batch.skipped)
             tally.truncated_lines += batch.truncated_lines
             if batch.truncated_lines:
@@ -253,6 +258,7 @@ class _Tally:
     bytes_read: int = 0
     replay_sessions_skipped: int = 0
     rewritten_copies: int = 0
+    resumed_history: int = 0
     redactions: int = 0
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # path, reason, gone
     clipped: list[tuple[str, int]] = field(default_factory=list)  # path, lines stored clipped
@@ -283,6 +289,7 @@ _COUNTS = (
     "bytes_read",
     "replay_sessions_skipped",
     "rewritten_copies",
+    "resumed_history",
     "redactions",
 )
 

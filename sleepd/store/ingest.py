@@ -19,6 +19,7 @@ from typing import Any
 
 from sleepd.store.fastread import stored_datetime, stored_json
 from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow
+from sleepd.store.resumed import ResumedCopies, as_history
 from sleepd.store.rewritten import RewrittenCopies, last_timed_event
 from sleepd.store.writedb import FTS_TABLE, WriteDb, utcnow
 
@@ -285,26 +286,34 @@ def insert_event_rows(
     session_cache: dict[str, int],
     seq_cache: dict[int, int],
     latest_cache: dict[int, dict[int, str | None]],
-) -> tuple[int, dict[int, int], int]:
+    copied_from: dict[int, int],
+) -> tuple[int, dict[int, int], int, int]:
     """Insert event rows, skipping ones already stored (same session, external id) and
-    copies the source wrote again under new ids (`sleepd.store.rewritten`), and add them
-    to the full-text index; returns how many, how many per session, and how many copies.
+    copies the source wrote again under new ids (`sleepd.store.rewritten`), keeping a
+    resumed session's copy of another session's records as context
+    (`sleepd.store.resumed`), and add them to the full-text index; returns how many,
+    how many per session, how many copies skipped and how many kept as context.
 
-    `latest_cache` holds, per file and session, the latest event time taken from the file.
+    `latest_cache` holds, per file and session, the latest event time taken from the file;
+    `copied_from`, per session, where its head is copied from (`ResumedCopies`).
 
     The session id (from
     `upsert_sessions`) and a dense per-session sequence number (from `prime_seqs`)
     are assigned here, where the database is known.
     """
     if not rows:
-        return 0, {}, 0
+        return 0, {}, 0, 0
     final: list[tuple[Any, ...]] = []
     per_session: dict[int, int] = {}
     starts: dict[int, int] = {}
     rewritten = RewrittenCopies(db, file_id)
+    resumed = ResumedCopies(db, copied_from)
+    resumed.start(rows, session_cache, seq_cache)
     latest = latest_cache.setdefault(file_id, {})
     for index, row in enumerate(rows):
         session_id = session_cache[row[0]]
+        if resumed.copied(session_id, row):
+            row = as_history(row)
         ts = row[2]
         if ts is not None:
             if session_id not in latest:
@@ -339,8 +348,8 @@ def insert_event_rows(
         for session_id in per_session:
             del seq_cache[session_id]
         prime_seqs(db, per_session, seq_cache)
-        return inserted, dict.fromkeys(per_session, -1), rewritten.skipped
-    return inserted, per_session, rewritten.skipped
+        return inserted, dict.fromkeys(per_session, -1), rewritten.skipped, resumed.copies
+    return inserted, per_session, rewritten.skipped, resumed.copies
 
 
 def _insert_ignore(db: WriteDb, rows: list[tuple[Any, ...]]) -> int:

@@ -144,6 +144,14 @@ class Event(Base):
             sqlite_where=text("kind = 'error'"),
             postgresql_where=text("kind = 'error'"),
         ),
+        # A resumed session's copy of another session is found by the ids of a person's
+        # records (`sleepd.store.resumed`): a few in a hundred events.
+        Index(
+            "ix_events_user_ids",
+            "external_id",
+            sqlite_where=text("role = 'user'"),
+            postgresql_where=text("role = 'user'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
