@@ -36,15 +36,12 @@ from sleepd.mining.turns import (
     feedback_region,
     flattened,
 )
+from sleepd.mining.turns.outside import works_a_review_command
 from sleepd.mining.turns.references import works_the_review
 
 COUNTING_CONFIDENCE = 0.5
 #: A command that acts on a pull request's review (`/pr-comments`, a custom
 #: `/github-pr-review`, `/address-review-feedback`).
-_REVIEW_COMMAND = re.compile(
-    r"^/[\w:.-]*?(pr|pull[-_]?request|review)[-_:]?(reviews?|comments?|feedback|threads?)\b",
-    re.IGNORECASE,
-)
 #: How many of the calls that worked after a failed one may be the command that replaced
 #: it: a replacement comes while the agent is still on that step.
 REPLACEMENT_WINDOW = 10
@@ -475,7 +472,7 @@ def _a_round_of_review(intent: str) -> bool:
     asked again, it is the next round (new comments came), not a start-over."""
     command = parse_command(intent)
     if command is not None:
-        return bool(_REVIEW_COMMAND.match(f"/{command.name}"))
+        return works_a_review_command(command.name)
     return works_the_review(intent.strip()[:300])
 
 

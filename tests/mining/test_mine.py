@@ -287,6 +287,31 @@ def test_a_request_that_needs_the_exchange_before_it_is_never_a_task(
     assert intents == ["install the dependencies with pnpm", "please install deps via pnpm"]
 
 
+def test_a_request_whose_only_object_is_outside_the_repository_recurs_but_is_no_task(
+    engine: Engine, cfg: Config
+) -> None:
+    """entireio/cli's history (rebuilt from its public checkpoint branch) held 29 replay
+    tasks of 102 that named only a pull request, a Linear ticket or a pull request's review
+    (`/github-pr-review`, nineteen times): a replay works offline in a checkout, where none
+    of them is. Their episodes stay, and recur; a request with work of its own beside the
+    item is a task."""
+    outside = (
+        "can you review pr 227 for me?",
+        "/review 158",
+        "have a look at linear ENT-260\n\nlet's debug this",
+        "/github-pr-review",
+    )
+    own = "look at PR 5 and fix the failing test in parser.py"
+    for day, intent in enumerate((*outside, own)):
+        for week in range(2):  # each request asked twice, so each recurs
+            recurring_session(engine, intent, start=T0 + timedelta(days=day, weeks=week))
+    result = mine(engine, cfg, now=LATER)
+    assert result.episodes_new == 10 and result.recurring_clusters >= 5
+    with read_session(engine) as db:
+        intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
+    assert intents == [own, own]
+
+
 def test_a_tasks_test_command_is_read_whole_and_without_its_output_plumbing(
     engine: Engine, cfg: Config, tmp_path: Path
 ) -> None:
