@@ -199,7 +199,7 @@ _RUNNER_VERDICT = re.compile(
 #: run can be found in: …`, npm 8's log path on a line of its own, "This is probably not a
 #: problem with npm", the hint to rerun with `--loglevel`): like a wrapper's line it says
 #: nothing of what went wrong, and signing with it made every npm failure one pattern.
-_NPM_FOOTER = re.compile(
+NPM_FOOTER = re.compile(
     r"npm (?:ERR!|error) +(?:a complete log of this run can be found in\b.*"
     r"|\S*[/\\]_logs[/\\]\S*debug\S*\.log|this is probably not a problem with npm\b.*"
     r"|you can rerun the command with .* to see the logs in your terminal|log files were not"
@@ -1290,7 +1290,7 @@ def _said_nothing(line: str) -> bool:
     return bool(
         _WRAPPER_LINE.fullmatch(line)
         or _CUT_NOTE.fullmatch(line)
-        or _NPM_FOOTER.fullmatch(line)
+        or NPM_FOOTER.fullmatch(line)
         or _BANNER.fullmatch(line)
     )
 

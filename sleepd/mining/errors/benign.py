@@ -25,6 +25,7 @@ from sleepd.mining.errors.shell import (
 )
 from sleepd.mining.signatures import (
     ANSI,
+    NPM_FOOTER,
     SEARCH_PROGRAMS,
     is_cut_note,
     is_shell_tool,
@@ -125,12 +126,12 @@ _ASKS_WHETHER_IT_EXISTS = re.compile(
 )
 #: ... answered: it is not there. npm's 404 block and the JSON it prints with `--json`
 #: ("npm error 404 No match found for version 1.4.0", "'left-pad@1.4.0' is not in this
-#: registry."), pnpm's `ERR_PNPM_FETCH_404`, npm's log footer under them, and gh's "no pull
-#: requests found for branch "main"".
+#: registry."), pnpm's `ERR_PNPM_FETCH_404`, and gh's "no pull requests found for branch
+#: "main""; npm's log footer under them (`signatures.NPM_FOOTER`) says nothing either way.
 _ANSWERED_NOT_THERE = re.compile(
-    r"^(?:npm (?:ERR!|error) (?:code E404|404\b.*|a complete log of this run can be found"
-    r" in\b.*)|ERR_PNPM_FETCH_404\b.*|\"error\": \{|\"(?:code|summary|detail)\": \".*\",?"
-    r"|no (?:open )?pull requests found for branch \"[^\"\n]+\")$",
+    r"^(?:npm (?:ERR!|error) (?:code E404|404\b.*)|ERR_PNPM_FETCH_404\b.*|\"error\": \{"
+    r"|\"(?:code|summary|detail)\": \".*\",?|no (?:open )?pull requests found for branch"
+    r" \"[^\"\n]+\")$",
     re.IGNORECASE,
 )
 #: Every package manager command a line runs, with its subcommand: a lookup answers for
@@ -152,7 +153,7 @@ def answers_not_there(command: str, text: str) -> bool:
         return False  # another package command ran with it (`npm view x && npm publish`)
     said = [ln for ln in _trouble_told(command, text, _SAYS_NOT_THERE) if not is_wrapper_line(ln)]
     return any(_SAYS_NOT_THERE.search(ln) for ln in said) and all(
-        _ANSWERED_NOT_THERE.match(ln) for ln in said
+        _ANSWERED_NOT_THERE.match(ln) or NPM_FOOTER.fullmatch(ln) for ln in said
     )
 
 
