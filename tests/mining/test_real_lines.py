@@ -11207,3 +11207,34 @@ def test_a_lookup_beside_another_package_command_answers_nothing() -> None:
         call = _call(1, "exec_command", json.dumps({"cmd": command}))
         result = _result(2, 1, output, exit_code=1)
         assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
+@pytest.mark.parametrize("text", ["commit then", "commit it then", "ok commit then", "commit"])
+def test_a_closing_step_typed_while_the_agent_works_adds_a_step(text: str) -> None:
+    # PackmindHub/context-evaluator's history (blind set 81, labelled follow_up): "commit
+    # then", queued while the agent implemented a plan; a step for when it is done
+    agent = "Now let me update the remediation modal and run the tests."
+    assert is_closing_step(text)
+    assert kind_of(text, agent_text=agent, queued=True, agent_ended=False) is (TurnKind.FOLLOW_UP)
+    # what redirects the running work still steers
+    assert kind_of("use pnpm instead", agent_text=agent, queued=True, agent_ended=False) is (
+        TurnKind.STEERING
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reports"),
+    [
+        # entireio/cli's history (blind set 81, labelled follow_up): typed while the agent
+        # looked into a failing CI run; it asks the agent to find out
+        ("does it fail locally?", False),
+        ("is the build failing on main too?", False),
+        ("do the tests crash on linux as well?", False),
+        # a question of why takes the failure as met; a report beside the question is one
+        ("why does the build still fail?", True),
+        ("it fails locally", True),
+        ("does it fail locally? it fails for me every time", True),
+    ],
+)
+def test_a_question_of_whether_it_fails_reports_no_failure(text: str, reports: bool) -> None:
+    assert reports_failure(text) is reports

@@ -851,6 +851,10 @@ def _into_running_turn(turn: TurnInput, reading: _Reading) -> TurnDecision | Non
         # "correct, I think at this stage it's a bit too much …": typed while it ran, a
         # reply to what the agent said that goes on with the task, not a redirect
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "replies to it"), hard=True)
+    if turn.queued and is_closing_step(region):
+        # "commit then", "commit and push": typed while it ran, the closing step of the work
+        # it is doing, added for when it is done; it redirects nothing
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, (where, "queues the closing step"))
     after_this = _WHEN_DONE.match(region)
     if turn.queued and after_this:
         # "When done wiht this, since this is intended as an educational piece, please add a

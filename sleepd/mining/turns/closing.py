@@ -30,7 +30,7 @@ _CLOSING_STEP = re.compile(
     # the changelog's entry for it ("commit and update @CHANGELOG.md")
     r"(update|add to) (the )?@?(changelog(\.md)?|release notes)"
     r")){0,3}"
-    r"(\s+(it|this|that|them|please|now|all|everything|(all\s+)?(your|the|these|those)\s+"
+    r"(\s+(it|this|that|them|please|now|then|all|everything|(all\s+)?(your|the|these|those)\s+"
     r"((recent|latest|last)\s+)?(changes|edits|work|fix(es)?))){0,2}"
     # what it is for, when that is the fix just found ("make a pr to fix")
     r"(\s+to fix(\s+(it|this|that|them))?)?"

@@ -1081,9 +1081,25 @@ def _state_outlived(text: str) -> bool:
 
 
 def reports_failure(text: str) -> bool:
+    if _ASKS_WHERE_IT_FAILS.match(text):
+        return False
     return _reports_failure(text) or (
         _HEDGE.search(text) is not None and _reports_failure(without_hedges(text))
     )
+
+
+#: A question, and nothing else, of whether a failure happens somewhere else too ("does it
+#: fail locally?", "is the build failing on main too?"), asked while a failure is looked
+#: into: it asks the agent to find out where, and reports no failure of its own. (A
+#: question of why, "why does the build still fail?", takes the failure as met; "is it
+#: stuck?" asks of the agent's own state.)
+_ASKS_WHERE_IT_FAILS = re.compile(
+    r"^\W*(does|do|did|is|are|will|would)\s+(it|this|that|they|these|those|the\s+[\w-]+)"
+    r"\s+(also\s+)?(fail|failing|crash|crashing|break|breaking)\s+"
+    r"(locally|too|as well|also|(on|in|with|under|for)\s+(the\s+)?[\w./-]+"
+    r"(\s+(too|as well|also))?)\W*\?\W*$",
+    re.IGNORECASE,
+)
 
 
 def _reports_failure(text: str) -> bool:
