@@ -29,6 +29,7 @@ from sleepd.mining.replacement import replaces
 from sleepd.mining.signatures import PATCH_TOOL
 from sleepd.mining.tasks import command_of
 from sleepd.mining.turns import (
+    PLAN_ACCEPTED,
     TurnKind,
     agent_asks,
     agent_claims_done,
@@ -40,8 +41,6 @@ from sleepd.mining.turns.outside import works_a_review_command
 from sleepd.mining.turns.references import works_the_review
 
 COUNTING_CONFIDENCE = 0.5
-#: A command that acts on a pull request's review (`/pr-comments`, a custom
-#: `/github-pr-review`, `/address-review-feedback`).
 #: How many of the calls that worked after a failed one may be the command that replaced
 #: it: a replacement comes while the agent is still on that step.
 REPLACEMENT_WINDOW = 10
@@ -291,7 +290,14 @@ def detect_signals(
     # (kept, with no polarity); only one after their last word can have left it behind
     last_typed = max((f.event.seq for f in episode.feedback), default=-1)
     stopped_own = _stops_the_persons_own(episode)
+    taken = _plan_taken_afresh(episode, next_turn)
+    if taken:
+        # the refusal and the stop after it were how the person took the plan
+        last = next_turn.event if next_turn is not None else episode.intent
+        out.append(SignalDraft("approval", 1, 0.85, [last.id], "took the plan", last.seq))
     for event in events:
+        if event.seq in taken:
+            continue
         if event.kind == "tool_result" and event.is_error and REFUSED.search(event.text[:400]):
             out.append(
                 SignalDraft(
@@ -342,6 +348,37 @@ def detect_signals(
     if session_over and is_last and not approvals:
         out.extend(_abandoned(episode, errors, stopped_own))
     return out
+
+
+#: The tool the agent asks with whether its plan is taken (Claude Code's plan mode).
+_PLAN_TOOL = "ExitPlanMode"
+
+
+def _plan_taken_afresh(episode: EpisodeDraft, next_turn: TurnRecord | None) -> set[int]:
+    """The seqs of the refusal of the agent's plan and of the stop after it, when they
+    were how the person took the plan: Claude Code's "Yes, and clear context" answers the
+    plan tool with a refusal and "[Request interrupted by user for tool use]", then hands
+    the plan back at once as "Implement the following plan: …", the next request. Read as
+    written, a plan the person accepted was a refused call the person left (entireio/cli's
+    history: nine such plans). Empty for any other refusal, and when the person typed
+    anything between it and the plan handed back."""
+    if next_turn is None or not PLAN_ACCEPTED.match(next_turn.event.text):
+        return set()
+    calls = {e.call_id: e for e in episode.events if e.kind == "tool_call" and e.call_id}
+    after = [e for e in episode.events if e.seq > _last_user_seq(episode)]
+    for event in reversed(after):
+        if event.kind != "tool_result" or not event.call_id:
+            continue
+        call = calls.get(event.call_id)
+        if call is None or call.tool_name != _PLAN_TOOL:
+            return set()
+        if not (event.is_error and REFUSED.search(event.text[:400])):
+            return set()
+        later = [e for e in after if e.seq > event.seq]
+        if any(e.kind in _AGENTS_OR_TYPED and not is_interrupt(e) for e in later):
+            return set()  # the agent went on after the refusal: not the plan handed back
+        return {event.seq, *(e.seq for e in later if is_interrupt(e))}
+    return set()
 
 
 def _stops_the_persons_own(episode: EpisodeDraft) -> set[int]:

@@ -772,3 +772,62 @@ def test_a_write_call_with_hostile_input_denies_nothing() -> None:
     b.call("Edit", '{"file_path": ', "w2")
     b.result("w2", NOT_GRANTED, error=True)
     assert derive_outcome(signals_of(b.say(INIT_CLAIM), over=True)).rule != "claim_contradicted"
+
+
+# --- a plan taken with a fresh context ----------------------------------------------------
+
+_REFUSED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). STOP what you are doing and "
+    "wait for the user to tell you how to proceed."
+)
+_PLAN = "# Plan: Invert Telemetry Flag Logic\n\n## Goal\nChange `--no-telemetry` to `--telemetry`."
+
+
+def _planned(b: SessionBuilder) -> SessionBuilder:
+    # entireio/cli's history (Claude Code 2.1.12): the plan written, the plan tool answered
+    # with a refusal and a stop, and the plan handed back at once as the next request
+    b.prompt("I want to invert that flag logic: telemetry on by default")
+    b.say("Now I have a clear understanding. Let me write the plan.")
+    b.call("ExitPlanMode", json.dumps({"plan": _PLAN}), "plan-1")
+    b.result("plan-1", _REFUSED, error=True)
+    return b._add("interrupt", "user", "[Request interrupted by user for tool use]")
+
+
+def _plan_episode_signals(b: SessionBuilder, *, over: bool = True) -> list[SignalDraft]:
+    """The first episode's signals, with the turn that opened the next one, if any."""
+    episodes = segment(views(b), lexicon_for())
+    following = episodes[1].intent_turn if len(episodes) > 1 else None
+    return detect_signals(
+        episodes[0],
+        lexicon_for(),
+        session_over=over,
+        is_last=following is None,
+        next_turn=following,
+    )
+
+
+def test_a_plan_handed_back_at_once_was_taken_not_refused() -> None:
+    b = _planned(SessionBuilder())
+    b.prompt(f"Implement the following plan:\n\n{_PLAN}")
+    b.say("I'll implement the plan to invert the telemetry flag logic.")
+    assert len(segment(views(b), lexicon_for())) == 2
+    sigs = _plan_episode_signals(b)
+    assert "tool_rejected" not in kinds(sigs) and "interrupt" not in kinds(sigs)
+    outcome = derive_outcome(sigs)
+    assert (outcome.outcome, outcome.rule) == ("success", "approved")
+
+
+def test_a_plan_refused_and_then_asked_for_otherwise_stays_refused() -> None:
+    # the refusal, then a new request of the person's own: the plan was not taken
+    b = _planned(SessionBuilder())
+    b.prompt("forget the flag; add a --verbose option to the status command instead")
+    sigs = _plan_episode_signals(b)
+    assert "tool_rejected" in kinds(sigs) and "approval" not in kinds(sigs)
+    # nor is any other call refused before a plan handed back
+    other = SessionBuilder().prompt("invert the telemetry flag")
+    other.call("Bash", json.dumps({"command": "rm -rf build"}), "rm-1")
+    other.result("rm-1", _REFUSED, error=True)
+    other.interrupt()
+    other.prompt(f"Implement the following plan:\n\n{_PLAN}")
+    assert "approval" not in kinds(_plan_episode_signals(other))
