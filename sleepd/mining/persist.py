@@ -33,6 +33,7 @@ from sleepd.mining.errors import (
 )
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
+from sleepd.mining.plan_handback import plan_handed_back_elsewhere
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
 from sleepd.mining.signatures import (
     PATCH_TOOL,
@@ -123,6 +124,9 @@ def mine_session(
             is_last=following is None,
             next_turn=following.intent_turn if following is not None else None,
             errors=errors,
+            plan_handed_back=following is None
+            and session_over
+            and plan_handed_back_elsewhere(db, work, draft),
         )
         outcome = derive_outcome(signals)
         if draft.has_intent and not readable(draft.intent_text):

@@ -277,11 +277,13 @@ def detect_signals(
     is_last: bool,
     next_turn: TurnRecord | None = None,
     errors: EpisodeErrors | None = None,
+    plan_handed_back: bool = False,
 ) -> list[SignalDraft]:
     """Every signal of one episode, in no particular order.
 
     `next_turn` is the turn that opened the next episode of the session (a new task
-    typed after this one's work), when there is one.
+    typed after this one's work), when there is one; `plan_handed_back`: the plan the
+    episode ends on came back at once as the first request of another session.
     """
     events = episode.events
     errors = errors if errors is not None else judge_errors(events)
@@ -290,7 +292,7 @@ def detect_signals(
     # (kept, with no polarity); only one after their last word can have left it behind
     last_typed = max((f.event.seq for f in episode.feedback), default=-1)
     stopped_own = _stops_the_persons_own(episode)
-    taken = _plan_taken_afresh(episode, next_turn)
+    taken = _plan_taken_afresh(episode, next_turn, handed_back_elsewhere=plan_handed_back)
     if taken:
         # the refusal and the stop after it were how the person took the plan
         last = next_turn.event if next_turn is not None else episode.intent
@@ -345,7 +347,7 @@ def detect_signals(
         last = approvals[-1].event
         out.append(SignalDraft("approval", 1, 0.85, [last.id], last.text[:200], last.seq))
     out.extend(_closing_signals(episode, errors, next_turn, ended=session_over or not is_last))
-    if session_over and is_last and not approvals:
+    if session_over and is_last and not approvals and not taken:
         out.extend(_abandoned(episode, errors, stopped_own))
     return out
 
@@ -354,16 +356,30 @@ def detect_signals(
 _PLAN_TOOL = "ExitPlanMode"
 
 
-def _plan_taken_afresh(episode: EpisodeDraft, next_turn: TurnRecord | None) -> set[int]:
+def _plan_taken_afresh(
+    episode: EpisodeDraft, next_turn: TurnRecord | None, *, handed_back_elsewhere: bool
+) -> set[int]:
     """The seqs of the refusal of the agent's plan and of the stop after it, when they
     were how the person took the plan: Claude Code's "Yes, and clear context" answers the
     plan tool with a refusal and "[Request interrupted by user for tool use]", then hands
-    the plan back at once as "Implement the following plan: …", the next request. Read as
-    written, a plan the person accepted was a refused call the person left (entireio/cli's
-    history: nine such plans). Empty for any other refusal, and when the person typed
-    anything between it and the plan handed back."""
-    if next_turn is None or not PLAN_ACCEPTED.match(next_turn.event.text):
+    the plan back at once as "Implement the following plan: …", the next request of this
+    session or, in newer versions, the first of a new one (`handed_back_elsewhere`, found
+    by `persist`). Read as written, a plan the person accepted was a refused call the
+    person left (entireio/cli's history: nine such plans). Empty for any other refusal,
+    and when the person typed anything between it and the plan handed back."""
+    if next_turn is not None:
+        if not PLAN_ACCEPTED.match(next_turn.event.text):
+            return set()
+    elif not handed_back_elsewhere:
         return set()
+    refused = refused_plan(episode)
+    return refused[1] if refused is not None else set()
+
+
+def refused_plan(episode: EpisodeDraft) -> tuple[EventView, set[int]] | None:
+    """The agent's plan call (`ExitPlanMode`) and the seqs of its refusal and the stops
+    after it, when the episode ends there: nothing typed and nothing of the agent's after
+    the refusal."""
     calls = {e.call_id: e for e in episode.events if e.kind == "tool_call" and e.call_id}
     after = [e for e in episode.events if e.seq > _last_user_seq(episode)]
     for event in reversed(after):
@@ -371,14 +387,14 @@ def _plan_taken_afresh(episode: EpisodeDraft, next_turn: TurnRecord | None) -> s
             continue
         call = calls.get(event.call_id)
         if call is None or call.tool_name != _PLAN_TOOL:
-            return set()
+            return None
         if not (event.is_error and REFUSED.search(event.text[:400])):
-            return set()
+            return None
         later = [e for e in after if e.seq > event.seq]
         if any(e.kind in _AGENTS_OR_TYPED and not is_interrupt(e) for e in later):
-            return set()  # the agent went on after the refusal: not the plan handed back
-        return {event.seq, *(e.seq for e in later if is_interrupt(e))}
-    return set()
+            return None  # the agent went on after the refusal: not the plan handed back
+        return call, {event.seq, *(e.seq for e in later if is_interrupt(e))}
+    return None
 
 
 def _stops_the_persons_own(episode: EpisodeDraft) -> set[int]:

@@ -669,3 +669,72 @@ def test_a_call_input_nested_past_any_real_one_is_mined_as_text(
     assert report.episodes_new == 1
     with read_session(engine) as db:
         assert db.scalars(select(Episode.outcome)).one() in ("success", "failure", "mixed")
+
+
+_PLAN = "# Plan: Show Total Skills & Standards\n\n## Context\nThe summary lists only issues."
+_REFUSED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). STOP what you are doing and "
+    "wait for the user to tell you how to proceed."
+)
+
+
+def _planning_session(engine: Engine, project: str = "/work/app") -> None:
+    """A session that ends on the agent's plan, answered with a refusal and a stop."""
+    b = SessionBuilder(project=project, start=T0)
+    b.prompt("show the total number of skills and standards in the summary")
+    b.say("Let me write the plan.")
+    b.call("ExitPlanMode", json.dumps({"plan": _PLAN}), "plan-1")
+    b.result("plan-1", _REFUSED, error=True)
+    b._add("interrupt", "user", "[Request interrupted by user for tool use]")
+    b.save(engine)
+
+
+def _planning_outcome(engine: Engine) -> tuple[str, list[str]]:
+    with read_session(engine) as db:
+        episode = db.scalars(
+            select(Episode).where(Episode.intent_text.like("show the total number%"))
+        ).one()
+        kinds = [s.kind for s in db.scalars(select(Signal).where(Signal.episode_id == episode.id))]
+        return episode.outcome, kinds
+
+
+@pytest.mark.both_dbs
+def test_a_plan_taken_into_a_new_session_is_no_abandoned_plan(engine: Engine, cfg: Config) -> None:
+    """PackmindHub/context-evaluator's history opens 79 sessions with "Implement the
+    following plan: …", Claude Code 2.1.39 and later's "Yes, and clear context": the
+    planning session ends on a refused plan tool and a stop, and the plan comes back as
+    the new session's first request a second later."""
+    _planning_session(engine)
+    implement = SessionBuilder(project="/work/app", start=T0 + timedelta(seconds=61))
+    implement.prompt(
+        f"Implement the following plan:\n\n{_PLAN}\n\nIf you need specific details from before "
+        "exiting plan mode, read the full transcript at: /home/me/.claude/projects/x/y.jsonl"
+    )
+    implement.say("Done: the summary shows both totals, and the tests pass.")
+    implement.save(engine)
+    mine(engine, cfg, now=LATER)
+    outcome, kinds = _planning_outcome(engine)
+    assert outcome == "success"
+    assert "tool_rejected" not in kinds and "abandoned" not in kinds
+
+
+@pytest.mark.parametrize(
+    ("project", "after"),
+    [
+        ("/work/app", None),  # no session took the plan up
+        ("/work/app", timedelta(hours=2)),  # pasted into a session started much later
+        ("/work/other", timedelta(seconds=61)),  # another project's session
+    ],
+)
+def test_a_plan_refused_and_not_taken_up_at_once_stays_refused(
+    engine: Engine, cfg: Config, project: str, after: timedelta | None
+) -> None:
+    _planning_session(engine)
+    if after is not None:
+        later = SessionBuilder(project=project, start=T0 + after)
+        later.prompt(f"Implement the following plan:\n\n{_PLAN}").say("Done.")
+        later.save(engine)
+    mine(engine, cfg, now=LATER)
+    outcome, kinds = _planning_outcome(engine)
+    assert outcome == "abandoned" and "tool_rejected" in kinds
