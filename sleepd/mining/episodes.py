@@ -233,7 +233,18 @@ def clean_prompt(text: str) -> str:
             # the app kept as a file and names by its first words
             text = "\n".join(_pasted_titles(context))
     text = _CODEX_IMAGE.sub(r"\1", text)
+    text = _PLAN_TRANSCRIPT_NOTE.sub("", text)
     return _without_injected_blocks(text).strip()
+
+
+#: The note Claude Code puts under a plan it hands back as a new session's first message
+#: ("If you need specific details from before exiting plan mode (like exact code snippets,
+#: …), read the full transcript at: /Users/…/<session>.jsonl"): the tool's words, not the
+#: person's, pointing at a file on their machine that no replay has.
+_PLAN_TRANSCRIPT_NOTE = re.compile(
+    r"\s*If you need specific details from before exiting plan mode\b[^\n]{0,400}?"
+    r"read the full transcript at:\s*\S+\s*$"
+)
 
 
 def is_interrupt(event: EventView) -> bool:

@@ -530,3 +530,25 @@ def test_a_command_typed_after_go_on_words_opens_a_task_of_its_family() -> None:
     )
     _, second = segment(views(b), lexicon_for())
     assert second.intent_text == "/github-pr-review"
+
+
+_HANDED_BACK_PLAN = (
+    "Implement the following plan:\n\n# Plan: Detect `@` file references\n\n## Verification\n"
+    "1. `bun test` — all tests pass\n\n\n"
+    # PackmindHub/context-evaluator (Claude Code 2.1.39): the note under a plan handed back
+    # to a new session, its path as a person's machine has it (Entire redacted its own)
+    "If you need specific details from before exiting plan mode (like exact code snippets, "
+    "error messages, or content you generated), read the full transcript at: "
+    "/Users/me/.claude/projects/-Users-me-Code-app/0a1b2c3d-1111-4222-8333-444455556666.jsonl"
+)
+
+
+def test_the_note_under_a_handed_back_plan_is_no_part_of_the_request() -> None:
+    """The tool's pointer to a transcript on the person's machine: a replay has no such
+    file, and the path names the person's home."""
+    cleaned = clean_prompt(_HANDED_BACK_PLAN)
+    assert cleaned.endswith("1. `bun test` — all tests pass")
+    assert "/Users/me" not in cleaned and "transcript" not in cleaned
+    # the same words typed by a person, with no path after them, stay
+    typed = "read the full transcript at the end of the doc and summarise it"
+    assert clean_prompt(typed) == typed
