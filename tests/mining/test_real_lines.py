@@ -11238,3 +11238,36 @@ def test_a_closing_step_typed_while_the_agent_works_adds_a_step(text: str) -> No
 )
 def test_a_question_of_whether_it_fails_reports_no_failure(text: str, reports: bool) -> None:
     assert reports_failure(text) is reports
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # entireio/cli's history (blind set 81): `go build ./... 2>&1 | head -30`, exit 0
+        "# entire.io/cli/cmd/entire/cli\ncmd/entire/cli/explain.go:275:95: too many arguments "
+        "in call to formatCheckpointOutput\n\thave (*checkpoint.CheckpointSummary, string)\n"
+        "\twant (*checkpoint.ReadCommittedResult, string)",
+        "# github.com/entireio/cli/cmd/entire/cli/strategy\ncmd/entire/cli/strategy/"
+        'manual_commit_hooks.go:12:2: "time" imported and not used',
+        # a test binary's package, as `go vet` and `go test` name it
+        "# example.com/app/store [example.com/app/store.test]\nstore/db_test.go:9:2: undefined: x",
+    ],
+)
+def test_gos_compile_errors_behind_a_pipe_are_a_failure(output: str) -> None:
+    call = _call(1, "Bash", json.dumps({"command": "go build ./... 2>&1 | head -30"}))
+    result = _result(2, 1, output)
+    assert judge_errors([call, result]).verdicts[2].kind == "root"
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # a markdown heading over a Go line, a build with nothing to say
+        "# Notes\nmain.go:12:3: see the loop here",
+        "",
+        "ok  \texample.com/app/store\t0.41s",
+    ],
+)
+def test_a_heading_or_a_quiet_build_is_no_compile_error(output: str) -> None:
+    call = _call(1, "Bash", json.dumps({"command": "go build ./... 2>&1 | head -30"}))
+    assert 2 not in judge_errors([call, _result(2, 1, output)]).verdicts

@@ -231,6 +231,10 @@ _FAILURE_LINE = re.compile(
     # mise writes them ("mise ERROR Config files in ~/x/mise.toml are not trusted." over
     # "mise ERROR Run with --verbose …"; one such line may be prose: "see ERROR …")
     r"|^[^\S\n]*--- FAIL: \S|^FAIL(\t\S|\s*$)"
+    # Go's compile errors under the package they are in ("# entire.io/cli/cmd/entire/cli\n
+    # cmd/entire/cli/explain.go:275:95: too many arguments in call to …"), which `go build`
+    # prints only when the build fails (a pipe to `head` leaves the exit status 0)
+    r"|^# [\w.-]+(/[\w.-]+)+( \[[^\]\n]+\])?\n\S+\.go:\d+:\d+: \S"
     r"|^thread '[^'\n]+'( \(\d+\))? panicked at \S"
     r"|^(?P<tool>[a-z][\w.-]*) ERROR \S[^\n]*\n(?:[^\n]*\n){0,3}?(?P=tool) ERROR \S"
     # a GraphQL API's errors, as `gh api graphql` prints them ('{"errors":[{"message":"A
