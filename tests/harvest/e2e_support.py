@@ -173,6 +173,17 @@ def query(db_file: Path | str, sql: str, params: tuple[Any, ...] = ()) -> list[t
         conn.close()
 
 
+def session_prompts(db_file: Path | str, session: str) -> list[str]:
+    """The typed prompts stored for the session with this external id, in order."""
+    rows = query(
+        db_file,
+        "SELECT e.text FROM events e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.external_id = ? AND e.kind = 'user_prompt' ORDER BY e.seq",
+        (session,),
+    )
+    return [text for (text,) in rows]
+
+
 def append_bytes(path: Path, data: bytes) -> None:
     with path.open("ab") as handle:
         handle.write(data)

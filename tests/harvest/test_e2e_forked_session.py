@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 import pytest
-from e2e_support import claude_answer, claude_prompt, query, write_lines
+from e2e_support import claude_answer, claude_prompt, query, session_prompts, write_lines
 
 from sleepd.harvest import harvest
 
@@ -84,16 +84,6 @@ def forked_session() -> list[Any]:
     return [FORKED_COPY, plan, own]
 
 
-def prompts(db_file: Path | str, session: str) -> list[str]:
-    rows = query(
-        db_file,
-        "SELECT e.text FROM events e JOIN sessions s ON s.id = e.session_id "
-        "WHERE s.external_id = ? AND e.kind = 'user_prompt' ORDER BY e.seq",
-        (session,),
-    )
-    return [text for (text,) in rows]
-
-
 @pytest.mark.both_dbs
 @pytest.mark.parametrize("fork_first", [True, False], ids=["fork harvested first", "both at once"])
 def test_a_forks_copy_of_its_first_session_is_that_sessions_and_stored_once(
@@ -105,8 +95,8 @@ def test_a_forks_copy_of_its_first_session_is_that_sessions_and_stored_once(
     write_lines(folder(isolated_home) / f"{ORIGIN}.jsonl", original_session())
     harvest(store, cfg)
 
-    assert prompts(db_file, ORIGIN) == [REQUEST, "pack it as v4 now"]
-    assert prompts(db_file, FORK) == ["update the web repo first"]
+    assert session_prompts(db_file, ORIGIN) == [REQUEST, "pack it as v4 now"]
+    assert session_prompts(db_file, FORK) == ["update the web repo first"]
     [(kind, parent)] = query(
         db_file, "SELECT kind, parent_external_id FROM sessions WHERE external_id = ?", (FORK,)
     )
@@ -123,8 +113,8 @@ def test_a_fork_whose_first_session_is_gone_keeps_the_copy_as_that_sessions(
     write_lines(folder(isolated_home) / f"{FORK}.jsonl", forked_session())
     harvest(store, cfg)
 
-    assert prompts(db_file, ORIGIN) == [REQUEST]
-    assert prompts(db_file, FORK) == ["update the web repo first"]
+    assert session_prompts(db_file, ORIGIN) == [REQUEST]
+    assert session_prompts(db_file, FORK) == ["update the web repo first"]
 
 
 @pytest.mark.both_dbs
@@ -145,6 +135,6 @@ def test_a_fork_mark_that_names_no_session_leaves_the_record_where_it_is(
     write_lines(folder(isolated_home) / f"{FORK}.jsonl", [copy])
     harvest(store, cfg)
 
-    assert prompts(db_file, FORK) == [REQUEST]
+    assert session_prompts(db_file, FORK) == [REQUEST]
     [(count,)] = query(db_file, "SELECT count(*) FROM sessions")
     assert count == 1

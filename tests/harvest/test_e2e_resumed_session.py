@@ -20,6 +20,7 @@ from e2e_support import (
     claude_tool_result,
     claude_tool_use,
     query,
+    session_prompts,
     write_lines,
 )
 from typer.testing import CliRunner
@@ -92,16 +93,6 @@ def resumed_session(earlier: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*copy, own]
 
 
-def prompts(db_file: Path | str, session: str) -> list[str]:
-    rows = query(
-        db_file,
-        "SELECT e.text FROM events e JOIN sessions s ON s.id = e.session_id "
-        "WHERE s.external_id = ? AND e.kind = 'user_prompt' ORDER BY e.seq",
-        (session,),
-    )
-    return [text for (text,) in rows]
-
-
 def counted(db_file: Path | str) -> tuple[int, int, int]:
     """Typed requests of REQUEST's words, failed results, output tokens, over every session."""
     [(requests,)] = query(
@@ -133,9 +124,9 @@ def test_a_resumed_files_copy_of_the_conversation_is_counted_once(
 
     # one failed result is two events (the result and its error)
     assert counted(db_file) == (1, 2, 7 * 2)
-    everything = prompts(db_file, FIRST) + prompts(db_file, RESUMED)
+    everything = session_prompts(db_file, FIRST) + session_prompts(db_file, RESUMED)
     assert sorted(everything) == sorted([REQUEST, "now update the test to the new default"])
-    assert "now update the test to the new default" in prompts(db_file, RESUMED)
+    assert "now update the test to the new default" in session_prompts(db_file, RESUMED)
     # nothing was dropped: the copy is kept as the resumed session's context
     [(stored,)] = query(db_file, "SELECT count(*) FROM events")
     assert stored == 2 * (len(earlier) + 1) + 1
@@ -201,7 +192,7 @@ def test_a_copy_of_a_resumed_session_holds_two_sessions_history(
     report = harvest(store, cfg).totals()
 
     assert report["resumed_history"] == len(second) + 1
-    assert prompts(db_file, AGAIN) == ["and release it"]
+    assert session_prompts(db_file, AGAIN) == ["and release it"]
     assert counted(db_file)[:2] == (1, 2)
 
 
@@ -225,7 +216,7 @@ def test_a_start_hooks_own_record_before_the_copy_does_not_hide_it(
 
     harvest(store, cfg)
 
-    assert prompts(db_file, RESUMED) == ["now update the test to the new default"]
+    assert session_prompts(db_file, RESUMED) == ["now update the test to the new default"]
     assert counted(db_file)[:2] == (1, 2)
 
 
@@ -251,7 +242,7 @@ def test_sessions_that_share_words_or_one_stray_record_keep_their_own_work(
     report = harvest(store, cfg).totals()
 
     assert report["resumed_history"] == 0
-    assert prompts(db_file, RESUMED) == [REQUEST, REQUEST]
+    assert session_prompts(db_file, RESUMED) == [REQUEST, REQUEST]
 
 
 def test_a_resumed_request_is_mined_once(
