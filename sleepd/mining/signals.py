@@ -516,6 +516,8 @@ _FILE_WRITERS = {
     "MultiEdit": "file_path",
     "NotebookEdit": "notebook_path",
 }
+#: The path a file tool's input names, as a JSON string (escapes kept for `json_value`).
+_NAMED_PATH = re.compile(r'"(file_path|notebook_path)"\s*:\s*"((?:[^"\\\n]|\\.){1,4096})"')
 #: The files a Codex patch adds or changes.
 _PATCHED_FILE = re.compile(r"^\*\*\* (?:Add|Update) File: (.+?)\s*$", re.MULTILINE)
 
@@ -533,8 +535,14 @@ def _written_files(call: EventView) -> list[str]:
     """The files a call writes, by the paths its input names (none for other tools, or
     for input that is not what the tool takes)."""
     if call.tool_name in _FILE_WRITERS:
+        key = _FILE_WRITERS[call.tool_name]
         payload = json_value(call.text)
-        path = payload.get(_FILE_WRITERS[call.tool_name]) if isinstance(payload, dict) else None
+        path = payload.get(key) if isinstance(payload, dict) else None
+        if payload is None:
+            # a large write's input reaches mining cut to its head and tail, which is no
+            # JSON: its path is read from the head, where the tool writes it
+            named = _NAMED_PATH.search(call.text[:2000])
+            path = json_value(f'"{named.group(2)}"') if named and named.group(1) == key else None
         return [path] if isinstance(path, str) and path.strip() else []
     if call.tool_name == PATCH_TOOL or call.text.lstrip().startswith("*** Begin Patch"):
         return _PATCHED_FILE.findall(call.text[:20000])

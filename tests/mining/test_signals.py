@@ -764,6 +764,25 @@ def test_a_codex_patch_that_never_applied_denies_the_claim() -> None:
     assert (outcome.outcome, outcome.rule) == ("failure", "claim_contradicted")
 
 
+def test_a_large_write_mining_reads_cut_still_names_its_file() -> None:
+    """PackmindHub/context-evaluator (blind set 82, labelled success): an Edit of a card
+    component fails, the agent writes the whole file with Write, and its summary names the
+    file. Mining reads a long input as its head and tail (`loading.HEAD_CHARS`), which is no
+    JSON: the written file is read from the head, and the claim stands."""
+    from sleepd.mining.loading import CUT_MARK
+
+    path = "/Users/me/app/frontend/src/components/RemediationHistoryCard.tsx"
+    b = SessionBuilder().prompt("tidy the remediation card's buttons")
+    b.call("Edit", json.dumps({"file_path": path, "old_string": "x", "new_string": "y"}), "e1")
+    b.result("e1", "<tool_use_error>String to replace not found in file.", error=True)
+    whole = json.dumps({"file_path": path, "content": "line\n" * 4000})
+    b.call("Write", whole[:6000] + CUT_MARK + whole[-6000:], "w1")
+    b.result("w1", f"The file {path} has been updated successfully.")
+    b.say("Done. **`RemediationHistoryCard.tsx`**: the quick actions are one compact row.")
+    outcome = derive_outcome(signals_of(b, over=True))
+    assert (outcome.outcome, outcome.rule) == ("success", "done_claim")
+
+
 def test_a_write_call_with_hostile_input_denies_nothing() -> None:
     # nested past any real input, and not JSON at all: read as naming no file
     b = SessionBuilder().prompt("/init")
