@@ -1737,6 +1737,16 @@ def _analysed(printed: list[str], exit_code: int | None) -> tuple[str | None, st
     if whole is not None:
         return error_class(whole, exit_code), whole
     lines, errors = _lines(printed)
+    if any(
+        line[:1] not in (" ", "\t") and _LINTER_FINDING.match(_RUNNER_TAG.sub("", line))
+        for line in printed
+    ):
+        # the source a linter quotes under its finding, indented ("\t\tt.Fatalf(…)" under
+        # dupl's "x_test.go:17: 17-67 lines are duplicate of …"), is the code it found, not
+        # what went wrong, whatever words that code holds (a finding is printed at the
+        # line's start; a test's log line of that shape is indented under its test)
+        quoted = {line.strip() for line in printed if line[:1] in (" ", "\t")}
+        errors = [line for line in errors if line not in quoted]
     # the class is read where the cause is: ELIFECYCLE names pnpm's verdict, not a failure
     klass = error_class("\n".join(lines), exit_code)
     line = _key_line_of(lines, errors, klass)

@@ -11271,3 +11271,39 @@ def test_gos_compile_errors_behind_a_pipe_are_a_failure(output: str) -> None:
 def test_a_heading_or_a_quiet_build_is_no_compile_error(output: str) -> None:
     call = _call(1, "Bash", json.dumps({"command": "go build ./... 2>&1 | head -30"}))
     assert 2 not in judge_errors([call, _result(2, 1, output)]).verdicts
+
+
+def test_a_golangci_finding_behind_a_pipe_is_a_failure() -> None:
+    # entireio/cli's history (blind set 82): `golangci-lint run ./x/ 2>&1 | head -30`, exit 0
+    output = (
+        "cmd/entire/cli/agent/openclaw/transcript.go:119:18: string `message` has 3 "
+        'occurrences, make it a constant (goconst)\n\t\tif msg.Type == "message" {\n\t\t   ^\n'
+        "cmd/entire/cli/agent/openclaw/hooks.go:103:12: G306: Expect WriteFile permissions "
+        "to be 0600 or less (gosec)"
+    )
+    call = _call(1, "Bash", json.dumps({"command": "golangci-lint run ./x/ 2>&1 | head -30"}))
+    assert judge_errors([call, _result(2, 1, output)]).verdicts[2].kind == "root"
+    # a test's log line of that shape is indented under its test, and a passing run says so
+    passing = "=== RUN   TestX\n    x_test.go:12: loaded (cache)\n--- PASS: TestX (0.00s)\nPASS"
+    call = _call(3, "Bash", json.dumps({"command": "go test ./... 2>&1 | tail"}))
+    assert 4 not in judge_errors([call, _result(4, 3, passing)]).verdicts
+
+
+def test_the_code_a_linter_quotes_under_its_finding_does_not_sign() -> None:
+    # entireio/cli's history: dupl's findings quote the duplicated code, whose words
+    # ("t.Fatalf(…)", "return fmt.Errorf(…)") had signed unrelated findings alike
+    output = (
+        "cmd/entire/cli/reset_test.go:17: 17-67 lines are duplicate of "
+        "`cmd/entire/cli/clean_test.go:16-66` (dupl)\n"
+        "func setupResetTestRepo(t *testing.T) {\n\tif err != nil {\n"
+        '\t\tt.Fatalf("failed to init git repo: %v", err)\n\t}\n'
+    )
+    signed = signature_of(output, "Bash", 1, program="golangci-lint").text
+    assert signed == "<path>: <n>-<n> lines are duplicate of <q> (dupl)"
+    # go test's own lines are indented under their test, and still sign its failure
+    failing = (
+        "--- FAIL: TestEnableDisable (0.01s)\n    --- FAIL: TestEnableDisable/manual-commit "
+        "(0.00s)\n        setup_test.go:45: hook failed: exit status 1 (stderr)\nFAIL"
+    )
+    signed = signature_of(failing, "Bash", 1, program="go").text
+    assert signed == "<path>: hook failed: exit status <n> (stderr)"

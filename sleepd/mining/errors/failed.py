@@ -235,6 +235,10 @@ _FAILURE_LINE = re.compile(
     # cmd/entire/cli/explain.go:275:95: too many arguments in call to …"), which `go build`
     # prints only when the build fails (a pipe to `head` leaves the exit status 0)
     r"|^# [\w.-]+(/[\w.-]+)+( \[[^\]\n]+\])?\n\S+\.go:\d+:\d+: \S"
+    # golangci-lint's finding in a Go file, its linter named last ("cmd/x/transcript.go:119:18:
+    # string `message` has 3 occurrences, make it a constant (goconst)"): it prints findings
+    # only when it fails, and a pipe to `head` cuts its count off
+    r"|^[\w./\\@~+-]+\.go:\d+(:\d+)?: \S[^\n]*\([a-z][\w-]*\)[^\S\n]*$"
     r"|^thread '[^'\n]+'( \(\d+\))? panicked at \S"
     r"|^(?P<tool>[a-z][\w.-]*) ERROR \S[^\n]*\n(?:[^\n]*\n){0,3}?(?P=tool) ERROR \S"
     # a GraphQL API's errors, as `gh api graphql` prints them ('{"errors":[{"message":"A
