@@ -5,7 +5,7 @@ opens with the conversation so far, each record under its own uuid and the new s
 id. The harvest now keeps such a copy as context (`sleepd.store.resumed`), and finds the
 session it came from by the id of the copy's first record of a person's side. This
 partial index holds those ids only (role `user`: prompts, command wrappers, interrupts),
-a few in a hundred events, so the other events do not pay for it.
+a small share of the events, so the other events do not pay for it.
 
 Copies stored before this revision stay as they were stored.
 

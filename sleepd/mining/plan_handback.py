@@ -3,11 +3,11 @@
 Claude Code (2.1.3x and after), when the person takes the agent's plan with "Yes, and
 clear context", answers the plan tool (`ExitPlanMode`) with a refusal and a stop, and
 starts a new session whose first message is "Implement the following plan:" and the
-plan's text (a public history holds 79 sessions that open so). Read alone, the planning
-session ends on a refused call the person left: an abandoned episode, and a refusal that
-made it look like a failure worth replaying. The new session is found by its start, in
-the same project and within a few minutes of the refusal, and by the plan's first line in
-its first request.
+plan's text (PackmindHub/context-evaluator's public history opens most of its sessions
+so). Read alone, the planning session ends on a refused call the person left: an
+abandoned episode, and a refusal that made it look like a failure worth replaying. The new
+session is found by its start, in the same project and within a few minutes of the
+refusal, and by the plan's first line in its first request.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sleepd.store.models import Event, Session
 #: How long after the refusal the new session may start: it starts at once, and a
 #: session started by hand later with the same plan pasted is no hand-back.
 HANDED_BACK_WITHIN = timedelta(minutes=5)
-#: Candidate sessions looked at, at most (a few start in any five minutes).
+#: Candidate sessions looked at, at most (few start so soon after a refusal).
 MAX_CANDIDATES = 20
 
 

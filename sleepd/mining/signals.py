@@ -365,7 +365,7 @@ def _plan_taken_afresh(
     the plan back at once as "Implement the following plan: …", the next request of this
     session or, in newer versions, the first of a new one (`handed_back_elsewhere`, found
     by `persist`). Read as written, a plan the person accepted was a refused call the
-    person left (entireio/cli's history: nine such plans). Empty for any other refusal,
+    person left (entireio/cli's public history holds such plans). Empty for any other refusal,
     and when the person typed anything between it and the plan handed back."""
     if next_turn is not None:
         if not PLAN_ACCEPTED.match(next_turn.event.text):

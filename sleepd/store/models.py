@@ -145,7 +145,7 @@ class Event(Base):
             postgresql_where=text("kind = 'error'"),
         ),
         # A resumed session's copy of another session is found by the ids of a person's
-        # records (`sleepd.store.resumed`): a few in a hundred events.
+        # records (`sleepd.store.resumed`): a small share of the events.
         Index(
             "ix_events_user_ids",
             "external_id",

@@ -13,7 +13,7 @@ A copy is what a source cannot write by chance: records whose ids, given by the 
 (not made from their place in a file), are already stored under another session of the
 same source, at the head of a session. The session a copy comes from is found by the
 first record a person's side wrote (role `user`: prompts, command wrappers, interrupts;
-a partial index keeps those ids, a few in a hundred events); from there records are
+a partial index keeps those ids, a small share of the events); from there records are
 taken as copies while each one is stored in that session. The first that is not ends
 the copy, unless it is a person's record stored in yet another session (a copy of a
 resumed session holds records of two). What comes after is the session's own.
