@@ -290,9 +290,9 @@ def test_a_request_that_needs_the_exchange_before_it_is_never_a_task(
 def test_a_request_whose_only_object_is_outside_the_repository_recurs_but_is_no_task(
     engine: Engine, cfg: Config
 ) -> None:
-    """entireio/cli's history (rebuilt from its public checkpoint branch) held 29 replay
-    tasks of 102 that named only a pull request, a Linear ticket or a pull request's review
-    (`/github-pr-review`, nineteen times): a replay works offline in a checkout, where none
+    """entireio/cli's history (rebuilt from its public checkpoint branch) held replay tasks
+    that named only a pull request, a Linear ticket or a pull request's review
+    (`/github-pr-review`, most of them): a replay works offline in a checkout, where none
     of them is. Their episodes stay, and recur; a request with work of its own beside the
     item is a task."""
     outside = (
@@ -701,7 +701,7 @@ def _planning_outcome(engine: Engine) -> tuple[str, list[str]]:
 
 @pytest.mark.both_dbs
 def test_a_plan_taken_into_a_new_session_is_no_abandoned_plan(engine: Engine, cfg: Config) -> None:
-    """PackmindHub/context-evaluator's history opens 79 sessions with "Implement the
+    """PackmindHub/context-evaluator's history opens most of its sessions with "Implement the
     following plan: …", Claude Code 2.1.39 and later's "Yes, and clear context": the
     planning session ends on a refused plan tool and a stop, and the plan comes back as
     the new session's first request a second later."""
