@@ -37,8 +37,9 @@ _NUMBERED_ITEM = re.compile(
     r"(number\s*|no\.?\s*)?#?\d+\b|(?<![\w&/])#\d+\b",
     re.IGNORECASE,
 )
-#: Words that say nothing of what to do beyond looking at an item, besides the generic
-#: words of any short request.
+#: Words that say nothing of what to do beyond looking at an item: the small words of any
+#: short request, the look itself, and the item's kind. Not `references.GENERIC_WORDS`,
+#: whose verbs of work ("add", "write", "update") would say what to do with the item.
 _ABOUT_AN_ITEM = frozenset(
     WORD.findall(
         "a an the to for of on in at up out with and or so now then please pls can could would "
