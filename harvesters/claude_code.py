@@ -95,6 +95,12 @@ META_PREFIX = re.compile(
     r"|bash-stderr|user-prompt-submit-hook|session-start-hook|ide_opened_file|ide_selection"
     r"|ide_diagnostics|teammate-message|user-memory-input|command-stdout"
     r"|command-stderr|post-tool-use-hook|ci-monitor-event"
+    # another session's message, sent with `SendMessage` (Claude Code 2.1.224 on) or by an
+    # agent team's member, in the tag it comes in when nothing is written before it
+    r"|cross-session-message|agent-message"
+    # a channel's event (a chat bridge, a webhook), which Claude Code itself tells the model
+    # is not from the user
+    r"|channel"
     # a background task's or shell's end, reported by Claude Code itself
     # (`<task-notification>`, `<bash-notification>`, and any later `<…-notification>`)
     r"|[a-z][\w-]*-notification)\b"
@@ -103,8 +109,19 @@ META_PREFIX = re.compile(
     r"|Operation stopped by hook:"
     # a Stop hook that blocks the agent's stop hands its reason back as a user record
     r"|(?:Stop|SubagentStop) hook feedback:"
-    # another session's message (agent teams): a teammate's, not the person's
-    r"|Another Claude session sent a message:)"
+    # another session's message (agent teams, `SendMessage`), or the lead's to a member,
+    # at once or while the receiver worked: a peer's words, not the person's
+    r"|(?:Another Claude session|A peer session|The coordinator) sent a message"
+    r"(?: while you were working)?:"
+    # a background agent's end, and the agents the person stopped, as Claude Code tells
+    # them to the model ("Background agent \"audit the services\" was stopped by the user.",
+    # "2 background agents were stopped by the user: …"): its notices, not typed words
+    r"|A background agent completed a task:"
+    r"|(?:\d+ background agents|Background agents|Background agent \"[\s\S]{0,300}?\")"
+    r" (?:was|were) stopped by the user\b"
+    # a channel's event that came while the agent worked, which Claude Code itself marks
+    # as not from the user ("A message arrived from telegram while you were working: …")
+    r"|A message arrived from [^\n]{1,100}? while you were working:)"
 )
 
 
@@ -124,10 +141,15 @@ def _written_by_the_program(rec: dict[str, Any]) -> bool:
     "task-notification", "peer" … for what it wrote itself) and `promptSource` ("typed",
     "sdk", "suggestion_accepted", or "system"). A kind other than "human", or the system as
     the source, is the program's record, whatever its text. ("human" proves nothing: the
-    desktop app's CI monitor writes its events as "human", "sdk".)"""
+    desktop app's CI monitor writes its events as "human", "sdk".) So is a record marked
+    `isSynthetic`, as Claude Code marks another session's message delivered to this one."""
     origin = rec.get("origin")
     kind = origin.get("kind") if isinstance(origin, dict) else None
-    return (isinstance(kind, str) and kind != "human") or rec.get("promptSource") == "system"
+    return (
+        (isinstance(kind, str) and kind != "human")
+        or rec.get("promptSource") == "system"
+        or rec.get("isSynthetic") is True
+    )
 
 
 #: The origin given to a session whose first prompt is a conversation another program

@@ -781,6 +781,108 @@ def test_a_teammate_sessions_message_is_not_a_typed_prompt(
     assert kinds == [("user_prompt", False), ("meta", True)]
 
 
+# Claude Code 2.1.2xx delivers what another session, a team's lead, a channel or its own
+# background agents say as user records, in these forms (constructed here after the
+# strings Claude Code writes; each is written with no `origin` and no `isMeta`, as a
+# version that does not mark them, or a record stored before the marks, would have it).
+PEER_MESSAGES = [
+    pytest.param(
+        '<cross-session-message from="uds:/run/user/1000/cc-socks/4411.sock" '
+        'from-name="api-worker">\nmigration done, 3 tables left\n</cross-session-message>',
+        id="SendMessage's tag",
+    ),
+    pytest.param(
+        "Another Claude session sent a message while you were working:\n"
+        '<cross-session-message from="s2">tests pass on my side</cross-session-message>',
+        id="another session's message while the agent worked",
+    ),
+    pytest.param(
+        "A peer session sent a message while you were working:\nthe schema changed",
+        id="a peer's message while the agent worked",
+    ),
+    pytest.param(
+        '<agent-message from="review-security">\nthree findings\n</agent-message>',
+        id="a team member's message in its tag",
+    ),
+    pytest.param(
+        "The coordinator sent a message while you were working:\nstop after the parser"
+        "\n\nAddress this before completing your current task.",
+        id="the lead's message to a member",
+    ),
+    pytest.param(
+        '<channel source="webhook" severity="high">\nbuild 812 failed on main\n</channel>',
+        id="a channel's event",
+    ),
+    pytest.param(
+        "A message arrived from telegram while you were working:\ndeploy it\n\n"
+        "IMPORTANT: This is NOT from your user — it came from an external channel.",
+        id="a channel's event while the agent worked",
+    ),
+    pytest.param(
+        "A background agent completed a task:\n<task-notification>…</task-notification>",
+        id="a background agent's end",
+    ),
+    pytest.param(
+        'Background agent "Research task. Say "done" when\nevery service is audited" was '
+        "stopped by the user.",
+        id="one background agent stopped",
+    ),
+    pytest.param(
+        '2 background agents were stopped by the user: "audit every service", "migrate '
+        'the handlers".',
+        id="several background agents stopped",
+    ),
+]
+
+
+@pytest.mark.parametrize("injected", PEER_MESSAGES)
+def test_what_another_session_or_agent_says_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl, injected: str
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [rec("user", "u1", "migrate the schema"), rec("user", "u2", injected)],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("user_prompt", False), ("meta", True)]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Background agent keeps timing out, can you look?",
+        "The coordinator sent a message to the wrong queue, fix the routing",
+        "Another Claude session sent a message that broke the parser: fix it",
+        "A message arrived from the webhook with no body; handle that case",
+    ],
+)
+def test_a_person_writing_about_sessions_and_agents_is_still_typing(
+    tmp_path: Path, make_jsonl: MakeJsonl, typed: str
+) -> None:
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", typed)])
+    assert [(e.kind, e.is_meta) for e in events(read(path))] == [("user_prompt", False)]
+
+
+def test_a_record_marked_synthetic_is_not_a_typed_prompt(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Claude Code marks another session's message delivered here `isSynthetic`, whatever
+    words it carries."""
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "migrate the schema"),
+            rec("user", "u2", "the tables are done, start on the views", isSynthetic=True),
+            rec("user", "u3", "and the indexes", isSynthetic=False),
+        ],
+    )
+    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
+    assert kinds == [("user_prompt", False), ("meta", True), ("user_prompt", False)]
+
+
 @pytest.mark.parametrize("entrypoint", ["cli", "sdk-cli", "claude-desktop"])
 def test_how_a_session_was_started_is_kept_as_its_origin(
     tmp_path: Path, make_jsonl: MakeJsonl, entrypoint: str

@@ -2381,6 +2381,21 @@ def test_claudes_markers_stored_as_prompts_are_not_typed(text: str) -> None:
     assert is_interrupt(stored) is text.startswith("[Request")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<cross-session-message from="s2">tests pass on my side</cross-session-message>',
+        "The coordinator sent a message while you were working:\nstop after the parser",
+        '2 background agents were stopped by the user: "audit", "migrate".',
+    ],
+)
+def test_another_sessions_message_stored_as_a_prompt_is_not_typed(text: str) -> None:
+    # stored as a prompt by a harvest that did not know these forms of Claude Code's:
+    # mining reads them with the harvester's names for them
+    assert not is_typed_prompt(EventView(7, 7, "user_prompt", "user", text))
+    assert is_typed_prompt(EventView(8, 8, "user_prompt", "user", "stop after the parser"))
+
+
 def test_asking_for_the_closing_step_after_the_done_claim_accepts_the_work() -> None:
     # entireio (Codex) 10_196f206d8a line 129, after the fix was verified; the file stops
     # in that step's commit, and the episode was a success to the person
