@@ -116,8 +116,10 @@ INJECTED_USER_TEXT = re.compile(
     r"collaboration_mode|turn_aborted|user_shell_command|recommended_plugins|app-context|"
     r"skills?_instructions|plugins_instructions|apps_instructions|skill|subagents|"
     r"subagent_notification|codex_internal_context|goal_context|hook_prompt|"
-    r"external_[a-z0-9_-]+)[\s>]"
+    r"agent_message_board_notification|external_[a-z0-9_-]+)[\s>]"
     r"|# AGENTS\.md instructions"
+    # the plugins it recommends, as rollouts before their tag wrote them
+    r"|Here is a list of plugins that are available but not installed\."
     # an automation's scheduled wake-up (the Codex app), which opens with its id
     r"|<heartbeat>\s*<automation_id>"
     r"|Warning: (?:apply_patch|update_plan) was requested via \S+?\. Use the \w+ tool instead"
@@ -452,7 +454,7 @@ class _CodexFile:
         if role == "assistant":
             self._emit(line, eid, "assistant_text", "assistant", ts, text)
         elif role == "user":
-            if INJECTED_USER_TEXT.match(text):
+            if INJECTED_USER_TEXT.match(text) or _kinds_say_injected(item):
                 self._emit(line, eid, "meta", "user", ts, text, is_meta=True)
             else:
                 self._emit(line, eid, "user_prompt", "user", ts, text)
@@ -746,6 +748,40 @@ def _decode_parts(parts: list[Any]) -> tuple[str, int | None]:
 def _plain_exit_code(text: str) -> int | None:
     match = _PLAIN_EXIT.search(text[:300])
     return int(match.group(1)) if match else None
+
+
+#: What a content item of a user message holds when Codex's own kind says a person put it
+#: in (`user.text`, `user.image` …), and the one such kind an automation writes: its
+#: scheduled wake-up (`user.heartbeat`).
+_TYPED_KIND = "user."
+_HEARTBEAT_KIND = "user.heartbeat"
+#: Kinds that say nothing of who put the item in (Codex itself reads them as the person's).
+_UNSURE_KINDS = ("", "unknown")
+_MEDIA_KINDS = ("images.", "audio.")
+
+
+def _kinds_say_injected(item: dict[str, Any]) -> bool:
+    """Whether Codex's kinds for a user message's content items (0.15x on:
+    `internal_chat_message_metadata_passthrough.content_item_kinds`, one per item) say
+    that Codex put every item in: its environment, additional context, a message board's
+    notice (`environments.environment_context`, `additional_content.…`,
+    `agent_message_board.notification`), or an automation's wake-up. A kind list that
+    does not match the items one for one, or any kind of a person's or of no one known,
+    leaves the message to be read by its words."""
+    metadata = item.get("internal_chat_message_metadata_passthrough")
+    kinds = metadata.get("content_item_kinds") if isinstance(metadata, dict) else None
+    content = item.get("content")
+    if not isinstance(kinds, list) or not kinds or not isinstance(content, list):
+        return False
+    if len(kinds) != len(content) or not all(isinstance(kind, str) for kind in kinds):
+        return False
+    return all(
+        kind == _HEARTBEAT_KIND
+        or not (
+            kind.startswith(_TYPED_KIND) or kind in _UNSURE_KINDS or kind.startswith(_MEDIA_KINDS)
+        )
+        for kind in kinds
+    )
 
 
 def _content_text(content: Any) -> str:

@@ -412,6 +412,11 @@ def test_what_the_desktop_app_tells_the_model_is_no_prompt(
         "<heartbeat>\n  <automation_id>monitor-mise-pr-10870</automation_id>\n  "
         "<current_time_iso>2026-07-08T19:24:24.898Z</current_time_iso>\n  <instructions>\n"
         "Monitor https://github.com/jdx/mise/pull/10870 for actionable PR activity.",
+        # a multi-agent board's notice in the form rollouts before 0.15x wrote it
+        "<agent_message_board_notification>\nNew post 7 in discussion 2. Use read_post "
+        "to read it.\n</agent_message_board_notification>",
+        # the recommended plugins, as rollouts before their tag wrote them
+        "Here is a list of plugins that are available but not installed.\n\n- Airtable",
     ],
 )
 def test_what_codex_writes_as_a_user_message_is_no_prompt(
@@ -438,6 +443,52 @@ def test_a_persons_warning_or_tag_is_still_a_prompt(
     path = rollout(tmp_path)
     make_jsonl(path, [META, user(typed)])
     assert [(e.kind, e.is_meta) for e in events(read(path))] == [("user_prompt", False)]
+
+
+def user_with_kinds(texts: list[str], kinds: list[Any]) -> dict[str, Any]:
+    """A user message as Codex 0.15x writes it, with its own kind for each content item."""
+    content = [{"type": "input_text", "text": text} for text in texts]
+    metadata = {"content_item_kinds": kinds}
+    return item(
+        "message",
+        role="user",
+        content=content,
+        internal_chat_message_metadata_passthrough=metadata,
+    )
+
+
+@pytest.mark.parametrize(
+    ("kinds", "items", "typed"),
+    [
+        pytest.param(["user.text"], 1, True, id="the person's text"),
+        pytest.param(["user.heartbeat"], 1, False, id="an automation's wake-up"),
+        pytest.param(["agent_message_board.notification"], 1, False, id="a board's notice"),
+        pytest.param(
+            ["environments.environment_context", "additional_content.ide"],
+            2,
+            False,
+            id="context only",
+        ),
+        pytest.param(
+            ["environments.environment_context", "user.text"], 2, True, id="context and text"
+        ),
+        pytest.param(["images.preparation_error"], 1, True, id="media put in for the person's"),
+        pytest.param(["unknown"], 1, True, id="no one known"),
+        pytest.param(
+            ["agent_message_board.notification"] * 2, 1, True, id="kinds not one per item"
+        ),
+        pytest.param([7], 1, True, id="a kind that is no name"),
+    ],
+)
+def test_codexs_own_kinds_say_who_put_a_message_in(
+    tmp_path: Path, make_jsonl: MakeJsonl, kinds: list[Any], items: int, typed: bool
+) -> None:
+    # words no text rule knows, so only the kinds can tell
+    texts = ["run the nightly checks and open a pull request", "with the usual labels"]
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, user_with_kinds(texts[:items], kinds)])
+    (got,) = events(read(path))
+    assert (got.kind, got.is_meta) == (("user_prompt", False) if typed else ("meta", True))
 
 
 def test_an_approval_check_thread_is_a_subagent_of_its_parent(
