@@ -2185,6 +2185,29 @@ def test_a_tool_error_line_is_not_the_persons_words_on_a_refusal() -> None:
     assert judge_errors([call, result]).verdicts[2].kind == "root"
 
 
+@pytest.mark.parametrize(
+    "output",
+    [
+        # blind set 83 (JonSnow1807/RealityGuard, not in the repository; MIT), Claude Code
+        # 1.0.120, which wrote a failed command's output with no exit code
+        "fatal: pathspec 'neural_blur.py' did not match any files",
+        "error: pathspec 'release' did not match any file(s) known to git",
+        "mv: could not rename build to dist",
+        "zsh: parse error near `)'",
+        "SyntaxError: Unexpected token '}'",
+    ],
+)
+def test_a_programs_one_line_failure_is_not_the_persons_words(output: str) -> None:
+    call = _bash(1, "git add neural_blur.py adaptive_neural_blur.py")
+    assert judge_errors([call, _result(2, 1, output, is_error=True)]).verdicts[2].kind == "root"
+
+
+def test_the_persons_words_on_a_refused_call_stay_a_refusal() -> None:
+    call = _bash(1, "git commit -am 'wip'")
+    words = _result(2, 1, "please add the migration too first", is_error=True)
+    assert judge_errors([call, words]).verdicts[2].kind == "benign"
+
+
 # --- set 2 (promoted to tuning data): discussion turns, closing steps, judged answers ----
 
 #: FSM1 04_6f4c1b3b1e line 174: the agent's reasoning, then its question (no change made)

@@ -94,7 +94,10 @@ _TOOL_VOCABULARY = re.compile(
     # `<tool_use_error>` wrapper by 1.0.x ("File has not been read yet. Read it first before
     # writing to it.", "File has been modified since read", "No changes to make: …")
     r"has not been read|read it first|modified since|no changes to make|exactly the same|"
-    r"found \d+ matches|too large|exceeds|is a directory|not a directory",
+    r"found \d+ matches|too large|exceeds|is a directory|not a directory|"
+    # a program's own words for what went wrong, printed with no exit code by Claude Code
+    # 1.0.x ("fatal: pathspec 'x.py' did not match any files")
+    r"fatal|did not match|could not|couldn't|unrecognized|unexpected|undefined|syntax",
     re.IGNORECASE,
 )
 
