@@ -10895,6 +10895,40 @@ def test_tests_asked_for_after_the_agent_changed_things_test_its_work(text: str)
     assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # blind set 83 (JonSnow1807/RealityGuard, not in the repository; MIT), after the
+        # agent reported the system built and tested (labelled follow_up)
+        "Have you documented and pushed these to my github under my name only with no "
+        "reference of you",
+        # entireio/cli's history (not in the repository): the same ask, with its mark
+        "has that skill filtering been applied to entire explain as well?",
+        # hostile: the same in other words
+        "did you also run the integration tests",
+        "ok have you committed it",
+    ],
+)
+def test_asking_whether_the_agent_did_a_step_goes_on_with_its_task(text: str) -> None:
+    agent = "Built the event privacy filter and its benchmark; all checks pass."
+    assert kind_of(text, agent_text=agent) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Have you heard of htmx? Build the settings page with it instead of React",
+        "Did you know the billing service has its own queue? Move the invoice jobs onto it",
+    ],
+)
+def test_a_question_that_brings_something_new_is_not_asking_whether_it_was_done(
+    text: str,
+) -> None:
+    agent = "Built the event privacy filter and its benchmark; all checks pass."
+    turn = TurnInput(text=text, has_episode=True, agent_text=agent, agent_worked=True)
+    assert "asks whether the agent did it" not in classify_turn(turn, lexicon_for()).reasons
+
+
 def test_a_long_spec_of_tests_of_its_own_is_not_read_as_tests_of_the_work() -> None:
     text = (
         "Add tests and fix any rough edges.\n\n1. In apps/api, create "

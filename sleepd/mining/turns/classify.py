@@ -1156,6 +1156,11 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
             ("a bare step on the work just done",),
             approves_previous=agent_claims_done(turn.agent_text),
         )
+    if turn.agent_worked and words <= 25 and _ASKS_IF_IT_WAS_DONE.match(region):
+        # "Have you documented and pushed these to my github under my name", "did you run
+        # the tests?": whether the agent did a step of the work at hand, question mark or
+        # not, asks for that step; the running task's, not a request of its own
+        return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("asks whether the agent did it",), hard=True)
     if (
         agent_invites(turn.agent_text)
         and not refers_back
@@ -1343,6 +1348,18 @@ _CALLS_ITSELF_A_FOLLOW_UP = re.compile(
 _ASKS_ABOUT_IT = re.compile(
     r"^\W*((hmm+|ok|so|and|but|q|question)\W+)?(what|which|where|when|who|how come|why)\b"
     r"|\b(yes|right|no|correct|isn'?t it|doesn'?t it)\s*\?+\s*$",
+    re.IGNORECASE,
+)
+
+
+#: Asks whether the agent did something ("have you pushed these …", "did you also run the
+#: tests", "has it been committed"): not whether it knows or has heard of something, which
+#: may open a subject of the person's own.
+_ASKS_IF_IT_WAS_DONE = re.compile(
+    r"^\W*((ok|okay|so|and|also|btw|wait|hmm+)\W+)?"
+    r"(did|have|has)\s+(you|u|ya|it|this|that|these|they)\s+"
+    r"((already|also|actually|even|now|just|properly|really|been)\s+)*"
+    r"(?!(know|heard|ever|got|any|a|an|the|some|to)\b)[a-z]{3,}",
     re.IGNORECASE,
 )
 
