@@ -20,6 +20,7 @@ from harvesters.claude_code import META_PREFIX as CLAUDE_META_PREFIX
 from harvesters.codex import INJECTED_USER_TEXT
 from harvesters.records import STEERING
 from sleepd.mining.commands import GO_ON_THEN_COMMAND, SlashCommand, parse_command
+from sleepd.mining.json_text import json_value
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.turns import (
     TurnDecision,
@@ -85,6 +86,9 @@ class EpisodeDraft:
     intent_turn: TurnRecord | None = None
     #: housekeeping commands typed during the episode (they belong to no request)
     housekeeping: list[TurnRecord] = field(default_factory=list)
+    #: Codex's record that the person rolled the thread back over the episode's request,
+    #: which nothing typed after took up again (`segment`): the request was withdrawn
+    rolled_back: EventView | None = None
 
     @property
     def refinements(self) -> list[str]:
@@ -293,6 +297,18 @@ def ends_the_agents_turn(event: EventView) -> bool:
 
 #: Codex's record that the agent's turn began, written before the prompt that opens it.
 TURN_START_TYPE = "event_msg:task_started"
+#: Codex's record that the person rolled the thread back (`{"num_turns": N}`): the last N
+#: turns they typed, and all that followed them, are no longer part of the conversation.
+ROLLBACK_TYPE = "event_msg:thread_rolled_back"
+
+
+def rolled_back_turns(event: EventView) -> int:
+    """How many typed turns a rollback record takes back (0 for any other event)."""
+    if event.raw_type != ROLLBACK_TYPE or event.is_sidechain:
+        return 0
+    value = json_value(event.text)
+    count = value.get("num_turns") if isinstance(value, dict) else None
+    return count if type(count) is int and count > 0 else 0
 
 
 def is_typed_prompt(event: EventView) -> bool:
@@ -419,6 +435,12 @@ def segment(
     # typed prompts since Codex began the agent's running turn; None when no turn is known
     # to be running (the turn ended, or the rollout writes no turn records)
     prompts_this_turn: int | None = None
+    # the typed turns still part of the conversation, each with the episode it belongs
+    # to (Codex's rollback takes the last ones back), and the rollback waiting for the
+    # next typed turn: the record, and the earliest turn it took back when that turn
+    # opened its episode (the request itself was withdrawn)
+    addressed: list[tuple[TurnRecord, EpisodeDraft]] = []
+    rollback: tuple[EventView, TurnRecord, EpisodeDraft] | None = None
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -433,6 +455,9 @@ def segment(
             command = command_of_event(event)
             current = open_episode(event, command)
             current.has_intent = command is not None or is_typed_prompt(event)
+            if current.has_intent:
+                opened = TurnDecision(TurnKind.NEW_TASK, 1.0, ("continued",))
+                addressed.append((TurnRecord(event, opened), current))
             continue
         command = command_of_event(event)
         typed = command is not None or is_typed_prompt(event)
@@ -447,6 +472,13 @@ def segment(
         if typed and prompts_this_turn is not None:
             prompts_this_turn += 1
         if not typed:
+            taken = rolled_back_turns(event)
+            if taken and addressed:
+                withdrawn = addressed[-min(taken, len(addressed)) :]
+                del addressed[-len(withdrawn) :]
+                first, episode = withdrawn[0]
+                took_request = first.event is episode.intent and episode.has_intent
+                rollback = (event, first, episode) if took_request else None
             if is_interrupt(event):
                 after_interrupt = True
                 if current is not None and last_turn is not None and not agent_worked:
@@ -506,6 +538,7 @@ def segment(
             answered_by_the_cli=command is not None and answered_by_the_cli(events, index, command),
             put_question=put_question,
             orienting=_only_orients(current),
+            withdrawn_request=rollback[1].event.text if rollback is not None else "",
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -528,6 +561,10 @@ def segment(
         previous = decision.kind
         if decision.kind is not TurnKind.HOUSEKEEPING:
             previous_text = turn.text
+            if rollback is not None and decision.kind is TurnKind.NEW_TASK:
+                # the request taken back was not asked again: it was withdrawn
+                rollback[2].rolled_back = rollback[0]
+            rollback = None
         last_turn = None
         if decision.kind is TurnKind.HOUSEKEEPING:
             (current.events if current is not None else preamble).append(event)
@@ -548,6 +585,7 @@ def segment(
                     current.feedback.append(TurnRecord(event, verdict, record.after_interrupt))
             current = open_episode(event, command)
             current.intent_turn = record
+            addressed.append((record, current))
             acted_before = acted_before or acted
             acted = refused = False
             current.housekeeping.extend(early)
@@ -555,7 +593,10 @@ def segment(
             continue
         current.feedback.append(record)
         current.events.append(event)
+        addressed.append((record, current))
         last_turn = record
+    if rollback is not None:
+        rollback[2].rolled_back = rollback[0]  # taken back, and nothing typed after
     if current is None and _has_agent_work(preamble):
         orphan = open_episode(preamble[0], None)
         orphan.has_intent = False

@@ -349,6 +349,12 @@ def detect_signals(
     out.extend(_closing_signals(episode, errors, next_turn, ended=session_over or not is_last))
     if session_over and is_last and not approvals and not taken:
         out.extend(_abandoned(episode, errors, stopped_own))
+    marker = episode.rolled_back
+    if marker is not None:
+        # the person rolled the thread back over the request and did not ask it again
+        out.append(
+            SignalDraft("rolled_back", -1, 0.7, [marker.id], "request taken back", marker.seq)
+        )
     return out
 
 
@@ -703,9 +709,11 @@ def _abandoned(
 def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     """success / failure / abandoned / unknown by the rule in docs/mining.md.
 
-    In order: the person's last verdict decides (a correction the person went on from,
-    with a follow-up or steering, is not their last verdict) (approval → success; a correction
-    not followed by a done claim the person accepted → failure, unless the agent answered it
+    In order: the person taking the request back (Codex's rollback, the request not
+    asked again) → abandoned; the person's last verdict decides (a correction the person
+    went on from, with a follow-up or steering, is not their last verdict) (approval →
+    success; a correction not followed by a done claim the person accepted → failure,
+    unless the agent answered it
     with nothing failing after and the session ended quietly → mixed); the person asking for
     the same thing again as a new task → failure; an interrupt the person left behind →
     abandoned; the agent giving up → failure; a done claim that names a file no write of
@@ -729,6 +737,10 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     def ids(*items: SignalDraft | None) -> tuple[int, ...]:
         return tuple(i for item in items if item is not None for i in item.event_ids)
 
+    rolled_back = last("rolled_back")
+    if rolled_back is not None:
+        # withdrawn: whatever the agent did for it is no longer part of the conversation
+        return Outcome("abandoned", "rolled_back", 0.7, ids(rolled_back))
     approval, correction = last("approval"), last("user_correction")
     done, moved = last("done_claim"), last("moved_on")
     gave_up, abandoned = last("agent_gave_up"), last("abandoned")

@@ -504,6 +504,7 @@ def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         return decision
     reading = _read(turn, text, region, lexicon)
     phases = (
+        _after_rollback,
         _after_service_error,
         _before_any_reply,
         _into_running_turn,
@@ -735,6 +736,24 @@ def _after_service_error(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         # anywhere else
         return TurnDecision(TurnKind.STEERING, 0.65, ("retries after the service stopped",))
     return None
+
+
+def _after_rollback(turn: TurnInput, reading: _Reading) -> TurnDecision | None:
+    """Typed in the place of the running episode's request, which Codex's rollback just
+    took back (the person went back to before it, as its edit-a-message key does): the
+    request said again, edited, goes on with that episode, as a message sent again before
+    any reply does; one that shares nothing with it is a request of its own, and the one
+    taken back was withdrawn (`segment`)."""
+    if not turn.withdrawn_request:
+        return None
+    before = feedback_region(turn.withdrawn_request)
+    if restates(reading.region, before) or topic_overlap(reading.region, before) >= FOLLOW_OVERLAP:
+        return TurnDecision(
+            TurnKind.FOLLOW_UP, 0.7, ("said again after rolling the thread back",), hard=True
+        )
+    return TurnDecision(
+        TurnKind.NEW_TASK, 0.6, ("a request in place of the one rolled back",), hard=True
+    )
 
 
 def _before_any_reply(turn: TurnInput, reading: _Reading) -> TurnDecision | None:

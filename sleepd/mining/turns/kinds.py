@@ -65,6 +65,9 @@ class TurnInput:
     #: the running episode has so far only had the agent look at the project ("阅读readme",
     #: "open M-Claude repo"; `requests.orients_only`): the work is still to be asked for
     orienting: bool = False
+    #: the running episode's request, when Codex's rollback just took it back ("" when
+    #: none): the person goes back to before it and types this turn in its place
+    withdrawn_request: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,237 @@
+"""A Codex thread the person rolled back: the request taken back is read as Codex reads it.
+
+Codex writes `thread_rolled_back {"num_turns": N}` when the person goes back over their
+last N messages (its edit-a-message key, or a client's rollback): those turns, and all that
+followed them, are no longer part of the conversation, though they stay in the rollout.
+The next message is typed in their place. Read as written, the request taken back was an
+episode the person left with the agent's done claim standing (a success), and the message
+sent in its place, often the same request edited, a request of its own that looked like
+the same job asked again.
+
+These rollouts are constructed after codex-rs (`drop_last_n_user_turns`, the
+`ThreadRolledBack` event); no labelled rollout holds a rollback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import query, write_lines
+
+from sleepd.harvest import harvest
+
+SESSION = "019e2000-0000-7000-8000-000000000001"
+
+
+def rollout(home: Path) -> Path:
+    name = f"rollout-2026-06-05T05-00-00-{SESSION}.jsonl"
+    return home / "codex" / "sessions" / "2026" / "06" / "05" / name
+
+
+def envelope(kind: str, payload: dict[str, Any], second: int) -> dict[str, Any]:
+    return {
+        "timestamp": f"2026-06-05T05:{second // 60:02d}:{second % 60:02d}.000Z",
+        "type": kind,
+        "payload": payload,
+    }
+
+
+def meta() -> dict[str, Any]:
+    return envelope(
+        "session_meta",
+        {
+            "id": SESSION,
+            "timestamp": "2026-06-05T05:00:00.000Z",
+            "cwd": "/work/demo",
+            "cli_version": "0.152.0",
+        },
+        0,
+    )
+
+
+def said(text: str, second: int) -> dict[str, Any]:
+    content = [{"type": "input_text", "text": text}]
+    return envelope(
+        "response_item", {"type": "message", "role": "user", "content": content}, second
+    )
+
+
+def answered(text: str, second: int) -> list[dict[str, Any]]:
+    """The agent runs one command and reports the work done."""
+    call = {
+        "type": "function_call",
+        "name": "shell",
+        "call_id": f"call-{second}",
+        "arguments": '{"command":["make","test"]}',
+    }
+    output = {
+        "type": "function_call_output",
+        "call_id": f"call-{second}",
+        "output": '{"output":"ok","metadata":{"exit_code":0}}',
+    }
+    words = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text}],
+    }
+    return [
+        envelope("response_item", call, second + 1),
+        envelope("response_item", output, second + 2),
+        envelope("response_item", words, second + 3),
+    ]
+
+
+def rolled_back(turns: int, second: int) -> dict[str, Any]:
+    return envelope("event_msg", {"type": "thread_rolled_back", "num_turns": turns}, second)
+
+
+REQUEST = "add a --json flag to the export command"
+DONE = "Done: `export --json` now prints the records as JSON, and the tests pass."
+
+
+def episodes(db_file: Path | str) -> list[tuple[str, str]]:
+    rows = query(
+        db_file,
+        "SELECT intent_text, outcome FROM episodes WHERE parent_episode_id IS NULL "
+        "ORDER BY start_seq",
+    )
+    return [(str(text), str(outcome)) for text, outcome in rows]
+
+
+def mined(home: Path, store: Any, cfg: Any, records: list[dict[str, Any]]) -> None:
+    from sleepd.mining.mine import mine
+
+    write_lines(rollout(home), records)
+    harvest(store, cfg)
+    mine(store, cfg)
+
+
+@pytest.mark.both_dbs
+def test_a_request_said_again_after_a_rollback_goes_on_with_its_episode(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    again = "add a --json flag to the export command, and keep csv as the default"
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        rolled_back(1, 30),
+        said(again, 40),
+        *answered("Done: `--json` added; csv stays the default.", 40),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    # one request, said better: one episode, not the same job asked twice
+    [(intent, outcome)] = episodes(db_file)
+    assert intent == REQUEST
+    assert outcome != "abandoned"
+    [(kinds,)] = query(db_file, "SELECT turns FROM episodes WHERE parent_episode_id IS NULL")
+    assert "said again after rolling the thread back" in str(kinds)
+
+
+def test_a_request_taken_back_for_another_one_was_withdrawn(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    other = "write the changelog entry for release 0.4.2"
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        rolled_back(1, 30),
+        said(other, 40),
+        *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 40),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    # the agent's done claim for the request taken back is not a success
+    assert episodes(db_file) == [(REQUEST, "abandoned"), (other, "success")]
+
+
+def test_a_request_taken_back_with_nothing_typed_after_was_withdrawn(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    records = [meta(), said(REQUEST, 10), *answered(DONE, 10), rolled_back(1, 30)]
+    mined(isolated_home, store, cfg, records)
+
+    assert episodes(db_file) == [(REQUEST, "abandoned")]
+
+
+def test_taking_back_a_later_message_leaves_the_request_standing(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        said("also print the record count at the end", 30),
+        *answered("Done: the count is printed last.", 30),
+        rolled_back(1, 50),
+        said("also print the record count on stderr", 60),
+        *answered("Done: the count goes to stderr.", 60),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    [(intent, outcome)] = episodes(db_file)
+    assert intent == REQUEST
+    assert outcome == "success"
+
+
+def test_a_rollback_of_more_turns_than_were_typed_takes_back_all_of_them(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    # codex-rs: a rollback past the first message keeps only what came before it
+    other = "write the changelog entry for release 0.4.2"
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        rolled_back(5, 30),
+        said(other, 40),
+        *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 40),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    assert episodes(db_file) == [(REQUEST, "abandoned"), (other, "success")]
+
+
+@pytest.mark.parametrize("count", ["0", "-1", '"1"', "null", "1.5", '{"n": 1}'])
+def test_a_rollback_record_that_takes_back_nothing_changes_nothing(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, count: str
+) -> None:
+    import json
+
+    marker = envelope(
+        "event_msg", {"type": "thread_rolled_back", "num_turns": json.loads(count)}, 30
+    )
+    other = "write the changelog entry for release 0.4.2"
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        marker,
+        said(other, 40),
+        *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 40),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    outcomes = dict(episodes(db_file))
+    assert outcomes[REQUEST] == "success"
+
+
+def test_a_rollback_harvested_after_its_request_was_mined_still_withdraws_it(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    from e2e_support import append_bytes, line
+
+    from sleepd.mining.mine import mine
+
+    mined(isolated_home, store, cfg, [meta(), said(REQUEST, 10), *answered(DONE, 10)])
+    other = "write the changelog entry for release 0.4.2"
+    later = [rolled_back(1, 30), said(other, 40), *answered("Done: the 0.4.2 entry.", 40)]
+    append_bytes(rollout(isolated_home), b"".join(line(r) for r in later))
+    harvest(store, cfg)
+    mine(store, cfg)
+
+    assert episodes(db_file) == [(REQUEST, "abandoned"), (other, "success")]
