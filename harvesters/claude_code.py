@@ -904,6 +904,12 @@ class _ClaudeFile:
         """
         if data.get("commandMode") not in (None, "prompt"):
             return  # bash-mode input (`!cmd`) is a command, not words to the agent
+        kind = as_dict(data.get("origin")).get("kind")
+        if isinstance(kind, str) and kind != "human":
+            # another session's message, a channel's event or a background task's notice
+            # waiting for the agent (`origin.kind` "peer", "channel", "task-notification"):
+            # not the person's words, and no person's message waits for its text
+            return
         text = _plain_text(data.get("prompt"))
         if not text.strip():
             return

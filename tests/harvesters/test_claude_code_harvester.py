@@ -1170,6 +1170,42 @@ def test_a_persons_message_told_by_its_queue_record_and_its_attachment_counts_on
         assert steering_texts(read(path)) == [POSH_TEXT]
 
 
+@pytest.mark.parametrize("kind", ["peer", "channel", "task-notification", "coordinator"])
+def test_a_waiting_message_another_session_or_a_channel_sent_is_not_the_persons(
+    tmp_path: Path, make_jsonl: MakeJsonl, kind: str
+) -> None:
+    """A message another session (Claude Code 2.1.224's `SendMessage`), a channel or a
+    background task put in while the agent ran, its attachment marked with that origin: not
+    the person's steering, even where a `remove` with no text left a person's message
+    waiting for its words, and its words fill no such message."""
+    peer = orjson.loads(POSH_QUEUED_COMMAND)
+    peer["attachment"].update(
+        prompt="the schema migration is done on my side", origin={"kind": kind}, source_uuid="p1"
+    )
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "let segment docs edit their source"),
+            queue_op("enqueue"),
+            queue_op("remove"),
+            peer,
+        ],
+    )
+    assert steering_texts(read(path)) == []
+    path = session_file(tmp_path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "let segment docs edit their source"),
+            queue_op("enqueue"),
+            peer,
+            queue_op("remove"),
+        ],
+    )
+    assert "the schema migration is done on my side" not in steering_texts(read(path))
+
+
 def test_an_attachment_not_marked_as_typed_by_a_person_still_needs_its_queue_record(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
