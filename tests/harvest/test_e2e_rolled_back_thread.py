@@ -131,22 +131,30 @@ def test_a_request_said_again_after_a_rollback_goes_on_with_its_episode(
     assert "said again after rolling the thread back" in str(kinds)
 
 
-def test_a_request_taken_back_for_another_one_was_withdrawn(
-    isolated_home: Path, cfg: Any, store: Any, db_file: Path
-) -> None:
-    other = "write the changelog entry for release 0.4.2"
-    records = [
+OTHER = "write the changelog entry for release 0.4.2"
+
+
+def another_request_after(marker: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request answered, the record, then another request answered."""
+    return [
         meta(),
         said(REQUEST, 10),
         *answered(DONE, 10),
-        rolled_back(1, 30),
-        said(other, 40),
+        marker,
+        said(OTHER, 40),
         *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 40),
     ]
-    mined(isolated_home, store, cfg, records)
+
+
+# codex-rs: a rollback past the first message keeps only what came before it
+@pytest.mark.parametrize("turns", [1, 5])
+def test_a_request_taken_back_for_another_one_was_withdrawn(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, turns: int
+) -> None:
+    mined(isolated_home, store, cfg, another_request_after(rolled_back(turns, 30)))
 
     # the agent's done claim for the request taken back is not a success
-    assert episodes(db_file) == [(REQUEST, "abandoned"), (other, "success")]
+    assert episodes(db_file) == [(REQUEST, "abandoned"), (OTHER, "success")]
 
 
 def test_a_request_taken_back_with_nothing_typed_after_was_withdrawn(
@@ -178,46 +186,16 @@ def test_taking_back_a_later_message_leaves_the_request_standing(
     assert outcome == "success"
 
 
-def test_a_rollback_of_more_turns_than_were_typed_takes_back_all_of_them(
-    isolated_home: Path, cfg: Any, store: Any, db_file: Path
-) -> None:
-    # codex-rs: a rollback past the first message keeps only what came before it
-    other = "write the changelog entry for release 0.4.2"
-    records = [
-        meta(),
-        said(REQUEST, 10),
-        *answered(DONE, 10),
-        rolled_back(5, 30),
-        said(other, 40),
-        *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 40),
-    ]
-    mined(isolated_home, store, cfg, records)
-
-    assert episodes(db_file) == [(REQUEST, "abandoned"), (other, "success")]
-
-
 @pytest.mark.parametrize("count", ["0", "-1", '"1"', "null", "1.5", '{"n": 1}'])
 def test_a_rollback_record_that_takes_back_nothing_changes_nothing(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path, count: str
 ) -> None:
     import json
 
-    marker = envelope(
-        "event_msg", {"type": "thread_rolled_back", "num_turns": json.loads(count)}, 30
-    )
-    other = "write the changelog entry for release 0.4.2"
-    records = [
-        meta(),
-        said(REQUEST, 10),
-        *answered(DONE, 10),
-        marker,
-        said(other, 40),
-        *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 40),
-    ]
-    mined(isolated_home, store, cfg, records)
+    payload = {"type": "thread_rolled_back", "num_turns": json.loads(count)}
+    mined(isolated_home, store, cfg, another_request_after(envelope("event_msg", payload, 30)))
 
-    outcomes = dict(episodes(db_file))
-    assert outcomes[REQUEST] == "success"
+    assert dict(episodes(db_file))[REQUEST] == "success"
 
 
 def test_a_rollback_harvested_after_its_request_was_mined_still_withdraws_it(
@@ -228,10 +206,9 @@ def test_a_rollback_harvested_after_its_request_was_mined_still_withdraws_it(
     from sleepd.mining.mine import mine
 
     mined(isolated_home, store, cfg, [meta(), said(REQUEST, 10), *answered(DONE, 10)])
-    other = "write the changelog entry for release 0.4.2"
-    later = [rolled_back(1, 30), said(other, 40), *answered("Done: the 0.4.2 entry.", 40)]
+    later = [rolled_back(1, 30), said(OTHER, 40), *answered("Done: the 0.4.2 entry.", 40)]
     append_bytes(rollout(isolated_home), b"".join(line(r) for r in later))
     harvest(store, cfg)
     mine(store, cfg)
 
-    assert episodes(db_file) == [(REQUEST, "abandoned"), (other, "success")]
+    assert episodes(db_file) == [(REQUEST, "abandoned"), (OTHER, "success")]

@@ -769,23 +769,12 @@ TEAMMATE_MESSAGE = (
 )
 
 
-def test_a_teammate_sessions_message_is_not_a_typed_prompt(
-    tmp_path: Path, make_jsonl: MakeJsonl
-) -> None:
-    path = session_file(tmp_path)
-    make_jsonl(
-        path,
-        [rec("user", "u1", "review the design"), rec("user", "u2", TEAMMATE_MESSAGE)],
-    )
-    kinds = [(e.kind, e.is_meta) for e in events(read(path))]
-    assert kinds == [("user_prompt", False), ("meta", True)]
-
-
 # Claude Code 2.1.2xx delivers what another session, a team's lead, a channel or its own
 # background agents say as user records, in these forms (constructed here after the
 # strings Claude Code writes; each is written with no `origin` and no `isMeta`, as a
 # version that does not mark them, or a record stored before the marks, would have it).
 PEER_MESSAGES = [
+    pytest.param(TEAMMATE_MESSAGE, id="an agent team member's message"),
     pytest.param(
         '<cross-session-message from="uds:/run/user/1000/cc-socks/4411.sock" '
         'from-name="api-worker">\nmigration done, 3 tables left\n</cross-session-message>',
