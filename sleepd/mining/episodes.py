@@ -441,6 +441,9 @@ def segment(
     # opened its episode (the request itself was withdrawn)
     addressed: list[tuple[TurnRecord, EpisodeDraft]] = []
     rollback: tuple[EventView, TurnRecord, EpisodeDraft] | None = None
+    # a rollback took back the requests of several episodes: the next typed turn stands
+    # where the first of them stood, as a request of its own
+    restart = False
 
     def open_episode(event: EventView, command: SlashCommand | None) -> EpisodeDraft:
         draft = EpisodeDraft(intent=event, command=command)
@@ -476,9 +479,15 @@ def segment(
             if taken and addressed:
                 withdrawn = addressed[-min(taken, len(addressed)) :]
                 del addressed[-len(withdrawn) :]
-                first, episode = withdrawn[0]
-                took_request = first.event is episode.intent and episode.has_intent
-                rollback = (event, first, episode) if took_request else None
+                requests = [(r, e) for r, e in withdrawn if r.event is e.intent and e.has_intent]
+                rollback = None
+                if len(requests) == 1 and requests[0][1] is current:
+                    # the running episode's request: the next turn may say it again
+                    rollback = (event, *requests[0])
+                else:
+                    for _, episode in requests:
+                        episode.rolled_back = event
+                    restart = bool(requests)
             if is_interrupt(event):
                 after_interrupt = True
                 if current is not None and last_turn is not None and not agent_worked:
@@ -543,6 +552,11 @@ def segment(
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
             decision = decide(turn, decision)
+        if restart and decision.kind is not TurnKind.HOUSEKEEPING:
+            restart = False
+            if decision.kind is not TurnKind.NEW_TASK:
+                reason = ("a request in place of those rolled back",)
+                decision = TurnDecision(TurnKind.NEW_TASK, 0.6, reason, hard=True)
         record = TurnRecord(event, decision, after_interrupt)
         # A command between the agent's work and the next word ("/model", "/effort") is
         # not addressed to the agent: the agent is still the one that was stopped, and its

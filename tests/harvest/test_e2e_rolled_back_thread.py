@@ -212,3 +212,29 @@ def test_a_rollback_harvested_after_its_request_was_mined_still_withdraws_it(
     mine(store, cfg)
 
     assert episodes(db_file) == [(REQUEST, "abandoned"), (OTHER, "success")]
+
+
+def test_a_rollback_over_two_requests_withdraws_both(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    second = OTHER
+    again = "add a --json flag to the export command, csv stays the default"
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        said(second, 30),
+        *answered("Done: CHANGELOG.md has the 0.4.2 entry.", 30),
+        rolled_back(2, 50),
+        said(again, 60),
+        *answered("Done: `--json` added; csv stays the default.", 60),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    # the person went back to before the first request: what they typed stands in its
+    # place, a request of its own, and neither request taken back kept its success
+    assert episodes(db_file) == [
+        (REQUEST, "abandoned"),
+        (second, "abandoned"),
+        (again, "success"),
+    ]

@@ -1376,7 +1376,7 @@ _ASKS_ABOUT_IT = re.compile(
 #: may open a subject of the person's own.
 _ASKS_IF_IT_WAS_DONE = re.compile(
     r"^\W*((ok|okay|so|and|also|btw|wait|hmm+)\W+)?"
-    r"(did|have|has)\s+(you|u|ya|it|this|that|these|they)\s+"
+    r"(did|have|has)\s+(you|u|ya|it|this|that|these)\s+"
     r"((already|also|actually|even|now|just|properly|really|been)\s+)*"
     r"(?!(know|heard|ever|got|any|a|an|the|some|to)\b)[a-z]{3,}",
     re.IGNORECASE,
