@@ -439,7 +439,7 @@ def segment(
     # to (Codex's rollback takes the last ones back), and the rollback waiting for the
     # next typed turn: the record, and the earliest turn it took back when that turn
     # opened its episode (the request itself was withdrawn)
-    addressed: list[tuple[TurnRecord, EpisodeDraft]] = []
+    addressed: list[tuple[TurnRecord, EpisodeDraft | None]] = []
     rollback: tuple[EventView, TurnRecord, EpisodeDraft] | None = None
     # a rollback took back the requests of several episodes: the next typed turn stands
     # where the first of them stood, as a request of its own
@@ -479,7 +479,11 @@ def segment(
             if taken and addressed:
                 withdrawn = addressed[-min(taken, len(addressed)) :]
                 del addressed[-len(withdrawn) :]
-                requests = [(r, e) for r, e in withdrawn if r.event is e.intent and e.has_intent]
+                requests = [
+                    (r, e)
+                    for r, e in withdrawn
+                    if e is not None and r.event is e.intent and e.has_intent
+                ]
                 rollback = None
                 if len(requests) == 1 and requests[0][1] is current:
                     # the running episode's request: the next turn may say it again
@@ -583,6 +587,7 @@ def segment(
         if decision.kind is TurnKind.HOUSEKEEPING:
             (current.events if current is not None else preamble).append(event)
             (current.housekeeping if current is not None else early).append(record)
+            addressed.append((record, current))  # a message to Codex all the same ("hi")
             continue
         if decision.kind is TurnKind.NEW_TASK or current is None or not current.has_intent:
             if current is None and _has_agent_work(preamble):

@@ -238,3 +238,22 @@ def test_a_rollback_over_two_requests_withdraws_both(
         (second, "abandoned"),
         (again, "success"),
     ]
+
+
+def test_a_greeting_is_a_message_a_rollback_counts(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    # Codex counts every message the person sent: taking back one turn after "hi" takes
+    # back the greeting, and the request before it stands
+    records = [
+        meta(),
+        said(REQUEST, 10),
+        *answered(DONE, 10),
+        said("hi", 30),
+        *answered("Hi! What would you like to do next?", 30),
+        rolled_back(1, 50),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    [(intent, outcome)] = episodes(db_file)
+    assert (intent, outcome) == (REQUEST, "success")
