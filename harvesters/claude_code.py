@@ -98,9 +98,6 @@ META_PREFIX = re.compile(
     # another session's message, sent with `SendMessage` (Claude Code 2.1.224 on) or by an
     # agent team's member, in the tag it comes in when nothing is written before it
     r"|cross-session-message|agent-message"
-    # a channel's event (a chat bridge, a webhook), which Claude Code itself tells the model
-    # is not from the user
-    r"|channel"
     # a background task's or shell's end, reported by Claude Code itself
     # (`<task-notification>`, `<bash-notification>`, and any later `<…-notification>`)
     r"|[a-z][\w-]*-notification)\b"
@@ -119,8 +116,11 @@ META_PREFIX = re.compile(
     r"|A background agent completed a task:"
     r"|(?:\d+ background agents|Background agents|Background agent \"[\s\S]{0,300}?\")"
     r" (?:was|were) stopped by the user\b"
-    # a channel's event that came while the agent worked, which Claude Code itself marks
-    # as not from the user ("A message arrived from telegram while you were working: …")
+    # a channel's event (a chat bridge, a webhook), which Claude Code always tags with its
+    # source and itself tells the model is not from the user, at once or while the agent
+    # worked ("A message arrived from telegram while you were working: …"); a person's
+    # "<channel> is missing from the feed" names no source
+    r"|<channel\s+source="
     r"|A message arrived from [^\n]{1,100}? while you were working:)"
 )
 

@@ -844,6 +844,7 @@ def test_what_another_session_or_agent_says_is_not_a_typed_prompt(
         "The coordinator sent a message to the wrong queue, fix the routing",
         "Another Claude session sent a message that broke the parser: fix it",
         "A message arrived from the webhook with no body; handle that case",
+        "<channel> is missing from the RSS feed, add it",
     ],
 )
 def test_a_person_writing_about_sessions_and_agents_is_still_typing(
