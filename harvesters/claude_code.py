@@ -926,7 +926,7 @@ class _ClaudeFile:
         source = as_str(data.get("source_uuid")) or text
         told: list[str] = self.state.get("told", [])
         if (
-            as_dict(data.get("origin")).get("kind") == "human"
+            kind == "human"
             and text not in queued
             and _digest(text) not in told
             and _digest(source) not in told

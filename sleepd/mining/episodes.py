@@ -437,10 +437,10 @@ def segment(
     prompts_this_turn: int | None = None
     # the typed turns still part of the conversation, each with the episode it belongs
     # to (Codex's rollback takes the last ones back), and the rollback waiting for the
-    # next typed turn: the record, and the earliest turn it took back when that turn
-    # opened its episode (the request itself was withdrawn)
+    # next typed turn: its record, and the running episode when the rollback took back
+    # that episode's request itself
     addressed: list[tuple[TurnRecord, EpisodeDraft | None]] = []
-    rollback: tuple[EventView, TurnRecord, EpisodeDraft] | None = None
+    rollback: tuple[EventView, EpisodeDraft] | None = None
     # a rollback took back the requests of several episodes: the next typed turn stands
     # where the first of them stood, as a request of its own
     restart = False
@@ -480,16 +480,16 @@ def segment(
                 withdrawn = addressed[-min(taken, len(addressed)) :]
                 del addressed[-len(withdrawn) :]
                 requests = [
-                    (r, e)
+                    e
                     for r, e in withdrawn
                     if e is not None and r.event is e.intent and e.has_intent
                 ]
                 rollback = None
-                if len(requests) == 1 and requests[0][1] is current:
+                if len(requests) == 1 and requests[0] is current:
                     # the running episode's request: the next turn may say it again
-                    rollback = (event, *requests[0])
+                    rollback = (event, requests[0])
                 else:
-                    for _, episode in requests:
+                    for episode in requests:
                         episode.rolled_back = event
                     restart = bool(requests)
             if is_interrupt(event):
@@ -551,7 +551,7 @@ def segment(
             answered_by_the_cli=command is not None and answered_by_the_cli(events, index, command),
             put_question=put_question,
             orienting=_only_orients(current),
-            withdrawn_request=rollback[1].event.text if rollback is not None else "",
+            withdrawn_request=rollback[1].intent.text if rollback is not None else "",
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -581,7 +581,7 @@ def segment(
             previous_text = turn.text
             if rollback is not None and decision.kind is TurnKind.NEW_TASK:
                 # the request taken back was not asked again: it was withdrawn
-                rollback[2].rolled_back = rollback[0]
+                rollback[1].rolled_back = rollback[0]
             rollback = None
         last_turn = None
         if decision.kind is TurnKind.HOUSEKEEPING:
@@ -615,7 +615,7 @@ def segment(
         addressed.append((record, current))
         last_turn = record
     if rollback is not None:
-        rollback[2].rolled_back = rollback[0]  # taken back, and nothing typed after
+        rollback[1].rolled_back = rollback[0]  # taken back, and nothing typed after
     if current is None and _has_agent_work(preamble):
         orphan = open_episode(preamble[0], None)
         orphan.has_intent = False
