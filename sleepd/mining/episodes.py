@@ -311,6 +311,21 @@ def rolled_back_turns(event: EventView) -> int:
     return count if type(count) is int and count > 0 else 0
 
 
+#: Codex's record that its `/undo` ended (`{"success": bool, "message": …}`): on success the
+#: person put the working tree back as it was before the agent's latest turn, whose
+#: changes are thrown away; the conversation keeps that turn.
+UNDO_COMPLETED_TYPE = "event_msg:undo_completed"
+
+
+def undid_the_agents_work(event: EventView) -> bool:
+    """The person's `/undo` restored the tree from before the agent's latest turn (not an
+    undo that failed or found no snapshot, not one inside a subagent's thread)."""
+    if event.raw_type != UNDO_COMPLETED_TYPE or event.is_sidechain:
+        return False
+    value = json_value(event.text)
+    return isinstance(value, dict) and value.get("success") is True
+
+
 def is_typed_prompt(event: EventView) -> bool:
     """A user prompt a person typed (not meta, wrapper, summary, hook or tool output)."""
     if event.kind != "user_prompt" or event.is_meta or event.is_sidechain:

@@ -20,6 +20,7 @@ from sleepd.mining.episodes import (
     ends_the_agents_turn,
     is_interrupt,
     is_service_error,
+    undid_the_agents_work,
 )
 from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
 from sleepd.mining.errors.shell import without_git_options
@@ -314,6 +315,11 @@ def detect_signals(
         elif event.kind == "tool_call" and is_undo_command(without_git_options(event.text)):
             # (`git -C "C:\\src\\app" reset --hard` undoes as `git reset --hard` does)
             out.append(SignalDraft("undo", -1, 0.6, [event.id], "undo command", event.seq))
+        elif undid_the_agents_work(event):
+            # the person's own verdict, given by throwing the work away (Codex's `/undo`)
+            out.append(
+                SignalDraft("undone", -1, 0.8, [event.id], "the person undid the work", event.seq)
+            )
     corrections = [f for f in episode.feedback if f.kind is TurnKind.CORRECTION]
     for item in corrections:
         out.append(
@@ -710,8 +716,11 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     """success / failure / abandoned / unknown by the rule in docs/mining.md.
 
     In order: the person taking the request back (Codex's rollback, the request not
-    asked again) → abandoned; the person's last verdict decides (a correction the person
-    went on from, with a follow-up or steering, is not their last verdict) (approval →
+    asked again) → abandoned; the person throwing the agent's changes away (Codex's
+    `/undo`) with no work done again after it → failure (with work done again, the rules
+    below decide without it, a success being mixed); the person's last verdict decides
+    (a correction the person went on from, with a follow-up or steering, is not their last
+    verdict) (approval →
     success; a correction not followed by a done claim the person accepted → failure,
     unless the agent answered it with nothing failing after and the session ended
     quietly → mixed); the person asking for
@@ -741,6 +750,19 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     if rolled_back is not None:
         # withdrawn: whatever the agent did for it is no longer part of the conversation
         return Outcome("abandoned", "rolled_back", 0.7, ids(rolled_back))
+    undone = last("undone")
+    if undone is not None:
+        # the person threw the agent's changes away: their verdict, unless the agent did
+        # the work again after it (the person typed on): then the rest decides, and a
+        # success is a success after a failed attempt
+        redone = ("done_claim", "approval", "tests_passed", "answered", "question_answered")
+        if not any(s.kind in redone and s.at_seq > undone.at_seq for s in counted):
+            return Outcome("failure", "undone", 0.75, ids(undone))
+        rest = derive_outcome([s for s in signals if s.kind != "undone"])
+        if rest.outcome == "success":
+            evidence = ids(undone) + rest.event_ids
+            return Outcome("mixed", "redone_after_undo", rest.confidence, evidence)
+        return rest
     approval, correction = last("approval"), last("user_correction")
     done, moved = last("done_claim"), last("moved_on")
     gave_up, abandoned = last("agent_gave_up"), last("abandoned")
