@@ -70,7 +70,11 @@ SYSTEM = (
     "and a piece that only finishes the person's own previous sentence is follow_up; "
     "asking for another way to go about the task ('can't you just …', 'let's take a "
     "different view') is steering; a failure written up as its own spec with numbered "
-    "steps, about another failure than the person's previous request, is new_task.\n"
+    "steps, about another failure than the person's previous request, is new_task; a "
+    "message typed in place of the running request after the person rolled the thread back "
+    "over it (that request and the agent's answer are gone from the conversation) is "
+    "follow_up when it asks for that request again, edited, and new_task when it asks for "
+    "something else.\n"
     "Answer with JSON only."
 )
 
@@ -174,6 +178,12 @@ def prompt(turn: TurnInput) -> str:
             "typed_while_the_agent_was_working": turn.queued,
             "right_after_the_person_interrupted": turn.after_interrupt,
             "right_after_the_person_refused_a_tool_call": turn.after_refusal,
+            "right_after_the_agents_service_failed": turn.after_service_error,
+            # (Codex's rollback dropped that request and the agent's answer to it, the
+            # words above, from the conversation: this message is typed in its place)
+            "typed_in_place_of_the_running_request_rolled_back": bool(turn.withdrawn_request),
+            "agent_did_anything_since_the_previous_message": turn.agent_worked,
+            "agent_last_act_was_a_tool_call_not_words": not turn.agent_ended,
             "minutes_since_the_previous_event": (
                 round(turn.gap_s / 60, 1) if turn.gap_s is not None else None
             ),

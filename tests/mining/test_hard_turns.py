@@ -202,6 +202,45 @@ def test_the_models_valid_answer_decides_the_hard_turn(
         assert convention in system, convention
 
 
+def test_the_model_is_told_the_message_replaces_a_request_rolled_back(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    # Codex's rollback took the request and the agent's answer out of the conversation;
+    # the rules read the message typed in its place knowing that, and so must the model
+    cfg.mining.model_assisted = True
+    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
+    b.call("shell", '{"command":["make","test"]}', "c1").result("c1", "ok")
+    b.say("Done: the toggle is in the settings page and the tests pass.")
+    b.record("event_msg:thread_rolled_back", '{"num_turns":1}')
+    b.prompt("Add a dark mode toggle to the header instead, next to the avatar").save(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "follow_up"}')))
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+
+    [body] = turn_requests(server)
+    where = json.loads(body["messages"][0]["content"])["where_it_sits"]  # type: ignore[index]
+    assert where["typed_in_place_of_the_running_request_rolled_back"] is True
+    assert where["agent_did_anything_since_the_previous_message"] is True
+    assert "rolled the thread back" in json.dumps(body["system"])
+
+
+def test_the_model_is_told_the_agents_service_failed_before_the_message(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    cfg.mining.model_assisted = True
+    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
+    b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
+    b.result("r1", "export function Settings() {}")
+    b.service_error("API Error: 529 Overloaded")
+    b.prompt("The toggle goes in the header next to the avatar").save(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "steering"}')))
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+
+    [body] = turn_requests(server)
+    where = json.loads(body["messages"][0]["content"])["where_it_sits"]  # type: ignore[index]
+    assert where["right_after_the_agents_service_failed"] is True
+    assert where["typed_in_place_of_the_running_request_rolled_back"] is False
+
+
 @pytest.mark.parametrize(
     "answer",
     [
