@@ -436,6 +436,7 @@ def segment(
     preamble: list[EventView] = []
     early: list[TurnRecord] = []  # housekeeping typed before the first intent
     after_interrupt = False
+    undone = False  # the person undid the agent's latest work since their last message
     agent_text = ""
     agent_worked = False
     last_ts: datetime | None = None
@@ -507,6 +508,7 @@ def segment(
                     for episode in requests:
                         episode.rolled_back = event
                     restart = bool(requests)
+            undone = undone or undid_the_agents_work(event)
             if is_interrupt(event):
                 after_interrupt = True
                 if current is not None and last_turn is not None and not agent_worked:
@@ -567,6 +569,7 @@ def segment(
             put_question=put_question,
             orienting=_only_orients(current),
             withdrawn_request=rollback[1].intent.text if rollback is not None else "",
+            after_undo=undone,
         )
         decision = classify_turn(turn, lexicon)
         if decide is not None and decision.hard:
@@ -583,6 +586,7 @@ def segment(
         # wiped the conversation ("/clear").
         if decision.kind is not TurnKind.HOUSEKEEPING:
             after_interrupt = False
+            undone = False
             agent_worked = False
             put_question = False
         elif command is not None and command.starts_afresh:

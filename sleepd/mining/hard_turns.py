@@ -182,6 +182,7 @@ def prompt(turn: TurnInput) -> str:
             # (Codex's rollback dropped that request and the agent's answer to it, the
             # words above, from the conversation: this message is typed in its place)
             "typed_in_place_of_the_running_request_rolled_back": bool(turn.withdrawn_request),
+            "right_after_the_person_undid_the_agents_changes": turn.after_undo,
             "agent_did_anything_since_the_previous_message": turn.agent_worked,
             "agent_last_act_was_a_tool_call_not_words": not turn.agent_ended,
             "minutes_since_the_previous_event": (

@@ -223,6 +223,28 @@ def test_the_model_is_told_the_message_replaces_a_request_rolled_back(
     assert "rolled the thread back" in json.dumps(body["system"])
 
 
+def test_the_model_is_told_the_person_undid_the_work_before_the_message(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    # Codex's /undo threw the agent's changes away; the conversation still holds its
+    # done claim, so without this the model reads the message as said after a success
+    cfg.mining.model_assisted = True
+    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
+    b.call("shell", '{"command":["make","test"]}', "c1").result("c1", "ok")
+    b.say("Done: the toggle is in the settings page and the tests pass.")
+    b.record(
+        "event_msg:undo_completed", '{"success":true,"message":"Undo restored snapshot 3f2a9c1."}'
+    )
+    b.prompt("put it in the header instead, next to the avatar").save(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "correction"}')))
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+
+    [body] = turn_requests(server)
+    where = json.loads(body["messages"][0]["content"])["where_it_sits"]  # type: ignore[index]
+    assert where["right_after_the_person_undid_the_agents_changes"] is True
+    assert where["typed_in_place_of_the_running_request_rolled_back"] is False
+
+
 def test_the_model_is_told_the_agents_service_failed_before_the_message(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:

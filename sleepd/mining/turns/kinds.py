@@ -68,6 +68,9 @@ class TurnInput:
     #: the running episode's request, when Codex's rollback just took it back ("" when
     #: none): the person goes back to before it and types this turn in its place
     withdrawn_request: str = ""
+    #: the person undid the agent's latest work (Codex's `/undo`) since their previous
+    #: message: this one follows work they threw away
+    after_undo: bool = False
 
 
 @dataclass(frozen=True, slots=True)
