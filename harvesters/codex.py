@@ -530,8 +530,7 @@ class _CodexFile:
         if etype == "token_count":
             self._token_count(line, payload, ts, eid)
         elif etype == "turn_aborted":
-            reason = str(payload.get("reason") or "aborted")
-            self._emit(line, eid, "interrupt", "system", ts, reason, raw_type="turn_aborted")
+            self._turn_aborted(line, payload, ts, eid)
         elif etype in ("error", "stream_error"):
             text = str(payload.get("message") or compact_json(payload))
             self._emit(line, eid, "error", "system", ts, text, is_error=True, raw_type=etype)
@@ -542,6 +541,25 @@ class _CodexFile:
             self._emit(
                 line, eid, "meta", "system", ts, text, is_meta=True, raw_type=f"event_msg:{etype}"
             )
+
+    def _turn_aborted(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
+        """A turn Codex ended early. The person stopped it (`interrupted`, or `replaced` by
+        what they sent next; an older build's missing or unknown reason counts so), or
+        Codex did: the review thread it ran ended (`review_ended`), which is no one's
+        stop, or the goal's token budget ran out (`budget_limited`), which stops the work
+        as a usage limit does, not by the person's hand."""
+        reason = str(payload.get("reason") or "aborted")
+        if reason == "review_ended":
+            self._emit(
+                line, eid, "meta", "system", ts, reason, is_meta=True, raw_type="turn_aborted"
+            )
+        elif reason == "budget_limited":
+            text = "turn stopped: the goal's token budget ran out (budget_limited)"
+            self._emit(
+                line, eid, "error", "system", ts, text, is_error=True, raw_type="turn_aborted"
+            )
+        else:
+            self._emit(line, eid, "interrupt", "system", ts, reason, raw_type="turn_aborted")
 
     def _command_end(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         """A unified-exec command's end. Mostly the twin of a tool result, but when the

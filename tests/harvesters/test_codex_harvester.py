@@ -193,6 +193,35 @@ def test_aborted_turn_is_an_interrupt_and_tokens_use_last_usage_once(
     assert got[1].text == "interrupted"
 
 
+@pytest.mark.parametrize(
+    ("reason", "kind"),
+    [
+        ("interrupted", "interrupt"),
+        ("replaced", "interrupt"),  # by what the person sent next
+        (None, "interrupt"),  # an older build's record with no reason
+        ("review_ended", "meta"),  # Codex ended the review thread it ran: no one's stop
+        ("budget_limited", "error"),  # the goal's token budget ran out: a limit's stop
+    ],
+)
+def test_a_turn_codex_ended_early_is_the_persons_stop_only_when_they_stopped_it(
+    tmp_path: Path, make_jsonl: MakeJsonl, reason: str | None, kind: str
+) -> None:
+    from sleepd.mining.episodes import EventView, is_interrupt, is_service_error
+
+    path = rollout(tmp_path)
+    payload: dict[str, Any] = {"type": "turn_aborted", "turn_id": "t1"}
+    if reason is not None:
+        payload["reason"] = reason
+    make_jsonl(path, [META, env("event_msg", payload)])
+    [got] = events(read(path))
+    assert got.kind == kind
+    view = EventView(
+        id=1, seq=0, kind=got.kind, role=got.role, text=got.text, raw_type=got.raw_type
+    )
+    assert is_interrupt(view) is (kind == "interrupt")
+    assert is_service_error(view) is (kind == "error")
+
+
 def test_a_completed_turn_is_kept_as_the_turns_end(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
     """Codex's `task_complete` (0.104 and later; the shape of the real records in the
     fixtures) says the agent's turn is over: mining must find it after the harvest."""
