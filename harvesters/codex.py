@@ -157,6 +157,10 @@ _SKIPPED_EVENT_MSGS = frozenset(
     }
 )
 _QUIET_TYPES = frozenset({"world_state", "ghost_snapshot"})
+#: The record type of a goal the person set (`/goal <objective>`), stored as their prompt.
+GOAL_SET = "event_msg:thread_goal_updated"
+#: The tool the agent sets a goal with, itself, from what the person asked.
+_GOAL_TOOL = "create_goal"
 
 
 class CodexHarvester:
@@ -457,6 +461,8 @@ class _CodexFile:
             if INJECTED_USER_TEXT.match(text) or _kinds_say_injected(item):
                 self._emit(line, eid, "meta", "user", ts, text, is_meta=True)
             else:
+                # (the agent's goal tool belongs to its turn: a goal set from here on is new)
+                self.state.pop("goal_by_agent", None)
                 self._emit(line, eid, "user_prompt", "user", ts, text)
         else:
             self._emit(line, eid, "meta", "system", ts, text, is_meta=True, raw_type=str(role))
@@ -478,6 +484,8 @@ class _CodexFile:
         else:
             name, text = "web_search", compact_json(item.get("action"))
         call_id = item.get("call_id") or item.get("id")
+        if isinstance(name, str) and name.rsplit(".", 1)[-1] == _GOAL_TOOL:
+            self.state["goal_by_agent"] = True
         self._emit(
             line, eid, "tool_call", "assistant", ts,
             text if isinstance(text, str) else compact_json(text),
@@ -527,6 +535,8 @@ class _CodexFile:
             return
         if etype in _SKIPPED_EVENT_MSGS:
             return
+        if etype in ("task_complete", "turn_complete", "turn_aborted"):
+            self.state.pop("goal_by_agent", None)  # the agent's goal tool belongs to its turn
         if etype == "token_count":
             self._token_count(line, payload, ts, eid)
         elif etype == "turn_aborted":
@@ -536,11 +546,35 @@ class _CodexFile:
             self._emit(line, eid, "error", "system", ts, text, is_error=True, raw_type=etype)
         elif etype == "item_completed":
             self._item_completed(line, payload, ts, eid)
+        elif etype == "thread_goal_updated" and self._goal_set(line, payload, ts, eid):
+            return
         else:
             text = compact_json({k: v for k, v in payload.items() if k != "type"})
             self._emit(
                 line, eid, "meta", "system", ts, text, is_meta=True, raw_type=f"event_msg:{etype}"
             )
+
+    def _goal_set(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> bool:
+        """A goal the person set: stored as what they typed, `/goal <objective>`, and True.
+
+        Codex's `/goal <objective>` writes no user message: the objective is only in the
+        `thread_goal_updated` record, and the turns that pursue it open with Codex's own
+        `<goal_context>`. A session started that way has no typed request at all. Only a
+        new objective is the person's: the same one again is the goal's progress (tokens
+        used, a status), and one the agent set with its goal tool restates what the
+        person asked in their message before it. False for those (kept as meta)."""
+        goal = as_dict(payload.get("goal"))
+        objective = goal.get("objective")
+        if not isinstance(objective, str) or not objective.strip():
+            return False
+        objective = objective.strip()
+        if objective == self.state.get("goal_objective"):
+            return False
+        self.state["goal_objective"] = objective
+        if self.state.pop("goal_by_agent", False):
+            return False
+        self._emit(line, eid, "user_prompt", "user", ts, f"/goal {objective}", raw_type=GOAL_SET)
+        return True
 
     def _turn_aborted(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         """A turn Codex ended early. The person stopped it (`interrupted`, or `replaced` by

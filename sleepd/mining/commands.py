@@ -37,8 +37,15 @@ HOUSEKEEPING: frozenset[str] = frozenset(
 #: Built-ins that wipe the conversation and start a new one in the same window.
 STARTS_AFRESH: frozenset[str] = frozenset({"clear", "new", "reset"})
 #: Built-ins that switch the session's mode: alone they manage the session; with words
-#: after them (`/plan add a dark theme`) the words are a request made in that mode.
-MODE_SWITCHES: frozenset[str] = frozenset({"plan"})
+#: after them (`/plan add a dark theme`, `/goal all tests in test/auth pass`: Claude Code's
+#: and Codex's goal, which the agent works toward turn after turn) the words are a request
+#: made in that mode.
+MODE_SWITCHES: frozenset[str] = frozenset({"plan", "goal"})
+#: A mode switch's own settings, typed after it in place of a request (`/goal clear`,
+#: Codex's `/goal pause`, `/goal resume`, `/goal edit`).
+_MODE_SETTINGS: frozenset[str] = frozenset(
+    {"clear", "pause", "resume", "edit", "status", "show", "stop", "off", "on", "cancel"}
+)
 
 _BUILT_IN: frozenset[str] = HOUSEKEEPING | STARTS_AFRESH | MODE_SWITCHES
 
@@ -68,9 +75,12 @@ class SlashCommand:
     @property
     def is_housekeeping(self) -> bool:
         """A session-managing built-in (its arguments, e.g. `/model opus`, are settings),
-        or a mode switch typed alone (`/plan`)."""
+        or a mode switch typed alone or with one of its settings (`/plan`, `/goal clear`)."""
         name = self.name.lower()
-        return name in HOUSEKEEPING or (name in MODE_SWITCHES and not self.args.strip())
+        setting = self.args.strip().lower()
+        return name in HOUSEKEEPING or (
+            name in MODE_SWITCHES and (not setting or setting in _MODE_SETTINGS)
+        )
 
     @property
     def starts_afresh(self) -> bool:

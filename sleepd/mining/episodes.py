@@ -17,7 +17,7 @@ from datetime import datetime
 
 from harvesters.claude_code import CONTINUED_HEADER, INTERRUPT_PREFIXES
 from harvesters.claude_code import META_PREFIX as CLAUDE_META_PREFIX
-from harvesters.codex import INJECTED_USER_TEXT
+from harvesters.codex import GOAL_SET, INJECTED_USER_TEXT
 from harvesters.records import STEERING
 from sleepd.mining.commands import GO_ON_THEN_COMMAND, SlashCommand, parse_command
 from sleepd.mining.json_text import json_value
@@ -393,7 +393,7 @@ def command_of_event(event: EventView) -> SlashCommand | None:
     """The slash command a user record carries (Claude stores it as a meta record)."""
     if event.kind not in ("user_prompt", "meta") or event.is_sidechain:
         return None
-    if event.raw_type and event.raw_type not in (STEERING,):
+    if event.raw_type and event.raw_type not in (STEERING, GOAL_SET):
         return None  # queue operations echo the typed text; the record itself follows
     head = event.text[:2000]
     wrapped = "<command-" in head or head.lstrip().startswith(

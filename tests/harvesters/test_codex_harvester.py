@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 
-from harvesters.codex import CodexHarvester, decode_tool_output
+from harvesters.codex import GOAL_SET, CodexHarvester, decode_tool_output
 from harvesters.records import Batch, EventRecord, FileCursor, SourceFile
 
 SID = "019a0000-0000-7000-8000-000000000001"
@@ -220,6 +220,107 @@ def test_a_turn_codex_ended_early_is_the_persons_stop_only_when_they_stopped_it(
     )
     assert is_interrupt(view) is (kind == "interrupt")
     assert is_service_error(view) is (kind == "error")
+
+
+def goal(objective: Any, status: str = "active", turn_id: str | None = None) -> dict[str, Any]:
+    """Codex's record of the thread's goal (`thread_goal_updated`), as codex-rs writes it."""
+    state = {"thread_id": SID, "objective": objective, "status": status, "token_budget": None}
+    state |= {"tokens_used": 0, "time_used_seconds": 0, "created_at": 1, "updated_at": 1}
+    payload = {"type": "thread_goal_updated", "thread_id": SID, "turn_id": turn_id, "goal": state}
+    return env("event_msg", payload)
+
+
+def prompts(got: list[EventRecord]) -> list[str]:
+    return [e.text for e in got if e.kind == "user_prompt"]
+
+
+def test_a_goal_the_person_set_is_their_request(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    # Codex's `/goal <objective>` writes no user message: a session started so holds its
+    # request only in the goal's record, and each turn after opens with Codex's own
+    # <goal_context> (codex-rs: "uses goal objective as preview", first_user_message None)
+    path = rollout(tmp_path)
+    context = "<goal_context>\nContinue working toward the active thread goal.\n</goal_context>"
+    make_jsonl(
+        path,
+        [
+            META,
+            goal("optimize the benchmark"),
+            env("event_msg", {"type": "task_started", "turn_id": "t1"}),
+            user(context),
+            item("message", role="assistant", content=[{"type": "output_text", "text": "On it."}]),
+            goal("optimize the benchmark", turn_id="t1"),  # its progress: the same objective
+            goal("optimize the benchmark", status="complete", turn_id="t1"),
+            env("event_msg", {"type": "task_complete", "turn_id": "t1"}),
+            goal("optimize the benchmark and keep the API"),  # edited by the person
+        ],
+    )
+    got = events(read(path))
+    assert prompts(got) == [
+        "/goal optimize the benchmark",
+        "/goal optimize the benchmark and keep the API",
+    ]
+    assert {e.raw_type for e in got if e.kind == "user_prompt"} == {GOAL_SET}
+    progress = [e for e in got if e.raw_type == GOAL_SET and e.kind == "meta"]
+    assert len(progress) == 2
+
+
+def test_a_goal_the_agent_set_restates_the_persons_message(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = rollout(tmp_path)
+    call = item(
+        "function_call", name="create_goal", call_id="g1", arguments='{"objective":"ship v2"}'
+    )
+    make_jsonl(
+        path,
+        [
+            META,
+            user("keep working until v2 ships; set that as your goal"),
+            call,
+            goal("ship v2", turn_id="t1"),
+            item("function_call_output", call_id="g1", output='{"goal":{"status":"active"}}'),
+            env("event_msg", {"type": "task_complete", "turn_id": "t1"}),
+            goal("ship v2, then write the release notes"),  # the person's own, later
+        ],
+    )
+    assert prompts(events(read(path))) == [
+        "keep working until v2 ships; set that as your goal",
+        "/goal ship v2, then write the release notes",
+    ]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        goal(""),
+        goal("   "),
+        goal(None),
+        goal(["optimize"]),
+        goal({"text": "optimize"}),
+        env("event_msg", {"type": "thread_goal_updated", "goal": "optimize the benchmark"}),
+        env("event_msg", {"type": "thread_goal_updated"}),
+    ],
+)
+def test_a_goal_record_with_no_objective_is_no_request(
+    tmp_path: Path, make_jsonl: MakeJsonl, record: dict[str, Any]
+) -> None:
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, record])
+    got = events(read(path))
+    assert prompts(got) == []
+    assert [e.kind for e in got] == ["meta"]
+
+
+def test_a_goal_read_in_two_passes_is_one_request(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    # the objective seen is part of the reader's state, kept in the cursor between passes
+    path = rollout(tmp_path)
+    make_jsonl(path, [META, goal("optimize the benchmark")])
+    first = read(path)
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(goal("optimize the benchmark", status="paused")) + b"\n")
+    later = read(path, first[-1].cursor)
+    assert prompts(events(first)) == ["/goal optimize the benchmark"]
+    assert prompts(events(later)) == []
 
 
 def test_a_completed_turn_is_kept_as_the_turns_end(tmp_path: Path, make_jsonl: MakeJsonl) -> None:

@@ -498,7 +498,7 @@ def test_a_built_in_that_sets_the_agent_to_work_is_the_sessions_request() -> Non
         .prompt("thanks")
     )
     first, *_ = segment(views(idle), lexicon_for())
-    assert [t.decision.reasons for t in first.housekeeping] == [("answered by the CLI itself",)]
+    assert [t.decision.kind for t in first.housekeeping] == [TurnKind.HOUSEKEEPING]
     # a built-in given words that the CLI answered, and the person typing next: the agent
     # took nothing up
     worded = (

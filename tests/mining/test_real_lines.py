@@ -166,6 +166,23 @@ def test_a_mode_switch_alone_is_housekeeping_and_with_a_request_a_task() -> None
     assert kind_of(asked) is TurnKind.NEW_TASK
 
 
+@pytest.mark.parametrize("setting", ["", "clear", "pause", "resume", "edit", "Clear"])
+def test_a_goal_alone_or_with_its_setting_is_housekeeping(setting: str) -> None:
+    # Claude Code 2.1.139's /goal (and Codex's): alone it shows the goal, `clear` stops
+    # it, Codex's `pause`, `resume` and `edit` manage it; none is a request
+    text = f"<command-name>/goal</command-name><command-args>{setting}</command-args>"
+    assert kind_of(text) is TurnKind.HOUSEKEEPING
+    assert kind_of(f"/goal {setting}".strip()) is TurnKind.HOUSEKEEPING
+
+
+def test_a_goal_with_a_condition_is_a_request() -> None:
+    condition = "all tests in test/auth pass and the lint step is clean"
+    text = f"<command-name>/goal</command-name><command-args>{condition}</command-args>"
+    assert kind_of(text) is TurnKind.NEW_TASK
+    # a condition that opens with a setting's word is still a condition
+    assert kind_of("/goal clear the backlog of flaky tests") is TurnKind.NEW_TASK
+
+
 @pytest.mark.parametrize(
     "text", ["claude -c", "claude -r", "claude --resume 4f07053f", "codex resume", "claude"]
 )

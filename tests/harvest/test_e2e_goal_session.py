@@ -1,0 +1,81 @@
+"""A Codex session driven by a goal: the objective the person set is the request.
+
+Codex's `/goal <objective>` writes no user message. The objective is only in the goal's
+record (`thread_goal_updated`), and every turn that pursues it opens with Codex's own
+`<goal_context>` message. Read as written, a session started with a goal had no typed
+request: its work belonged to no episode and gave no task, the class of the slash
+command dropped as a wrapper in issue #14.
+
+These rollouts are constructed after codex-rs (its goal extension, and the rollout
+listing's test of a "goal started" session); no labelled rollout holds a goal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from codex_thread import SESSION, answered, envelope, episodes, meta, mined, said
+from e2e_support import query
+
+OBJECTIVE = "all tests in test/auth pass and the lint step is clean"
+CONTEXT = (
+    "<goal_context>\nContinue working toward the active thread goal.\n\n"
+    f"<untrusted_objective>\n{OBJECTIVE}\n</untrusted_objective>\n</goal_context>"
+)
+
+
+def goal(objective: str, second: int, status: str = "active") -> dict[str, Any]:
+    state = {"thread_id": SESSION, "objective": objective, "status": status, "tokens_used": 0}
+    payload = {"type": "thread_goal_updated", "thread_id": SESSION, "goal": state}
+    return envelope("event_msg", payload, second)
+
+
+def goal_turn(second: int, words: str) -> list[dict[str, Any]]:
+    """A turn Codex started for the goal: its context message, then the agent at work."""
+    return [said(CONTEXT, second), *answered(words, second)]
+
+
+@pytest.mark.both_dbs
+def test_a_session_started_with_a_goal_has_the_goal_as_its_request(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    records = [
+        meta(),
+        goal(OBJECTIVE, 5),
+        *goal_turn(10, "Fixed two auth tests; the lint step still fails on one import."),
+        goal(OBJECTIVE, 20),
+        *goal_turn(30, "Done: every test in test/auth passes and the lint step is clean."),
+        goal(OBJECTIVE, 40, status="complete"),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    # one request, the person's goal, holding both turns' work
+    [(intent, outcome)] = episodes(db_file)
+    assert intent == f"/goal {OBJECTIVE}"
+    assert outcome == "success"
+    [(calls,)] = query(
+        db_file,
+        "SELECT COUNT(*) FROM events e JOIN episodes p ON p.session_id = e.session_id "
+        "WHERE e.kind = 'tool_call' AND e.seq BETWEEN p.start_seq AND p.end_seq",
+    )
+    assert calls == 2
+
+
+def test_a_goal_set_later_in_a_session_is_a_request_of_its_own(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    records = [
+        meta(),
+        said("add a --json flag to the export command", 5),
+        *answered("Done: `export --json` prints the records as JSON.", 5),
+        goal(OBJECTIVE, 20),
+        *goal_turn(30, "Done: every test in test/auth passes and the lint step is clean."),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    assert [intent for intent, _ in episodes(db_file)] == [
+        "add a --json flag to the export command",
+        f"/goal {OBJECTIVE}",
+    ]
