@@ -251,7 +251,22 @@ def test_a_goal_the_person_set_is_their_request(tmp_path: Path, make_jsonl: Make
             goal("optimize the benchmark", turn_id="t1"),  # its progress: the same objective
             goal("optimize the benchmark", status="complete", turn_id="t1"),
             env("event_msg", {"type": "task_complete", "turn_id": "t1"}),
-            goal("optimize the benchmark and keep the API"),  # edited by the person
+            # edited by the person, as later builds write it (camelCase keys)
+            env(
+                "event_msg",
+                {
+                    "type": "thread_goal_updated",
+                    "threadId": SID,
+                    "turnId": None,
+                    "goal": {
+                        "threadId": SID,
+                        "objective": "optimize the benchmark and keep the API",
+                        "status": "active",
+                        "tokensUsed": 0,
+                        "timeUsedSeconds": 0,
+                    },
+                },
+            ),
         ],
     )
     got = events(read(path))
