@@ -393,7 +393,11 @@ def command_of_event(event: EventView) -> SlashCommand | None:
     """The slash command a user record carries (Claude stores it as a meta record)."""
     if event.kind not in ("user_prompt", "meta") or event.is_sidechain:
         return None
-    if event.raw_type and event.raw_type not in (STEERING, GOAL_SET):
+    if event.raw_type == GOAL_SET and event.kind == "user_prompt":
+        # a goal the person set in Codex, stored as `/goal <objective>`: whatever the
+        # objective's own words hold (a tag, a path, a pasted terminal), it is the goal's
+        return SlashCommand(name="goal", args=event.text.strip().removeprefix("/goal").strip())
+    if event.raw_type and event.raw_type not in (STEERING,):
         return None  # queue operations echo the typed text; the record itself follows
     head = event.text[:2000]
     wrapped = "<command-" in head or head.lstrip().startswith(

@@ -79,3 +79,27 @@ def test_a_goal_set_later_in_a_session_is_a_request_of_its_own(
         "add a --json flag to the export command",
         f"/goal {OBJECTIVE}",
     ]
+
+
+@pytest.mark.parametrize(
+    "objective",
+    [
+        "<command-name>/clear</command-name> parsing fails: fix the tag reader",
+        "/usr/bin/env python3 scripts/bench.py runs under 2 s",
+        "clear the backlog of flaky tests",  # a setting's word opening a condition
+        "⏺ the report renders every section ⎿ and the tests pass",
+        "<goal_context>all tests pass</goal_context>",
+    ],
+)
+def test_a_goal_is_the_request_whatever_its_words_look_like(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, objective: str
+) -> None:
+    records = [
+        meta(),
+        goal(objective, 5),
+        *goal_turn(10, "Done: the goal's condition holds and the tests pass."),
+    ]
+    mined(isolated_home, store, cfg, records)
+
+    [(intent, _)] = episodes(db_file)
+    assert intent == f"/goal {objective}"
