@@ -213,6 +213,35 @@ def _benign(event: EventView, errors: EpisodeErrors) -> bool:
     return verdict is not None and verdict.kind != "root"
 
 
+#: The tool Codex's agent reports its goal's state with (`{"status": "complete"}` after
+#: its completion audit, `"blocked"` at an impasse it met three turns running).
+_GOAL_STATUS_TOOL = "update_goal"
+
+
+def _goal_signals(events: Sequence[EventView]) -> list[SignalDraft]:
+    """What the agent last said of its goal through its goal tool, when the call went
+    through: complete is its claim that the work is done, blocked that it cannot do it.
+    Only the last such call counts: a goal blocked, then resumed and completed, was done."""
+    failed = {e.call_id for e in events if e.kind == "tool_result" and e.is_error and e.call_id}
+    calls = [
+        e
+        for e in events
+        if e.kind == "tool_call"
+        and not e.is_sidechain
+        and (e.tool_name or "").rsplit(".", 1)[-1] == _GOAL_STATUS_TOOL
+        and e.call_id not in failed
+    ]
+    for call in reversed(calls):
+        arguments = json_value(call.text)
+        status = arguments.get("status") if isinstance(arguments, dict) else None
+        if status == "complete":
+            return [SignalDraft("done_claim", 1, 0.6, [call.id], "goal marked complete", call.seq)]
+        if status == "blocked":
+            reason = "goal marked blocked"
+            return [SignalDraft("agent_gave_up", -1, 0.7, [call.id], reason, call.seq)]
+    return []
+
+
 def _test_signals(events: Sequence[EventView]) -> list[SignalDraft]:
     runs = [(e, run_status(e.text)) for e in events if e.kind == "tool_result" and e.text]
     runs = [(e, status) for e, status in runs if status is not None]
@@ -289,6 +318,7 @@ def detect_signals(
     events = episode.events
     errors = errors if errors is not None else judge_errors(events)
     out = _tool_signals(events, errors) + _test_signals(events) + _retry_signals(events)
+    out += _goal_signals(events)
     # an interrupt the person then typed after (a hint, a redirect) steered the work on
     # (kept, with no polarity); only one after their last word can have left it behind
     last_typed = max((f.event.seq for f in episode.feedback), default=-1)

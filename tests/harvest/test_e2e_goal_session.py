@@ -103,3 +103,68 @@ def test_a_goal_is_the_request_whatever_its_words_look_like(
 
     [(intent, _)] = episodes(db_file)
     assert intent == f"/goal {objective}"
+
+
+def goal_status(status: str, second: int, output: Any = '{"goal":{"status":"ok"}}') -> list[Any]:
+    """The agent reports its goal's state through its goal tool, and the tool answers."""
+    arguments = f'{{"status":"{status}"}}'
+    call = {"type": "function_call", "name": "update_goal", "call_id": f"g{second}"}
+    result = {"type": "function_call_output", "call_id": f"g{second}", "output": output}
+    return [
+        envelope("response_item", {**call, "arguments": arguments}, second),
+        envelope("response_item", result, second + 1),
+    ]
+
+
+#: The agent's last words report usage only, as the goal tool asks: no done claim, no
+#: "I couldn't".
+REPORT = "Tokens used: 40,000 of 50,000; time spent: 12 minutes."
+
+
+def outcome_of(db_file: Path) -> tuple[str, str]:
+    [(outcome, rule)] = query(db_file, "SELECT outcome, outcome_rule FROM episodes")
+    return str(outcome), str(rule)
+
+
+def test_a_goal_the_agent_marked_blocked_is_a_failure_whatever_its_last_words(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    # read alone, the agent had the last word and nothing failed: a success
+    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10), *goal_status("blocked", 20)]
+    records += [*answered(REPORT, 30)]
+    mined(isolated_home, store, cfg, records)
+
+    assert outcome_of(db_file) == ("failure", "agent_gave_up")
+
+
+def test_a_goal_the_agent_marked_complete_is_its_done_claim(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10), *goal_status("complete", 20)]
+    records += [*answered(REPORT, 30)]
+    mined(isolated_home, store, cfg, records)
+
+    assert outcome_of(db_file) == ("success", "done_claim")
+
+
+def test_only_the_goals_last_state_counts(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    # blocked, then the person resumed it and the agent finished: the goal was done
+    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10), *goal_status("blocked", 20)]
+    records += [said(CONTEXT, 40), *goal_status("complete", 50), *answered(REPORT, 60)]
+    mined(isolated_home, store, cfg, records)
+
+    assert outcome_of(db_file)[0] == "success"
+
+
+def test_a_goal_state_the_tool_refused_says_nothing(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    # (codex-rs's payload of a call that failed: its content and `success` false)
+    refused = {"content": "cannot mark the goal blocked yet: seen once", "success": False}
+    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10)]
+    records += [*goal_status("blocked", 20, output=refused), *answered(REPORT, 30)]
+    mined(isolated_home, store, cfg, records)
+
+    assert outcome_of(db_file)[1] != "agent_gave_up"
