@@ -126,25 +126,18 @@ def outcome_of(db_file: Path) -> tuple[str, str]:
     return str(outcome), str(rule)
 
 
-def test_a_goal_the_agent_marked_blocked_is_a_failure_whatever_its_last_words(
-    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [("blocked", ("failure", "agent_gave_up")), ("complete", ("success", "done_claim"))],
+)
+def test_the_goal_state_the_agent_reported_is_its_verdict_whatever_its_last_words(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, status: str, expected: Any
 ) -> None:
-    # read alone, the agent had the last word and nothing failed: a success
-    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10), *goal_status("blocked", 20)]
-    records += [*answered(REPORT, 30)]
-    mined(isolated_home, store, cfg, records)
+    # read alone, the agent had the last word and nothing failed: a success, by no claim
+    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10), *goal_status(status, 20)]
+    mined(isolated_home, store, cfg, [*records, *answered(REPORT, 30)])
 
-    assert outcome_of(db_file) == ("failure", "agent_gave_up")
-
-
-def test_a_goal_the_agent_marked_complete_is_its_done_claim(
-    isolated_home: Path, cfg: Any, store: Any, db_file: Path
-) -> None:
-    records = [meta(), goal(OBJECTIVE, 5), said(CONTEXT, 10), *goal_status("complete", 20)]
-    records += [*answered(REPORT, 30)]
-    mined(isolated_home, store, cfg, records)
-
-    assert outcome_of(db_file) == ("success", "done_claim")
+    assert outcome_of(db_file) == expected
 
 
 def test_only_the_goals_last_state_counts(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -202,25 +202,39 @@ def test_the_models_valid_answer_decides_the_hard_turn(
         assert convention in system, convention
 
 
+def sent_about(
+    engine: Engine, cfg: Config, server: FakeAnthropic, between: Callable[[SessionBuilder], Any]
+) -> tuple[dict[str, Any], str]:
+    """What the model is told of a hard turn typed after the agent's work and `between`:
+    where it sits, and the instructions."""
+    cfg.mining.model_assisted = True
+    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
+    b.call("shell", '{"command":["make","test"]}', "c1").result("c1", "ok")
+    between(b)
+    b.prompt("put it in the header instead, next to the avatar").save(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "follow_up"}')))
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+    [body] = turn_requests(server)
+    payload = json.loads(body["messages"][0]["content"])  # type: ignore[index]
+    return payload["where_it_sits"], json.dumps(body["system"])
+
+
+DONE_SAID = "Done: the toggle is in the settings page and the tests pass."
+
+
 def test_the_model_is_told_the_message_replaces_a_request_rolled_back(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:
     # Codex's rollback took the request and the agent's answer out of the conversation;
     # the rules read the message typed in its place knowing that, and so must the model
-    cfg.mining.model_assisted = True
-    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
-    b.call("shell", '{"command":["make","test"]}', "c1").result("c1", "ok")
-    b.say("Done: the toggle is in the settings page and the tests pass.")
-    b.record("event_msg:thread_rolled_back", '{"num_turns":1}')
-    b.prompt("Add a dark mode toggle to the header instead, next to the avatar").save(engine)
-    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "follow_up"}')))
-    mine(engine, cfg, now=LATER, backend=guarded(server))
+    def rolled_back(b: SessionBuilder) -> None:
+        b.say(DONE_SAID).record("event_msg:thread_rolled_back", '{"num_turns":1}')
 
-    [body] = turn_requests(server)
-    where = json.loads(body["messages"][0]["content"])["where_it_sits"]  # type: ignore[index]
+    where, system = sent_about(engine, cfg, server, rolled_back)
     assert where["typed_in_place_of_the_running_request_rolled_back"] is True
     assert where["agent_did_anything_since_the_previous_message"] is True
-    assert "rolled the thread back" in json.dumps(body["system"])
+    assert where["right_after_the_person_undid_the_agents_changes"] is False
+    assert "rolled the thread back" in system
 
 
 def test_the_model_is_told_the_person_undid_the_work_before_the_message(
@@ -228,19 +242,10 @@ def test_the_model_is_told_the_person_undid_the_work_before_the_message(
 ) -> None:
     # Codex's /undo threw the agent's changes away; the conversation still holds its
     # done claim, so without this the model reads the message as said after a success
-    cfg.mining.model_assisted = True
-    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
-    b.call("shell", '{"command":["make","test"]}', "c1").result("c1", "ok")
-    b.say("Done: the toggle is in the settings page and the tests pass.")
-    b.record(
-        "event_msg:undo_completed", '{"success":true,"message":"Undo restored snapshot 3f2a9c1."}'
+    undo = '{"success":true,"message":"Undo restored snapshot 3f2a9c1."}'
+    where, _ = sent_about(
+        engine, cfg, server, lambda b: b.say(DONE_SAID).record("event_msg:undo_completed", undo)
     )
-    b.prompt("put it in the header instead, next to the avatar").save(engine)
-    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "correction"}')))
-    mine(engine, cfg, now=LATER, backend=guarded(server))
-
-    [body] = turn_requests(server)
-    where = json.loads(body["messages"][0]["content"])["where_it_sits"]  # type: ignore[index]
     assert where["right_after_the_person_undid_the_agents_changes"] is True
     assert where["typed_in_place_of_the_running_request_rolled_back"] is False
 
@@ -248,18 +253,11 @@ def test_the_model_is_told_the_person_undid_the_work_before_the_message(
 def test_the_model_is_told_the_agents_service_failed_before_the_message(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:
-    cfg.mining.model_assisted = True
-    b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
-    b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
-    b.result("r1", "export function Settings() {}")
-    b.service_error("API Error: 529 Overloaded")
-    b.prompt("The toggle goes in the header next to the avatar").save(engine)
-    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "steering"}')))
-    mine(engine, cfg, now=LATER, backend=guarded(server))
-
-    [body] = turn_requests(server)
-    where = json.loads(body["messages"][0]["content"])["where_it_sits"]  # type: ignore[index]
+    where, _ = sent_about(
+        engine, cfg, server, lambda b: b.service_error("API Error: 529 Overloaded")
+    )
     assert where["right_after_the_agents_service_failed"] is True
+    assert where["agent_last_act_was_a_tool_call_not_words"] is True
     assert where["typed_in_place_of_the_running_request_rolled_back"] is False
 
 
