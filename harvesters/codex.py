@@ -45,6 +45,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -568,9 +569,11 @@ class _CodexFile:
         if not isinstance(objective, str) or not objective.strip():
             return False
         objective = objective.strip()
-        if objective == self.state.get("goal_objective"):
+        # (the reader's state travels with every batch: a digest, however long the goal)
+        digest = hashlib.sha256(objective.encode("utf-8", "replace")).hexdigest()[:32]
+        if digest == self.state.get("goal_objective"):
             return False
-        self.state["goal_objective"] = objective
+        self.state["goal_objective"] = digest
         if self.state.pop("goal_by_agent", False):
             return False
         self._emit(line, eid, "user_prompt", "user", ts, f"/goal {objective}", raw_type=GOAL_SET)

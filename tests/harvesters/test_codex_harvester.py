@@ -326,6 +326,16 @@ def test_a_goal_record_with_no_objective_is_no_request(
     assert [e.kind for e in got] == ["meta"]
 
 
+def test_a_long_goal_leaves_the_readers_state_small(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    # the state travels with every batch and is stored with the file's cursor
+    path = rollout(tmp_path)
+    objective = "make the benchmark faster " * 40_000
+    make_jsonl(path, [META, goal(objective), goal(objective, status="paused")])
+    batches = read(path)
+    assert len(prompts(events(batches))) == 1
+    assert len(orjson.dumps(batches[-1].cursor.state)) < 2_000
+
+
 def test_a_goal_read_in_two_passes_is_one_request(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
     # the objective seen is part of the reader's state, kept in the cursor between passes
     path = rollout(tmp_path)
