@@ -750,10 +750,9 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     `/undo`) with no work done again after it → failure (with work done again, the rules
     below decide without it, a success being mixed); the person's last verdict decides
     (a correction the person went on from, with a follow-up or steering, is not their last
-    verdict) (approval →
-    success; a correction not followed by a done claim the person accepted → failure,
-    unless the agent answered it with nothing failing after and the session ended
-    quietly → mixed); the person asking for
+    verdict) (approval → success; a correction not followed by a done claim the person
+    accepted → failure, unless the agent answered it with nothing failing after and the
+    session ended quietly → mixed); the person asking for
     the same thing again as a new task → failure; an interrupt the person left behind →
     abandoned; the agent giving up → failure; a done claim that names a file no write of
     the episode made → failure; the transcript
