@@ -216,29 +216,47 @@ def _benign(event: EventView, errors: EpisodeErrors) -> bool:
 #: The tool Codex's agent reports its goal's state with (`{"status": "complete"}` after
 #: its completion audit, `"blocked"` at an impasse it met three turns running).
 _GOAL_STATUS_TOOL = "update_goal"
+#: Claude Code's record of its goal's state (`{"type": "goal_status", "met": false,
+#: "sentinel": true, "condition": …}` when the goal is set), which its evaluator model, reading
+#: the transcript after each turn, answers. A key of the record, not one inside the
+#: condition's text, where JSON escapes its quotes.
+_GOAL_STATUS_TYPE = "attachment:goal_status"
+_GOAL_MET = re.compile(r'(?<!\\)"met"\s*:\s*true\b')
+_GOAL_SENTINEL = re.compile(r'(?<!\\)"sentinel"\s*:\s*true\b')
 
 
 def _goal_signals(events: Sequence[EventView]) -> list[SignalDraft]:
-    """What the agent last said of its goal through its goal tool, when the call went
-    through: complete is its claim that the work is done, blocked that it cannot do it.
-    Only the last such call counts: a goal blocked, then resumed and completed, was done."""
+    """The goal's last state in the episode, when it says how the work ended: Codex's
+    agent marking it complete through its goal tool (its claim that the work is done) or
+    blocked (that it cannot do it), the call not refused; Claude Code's evaluator judging
+    its condition met (the goal then clears). Only the last state counts: a goal blocked,
+    then resumed and completed, was done."""
     failed = {e.call_id for e in events if e.kind == "tool_result" and e.is_error and e.call_id}
-    calls = [
-        e
-        for e in events
-        if e.kind == "tool_call"
-        and not e.is_sidechain
-        and (e.tool_name or "").rsplit(".", 1)[-1] == _GOAL_STATUS_TOOL
-        and e.call_id not in failed
-    ]
-    for call in reversed(calls):
-        arguments = json_value(call.text)
+    for event in reversed(events):
+        if event.is_sidechain:
+            continue
+        if event.raw_type == _GOAL_STATUS_TYPE:
+            # (the record of a goal just set, or judged not met yet, says nothing of how
+            # the work ended)
+            head = event.text[:400]
+            if not _GOAL_MET.search(head) or _GOAL_SENTINEL.search(head):
+                return []
+            reason = "the goal's condition judged met"
+            return [SignalDraft("done_claim", 1, 0.6, [event.id], reason, event.seq)]
+        if (
+            event.kind != "tool_call"
+            or (event.tool_name or "").rsplit(".", 1)[-1] != _GOAL_STATUS_TOOL
+            or event.call_id in failed
+        ):
+            continue
+        arguments = json_value(event.text)
         status = arguments.get("status") if isinstance(arguments, dict) else None
         if status == "complete":
-            return [SignalDraft("done_claim", 1, 0.6, [call.id], "goal marked complete", call.seq)]
+            reason = "goal marked complete"
+            return [SignalDraft("done_claim", 1, 0.6, [event.id], reason, event.seq)]
         if status == "blocked":
             reason = "goal marked blocked"
-            return [SignalDraft("agent_gave_up", -1, 0.7, [call.id], reason, call.seq)]
+            return [SignalDraft("agent_gave_up", -1, 0.7, [event.id], reason, event.seq)]
     return []
 
 
