@@ -211,10 +211,13 @@ def runs_saved_prompt(text: str) -> bool:
 def family_name(intent: str) -> str | None:
     """The name that makes an intent's task family: a custom command's (`/release`), a
     Codex skill's (`$ba-pro`), a saved prompt's run by its path (`plan`); None for any
-    other request."""
+    other request, a mode switch's among them: `/goal all tests pass` and `/plan add a
+    dark theme` are the words after the switch, which no template of the command's makes,
+    and they recur with the same words typed without it."""
     stored = _STORED_COMMAND.match(intent)
     if stored:
-        return stored.group(1)
+        name = stored.group(1)
+        return None if name.lower() in MODE_SWITCHES else name
     skill = SKILL_INVOKED.match(intent)
     if skill:
         return f"${skill_name(skill)}"

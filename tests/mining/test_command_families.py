@@ -62,6 +62,26 @@ def test_runs_of_one_command_recur_and_two_commands_stay_apart(engine: Engine, c
     assert cluster["release a patch version of the cli"] != cluster["/release patch"]
 
 
+@pytest.mark.both_dbs
+def test_a_request_made_in_a_mode_recurs_with_the_same_words_typed_plainly(
+    engine: Engine, cfg: Config
+) -> None:
+    # `/goal` and `/plan` switch how the agent works, not what it is asked: their words
+    # are the request, and no template of the command's makes them
+    condition = "all tests in test/auth pass and the lint step is clean"
+    prompts = [
+        command("goal", condition),
+        f"make sure {condition}",
+        command("plan", "add a dark theme to the settings page"),
+        "add a dark theme to the settings page",
+        command("release", "patch"),
+    ]
+    goal, typed, plan, plain, release = clusters_of(engine, cfg, prompts)
+    assert goal == typed
+    assert plan == plain
+    assert release not in {goal, plan}
+
+
 #: spec-kit's frame (github/spec-kit, MIT): every template opens with the person's words
 #: in a slot, then its own outline.
 FRAME = (
