@@ -238,8 +238,7 @@ def _goal_signals(events: Sequence[EventView]) -> list[SignalDraft]:
         if event.raw_type == _GOAL_STATUS_TYPE:
             # (the record of a goal just set, or judged not met yet, says nothing of how
             # the work ended)
-            head = event.text[:400]
-            if not _GOAL_MET.search(head) or _GOAL_SENTINEL.search(head):
+            if not _GOAL_MET.search(event.text) or _GOAL_SENTINEL.search(event.text):
                 return []
             reason = "the goal's condition judged met"
             return [SignalDraft("done_claim", 1, 0.6, [event.id], reason, event.seq)]

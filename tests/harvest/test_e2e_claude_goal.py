@@ -33,7 +33,11 @@ CONDITION = "all tests in test/auth pass and the lint step is clean"
 REPORT = "Ran the suite and the linter; output is above."
 
 
-def goal_status(parent: dict[str, Any], uuid: str, **state: Any) -> dict[str, Any]:
+def goal_status(
+    parent: dict[str, Any], uuid: str, condition: str = CONDITION, **state: Any
+) -> dict[str, Any]:
+    """The goal's state as Claude Code records it; the condition first, as a build that
+    orders its keys otherwise would write it (up to 4,000 characters long)."""
     return {
         "parentUuid": parent["uuid"],
         "isSidechain": False,
@@ -42,11 +46,11 @@ def goal_status(parent: dict[str, Any], uuid: str, **state: Any) -> dict[str, An
         "timestamp": "2026-06-05T05:00:03.000Z",
         "sessionId": SESSION,
         "cwd": "/work/demo",
-        "attachment": {"type": "goal_status", **state, "condition": CONDITION},
+        "attachment": {"type": "goal_status", "condition": condition, **state},
     }
 
 
-def session(home: Path, *last: Any) -> list[dict[str, Any]]:
+def session(home: Path, *last: Any, condition: str = CONDITION) -> list[dict[str, Any]]:
     command = (
         "<command-name>/goal</command-name>\n<command-message>goal</command-message>\n"
         f"<command-args>{CONDITION}</command-args>"
@@ -61,7 +65,7 @@ def session(home: Path, *last: Any) -> list[dict[str, Any]]:
     result = claude_tool_result(call, "r1", "42 passing\nlint: 0 problems")
     words = claude_answer(result, "a2", REPORT, timestamp="2026-06-05T05:00:03.000Z")
     records = [opened, said, status, call, result, words]
-    records += [goal_status(words, f"g{i + 2}", **state) for i, state in enumerate(last)]
+    records += [goal_status(words, f"g{i + 2}", condition, **state) for i, state in enumerate(last)]
     write_lines(home / "claude" / "projects" / "-work-demo" / f"{SESSION}.jsonl", records)
     return records
 
@@ -107,3 +111,18 @@ def test_a_goal_not_judged_met_claims_nothing(
     mine(store, cfg)
 
     assert outcome(db_file)[1] != "done_claim"
+
+
+@pytest.mark.parametrize("met", [True, False])
+def test_a_long_condition_quoting_the_records_words_is_read_by_its_keys(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, met: bool
+) -> None:
+    from sleepd.mining.mine import mine
+
+    # the verdict's key after a condition near Claude Code's 4,000-character limit, which
+    # itself quotes the record's keys
+    long_condition = 'the report says "met": true and "sentinel": true; ' + "x" * 3_900
+    session(isolated_home, {"met": met}, condition=long_condition)
+    harvest(store, cfg)
+    mine(store, cfg)
+    assert (outcome(db_file)[1] == "done_claim") is met
