@@ -552,6 +552,7 @@ def segment(
             else:
                 preamble.append(event)
             continue
+        request = current.intent_text if current is not None else ""
         turn = TurnInput(
             text=_turn_text(event, command),
             command=command,
@@ -564,7 +565,8 @@ def segment(
             previous=previous,
             agent_acted=acted,
             after_refusal=refused,
-            context=_context(current, agent_text),
+            context=_context(current, request, agent_text),
+            request=request,
             agent_ended=ended,
             acted_before=acted_before,
             after_service_error=service_error,
@@ -690,10 +692,10 @@ def _only_orients(current: EpisodeDraft | None) -> bool:
     return all(orients_only(text) for text in (current.intent_text, *current.refinements))
 
 
-def _context(current: EpisodeDraft | None, agent_text: str) -> str:
+def _context(current: EpisodeDraft | None, request: str, agent_text: str) -> str:
     if current is None:
         return agent_text
-    return "\n".join([current.intent_text, *current.refinements, agent_text])
+    return "\n".join([request, *current.refinements, agent_text])
 
 
 def _has_agent_work(events: Sequence[EventView]) -> bool:

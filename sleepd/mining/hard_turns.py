@@ -91,6 +91,7 @@ SCHEMA: dict[str, Any] = {
 TURN_CHARS = 2000
 AGENT_CHARS = 1500
 REQUEST_CHARS = 1500
+PREVIOUS_CHARS = 1000
 #: A turn the model decided is trusted this much (the rules' firm readings go higher).
 MODEL_CONFIDENCE = 0.8
 
@@ -167,9 +168,14 @@ class TurnJudge:
 
 
 def prompt(turn: TurnInput) -> str:
-    """The evidence a person would read, as JSON (texts cut to a readable size)."""
+    """The evidence a person would read, as JSON (texts cut to a readable size): the
+    running request as it was asked, the person's message before this one and the agent's
+    last words (the latest exchange, which a long episode's whole text, cut to size, had
+    left out), and this message."""
+    previous = turn.previous_text if turn.previous_text != turn.request else ""
     payload = {
-        "running_request": turn.context[:REQUEST_CHARS],
+        "running_request": (turn.request or turn.context)[:REQUEST_CHARS],
+        "previous_message": previous[-PREVIOUS_CHARS:],
         "agent_last_words": turn.agent_text[-AGENT_CHARS:],
         "message": turn.text[:TURN_CHARS],
         "where_it_sits": {

@@ -222,6 +222,31 @@ def sent_about(
 DONE_SAID = "Done: the toggle is in the settings page and the tests pass."
 
 
+def test_the_model_is_shown_the_request_and_the_latest_exchange_of_a_long_episode(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    # a person judging the message reads the request and what was said just before it;
+    # the episode's whole text, cut to size, had shown its oldest part instead
+    cfg.mining.model_assisted = True
+    request = "Build the release pipeline for the desktop app: sign it, then notarize it"
+    b = SessionBuilder().prompt(request)
+    for n in range(6):
+        b.call("shell", '{"command":["make","dist"]}', f"c{n}").result(f"c{n}", "ok")
+        b.say(f"Done: step {n} of the pipeline works.")
+        b.prompt(f"ok, and also log how long step {n} took")
+    b.call("shell", '{"command":["make","upload"]}', "c9").result("c9", "ok")
+    b.say("Done: the artifact is on mirror 6.")
+    b.prompt("put it in the header instead, next to the avatar").save(engine)
+    server.script("/v1/messages", Reply(200, anthropic_message('{"kind": "follow_up"}')))
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+
+    sent = [json.loads(body["messages"][0]["content"]) for body in turn_requests(server)]  # type: ignore[index]
+    last = next(p for p in sent if p["message"].startswith("put it in the header"))
+    assert last["running_request"] == request  # not the refinements, not the agent's words
+    assert last["previous_message"] == "ok, and also log how long step 5 took"
+    assert last["agent_last_words"] == "Done: the artifact is on mirror 6."
+
+
 def test_the_model_is_told_the_message_replaces_a_request_rolled_back(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:

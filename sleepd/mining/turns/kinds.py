@@ -46,6 +46,8 @@ class TurnInput:
     after_refusal: bool = False
     #: the running episode's request and the agent's last words (topic of the turn)
     context: str = ""
+    #: the running episode's request alone ("" when none is running)
+    request: str = ""
     #: the agent's last act before the turn was its words (it ended its turn), not a call
     agent_ended: bool = True
     #: the agent changed something or ran commands earlier in the session, before the
