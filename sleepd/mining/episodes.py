@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from harvesters.claude_code import CONTINUED_HEADER, INTERRUPT_PREFIXES
 from harvesters.claude_code import META_PREFIX as CLAUDE_META_PREFIX
@@ -302,12 +303,19 @@ TURN_START_TYPE = "event_msg:task_started"
 ROLLBACK_TYPE = "event_msg:thread_rolled_back"
 
 
+def _record_of(event: EventView, raw_type: str) -> dict[str, Any]:
+    """The fields of a record Codex wrote about the session's own thread (a rollback, an
+    undo), when `event` is one of type `raw_type`; empty for any other event, one inside a
+    subagent's thread, or text that holds no JSON object."""
+    if event.raw_type != raw_type or event.is_sidechain:
+        return {}
+    value = json_value(event.text)
+    return value if isinstance(value, dict) else {}
+
+
 def rolled_back_turns(event: EventView) -> int:
     """How many typed turns a rollback record takes back (0 for any other event)."""
-    if event.raw_type != ROLLBACK_TYPE or event.is_sidechain:
-        return 0
-    value = json_value(event.text)
-    count = value.get("num_turns") if isinstance(value, dict) else None
+    count = _record_of(event, ROLLBACK_TYPE).get("num_turns")
     return count if type(count) is int and count > 0 else 0
 
 
@@ -320,10 +328,7 @@ UNDO_COMPLETED_TYPE = "event_msg:undo_completed"
 def undid_the_agents_work(event: EventView) -> bool:
     """The person's `/undo` restored the tree from before the agent's latest turn (not an
     undo that failed or found no snapshot, not one inside a subagent's thread)."""
-    if event.raw_type != UNDO_COMPLETED_TYPE or event.is_sidechain:
-        return False
-    value = json_value(event.text)
-    return isinstance(value, dict) and value.get("success") is True
+    return _record_of(event, UNDO_COMPLETED_TYPE).get("success") is True
 
 
 def is_typed_prompt(event: EventView) -> bool:
