@@ -80,17 +80,24 @@ def typed(session: str, uuid: str, text: str, parent: dict[str, Any], when: str)
     return {**at(claude_prompt(session, uuid, text), when), "parentUuid": parent["uuid"]}
 
 
+def resumed_into(
+    session: str, earlier: list[dict[str, Any]], uuid: str, text: str, when: str
+) -> list[dict[str, Any]]:
+    """The new file `session` a resume writes: the conversation so far, then `text`,
+    typed after the resume."""
+    copy = copied_into(session, earlier)
+    return [*copy, typed(session, uuid, text, copy[-1], when)]
+
+
 def resumed_session(earlier: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The new file: the conversation so far, then what was typed after the resume."""
-    copy = copied_into(RESUMED, earlier)
-    own = typed(
+    """The first session resumed, and one request typed after."""
+    return resumed_into(
         RESUMED,
+        earlier,
         "22222222-0000-4000-8000-000000000001",
         "now update the test to the new default",
-        copy[-1],
         "2026-01-21T09:00:00.000Z",
     )
-    return [*copy, own]
 
 
 def counted(db_file: Path | str) -> tuple[int, int, int]:
@@ -179,15 +186,9 @@ def test_a_copy_of_a_resumed_session_holds_two_sessions_history(
     write_lines(folder(isolated_home) / f"{FIRST}.jsonl", earlier)
     write_lines(folder(isolated_home) / f"{RESUMED}.jsonl", second)
     harvest(store, cfg)
-    copy = copied_into(AGAIN, second)
-    own = typed(
-        AGAIN,
-        "33333333-0000-4000-8000-000000000001",
-        "and release it",
-        copy[-1],
-        "2026-01-22T10:00:00.000Z",
-    )
-    write_lines(folder(isolated_home) / f"{AGAIN}.jsonl", [*copy, own])
+    own = "33333333-0000-4000-8000-000000000001"
+    third = resumed_into(AGAIN, second, own, "and release it", "2026-01-22T10:00:00.000Z")
+    write_lines(folder(isolated_home) / f"{AGAIN}.jsonl", third)
 
     report = harvest(store, cfg).totals()
 
