@@ -177,7 +177,7 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
     return {
         "episodes": sum(outcomes.values()),
         "episode_outcomes": outcomes,
-        "clusters": int(db.scalar("SELECT count(*) FROM task_clusters") or 0),
+        "clusters": int(db.scalar("SELECT count(*) FROM task_clusters WHERE size > 0") or 0),
         "recurring_clusters": int(
             db.scalar(
                 f"SELECT count(*) FROM task_clusters WHERE {recurs_sql()}",

@@ -11,7 +11,7 @@ pure (no database) so it is cheap to test and to run over thousands of sessions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -29,6 +29,7 @@ from sleepd.mining.turns import (
     TurnKind,
     agent_claims_done,
     classify_turn,
+    decided_by_model,
     has_words,
     orients_only,
     questions_put,
@@ -429,6 +430,7 @@ def segment(
     *,
     first_is_intent: bool = False,
     decide: Decider | None = None,
+    remembered: Mapping[int, TurnKind] | None = None,
 ) -> list[EpisodeDraft]:
     """Episodes in seq order; the last one is left open (closing is the caller's call).
 
@@ -439,6 +441,9 @@ def segment(
     `first_is_intent` continues an episode from an earlier pass: its intent event
     comes first and stays an intent whatever it says. `decide`, when given, settles
     the turns the rules mark hard (model-assisted mining, `hard_turns`).
+    `remembered` holds the kinds the miner model gave turns on an earlier reading of the
+    session (by event id): a turn the rules still call hard keeps that verdict, neither
+    asked again (the model is paid per question) nor handed back to the rules.
     """
     episodes: list[EpisodeDraft] = []
     current: EpisodeDraft | None = None
@@ -583,7 +588,9 @@ def segment(
             after_undo=undone,
         )
         decision = classify_turn(turn, lexicon)
-        if decide is not None and decision.hard:
+        if decision.hard and remembered and event.id in remembered:
+            decision = decided_by_model(decision, remembered[event.id])
+        elif decide is not None and decision.hard:
             decision = decide(turn, decision)
         if restart and decision.kind is not TurnKind.HOUSEKEEPING:
             restart = False

@@ -278,7 +278,7 @@ def why_no_tasks(db: Any, *, min_recurrence: int) -> str:
     if tasks:
         return f"no task matches --split/--project ({tasks} {_plural(tasks, 'task')} in all)"
     failed = int(reader.scalar("SELECT count(*) FROM episodes WHERE outcome = 'failure'") or 0)
-    kinds = int(reader.scalar("SELECT count(*) FROM task_clusters") or 0)
+    kinds = int(reader.scalar("SELECT count(*) FROM task_clusters WHERE size > 0") or 0)
     recurred = int(
         reader.scalar(
             f"SELECT count(*) FROM task_clusters WHERE {recurs_sql()}",

@@ -21,7 +21,7 @@ Promises:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import orjson
@@ -33,6 +33,7 @@ from sleepd.mining.turns import (
     TurnKind,
     agent_asks,
     agent_claims_done,
+    decided_by_model,
     opens_session,
 )
 
@@ -92,8 +93,6 @@ TURN_CHARS = 2000
 AGENT_CHARS = 1500
 REQUEST_CHARS = 1500
 PREVIOUS_CHARS = 1000
-#: A turn the model decided is trusted this much (the rules' firm readings go higher).
-MODEL_CONFIDENCE = 0.8
 
 
 @dataclass
@@ -129,17 +128,9 @@ class TurnJudge:
             self.stats.fallbacks += 1
             return decision
         self.stats.decided += 1
-        if kind is decision.kind:
-            return replace(decision, by_model=True)
-        self.stats.changed += 1
-        return TurnDecision(
-            kind,
-            MODEL_CONFIDENCE,
-            ("decided by the miner model", *decision.reasons),
-            hard=True,  # still one the rules found hard: the store says so
-            approves_previous=decision.approves_previous and kind is TurnKind.NEW_TASK,
-            by_model=True,
-        )
+        if kind is not decision.kind:
+            self.stats.changed += 1
+        return decided_by_model(decision, kind)
 
     def _ask(self, turn: TurnInput) -> TurnKind | None:
         from sleepd.backends.base import ChatMessage, ModelRequest, extract_json_text

@@ -4,11 +4,13 @@ A mining pass pays for its imports (SciPy, SQLAlchemy and the mining stages) eve
 finds nothing to do, so an idle pass is answered before any of them is loaded. A pass has
 work exactly when
 
-1. a session has events past its `mined_through_seq`, or has an open episode and has been
-   quiet for IDLE_CLOSE (the pass's own selection, `loading.sessions_to_mine`), or
-2. the stages after that one (clustering, tasks) may have work: no pass completed since the
-   last one started, or the mining settings, the mining code or the database file changed
-   since, or something else changed the tables a pass writes.
+1. a session has events past its `mined_through_seq`, has an open episode and has been
+   quiet for IDLE_CLOSE, or was read by other rules, none newer (the pass's own selection,
+   `loading.sessions_to_mine`), or
+2. the stages after that one (clustering, tasks) may have work, or the sessions are to be
+   read again: no pass completed since the last one started, or the mining settings, the
+   rules that read sessions (`reading.reading_rules`) or the database file changed since,
+   or something else changed the tables a pass writes.
 
 (2) is a small record in SLEEPD_HOME: `run_pass` deletes it before a pass writes anything and
 writes it once the pass completed, with the pass's report and a fingerprint of the tables it
@@ -33,13 +35,20 @@ from typing import Any
 
 from sleepd import paths
 from sleepd.config import Config
+from sleepd.mining.reading import read_by_a_newer_release, reading_rules
 from sleepd.store.records import stored_timestamp
 
 #: A session quiet this long is over: its last episode closes (`mining.mine` uses the same).
 IDLE_CLOSE = timedelta(hours=2)
 RECORD_NAME = "mining-pass.json"
 #: Report keys that count one pass's work (besides every `*_new`): zero when nothing ran.
-PER_PASS_KEYS = ("sessions_mined", "miner_fallbacks")
+PER_PASS_KEYS = (
+    "sessions_mined",
+    "sessions_read_again",
+    "episodes_gone",
+    "tasks_retired",
+    "miner_fallbacks",
+)
 
 _NEW_EVENTS_SQL = (
     "SELECT 1 FROM sessions s WHERE s.mined_through_seq < "
@@ -48,6 +57,9 @@ _NEW_EVENTS_SQL = (
 _IDLE_SQL = (
     "SELECT 1 FROM sessions s WHERE s.id IN (SELECT session_id FROM episodes WHERE NOT is_closed)"
     " AND (SELECT max(e.ts) FROM events e WHERE e.session_id = s.id) < ? LIMIT 1"
+)
+_OTHER_RULES_SQL = (
+    "SELECT DISTINCT mined_with FROM sessions WHERE mined_with != ? AND mined_through_seq > 0"
 )
 #: What a pass writes, summed up; any change by anyone means the record no longer holds.
 _FINGERPRINT_SQL = (
@@ -80,6 +92,8 @@ def idle_report(cfg: Config, *, now: datetime | None = None) -> dict[str, Any] |
             if conn.execute(_NEW_EVENTS_SQL).fetchone() is not None:
                 return None
             if conn.execute(_IDLE_SQL, (cutoff,)).fetchone() is not None:
+                return None
+            if _read_by_other_rules(conn, reading_rules(cfg.mining)):
                 return None
             if _fingerprint(conn) != record.get("fingerprint"):
                 return None
@@ -179,22 +193,25 @@ def _fingerprint(conn: sqlite3.Connection) -> list[list[Any]]:
     return [[list(row) for row in conn.execute(sql).fetchall()] for sql in _FINGERPRINT_SQL]
 
 
+def _read_by_other_rules(conn: sqlite3.Connection, rules: str) -> bool:
+    """A mined session is to be read again (`loading.sessions_to_mine`'s rule)."""
+    stored = conn.execute(_OTHER_RULES_SQL, (rules,)).fetchall()
+    return any(not read_by_a_newer_release(other, rules) for (other,) in stored)
+
+
 def _key(cfg: Config, db_file: Path) -> dict[str, Any]:
     """What the record is only valid for: this database file, settings, code and schema."""
     from sleepd import __version__
     from sleepd.store.schema_version import HEAD_REVISION
 
     st = db_file.stat()
-    code = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        info = source.stat()
-        code.update(f"{source.name}:{info.st_size}:{info.st_mtime_ns};".encode())
     return {
         "database": str(db_file.resolve()),
         "device": st.st_dev,
         "inode": st.st_ino,
         "settings": hashlib.sha256(repr(cfg.mining).encode()).hexdigest(),
-        "code": code.hexdigest(),
+        # new rules read every session again: the pass that does so is never idle
+        "code": reading_rules(cfg.mining),
         "version": __version__,
         "head": HEAD_REVISION,
     }

@@ -16,6 +16,7 @@ from sqlalchemy.orm import aliased
 
 from sleepd.mining.episodes import EventView
 from sleepd.mining.late_exits import with_late_exits
+from sleepd.mining.reading import read_by_a_newer_release
 from sleepd.mining.signatures import SHELL_TOOLS
 from sleepd.store.models import Episode, Event, Session
 
@@ -46,6 +47,8 @@ class SessionWork:
     last_ts: datetime | None
     #: start_seq of the session's last episode (re-segmented from there), if any
     resume_from: int | None = None
+    #: read before by other rules (`mining.reading`): read again from its first event
+    read_again: bool = False
 
     @property
     def is_subagent(self) -> bool:
@@ -54,8 +57,9 @@ class SessionWork:
         return self.kind == "subagent"
 
 
-def sessions_to_mine(db: DbSession, idle_before: datetime) -> list[SessionWork]:
-    """Sessions with events past `mined_through_seq`, or an open episode now idle.
+def sessions_to_mine(db: DbSession, idle_before: datetime, rules: str) -> list[SessionWork]:
+    """Sessions with events past `mined_through_seq`, an open episode now idle, or a
+    reading by rules other than `rules` (none newer: see `mining.reading`).
 
     Main sessions come first so that subagents find their parent episodes.
     """
@@ -78,16 +82,27 @@ def sessions_to_mine(db: DbSession, idle_before: datetime) -> list[SessionWork]:
             Session.mined_through_seq,
             stats.c.max_seq,
             stats.c.last_ts,
+            Session.mined_with,
         )
         .join(stats, stats.c.session_id == Session.id)
         .where(
             or_(
                 stats.c.max_seq > Session.mined_through_seq,
                 and_(Session.id.in_(open_sessions), stats.c.last_ts < idle_before),
+                Session.mined_with != rules,
             )
         )
     ).all()
-    work = [SessionWork(*row) for row in rows]
+    work = []
+    for *fields, mined_with in rows:
+        item = SessionWork(*fields)
+        if mined_with != rules and item.mined_through_seq > 0:
+            if read_by_a_newer_release(mined_with, rules):
+                if item.max_seq <= item.mined_through_seq:
+                    continue  # nothing new, and a later sleepd's reading stands
+            else:
+                item.read_again = True
+        work.append(item)
     work.sort(key=lambda w: (w.is_subagent, w.id))
     return work
 
@@ -103,7 +118,8 @@ def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:
     ).all()
     last = dict(rows)
     for item in work:
-        item.resume_from = last.get(item.id)
+        # a session read again is segmented from its first event, as on its first reading
+        item.resume_from = None if item.read_again else last.get(item.id)
 
 
 def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[EventView]]:

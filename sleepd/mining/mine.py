@@ -28,7 +28,8 @@ from sleepd.mining.loading import (
     recent_shell_outputs,
     sessions_to_mine,
 )
-from sleepd.mining.persist import PatternCache, mine_session
+from sleepd.mining.persist import PatternCache, mine_session, recount_patterns
+from sleepd.mining.reading import reading_rules
 from sleepd.mining.recurring import recurs_sql
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import Episode, FailurePattern, Session, Task, TaskCluster
@@ -54,6 +55,12 @@ class MineReport:
     tasks_by_split: dict[str, int] = field(default_factory=dict)
     duration_s: float = 0.0
     sessions_mined: int = 0
+    #: sessions read before by other rules, read again from their first event
+    sessions_read_again: int = 0
+    #: episodes the earlier readings found that the new ones do not, and the tasks of
+    #: the sessions read again that today's rules make otherwise or not at all
+    episodes_gone: int = 0
+    tasks_retired: int = 0
     miner_fallbacks: int = 0
     #: hard user turns the miner model was asked about (model-assisted mining only)
     hard_turns: dict[str, int] = field(default_factory=dict)
@@ -90,9 +97,10 @@ def _mine_pass(
     mining = cfg.mining
     lexicon = lexicon_for(tuple(mining.correction_patterns), tuple(mining.approval_patterns))
     report = MineReport()
+    rules = reading_rules(mining)
     with read_session(engine) as db:
-        work = sessions_to_mine(db, idle_before)
-        idle = not work and not _unclustered(db, mining)
+        work = sessions_to_mine(db, idle_before, rules)
+        idle = not work and not _unclustered(db, mining) and not _set_aside_waits(db)
     if idle:
         # Nothing new: no clustering or task step (and none of their imports) to pay for.
         return _finish(engine, cfg, report, started)
@@ -116,11 +124,13 @@ def _mine_pass(
     with write_session(engine) as db:
         touched: set[int] = reroot_stored(db, roots)
     hard_found = 0
+    set_aside = 0
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
             events = load_events(db, batch)
             patterns = PatternCache()
+            recount: set[int] = set()
             for item in batch:
                 result = mine_session(
                     db,
@@ -134,10 +144,19 @@ def _mine_pass(
                 )
                 report.episodes_new += result.episodes_new
                 report.signals_new += result.signals_new
+                report.episodes_gone += result.episodes_gone
+                set_aside += result.tasks_set_aside
                 hard_found += result.hard_turns
                 touched |= result.touched_cluster_ids
-                db.get(Session, item.id).mined_through_seq = item.max_seq  # type: ignore[union-attr]
+                recount |= result.touched_pattern_ids
+                session = db.get(Session, item.id)
+                assert session is not None
+                session.mined_through_seq = item.max_seq
+                session.mined_with = rules
+            db.flush()
+            recount_patterns(db, recount)
         report.sessions_mined += len(batch)
+        report.sessions_read_again += sum(item.read_again for item in batch)
     with write_session(engine) as db:
         clustered = cluster_new_episodes(db, mining)
         report.clusters_new = clustered.clusters_new
@@ -145,6 +164,7 @@ def _mine_pass(
     with write_session(engine) as db:
         tasks = mine_tasks(db, mining, backend=backend)
         report.tasks_new = tasks.tasks_new
+        report.tasks_retired = max(set_aside - tasks.taken_back, 0)
         report.miner_fallbacks = tasks.miner.fallbacks
     # the turns the rules read as hard: counted where no model re-read them, else those
     # the judge was handed (asked, or over its per-pass cap)
@@ -189,6 +209,15 @@ def _unclustered(db: Any, cfg: MiningConfig) -> bool:
     return db.scalar(query.limit(1)) is not None
 
 
+def _set_aside_waits(db: Any) -> bool:
+    """A task set aside when its session was read again waits for the task step (a pass
+    was cut short after the reading): retired tasks are no episode's."""
+    waiting = select(Task.id).where(
+        Task.origin == "mined", Task.active.is_(False), Task.episode_id.is_not(None)
+    )
+    return db.scalar(waiting.limit(1)) is not None
+
+
 def _finish(engine: Engine, cfg: Config, report: MineReport, started: float) -> MineReport:
     with read_session(engine) as db:
         figures = _totals(db, cfg)
@@ -209,7 +238,7 @@ def _totals(db: Any, cfg: Config) -> dict[str, Any]:
         by_split[split] = count
     return {
         "episodes": db.scalar(select(func.count(Episode.id))) or 0,
-        "clusters": db.scalar(select(func.count(TaskCluster.id))) or 0,
+        "clusters": db.scalar(select(func.count(TaskCluster.id)).where(TaskCluster.size > 0)) or 0,
         "recurring_clusters": db.scalar(
             select(func.count(TaskCluster.id)).where(
                 text(recurs_sql()).bindparams(n=cfg.mining.min_recurrence)

@@ -9,11 +9,11 @@ episodes are updated in place (unique `session_id, start_seq`), never duplicated
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.episodes import (
@@ -41,8 +41,9 @@ from sleepd.mining.signatures import (
     is_shell_tool,
     signature_of,
 )
+from sleepd.mining.turns import TURN_KINDS, TurnKind
 from sleepd.mining.turns.text import ATTACHMENT
-from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal
+from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal, Task
 from sleepd.store.records import ERROR_CLASS_CHARS
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
@@ -64,6 +65,12 @@ class SessionResult:
     #: typed turns the rules read as hard (a model decides them when model-assisted)
     hard_turns: int = 0
     touched_cluster_ids: set[int] = field(default_factory=set)
+    #: patterns that lost occurrences to a reading again: their figures are recounted
+    touched_pattern_ids: set[int] = field(default_factory=set)
+    #: episodes an earlier reading found that this one does not
+    episodes_gone: int = 0
+    #: tasks of the episodes read again, set aside for the task step to weigh again
+    tasks_set_aside: int = 0
 
 
 @dataclass
@@ -98,11 +105,14 @@ def mine_session(
     noise = (noise or NoiseFilter()).merged(session_noise(events))
     last_ts = as_utc(work.last_ts)
     session_over = last_ts is None or last_ts < idle_before
-    drafts = _drafts(work, events, lexicon, decide)
+    earlier = _forget_reading(db, work, result) if work.read_again else None
+    drafts = _drafts(work, events, lexicon, decide, earlier.verdicts if earlier else None)
     if drafts:
         drafts[-1].closed = drafts[-1].closed or session_over
     existing: dict[int, Episode] = {}
-    if work.resume_from is not None or work.is_subagent:
+    if earlier is not None:
+        existing = earlier.episodes
+    elif work.resume_from is not None or work.is_subagent:
         existing = {
             ep.start_seq: ep
             for ep in db.scalars(
@@ -131,7 +141,7 @@ def mine_session(
         outcome = derive_outcome(signals)
         if draft.has_intent and not readable(draft.intent_text):
             outcome = Outcome("unknown", "unreadable_request", 0.0, (draft.intent.id,))
-        episode = existing.get(draft.start_seq)
+        episode = existing.pop(draft.start_seq, None)
         is_new = episode is None
         if episode is None:
             episode = Episode(session_id=work.id, start_seq=draft.start_seq)
@@ -139,10 +149,15 @@ def mine_session(
             result.episodes_new += 1
         elif episode.cluster_id is not None:
             result.touched_cluster_ids.add(episode.cluster_id)
+        request_before = episode.intent_text
         _fill_episode(episode, draft, work, outcome, parent_id)
-        if is_new:
+        if earlier is not None and not is_new:
+            _carry_over(db, episode, request_before, result)
+        if is_new or earlier is not None:
             result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
         rows.append((episode, draft, signals, errors, is_new))
+    if earlier is not None and existing:
+        _retire(db, list(existing.values()), result)
     db.flush()
     for episode, draft, signals, errors, is_new in rows:
         result.signals_new += _replace_signals(db, episode, signals, is_new=is_new)
@@ -169,11 +184,129 @@ def _drafts(
     events: Sequence[EventView],
     lexicon: Lexicon,
     decide: Decider | None = None,
+    remembered: Mapping[int, TurnKind] | None = None,
 ) -> list[EpisodeDraft]:
     if work.is_subagent:
         draft = segment_subagent(events)
         return [draft] if draft is not None else []
-    return segment(events, lexicon, first_is_intent=work.resume_from is not None, decide=decide)
+    return segment(
+        events,
+        lexicon,
+        first_is_intent=work.resume_from is not None,
+        decide=decide,
+        remembered=remembered,
+    )
+
+
+@dataclass
+class EarlierReading:
+    """What an earlier reading of a session left that a new one reuses."""
+
+    #: its episodes by start_seq: one the new reading also starts there is updated in place
+    episodes: dict[int, Episode]
+    #: the kinds the miner model gave its hard turns, by event id
+    verdicts: dict[int, TurnKind]
+
+
+def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> EarlierReading:
+    """Take back an earlier reading's failure-pattern occurrences (the new reading records
+    its own, under its own signatures) and return its episodes and model verdicts."""
+    episodes = {
+        ep.start_seq: ep for ep in db.scalars(select(Episode).where(Episode.session_id == work.id))
+    }
+    verdicts: dict[int, TurnKind] = {}
+    for episode in episodes.values():
+        for turn in episode.turns or []:
+            event_id, kind = turn.get("event_id"), turn.get("kind")
+            if turn.get("by_model") and isinstance(event_id, int) and kind in TURN_KINDS:
+                verdicts[event_id] = TurnKind(kind)
+    ids = [ep.id for ep in episodes.values()]
+    if ids:
+        result.touched_pattern_ids |= set(
+            db.scalars(
+                select(PatternOccurrence.pattern_id)
+                .where(PatternOccurrence.episode_id.in_(ids))
+                .distinct()
+            )
+        )
+        db.execute(delete(PatternOccurrence).where(PatternOccurrence.episode_id.in_(ids)))
+    return EarlierReading(episodes, verdicts)
+
+
+def _carry_over(
+    db: DbSession, episode: Episode, request_before: str, result: SessionResult
+) -> None:
+    """An episode read again where it was read before. Its tasks are set aside, inactive
+    and still its own, for the task step to weigh again by today's rules: one made again
+    as it was is taken back, else it stays retired (a task's text never changes under the
+    nights that replayed it). The episode keeps its cluster, so a task made again keeps
+    its split; one with no task whose request now reads otherwise is clustered again."""
+    if _set_aside_tasks(db, [episode.id], result):
+        return
+    if episode.intent_text != request_before and episode.cluster_id is not None:
+        result.touched_cluster_ids.add(episode.cluster_id)
+        episode.cluster_id = None
+
+
+def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int], result: SessionResult) -> int:
+    """Take these episodes' tasks, and the variants made of them, out of the nights: kept,
+    with their rollouts, inactive."""
+    aside = list(
+        db.scalars(select(Task.id).where(Task.episode_id.in_(episode_ids), Task.active.is_(True)))
+    )
+    if aside:
+        db.execute(
+            update(Task)
+            .where(or_(Task.id.in_(aside), Task.derived_from_task_id.in_(aside)))
+            .where(Task.active.is_(True))
+            .values(active=False)
+        )
+        result.tasks_set_aside += len(aside)
+    return len(aside)
+
+
+def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> None:
+    """Episodes the new reading does not find (a turn read as a request is now a
+    follow-up): their tasks are retired, and the episodes go with their signals."""
+    ids = [ep.id for ep in gone]
+    result.episodes_gone += len(ids)
+    result.touched_cluster_ids |= {ep.cluster_id for ep in gone if ep.cluster_id is not None}
+    _set_aside_tasks(db, ids, result)
+    db.execute(update(Task).where(Task.episode_id.in_(ids)).values(episode_id=None))
+    db.execute(
+        update(Episode).where(Episode.parent_episode_id.in_(ids)).values(parent_episode_id=None)
+    )
+    db.execute(delete(Signal).where(Signal.episode_id.in_(ids)))
+    for episode in gone:
+        db.delete(episode)
+
+
+def recount_patterns(db: DbSession, pattern_ids: set[int]) -> None:
+    """Each pattern's count and first and last time from its occurrences; a pattern left
+    with none (every failure it held now reads otherwise) goes."""
+    for start in range(0, len(ids := sorted(pattern_ids)), 500):
+        chunk = ids[start : start + 500]
+        figures = {
+            pattern_id: (count, first, last)
+            for pattern_id, count, first, last in db.execute(
+                select(
+                    PatternOccurrence.pattern_id,
+                    func.count(PatternOccurrence.id),
+                    func.min(PatternOccurrence.ts),
+                    func.max(PatternOccurrence.ts),
+                )
+                .where(PatternOccurrence.pattern_id.in_(chunk))
+                .group_by(PatternOccurrence.pattern_id)
+            )
+        }
+        for pattern in db.scalars(select(FailurePattern).where(FailurePattern.id.in_(chunk))):
+            if pattern.id not in figures:
+                db.delete(pattern)
+                continue
+            count, first, last = figures[pattern.id]
+            pattern.count = count
+            pattern.first_seen = as_utc(first)
+            pattern.last_seen = as_utc(last)
 
 
 def _fill_episode(

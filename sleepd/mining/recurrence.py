@@ -376,6 +376,13 @@ def refresh_clusters(db: DbSession, cluster_ids: Iterable[int]) -> None:
         clusters = {
             c.id: c for c in db.scalars(select(TaskCluster).where(TaskCluster.id.in_(chunk)))
         }
+        for cluster_id in set(clusters) - {row[0] for row in stats}:
+            # every episode it held now reads otherwise (`persist`, reading again): it
+            # stays, empty, so its key keeps its split for what may join it later
+            emptied = clusters[cluster_id]
+            emptied.size = emptied.session_count = 0
+            emptied.projects = []
+            emptied.success_rate = None
         for cluster_id, size, sessions, first, last, scored, n_known in stats:
             cluster = clusters[cluster_id]
             cluster.size = size

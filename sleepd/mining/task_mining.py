@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, case, func, literal, or_, select
+from sqlalchemy import and_, case, func, literal, or_, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
@@ -58,13 +58,18 @@ def refines_the_work(follow_up: str) -> bool:
 @dataclass
 class TaskResult:
     tasks_new: int = 0
+    #: tasks set aside by a reading again that today's rules make again as they were
+    taken_back: int = 0
     by_split: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     miner: MinerStats = field(default_factory=MinerStats)
 
 
 def candidate_ids(db: DbSession) -> list[int]:
-    """Ids of the closed intent episodes in a cluster that have no mined task yet."""
-    has_task = select(Task.episode_id).where(Task.origin == "mined", Task.episode_id.is_not(None))
+    """Ids of the closed intent episodes in a cluster that have no mined task in the
+    nights: none yet, or one set aside when its session was read again (`persist`)."""
+    has_task = select(Task.episode_id).where(
+        Task.origin == "mined", Task.episode_id.is_not(None), Task.active.is_(True)
+    )
     return list(
         db.scalars(
             select(Episode.id)
@@ -131,6 +136,14 @@ def _mine_batch(
     began = _agent_began(db, [episode.id for episode, _ in useful])
     useful = [(episode, cluster) for episode, cluster in useful if episode.id in began]
     shown = _local_commands(db, [episode for episode, _ in useful])
+    aside = {
+        task.episode_id: task
+        for task in db.scalars(
+            select(Task).where(
+                Task.episode_id.in_(ids), Task.origin == "mined", Task.active.is_(False)
+            )
+        )
+    }
     for episode, cluster in useful:
         local_commands = shown.get(episode.id, [])
         if needs_context(episode.intent_text or "", shown=bool(local_commands)):
@@ -140,35 +153,67 @@ def _mine_batch(
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)
-        if cfg.model_assisted and backend is not None:
-            spec = refine_spec(backend, evidence, spec, result.miner)
-        split = split_for_task(cluster.split, "mined")
-        db.add(
-            Task(
-                episode_id=episode.id,
-                cluster_id=cluster.id,
+        task = Task(
+            episode_id=episode.id,
+            cluster_id=cluster.id,
+            project_path=episode.project_path,
+            intent=task_intent(
+                episode.intent_text,
+                [r for r in episode.refinements or [] if refines_the_work(r)],
+            ),
+            context=build_context(
+                episode.intent_text,
                 project_path=episode.project_path,
-                intent=task_intent(
-                    episode.intent_text,
-                    [r for r in episode.refinements or [] if refines_the_work(r)],
-                ),
-                context=build_context(
-                    episode.intent_text,
-                    project_path=episode.project_path,
-                    git_branch=session.git_branch,
-                    prior_intent=_prior_intent(intents[episode.session_id], episode.start_seq),
-                    local_commands=local_commands,
-                ),
-                judge_spec=spec.to_dict(),
-                split=split,
-                origin="mined",
-                outcome=episode.outcome,
-            )
+                git_branch=session.git_branch,
+                prior_intent=_prior_intent(intents[episode.session_id], episode.start_seq),
+                local_commands=local_commands,
+            ),
+            judge_spec=spec.to_dict(),
+            split=split_for_task(cluster.split, "mined"),
+            origin="mined",
+            outcome=episode.outcome,
         )
+        earlier = aside.pop(episode.id, None)
+        if earlier is not None and _made_alike(earlier, task, model_spec=cfg.model_assisted):
+            _take_back(db, earlier)
+            result.taken_back += 1
+            continue
+        if earlier is not None:
+            earlier.episode_id = None  # retired for good: the episode's task is the new one
+            db.flush()
+        if cfg.model_assisted and backend is not None:
+            task.judge_spec = refine_spec(backend, evidence, spec, result.miner).to_dict()
+        db.add(task)
         result.tasks_new += 1
-        result.by_split[split] += 1
+        result.by_split[task.split] += 1
+    for earlier in aside.values():
+        earlier.episode_id = None  # today's rules make no task of its episode: retired
     db.flush()
     record_replay_sites(db, ids)  # where each new task can be replayed with tools
+
+
+def _made_alike(earlier: Task, made: Task, *, model_spec: bool) -> bool:
+    """A task set aside is what today's rules make of its episode: the same request,
+    context, split and outcome, and the same judge spec (when the miner model may have
+    written the one stored, the evidence it read is the same episode's, and it stands)."""
+    return (
+        earlier.intent == made.intent
+        and earlier.context == made.context
+        and earlier.split == made.split
+        and earlier.cluster_id == made.cluster_id
+        and earlier.project_path == made.project_path
+        and earlier.outcome == made.outcome
+        and (model_spec or earlier.judge_spec == made.judge_spec)
+    )
+
+
+def _take_back(db: DbSession, task: Task) -> None:
+    """Back in the nights, with the variants made of it."""
+    db.execute(
+        update(Task)
+        .where(or_(Task.id == task.id, Task.derived_from_task_id == task.id))
+        .values(active=True)
+    )
 
 
 def _useful(

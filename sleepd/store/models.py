@@ -123,6 +123,8 @@ class Session(Base):
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
     mined_through_seq: Mapped[int] = mapped_column(Integer, default=0)
+    #: the rules that read the session (`mining.reading`); "" before any, or before 0022
+    mined_with: Mapped[str] = mapped_column(String(64), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0021_user_record_ids"
+HEAD_REVISION = "0022_session_reading_rules"

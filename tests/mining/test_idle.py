@@ -121,6 +121,20 @@ def test_changed_settings_mean_a_full_pass(engine: Engine, db_cfg: Config) -> No
     assert idle_report(db_cfg, now=LATER) is None
 
 
+def test_new_mining_rules_mean_a_full_pass_that_reads_every_session_again(
+    engine: Engine, db_cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recurring(engine, "install the dependencies with pnpm")
+    run_pass(engine, db_cfg, now=LATER)
+    assert idle_report(db_cfg, now=LATER) is not None
+    upgraded = "0.1.0:an-upgraded-reader"  # what an upgrade of the mining code gives
+    monkeypatch.setattr(idle, "reading_rules", lambda _mining: upgraded)
+    monkeypatch.setattr(mine_module, "reading_rules", lambda _mining: upgraded)
+    assert idle_report(db_cfg, now=LATER) is None
+    assert run_pass(engine, db_cfg, now=LATER)["sessions_read_again"] == 1
+    assert idle_report(db_cfg, now=LATER) is not None
+
+
 def test_someone_elses_change_to_the_mined_tables_means_a_full_pass(
     engine: Engine, db_cfg: Config
 ) -> None:

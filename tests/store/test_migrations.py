@@ -853,3 +853,46 @@ def test_0020_merges_a_marked_failure_with_and_without_its_exit_code(empty_db_ur
     assert rows[0].signature_hash == signature_of(marked, "exec_command").digest
     assert rows[1].signature_hash == signature_of(with_code + plain, "exec_command", 1).digest
     assert rows[2].signature_hash == signature_of(plain, "exec_command").digest
+
+
+def test_0022_leaves_sessions_mined_before_it_to_be_read_again(empty_db_url: str) -> None:
+    """A session mined before the rules had a name carries "" after the upgrade, and the
+    next pass reads it again from its first event (`mining.reading`)."""
+    from sqlalchemy import text
+
+    from sleepd.config import Config
+    from sleepd.mining.mine import mine
+
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0021_user_record_ids")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO sessions (id, source, external_id, kind, project_path, "
+                "event_count, meta, mined_through_seq, created_at, updated_at) VALUES "
+                "(1, 'claude', 's-1', 'main', '/work/app', 2, '{}', 2, "
+                "'2026-11-01', '2026-11-01')"
+            )
+        )
+        for seq, kind, role, body in (
+            (1, "user_prompt", "user", "add a --verbose flag to the cli"),
+            (2, "assistant_text", "assistant", "Done: the cli takes --verbose now."),
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO events (session_id, seq, external_id, role, kind, text, "
+                    "text_size, is_error, input_tokens, output_tokens, cache_read_tokens, "
+                    "cache_creation_tokens, is_sidechain, is_meta, byte_offset, line_no, ts) "
+                    "VALUES (1, :seq, :ext, :role, :kind, :text, 0, false, 0, 0, 0, 0, "
+                    "false, false, 0, 0, '2026-11-01 09:00:00')"
+                ),
+                {"seq": seq, "ext": f"s-1-{seq}", "role": role, "kind": kind, "text": body},
+            )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT mined_with FROM sessions")).scalar_one() == ""
+    report = mine(engine, Config())
+    assert report.sessions_read_again == 1 and report.episodes_new == 1
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT mined_with FROM sessions")).scalar_one() != ""
+    engine.dispose()

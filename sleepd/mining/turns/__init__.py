@@ -56,7 +56,15 @@ from sleepd.mining.turns.classify import (
 from sleepd.mining.turns.closing import reports_then_closes
 from sleepd.mining.turns.corrections import is_redirect, shouts_negation
 from sleepd.mining.turns.failures import PASTE_HEAD, PASTE_TAIL, has_pasted_error
-from sleepd.mining.turns.kinds import TURN_KINDS, TurnDecision, TurnInput, TurnKind, opens_session
+from sleepd.mining.turns.kinds import (
+    MODEL_CONFIDENCE,
+    TURN_KINDS,
+    TurnDecision,
+    TurnInput,
+    TurnKind,
+    decided_by_model,
+    opens_session,
+)
 from sleepd.mining.turns.references import (
     NAMES_NOTHING_MAX_CHARS,
     SHORT_POINTING,
@@ -83,6 +91,7 @@ __all__ = [
     "FOLLOW_OVERLAP",
     "LONG_TURN",
     "MIN_ECHOED_LINE",
+    "MODEL_CONFIDENCE",
     "NAMES_NOTHING_MAX_CHARS",
     "PASTE_HEAD",
     "PASTE_TAIL",
@@ -106,6 +115,7 @@ __all__ = [
     "answers_point_by_point",
     "asks_about_agent",
     "classify_turn",
+    "decided_by_model",
     "feedback_region",
     "flattened",
     "has_pasted_error",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sleepd.mining.commands import SlashCommand
 
@@ -94,3 +94,23 @@ def opens_session(turn: TurnInput) -> bool:
     """A session's first request with nothing before it: no episode yet, and none of the
     agent's words for it to answer."""
     return not turn.has_episode and not (turn.agent_worked and turn.agent_text.strip())
+
+
+#: A turn the model decided is trusted this much (the rules' firm readings go higher).
+MODEL_CONFIDENCE = 0.8
+
+
+def decided_by_model(decision: TurnDecision, kind: TurnKind) -> TurnDecision:
+    """The decision to keep once the miner model read a hard turn as `kind`: the rules'
+    own when the model agrees, else the model's kind (a new request keeps the rules'
+    finding that it opens with a verdict on the work before it)."""
+    if kind is decision.kind:
+        return replace(decision, by_model=True)
+    return TurnDecision(
+        kind,
+        MODEL_CONFIDENCE,
+        ("decided by the miner model", *decision.reasons),
+        hard=True,  # still one the rules found hard: the store says so
+        approves_previous=decision.approves_previous and kind is TurnKind.NEW_TASK,
+        by_model=True,
+    )

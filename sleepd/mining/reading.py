@@ -1,0 +1,74 @@
+"""Which rules read a session: stored with it, so that better rules read it again.
+
+Mining is incremental: a session is read once, and a later pass reads only what was
+appended. Without more, a store keeps the readings of the sleepd that first read each
+session: an upgrade that reads people better (a failure report no longer taken for a new
+task, an error kind no longer missed) would reach new sessions only, and the nights would
+go on learning from the old misreadings of everything before it.
+
+So each session keeps the identity of the rules that read it (`sessions.mined_with`), and a
+pass reads again, from its first event, every session read by other rules. The identity is
+the package version and a digest of the mining code and of the settings that change a
+reading (the extra correction and approval patterns), so a change nobody remembered to
+announce still counts. A session read by a newer sleepd is left as it is: machines sharing
+a PostgreSQL store while one is upgraded must not undo each other's readings each night.
+
+Standard library only: the idle check (`mining.idle`) asks for the identity before it
+loads anything else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sleepd import __version__
+
+if TYPE_CHECKING:
+    from sleepd.config import MiningConfig
+
+#: `<version>:<digest>`, at most this long (the column's width).
+RULES_CHARS = 64
+_DIGEST_CHARS = 24
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the mining package's source: every module, by path and content."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for source in sorted(root.rglob("*.py")):
+        try:
+            content = source.read_bytes()
+        except OSError:
+            content = b""  # an unreadable module still counts by its name
+        digest.update(source.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(hashlib.sha256(content).digest())
+    return digest.hexdigest()
+
+
+def reading_rules(cfg: MiningConfig) -> str:
+    """The identity of the rules a pass reads sessions with, under these settings."""
+    settings = json.dumps(
+        [list(cfg.correction_patterns), list(cfg.approval_patterns)], ensure_ascii=True
+    )
+    digest = hashlib.sha256(f"{code_digest()}\0{settings}".encode()).hexdigest()
+    return f"{__version__}:{digest[:_DIGEST_CHARS]}"[:RULES_CHARS]
+
+
+def _release(rules: str) -> tuple[int, ...] | None:
+    """The release numbers of the sleepd that stored `rules` ("0.4.1" -> (0, 4, 1))."""
+    version = rules.split(":", 1)[0]
+    numbers = re.findall(r"\d+", version.split("+", 1)[0])
+    return tuple(int(n) for n in numbers[:4]) if numbers else None
+
+
+def read_by_a_newer_release(stored: str, current: str) -> bool:
+    """The session was read by a later release than this one: this one leaves it alone."""
+    theirs, ours = _release(stored), _release(current)
+    return theirs is not None and ours is not None and theirs > ours
