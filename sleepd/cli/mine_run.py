@@ -56,6 +56,27 @@ def run_mine(*, json_out: bool) -> None:
     render_report(data)
 
 
+def _read_again_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """What reading sessions again with new rules changed, when it ran."""
+    again = data.get("sessions_read_again") or 0
+    if not again:
+        return []
+    gone, retired = data.get("episodes_gone") or 0, data.get("tasks_retired") or 0
+    return [
+        (
+            "read again",
+            f"{_count(again, 'session')} read before by other rules (an upgrade, or new "
+            f"patterns): {_count(gone, 'episode')} they found no longer a request of its "
+            f"own; {_count(retired, 'task')} retired (kept, out of the nights) and made "
+            "again where the request still stands",
+        )
+    ]
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def render_report(data: dict[str, Any]) -> None:
     """The pass's figures as a panel, then any warnings in plain lines."""
     from types import SimpleNamespace
@@ -78,6 +99,7 @@ def render_report(data: dict[str, Any]) -> None:
                 ),
                 ("failure patterns", str(report.patterns_total)),
                 ("tasks", f"{report.tasks_new} new; {splits_text(report.tasks_by_split)}"),
+                *_read_again_rows(data),
             ],
         )
     )

@@ -69,6 +69,9 @@ def mine_line(step: Mapping[str, Any]) -> str:
         for key, name in MINE_FIGURES
         if isinstance(step.get(key), int)
     ]
+    again = step.get("sessions_read_again")
+    if isinstance(again, int) and again:
+        parts.insert(1, f"{number(again)} of them read again by new rules")
     splits = step.get("tasks_by_split")
     if isinstance(splits, Mapping) and splits:
         parts.append(f"tasks now {splits_text(splits)}")

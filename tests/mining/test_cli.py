@@ -79,6 +79,28 @@ def test_plain_output_and_missing_task(app: typer.Typer, db_engine: Engine) -> N
     assert "recurring" not in out and "1 times" not in out
 
 
+def test_a_pass_that_read_sessions_again_says_what_that_changed(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    from sqlalchemy import update
+
+    from sleepd.store.engine import write_session
+    from sleepd.store.models import Session
+
+    seed(db_engine)
+    code, out, _ = run(app, "mine")
+    assert code == 0 and "read again" not in out
+    with write_session(db_engine) as db:  # as a store mined by an older sleepd reads
+        db.execute(update(Session).values(mined_with="0.0.1:an-older-reader"))
+    code, out, _ = run(app, "mine")
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0
+    assert "read again 1 session read before by other rules" in flat
+    assert "0 episodes they found no longer a request of its own; 0 tasks retired" in flat
+    code, out, _ = run(app, "mine", "--json")
+    assert json.loads(out)["sessions_read_again"] == 0
+
+
 def test_a_request_asked_again_only_within_one_session_is_shown_as_one_off() -> None:
     """The labelled sessions' spec-kit run sent ten times in one session had read
     "one-off: asked 10 times in one session", as if the count made it one-off."""
