@@ -247,3 +247,12 @@ def test_a_cut_task_list_counts_every_task_and_says_it_was_cut(
     assert f"These are the first 1 of {len(every)}; `--limit N` shows more." in flat
     code, out, _ = run(app, "tasks", "list")
     assert code == 0 and "These are the first" not in out
+
+
+def test_the_nights_mining_line_counts_the_sessions_read_again_when_there_were_some() -> None:
+    from sleepd.cli.night_view import mine_line
+
+    quiet = mine_line({"sessions_mined": 3, "sessions_read_again": 0, "episodes_new": 1})
+    assert quiet == "3 sessions read, 1 new episodes"
+    again = mine_line({"sessions_mined": 3, "sessions_read_again": 2, "episodes_new": 1})
+    assert again == "3 sessions read, 2 of them read again by new rules, 1 new episodes"
