@@ -152,7 +152,7 @@ def mine_session(
         request_before = episode.intent_text
         _fill_episode(episode, draft, work, outcome, parent_id)
         if earlier is not None and not is_new:
-            _carry_over(db, episode, request_before, result)
+            _carry_over(episode, request_before, earlier, result)
         if is_new or earlier is not None:
             result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
         rows.append((episode, draft, signals, errors, is_new))
@@ -206,11 +206,14 @@ class EarlierReading:
     episodes: dict[int, Episode]
     #: the kinds the miner model gave its hard turns, by event id
     verdicts: dict[int, TurnKind]
+    #: the episodes whose tasks were set aside for the task step to weigh again
+    with_tasks: set[int]
 
 
 def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> EarlierReading:
     """Take back an earlier reading's failure-pattern occurrences (the new reading records
-    its own, under its own signatures) and return its episodes and model verdicts."""
+    its own, under its own signatures), set its tasks aside, and return its episodes and
+    model verdicts."""
     episodes = {
         ep.start_seq: ep for ep in db.scalars(select(Episode).where(Episode.session_id == work.id))
     }
@@ -221,7 +224,11 @@ def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> 
             if turn.get("by_model") and isinstance(event_id, int) and kind in TURN_KINDS:
                 verdicts[event_id] = TurnKind(kind)
     ids = [ep.id for ep in episodes.values()]
+    with_tasks: set[int] = set()
     if ids:
+        owners = _set_aside_tasks(db, ids)
+        with_tasks = set(owners)
+        result.tasks_set_aside += len(owners)
         result.touched_pattern_ids |= set(
             db.scalars(
                 select(PatternOccurrence.pattern_id)
@@ -230,49 +237,58 @@ def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> 
             )
         )
         db.execute(delete(PatternOccurrence).where(PatternOccurrence.episode_id.in_(ids)))
-    return EarlierReading(episodes, verdicts)
+    return EarlierReading(episodes, verdicts, with_tasks)
 
 
 def _carry_over(
-    db: DbSession, episode: Episode, request_before: str, result: SessionResult
+    episode: Episode, request_before: str, earlier: EarlierReading, result: SessionResult
 ) -> None:
-    """An episode read again where it was read before. Its tasks are set aside, inactive
-    and still its own, for the task step to weigh again by today's rules: one made again
-    as it was is taken back, else it stays retired (a task's text never changes under the
-    nights that replayed it). The episode keeps its cluster, so a task made again keeps
-    its split; one with no task whose request now reads otherwise is clustered again."""
-    if _set_aside_tasks(db, [episode.id], result):
+    """An episode read again where it was read before keeps its cluster, so a task made
+    of it again keeps its split; one with no task whose request now reads otherwise is
+    clustered again."""
+    if episode.id in earlier.with_tasks or episode.cluster_id is None:
         return
-    if episode.intent_text != request_before and episode.cluster_id is not None:
+    if episode.intent_text != request_before:
         result.touched_cluster_ids.add(episode.cluster_id)
         episode.cluster_id = None
 
 
-def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int], result: SessionResult) -> int:
-    """Take these episodes' tasks, and the variants made of them, out of the nights: kept,
-    with their rollouts, inactive."""
-    aside = list(
-        db.scalars(select(Task.id).where(Task.episode_id.in_(episode_ids), Task.active.is_(True)))
-    )
-    if aside:
+def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:
+    """Take these episodes' tasks, and the variants made of them, out of the nights (kept,
+    with their rollouts, inactive, still their episodes'): the task step weighs each
+    again by today's rules, takes back one it makes as it was, and retires the others
+    (a task's text never changes under the nights that replayed it). Returns each task's
+    episode."""
+    rows = db.execute(
+        select(Task.id, Task.episode_id).where(
+            Task.episode_id.in_(episode_ids), Task.active.is_(True)
+        )
+    ).all()
+    if rows:
+        aside = [task_id for task_id, _ in rows]
         db.execute(
             update(Task)
             .where(or_(Task.id.in_(aside), Task.derived_from_task_id.in_(aside)))
             .where(Task.active.is_(True))
             .values(active=False)
+            .execution_options(synchronize_session=False)  # no task is loaded here
         )
-        result.tasks_set_aside += len(aside)
-    return len(aside)
+    return [episode_id for _, episode_id in rows if episode_id is not None]
 
 
 def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> None:
     """Episodes the new reading does not find (a turn read as a request is now a
-    follow-up): their tasks are retired, and the episodes go with their signals."""
+    follow-up): their tasks, set aside already, are no episode's any more, and the
+    episodes go with their signals."""
     ids = [ep.id for ep in gone]
     result.episodes_gone += len(ids)
     result.touched_cluster_ids |= {ep.cluster_id for ep in gone if ep.cluster_id is not None}
-    _set_aside_tasks(db, ids, result)
-    db.execute(update(Task).where(Task.episode_id.in_(ids)).values(episode_id=None))
+    db.execute(
+        update(Task)
+        .where(Task.episode_id.in_(ids))
+        .values(episode_id=None)
+        .execution_options(synchronize_session=False)
+    )
     db.execute(
         update(Episode).where(Episode.parent_episode_id.in_(ids)).values(parent_episode_id=None)
     )

@@ -144,6 +144,7 @@ def _mine_batch(
             )
         )
     }
+    taken_back: list[int] = []
     for episode, cluster in useful:
         local_commands = shown.get(episode.id, [])
         if needs_context(episode.intent_text or "", shown=bool(local_commands)):
@@ -175,8 +176,7 @@ def _mine_batch(
         )
         earlier = aside.pop(episode.id, None)
         if earlier is not None and _made_alike(earlier, task, model_spec=cfg.model_assisted):
-            _take_back(db, earlier)
-            result.taken_back += 1
+            taken_back.append(earlier.id)
             continue
         if earlier is not None:
             earlier.episode_id = None  # retired for good: the episode's task is the new one
@@ -188,6 +188,8 @@ def _mine_batch(
         result.by_split[task.split] += 1
     for earlier in aside.values():
         earlier.episode_id = None  # today's rules make no task of its episode: retired
+    _take_back(db, taken_back)
+    result.taken_back += len(taken_back)
     db.flush()
     record_replay_sites(db, ids)  # where each new task can be replayed with tools
 
@@ -207,13 +209,16 @@ def _made_alike(earlier: Task, made: Task, *, model_spec: bool) -> bool:
     )
 
 
-def _take_back(db: DbSession, task: Task) -> None:
-    """Back in the nights, with the variants made of it."""
-    db.execute(
-        update(Task)
-        .where(or_(Task.id == task.id, Task.derived_from_task_id == task.id))
-        .values(active=True)
-    )
+def _take_back(db: DbSession, task_ids: Sequence[int]) -> None:
+    """Back in the nights, with the variants made of them."""
+    for start in range(0, len(task_ids), BATCH):
+        chunk = task_ids[start : start + BATCH]
+        db.execute(
+            update(Task)
+            .where(or_(Task.id.in_(chunk), Task.derived_from_task_id.in_(chunk)))
+            .values(active=True)
+            .execution_options(synchronize_session="fetch")
+        )
 
 
 def _useful(
