@@ -6,7 +6,8 @@
 
 Prints pairwise precision / recall of intent clustering on tests/data/intents.jsonl
 (per threshold), then mines N synthetic sessions (events inserted directly) and
-prints episodes per second for the first pass and the time of an idle re-run.
+prints episodes per second for the first pass, the time of an idle re-run, and the time
+of a pass that reads every session again (as the first pass after an upgrade does).
 
 With --hostile it instead times the signing of failed tool results built to be slow: one
 64 KB line without spaces in each of several shapes (a minified bundle's dotted names,
@@ -37,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert  # noqa: E402
+from sqlalchemy import insert, update  # noqa: E402
 
 from sleepd.config import Config  # noqa: E402
 from sleepd.mining.clusters import plan_clusters  # noqa: E402
@@ -168,6 +169,14 @@ def throughput(sessions: int, threshold: float) -> None:
         )
         again = mine(engine, cfg, now=later)
         print(f"idle re-run: {again.episodes_new} new episodes in {again.duration_s:.2f} s")
+        with write_session(engine) as db:  # as a store an older sleepd mined reads
+            db.execute(update(Session).values(mined_with="0.0.0:an-older-reader"))
+        reread = mine(engine, cfg, now=later)
+        print(
+            f"read again (every session, as after an upgrade): {reread.sessions_read_again} "
+            f"sessions in {reread.duration_s:.1f} s; {reread.episodes_gone} episodes gone, "
+            f"{reread.tasks_retired} tasks retired, {reread.tasks_new} made anew"
+        )
         engine.dispose()
 
 
