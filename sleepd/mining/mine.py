@@ -29,7 +29,7 @@ from sleepd.mining.loading import (
     sessions_to_mine,
 )
 from sleepd.mining.persist import PatternCache, mine_session, recount_patterns
-from sleepd.mining.reading import reading_rules
+from sleepd.mining.reading import left_unasked, reading_rules
 from sleepd.mining.recurring import recurs_sql
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import Episode, FailurePattern, Session, Task, TaskCluster
@@ -132,6 +132,7 @@ def _mine_pass(
             patterns = PatternCache()
             recount: set[int] = set()
             for item in batch:
+                unasked = judge.stats.skipped if judge is not None else 0
                 result = mine_session(
                     db,
                     item,
@@ -152,7 +153,7 @@ def _mine_pass(
                 session = db.get(Session, item.id)
                 assert session is not None
                 session.mined_through_seq = item.max_seq
-                session.mined_with = rules
+                session.mined_with = left_unasked(rules) if _asks_later(judge, unasked) else rules
             db.flush()
             recount_patterns(db, recount)
         report.sessions_mined += len(batch)
@@ -174,6 +175,16 @@ def _mine_pass(
     else:
         report.hard_turns = {"found": hard_found}
     return _finish(engine, cfg, report, started)
+
+
+def _asks_later(judge: Any, skipped_before: int) -> bool:
+    """The per-pass cap left some of this session's hard turns to the rules, while the
+    model answers (this pass had it decide a turn): a later pass is to ask them. A model
+    that decided nothing (every call failed, or none is allowed) is not asked again and
+    again for the same turns."""
+    if judge is None or judge.stats.skipped <= skipped_before:
+        return False
+    return bool(judge.stats.decided)
 
 
 def _batches(work: list[SessionWork]) -> Iterator[list[SessionWork]]:

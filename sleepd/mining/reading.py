@@ -7,7 +7,10 @@ task, an error kind no longer missed) would reach new sessions only, and the nig
 go on learning from the old misreadings of everything before it.
 
 So each session keeps the identity of the rules that read it (`sessions.mined_with`), and a
-pass reads again, from its first event, every session read by other rules. The identity is
+pass reads again, from its first event, every session read by other rules. A session whose
+hard turns the miner model's per-pass cap left to the rules is stamped as read by rules of
+its own (`left_unasked`), so the next passes read it again and ask what is left, keeping
+the verdicts they have, until every hard turn was asked. The identity is
 the package version and a digest of the mining code and of the settings that change a
 reading (the extra correction and approval patterns), so a change nobody remembered to
 announce still counts. A session read by a newer sleepd is left as it is: machines sharing
@@ -31,7 +34,7 @@ from sleepd import __version__
 if TYPE_CHECKING:
     from sleepd.config import MiningConfig
 
-#: `<version>:<digest>`, at most this long (the column's width).
+#: `<version>:<digest>[+unasked]`, at most this long (the column's width).
 RULES_CHARS = 64
 _DIGEST_CHARS = 24
 
@@ -59,6 +62,17 @@ def reading_rules(cfg: MiningConfig) -> str:
     )
     digest = hashlib.sha256(f"{code_digest()}\0{settings}".encode()).hexdigest()
     return f"{__version__}:{digest[:_DIGEST_CHARS]}"[:RULES_CHARS]
+
+
+#: Marks a reading that left hard turns unasked (the miner model's per-pass cap): with
+#: rules of its own, the session is read again by a later pass, which asks what is left.
+UNASKED = "+unasked"
+
+
+def left_unasked(rules: str) -> str:
+    """The rules a session is stamped with when the cap left some of its hard turns to
+    the rules: a later pass reads it again, keeps the verdicts it has, asks the rest."""
+    return f"{rules}{UNASKED}"[:RULES_CHARS]
 
 
 def _release(rules: str) -> tuple[int, ...] | None:

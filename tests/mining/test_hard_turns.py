@@ -339,6 +339,42 @@ def test_at_most_the_cap_of_turns_is_asked_per_pass(
     assert report.hard_turns["changed"] == 0  # it agreed with the rules
 
 
+def test_the_turns_past_the_cap_are_asked_on_the_next_passes_and_none_twice(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    """A pass asks at most the cap; the sessions whose hard turns it left to the rules are
+    read again by the next passes, which keep the verdicts they have and ask the rest,
+    until every hard turn was asked once; then the passes ask nothing."""
+    cfg.mining.model_assisted = True
+    cfg.mining.model_max_turns = 1
+    seed(engine, sessions=3)
+    answer = Reply(200, anthropic_message('{"kind": "correction"}'))
+    server.script("/v1/messages", *[answer] * 10)
+    asked = []
+    for _ in range(4):
+        report = mine(engine, cfg, now=LATER, backend=guarded(server))
+        asked.append(report.hard_turns.get("asked", 0))
+    assert asked == [1, 1, 1, 0]
+    assert len(turn_requests(server)) == 3
+    with read_session(engine) as db:
+        hard = [t for e in db.scalars(select(Episode)) for t in e.turns or [] if t["hard"]]
+    assert len(hard) == 3 and all(t["by_model"] and t["kind"] == "correction" for t in hard)
+
+
+def test_a_model_that_answers_nothing_is_not_asked_the_same_turns_each_pass(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    cfg.mining.model_assisted = True
+    cfg.mining.model_max_turns = 1
+    seed(engine, sessions=2)
+    broken = Reply(200, anthropic_message("not json at all"))
+    server.script("/v1/messages", *[broken] * 10)
+    first = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert (first.hard_turns["asked"], first.hard_turns["fallbacks"]) == (1, 1)
+    again = mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert again.sessions_read_again == 0 and len(turn_requests(server)) == 1
+
+
 def test_without_model_assistance_nothing_is_asked(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:
