@@ -45,9 +45,15 @@ def tasks_list(
     split: SplitChoice = typer.Option(None, "--split", help="Only this split."),
     project: str = typer.Option(None, "--project", help="Only this project path."),
     limit: int = typer.Option(200, "--limit", min=1, max=100000),
+    retired: bool = typer.Option(
+        False,
+        "--retired",
+        help="Also the tasks retired when newer rules read their sessions again.",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """List mined tasks, recurring or one-off (never their judge specs' internals)."""
+    """List the mined tasks the nights replay, recurring or one-off (never their judge
+    specs' internals)."""
     from sleepd.config import load_config
     from sleepd.mining.figures import task_counts, task_rows, why_no_tasks
     from sleepd.store.fastread import open_reader
@@ -62,6 +68,7 @@ def tasks_list(
             split=None if split is None else split.value,
             project=project,
             limit=limit,
+            retired=retired,
         )
         empty = (
             "" if rows or json_out else why_no_tasks(db, min_recurrence=cfg.mining.min_recurrence)
@@ -71,6 +78,7 @@ def tasks_list(
             min_recurrence=cfg.mining.min_recurrence,
             split=None if split is None else split.value,
             project=project,
+            retired=retired,
         )
     finally:
         db.close()
@@ -92,9 +100,10 @@ def tasks_list(
         compact=True,
     )
     for row in rows:
+        split_shown = names.get(row["split"], row["split"])
         shown.add_row(
             str(row["id"]),
-            names.get(row["split"], row["split"]),
+            split_shown if row["active"] else f"{split_shown} (retired)",
             row["outcome"],
             "recurring" if row["recurring"] else "one-off",
             Text(_request_shown(row)),
@@ -104,6 +113,11 @@ def tasks_list(
     if len(rows) < total:
         console.print(f"These are the first {len(rows)} of {total}; `--limit N` shows more.")
 
+
+_RETIRED = (
+    "no: retired when newer rules read its session again and made this task otherwise or "
+    "not at all (kept with its replays)"
+)
 
 #: How much of a request the list shows (`tasks show` prints it whole).
 _REQUEST_SHOWN = 200
@@ -190,6 +204,7 @@ def tasks_show(
     names = {"val": "validation", "test": "sealed test"}
     rows: list[tuple[str, str]] = [
         ("split", names.get(row["split"], row["split"])),
+        *(() if row["active"] else [("in the nights", _RETIRED)]),
         ("outcome in the session", str(row["outcome"])),
         ("project", words(row["project_path"])),
         ("request", str(row["intent"])),

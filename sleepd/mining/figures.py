@@ -150,13 +150,15 @@ def task_rows(
     split: str | None = None,
     project: str | None = None,
     limit: int = 200,
+    retired: bool = False,
 ) -> list[dict[str, Any]]:
     """Mined tasks by id, each marked recurring when its cluster was asked at least
-    `min_recurrence` times in two sessions or more (never a judge spec's internals).
+    `min_recurrence` times in two sessions or more (never a judge spec's internals); the
+    tasks in the nights, and with `retired` those retired too (`persist`, reading again).
 
     `db` is a `sleepd.store.fastread` reader or a SQLAlchemy engine."""
     reader = as_reader(db)
-    where, params = _task_filter(reader, split, project)
+    where, params = _task_filter(reader, split, project, retired)
     params["limit"] = limit
     rows = []
     founders: dict[int, int] = {}  # task id -> its template's founding episode
@@ -178,12 +180,17 @@ def task_rows(
 
 
 def task_counts(
-    db: Any, *, min_recurrence: int, split: str | None = None, project: str | None = None
+    db: Any,
+    *,
+    min_recurrence: int,
+    split: str | None = None,
+    project: str | None = None,
+    retired: bool = False,
 ) -> tuple[int, int]:
     """How many tasks `task_rows` would list with no limit, and how many of them are
     recurring (the same rule as `task_rows`), so a cut list can still say the whole."""
     reader = as_reader(db)
-    where, params = _task_filter(reader, split, project)
+    where, params = _task_filter(reader, split, project, retired)
     params["n"] = min_recurrence
     total, recurring = next(
         iter(
@@ -204,9 +211,12 @@ def _root_named(reader: Any, project: str) -> str | None:
     return store_roots(reader.rows(SESSION_REMOTES_SQL))(project)
 
 
-def _task_filter(reader: Any, split: str | None, project: str | None) -> tuple[str, dict[str, Any]]:
-    """The WHERE clause and its parameters that pick tasks by split and project."""
-    filters: list[str] = []
+def _task_filter(
+    reader: Any, split: str | None, project: str | None, retired: bool
+) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause and its parameters that pick tasks by split and project, and
+    those in the nights only unless `retired`."""
+    filters: list[str] = [] if retired else ["t.active = TRUE"]
     params: dict[str, Any] = {}
     if split is not None:
         filters.append("t.split = :split")
@@ -286,11 +296,18 @@ def why_no_tasks(db: Any, *, min_recurrence: int) -> str:
         )
         or 0
     )
+    retired = int(reader.scalar("SELECT count(*) FROM tasks WHERE active = FALSE") or 0)
     return (
         f"no tasks yet: of {episodes} {_plural(episodes, 'episode')} mined, {failed} ended in "
         f"failure, and {recurred} of {kinds} kinds of request recurred (asked {min_recurrence} "
         "times or more, in two sessions or more); a task is a request the agent took up "
         "that recurred, or one that failed clearly and was read surely as a request of its own"
+        + (
+            f"; {retired} {_plural(retired, 'task')} retired when newer rules read "
+            "their sessions again (`--retired` lists them)"
+            if retired
+            else ""
+        )
     )
 
 

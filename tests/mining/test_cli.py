@@ -256,3 +256,36 @@ def test_the_nights_mining_line_counts_the_sessions_read_again_when_there_were_s
     assert quiet == "3 sessions read, 1 new episodes"
     again = mine_line({"sessions_mined": 3, "sessions_read_again": 2, "episodes_new": 1})
     assert again == "3 sessions read, 2 of them read again by new rules, 1 new episodes"
+
+
+def test_retired_tasks_are_listed_only_when_asked_for_and_say_so(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    from sleepd.config import Config
+    from sleepd.mining import mine as mine_module
+    from sleepd.mining import task_mining
+    from sleepd.mining.mine import mine
+
+    SessionBuilder().prompt("write a haiku about compilers").say("Tokens fall.").save(db_engine)
+    cfg = Config()
+    with pytest.MonkeyPatch.context() as older:
+        # an older task step made a task of every request; today's makes none of this one
+        older.setattr(task_mining, "_useful", lambda *_args: True)
+        older.setattr(mine_module, "reading_rules", lambda _cfg: "0.0.1:an-older-reader")
+        mine(db_engine, cfg)
+    code, out, _ = run(app, "tasks", "list", "--json")
+    (task,) = json.loads(out)
+    assert mine(db_engine, cfg).tasks_retired == 1
+
+    code, out, err = run(app, "tasks", "list")
+    assert code == 0 and "haiku" not in out and "no tasks yet" in err
+    assert "1 task retired when newer rules read their sessions again" in " ".join(err.split())
+    assert json.loads(run(app, "tasks", "list", "--json")[1]) == []
+    code, out, _ = run(app, "tasks", "list", "--retired")
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0 and "haiku" in flat and "(retired)" in flat
+    (listed,) = json.loads(run(app, "tasks", "list", "--retired", "--json")[1])
+    assert listed["id"] == task["id"] and listed["active"] is False
+    code, out, _ = run(app, "tasks", "show", str(task["id"]))
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0 and "in the nights no: retired when newer rules read its session" in flat
