@@ -261,7 +261,7 @@ def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:
     episode."""
     rows = db.execute(
         select(Task.id, Task.episode_id).where(
-            Task.episode_id.in_(episode_ids), Task.active.is_(True)
+            Task.episode_id.in_(episode_ids), Task.origin == "mined", Task.active.is_(True)
         )
     ).all()
     if rows:
@@ -300,7 +300,8 @@ def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> No
 def recount_patterns(db: DbSession, pattern_ids: set[int]) -> None:
     """Each pattern's count and first and last time from its occurrences; a pattern left
     with none (every failure it held now reads otherwise) goes."""
-    for start in range(0, len(ids := sorted(pattern_ids)), 500):
+    ids = sorted(pattern_ids)
+    for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         figures = {
             pattern_id: (count, first, last)
