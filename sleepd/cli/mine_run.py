@@ -65,10 +65,11 @@ def _read_again_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         (
             "read again",
-            f"{_count(again, 'session')} read before by other rules (an upgrade, or new "
-            f"patterns): {_count(gone, 'episode')} they found no longer a request of its "
-            f"own; {_count(retired, 'task')} retired (kept, out of the nights) and made "
-            "again where the request still stands",
+            f"{_count(again, 'session')} read before by other rules (an upgrade, changed "
+            "correction or approval patterns) or with hard turns left for the miner model: "
+            f"{_count(gone, 'episode')} they found no longer a request of its own; "
+            f"{_count(retired, 'task')} retired (kept, out of the nights) and made again "
+            "where the request still stands",
         )
     ]
 

@@ -7,14 +7,15 @@ task, an error kind no longer missed) would reach new sessions only, and the nig
 go on learning from the old misreadings of everything before it.
 
 So each session keeps the identity of the rules that read it (`sessions.mined_with`), and a
-pass reads again, from its first event, every session read by other rules. A session whose
-hard turns the miner model's per-pass cap left to the rules is stamped as read by rules of
-its own (`left_unasked`), so the next passes read it again and ask what is left, keeping
-the verdicts they have, until every hard turn was asked. The identity is
+pass reads again, from its first event, every session read by other rules. The identity is
 the package version and a digest of the mining code and of the settings that change a
 reading (the extra correction and approval patterns), so a change nobody remembered to
 announce still counts. A session read by a newer sleepd is left as it is: machines sharing
 a PostgreSQL store while one is upgraded must not undo each other's readings each night.
+
+A session whose hard turns the miner model's per-pass cap left to the rules is stamped as
+read by rules of its own (`left_unasked`), so the next passes read it again and ask what is
+left, keeping the verdicts they have, until every hard turn was asked.
 
 Standard library only: the idle check (`mining.idle`) asks for the identity before it
 loads anything else.
