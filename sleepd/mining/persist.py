@@ -219,7 +219,8 @@ def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> 
     }
     verdicts: dict[int, TurnKind] = {}
     for episode in episodes.values():
-        for turn in episode.turns or []:
+        stored = episode.turns if isinstance(episode.turns, list) else []
+        for turn in (t for t in stored if isinstance(t, dict)):
             event_id, kind = turn.get("event_id"), turn.get("kind")
             if turn.get("by_model") and isinstance(event_id, int) and kind in TURN_KINDS:
                 verdicts[event_id] = TurnKind(kind)

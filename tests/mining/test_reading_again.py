@@ -355,6 +355,20 @@ def test_the_miner_models_verdicts_stand_and_are_not_asked_again(
     assert report.sessions_read_again == 1 and asked == []
 
 
+@pytest.mark.parametrize("stored", [None, "not a list", [["a", "list"], 7, {"kind": 3}]])
+def test_an_earlier_reading_whose_turns_do_not_parse_is_read_again_all_the_same(
+    engine: Engine, cfg: Config, stored: object
+) -> None:
+    save(engine, history()[2:3])
+    mine(engine, cfg, now=LATER)
+    first = reading(engine)
+    with write_session(engine) as db:
+        db.execute(update(Episode).values(turns=stored))
+        db.execute(update(Session).values(mined_with=OLD_RULES))
+    assert mine(engine, cfg, now=LATER).sessions_read_again == 1
+    assert reading(engine) == first
+
+
 def test_a_session_read_by_a_newer_sleepd_is_left_as_it_reads(engine: Engine, cfg: Config) -> None:
     save(engine, history()[:2])
     mine(engine, cfg, now=LATER)
