@@ -194,8 +194,26 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
             db.scalar("SELECT count(*) FROM failure_patterns WHERE count >= 2") or 0
         ),
         "top_failure_patterns": top,
+        "sessions_to_read_again": sessions_to_read_again(db, cfg),
         "replay": replay_figures(db, cfg),
     }
+
+
+def sessions_to_read_again(db: ReadOnlyDb, cfg: Config) -> int:
+    """Mined sessions the next mining pass reads again: read by other rules (an upgrade,
+    changed patterns) or with hard turns left for the miner model (`mining.reading`)."""
+    from sleepd.mining.reading import read_by_a_newer_release, reading_rules
+
+    rules = reading_rules(cfg.mining)
+    return sum(
+        int(count)
+        for stored, count in db.rows(
+            "SELECT mined_with, count(*) FROM sessions "
+            "WHERE mined_with != :rules AND mined_through_seq > 0 GROUP BY mined_with",
+            {"rules": rules},
+        )
+        if not read_by_a_newer_release(str(stored), rules)
+    )
 
 
 def programs_sessions(db: ReadOnlyDb) -> int:
@@ -500,6 +518,7 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
             "sessions_started_by_programs": 0,
             "recurring_failure_patterns": 0,
             "top_failure_patterns": [],
+            "sessions_to_read_again": 0,
             "replay": {
                 "mode": cfg.replay.mode,
                 "tasks_with_site": 0,

@@ -164,6 +164,19 @@ def render_status(report: dict[str, Any], readiness: Sequence[Any] = ()) -> None
                         if mining.get("sessions_started_by_programs")
                         else []
                     ),
+                    *(
+                        [
+                            (
+                                "to be read again",
+                                f"{_fmt(mining.get('sessions_to_read_again'))} sessions read "
+                                "by other rules (an upgrade, changed patterns) or with hard "
+                                "turns left for the miner model: the next mining pass reads "
+                                "them again",
+                            )
+                        ]
+                        if mining.get("sessions_to_read_again")
+                        else []
+                    ),
                 ],
             )
         )

@@ -174,6 +174,33 @@ def test_status_counts_the_sessions_a_program_started(db_engine: Any) -> None:
     assert "started by a program" in human.stdout and "not for tasks" in human.stdout
 
 
+def test_status_counts_the_sessions_the_next_mining_pass_reads_again(db_engine: Any) -> None:
+    from sleepd.config import Config
+    from sleepd.mining.reading import reading_rules
+    from sleepd.store.models import Session
+
+    today = reading_rules(Config().mining)
+    stamps = [today, "", "0.0.1:older", f"{today}+unasked", "99.0:newer", ""]
+    with write_session(db_engine) as db:
+        for n, stamp in enumerate(stamps):
+            db.add(
+                Session(
+                    source="claude",
+                    external_id=f"s{n}",
+                    kind="main",
+                    mined_with=stamp,
+                    mined_through_seq=0 if n == 5 else 3,  # the last never mined
+                )
+            )
+    proc = run_status("--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["mining"]["sessions_to_read_again"] == 3
+    human = " ".join(run_status().stdout.replace("│", " ").split())
+    assert "to be read again 3 sessions read by other rules" in human
+
+
 def test_a_last_line_cut_off_for_a_day_is_named_and_a_fresh_one_only_counted(
     isolated_home: Path,
 ) -> None:
