@@ -18,11 +18,19 @@ class SplitChoice(StrEnum):
     test = "test"
 
 
-def mine(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def mine(
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    again: bool = typer.Option(
+        False,
+        "--again",
+        help="Read every mined session again from its first event, as the first pass "
+        "after an upgrade does (tasks made as before are kept).",
+    ),
+) -> None:
     """Turn harvested sessions into episodes, clusters, failure patterns and tasks."""
     from sleepd.cli.mine_run import run_mine
 
-    run_mine(json_out=json_out)
+    run_mine(json_out=json_out, again=again)
 
 
 def _task_row(task: Any) -> dict[str, Any]:

@@ -25,12 +25,18 @@ def lean_mine(args: Sequence[str]) -> Callable[[], Any] | None:
     return lambda: run_mine(json_out=json_out)
 
 
-def run_mine(*, json_out: bool) -> None:
-    """Mine what is new (nothing: the last pass's totals, recorded as a run) and report."""
+def run_mine(*, json_out: bool, again: bool = False) -> None:
+    """Mine what is new (nothing: the last pass's totals, recorded as a run) and report;
+    with `again`, every mined session is read again first."""
     from sleepd.config import load_config
     from sleepd.mining.idle import idle_report, record_idle_run
 
     cfg = load_config()
+    if again:
+        from sleepd.mining.mine import read_everything_again
+        from sleepd.store.open import open_store
+
+        read_everything_again(open_store(cfg, write=True))
     data = idle_report(cfg)
     if data is not None:  # nothing pending: no need to load the mining or database layers
         record_idle_run(cfg, data)

@@ -21,12 +21,14 @@ from sleepd.cli.mine_run import LEAN_LINES
 def test_the_lean_lines_are_the_typer_options() -> None:
     command = typer.main.get_command(app).commands["mine"]  # type: ignore[attr-defined]
     options = [p for p in command.params if p.param_type_name == "option"]
-    assert [o.opts for o in options] == [["--json"]] and options[0].is_flag
+    assert [o.opts for o in options] == [["--json"], ["--again"]]
+    assert all(o.is_flag for o in options)
+    # `--again` writes before the pass: typer's line, never the lean one
     assert {flags for flags in LEAN_LINES} == {(), ("--json",)}
 
 
 @pytest.mark.parametrize(
-    "args", [["--help"], ["--jsn"], ["--json", "--json"], ["--json=1"], ["extra"]]
+    "args", [["--help"], ["--jsn"], ["--json", "--json"], ["--json=1"], ["extra"], ["--again"]]
 )
 def test_anything_else_goes_to_typer(args: list[str]) -> None:
     assert lean_command(["mine", *args]) is None

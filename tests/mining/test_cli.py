@@ -249,6 +249,22 @@ def test_a_cut_task_list_counts_every_task_and_says_it_was_cut(
     assert code == 0 and "These are the first" not in out
 
 
+def test_mine_again_reads_every_mined_session_again_and_changes_nothing_else(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    seed(db_engine)
+    SessionBuilder().prompt("write a haiku about compilers").say("Tokens fall.").save(db_engine)
+    first = json.loads(run(app, "mine", "--json")[1])
+    assert first["sessions_mined"] == 2
+    code, out, _ = run(app, "mine", "--again", "--json")
+    again = json.loads(out)
+    assert code == 0 and again["sessions_read_again"] == 2
+    assert (again["episodes_new"], again["episodes_gone"], again["tasks_retired"]) == (0, 0, 0)
+    assert again["episodes_total"] == first["episodes_total"]
+    assert again["tasks_by_split"] == first["tasks_by_split"]
+    assert json.loads(run(app, "mine", "--json")[1])["sessions_read_again"] == 0
+
+
 def test_the_nights_mining_line_counts_the_sessions_read_again_when_there_were_some() -> None:
     from sleepd.cli.night_view import mine_line
 
