@@ -43,7 +43,15 @@ from sleepd.mining.signatures import (
 )
 from sleepd.mining.turns import TURN_KINDS, TurnKind
 from sleepd.mining.turns.text import ATTACHMENT
-from sleepd.store.models import Episode, Event, FailurePattern, PatternOccurrence, Signal, Task
+from sleepd.store.models import (
+    Episode,
+    Event,
+    FailurePattern,
+    PatternOccurrence,
+    Session,
+    Signal,
+    Task,
+)
 from sleepd.store.records import ERROR_CLASS_CHARS
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
@@ -279,8 +287,8 @@ def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:
 
 def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> None:
     """Episodes the new reading does not find (a turn read as a request is now a
-    follow-up): their tasks, set aside already, are no episode's any more, and the
-    episodes go with their signals."""
+    follow-up): their tasks, set aside already, are no episode's any more, the subagents
+    they spawned are to be read again, and the episodes go with their signals."""
     ids = [ep.id for ep in gone]
     result.episodes_gone += len(ids)
     result.touched_cluster_ids |= {ep.cluster_id for ep in gone if ep.cluster_id is not None}
@@ -290,6 +298,10 @@ def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> No
         .values(episode_id=None)
         .execution_options(synchronize_session=False)
     )
+    # the subagents these episodes spawned are read again too, to find the episode that
+    # spawns them in the new reading
+    spawned = select(Episode.session_id).where(Episode.parent_episode_id.in_(ids))
+    db.execute(update(Session).where(Session.id.in_(spawned)).values(mined_with=""))
     db.execute(
         update(Episode).where(Episode.parent_episode_id.in_(ids)).values(parent_episode_id=None)
     )

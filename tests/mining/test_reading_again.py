@@ -311,6 +311,42 @@ def test_a_pass_cut_short_after_the_reading_leaves_the_next_to_weigh_the_tasks(
     assert mine(engine, cfg, now=LATER).tasks_new == 0
 
 
+def test_a_subagent_whose_spawning_episode_went_finds_the_one_that_spawns_it_now(
+    engine: Engine, cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parent = SessionBuilder()
+    parent.prompt("Find every TODO and list them").say("Found the TODOs.")
+    parent.prompt("the FIXMEs too please").say("I'll ask a helper")
+    parent.call("Task", '{"prompt": "Search the whole repository for FIXME comments"}', "t1")
+    parent.result("t1", "found 3")
+    pid = parent.save(engine)
+    child = SessionBuilder(kind="subagent", parent_id=pid, start=T0 + timedelta(days=2))
+    child.prompt("Search the whole repository for FIXME comments").bash("grep -rn FIXME .")
+    child_id = child.save(engine)
+
+    def spawner() -> str:
+        with read_session(engine) as db:
+            (spawned,) = db.scalars(select(Episode).where(Episode.session_id == child_id))
+            owner = db.get(Episode, spawned.parent_episode_id or 0)
+            return owner.intent_text if owner is not None else ""
+
+    def older(turn: TurnInput, lexicon: Any) -> TurnDecision:
+        if "FIXMEs" in turn.text:
+            return TurnDecision(TurnKind.NEW_TASK, 0.6, ("an older reading",))
+        return classify_turn(turn, lexicon)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(episodes_module, "classify_turn", older)
+        mine(engine, cfg, now=LATER)
+    assert spawner() == "the FIXMEs too please"
+    # only the main session was read by other rules (its subagent's reading stands)
+    with write_session(engine) as db:
+        db.execute(update(Session).where(Session.id == pid).values(mined_with=OLD_RULES))
+    passes = [mine(engine, cfg, now=LATER).sessions_read_again for _ in range(3)]
+    assert passes == [1, 1, 0]  # the main session, then the subagent it no longer spawned
+    assert spawner() == "Find every TODO and list them"
+
+
 def test_the_miner_models_verdicts_stand_and_are_not_asked_again(
     engine: Engine, cfg: Config
 ) -> None:
