@@ -166,6 +166,14 @@ def mine_session(
         rows.append((episode, draft, signals, errors, is_new))
     if earlier is not None and existing:
         _retire(db, list(existing.values()), result)
+    if earlier is not None and earlier.bounds != {(d.start_seq, d.end_seq) for d in drafts}:
+        # the episodes start or end elsewhere now: its subagents are read again too, to
+        # find the episode that spawns each of them in the new reading
+        db.execute(
+            update(Session)
+            .where(Session.parent_session_id == work.id, Session.kind == "subagent")
+            .values(mined_with="")
+        )
     db.flush()
     for episode, draft, signals, errors, is_new in rows:
         result.signals_new += _replace_signals(db, episode, signals, is_new=is_new)
@@ -216,6 +224,8 @@ class EarlierReading:
     verdicts: dict[int, TurnKind]
     #: the episodes whose tasks were set aside for the task step to weigh again
     with_tasks: set[int]
+    #: where its episodes started and ended
+    bounds: set[tuple[int, int]] = field(default_factory=set)
 
 
 def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> EarlierReading:
@@ -246,7 +256,8 @@ def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> 
             )
         )
         db.execute(delete(PatternOccurrence).where(PatternOccurrence.episode_id.in_(ids)))
-    return EarlierReading(episodes, verdicts, with_tasks)
+    bounds = {(ep.start_seq, ep.end_seq) for ep in episodes.values()}
+    return EarlierReading(episodes, verdicts, with_tasks, bounds)
 
 
 def _carry_over(
@@ -287,8 +298,8 @@ def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:
 
 def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> None:
     """Episodes the new reading does not find (a turn read as a request is now a
-    follow-up): their tasks, set aside already, are no episode's any more, the subagents
-    they spawned are to be read again, and the episodes go with their signals."""
+    follow-up): their tasks, set aside already, are no episode's any more, and the
+    episodes go with their signals."""
     ids = [ep.id for ep in gone]
     result.episodes_gone += len(ids)
     result.touched_cluster_ids |= {ep.cluster_id for ep in gone if ep.cluster_id is not None}
@@ -298,10 +309,6 @@ def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> No
         .values(episode_id=None)
         .execution_options(synchronize_session=False)
     )
-    # the subagents these episodes spawned are read again too, to find the episode that
-    # spawns them in the new reading
-    spawned = select(Episode.session_id).where(Episode.parent_episode_id.in_(ids))
-    db.execute(update(Session).where(Session.id.in_(spawned)).values(mined_with=""))
     db.execute(
         update(Episode).where(Episode.parent_episode_id.in_(ids)).values(parent_episode_id=None)
     )

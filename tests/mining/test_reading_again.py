@@ -347,6 +347,42 @@ def test_a_subagent_whose_spawning_episode_went_finds_the_one_that_spawns_it_now
     assert spawner() == "Find every TODO and list them"
 
 
+def test_a_subagent_spawned_in_an_episode_a_reading_again_found_is_linked_to_it(
+    engine: Engine, cfg: Config
+) -> None:
+    parent = SessionBuilder()
+    parent.prompt("Find every TODO and list them").say("Found the TODOs: three of them.")
+    parent.prompt("Now write a README for the project").say("I'll ask a helper")
+    parent.call("Task", '{"prompt": "Write the README from the module docstrings"}', "t1")
+    parent.result("t1", "written")
+    pid = parent.save(engine)
+    child = SessionBuilder(kind="subagent", parent_id=pid, start=T0 + timedelta(days=2))
+    child.prompt("Write the README from the module docstrings").bash("ls src")
+    child_id = child.save(engine)
+
+    def spawner() -> str:
+        with read_session(engine) as db:
+            (spawned,) = db.scalars(select(Episode).where(Episode.session_id == child_id))
+            owner = db.get(Episode, spawned.parent_episode_id or 0)
+            return owner.intent_text if owner is not None else ""
+
+    def older(turn: TurnInput, lexicon: Any) -> TurnDecision:
+        if "README" in turn.text:  # an older reader took the new request for a follow-up
+            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("an older reading",))
+        return classify_turn(turn, lexicon)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(episodes_module, "classify_turn", older)
+        mine(engine, cfg, now=LATER)
+    assert spawner() == "Find every TODO and list them"
+    with write_session(engine) as db:
+        db.execute(update(Session).where(Session.id == pid).values(mined_with=OLD_RULES))
+    passes = [mine(engine, cfg, now=LATER) for _ in range(3)]
+    assert [p.sessions_read_again for p in passes] == [1, 1, 0]
+    assert passes[0].episodes_gone == 0 and passes[0].episodes_new == 1
+    assert spawner() == "Now write a README for the project"
+
+
 def test_the_miner_models_verdicts_stand_and_are_not_asked_again(
     engine: Engine, cfg: Config
 ) -> None:
