@@ -176,10 +176,25 @@ def print_report(detail: dict[str, Any], json_out: bool) -> None:
                     if detail.get("resumed_history")
                     else []
                 ),
+                *(
+                    [("read again", _read_again_text(detail))]
+                    if detail.get("files_read_again")
+                    else []
+                ),
                 ("secrets redacted", str(detail["redactions"])),
                 ("errors", str(detail["errors"])),
             ],
         )
+    )
+
+
+def _read_again_text(detail: dict[str, Any]) -> str:
+    """How many files another harvest read were read again, and what changed."""
+    files, events = int(detail["files_read_again"]), int(detail.get("events_read_again") or 0)
+    return (
+        f"{files} file{'s' if files != 1 else ''} an older harvest read (an upgrade): "
+        f"{events} stored event{'s' if events != 1 else ''} now read otherwise, their "
+        "sessions to be mined again"
     )
 
 

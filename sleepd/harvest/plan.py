@@ -230,6 +230,8 @@ def unchanged_report(
     try:
         if db.scalar("SELECT version_num FROM alembic_version") != HEAD_REVISION:
             return None
+        if _read_by_other_rules(db, cfg, enabled_sources(cfg, source)):
+            return None  # files to read again (`harvest.reread`): the full harvest does it
         report = HarvestReport(sources={})
         for name in enabled_sources(cfg, source):
             known = stored_stats(db, name)
@@ -248,6 +250,22 @@ def unchanged_report(
         db.close()
     report.duration_s = time.perf_counter() - started
     return report
+
+
+def _read_by_other_rules(db: ReadOnlyDb, cfg: Config, sources: Iterable[str]) -> bool:
+    """A file of these sources that another harvest read waits to be read again."""
+    from sleepd.harvest.reading import harvest_rules
+    from sleepd.hosts import host_id
+
+    names = {f"s{n}": name for n, name in enumerate(sources)}
+    if not names:
+        return False
+    stale = db.scalar(
+        "SELECT 1 FROM transcript_files WHERE host_id = :h AND read_with != :r "
+        f"AND source IN ({', '.join(':' + name for name in names)}) LIMIT 1",
+        {"h": host_id(), "r": harvest_rules(cfg), **names},
+    )
+    return stale is not None
 
 
 def sqlite_target_at_head(cfg: Config) -> WriteTarget | None:

@@ -27,6 +27,10 @@ class SourceReport:
     #: events a resumed session's new file copied from the session it resumed: kept as
     #: context, counted with that session
     resumed_history: int = 0
+    #: files another harvest read, read again in place (`harvest.reread`), and the stored
+    #: events whose reading changed
+    files_read_again: int = 0
+    events_read_again: int = 0
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     #: where the truncated lines were (the first 20 files): "path (N lines)"
@@ -56,6 +60,8 @@ class HarvestReport:
             "replay_sessions_skipped",
             "rewritten_copies",
             "resumed_history",
+            "files_read_again",
+            "events_read_again",
             "errors",
         )
         return {k: sum(getattr(r, k) for r in self.sources.values()) for k in keys}

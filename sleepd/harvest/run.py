@@ -23,6 +23,7 @@ from sleepd.errors import SleepdError
 from sleepd.harvest.plan import SourcePlan, discover, discover_paths, plan_source, roots_key
 from sleepd.harvest.read import feed
 from sleepd.harvest.report import DiskFullError, HarvestReport, SourceReport, note_error
+from sleepd.harvest.reread import last_file_id, read_again, stamp_new_files
 from sleepd.harvest.write import GroupWriter
 from sleepd.sources import enabled_sources, roots_for
 from sleepd.store.fastread import ReadOnlyDb
@@ -165,9 +166,14 @@ def _harvest_locked(
             )
     finally:
         db.close()
+    newest = last_file_id(target)
     if any(plan.jobs for plan in plans):
         with _older_objects_left_alone():
             _read_and_store(target, cfg, plans, report, progress, jobs)
+        stamp_new_files(target, cfg, newest)  # read from their first line by today's rules
+    if asked is None:
+        # what other rules read, read again where it still lies (`harvest.reread`)
+        read_again(target, cfg, report, salt, [plan.source for plan in plans])
     return report
 
 

@@ -79,6 +79,8 @@ class TranscriptFile(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     malformed_lines: Mapped[int] = mapped_column(Integer, default=0)
     resets: Mapped[int] = mapped_column(Integer, default=0)
+    #: the harvest that read the file (`harvest.reading`); "" before 0023
+    read_with: Mapped[str] = mapped_column(String(64), default="", server_default="")
     first_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_harvested_at: Mapped[datetime | None]
 

@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0022_session_reading_rules"
+HEAD_REVISION = "0023_file_reading_rules"

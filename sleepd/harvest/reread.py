@@ -1,0 +1,236 @@
+"""Reading a transcript again: each stored event as today's harvest reads its line.
+
+A file another harvest read (`harvest.reading`) and that is still on disk, unchanged
+where it was read, is read from its first line as a first harvest would: the same
+harvester, the same redaction chokepoint, the same clipping. Each event it yields that
+the store holds, found by its file, session and id, takes today's reading (its kind,
+role, text, flags, record type, raw line) where that differs; its session is then read
+again by mining (`sessions.mined_with` cleared). Nothing is added and nothing deleted:
+an event the older reader did not make cannot be placed between stored ones, and one
+today's reader no longer makes stays as it was. A copy of another session kept as
+context (`history:` records, `store.resumed`) is left as it was kept.
+
+A stored text holding a redaction placeholder keeps it: an event whose new text does not
+hold every placeholder of the stored one keeps its stored text and raw line, so no
+reading again ever brings back what a redaction took out.
+
+Each file is read outside any transaction and its changes written in one, with its stamp,
+so a kill leaves a file read again wholly or not at all. A file gone from disk, replaced,
+or no longer readable is stamped as it is: there is nothing left to read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harvesters.reader import HEAD_BYTES, head_hash
+from harvesters.records import SourceFile
+from sleepd.config import Config
+from sleepd.harvest.reading import harvest_rules
+from sleepd.harvest.report import HarvestReport, SourceReport
+from sleepd.redaction import PLACEHOLDER_RE
+from sleepd.sources import roots_for
+from sleepd.store.fastread import ReadOnlyDb
+from sleepd.store.records import EventRow
+from sleepd.store.writedb import WriteTarget
+
+#: A copy of another session's records, kept as context (`store.resumed.as_history`).
+HISTORY_PREFIX = "history:"
+_IN_CHUNK = 500
+
+_STALE_SQL = (
+    "SELECT id, source, path, role, device, inode, size, head_hash FROM transcript_files "
+    "WHERE host_id = :h AND read_with != :r ORDER BY id"
+)
+_STORED_SQL = (
+    "SELECT e.id, e.session_id, s.external_id, e.external_id, e.role, e.kind, e.tool_name, "
+    "e.call_id, e.text, e.text_size, e.is_error, e.exit_code, e.is_sidechain, e.is_meta, "
+    "e.raw_type, e.raw FROM events e JOIN sessions s ON s.id = e.session_id "
+    "WHERE e.file_id = :f AND e.external_id IN ({marks})"
+)
+_UPDATE_SQL = (
+    "UPDATE events SET role = :role, kind = :kind, tool_name = :tool_name, "
+    "call_id = :call_id, text = :text, text_size = :text_size, is_error = :is_error, "
+    "exit_code = :exit_code, is_sidechain = :is_sidechain, is_meta = :is_meta, "
+    "raw_type = :raw_type, raw = :raw WHERE id = :id"
+)
+#: The columns a reading makes, in `_STORED_SQL`'s order after the four keys.
+_READING = (
+    "role",
+    "kind",
+    "tool_name",
+    "call_id",
+    "text",
+    "text_size",
+    "is_error",
+    "exit_code",
+    "is_sidechain",
+    "is_meta",
+    "raw_type",
+    "raw",
+)
+_FLAGS = frozenset({"is_error", "is_sidechain", "is_meta"})
+
+
+@dataclass(frozen=True, slots=True)
+class StaleFile:
+    id: int
+    source: str
+    path: str
+    role: str
+    device: int
+    inode: int
+    size: int
+    head_hash: str
+
+
+def read_again(
+    target: WriteTarget,
+    cfg: Config,
+    report: HarvestReport,
+    salt: bytes | None,
+    sources: Iterable[str],
+) -> None:
+    """Read again every file of `sources` that this machine harvested with other rules."""
+    from sleepd.hosts import host_id
+
+    rules = harvest_rules(cfg)
+    wanted = set(sources)
+    reader = ReadOnlyDb(target.url)
+    try:
+        stale = [
+            StaleFile(*row)
+            for row in reader.rows(_STALE_SQL, {"h": host_id(), "r": rules})
+            if row[1] in wanted
+        ]
+        for file in stale:
+            source_report = report.sources.setdefault(file.source, SourceReport(source=file.source))
+            changes = _changes(reader, cfg, file, salt) if _same_file(file) else None
+            _write(target, file, rules, changes or [])
+            if changes is not None:
+                source_report.files_read_again += 1
+                source_report.events_read_again += len(changes)
+    finally:
+        reader.close()
+
+
+def stamp_new_files(target: WriteTarget, cfg: Config, after_id: int) -> None:
+    """Files stored for the first time in this harvest were read by today's rules."""
+    from sleepd.hosts import host_id
+
+    with target.transaction() as db:
+        db.run(
+            "UPDATE transcript_files SET read_with = :r "
+            "WHERE host_id = :h AND id > :after AND read_with = ''",
+            {"r": harvest_rules(cfg), "h": host_id(), "after": after_id},
+        )
+
+
+def last_file_id(target: WriteTarget) -> int:
+    reader = ReadOnlyDb(target.url)
+    try:
+        return int(reader.scalar("SELECT max(id) FROM transcript_files") or 0)
+    finally:
+        reader.close()
+
+
+def _same_file(file: StaleFile) -> bool:
+    """The file on disk is the one stored: same device and inode, at least as long, and
+    the same first bytes as when it was first read."""
+    try:
+        st = os.stat(file.path)
+        if (st.st_dev, st.st_ino) != (file.device, file.inode) or st.st_size < file.size:
+            return False
+        with open(file.path, "rb") as fh:
+            return head_hash(fh, min(HEAD_BYTES, file.size)) == file.head_hash
+    except OSError:
+        return False
+
+
+def _changes(
+    reader: ReadOnlyDb, cfg: Config, file: StaleFile, salt: bytes | None
+) -> list[dict[str, Any]] | None:
+    """The stored events of `file` whose reading today differs, as update rows; None
+    when the file could not be read through."""
+    from sleepd.harvest.plan import roots_key
+    from sleepd.harvest.read import ReadJob, ReadLimits, read_file
+
+    job = ReadJob(
+        file.source,
+        roots_key(roots_for(file.source, cfg)),
+        SourceFile(file.path, file.source, file.role),  # type: ignore[arg-type]
+        None,
+        ReadLimits(cfg.harvest.batch_lines, cfg.harvest.max_text_bytes),
+        salt,
+    )
+    changes: list[dict[str, Any]] = []
+    try:
+        for batch in read_file(job):
+            if batch.problem is not None:
+                return None
+            changes.extend(_changed(reader, file.id, batch.events))
+    except Exception:  # a file the reader cannot read through is left as stored
+        return None
+    return changes
+
+
+def _changed(reader: ReadOnlyDb, file_id: int, events: Sequence[EventRow]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for start in range(0, len(events), _IN_CHUNK):
+        chunk = events[start : start + _IN_CHUNK]
+        names = {f"x{n}": ev.external_id for n, ev in enumerate(chunk)}
+        sql = _STORED_SQL.format(marks=", ".join(":" + name for name in names))
+        stored = {(row[2], row[3]): row for row in reader.rows(sql, {"f": file_id, **names})}
+        for ev in chunk:
+            row = stored.get((ev.session_external_id, ev.external_id))
+            if row is None or str(row[14] or "").startswith(HISTORY_PREFIX):
+                continue
+            before = dict(zip(_READING, row[4:], strict=True))
+            after = {name: getattr(ev, name) for name in _READING}
+            if not _keeps_redactions(before["text"], after["text"]) or not _keeps_redactions(
+                before["raw"], after["raw"]
+            ):
+                after.update(text=before["text"], text_size=before["text_size"], raw=before["raw"])
+            if _normal(before) != _normal(after):
+                out.append({**after, "id": row[0], "session_id": row[1]})
+    return out
+
+
+def _keeps_redactions(stored: str | None, new: str | None) -> bool:
+    """Every placeholder of the stored text is in the new one."""
+    return set(PLACEHOLDER_RE.findall(stored or "")) <= set(PLACEHOLDER_RE.findall(new or ""))
+
+
+def _normal(reading: dict[str, Any]) -> tuple[Any, ...]:
+    """A reading as comparable values (flags as 0/1, whichever driver read them)."""
+    return tuple(int(bool(reading[name])) if name in _FLAGS else reading[name] for name in _READING)
+
+
+def _write(
+    target: WriteTarget, file: StaleFile, rules: str, changes: Sequence[dict[str, Any]]
+) -> None:
+    """One transaction: the changed events, their sessions to be mined again, the stamp."""
+    with target.transaction() as db:
+        for start in range(0, len(changes), _IN_CHUNK):
+            chunk = changes[start : start + _IN_CHUNK]
+            db.many(_UPDATE_SQL, [_stored(change, db.is_sqlite) for change in chunk])
+            sessions = sorted({int(change["session_id"]) for change in chunk})
+            names = {f"s{n}": session for n, session in enumerate(sessions)}
+            db.run(
+                "UPDATE sessions SET mined_with = '' "
+                f"WHERE id IN ({', '.join(':' + name for name in names)})",
+                names,
+            )
+        db.run(
+            "UPDATE transcript_files SET read_with = :r WHERE id = :f", {"r": rules, "f": file.id}
+        )
+
+
+def _stored(change: dict[str, Any], sqlite: bool) -> dict[str, Any]:
+    row = {name: change[name] for name in (*_READING, "id")}
+    for name in _FLAGS:
+        row[name] = int(bool(row[name])) if sqlite else bool(row[name])
+    return row

@@ -1,0 +1,177 @@
+"""A transcript another harvest read is read again, in place, by today's harvest.
+
+The older harvest is made as an upgrade makes one: the first harvest runs with the
+Codex reader of before stop 83, which stored a goal's record (`thread_goal_updated`) as
+a meta record, so a session started with `/goal` had no request, and under an older
+identity (`harvest.reading`); the next runs with today's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from codex_thread import SESSION, answered, envelope, episodes, meta, rollout
+from e2e_support import query, write_lines
+
+from harvesters import codex as codex_reader
+from sleepd.harvest import harvest
+from sleepd.harvest import reread as reread_module
+from sleepd.harvest.plan import unchanged_report
+from sleepd.mining.mine import mine
+
+TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3F0rT3st1ngOnly0123"
+OBJECTIVE = f"all tests in test/auth pass; push with the token {TOKEN}"
+OLDER = "0.0.1:an-older-harvest"
+
+
+def goal(second: int, status: str = "active") -> dict[str, Any]:
+    state = {"thread_id": SESSION, "objective": OBJECTIVE, "status": status, "tokens_used": 0}
+    payload = {"type": "thread_goal_updated", "thread_id": SESSION, "goal": state}
+    return envelope("event_msg", payload, second)
+
+
+def records() -> list[dict[str, Any]]:
+    return [
+        meta(),
+        goal(5),
+        *answered("Done: every test in test/auth passes and the lint step is clean.", 10),
+        goal(40, status="complete"),
+    ]
+
+
+def goal_events(db_file: Path | str) -> list[tuple[str, str, str]]:
+    rows = query(
+        db_file,
+        "SELECT kind, role, text FROM events WHERE raw_type = 'event_msg:thread_goal_updated' "
+        "ORDER BY seq",
+    )
+    return [(str(kind), str(role), str(text)) for kind, role, text in rows]
+
+
+def write(db_file: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
+    conn = sqlite3.connect(db_file)
+    try:
+        with conn:
+            conn.execute(sql, params)
+    finally:
+        conn.close()
+
+
+def stamps(db_file: Path | str) -> list[str]:
+    return [str(row[0]) for row in query(db_file, "SELECT read_with FROM transcript_files")]
+
+
+def harvested_by_the_older_reader(home: Path, store: Any, cfg: Any) -> None:
+    from sleepd.harvest import reading
+
+    write_lines(rollout(home), records())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(codex_reader._CodexFile, "_goal_set", lambda *_args: False)
+        patch.setattr(reread_module, "harvest_rules", lambda _cfg: OLDER)
+        patch.setattr(reading, "harvest_rules", lambda _cfg: OLDER)
+        harvest(store, cfg)
+        mine(store, cfg)
+
+
+@pytest.mark.both_dbs
+def test_a_goal_the_older_harvest_stored_as_meta_becomes_the_sessions_request(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    harvested_by_the_older_reader(isolated_home, store, cfg)
+    assert [kind for kind, _, _ in goal_events(db_file)] == ["meta", "meta"]
+    assert [intent for intent, _ in episodes(db_file) if intent] == []  # no request
+    assert stamps(db_file) == [OLDER]
+
+    report = harvest(store, cfg)
+    totals = report.totals()
+    assert (totals["files_read_again"], totals["events_new"]) == (1, 0)
+    assert totals["events_read_again"] >= 1
+    kinds = goal_events(db_file)
+    assert [(kind, role) for kind, role, _ in kinds] == [
+        ("user_prompt", "user"),
+        ("meta", "system"),
+    ]
+    # the objective went through the redaction chokepoint again
+    assert TOKEN not in kinds[0][2] and "[REDACTED:" in kinds[0][2]
+    assert not query(db_file, "SELECT 1 FROM events WHERE raw LIKE ?", (f"%{TOKEN}%",))
+    assert stamps(db_file) != [OLDER]
+
+    mine(store, cfg)
+    [(intent, outcome)] = episodes(db_file)
+    assert intent.startswith("/goal all tests in test/auth pass") and outcome == "success"
+
+    again = harvest(store, cfg).totals()
+    assert (again["files_read_again"], again["events_read_again"]) == (0, 0)
+
+
+def test_a_file_harvested_today_is_not_read_again(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    write_lines(rollout(isolated_home), records())
+    first = harvest(store, cfg).totals()
+    assert first["events_new"] > 0 and first["files_read_again"] == 0
+    assert harvest(store, cfg).totals()["files_read_again"] == 0
+
+
+def test_a_redaction_the_store_holds_is_never_undone(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A stored text holding a placeholder today's reading would not make (a rule since
+    removed, say) keeps its text: reading again never brings a secret back."""
+    write_lines(rollout(isolated_home), records())
+    harvest(store, cfg)
+    masked = "Done: [REDACTED:generic-api-key:0123abcd] every test in test/auth passes."
+    write(db_file, "UPDATE events SET text = ? WHERE kind = 'assistant_text'", (masked,))
+    write(db_file, "UPDATE transcript_files SET read_with = ?", (OLDER,))
+    totals = harvest(store, cfg).totals()
+    assert totals["files_read_again"] == 1 and totals["events_read_again"] == 0
+    [(text,)] = query(db_file, "SELECT text FROM events WHERE kind = 'assistant_text'")
+    assert text == masked
+
+
+def test_a_file_gone_from_disk_is_left_as_stored_and_stamped(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    harvested_by_the_older_reader(isolated_home, store, cfg)
+    before = goal_events(db_file)
+    rollout(isolated_home).unlink()  # Claude Code's clean-up, or a person's
+    totals = harvest(store, cfg).totals()
+    assert (totals["files_read_again"], totals["events_read_again"], totals["errors"]) == (
+        0,
+        0,
+        0,
+    )
+    assert goal_events(db_file) == before
+    assert stamps(db_file) != [OLDER]  # nothing is left to read: not tried again
+
+
+def test_the_unchanged_tree_shortcut_leaves_a_file_to_read_again_to_the_full_harvest(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    write_lines(rollout(isolated_home), records())
+    harvest(store, cfg)
+    assert unchanged_report(cfg) is not None  # nothing new, nothing to read again
+    write(db_file, "UPDATE transcript_files SET read_with = ?", (OLDER,))
+    assert unchanged_report(cfg) is None
+    cfg.sources.codex = False  # a source no longer harvested holds the shortcut back no more
+    assert unchanged_report(cfg) is not None
+    cfg.sources.codex = True
+    harvest(store, cfg)
+    assert unchanged_report(cfg) is not None
+
+
+def test_sleepd_harvest_says_what_reading_again_changed(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    from cli_here import sleepd_here
+
+    harvested_by_the_older_reader(isolated_home, store, cfg)
+    ran = sleepd_here("harvest")
+    assert ran.returncode == 0, ran.stderr
+    shown = " ".join(ran.stdout.replace("│", " ").split())
+    assert "read again 1 file an older harvest read (an upgrade): 1 stored event now" in shown
+    again = sleepd_here("harvest")
+    assert again.returncode == 0 and "read again" not in again.stdout
