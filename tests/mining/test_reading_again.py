@@ -8,6 +8,7 @@ older rules identity), the next with today's.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -311,17 +312,34 @@ def test_a_pass_cut_short_after_the_reading_leaves_the_next_to_weigh_the_tasks(
     assert mine(engine, cfg, now=LATER).tasks_new == 0
 
 
-def test_a_subagent_whose_spawning_episode_went_finds_the_one_that_spawns_it_now(
-    engine: Engine, cfg: Config, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("second", "older_kind", "spawner_before", "gone", "new"),
+    [
+        # an older reader took a follow-up for a request, which spawned the subagent
+        ("the FIXMEs too please", TurnKind.NEW_TASK, "the FIXMEs too please", 1, 0),
+        # an older reader took a new request for a follow-up of the request before it
+        ("Now write the notes for the project", TurnKind.FOLLOW_UP, "", 0, 1),
+    ],
+)
+def test_a_subagent_finds_the_episode_that_spawns_it_when_a_reading_again_moves_it(
+    engine: Engine,
+    cfg: Config,
+    second: str,
+    older_kind: TurnKind,
+    spawner_before: str,
+    gone: int,
+    new: int,
 ) -> None:
+    first = "Find every TODO and list them"
+    prompt = "Search the whole repository and write down what it finds"
     parent = SessionBuilder()
-    parent.prompt("Find every TODO and list them").say("Found the TODOs.")
-    parent.prompt("the FIXMEs too please").say("I'll ask a helper")
-    parent.call("Task", '{"prompt": "Search the whole repository for FIXME comments"}', "t1")
-    parent.result("t1", "found 3")
+    parent.prompt(first).say("Found the TODOs: three of them.")
+    parent.prompt(second).say("I'll ask a helper")
+    parent.call("Task", json.dumps({"prompt": prompt}), "t1")
+    parent.result("t1", "done")
     pid = parent.save(engine)
     child = SessionBuilder(kind="subagent", parent_id=pid, start=T0 + timedelta(days=2))
-    child.prompt("Search the whole repository for FIXME comments").bash("grep -rn FIXME .")
+    child.prompt(prompt).bash("grep -rn TODO .")
     child_id = child.save(engine)
 
     def spawner() -> str:
@@ -331,56 +349,21 @@ def test_a_subagent_whose_spawning_episode_went_finds_the_one_that_spawns_it_now
             return owner.intent_text if owner is not None else ""
 
     def older(turn: TurnInput, lexicon: Any) -> TurnDecision:
-        if "FIXMEs" in turn.text:
-            return TurnDecision(TurnKind.NEW_TASK, 0.6, ("an older reading",))
+        if turn.text == second:
+            return TurnDecision(older_kind, 0.6, ("an older reading",))
         return classify_turn(turn, lexicon)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(episodes_module, "classify_turn", older)
         mine(engine, cfg, now=LATER)
-    assert spawner() == "the FIXMEs too please"
+    assert spawner() == (spawner_before or first)
     # only the main session was read by other rules (its subagent's reading stands)
     with write_session(engine) as db:
         db.execute(update(Session).where(Session.id == pid).values(mined_with=OLD_RULES))
-    passes = [mine(engine, cfg, now=LATER).sessions_read_again for _ in range(3)]
-    assert passes == [1, 1, 0]  # the main session, then the subagent it no longer spawned
-    assert spawner() == "Find every TODO and list them"
-
-
-def test_a_subagent_spawned_in_an_episode_a_reading_again_found_is_linked_to_it(
-    engine: Engine, cfg: Config
-) -> None:
-    parent = SessionBuilder()
-    parent.prompt("Find every TODO and list them").say("Found the TODOs: three of them.")
-    parent.prompt("Now write a README for the project").say("I'll ask a helper")
-    parent.call("Task", '{"prompt": "Write the README from the module docstrings"}', "t1")
-    parent.result("t1", "written")
-    pid = parent.save(engine)
-    child = SessionBuilder(kind="subagent", parent_id=pid, start=T0 + timedelta(days=2))
-    child.prompt("Write the README from the module docstrings").bash("ls src")
-    child_id = child.save(engine)
-
-    def spawner() -> str:
-        with read_session(engine) as db:
-            (spawned,) = db.scalars(select(Episode).where(Episode.session_id == child_id))
-            owner = db.get(Episode, spawned.parent_episode_id or 0)
-            return owner.intent_text if owner is not None else ""
-
-    def older(turn: TurnInput, lexicon: Any) -> TurnDecision:
-        if "README" in turn.text:  # an older reader took the new request for a follow-up
-            return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("an older reading",))
-        return classify_turn(turn, lexicon)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(episodes_module, "classify_turn", older)
-        mine(engine, cfg, now=LATER)
-    assert spawner() == "Find every TODO and list them"
-    with write_session(engine) as db:
-        db.execute(update(Session).where(Session.id == pid).values(mined_with=OLD_RULES))
     passes = [mine(engine, cfg, now=LATER) for _ in range(3)]
-    assert [p.sessions_read_again for p in passes] == [1, 1, 0]
-    assert passes[0].episodes_gone == 0 and passes[0].episodes_new == 1
-    assert spawner() == "Now write a README for the project"
+    assert [p.sessions_read_again for p in passes] == [1, 1, 0]  # the session, its subagent
+    assert (passes[0].episodes_gone, passes[0].episodes_new) == (gone, new)
+    assert spawner() == (first if gone else second)
 
 
 def test_the_miner_models_verdicts_stand_and_are_not_asked_again(
