@@ -17,48 +17,32 @@ it loads anything else.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sleepd import __version__
+from sleepd.rules_identity import files_digest, rules_identity
 
 if TYPE_CHECKING:
     from sleepd.config import Config
 
-#: `<version>:<digest>`, at most this long (the column's width).
-RULES_CHARS = 64
-_DIGEST_CHARS = 24
-_SLEEPD = Path(__file__).resolve().parents[1]
+#: The folder holding `sleepd` and `harvesters` (a checkout, or site-packages).
+_TOP = Path(__file__).resolve().parents[2]
 #: What reads a line into what the store keeps: (folder, pattern), every match by content.
 _PARTS = (
-    (_SLEEPD.parent / "harvesters", "*.py"),
-    (_SLEEPD / "harvest", "read.py"),
-    (_SLEEPD / "redaction", "*.py"),
-    (_SLEEPD / "redaction", "*.toml"),
+    ("harvesters", "*.py"),
+    ("sleepd/harvest", "read.py"),
+    ("sleepd/redaction", "*.py"),
+    ("sleepd/redaction", "*.toml"),
 )
 
 
 @cache
 def code_digest() -> str:
     """A digest of the code that turns a transcript line into stored events."""
-    digest = hashlib.sha256()
-    for folder, pattern in _PARTS:
-        for source in sorted(folder.glob(pattern)):
-            try:
-                content = source.read_bytes()
-            except OSError:
-                content = b""  # an unreadable module still counts by its name
-            digest.update(f"{folder.name}/{source.name}".encode())
-            digest.update(b"\0")
-            digest.update(hashlib.sha256(content).digest())
-    return digest.hexdigest()
+    return files_digest(_TOP, [f for folder, glob in _PARTS for f in (_TOP / folder).glob(glob)])
 
 
 def harvest_rules(cfg: Config) -> str:
     """The identity of the reading a harvest makes of a line, under these settings."""
-    settings = json.dumps([cfg.harvest.redact, cfg.harvest.max_text_bytes])
-    digest = hashlib.sha256(f"{code_digest()}\0{settings}".encode()).hexdigest()
-    return f"{__version__}:{digest[:_DIGEST_CHARS]}"[:RULES_CHARS]
+    return rules_identity(code_digest(), [cfg.harvest.redact, cfg.harvest.max_text_bytes])

@@ -23,46 +23,29 @@ loads anything else.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sleepd import __version__
+from sleepd.rules_identity import RULES_CHARS, files_digest, rules_identity
 
 if TYPE_CHECKING:
     from sleepd.config import MiningConfig
-
-#: `<version>:<digest>[+unasked]`, at most this long (the column's width).
-RULES_CHARS = 64
-_DIGEST_CHARS = 24
 
 
 @cache
 def code_digest() -> str:
     """A digest of the mining package's source: every module, by path and content."""
     root = Path(__file__).parent
-    digest = hashlib.sha256()
-    for source in sorted(root.rglob("*.py")):
-        try:
-            content = source.read_bytes()
-        except OSError:
-            content = b""  # an unreadable module still counts by its name
-        digest.update(source.relative_to(root).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(hashlib.sha256(content).digest())
-    return digest.hexdigest()
+    return files_digest(root, root.rglob("*.py"))
 
 
 def reading_rules(cfg: MiningConfig) -> str:
     """The identity of the rules a pass reads sessions with, under these settings."""
-    settings = json.dumps(
-        [list(cfg.correction_patterns), list(cfg.approval_patterns)], ensure_ascii=True
+    return rules_identity(
+        code_digest(), [list(cfg.correction_patterns), list(cfg.approval_patterns)]
     )
-    digest = hashlib.sha256(f"{code_digest()}\0{settings}".encode()).hexdigest()
-    return f"{__version__}:{digest[:_DIGEST_CHARS]}"[:RULES_CHARS]
 
 
 #: Marks a reading that left hard turns unasked (the miner model's per-pass cap): with
