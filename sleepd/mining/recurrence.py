@@ -13,10 +13,11 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from scipy import sparse
 from sqlalchemy import Select, Table, bindparam, case, func, select, update
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
@@ -348,31 +349,7 @@ def refresh_clusters(db: DbSession, cluster_ids: Iterable[int]) -> None:
     vectorizer: IntentVectorizer | None = None
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        known = Episode.outcome.in_(("success", "failure", "mixed"))
-        score = case(
-            (Episode.outcome == "success", 1.0), (Episode.outcome == "mixed", 0.5), else_=0.0
-        )
-        stats = db.execute(
-            select(
-                Episode.cluster_id,
-                func.count(Episode.id),
-                func.count(func.distinct(Episode.session_id)),
-                func.min(Episode.started_at),
-                func.max(Episode.started_at),
-                func.sum(case((known, score), else_=0.0)),
-                func.sum(case((known, 1), else_=0)),
-            )
-            .where(Episode.cluster_id.in_(chunk))
-            .group_by(Episode.cluster_id)
-        ).all()
-        projects: dict[int, set[str]] = defaultdict(set)
-        for cluster_id, project in db.execute(
-            select(Episode.cluster_id, Episode.project_path)
-            .where(Episode.cluster_id.in_(chunk))
-            .distinct()
-        ):
-            if project and cluster_id is not None:
-                projects[cluster_id].add(project)
+        stats, projects = _figures(db, chunk)
         clusters = {
             c.id: c for c in db.scalars(select(TaskCluster).where(TaskCluster.id.in_(chunk)))
         }
@@ -393,6 +370,50 @@ def refresh_clusters(db: DbSession, cluster_ids: Iterable[int]) -> None:
             cluster.success_rate = (float(scored) / n_known) if n_known else None
         vectorizer = vectorizer or IntentVectorizer()
         _refresh_medoids(db, vectorizer, [clusters[c] for c in chunk if c in clusters])
+
+
+#: A cluster's figures over every member's episodes on a team's PostgreSQL (migration
+#: `0024_team_cluster_figures`): a member's own query sees only their own episodes.
+_TEAM_FIGURES = (
+    "SELECT cluster_id, size, sessions, first_seen, last_seen, scored, known, projects "
+    "FROM sleepd_cluster_figures(:ids)"
+)
+
+
+def _figures(
+    db: DbSession, chunk: Sequence[int]
+) -> tuple[list[tuple[Any, ...]], dict[int, set[str]]]:
+    """Per cluster of `chunk`: (id, size, sessions, first, last, success score, episodes
+    with a known outcome), and the projects its episodes came from."""
+    projects: dict[int, set[str]] = defaultdict(set)
+    if db.get_bind().dialect.name == "postgresql":
+        rows = db.execute(sql_text(_TEAM_FIGURES), {"ids": list(chunk)}).all()
+        for row in rows:
+            projects[row[0]].update(p for p in row[7] or () if p)
+        return [tuple(row[:7]) for row in rows], projects
+    known = Episode.outcome.in_(("success", "failure", "mixed"))
+    score = case((Episode.outcome == "success", 1.0), (Episode.outcome == "mixed", 0.5), else_=0.0)
+    stats = db.execute(
+        select(
+            Episode.cluster_id,
+            func.count(Episode.id),
+            func.count(func.distinct(Episode.session_id)),
+            func.min(Episode.started_at),
+            func.max(Episode.started_at),
+            func.sum(case((known, score), else_=0.0)),
+            func.sum(case((known, 1), else_=0)),
+        )
+        .where(Episode.cluster_id.in_(chunk))
+        .group_by(Episode.cluster_id)
+    ).all()
+    for cluster_id, project in db.execute(
+        select(Episode.cluster_id, Episode.project_path)
+        .where(Episode.cluster_id.in_(chunk))
+        .distinct()
+    ):
+        if project and cluster_id is not None:
+            projects[cluster_id].add(project)
+    return [tuple(row) for row in stats], projects
 
 
 def _refresh_medoids(

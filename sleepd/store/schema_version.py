@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0023_file_reading_rules"
+HEAD_REVISION = "0024_team_cluster_figures"

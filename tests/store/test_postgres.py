@@ -320,3 +320,34 @@ def test_a_member_cannot_read_another_members_events_even_with_raw_sql(
     assert _scalar(team["night"], "SELECT count(*) FROM tasks") == 1
     assert _scalar(team["night"], "SELECT count(*) FROM events") == 0
     assert _scalar(team["night"], "SELECT count(*) FROM sessions") == 0
+
+
+def test_a_request_two_members_asked_recurs_for_the_team(team: dict[str, str]) -> None:
+    """Each member reads only their own episodes, yet a cluster's figures count every
+    member's (migration 0024): the same request asked by two people recurs, and a task is
+    made of it, as docs/team.md promises."""
+    from sleepd.config import Config
+    from sleepd.mining.mine import mine
+    from tests.mining.builders import LATER, SessionBuilder
+
+    cfg = Config()
+    cfg.mining.similarity_threshold = 0.2
+    for who, intent in (
+        ("alice", "install the dependencies with pnpm"),
+        ("bob", "please install deps via pnpm"),
+    ):
+        engine = make_engine(team[who])
+        try:
+            b = SessionBuilder(external_id=f"{who}-install")
+            b.prompt(intent).bash("npm install", "EACCES: permission denied", exit_code=1)
+            b.bash("pnpm install", "done").prompt("thanks, works now")
+            b.save(engine)
+            report = mine(engine, cfg, now=LATER)
+        finally:
+            engine.dispose()
+    assert report.recurring_clusters == 1 and report.tasks_new == 1  # bob's pass
+    assert _scalar(team["admin"], "SELECT count(*) FROM task_clusters") == 1
+    assert _scalar(team["admin"], "SELECT size FROM task_clusters") == 2
+    assert _scalar(team["admin"], "SELECT session_count FROM task_clusters") == 2
+    # what a member reads of the others is the figures, never their episodes
+    assert _scalar(team["bob"], "SELECT count(*) FROM episodes") == 1
