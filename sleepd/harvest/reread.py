@@ -34,12 +34,10 @@ from sleepd.harvest.report import HarvestReport, SourceReport
 from sleepd.redaction import PLACEHOLDER_RE
 from sleepd.sources import roots_for
 from sleepd.store.fastread import ReadOnlyDb
+from sleepd.store.ingest import chunks, in_list
 from sleepd.store.records import EventRow
+from sleepd.store.resumed import HISTORY_PREFIX
 from sleepd.store.writedb import WriteTarget
-
-#: A copy of another session's records, kept as context (`store.resumed.as_history`).
-HISTORY_PREFIX = "history:"
-_IN_CHUNK = 500
 
 _STALE_SQL = (
     "SELECT id, source, path, role, device, inode, size, head_hash FROM transcript_files "
@@ -179,10 +177,9 @@ def _changes(
 
 def _changed(reader: ReadOnlyDb, file_id: int, events: Sequence[EventRow]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for start in range(0, len(events), _IN_CHUNK):
-        chunk = events[start : start + _IN_CHUNK]
-        names = {f"x{n}": ev.external_id for n, ev in enumerate(chunk)}
-        sql = _STORED_SQL.format(marks=", ".join(":" + name for name in names))
+    for chunk in chunks(events):
+        marks, names = in_list([ev.external_id for ev in chunk])
+        sql = _STORED_SQL.format(marks=marks)
         stored = {(row[2], row[3]): row for row in reader.rows(sql, {"f": file_id, **names})}
         for ev in chunk:
             row = stored.get((ev.session_external_id, ev.external_id))
@@ -214,16 +211,10 @@ def _write(
 ) -> None:
     """One transaction: the changed events, their sessions to be mined again, the stamp."""
     with target.transaction() as db:
-        for start in range(0, len(changes), _IN_CHUNK):
-            chunk = changes[start : start + _IN_CHUNK]
+        for chunk in chunks(changes):
             db.many(_UPDATE_SQL, [_stored(change, db.is_sqlite) for change in chunk])
-            sessions = sorted({int(change["session_id"]) for change in chunk})
-            names = {f"s{n}": session for n, session in enumerate(sessions)}
-            db.run(
-                "UPDATE sessions SET mined_with = '' "
-                f"WHERE id IN ({', '.join(':' + name for name in names)})",
-                names,
-            )
+            marks, names = in_list(sorted({int(change["session_id"]) for change in chunk}))
+            db.run(f"UPDATE sessions SET mined_with = '' WHERE id IN ({marks})", names)
         db.run(
             "UPDATE transcript_files SET read_with = :r WHERE id = :f", {"r": rules, "f": file.id}
         )

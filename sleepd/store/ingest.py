@@ -11,7 +11,7 @@ handling, the SQLite full-text index) spelled out here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
@@ -37,12 +37,13 @@ class FileRef:
     malformed_lines: int
 
 
-def _chunks(items: list[Any]) -> Iterator[list[Any]]:
+def chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    """`items` IN_CHUNK at a time, for `IN (...)` lists under every database's limit."""
     for start in range(0, len(items), IN_CHUNK):
         yield items[start : start + IN_CHUNK]
 
 
-def _in_list(values: list[Any], prefix: str = "v") -> tuple[str, dict[str, Any]]:
+def in_list(values: Sequence[Any], prefix: str = "v") -> tuple[str, dict[str, Any]]:
     """`:v0, :v1, …` and their parameters, for an `IN (...)` list."""
     params = {f"{prefix}{n}": value for n, value in enumerate(values)}
     return ", ".join(f":{name}" for name in params), params
@@ -78,8 +79,8 @@ def file_refs(db: WriteDb, source: str, files: dict[str, str], host: str) -> dic
 
 def _stored_files(db: WriteDb, paths: list[str], host: str) -> dict[str, FileRef]:
     found: dict[str, FileRef] = {}
-    for chunk in _chunks(paths):
-        marks, params = _in_list(chunk)
+    for chunk in chunks(paths):
+        marks, params = in_list(chunk)
         for path, file_id, malformed in db.rows(
             "SELECT path, id, malformed_lines FROM transcript_files "
             f"WHERE host_id = :host AND path IN ({marks})",
@@ -199,8 +200,8 @@ def upsert_sessions(
     names = list(dict.fromkeys([*named, *(x for x in referenced if x not in cache)]))
     stored: dict[str, dict[str, Any]] = {}
     columns = ("id", "external_id", "kind", "file_id", *_MERGED)
-    for chunk in _chunks(names):
-        marks, params = _in_list(chunk)
+    for chunk in chunks(names):
+        marks, params = in_list(chunk)
         for found in db.rows(
             f"SELECT {', '.join(columns)} FROM sessions "
             f"WHERE source = :source AND external_id IN ({marks})",
@@ -235,8 +236,8 @@ def upsert_sessions(
             f"({', '.join(':' + c for c in _SESSION_COLUMNS)}, 0, 0, :now, :now)",
             [{**row, "now": now} for row in new.values()],
         )
-        for chunk in _chunks(list(new)):
-            marks, params = _in_list(chunk)
+        for chunk in chunks(list(new)):
+            marks, params = in_list(chunk)
             for ext, session_id in db.rows(
                 "SELECT external_id, id FROM sessions "
                 f"WHERE source = :source AND external_id IN ({marks})",
@@ -257,10 +258,10 @@ def upsert_sessions(
 def prime_seqs(db: WriteDb, session_ids: Iterable[int], seq_cache: dict[int, int]) -> None:
     """Load the last sequence number of each session not in `seq_cache` (0 if none)."""
     wanted = sorted({sid for sid in session_ids if sid not in seq_cache})
-    for chunk in _chunks(wanted):
+    for chunk in chunks(wanted):
         for sid in chunk:
             seq_cache[sid] = 0
-        marks, params = _in_list(chunk)
+        marks, params = in_list(chunk)
         for session_id, last in db.rows(
             f"SELECT session_id, max(seq) FROM events WHERE session_id IN ({marks}) "
             "GROUP BY session_id",
@@ -454,8 +455,8 @@ def add_event_counts(db: WriteDb, added: dict[int, int]) -> None:
 
 def refresh_event_counts(db: WriteDb, session_ids: set[int]) -> None:
     now = utcnow()
-    for chunk in _chunks(sorted(session_ids)):
-        marks, params = _in_list(chunk)
+    for chunk in chunks(sorted(session_ids)):
+        marks, params = in_list(chunk)
         db.run(
             "UPDATE sessions SET event_count = (SELECT count(events.id) FROM events "
             "WHERE events.session_id = sessions.id), updated_at = :now "

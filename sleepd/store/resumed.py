@@ -37,7 +37,7 @@ OWN = 0
 #: How an id made from a record's place in its file opens (`harvesters.base.line_id`):
 #: two files can share one without sharing a record.
 _PLACE_ID = "@"
-_HISTORY = "history:"
+HISTORY_PREFIX = "history:"
 
 _HOLDER = (
     "SELECT e.session_id FROM events e JOIN sessions s ON s.id = e.session_id "
@@ -62,7 +62,7 @@ def as_history(row: EventRow) -> EventRow:
         kind="meta",
         is_meta=1,
         is_error=0,
-        raw_type=f"{_HISTORY}{row.raw_type or row.kind}",
+        raw_type=f"{HISTORY_PREFIX}{row.raw_type or row.kind}",
         input_tokens=0,
         output_tokens=0,
         cache_read_tokens=0,
@@ -112,7 +112,7 @@ class ResumedCopies:
         holder = self.copied_from.get(session_id, OWN)
         if holder == OWN:
             return False
-        if not _source_given(row.external_id) or (row.raw_type or "").startswith(_HISTORY):
+        if not _source_given(row.external_id) or (row.raw_type or "").startswith(HISTORY_PREFIX):
             # no identity across files, or already known as copied: neither copy nor end
             return False
         begun, holder = holder > 0, abs(holder)
