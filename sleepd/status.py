@@ -202,18 +202,10 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
 def sessions_to_read_again(db: ReadOnlyDb, cfg: Config) -> int:
     """Mined sessions the next mining pass reads again: read by other rules (an upgrade,
     changed patterns) or with hard turns left for the miner model (`mining.reading`)."""
-    from sleepd.mining.reading import read_by_a_newer_release, reading_rules
+    from sleepd.mining.reading import OTHER_STAMPS_SQL, count_to_read_again, reading_rules
 
     rules = reading_rules(cfg.mining)
-    return sum(
-        int(count)
-        for stored, count in db.rows(
-            "SELECT mined_with, count(*) FROM sessions "
-            "WHERE mined_with != :rules AND mined_through_seq > 0 GROUP BY mined_with",
-            {"rules": rules},
-        )
-        if not read_by_a_newer_release(str(stored), rules)
-    )
+    return count_to_read_again(db.rows(OTHER_STAMPS_SQL, {"rules": rules}), rules)
 
 
 def programs_sessions(db: ReadOnlyDb) -> int:

@@ -35,7 +35,7 @@ from typing import Any
 
 from sleepd import paths
 from sleepd.config import Config
-from sleepd.mining.reading import read_by_a_newer_release, reading_rules
+from sleepd.mining.reading import OTHER_STAMPS_SQL, count_to_read_again, reading_rules
 from sleepd.store.records import stored_timestamp
 
 #: A session quiet this long is over: its last episode closes (`mining.mine` uses the same).
@@ -57,9 +57,6 @@ _NEW_EVENTS_SQL = (
 _IDLE_SQL = (
     "SELECT 1 FROM sessions s WHERE s.id IN (SELECT session_id FROM episodes WHERE NOT is_closed)"
     " AND (SELECT max(e.ts) FROM events e WHERE e.session_id = s.id) < ? LIMIT 1"
-)
-_OTHER_RULES_SQL = (
-    "SELECT DISTINCT mined_with FROM sessions WHERE mined_with != ? AND mined_through_seq > 0"
 )
 #: What a pass writes, summed up; any change by anyone means the record no longer holds.
 _FINGERPRINT_SQL = (
@@ -195,8 +192,8 @@ def _fingerprint(conn: sqlite3.Connection) -> list[list[Any]]:
 
 def _read_by_other_rules(conn: sqlite3.Connection, rules: str) -> bool:
     """A mined session is to be read again (`loading.sessions_to_mine`'s rule)."""
-    stored = conn.execute(_OTHER_RULES_SQL, (rules,)).fetchall()
-    return any(not read_by_a_newer_release(other, rules) for (other,) in stored)
+    stamps = conn.execute(OTHER_STAMPS_SQL, {"rules": rules}).fetchall()
+    return count_to_read_again(stamps, rules) > 0
 
 
 def _key(cfg: Config, db_file: Path) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import aliased
 
 from sleepd.mining.episodes import EventView
 from sleepd.mining.late_exits import with_late_exits
-from sleepd.mining.reading import read_by_a_newer_release
+from sleepd.mining.reading import to_read_again
 from sleepd.mining.signatures import SHELL_TOOLS
 from sleepd.store.models import Episode, Event, Session
 
@@ -97,11 +97,9 @@ def sessions_to_mine(db: DbSession, idle_before: datetime, rules: str) -> list[S
     for *fields, mined_with in rows:
         item = SessionWork(*fields)
         if mined_with != rules and item.mined_through_seq > 0:
-            if read_by_a_newer_release(mined_with, rules):
-                if item.max_seq <= item.mined_through_seq:
-                    continue  # nothing new, and a later sleepd's reading stands
-            else:
-                item.read_again = True
+            item.read_again = to_read_again(mined_with, rules)
+            if not item.read_again and item.max_seq <= item.mined_through_seq:
+                continue  # nothing new, and a later sleepd's reading stands
         work.append(item)
     work.sort(key=lambda w: (w.is_subagent, w.id))
     return work

@@ -24,9 +24,10 @@ loads anything else.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sleepd.rules_identity import RULES_CHARS, files_digest, rules_identity
 
@@ -70,3 +71,22 @@ def read_by_a_newer_release(stored: str, current: str) -> bool:
     """The session was read by a later release than this one: this one leaves it alone."""
     theirs, ours = _release(stored), _release(current)
     return theirs is not None and ours is not None and theirs > ours
+
+
+#: The stamps of the mined sessions not stamped `:rules`, with how many sessions hold each
+#: (portable SQL: the idle check runs it on the stdlib driver, `sleepd status` on its reader).
+OTHER_STAMPS_SQL = (
+    "SELECT mined_with, count(*) FROM sessions "
+    "WHERE mined_with != :rules AND mined_through_seq > 0 GROUP BY mined_with"
+)
+
+
+def to_read_again(stored: str, rules: str) -> bool:
+    """A session stamped `stored` is read again by a pass with `rules`: other rules read it,
+    and no later release."""
+    return stored != rules and not read_by_a_newer_release(stored, rules)
+
+
+def count_to_read_again(stamps: Iterable[Sequence[Any]], rules: str) -> int:
+    """How many sessions `OTHER_STAMPS_SQL`'s rows hold that a pass with `rules` reads again."""
+    return sum(int(count) for stored, count in stamps if to_read_again(str(stored), rules))
