@@ -127,12 +127,9 @@ def stamp_new_files(target: WriteTarget, cfg: Config, after_id: int) -> None:
         )
 
 
-def last_file_id(target: WriteTarget) -> int:
-    reader = ReadOnlyDb(target.url)
-    try:
-        return int(reader.scalar("SELECT max(id) FROM transcript_files") or 0)
-    finally:
-        reader.close()
+def last_file_id(db: ReadOnlyDb) -> int:
+    """The newest transcript file row, before a harvest stores any."""
+    return int(db.scalar("SELECT max(id) FROM transcript_files") or 0)
 
 
 def _same_file(file: StaleFile) -> bool:

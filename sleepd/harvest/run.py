@@ -164,9 +164,9 @@ def _harvest_locked(
             plans.append(
                 plan_source(db, cfg, name, roots_key(roots), files, src_report, salt, progress)
             )
+        newest = last_file_id(db)  # the files stored after it are read by today's rules
     finally:
         db.close()
-    newest = last_file_id(target)
     if any(plan.jobs for plan in plans):
         with _older_objects_left_alone():
             _read_and_store(target, cfg, plans, report, progress, jobs)
