@@ -15,8 +15,9 @@ hold every placeholder of the stored one keeps its stored text and raw line, so 
 reading again ever brings back what a redaction took out.
 
 Each file is read outside any transaction and its changes written in one, with its stamp,
-so a kill leaves a file read again wholly or not at all. A file gone from disk, replaced,
-or no longer readable is stamped as it is: there is nothing left to read.
+so a kill leaves a file read again wholly or not at all. A file gone from disk or replaced
+is stamped as it is: there is nothing left to read. One the reader cannot read through is
+stamped too, left as stored, with one error line counted in the harvest's report.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from harvesters.reader import HEAD_BYTES, head_hash
 from harvesters.records import SourceFile
 from sleepd.config import Config
 from sleepd.harvest.reading import harvest_rules
-from sleepd.harvest.report import HarvestReport, SourceReport
+from sleepd.harvest.report import HarvestReport, SourceReport, note_error
 from sleepd.redaction import PLACEHOLDER_RE
 from sleepd.sources import roots_for
 from sleepd.store.fastread import ReadOnlyDb
@@ -106,11 +107,16 @@ def read_again(
         ]
         for file in stale:
             source_report = report.sources.setdefault(file.source, SourceReport(source=file.source))
-            changes = _changes(reader, cfg, file, salt) if _same_file(file) else None
-            _write(target, file, rules, changes or [])
-            if changes is not None:
-                source_report.files_read_again += 1
-                source_report.events_read_again += len(changes)
+            if not _same_file(file):
+                _write(target, file, rules, [])  # nothing left to read
+                continue
+            changes, problem = _changes(reader, cfg, file, salt)
+            _write(target, file, rules, changes)
+            if problem is not None:
+                note_error(source_report, f"{problem} (read again: left as stored)")
+                continue
+            source_report.files_read_again += 1
+            source_report.events_read_again += len(changes)
     finally:
         reader.close()
 
@@ -147,11 +153,12 @@ def _same_file(file: StaleFile) -> bool:
 
 def _changes(
     reader: ReadOnlyDb, cfg: Config, file: StaleFile, salt: bytes | None
-) -> list[dict[str, Any]] | None:
-    """The stored events of `file` whose reading today differs, as update rows; None
-    when the file could not be read through."""
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The stored events of `file` whose reading today differs, as update rows, or the
+    one line saying why the file could not be read through (then it is left as stored).
+    Only the reading is caught: the store's own errors stop the harvest as anywhere."""
     from sleepd.harvest.plan import roots_key
-    from sleepd.harvest.read import ReadJob, ReadLimits, read_file
+    from sleepd.harvest.read import ReadJob, ReadLimits, read_error, read_file
 
     job = ReadJob(
         file.source,
@@ -162,14 +169,17 @@ def _changes(
         salt,
     )
     changes: list[dict[str, Any]] = []
-    try:
-        for batch in read_file(job):
-            if batch.problem is not None:
-                return None
-            changes.extend(_changed(reader, file.id, batch.events))
-    except Exception:  # a file the reader cannot read through is left as stored
-        return None
-    return changes
+    batches = read_file(job)
+    while True:
+        try:
+            batch = next(batches, None)
+        except Exception as exc:
+            return [], read_error(job, exc)
+        if batch is None:
+            return changes, None
+        if batch.problem is not None:
+            return [], batch.problem
+        changes.extend(_changed(reader, file.id, batch.events))
 
 
 def _changed(reader: ReadOnlyDb, file_id: int, events: Sequence[EventRow]) -> list[dict[str, Any]]:

@@ -148,6 +148,28 @@ def test_a_file_gone_from_disk_is_left_as_stored_and_stamped(
     assert stamps(db_file) != [OLDER]  # nothing is left to read: not tried again
 
 
+def test_a_file_the_reader_cannot_read_through_again_is_one_error_line_and_stays_as_stored(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sleepd.harvest import read as read_module
+
+    harvested_by_the_older_reader(isolated_home, store, cfg)
+    before = goal_events(db_file)
+
+    def broken(job: Any) -> Any:
+        raise ValueError("a shape nobody foresaw")
+        yield  # a generator, as the real one
+
+    monkeypatch.setattr(read_module, "read_file", broken)
+    report = harvest(store, cfg)
+    totals = report.totals()
+    assert (totals["errors"], totals["files_read_again"], totals["events_read_again"]) == (1, 0, 0)
+    [line] = report.sources["codex"].error_messages
+    assert "a shape nobody foresaw" in line and "read again: left as stored" in line
+    assert goal_events(db_file) == before
+    assert harvest(store, cfg).totals()["errors"] == 0  # stamped: not tried at every harvest
+
+
 def test_the_unchanged_tree_shortcut_leaves_a_file_to_read_again_to_the_full_harvest(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
