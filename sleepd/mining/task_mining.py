@@ -34,7 +34,7 @@ from sleepd.mining.tasks import (
 )
 from sleepd.mining.turns import is_bare_answer, needs_context
 from sleepd.mining.turns.closing import is_closing_step
-from sleepd.mining.turns.outside import names_only_an_outside_item
+from sleepd.mining.turns.outside import acts_only_outside, names_only_an_outside_item
 from sleepd.mining.turns.text import request_region
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
@@ -149,8 +149,9 @@ def _mine_batch(
         local_commands = shown.get(episode.id, [])
         if needs_context(episode.intent_text or "", shown=bool(local_commands)):
             continue  # "Did you commit?" opening a resumed session: nothing to replay
-        if names_only_an_outside_item(request_region(episode.intent_text or "")):
-            continue  # "can you review pr 227?": the pull request is not in the checkout
+        request = request_region(episode.intent_text or "")
+        if names_only_an_outside_item(request) or acts_only_outside(request):
+            continue  # "review pr 227", "log a linear bug": the item is not in the checkout
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)

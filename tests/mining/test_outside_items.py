@@ -12,7 +12,11 @@ import pytest
 from sleepd.mining.commands import parse_command
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.turns import TurnInput, TurnKind, classify_turn, needs_context
-from sleepd.mining.turns.outside import names_only_an_outside_item, works_a_review_command
+from sleepd.mining.turns.outside import (
+    acts_only_outside,
+    names_only_an_outside_item,
+    works_a_review_command,
+)
 
 
 @pytest.mark.parametrize(
@@ -96,3 +100,58 @@ def test_an_outside_item_leans_on_no_exchange() -> None:
 )
 def test_a_command_named_for_a_pull_requests_review(name: str, works_a_review: bool) -> None:
     assert works_a_review_command(name) is works_a_review
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli's history (outside the repository)
+        "log a linear bug and let's move on",
+        "respond to the PR comments",
+        # the labelled set (tests/fixtures/real_sessions)
+        "update the github issue with what we know, then close it if that is correct to do so",
+        "make a pr, reply to the thread",
+        "post a reply to that thread",
+        "okay let's open a PR",
+        "create draft PR",
+        # constructed: the same acts said otherwise
+        "Approve and merge this pull request",
+        "file a bug in jira for this",
+        "close PR#112 with a comment on what happened",
+        "open an issue upstream",
+        "request Copilot review",
+        "fetch the open issues on github",
+        "Okay, you can comment on the issue for me.",
+    ],
+)
+def test_a_request_whose_only_work_is_an_act_in_a_tracker_or_a_forge(text: str) -> None:
+    """With the network cut a replay cannot file, answer or merge anything; with it on,
+    it would, for real."""
+    assert acts_only_outside(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # work in the checkout beside the act, or the same words about the code
+        "fix the parser and open a PR",
+        "create an issue and fix it",
+        "commit and create PR in each repo",
+        "open the issue list page and fix the sorting",
+        "create an issue template for bug reports",
+        "write a PR description for these changes",
+        "add a comment to the parse function",
+        "add comments to the code",
+        "report bugs found by the linter into report.md",
+        "list the bugs in parser.py",
+        "merge main into this branch",
+        "close the modal when the user presses escape",
+        "fix the bug",
+        "update the README",
+        # a command's template says what it does
+        "/create-pr",
+        "",
+    ],
+)
+def test_an_act_beside_work_in_the_checkout_stays_a_task(text: str) -> None:
+    assert not acts_only_outside(text)

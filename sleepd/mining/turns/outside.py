@@ -101,3 +101,53 @@ def _only_an_item(text: str) -> bool:
         return False
     rest = _THEIR_BRANCH.sub(" ", rest)
     return all(word.lower() in _ABOUT_AN_ITEM for word in WORD.findall(rest))
+
+
+#: An act done in a tracker or a forge, not in the checkout: filing, updating, closing or
+#: answering an issue or a ticket, opening, submitting, approving or merging a pull
+#: request, asking for a review. The verb, then a few small words, then the item's kind;
+#: "open the issue list page" reaches the kind too, and its other words keep it work.
+_OUTSIDE_ACT = re.compile(
+    r"\b(log|file|open|create|make|raise|submit|report|update|edit|close|reopen|comment(\s+on)?|"
+    r"reply(\s+to|\s+on)?|respond(\s+to|\s+on)?|post(\s+on|\s+to|\s+in)?|leave|request|"
+    r"ask(\s+for)?|approve|merge|label|assign|triage|fetch|list|add)"
+    r"((\s+|\s*,\s*|\s+(and|&)\s+)(approve|merge|close|reopen|update|a|an|the|this|that|"
+    r"these|those|it|them|my|our|new|draft|follow[-\s]?up|comprehensive|separate|open|"
+    r"some|all|any|few|linear|jira|github|gitlab|copilot|\w+'s))*"
+    r"\s+(pull\s+requests?|merge\s+requests?|prs?|mrs?|issues?|tickets?|bugs?|"
+    r"stor(y|ies)|epics?|reviews?|comments?|replies|reply|threads?)\b",
+    re.IGNORECASE,
+)
+#: Words that say nothing of work in the checkout beside such an act: the small words of a
+#: request, the item's kind and home, and what is written into it ("with what we know").
+#: Not `_ABOUT_AN_ITEM`: its "fix", "handle" and "work" are work in the checkout.
+_ABOUT_AN_ACT = frozenset(
+    WORD.findall(
+        "a an the to for of on in at up out with and or so now then please pls can could would "
+        "you me us we i my our let lets let's go get have has is are it its this that here "
+        "there if be do done just also ok okay yes sure for me it them one ones which what "
+        "know found learned findings summary status progress notes details observations "
+        "agree correct right move on next later first title description linear jira github "
+        "happened why how when "
+        "gitlab copilot tracker repo repository upstream issue issues ticket tickets bug bugs "
+        "story stories epic epics pr prs pull request requests mr merge review reviews "
+        "comment comments reply replies thread threads draft new open close reopen approve "
+        "submit post"
+    )
+)
+
+
+def acts_only_outside(text: str) -> bool:
+    """Whether the request's only work is an act in a tracker or a forge ("log a linear
+    bug and let's move on", "update the github issue with what we know, then close it",
+    "create a PR"): with the network cut a replay cannot do it, and with the network on it
+    would do it for real. A request with work of its own beside the act ("fix the parser
+    and open a PR") stays a task."""
+    if len(text) > MAX_CHARS or parse_command(text) is not None:
+        return False
+    rest, acts = _OUTSIDE_ACT.subn(" ", text)
+    if not acts:
+        return False
+    rest = _NUMBERED_ITEM.sub(" ", _ITEM_URL.sub(" ", rest))
+    rest = _TRACKER_KEY.sub(" ", rest)
+    return all(word.lower() in _ABOUT_AN_ACT for word in WORD.findall(rest))
