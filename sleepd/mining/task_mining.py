@@ -51,8 +51,12 @@ def refines_the_work(follow_up: str) -> bool:
     answer or go-on ("3", "yes continue"), which means something only next to what it
     answered, nor a closing step ("commit this", "push", "open a PR"), what was done with
     the work once made (a replay makes the work offline, where a push has nowhere to go,
-    and is judged on the work)."""
-    return not is_bare_answer(follow_up) and not is_closing_step(request_region(follow_up))
+    and is judged on the work), nor an act in the tracker or the forge ("link the PR",
+    "respond to the PR comments"), which a replay cannot do."""
+    if is_bare_answer(follow_up):
+        return False
+    region = request_region(follow_up)
+    return not is_closing_step(region) and not acts_only_outside(region)
 
 
 @dataclass

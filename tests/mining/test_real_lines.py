@@ -26,6 +26,7 @@ from sleepd.mining.errors import (
 )
 from sleepd.mining.lexicon import Feedback, lexicon_for
 from sleepd.mining.signatures import signature_of
+from sleepd.mining.task_mining import refines_the_work
 from sleepd.mining.tasks import full_command
 from sleepd.mining.turns import (
     TurnDecision,
@@ -10724,10 +10725,48 @@ def test_closing_steps_with_what_they_act_on_and_a_draft_pr_are_closing_steps(
 
 
 @pytest.mark.parametrize(
-    "text", ["commit this feature and add tests", "commit this, then add a README"]
+    "text",
+    [
+        # entireio/cli's history (outside the repository): steps typed while a task ran,
+        # which its replay task had kept as refinements of the work
+        "commit please, then push and open a PR",
+        "continue merge, then push",
+        "complete the merge and push",
+        "yes, then commit, push",
+        "force push",
+        # hostile: the same steps in other words
+        "ok, finish the rebase and force-push",
+        "then push",
+    ],
+)
+def test_a_step_then_its_push_or_a_merge_under_way_is_a_closing_step(text: str) -> None:
+    assert is_closing_step(text)
+    assert not refines_the_work(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit this feature and add tests",
+        "commit this, then add a README",
+        "then fix the parser",
+        "continue the merge sort implementation",
+        "complete the merge function",
+        "force push the fix for parser.py",
+    ],
 )
 def test_a_closing_step_beside_work_of_its_own_is_no_bare_step(text: str) -> None:
     assert not is_closing_step(text)
+    assert refines_the_work(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["link the PR", "respond to the PR comments", "log a linear bug for this"]
+)
+def test_an_act_in_the_tracker_typed_while_a_task_ran_refines_no_work(text: str) -> None:
+    """entireio/cli's history: its replay tasks listed "link the PR" among the refinements
+    of the work; a replay cannot link anything, and the work is judged without it."""
+    assert not refines_the_work(text)
 
 
 @pytest.mark.parametrize(

@@ -15,16 +15,20 @@ _BRANCH = r"(create|make|cut|open|check out|checkout) (a |the )?(new |feature )?
 _CLOSING_STEP = re.compile(
     r"^\W*((ok|okay|yes|sure|great|good|now),?\s+)?(let'?s\s+|please\s+|"
     r"(can|could|would|will) (you|u)\s+(please\s+)?|(you can|go ahead and|feel free to)\s+)?"
-    r"(commit|push|merge|"
+    # ("then commit, push": the step after a yes)
+    r"(then\s+)?"
+    r"(commit|(force[- ])?push|merge|"
+    # a merge or a rebase under way ("continue merge, then push", "complete the merge")
+    r"(continue|complete|finish) (the )?(merge|rebase)|"
     r"deploy|release|publish|ship|stage|tag|rebase|squash|lint|format|build|test|pr|"
     r"(open|create|raise|make) (a |the )?(draft )?(pr|pull request)|"
     r"(make|do|create) (a |the )?commit|" + _BRANCH + r")"
     # (what it acts on, before the next step: "commit this, then push + a draft PR", "commit
     # the changes and open a pr")
-    r"(\s+(it|this|that|them|everything|(the|these|those|your|all)\s+changes)"
+    r"(\s*,?\s+(it|this|that|them|everything|please|(the|these|those|your|all)\s+changes)"
     r"(?=\s*(,|and\b|&|\+|then\b)))?"
     # the steps after it, a comma or a word between ("create a branch, commit and open a PR")
-    r"((\s*,\s*(and\s+|then\s+)?|\s+(and|&|\+|then)\s+)(commit|push|"
+    r"((\s*,\s*(and\s+|then\s+)?|\s+(and|&|\+|then)\s+)(commit|(force[- ])?push|"
     r"merge|deploy|release|publish|ship|tag|((open|create|raise) )?(a |the )?(draft )?"
     r"(pr|pull request)|" + _BRANCH + r"|"
     # the changelog's entry for it ("commit and update @CHANGELOG.md")

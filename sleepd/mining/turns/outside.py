@@ -110,7 +110,7 @@ def _only_an_item(text: str) -> bool:
 _OUTSIDE_ACT = re.compile(
     r"\b(log|file|open|create|make|raise|submit|report|update|edit|close|reopen|comment(\s+on)?|"
     r"reply(\s+to|\s+on)?|respond(\s+to|\s+on)?|post(\s+on|\s+to|\s+in)?|leave|request|"
-    r"ask(\s+for)?|approve|merge|label|assign|triage|fetch|list|add)"
+    r"ask(\s+for)?|approve|merge|label|assign|link|triage|fetch|list|add)"
     r"((\s+|\s*,\s*|\s+(and|&)\s+)(approve|merge|close|reopen|update|a|an|the|this|that|"
     r"these|those|it|them|my|our|new|draft|follow[-\s]?up|comprehensive|separate|open|"
     r"some|all|any|few|linear|jira|github|gitlab|copilot|\w+'s))*"
