@@ -2511,6 +2511,17 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
             False,
         ),
         ("continue the migration to AudioWorklet from the last session", False),
+        # entireio/cli's history: a session opened by asking where the work stands, the
+        # work named only by its ticket, had become a replay task
+        (
+            "okay, so we were working on ENT-109 (linear) on this branch... I have lost track "
+            "of where we're up to.",
+            True,
+        ),
+        ("I lost track of where we are", True),
+        ("remind me where we left off", True),
+        ("hmm, I lost track of where we are. add the csv export", False),
+        ("can you remind me where we are with the migration?", False),
         # entireio/cli's history (outside the repository): a session opened with the yes to
         # an offer of the session before had become a replay task; a plan, a design or a fix
         # named as revised, proposed or agreed lives in that exchange

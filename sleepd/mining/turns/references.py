@@ -394,6 +394,11 @@ _RESUMES_EARLIER_WORK = re.compile(
     r"(the\s+)?(last|previous|earlier|prior) (session|time|conversation|chat)|"
     r"(yesterday|before|last time))"
     r"(\s+(yesterday|last time|earlier|today|before))?(\s+please)?\W*$"
+    # where the work stands, asked of the agent ("I have lost track of where we're up to",
+    # "remind me where we left off")
+    r"|^\W*((ok(ay)?|so|now|alright|hmm)\W+)*(i('ve|\s+have)?\s+)?(lost track of|forgot|"
+    r"(can you |please )?remind me( of)?) where (we|i)('re|\s+(are|were|was|left off|stopped))"
+    r"(\s+(up to|at|with (it|this|the work)))?\W*$"
     r"|^\W*(mach(en wir)?|machen) (da |dort )?weiter,? wo wir (aufgehört|stehen geblieben) "
     r"(haben|sind)\W*$"
     r"|^\W*(reprenons|reprends|continuons|continue) (là )?où (on|nous|tu) (s'était|s'est|"
