@@ -33,6 +33,7 @@ from sleepd.mining.tasks import (
     task_intent,
 )
 from sleepd.mining.turns import is_bare_answer, needs_context
+from sleepd.mining.turns.asides import is_aside
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.outside import acts_only_outside, names_only_an_outside_item
 from sleepd.mining.turns.text import request_region
@@ -56,7 +57,7 @@ def refines_the_work(follow_up: str) -> bool:
     if is_bare_answer(follow_up):
         return False
     region = request_region(follow_up)
-    return not is_closing_step(region) and not acts_only_outside(region)
+    return not (is_closing_step(region) or acts_only_outside(region) or is_aside(region))
 
 
 @dataclass

@@ -70,8 +70,15 @@ REFINEMENTS_HEADING = "Refinements the user added while it was being done:"
 
 def task_intent(intent_text: str, refinements: Sequence[str]) -> str:
     """The request as a replaying agent needs it: the intent with the follow-ups that
-    refined it folded in (a follow-up alone cannot be replayed without its context)."""
-    extra = [r.strip() for r in refinements if r and r.strip()]
+    refined it folded in (a follow-up alone cannot be replayed without its context). A
+    follow-up that says again what the request or an earlier follow-up said (the request
+    sent a second time, "can you review again" twice) is folded in once."""
+    seen = {_said(intent_text)}
+    extra: list[str] = []
+    for text in refinements:
+        if text and text.strip() and _said(text) not in seen:
+            seen.add(_said(text))
+            extra.append(text.strip())
     if not extra:
         return intent_text
     lines = [intent_text, "", REFINEMENTS_HEADING]
@@ -79,6 +86,10 @@ def task_intent(intent_text: str, refinements: Sequence[str]) -> str:
     # opens one refinement (`intent_parts` counts them)
     lines.extend("- " + text[:1000].replace("\n", "\n  ") for text in extra[:10])
     return "\n".join(lines)
+
+
+def _said(text: str) -> str:
+    return " ".join(text.lower().split())
 
 
 def intent_parts(intent: str) -> tuple[str, int]:

@@ -50,7 +50,7 @@ from sleepd.mining.turns.corrections import (
 )
 from sleepd.mining.turns.failures import WRONG_ANSWER, reports_failure
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
-from sleepd.mining.turns.pastes import is_program_output
+from sleepd.mining.turns.pastes import RAN_COMMAND, is_program_output
 from sleepd.mining.turns.references import (
     ASKS_WHAT_AGENT_DID,
     BACK_REF,
@@ -1074,7 +1074,7 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         # Project: found …" after "Reload and test"): a report on the running task, often
         # the one the agent asked for (one that shows an error is a correction, above)
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("pastes what a run printed",), hard=True)
-    if turn.agent_worked and (_RAN_COMMAND.match(text) or runs_agents_line(text, turn.agent_text)):
+    if turn.agent_worked and (RAN_COMMAND.match(text) or runs_agents_line(text, turn.agent_text)):
         # a command the person ran, pasted with what it printed ("╰─❯ apt install …",
         # "user@host:~/app$ npm run …", a console snippet the agent handed over): a report
         # on the running task, never a task of its own (one that shows an error is a
@@ -1547,21 +1547,6 @@ _FAILURE_MARK = re.compile(
 
 #: From this many words a turn can carry a request of its own.
 LONG_TURN = 20
-
-
-#: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
-#: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`, a
-#: powerline prompt, a folder before `$`.
-_RAN_COMMAND = re.compile(
-    r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S"
-    # a powerline theme's prompt: Nerd Font icons and segment arrows, private-use glyphs
-    # ("\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status …")
-    r"|^\s*[\ue000-\uf8ff][^\n]*[\ue0b0\ue0b4]\s+\S"
-    # a prompt that shows the folder ("/work $ ping www.googleapis.com", "~/app % ls"), and
-    # zsh's own "user@host folder %" ("neil@MacBook-Pro app % npm run cli")
-    r"|^\s*[~/][\w./~-]*\s*[$#%]\s+\S"
-    r"|^\s*(\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(\s+[^\s%$#]{1,60})?\s*[%$#]\s+\S"
-)
 
 
 def _requests_of(turn: TurnInput) -> str:

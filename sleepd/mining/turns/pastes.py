@@ -16,6 +16,48 @@ PASTED_LINE = re.compile(
 )
 
 
+#: A shell prompt and the command after it, as a terminal shows them: `user@host:~/app$`,
+#: zsh themes' `❯` and `➜`, a two-line theme's `╰─❯`, PowerShell's `PS C:\app>`, `$`, a
+#: powerline prompt, a folder before `$`.
+RAN_COMMAND = re.compile(
+    r"^\s*(?:\S+@[\w.-]+:\S*\s?[$#]|[$❯➜]|╰─❯|PS [A-Z]:\\[^>]*>)\s+\S"
+    # a powerline theme's prompt: Nerd Font icons and segment arrows, private-use glyphs
+    # ("\uf312 \ue0b0 \uf015 ~ \ue0b0   systemctl --user status …")
+    r"|^\s*[\ue000-\uf8ff][^\n]*[\ue0b0\ue0b4]\s+\S"
+    # a prompt that shows the folder ("/work $ ping www.googleapis.com", "~/app % ls"), and
+    # zsh's own "user@host folder %" ("neil@MacBook-Pro app % npm run cli")
+    r"|^\s*[~/][\w./~-]*\s*[$#%]\s+\S"
+    r"|^\s*(\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(\s+[^\s%$#]{1,60})?\s*[%$#]\s+\S"
+)
+
+#: Where the person's own words ask something after a pasted run ("why does it hang?",
+#: "please fix this", "can you …").
+_ASKS_AFTER_A_RUN = re.compile(
+    r"\?\s*$|^\W*(please|pls|can you|could you|would you|let'?s|fix|make|add|change|use|try|"
+    r"why|how|what|should|do we|is it|now)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+#: What follows a prompt when it is a command: environment settings, then a program's name
+#: or path in lower case ("GITSYNC_MAX=2000 go run …", "./run.sh"); not a sentence typed
+#: after the agent's own prompt mark ("❯ This branch represents a PR …") nor one of the
+#: agent's slash commands ("❯ /cd app").
+_COMMAND_AFTER_PROMPT = re.compile(
+    r"([A-Z_][A-Z0-9_]*=\S*\s+)*(sudo\s+)?(?!/[\w:-]+(\s|$))[a-z.~/_][\w.+/-]*(\s|$)"
+)
+
+
+def is_run_pasted(text: str) -> bool:
+    """A command the person ran, pasted with what it printed and no line that asks for
+    anything ("❯ git push" and its output): a report of their machine's state."""
+    prompt = RAN_COMMAND.match(text)
+    if prompt is None or "\n" not in text.strip():
+        return False
+    command = text[prompt.end() - 1 :]
+    return bool(_COMMAND_AFTER_PROMPT.match(command)) and not _ASKS_AFTER_A_RUN.search(text)
+
+
 #: Most the person's own words after a paste can be: a verdict or a request, not more prose.
 WORDS_AFTER_PASTE = 300
 
