@@ -1,10 +1,11 @@
 """Where a mined task can be replayed with tools: repository root, commit, test commands.
 
 Recorded at mining time for each new task (`record_replay_sites`, one call from the
-task step). The commit is the one the session started from: Codex writes it in its
-session metadata; for Claude Code it is resolved from the local repository, when it
-still exists, as the branch's commit at the session's start (the branch's reflog,
-else the newest commit before that time). Test commands are the ones the agent or the
+task step). The commit is the one the episode started from: Codex writes the session's in
+its metadata, and a later episode takes what the branch's reflog shows the session
+committed before it; for Claude Code it is resolved from the local repository, when it
+still exists, as the branch's commit at the episode's start (the branch's reflog, else
+the newest commit before that time). Test commands are the ones the agent or the
 user actually ran in the session, parsed into argv without a shell: a transcript is
 hostile input, and a command that needs a shell (substitutions, variables, globs, a pipe
 into another program) is not kept; what only shapes a test run's output (`2>&1`, `| tail
@@ -317,6 +318,20 @@ def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[
     return (sha, "rev-list") if _SHA.match(sha) else (None, "")
 
 
+def committed_since(
+    repo_root: str, branch: str | None, recorded: str, at: datetime | None
+) -> str | None:
+    """The branch's commit at `at` when its reflog shows the branch moved on from
+    `recorded` (the commit the session started from) by then: what the session committed
+    before a later episode began. Only the reflog says where the branch was; the newest
+    commit by date may have reached the branch later."""
+    sha, source = commit_at(repo_root, branch, at)
+    if source != "reflog" or sha is None or sha == recorded:
+        return None
+    descends = git(["merge-base", "--is-ancestor", recorded, sha], repo_root)
+    return sha if descends is not None else None
+
+
 # --- what the session shows ------------------------------------------------------------
 
 
@@ -388,10 +403,15 @@ def draft_site(
         return draft
     draft.repo_root = root
     recorded = str((session.meta or {}).get("commit") or "").strip().lower()
+    started = _as_utc(episode.started_at) or _as_utc(session.started_at)
     if _SHA.match(recorded) and has_commit(root, recorded):
-        draft.commit, draft.commit_source = recorded, "session"
+        # a later episode starts from what the session committed before it (Codex writes
+        # only the commit the session started from)
+        later = None
+        if started is not None and started != _as_utc(session.started_at):
+            later = committed_since(root, session.git_branch, recorded, started)
+        draft.commit, draft.commit_source = (later, "reflog") if later else (recorded, "session")
     else:
-        started = _as_utc(episode.started_at) or _as_utc(session.started_at)
         draft.commit, draft.commit_source = commit_at(root, session.git_branch, started)
     draft.test_commands = find_test_commands(
         _session_commands(db, session.id), session_cwd=cwd, repo_root=root

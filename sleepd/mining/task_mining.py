@@ -34,9 +34,11 @@ from sleepd.mining.tasks import (
 )
 from sleepd.mining.turns import is_bare_answer, needs_context
 from sleepd.mining.turns.asides import is_aside
+from sleepd.mining.turns.changes import works_over_the_changes
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.outside import acts_only_outside, names_only_an_outside_item
 from sleepd.mining.turns.text import request_region
+from sleepd.mining.working_tree import left_uncommitted
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
 #: Failures clear enough to replay even when the task has not recurred yet.
@@ -141,6 +143,12 @@ def _mine_batch(
     began = _agent_began(db, [episode.id for episode, _ in useful])
     useful = [(episode, cluster) for episode, cluster in useful if episode.id in began]
     shown = _local_commands(db, [episode for episode, _ in useful])
+    over_the_changes = [
+        episode
+        for episode, _ in useful
+        if works_over_the_changes(request_region(episode.intent_text or ""))
+    ]
+    nothing_to_act_on = left_uncommitted(db, over_the_changes)
     aside = {
         task.episode_id: task
         for task in db.scalars(
@@ -157,6 +165,8 @@ def _mine_batch(
         request = request_region(episode.intent_text or "")
         if names_only_an_outside_item(request) or acts_only_outside(request):
             continue  # "review pr 227", "log a linear bug": the item is not in the checkout
+        if episode.id in nothing_to_act_on:
+            continue  # "/simplify" over what the session left uncommitted: not in the checkout
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)

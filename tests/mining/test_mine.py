@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -312,6 +312,54 @@ def test_a_request_whose_only_object_is_outside_the_repository_recurs_but_is_no_
     with read_session(engine) as db:
         intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
     assert intents == [own, own]
+
+
+def _after_work(engine: Engine, request: str, *, committed: bool, start: datetime) -> None:
+    """A session whose agent wrote a file for a first request, committed it or not, and
+    then got `request`, which the agent took up."""
+    b = SessionBuilder(start=start)
+    b.prompt("add a --verbose flag to the sync command")
+    b.call("Edit", json.dumps({"file_path": "/work/app/sync.go", "old_string": "a"}), "e1")
+    b.result("e1", "The file /work/app/sync.go has been updated.")
+    if committed:
+        b.bash('git add -A && git commit -m "sync: --verbose"', "[main 1a2b3c4] sync")
+    b.say("Added the flag.").prompt(request)
+    b.bash("go vet ./...", "vet: cmd/sync.go:12: unreachable code", exit_code=1)
+    b.bash("go vet ./...", "ok").say("Simplified the flag handling.")
+    b.save(engine)
+
+
+def test_a_request_over_changes_the_session_left_uncommitted_is_no_task(
+    engine: Engine, cfg: Config
+) -> None:
+    """entireio/git-sync's history (outside the repository): "/simplify" after the agent
+    wrote code it had not committed made replay tasks, and a replay's checkout of the
+    commit at the episode's start holds none of that code. Once the agent committed it,
+    the checkout does, and the request is a task; so is a request that names its own
+    work."""
+    requests = (
+        "/simplify",
+        "can you do meaningful commits?",
+        "rename the config loader to settings_loader in config.go",
+    )
+    for day, request in enumerate(requests):
+        for week, committed in enumerate((False, False)):
+            _after_work(
+                engine, request, committed=committed, start=T0 + timedelta(days=day, weeks=week)
+            )
+    for week in range(2):
+        _after_work(
+            engine, "/code-review", committed=True, start=T0 + timedelta(days=5, weeks=week)
+        )
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
+    later = [intent for intent in intents if not intent.startswith("add a --verbose")]
+    assert later == [
+        "/code-review",
+        "/code-review",
+        *["rename the config loader to settings_loader in config.go"] * 2,
+    ]
 
 
 def test_a_tasks_test_command_is_read_whole_and_without_its_output_plumbing(

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.replay_site import (
     TestCommand,
     commit_at,
+    committed_since,
+    draft_site,
     find_test_commands,
     parse_test_command,
     repository_root,
 )
 from sleepd.mining.test_report import parse_test_output
+from sleepd.store.models import Episode, Task
+from sleepd.store.models import Session as StoredSession
 
 ROOT = "/home/u/app"
 
@@ -156,3 +163,74 @@ def test_claude_sessions_get_the_branch_commit_at_their_start(tmp_path: Path) ->
     assert commit_at(str(repo), "--upload-pack=evil", at)[0] == commits[1]  # HEAD, never an option
     assert commit_at(str(repo), "main", datetime(2025, 1, 1, tzinfo=UTC)) == (None, "")
     assert repository_root(str(tmp_path / "gone")) is None
+
+
+def test_a_later_episode_starts_from_what_the_session_committed_before_it(
+    tmp_path: Path,
+) -> None:
+    """Codex writes only the commit its session started from. An episode typed after the
+    agent committed in the same session ("/simplify" over the work just committed) starts
+    from that commit, as the branch's reflog shows it; the session's own start stays
+    where the branch did not move on from it."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    commits = []
+    for hour in (9, 11):  # the session starts at 10:00 from the first commit
+        (repo / "f.txt").write_text(str(hour))
+        _git(repo, "add", "f.txt", date=f"2026-01-02T{hour:02}:00:00Z")
+        _git(repo, "commit", "-q", "-m", f"{hour}h", date=f"2026-01-02T{hour:02}:00:00Z")
+        commits.append(_git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z"))
+    started, committed = commits
+    noon = datetime(2026, 1, 2, 12, tzinfo=UTC)
+    assert committed_since(str(repo), "main", started, noon) == committed
+    ten_thirty = datetime(2026, 1, 2, 10, 30, tzinfo=UTC)
+    assert committed_since(str(repo), "main", started, ten_thirty) is None
+    # a branch reset to another line is no work of the session's
+    _git(repo, "checkout", "-q", "--orphan", "other", date="2026-01-02T13:00:00Z")
+    _git(repo, "commit", "-q", "-m", "elsewhere", date="2026-01-02T13:00:00Z")
+    other = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    _git(repo, "checkout", "-q", "main", date="2026-01-02T13:30:00Z")
+    _git(repo, "reset", "-q", "--hard", other, date="2026-01-02T14:00:00Z")
+    assert committed_since(str(repo), "main", started, datetime(2026, 1, 2, 15, tzinfo=UTC)) is None
+    # without a reflog, the newest commit by date may have reached the branch later
+    _git(repo, "reset", "-q", "--hard", committed, date="2026-01-02T15:00:00Z")
+    _git(repo, "reflog", "expire", "--expire=now", "--all", date="2026-01-02T16:00:00Z")
+    assert committed_since(str(repo), "main", started, noon) is None
+
+
+def test_a_codex_episode_after_a_commit_in_its_session_replays_from_that_commit(
+    tmp_path: Path, migrated_sqlite: Callable[[Path], Engine]
+) -> None:
+    """The site of a later episode of a Codex session (its metadata names the commit the
+    session started from) is the commit the session made before the episode; the first
+    episode's is the session's own."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    commits = []
+    for hour in (9, 11):
+        (repo / "f.txt").write_text(str(hour))
+        _git(repo, "add", "f.txt", date=f"2026-01-02T{hour:02}:00:00Z")
+        _git(repo, "commit", "-q", "-m", f"{hour}h", date=f"2026-01-02T{hour:02}:00:00Z")
+        commits.append(_git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z"))
+    session = StoredSession(
+        id=1,
+        source="codex",
+        project_path=str(repo),
+        git_branch="main",
+        started_at=datetime(2026, 1, 2, 10),
+        meta={"commit": commits[0]},
+    )
+    first, later = (
+        Episode(session_id=1, start_seq=seq, end_seq=seq + 9, project_path=str(repo), started_at=at)
+        for seq, at in ((1, datetime(2026, 1, 2, 10, 0, 5)), (20, datetime(2026, 1, 2, 12)))
+    )
+    engine = migrated_sqlite(tmp_path / "site.db")
+    with DbSession(engine) as db:
+        sites = [draft_site(db, Task(), episode, session) for episode in (first, later)]
+    engine.dispose()
+    assert [(s.commit, s.commit_source) for s in sites] == [
+        (commits[0], "session"),
+        (commits[1], "reflog"),
+    ]

@@ -1,0 +1,116 @@
+"""A request over the changes at hand, and whether the session had left them uncommitted.
+
+The requests are from entireio/cli's and entireio/git-sync's histories (MIT; rebuilt from
+their public `entire/checkpoints/v1` branches, not in the repository), where a blind review
+of the replay tasks found them with nothing to act on in a checkout, beside constructed
+ones of the same forms and requests that name work of their own.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlalchemy import Engine, select
+
+from sleepd.mining.turns.changes import works_over_the_changes
+from sleepd.mining.working_tree import left_uncommitted
+from sleepd.store.engine import read_session
+from sleepd.store.models import Episode, Event
+
+from .builders import SessionBuilder
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/simplify",
+        "/review",
+        "/requesting-code-review",
+        "/code-review",
+        "/superpowers:execute-plan",
+        "<command-message>simplify</command-message>\n<command-name>/simplify</command-name>",
+        "let's review the code we've created for this branch",
+        "can you review the changes in the branch now once more as a whole",
+        "can you do meaningful commits?",
+        # constructed
+        "please double-check the changes you made",
+        "ok, clean up the code we wrote so far",
+    ],
+)
+def test_a_request_over_the_changes_at_hand(text: str) -> None:
+    assert works_over_the_changes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/review 158",
+        "/release patch",
+        "/changelog",
+        "/superpowers:write-plan",
+        "review the parser code",
+        "simplify the sync flags",
+        "do meaningful commits and open a PR",
+        "review the changes in this branch and fix the failing test",
+        "",
+    ],
+)
+def test_a_request_with_an_object_of_its_own(text: str) -> None:
+    assert not works_over_the_changes(text)
+
+
+def _session(engine: Engine, *steps: tuple[str, str]) -> dict[int, int]:
+    """A session of the given steps, each ("write"|"patch"|"commit"|"failed commit"|
+    "own commit"|"request", …); returns the request episodes' start seqs by their id."""
+    b = SessionBuilder()
+    starts: list[int] = []
+    for n, (step, arg) in enumerate(steps):
+        if step == "request":
+            b.prompt(arg)
+            starts.append(len(b.rows))
+        elif step == "write":
+            b.call("Edit", json.dumps({"file_path": arg, "old_string": "a"}), f"w{n}")
+            b.result(f"w{n}", "updated")
+        elif step == "patch":  # an older Codex ran its patch tool through the shell
+            patch = f"*** Begin Patch\n*** Update File: {arg}\n*** End Patch"
+            b.call("shell", json.dumps({"command": ["apply_patch", patch]}), f"p{n}")
+            b.result(f"p{n}", "Done!")
+        elif step == "commit":
+            b.bash(f'git add -A && git commit -m "{arg}"', "[main 1a2b3c4] x")
+        elif step == "failed commit":
+            b.bash(f'git commit -m "{arg}"', "nothing added to commit", exit_code=1)
+        elif step == "own commit":
+            b.meta(f"<bash-input>git commit -am '{arg}'</bash-input>")
+    session_id = b.save(engine)
+    with read_session(engine) as db:
+        prompts = db.scalars(
+            select(Event.seq).where(Event.session_id == session_id, Event.kind == "user_prompt")
+        ).all()
+    return {seq: session_id for seq in prompts}
+
+
+@pytest.mark.parametrize(
+    ("steps", "left"),
+    [
+        ((("write", "a.go"),), True),
+        ((("patch", "a.go"),), True),
+        ((("write", "a.go"), ("commit", "a")), False),
+        ((("write", "a.go"), ("failed commit", "a")), True),
+        ((("write", "a.go"), ("own commit", "a")), False),
+        ((("write", "a.go"), ("commit", "a"), ("write", "b.go")), True),
+        ((), False),
+    ],
+)
+def test_what_the_session_left_uncommitted_before_a_request(
+    engine: Engine, steps: tuple[tuple[str, str], ...], left: bool
+) -> None:
+    starts = _session(engine, ("request", "add a flag"), *steps, ("request", "/simplify"))
+    [first, later] = sorted(starts)
+    session_id = starts[later]
+    episodes = [
+        Episode(id=1, session_id=session_id, start_seq=first),
+        Episode(id=2, session_id=session_id, start_seq=later),
+    ]
+    with read_session(engine) as db:
+        assert left_uncommitted(db, episodes) == ({2} if left else set())
