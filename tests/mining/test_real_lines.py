@@ -2521,6 +2521,19 @@ def test_changing_a_thing_the_agent_just_named_is_a_follow_up() -> None:
         ("I lost track of where we are", True),
         ("remind me where we left off", True),
         ("hmm, I lost track of where we are. add the csv export", False),
+        # entireio/cli's history: a plan step's command whose arguments name neither the
+        # plan's file nor work of their own runs the plan the conversation wrote
+        ("/superpowers:execute-plan use subagent", True),
+        (
+            "/superpowers:write-plan first. check we have good test coverage so we don't "
+            "break things as well",
+            True,
+        ),
+        ("/superpowers:execute-plan", True),
+        # the labelled set (procrypto/Personal_AI_Infrastructure): the plan named by its file
+        ("/gsd:execute-plan .planning/phases/03-slack-listener-threads/03-03-PLAN.md", False),
+        ("/superpowers:write-plan for adding rate limiting to the API client in client.go", False),
+        ("/workflows:plan right now, if we detect a session conflict, we display a warning", False),
         ("can you remind me where we are with the migration?", False),
         # entireio/cli's history (outside the repository): a session opened with the yes to
         # an offer of the session before had become a replay task; a plan, a design or a fix

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from sleepd.mining.commands import parse_command
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.requests import IMPERATIVE, REQUEST, orients_only
 from sleepd.mining.turns.text import WORD, first_sentence, request_region, without_transcript
@@ -492,6 +493,24 @@ def takes_up_the_plan(region: str) -> bool:
     return bool(_TAKES_UP_THE_PLAN.search(region)) and not _NAMES_A_FILE.search(region)
 
 
+#: A workflow's command that writes the plan the conversation designed, or runs the plan
+#: the conversation wrote (`/superpowers:write-plan`, `/superpowers:execute-plan`,
+#: `/gsd:execute-plan`).
+_PLAN_STEP_COMMAND = re.compile(r"(^|[-_:])(write|writing|execute|executing)[-_]plans?$")
+
+
+def runs_a_plan_step(text: str) -> bool:
+    """A plan step's command whose arguments name neither the plan's file nor work of
+    their own ("/superpowers:execute-plan use subagent", "/superpowers:write-plan first.
+    check we have good test coverage"): the plan, or the design it is written from, is
+    in the exchange before it. `/gsd:execute-plan .planning/phases/03-PLAN.md` names it."""
+    command = parse_command(text)
+    if command is None or not _PLAN_STEP_COMMAND.search(command.name.lower()):
+        return False
+    args = command.args.strip()
+    return not _NAMES_A_FILE.search(args) and not names_own_object(args)
+
+
 def needs_context(text: str, *, shown: bool = False) -> bool:
     """Whether a request only makes sense after the exchange before it: a go-ahead, a
     closing step on work just done ("commit and push"), a short question on what the
@@ -521,6 +540,7 @@ def needs_context(text: str, *, shown: bool = False) -> bool:
         or orients_only(region)
         # what it acts on, a pull request's review, is neither in the repository nor here
         or works_the_review(region)
-        # nor is a plan the agent wrote in the exchange
+        # nor is a plan the agent wrote in the exchange, taken up in words or by a command
         or takes_up_the_plan(region)
+        or runs_a_plan_step(text)
     )
