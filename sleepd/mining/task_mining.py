@@ -34,7 +34,7 @@ from sleepd.mining.tasks import (
 )
 from sleepd.mining.turns import is_bare_answer, needs_context
 from sleepd.mining.turns.asides import is_aside
-from sleepd.mining.turns.changes import works_over_the_changes
+from sleepd.mining.turns.changes import works_over_the_changes, works_the_branch_state
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.outside import acts_only_outside, names_only_an_outside_item
 from sleepd.mining.turns.text import request_region
@@ -165,8 +165,8 @@ def _mine_batch(
         request = request_region(episode.intent_text or "")
         if names_only_an_outside_item(request) or acts_only_outside(request):
             continue  # "review pr 227", "log a linear bug": the item is not in the checkout
-        if episode.id in nothing_to_act_on:
-            continue  # "/simplify" over what the session left uncommitted: not in the checkout
+        if episode.id in nothing_to_act_on or works_the_branch_state(request):
+            continue  # "/simplify" over uncommitted work, a merge's conflicts: not in a checkout
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)

@@ -13,7 +13,7 @@ import json
 import pytest
 from sqlalchemy import Engine, select
 
-from sleepd.mining.turns.changes import works_over_the_changes
+from sleepd.mining.turns.changes import works_over_the_changes, works_the_branch_state
 from sleepd.mining.working_tree import left_uncommitted
 from sleepd.store.engine import read_session
 from sleepd.store.models import Episode, Event
@@ -58,6 +58,38 @@ def test_a_request_over_the_changes_at_hand(text: str) -> None:
 )
 def test_a_request_with_an_object_of_its_own(text: str) -> None:
     assert not works_over_the_changes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # entireio/cli and entireio/git-sync: four replay tasks of one cluster, and two more
+        "got merge conflicts from parent alex/ent-221-phase-aware-git-hooks",
+        "fix merge conflicts from parent please",
+        "we need to fix some merge conflicts",
+        "we need to fix merge conflicts from our parent branch (on origin)",
+        "can you rebase soph/progress-indicators onto soph/smart-subdivision",
+        "can you now also do a rebase for soph/ssh-e2e-docker",
+        # constructed
+        "there are merge conflicts",
+        "rebase onto main please",
+    ],
+)
+def test_a_merges_conflicts_or_a_rebase_is_work_on_the_branches_state(text: str) -> None:
+    assert works_the_branch_state(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fix the merge conflict detection in sync.go",
+        "rebase the migration numbering",
+        "resolve merge conflicts and add tests for the parser",
+        "fix merge conflicts from parent and add tests",
+    ],
+)
+def test_work_of_its_own_beside_a_merge_or_a_rebase(text: str) -> None:
+    assert not works_the_branch_state(text)
 
 
 def _session(engine: Engine, *steps: tuple[str, str]) -> dict[int, int]:

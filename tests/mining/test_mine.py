@@ -295,20 +295,23 @@ def test_a_request_whose_only_object_is_outside_the_repository_recurs_but_is_no_
     (`/github-pr-review`, most of them): a replay works offline in a checkout, where none
     of them is. Their episodes stay, and recur; a request with work of its own beside the
     item is a task. Nor is a request whose only work is an act in the tracker or the forge
-    ("log a linear bug and let's move on", from the same history)."""
+    ("log a linear bug and let's move on", from the same history), nor a merge's conflicts
+    to resolve, which are in the person's working tree ("fix merge conflicts from parent
+    please", four replay tasks of one cluster there)."""
     outside = (
         "can you review pr 227 for me?",
         "/review 158",
         "have a look at linear ENT-260\n\nlet's debug this",
         "/github-pr-review",
         "log a linear bug and let's move on",
+        "fix merge conflicts from parent please",
     )
     own = "look at PR 5 and fix the failing test in parser.py"
     for day, intent in enumerate((*outside, own)):
         for week in range(2):  # each request asked twice, so each recurs
             recurring_session(engine, intent, start=T0 + timedelta(days=day, weeks=week))
     result = mine(engine, cfg, now=LATER)
-    assert result.episodes_new == 12 and result.recurring_clusters >= 5
+    assert result.episodes_new == 14 and result.recurring_clusters >= 6
     with read_session(engine) as db:
         intents = sorted(task.intent.splitlines()[0] for task in db.scalars(select(Task)))
     assert intents == [own, own]

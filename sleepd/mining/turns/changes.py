@@ -50,3 +50,27 @@ def works_over_the_changes(region: str) -> bool:
         name = command.name.rsplit("/", 1)[-1]
         return not command.args.strip() and bool(_OVER_THE_CHANGES_COMMAND.search(name))
     return bool(_OVER_THE_CHANGES.match(region))
+
+
+#: A merge's conflicts to resolve or a rebase to do, and nothing else ("got merge conflicts
+#: from parent alex/ent-221-phase-aware-git-hooks", "we need to fix merge conflicts from
+#: our parent branch (on origin)", "can you rebase soph/progress-indicators onto
+#: soph/smart-subdivision"): work on the state of the person's branches.
+_BRANCH_STATE = re.compile(
+    r"^\W*((ok|okay|so|now|great|alright|hmm)\W+)*"
+    r"((can|could|would) you\s+|let'?s\s+|please\s+|we (need|have) to\s+|(i|we) (got|have|had)\s+|"
+    r"there (are|is)\s+|now\s+|also\s+)*"
+    r"(((fix|resolve|handle|solve|address|deal with|sort out|got|get|have|had)\s+)?"
+    r"((the|some|these|those|all|any)\s+)?(git\s+)?merge\s+conflicts?"
+    r"|(do\s+a\s+)?rebase(\s+(for|of))?(\s+(?!the\b)[\w./-]+)?(\s+(onto|on)\s+[\w./-]+)?)"
+    r"(\s+(from|with|in|on|against|onto)\s+((the|our|my)\s+)?(parent\s+)?[\w./-]+(\s+branch)?)*"
+    r"(\s*\((on|from|in)\s+[\w./-]+\))?(\s+(please|now|first|again|too))*\W*$",
+    re.IGNORECASE,
+)
+
+
+def works_the_branch_state(region: str) -> bool:
+    """Whether the request is only a merge's conflicts to resolve or a rebase to do: the
+    conflicts are in the person's working tree mid-merge and the branches in their
+    repository, neither of which a checkout of one commit holds."""
+    return len(region) <= 300 and bool(_BRANCH_STATE.match(region))
