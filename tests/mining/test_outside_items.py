@@ -42,6 +42,8 @@ from sleepd.mining.turns.outside import (
         "please look into JIRA ticket PAY-1234",
         "check https://gitlab.com/acme/api/-/merge_requests/17",
         "what's the status of https://github.com/acme/api/actions/runs/123456789?",
+        # entireio/git-sync's history: a look, then a talk about it
+        "can you look at https://github.com/entireio/git-sync/issues/46 and then chat",
     ],
 )
 def test_a_request_naming_only_an_item_outside_the_repository_is_no_replay_task(
@@ -122,6 +124,10 @@ def test_a_command_named_for_a_pull_requests_review(name: str, works_a_review: b
         "request Copilot review",
         "fetch the open issues on github",
         "Okay, you can comment on the issue for me.",
+        # entireio/git-sync's history: the issue's own text after the act, however long
+        "open an issue that we need to make an FAQ in the README that answers these "
+        "questions\n\ndoes it shallow clones/syncs or full clones? " + "does it keep tags? " * 20,
+        "file a bug: the parser drops commas",
     ],
 )
 def test_a_request_whose_only_work_is_an_act_in_a_tracker_or_a_forge(text: str) -> None:
@@ -139,6 +145,8 @@ def test_a_request_whose_only_work_is_an_act_in_a_tracker_or_a_forge(text: str) 
         "commit and create PR in each repo",
         "open the issue list page and fix the sorting",
         "create an issue template for bug reports",
+        "create an issue about the flaky test and fix the test",
+        "open an issue template that asks for the version",
         "write a PR description for these changes",
         "add a comment to the parse function",
         "add comments to the code",

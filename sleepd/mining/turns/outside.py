@@ -47,6 +47,7 @@ _ABOUT_AN_ITEM = frozenset(
         "look looking check see review reviews reviewing debug investigate discuss dig into "
         "take start starting begin work working handle address fix resolve go through what "
         "about whats what's status think thoughts together quick quickly for just also "
+        "chat talk "
         "linear jira youtrack shortcut clickup asana ticket tickets story issue issues pr prs "
         "pull request requests mr merge comments comment feedback"
     )
@@ -137,13 +138,38 @@ _ABOUT_AN_ACT = frozenset(
 )
 
 
+#: The words of the item an act makes, after it ("open an issue that we need to make an
+#: FAQ …", "file a bug saying …").
+_ITEMS_TEXT = re.compile(
+    r"\s*(:|\s(that|saying|which says|about|describing|explaining|to say|asking)\b)", re.IGNORECASE
+)
+
+
+#: Work in the checkout after the item's text ("… about the flaky test and fix the test").
+_THEN_WORK = re.compile(
+    r"\b(and|then|also)\s+(then\s+)?(fix|add|change|update|implement|remove|write|make|"
+    r"refactor|create|move|rename|delete|test|build)\b",
+    re.IGNORECASE,
+)
+
+
 def acts_only_outside(text: str) -> bool:
     """Whether the request's only work is an act in a tracker or a forge ("log a linear
     bug and let's move on", "update the github issue with what we know, then close it",
     "create a PR"): with the network cut a replay cannot do it, and with the network on it
     would do it for real. A request with work of its own beside the act ("fix the parser
     and open a PR") stays a task."""
-    if len(text) > MAX_CHARS or parse_command(text) is not None:
+    if parse_command(text) is not None:
+        return False
+    # what follows "open an issue that …" is the item's own text, however long
+    opening = _OUTSIDE_ACT.search(text[:MAX_CHARS])
+    if (
+        opening is not None
+        and _ITEMS_TEXT.match(text, opening.end())
+        and not _THEN_WORK.search(text, opening.end())
+    ):
+        text = text[: opening.end()]
+    if len(text) > MAX_CHARS:
         return False
     rest, acts = _OUTSIDE_ACT.subn(" ", text)
     if not acts:
