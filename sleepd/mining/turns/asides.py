@@ -19,7 +19,7 @@ import re
 
 from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.pastes import is_run_pasted
-from sleepd.mining.turns.text import SENTENCE_END
+from sleepd.mining.turns.text import SENTENCE_END, THEN_WORK
 
 #: Longer than this, a follow-up is taken to say something of its own.
 MAX_CHARS = 300
@@ -110,16 +110,8 @@ def is_aside(text: str) -> bool:
     return bool(sentences) and all(_says_nothing(sentence) for sentence in sentences)
 
 
-#: Work of its own after what was asked for ("show me the failing command and then fix it").
-_THEN_WORK = re.compile(
-    r"\b(and|then)\s+(also\s+)?(fix|add|change|update|implement|remove|write|make|refactor|"
-    r"create|use|move|rename|delete)\b",
-    re.IGNORECASE,
-)
-
-
 def _says_nothing(sentence: str) -> bool:
-    if _THEN_WORK.search(sentence):
+    if THEN_WORK.search(sentence):
         return False
     core = re.sub(_OPENING, "", sentence, flags=re.IGNORECASE)
     return bool(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.commands import parse_command
-from sleepd.mining.turns.text import WORD
+from sleepd.mining.turns.text import THEN_WORK, WORD
 
 #: The address of a tracker's issue, a forge's pull or merge request or its review, or a
 #: CI run or job.
@@ -145,14 +145,6 @@ _ITEMS_TEXT = re.compile(
 )
 
 
-#: Work in the checkout after the item's text ("… about the flaky test and fix the test").
-_THEN_WORK = re.compile(
-    r"\b(and|then|also)\s+(then\s+)?(fix|add|change|update|implement|remove|write|make|"
-    r"refactor|create|move|rename|delete|test|build)\b",
-    re.IGNORECASE,
-)
-
-
 def acts_only_outside(text: str) -> bool:
     """Whether the request's only work is an act in a tracker or a forge ("log a linear
     bug and let's move on", "update the github issue with what we know, then close it",
@@ -166,7 +158,7 @@ def acts_only_outside(text: str) -> bool:
     if (
         opening is not None
         and _ITEMS_TEXT.match(text, opening.end())
-        and not _THEN_WORK.search(text, opening.end())
+        and not THEN_WORK.search(text, opening.end())
     ):
         text = text[: opening.end()]
     if len(text) > MAX_CHARS:

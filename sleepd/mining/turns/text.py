@@ -172,6 +172,15 @@ _CONTRAST = re.compile(r"\b(but|however|though|although|except|yet)\b", re.IGNOR
 WORD = re.compile(r"\w+", re.UNICODE)
 
 
+#: Work in the checkout asked after something else ("… and then fix it", "… about the
+#: flaky test and fix the test"): what precedes it is not all the request asks.
+THEN_WORK = re.compile(
+    r"\b(and|then|also)\s+(then\s+|also\s+)?(fix|add|change|update|implement|remove|write|"
+    r"make|refactor|create|use|move|rename|delete|test|build)\b",
+    re.IGNORECASE,
+)
+
+
 SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\.\.+\s*|\n+|;\s+")
 
 
