@@ -55,7 +55,8 @@ def refines_the_work(follow_up: str) -> bool:
     answered, nor a closing step ("commit this", "push", "open a PR"), what was done with
     the work once made (a replay makes the work offline, where a push has nowhere to go,
     and is judged on the work), nor an act in the tracker or the forge ("link the PR",
-    "respond to the PR comments"), which a replay cannot do."""
+    "respond to the PR comments"), which a replay cannot do, nor an aside that says
+    nothing of the work ("what's next?", "ok let's keep going": `turns.asides`)."""
     if is_bare_answer(follow_up):
         return False
     region = request_region(follow_up)

@@ -7,8 +7,9 @@ object is those very changes ("/simplify", "/review" after the agent wrote code:
 `turns.changes`) it leaves nothing to act on.
 
 Read from the session's own records: the agent's calls that write a file (Claude Code's
-file tools, Codex's `apply_patch`) and the commits made after them, by the agent's shell
-or by the person's own `! git commit`. A commit that failed commits nothing.
+file tools, Codex's `apply_patch`), its subagents' too, and the commits made after them,
+by the agent's shell or by the person's own `! git commit`. A commit that failed commits
+nothing.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.commands import LOCAL_COMMAND_TAGS
 from sleepd.mining.signatures import EDIT_TOOLS, PATCH_TOOL, SHELL_TOOLS
-from sleepd.store.models import Episode, Event
+from sleepd.store.models import Episode, Event, Session
 
 #: Tools that write a file in the working tree (lower-cased).
 _WRITING_TOOLS = (*EDIT_TOOLS, PATCH_TOOL)
@@ -36,19 +39,31 @@ _GIT_COMMIT = re.compile(r"\bgit\s+(-C\s+\S+\s+|-c\s+\S+\s+|--?[\w-]+(=\S+)?\s+)
 
 
 def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
-    """The ids of the episodes that began after the session's agent wrote a file that no
-    commit took up before the episode's request."""
+    """The ids of the episodes that began after the session's agent, or a subagent it ran,
+    wrote a file that no commit (the agent's, a subagent's or the person's) took up before
+    the episode's request. The session's own records are placed by their order; a
+    subagent's, in a session of its own, by their time (where neither tells, the episode
+    is taken to hold nothing left)."""
     if not episodes:
         return set()
     session_ids = {e.session_id for e in episodes}
-    last_write: dict[int, list[int]] = defaultdict(list)
-    commits: dict[int, list[int]] = defaultdict(list)
-    commit_calls: dict[str, tuple[int, int]] = {}
+    children: dict[int, int] = {
+        child: parent
+        for child, parent in db.execute(
+            select(Session.id, Session.parent_session_id).where(
+                Session.parent_session_id.in_(session_ids)
+            )
+        )
+        if parent is not None
+    }
+    writes: dict[int, list[Moment]] = defaultdict(list)
+    commits: dict[int, list[Moment]] = defaultdict(list)
+    commit_calls: dict[str, tuple[int, Moment]] = {}
     rows = db.execute(
-        select(Event.session_id, Event.seq, Event.kind, Event.role, Event.tool_name,
+        select(Event.session_id, Event.seq, Event.ts, Event.kind, Event.role, Event.tool_name,
                Event.call_id, Event.text)
         .where(
-            Event.session_id.in_(session_ids),
+            Event.session_id.in_(session_ids | set(children)),
             or_(
                 func.lower(Event.tool_name).in_(_WRITING_TOOLS),
                 # an older Codex ran its patch tool through the shell
@@ -60,34 +75,73 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
         )
         .order_by(Event.session_id, Event.seq)
     )  # fmt: skip
-    for session_id, seq, kind, role, tool_name, call_id, text in rows:
+    for session_id, seq, ts, kind, role, tool_name, call_id, text in rows:
         name = (tool_name or "").lower()
+        # a subagent's record has no place in its parent's order, only its time
+        owner, moment = (
+            children.get(session_id, session_id),
+            Moment(None if session_id in children else seq, ts),
+        )
         if kind == "tool_call" and (name in _WRITING_TOOLS or _PATCH_MARK in (text or "")):
-            last_write[session_id].append(seq)
+            writes[owner].append(moment)
         elif kind == "tool_call" and call_id and _GIT_COMMIT.search(text or ""):
-            commit_calls[call_id] = (session_id, seq)
+            commit_calls[call_id] = (owner, moment)
         elif role == "user" and _GIT_COMMIT.search(text or ""):
-            commits[session_id].append(seq)  # the person's own `! git commit`
+            commits[owner].append(moment)  # the person's own `! git commit`
     if commit_calls:
         failed = set(
             db.scalars(
                 select(Event.call_id).where(
-                    Event.session_id.in_(session_ids),
+                    Event.session_id.in_(session_ids | set(children)),
                     Event.kind == "tool_result",
                     Event.call_id.in_(list(commit_calls)),
                     Event.is_error.is_(True),
                 )
             )
         )
-        for call_id, (session_id, seq) in commit_calls.items():
+        for call_id, (owner, moment) in commit_calls.items():
             if call_id not in failed:
-                commits[session_id].append(seq)
-    left: set[int] = set()
-    for episode in episodes:
-        writes = [s for s in last_write.get(episode.session_id, []) if s < episode.start_seq]
-        if not writes:
+                commits[owner].append(moment)
+    return {
+        episode.id
+        for episode in episodes
+        if _left(
+            writes.get(episode.session_id, []),
+            commits.get(episode.session_id, []),
+            Moment(episode.start_seq, episode.started_at),
+        )
+    }
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Where a record falls: its place in the session's order (None for a subagent's), and
+    its time."""
+
+    seq: int | None
+    ts: datetime | None
+
+    def before(self, other: Moment) -> bool | None:
+        """Whether this came first; None where neither order nor time can tell."""
+        if self.seq is not None and other.seq is not None:
+            return self.seq < other.seq
+        if self.ts is not None and other.ts is not None:
+            return _naive(self.ts) < _naive(other.ts)
+        return None
+
+
+def _naive(ts: datetime) -> datetime:
+    return ts.astimezone(UTC).replace(tzinfo=None) if ts.tzinfo else ts
+
+
+def _left(writes: Sequence[Moment], commits: Sequence[Moment], request: Moment) -> bool:
+    """Whether a write before the request has no commit after it and before the request."""
+    committed = [c for c in commits if c.before(request)]
+    for write in writes:
+        if write.before(request) is not True:
             continue
-        committed = [s for s in commits.get(episode.session_id, []) if s < episode.start_seq]
-        if not committed or max(committed) < max(writes):
-            left.add(episode.id)
-    return left
+        if not any(write.before(c) is True for c in committed):
+            if any(write.before(c) is None for c in committed):
+                continue  # a subagent's write and a commit without a time: cannot tell
+            return True
+    return False

@@ -9,6 +9,7 @@ ones of the same forms and requests that name work of their own.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import Engine, select
@@ -18,7 +19,7 @@ from sleepd.mining.working_tree import left_uncommitted
 from sleepd.store.engine import read_session
 from sleepd.store.models import Episode, Event
 
-from .builders import SessionBuilder
+from .builders import T0, SessionBuilder
 
 
 @pytest.mark.parametrize(
@@ -146,3 +147,41 @@ def test_what_the_session_left_uncommitted_before_a_request(
     ]
     with read_session(engine) as db:
         assert left_uncommitted(db, episodes) == ({2} if left else set())
+
+
+@pytest.mark.parametrize(
+    ("commits_after", "left"), [(None, True), ("subagent", False), ("parent", False)]
+)
+def test_a_subagents_writes_are_the_sessions_by_their_time(
+    engine: Engine, commits_after: str | None, left: bool
+) -> None:
+    """A subagent (a session of its own) wrote the code; its records have no place in the
+    parent's order, only their time. A commit after them, by it or by the parent, takes
+    them up."""
+    parent = SessionBuilder(start=T0)
+    parent.prompt("implement the plan in docs/plan.md with a subagent")
+    parent.call("Task", json.dumps({"prompt": "implement docs/plan.md"}), "t1")
+    parent.result("t1", "Done: wrote sync.go")
+    if commits_after == "parent":
+        parent.bash('git commit -am "sync"', "[main 1a2b3c4] sync")
+    parent.say("The subagent implemented the plan.").prompt("/simplify")
+    parent_id = parent.save(engine)
+    child = SessionBuilder(start=T0 + timedelta(seconds=15), kind="subagent", parent_id=parent_id)
+    child.prompt("implement docs/plan.md")
+    child.call("Write", json.dumps({"file_path": "/work/app/sync.go", "content": "x"}), "w1")
+    child.result("w1", "File created")
+    if commits_after == "subagent":
+        child.bash('git add -A && git commit -m "sync"', "[main 1a2b3c4] sync")
+    child.save(engine)
+    request_seq = len(parent.rows)
+    episode = Episode(
+        id=7,
+        session_id=parent_id,
+        start_seq=request_seq,
+        started_at=parent.rows[-1]["ts"] + timedelta(minutes=5),
+    )
+    with read_session(engine) as db:
+        assert left_uncommitted(db, [episode]) == ({7} if left else set())
+        # without the request's time nothing places the subagent's write: kept
+        episode.started_at = None
+        assert left_uncommitted(db, [episode]) == set()
