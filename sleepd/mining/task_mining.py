@@ -16,7 +16,7 @@ from sqlalchemy import and_, case, func, literal, or_, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
-from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part
+from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part, parse_command
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
@@ -36,6 +36,7 @@ from sleepd.mining.turns import is_bare_answer, needs_context
 from sleepd.mining.turns.asides import is_aside
 from sleepd.mining.turns.changes import works_over_the_changes, works_the_branch_state
 from sleepd.mining.turns.closing import is_closing_step
+from sleepd.mining.turns.conversation import acts_on_the_conversation
 from sleepd.mining.turns.outside import acts_only_outside, names_only_an_outside_item
 from sleepd.mining.turns.text import request_region
 from sleepd.mining.working_tree import left_uncommitted
@@ -150,6 +151,9 @@ def _mine_batch(
         if works_over_the_changes(request_region(episode.intent_text or ""))
     ]
     nothing_to_act_on = left_uncommitted(db, over_the_changes)
+    on_the_conversation = _acts_on_the_conversation(
+        db, [e for e, _ in useful if parse_command(request_region(e.intent_text or ""))]
+    )
     aside = {
         task.episode_id: task
         for task in db.scalars(
@@ -168,6 +172,8 @@ def _mine_batch(
             continue  # "review pr 227", "log a linear bug": the item is not in the checkout
         if episode.id in nothing_to_act_on or works_the_branch_state(request):
             continue  # "/simplify" over uncommitted work, a merge's conflicts: not in a checkout
+        if episode.id in on_the_conversation:
+            continue  # "/transcript", "/checkpoint": the conversation is not in the replay
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)
@@ -323,6 +329,46 @@ def _local_commands(db: DbSession, episodes: Sequence[Episode]) -> dict[int, lis
             parts.append(part)
         else:
             parts = []  # a typed turn in between: what came before it was seen already
+    return found
+
+
+#: How far after a command the text it expands to may stand (Claude Code writes it as the
+#: next record; a queue operation may come between).
+_EXPANSION_WITHIN = 3
+
+
+def _acts_on_the_conversation(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
+    """The command episodes whose command's text acts on the conversation itself
+    (`turns.conversation`): read from the text it expanded to, the person's own words
+    injected after the command, in one query for the batch."""
+    if not episodes:
+        return set()
+    wanted = {
+        (e.session_id, e.start_seq + step): e.id
+        for e in episodes
+        for step in range(1, _EXPANSION_WITHIN + 1)
+    }
+    rows = db.execute(
+        select(Event.session_id, Event.seq, Event.text)
+        .where(
+            Event.session_id.in_({e.session_id for e in episodes}),
+            Event.role == "user",
+            Event.is_meta.is_(True),
+            Event.seq.in_({seq for _, seq in wanted}),
+        )
+        .order_by(Event.session_id, Event.seq)
+    )
+    found: set[int] = set()
+    read: set[int] = set()
+    for session_id, seq, text in rows:
+        episode_id = wanted.get((session_id, seq))
+        if episode_id is None or episode_id in read or not (text or "").strip():
+            continue
+        if text.lstrip().startswith("<command-") or parse_command(text) is not None:
+            continue  # the command's own record again, not what it expands to
+        read.add(episode_id)  # the first text after the command is its expansion
+        if acts_on_the_conversation(text):
+            found.add(episode_id)
     return found
 
 
