@@ -2,10 +2,11 @@
 
 A checkout is a fresh repository (`git init` with no templates, so no hooks) whose
 object store borrows the user's objects read-only through `objects/info/alternates`,
-with HEAD detached at the session's commit and the work tree filled by `read-tree`.
-It has no refs, no remotes, no hooks and no config of the user's repository; nothing
-is ever written to the user's repository or work tree (git never writes through an
-alternate).
+with HEAD at the session's commit and the work tree filled by `read-tree`: on the
+session's branch, with the main line as it was where the branch left it, when the
+session named its branch (`name_the_branch`), else detached. It has no other refs, no
+remotes, no hooks and no config of the user's repository; nothing is ever written to
+the user's repository or work tree (git never writes through an alternate).
 
 Checkouts live in `SLEEPD_HOME/replay-checkouts/` (0700). Each holds an exclusive
 `flock` on a lock file created before its directory and removed after it, so
@@ -28,7 +29,7 @@ from pathlib import Path, PurePath
 
 from sleepd import paths
 from sleepd.errors import SleepdError
-from sleepd.mining.replay_site import run_git
+from sleepd.mining.replay_site import run_git, safe_branch
 
 CHECKOUTS_DIRNAME = "replay-checkouts"
 GIT_TIMEOUT_S = 120.0
@@ -46,17 +47,31 @@ def checkouts_root() -> Path:
 
 
 def _git(args: list[str], cwd: Path) -> str:
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
     try:
-        done = run_git(args, cwd, GIT_TIMEOUT_S, env)
+        done = run_git(args, cwd, GIT_TIMEOUT_S, _env())
     except (OSError, subprocess.SubprocessError) as exc:
         raise CheckoutError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:
         line = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise CheckoutError(f"git {args[0]} failed: {line[:300]}")
     return done.stdout
+
+
+def _git_answer(args: list[str], cwd: Path) -> str | None:
+    """stdout of a git question whose "no" is an exit status ("no merge base"), or None."""
+    try:
+        done = run_git(args, cwd, GIT_TIMEOUT_S, _env())
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _env() -> dict[str, str]:
+    """The caller's environment without what would point git at another repository."""
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    return env
 
 
 def objects_dir(repo_root: str | Path) -> Path:
@@ -123,10 +138,12 @@ def create_checkout(
     name: str = "project",
     root: Path | None = None,
     source: CheckoutSource | None = None,
+    branch: str | None = None,
 ) -> Checkout:
     """A scratch work tree of `repo_root` at `commit`, sharing nothing writable with it.
 
-    `source` is an earlier checkout's `source` for the same repository and commit."""
+    `source` is an earlier checkout's `source` for the same repository and commit.
+    `branch`: the session's branch, which the checkout is then on (`name_the_branch`)."""
     base = paths.ensure_private_dir(root) if root is not None else checkouts_root()
     token = f"{paths.REPLAY_DIR_PREFIX}{os.getpid()}-{secrets.token_hex(6)}"
     lock_path = base / (token + _LOCK_SUFFIX)
@@ -151,6 +168,9 @@ def create_checkout(
         # update-ref refuses an object the store does not hold, and read-tree a non-tree.
         _git(["update-ref", "--no-deref", "HEAD", resolved], checkout.path)
         _git(["read-tree", "--reset", "-u", "HEAD"], checkout.path)
+        if branch:
+            with contextlib.suppress(CheckoutError):
+                name_the_branch(checkout.path, repo_root, resolved, branch)
     except (CheckoutError, OSError) as exc:
         checkout.remove()
         if isinstance(exc, CheckoutError):
@@ -158,6 +178,49 @@ def create_checkout(
         raise CheckoutError(f"cannot make a scratch checkout: {exc}") from None
     checkout.source = CheckoutSource(objects, resolved)
     return checkout
+
+
+#: Names the main line of a repository goes by, where its remote does not say.
+_MAIN_LINES = ("main", "master", "trunk", "develop")
+
+
+def name_the_branch(path: Path, repo_root: str | Path, commit: str, branch: str) -> None:
+    """Put the checkout at `path` on the session's branch at `commit`, and give it the
+    repository's main line as it was where the branch left it (their merge base), so a
+    request about "the changes in this branch" reads as it did (`git diff main...HEAD`,
+    `git log main..`). Nothing of the main line past that point is named: it may hold
+    this very task's work, merged later. A name git would take for an option or a range,
+    and a repository whose main line cannot be told, leave the checkout as it was
+    (detached, or on the branch alone); a git failure raises `CheckoutError`."""
+    if not safe_branch(branch) or branch == "HEAD":
+        return
+    _git(["check-ref-format", "--branch", branch], path)
+    main_line = _main_line(repo_root)
+    _git(["update-ref", f"refs/heads/{branch}", commit], path)
+    if main_line is not None and main_line[0] != branch:
+        name, tip = main_line
+        fork = _git_answer(["merge-base", tip, commit], path)
+        if fork:
+            _git(["update-ref", f"refs/heads/{name}", fork], path)
+    _git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], path)
+
+
+def _main_line(repo_root: str | Path) -> tuple[str, str] | None:
+    """The user's main line, read-only: the branch its remote's HEAD names, else the first
+    of `_MAIN_LINES` it has; with the commit it is at."""
+    root = Path(repo_root)
+    remote_head = _git_answer(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"], root)
+    names = list(_MAIN_LINES)
+    if remote_head and remote_head.startswith("refs/remotes/origin/"):
+        names.insert(0, remote_head.removeprefix("refs/remotes/origin/"))
+    for name in names:
+        if not safe_branch(name):
+            continue
+        for ref in (f"refs/heads/{name}", f"refs/remotes/origin/{name}"):
+            tip = _git_answer(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], root)
+            if tip:
+                return name, tip
+    return None
 
 
 def place_document(checkout: Checkout, relative: str, content: str) -> Path:

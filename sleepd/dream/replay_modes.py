@@ -28,7 +28,7 @@ from sleepd.dream.replay import Replayer, ReplayTask, RolloutResult
 from sleepd.dream.targets import PreparedTarget
 from sleepd.dream.tool_replay import ReplaySite, ToolReplayer, ToolSettings
 from sleepd.mining.replay_site import TestCommand, git
-from sleepd.store.models import Episode, Task, TaskReplaySite, utcnow
+from sleepd.store.models import Episode, Session, Task, TaskReplaySite, utcnow
 
 #: Original outcome → what a faithful replay of the first attempt does. "mixed" means
 #: the agent failed first and was put right: the replay reproduces the first attempt.
@@ -133,6 +133,15 @@ def plan_modes(
         for r in db.scalars(select(TaskReplaySite).where(TaskReplaySite.task_id.in_(ids or [-1])))
     }
     outcomes = unassisted_outcomes(db, ids)
+    branches: dict[int, str | None] = {
+        task_id: branch
+        for task_id, branch in db.execute(
+            select(Task.id, Session.git_branch)
+            .join(Episode, Episode.id == Task.episode_id)
+            .join(Session, Session.id == Episode.session_id)
+            .where(Task.id.in_(ids or [-1]))
+        )
+    }
     consumers_seen: set[str] = set()
     for split, split_tasks in tasks.items():
         for task in split_tasks:
@@ -164,6 +173,7 @@ def plan_modes(
                 project_name=Path(root).name,
                 failing_tests=tuple(str(n) for n in row.failing_tests or []),
                 original_outcome=str(outcomes.get(int(task.id), "unknown")),
+                branch=branches.get(int(task.id)),
             )
             for consumer in consumers:
                 plan.tasks[split].append(replace(task, site=site, consumer=consumer))

@@ -64,6 +64,8 @@ class ReplaySite:
     project_name: str
     failing_tests: tuple[str, ...] = ()
     original_outcome: str = "unknown"
+    #: the session's branch, which the checkout is put on (`checkout.name_the_branch`)
+    branch: str | None = None
 
 
 @dataclass
@@ -224,6 +226,7 @@ class ToolReplayer:
             name=site.project_name,
             root=self.checkout_root,
             source=self._sources.get(key),
+            branch=site.branch,
         )
         if checkout.source is not None:
             self._sources[key] = checkout.source

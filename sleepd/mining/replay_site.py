@@ -291,7 +291,8 @@ def has_commit(repo_root: str, commit: str) -> bool:
     return git(["cat-file", "-e", f"{commit}^{{commit}}"], repo_root) is not None
 
 
-def _safe_branch(branch: str | None) -> bool:
+def safe_branch(branch: str | None) -> bool:
+    """A branch name that cannot be read as an option or a revision range."""
     return bool(
         branch
         and not branch.startswith("-")
@@ -306,7 +307,7 @@ def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[
     if at is None:
         return None, ""
     when = at if at.tzinfo else at.replace(tzinfo=UTC)
-    ref = f"refs/heads/{branch}" if _safe_branch(branch) else "HEAD"
+    ref = f"refs/heads/{branch}" if safe_branch(branch) else "HEAD"
     log = git(["log", "-g", "--format=%H %gd", "--date=unix", ref, "--"], repo_root)
     for line in (log or "").splitlines():
         sha, _, selector = line.partition(" ")

@@ -30,6 +30,57 @@ def git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
+def _commit(repo: Path, name: str, text: str) -> str:
+    (repo / name).write_text(text)
+    git(repo, "add", name)
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", text)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def test_a_checkout_is_on_the_sessions_branch_with_the_main_line_where_it_left(
+    tmp_path: Path,
+) -> None:
+    """ "can you review the changes in this branch?" (the most frequent request of
+    entireio/cli's history) reads `git diff main...HEAD`: the checkout is on the session's
+    branch, with the main line as it stood where the branch left it, never past that point
+    (the main line may hold the task's own work, merged later)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "a.txt", "one")
+    fork = _commit(repo, "b.txt", "two")
+    git(repo, "checkout", "-q", "-b", "soph/feature")
+    _commit(repo, "c.txt", "three")
+    commit = _commit(repo, "d.txt", "four")
+    git(repo, "checkout", "-q", "main")
+    _commit(repo, "e.txt", "the task's own fix, merged later")
+    before = tree_digest(repo)
+    root = tmp_path / "checkouts"
+    with create_checkout(repo, commit, root=root, branch="soph/feature") as checkout:
+        assert git(checkout.path, "symbolic-ref", "HEAD") == "refs/heads/soph/feature"
+        assert git(checkout.path, "rev-parse", "HEAD") == commit
+        refs = git(checkout.path, "for-each-ref", "--format=%(refname) %(objectname)")
+        assert refs.splitlines() == [f"refs/heads/main {fork}", f"refs/heads/soph/feature {commit}"]
+        assert git(checkout.path, "log", "--format=%s", "main..HEAD").splitlines() == [
+            "four",
+            "three",
+        ]
+        assert git(checkout.path, "diff", "--name-only", "main...HEAD").split() == [
+            "c.txt",
+            "d.txt",
+        ]
+    # on the main line itself, the branch is the main line
+    with create_checkout(repo, fork, root=root, branch="main") as checkout:
+        refs = git(checkout.path, "for-each-ref", "--format=%(refname) %(objectname)")
+        assert refs == f"refs/heads/main {fork}"
+    # a name git would read as an option or a range leaves the checkout detached
+    for hostile in ("--upload-pack=touch /tmp/x", "a..b", "HEAD", "x y", ""):
+        with create_checkout(repo, commit, root=root, branch=hostile) as checkout:
+            assert git(checkout.path, "for-each-ref") == ""
+            assert git(checkout.path, "rev-parse", "HEAD") == commit
+    assert tree_digest(repo) == before
+
+
 def test_a_checkout_is_at_the_commit_and_shares_no_refs_hooks_or_remotes(
     ledger: tuple[Path, str], tmp_path: Path
 ) -> None:
