@@ -591,20 +591,24 @@ def _a_round_of_review(intent: str) -> bool:
 
 
 def _written_files(call: EventView) -> list[str]:
+    return written_paths(call.tool_name, call.text)
+
+
+def written_paths(tool_name: str | None, text: str) -> list[str]:
     """The files a call writes, by the paths its input names (none for other tools, or
     for input that is not what the tool takes)."""
-    if call.tool_name in _FILE_WRITERS:
-        key = _FILE_WRITERS[call.tool_name]
-        payload = json_value(call.text)
+    if tool_name in _FILE_WRITERS:
+        key = _FILE_WRITERS[tool_name]
+        payload = json_value(text)
         path = payload.get(key) if isinstance(payload, dict) else None
         if payload is None:
             # a large write's input reaches mining cut to its head and tail, which is no
             # JSON: its path is read from the head, where the tool writes it
-            named = _NAMED_PATH.search(call.text[:2000])
+            named = _NAMED_PATH.search(text[:2000])
             path = json_value(f'"{named.group(2)}"') if named and named.group(1) == key else None
         return [path] if isinstance(path, str) and path.strip() else []
-    if call.tool_name == PATCH_TOOL or call.text.lstrip().startswith("*** Begin Patch"):
-        return _PATCHED_FILE.findall(call.text[:20000])
+    if tool_name == PATCH_TOOL or text.lstrip().startswith("*** Begin Patch"):
+        return _PATCHED_FILE.findall(text[:20000])
     return []
 
 

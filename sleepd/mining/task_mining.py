@@ -28,6 +28,7 @@ from sleepd.mining.tasks import (
     LocalCommand,
     build_context,
     command_of,
+    files_mentioned,
     heuristic_spec,
     local_commands_before,
     task_intent,
@@ -39,7 +40,7 @@ from sleepd.mining.turns.closing import is_closing_step
 from sleepd.mining.turns.conversation import acts_on_the_conversation
 from sleepd.mining.turns.outside import acts_only_outside, names_only_an_outside_item
 from sleepd.mining.turns.text import request_region
-from sleepd.mining.working_tree import left_uncommitted
+from sleepd.mining.working_tree import left_uncommitted, names_a_file_made
 from sleepd.store.models import Episode, Event, Session, Signal, Task, TaskCluster
 
 #: Failures clear enough to replay even when the task has not recurred yet.
@@ -150,7 +151,9 @@ def _mine_batch(
         for episode, _ in useful
         if works_over_the_changes(request_region(episode.intent_text or ""))
     ]
-    nothing_to_act_on = left_uncommitted(db, over_the_changes)
+    nothing_to_act_on = set(left_uncommitted(db, over_the_changes))
+    naming_files = [e for e, _ in useful if files_mentioned(e.intent_text or "")]
+    made_and_left = left_uncommitted(db, naming_files)
     on_the_conversation = _acts_on_the_conversation(
         db, [e for e, _ in useful if parse_command(request_region(e.intent_text or ""))]
     )
@@ -174,6 +177,8 @@ def _mine_batch(
             continue  # "/simplify" over uncommitted work, a merge's conflicts: not in a checkout
         if episode.id in on_the_conversation:
             continue  # "/transcript", "/checkpoint": the conversation is not in the replay
+        if names_a_file_made(request, made_and_left.get(episode.id, frozenset())):
+            continue  # "implement docs/plan.md", written this session, never committed
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)

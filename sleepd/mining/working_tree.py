@@ -24,7 +24,10 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.commands import LOCAL_COMMAND_TAGS
+from sleepd.mining.json_text import json_value
+from sleepd.mining.signals import written_paths
 from sleepd.mining.signatures import EDIT_TOOLS, PATCH_TOOL, SHELL_TOOLS
+from sleepd.mining.tasks import files_mentioned
 from sleepd.store.models import Episode, Event, Session
 
 #: Tools that write a file in the working tree (lower-cased).
@@ -33,19 +36,24 @@ _WRITING_TOOLS = (*EDIT_TOOLS, PATCH_TOOL)
 #: How a patch opens, when a shell ran Codex's patch tool.
 _PATCH_MARK = "*** Begin Patch"
 
+#: A file a patch adds ("*** Add File: docs/plan.md").
+_ADDED_FILE = re.compile(r"^\*\*\* Add File: (.+?)\s*$", re.MULTILINE)
+
 #: A commit, as a shell runs it ("git commit -m …", "git -C app commit", "git add -A &&
 #: git commit"), not a command that only names one ("git log --grep commit").
 _GIT_COMMIT = re.compile(r"\bgit\s+(-C\s+\S+\s+|-c\s+\S+\s+|--?[\w-]+(=\S+)?\s+)*commit\b")
 
 
-def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
-    """The ids of the episodes that began after the session's agent, or a subagent it ran,
-    wrote a file that no commit (the agent's, a subagent's or the person's) took up before
-    the episode's request. The session's own records are placed by their order; a
-    subagent's, in a session of its own, by their time (where neither tells, the episode
-    is taken to hold nothing left)."""
+def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> dict[int, frozenset[str]]:
+    """The episodes that began after the session's agent, or a subagent it ran, wrote a
+    file that no commit (the agent's, a subagent's or the person's) took up before the
+    episode's request, each with the paths of the files among them that the session made
+    (Claude Code's `Write`, a patch's `Add File`), which no checkout of the episode's
+    commit holds. The session's own records are placed by their order; a subagent's, in a
+    session of its own, by their time (where neither tells, the episode is taken to hold
+    nothing left)."""
     if not episodes:
-        return set()
+        return {}
     session_ids = {e.session_id for e in episodes}
     children: dict[int, int] = {
         child: parent
@@ -56,7 +64,7 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
         )
         if parent is not None
     }
-    writes: dict[int, list[Moment]] = defaultdict(list)
+    writes: dict[int, list[tuple[Moment, frozenset[str]]]] = defaultdict(list)
     commits: dict[int, list[Moment]] = defaultdict(list)
     commit_calls: dict[str, tuple[int, Moment]] = {}
     rows = db.execute(
@@ -83,7 +91,7 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
             Moment(None if session_id in children else seq, ts),
         )
         if kind == "tool_call" and (name in _WRITING_TOOLS or _PATCH_MARK in (text or "")):
-            writes[owner].append(moment)
+            writes[owner].append((moment, _made(tool_name, text or "")))
         elif kind == "tool_call" and call_id and _GIT_COMMIT.search(text or ""):
             commit_calls[call_id] = (owner, moment)
         elif role == "user" and _GIT_COMMIT.search(text or ""):
@@ -102,15 +110,43 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
         for call_id, (owner, moment) in commit_calls.items():
             if call_id not in failed:
                 commits[owner].append(moment)
-    return {
-        episode.id
-        for episode in episodes
-        if _left(
+    left: dict[int, frozenset[str]] = {}
+    for episode in episodes:
+        made = _left(
             writes.get(episode.session_id, []),
             commits.get(episode.session_id, []),
             Moment(episode.start_seq, episode.started_at),
         )
-    }
+        if made is not None:
+            left[episode.id] = made
+    return left
+
+
+def _made(tool_name: str | None, text: str) -> frozenset[str]:
+    """The paths of the files a writing call made: a `Write`'s (it makes or replaces a
+    whole file), a patch's added files (in Codex's tool, or in a shell's JSON argv)."""
+    if tool_name == "Write":
+        return frozenset(written_paths(tool_name, text))
+    patch = text
+    if not text.lstrip().startswith(_PATCH_MARK):
+        value = json_value(text)
+        argv = value.get("command") if isinstance(value, dict) else None
+        patch = "\n".join(a for a in argv if isinstance(a, str)) if isinstance(argv, list) else text
+    return frozenset(path.strip() for path in _ADDED_FILE.findall(patch[:20000]))
+
+
+def names_a_file_made(request: str, made: frozenset[str]) -> bool:
+    """Whether the request names one of the files the session made and left uncommitted
+    ("implement the plan in docs/plans/sync.md" after the agent wrote it), by its path
+    or its name: a replay's checkout does not hold it."""
+    if not made:
+        return False
+    tails = {path.replace("\\", "/").rstrip("/") for path in made}
+    for named in files_mentioned(request):
+        named = named.lstrip("./")
+        if any(tail == named or tail.endswith("/" + named) for tail in tails):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -134,14 +170,18 @@ def _naive(ts: datetime) -> datetime:
     return ts.astimezone(UTC).replace(tzinfo=None) if ts.tzinfo else ts
 
 
-def _left(writes: Sequence[Moment], commits: Sequence[Moment], request: Moment) -> bool:
-    """Whether a write before the request has no commit after it and before the request."""
+def _left(
+    writes: Sequence[tuple[Moment, frozenset[str]]], commits: Sequence[Moment], request: Moment
+) -> frozenset[str] | None:
+    """The files made by the writes before the request that no commit after them and
+    before the request took up; None when every such write was taken up (or none came)."""
     committed = [c for c in commits if c.before(request)]
-    for write in writes:
+    left: frozenset[str] | None = None
+    for write, made in writes:
         if write.before(request) is not True:
             continue
         if not any(write.before(c) is True for c in committed):
             if any(write.before(c) is None for c in committed):
                 continue  # a subagent's write and a commit without a time: cannot tell
-            return True
-    return False
+            left = (left or frozenset()) | made
+    return left

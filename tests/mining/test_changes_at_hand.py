@@ -14,12 +14,14 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import Engine, select
 
+from sleepd.config import Config
+from sleepd.mining.mine import mine
 from sleepd.mining.turns.changes import works_over_the_changes, works_the_branch_state
-from sleepd.mining.working_tree import left_uncommitted
+from sleepd.mining.working_tree import left_uncommitted, names_a_file_made
 from sleepd.store.engine import read_session
-from sleepd.store.models import Episode, Event
+from sleepd.store.models import Episode, Event, Task
 
-from .builders import T0, SessionBuilder
+from .builders import LATER, T0, SessionBuilder
 
 
 @pytest.mark.parametrize(
@@ -146,7 +148,7 @@ def test_what_the_session_left_uncommitted_before_a_request(
         Episode(id=2, session_id=session_id, start_seq=later),
     ]
     with read_session(engine) as db:
-        assert left_uncommitted(db, episodes) == ({2} if left else set())
+        assert set(left_uncommitted(db, episodes)) == ({2} if left else set())
 
 
 @pytest.mark.parametrize(
@@ -181,7 +183,54 @@ def test_a_subagents_writes_are_the_sessions_by_their_time(
         started_at=parent.rows[-1]["ts"] + timedelta(minutes=5),
     )
     with read_session(engine) as db:
-        assert left_uncommitted(db, [episode]) == ({7} if left else set())
+        assert set(left_uncommitted(db, [episode])) == ({7} if left else set())
         # without the request's time nothing places the subagent's write: kept
         episode.started_at = None
-        assert left_uncommitted(db, [episode]) == set()
+        assert set(left_uncommitted(db, [episode])) == set()
+
+
+def test_the_files_a_session_made_and_left_are_named_with_the_episode(engine: Engine) -> None:
+    """A `Write` and a patch's `Add File` make a file; an `Edit` changes one the checkout
+    has. A commit after them takes them up."""
+    b = SessionBuilder()
+    b.prompt("write a plan for the sync rewrite")
+    plan = json.dumps({"file_path": "/work/app/docs/plans/sync.md", "content": "# Plan"})
+    b.call("Write", plan, "w1").result("w1", "File created")
+    patch = "*** Begin Patch\n*** Add File: specs/001/tasks.md\n+T026\n*** End Patch"
+    b.call("shell", json.dumps({"command": ["apply_patch", patch]}), "p1").result("p1", "Done!")
+    b.call("Edit", json.dumps({"file_path": "/work/app/sync.go", "old_string": "a"}), "e1")
+    b.result("e1", "updated")
+    b.say("Wrote the plan.").prompt("implement the plan in docs/plans/sync.md")
+    session_id = b.save(engine)
+    episode = Episode(id=3, session_id=session_id, start_seq=len(b.rows))
+    with read_session(engine) as db:
+        made = left_uncommitted(db, [episode])[3]
+    assert made == {"/work/app/docs/plans/sync.md", "specs/001/tasks.md"}
+    assert names_a_file_made("implement the plan in docs/plans/sync.md", made)
+    assert names_a_file_made("do T026 from tasks.md", made)
+    assert not names_a_file_made("fix the race in sync.go", made)  # edited: the checkout has it
+    assert not names_a_file_made("update docs/plans/other.md", made)
+
+
+@pytest.mark.parametrize("committed", [False, True])
+def test_a_request_naming_a_file_the_session_made_and_left_is_no_task(
+    engine: Engine, cfg: Config, committed: bool
+) -> None:
+    """The labelled set: spec-kit's implement step over tasks.md, which the session had
+    generated and not committed; a replay's checkout has no tasks.md."""
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt("write the plan for the export feature to docs/plans/export.md")
+        plan = json.dumps({"file_path": "/work/app/docs/plans/export.md", "content": "# Plan"})
+        b.call("Write", plan, "w1").result("w1", "File created")
+        if committed:
+            b.bash('git add -A && git commit -m "plan"', "[main 1a2b3c4] plan")
+        b.say("The plan is in docs/plans/export.md.")
+        b.prompt("/implement docs/plans/export.md")
+        b.bash("go test ./...", "FAIL export_test.go:12", exit_code=1)
+        b.bash("go test ./...", "ok").say("Implemented.")
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        intents = {task.intent.splitlines()[0] for task in db.scalars(select(Task))}
+    assert ("/implement docs/plans/export.md" in intents) is committed
