@@ -2,7 +2,7 @@
 
 A checkout is a fresh repository (`git init` with no templates, so no hooks) whose
 object store borrows the user's objects read-only through `objects/info/alternates`,
-with HEAD at the session's commit and the work tree filled by `read-tree`: on the
+with HEAD at the episode's commit and the work tree filled by `read-tree`: on the
 session's branch, with the main line as it was where the branch left it, when the
 session named its branch (`name_the_branch`), else detached. It has no other refs, no
 remotes, no hooks and no config of the user's repository; nothing is ever written to

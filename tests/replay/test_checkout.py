@@ -74,7 +74,7 @@ def test_a_checkout_is_on_the_sessions_branch_with_the_main_line_where_it_left(
         refs = git(checkout.path, "for-each-ref", "--format=%(refname) %(objectname)")
         assert refs == f"refs/heads/main {fork}"
     # a name git would read as an option or a range leaves the checkout detached
-    for hostile in ("--upload-pack=touch /tmp/x", "a..b", "HEAD", "x y", ""):
+    for hostile in ("--upload-pack=touch /tmp/x", "a..b", "HEAD", "x y", "@{-1}", ""):
         with create_checkout(repo, commit, root=root, branch=hostile) as checkout:
             assert git(checkout.path, "for-each-ref") == ""
             assert git(checkout.path, "rev-parse", "HEAD") == commit
