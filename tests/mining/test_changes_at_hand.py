@@ -212,6 +212,7 @@ def test_the_files_a_session_made_and_left_are_named_with_the_episode(engine: En
     assert not names_a_file_made("update docs/plans/other.md", made)
 
 
+@pytest.mark.both_dbs
 @pytest.mark.parametrize("committed", [False, True])
 def test_a_request_naming_a_file_the_session_made_and_left_is_no_task(
     engine: Engine, cfg: Config, committed: bool

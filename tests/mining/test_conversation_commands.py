@@ -76,6 +76,7 @@ def test_a_commands_text_acting_on_the_repository(expansion: str) -> None:
     assert not acts_on_the_conversation(expansion)
 
 
+@pytest.mark.both_dbs
 def test_a_recurring_command_on_the_conversation_makes_no_task(engine: Engine, cfg: Config) -> None:
     """Denubis ran `/transcript` at the end of every session (eight replay tasks of the
     labelled set's 37); a replay would archive its own few turns."""

@@ -332,6 +332,7 @@ def _after_work(engine: Engine, request: str, *, committed: bool, start: datetim
     b.save(engine)
 
 
+@pytest.mark.both_dbs
 def test_a_request_over_changes_the_session_left_uncommitted_is_no_task(
     engine: Engine, cfg: Config
 ) -> None:
