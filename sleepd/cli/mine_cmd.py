@@ -44,6 +44,7 @@ def _task_row(task: Any) -> dict[str, Any]:
         "project_path": task.project_path,
         "intent": task.intent,
         "active": task.active,
+        "retired_because": task.retired_because or None,
         "created_at": task.created_at,
     }
 
@@ -126,6 +127,17 @@ _RETIRED = (
     "no: retired when newer rules read its session again and made this task otherwise or "
     "not at all (kept with its replays)"
 )
+
+
+def _retired_line(because: str | None) -> str:
+    """Why a task left the nights, in words, where the reading that retired it said."""
+    from sleepd.mining.task_mining import RETIRED_BECAUSE
+
+    said = RETIRED_BECAUSE.get(because or "")
+    if said is None:
+        return _RETIRED
+    return f"no: retired when newer rules read its session again: {said} (kept with its replays)"
+
 
 #: How much of a request the list shows (`tasks show` prints it whole).
 _REQUEST_SHOWN = 200
@@ -212,7 +224,7 @@ def tasks_show(
     names = {"val": "validation", "test": "sealed test"}
     rows: list[tuple[str, str]] = [
         ("split", names.get(row["split"], row["split"])),
-        *(() if row["active"] else [("in the nights", _RETIRED)]),
+        *(() if row["active"] else [("in the nights", _retired_line(row["retired_because"]))]),
         ("outcome in the session", str(row["outcome"])),
         ("project", words(row["project_path"])),
         ("request", str(row["intent"])),

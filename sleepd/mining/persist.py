@@ -306,7 +306,7 @@ def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> No
     db.execute(
         update(Task)
         .where(Task.episode_id.in_(ids))
-        .values(episode_id=None)
+        .values(episode_id=None, retired_because="episode_gone")
         .execution_options(synchronize_session=False)
     )
     db.execute(

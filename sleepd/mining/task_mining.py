@@ -65,6 +65,25 @@ def refines_the_work(follow_up: str) -> bool:
     return not (is_closing_step(region) or acts_only_outside(region) or is_aside(region))
 
 
+#: Why a reading again retired a task (`Task.retired_because`), for the person who asks.
+RETIRED_BECAUSE = {
+    "made_otherwise": "today's rules make its episode's task otherwise (its request, "
+    "refinements, context or judge spec changed); the new task is in the nights",
+    "episode_gone": "today's rules read its request as part of another request, not one of its own",
+    "no_longer_a_task": "today's rules make no task of its episode (its request no longer "
+    "recurs, or the episode holds no attempt to learn from)",
+    "leans_on_exchange": "its request makes sense only after the exchange before it",
+    "outside": "its only object or act is outside the repository (a pull request, a "
+    "ticket, a tracker)",
+    "uncommitted_changes": "it acts on changes the session had left uncommitted, which a "
+    "replay's checkout does not hold",
+    "branch_state": "it is a merge's conflicts or a rebase: the person's branches, not a checkout",
+    "on_the_conversation": "its command acts on the conversation itself (archive, sum up, "
+    "checkpoint), which a replay does not have",
+    "file_made_uncommitted": "it names a file the session made and never committed",
+}
+
+
 @dataclass
 class TaskResult:
     tasks_new: int = 0
@@ -157,28 +176,32 @@ def _mine_batch(
     on_the_conversation = _acts_on_the_conversation(
         db, [e for e, _ in useful if parse_command(request_region(e.intent_text or ""))]
     )
-    aside = {
+    aside: dict[int, Task] = {
         task.episode_id: task
         for task in db.scalars(
             select(Task).where(
                 Task.episode_id.in_(ids), Task.origin == "mined", Task.active.is_(False)
             )
         )
+        if task.episode_id is not None
     }
     taken_back: list[int] = []
+    #: the episodes a rule below left without a task, and the rule
+    passed_over: dict[int, str] = {}
     for episode, cluster in useful:
         local_commands = shown.get(episode.id, [])
-        if needs_context(episode.intent_text or "", shown=bool(local_commands)):
-            continue  # "Did you commit?" opening a resumed session: nothing to replay
         request = request_region(episode.intent_text or "")
-        if names_only_an_outside_item(request) or acts_only_outside(request):
-            continue  # "review pr 227", "log a linear bug": the item is not in the checkout
-        if episode.id in nothing_to_act_on or works_the_branch_state(request):
-            continue  # "/simplify" over uncommitted work, a merge's conflicts: not in a checkout
-        if episode.id in on_the_conversation:
-            continue  # "/transcript", "/checkpoint": the conversation is not in the replay
-        if names_a_file_made(request, made_and_left.get(episode.id, frozenset())):
-            continue  # "implement docs/plan.md", written this session, never committed
+        reason = _no_task_because(
+            episode,
+            request,
+            shown=bool(local_commands),
+            uncommitted=episode.id in nothing_to_act_on,
+            on_the_conversation=episode.id in on_the_conversation,
+            made=made_and_left.get(episode.id, frozenset()),
+        )
+        if reason:
+            passed_over[episode.id] = reason
+            continue
         session = sessions[episode.session_id]
         evidence = _evidence(episode, signals[episode.id], events, commands)
         spec = heuristic_spec(evidence)
@@ -208,18 +231,46 @@ def _mine_batch(
             continue
         if earlier is not None:
             earlier.episode_id = None  # retired for good: the episode's task is the new one
+            earlier.retired_because = "made_otherwise"
             db.flush()
         if cfg.model_assisted and backend is not None:
             task.judge_spec = refine_spec(backend, evidence, spec, result.miner).to_dict()
         db.add(task)
         result.tasks_new += 1
         result.by_split[task.split] += 1
-    for earlier in aside.values():
+    for episode_id, earlier in aside.items():
         earlier.episode_id = None  # today's rules make no task of its episode: retired
+        earlier.retired_because = passed_over.get(episode_id, "no_longer_a_task")
     _take_back(db, taken_back)
     result.taken_back += len(taken_back)
     db.flush()
     record_replay_sites(db, ids)  # where each new task can be replayed with tools
+
+
+def _no_task_because(
+    episode: Episode,
+    request: str,
+    *,
+    shown: bool,
+    uncommitted: bool,
+    on_the_conversation: bool,
+    made: frozenset[str],
+) -> str:
+    """Which rule leaves a useful episode without a replay task (a `RETIRED_BECAUSE`
+    key), or "" when it makes one."""
+    if needs_context(episode.intent_text or "", shown=shown):
+        return "leans_on_exchange"  # "Did you commit?" opening a resumed session
+    if names_only_an_outside_item(request) or acts_only_outside(request):
+        return "outside"  # "review pr 227", "log a linear bug": not in the checkout
+    if uncommitted:
+        return "uncommitted_changes"  # "/simplify" over what the session left uncommitted
+    if works_the_branch_state(request):
+        return "branch_state"  # a merge's conflicts: in the person's working tree
+    if on_the_conversation:
+        return "on_the_conversation"  # "/transcript", "/checkpoint"
+    if names_a_file_made(request, made):
+        return "file_made_uncommitted"  # "implement docs/plan.md", never committed
+    return ""
 
 
 def _made_alike(earlier: Task, made: Task, *, model_spec: bool) -> bool:

@@ -336,6 +336,8 @@ class Task(Base):
     outcome: Mapped[str] = mapped_column(String(16), default="unknown")
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: why a reading again retired it (`task_mining.RETIRED_BECAUSE`); "" while in use
+    retired_because: Mapped[str] = mapped_column(String(32), default="", server_default="")
 
 
 class TaskReplaySite(Base):

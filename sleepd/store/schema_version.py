@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0024_team_cluster_figures"
+HEAD_REVISION = "0025_task_retired_because"

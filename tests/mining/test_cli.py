@@ -305,3 +305,6 @@ def test_retired_tasks_are_listed_only_when_asked_for_and_say_so(
     code, out, _ = run(app, "tasks", "show", str(task["id"]))
     flat = " ".join(out.replace("│", " ").split())
     assert code == 0 and "in the nights no: retired when newer rules read its session" in flat
+    assert "today's rules make no task of its episode" in flat  # which rule, in words
+    shown = json.loads(run(app, "tasks", "show", str(task["id"]), "--json")[1])
+    assert shown["retired_because"] == "no_longer_a_task"

@@ -207,6 +207,7 @@ def test_tasks_stand_while_their_episodes_read_the_same_and_are_made_again_when_
                         split=task.split,
                         active=task.active,
                         episode_id=task.episode_id,
+                        retired_because=task.retired_because,
                     )
                 )
             return found
@@ -224,11 +225,13 @@ def test_tasks_stand_while_their_episodes_read_the_same_and_are_made_again_when_
     for task in spurious:  # its request is a follow-up now: out of the nights, kept
         (same,) = [t for t in after[task.intent.split("\n")[0]] if t.id == task.id]
         assert (same.active, same.episode_id, same.split) == (False, None, task.split)
+        assert same.retired_because == "episode_gone"  # `sleepd tasks show` says why
     # the requests whose episodes now fold the follow-up in: made again, in their split
     old_ids = {t.id for t in remade}
     retired = [t for t in after["add a --verbose flag to the cli"] if t.id in old_ids]
     new = [t for t in after["add a --verbose flag to the cli"] if t.id not in old_ids]
     assert all(not t.active and t.episode_id is None for t in retired)
+    assert {t.retired_because for t in retired} == {"made_otherwise"}
     assert sorted((t.split, t.active) for t in new) == sorted((t.split, True) for t in remade)
     assert all("help text" in t.intent for t in new)
     # the requests that read as before keep their tasks as they were
@@ -269,6 +272,7 @@ def test_a_task_todays_rules_would_not_make_is_retired_though_its_episode_reads_
         again = db.get(Task, haiku_id)
         assert again is not None and not again.active
         assert again.episode_id is None  # no longer its episode's task
+        assert again.retired_because == "no_longer_a_task"
         assert db.get(Episode, haiku_episode) is not None
         assert db.scalar(select(func.count(Episode.id))) == episodes_before
         assert sorted(t.intent for t in db.scalars(select(Task).where(Task.active))) == [
@@ -477,3 +481,30 @@ def test_the_rules_identity_follows_the_settings_that_change_a_reading(cfg: Conf
     cfg.mining.correction_patterns = []
     cfg.mining.min_recurrence += 1  # clustering, not reading: no session is read again
     assert reading_rules(cfg.mining) == base
+
+
+def test_a_task_a_rule_of_today_leaves_out_is_retired_saying_which(
+    engine: Engine, cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older task step made a replay task of a request whose only work is an act in
+    the tracker; today's reading retires it, keeping which rule did (`sleepd tasks show`
+    says it in words)."""
+    from sleepd.mining import task_mining
+
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt("log a linear bug and let's move on").bash("linear issue create", "ENT-1")
+        b.say("Logged ENT-1.").save(engine)
+    monkeypatch.setattr(task_mining, "acts_only_outside", lambda _text: False)
+    monkeypatch.setattr(mine_module, "reading_rules", lambda _cfg: OLD_RULES)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        ids = [t.id for t in db.scalars(select(Task).where(Task.active))]
+    assert len(ids) == 2
+    monkeypatch.undo()
+
+    report = mine(engine, cfg, now=LATER)
+    assert report.tasks_retired == 2
+    with read_session(engine) as db:
+        retired = db.scalars(select(Task).where(Task.id.in_(ids))).all()
+        assert {task.retired_because for task in retired} == {"outside"}

@@ -896,3 +896,28 @@ def test_0022_leaves_sessions_mined_before_it_to_be_read_again(empty_db_url: str
     with engine.connect() as conn:
         assert conn.execute(text("SELECT mined_with FROM sessions")).scalar_one() != ""
     engine.dispose()
+
+
+@pytest.mark.both_dbs
+def test_0025_gives_tasks_retired_before_it_no_reason(empty_db_url: str) -> None:
+    """A task retired before the reason was kept carries "" (`sleepd tasks show` then says
+    only that it was retired); one in the nights carries "" too."""
+    from sqlalchemy import text
+
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0024_team_cluster_figures")
+    with engine.begin() as conn:
+        for task_id, active in ((1, True), (2, False)):
+            conn.execute(
+                text(
+                    "INSERT INTO tasks (id, intent, context, judge_spec, split, origin, "
+                    "outcome, active, created_at) VALUES (:id, 'add a --verbose flag', '{}', "
+                    "'{}', 'train', 'mined', 'success', :active, '2026-11-01')"
+                ),
+                {"id": task_id, "active": active},
+            )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT id, retired_because FROM tasks ORDER BY id")).all()
+    assert [tuple(row) for row in rows] == [(1, ""), (2, "")]
+    engine.dispose()
