@@ -590,10 +590,6 @@ def _a_round_of_review(intent: str) -> bool:
     return works_the_review(intent.strip()[:300])
 
 
-def _written_files(call: EventView) -> list[str]:
-    return written_paths(call.tool_name, call.text)
-
-
 def written_paths(tool_name: str | None, text: str) -> list[str]:
     """The files a call writes, by the paths its input names (none for other tools, or
     for input that is not what the tool takes)."""
@@ -626,7 +622,8 @@ def _claimed_but_unwritten(
             break
         if event.kind != "tool_result" or not event.call_id or event.call_id not in calls:
             continue
-        names = {PurePath(p.strip()).name for p in _written_files(calls[event.call_id])} - {""}
+        call = calls[event.call_id]
+        names = {PurePath(p.strip()).name for p in written_paths(call.tool_name, call.text)} - {""}
         verdict = errors.verdicts.get(event.id)
         if verdict is None:
             written |= names

@@ -165,16 +165,16 @@ def _mine_batch(
     began = _agent_began(db, [episode.id for episode, _ in useful])
     useful = [(episode, cluster) for episode, cluster in useful if episode.id in began]
     shown = _local_commands(db, [episode for episode, _ in useful])
-    over_the_changes = [
-        episode
-        for episode, _ in useful
-        if works_over_the_changes(request_region(episode.intent_text or ""))
-    ]
-    nothing_to_act_on = set(left_uncommitted(db, over_the_changes))
-    naming_files = [e for e, _ in useful if files_mentioned(e.intent_text or "")]
-    made_and_left = left_uncommitted(db, naming_files)
+    requests = {episode.id: request_region(episode.intent_text or "") for episode, _ in useful}
+    over_the_changes = {e.id for e, _ in useful if works_over_the_changes(requests[e.id])}
+    # what each session left uncommitted, read once for the requests over the changes at
+    # hand and for those naming files
+    left = left_uncommitted(
+        db,
+        [e for e, _ in useful if e.id in over_the_changes or files_mentioned(e.intent_text or "")],
+    )
     on_the_conversation = _acts_on_the_conversation(
-        db, [e for e, _ in useful if parse_command(request_region(e.intent_text or ""))]
+        db, [e for e, _ in useful if parse_command(requests[e.id])]
     )
     aside: dict[int, Task] = {
         task.episode_id: task
@@ -190,14 +190,13 @@ def _mine_batch(
     passed_over: dict[int, str] = {}
     for episode, cluster in useful:
         local_commands = shown.get(episode.id, [])
-        request = request_region(episode.intent_text or "")
         reason = _no_task_because(
             episode,
-            request,
+            requests[episode.id],
             shown=bool(local_commands),
-            uncommitted=episode.id in nothing_to_act_on,
+            uncommitted=episode.id in over_the_changes and episode.id in left,
             on_the_conversation=episode.id in on_the_conversation,
-            made=made_and_left.get(episode.id, frozenset()),
+            made=left.get(episode.id, frozenset()),
         )
         if reason:
             passed_over[episode.id] = reason
