@@ -77,6 +77,12 @@ def target_user_message(intent: str, context: dict[str, object]) -> str:
     if isinstance(files, list) and files:
         lines.append("Files mentioned: " + ", ".join(str(f) for f in files[:10]))
     lines.extend(_local_command_lines(context.get("local_commands")))
+    command_text = context.get("command_text")
+    if command_text:
+        # the person's command is not installed where the task is rehearsed: its text is
+        # what it asked
+        lines.append("The request below is a command. The text it gave the agent:")
+        lines.append(str(command_text))
     lines.append("")
     lines.append(intent)
     task = "\n".join(lines).strip()

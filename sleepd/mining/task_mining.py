@@ -16,6 +16,7 @@ from sqlalchemy import and_, case, func, literal, or_, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
+from sleepd.mining.command_text import command_texts
 from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part, parse_command
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
@@ -173,9 +174,8 @@ def _mine_batch(
         db,
         [e for e, _ in useful if e.id in over_the_changes or files_mentioned(e.intent_text or "")],
     )
-    on_the_conversation = _acts_on_the_conversation(
-        db, [e for e, _ in useful if parse_command(requests[e.id])]
-    )
+    # what each command asked of the agent, read from the text it expanded to
+    commanded = command_texts(db, [e for e, _ in useful if parse_command(requests[e.id])])
     aside: dict[int, Task] = {
         task.episode_id: task
         for task in db.scalars(
@@ -195,14 +195,17 @@ def _mine_batch(
             requests[episode.id],
             shown=bool(local_commands),
             uncommitted=episode.id in over_the_changes and episode.id in left,
-            on_the_conversation=episode.id in on_the_conversation,
+            on_the_conversation=episode.id in commanded
+            and acts_on_the_conversation(commanded[episode.id].expansion),
             made=left.get(episode.id, frozenset()),
         )
         if reason:
             passed_over[episode.id] = reason
             continue
         session = sessions[episode.session_id]
-        evidence = _evidence(episode, signals[episode.id], events, commands)
+        command = commanded.get(episode.id)
+        instructions = command.instructions if command is not None else ""
+        evidence = _evidence(episode, signals[episode.id], events, commands, instructions)
         spec = heuristic_spec(evidence)
         task = Task(
             episode_id=episode.id,
@@ -218,6 +221,7 @@ def _mine_batch(
                 git_branch=session.git_branch,
                 prior_intent=_prior_intent(intents[episode.session_id], episode.start_seq),
                 local_commands=local_commands,
+                command_text=instructions,
             ),
             judge_spec=spec.to_dict(),
             split=split_for_task(cluster.split, "mined"),
@@ -387,46 +391,6 @@ def _local_commands(db: DbSession, episodes: Sequence[Episode]) -> dict[int, lis
     return found
 
 
-#: How far after a command the text it expands to may stand (Claude Code writes it as the
-#: next record; a queue operation may come between).
-_EXPANSION_WITHIN = 3
-
-
-def _acts_on_the_conversation(db: DbSession, episodes: Sequence[Episode]) -> set[int]:
-    """The command episodes whose command's text acts on the conversation itself
-    (`turns.conversation`): read from the text it expanded to, the person's own words
-    injected after the command, in one query for the batch."""
-    if not episodes:
-        return set()
-    wanted = {
-        (e.session_id, e.start_seq + step): e.id
-        for e in episodes
-        for step in range(1, _EXPANSION_WITHIN + 1)
-    }
-    rows = db.execute(
-        select(Event.session_id, Event.seq, Event.text)
-        .where(
-            Event.session_id.in_({e.session_id for e in episodes}),
-            Event.role == "user",
-            Event.is_meta.is_(True),
-            Event.seq.in_({seq for _, seq in wanted}),
-        )
-        .order_by(Event.session_id, Event.seq)
-    )
-    found: set[int] = set()
-    read: set[int] = set()
-    for session_id, seq, text in rows:
-        episode_id = wanted.get((session_id, seq))
-        if episode_id is None or episode_id in read or not (text or "").strip():
-            continue
-        if text.lstrip().startswith("<command-") or parse_command(text) is not None:
-            continue  # the command's own record again, not what it expands to
-        read.add(episode_id)  # the first text after the command is its expansion
-        if acts_on_the_conversation(text):
-            found.add(episode_id)
-    return found
-
-
 def _prior_intent(session_intents: Sequence[tuple[int, str]], start_seq: int) -> str | None:
     """The previous intent of the same session (it was typed before this one)."""
     earlier = [text for seq, text in session_intents if seq < start_seq]
@@ -477,8 +441,11 @@ def _evidence(
     signals: Sequence[Signal],
     events: dict[int, Event],
     commands: dict[int, str],
+    command_text: str = "",
 ) -> Evidence:
-    evidence = Evidence(intent_text=episode.intent_text, outcome=episode.outcome)
+    evidence = Evidence(
+        intent_text=episode.intent_text, outcome=episode.outcome, command_text=command_text
+    )
     for signal in signals:
         if signal.kind == "user_correction":
             for event_id in signal.event_ids:

@@ -47,6 +47,8 @@ _WANTS_JSON = re.compile(
 )
 _PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "pip", "pip3", "poetry", "uv", "bun"})
 MAX_COMMAND_CHARS = 120
+#: How much of a command's text the rubric quotes (the replay's request carries it all).
+RUBRIC_COMMAND_CHARS = 3000
 #: Longer failing commands are too specific to ban outright.
 MAX_BANNED_COMMAND = 80
 
@@ -57,6 +59,9 @@ class Evidence:
 
     intent_text: str
     corrections: list[tuple[int, str]] = field(default_factory=list)
+    #: what the request's command asked of the agent, when it is a command
+    #: (`command_text`): what a judge holds the answer to, beside the command's name
+    command_text: str = ""
     #: (event ids, failing command, the different command that then did its job) for
     #: tool errors the agent recovered from by running something else (`replacement.py`)
     recovered: list[tuple[list[int], str, str]] = field(default_factory=list)
@@ -119,10 +124,13 @@ def build_context(
     git_branch: str | None,
     prior_intent: str | None,
     local_commands: Sequence[LocalCommand] = (),
+    command_text: str = "",
 ) -> dict[str, Any]:
     """The replay context: only facts known when the intent was typed. `local_commands`:
     what the person ran themselves just before asking, and what it printed ("please fix
-    these" after `! uv run ty check` points at that output)."""
+    these" after `! uv run ty check` points at that output). `command_text`: what the
+    request's slash command expanded to (`command_text`), the instructions a replay's
+    agent, without the person's commands installed, would otherwise never see."""
     context: dict[str, Any] = {
         "project_path": project_path,
         "git_branch": git_branch or None,
@@ -135,6 +143,8 @@ def build_context(
             {"command": c.command[:MAX_COMMAND_CHARS], "output": c.output[-MAX_OUTPUT_CHARS:]}
             for c in local_commands[-MAX_LOCAL_COMMANDS:]
         ]
+    if command_text.strip():
+        context["command_text"] = command_text
     return context
 
 
@@ -292,6 +302,9 @@ def _rubric(evidence: Evidence) -> str:
         "Judge whether the response fully accomplishes the user's request:",
         evidence.intent_text[:1500],
     ]
+    if evidence.command_text:
+        lines.append("The request is a command; what it asked of the agent:")
+        lines.append(evidence.command_text[:RUBRIC_COMMAND_CHARS])
     if evidence.corrections:
         lines.append("When this task was done before, the user had to correct the agent:")
         lines.extend(f"- {text[:300]}" for _, text in evidence.corrections[:5])

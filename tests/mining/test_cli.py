@@ -308,3 +308,30 @@ def test_retired_tasks_are_listed_only_when_asked_for_and_say_so(
     assert "today's rules make no task of its episode" in flat  # which rule, in words
     shown = json.loads(run(app, "tasks", "show", str(task["id"]), "--json")[1])
     assert shown["retired_because"] == "no_longer_a_task"
+
+
+def test_a_command_tasks_show_prints_the_commands_text_whole(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    """The person reads what a replay of "/release patch" will be asked, to its end."""
+    from datetime import timedelta
+
+    from .builders import T0
+    from .test_command_families import command
+
+    steps = "".join(f"{i}. step {i} of the release workflow\n" for i in range(1, 120))
+    text = f"# /release — Automated Release Workflow\n\n**Arguments**: patch\n\n{steps}LAST-STEP"
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(command("release", "patch")).meta(text)
+        b.bash("npm version patch", "v1.2.4").say("Released v1.2.4.")
+        b.save(db_engine)
+    assert run(app, "mine")[0] == 0
+    code, out, _ = run(app, "tasks", "list", "--json")
+    task = json.loads(out)[0]  # (the two sessions' tasks are alike)
+    code, out, _ = run(app, "tasks", "show", str(task["id"]))
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0 and "context: command text" in flat
+    assert "step 119 of the release workflow" in flat and "LAST-STEP" in flat
+    code, out, _ = run(app, "tasks", "show", str(task["id"]), "--json")
+    assert json.loads(out)["context"]["command_text"] == text

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from sleepd.mining.command_text import without_skill_base
+
 #: What the command's text opens with: read this far.
 OPENING_CHARS = 400
 
@@ -36,12 +38,9 @@ _ON_THE_CONVERSATION = re.compile(
     re.IGNORECASE,
 )
 
-#: A skill's header line ("Base directory for this skill: C:\\Users\\…\\skills\\taskmaster").
-_SKILL_BASE = re.compile(r"^\s*Base directory for this skill:[^\n]*\n", re.IGNORECASE)
-
 
 def acts_on_the_conversation(expansion: str) -> bool:
     """Whether a command's expanded text opens by acting on the conversation it is typed
     in (module docstring)."""
-    opening = _SKILL_BASE.sub("", expansion.lstrip(), count=1)[:OPENING_CHARS]
+    opening = without_skill_base(expansion)[:OPENING_CHARS]
     return bool(_ON_THE_CONVERSATION.search(opening))

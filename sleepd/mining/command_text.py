@@ -1,0 +1,158 @@
+"""What a command told the agent: the text a slash command expanded to, read from the session.
+
+"/changelog", "/simplify", "/review" or "/gsd:check-todos" is all a person types, but it
+is not what the agent was asked. Claude Code writes, right after the command's own record,
+the text the command expanded to: a custom command's file, a plugin's or a skill's
+instructions, a built-in's prompt, with the person's arguments put in. That text is the
+request. A replay hands the agent the task inside a quoted block in a fresh checkout,
+where the person's user-level commands and plugins are not installed and a quoted
+"/changelog" runs nothing: without the text, the agent has a name and a guess, and a
+judge grades against a name.
+
+Some commands expand only to an order to load a skill ("Invoke the
+superpowers:brainstorming skill and follow it exactly as presented to you"); the skill's
+own text then arrives as the next injected message once the agent has loaded it, and is
+what the command meant. Both are read here: the text the command expanded to, followed
+to the skill it names when it names one and nothing more.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.mining.commands import parse_command
+from sleepd.store.models import Episode, Event
+
+#: How far after a command the text it expands to may stand (Claude Code writes it as the
+#: next record; a queue operation may come between).
+EXPANSION_WITHIN = 3
+#: How far after a command a skill it orders loaded may arrive (the agent's call of its
+#: skill tool, the tool's result and some progress records come between).
+SKILL_WITHIN = 12
+#: The most of a command's text a task carries: past it, the text is cut at a line and
+#: says so (a replay's request and a judge's rubric are model input, paid per token).
+MAX_COMMAND_TEXT = 12_000
+
+#: A skill's header line ("Base directory for this skill: C:\\Users\\…\\skills\\taskmaster"):
+#: where the person's plugins live, nothing the agent is asked. Group 1 is the directory.
+SKILL_BASE = re.compile(
+    r"^[ \t]*Base directory for this skill:([^\n]*)(?:\n|$)", re.IGNORECASE | re.MULTILINE
+)
+#: A command's whole text being an order to load a skill and follow it ("Invoke the
+#: superpowers:brainstorming skill and follow it exactly as presented to you"), perhaps
+#: with the person's arguments after it: group 1 is the skill's name.
+_LOADS_A_SKILL = re.compile(
+    r"^\s*(?:invoke|use|load|run|launch)\s+the\s+[`'\"]?([\w:./-]+?)[`'\"]?\s+skill\b"
+    r"[^\n]{0,160}(?:\n\s*(?:ARGUMENTS:[\s\S]*)?)?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CommandText:
+    """A command episode's texts: `expansion`, the first text the command expanded to,
+    as written (what `turns.conversation` reads); `instructions`, what the command asked
+    of the agent as a replay should carry it (the skill it names followed, the header of
+    the person's plugin directory left out, cut at `MAX_COMMAND_TEXT`)."""
+
+    expansion: str
+    instructions: str
+
+
+def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, CommandText]:
+    """Per command episode (by id): what its command expanded to, for those whose
+    session holds it, in one query for the batch. The person's own words injected after
+    the command are read (`is_meta` user records), never the agent's."""
+    if not episodes:
+        return {}
+    window = max(EXPANSION_WITHIN, SKILL_WITHIN)
+    after: dict[tuple[int, int], tuple[int, int]] = {
+        (e.session_id, e.start_seq + step): (e.id, step)
+        for e in episodes
+        for step in range(1, window + 1)
+    }
+    rows = db.execute(
+        select(Event.session_id, Event.seq, Event.kind, Event.role, Event.is_meta, Event.text)
+        .where(
+            Event.session_id.in_({e.session_id for e in episodes}),
+            Event.seq.in_({seq for _, seq in after}),
+        )
+        .order_by(Event.session_id, Event.seq)
+    )
+    injected: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    typed: dict[int, int] = {}  # the first typed turn after the command, by episode
+    for session_id, seq, kind, role, is_meta, text in rows:
+        found = after.get((session_id, seq))
+        if found is None:
+            continue
+        episode_id, step = found
+        if role == "user" and is_meta:
+            injected[episode_id].append((step, text or ""))
+        elif kind == "user_prompt":
+            typed.setdefault(episode_id, step)
+    texts: dict[int, CommandText] = {}
+    for episode_id, records in injected.items():
+        before_typed = [(s, t) for s, t in records if s < typed.get(episode_id, window + 1)]
+        found_text = _read(before_typed)
+        if found_text is not None:
+            texts[episode_id] = found_text
+    return texts
+
+
+def _read(records: Sequence[tuple[int, str]]) -> CommandText | None:
+    """The command's text from the injected records after it, in order (steps after the
+    command): the first with words that is not the command's own record again."""
+    for index, (step, text) in enumerate(records):
+        if step > EXPANSION_WITHIN:
+            return None
+        if not text.strip() or text.lstrip().startswith("<command-"):
+            continue
+        if parse_command(text) is not None:
+            continue  # the command's own record again, not what it expands to
+        skill = _skill_body(text, records[index + 1 :])
+        # (a built-in's prompt is written indented, as it stands in the program's source)
+        own = textwrap.dedent(text).strip()
+        whole = f"{own}\n\n{skill}" if skill else own
+        return CommandText(expansion=text, instructions=clip(without_skill_base(whole)))
+    return None
+
+
+def _skill_body(expansion: str, later: Sequence[tuple[int, str]]) -> str:
+    """The text of the skill an expansion only orders loaded, from the first skill
+    record after it whose directory is that skill's; "" when it orders none or none
+    arrived."""
+    order = _LOADS_A_SKILL.match(expansion.strip())
+    if order is None:
+        return ""
+    name = order.group(1).split(":")[-1].lower()
+    for _, text in later:
+        header = SKILL_BASE.match(text.lstrip())
+        if header is None:
+            continue
+        directory = header.group(1).strip().rstrip("/\\").lower()
+        # "superpowers:brainstorming" is loaded from ".../skills/brainstorming"
+        if re.split(r"[/\\]", directory)[-1] == name:
+            return text.strip()
+    return ""
+
+
+def without_skill_base(text: str) -> str:
+    """The text without the skill header lines that say where the person's plugin lives."""
+    return SKILL_BASE.sub("", text.strip()).strip()
+
+
+def clip(text: str, limit: int = MAX_COMMAND_TEXT) -> str:
+    """The text whole when it fits, or cut at the last line break before `limit` with a
+    line that says how much was left out."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    kept = text[: cut if cut > limit // 2 else limit].rstrip()
+    return f"{kept}\n[… {len(text) - len(kept):,} more characters of the command's text left out]"
