@@ -22,7 +22,6 @@ import re
 import textwrap
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
@@ -55,21 +54,13 @@ _LOADS_A_SKILL = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class CommandText:
-    """A command episode's texts: `expansion`, the first text the command expanded to,
-    as written (what `turns.conversation` reads); `instructions`, what the command asked
-    of the agent as a replay should carry it (the skill it names followed, the header of
-    the person's plugin directory left out, cut at `MAX_COMMAND_TEXT`)."""
-
-    expansion: str
-    instructions: str
-
-
-def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, CommandText]:
-    """Per command episode (by id): what its command expanded to, for those whose
-    session holds it, in one query for the batch. The person's own words injected after
-    the command are read (`is_meta` user records), never the agent's."""
+def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
+    """Per command episode (by id): what its command asked of the agent, for those whose
+    session holds it, in one query for the batch: the text it expanded to, followed to the
+    skill it orders loaded, the header of the person's plugin directory left out, a
+    built-in's indented prompt dedented, cut at `MAX_COMMAND_TEXT`. The person's side of
+    the record is read (`is_meta` user records injected after the command), never the
+    agent's words."""
     if not episodes:
         return {}
     window = max(EXPANSION_WITHIN, SKILL_WITHIN)
@@ -97,7 +88,7 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, Comma
             injected[episode_id].append((step, text or ""))
         elif kind == "user_prompt":
             typed.setdefault(episode_id, step)
-    texts: dict[int, CommandText] = {}
+    texts: dict[int, str] = {}
     for episode_id, records in injected.items():
         before_typed = [(s, t) for s, t in records if s < typed.get(episode_id, window + 1)]
         found_text = _read(before_typed)
@@ -106,7 +97,7 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, Comma
     return texts
 
 
-def _read(records: Sequence[tuple[int, str]]) -> CommandText | None:
+def _read(records: Sequence[tuple[int, str]]) -> str | None:
     """The command's text from the injected records after it, in order (steps after the
     command): the first with words that is not the command's own record again."""
     for index, (step, text) in enumerate(records):
@@ -120,7 +111,7 @@ def _read(records: Sequence[tuple[int, str]]) -> CommandText | None:
         # (a built-in's prompt is written indented, as it stands in the program's source)
         own = textwrap.dedent(text).strip()
         whole = f"{own}\n\n{skill}" if skill else own
-        return CommandText(expansion=text, instructions=clip(without_skill_base(whole)))
+        return clip(without_skill_base(whole))
     return None
 
 

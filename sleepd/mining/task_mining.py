@@ -195,16 +195,14 @@ def _mine_batch(
             requests[episode.id],
             shown=bool(local_commands),
             uncommitted=episode.id in over_the_changes and episode.id in left,
-            on_the_conversation=episode.id in commanded
-            and acts_on_the_conversation(commanded[episode.id].expansion),
+            on_the_conversation=acts_on_the_conversation(commanded.get(episode.id, "")),
             made=left.get(episode.id, frozenset()),
         )
         if reason:
             passed_over[episode.id] = reason
             continue
         session = sessions[episode.session_id]
-        command = commanded.get(episode.id)
-        instructions = command.instructions if command is not None else ""
+        instructions = commanded.get(episode.id, "")
         evidence = _evidence(episode, signals[episode.id], events, commands, instructions)
         spec = heuristic_spec(evidence)
         task = Task(

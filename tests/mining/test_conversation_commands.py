@@ -96,3 +96,27 @@ def test_a_recurring_command_on_the_conversation_makes_no_task(engine: Engine, c
         intents = {task.intent.splitlines()[0] for task in db.scalars(select(Task))}
     assert "/release patch" in intents
     assert not any(intent.startswith("/transcript") for intent in intents)
+
+
+def test_a_command_ordering_a_skill_on_the_conversation_makes_no_task(
+    engine: Engine, cfg: Config
+) -> None:
+    """The command's own text only orders its skill loaded; the skill's text, which the
+    agent loads next, is what it acts on (`command_text`)."""
+    wrapup = (
+        "Base directory for this skill: C:\\Users\\x\\.claude\\skills\\zwrapup\n\n# zwrapup - "
+        "Wrap Up AI Session\n\nComprehensive session cleanup that commits work, documents progress"
+    )
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt("add a --json flag to the export command").say("Added the flag.")
+        b.prompt(command("wrapup"))
+        b.meta("Invoke the zwrapup skill and follow it exactly as presented to you\n")
+        b.call("Skill", '{"skill": "zwrapup"}', f"k{day}").result(f"k{day}", "Launching skill")
+        b.meta(wrapup)
+        b.bash("git add -A && git commit -m wip", "[main 1a2b3c] wip").say("Wrapped up.")
+        b.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        intents = [task.intent for task in db.scalars(select(Task))]
+    assert intents and not any(intent.startswith("/wrapup") for intent in intents)

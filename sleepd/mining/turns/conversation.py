@@ -40,7 +40,8 @@ _ON_THE_CONVERSATION = re.compile(
 
 
 def acts_on_the_conversation(expansion: str) -> bool:
-    """Whether a command's expanded text opens by acting on the conversation it is typed
-    in (module docstring)."""
+    """Whether a command's text opens by acting on the conversation it is typed in (module
+    docstring): the text it expanded to, or, for a command that only orders a skill
+    loaded, that order and the skill's text after it (`command_text`)."""
     opening = without_skill_base(expansion)[:OPENING_CHARS]
     return bool(_ON_THE_CONVERSATION.search(opening))
