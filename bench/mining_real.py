@@ -18,7 +18,8 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
 * episode outcomes (new_task turns): accuracy and the `unknown` rate, over every labelled
   request and over those whose outcome a person could tell (not labelled `unknown`);
 * replay tasks: how many were mined and how many open with a request a person labelled
-  `new_task` (a task is a self-contained request, never a bare follow-up);
+  `new_task` (a task is a self-contained request, never a bare follow-up), and how many
+  are slash commands and carry the text the command gave the agent;
 * tool errors: root / knock_on / benign accuracy, the results read as errors that no
   label marks (every error-like result is labelled, so each is a false alarm; listed by
   `--mistakes` for the tuning set, by `--tool-errors-of BATCH` for a scored held-out
@@ -57,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import select  # noqa: E402
 
 from sleepd.config import Config  # noqa: E402
+from sleepd.mining.commands import parse_command  # noqa: E402
 from sleepd.mining.episodes import EventView  # noqa: E402
 from sleepd.mining.errors import judge_errors  # noqa: E402
 from sleepd.mining.figures import top_patterns  # noqa: E402
@@ -265,6 +267,8 @@ class Predictions:
     recurring: set[int] = field(default_factory=set)
     #: (transcript, line) of the request each mined replay task opens with
     tasks: set[tuple[str, int]] = field(default_factory=set)
+    #: the tasks whose request is a slash command → whether it carries the command's text
+    command_tasks: dict[tuple[str, int], bool] = field(default_factory=dict)
 
 
 def predict(
@@ -305,13 +309,17 @@ def predict(
             hard_ids: set[int] = set()
             outcome_at: dict[int, str] = {}
             cluster_at: dict[int, tuple[int, str]] = {}
-            task_at = set(
-                db.scalars(
-                    select(Episode.intent_event_id)
+            # each task's request, and for a command's whether it carries the command's text
+            task_at = {
+                event_id: "command_text" in (context or {})
+                if parse_command(intent.splitlines()[0] if intent else "")
+                else None
+                for event_id, intent, context in db.execute(
+                    select(Episode.intent_event_id, Task.intent, Task.context)
                     .join(Task, Task.episode_id == Episode.id)
                     .where(Task.origin == "mined")
                 )
-            )
+            }
             pred.recurring = {
                 c.id for c in db.scalars(select(TaskCluster)) if is_recurring(c, cfg.mining)
             }
@@ -368,6 +376,8 @@ def predict(
                     pred.clusters[key], pred.projects[key] = cluster_at[event.id]
                 if event.id in task_at:
                     pred.tasks.add(key)
+                    if task_at[event.id] is not None:
+                        pred.command_tasks[key] = bool(task_at[event.id])
                 sessions[event.session_id].append(_view(event))
             call_key: dict[int, tuple[str, str]] = {}
             for stored in sessions.values():
@@ -530,6 +540,11 @@ def report(
             if sum(opened.values()) > opened["new_task"]
             else ""
         )
+    )
+    commanded = [has for key, has in pred.command_tasks.items() if key[0] in files]
+    print(
+        f"  of them slash commands: {len(commanded)}, carrying the text the command gave "
+        f"the agent: {sum(commanded)}"
     )
     gold_errors = {
         (lab.transcript, str(e["call_id"])): e["kind"] for lab in labels for e in lab.tool_errors
