@@ -9,6 +9,10 @@ where the person's user-level commands and plugins are not installed and a quote
 "/changelog" runs nothing: without the text, the agent has a name and a guess, and a
 judge grades against a name.
 
+Codex writes a skill the person invokes by name ("$handoff", "[$review](…/SKILL.md) the
+auth change") as a record of its own after their message: the skill's text, which is
+what the name asked for, and is read the same way.
+
 Some commands expand only to an order to load a skill ("Invoke the
 superpowers:brainstorming skill and follow it exactly as presented to you"); the skill's
 own text then arrives as the next injected message once the agent has loaded it, and is
@@ -26,7 +30,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
-from sleepd.mining.commands import parse_command
+from sleepd.mining.commands import SKILL_INVOKED, parse_command, skill_name
 from sleepd.store.models import Episode, Event
 
 #: How far after a command the text it expands to may stand (Claude Code writes it as the
@@ -88,13 +92,41 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
             injected[episode_id].append((step, text or ""))
         elif kind == "user_prompt":
             typed.setdefault(episode_id, step)
+    skills = {
+        e.id: skill_name(invoked)
+        for e in episodes
+        if (invoked := SKILL_INVOKED.match(e.intent_text or "")) is not None
+    }
     texts: dict[int, str] = {}
     for episode_id, records in injected.items():
         before_typed = [(s, t) for s, t in records if s < typed.get(episode_id, window + 1)]
-        found_text = _read(before_typed)
-        if found_text is not None:
-            texts[episode_id] = found_text
+        if episode_id in skills:
+            text = _codex_skill(before_typed, skills[episode_id])
+        else:
+            text = _read(before_typed) or ""
+        if text:
+            texts[episode_id] = text
     return texts
+
+
+#: Codex's record of a skill the person invoked by name (`$handoff`), put in after their
+#: message (codex-rs `SkillInstructions`): the name, the path of its SKILL.md on their
+#: machine, and the file's text.
+_CODEX_SKILL = re.compile(
+    r"^\s*<skill>\s*<name>([^<\n]*)</name>\s*<path>[^<\n]*</path>\n?(.*?)\s*(?:</skill>\s*)?$",
+    re.DOTALL,
+)
+
+
+def _codex_skill(records: Sequence[tuple[int, str]], name: str) -> str:
+    """The text of the Codex skill the request invoked by name, from its skill record
+    (without the path of the person's copy); "" when none of that name arrived."""
+    wanted = name.split(":")[-1].lower()
+    for _, text in records:
+        found = _CODEX_SKILL.match(text)
+        if found is not None and found.group(1).strip().split(":")[-1].lower() == wanted:
+            return clip(found.group(2).strip())
+    return ""
 
 
 def _read(records: Sequence[tuple[int, str]]) -> str | None:

@@ -17,7 +17,12 @@ from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
 from sleepd.mining.command_text import command_texts
-from sleepd.mining.commands import LOCAL_COMMAND_TAGS, local_command_part, parse_command
+from sleepd.mining.commands import (
+    LOCAL_COMMAND_TAGS,
+    SKILL_INVOKED,
+    local_command_part,
+    parse_command,
+)
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
@@ -175,7 +180,14 @@ def _mine_batch(
         [e for e, _ in useful if e.id in over_the_changes or files_mentioned(e.intent_text or "")],
     )
     # what each command asked of the agent, read from the text it expanded to
-    commanded = command_texts(db, [e for e, _ in useful if parse_command(requests[e.id])])
+    commanded = command_texts(
+        db,
+        [
+            e
+            for e, _ in useful
+            if parse_command(requests[e.id]) or SKILL_INVOKED.match(e.intent_text or "")
+        ],
+    )
     aside: dict[int, Task] = {
         task.episode_id: task
         for task in db.scalars(

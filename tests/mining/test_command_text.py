@@ -193,3 +193,56 @@ def test_a_long_commands_text_is_cut_at_a_line_and_says_so() -> None:
     one_line = "x" * (MAX_COMMAND_TEXT * 2)
     assert clip(one_line).startswith("x" * MAX_COMMAND_TEXT)
     assert clip("short") == "short"
+
+
+def _codex_skill_record(name: str, body: str) -> str:
+    """A skill's record as Codex writes it after the message that named it (codex-rs
+    `SkillInstructions`: its name, the path of the person's SKILL.md, the file)."""
+    return (
+        f"<skill>\n<name>{name}</name>\n<path>/Users/alisha/.codex/skills/{name}/SKILL.md</path>\n"
+        f"{body}\n</skill>"
+    )
+
+
+_HANDOFF = (
+    "---\nname: handoff\ndescription: Write a handoff note for the next session\n---\n\n"
+    "# Handoff\n\nWrite HANDOFF.md with what changed, what is left and how to run the tests."
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "records", "carried"),
+    [
+        ("$handoff", [_codex_skill_record("handoff", _HANDOFF)], True),
+        # the desktop app writes the name as a link to the skill's file
+        (
+            "[$handoff](/Users/alisha/.codex/skills/handoff/SKILL.md) for the parser work",
+            [_codex_skill_record("handoff", _HANDOFF)],
+            True,
+        ),
+        # another skill's record is not the one named
+        ("$handoff", [_codex_skill_record("review", "# Review\n\nReview the diff.")], False),
+        # nor is another injected record (the environment, an aborted turn)
+        ("$handoff", ["<environment_context>\n  <cwd>/work/app</cwd>\n</environment_context>"], False),
+    ],
+    ids=["typed", "linked", "another-skill", "no-skill-record"],
+)
+def test_a_codex_skill_named_in_the_request_is_carried_as_its_text(
+    engine: Engine, cfg: Config, request_text: str, records: list[str], carried: bool
+) -> None:
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(request_text)
+        for record in records:
+            b.meta(record)
+        b.bash("git log --oneline -5", "abc123 feat: parser").say("Wrote HANDOFF.md.")
+        b.save(engine)
+    tasks = [t for t in _tasks(engine, cfg) if t.intent.startswith(request_text[:8])]
+    assert tasks
+    text = tasks[0].context.get("command_text")
+    if not carried:
+        assert text is None
+        return
+    assert text.startswith("---\nname: handoff")
+    assert text.endswith("how to run the tests.")
+    assert "/Users/alisha" not in text and "<skill>" not in text
