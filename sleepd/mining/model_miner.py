@@ -94,6 +94,9 @@ def _prompt(evidence: Evidence, heuristic: JudgeSpec) -> str:
         ],
         "heuristic_spec": heuristic.to_dict(),
     }
+    if evidence.command_text:
+        # the request is a command: its name says little, its text what it asked
+        payload["what_the_command_asked"] = evidence.command_text[:3000]
     return fence(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
 
 

@@ -89,3 +89,30 @@ def test_miner_backend_is_off_by_default_and_reasons_when_unavailable(cfg: Confi
     cfg.roles["miner"] = RoleConfig(backend="no-such-backend", model="")
     backend, reason = miner_backend(cfg)
     assert backend is None and reason is not None and "no-such-backend" in reason
+
+
+def test_the_miner_model_reads_what_a_command_asked(engine: Engine, cfg: Config) -> None:
+    """A command's spec is written against its text, not its name ("/release patch")."""
+    from datetime import timedelta
+
+    from .builders import T0
+    from .test_command_families import command
+
+    cfg.mining.model_assisted = True
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(command("release", "patch")).meta("# Release\n\nBump the patch version.")
+        b.bash("npm version patch", "v1.2.4").say("Released v1.2.4.")
+        b.save(engine)
+    backend = FakeBackend([reply(json.dumps(GOOD)) for _ in range(4)])
+    mine(engine, cfg, now=LATER, backend=backend)
+    asked = [
+        r
+        for r in backend.requests
+        if "heuristic_spec" in r.messages[0].content
+    ]
+    assert asked and all(
+        "Bump the patch version." in r.messages[0].content
+        and "what_the_command_asked" in r.messages[0].content
+        for r in asked
+    )
