@@ -223,7 +223,11 @@ _HANDOFF = (
         # another skill's record is not the one named
         ("$handoff", [_codex_skill_record("review", "# Review\n\nReview the diff.")], False),
         # nor is another injected record (the environment, an aborted turn)
-        ("$handoff", ["<environment_context>\n  <cwd>/work/app</cwd>\n</environment_context>"], False),
+        (
+            "$handoff",
+            ["<environment_context>\n  <cwd>/work/app</cwd>\n</environment_context>"],
+            False,
+        ),
     ],
     ids=["typed", "linked", "another-skill", "no-skill-record"],
 )

@@ -106,11 +106,7 @@ def test_the_miner_model_reads_what_a_command_asked(engine: Engine, cfg: Config)
         b.save(engine)
     backend = FakeBackend([reply(json.dumps(GOOD)) for _ in range(4)])
     mine(engine, cfg, now=LATER, backend=backend)
-    asked = [
-        r
-        for r in backend.requests
-        if "heuristic_spec" in r.messages[0].content
-    ]
+    asked = [r for r in backend.requests if "heuristic_spec" in r.messages[0].content]
     assert asked and all(
         "Bump the patch version." in r.messages[0].content
         and "what_the_command_asked" in r.messages[0].content
