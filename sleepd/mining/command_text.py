@@ -129,13 +129,19 @@ def _codex_skill(records: Sequence[tuple[int, str]], name: str) -> str:
     return ""
 
 
+#: Records after a command that are not its text: the command's own record again, and what
+#: Claude Code itself printed or noted for a command it answered ("<local-command-stdout>Goal
+#: set: …", the caveat before the person's local commands).
+_NOT_AN_EXPANSION = ("<command-", "<local-command-", "Caveat: The messages below")
+
+
 def _read(records: Sequence[tuple[int, str]]) -> str | None:
     """The command's text from the injected records after it, in order (steps after the
     command): the first with words that is not the command's own record again."""
     for index, (step, text) in enumerate(records):
         if step > EXPANSION_WITHIN:
             return None
-        if not text.strip() or text.lstrip().startswith("<command-"):
+        if not text.strip() or text.lstrip().startswith(_NOT_AN_EXPANSION):
             continue
         if parse_command(text) is not None:
             continue  # the command's own record again, not what it expands to

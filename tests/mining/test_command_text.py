@@ -250,3 +250,19 @@ def test_a_codex_skill_named_in_the_request_is_carried_as_its_text(
     assert text.startswith("---\nname: handoff")
     assert text.endswith("how to run the tests.")
     assert "/Users/alisha" not in text and "<skill>" not in text
+
+
+def test_what_the_program_printed_for_a_command_is_not_its_text(
+    engine: Engine, cfg: Config
+) -> None:
+    """Claude Code answers some commands itself and records its answer as local command
+    output ("Goal set: …" after `/goal`): the program's words, not what the command asked
+    of the agent."""
+    _recurring(
+        engine,
+        "goal",
+        "all tests pass",
+        [("meta", "<local-command-stdout>Goal set: all tests pass</local-command-stdout>")],
+    )
+    tasks = _tasks(engine, cfg)
+    assert tasks and not any("command_text" in t.context for t in tasks)
