@@ -27,7 +27,7 @@ import textwrap
 from collections import defaultdict
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.commands import SKILL_INVOKED, parse_command, skill_name
@@ -42,6 +42,9 @@ SKILL_WITHIN = 12
 #: The most of a command's text a task carries: past it, the text is cut at a line and
 #: says so (a replay's request and a judge's rubric are model input, paid per token).
 MAX_COMMAND_TEXT = 12_000
+
+#: Episodes read per query.
+_CHUNK = 200
 
 #: A skill's header line ("Base directory for this skill: C:\\Users\\…\\skills\\taskmaster"):
 #: where the person's plugins live, nothing the agent is asked. Group 1 is the directory.
@@ -68,30 +71,33 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
     if not episodes:
         return {}
     window = max(EXPANSION_WITHIN, SKILL_WITHIN)
-    after: dict[tuple[int, int], tuple[int, int]] = {
-        (e.session_id, e.start_seq + step): (e.id, step)
-        for e in episodes
-        for step in range(1, window + 1)
-    }
-    rows = db.execute(
-        select(Event.session_id, Event.seq, Event.kind, Event.role, Event.is_meta, Event.text)
-        .where(
-            Event.session_id.in_({e.session_id for e in episodes}),
-            Event.seq.in_({seq for _, seq in after}),
-        )
-        .order_by(Event.session_id, Event.seq)
-    )
+    # (two commands typed in a row share records: each reads them at its own distance)
+    after: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for e in episodes:
+        for step in range(1, window + 1):
+            after[(e.session_id, e.start_seq + step)].append((e.id, step))
     injected: dict[int, list[tuple[int, str]]] = defaultdict(list)
     typed: dict[int, int] = {}  # the first typed turn after the command, by episode
-    for session_id, seq, kind, role, is_meta, text in rows:
-        found = after.get((session_id, seq))
-        if found is None:
-            continue
-        episode_id, step = found
-        if role == "user" and is_meta:
-            injected[episode_id].append((step, text or ""))
-        elif kind == "user_prompt":
-            typed.setdefault(episode_id, step)
+    for start in range(0, len(episodes), _CHUNK):
+        # each episode's few records after its command, and only the person's side
+        ranges = [
+            and_(
+                Event.session_id == e.session_id,
+                Event.seq.between(e.start_seq + 1, e.start_seq + window),
+            )
+            for e in episodes[start : start + _CHUNK]
+        ]
+        rows = db.execute(
+            select(Event.session_id, Event.seq, Event.kind, Event.is_meta, Event.text)
+            .where(or_(*ranges), Event.role == "user")
+            .order_by(Event.session_id, Event.seq)
+        )
+        for session_id, seq, kind, is_meta, text in rows:
+            for episode_id, step in after.get((session_id, seq), ()):
+                if is_meta:
+                    injected[episode_id].append((step, text or ""))
+                elif kind == "user_prompt":
+                    typed.setdefault(episode_id, step)
     skills = {
         e.id: skill_name(invoked)
         for e in episodes
@@ -99,7 +105,8 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
     }
     texts: dict[int, str] = {}
     for episode_id, records in injected.items():
-        before_typed = [(s, t) for s, t in records if s < typed.get(episode_id, window + 1)]
+        # (in step order, once each: two chunks may both have read a shared record)
+        before_typed = sorted({(s, t) for s, t in records if s < typed.get(episode_id, window + 1)})
         if episode_id in skills:
             text = _codex_skill(before_typed, skills[episode_id])
         else:

@@ -18,10 +18,10 @@ from sqlalchemy.engine import Engine
 from sleepd.config import Config
 from sleepd.dream.prompts import target_user_message
 from sleepd.fence import FENCE_CLOSE, outside_fences
-from sleepd.mining.command_text import MAX_COMMAND_TEXT, clip
+from sleepd.mining.command_text import MAX_COMMAND_TEXT, clip, command_texts
 from sleepd.mining.mine import mine
 from sleepd.store.engine import read_session
-from sleepd.store.models import Task
+from sleepd.store.models import Episode, Task
 
 from .builders import LATER, T0, SessionBuilder
 from .test_command_families import command
@@ -266,3 +266,27 @@ def test_what_the_program_printed_for_a_command_is_not_its_text(
     )
     tasks = _tasks(engine, cfg)
     assert tasks and not any("command_text" in t.context for t in tasks)
+
+
+def test_commands_typed_close_together_each_carry_their_own_text(
+    engine: Engine, cfg: Config
+) -> None:
+    """The records after one command may be within reach of the one before it."""
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+        b.prompt(command("simplify")).meta(_SIMPLIFY).say("Nothing to simplify.")
+        b.prompt(command("changelog")).meta(_CHANGELOG)
+        b.bash("git log --oneline -5", "abc123 feat: export").say("CHANGELOG.md updated.")
+        b.save(engine)
+    tasks = _tasks(engine, cfg)
+    texts = {t.intent.split()[0]: t.context.get("command_text", "") for t in tasks}
+    assert texts["/simplify"] == _SIMPLIFY.strip()
+    assert texts["/changelog"].startswith("# Changelog Generation")
+    # whichever order the episodes come in
+    with read_session(engine) as db:
+        episodes = list(db.scalars(select(Episode).order_by(Episode.start_seq)))
+        for order in (episodes, episodes[::-1]):
+            read = command_texts(db, order)
+            by_intent = {e.intent_text.split()[0]: read.get(e.id, "") for e in episodes}
+            assert by_intent["/simplify"] == _SIMPLIFY.strip()
+            assert by_intent["/changelog"].startswith("# Changelog Generation")
