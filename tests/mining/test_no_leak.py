@@ -1,4 +1,5 @@
-"""Property: a task's replay context never holds text from after the intent's turn."""
+"""Property: a task's replay context never holds text from after the intent's turn (a
+command's own text, written right after it, is part of that turn)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,16 @@ from sleepd.store.engine import read_session
 from sleepd.store.models import Episode, Event, Task
 
 from .builders import LATER, SessionBuilder
+from .test_command_families import command
 
-STEP = st.sampled_from(["task", "correction", "approval", "continue", "ok", "fail", "pasted"])
+STEP = st.sampled_from(
+    [
+        *("task", "correction", "approval", "continue", "ok", "fail", "pasted"),
+        *("command", "order", "late_skill"),
+    ]
+)
 _marks = itertools.count(1)
-MARK = re.compile(r"zq\d+x")
+MARK = re.compile(r"(?<!cmd)zq\d+x")
 
 
 def mark() -> str:
@@ -41,6 +48,17 @@ def build(steps: list[str]) -> SessionBuilder:
             b.prompt(f"continue with {mark()}")
         elif step == "pasted":
             b.prompt(f"Error: still broken {mark()}")
+        elif step == "command":
+            # a command's own text is part of its turn: carried, and marked so the check
+            # below does not look for it
+            b.prompt(command("release", "patch")).meta(f"Bump the version, tag cmd{mark()}")
+        elif step == "order":
+            b.prompt(command("superpowers:brainstorm"))
+            b.meta("Invoke the superpowers:brainstorming skill and follow it exactly\n")
+        elif step == "late_skill":
+            # a skill's text after the person typed again belongs to that turn
+            b.prompt(f"now look at {mark()}")
+            b.meta(f"Base directory for this skill: /x/skills/brainstorming\n\n# {mark()}")
         elif step == "fail":
             b.bash(f"make {mark()}", f"error {mark()}", exit_code=2)
         else:
