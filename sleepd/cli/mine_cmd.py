@@ -257,6 +257,15 @@ def tasks_show(
     stdout_console().print(kv_panel(f"task {row['id']}", rows))
 
 
+#: How the replay's commit was found (`task_replay_sites.commit_source`), in words.
+_COMMIT_FOUND = {
+    "session": "the commit the session recorded",
+    "reflog": "where the branch's reflog had it when the request was typed",
+    "head-reflog": "where HEAD's reflog had the work tree then; the branch is gone",
+    "rev-list": "the branch's newest commit before the request",
+}
+
+
 def _replay_rows(replay: Any) -> list[tuple[str, str]]:
     """The replay mode in plain words: where and how the task would be replayed."""
     if not isinstance(replay, dict) or not replay:
@@ -270,7 +279,8 @@ def _replay_rows(replay: Any) -> list[tuple[str, str]]:
     ]
     if replay.get("repository"):
         commit = str(replay.get("commit") or "unknown")
-        source = f" from {replay['commit_source']}" if replay.get("commit_source") else ""
+        found = replay.get("commit_source")
+        source = f" ({_COMMIT_FOUND.get(str(found), str(found))})" if found else ""
         rows.append(("replay repository", f"{replay['repository']} at {commit[:12]}{source}"))
     if replay.get("test_command"):
         rows.append(("replay tests", str(replay["test_command"])))

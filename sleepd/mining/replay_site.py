@@ -303,20 +303,35 @@ def safe_branch(branch: str | None) -> bool:
 
 
 def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[str | None, str]:
-    """The branch's commit at `at`: from its reflog, else the newest commit before it."""
+    """The branch's commit at `at`: from its reflog, else the newest commit before it.
+    When the branch is gone (deleted once merged, as `gh pr merge --delete-branch` does
+    to the local branch too), where the work tree's HEAD stood at `at`, from HEAD's own
+    reflog: the session worked in that work tree, on what HEAD held."""
     if at is None:
         return None, ""
     when = at if at.tzinfo else at.replace(tzinfo=UTC)
     ref = f"refs/heads/{branch}" if safe_branch(branch) else "HEAD"
+    sha = _reflog_at(repo_root, ref, when)
+    if sha is not None:
+        return sha, "reflog"
+    if ref != "HEAD" and git(["rev-parse", "--verify", "-q", ref], repo_root) is None:
+        sha = _reflog_at(repo_root, "HEAD", when)
+        return (sha, "head-reflog") if sha is not None else (None, "")
+    before = git(["rev-list", "-1", f"--before={int(when.timestamp())}", ref, "--"], repo_root)
+    sha = (before or "").strip()
+    return (sha, "rev-list") if _SHA.match(sha) else (None, "")
+
+
+def _reflog_at(repo_root: str, ref: str, when: datetime) -> str | None:
+    """The commit `ref` pointed at, at `when`, as its reflog says; None without an entry
+    from then or before."""
     log = git(["log", "-g", "--format=%H %gd", "--date=unix", ref, "--"], repo_root)
     for line in (log or "").splitlines():
         sha, _, selector = line.partition(" ")
         stamp = re.search(r"@\{(\d+)\}$", selector)
         if stamp and _SHA.match(sha) and int(stamp.group(1)) <= when.timestamp():
-            return sha, "reflog"
-    before = git(["rev-list", "-1", f"--before={int(when.timestamp())}", ref, "--"], repo_root)
-    sha = (before or "").strip()
-    return (sha, "rev-list") if _SHA.match(sha) else (None, "")
+            return sha
+    return None
 
 
 def committed_since(
@@ -327,7 +342,7 @@ def committed_since(
     before a later episode began. Only the reflog says where the branch was; the newest
     commit by date may have reached the branch later."""
     sha, source = commit_at(repo_root, branch, at)
-    if source != "reflog" or sha is None or sha == recorded:
+    if source not in ("reflog", "head-reflog") or sha is None or sha == recorded:
         return None
     descends = git(["merge-base", "--is-ancestor", recorded, sha], repo_root)
     return sha if descends is not None else None

@@ -165,6 +165,39 @@ def test_claude_sessions_get_the_branch_commit_at_their_start(tmp_path: Path) ->
     assert repository_root(str(tmp_path / "gone")) is None
 
 
+def test_a_session_on_a_branch_deleted_since_replays_from_where_head_stood(
+    tmp_path: Path,
+) -> None:
+    """The branch was merged and deleted before mining ran (`gh pr merge --delete-branch`
+    deletes the local branch too): its reflog went with it, and HEAD's own reflog still
+    says what the work tree held when the session began."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    (repo / "f.txt").write_text("base")
+    _git(repo, "add", "f.txt", date="2026-01-01T09:00:00Z")
+    _git(repo, "commit", "-q", "-m", "base", date="2026-01-01T09:00:00Z")
+    _git(repo, "checkout", "-q", "-b", "soph/fix-auth", date="2026-01-02T09:00:00Z")
+    (repo / "f.txt").write_text("first half of the fix")
+    _git(repo, "commit", "-q", "-am", "first half", date="2026-01-02T10:00:00Z")
+    first_half = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    # the session starts at 11:00 and commits the rest at 12:00
+    (repo / "f.txt").write_text("the whole fix")
+    _git(repo, "commit", "-q", "-am", "second half", date="2026-01-02T12:00:00Z")
+    _git(repo, "checkout", "-q", "main", date="2026-01-03T09:00:00Z")
+    _git(
+        repo, "merge", "-q", "--no-ff", "-m", "merge", "soph/fix-auth", date="2026-01-03T09:00:00Z"
+    )
+    _git(repo, "branch", "-q", "-D", "soph/fix-auth", date="2026-01-03T09:30:00Z")
+    at = datetime(2026, 1, 2, 11, tzinfo=UTC)
+    assert commit_at(str(repo), "soph/fix-auth", at) == (first_half, "head-reflog")
+    # a branch that still exists reads its own reflog, as before
+    assert commit_at(str(repo), "main", at)[1] == "reflog"
+    # with HEAD's reflog expired too, nothing says where the work tree stood
+    _git(repo, "reflog", "expire", "--expire=now", "--all", date="2026-01-04T09:00:00Z")
+    assert commit_at(str(repo), "soph/fix-auth", at) == (None, "")
+
+
 def test_a_later_episode_starts_from_what_the_session_committed_before_it(
     tmp_path: Path,
 ) -> None:

@@ -133,6 +133,11 @@ def test_a_tools_night_stages_the_edit_that_makes_the_failing_tests_pass(
     task_view = json.loads(shown_task.stdout)["replay"]
     assert task_view["mode"] == "tools" and task_view["commit"] == world.commit
     assert task_view["test_command"] == "pytest -q"
+    plain = CliRunner().invoke(
+        app, ["tasks", "show", str(sites[0].task_id)], env={"COLUMNS": "220"}
+    )
+    # how the commit was found, in words
+    assert "(the commit the session recorded)" in " ".join(plain.stdout.replace("│", " ").split())
 
     nights = CliRunner().invoke(app, ["nights", "--json"])
     assert json.loads(nights.stdout)[-1]["replay_mode"] == "tools"
