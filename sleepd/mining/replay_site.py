@@ -303,23 +303,34 @@ def safe_branch(branch: str | None) -> bool:
 
 
 def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[str | None, str]:
-    """The branch's commit at `at`: from its reflog, else the newest commit before it.
-    When the branch is gone (deleted once merged, as `gh pr merge --delete-branch` does
-    to the local branch too), where the work tree's HEAD stood at `at`, from HEAD's own
-    reflog: the session worked in that work tree, on what HEAD held."""
+    """The commit the session's work tree held at `at`. First where HEAD stood then, from
+    HEAD's own reflog in that work tree: the session worked on what HEAD held, whichever
+    branch that was (a branch made in the session, `git checkout -b fix/…` and a commit,
+    before a later request) and whether or not the branch still exists (merged and
+    deleted: `gh pr merge --delete-branch` removes the local branch and its reflog). Else
+    the recorded branch's reflog, else its newest commit before `at` (a clone, an expired
+    reflog)."""
     if at is None:
         return None, ""
     when = at if at.tzinfo else at.replace(tzinfo=UTC)
+    sha = _reflog_at(repo_root, "HEAD", when) if _has_head_reflog(repo_root) else None
+    if sha is not None:
+        return sha, "head-reflog"
     ref = f"refs/heads/{branch}" if safe_branch(branch) else "HEAD"
-    sha = _reflog_at(repo_root, ref, when)
+    sha = _reflog_at(repo_root, ref, when) if ref != "HEAD" else None
     if sha is not None:
         return sha, "reflog"
-    if ref != "HEAD" and git(["rev-parse", "--verify", "-q", ref], repo_root) is None:
-        sha = _reflog_at(repo_root, "HEAD", when)
-        return (sha, "head-reflog") if sha is not None else (None, "")
     before = git(["rev-list", "-1", f"--before={int(when.timestamp())}", ref, "--"], repo_root)
     sha = (before or "").strip()
     return (sha, "rev-list") if _SHA.match(sha) else (None, "")
+
+
+def _has_head_reflog(repo_root: str) -> bool:
+    """Whether the work tree's HEAD keeps a reflog of its own (without one, `git log -g
+    HEAD` reads the reflog of the branch HEAD points at now, which says nothing of the
+    branch the session was on)."""
+    path = (git(["rev-parse", "--git-path", "logs/HEAD"], repo_root) or "").strip()
+    return bool(path) and (Path(repo_root) / path).is_file()
 
 
 def _reflog_at(repo_root: str, ref: str, when: datetime) -> str | None:

@@ -158,10 +158,15 @@ def test_claude_sessions_get_the_branch_commit_at_their_start(tmp_path: Path) ->
         commits.append(_git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z"))
     assert repository_root(str(repo)) == str(repo.resolve())
     at = datetime(2026, 1, 6, tzinfo=UTC)
-    assert commit_at(str(repo), "main", at) == (commits[1], "reflog")
+    assert commit_at(str(repo), "main", at) == (commits[1], "head-reflog")
     assert commit_at(str(repo), "main", datetime(2026, 1, 2, tzinfo=UTC))[0] == commits[0]
     assert commit_at(str(repo), "--upload-pack=evil", at)[0] == commits[1]  # HEAD, never an option
     assert commit_at(str(repo), "main", datetime(2025, 1, 1, tzinfo=UTC)) == (None, "")
+    # without HEAD's reflog, the branch's; without either, its newest commit by then
+    (repo / ".git" / "logs" / "HEAD").unlink()
+    assert commit_at(str(repo), "main", at) == (commits[1], "reflog")
+    _git(repo, "reflog", "expire", "--expire=now", "--all", date="2026-01-10T00:00:00Z")
+    assert commit_at(str(repo), "main", at) == (commits[1], "rev-list")
     assert repository_root(str(tmp_path / "gone")) is None
 
 
@@ -191,11 +196,34 @@ def test_a_session_on_a_branch_deleted_since_replays_from_where_head_stood(
     _git(repo, "branch", "-q", "-D", "soph/fix-auth", date="2026-01-03T09:30:00Z")
     at = datetime(2026, 1, 2, 11, tzinfo=UTC)
     assert commit_at(str(repo), "soph/fix-auth", at) == (first_half, "head-reflog")
-    # a branch that still exists reads its own reflog, as before
-    assert commit_at(str(repo), "main", at)[1] == "reflog"
     # with HEAD's reflog expired too, nothing says where the work tree stood
     _git(repo, "reflog", "expire", "--expire=now", "--all", date="2026-01-04T09:00:00Z")
     assert commit_at(str(repo), "soph/fix-auth", at) == (None, "")
+
+
+def test_a_request_after_the_session_made_a_branch_replays_from_that_branch(
+    tmp_path: Path,
+) -> None:
+    """A session that began on main made a branch and committed the fix to it (entireio/
+    git-sync's history: `git checkout -b soph/issue-63-…`, a commit, then "/code-review"):
+    the later request's checkout holds that commit, not main's tip, though the session's
+    recorded branch is main."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    (repo / "f.txt").write_text("base")
+    _git(repo, "add", "f.txt", date="2026-01-02T09:00:00Z")
+    _git(repo, "commit", "-q", "-m", "base", date="2026-01-02T09:00:00Z")
+    base = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    _git(repo, "checkout", "-q", "-b", "soph/issue-63", date="2026-01-02T10:00:00Z")
+    (repo / "f.txt").write_text("fixed")
+    _git(repo, "commit", "-q", "-am", "defer the helper", date="2026-01-02T10:30:00Z")
+    fix = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    assert commit_at(str(repo), "main", datetime(2026, 1, 2, 9, 30, tzinfo=UTC))[0] == base
+    assert commit_at(str(repo), "main", datetime(2026, 1, 2, 11, tzinfo=UTC)) == (
+        fix,
+        "head-reflog",
+    )
 
 
 def test_a_later_episode_starts_from_what_the_session_committed_before_it(
