@@ -263,6 +263,9 @@ _COMMIT_FOUND = {
     "reflog": "where the branch's reflog had it when the request was typed",
     "head-reflog": "where HEAD's reflog had the work tree then; the branch is gone",
     "rev-list": "the branch's newest commit before the request",
+    "merged-branch": "the branch's newest commit before the request, read off the merge "
+    "that took it in; the branch is gone",
+    "main-line": "the main line's newest commit before the request; the branch is gone",
 }
 
 

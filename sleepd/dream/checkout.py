@@ -29,7 +29,7 @@ from pathlib import Path, PurePath
 
 from sleepd import paths
 from sleepd.errors import SleepdError
-from sleepd.mining.replay_site import run_git, safe_branch
+from sleepd.mining.replay_site import main_line, run_git, safe_branch
 
 CHECKOUTS_DIRNAME = "replay-checkouts"
 GIT_TIMEOUT_S = 120.0
@@ -180,10 +180,6 @@ def create_checkout(
     return checkout
 
 
-#: Names the main line of a repository goes by, where its remote does not say.
-_MAIN_LINES = ("main", "master", "trunk", "develop")
-
-
 def name_the_branch(path: Path, repo_root: str | Path, commit: str, branch: str) -> None:
     """Put the checkout at `path` on the session's branch at `commit`, and give it the
     repository's main line as it was where the branch left it (their merge base), so a
@@ -195,32 +191,14 @@ def name_the_branch(path: Path, repo_root: str | Path, commit: str, branch: str)
     if not safe_branch(branch) or branch == "HEAD":
         return
     _git(["check-ref-format", "--branch", branch], path)
-    main_line = _main_line(repo_root)
+    main = main_line(repo_root)
     _git(["update-ref", f"refs/heads/{branch}", commit], path)
-    if main_line is not None and main_line[0] != branch:
-        name, tip = main_line
+    if main is not None and main[0] != branch:
+        name, tip = main
         fork = _git_answer(["merge-base", tip, commit], path)
         if fork:
             _git(["update-ref", f"refs/heads/{name}", fork], path)
     _git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], path)
-
-
-def _main_line(repo_root: str | Path) -> tuple[str, str] | None:
-    """The user's main line, read-only: the branch its remote's HEAD names, else the first
-    of `_MAIN_LINES` it has; with the commit it is at."""
-    root = Path(repo_root)
-    remote_head = _git_answer(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"], root)
-    names = list(_MAIN_LINES)
-    if remote_head and remote_head.startswith("refs/remotes/origin/"):
-        names.insert(0, remote_head.removeprefix("refs/remotes/origin/"))
-    for name in names:
-        if not safe_branch(name):
-            continue
-        for ref in (f"refs/heads/{name}", f"refs/remotes/origin/{name}"):
-            tip = _git_answer(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], root)
-            if tip:
-                return name, tip
-    return None
 
 
 def place_document(checkout: Checkout, relative: str, content: str) -> Path:

@@ -4,9 +4,10 @@ Recorded at mining time for each new task (`record_replay_sites`, one call from 
 task step). The commit is the one the episode started from: Codex writes the session's in
 its metadata, and a later episode takes what the branch's reflog shows the session
 committed before it; for Claude Code it is resolved from the local repository, when it
-still exists, as the branch's commit at the episode's start (the branch's reflog, else
-the newest commit before that time). Test commands are the ones the agent or the
-user actually ran in the session, parsed into argv without a shell: a transcript is
+still exists, as what the session's work tree held at the episode's start (`commit_at`:
+HEAD's reflog, the branch's, the branch's newest commit by then, and for a branch
+deleted since, the merge that took it in or the main line). Test commands are the ones
+the agent or the user actually ran in the session, parsed into argv without a shell: a transcript is
 hostile input, and a command that needs a shell (substitutions, variables, globs, a pipe
 into another program) is not kept; what only shapes a test run's output (`2>&1`, `| tail
 -20`) is left out of the command kept. A per-project override in the config
@@ -287,6 +288,31 @@ def repository_root(path: str | None) -> str | None:
     return out.strip() or None if out else None
 
 
+#: Names the main line of a repository goes by, where its remote does not say.
+MAIN_LINES = ("main", "master", "trunk", "develop")
+
+
+def main_line(repo_root: str | Path) -> tuple[str, str] | None:
+    """The user's main line, read-only: the branch its remote's HEAD names, else the first
+    of `MAIN_LINES` it has; with the commit it is at."""
+    remote_head = (
+        git(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"], repo_root) or ""
+    ).strip()
+    names = list(MAIN_LINES)
+    if remote_head.startswith("refs/remotes/origin/"):
+        names.insert(0, remote_head.removeprefix("refs/remotes/origin/"))
+    for name in names:
+        if not safe_branch(name):
+            continue
+        for ref in (f"refs/heads/{name}", f"refs/remotes/origin/{name}"):
+            tip = (
+                git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], repo_root) or ""
+            ).strip()
+            if tip:
+                return name, tip
+    return None
+
+
 def has_commit(repo_root: str, commit: str) -> bool:
     return git(["cat-file", "-e", f"{commit}^{{commit}}"], repo_root) is not None
 
@@ -320,9 +346,60 @@ def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[
     sha = _reflog_at(repo_root, ref, when) if ref != "HEAD" else None
     if sha is not None:
         return sha, "reflog"
+    if ref != "HEAD" and git(["rev-parse", "--verify", "-q", ref], repo_root) is None:
+        return _gone_branch_at(repo_root, str(branch), when)
     before = git(["rev-list", "-1", f"--before={int(when.timestamp())}", ref, "--"], repo_root)
     sha = (before or "").strip()
     return (sha, "rev-list") if _SHA.match(sha) else (None, "")
+
+
+#: A merge's subject that names the branch it took in: GitHub's ("Merge pull request #12
+#: from owner/soph/fix-auth") and git's own ("Merge branch 'fix-auth' into main", "Merge
+#: remote-tracking branch 'origin/fix-auth'"). Group 1 or 2 is the branch.
+_MERGED_BRANCH = re.compile(
+    r"^Merge pull request #\d+ from [^\s/]+/(\S+)"
+    r"|^Merge (?:remote-tracking )?branch '(?:origin/)?([^']+)'"
+)
+
+
+def _gone_branch_at(repo_root: str, branch: str, when: datetime) -> tuple[str | None, str]:
+    """Where a branch deleted since stood at `when`, when no reflog says: the newest commit
+    of its own before then, read off the main line's merge that took it in (a merge
+    commit keeps the branch's commits and names it); else the main line as it stood then,
+    what the branch grew from. Squashed or rebased work leaves no such merge, and its
+    task replays on the main line, where the screen of replay fidelity drops it when its
+    replays do not end as the session did."""
+    main = main_line(repo_root)
+    if main is None:
+        return None, ""
+    stamp = f"--before={int(when.timestamp())}"
+    merges = git(
+        [
+            "log",
+            "--first-parent",
+            "--merges",
+            "-F",
+            f"--grep={branch}",
+            "--format=%P%x09%s",
+            main[1],
+        ],
+        repo_root,
+    )
+    for line in (merges or "").splitlines():
+        parents, _, subject = line.partition("\t")
+        named = _MERGED_BRANCH.match(subject)
+        shas = parents.split()
+        if named is None or (named.group(1) or named.group(2)) != branch or len(shas) < 2:
+            continue
+        own = git(["rev-list", "-1", stamp, shas[1], f"^{shas[0]}", "--"], repo_root)
+        sha = (own or "").strip()
+        if _SHA.match(sha):
+            return sha, "merged-branch"
+        break  # the branch held no commit of its own then: it stood on the main line
+    # (the main line's own commits, not those of branches merged into it later)
+    line_then = git(["rev-list", "-1", "--first-parent", stamp, main[1], "--"], repo_root)
+    sha = (line_then or "").strip()
+    return (sha, "main-line") if _SHA.match(sha) else (None, "")
 
 
 def _has_head_reflog(repo_root: str) -> bool:
@@ -452,7 +529,10 @@ def draft_site(
 
 
 def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
-    """Record where the mined tasks of these episodes can be replayed (those without a site).
+    """Record where the mined tasks of these episodes can be replayed: those without a
+    site, and those whose site found no commit when it was recorded (the repository was
+    not there yet, or the rules that find a commit have learnt more since: a pass that
+    reads a session again looks once more).
 
     Returns the number of sites written. Never fails the mining step: a task whose site
     cannot be found gets a row with the reason, and replays in text mode.
@@ -466,6 +546,16 @@ def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
             Task.episode_id.in_(ids), Task.origin == "mined", Task.id.not_in(has_site)
         )
     ).all()
+    without_commit = {
+        site.task_id: site
+        for site in db.scalars(
+            select(TaskReplaySite)
+            .join(Task, Task.id == TaskReplaySite.task_id)
+            .where(Task.episode_id.in_(ids), TaskReplaySite.commit.is_(None))
+        )
+    }
+    if without_commit:
+        tasks = [*tasks, *db.scalars(select(Task).where(Task.id.in_(without_commit)))]
     written = 0
     roots: dict[str, str | None] = {}
     for task in tasks:
@@ -476,6 +566,12 @@ def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
         if episode is None or session is None:
             continue
         draft = draft_site(db, task, episode, session, roots)
+        earlier = without_commit.get(task.id)
+        if earlier is not None:
+            if draft.commit is None:
+                continue  # still none: the row and its reason stand
+            db.delete(earlier)  # found now: a site of its own, with nothing measured on it
+            db.flush()
         db.add(
             TaskReplaySite(
                 task_id=task.id,

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.replay_site import (
@@ -182,6 +182,7 @@ def test_a_session_on_a_branch_deleted_since_replays_from_where_head_stood(
     (repo / "f.txt").write_text("base")
     _git(repo, "add", "f.txt", date="2026-01-01T09:00:00Z")
     _git(repo, "commit", "-q", "-m", "base", date="2026-01-01T09:00:00Z")
+    base = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
     _git(repo, "checkout", "-q", "-b", "soph/fix-auth", date="2026-01-02T09:00:00Z")
     (repo / "f.txt").write_text("first half of the fix")
     _git(repo, "commit", "-q", "-am", "first half", date="2026-01-02T10:00:00Z")
@@ -190,15 +191,57 @@ def test_a_session_on_a_branch_deleted_since_replays_from_where_head_stood(
     (repo / "f.txt").write_text("the whole fix")
     _git(repo, "commit", "-q", "-am", "second half", date="2026-01-02T12:00:00Z")
     _git(repo, "checkout", "-q", "main", date="2026-01-03T09:00:00Z")
-    _git(
-        repo, "merge", "-q", "--no-ff", "-m", "merge", "soph/fix-auth", date="2026-01-03T09:00:00Z"
-    )
+    merged = "Merge pull request #12 from entireio/soph/fix-auth"
+    _git(repo, "merge", "-q", "--no-ff", "-m", merged, "soph/fix-auth", date="2026-01-03T09:00:00Z")
     _git(repo, "branch", "-q", "-D", "soph/fix-auth", date="2026-01-03T09:30:00Z")
     at = datetime(2026, 1, 2, 11, tzinfo=UTC)
     assert commit_at(str(repo), "soph/fix-auth", at) == (first_half, "head-reflog")
-    # with HEAD's reflog expired too, nothing says where the work tree stood
+    # with HEAD's reflog expired too (a history older than git keeps reflogs, a clone),
+    # the merge that took the branch in still holds its commits and names it
     _git(repo, "reflog", "expire", "--expire=now", "--all", date="2026-01-04T09:00:00Z")
+    assert commit_at(str(repo), "soph/fix-auth", at) == (first_half, "merged-branch")
+    # before the branch held a commit of its own, it stood on the main line
+    early = datetime(2026, 1, 2, 9, 30, tzinfo=UTC)
+    assert commit_at(str(repo), "soph/fix-auth", early) == (base, "main-line")
+    # a branch no merge names (squashed, rebased) replays on the main line as it stood
+    assert commit_at(str(repo), "soph/other", at) == (base, "main-line")
+    # and with no main line to tell, no commit
+    _git(repo, "branch", "-q", "-m", "main", "scratch", date="2026-01-04T09:00:00Z")
     assert commit_at(str(repo), "soph/fix-auth", at) == (None, "")
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "Merge branch 'soph/fix-auth'",
+        "Merge branch 'soph/fix-auth' into main",
+        "Merge remote-tracking branch 'origin/soph/fix-auth'",
+    ],
+)
+def test_gits_own_merge_subjects_name_the_branch_too(tmp_path: Path, subject: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    (repo / "f.txt").write_text("base")
+    _git(repo, "add", "f.txt", date="2026-01-01T09:00:00Z")
+    _git(repo, "commit", "-q", "-m", "base", date="2026-01-01T09:00:00Z")
+    _git(repo, "checkout", "-q", "-b", "soph/fix-auth", date="2026-01-02T09:00:00Z")
+    (repo / "f.txt").write_text("fix")
+    _git(repo, "commit", "-q", "-am", "fix", date="2026-01-02T10:00:00Z")
+    fix = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    _git(repo, "checkout", "-q", "main", date="2026-01-03T09:00:00Z")
+    _git(repo, "merge", "-q", "--no-ff", "-m", subject, "soph/fix-auth",
+         date="2026-01-03T09:00:00Z")  # fmt: skip
+    _git(repo, "branch", "-q", "-D", "soph/fix-auth", date="2026-01-03T09:30:00Z")
+    # a later look-alike: another branch whose name holds this one's, merged too
+    _git(repo, "checkout", "-q", "-b", "soph/fix-auth-2", date="2026-01-02T10:30:00Z")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "other", date="2026-01-02T10:30:00Z")
+    _git(repo, "checkout", "-q", "main", date="2026-01-03T10:00:00Z")
+    _git(repo, "merge", "-q", "--no-ff", "-m", subject.replace("fix-auth", "fix-auth-2"),
+         "soph/fix-auth-2", date="2026-01-03T10:00:00Z")  # fmt: skip
+    _git(repo, "reflog", "expire", "--expire=now", "--all", date="2026-01-04T09:00:00Z")
+    at = datetime(2026, 1, 2, 11, tzinfo=UTC)
+    assert commit_at(str(repo), "soph/fix-auth", at) == (fix, "merged-branch")
 
 
 def test_a_request_after_the_session_made_a_branch_replays_from_that_branch(
@@ -295,3 +338,53 @@ def test_a_codex_episode_after_a_commit_in_its_session_replays_from_that_commit(
         (commits[0], "session"),
         (commits[1], "reflog"),
     ]
+
+
+def test_a_site_found_without_a_commit_is_looked_for_again_when_its_session_is_read(
+    tmp_path: Path, migrated_sqlite: Callable[[Path], Engine]
+) -> None:
+    """A task mined before its repository was there (or before the rules could find its
+    branch) replays in text mode; the next pass that reads its session finds the commit."""
+    from sleepd.mining.replay_site import record_replay_sites
+    from sleepd.store.models import TaskReplaySite
+
+    repo = tmp_path / "repo"
+    engine = migrated_sqlite(tmp_path / "site.db")
+    with DbSession(engine) as db:
+        db.add(
+            StoredSession(
+                id=1, source="claude", external_id="s", project_path=str(repo),
+                git_branch="main", started_at=datetime(2026, 1, 6, 10),
+            )
+        )  # fmt: skip
+        db.flush()
+        db.add(Episode(id=1, session_id=1, start_seq=1, end_seq=5, project_path=str(repo),
+                       started_at=datetime(2026, 1, 6, 10)))  # fmt: skip
+        db.flush()
+        db.add(
+            Task(
+                id=1,
+                episode_id=1,
+                origin="mined",
+                intent="fix the parser",
+                context={},
+                split="train",
+            )
+        )
+        db.flush()
+        assert record_replay_sites(db, [1]) == 1
+        [site] = db.scalars(select(TaskReplaySite)).all()
+        assert site.commit is None and "not a git repository" in (site.problem or "")
+        assert record_replay_sites(db, [1]) == 0  # still nothing to find: the row stands
+        repo.mkdir()
+        _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+        (repo / "f.txt").write_text("x")
+        _git(repo, "add", "f.txt", date="2026-01-05T12:00:00Z")
+        _git(repo, "commit", "-q", "-m", "x", date="2026-01-05T12:00:00Z")
+        head = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+        assert record_replay_sites(db, [1]) == 1
+        [site] = db.scalars(select(TaskReplaySite)).all()
+        assert (site.commit, site.commit_source) == (head, "head-reflog")
+        assert record_replay_sites(db, [1]) == 0  # found: never looked for again
+        db.rollback()
+    engine.dispose()
