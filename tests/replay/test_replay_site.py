@@ -170,19 +170,24 @@ def test_claude_sessions_get_the_branch_commit_at_their_start(tmp_path: Path) ->
     assert repository_root(str(tmp_path / "gone")) is None
 
 
+def _repo_with_a_commit(tmp_path: Path, when: str) -> tuple[Path, str]:
+    """A repository on `main` with one commit of f.txt made at `when`, and that commit."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
+    (repo / "f.txt").write_text("base")
+    _git(repo, "add", "f.txt", date=when)
+    _git(repo, "commit", "-q", "-m", "base", date=when)
+    return repo, _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+
+
 def test_a_session_on_a_branch_deleted_since_replays_from_where_head_stood(
     tmp_path: Path,
 ) -> None:
     """The branch was merged and deleted before mining ran (`gh pr merge --delete-branch`
     deletes the local branch too): its reflog went with it, and HEAD's own reflog still
     says what the work tree held when the session began."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
-    (repo / "f.txt").write_text("base")
-    _git(repo, "add", "f.txt", date="2026-01-01T09:00:00Z")
-    _git(repo, "commit", "-q", "-m", "base", date="2026-01-01T09:00:00Z")
-    base = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    repo, base = _repo_with_a_commit(tmp_path, "2026-01-01T09:00:00Z")
     _git(repo, "checkout", "-q", "-b", "soph/fix-auth", date="2026-01-02T09:00:00Z")
     (repo / "f.txt").write_text("first half of the fix")
     _git(repo, "commit", "-q", "-am", "first half", date="2026-01-02T10:00:00Z")
@@ -219,12 +224,7 @@ def test_a_session_on_a_branch_deleted_since_replays_from_where_head_stood(
     ],
 )
 def test_gits_own_merge_subjects_name_the_branch_too(tmp_path: Path, subject: str) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
-    (repo / "f.txt").write_text("base")
-    _git(repo, "add", "f.txt", date="2026-01-01T09:00:00Z")
-    _git(repo, "commit", "-q", "-m", "base", date="2026-01-01T09:00:00Z")
+    repo, _ = _repo_with_a_commit(tmp_path, "2026-01-01T09:00:00Z")
     _git(repo, "checkout", "-q", "-b", "soph/fix-auth", date="2026-01-02T09:00:00Z")
     (repo / "f.txt").write_text("fix")
     _git(repo, "commit", "-q", "-am", "fix", date="2026-01-02T10:00:00Z")
@@ -251,13 +251,7 @@ def test_a_request_after_the_session_made_a_branch_replays_from_that_branch(
     git-sync's history: `git checkout -b soph/issue-63-…`, a commit, then "/code-review"):
     the later request's checkout holds that commit, not main's tip, though the session's
     recorded branch is main."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", date="2026-01-01T00:00:00Z")
-    (repo / "f.txt").write_text("base")
-    _git(repo, "add", "f.txt", date="2026-01-02T09:00:00Z")
-    _git(repo, "commit", "-q", "-m", "base", date="2026-01-02T09:00:00Z")
-    base = _git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z")
+    repo, base = _repo_with_a_commit(tmp_path, "2026-01-02T09:00:00Z")
     _git(repo, "checkout", "-q", "-b", "soph/issue-63", date="2026-01-02T10:00:00Z")
     (repo / "f.txt").write_text("fixed")
     _git(repo, "commit", "-q", "-am", "defer the helper", date="2026-01-02T10:30:00Z")
