@@ -195,10 +195,25 @@ def name_the_branch(path: Path, repo_root: str | Path, commit: str, branch: str)
     _git(["update-ref", f"refs/heads/{branch}", commit], path)
     if main is not None and main[0] != branch:
         name, tip = main
-        fork = _git_answer(["merge-base", tip, commit], path)
+        fork = _where_it_left(path, tip, commit)
         if fork:
             _git(["update-ref", f"refs/heads/{name}", fork], path)
     _git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], path)
+
+
+def _where_it_left(path: Path, tip: str, commit: str) -> str | None:
+    """The main line's newest commit of its own that `commit` holds: where the branch left
+    it. Not their merge base, which a branch merged since (a pull request's merge commit)
+    makes the branch's own commit, leaving no change of the branch's to read: the main
+    line's first-parent chain is walked down to the first commit the branch holds. None
+    for histories that share none."""
+    ahead = _git_answer(["rev-list", "--first-parent", tip, f"^{commit}", "--"], path)
+    if ahead is None:
+        return None
+    walked = ahead.split()
+    if not walked:
+        return tip  # the branch holds the whole main line
+    return _git_answer(["rev-parse", "--verify", "--quiet", f"{walked[-1]}^1"], path)
 
 
 def place_document(checkout: Checkout, relative: str, content: str) -> Path:

@@ -81,6 +81,39 @@ def test_a_checkout_is_on_the_sessions_branch_with_the_main_line_where_it_left(
     assert tree_digest(repo) == before
 
 
+def test_a_branch_merged_since_still_reads_its_own_changes(tmp_path: Path) -> None:
+    """The task's branch was merged into the main line after the request, by a pull
+    request's merge commit (entireio/cli and git-sync merge so): the main line now holds
+    the branch's commit, so their merge base is that commit. The checkout's main line is
+    where the branch left it, and "the changes in this branch" are still there to read."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "a.txt", "one")
+    fork = _commit(repo, "b.txt", "two")
+    git(repo, "checkout", "-q", "-b", "soph/feature")
+    _commit(repo, "c.txt", "three")
+    commit = _commit(repo, "d.txt", "four")
+    git(repo, "checkout", "-q", "main")
+    _commit(repo, "e.txt", "main moved on")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "merge", "-q",
+        "--no-ff", "-m", "Merge pull request #7 from o/soph/feature", "soph/feature")  # fmt: skip
+    _commit(repo, "f.txt", "and on")
+    root = tmp_path / "checkouts"
+    with create_checkout(repo, commit, root=root, branch="soph/feature") as checkout:
+        assert git(checkout.path, "rev-parse", "main") == fork
+        assert git(checkout.path, "diff", "--name-only", "main...HEAD").split() == [
+            "c.txt",
+            "d.txt",
+        ]
+    # a commit on no line the main line has: its own history is all there is to name
+    git(repo, "checkout", "-q", "--orphan", "elsewhere")
+    alone = _commit(repo, "g.txt", "unrelated")
+    with create_checkout(repo, alone, root=root, branch="elsewhere") as checkout:
+        refs = git(checkout.path, "for-each-ref", "--format=%(refname)")
+        assert refs == "refs/heads/elsewhere"
+
+
 def test_a_checkout_is_at_the_commit_and_shares_no_refs_hooks_or_remotes(
     ledger: tuple[Path, str], tmp_path: Path
 ) -> None:
