@@ -285,6 +285,8 @@ def _replay_rows(replay: Any) -> list[tuple[str, str]]:
         found = replay.get("commit_source")
         source = f" ({_COMMIT_FOUND.get(str(found), str(found))})" if found else ""
         rows.append(("replay repository", f"{replay['repository']} at {commit[:12]}{source}"))
+    if replay.get("branch"):
+        rows.append(("replay branch", f"{replay['branch']} (the work tree had moved to it)"))
     if replay.get("test_command"):
         rows.append(("replay tests", str(replay["test_command"])))
     if replay.get("failing_tests"):

@@ -173,7 +173,8 @@ def plan_modes(
                 project_name=Path(root).name,
                 failing_tests=tuple(str(n) for n in row.failing_tests or []),
                 original_outcome=str(outcomes.get(int(task.id), "unknown")),
-                branch=branches.get(int(task.id)),
+                # (the branch the work tree had moved to by the request, else the session's)
+                branch=row.branch or branches.get(int(task.id)),
             )
             for consumer in consumers:
                 plan.tasks[split].append(replace(task, site=site, consumer=consumer))
@@ -347,6 +348,7 @@ def task_mode(db: OrmSession, cfg: Config, task: Task) -> dict[str, Any]:
             repository=row.repo_root,
             commit=row.commit,
             commit_source=row.commit_source or None,
+            branch=row.branch,
             test_command=None if isinstance(found, str) else found[2].text,
             test_commands_seen=[c.text for c in commands if c is not None],
             failing_tests=list(row.failing_tests or []),

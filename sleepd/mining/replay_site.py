@@ -139,6 +139,8 @@ class ReplaySiteDraft:
     repo_root: str | None = None
     commit: str | None = None
     commit_source: str = ""
+    #: the branch HEAD was on at the episode's start, when it is not the session's
+    branch: str | None = None
     test_commands: list[TestCommand] = field(default_factory=list)
     failing_tests: list[str] = field(default_factory=list)
     agent: str | None = None
@@ -402,6 +404,33 @@ def _gone_branch_at(repo_root: str, branch: str, when: datetime) -> tuple[str | 
     return (sha, "main-line") if _SHA.match(sha) else (None, "")
 
 
+#: HEAD's reflog entry for a move to another branch ("checkout: moving from main to
+#: soph/issue-63"): group 1 is where it went.
+_MOVED_TO = re.compile(r"^checkout: moving from \S+ to (\S+)$")
+
+
+def branch_at(repo_root: str, at: datetime | None) -> str | None:
+    """The branch HEAD was on at `at`, from the last move HEAD's reflog records by then;
+    None when it records none, or HEAD was detached, or the name is not one to use."""
+    if at is None or not _has_head_reflog(repo_root):
+        return None
+    when = at if at.tzinfo else at.replace(tzinfo=UTC)
+    log = git(["log", "-g", "--format=%gd%x09%gs", "--date=unix", "HEAD", "--"], repo_root)
+    for line in (log or "").splitlines():
+        selector, _, subject = line.partition("\t")
+        stamp = re.search(r"@\{(\d+)\}$", selector)
+        if not stamp or int(stamp.group(1)) > when.timestamp():
+            continue
+        moved = _MOVED_TO.match(subject)
+        if moved is None:
+            continue
+        name = moved.group(1)
+        # ("to HEAD" or to a commit's id: HEAD was detached)
+        detached = name == "HEAD" or re.fullmatch(r"[0-9a-f]{7,64}", name) is not None
+        return name if safe_branch(name) and not detached else None
+    return None
+
+
 def _has_head_reflog(repo_root: str) -> bool:
     """Whether the work tree's HEAD keeps a reflog of its own (without one, `git log -g
     HEAD` reads the reflog of the branch HEAD points at now, which says nothing of the
@@ -517,6 +546,10 @@ def draft_site(
         draft.commit, draft.commit_source = (later, "reflog") if later else (recorded, "session")
     else:
         draft.commit, draft.commit_source = commit_at(root, session.git_branch, started)
+    if draft.commit is not None:
+        # the branch the work tree had moved to by then, when HEAD's reflog says another
+        moved = branch_at(root, started)
+        draft.branch = moved if moved != session.git_branch else None
     draft.test_commands = find_test_commands(
         _session_commands(db, session.id), session_cwd=cwd, repo_root=root
     )
@@ -578,6 +611,7 @@ def record_replay_sites(db: DbSession, episode_ids: Iterable[int]) -> int:
                 repo_root=draft.repo_root,
                 commit=draft.commit,
                 commit_source=draft.commit_source,
+                branch=draft.branch,
                 test_commands=[c.to_dict() for c in draft.test_commands],
                 failing_tests=draft.failing_tests,
                 agent=draft.agent,

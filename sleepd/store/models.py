@@ -358,6 +358,9 @@ class TaskReplaySite(Base):
     repo_root: Mapped[str | None] = mapped_column(String(4096))
     commit: Mapped[str | None] = mapped_column(String(64))
     commit_source: Mapped[str] = mapped_column(String(16), default="")
+    #: the branch the work tree was on at the request, where HEAD's reflog said it; None
+    #: for the session's own branch
+    branch: Mapped[str | None] = mapped_column(String(255))
     test_commands: Mapped[list[Any]] = mapped_column(default=list)
     failing_tests: Mapped[list[Any]] = mapped_column(default=list)
     agent: Mapped[str | None] = mapped_column(String(16))

@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0025_task_retired_because"
+HEAD_REVISION = "0026_replay_site_branch"

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.replay_site import (
     TestCommand,
+    branch_at,
     commit_at,
     committed_since,
     draft_site,
@@ -245,7 +246,7 @@ def test_gits_own_merge_subjects_name_the_branch_too(tmp_path: Path, subject: st
 
 
 def test_a_request_after_the_session_made_a_branch_replays_from_that_branch(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: Callable[[Path], Engine]
 ) -> None:
     """A session that began on main made a branch and committed the fix to it (entireio/
     git-sync's history: `git checkout -b soph/issue-63-…`, a commit, then "/code-review"):
@@ -261,6 +262,22 @@ def test_a_request_after_the_session_made_a_branch_replays_from_that_branch(
         fix,
         "head-reflog",
     )
+    # and the branch the checkout is to be on is the one HEAD had moved to
+    assert branch_at(str(repo), datetime(2026, 1, 2, 11, tzinfo=UTC)) == "soph/issue-63"
+    assert branch_at(str(repo), datetime(2026, 1, 2, 9, 30, tzinfo=UTC)) is None  # no move yet
+    _git(repo, "checkout", "-q", "--detach", "HEAD", date="2026-01-02T12:00:00Z")
+    assert branch_at(str(repo), datetime(2026, 1, 2, 13, tzinfo=UTC)) is None  # detached
+    session = StoredSession(
+        id=1, source="claude", project_path=str(repo), git_branch="main",
+        started_at=datetime(2026, 1, 2, 9, 45),
+    )  # fmt: skip
+    episode = Episode(session_id=1, start_seq=40, end_seq=60, project_path=str(repo),
+                      started_at=datetime(2026, 1, 2, 11))  # fmt: skip
+    engine = migrated_sqlite(tmp_path / "site.db")
+    with DbSession(engine) as db:
+        site = draft_site(db, Task(), episode, session)
+    engine.dispose()
+    assert (site.commit, site.branch) == (fix, "soph/issue-63")
 
 
 def test_a_later_episode_starts_from_what_the_session_committed_before_it(

@@ -921,3 +921,38 @@ def test_0025_gives_tasks_retired_before_it_no_reason(empty_db_url: str) -> None
         rows = conn.execute(text("SELECT id, retired_because FROM tasks ORDER BY id")).all()
     assert [tuple(row) for row in rows] == [(1, ""), (2, "")]
     engine.dispose()
+
+
+@pytest.mark.both_dbs
+def test_0026_leaves_sites_recorded_before_it_on_their_sessions_branch(
+    empty_db_url: str,
+) -> None:
+    """A replay site recorded before the branch was kept carries NULL: its checkout is on
+    the session's branch, as it was."""
+    from sqlalchemy import text
+
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0025_task_retired_because")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO tasks (id, intent, context, judge_spec, split, origin, outcome, "
+                "active, created_at, retired_because) VALUES (1, 'fix the parser', '{}', '{}', "
+                "'train', 'mined', 'success', :active, '2026-11-01', '')"
+            ),
+            {"active": True},
+        )
+        conn.execute(
+            text(
+                'INSERT INTO task_replay_sites (id, task_id, repo_root, "commit", '
+                "commit_source, test_commands, failing_tests, fidelity_rollouts, "
+                "fidelity_matched, created_at) VALUES (1, 1, '/work/app', :sha, 'reflog', "
+                "'[]', '[]', 0, 0, '2026-11-01')"
+            ),
+            {"sha": "a" * 40},
+        )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        row = conn.execute(text('SELECT "commit", branch FROM task_replay_sites')).one()
+    assert tuple(row) == ("a" * 40, None)
+    engine.dispose()
