@@ -335,3 +335,31 @@ def test_a_command_tasks_show_prints_the_commands_text_whole(
     assert "step 119 of the release workflow" in flat and "LAST-STEP" in flat
     code, out, _ = run(app, "tasks", "show", str(task["id"]), "--json")
     assert json.loads(out)["context"]["command_text"] == text
+
+
+def test_tasks_show_says_how_the_replay_commit_was_found_and_the_branch_moved_to(
+    app: typer.Typer, db_engine: Engine
+) -> None:
+    from sleepd.store.engine import write_session
+    from sleepd.store.models import TaskReplaySite
+
+    seed(db_engine)
+    assert run(app, "mine")[0] == 0
+    code, out, _ = run(app, "tasks", "list", "--json")
+    task_id = json.loads(out)[0]["id"]
+    with write_session(db_engine) as db:
+        for site in db.query(TaskReplaySite).filter_by(task_id=task_id):
+            db.delete(site)
+        db.flush()
+        db.add(
+            TaskReplaySite(
+                task_id=task_id, repo_root="/work/app", commit="a" * 40,
+                commit_source="merged-branch", branch="soph/issue-63",
+            )
+        )  # fmt: skip
+    code, out, _ = run(app, "tasks", "show", str(task_id))
+    flat = " ".join(out.replace("│", " ").split())
+    assert code == 0
+    assert "read off the merge that took it in; the branch is gone" in flat
+    assert "soph/issue-63 (the work tree had moved to it)" in flat
+    assert "merged-branch" not in flat  # the code itself is for --json
