@@ -96,6 +96,25 @@ _TEST_HEADS: tuple[tuple[str, ...], ...] = (
     ("phpunit",),
     ("mix", "test"),
 )
+#: Task runners that run a project's named task, and the task's name for a test run:
+#: `test` or a test task of a kind (`mise run test:ci`, `bun run test:unit`, `make
+#: test-integration`, `task test_e2e`): how entireio/cli's history runs its tests (`mise
+#: run test`) and PackmindHub/context-evaluator's (`bun run test`), where no command of
+#: the heads above ran and their tasks had no test command to replay with.
+_TASK_RUNNERS: tuple[tuple[str, ...], ...] = (
+    ("mise", "run"),
+    ("mise", "r"),
+    ("npm", "run"),
+    ("pnpm", "run"),
+    ("pnpm",),
+    ("yarn", "run"),
+    ("yarn",),
+    ("bun", "run"),
+    ("task",),
+    ("just",),
+    ("make",),
+)
+_TEST_TASK = re.compile(r"^test(?:[:_-][\w:.-]+)?$")
 
 
 @dataclass(frozen=True)
@@ -161,7 +180,14 @@ def _is_test_head(tokens: Sequence[str]) -> bool:
         return False
     first = PurePosixPath(tokens[0]).name if "/" in tokens[0] else tokens[0]
     normalized = (first, *tokens[1:]) if tokens[0] != "./gradlew" else tuple(tokens)
-    return any(tuple(normalized[: len(head)]) == head for head in _TEST_HEADS)
+    if any(tuple(normalized[: len(head)]) == head for head in _TEST_HEADS):
+        return True
+    return any(
+        tuple(normalized[: len(runner)]) == runner
+        and len(normalized) > len(runner)
+        and _TEST_TASK.match(normalized[len(runner)]) is not None
+        for runner in _TASK_RUNNERS
+    )
 
 
 def parse_test_command(command: str, *, session_cwd: str, repo_root: str) -> TestCommand | None:

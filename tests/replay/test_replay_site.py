@@ -68,6 +68,14 @@ ROOT = "/home/u/app"
         ("# Run the unit tests\nuv run pytest tests/unit -q", ("uv", "run", "pytest",
          "tests/unit", "-q"), "."),
         ("make test  # all of it", ("make", "test"), "."),
+        # a task runner's test task (real lines: entireio/cli's history, PackmindHub's)
+        ("mise run test", ("mise", "run", "test"), "."),
+        ("CI=false mise run test:ci 2>&1 | tail -40", ("mise", "run", "test:ci"), "."),
+        ("cd /home/u/app/frontend && bun run test 2>&1 | tail -30", ("bun", "run", "test"),
+         "frontend"),
+        ("pnpm test:unit", ("pnpm", "test:unit"), "."),
+        ("make test-integration", ("make", "test-integration"), "."),
+        ("task test", ("task", "test"), "."),
     ],
 )  # fmt: skip
 def test_test_commands_are_found_with_their_directory(
@@ -97,6 +105,12 @@ def test_test_commands_are_found_with_their_directory(
         "",
         "pytest '",  # unbalanced quote
         "# then: cd web && npm test\nls",  # a command a comment names never ran
+        # a task runner's other tasks, and names that only begin with the word
+        "mise run lint",
+        "bun run typecheck",
+        "bun run testimony",
+        "make testdata",
+        "mise run test $(id)",
     ],
 )
 def test_hostile_or_unrelated_commands_are_refused(command: str) -> None:
