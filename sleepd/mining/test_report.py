@@ -28,6 +28,11 @@ _UNITTEST_FAIL = re.compile(r"^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)", re.MULTILIN
 _JEST_SUMMARY = re.compile(r"^Tests:\s+(.*)$", re.MULTILINE)
 _JEST_FAIL = re.compile(r"^[^\S\n]*(?:✕|×)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
 _JEST_PASS = re.compile(r"^[^\S\n]*(?:✓|√)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
+#: bun's own runner (`bun test`, `bun run test` over it): " 1218 pass\n 1 fail\n …\nRan 1219
+#: tests across 56 files.", each test "(pass) suite > name [0.42ms]" or "(fail) …".
+_BUN_SUMMARY = re.compile(r"^[^\S\n]*(\d+) pass[^\S\n]*\n[^\S\n]*(\d+) fail\b", re.MULTILINE)
+_BUN_RAN = re.compile(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
+_BUN_TEST = re.compile(r"^\((pass|fail)\) (.+?)(?: \[[\d.]+m?s\])?[^\S\n]*$", re.MULTILINE)
 
 
 @dataclass
@@ -64,7 +69,7 @@ def _clip(names: list[str]) -> list[str]:
 
 def parse_test_output(text: str) -> TestReport | None:
     """The report of the first framework whose summary appears; None when none does."""
-    for parser in (_pytest, _unittest, _go, _cargo, _jest):
+    for parser in (_pytest, _unittest, _go, _cargo, _jest, _bun):
         report = parser(text)
         if report is not None:
             return report
@@ -137,4 +142,17 @@ def _jest(text: str) -> TestReport | None:
         _clip(_JEST_PASS.findall(text)),
         bool(fails) or counts.get("failed", 0) == 0,
         "jest",
+    )
+
+
+def _bun(text: str) -> TestReport | None:
+    summary = _BUN_SUMMARY.search(text)
+    if summary is None or _BUN_RAN.search(text) is None:
+        return None
+    passed, failed = int(summary.group(1)), int(summary.group(2))
+    tests = _BUN_TEST.findall(text)
+    fails = [name for status, name in tests if status == "fail"]
+    passes = [name for status, name in tests if status == "pass"]
+    return TestReport(
+        passed, failed, _clip(fails), _clip(passes), bool(fails) or failed == 0, "bun"
     )

@@ -144,6 +144,32 @@ def test_failing_tests_are_read_from_pytest_go_and_cargo_output() -> None:
     assert parse_test_output("hello world") is None
 
 
+def test_failing_tests_are_read_from_buns_runner() -> None:
+    """`bun run test` over bun's runner, as PackmindHub/context-evaluator's history ran it
+    (real lines), its failing test's name read from its "(fail)" line."""
+    out = (
+        "(pass) prompt-builder > builds the prompt [0.31ms]\n"
+        "(fail) prompt-generator > generateRemediationPrompts > regular suggestion shows file "
+        "and lines [0.29ms]\n"
+        "[EvaluationRepository] Deleted all evaluations (2 records)\n\n"
+        " 1218 pass\n 1 fail\n 2614 expect() calls\n"
+        "Ran 1219 tests across 56 files. [807.00ms]\n"
+        'error: script "test" exited with code 1'
+    )
+    report = parse_test_output(out)
+    assert report is not None and report.framework == "bun"
+    assert (report.passed, report.failed) == (1218, 1)
+    assert report.failed_names == [
+        "prompt-generator > generateRemediationPrompts > regular suggestion shows file and lines"
+    ]
+    clean = parse_test_output(
+        " 1216 pass\n 0 fail\n 2608 expect() calls\nRan 1216 tests across 56 files. [893.00ms]"
+    )
+    assert clean is not None and (clean.failed, clean.names_known) == (0, True)
+    # the words alone, with no run's summary, are no report
+    assert parse_test_output("we have 3 pass\n 1 fail states in the enum") is None
+
+
 def _git(repo: Path, *args: str, date: str) -> str:
     env = {
         **os.environ,
