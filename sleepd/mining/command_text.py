@@ -119,9 +119,11 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
 #: Codex's record of a skill the person invoked by name (`$handoff`), put in after their
 #: message (codex-rs `SkillInstructions`): the name, the path of its SKILL.md on their
 #: machine, and the file's text.
-_CODEX_SKILL = re.compile(
-    r"^\s*<skill>\s*<name>([^<\n]*)</name>\s*<path>[^<\n]*</path>\n?(.*?)\s*(?:</skill>\s*)?$",
-    re.DOTALL,
+#: Read from the record's head only: the body is any length, and a pattern run over it
+#: could take time that grows with its square (a body of spaces).
+_CODEX_SKILL_HEAD = re.compile(
+    r"\s*<skill>[ \t]*\n?[ \t]*<name>([^<\n]{0,200})</name>[ \t]*\n?"
+    r"[ \t]*<path>[^<\n]{0,4096}</path>[ \t]*\n?"
 )
 
 
@@ -130,9 +132,11 @@ def _codex_skill(records: Sequence[tuple[int, str]], name: str) -> str:
     (without the path of the person's copy); "" when none of that name arrived."""
     wanted = name.split(":")[-1].lower()
     for _, text in records:
-        found = _CODEX_SKILL.match(text)
-        if found is not None and found.group(1).strip().split(":")[-1].lower() == wanted:
-            return clip(found.group(2).strip())
+        head = _CODEX_SKILL_HEAD.match(text)
+        if head is None or head.group(1).strip().split(":")[-1].lower() != wanted:
+            continue
+        body = text[head.end() :].rstrip().removesuffix("</skill>")
+        return clip(body.strip())
     return ""
 
 

@@ -26,13 +26,28 @@ _CARGO_RESULT = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)\s*$", re.MUL
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in ", re.MULTILINE)
 _UNITTEST_FAIL = re.compile(r"^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)", re.MULTILINE)
 _JEST_SUMMARY = re.compile(r"^Tests:\s+(.*)$", re.MULTILINE)
-_JEST_FAIL = re.compile(r"^[^\S\n]*(?:✕|×)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
-_JEST_PASS = re.compile(r"^[^\S\n]*(?:✓|√)\s+(.+?)(?:\s+\(\d+\s*m?s\))?$", re.MULTILINE)
+# (each test's line is taken whole and its timing cut off after: a lazy name before an
+# optional timing and the line's end takes time that grows with the square of a line of
+# spaces, and test output is hostile)
+_JEST_FAIL = re.compile(r"^[^\S\n]*(?:✕|×)[^\S\n]+([^\n]+)$", re.MULTILINE)
+_JEST_PASS = re.compile(r"^[^\S\n]*(?:✓|√)[^\S\n]+([^\n]+)$", re.MULTILINE)
+_JEST_TIMING = re.compile(r"\(\d+\s*m?s\)")
 #: bun's own runner (`bun test`, `bun run test` over it): " 1218 pass\n 1 fail\n …\nRan 1219
 #: tests across 56 files.", each test "(pass) suite > name [0.42ms]" or "(fail) …".
 _BUN_SUMMARY = re.compile(r"^[^\S\n]*(\d+) pass[^\S\n]*\n[^\S\n]*(\d+) fail\b", re.MULTILINE)
 _BUN_RAN = re.compile(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
-_BUN_TEST = re.compile(r"^\((pass|fail)\) (.+?)(?: \[[\d.]+m?s\])?[^\S\n]*$", re.MULTILINE)
+_BUN_TEST = re.compile(r"^\((pass|fail)\) ([^\n]+)$", re.MULTILINE)
+_BUN_TIMING = re.compile(r"\[[\d.]+m?s\]")
+
+
+def _without_timing(line: str, timing: re.Pattern[str], opening: str) -> str:
+    """A test's line without the timing its runner prints after the name ("(12 ms)", "[0.42ms]"):
+    the last bracketed part, when it is one."""
+    name = line.rstrip()
+    start = name.rfind(opening)
+    if start > 0 and timing.fullmatch(name, start):
+        name = name[:start].rstrip()
+    return name
 
 
 @dataclass
@@ -134,12 +149,12 @@ def _jest(text: str) -> TestReport | None:
     if summary is None:
         return None
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed)", summary.group(1))}
-    fails = _JEST_FAIL.findall(text)
+    fails = [_without_timing(line, _JEST_TIMING, "(") for line in _JEST_FAIL.findall(text)]
     return TestReport(
         counts.get("passed", 0),
         counts.get("failed", 0),
         _clip(fails),
-        _clip(_JEST_PASS.findall(text)),
+        _clip([_without_timing(line, _JEST_TIMING, "(") for line in _JEST_PASS.findall(text)]),
         bool(fails) or counts.get("failed", 0) == 0,
         "jest",
     )
@@ -150,7 +165,10 @@ def _bun(text: str) -> TestReport | None:
     if summary is None or _BUN_RAN.search(text) is None:
         return None
     passed, failed = int(summary.group(1)), int(summary.group(2))
-    tests = _BUN_TEST.findall(text)
+    tests = [
+        (status, _without_timing(line, _BUN_TIMING, "["))
+        for status, line in _BUN_TEST.findall(text)
+    ]
     fails = [name for status, name in tests if status == "fail"]
     passes = [name for status, name in tests if status == "pass"]
     return TestReport(

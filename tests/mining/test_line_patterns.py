@@ -30,6 +30,8 @@ LINES: list[tuple[re.Pattern[str], str]] = [
     (test_report._GO_PASS, "  --- PASS: TestAdd (0.00s)"),
     (test_report._JEST_FAIL, "  ✕ adds two numbers (3 ms)"),
     (test_report._JEST_PASS, "  ✓ adds two numbers (3 ms)"),
+    (test_report._BUN_TEST, "(fail) suite > adds two numbers [0.42ms]"),
+    (test_report._BUN_SUMMARY, " 1218 pass\n 1 fail"),
     (safety._MD_REF_DEF, "  [docs]: https://example.com/docs"),
 ]
 
