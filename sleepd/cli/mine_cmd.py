@@ -261,7 +261,7 @@ def tasks_show(
 _COMMIT_FOUND = {
     "session": "the commit the session recorded",
     "reflog": "where the branch's reflog had it when the request was typed",
-    "head-reflog": "where HEAD's reflog had the work tree then; the branch is gone",
+    "head-reflog": "where HEAD's reflog had the work tree when the request was typed",
     "rev-list": "the branch's newest commit before the request",
     "merged-branch": "the branch's newest commit before the request, read off the merge "
     "that took it in; the branch is gone",

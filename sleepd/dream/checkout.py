@@ -182,7 +182,7 @@ def create_checkout(
 
 def name_the_branch(path: Path, repo_root: str | Path, commit: str, branch: str) -> None:
     """Put the checkout at `path` on the session's branch at `commit`, and give it the
-    repository's main line as it was where the branch left it (their merge base), so a
+    repository's main line as it was where the branch left it (`_where_it_left`), so a
     request about "the changes in this branch" reads as it did (`git diff main...HEAD`,
     `git log main..`). Nothing of the main line past that point is named: it may hold
     this very task's work, merged later. A name git would take for an option or a range,

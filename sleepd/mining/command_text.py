@@ -63,7 +63,7 @@ _LOADS_A_SKILL = re.compile(
 
 def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
     """Per command episode (by id): what its command asked of the agent, for those whose
-    session holds it, in one query for the batch: the text it expanded to, followed to the
+    session holds it, in a query per `_CHUNK` episodes: the text it expanded to, followed to the
     skill it orders loaded, the header of the person's plugin directory left out, a
     built-in's indented prompt dedented, cut at `MAX_COMMAND_TEXT`. The person's side of
     the record is read (`is_meta` user records injected after the command), never the
@@ -148,7 +148,8 @@ _NOT_AN_EXPANSION = ("<command-", "<local-command-", "Caveat: The messages below
 
 def _read(records: Sequence[tuple[int, str]]) -> str | None:
     """The command's text from the injected records after it, in order (steps after the
-    command): the first with words that is not the command's own record again."""
+    command): the first with words that is neither the command's own record again nor
+    what Claude Code printed for it (`_NOT_AN_EXPANSION`)."""
     for index, (step, text) in enumerate(records):
         if step > EXPANSION_WITHIN:
             return None

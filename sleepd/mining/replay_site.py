@@ -1,16 +1,16 @@
 """Where a mined task can be replayed with tools: repository root, commit, test commands.
 
-Recorded at mining time for each new task (`record_replay_sites`, one call from the
-task step). The commit is the one the episode started from: Codex writes the session's in
-its metadata, and a later episode takes what the branch's reflog shows the session
-committed before it; for Claude Code it is resolved from the local repository, when it
-still exists, as what the session's work tree held at the episode's start (`commit_at`:
-HEAD's reflog, the branch's, the branch's newest commit by then, and for a branch
-deleted since, the merge that took it in or the main line). Test commands are the ones
-the agent or the user actually ran in the session, parsed into argv without a shell: a transcript is
-hostile input, and a command that needs a shell (substitutions, variables, globs, a pipe
-into another program) is not kept; what only shapes a test run's output (`2>&1`, `| tail
--20`) is left out of the command kept. A per-project override in the config
+Recorded at mining time for each new task (`record_replay_sites`, one call from the task
+step). The commit is the one the episode started from: Codex writes the session's in its
+metadata, and a later episode takes what the branch's reflog shows the session committed
+before it; for Claude Code it is resolved from the local repository, when it still
+exists, as what the session's work tree held at the episode's start (`commit_at`: HEAD's
+reflog, the branch's, the branch's newest commit by then, and for a branch deleted
+since, the merge that took it in or the main line). Test commands are the ones the agent
+or the user actually ran in the session, parsed into argv without a shell: a transcript
+is hostile input, and a command that needs a shell (substitutions, variables, globs, a
+pipe into another program) is not kept; what only shapes a test run's output (`2>&1`, `|
+tail -20`) is left out of the command kept. A per-project override in the config
 (`[replay.projects."<path>"]`) is applied when the night loads the site, so changing it
 needs no re-mining.
 
