@@ -37,6 +37,14 @@ _JEST_TIMING = re.compile(r"\(\d+\s*m?s\)")
 _BUN_SUMMARY = re.compile(r"^[^\S\n]*(\d+) pass[^\S\n]*\n[^\S\n]*(\d+) fail\b", re.MULTILINE)
 _BUN_RAN = re.compile(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
 _BUN_TEST = re.compile(r"^\((pass|fail)\) ([^\n]+)$", re.MULTILINE)
+#: vitest's summary (" Test Files  1 failed | 1 passed (2)\n      Tests  1 failed | 15
+#: skipped (16)") and its list of what failed (" FAIL  src/a.test.ts > suite > name", or a
+#: file whose suite failed to load: " FAIL  src/ai.test.ts [ src/ai.test.ts ]").
+_VITEST_FILES = re.compile(r"^[^\S\n]*Test Files[^\S\n]+\d+ (?:failed|passed)", re.MULTILINE)
+_VITEST_TESTS = re.compile(r"^[^\S\n]*Tests[^\S\n]+([^\n]*)$", re.MULTILINE)
+_VITEST_FAIL = re.compile(r"^[^\S\n]*FAIL[^\S\n]+([^\n]+)$", re.MULTILINE)
+#: A terminal's colour codes, which vitest prints into its summary unless told not to.
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _BUN_TIMING = re.compile(r"\[[\d.]+m?s\]")
 
 
@@ -84,7 +92,9 @@ def _clip(names: list[str]) -> list[str]:
 
 def parse_test_output(text: str) -> TestReport | None:
     """The report of the first framework whose summary appears; None when none does."""
-    for parser in (_pytest, _unittest, _go, _cargo, _jest, _bun):
+    if "\x1b[" in text:
+        text = _ANSI.sub("", text)
+    for parser in (_pytest, _unittest, _go, _cargo, _jest, _bun, _vitest):
         report = parser(text)
         if report is not None:
             return report
@@ -173,4 +183,17 @@ def _bun(text: str) -> TestReport | None:
     passes = [name for status, name in tests if status == "pass"]
     return TestReport(
         passed, failed, _clip(fails), _clip(passes), bool(fails) or failed == 0, "bun"
+    )
+
+
+def _vitest(text: str) -> TestReport | None:
+    tests = _VITEST_TESTS.findall(text)
+    if not tests or _VITEST_FILES.search(text) is None:
+        return None
+    counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed)", tests[-1])}
+    # (a file whose suite failed to load counts as a failure, though none of its tests ran)
+    fails = [line.split(" [ ", 1)[0] for line in _VITEST_FAIL.findall(text)]
+    failed = max(counts.get("failed", 0), len(dict.fromkeys(fails)))
+    return TestReport(
+        counts.get("passed", 0), failed, _clip(fails), [], bool(fails) or failed == 0, "vitest"
     )

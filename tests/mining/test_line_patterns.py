@@ -32,6 +32,9 @@ LINES: list[tuple[re.Pattern[str], str]] = [
     (test_report._JEST_PASS, "  ✓ adds two numbers (3 ms)"),
     (test_report._BUN_TEST, "(fail) suite > adds two numbers [0.42ms]"),
     (test_report._BUN_SUMMARY, " 1218 pass\n 1 fail"),
+    (test_report._VITEST_FILES, " Test Files  1 failed | 1 passed (2)"),
+    (test_report._VITEST_TESTS, "      Tests  1 failed | 15 skipped (16)"),
+    (test_report._VITEST_FAIL, " FAIL  src/a.test.ts > suite > name"),
     (safety._MD_REF_DEF, "  [docs]: https://example.com/docs"),
 ]
 

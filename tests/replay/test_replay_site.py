@@ -144,6 +144,40 @@ def test_failing_tests_are_read_from_pytest_go_and_cargo_output() -> None:
     assert parse_test_output("hello world") is None
 
 
+def test_failing_tests_are_read_from_vitest() -> None:
+    """vitest's summary, colour codes and all, from the labelled sessions (real lines:
+    codemie-ai/codemie-code's rollout, nisargpatel28/artifact-hub's session)."""
+    failed_test = (
+        " \x1b[31m❯\x1b[39m src/agents/plugins/__tests__/codemie-code-reasoning.test.ts "
+        "(16 tests | 1 failed | 15 skipped) 1316ms\n"
+        "       × sets default context compaction threshold to 90% 1312ms\n\n"
+        " FAIL  src/agents/plugins/__tests__/codemie-code-reasoning.test.ts > CodeMie Code Plugin "
+        "> Compaction Config > sets default context compaction threshold to 90%\n"
+        "AssertionError: expected undefined to deeply equal { auto: true }\n\n"
+        "\x1b[2m Test Files \x1b[22m \x1b[1m\x1b[31m1 failed\x1b[39m\x1b[22m\x1b[90m (1)\x1b[39m\n"
+        "\x1b[2m      Tests \x1b[22m \x1b[1m\x1b[31m1 failed\x1b[39m\x1b[22m | 15 skipped (16)\n"
+        "   Start at  11:42:09\n"
+    )
+    report = parse_test_output(failed_test)
+    assert report is not None and report.framework == "vitest"
+    assert (report.passed, report.failed) == (0, 1)
+    assert report.failed_names == [
+        "src/agents/plugins/__tests__/codemie-code-reasoning.test.ts > CodeMie Code Plugin > "
+        "Compaction Config > sets default context compaction threshold to 90%"
+    ]
+    # a file whose suite failed to load fails, though every test that ran passed
+    suite = (
+        " FAIL  src/__tests__/ai.test.ts [ src/__tests__/ai.test.ts ]\n"
+        "TypeError: () => ({ messages: { create: mockCreate } }) is not a constructor\n\n"
+        " Test Files  1 failed | 1 passed (2)\n      Tests  7 passed (7)\n"
+    )
+    loaded = parse_test_output(suite)
+    assert loaded is not None and (loaded.passed, loaded.failed) == (7, 1)
+    assert loaded.failed_names == ["src/__tests__/ai.test.ts"]
+    clean = parse_test_output(" Test Files  27 passed (27)\n      Tests  312 passed (312)\n")
+    assert clean is not None and (clean.passed, clean.failed, clean.names_known) == (312, 0, True)
+
+
 def test_failing_tests_are_read_from_buns_runner() -> None:
     """`bun run test` over bun's runner, as PackmindHub/context-evaluator's history ran it
     (real lines), its failing test's name read from its "(fail)" line."""
