@@ -77,6 +77,11 @@ def target_user_message(intent: str, context: dict[str, object]) -> str:
     if isinstance(files, list) and files:
         lines.append("Files mentioned: " + ", ".join(str(f) for f in files[:10]))
     lines.extend(_local_command_lines(context.get("local_commands")))
+    committed = context.get("committed_before")
+    if isinstance(committed, list) and committed:
+        # the session's own work is in the checkout, but nothing there says which it is
+        lines.append("Before this request, the session had committed (oldest first):")
+        lines.extend(f"- {line}" for line in committed[-10:])
     command_text = context.get("command_text")
     if command_text:
         # the person's command is not installed where the task is rehearsed: its text is

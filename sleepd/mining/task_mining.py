@@ -26,6 +26,7 @@ from sleepd.mining.commands import (
 from sleepd.mining.model_miner import MinerStats, refine_spec
 from sleepd.mining.recurrence import is_recurring
 from sleepd.mining.replay_site import record_replay_sites
+from sleepd.mining.session_commits import commits_before
 from sleepd.mining.signals import replaced
 from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.splits import split_for_task
@@ -188,6 +189,8 @@ def _mine_batch(
             if parse_command(requests[e.id]) or SKILL_INVOKED.match(e.intent_text or "")
         ],
     )
+    # what each session had committed before the request (its work, in the checkout)
+    committed = commits_before(db, [e for e, _ in useful])
     aside: dict[int, Task] = {
         task.episode_id: task
         for task in db.scalars(
@@ -232,6 +235,7 @@ def _mine_batch(
                 prior_intent=_prior_intent(intents[episode.session_id], episode.start_seq),
                 local_commands=local_commands,
                 command_text=instructions,
+                committed_before=committed.get(episode.id, ()),
             ),
             judge_spec=spec.to_dict(),
             split=split_for_task(cluster.split, "mined"),

@@ -125,12 +125,15 @@ def build_context(
     prior_intent: str | None,
     local_commands: Sequence[LocalCommand] = (),
     command_text: str = "",
+    committed_before: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The replay context: only facts known when the intent was typed. `local_commands`:
     what the person ran themselves just before asking, and what it printed ("please fix
     these" after `! uv run ty check` points at that output). `command_text`: what the
     request's slash command expanded to (`command_text`), the instructions a replay's
-    agent, without the person's commands installed, would otherwise never see."""
+    agent, without the person's commands installed, would otherwise never see.
+    `committed_before`: the commits the session had made before the request
+    (`session_commits`), its work, which the checkout holds but does not tell apart."""
     context: dict[str, Any] = {
         "project_path": project_path,
         "git_branch": git_branch or None,
@@ -145,6 +148,8 @@ def build_context(
         ]
     if command_text.strip():
         context["command_text"] = command_text
+    if committed_before:
+        context["committed_before"] = list(committed_before)
     return context
 
 

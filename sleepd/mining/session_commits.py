@@ -1,0 +1,66 @@
+"""The commits a session had made before a request, as git's own output in it shows them.
+
+A replay starts in a checkout of the commit the episode began from (`replay_site`), which
+holds what the session committed before the request, but not which of those commits were
+the session's work. The person's agent knew: it had made them. A request over that work
+("/simplify", "review the changes", "can you squash these") reads `git diff` on a clean
+tree in the checkout, and a replaying agent told nothing takes the work to be missing.
+The task's context names them ("322747c Hint at --force-blind on receive-pack lease
+failures"), read from the summary line git prints for each commit it makes
+("[main 322747c] Hint at …"), by the agent's shell or by the person's own `! git commit`.
+A subagent's commits are in a session of their own and are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.mining.commands import LOCAL_COMMAND_TAGS
+from sleepd.store.models import Episode, Event
+
+#: The most commits a task names (the newest), and the most of a subject it keeps.
+MAX_COMMITS = 10
+MAX_SUBJECT_CHARS = 120
+
+#: git's line for a commit it made ("[main 322747c] Hint at …", "[soph/fix (root-commit)
+#: 1a2b3c4] init", "[detached HEAD 9f8e7d6] wip"): the short id and the subject.
+_MADE = re.compile(r"^\[[^\]\n]{1,200}? (?:\(root-commit\) )?([0-9a-f]{7,40})\] ([^\n]+)$", re.M)
+#: Episodes read per query.
+_CHUNK = 200
+
+
+def commits_before(db: DbSession, episodes: Sequence[Episode]) -> dict[int, list[str]]:
+    """Per episode (by id): the commits its session had made before its request, oldest
+    first, each as "short-id subject", the newest `MAX_COMMITS` of them; episodes whose
+    session had made none are left out."""
+    found: dict[int, list[str]] = {}
+    for start in range(0, len(episodes), _CHUNK):
+        chunk = episodes[start : start + _CHUNK]
+        ranges = [and_(Event.session_id == e.session_id, Event.seq < e.start_seq) for e in chunk]
+        rows = db.execute(
+            select(Event.session_id, Event.seq, Event.text)
+            .where(
+                or_(*ranges),
+                or_(Event.kind == "tool_result", Event.text.startswith(LOCAL_COMMAND_TAGS[1])),
+                Event.text.contains("] "),
+            )
+            .order_by(Event.session_id, Event.seq)
+        )
+        made: dict[int, list[tuple[int, str]]] = defaultdict(list)
+        for session_id, seq, text in rows:
+            # (the person's own command's output opens with its tag, on git's line)
+            output = (text or "").removeprefix(LOCAL_COMMAND_TAGS[1])
+            for sha, subject in _MADE.findall(output):
+                made[session_id].append((seq, f"{sha[:7]} {subject.strip()[:MAX_SUBJECT_CHARS]}"))
+        for episode in chunk:
+            lines = [
+                line for seq, line in made.get(episode.session_id, []) if seq < episode.start_seq
+            ]
+            if lines:
+                found[episode.id] = list(dict.fromkeys(lines))[-MAX_COMMITS:]
+    return found
