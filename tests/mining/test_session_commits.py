@@ -17,10 +17,11 @@ from sleepd.dream.prompts import target_user_message
 from sleepd.mining.mine import mine
 from sleepd.mining.session_commits import MAX_COMMITS, commits_before
 from sleepd.store.engine import read_session
-from sleepd.store.models import Episode, Task
+from sleepd.store.models import Episode
 
 from .builders import LATER, T0, SessionBuilder
 from .test_command_families import command
+from .test_command_text import _tasks
 
 _FIRST = (
     "[main d02d15a] Split --force into --force-with-lease and --force-blind\n"
@@ -32,12 +33,12 @@ _SECOND = (
 )
 
 
-def _tasks(engine: Engine, cfg: Config) -> list[Task]:
+def _commits_of(engine: Engine, cfg: Config, session_id: int) -> list[list[str]]:
+    """The commits each episode of the session names, once the store is mined."""
     mine(engine, cfg, now=LATER)
     with read_session(engine) as db:
-        tasks = list(db.scalars(select(Task).where(Task.active.is_(True))))
-        db.expunge_all()
-        return tasks
+        episodes = list(db.scalars(select(Episode).where(Episode.session_id == session_id)))
+        return list(commits_before(db, episodes).values())
 
 
 def test_a_request_after_the_sessions_commits_names_them(engine: Engine, cfg: Config) -> None:
@@ -74,12 +75,7 @@ def test_the_persons_own_commit_counts_and_another_sessions_does_not(
     b.prompt("<bash-input>git commit -am 'typo'</bash-input>")
     b.meta("<bash-stdout>[soph/docs (root-commit) 1a2b3c4] typo\n 1 file changed</bash-stdout>")
     b.prompt(command("review")).meta("Review the changes on this branch.").say("Looks fine.")
-    session_id = b.save(engine)
-    mine(engine, cfg, now=LATER)
-    with read_session(engine) as db:
-        episodes = list(db.scalars(select(Episode).where(Episode.session_id == session_id)))
-        found = commits_before(db, episodes)
-    named = [lines for lines in found.values()]
+    named = _commits_of(engine, cfg, b.save(engine))
     assert ["1a2b3c4 typo"] in named
     assert not any("aaaaaaa" in line for lines in named for line in lines)
 
@@ -96,11 +92,6 @@ def test_hostile_lines_name_no_commit(engine: Engine, cfg: Config) -> None:
     b.bash("cat notes", "[" * 50_000 + "\n[main zzzzzzz] not a hex id\n[main 1234567]")
     b.bash("git commit -m x", "[main abcdef1] " + "x" * 5_000 + "\n 1 file changed")
     b.prompt(command("review")).meta("Review the changes on this branch.").say("Fine.")
-    session_id = b.save(engine)
-    mine(engine, cfg, now=LATER)
-    with read_session(engine) as db:
-        episodes = list(db.scalars(select(Episode).where(Episode.session_id == session_id)))
-        found = commits_before(db, episodes)
-    lines = [line for lines in found.values() for line in lines]
+    lines = [line for lines in _commits_of(engine, cfg, b.save(engine)) for line in lines]
     assert lines and all(line.startswith("abcdef1 ") for line in lines)
     assert max(len(line) for line in lines) <= 8 + 120

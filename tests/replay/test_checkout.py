@@ -37,13 +37,10 @@ def _commit(repo: Path, name: str, text: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
-def test_a_checkout_is_on_the_sessions_branch_with_the_main_line_where_it_left(
-    tmp_path: Path,
-) -> None:
-    """ "can you review the changes in this branch?" (the most frequent request of
-    entireio/cli's history) reads `git diff main...HEAD`: the checkout is on the session's
-    branch, with the main line as it stood where the branch left it, never past that point
-    (the main line may hold the task's own work, merged later)."""
+def _feature_branch(tmp_path: Path) -> tuple[Path, str, str]:
+    """A repository whose branch `soph/feature` left `main` at its second commit and made
+    two of its own (c.txt, d.txt), checked out on `main`: the repository, the fork, the
+    branch's commit."""
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
@@ -53,6 +50,17 @@ def test_a_checkout_is_on_the_sessions_branch_with_the_main_line_where_it_left(
     _commit(repo, "c.txt", "three")
     commit = _commit(repo, "d.txt", "four")
     git(repo, "checkout", "-q", "main")
+    return repo, fork, commit
+
+
+def test_a_checkout_is_on_the_sessions_branch_with_the_main_line_where_it_left(
+    tmp_path: Path,
+) -> None:
+    """ "can you review the changes in this branch?" (the most frequent request of
+    entireio/cli's history) reads `git diff main...HEAD`: the checkout is on the session's
+    branch, with the main line as it stood where the branch left it, never past that point
+    (the main line may hold the task's own work, merged later)."""
+    repo, fork, commit = _feature_branch(tmp_path)
     _commit(repo, "e.txt", "the task's own fix, merged later")
     before = tree_digest(repo)
     root = tmp_path / "checkouts"
@@ -86,15 +94,7 @@ def test_a_branch_merged_since_still_reads_its_own_changes(tmp_path: Path) -> No
     request's merge commit (entireio/cli and git-sync merge so): the main line now holds
     the branch's commit, so their merge base is that commit. The checkout's main line is
     where the branch left it, and "the changes in this branch" are still there to read."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    _commit(repo, "a.txt", "one")
-    fork = _commit(repo, "b.txt", "two")
-    git(repo, "checkout", "-q", "-b", "soph/feature")
-    _commit(repo, "c.txt", "three")
-    commit = _commit(repo, "d.txt", "four")
-    git(repo, "checkout", "-q", "main")
+    repo, fork, commit = _feature_branch(tmp_path)
     _commit(repo, "e.txt", "main moved on")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "merge", "-q",
         "--no-ff", "-m", "Merge pull request #7 from o/soph/feature", "soph/feature")  # fmt: skip
