@@ -479,16 +479,17 @@ def _reflog_at(repo_root: str, ref: str, when: datetime) -> str | None:
 
 def committed_since(
     repo_root: str, branch: str | None, recorded: str, at: datetime | None
-) -> str | None:
-    """The branch's commit at `at` when its reflog shows the branch moved on from
-    `recorded` (the commit the session started from) by then: what the session committed
-    before a later episode began. Only the reflog says where the branch was; the newest
-    commit by date may have reached the branch later."""
+) -> tuple[str, str] | None:
+    """The work tree's commit at `at`, and which reflog said it (`commit_at`'s source),
+    when a reflog shows it moved on from `recorded` (the commit the session started from)
+    by then along the same line: what the session committed before a later episode
+    began. Only a reflog says where the work tree was; the newest commit by date may have
+    reached the branch later."""
     sha, source = commit_at(repo_root, branch, at)
     if source not in ("reflog", "head-reflog") or sha is None or sha == recorded:
         return None
     descends = git(["merge-base", "--is-ancestor", recorded, sha], repo_root)
-    return sha if descends is not None else None
+    return (sha, source) if descends is not None else None
 
 
 # --- what the session shows ------------------------------------------------------------
@@ -569,7 +570,7 @@ def draft_site(
         later = None
         if started is not None and started != _as_utc(session.started_at):
             later = committed_since(root, session.git_branch, recorded, started)
-        draft.commit, draft.commit_source = (later, "reflog") if later else (recorded, "session")
+        draft.commit, draft.commit_source = later or (recorded, "session")
     else:
         draft.commit, draft.commit_source = commit_at(root, session.git_branch, started)
     if draft.commit is not None:

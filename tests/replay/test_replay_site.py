@@ -372,7 +372,7 @@ def test_a_later_episode_starts_from_what_the_session_committed_before_it(
         commits.append(_git(repo, "rev-parse", "HEAD", date="2026-01-01T00:00:00Z"))
     started, committed = commits
     noon = datetime(2026, 1, 2, 12, tzinfo=UTC)
-    assert committed_since(str(repo), "main", started, noon) == committed
+    assert committed_since(str(repo), "main", started, noon) == (committed, "head-reflog")
     ten_thirty = datetime(2026, 1, 2, 10, 30, tzinfo=UTC)
     assert committed_since(str(repo), "main", started, ten_thirty) is None
     # a branch reset to another line is no work of the session's
@@ -421,7 +421,7 @@ def test_a_codex_episode_after_a_commit_in_its_session_replays_from_that_commit(
     engine.dispose()
     assert [(s.commit, s.commit_source) for s in sites] == [
         (commits[0], "session"),
-        (commits[1], "reflog"),
+        (commits[1], "head-reflog"),
     ]
 
 
