@@ -54,14 +54,18 @@ def needs_model_judge(response: ModelResponse, judge_spec: dict[str, Any]) -> bo
 
 
 def judge_request(
-    intent: str, judge_spec: dict[str, Any], answer: str, model: str | None, meta: dict[str, Any]
+    intent: str,
+    judge_spec: dict[str, Any],
+    answer: str,
+    model: str | None,
+    meta: dict[str, Any],
+    *,
+    offline: bool = False,
 ) -> ModelRequest:
+    """`offline`: the answer was made with the network cut (`prompts.OFFLINE_NOTE`)."""
+    rubric = str(judge_spec.get("rubric", ""))
     return ModelRequest(
-        messages=[
-            ChatMessage(
-                "user", judge_user_message(intent, str(judge_spec.get("rubric", "")), answer)
-            )
-        ],
+        messages=[ChatMessage("user", judge_user_message(intent, rubric, answer, offline=offline))],
         system=JUDGE_SYSTEM,
         model=model,
         max_tokens=200,

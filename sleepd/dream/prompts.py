@@ -58,10 +58,11 @@ OPTIMIZER_SYSTEM = (
 )
 
 
-def target_user_message(intent: str, context: dict[str, object]) -> str:
+def target_user_message(intent: str, context: dict[str, object], *, offline: bool = False) -> str:
     """The task as the agent would have seen it, context first and the intent last, all
     of it inside the fence (every line is derived from the transcript) after a preamble
-    that says so."""
+    that says so; with `offline` (a tools-mode rollout with the network cut), a closing
+    line of ours that says what cannot be done there (`OFFLINE_TASK_NOTE`)."""
     lines = []
     project = context.get("project_path")
     if project:
@@ -91,7 +92,8 @@ def target_user_message(intent: str, context: dict[str, object]) -> str:
     lines.append("")
     lines.append(intent)
     task = "\n".join(lines).strip()
-    return f"{TASK_PREAMBLE}\n\n{fence(task)}"
+    message = f"{TASK_PREAMBLE}\n\n{fence(task)}"
+    return f"{message}\n\n{OFFLINE_TASK_NOTE}" if offline else message
 
 
 def _local_command_lines(commands: object) -> list[str]:
@@ -111,13 +113,37 @@ def _local_command_lines(commands: object) -> list[str]:
     return lines
 
 
-def judge_user_message(intent: str, rubric: str, answer: str) -> str:
-    """Task, rubric (mined from transcripts) and answer, each fenced."""
-    return (
+#: Said to an agent rehearsing with the network cut, after the task: what the person's
+#: session could do and this checkout cannot, so that a step the request names is said,
+#: not tried again and again.
+OFFLINE_TASK_NOTE = (
+    "The network is cut where you work: steps that need it (pushing, opening or commenting "
+    "on a pull request, publishing, posting to an issue tracker, fetching) cannot be done "
+    "here. Do the work in the repository, and say which of those steps you would take."
+)
+
+#: Said to the judge of a rollout made with the network cut (tools mode, `replay.network =
+#: "off"`): the person's session could push, open a pull request or publish, and a
+#: rehearsal cannot. Held against the answer, such a step would fail every rollout of a
+#: task whose request names one, and the screen of replay fidelity would then drop the
+#: task for never ending as the session did.
+OFFLINE_NOTE = (
+    "This answer was made in an offline checkout of the repository, with the network cut: "
+    "steps that need the network (pushing, opening or commenting on a pull request, "
+    "publishing a package or a release, posting to an issue tracker, fetching) could not "
+    "be done there. Do not count them against the answer; grade the work in the repository."
+)
+
+
+def judge_user_message(intent: str, rubric: str, answer: str, *, offline: bool = False) -> str:
+    """Task, rubric (mined from transcripts) and answer, each fenced; with `offline`, what
+    a rollout made with the network cut could not do (`OFFLINE_NOTE`), in our own words."""
+    message = (
         f"Task:\n{fence(intent)}\n\nRubric:\n"
         f"{fence(rubric or 'Did the answer accomplish the task correctly?')}"
         f"\n\nAnswer to grade:\n{fence(answer)}"
     )
+    return f"{message}\n\n{OFFLINE_NOTE}" if offline else message
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ class ToolReplayer:
     ) -> RolloutResult:
         site: ReplaySite = task.site
         agent = self.agents.get(task.consumer)
-        prompt = target_user_message(task.intent, task.context)
+        prompt = target_user_message(task.intent, task.context, offline=not self.settings.network)
 
         def missing(kind: FailureKind, detail: str, extra: dict[str, Any]) -> RolloutResult:
             response = ModelResponse.failed(
@@ -253,6 +253,7 @@ class ToolReplayer:
             answer,
             self.judge_model,
             {"custom_id": f"judge-{arm}-{task.unit}-{index}", "task": task.id},
+            offline=not self.settings.network,
         )
         [verdict] = self.judge.run([request])
         ruled = judge_by_model(verdict, verdict, ScoreWeights())

@@ -128,3 +128,41 @@ def test_the_rubric_judge_sees_the_diff_and_tests_fenced_and_can_veto(
         assert "return sum(items)" in prompt and "passed" in prompt
     assert verdicts[1.0].success is True and verdicts[1.0].detail["tests_after"]["failed"] == 3
     assert verdicts[0.0].success is False and verdicts[0.0].detail["verdict"]
+
+
+def test_a_rollout_with_the_network_cut_is_told_so_and_judged_so(
+    ledger: tuple[Path, str], agents: Path, tmp_path: Path
+) -> None:
+    """A request that ends "… then push and open a PR" cannot be finished offline: the
+    agent is told which steps cannot be done there, and the judge not to count them, so
+    that the task is not judged a failure on every rollout (and dropped by the fidelity
+    screen for never ending as the session did). With the network on, neither is said."""
+    import json
+
+    from sleepd.dream.prompts import OFFLINE_NOTE, OFFLINE_TASK_NOTE
+
+    repo, commit = ledger
+    wanted = ("tests/test_total_price.py::TestTotalPrice::test_total_price",)
+    site = ReplaySite(str(repo), commit, PYTEST, "AGENTS.md", "ledger", wanted, "success")
+    unit = ReplayTask(
+        "1", "The unit test for total_price fails, please fix the summing in ledger, then "
+        "push and open a PR", "val",
+        site=site, consumer="codex",
+    )  # fmt: skip
+    for network in (False, True):
+        tools = build_tool_replayer(Config(), None, threading.Event())
+        tools.settings.nice = 0
+        tools.settings.network = network
+        tools.checkout_root = tmp_path / f"co-{network}"
+        tools.judge = StubJudge(1.0)
+        for old in agents.glob("*.json") if agents.exists() else []:
+            old.unlink()
+        tools.run([unit], "Always run pytest -q first.\n", "c1", [0])
+        [run] = [json.loads(p.read_text()) for p in agents.glob("*.json")]
+        [request] = tools.judge.requests
+        judged = request.messages[0].content
+        assert (OFFLINE_TASK_NOTE in run["prompt"]) is not network
+        assert (OFFLINE_NOTE in judged) is not network
+        # ours, after the fence: never inside the quoted task
+        if not network:
+            assert judged.rindex(OFFLINE_NOTE) > judged.rindex("</transcript-data>")
