@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
@@ -41,6 +42,7 @@ def _commits_of(engine: Engine, cfg: Config, session_id: int) -> list[list[str]]
         return list(commits_before(db, episodes).values())
 
 
+@pytest.mark.both_dbs
 def test_a_request_after_the_sessions_commits_names_them(engine: Engine, cfg: Config) -> None:
     for day in range(2):
         b = SessionBuilder(start=T0 + timedelta(days=day))
@@ -80,8 +82,15 @@ def test_the_persons_own_commit_counts_and_another_sessions_does_not(
     assert not any("aaaaaaa" in line for lines in named for line in lines)
 
 
-def test_only_the_newest_commits_are_named() -> None:
-    assert MAX_COMMITS == 10  # what the replay prompt shows at most
+def test_only_the_newest_commits_are_named(engine: Engine, cfg: Config) -> None:
+    b = SessionBuilder(start=T0)
+    b.prompt("do the whole migration, one commit per table").say("On it.")
+    for n in range(MAX_COMMITS + 2):
+        b.bash(f'git commit -m "table {n}"', f"[main {n:07x}] migrate table {n}\n 1 file changed")
+    b.prompt(command("review")).meta("Review the changes on this branch.").say("Fine.")
+    [named] = [lines for lines in _commits_of(engine, cfg, b.save(engine)) if lines]
+    assert len(named) == MAX_COMMITS
+    assert named[0].endswith("migrate table 2") and named[-1].endswith(f"table {MAX_COMMITS + 1}")
 
 
 def test_hostile_lines_name_no_commit(engine: Engine, cfg: Config) -> None:
