@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from sleepd.mining.signatures import ANSI
+
 #: Most failing-test names kept per report: enough to judge, bounded for hostile output.
 MAX_NAMES = 200
 MAX_NAME_CHARS = 300
@@ -43,8 +45,6 @@ _BUN_TEST = re.compile(r"^\((pass|fail)\) ([^\n]+)$", re.MULTILINE)
 _VITEST_FILES = re.compile(r"^[^\S\n]*Test Files[^\S\n]+\d+ (?:failed|passed)", re.MULTILINE)
 _VITEST_TESTS = re.compile(r"^[^\S\n]*Tests[^\S\n]+([^\n]*)$", re.MULTILINE)
 _VITEST_FAIL = re.compile(r"^[^\S\n]*FAIL[^\S\n]+([^\n]+)$", re.MULTILINE)
-#: A terminal's colour codes, which vitest prints into its summary unless told not to.
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _BUN_TIMING = re.compile(r"\[[\d.]+m?s\]")
 
 
@@ -93,7 +93,7 @@ def _clip(names: list[str]) -> list[str]:
 def parse_test_output(text: str) -> TestReport | None:
     """The report of the first framework whose summary appears; None when none does."""
     if "\x1b[" in text:
-        text = _ANSI.sub("", text)
+        text = ANSI.sub("", text)  # (vitest colours its summary unless told not to)
     for parser in (_pytest, _unittest, _go, _cargo, _jest, _bun, _vitest):
         report = parser(text)
         if report is not None:
