@@ -14,7 +14,9 @@ does, and compares with `labels/**/*.toml` (format in the fixtures' LABELS.md):
   turn were read right and every other one as the rules read it;
   with `--model-assisted`, the miner model of your sleepd config ([roles.miner]) reads
   the hard turns, as `sleepd mine` does with `mining.model_assisted` on, and the figures
-  are its;
+  are its, with how many hard turns it read right where the rules alone (mined a second
+  time without it) had not, and the reverse (`bench/recorded_model.py` stands in for that
+  model with answers a reader wrote, where no model can be called);
 * episode outcomes (new_task turns): accuracy and the `unknown` rate, over every labelled
   request and over those whose outcome a person could tell (not labelled `unknown`);
 * replay tasks: how many were mined and how many open with a request a person labelled
@@ -259,6 +261,9 @@ class Predictions:
     why: dict[tuple[str, int], str] = field(default_factory=dict)
     #: what the miner model was asked and decided (model-assisted runs)
     hard_turn_stats: dict[str, int] = field(default_factory=dict)
+    #: (transcript, line) → the kind the rules alone read (model-assisted runs), to say
+    #: which hard turns the model read right where the rules had not, and the reverse
+    rules_turns: dict[tuple[str, int], str] = field(default_factory=dict)
     #: (transcript, line) of an episode's intent → the task cluster it joined
     clusters: dict[tuple[str, int], int] = field(default_factory=dict)
     #: (transcript, line) of an episode's intent → its project as the store has it
@@ -493,6 +498,17 @@ def report(
         f"{misread} misread; macro-F1 {ceiling_macro:.3f} (accuracy {ceiling_accuracy:.3f}) if "
         "each hard turn were read right"
     )
+    if pred.rules_turns:
+        both = Counter(
+            (pred.rules_turns.get((f, n), "none") == g, pred.turns.get((f, n), "none") == g)
+            for f, n, g in keyed
+            if (f, n) in pred.hard
+        )
+        print(
+            f"the hard turns against the rules alone: the model read {both[(False, True)]} right "
+            f"where the rules had not and {both[(True, False)]} wrong where they had; both "
+            f"right {both[(True, True)]}, both wrong {both[(False, False)]}"
+        )
     outcomes = [
         (t["outcome"], pred.outcomes.get((lab.transcript, int(t["line"])), "no episode"))
         for lab in labels
@@ -702,6 +718,7 @@ def main() -> None:
     skip = frozenset(lab.transcript for lab in held_out) if args.no_held_out else frozenset()
     pred = predict(args.fixtures, skip, backend)
     if backend is not None:
+        pred.rules_turns = predict(args.fixtures, skip).turns
         stats = ", ".join(f"{k} {v}" for k, v in pred.hard_turn_stats.items())
         print(f"model-assisted: the miner model read the hard turns ({stats})")
     if args.no_held_out:
