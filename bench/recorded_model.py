@@ -82,7 +82,8 @@ def write_parts(directory: Path, parts: int) -> None:
         row = json.loads(path.read_text(encoding="utf-8"))
         if row["id"] not in done:
             waiting.append(row)
-    print(f"{len(waiting)} questions without an answer ({len(done)} answered)")
+    noun = "question" if len(waiting) == 1 else "questions"
+    print(f"{len(waiting)} {noun} without an answer ({len(done)} answered)")
     if not waiting:
         return
     out = directory / "parts"
@@ -96,7 +97,7 @@ def write_parts(directory: Path, parts: int) -> None:
         for row in chunk:
             text.append(f"===== QUESTION {row['id']} =====\n{row['prompt']}\n")
         (out / f"part_{n}.txt").write_text("\n".join(text), encoding="utf-8")
-        print(f"{out / f'part_{n}.txt'}: {len(chunk)} questions")
+        print(f"{out / f'part_{n}.txt'}: {len(chunk)} of them")
 
 
 def main() -> int:

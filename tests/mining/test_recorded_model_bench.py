@@ -66,7 +66,7 @@ def test_a_written_answer_decides_the_turn_and_the_readers_parts_leave_it_out(
             env={"SLEEPD_RECORDED_MODEL_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
         ).stdout
 
-    assert parts().startswith("1 questions without an answer")
+    assert parts().startswith("1 question without an answer (0 answered)")
     assert qid in (tmp_path / "parts" / "part_0.txt").read_text(encoding="utf-8")
     (tmp_path / "answers").mkdir()
     other = "steering" if decision.kind is not TurnKind.STEERING else "new_task"
