@@ -20,7 +20,7 @@ from sqlalchemy.engine import Engine
 from sleepd.backends.anthropic_api import AnthropicBackend
 from sleepd.backends.budget import BudgetCaps, BudgetGuard, GuardedBackend, MemoryLedger
 from sleepd.config import Config
-from sleepd.mining.hard_turns import TurnJudge
+from sleepd.mining.hard_turns import SYSTEM, TurnJudge
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.mine import mine
 from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
@@ -486,3 +486,40 @@ def test_a_one_off_failure_becomes_a_task_once_the_model_read_its_request(
         assert opening["hard"] and opening["by_model"] and opening["kind"] == "new_task"
         intents = [t.intent for t in db.scalars(select(Task))]
     assert [i for i in intents if "focus area" in i]
+
+
+#: What the agent had said before each example the model's instructions quote.
+FINISHED = "Done: the changelog is generated on every tag, and the tests pass."
+OFFERED = "Done: the changelog is generated on every tag. Want me to set up releases too?"
+
+
+@pytest.mark.parametrize(
+    ("example", "agent_text", "kind"),
+    [
+        ("set up a release workflow that publishes to PyPI", OFFERED, TurnKind.NEW_TASK),
+        ("looks too good to be true", FINISHED, TurnKind.CORRECTION),
+        ("I am still skeptical, test it again", FINISHED, TurnKind.CORRECTION),
+        ("continue", FINISHED, TurnKind.FOLLOW_UP),
+        ("limits are reset, go on", FINISHED, TurnKind.FOLLOW_UP),
+    ],
+)
+def test_the_models_instructions_never_quote_a_reading_the_rules_contradict(
+    example: str, agent_text: str, kind: TurnKind
+) -> None:
+    """The model overrules the rules on the hard turns, so an example its instructions
+    give for a kind must be one the rules read as that kind too (the instructions once
+    listed "continue" under steering, where the rules and the labels read it as going on
+    with the task)."""
+    definition = SYSTEM.split(f"\n- {kind.value}: ")[1].split("\n- ")[0]
+    assert f"'{example}'" in definition
+    turn = TurnInput(
+        text=example,
+        has_episode=True,
+        agent_worked=True,
+        agent_acted=True,
+        agent_text=agent_text,
+        agent_ended=True,
+        gap_s=60,
+        request="Generate the changelog from the tags",
+    )
+    assert classify_turn(turn, lexicon_for()).kind is kind
