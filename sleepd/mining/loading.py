@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session as DbSession
@@ -103,6 +103,26 @@ def sessions_to_mine(db: DbSession, idle_before: datetime, rules: str) -> list[S
         work.append(item)
     work.sort(key=lambda w: (w.is_subagent, w.id))
     return work
+
+
+def newest_first(work: Sequence[SessionWork]) -> list[SessionWork]:
+    """The same sessions, main sessions first as ever, those with the latest event first.
+
+    Model-assisted mining spends its per-pass cap in the order sessions are read. Read in
+    store order, a first pass over a long history leaves a backlog that the next passes
+    read first, so the session a person had today waits for weeks of older ones; newest
+    first, tonight's turns are asked tonight and the backlog takes what the cap leaves.
+    """
+    undated = datetime.min.replace(tzinfo=UTC)
+
+    def latest(item: SessionWork) -> tuple[datetime, int]:
+        ts = item.last_ts
+        if ts is None:
+            return (undated, item.id)
+        return (ts if ts.tzinfo else ts.replace(tzinfo=UTC), item.id)
+
+    main = sorted((w for w in work if not w.is_subagent), key=latest, reverse=True)
+    return main + [w for w in work if w.is_subagent]
 
 
 def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:

@@ -25,6 +25,7 @@ from sleepd.mining.loading import (
     SessionWork,
     attach_resume_points,
     load_events,
+    newest_first,
     recent_shell_outputs,
     sessions_to_mine,
 )
@@ -121,6 +122,7 @@ def _mine_pass(
         from sleepd.mining.hard_turns import TurnJudge
 
         judge = TurnJudge(backend, mining.model_max_turns)
+        work = newest_first(work)
     with write_session(engine) as db:
         touched: set[int] = reroot_stored(db, roots)
     hard_found = 0

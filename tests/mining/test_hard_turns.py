@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from sleepd.store.models import Episode, Task
 from tests.backends.fake_providers import FakeAnthropic, Reply, anthropic_message
 from tests.bench_scripts import load_bench
 
-from .builders import LATER, SessionBuilder
+from .builders import LATER, T0, SessionBuilder
 from .test_mine import UNSURE_REQUEST, unsure_one_off
 
 #: built at run time so that no secret scanner flags this file
@@ -361,6 +362,44 @@ def test_the_turns_past_the_cap_are_asked_on_the_next_passes_and_none_twice(
     assert len(hard) == 3 and all(t["by_model"] and t["kind"] == "correction" for t in hard)
 
 
+def session_on(engine: Engine, day: int, turn: str) -> None:
+    """A session of the history, `day` days after the first, with one hard turn."""
+    b = SessionBuilder(start=T0 + timedelta(days=day)).prompt("Add a dark mode toggle")
+    b.say("Let me look at the settings component first.")
+    b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
+    b.result("r1", "export function Settings() {}")
+    b.prompt(turn).save(engine)
+
+
+def test_the_cap_goes_to_the_newest_sessions_and_tonights_comes_before_the_backlog(
+    engine: Engine, cfg: Config, server: FakeAnthropic
+) -> None:
+    """A first pass over a long history leaves hard turns to later passes. The person's
+    newest sessions are read first, and a session harvested since is asked about on the
+    next pass, not after the backlog (stored earlier, it would come first in store order)."""
+    cfg.mining.model_assisted = True
+    cfg.mining.model_max_turns = 1
+    for day in (0, 2, 1):  # harvested out of time order, as files are found
+        session_on(engine, day, f"The toggle goes in the header, day {day}")
+    answer = Reply(200, anthropic_message('{"kind": "follow_up"}'))
+    server.script("/v1/messages", *[answer] * 10)
+
+    def asked_about() -> list[str]:
+        return [json.loads(b["messages"][0]["content"])["message"] for b in turn_requests(server)]  # type: ignore[index]
+
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert asked_about() == ["The toggle goes in the header, day 2"]
+    session_on(engine, 9, "The toggle goes in the footer, tonight")
+    mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert asked_about()[1:] == ["The toggle goes in the footer, tonight"]
+    for _ in range(3):
+        mine(engine, cfg, now=LATER, backend=guarded(server))
+    assert asked_about()[2:] == [
+        "The toggle goes in the header, day 1",
+        "The toggle goes in the header, day 0",
+    ]
+
+
 def test_a_model_that_answers_nothing_is_not_asked_the_same_turns_each_pass(
     engine: Engine, cfg: Config, server: FakeAnthropic
 ) -> None:
@@ -523,3 +562,22 @@ def test_the_models_instructions_never_quote_a_reading_the_rules_contradict(
         request="Generate the changelog from the tags",
     )
     assert classify_turn(turn, lexicon_for()).kind is kind
+
+
+def test_newest_first_keeps_subagents_last_and_sessions_without_a_time_after_dated_ones() -> None:
+    from datetime import datetime
+
+    from sleepd.mining.loading import SessionWork, newest_first
+
+    def work(id_: int, kind: str, ts: datetime | None) -> SessionWork:
+        return SessionWork(id_, kind, "/work/app", None, 0, 5, ts)
+
+    naive = datetime(2026, 11, 3, 9, 0)  # SQLite hands times back without a zone
+    items = [
+        work(1, "main", T0),
+        work(2, "subagent", T0 + timedelta(days=5)),
+        work(3, "main", None),
+        work(4, "main", naive),
+        work(5, "main", T0 + timedelta(days=1)),
+    ]
+    assert [w.id for w in newest_first(items)] == [4, 5, 1, 3, 2]
