@@ -3852,6 +3852,16 @@ def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
         "file includes:\n\n1. Repository purpose description\n2. List of main files",
         "I added a `--dry-run` flag to the sync script and documented it in the README.",
         "Summary of the work:\n- Removed the unused `legacy/` folder\n- Renamed `util.js`",
+        # blind set 84 (lushanoperera/claude-code, Claude Code 1.0.57, in Italian): "I changed
+        # the string, making it translatable"; every other language the feedback lexicon reads
+        'Ho modificato la stringa "Leggi di più" rendendola traducibile con gettext.',
+        "Il file `style.css` è stato aggiornato con il nuovo nome del tema.",
+        "Fatto! La pagina di archivio ora mostra solo i post della categoria.",
+        "Dosyayı güncelledim ve testleri ekledim.",
+        "Ik heb de validatie aan het loginformulier toegevoegd.",
+        "Dodałem walidację do formularza logowania.",
+        "Sudah diperbaiki: validasi formulir login.",
+        "Tôi đã sửa lỗi xác thực trong biểu mẫu đăng nhập.",
     ],
 )
 def test_a_done_claim_in_another_language_is_one(agent: str) -> None:
@@ -3904,6 +3914,10 @@ def test_a_done_claim_in_the_words_agents_report_with_is_one(agent: str) -> None
         "Next, I need to check the config loader.",
         "Nothing was committed.",
         "Let me know when you're all set and I'll run the migration.",
+        # not yet, or asked of the person ("Have you changed …?")
+        "Non ho ancora modificato nulla: vuoi che proceda?",
+        "Hai aggiornato il file .env prima di avviare il server?",
+        "Ho letto il file; ora lo modifico.",
     ],
 )
 def test_a_plan_or_a_failure_near_those_words_is_no_done_claim(agent: str) -> None:

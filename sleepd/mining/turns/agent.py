@@ -101,7 +101,28 @@ _DONE_CLAIM = re.compile(
     r"implementad[oa]s?|aplicad[oa]s?|criad[oa]s?|atualizad[oa]s?|adicionad[oa]s?|"
     r"removid[oa]s?|créée?s?|mise?s? à jour|corrigée?s?|ajoutée?s?|supprimée?s?|erstellt|"
     r"aktualisiert|behoben|hinzugefügt|entfernt|angewendet)\b"
-    r"|^[^\w\n]*(listo|hecho|terminado|pronto|feito|terminé|fertig|erledigt)\b",
+    r"|^[^\w\n]*(listo|hecho|terminado|pronto|feito|terminé|fertig|erledigt)\b"
+    # Italian: "Ho modificato la stringa …", "abbiamo aggiunto", "è stato aggiornato",
+    # "Fatto!"; not "non ho ancora modificato" (not yet)
+    r"|(?<!non )\b(ho|abbiamo)\s+(ora\s+|anche\s+|già\s+)?(aggiunt|aggiornat|modificat|corrett|"
+    r"creat|implementat|rimoss|eliminat|sistemat|risolt|completat|configurat|installat|"
+    r"spostat|rinominat|sostituit|applicat|convertit|ripristinat|abilitat|disabilitat|"
+    r"semplificat|reso|res|scritt|fatt)[oaie]?\b"
+    r"|\b(è|e'|sono) stat[oaie]\s+(\w+\s+)?(aggiunt|aggiornat|modificat|corrett|creat|"
+    r"implementat|rimoss|eliminat|sistemat|risolt|completat|configurat|installat|applicat)[oaie]\b"
+    r"|\bcon successo\b|^[^\w\n]*(fatto|completato|ecco fatto)\b"
+    # Turkish ("Dosyayı güncelledim", "Hata düzeltildi", "başarıyla tamamlandı"), Dutch
+    # ("Ik heb de test toegevoegd"), Polish ("Dodałem test"), Indonesian ("Sudah
+    # diperbaiki", "berhasil") and Vietnamese ("Tôi đã sửa …")
+    r"|\b\w*(ekledim|güncelledim|düzelttim|oluşturdum|değiştirdim|kaldırdım|sildim|"
+    r"tamamladım|uyguladım|yaptım|eklendi|güncellendi|düzeltildi|oluşturuldu|değiştirildi|"
+    r"kaldırıldı|silindi|tamamlandı|uygulandı)\b|\bbaşarıyla\b"
+    r"|\b(ik heb|we hebben)\b[^.\n]{0,60}\b(toegevoegd|bijgewerkt|aangepast|opgelost|gemaakt|"
+    r"verwijderd|geïmplementeerd|gewijzigd)\b|\bsuccesvol\b"
+    r"|\b(dodałem|dodałam|zaktualizowałem|naprawiłem|naprawiłam|utworzyłem|zmieniłem|"
+    r"usunąłem|zaimplementowałem|poprawiłem)\b|\bpomyślnie\b"
+    r"|\bsudah (di)?(tambahkan|perbarui|perbaiki|buat|hapus|ubah|terapkan)\b|\bberhasil\b"
+    r"|\bđã (thêm|cập nhật|sửa|tạo|xóa|thay đổi|triển khai|hoàn thành)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
