@@ -122,7 +122,7 @@ CORRECTION: tuple[str, ...] = (
     r"\b(desfaz|desfazer|desfaça)\b",
     # Italian
     r"\bnon (funziona|va|compila|parte|carica|passa)\b",
-    r"\b(è )?sbagliato\b",
+    r"\b(è |sono )?(sbagliat|errat)[oaie]\b",
     r"\bancora (non|errore|lo stesso errore)\b",
     r"\bannulla\b",
     # Chinese

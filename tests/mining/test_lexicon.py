@@ -35,6 +35,9 @@ CORRECTIONS = [
     # Italian
     "non funziona ancora",
     "è sbagliato",
+    # "wrong" agrees with what it qualifies ("the URL is wrong", "wrong information")
+    "la URL è sbagliata",
+    "ti ho dato una informazione errata",
     # a few phrases each of Vietnamese (with and without accents), Dutch, Polish,
     # Indonesian, Hebrew, Arabic and Hindi
     "vẫn lỗi",

@@ -3814,6 +3814,81 @@ def test_a_prohibition_is_not_a_failure_report(text: str) -> None:
     assert kind_of(text, agent_text=done) is not TurnKind.CORRECTION
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the labelled set (real lines), each read as a verdict before: a praise word
+        # inside a request
+        "delete that comment and post a reply in the correct thread",
+        "And lets go with the latest C release that works everywhere",
+        # the word of praise as the request's verb or its attribute
+        "correct the typo in the footer",
+        'wherever the string "Equipe" appears in the template, correct it to "Équipe"',
+        "please correct the date format in the export",
+        "perfect the fade-in animation on the hero",
+        "use the correct port for the staging server",
+        "make sure the dates are correct in the export",
+    ],
+)
+def test_a_word_of_praise_inside_a_request_is_no_verdict(text: str) -> None:
+    assert kind_of(text) is not TurnKind.APPROVAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Correct, go ahead",
+        "perfect!",
+        "that is correct",
+        "Perfect, thanks",
+        # a verb of the work as the subject of the verdict, and a joining word before it
+        "Deploy works now, perfect",
+        "build is green, thanks!",
+        "now it works, thanks",
+        "and thanks!",
+    ],
+)
+def test_the_word_of_praise_as_the_verdict_still_approves(text: str) -> None:
+    assert kind_of(text) is TurnKind.APPROVAL
+
+
+#: The agent's report in Italian (blind set 84, lushanoperera/claude-code, not in the
+#: repository: "I changed the string, making it translatable").
+ITALIAN_DONE = (
+    'Ho modificato la stringa "Leggi di più" rendendola traducibile con gettext. Ora utilizza '
+    "la funzione `__()` di WordPress."
+)
+
+
+def test_an_italian_request_naming_its_own_file_after_the_agent_finished_is_new() -> None:
+    # blind set 84: "change … so that the posts shown are only the term's own children"
+    text = (
+        "modifica wp-content/themes/hello-villa-stuart/inc/features/service-categories.php in "
+        "modo che i post mostrati siano solo quelli direttamente figli del term corrente"
+    )
+    assert kind_of(text, agent_text=ITALIAN_DONE) is TurnKind.NEW_TASK
+    # and in English, the same request read the same way
+    english = (
+        "modify wp-content/themes/hello-villa-stuart/inc/features/service-categories.php so "
+        "that the posts shown are only the direct children of the current term"
+    )
+    assert kind_of(english, agent_text=DONE) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # blind set 84: "update CLAUDE.md if needed and then commit the changes"
+        "aggiorna CLAUDE.md se necessario e poi committa le modifiche",
+        "update CLAUDE.md if needed and then commit the changes",
+    ],
+)
+def test_committing_the_changes_goes_on_with_the_task_in_italian_as_in_english(
+    text: str,
+) -> None:
+    assert kind_of(text, agent_text=ITALIAN_DONE) is TurnKind.FOLLOW_UP
+
+
 def test_a_verdict_after_an_ok_of_its_own_is_an_approval() -> None:
     # Safecast/safecast-map-MCP, after the agent fixed the deploy workflow
     fixed = "I fixed the deploy workflow and pushed it. The deploy job should go through now."

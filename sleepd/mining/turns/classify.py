@@ -704,19 +704,54 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
     # the verdict may follow an "OK." of its own ("OK. Deploy works now!!"): what comes
     # after the verdict is then read after that sentence, not after the "OK."
     verdict = region
-    approval_head = bool(APPROVAL_HEAD.search(opened))
+    approval_head = bool(APPROVAL_HEAD.search(opened)) and not _PRAISE_AS_VERB.match(opened)
     if approval_head and not APPROVAL_HEAD.search(region):
         # "ah, of course\nTHANKS!! it works perfectly …": the verdict follows an
         # acknowledgment, and what comes after the verdict is read after it
         verdict = opened
     if not approval_head and words <= 12:
-        if lexicon.classify(first_clause(region)) is Feedback.APPROVAL:
+        clause = first_clause(region)
+        if lexicon.classify(clause) is Feedback.APPROVAL and not asks_for_work(clause):
             approval_head = True
-        elif opened != region and lexicon.classify(first_clause(opened)) is Feedback.APPROVAL:
+        elif (
+            opened != region
+            and lexicon.classify(first_clause(opened)) is Feedback.APPROVAL
+            and not asks_for_work(first_clause(opened))
+        ):
             approval_head, verdict = True, opened
     return _Reading(
         text, region, words, reasons, corr, reports, done, asked, verdict, approval_head
     )
+
+
+#: A word of praise used as the verb of a request: "correct the typo in the footer",
+#: "…, correct it to "Équipe"", "perfect the fade-in".
+_PRAISE_AS_VERB = re.compile(
+    r"(^|[,;:]\s*)\W*(please\s+)?(correct|perfect)\s+(the|a|an|it|this|that|these|those|all|"
+    r"every|each|my|our|your|its|their|any|both)\b",
+    re.IGNORECASE,
+)
+
+
+#: Words that join a clause to what was said, read past before its verb.
+_JOINING_WORD = re.compile(r"^\W*(and|also|then|now|so)\b\W*", re.IGNORECASE)
+
+#: A verb opening the clause that is its subject, not an order: "Deploy works now",
+#: "build is green".
+_NOUN_THEN_STATE = re.compile(
+    r"^\W*\w+\s+(works?|worked|is|are|was|were|passe[sd]|looks?|seems?|succeed(s|ed)?|"
+    r"went|goes|runs?|ran)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_work(clause: str) -> bool:
+    """The clause is a request, whatever word of praise it holds ("use the correct port",
+    "make sure the dates are correct", "please correct the date format"): a verdict
+    judges what was done, a request asks for more."""
+    clause = _JOINING_WORD.sub("", clause, count=1)
+    ordered = bool(IMPERATIVE.search(clause)) and not _NOUN_THEN_STATE.match(clause)
+    return ordered or bool(REQUEST.search(clause) or _PRAISE_AS_VERB.search(clause))
 
 
 def _after_service_error(turn: TurnInput, reading: _Reading) -> TurnDecision | None:

@@ -61,9 +61,9 @@ BACK_REF = re.compile(
     r"(put|add|move|save|commit|push|apply|write|copy|store|include|turn|document|persist)"
     r"\s+this\s+(in|into|to|on|onto|as|under)\b(?![^:\n]{0,80}:)|"
     # the same in the other languages people write to agents in ("faça o commit dessas
-    # alterações", "estos cambios", "ces modifications", "diese Änderungen")
-    r"(d?[ea]ss[ae]s|d?[ea]st[ae]s|estos|esos|estas|esas|ces|diese[nrs]?)\s+"
-    r"(altera\w*|mudan\w*|modifica\w*|cambios|changements|Änderungen)|"
+    # alterações", "estos cambios", "ces modifications", "diese Änderungen", "le modifiche")
+    r"(d?[ea]ss[ae]s|d?[ea]st[ae]s|estos|esos|estas|esas|ces|diese[nrs]?|le|queste|tali)\s+"
+    r"(altera\w*|mudan\w*|modifica\w*|cambios|changements|Änderungen|modifiche)|"
     # the agent's last act or words named ("when you tried executing bash commands right
     # now you reported errors", "you said the tests pass")
     r"(when|where|after) you (just )?(tried|ran|did|said|wrote|changed|reported)|"

@@ -43,7 +43,7 @@ def says_something_new(region: str) -> bool:
 IMPERATIVE = re.compile(
     r"^\W*(please\s+)?(run|add|make|use|create|fix|update|check|write|remove|change|test|"
     r"build|deploy|commit|push|merge|open|review|install|rename|move|delete|implement|"
-    r"refactor|try|document|ensure|also|then|now|and)\b"
+    r"refactor|try|document|ensure|modify|edit|also|then|now|and)\b"
     # the same openings in the other languages people write to agents in
     r"|^\W*(vérifie[zs]?|ajoute[zs]?|crée[zs]?|corrige[zs]?|installe[zs]?|supprime[zs]?|"
     r"modifie[zs]?|fais|faites|lance[zs]?|implémente[zs]?|écri[st]|mets|mettez|peux-tu|"
@@ -51,7 +51,9 @@ IMPERATIVE = re.compile(
     r"adicione|adiciona|crie|corrija|atualize|atualiza|instale|remova|verifique|faça|"
     r"füge|erstelle|korrigiere|aktualisiere|installiere|entferne|prüfe|überprüfe|"
     r"kannst du|добавь|создай|исправь|обнови|установи|удали|проверь|сделай|напиши|"
-    r"можешь)\b"
+    r"можешь|esegui|aggiungi|fai|usa|correggi|sistema|aggiorna|controlla|verifica|scrivi|"
+    r"rimuovi|modifica|cambia|testa|costruisci|committa|apri|installa|rinomina|sposta|elimina|"
+    r"cancella|implementa|prova|documenta|assicurati|puoi|potresti)\b"
     r"|^\W*(帮我|请|添加|创建|修复|更新|安装|删除|检查|实现|编写|生成|分析)",
     re.IGNORECASE,
 )
