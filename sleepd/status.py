@@ -59,11 +59,16 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
             "FROM sessions WHERE source = :s",
             p,
         )[0]
-        tool_errors = db.scalar(
-            "SELECT count(*) FROM events e JOIN sessions s ON s.id = e.session_id "
+        # a tool's failure is the agent's work; its service failing (an API error, a usage
+        # limit, a dropped stream) is not, and a turn the person aborted is neither
+        tool_errors, service_errors = db.rows(
+            "SELECT coalesce(sum(CASE WHEN e.role = 'tool' THEN 1 ELSE 0 END), 0), "
+            "coalesce(sum(CASE WHEN e.role IN ('assistant', 'system') "
+            "AND coalesce(e.raw_type, '') <> 'turn_aborted' THEN 1 ELSE 0 END), 0) "
+            "FROM events e JOIN sessions s ON s.id = e.session_id "
             "WHERE s.source = :s AND e.kind = 'error'",
             p,
-        )
+        )[0]
         redactions = db.scalar(
             "SELECT coalesce(sum(count), 0) FROM redaction_counts WHERE source = :s", p
         )
@@ -76,6 +81,7 @@ def harvest_figures(db: ReadOnlyDb, cfg: Config, now: datetime) -> dict[str, Any
             "sessions": int(sessions),
             "events": int(events),
             "tool_errors": int(tool_errors or 0),
+            "service_errors": int(service_errors or 0),
             "file_errors": int(file_errors),
             "malformed_lines": int(malformed),
             "files_with_malformed_lines": files_malformed,
@@ -479,6 +485,7 @@ def empty_sections(cfg: Config) -> dict[str, Any]:
         "sessions": 0,
         "events": 0,
         "tool_errors": 0,
+        "service_errors": 0,
         "file_errors": 0,
         "malformed_lines": 0,
         "files_with_malformed_lines": 0,

@@ -19,6 +19,7 @@ HARVEST_ROWS = (
     ("sessions", "sessions"),
     ("events", "events"),
     ("tool_errors", "tool errors"),
+    ("service_errors", "agent service errors (API, limits)"),
     ("malformed_lines", "malformed lines skipped"),
     ("unfinished_last_lines", "files ending mid-line (held)"),
     ("redactions", "secrets redacted"),

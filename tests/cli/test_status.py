@@ -174,6 +174,48 @@ def test_status_counts_the_sessions_a_program_started(db_engine: Any) -> None:
     assert "started by a program" in human.stdout and "not for tasks" in human.stdout
 
 
+@pytest.mark.both_dbs
+def test_status_tells_tool_errors_from_the_agents_service_failing(db_engine: Any) -> None:
+    """A tool's failure is the agent's work; an API error, a retry notice or a usage
+    limit is its service failing (a real Claude Code session held 110 `api_error`
+    records and 31 tool errors), and a turn the person aborted is neither."""
+    from sleepd.store.models import Event, Session
+
+    errors = [
+        ("tool", None, "<tool_use_error>File does not exist.</tool_use_error>"),
+        ("tool", None, "Exit code 1\nnpm ERR! missing script: lint"),
+        ("system", "api_error", '{"cause":{}}'),
+        ("assistant", None, "API Error: Connection error."),
+        ("system", "stream_error", "stream disconnected before completion"),
+        ("system", "turn_aborted", "<turn_aborted>"),
+    ]
+    with write_session(db_engine) as db:
+        session = Session(source="claude", external_id="s1", kind="main")
+        db.add(session)
+        db.flush()
+        for seq, (role, raw_type, text) in enumerate(errors, start=1):
+            db.add(
+                Event(
+                    session_id=session.id,
+                    seq=seq,
+                    external_id=f"e{seq}",
+                    role=role,
+                    kind="error",
+                    text=text,
+                    is_error=True,
+                    raw_type=raw_type,
+                )
+            )
+    proc = run_status("--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, SCHEMA)
+    claude = report["harvest"]["sources"]["claude"]
+    assert (claude["tool_errors"], claude["service_errors"]) == (2, 3)
+    human = " ".join(run_status().stdout.replace("│", " ").split())
+    assert "tool errors 2" in human and "agent service errors (API, limits) 3" in human
+
+
 def test_status_counts_the_sessions_the_next_mining_pass_reads_again(db_engine: Any) -> None:
     from sleepd.config import Config
     from sleepd.mining.reading import reading_rules

@@ -85,8 +85,8 @@ def test_status_per_source_figures_match_the_database(corpus_tree: Path, db_file
         )
         [(events, tool_errors)] = query(
             db_file,
-            "SELECT count(*), coalesce(sum(e.kind = 'error'), 0) FROM events e "
-            "JOIN sessions s ON s.id = e.session_id WHERE s.source = ?",
+            "SELECT count(*), coalesce(sum(e.kind = 'error' AND e.role = 'tool'), 0) "
+            "FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.source = ?",
             (source,),
         )
         assert (figures["files"], figures["malformed_lines"]) == (files, malformed)
