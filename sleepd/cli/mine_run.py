@@ -119,7 +119,8 @@ def render_report(data: dict[str, Any]) -> None:
             f"hard user turns: {hard.get('decided', 0)} decided by the miner model "
             f"({hard.get('changed', 0)} read differently from the rules), "
             f"{hard.get('fallbacks', 0)} left to the rules after a failed or unaffordable call, "
-            f"{hard.get('skipped', 0)} over the per-pass cap",
+            f"{hard.get('skipped', 0)} over the per-pass cap"
+            + (" (asked on the next passes, newest sessions first)" if hard.get("skipped") else ""),
             markup=False,
             highlight=False,
         )
