@@ -3993,6 +3993,9 @@ def test_a_done_claim_in_the_words_agents_report_with_is_one(agent: str) -> None
         "Non ho ancora modificato nulla: vuoi che proceda?",
         "Hai aggiornato il file .env prima di avviare il server?",
         "Ho letto il file; ora lo modifico.",
+        # "not successful" in Indonesian and Dutch
+        "Build tidak berhasil: modul tidak ditemukan.",
+        "De migratie was niet succesvol.",
     ],
 )
 def test_a_plan_or_a_failure_near_those_words_is_no_done_claim(agent: str) -> None:

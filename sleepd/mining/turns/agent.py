@@ -118,10 +118,11 @@ _DONE_CLAIM = re.compile(
     r"tamamladım|uyguladım|yaptım|eklendi|güncellendi|düzeltildi|oluşturuldu|değiştirildi|"
     r"kaldırıldı|silindi|tamamlandı|uygulandı)\b|\bbaşarıyla\b"
     r"|\b(ik heb|we hebben)\b[^.\n]{0,60}\b(toegevoegd|bijgewerkt|aangepast|opgelost|gemaakt|"
-    r"verwijderd|geïmplementeerd|gewijzigd)\b|\bsuccesvol\b"
+    r"verwijderd|geïmplementeerd|gewijzigd)\b|(?<!niet )\bsuccesvol\b"
     r"|\b(dodałem|dodałam|zaktualizowałem|naprawiłem|naprawiłam|utworzyłem|zmieniłem|"
     r"usunąłem|zaimplementowałem|poprawiłem)\b|\bpomyślnie\b"
-    r"|\bsudah (di)?(tambahkan|perbarui|perbaiki|buat|hapus|ubah|terapkan)\b|\bberhasil\b"
+    r"|\bsudah (di)?(tambahkan|perbarui|perbaiki|buat|hapus|ubah|terapkan)\b"
+    r"|(?<!tidak )(?<!belum )(?<!gagal )\bberhasil\b"
     r"|\bđã (thêm|cập nhật|sửa|tạo|xóa|thay đổi|triển khai|hoàn thành)\b",
     re.IGNORECASE | re.MULTILINE,
 )
