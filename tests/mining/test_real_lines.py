@@ -4003,6 +4003,27 @@ def test_a_plan_or_a_failure_near_those_words_is_no_done_claim(agent: str) -> No
 
 
 @pytest.mark.parametrize(
+    "agent",
+    [
+        "He actualizado el README. Lamentablemente, no pude arreglar el test de integración.",
+        "Atualizei o README, mas infelizmente não consegui corrigir o teste.",
+        "J'ai corrigé le formulaire, mais je n'ai pas réussi à faire passer le test e2e.",
+        "Ich habe das Formular behoben. Leider konnte ich den E2E-Test nicht reparieren.",
+        "Ho modificato il template, ma non sono riuscito a far passare i test.",
+        "已修改登录表单，但无法修复集成测试。",
+        "フォームを修正しましたが、E2E テストは修正できませんでした。",
+        "폼을 수정했지만 테스트는 수정하지 못했습니다.",
+        "Я исправил форму, но не удалось исправить тест.",
+        "Formu güncelledim ama maalesef test hâlâ başarısız.",
+    ],
+)
+def test_a_done_claim_that_gives_up_in_the_same_words_is_none(agent: str) -> None:
+    # the agent's giving up is read in each language whose done claim is read, as in
+    # English ("I updated the README. Unfortunately I couldn't fix the test.")
+    assert not agent_claims_done(agent)
+
+
+@pytest.mark.parametrize(
     "text", ["konnnitiha", "konnichiwa", "こんにちは", "你好", "안녕하세요", "Привет!", "oi"]
 )
 def test_a_greeting_in_another_language_is_housekeeping(text: str) -> None:

@@ -256,7 +256,20 @@ _AGENT_GAVE_UP = re.compile(
     r"|\bplease (re-?run|run) (the|this) command again\b"
     # the model refusing the request ("I'm sorry, but I can't assist with that.")
     r"|\bi (can'?t|cannot|won'?t|am unable to) (assist|help) with (that|this)\b"
-    r"|(?-i:^\W*ERROR\b)",
+    r"|(?-i:^\W*ERROR\b)"
+    # the same in the languages whose done claims are read: "No pude arreglar …",
+    # "Infelizmente …", "Je n'ai pas réussi à …", "Leider konnte ich … nicht …", "Non sono
+    # riuscito a …", "无法修复", "修正できませんでした", "수정하지 못했습니다", "Не удалось
+    # исправить", "Maalesef …"
+    r"|\bno (pude|he podido|logré|conseguí)\b|\b(lamentablemente|desafortunadamente)\b"
+    r"|\bnão (consegui|pude)\b|\binfelizmente\b"
+    r"|\bje n'ai pas (pu|réussi)\b|\bmalheureusement\b"
+    r"|\bleider\b|\bkonnte ich [^.\n]{0,60}\bnicht\b"
+    r"|\bnon (sono riuscit[oa]|ho potuto|riesco)\b|\bpurtroppo\b"
+    r"|(无法|没能|未能)(完成|修复|修復|解决|解決|构建|編譯|编译|找到|复现)"
+    r"|(修正|完了|解決|ビルド|再現)できませんでした|残念ながら"
+    r"|(수정|완료|해결|빌드)(하지 못했|할 수 없었)|아쉽게도"
+    r"|\bне (удалось|смог)\b|\bк сожалению\b|\bmaalesef\b",
     re.IGNORECASE,
 )
 
