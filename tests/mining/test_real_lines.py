@@ -3844,6 +3844,9 @@ def test_a_word_of_praise_inside_a_request_is_no_verdict(text: str) -> None:
         # a verb of the work as the subject of the verdict, and a joining word before it
         "Deploy works now, perfect",
         "build is green, thanks!",
+        "Build successful, thanks!",
+        "Deploy done, perfect",
+        "Test fine now, thanks",
         "now it works, thanks",
         "and thanks!",
     ],

@@ -737,10 +737,11 @@ _PRAISE_AS_VERB = re.compile(
 _JOINING_WORD = re.compile(r"^\W*(and|also|then|now|so)\b\W*", re.IGNORECASE)
 
 #: A verb opening the clause that is its subject, not an order: "Deploy works now",
-#: "build is green".
+#: "build is green", "Build successful", "Deploy done, perfect", "Test fine now".
 _NOUN_THEN_STATE = re.compile(
-    r"^\W*\w+\s+(works?|worked|is|are|was|were|passe[sd]|looks?|seems?|succeed(s|ed)?|"
-    r"went|goes|runs?|ran)\b",
+    r"^\W*\w+\s+(works?|worked|working|is|are|was|were|passe[sd]|passing|looks?|seems?|"
+    r"succeed(s|ed)?|successful(ly)?|went|goes|runs?|ran|done|fine|green|clean|good|great|ok|"
+    r"okay|fixed|merged|deployed|ready|complete(d)?|perfect|correct|now)\b",
     re.IGNORECASE,
 )
 
