@@ -105,6 +105,13 @@ def sessions_to_mine(db: DbSession, idle_before: datetime, rules: str) -> list[S
     return work
 
 
+def as_utc(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; the store keeps UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
 def newest_first(work: Sequence[SessionWork]) -> list[SessionWork]:
     """The same sessions, main sessions first as ever, those with the latest event first.
 
@@ -116,10 +123,7 @@ def newest_first(work: Sequence[SessionWork]) -> list[SessionWork]:
     undated = datetime.min.replace(tzinfo=UTC)
 
     def latest(item: SessionWork) -> tuple[datetime, int]:
-        ts = item.last_ts
-        if ts is None:
-            return (undated, item.id)
-        return (ts if ts.tzinfo else ts.replace(tzinfo=UTC), item.id)
+        return (as_utc(item.last_ts) or undated, item.id)
 
     main = sorted((w for w in work if not w.is_subagent), key=latest, reverse=True)
     return main + [w for w in work if w.is_subagent]

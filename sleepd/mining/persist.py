@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session as DbSession
@@ -32,7 +32,7 @@ from sleepd.mining.errors import (
     session_noise,
 )
 from sleepd.mining.lexicon import Lexicon
-from sleepd.mining.loading import SessionWork
+from sleepd.mining.loading import SessionWork, as_utc
 from sleepd.mining.plan_handback import plan_handed_back_elsewhere
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
 from sleepd.mining.signatures import (
@@ -56,13 +56,6 @@ from sleepd.store.records import ERROR_CLASS_CHARS
 
 #: Tools that start a subagent; their input holds the subagent's prompt.
 SPAWN_TOOLS = frozenset({"Task", "Agent", "spawn_agent"})
-
-
-def as_utc(value: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; the store keeps UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from sleepd.config import MiningConfig
 from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.commands import family_name
-from sleepd.mining.persist import as_utc
+from sleepd.mining.loading import as_utc
 from sleepd.mining.recurring import recurs
 from sleepd.mining.splits import split_for_key
 from sleepd.mining.templates import (
