@@ -54,11 +54,17 @@ def guarded(server: FakeAnthropic, max_usd: float = 1.0) -> GuardedBackend:
 
 def seed(engine: Engine, sessions: int = 1) -> None:
     for _ in range(sessions):
-        b = SessionBuilder().prompt("Add a dark mode toggle to the settings page")
-        b.say("Let me look at the settings component first.")
-        b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
-        b.result("r1", "export function Settings() {}")
-        b.prompt(HARD_TURN).save(engine)
+        session_on(engine, 0, HARD_TURN)
+
+
+def session_on(engine: Engine, day: int, turn: str) -> None:
+    """A session of the history, `day` days after the first, its last turn a hard one."""
+    b = SessionBuilder(start=T0 + timedelta(days=day))
+    b.prompt("Add a dark mode toggle to the settings page")
+    b.say("Let me look at the settings component first.")
+    b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
+    b.result("r1", "export function Settings() {}")
+    b.prompt(turn).save(engine)
 
 
 def turn_requests(server: FakeAnthropic) -> list[dict[str, object]]:
@@ -360,15 +366,6 @@ def test_the_turns_past_the_cap_are_asked_on_the_next_passes_and_none_twice(
     with read_session(engine) as db:
         hard = [t for e in db.scalars(select(Episode)) for t in e.turns or [] if t["hard"]]
     assert len(hard) == 3 and all(t["by_model"] and t["kind"] == "correction" for t in hard)
-
-
-def session_on(engine: Engine, day: int, turn: str) -> None:
-    """A session of the history, `day` days after the first, with one hard turn."""
-    b = SessionBuilder(start=T0 + timedelta(days=day)).prompt("Add a dark mode toggle")
-    b.say("Let me look at the settings component first.")
-    b.call("Read", json.dumps({"file_path": "src/Settings.tsx"}), "r1")
-    b.result("r1", "export function Settings() {}")
-    b.prompt(turn).save(engine)
 
 
 def test_the_cap_goes_to_the_newest_sessions_and_tonights_comes_before_the_backlog(
