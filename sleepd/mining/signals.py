@@ -27,7 +27,7 @@ from sleepd.mining.errors.shell import without_git_options
 from sleepd.mining.json_text import json_value
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.replacement import replaces
-from sleepd.mining.signatures import PATCH_TOOL
+from sleepd.mining.signatures import EDIT_TOOLS, PATCH_TOOL
 from sleepd.mining.tasks import command_of
 from sleepd.mining.turns import (
     PLAN_ACCEPTED,
@@ -99,6 +99,10 @@ TEST_PASS = re.compile(
     r"|^test result: ok\.",
     re.MULTILINE,
 )
+
+
+#: Tools that change the working tree (lower-cased): Claude Code's edits, Codex's patch.
+_CHANGE_TOOLS = frozenset({*EDIT_TOOLS, PATCH_TOOL})
 
 
 def run_status(text: str) -> str | None:
@@ -756,8 +760,42 @@ def _abandoned(
     if last.kind in ("tool_call", "tool_result") and not any(
         ends_the_agents_turn(e) for e in events if e.seq > last.seq
     ):
+        checked = _checked_before_it_stopped(events, errors)
+        if checked is not None:
+            passed = "its checks passed after its last change"
+            return [SignalDraft("checked_then_stopped", 1, 0.5, [checked.id], passed, checked.seq)]
         return [SignalDraft("cut_off", 0, 0.6, [last.id], "stopped mid-work", last.seq)]
     return []
+
+
+def _checked_before_it_stopped(
+    events: Sequence[EventView], errors: EpisodeErrors
+) -> EventView | None:
+    """The first passing test run after the agent's last change, when the transcript stops
+    mid-work with every call answered and nothing failing after that run: the final tool
+    results show the work done, as a person reads them; only the agent's closing words
+    are missing. None when the agent changed nothing, a call is still running (a
+    subagent's, a command's), or no run after the change passed."""
+    calls = [e for e in events if e.kind == "tool_call"]
+    answered = {e.call_id for e in events if e.kind == "tool_result" and e.call_id}
+    if any(c.call_id and c.call_id not in answered for c in calls):
+        return None
+    changed = max(
+        (c.seq for c in calls if (c.tool_name or "").lower() in _CHANGE_TOOLS), default=None
+    )
+    if changed is None:
+        return None
+    results = [e for e in events if e.kind == "tool_result" and e.seq > changed]
+    passed = next((e for e in results if run_status(e.text) == "passed"), None)
+    if passed is None:
+        return None
+    for result in results:
+        if result.seq <= passed.seq:
+            continue
+        verdict = errors.verdicts.get(result.id)
+        if run_status(result.text) == "failed" or (verdict is not None and verdict.kind == "root"):
+            return None
+    return passed
 
 
 def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
@@ -774,7 +812,9 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     the same thing again as a new task → failure; an interrupt the person left behind →
     abandoned; the agent giving up → failure; a done claim that names a file no write of
     the episode made → failure; the transcript
-    stopping mid-work → unknown; the session ending on the agent's service failing before
+    stopping mid-work → unknown, unless a test run passed after the agent's last change
+    with every call answered and nothing failing after it → success (low confidence);
+    the session ending on the agent's service failing before
     any done claim → failure; the agent's done claim, with the person moving on
     or the session ending quietly → success; an unrecovered error at the end → failure
     (not when the request asked for information and the agent answered after the error);
@@ -802,7 +842,14 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
         # the person threw the agent's changes away: their verdict, unless the agent did
         # the work again after it (the person typed on): then the rest decides, and a
         # success is a success after a failed attempt
-        redone = ("done_claim", "approval", "tests_passed", "answered", "question_answered")
+        redone = (
+            "done_claim",
+            "approval",
+            "tests_passed",
+            "checked_then_stopped",
+            "answered",
+            "question_answered",
+        )
         if not any(s.kind in redone and s.at_seq > undone.at_seq for s in counted):
             return Outcome("failure", "undone", 0.75, ids(undone))
         rest = derive_outcome([s for s in signals if s.kind != "undone"])
@@ -862,6 +909,9 @@ def derive_outcome(signals: Sequence[SignalDraft]) -> Outcome:
     contradicted = last("claim_contradicted")
     if contradicted is not None:
         return Outcome("failure", "claim_contradicted", 0.7, ids(contradicted))
+    checked = last("checked_then_stopped")
+    if checked is not None:
+        return Outcome("success", "checked_then_stopped", 0.5, ids(checked))
     if last("cut_off") is not None:
         return Outcome("unknown", "stopped_mid_work", 0.0, ids(last("cut_off")))
     service = last("service_stopped")

@@ -850,3 +850,61 @@ def test_a_plan_refused_and_then_asked_for_otherwise_stays_refused() -> None:
     other.interrupt()
     other.prompt(f"Implement the following plan:\n\n{_PLAN}")
     assert "approval" not in kinds(_plan_episode_signals(other))
+
+
+# --- a transcript that stops right after the agent's checks passed -------------------------
+
+#: entireio/cli's history (blind set 82, not in the repository): table tests added, run,
+#: and the file stops on the passing run, before the agent's closing words.
+_TABLE_TESTS = "This is a fairly subtle function now.  Let's add a few table tests."
+_GO_TEST = "go test ./cmd/entire/cli/ -run TestShellCompletionTarget -v 2>&1"
+_PASSED = (
+    "=== RUN   TestShellCompletionTarget\n=== RUN   TestShellCompletionTarget/zsh\n"
+    "--- PASS: TestShellCompletionTarget (0.00s)\n"
+    "    --- PASS: TestShellCompletionTarget/zsh (0.00s)\nPASS\n"
+    "ok  \tgithub.com/entireio/cli/cmd/entire/cli\t0.012s"
+)
+_EDIT = '{"file_path":"cmd/entire/cli/setup_test.go","old_string":"a","new_string":"b"}'
+
+
+def _tested() -> SessionBuilder:
+    b = SessionBuilder().prompt(_TABLE_TESTS)
+    b.call("Edit", _EDIT, "e1").result("e1", "The file setup_test.go has been updated.")
+    return b.bash(_GO_TEST, _PASSED)
+
+
+def test_a_transcript_stopped_after_its_checks_passed_is_a_success() -> None:
+    """The final tool results show the work done, as a person reads them (LABELS.md): the
+    agent changed the code, its tests then passed, and nothing after them failed."""
+    b = _tested()
+    sigs = signals_of(b, over=True)
+    assert "cut_off" not in kinds(sigs)
+    outcome = derive_outcome(sigs)
+    assert (outcome.outcome, outcome.rule) == ("success", "checked_then_stopped")
+    assert outcome.event_ids == (views(b)[-1].id,)  # the passing run
+    # a command that works after the run leaves it so ("git rebase --continue")
+    b.bash("git rebase --continue 2>&1", "Successfully rebased and updated refs/heads/x.")
+    assert derive_outcome(signals_of(b, over=True)).rule == "checked_then_stopped"
+    # and a session that goes on is read from what came next, as ever
+    assert "checked_then_stopped" not in kinds(signals_of(_tested(), over=False))
+
+
+def test_a_transcript_stopped_without_a_passing_check_of_the_last_change_stays_unknown() -> None:
+    def rule(b: SessionBuilder) -> str:
+        return derive_outcome(signals_of(b, over=True)).rule
+
+    # no change: a passing run says nothing of work the agent did
+    assert rule(SessionBuilder().prompt(_TABLE_TESTS).bash(_GO_TEST, _PASSED)) == "stopped_mid_work"
+    # a change after the run: what was checked is not the work it stopped on
+    b = _tested().call("Edit", _EDIT, "e2").result("e2", "The file setup_test.go has been updated.")
+    assert rule(b) == "stopped_mid_work"
+    # a call still running when the transcript stops (a commit, a subagent)
+    b = _tested().call("Bash", '{"command":"git commit -m \\"tests\\""}', "c9")
+    assert rule(b) == "stopped_mid_work"
+    b = _tested().call("Task", '{"description":"Add the bash case"}', "t1")
+    assert rule(b) == "stopped_mid_work"
+    # something failing after the run
+    b = _tested().bash("mise run lint", "cmd/setup_test.go:12:2: errcheck", exit_code=1)
+    assert rule(b) != "checked_then_stopped"
+    b = _tested().bash("go test ./...", "--- FAIL: TestReset (0.00s)\nFAIL", exit_code=1)
+    assert rule(b) != "checked_then_stopped"
