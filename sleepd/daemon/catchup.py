@@ -7,8 +7,10 @@ clock or a database; `load_night_history` reads that summary from the store.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
+
+from sleepd.store.fastread import as_utc
 
 NIGHT_PERIOD = timedelta(hours=24)
 #: After any real attempt (even a failed one) wait this long before catching up again,
@@ -31,13 +33,6 @@ class NightHistory:
 class Verdict:
     due: bool
     reason: str
-
-
-def aware(value: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; everything sleepd stores is UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 def night_overdue(history: NightHistory, now: datetime, grace_hours: float) -> Verdict:
@@ -88,4 +83,4 @@ def load_night_history(engine: Any) -> NightHistory:
             )
         )
         first_start = db.scalar(select(func.min(DaemonHeartbeat.started_at)))
-    return NightHistory(aware(last_success), aware(last_attempt), aware(first_start))
+    return NightHistory(as_utc(last_success), as_utc(last_attempt), as_utc(first_start))

@@ -15,9 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from sleepd import __version__
-from sleepd.daemon.catchup import aware
 from sleepd.processes import pid_alive
 from sleepd.store.engine import read_session, write_session
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import DaemonHeartbeat, utcnow
 
 HEARTBEAT_INTERVAL_S = 30.0
@@ -98,14 +98,14 @@ def daemon_status(engine: Engine, now: datetime | None = None) -> dict[str, Any]
             "watch_mode": None,
             "next_night_at": None,
         }
-    beat_at = aware(row.heartbeat_at) or now
+    beat_at = as_utc(row.heartbeat_at) or now
     age = (now - beat_at).total_seconds()
     live_state = row.stopped_at is None and row.state not in ("stopped", "failed")
     running = live_state and age <= STALE_AFTER_S
     if running and row.hostname == socket.gethostname():
         running = pid_alive(row.pid)
     state = row.state if running or not live_state else "dead"
-    next_night = aware(row.next_night_at)
+    next_night = as_utc(row.next_night_at)
     return {
         "running": running,
         "state": state,

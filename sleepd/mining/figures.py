@@ -16,7 +16,7 @@ from sleepd.mining.recurring import recurs, recurs_sql
 from sleepd.mining.tasks import intent_parts
 from sleepd.mining.templates import template_founder, template_titles, typed_part
 from sleepd.projects import SESSION_REMOTES_SQL, store_roots
-from sleepd.store.fastread import as_reader, stored_datetime
+from sleepd.store.fastread import as_reader, as_utc, stored_datetime
 
 TREND_WINDOW = timedelta(days=7)
 
@@ -93,9 +93,8 @@ def top_patterns(
         project=" AND project_path = :project" if project else "",
     )
     for pattern_id, ts, proj, cluster in reader.rows(sql, {**params, **marks}):
-        stamp = stored_datetime(ts)
+        stamp = as_utc(ts)
         if stamp is not None:
-            stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
             if stamp >= recent_from:
                 recent[pattern_id] += 1
             elif stamp >= previous_from:

@@ -18,6 +18,7 @@ from sleepd.mining.episodes import EventView
 from sleepd.mining.late_exits import with_late_exits
 from sleepd.mining.reading import to_read_again
 from sleepd.mining.signatures import SHELL_TOOLS
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import Episode, Event, Session
 
 #: Rows fetched at a time: the rows stream into event views, never all held twice.
@@ -103,13 +104,6 @@ def sessions_to_mine(db: DbSession, idle_before: datetime, rules: str) -> list[S
         work.append(item)
     work.sort(key=lambda w: (w.is_subagent, w.id))
     return work
-
-
-def as_utc(value: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; the store keeps UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 def newest_first(work: Sequence[SessionWork]) -> list[SessionWork]:

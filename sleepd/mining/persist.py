@@ -32,7 +32,7 @@ from sleepd.mining.errors import (
     session_noise,
 )
 from sleepd.mining.lexicon import Lexicon
-from sleepd.mining.loading import SessionWork, as_utc
+from sleepd.mining.loading import SessionWork
 from sleepd.mining.plan_handback import plan_handed_back_elsewhere
 from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
 from sleepd.mining.signatures import (
@@ -43,6 +43,7 @@ from sleepd.mining.signatures import (
 )
 from sleepd.mining.turns import TURN_KINDS, TurnKind
 from sleepd.mining.turns.text import ATTACHMENT
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import (
     Episode,
     Event,

@@ -24,7 +24,6 @@ from sleepd.config import MiningConfig
 from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.commands import family_name
-from sleepd.mining.loading import as_utc
 from sleepd.mining.recurring import recurs
 from sleepd.mining.splits import split_for_key
 from sleepd.mining.templates import (
@@ -34,6 +33,7 @@ from sleepd.mining.templates import (
     templates_of,
 )
 from sleepd.mining.vectors import IntentVectorizer, decode_centroid, encode_centroid
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import Episode, PatternOccurrence, Session, TaskCluster
 
 #: idf is fitted on at most this many of the newest intents.

@@ -26,7 +26,7 @@ import shlex
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -37,6 +37,7 @@ from sleepd.mining.errors.shell import OUTPUT_FILTERS, read_shell_words, without
 from sleepd.mining.signatures import is_shell_tool
 from sleepd.mining.tasks import full_command
 from sleepd.mining.test_report import parse_test_output
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import Episode, Event, Session, Task, TaskReplaySite
 
 GIT_TIMEOUT_S = 10.0
@@ -366,7 +367,7 @@ def commit_at(repo_root: str, branch: str | None, at: datetime | None) -> tuple[
     reflog)."""
     if at is None:
         return None, ""
-    when = at if at.tzinfo else at.replace(tzinfo=UTC)
+    when = as_utc(at)
     sha = _reflog_at(repo_root, "HEAD", when) if _has_head_reflog(repo_root) else None
     if sha is not None:
         return sha, "head-reflog"
@@ -440,7 +441,7 @@ def branch_at(repo_root: str, at: datetime | None) -> str | None:
     None when it records none, or HEAD was detached, or the name is not one to use."""
     if at is None or not _has_head_reflog(repo_root):
         return None
-    when = at if at.tzinfo else at.replace(tzinfo=UTC)
+    when = as_utc(at)
     log = git(["log", "-g", "--format=%gd%x09%gs", "--date=unix", "HEAD", "--"], repo_root)
     for line in (log or "").splitlines():
         selector, _, subject = line.partition("\t")
@@ -535,12 +536,6 @@ def _episode_failing_tests(db: DbSession, episode: Episode) -> list[str]:
     return []
 
 
-def _as_utc(value: datetime | None) -> datetime | None:
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
-
-
 def draft_site(
     db: DbSession,
     task: Task,
@@ -563,12 +558,12 @@ def draft_site(
         return draft
     draft.repo_root = root
     recorded = str((session.meta or {}).get("commit") or "").strip().lower()
-    started = _as_utc(episode.started_at) or _as_utc(session.started_at)
+    started = as_utc(episode.started_at) or as_utc(session.started_at)
     if _SHA.match(recorded) and has_commit(root, recorded):
         # a later episode starts from what the session committed before it (Codex writes
         # only the commit the session started from)
         later = None
-        if started is not None and started != _as_utc(session.started_at):
+        if started is not None and started != as_utc(session.started_at):
             later = committed_since(root, session.git_branch, recorded, started)
         draft.commit, draft.commit_source = later or (recorded, "session")
     else:

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 from urllib.parse import quote
 
 
@@ -207,13 +207,17 @@ def sqlite_file_missing(url: str) -> bool:
     return db_file is not None and not db_file.exists()
 
 
+@overload
+def as_utc(value: datetime) -> datetime: ...
+@overload
+def as_utc(value: Any) -> datetime | None: ...
 def as_utc(value: Any) -> datetime | None:
-    """Timestamps come back as datetimes (PostgreSQL) or ISO-ish strings (SQLite)."""
+    """A stored time, aware. Everything sleepd stores is UTC, and the store hands times
+    back naive (SQLite's ORM columns), as ISO-ish text (SQLite's raw rows) or aware
+    (PostgreSQL): the one place that makes them alike."""
     if value is None:
         return None
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
-    parsed = datetime.fromisoformat(str(value))
+    parsed = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 

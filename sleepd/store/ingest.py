@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
-from sleepd.store.fastread import stored_datetime, stored_json
+from sleepd.store.fastread import as_utc, stored_datetime, stored_json
 from sleepd.store.records import CursorRow, EventRow, SessionRow, SkipRow
 from sleepd.store.resumed import ResumedCopies, as_history
 from sleepd.store.rewritten import RewrittenCopies, last_timed_event
@@ -130,9 +129,9 @@ def _merged(row: dict[str, Any], rec: SessionRow, file_id: int) -> dict[str, Any
         changes["file_id"] = file_id
         changes["kind"] = rec.kind
     started, ended = row["started_at"], row["ended_at"]
-    if rec.started_at and (started is None or _aware(rec.started_at) < _aware(started)):
+    if rec.started_at and (started is None or as_utc(rec.started_at) < as_utc(started)):
         changes["started_at"] = rec.started_at
-    if rec.ended_at and (ended is None or _aware(rec.ended_at) > _aware(ended)):
+    if rec.ended_at and (ended is None or as_utc(rec.ended_at) > as_utc(ended)):
         changes["ended_at"] = rec.ended_at
     for attr in ("project_path", "git_branch", "agent_version", "title", "parent_external_id"):
         value = getattr(rec, attr)
@@ -147,10 +146,6 @@ def _merged(row: dict[str, Any], rec: SessionRow, file_id: int) -> dict[str, Any
         if meta != row["meta"]:
             changes["meta"] = meta
     return changes
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _new_session(

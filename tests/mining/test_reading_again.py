@@ -25,12 +25,12 @@ from sleepd.mining import episodes as episodes_module
 from sleepd.mining import mine as mine_module
 from sleepd.mining import persist as persist_module
 from sleepd.mining.hard_turns import TurnJudge
-from sleepd.mining.loading import as_utc
 from sleepd.mining.mine import mine
 from sleepd.mining.reading import read_by_a_newer_release, reading_rules
 from sleepd.mining.signatures import Signature
 from sleepd.mining.turns import TurnDecision, TurnInput, TurnKind, classify_turn
 from sleepd.store.engine import read_session, write_session
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import (
     Episode,
     FailurePattern,
