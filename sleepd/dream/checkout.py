@@ -29,7 +29,7 @@ from pathlib import Path, PurePath
 
 from sleepd import paths
 from sleepd.errors import SleepdError
-from sleepd.mining.replay_site import main_line, run_git, safe_branch
+from sleepd.mining.replay_site import git, main_line, run_git, safe_branch
 
 CHECKOUTS_DIRNAME = "replay-checkouts"
 GIT_TIMEOUT_S = 120.0
@@ -59,11 +59,8 @@ def _git(args: list[str], cwd: Path) -> str:
 
 def _git_answer(args: list[str], cwd: Path) -> str | None:
     """stdout of a git question whose "no" is an exit status ("no merge base"), or None."""
-    try:
-        done = run_git(args, cwd, GIT_TIMEOUT_S, _env())
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
+    out = git(args, cwd, GIT_TIMEOUT_S, _env())
+    return out.strip() if out is not None else None
 
 
 def _env() -> dict[str, str]:

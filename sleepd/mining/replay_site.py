@@ -300,10 +300,16 @@ def run_git(
     )
 
 
-def git(args: Sequence[str], cwd: str | Path, timeout: float = GIT_TIMEOUT_S) -> str | None:
-    """stdout of a read-only git call on a user's repository; None on any failure."""
+def git(
+    args: Sequence[str],
+    cwd: str | Path,
+    timeout: float = GIT_TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+) -> str | None:
+    """stdout of a read-only git call on a user's repository; None on any failure (for a
+    question whose "no" is an exit status, "no merge base", that is the answer)."""
     try:
-        done = run_git(args, cwd, timeout)
+        done = run_git(args, cwd, timeout, env)
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
