@@ -86,6 +86,14 @@ QUEUED_KEPT = 50
 #: copied from an earlier session: the process's start hooks come within minutes of the
 #: first message, a continued conversation's history hours or days before it.
 COPIED_BEFORE = timedelta(minutes=1)
+#: The most records of another session's id held at the head of a session's own file
+#: until the file's own agent answers them (see `_holds_head`): a prompt and the hook and
+#: system records written with it, never a conversation.
+HEAD_HELD = 16
+#: How soon the file's own agent answers a held head for it to be the head's session's:
+#: seconds in Claude Code's plan handoff; an earlier session's copied prompts are dated
+#: hours or days before.
+HEAD_ANSWERED_WITHIN = timedelta(minutes=10)
 #: The head of a user record Claude Code injected, not typed by the person: a slash
 #: command's wrapper, a hook's output, a reminder, a shell command run by `!`. Mining reads
 #: it too, for records stored before the harvest knew them as meta.
@@ -325,6 +333,11 @@ class _ClaudeFile:
         else:
             key = sid
             origin = _forked_from(rec)
+            held = self.state.get("held")
+            if held is not None and (key != held["sid"] or origin is not None):
+                self._settle_head(rec, key)
+            if origin is None and self._holds_head(rec, key):
+                return None
             if origin is not None and origin != sid:
                 # a record `/fork` or `--fork-session` copied from the session it forked:
                 # that session's turn or work, stored once with it (copied or not, it is
@@ -350,6 +363,62 @@ class _ClaudeFile:
             self.state["sid"] = key
             self._flush_pending(key)
         return key
+
+    def _holds_head(self, rec: dict[str, Any], sid: str) -> bool:
+        """Whether the record is held at the head of the file until its session is known.
+
+        Claude Code 2.1.x, taking a plan with "clear context", opens the new session's file
+        with the plan as the person's prompt, and the start hook's record before it, under
+        the planning session's id; the new session's agent answers it under its own. Kept
+        with the planning session, the new session's work had no request and the planning
+        session a last request with no work. So records of another session's id that open a
+        session's own file are held (`pending`) until the file's first record of another
+        id: the file's own agent answering one of them soon after makes them the file's
+        session's; anything else (an agent's record of theirs, a compaction summary, a
+        record of a third id, more than `HEAD_HELD`) leaves them their own id's, as before:
+        an earlier conversation replayed at the head holds its agent's answers."""
+        if self.own_sid is None or sid == self.own_sid or self.state.get("head_read"):
+            return False
+        held = self.state.get("held")
+        if held is None:
+            if self.state.get("sid") is not None or self.state.get("own_last") is not None:
+                self.state["head_read"] = True  # the file did not open with another id
+                return False
+            held = self.state["held"] = {"sid": sid, "uuids": [], "notes": []}
+        uuids: list[str] = held["uuids"]
+        if (
+            rec.get("type") == "assistant"
+            or rec.get("isCompactSummary") is True
+            or len(uuids) >= HEAD_HELD
+        ):
+            self._settle_head(None, sid)
+            return False
+        uuid = rec.get("uuid")
+        if isinstance(uuid, str):
+            uuids.append(uuid)
+        # what `_note_session` reads, noted for the session the head goes to
+        held["notes"].append({k: rec[k] for k in _SESSION_NOTES if isinstance(rec.get(k), str)})
+        return True
+
+    def _settle_head(self, rec: dict[str, Any] | None, sid: str) -> None:
+        """The held head goes to the file's session when `rec`, the first record of another
+        id, is the file's own agent answering it soon after; else to the id it carries."""
+        held = self.state.pop("held")
+        self.state["head_read"] = True
+        notes: list[dict[str, str]] = held["notes"]
+        held_at = max((n["timestamp"] for n in notes if "timestamp" in n), default=None)
+        answered = (
+            rec is not None
+            and sid == self.own_sid
+            and rec.get("type") == "assistant"
+            and rec.get("parentUuid") in held["uuids"]
+            and _soon_after(held_at, rec.get("timestamp"))
+        )
+        owner = sid if answered else str(held["sid"])
+        for note in notes:
+            self._note_session(owner, note, note.get("timestamp"))
+        self.state["sid"] = owner
+        self._flush_pending(owner)
 
     def _older_than_own_last(self, rec: dict[str, Any]) -> bool:
         """Whether the record is dated before the own record it replies to: then it was not
@@ -998,6 +1067,19 @@ def _written_by_claude_code(queued: str) -> bool:
         return True
     item = json_object(queued.lstrip())
     return item is not None and "task_id" in item and "task_type" in item
+
+
+#: The fields of a record `_note_session` reads.
+_SESSION_NOTES = ("cwd", "gitBranch", "version", "entrypoint", "timestamp")
+
+
+def _soon_after(held_at: Any, answered_at: Any) -> bool:
+    before, after = parse_timestamp(held_at), parse_timestamp(answered_at)
+    return (
+        before is not None
+        and after is not None
+        and timedelta(0) <= after - before <= HEAD_ANSWERED_WITHIN
+    )
 
 
 def _forked_from(rec: dict[str, Any]) -> str | None:

@@ -984,6 +984,88 @@ def test_an_earlier_sessions_records_replayed_at_the_head_stay_that_sessions(
     assert by_id["n1"] == by_id["n2"] == SID
 
 
+#: The planning session's id, and the records Claude Code 2.1.12 opened the new session's
+#: file with when a plan was taken with "clear context" (entireio/cli's history, blind set
+#: 82, not in the repository): the start hook and the plan as the person's prompt under
+#: the planning session's id, the new session's agent answering under its own.
+PLANNING = "2a8af1a8-f8cc-4816-a463-12df7a999930"
+PLAN = "Implement the following plan:\n\n# Review: TokenUsage Implementation Across Strategies"
+
+
+def _handoff(answered_at: str = "2026-01-19T03:24:34.866Z", answers: str = "p1") -> list[Any]:
+    hook = {"type": "hook_progress", "hookEvent": "SessionStart", "hookName": "SessionStart:clear"}
+    thinking = {"type": "text", "text": "The user wants me to implement the plan."}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}
+    done = {"type": "text", "text": "Done. I've implemented the plan."}
+    stop = {"type": "hook_progress", "hookEvent": "PostToolUse", "hookName": "PostToolUse"}
+    return [
+        rec("progress", "h1", sessionId=PLANNING, parentUuid=None, data=stop | hook,
+            timestamp="2026-01-19T03:24:29.405Z"),
+        rec("user", "p1", PLAN, sessionId=PLANNING, parentUuid="h1",
+            timestamp="2026-01-19T03:24:29.420Z"),
+        reply("a1", "msg_1", [thinking, call], out=5, parentUuid=answers, timestamp=answered_at),
+        rec("user", "r1", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "go.mod"}],
+            parentUuid="a1", timestamp="2026-01-19T03:24:37.000Z"),
+        # a hook's record after the call, still under the planning session's id
+        rec("progress", "h2", sessionId=PLANNING, parentUuid="r1", data=stop,
+            timestamp="2026-01-19T03:24:38.252Z"),
+        reply("a2", "msg_2", [done], out=9, parentUuid="h2", timestamp="2026-01-19T03:26:57.866Z"),
+    ]  # fmt: skip
+
+
+def test_a_plan_taken_with_a_clear_context_opens_the_new_session(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    path = make_jsonl(session_file(tmp_path), _handoff())
+    batches = read(path)
+    by_id = {e.external_id: e.session_external_id for e in events(batches)}
+    assert set(by_id.values()) == {SID}
+    assert {s.external_id for b in batches for s in b.sessions} == {SID}
+    prompts = [e for e in events(batches) if e.kind == "user_prompt"]
+    assert [p.text for p in prompts] == [PLAN]
+    (session,) = {s.external_id: s for b in batches for s in b.sessions}.values()
+    assert session.started_at is not None and session.started_at.isoformat().startswith(
+        "2026-01-19T03:24:29"
+    )
+    # read a line at a time (each batch a commit of its own), the same
+    one_by_one = {e.external_id: e.session_external_id for e in events(read(path, batch_lines=1))}
+    assert one_by_one == by_id
+
+
+def test_a_head_written_before_the_agent_answered_waits_for_the_answer(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A harvest that reads the file between the prompt and the answer stores nothing of the
+    head yet; the next, once the answer is written, stores it with the new session."""
+    records = _handoff()
+    path = make_jsonl(session_file(tmp_path), records[:2])
+    first = read(path)
+    assert events(first) == []
+    with path.open("ab") as fh:
+        for record in records[2:]:
+            fh.write(orjson.dumps(record) + b"\n")
+    later = events(read(path, first[-1].cursor))
+    assert {e.external_id: e.session_external_id for e in later}["p1"] == SID
+
+
+@pytest.mark.parametrize(
+    ("answered_at", "answers"),
+    [
+        # the file's agent answers something else: the head is not its session's
+        ("2026-01-19T03:24:34.866Z", "h1x"),
+        # an answer dated hours after the head: a prompt copied from an earlier session
+        ("2026-01-19T09:24:34.866Z", "p1"),
+    ],
+)
+def test_a_head_not_answered_at_once_by_the_files_agent_keeps_its_id(
+    tmp_path: Path, make_jsonl: MakeJsonl, answered_at: str, answers: str
+) -> None:
+    path = make_jsonl(session_file(tmp_path), _handoff(answered_at, answers))
+    by_id = {e.external_id: e.session_external_id for e in events(read(path))}
+    assert by_id["p1"] == by_id["h1"] == PLANNING
+    assert {s for e, s in by_id.items() if e.startswith("a")} == {SID}
+
+
 def test_an_api_error_written_without_its_flag_is_the_services_error(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
