@@ -38,7 +38,7 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -334,7 +334,7 @@ class _ClaudeFile:
             key = sid
             origin = _forked_from(rec)
             held = self.state.get("held")
-            if held is not None and (key != held["sid"] or origin is not None):
+            if held is not None and (key != held.get("sid") or origin is not None):
                 self._settle_head(rec, key)
             if origin is None and self._holds_head(rec, key):
                 return None
@@ -406,7 +406,8 @@ class _ClaudeFile:
         held = self.state.pop("held")
         self.state["head_read"] = True
         notes: list[dict[str, str]] = held["notes"]
-        held_at = max((n["timestamp"] for n in notes if "timestamp" in n), default=None)
+        times = (parse_timestamp(n.get("timestamp")) for n in notes)
+        held_at = max((at for at in times if at is not None), default=None)
         answered = (
             rec is not None
             and sid == self.own_sid
@@ -1073,12 +1074,12 @@ def _written_by_claude_code(queued: str) -> bool:
 _SESSION_NOTES = ("cwd", "gitBranch", "version", "entrypoint", "timestamp")
 
 
-def _soon_after(held_at: Any, answered_at: Any) -> bool:
-    before, after = parse_timestamp(held_at), parse_timestamp(answered_at)
+def _soon_after(held_at: datetime | None, answered_at: Any) -> bool:
+    after = parse_timestamp(answered_at)
     return (
-        before is not None
+        held_at is not None
         and after is not None
-        and timedelta(0) <= after - before <= HEAD_ANSWERED_WITHIN
+        and timedelta(0) <= after - held_at <= HEAD_ANSWERED_WITHIN
     )
 
 
