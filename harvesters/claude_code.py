@@ -94,6 +94,8 @@ HEAD_HELD = 16
 #: seconds in Claude Code's plan handoff; an earlier session's copied prompts are dated
 #: hours or days before.
 HEAD_ANSWERED_WITHIN = timedelta(minutes=10)
+#: The longest value of a held record's session fields kept (PATH_MAX on Linux).
+NOTE_MAX = 4096
 #: The head of a user record Claude Code injected, not typed by the person: a slash
 #: command's wrapper, a hook's output, a reminder, a shell command run by `!`. Mining reads
 #: it too, for records stored before the harvest knew them as meta.
@@ -396,8 +398,10 @@ class _ClaudeFile:
         uuid = rec.get("uuid")
         if isinstance(uuid, str):
             uuids.append(uuid)
-        # what `_note_session` reads, noted for the session the head goes to
-        held["notes"].append({k: rec[k] for k in _SESSION_NOTES if isinstance(rec.get(k), str)})
+        # what `_note_session` reads, noted for the session the head goes to (a path is
+        # never longer than `NOTE_MAX`: a longer value is no path, and the state stays small)
+        notes = {k: rec[k][:NOTE_MAX] for k in _SESSION_NOTES if isinstance(rec.get(k), str)}
+        held["notes"].append(notes)
         return True
 
     def _settle_head(self, rec: dict[str, Any] | None, sid: str) -> None:
