@@ -1048,6 +1048,22 @@ def test_a_head_written_before_the_agent_answered_waits_for_the_answer(
     assert {e.external_id: e.session_external_id for e in later}["p1"] == SID
 
 
+def test_a_held_head_with_a_hostile_field_keeps_a_small_state(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    records = _handoff()
+    for record in records[:2]:
+        record["cwd"] = "/work/" + "a" * 1_000_000
+    path = make_jsonl(session_file(tmp_path), records[:2])
+    (batch,) = read(path)
+    assert len(orjson.dumps(batch.cursor.state)) < 50_000
+    with path.open("ab") as fh:
+        for record in records[2:]:
+            fh.write(orjson.dumps(record) + b"\n")
+    later = read(path, batch.cursor)
+    assert {e.session_external_id for e in events(later)} == {SID}
+
+
 @pytest.mark.parametrize(
     ("answered_at", "answers"),
     [
