@@ -27,7 +27,7 @@ from sleepd.mining.errors.shell import without_git_options
 from sleepd.mining.json_text import json_value
 from sleepd.mining.lexicon import Lexicon, is_undo_command
 from sleepd.mining.replacement import replaces
-from sleepd.mining.signatures import EDIT_TOOLS, PATCH_TOOL
+from sleepd.mining.signatures import PATCH_TOOL
 from sleepd.mining.tasks import command_of
 from sleepd.mining.turns import (
     PLAN_ACCEPTED,
@@ -99,10 +99,6 @@ TEST_PASS = re.compile(
     r"|^test result: ok\.",
     re.MULTILINE,
 )
-
-
-#: Tools that change the working tree (lower-cased): Claude Code's edits, Codex's patch.
-_CHANGE_TOOLS = frozenset({*EDIT_TOOLS, PATCH_TOOL})
 
 
 def run_status(text: str) -> str | None:
@@ -780,9 +776,9 @@ def _checked_before_it_stopped(
     answered = {e.call_id for e in events if e.kind == "tool_result" and e.call_id}
     if any(c.call_id and c.call_id not in answered for c in calls):
         return None
-    changed = max(
-        (c.seq for c in calls if (c.tool_name or "").lower() in _CHANGE_TOOLS), default=None
-    )
+    # (a write of a file: Claude Code's `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, a
+    # Codex patch)
+    changed = max((c.seq for c in calls if written_paths(c.tool_name, c.text)), default=None)
     if changed is None:
         return None
     results = [e for e in events if e.kind == "tool_result" and e.seq > changed]

@@ -887,6 +887,13 @@ def test_a_transcript_stopped_after_its_checks_passed_is_a_success() -> None:
     assert derive_outcome(signals_of(b, over=True)).rule == "checked_then_stopped"
     # and a session that goes on is read from what came next, as ever
     assert "checked_then_stopped" not in kinds(signals_of(_tested(), over=False))
+    # a Codex patch is a change as an edit is
+    patch = (
+        "*** Begin Patch\n*** Update File: cmd/entire/cli/setup_test.go\n@@\n-a\n+b\n*** End Patch"
+    )
+    codex = SessionBuilder().prompt(_TABLE_TESTS).call("apply_patch", patch, "p1").result("p1")
+    codex.bash(_GO_TEST, _PASSED)
+    assert derive_outcome(signals_of(codex, over=True)).rule == "checked_then_stopped"
 
 
 def test_a_transcript_stopped_without_a_passing_check_of_the_last_change_stays_unknown() -> None:
