@@ -160,9 +160,15 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         "SELECT split, count(*) FROM tasks WHERE active = TRUE GROUP BY split"
     ):
         splits[str(split)] = int(count)
+    # the outcomes of people's requests: not a subagent's (the lead agent asked it), nor
+    # the work before a session's first request (a greeting, a plan handed over from
+    # another session), which no one asked for and whose end says nothing
     outcomes = {
         str(o): int(n)
-        for o, n in db.rows("SELECT outcome, count(*) FROM episodes GROUP BY outcome")
+        for o, n in db.rows(
+            "SELECT e.outcome, count(*) FROM episodes e JOIN sessions s ON s.id = e.session_id "
+            "WHERE s.kind <> 'subagent' AND e.intent_text <> '' GROUP BY e.outcome"
+        )
     }
     # only recurring patterns (count >= 2) are worth a line, as in `sleepd patterns`
     top = [

@@ -282,11 +282,22 @@ def test_human_view_says_how_episodes_ended_and_which_patterns_recur(
 
     with write_session(db_engine) as db:
         session = Session(source="claude", external_id="s1", kind="main", meta={})
-        db.add(session)
+        helper = Session(source="claude", external_id="s1:agent-a1", kind="subagent", meta={})
+        db.add_all([session, helper])
         db.flush()
+        # the work before the session's first request (a greeting) and a subagent's task
+        # are no one's requests: they count nowhere
+        db.add(Episode(session_id=session.id, start_seq=0, end_seq=0, outcome="unknown"))
+        db.add(
+            Episode(session_id=helper.id, start_seq=0, end_seq=0, outcome="unknown",
+                    intent_text="Explore the repository")
+        )  # fmt: skip
         outcomes = ["success"] * 5 + ["mixed"] * 2 + ["failure", "abandoned", "unknown"]
-        for seq, outcome in enumerate(outcomes):
-            db.add(Episode(session_id=session.id, start_seq=seq, end_seq=seq, outcome=outcome))
+        for seq, outcome in enumerate(outcomes, start=1):
+            db.add(
+                Episode(session_id=session.id, start_seq=seq, end_seq=seq, outcome=outcome,
+                        intent_text=f"request {seq}")
+            )  # fmt: skip
         for n, count in enumerate([3, 2, 1]):
             db.add(FailurePattern(signature_hash=f"h{n}", signature=f"sig {n}", count=count))
     human = run_status()
@@ -295,6 +306,7 @@ def test_human_view_says_how_episodes_ended_and_which_patterns_recur(
     assert (
         "5 success, 2 success after a correction, 1 failure, 1 abandoned, 1 unknown (10%)" in text
     )
+    assert "episodes 10 " in text
     assert "3, of which 2 seen twice or more" in text
 
 
