@@ -481,6 +481,8 @@ class _ClaudeFile:
         return info
 
     def _note_session(self, sid: str, rec: dict[str, Any], ts: str | None) -> None:
+        """What the record says of its session. Every field read here is in
+        `_SESSION_NOTES`: a held head keeps only those (`_holds_head`)."""
         info = self._info(sid)
         get = info.get
         if not get("project"):
