@@ -37,8 +37,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,8 @@ from harvesters.records import (
 
 SOURCE = "claude"
 PENDING_KEPT = 200
+#: What time it is now (aware, UTC).
+Clock = Callable[[], datetime]
 #: Clip limits (bytes) of the texts that are details rather than content.
 RAW_CLIP = 16384
 HUGE_RAW_CLIP = 4096
@@ -92,7 +94,8 @@ COPIED_BEFORE = timedelta(minutes=1)
 HEAD_HELD = 16
 #: How soon the file's own agent answers a held head for it to be the head's session's:
 #: seconds in Claude Code's plan handoff; an earlier session's copied prompts are dated
-#: hours or days before.
+#: hours or days before. A head held longer than this at the end of its file can no
+#: longer be answered in time and goes to its own id (`_settle_unanswered_head`).
 HEAD_ANSWERED_WITHIN = timedelta(minutes=10)
 #: The longest value of a held record's session fields kept (PATH_MAX on Linux).
 NOTE_MAX = 4096
@@ -228,8 +231,11 @@ class ClaudeCodeHarvester:
 
     name = SOURCE
 
-    def __init__(self, projects_dirs: Sequence[Path]) -> None:
+    def __init__(self, projects_dirs: Sequence[Path], clock: Clock | None = None) -> None:
         self.projects_dirs = [Path(p) for p in projects_dirs]
+        #: what time it is, for a held head that may still be answered (None: the real
+        #: time, looked up at each read)
+        self.clock = clock
 
     def discover(self) -> Iterator[SourceFile]:
         for root in self.projects_dirs:
@@ -275,7 +281,8 @@ class ClaudeCodeHarvester:
             if parser is None:
                 fresh = cursor is None or chunk.reset
                 state = {} if cursor is None or fresh else orjson.loads(orjson.dumps(cursor.state))
-                parser = _ClaudeFile(file, state, max_text_bytes, roots)
+                clock = self.clock or _utc_now
+                parser = _ClaudeFile(file, state, max_text_bytes, roots, clock)
             yield parser.convert(chunk)
 
 
@@ -287,9 +294,15 @@ class _ClaudeFile:
     """Parse context for one file during one pass."""
 
     def __init__(
-        self, file: SourceFile, state: dict[str, Any], max_text: int, roots: tuple[str, ...]
+        self,
+        file: SourceFile,
+        state: dict[str, Any],
+        max_text: int,
+        roots: tuple[str, ...],
+        clock: Clock,
     ) -> None:
         self.file = file
+        self.clock = clock
         self.state = state
         self.max_text = max_text
         self.sessions: dict[str, dict[str, Any]] = state.setdefault("sessions", {})
@@ -314,6 +327,7 @@ class _ClaudeFile:
         self.touched = set()
         for line in chunk.lines:
             read_record(self._record, line, self.events, chunk)
+        self._settle_unanswered_head(chunk.cursor)
         sessions = [self._session_record(sid) for sid in sorted(self.touched)]
         return batch_from_chunk(
             self.file.path, SOURCE, chunk, self.state, sessions, self.events, self.max_text
@@ -410,20 +424,35 @@ class _ClaudeFile:
         held = self.state.pop("held")
         self.state["head_read"] = True
         notes: list[dict[str, str]] = held["notes"]
-        times = (parse_timestamp(n.get("timestamp")) for n in notes)
-        held_at = max((at for at in times if at is not None), default=None)
         answered = (
             rec is not None
             and sid == self.own_sid
             and rec.get("type") == "assistant"
             and rec.get("parentUuid") in held["uuids"]
-            and _soon_after(held_at, rec.get("timestamp"))
+            and _soon_after(_held_at(held), rec.get("timestamp"))
         )
         owner = sid if answered else str(held["sid"])
         for note in notes:
             self._note_session(owner, note, note.get("timestamp"))
         self.state["sid"] = owner
         self._flush_pending(owner)
+
+    def _settle_unanswered_head(self, cursor: FileCursor) -> None:
+        """A head still held at the end of its file goes to the id it carries once it can
+        no longer be answered soon after (an answer is written after the harvest that
+        read up to here): a session that ended before its agent wrote a word is stored.
+        Until then the cursor keeps no mtime, so no harvest finds the file `unchanged`
+        and the next one (the night's, at the latest) reads it again to decide."""
+        held = self.state.get("held")
+        if held is None:
+            return
+        held_at = _held_at(held)
+        if cursor.offset >= cursor.size and (
+            held_at is None or self.clock() - held_at > HEAD_ANSWERED_WITHIN
+        ):
+            self._settle_head(None, str(held["sid"]))
+        else:
+            cursor.mtime_ns = 0
 
     def _older_than_own_last(self, rec: dict[str, Any]) -> bool:
         """Whether the record is dated before the own record it replies to: then it was not
@@ -1078,6 +1107,16 @@ def _written_by_claude_code(queued: str) -> bool:
 
 #: The fields of a record `_note_session` reads.
 _SESSION_NOTES = ("cwd", "gitBranch", "version", "entrypoint", "timestamp")
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _held_at(held: dict[str, Any]) -> datetime | None:
+    """When the held head's last record was written (None: no usable time)."""
+    times = (parse_timestamp(note.get("timestamp")) for note in held["notes"])
+    return max((at for at in times if at is not None), default=None)
 
 
 def _soon_after(held_at: datetime | None, answered_at: Any) -> bool:

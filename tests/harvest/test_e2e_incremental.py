@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -379,3 +380,42 @@ def test_a_group_open_too_long_is_committed_at_its_next_write(
     hurried = commits_and_events("hurried.db")
     assert hurried[1] == patient[1] > 0
     assert hurried[0] >= patient[0] + 4  # a commit after every write
+
+
+def test_a_head_no_answer_followed_is_stored_by_a_later_harvest(
+    corpus_tree: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code opens the file of a session a plan was handed to with the plan under
+    the planning session's id; the harvest holds it for the new session's first answer.
+    A session that crashed before its agent wrote a word never writes that answer, and
+    its file never changes again: it is still read by the harvests after it (never
+    skipped as unchanged), and stored with the id it carries once no answer can come in
+    time."""
+    import harvesters.claude_code as claude_code
+
+    planning, own = "2a8af1a8-f8cc-4816-a463-12df7a999930", "5b1c2d3e-0000-4000-8000-00000000aaaa"
+    written = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=3)
+    prompt = claude_prompt(planning, "dddddddd-0000-4000-8000-000000000001", "Implement the plan")
+    prompt["timestamp"] = written.isoformat().replace("+00:00", "Z")
+    path = claude_file(corpus_tree).with_name(f"{own}.jsonl")
+    write_lines(path, [prompt])
+
+    def harvest_at(now: datetime) -> dict[str, int]:
+        monkeypatch.setattr(claude_code, "_utc_now", lambda: now)
+        return harvest(store, cfg).totals()
+
+    harvest_at(written + timedelta(minutes=1))
+    stored = "SELECT s.external_id, e.text FROM events e JOIN sessions s ON s.id = e.session_id "
+    stored += "WHERE e.text = 'Implement the plan'"
+    assert query(db_file, stored) == []
+    # the file has not changed, and it is read again: the answer may still come
+    again = harvest_at(written + timedelta(minutes=2))
+    assert (again["files_changed"], again["events_new"]) == (1, 0)
+    assert query(db_file, stored) == []
+    late = harvest_at(written + timedelta(hours=1))
+    assert (late["files_changed"], late["events_new"]) == (1, 1)
+    assert query(db_file, stored) == [(planning, "Implement the plan")]
+    # settled: the file is unchanged again, and nothing is stored twice
+    after = harvest_at(written + timedelta(hours=2))
+    assert (after["files_changed"], after["events_new"]) == (0, 0)
+    assert integrity(db_file) == "ok"

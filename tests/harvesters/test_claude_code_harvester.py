@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,12 @@ def reply(uuid: str, mid: str, blocks: list[dict], out: int, **extra: Any) -> di
     return rec("assistant", uuid, message=message, **extra)
 
 
-def read(path: Path, cursor: FileCursor | None = None, **kwargs: Any) -> list[Batch]:
-    harvester = ClaudeCodeHarvester([path.parents[1]])
+def read(
+    path: Path, cursor: FileCursor | None = None, *, now: str | None = None, **kwargs: Any
+) -> list[Batch]:
+    """The file's batches; `now`: what the harvester's clock reads (else the real time)."""
+    clock = None if now is None else (lambda: datetime.fromisoformat(now))
+    harvester = ClaudeCodeHarvester([path.parents[1]], clock=clock)
     role = "subagent" if path.name.startswith("agent-") else "main"
     return list(harvester.read(SourceFile(str(path), "claude", role), cursor, **kwargs))  # type: ignore[arg-type]
 
@@ -1039,13 +1044,57 @@ def test_a_head_written_before_the_agent_answered_waits_for_the_answer(
     head yet; the next, once the answer is written, stores it with the new session."""
     records = _handoff()
     path = make_jsonl(session_file(tmp_path), records[:2])
-    first = read(path)
+    first = read(path, now=SOON)
     assert events(first) == []
     with path.open("ab") as fh:
         for record in records[2:]:
             fh.write(orjson.dumps(record) + b"\n")
-    later = events(read(path, first[-1].cursor))
+    later = events(read(path, first[-1].cursor, now=LATE))
     assert {e.external_id: e.session_external_id for e in later}["p1"] == SID
+
+
+#: Clock readings for a head written at 03:24:29 (`_handoff`): before its answer could
+#: still come, and long after it could.
+SOON = "2026-01-19T03:25:00+00:00"
+LATE = "2026-01-19T04:00:00+00:00"
+
+
+def test_a_held_head_is_read_again_until_it_can_no_longer_be_answered(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A session that ended before its agent wrote a word (a crash after the handoff):
+    the file never grows again, and its head is stored with the id it carries once no
+    answer can come soon after, by the next harvest after that (no harvest skips it)."""
+    path = make_jsonl(session_file(tmp_path), _handoff()[:2])
+    (first,) = read(path, now=SOON)
+    assert events([first]) == []
+    assert first.cursor.mtime_ns == 0  # no harvest finds the file unchanged
+    (still,) = read(path, first.cursor, now=SOON)
+    assert events([still]) == [] and still.cursor.mtime_ns == 0
+    (settled,) = read(path, still.cursor, now=LATE)
+    by_id = {e.external_id: e.session_external_id for e in events([settled])}
+    assert by_id == {"h1": PLANNING, "p1": PLANNING}
+    assert [s.external_id for s in settled.sessions] == [PLANNING]
+    assert settled.cursor.mtime_ns == path.stat().st_mtime_ns
+    assert "held" not in settled.cursor.state
+    # read again, nothing more: the head was stored once
+    assert events(read(path, settled.cursor, now=LATE)) == []
+
+
+def test_a_head_read_long_after_it_was_written_is_settled_at_the_end_of_the_file(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # a first harvest of an old history: the head's answer, if any, is in the file, so
+    # only the file's end settles it, however many batches it is read in
+    path = make_jsonl(session_file(tmp_path), _handoff())
+    by_id = {e.external_id: e.session_external_id for e in events(read(path, batch_lines=1))}
+    assert by_id["p1"] == SID
+    crashed = make_jsonl(session_file(tmp_path / "b"), _handoff()[:2])
+    batches = read(crashed, batch_lines=1)
+    assert {e.external_id: e.session_external_id for e in events(batches)} == {
+        "h1": PLANNING,
+        "p1": PLANNING,
+    }
 
 
 def test_a_held_head_with_a_hostile_field_keeps_a_small_state(
