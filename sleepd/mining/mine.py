@@ -227,6 +227,7 @@ def _unclustered(db: Any, cfg: MiningConfig) -> bool:
             Episode.cluster_id.is_(None),
             Episode.parent_episode_id.is_(None),
             Episode.intent_text != "",
+            Episode.plan_handed_on.is_(False),
             Session.kind != "subagent",
         )
     )

@@ -33,8 +33,14 @@ from sleepd.mining.errors import (
 )
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork
-from sleepd.mining.plan_handback import plan_handed_back_elsewhere
-from sleepd.mining.signals import Outcome, SignalDraft, derive_outcome, detect_signals
+from sleepd.mining.plan_handback import only_planned, plan_handed_back_elsewhere
+from sleepd.mining.signals import (
+    Outcome,
+    SignalDraft,
+    derive_outcome,
+    detect_signals,
+    plan_taken_afresh,
+)
 from sleepd.mining.signatures import (
     PATCH_TOOL,
     example_of,
@@ -128,17 +134,19 @@ def mine_session(
     rows: list[tuple[Episode, EpisodeDraft, list[SignalDraft], EpisodeErrors, bool]] = []
     for index, draft in enumerate(drafts):
         following = drafts[index + 1] if index + 1 < len(drafts) else None
+        next_turn = following.intent_turn if following is not None else None
+        handed_back = (
+            following is None and session_over and plan_handed_back_elsewhere(db, work, draft)
+        )
         errors = judge_errors(draft.events)
         signals = detect_signals(
             draft,
             lexicon,
             session_over=session_over,
             is_last=following is None,
-            next_turn=following.intent_turn if following is not None else None,
+            next_turn=next_turn,
             errors=errors,
-            plan_handed_back=following is None
-            and session_over
-            and plan_handed_back_elsewhere(db, work, draft),
+            plan_handed_back=handed_back,
         )
         outcome = derive_outcome(signals)
         if draft.has_intent and not readable(draft.intent_text):
@@ -153,7 +161,12 @@ def mine_session(
             result.touched_cluster_ids.add(episode.cluster_id)
         request_before = episode.intent_text
         _fill_episode(episode, draft, work, outcome, parent_id)
-        if earlier is not None and not is_new:
+        episode.plan_handed_on = bool(
+            plan_taken_afresh(draft, next_turn, handed_back_elsewhere=handed_back)
+        ) and only_planned(draft, work.project_path)
+        if episode.plan_handed_on and not is_new:
+            _hand_on(db, episode, result)
+        elif earlier is not None and not is_new:
             _carry_over(episode, request_before, earlier, result)
         if is_new or earlier is not None:
             result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
@@ -265,6 +278,38 @@ def _carry_over(
     if episode.intent_text != request_before:
         result.touched_cluster_ids.add(episode.cluster_id)
         episode.cluster_id = None
+
+
+def _hand_on(db: DbSession, episode: Episode, result: SessionResult) -> None:
+    """An episode whose plan was taken as the next request is no request of its own: the
+    episode the plan went to holds the request and its work. It leaves the cluster it was
+    in (its failure-pattern occurrences too), and a task made of it before is retired,
+    with the variants made of that task (the other episode's task replays the request)."""
+    if episode.cluster_id is not None:
+        result.touched_cluster_ids.add(episode.cluster_id)
+        episode.cluster_id = None
+        db.execute(
+            update(PatternOccurrence)
+            .where(PatternOccurrence.episode_id == episode.id)
+            .values(cluster_id=None)
+        )
+    made = list(
+        db.scalars(select(Task.id).where(Task.episode_id == episode.id, Task.origin == "mined"))
+    )
+    if not made:
+        return
+    db.execute(
+        update(Task)
+        .where(or_(Task.id.in_(made), Task.derived_from_task_id.in_(made)))
+        .values(active=False)
+        .execution_options(synchronize_session=False)
+    )
+    db.execute(
+        update(Task)
+        .where(Task.id.in_(made))
+        .values(episode_id=None, retired_because="plan_handed_on")
+        .execution_options(synchronize_session=False)
+    )
 
 
 def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:

@@ -13,6 +13,7 @@ refusal, and by the plan's first line in its first request.
 from __future__ import annotations
 
 from datetime import UTC, timedelta
+from pathlib import PurePosixPath
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session as DbSession
 from sleepd.mining.episodes import EpisodeDraft
 from sleepd.mining.json_text import json_value
 from sleepd.mining.loading import SessionWork
-from sleepd.mining.signals import refused_plan
+from sleepd.mining.signals import refused_plan, written_paths
 from sleepd.mining.turns import PLAN_ACCEPTED
 from sleepd.store.models import Event, Session
 
@@ -71,3 +72,29 @@ def plan_handed_back_elsewhere(db: DbSession, work: SessionWork, draft: EpisodeD
         if opening and PLAN_ACCEPTED.match(opening) and first_line in opening:
             return True
     return False
+
+
+def only_planned(draft: EpisodeDraft, project_path: str | None) -> bool:
+    """Whether the episode changed nothing in its project: every file it wrote lies
+    outside it (Claude Code's plan mode writes the plan to `~/.claude/plans/`). An
+    episode that did work before its agent planned the next step is a request of its
+    own, whatever became of the plan; one that only planned is one request with the
+    episode its plan was taken into."""
+    root = _posix(project_path) if project_path else None
+    for event in draft.events:
+        if event.kind != "tool_call":
+            continue
+        for path in written_paths(event.tool_name, event.text):
+            where = _posix(path)
+            if root is None or not where.is_absolute() or where.is_relative_to(root):
+                return False
+    return True
+
+
+def _posix(path: str) -> PurePosixPath:
+    """A path to compare by its parts: Windows separators read as `/`, and a drive's
+    letter, in lower case, as the root's first part."""
+    path = path.strip().replace("\\", "/")
+    if len(path) > 1 and path[1] == ":":
+        path = "/" + path[0].lower() + path[1:]
+    return PurePosixPath(path)

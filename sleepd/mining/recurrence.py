@@ -51,8 +51,10 @@ class ClusterResult:
 
 
 def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
-    """Episodes that carry a real user intent (main sessions, no subagent work, and
-    unless configured otherwise no session a program started: `mining.automation`)."""
+    """Episodes that carry a real user intent (main sessions, no subagent work, no
+    planning whose plan was taken as the next request: one request with the episode it
+    went to, `Episode.plan_handed_on`; and unless configured otherwise no session a
+    program started: `mining.automation`)."""
     query = (
         select(Episode.id, Episode.intent_text, Episode.project_path, Episode.session_id)
         .join(Session, Session.id == Episode.session_id)
@@ -60,6 +62,7 @@ def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
             Session.kind != "subagent",
             Episode.parent_episode_id.is_(None),
             Episode.intent_text != "",
+            Episode.plan_handed_on.is_(False),
         )
     )
     return query if cfg.mine_automated_sessions else query.where(started_by_a_person())

@@ -340,7 +340,7 @@ def detect_signals(
     # (kept, with no polarity); only one after their last word can have left it behind
     last_typed = max((f.event.seq for f in episode.feedback), default=-1)
     stopped_own = _stops_the_persons_own(episode)
-    taken = _plan_taken_afresh(episode, next_turn, handed_back_elsewhere=plan_handed_back)
+    taken = plan_taken_afresh(episode, next_turn, handed_back_elsewhere=plan_handed_back)
     if taken:
         # the refusal and the stop after it were how the person took the plan
         last = next_turn.event if next_turn is not None else episode.intent
@@ -415,7 +415,7 @@ def detect_signals(
 _PLAN_TOOL = "ExitPlanMode"
 
 
-def _plan_taken_afresh(
+def plan_taken_afresh(
     episode: EpisodeDraft, next_turn: TurnRecord | None, *, handed_back_elsewhere: bool
 ) -> set[int]:
     """The seqs of the refusal of the agent's plan and of the stop after it, when they

@@ -77,6 +77,8 @@ RETIRED_BECAUSE = {
     "made_otherwise": "today's rules make its episode's task otherwise (its request, "
     "refinements, context or judge spec changed); the new task is in the nights",
     "episode_gone": "today's rules read its request as part of another request, not one of its own",
+    "plan_handed_on": "its episode only made a plan, which was taken as the next request "
+    '("Implement the following plan: …"); that episode\'s task holds the request',
     "no_longer_a_task": "today's rules make no task of its episode (its request no longer "
     "recurs, or the episode holds no attempt to learn from)",
     "leans_on_exchange": "its request makes sense only after the exchange before it",

@@ -956,3 +956,41 @@ def test_0026_leaves_sites_recorded_before_it_on_their_sessions_branch(
         row = conn.execute(text('SELECT "commit", branch FROM task_replay_sites')).one()
     assert tuple(row) == ("a" * 40, None)
     engine.dispose()
+
+
+@pytest.mark.both_dbs
+def test_0027_reads_episodes_mined_before_it_as_requests_of_their_own(empty_db_url: str) -> None:
+    """An episode stored before the flag carries FALSE: a request of its own, as it was,
+    until its session is read again."""
+    from sqlalchemy import text
+
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0026_replay_site_branch")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO sessions (id, source, external_id, kind, project_path, "
+                "event_count, meta, mined_through_seq, created_at, updated_at, mined_with) "
+                "VALUES (1, 'claude', 's-1', 'main', '/work/app', 2, '{}', 2, "
+                "'2026-11-01', '2026-11-01', '')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO episodes (id, session_id, start_seq, end_seq, intent_text, "
+                "feedback_count, outcome, is_closed, created_at) VALUES (1, 1, 1, 2, "
+                "'add a --verbose flag', 0, 'success', :closed, '2026-11-01')"
+            ),
+            {"closed": True},
+        )
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        # SQLite answers 0, PostgreSQL False
+        assert not conn.execute(text("SELECT plan_handed_on FROM episodes")).scalar_one()
+        assert (
+            conn.execute(
+                text("SELECT count(*) FROM episodes WHERE NOT plan_handed_on")
+            ).scalar_one()
+            == 1
+        )
+    engine.dispose()
