@@ -16,7 +16,7 @@ from sleepd.mining import persist as persist_module
 from sleepd.mining.mine import mine
 from sleepd.mining.recurrence import request_of
 from sleepd.store.engine import read_session
-from sleepd.store.models import Episode, Task
+from sleepd.store.models import Episode, Task, TaskCluster
 
 from .builders import DONE, LATER, T0, SessionBuilder
 
@@ -162,6 +162,7 @@ def test_a_planning_episode_and_the_plan_it_handed_on_are_one_request(
     assert report.recurring_clusters == 1 and report.tasks_new == 2
 
 
+@pytest.mark.both_dbs
 def test_a_task_made_of_a_planning_episode_before_is_retired_when_read_again(
     engine: Engine, cfg: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -228,3 +229,26 @@ def test_only_a_write_inside_the_project_is_work_done(
         kind="tool_call", tool_name="apply_patch", text="*** Begin Patch\n*** Update File: a.py\n"
     )
     assert only_planned(SimpleNamespace(events=[patch]), "/work/app") is False  # type: ignore[arg-type]
+
+
+@pytest.mark.both_dbs
+def test_a_planning_episode_clustered_while_its_session_ran_leaves_its_cluster(
+    engine: Engine, cfg: Config
+) -> None:
+    """A pass that reads the session while the plan waits clusters the planning as a
+    request; the next, once the plan came back as the next request, takes it out."""
+    b = _plans(SessionBuilder(start=T0))
+    sid = b.save(engine)
+    mine(engine, cfg, now=T0 + timedelta(minutes=2))
+    before = _requests(engine)[ASKED]
+    assert before[0] is False and before[1] is not None
+    n = len(b.rows)
+    _implements(b).append(engine, sid, n)
+    mine(engine, cfg, now=LATER)
+    requests = _requests(engine)
+    assert requests[ASKED] == (True, None, 0)
+    with read_session(engine) as db:
+        sizes = {c: s for c, s in db.execute(select(TaskCluster.id, TaskCluster.size))}
+    assert sizes[before[1]] == (
+        1 if requests["Implement the following plan:"][1] == before[1] else 0
+    )
