@@ -162,12 +162,14 @@ def mining_figures(db: ReadOnlyDb, cfg: Config) -> dict[str, Any]:
         splits[str(split)] = int(count)
     # the outcomes of people's requests: not a subagent's (the lead agent asked it), nor
     # the work before a session's first request (a greeting, a plan handed over from
-    # another session), which no one asked for and whose end says nothing
+    # another session), which no one asked for and whose end says nothing, nor a planning
+    # whose plan was taken as the next request (one request with that one, which ends it)
     outcomes = {
         str(o): int(n)
         for o, n in db.rows(
             "SELECT e.outcome, count(*) FROM episodes e JOIN sessions s ON s.id = e.session_id "
-            "WHERE s.kind <> 'subagent' AND e.intent_text <> '' GROUP BY e.outcome"
+            "WHERE s.kind <> 'subagent' AND e.intent_text <> '' AND NOT e.plan_handed_on "
+            "GROUP BY e.outcome"
         )
     }
     # only recurring patterns (count >= 2) are worth a line, as in `sleepd patterns`

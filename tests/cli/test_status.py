@@ -292,6 +292,11 @@ def test_human_view_says_how_episodes_ended_and_which_patterns_recur(
             Episode(session_id=helper.id, start_seq=0, end_seq=0, outcome="unknown",
                     intent_text="Explore the repository")
         )  # fmt: skip
+        # a planning whose plan was taken as the next request is one request with it
+        db.add(
+            Episode(session_id=session.id, start_seq=100, end_seq=100, outcome="success",
+                    intent_text="plan the dark theme", plan_handed_on=True)
+        )  # fmt: skip
         outcomes = ["success"] * 5 + ["mixed"] * 2 + ["failure", "abandoned", "unknown"]
         for seq, outcome in enumerate(outcomes, start=1):
             db.add(
