@@ -286,7 +286,11 @@ def _read_open(
     state: dict[str, Any] = {} if cursor is None or reset else dict(cursor.state)
     digest = head_hash(fh, min(HEAD_BYTES, st.st_size))
 
-    def make_cursor(offset: int, last_line: int) -> FileCursor:
+    def make_cursor(offset: int, last_line: int, *, more: bool) -> FileCursor:
+        # A cursor taken before the file's last line keeps no mtime: a harvest killed
+        # after committing it leaves a cursor no stat matches, so the next harvest reads
+        # on from it; with the file's stat it passes for a file whose last line is
+        # unfinished, which the plan skips until the file changes.
         return FileCursor(
             tail_hash=tail_hash(fh, offset),
             path=path,
@@ -296,7 +300,7 @@ def _read_open(
             offset=offset,
             head_hash=digest,
             line_no=last_line,
-            mtime_ns=st.st_mtime_ns,
+            mtime_ns=0 if more else st.st_mtime_ns,
             state=dict(state),
         )
 
@@ -313,12 +317,12 @@ def _read_open(
     first_batch = True
     remaining = st.st_size - start  # never read past the size we stat'ed
 
-    def flush() -> LineBatch:
+    def flush(*, more: bool) -> LineBatch:
         nonlocal pending, batch_start, first_batch
         batch = LineBatch(
             lines=pending.lines,
             skipped=pending.skipped,
-            cursor=make_cursor(offset, line_no),
+            cursor=make_cursor(offset, line_no, more=more),
             reset=reset and first_batch,
             bytes_read=offset - batch_start,
             lines_read=pending.count,
@@ -351,7 +355,7 @@ def _read_open(
                 _take_line(pending, path, piece, line_no, offset, size, max_line_bytes)
             offset += size
             if pending.count >= batch_lines:
-                yield flush()
+                yield flush(more=True)
         if discarding:
             discard_len += len(tail)
         elif tail:
@@ -370,7 +374,7 @@ def _read_open(
             offset += len(piece)
     # any other unfinished last line stays in the file for the next pass
     if pending.count or first_batch:
-        yield flush()
+        yield flush(more=False)
 
 
 #: Where one record ends and the next begins on a line that holds two: the writer appended

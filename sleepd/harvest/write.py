@@ -18,6 +18,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sleepd import crashpoint
 from sleepd.harvest.read import PreparedBatch
 from sleepd.harvest.report import SourceReport, note_clipped, note_error
 from sleepd.hosts import host_id
@@ -113,6 +114,7 @@ class GroupWriter:
         except BaseException:
             self._caches.clear()
             raise
+        crashpoint.reach("harvest:group-committed")
         group.tally.add_to(self.report)
 
     def abort(self) -> None:

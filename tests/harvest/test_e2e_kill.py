@@ -138,3 +138,49 @@ def test_a_kill_after_the_last_commit_leaves_every_subagent_linked(
     killed, clean = canonical_dump(db_file)["sessions"], canonical_dump(clean_db)["sessions"]
     assert any(row[2] == "subagent" and row[5] for row in clean)  # a linked subagent is there
     assert killed == clean
+
+
+#: A harvest that reads in batches of five lines and commits each batch: a file of
+#: more lines is committed part by part.
+SMALL_GROUPS = """
+import sleepd.harvest.write as writer
+from sleepd.config import load_config
+from sleepd.harvest import harvest
+from sleepd.store.open import open_store
+
+writer.GROUP_EVENTS, writer.WRITE_BATCHES = 5, 1
+cfg = load_config()
+cfg.harvest.batch_lines = 5
+harvest(open_store(cfg, write=True), cfg)
+"""
+
+
+def test_a_harvest_killed_inside_a_file_leaves_the_rest_to_the_next(
+    isolated_home: Path, cfg: Any, db_file: Path
+) -> None:
+    """A long session file is committed a group at a time. Killed after the first, the
+    file's stat still matched its cursor, which the plan took for a file whose last line
+    is unfinished: the rest of an old session, which never changes again, went unread for
+    good. The next harvest reads on from the cursor."""
+    from e2e_support import claude_prompt, query, write_lines
+
+    from sleepd import crashpoint
+
+    sid = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+    prompts = [
+        claude_prompt(sid, f"aaaaaaaa-0000-4000-8000-{n:012d}", f"prompt {n}") for n in range(30)
+    ]
+    write_lines(isolated_home / "claude" / "projects" / "-work-demo" / f"{sid}.jsonl", prompts)
+    env = os.environ.copy() | {crashpoint.ENV: "harvest:group-committed"}
+    died = subprocess.run([sys.executable, "-c", SMALL_GROUPS], env=env, check=False)
+    assert died.returncode == -signal.SIGKILL
+    stored = "SELECT count(*) FROM events WHERE kind = 'user_prompt'"
+    assert 0 < query(db_file, stored)[0][0] < 30
+    engine = make_engine(f"sqlite:///{db_file}")
+    try:
+        again = harvest(engine, cfg).totals()
+    finally:
+        engine.dispose()
+    assert again["files_changed"] == 1
+    assert query(db_file, stored)[0][0] == 30
+    assert integrity(db_file) == "ok"
