@@ -277,12 +277,14 @@ class ClaudeCodeHarvester:
     ) -> Iterator[Batch]:
         parser: _ClaudeFile | None = None
         roots = resolved_roots(self.projects_dirs)
+        # the time is read before the file is: an answer not read in this pass is dated
+        # after it (`_settle_unanswered_head`)
+        read_at = (self.clock or _utc_now)()
         for chunk in read_jsonl(file.path, cursor, roots=roots, batch_lines=batch_lines):
             if parser is None:
                 fresh = cursor is None or chunk.reset
                 state = {} if cursor is None or fresh else orjson.loads(orjson.dumps(cursor.state))
-                clock = self.clock or _utc_now
-                parser = _ClaudeFile(file, state, max_text_bytes, roots, clock)
+                parser = _ClaudeFile(file, state, max_text_bytes, roots, read_at)
             yield parser.convert(chunk)
 
 
@@ -299,10 +301,10 @@ class _ClaudeFile:
         state: dict[str, Any],
         max_text: int,
         roots: tuple[str, ...],
-        clock: Clock,
+        read_at: datetime,
     ) -> None:
         self.file = file
-        self.clock = clock
+        self.read_at = read_at
         self.state = state
         self.max_text = max_text
         self.sessions: dict[str, dict[str, Any]] = state.setdefault("sessions", {})
@@ -327,7 +329,7 @@ class _ClaudeFile:
         self.touched = set()
         for line in chunk.lines:
             read_record(self._record, line, self.events, chunk)
-        self._settle_unanswered_head(chunk.cursor)
+        self._settle_unanswered_head(chunk)
         sessions = [self._session_record(sid) for sid in sorted(self.touched)]
         return batch_from_chunk(
             self.file.path, SOURCE, chunk, self.state, sessions, self.events, self.max_text
@@ -437,22 +439,21 @@ class _ClaudeFile:
         self.state["sid"] = owner
         self._flush_pending(owner)
 
-    def _settle_unanswered_head(self, cursor: FileCursor) -> None:
-        """A head still held at the end of its file goes to the id it carries once it can
-        no longer be answered soon after (an answer is written after the harvest that
-        read up to here): a session that ended before its agent wrote a word is stored.
-        Until then the cursor keeps no mtime, so no harvest finds the file `unchanged`
-        and the next one (the night's, at the latest) reads it again to decide."""
+    def _settle_unanswered_head(self, chunk: LineBatch) -> None:
+        """A head still held after the file's last complete line goes to the id it carries
+        once it can no longer be answered soon after (an answer this pass did not read is
+        dated after the pass began): a session that ended before its agent wrote a word
+        is stored, whatever unfinished line a crash left after it. Until then the cursor
+        keeps no mtime, so no harvest finds the file `unchanged` and the next one (the
+        night's, at the latest) reads it again to decide."""
         held = self.state.get("held")
         if held is None:
             return
         held_at = _held_at(held)
-        if cursor.offset >= cursor.size and (
-            held_at is None or self.clock() - held_at > HEAD_ANSWERED_WITHIN
-        ):
+        if chunk.at_end and (held_at is None or self.read_at - held_at > HEAD_ANSWERED_WITHIN):
             self._settle_head(None, str(held["sid"]))
         else:
-            cursor.mtime_ns = 0
+            chunk.cursor.mtime_ns = 0
 
     def _older_than_own_last(self, rec: dict[str, Any]) -> bool:
         """Whether the record is dated before the own record it replies to: then it was not

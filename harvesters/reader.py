@@ -61,6 +61,8 @@ class LineBatch:
     bytes_read: int = 0
     lines_read: int = 0
     huge_lines: int = 0
+    #: the pass's last batch: no complete line follows it (an unfinished one may)
+    at_end: bool = False
 
 
 @dataclass(slots=True)
@@ -327,6 +329,7 @@ def _read_open(
             bytes_read=offset - batch_start,
             lines_read=pending.count,
             huge_lines=pending.huge,
+            at_end=not more,
         )
         first_batch = False
         pending = _Pending()
@@ -355,7 +358,7 @@ def _read_open(
                 _take_line(pending, path, piece, line_no, offset, size, max_line_bytes)
             offset += size
             if pending.count >= batch_lines:
-                yield flush(more=True)
+                yield flush(more=not _last_line(i, pieces, remaining, tail, max_parse_bytes))
         if discarding:
             discard_len += len(tail)
         elif tail:
@@ -375,6 +378,17 @@ def _read_open(
     # any other unfinished last line stays in the file for the next pass
     if pending.count or first_batch:
         yield flush(more=False)
+
+
+def _last_line(
+    index: int, pieces: list[bytes], remaining: int, tail: bytes, max_parse_bytes: int
+) -> bool:
+    """Whether piece `index` of the file's last chunk is the file's last complete line: no
+    piece follows it, and the bytes after its newline are no line the reader takes (an
+    unfinished record waits; a whole one without its newline is read after it)."""
+    if index != len(pieces) - 1 or remaining > 0:
+        return False
+    return not (tail and len(tail) <= max_parse_bytes and _whole_record(tail))
 
 
 #: Where one record ends and the next begins on a line that holds two: the writer appended

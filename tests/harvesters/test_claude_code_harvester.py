@@ -1081,6 +1081,25 @@ def test_a_held_head_is_read_again_until_it_can_no_longer_be_answered(
     assert events(read(path, settled.cursor, now=LATE)) == []
 
 
+def test_a_held_head_before_an_unfinished_last_line_is_settled_too(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    # a crash can leave half a record after the head: the file's last complete line
+    # is the end that counts, or the head was never settled and the file read forever
+    path = make_jsonl(session_file(tmp_path), _handoff()[:2])
+    with path.open("ab") as fh:
+        fh.write(b'{"type": "assistant", "uuid": "a1", "mess')
+    (first,) = read(path, now=SOON)
+    assert events([first]) == [] and first.cursor.mtime_ns == 0
+    (settled,) = read(path, first.cursor, now=LATE)
+    assert {e.external_id: e.session_external_id for e in events([settled])} == {
+        "h1": PLANNING,
+        "p1": PLANNING,
+    }
+    assert settled.cursor.mtime_ns == path.stat().st_mtime_ns
+    assert settled.cursor.offset < path.stat().st_size  # the half record waits, as always
+
+
 def test_a_head_read_long_after_it_was_written_is_settled_at_the_end_of_the_file(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:

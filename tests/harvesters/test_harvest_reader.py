@@ -311,3 +311,23 @@ def test_a_line_glued_to_a_broken_record_or_to_garbage_stays_damaged(tmp_path: P
     [batch] = read_all(path, None)
     assert objects([batch]) == []
     assert [s.line_no for s in batch.skipped] == [1, 2, 3]
+
+
+def test_only_the_batch_after_the_last_complete_line_keeps_the_files_mtime(
+    tmp_path: Path,
+) -> None:
+    """A cursor taken before the last line keeps no mtime, so a harvest killed after
+    committing it leaves a cursor no stat matches (the plan reads the file on); the last
+    batch says it is the last, an unfinished line after it or not."""
+    path = tmp_path / "t.jsonl"
+    mtime = lambda: path.stat().st_mtime_ns  # noqa: E731
+    for body, batch_lines, ends in (
+        (line(1) + line(2) + line(3), 1, [False, False, True]),  # ends with its newline
+        (line(1) + line(2) + line(3), 2, [False, True]),
+        (line(1) + line(2) + b'{"n": 3', 1, [False, True]),  # a crash left half a line
+        (line(1) + line(2) + b'{"n": 3}', 2, [False, True]),  # a whole last record, no newline
+    ):
+        path.write_bytes(body)
+        batches = read_all(path, None, batch_lines=batch_lines)
+        assert [b.at_end for b in batches] == ends, body
+        assert [b.cursor.mtime_ns for b in batches] == [mtime() if e else 0 for e in ends]
