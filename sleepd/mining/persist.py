@@ -20,6 +20,7 @@ from sleepd.mining.episodes import (
     Decider,
     EpisodeDraft,
     EventView,
+    TurnRecord,
     segment,
     segment_subagent,
 )
@@ -40,6 +41,7 @@ from sleepd.mining.signals import (
     derive_outcome,
     detect_signals,
     plan_taken_afresh,
+    refused_plan,
 )
 from sleepd.mining.signatures import (
     PATCH_TOOL,
@@ -135,9 +137,10 @@ def mine_session(
     for index, draft in enumerate(drafts):
         following = drafts[index + 1] if index + 1 < len(drafts) else None
         next_turn = following.intent_turn if following is not None else None
-        handed_back = (
-            following is None and session_over and plan_handed_back_elsewhere(db, work, draft)
-        )
+        # the plan the episode ends on opens another session already (the outcome waits
+        # for the session to end; the episode's place among requests does not)
+        elsewhere = following is None and plan_handed_back_elsewhere(db, work, draft)
+        handed_back = elsewhere and session_over
         errors = judge_errors(draft.events)
         signals = detect_signals(
             draft,
@@ -161,9 +164,9 @@ def mine_session(
             result.touched_cluster_ids.add(episode.cluster_id)
         request_before = episode.intent_text
         _fill_episode(episode, draft, work, outcome, parent_id)
-        episode.plan_handed_on = bool(
-            plan_taken_afresh(draft, next_turn, handed_back_elsewhere=handed_back)
-        ) and only_planned(draft, work.project_path)
+        episode.plan_handed_on = _plan_handed_on(
+            draft, next_turn, elsewhere=elsewhere, session_over=session_over, work=work
+        )
         if episode.plan_handed_on and not is_new:
             _hand_on(db, episode, result)
         elif earlier is not None and not is_new:
@@ -278,6 +281,24 @@ def _carry_over(
     if episode.intent_text != request_before:
         result.touched_cluster_ids.add(episode.cluster_id)
         episode.cluster_id = None
+
+
+def _plan_handed_on(
+    draft: EpisodeDraft,
+    next_turn: TurnRecord | None,
+    *,
+    elsewhere: bool,
+    session_over: bool,
+    work: SessionWork,
+) -> bool:
+    """Whether the episode only planned, and its plan was taken as the next request or
+    may still be: while its session runs and no session has taken its plan up yet, the
+    plan's fate is open, and clustered as a request of its own meanwhile it would make
+    the request it hands on look asked twice (a task made of the other episode then on
+    that count stays). A later pass decides: a plan not taken makes it a request."""
+    taken = bool(plan_taken_afresh(draft, next_turn, handed_back_elsewhere=elsewhere))
+    waiting = next_turn is None and not session_over and refused_plan(draft) is not None
+    return (taken or waiting) and only_planned(draft, work.project_path)
 
 
 def _hand_on(db: DbSession, episode: Episode, result: SessionResult) -> None:

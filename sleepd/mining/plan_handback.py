@@ -12,6 +12,7 @@ refusal, and by the plan's first line in its first request.
 
 from __future__ import annotations
 
+import posixpath
 from datetime import UTC, timedelta
 from pathlib import PurePosixPath
 
@@ -75,26 +76,37 @@ def plan_handed_back_elsewhere(db: DbSession, work: SessionWork, draft: EpisodeD
 
 
 def only_planned(draft: EpisodeDraft, project_path: str | None) -> bool:
-    """Whether the episode changed nothing in its project: every file it wrote lies
-    outside it (Claude Code's plan mode writes the plan to `~/.claude/plans/`). An
-    episode that did work before its agent planned the next step is a request of its
-    own, whatever became of the plan; one that only planned is one request with the
-    episode its plan was taken into."""
+    """Whether the episode wrote nothing but its plan. Claude Code's plan mode writes the
+    plan to a Markdown file in its `plans` folder (`~/.claude/plans/<name>.md`, or under
+    the configured folder): a Markdown file in a `plans` folder that lies in a `.claude`
+    folder or outside the project. Any other write is work (in the project, in a linked
+    worktree or a sibling folder of it, anywhere): an episode that did work before its
+    agent planned the next step is a request of its own, whatever became of the plan;
+    one that only planned is one request with the episode its plan was taken into."""
     root = _posix(project_path) if project_path else None
     for event in draft.events:
         if event.kind != "tool_call":
             continue
         for path in written_paths(event.tool_name, event.text):
-            where = _posix(path)
-            if root is None or not where.is_absolute() or where.is_relative_to(root):
+            if not _plan_file(_posix(path), root):
                 return False
     return True
 
 
+def _plan_file(path: PurePosixPath, root: PurePosixPath | None) -> bool:
+    if not path.is_absolute() or path.suffix.lower() != ".md":
+        return False
+    folder = path.parent
+    if folder.name.lower() != "plans":
+        return False
+    in_config = folder.parent.name.lower() == ".claude"
+    return in_config or root is None or not path.is_relative_to(root)
+
+
 def _posix(path: str) -> PurePosixPath:
-    """A path to compare by its parts: Windows separators read as `/`, and a drive's
-    letter, in lower case, as the root's first part."""
+    """A path to compare by its parts: Windows separators read as `/`, a drive's letter,
+    in lower case, as the root's first part, and `..` folded."""
     path = path.strip().replace("\\", "/")
     if len(path) > 1 and path[1] == ":":
         path = "/" + path[0].lower() + path[1:]
-    return PurePosixPath(path)
+    return PurePosixPath(posixpath.normpath(path or "."))

@@ -259,9 +259,10 @@ class Episode(Base):
         ForeignKey("task_clusters.id", ondelete="SET NULL"), index=True
     )
     is_closed: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: the plan it ends on was taken as the next request ("Implement the following plan:
-    #: …", here or in a new session): that episode holds the request and its work, so
-    #: this one is clustered nowhere and makes no task
+    #: it wrote nothing but the plan it ends on, and the plan was taken as the next
+    #: request ("Implement the following plan: …", here or in a new session) or may still
+    #: be (its session runs): that episode holds the request and its work, so this one
+    #: is clustered nowhere and makes no task (`mining.plan_handback`)
     plan_handed_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

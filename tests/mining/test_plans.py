@@ -16,7 +16,7 @@ from sleepd.mining import persist as persist_module
 from sleepd.mining.mine import mine
 from sleepd.mining.recurrence import request_of
 from sleepd.store.engine import read_session
-from sleepd.store.models import Episode, Task, TaskCluster
+from sleepd.store.models import Episode, Task
 
 from .builders import DONE, LATER, T0, SessionBuilder
 
@@ -206,15 +206,21 @@ def test_an_episode_that_worked_before_its_agent_planned_the_next_step_is_its_ow
     ("project", "tool", "written", "planned"),
     [
         ("/work/app", "Write", "/home/me/.claude/plans/a.md", True),
-        ("/work/app", "Write", "/work/app/docs/plan.md", False),  # a plan kept in the repo
-        ("/work/app", "Edit", "/work/app-old/x.py", True),  # a sibling folder, not the project
-        ("C:\\src\\app", "Write", "c:\\src\\app\\main.py", False),
+        ("/work/app", "Write", "/home/me/.config/claude/plans/a.md", True),  # configured elsewhere
+        ("/home/me", "Write", "/home/me/.claude/plans/a.md", True),  # a project at home
+        (None, "Write", "/home/me/.claude/plans/a.md", True),
         ("C:\\src\\app", "Write", "C:\\Users\\me\\.claude\\plans\\a.md", True),
+        ("/work/app", "Write", "/work/app/docs/plan.md", False),
+        ("/work/app", "Write", "/work/app/docs/plans/next.md", False),  # a plan kept in the repo
+        ("/work/app", "Edit", "/work/app-worktrees/feat/src/x.py", False),  # a linked worktree
+        ("/mono", "Edit", "/elsewhere/api/x.py", False),
+        ("C:\\src\\app", "Write", "c:\\src\\app\\main.py", False),
         ("/work/app", "Write", "src/a.py", False),  # a relative path is the project's
-        (None, "Write", "/home/me/.claude/plans/a.md", False),  # no project: cannot tell
+        ("/work/app", "Write", "/home/me/.claude/plans/../../../work/app/a.md", False),
+        ("/work/app", "Write", "/home/me/.claude/plans/a.py", False),
     ],
 )
-def test_only_a_write_inside_the_project_is_work_done(
+def test_only_a_plan_file_is_no_work_done(
     project: str | None, tool: str, written: str, planned: bool
 ) -> None:
     from types import SimpleNamespace
@@ -232,23 +238,45 @@ def test_only_a_write_inside_the_project_is_work_done(
 
 
 @pytest.mark.both_dbs
-def test_a_planning_episode_clustered_while_its_session_ran_leaves_its_cluster(
+def test_a_planning_episode_waits_unclustered_while_its_plan_may_still_be_taken(
     engine: Engine, cfg: Config
 ) -> None:
-    """A pass that reads the session while the plan waits clusters the planning as a
-    request; the next, once the plan came back as the next request, takes it out."""
-    b = _plans(SessionBuilder(start=T0))
-    sid = b.save(engine)
-    mine(engine, cfg, now=T0 + timedelta(minutes=2))
-    before = _requests(engine)[ASKED]
-    assert before[0] is False and before[1] is not None
-    n = len(b.rows)
-    _implements(b).append(engine, sid, n)
+    """A pass that reads the session while the plan waits cannot tell whether it will be
+    taken: the planning is clustered nowhere yet. Taken, it stays so; left, it becomes a
+    request of its own once its session ends."""
+    taken = _plans(SessionBuilder(start=T0))
+    taken_id = taken.save(engine)
+    left = _plans(SessionBuilder(start=T0 + timedelta(minutes=30)))
+    left.rows[0]["text"] = ASKED + " and the tests"
+    left.save(engine)
+    mine(engine, cfg, now=T0 + timedelta(minutes=40))  # both sessions still open
+    assert _requests(engine)[ASKED] == (True, None, 0)
+    assert _requests(engine)[ASKED + " and the tests"] == (True, None, 0)
+    n = len(taken.rows)
+    _implements(taken).append(engine, taken_id, n)
     mine(engine, cfg, now=LATER)
     requests = _requests(engine)
     assert requests[ASKED] == (True, None, 0)
+    assert requests["Implement the following plan:"][1] is not None
+    handed_on, cluster, _made = requests[ASKED + " and the tests"]
+    assert handed_on is False and cluster is not None
+
+
+@pytest.mark.both_dbs
+def test_a_plan_taken_up_before_its_planning_session_ends_makes_no_recurrence(
+    engine: Engine, cfg: Config
+) -> None:
+    """The planning session stays open for hours after the plan went to a new session,
+    where the person asks a second thing. Clustered meanwhile, the planning made the
+    plan's episode look asked in two sessions, and its task stayed when the planning
+    left the cluster."""
+    planning = _plans(SessionBuilder(start=T0))
+    planning.save(engine)
+    handed_at = planning.rows[-1]["ts"] + timedelta(seconds=1)
+    implementing = _implements(SessionBuilder(start=handed_at))
+    implementing.prompt("now add a legend to the chart").say(DONE).save(engine)
+    early = mine(engine, cfg, now=T0 + timedelta(minutes=30))
+    assert early.tasks_new == 0 and _requests(engine)[ASKED] == (True, None, 0)
+    mine(engine, cfg, now=LATER)
     with read_session(engine) as db:
-        sizes = {c: s for c, s in db.execute(select(TaskCluster.id, TaskCluster.size))}
-    assert sizes[before[1]] == (
-        1 if requests["Implement the following plan:"][1] == before[1] else 0
-    )
+        assert list(db.scalars(select(Task).where(Task.active.is_(True)))) == []
