@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0027_episode_plan_handed_on"
+HEAD_REVISION = "0028_cursors_read_on"

@@ -994,3 +994,40 @@ def test_0027_reads_episodes_mined_before_it_as_requests_of_their_own(empty_db_u
             == 1
         )
     engine.dispose()
+
+
+@pytest.mark.both_dbs
+def test_0028_reads_on_every_cursor_that_may_stand_before_unread_lines(
+    empty_db_url: str,
+) -> None:
+    """A cursor short of its file's size (a killed harvest's, or a file whose last line
+    is unfinished) and one holding a Claude Code head lose their mtime, so the next
+    harvest reads those files on; a cursor at its file's end keeps it."""
+    from sqlalchemy import text
+
+    engine = make_engine(empty_db_url)
+    migrate.upgrade(engine, "0027_episode_plan_handed_on")
+    rows = [
+        (1, 6640, 2200, '{"sid": "a"}'),  # a killed harvest's cursor, mid-file
+        (2, 500, 500, '{"held": {"sid": "b", "uuids": []}, "pending": []}'),
+        (3, 500, 500, '{"held":{"sid":"c","uuids":[]}}'),
+        (4, 500, 500, '{"sid": "d", "queued": ["the word held in a prompt"]}'),
+    ]
+    with engine.begin() as conn:
+        for file_id, size, offset, state in rows:
+            conn.execute(
+                text(
+                    "INSERT INTO transcript_files (id, source, host_id, path, role, device, "
+                    'inode, size, "offset", line_no, head_hash, tail_hash, mtime_ns, '
+                    "parse_state, status, malformed_lines, resets, read_with, first_seen_at) "
+                    "VALUES (:id, 'claude', 'h', :path, 'main', 1, :id, :size, :offset, 0, "
+                    "'', '', 42, :state, 'ok', 0, 0, '', '2026-11-01')"
+                ),
+                {"id": file_id, "path": f"/p/{file_id}.jsonl", "size": size,
+                 "offset": offset, "state": state},
+            )  # fmt: skip
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        got = conn.execute(text("SELECT id, mtime_ns FROM transcript_files ORDER BY id")).all()
+    assert [tuple(row) for row in got] == [(1, 0), (2, 0), (3, 0), (4, 42)]
+    engine.dispose()
