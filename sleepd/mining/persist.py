@@ -137,10 +137,11 @@ def mine_session(
     for index, draft in enumerate(drafts):
         following = drafts[index + 1] if index + 1 < len(drafts) else None
         next_turn = following.intent_turn if following is not None else None
-        # the plan the episode ends on opens another session already (the outcome waits
-        # for the session to end; the episode's place among requests does not)
-        elsewhere = following is None and plan_handed_back_elsewhere(db, work, draft)
-        handed_back = elsewhere and session_over
+        # the plan the episode ends on opened another session: looked for at once, and
+        # whatever came after in this one (the person may come back to it days later);
+        # the outcome reads it only once the session has ended on it
+        elsewhere = plan_handed_back_elsewhere(db, work, draft)
+        handed_back = elsewhere and following is None and session_over
         errors = judge_errors(draft.events)
         signals = detect_signals(
             draft,
@@ -296,7 +297,7 @@ def _plan_handed_on(
     plan's fate is open, and clustered as a request of its own meanwhile it would make
     the request it hands on look asked twice (a task made of the other episode then on
     that count stays). A later pass decides: a plan not taken makes it a request."""
-    taken = bool(plan_taken_afresh(draft, next_turn, handed_back_elsewhere=elsewhere))
+    taken = elsewhere or bool(plan_taken_afresh(draft, next_turn, handed_back_elsewhere=False))
     waiting = next_turn is None and not session_over and refused_plan(draft) is not None
     return (taken or waiting) and only_planned(draft, work.project_path)
 

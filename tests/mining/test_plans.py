@@ -168,7 +168,7 @@ def test_a_task_made_of_a_planning_episode_before_is_retired_when_read_again(
 ) -> None:
     _history(engine, handed_to_a_new_session=True)
     # the rules before: the planning was a request of its own
-    monkeypatch.setattr(persist_module, "plan_taken_afresh", lambda *_a, **_k: set())
+    monkeypatch.setattr(persist_module, "_plan_handed_on", lambda *_a, **_k: False)
     monkeypatch.setattr(mine_module, "reading_rules", lambda _cfg: "0.0.9:an-older-reader")
     mine(engine, cfg, now=LATER)
     with read_session(engine) as db:
@@ -280,3 +280,25 @@ def test_a_plan_taken_up_before_its_planning_session_ends_makes_no_recurrence(
     mine(engine, cfg, now=LATER)
     with read_session(engine) as db:
         assert list(db.scalars(select(Task).where(Task.active.is_(True)))) == []
+
+
+def test_a_planning_session_taken_up_again_later_leaves_its_plan_handed_on(
+    engine: Engine, cfg: Config
+) -> None:
+    """The person comes back to the planning session days after its plan went to a new
+    session (`claude --resume`) and asks something else: the planning is still one
+    request with the episode its plan went to."""
+    _history(engine, handed_to_a_new_session=True)
+    mine(engine, cfg, now=LATER)
+    planning = _plans(SessionBuilder(start=T0))  # the same session, grown
+    with read_session(engine) as db:
+        episode = db.scalars(select(Episode).where(Episode.intent_text == ASKED)).one()
+        session_id, n = episode.session_id, episode.end_seq
+    back = LATER + timedelta(days=1)
+    planning.rows = planning.rows[:n]
+    planning.prompt("/review the summary component").say(DONE)  # a request of its own
+    for row in planning.rows[n:]:
+        row["ts"] = back
+    planning.append(engine, session_id, n)
+    mine(engine, cfg, now=back + timedelta(days=1))
+    assert _requests(engine)[ASKED] == (True, None, 0)
