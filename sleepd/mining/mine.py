@@ -29,7 +29,7 @@ from sleepd.mining.loading import (
     recent_shell_outputs,
     sessions_to_mine,
 )
-from sleepd.mining.persist import PatternCache, mine_session, recount_patterns
+from sleepd.mining.persist import PatternCache, mine_session, recount_patterns, set_aside_tasks
 from sleepd.mining.reading import left_unasked, reading_rules
 from sleepd.mining.recurring import recurs_sql
 from sleepd.store.engine import read_session, write_session
@@ -106,7 +106,7 @@ def _mine_pass(
         # Nothing new: no clustering or task step (and none of their imports) to pay for.
         return _finish(engine, cfg, report, started)
     from sleepd.mining.project_roots import reroot_stored
-    from sleepd.mining.recurrence import cluster_new_episodes, refresh_clusters
+    from sleepd.mining.recurrence import cluster_new_episodes
     from sleepd.mining.task_mining import mine_tasks
     from sleepd.projects import roots_in_store
 
@@ -123,16 +123,17 @@ def _mine_pass(
 
         judge = TurnJudge(backend, mining.model_max_turns)
         work = newest_first(work)
-    with write_session(engine) as db:
-        touched: set[int] = reroot_stored(db, roots)
-    hard_found = 0
     set_aside = 0
+    with write_session(engine) as db:
+        set_aside += _refresh(db, reroot_stored(db, roots), mining)
+    hard_found = 0
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
             events = load_events(db, batch)
             patterns = PatternCache()
             recount: set[int] = set()
+            touched: set[int] = set()
             for item in batch:
                 unasked = judge.stats.skipped if judge is not None else 0
                 result = mine_session(
@@ -158,12 +159,13 @@ def _mine_pass(
                 session.mined_with = left_unasked(rules) if _asks_later(judge, unasked) else rules
             db.flush()
             recount_patterns(db, recount)
+            set_aside += _refresh(db, touched, mining)
         report.sessions_mined += len(batch)
         report.sessions_read_again += sum(item.read_again for item in batch)
     with write_session(engine) as db:
         clustered = cluster_new_episodes(db, mining)
         report.clusters_new = clustered.clusters_new
-        refresh_clusters(db, touched | clustered.touched)
+        set_aside += _refresh(db, clustered.touched, mining)
     with write_session(engine) as db:
         tasks = mine_tasks(db, mining, backend=backend)
         report.tasks_new = tasks.tasks_new
@@ -177,6 +179,35 @@ def _mine_pass(
     else:
         report.hard_turns = {"found": hard_found}
     return _finish(engine, cfg, report, started)
+
+
+#: Ids per `IN (...)` list.
+_IN_CHUNK = 500
+
+
+def _refresh(db: Any, cluster_ids: set[int], cfg: MiningConfig) -> int:
+    """Refresh the figures of the clusters a step touched, in that step's own commit, so a
+    pass cut short after it leaves no cluster's figures stale. The tasks of a cluster
+    that stopped recurring are set aside for the task step to weigh again: made on its
+    count, they had outlived it when only some of its sessions were read again. Returns
+    how many tasks were set aside."""
+    from sleepd.mining.recurrence import is_recurring, refresh_clusters
+
+    ids = sorted(cluster_ids)
+    clusters: list[TaskCluster] = []
+    for start in range(0, len(ids), _IN_CHUNK):
+        chunk = ids[start : start + _IN_CHUNK]
+        clusters += db.scalars(select(TaskCluster).where(TaskCluster.id.in_(chunk))).all()
+    recurred = {c.id for c in clusters if is_recurring(c, cfg)}
+    refresh_clusters(db, ids)
+    ended = sorted(c.id for c in clusters if c.id in recurred and not is_recurring(c, cfg))
+    aside = 0
+    for start in range(0, len(ended), _IN_CHUNK):
+        members = db.scalars(
+            select(Episode.id).where(Episode.cluster_id.in_(ended[start : start + _IN_CHUNK]))
+        ).all()
+        aside += len(set_aside_tasks(db, members))
+    return aside
 
 
 def read_everything_again(engine: Engine) -> int:

@@ -256,7 +256,7 @@ def _forget_reading(db: DbSession, work: SessionWork, result: SessionResult) -> 
     ids = [ep.id for ep in episodes.values()]
     with_tasks: set[int] = set()
     if ids:
-        owners = _set_aside_tasks(db, ids)
+        owners = set_aside_tasks(db, ids)
         with_tasks = set(owners)
         result.tasks_set_aside += len(owners)
         result.touched_pattern_ids |= set(
@@ -334,7 +334,7 @@ def _hand_on(db: DbSession, episode: Episode, result: SessionResult) -> None:
     )
 
 
-def _set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:
+def set_aside_tasks(db: DbSession, episode_ids: Sequence[int]) -> list[int]:
     """Take these episodes' tasks, and the variants made of them, out of the nights (kept,
     with their rollouts, inactive, still their episodes'): the task step weighs each
     again by today's rules, takes back one it makes as it was, and retires the others

@@ -18,6 +18,7 @@ from sleepd.store.engine import make_engine, read_session
 from sleepd.store.migrate import upgrade
 from sleepd.store.models import (
     Episode,
+    Event,
     PatternOccurrence,
     Session,
     Signal,
@@ -26,7 +27,7 @@ from sleepd.store.models import (
     TaskReplaySite,
 )
 
-from .builders import LATER, T0, SessionBuilder
+from .builders import DONE, LATER, T0, SessionBuilder
 
 
 def recurring_session(engine: Engine, intent: str, project: str = "/work/app", **kw: object) -> int:
@@ -792,3 +793,78 @@ def test_a_plan_refused_and_not_taken_up_at_once_stays_refused(
     mine(engine, cfg, now=LATER)
     outcome, kinds = _planning_outcome(engine)
     assert outcome == "abandoned" and "tool_rejected" in kinds
+
+
+@pytest.mark.both_dbs
+def test_a_pass_cut_short_after_its_reading_leaves_no_cluster_figures_stale(
+    engine: Engine, cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mining commits a batch of sessions at a time. The clusters a batch touched were
+    refreshed only once every batch was read, so a pass cut short in between left them
+    as they were for good: here a request that failed after all kept a cluster whose
+    success rate said it always worked."""
+    from sleepd.mining import recurrence
+
+    b = SessionBuilder(start=T0).prompt("add a dark mode toggle to the settings page")
+    b.bash("npm test", "all passed").say("Done: the toggle is there and the tests pass.")
+    sid = b.save(engine)
+    mine(engine, cfg, now=T0 + timedelta(minutes=5))  # while the session runs
+    n = len(b.rows)
+    b.prompt("no, that's wrong: the toggle does nothing and the tests still fail")
+    b.bash("npm test", "FAIL src/settings.test.ts\n  1 failed", exit_code=1)
+    b.say("I could not fix it.")
+    b.append(engine, sid, n)
+
+    def cut_short(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt("the pass was stopped")
+
+    monkeypatch.setattr(recurrence, "cluster_new_episodes", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        episode = db.scalars(select(Episode)).one()
+        cluster = db.get(TaskCluster, episode.cluster_id)
+        assert episode.outcome == "failure"
+        assert cluster is not None and cluster.success_rate == 0.0
+
+
+@pytest.mark.both_dbs
+def test_a_task_made_on_a_clusters_count_goes_when_the_cluster_stops_recurring(
+    engine: Engine, cfg: Config
+) -> None:
+    """One session is read again alone (its file was read again by a newer harvest, or
+    a model is to answer its hard turns) and its episode leaves a cluster, which no
+    longer recurs: the other session's task, made on the cluster's count, is weighed
+    again with the same rules a first pass uses, and retired."""
+    from sqlalchemy import update
+
+    from sleepd.store.engine import write_session
+
+    asked = "add rate limiting to the /api/login endpoint"
+    first = SessionBuilder(start=T0).prompt(asked)
+    first.bash("pytest tests/test_login.py", "5 passed").say(DONE)
+    first.save(engine)
+    second = SessionBuilder(start=T0 + timedelta(days=1))
+    second.prompt("fix the flaky login test in tests/test_auth.py")
+    second.bash("pytest tests/test_auth.py", "3 passed").say(DONE)
+    second.prompt("New task: " + asked).bash("pytest tests/test_login.py", "5 passed")
+    second.say(DONE)
+    second_id = second.save(engine)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        before = {t.intent: t.active for t in db.scalars(select(Task))}
+    assert before == {asked: True, "New task: " + asked: True}
+    # the newer reading: the second request was no prompt the person typed
+    with write_session(engine) as db:
+        db.execute(
+            update(Event)
+            .where(Event.session_id == second_id, Event.seq == 5)
+            .values(kind="meta", is_meta=True)
+        )
+        db.execute(update(Session).where(Session.id == second_id).values(mined_with=""))
+    again = mine(engine, cfg, now=LATER + timedelta(days=1))
+    assert again.sessions_read_again == 1 and again.recurring_clusters == 0
+    with read_session(engine) as db:
+        assert list(db.scalars(select(Task).where(Task.active.is_(True)))) == []
+        kept = db.scalars(select(Task).where(Task.intent == asked)).one()
+        assert kept.retired_because == "no_longer_a_task"
