@@ -133,12 +133,14 @@ def _unfinished_last_lines(db: ReadOnlyDb, source: str, now: datetime) -> tuple[
     written, or one cut off for good), and the paths of those unchanged for a day.
 
     The harvest holds such a line and reads it once it ends; one that never ends (a
-    cut-off copy, a NUL-filled block after a crash) would be held silently forever.
+    cut-off copy, a NUL-filled block after a crash) would be held silently forever. A
+    cursor without an mtime is none of them: a harvest stopped before the file's last
+    line (killed, or a head held), and the next one reads on from it.
     """
     held = int(
         db.scalar(
-            "SELECT count(*) FROM transcript_files "
-            "WHERE source = :s AND status = 'ok' AND size > \"offset\"",
+            "SELECT count(*) FROM transcript_files WHERE source = :s AND status = 'ok' "
+            'AND size > "offset" AND mtime_ns <> 0',
             {"s": source},
         )
         or 0
@@ -148,7 +150,8 @@ def _unfinished_last_lines(db: ReadOnlyDb, source: str, now: datetime) -> tuple[
     cutoff_ns = int((now.timestamp() - STALE_UNFINISHED_S) * 1e9)
     rows = db.rows(
         "SELECT path FROM transcript_files WHERE source = :s AND status = 'ok' "
-        'AND size > "offset" AND mtime_ns < :cutoff ORDER BY mtime_ns LIMIT :n',
+        'AND size > "offset" AND mtime_ns <> 0 AND mtime_ns < :cutoff '
+        "ORDER BY mtime_ns LIMIT :n",
         {"s": source, "cutoff": cutoff_ns, "n": STALE_UNFINISHED_SHOWN},
     )
     return held, [str(row[0]) for row in rows]

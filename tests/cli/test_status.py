@@ -270,6 +270,18 @@ def test_a_last_line_cut_off_for_a_day_is_named_and_a_fresh_one_only_counted(
     assert any(str(cut) in w and "cut off" in w for w in report["warnings"])
     human = run_status()
     assert "files ending mid-line (held)" in human.stdout
+    # a harvest killed inside a file leaves a cursor without an mtime short of the file's
+    # end: the next harvest reads on from it, so nothing there is held or cut off
+    import sqlite3
+
+    db = sqlite3.connect(isolated_home / "sleepd-home" / "sleepd.db")
+    with db:
+        db.execute("UPDATE transcript_files SET mtime_ns = 0 WHERE path = ?", (str(cut),))
+    db.close()
+    after = json.loads(run_status("--json").stdout)
+    assert after["harvest"]["sources"]["claude"]["unfinished_last_lines"] == 1
+    assert after["harvest"]["sources"]["claude"]["stale_unfinished"] == []
+    assert not any("cut off" in w for w in after["warnings"])
 
 
 def test_human_view_says_how_episodes_ended_and_which_patterns_recur(
