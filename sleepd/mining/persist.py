@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session as DbSession
@@ -425,7 +426,8 @@ def _fill_episode(
     episode.outcome_rule = outcome.rule
     episode.outcome_confidence = outcome.confidence
     episode.outcome_event_ids = list(outcome.event_ids)
-    episode.turns = [
+    opening = _stored_opening(episode, draft)
+    episode.turns = opening + [
         {
             "event_id": t.event.id,
             "kind": t.kind.value,
@@ -445,6 +447,21 @@ def _fill_episode(
     episode.is_closed = draft.closed
     if parent_id is not None:
         episode.parent_episode_id = parent_id
+
+
+def _stored_opening(episode: Episode, draft: EpisodeDraft) -> list[dict[str, Any]]:
+    """The reading of the episode's opening turn an earlier pass stored, when this pass
+    read the session on from that turn (a session that grew is read from its last
+    episode's request, which it opens without reading again): kept, or the episode lost
+    how its request was read (whether it was hard to tell from a follow-up, or a model's
+    verdict), which decides whether a one-off failure is a task."""
+    if draft.intent_turn is not None or not isinstance(episode.turns, list):
+        return []
+    return [
+        turn
+        for turn in episode.turns
+        if isinstance(turn, dict) and turn.get("event_id") == draft.intent.id
+    ][:1]
 
 
 def _replace_signals(

@@ -15,6 +15,7 @@ from sleepd.mining.figures import top_patterns
 from sleepd.mining.mine import mine
 from sleepd.mining.splits import split_for_key, split_for_task
 from sleepd.store.engine import make_engine, read_session
+from sleepd.store.fastread import as_utc
 from sleepd.store.migrate import upgrade
 from sleepd.store.models import (
     Episode,
@@ -868,3 +869,22 @@ def test_a_task_made_on_a_clusters_count_goes_when_the_cluster_stops_recurring(
         assert list(db.scalars(select(Task).where(Task.active.is_(True)))) == []
         kept = db.scalars(select(Task).where(Task.intent == asked)).one()
         assert kept.retired_because == "no_longer_a_task"
+
+
+@pytest.mark.both_dbs
+def test_a_session_mined_while_it_ran_keeps_how_its_last_request_was_read(
+    engine: Engine, cfg: Config
+) -> None:
+    """A session that grew is read on from its last episode's request, which that pass
+    opens without reading it again: the episode had lost its opening turn's reading, so a
+    one-off failure whose request the rules were unsure of became a task after all."""
+    unsure_one_off(engine)
+    with read_session(engine) as db:
+        last = max(as_utc(ts) for ts in db.scalars(select(Event.ts)) if ts is not None)
+    mine(engine, cfg, now=last + timedelta(minutes=5))  # the session is still running
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        episode = db.scalars(select(Episode).where(Episode.intent_text == UNSURE_REQUEST)).one()
+        (opening,) = [t for t in episode.turns if t["event_id"] == episode.intent_event_id]
+        assert opening["hard"] and opening["kind"] == "new_task"
+        assert not [t.intent for t in db.scalars(select(Task)) if "focus area" in t.intent]
