@@ -189,9 +189,11 @@ def mine_session(
     db.flush()
     for episode, draft, signals, errors, is_new in rows:
         result.signals_new += _replace_signals(db, episode, signals, is_new=is_new)
-        result.occurrences_new += _record_patterns(
+        added, stale = _record_patterns(
             db, episode, draft, work, patterns, errors, noise, is_new=is_new
         )
+        result.occurrences_new += added
+        result.touched_pattern_ids |= stale
     return result
 
 
@@ -500,11 +502,25 @@ def _record_patterns(
     noise: NoiseFilter,
     *,
     is_new: bool,
-) -> int:
-    """Root errors only: knock-on errors belong to their cause, benign exits are answers."""
+) -> tuple[int, set[int]]:
+    """Root errors only: knock-on errors belong to their cause, benign exits are answers.
+    Returns how many occurrences were added, and the patterns that lost one: an episode
+    read on (its session grew) keeps the occurrences this reading makes again and loses
+    the others, since a later event can make an error benign ("as expected")."""
     calls = {e.call_id: e.tool_name for e in draft.events if e.kind == "tool_call" and e.call_id}
     roots = set(errors.roots())
     failed = [e for e in draft.events if e.id in roots]
+    stored: dict[tuple[int, int], int] = {}
+    if not is_new:
+        stored = {
+            (pattern_id, event_id): occurrence_id
+            for occurrence_id, pattern_id, event_id in db.execute(
+                select(
+                    PatternOccurrence.id, PatternOccurrence.pattern_id, PatternOccurrence.event_id
+                ).where(PatternOccurrence.episode_id == episode.id)
+            )
+        }
+    kept: set[tuple[int, int]] = set()
     added = 0
     for event in failed:
         tool = event.tool_name or calls.get(event.call_id or "")
@@ -541,11 +557,8 @@ def _record_patterns(
             db.add(pattern)
             db.flush()
             patterns.rows[sig.digest] = pattern
-        if not is_new and db.scalar(
-            select(PatternOccurrence.id).where(
-                PatternOccurrence.pattern_id == pattern.id, PatternOccurrence.event_id == event.id
-            )
-        ):
+        kept.add((pattern.id, event.id))
+        if (pattern.id, event.id) in stored:
             continue
         db.add(
             PatternOccurrence(
@@ -563,7 +576,10 @@ def _record_patterns(
             pattern.first_seen = ts if first is None else min(first, ts)
             pattern.last_seen = ts if last is None else max(last, ts)
         added += 1
-    return added
+    gone = {key: occurrence for key, occurrence in stored.items() if key not in kept}
+    if gone:
+        db.execute(delete(PatternOccurrence).where(PatternOccurrence.id.in_(list(gone.values()))))
+    return added, {pattern_id for pattern_id, _ in gone}
 
 
 def _parent_episode(db: DbSession, work: SessionWork, draft: EpisodeDraft) -> int | None:

@@ -888,3 +888,30 @@ def test_a_session_mined_while_it_ran_keeps_how_its_last_request_was_read(
         (opening,) = [t for t in episode.turns if t["event_id"] == episode.intent_event_id]
         assert opening["hard"] and opening["kind"] == "new_task"
         assert not [t.intent for t in db.scalars(select(Task)) if "focus area" in t.intent]
+
+
+@pytest.mark.both_dbs
+def test_an_error_a_later_event_makes_benign_leaves_the_patterns_of_a_running_session(
+    engine: Engine, cfg: Config
+) -> None:
+    """A pass that reads a session while the agent works records the failed call as a
+    failure; when the agent's next words say it failed as expected, the next pass reads
+    it as benign, and its occurrence (and a pattern left with none) goes, as one pass
+    over the whole session would never have recorded it."""
+    b = SessionBuilder(start=T0).prompt("make the cli reject an empty --name with a clear error")
+    b.bash(
+        "python cli.py --name ''",
+        'Traceback (most recent call last):\n  File "cli.py", line 9\n'
+        "ValueError: name must not be empty",
+        exit_code=1,
+    )
+    sid = b.save(engine)
+    mine(engine, cfg, now=b.rows[-1]["ts"] + timedelta(seconds=20))  # mid-turn
+    n = len(b.rows)
+    b.say("Good, as expected: the command rejects the empty name with a clear error.")
+    b.bash("pytest -q", "3 passed").say(DONE)
+    b.append(engine, sid, n)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        assert list(db.scalars(select(PatternOccurrence))) == []
+        assert top_patterns(engine, limit=10, now=LATER, min_count=1) == []
