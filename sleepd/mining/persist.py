@@ -318,20 +318,10 @@ def _hand_on(db: DbSession, episode: Episode, result: SessionResult) -> None:
             .where(PatternOccurrence.episode_id == episode.id)
             .values(cluster_id=None)
         )
-    made = list(
-        db.scalars(select(Task.id).where(Task.episode_id == episode.id, Task.origin == "mined"))
-    )
-    if not made:
-        return
+    set_aside_tasks(db, [episode.id])  # a reading again set them aside already
     db.execute(
         update(Task)
-        .where(or_(Task.id.in_(made), Task.derived_from_task_id.in_(made)))
-        .values(active=False)
-        .execution_options(synchronize_session=False)
-    )
-    db.execute(
-        update(Task)
-        .where(Task.id.in_(made))
+        .where(Task.episode_id == episode.id, Task.origin == "mined")
         .values(episode_id=None, retired_because="plan_handed_on")
         .execution_options(synchronize_session=False)
     )
