@@ -13,9 +13,11 @@ Choices worth knowing:
   `(session, external_id)` key drops them.
 * Usage is counted once per `message.id`. Claude repeats it on every record of a
   split response and the later ones carry the final output count, so the first
-  event gets the tokens and later records only add what grew (folded back into
-  the first event while it is still in the unsent batch). Recent ids and their
-  counted figures live in `cursor.state`, so a later pass never recounts.
+  event gets the tokens and each later record adds only what grew, on its own
+  event: every event's figures are the same however passes split the file, so a
+  file read again from its start stores nothing twice and loses nothing. Recent
+  ids and their counted figures live in `cursor.state`, so a later pass never
+  recounts.
 * A failed tool result (`is_error`, or a non-zero `Exit code N`) stays kind
   `tool_result` with `is_error=True` and is followed by one extra `kind="error"`
   event (`external_id` + ":error"), the same rule as the Codex harvester.
@@ -310,8 +312,6 @@ class _ClaudeFile:
         self.sessions: dict[str, dict[str, Any]] = state.setdefault("sessions", {})
         self.usage: dict[str, list[int]] = state.setdefault("usage", {})
         self.seen_uuids: set[str] = set()
-        self.usage_owner: dict[str, tuple[int, EventRecord]] = {}
-        self.batch_no = 0
         self.events: list[EventRecord] = []
         self.touched: set[str] = set()
         self.agent_meta = _read_agent_meta(file.path, roots) if file.role == "subagent" else {}
@@ -324,7 +324,6 @@ class _ClaudeFile:
     # ---- batch driver -------------------------------------------------------
 
     def convert(self, chunk: LineBatch) -> Batch:
-        self.batch_no += 1
         self.events = []
         self.touched = set()
         for line in chunk.lines:
@@ -884,14 +883,15 @@ class _ClaudeFile:
         if counted is None:
             _add_tokens(first, figures)
             remember(self.usage, mid, figures)
-            self.usage_owner[mid] = (self.batch_no, first)
             return
         grown = [max(new - old, 0) for new, old in zip(figures, counted, strict=True)]
         if not any(grown):
             return
-        owner = self.usage_owner.get(mid)
-        target = owner[1] if owner is not None and owner[0] == self.batch_no else first
-        _add_tokens(target, grown)
+        # What grew goes to the record that reported it, never back to an earlier one:
+        # each record's figures are then the same however the file's passes fell, so
+        # a file read again from its start (replaced, regrown, another machine) makes
+        # the events the store already holds as they were stored and drops nothing.
+        _add_tokens(first, grown)
         remember(self.usage, mid, [max(a, b) for a, b in zip(figures, counted, strict=True)])
 
     def _system(self, line: ParsedLine, rec: dict[str, Any], sid: str | None, base: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from e2e_support import (
     append_bytes,
+    claude_answer,
     claude_prompt,
     codex_prompt,
     integrity,
@@ -419,3 +420,38 @@ def test_a_head_no_answer_followed_is_stored_by_a_later_harvest(
     after = harvest_at(written + timedelta(hours=2))
     assert (after["files_changed"], after["events_new"]) == (0, 0)
     assert integrity(db_file) == "ok"
+
+
+def test_a_file_read_again_from_its_start_keeps_every_token_of_a_split_reply(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A reply's records carry growing usage; a file replaced (a sync tool's new inode)
+    after its first record was stored is read again from its start, and what the later
+    record added still counts once."""
+    sid = "44444444-4444-4444-8444-444444444444"
+    path = isolated_home / "claude" / "projects" / "-work-demo" / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True)
+    prompt = claude_prompt(sid, "ffffffff-0000-4000-8000-000000000001", "explain the parser")
+
+    def record(uuid: str, text: str, out: int) -> dict[str, Any]:
+        made = claude_answer(prompt, uuid, text)
+        made["message"]["id"] = "msg_split"
+        made["message"]["usage"] = {"input_tokens": 5, "output_tokens": out}
+        return made
+
+    first = record("ffffffff-0000-4000-8000-000000000002", "part one", 4)
+    second = record("ffffffff-0000-4000-8000-000000000003", "part two", 900)
+    write_lines(path, [prompt, first])
+    harvest(store, cfg)
+    replacement = path.with_name("incoming.tmp")
+    replacement.write_bytes(path.read_bytes() + line(second))
+    os.replace(replacement, path)
+
+    assert harvest(store, cfg).totals()["files_reset"] == 1
+    [(output, given)] = query(
+        db_file,
+        "SELECT sum(e.output_tokens), sum(e.input_tokens) FROM events e "
+        "JOIN sessions s ON s.id = e.session_id WHERE s.external_id = ?",
+        (sid,),
+    )
+    assert (output, given) == (900, 5)  # as one read of the finished file counts

@@ -77,7 +77,7 @@ def test_split_message_counts_usage_once_even_across_passes(
     assert {e.message_id for e in second} == {"msg_1"}
 
 
-def test_split_message_in_one_pass_puts_tokens_on_the_first_event(
+def test_split_message_puts_what_grew_on_the_record_that_reported_it(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
     path = session_file(tmp_path)
@@ -90,9 +90,17 @@ def test_split_message_in_one_pass_puts_tokens_on_the_first_event(
     )
     got = events(read(path))
     assert [(e.kind, e.output_tokens, e.input_tokens) for e in got] == [
-        ("thinking", 90, 3),
-        ("assistant_text", 0, 0),
+        ("thinking", 2, 3),
+        ("assistant_text", 88, 0),
     ]
+    # read a record at a time, each event carries the same figures
+    cursor = None
+    one_by_one: list[Any] = []
+    for _ in range(2):
+        batches = read(path, cursor, batch_lines=1)
+        one_by_one.extend(events(batches[:1]))
+        cursor = batches[0].cursor
+    assert [(e.output_tokens, e.input_tokens) for e in one_by_one] == [(2, 3), (88, 0)]
 
 
 def test_repeated_uuid_is_kept_once(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
