@@ -5,7 +5,11 @@ where it was read, is read from its first line as a first harvest would: the sam
 harvester, the same redaction chokepoint, the same clipping. Each event it yields that
 the store holds, found by its file, session and id, takes today's reading (its kind,
 role, text, flags, record type, raw line) where that differs; its session is then read
-again by mining (`sessions.mined_with` cleared). Nothing is added and nothing deleted:
+again by mining (`sessions.mined_with` cleared). The events may be stored on another row
+of the same transcript: one moved (Codex archives a rollout into `archived_sessions/`), or
+read first on another machine. Such a row has the file's name and the first bytes of the
+file on disk, as far as it was read; its events are read again with this file's. Nothing
+is added and nothing deleted:
 an event the older reader did not make cannot be placed between stored ones, and one
 today's reader no longer makes stays as it was. A copy of another session kept as
 context (`history:` records, `store.resumed`) is left as it was kept.
@@ -44,11 +48,12 @@ _STALE_SQL = (
     "SELECT id, source, path, role, device, inode, size, head_hash FROM transcript_files "
     "WHERE host_id = :h AND read_with != :r ORDER BY id"
 )
+_ROWS_SQL = "SELECT id, source, path, size, head_hash FROM transcript_files ORDER BY id"
 _STORED_SQL = (
     "SELECT e.id, e.session_id, s.external_id, e.external_id, e.role, e.kind, e.tool_name, "
     "e.call_id, e.text, e.text_size, e.is_error, e.exit_code, e.is_sidechain, e.is_meta, "
     "e.raw_type, e.raw FROM events e JOIN sessions s ON s.id = e.session_id "
-    "WHERE e.file_id = :f AND e.external_id IN ({marks})"
+    "WHERE e.file_id IN ({files}) AND e.external_id IN ({marks})"
 )
 _UPDATE_SQL = (
     "UPDATE events SET role = :role, kind = :kind, tool_name = :tool_name, "
@@ -86,6 +91,15 @@ class StaleFile:
     head_hash: str
 
 
+@dataclass(frozen=True, slots=True)
+class _StoredRow:
+    """A file row of any machine, as far as telling the same transcript goes."""
+
+    id: int
+    size: int
+    head_hash: str
+
+
 def read_again(
     target: WriteTarget,
     cfg: Config,
@@ -105,12 +119,14 @@ def read_again(
             for row in reader.rows(_STALE_SQL, {"h": host_id(), "r": rules})
             if row[1] in wanted
         ]
+        by_name = _rows_by_name(reader, wanted) if stale else {}
         for file in stale:
             source_report = report.sources.setdefault(file.source, SourceReport(source=file.source))
             if not _same_file(file):
                 _write(target, file, rules, [])  # nothing left to read
                 continue
-            changes, problem = _changes(reader, cfg, file, salt)
+            rows = _same_transcript(file, by_name.get((file.source, _name(file.path)), []))
+            changes, problem = _changes(reader, cfg, file, rows, salt)
             _write(target, file, rules, changes)
             if problem is not None:
                 note_error(source_report, f"{problem} (read again: left as stored)")
@@ -122,15 +138,35 @@ def read_again(
 
 
 def stamp_new_files(target: WriteTarget, cfg: Config, after_id: int) -> None:
-    """Files stored for the first time in this harvest were read by today's rules."""
+    """Files stored for the first time in this harvest were read by today's rules, but
+    for one named as a file an older reading stored (on any machine): its events may be
+    stored on that row, kept by the store's key as they were read then. It is left
+    unstamped, so that `read_again` reads it and gives them today's reading."""
     from sleepd.hosts import host_id
 
+    rules, host = harvest_rules(cfg), host_id()
     with target.transaction() as db:
-        db.run(
-            "UPDATE transcript_files SET read_with = :r "
+        new = db.rows(
+            "SELECT id, source, path FROM transcript_files "
             "WHERE host_id = :h AND id > :after AND read_with = ''",
-            {"r": harvest_rules(cfg), "h": host_id(), "after": after_id},
+            {"h": host, "after": after_id},
         )
+        if not new:
+            return
+        older = {
+            (source, _name(path))
+            for source, path in db.rows(
+                "SELECT source, path FROM transcript_files WHERE id <= :after AND read_with != :r",
+                {"after": after_id, "r": rules},
+            )
+        }
+        stamped = [int(i) for i, source, path in new if (source, _name(path)) not in older]
+        for chunk in chunks(stamped):
+            marks, names = in_list(chunk)
+            db.run(
+                f"UPDATE transcript_files SET read_with = :r WHERE id IN ({marks})",
+                {"r": rules, **names},
+            )
 
 
 def last_file_id(db: ReadOnlyDb) -> int:
@@ -151,8 +187,41 @@ def _same_file(file: StaleFile) -> bool:
         return False
 
 
+def _name(path: str) -> str:
+    """A stored path's file name, whichever machine's separators it was written with."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _rows_by_name(reader: ReadOnlyDb, sources: set[str]) -> dict[tuple[str, str], list[_StoredRow]]:
+    """Every stored file row of `sources`, on any machine, by source and file name."""
+    rows: dict[tuple[str, str], list[_StoredRow]] = {}
+    for row_id, source, path, size, head in reader.rows(_ROWS_SQL):
+        if source in sources:
+            rows.setdefault((source, _name(path)), []).append(
+                _StoredRow(row_id, int(size or 0), head or "")
+            )
+    return rows
+
+
+def _same_transcript(file: StaleFile, named: Sequence[_StoredRow]) -> list[int]:
+    """`file`'s row and the rows of the same name whose first bytes, as far as each was
+    read, are the file's first bytes: the transcript moved, or read on another machine."""
+    found = [file.id]
+    others = [row for row in named if row.id != file.id and row.head_hash]
+    if not others:
+        return found
+    try:
+        with open(file.path, "rb") as fh:
+            for row in others:
+                if head_hash(fh, min(HEAD_BYTES, row.size)) == row.head_hash:
+                    found.append(row.id)
+    except OSError:
+        pass  # the reading itself says what is wrong with the file
+    return found
+
+
 def _changes(
-    reader: ReadOnlyDb, cfg: Config, file: StaleFile, salt: bytes | None
+    reader: ReadOnlyDb, cfg: Config, file: StaleFile, rows: Sequence[int], salt: bytes | None
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The stored events of `file` whose reading today differs, as update rows, or the
     one line saying why the file could not be read through (then it is left as stored).
@@ -179,15 +248,18 @@ def _changes(
             return changes, None
         if batch.problem is not None:
             return [], batch.problem
-        changes.extend(_changed(reader, file.id, batch.events))
+        changes.extend(_changed(reader, rows, batch.events))
 
 
-def _changed(reader: ReadOnlyDb, file_id: int, events: Sequence[EventRow]) -> list[dict[str, Any]]:
+def _changed(
+    reader: ReadOnlyDb, rows: Sequence[int], events: Sequence[EventRow]
+) -> list[dict[str, Any]]:
+    files = ", ".join(str(int(row)) for row in rows)
     out: list[dict[str, Any]] = []
     for chunk in chunks(events):
         marks, names = in_list([ev.external_id for ev in chunk])
-        sql = _STORED_SQL.format(marks=marks)
-        stored = {(row[2], row[3]): row for row in reader.rows(sql, {"f": file_id, **names})}
+        sql = _STORED_SQL.format(files=files, marks=marks)
+        stored = {(row[2], row[3]): row for row in reader.rows(sql, names)}
         for ev in chunk:
             row = stored.get((ev.session_external_id, ev.external_id))
             if row is None or str(row[14] or "").startswith(HISTORY_PREFIX):

@@ -107,6 +107,62 @@ def test_a_goal_the_older_harvest_stored_as_meta_becomes_the_sessions_request(
     assert (again["files_read_again"], again["events_read_again"]) == (0, 0)
 
 
+def archive(home: Path) -> None:
+    """What Codex does to a thread archived: its rollout moves, name and bytes kept."""
+    archived = home / "codex" / "archived_sessions" / rollout(home).name
+    archived.parent.mkdir(parents=True)
+    rollout(home).rename(archived)
+
+
+@pytest.mark.both_dbs
+@pytest.mark.parametrize("when", ["before the upgrade", "with the upgrade"])
+def test_a_rollout_archived_is_read_again_where_it_moved(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, when: str
+) -> None:
+    """The events stay on the row of the path they were first read from; the file at its
+    new path is read again by today's rules, and they take today's reading."""
+    harvested_by_the_older_reader(isolated_home, store, cfg)
+    if when == "before the upgrade":
+        from sleepd.harvest import reading
+
+        archive(isolated_home)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(reread_module, "harvest_rules", lambda _cfg: OLDER)
+            patch.setattr(reading, "harvest_rules", lambda _cfg: OLDER)
+            assert harvest(store, cfg).totals()["events_new"] == 0
+        assert [kind for kind, _, _ in goal_events(db_file)] == ["meta", "meta"]
+    else:
+        archive(isolated_home)
+
+    totals = harvest(store, cfg).totals()
+    assert (totals["files_read_again"], totals["events_new"]) == (1, 0)
+    assert [kind for kind, _, _ in goal_events(db_file)] == ["user_prompt", "meta"]
+    mine(store, cfg)
+    [(intent, _)] = episodes(db_file)
+    assert intent.startswith("/goal all tests in test/auth pass")
+    again = harvest(store, cfg).totals()
+    assert (again["files_read_again"], again["events_read_again"]) == (0, 0)
+
+
+@pytest.mark.both_dbs
+def test_a_second_machine_reading_a_transcript_another_read_with_older_rules_reads_it_again(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Machine A stored the session by older rules; machine B's first harvest of the same
+    file (synced) finds its events stored on A's row, and gives them today's reading."""
+    import sleepd.hosts
+    from sleepd.harvest import write as write_module
+
+    harvested_by_the_older_reader(isolated_home, store, cfg)
+    monkeypatch.setattr(sleepd.hosts, "host_id", lambda: "machine-b")
+    monkeypatch.setattr(write_module, "host_id", lambda: "machine-b")
+    totals = harvest(store, cfg).totals()
+    assert (totals["files_read_again"], totals["events_new"]) == (1, 0)
+    assert [kind for kind, _, _ in goal_events(db_file)] == ["user_prompt", "meta"]
+    again = harvest(store, cfg).totals()
+    assert (again["files_read_again"], again["files_changed"]) == (0, 0)
+
+
 def test_a_file_harvested_today_is_not_read_again(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
@@ -197,3 +253,32 @@ def test_sleepd_harvest_says_what_reading_again_changed(
     assert "read again 1 file an older harvest read (an upgrade): 1 stored event now" in shown
     again = sleepd_here("harvest")
     assert again.returncode == 0 and "read again" not in again.stdout
+
+
+def test_only_a_row_whose_first_bytes_are_the_files_own_counts_as_the_same_transcript(
+    tmp_path: Path,
+) -> None:
+    """A name is no proof (subagent files are named by a short id, which another project
+    can repeat): a row counts only where what it read first is what the file begins with,
+    however much less of it that row read."""
+    import hashlib
+
+    from harvesters.reader import HEAD_BYTES
+
+    body = b"".join(b'{"n": %d}\n' % n for n in range(2000))
+    path = tmp_path / "agent-a1b2c3d.jsonl"
+    path.write_bytes(body)
+    file = reread_module.StaleFile(1, "claude", str(path), "subagent", 0, 0, len(body), "")
+
+    def row(row_id: int, data: bytes) -> Any:
+        size = len(data)
+        digest = hashlib.sha256(data[: min(HEAD_BYTES, size)]).hexdigest()
+        return reread_module._StoredRow(row_id, size, digest)
+
+    rows = [
+        row(2, body[:300]),  # read early, before the file grew: the same transcript
+        row(3, body),  # read whole on another machine
+        row(4, b'{"n": 1}\n' + body[9:]),  # the same name and length, other first bytes
+        reread_module._StoredRow(5, len(body), ""),  # never read
+    ]
+    assert reread_module._same_transcript(file, rows) == [1, 2, 3]
