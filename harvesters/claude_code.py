@@ -741,7 +741,11 @@ class _ClaudeFile:
         waiting. A `dequeue` that took a stale notice in its place left it in the queue,
         and the next `remove` with no text (the oldest message a person typed) would have
         told it again, as steering, in place of the message that `remove` took."""
-        _pop_queued(self.state.get("queued", []), text)
+        queue = _Queue(self.state)
+        taken = queue.find(text)
+        if taken is not None:
+            queue.pop(taken)
+            queue.save()
 
     @staticmethod
     def _written_ahead(rec: dict[str, Any], text: str) -> str:
@@ -951,15 +955,14 @@ class _ClaudeFile:
         (the queued text was injected into the running turn) makes an event here,
         marked `steering` so mining reads it as feedback on the work under way.
         """
-        queued: list[str] = self.state.setdefault("queued", [])
+        queue = _Queue(self.state)
         operation = rec.get("operation")
         if operation == "enqueue":
             self.state.pop("untold", None)
-            if len(queued) < QUEUED_KEPT:
-                queued.append(text)
+            queue.add(text)
         elif operation == "dequeue":
-            if queued:
-                queued.pop(0)
+            if queue.texts:
+                queue.pop(0)
         elif operation == "remove":
             # A `remove` that says what it took (Claude Code 2.1.2xx) takes that message;
             # one that does not takes the oldest message a person typed: a background
@@ -968,24 +971,26 @@ class _ClaudeFile:
             # the message before. (A stale notice can also make a `dequeue` take it in
             # place of the person's message, which then came back as a user record: the
             # notice's own `remove` must not tell that message again.)
-            head: str | None
+            head: tuple[str, str] | None
             if text.strip():
-                taken = _pop_queued(queued, text)
-                head = taken if taken is not None else text
+                taken = queue.find(text)
+                head = queue.pop(taken) if taken is not None else (text, _key(text))
             else:
                 typed = next(
-                    (n for n, item in enumerate(queued) if not _written_by_claude_code(item)), 0
+                    (n for n, item in enumerate(queue.texts) if not _written_by_claude_code(item)),
+                    0,
                 )
-                head = queued.pop(typed) if queued else None
-            if head is None or _written_by_claude_code(head):
+                head = queue.pop(typed) if queue.texts else None
+            if head is None or _written_by_claude_code(head[0]):
                 pass  # a background task's notice consumed by the turn: no one typed it
-            elif head.strip():
-                self._told(head)
-                self._emit(sid, self._steering(line, rec, base, head))
+            elif head[0].strip():
+                self._told(head[1])
+                self._emit(sid, self._steering(line, rec, base, head[0]))
             else:  # its text may follow in a `queued_command` attachment
                 self.state["untold"] = min(QUEUED_KEPT, self.state.get("untold", 0) + 1)
         elif operation == "popAll":
-            queued.clear()
+            queue.clear()
+        queue.save()
 
     def _queued_text(
         self,
@@ -1019,34 +1024,32 @@ class _ClaudeFile:
         text = _plain_text(data.get("prompt"))
         if not text.strip():
             return
-        queued: list[str] = self.state.get("queued", [])
-        for index, waiting in enumerate(queued):
-            if not waiting.strip():
-                queued[index] = text
-                return
+        queue = _Queue(self.state)
+        if queue.fill_textless(text):
+            queue.save()
+            return
         if self.state.get("untold", 0) > 0 and not _written_by_claude_code(text):
             self.state["untold"] -= 1
-            self._told(text)
+            self._told(_key(text))
             self._emit(sid, self._steering(line, rec, base, text))
             return
-        source = as_str(data.get("source_uuid")) or text
+        source = _key(as_str(data.get("source_uuid")) or text)
         told: list[str] = self.state.get("told", [])
         if (
             kind == "human"
-            and text not in queued
-            and _digest(text) not in told
-            and _digest(source) not in told
+            and queue.find(text) is None
+            and _key(text) not in told
+            and source not in told
             and not _written_by_claude_code(text)
         ):
-            self._told(text, source)
+            self._told(_key(text), source)
             self._emit(sid, self._steering(line, rec, base, text))
 
     def _told(self, *keys: str) -> None:
-        """Remember what was just told as steering (its text, its attachment's id), so
-        the same message written again in another record counts once; kept as short
-        digests, so the cursor's state stays small however long the messages."""
+        """Remember what was just told as steering (its text's key, its attachment's id's),
+        so the same message written again in another record counts once."""
         told: list[str] = self.state.setdefault("told", [])
-        told.extend(_digest(key) for key in keys)
+        told.extend(keys)
         del told[: max(0, len(told) - QUEUED_KEPT)]
 
     def _steering(self, line: ParsedLine, rec: dict[str, Any], base: str, text: str) -> EventRecord:
@@ -1081,19 +1084,63 @@ def _add_tokens(event: EventRecord, figures: list[int]) -> None:
     event.cache_creation_tokens += figures[3]
 
 
-def _digest(text: str) -> str:
-    """A short stand-in for a told message, to compare it with another record's."""
-    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+def _key(text: str) -> str:
+    """A short stand-in for a message as it was typed (spaces around it aside), to compare
+    it with another record's: the cursor's state is stored through the redaction
+    chokepoint, so a text kept there may come back with its secrets taken out, while the
+    key stays what the raw text gave; short, so the state stays small however long the
+    messages."""
+    return hashlib.sha256(text.strip().encode("utf-8", "replace")).hexdigest()[:16]
 
 
-def _pop_queued(queued: list[str], text: str) -> str | None:
-    """Take the queued message whose text is `text` (spaces around it aside) out of the
-    queue, the oldest such; None when none waits."""
-    wanted = text.strip()
-    for index, waiting in enumerate(queued):
-        if waiting.strip() == wanted:
-            return queued.pop(index)
-    return None
+class _Queue:
+    """The messages typed while the agent runs, oldest first, as a cursor's state keeps
+    them between passes: each text (for the steering prompt it may become) beside its key
+    (to know it again when a later record names it). A state stored before keys were kept
+    gives each text's own."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+        texts = state.get("queued")
+        self.texts: list[str] = (
+            [t for t in texts if isinstance(t, str)] if isinstance(texts, list) else []
+        )
+        keys = state.get("queued_keys")
+        if isinstance(keys, list) and len(keys) == len(self.texts):
+            self.keys: list[str] = [str(k) for k in keys]
+        else:
+            self.keys = [_key(t) for t in self.texts]
+
+    def save(self) -> None:
+        if self.texts:
+            self.state["queued"], self.state["queued_keys"] = self.texts, self.keys
+        else:
+            self.state.pop("queued", None)
+            self.state.pop("queued_keys", None)
+
+    def add(self, text: str) -> None:
+        if len(self.texts) < QUEUED_KEPT:
+            self.texts.append(text)
+            self.keys.append(_key(text))
+
+    def pop(self, index: int) -> tuple[str, str]:
+        return self.texts.pop(index), self.keys.pop(index)
+
+    def find(self, text: str) -> int | None:
+        """Where the oldest message typed as `text` waits, or None."""
+        wanted = _key(text)
+        return next((n for n, key in enumerate(self.keys) if key == wanted), None)
+
+    def fill_textless(self, text: str) -> bool:
+        """Give `text` to the oldest message queued without one (a newer `enqueue`)."""
+        for index, waiting in enumerate(self.texts):
+            if not waiting.strip():
+                self.texts[index], self.keys[index] = text, _key(text)
+                return True
+        return False
+
+    def clear(self) -> None:
+        self.texts, self.keys = [], []
 
 
 def _written_by_claude_code(queued: str) -> bool:

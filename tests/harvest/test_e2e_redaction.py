@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import claude_prompt, claude_tool_result, claude_tool_use, query, write_lines
 from typer.testing import CliRunner
 
@@ -123,3 +124,88 @@ def test_replay_sessions_are_never_stored(
     assert report.sessions_new == 1 and report.events_new == 1
     assert query(db_file, "SELECT external_id FROM sessions") == [(real_sid,)]
     assert query(db_file, "SELECT count(*) FROM events WHERE text = 'x'") == [(0,)]
+
+
+TYPED = f"also push the image with token {GHP_INPUT} please"
+
+
+def queued_session(shape: str, sid: str) -> list[dict[str, Any]]:
+    """A session with a message typed while the agent ran, in one of two shapes."""
+
+    def prompt(n: int, text: str) -> dict[str, Any]:
+        return claude_prompt(sid, f"{sid[:-12]}{n:04d}{sid[-8:]}", text, cwd="/work/secretive")
+
+    def queue(operation: str, content: str | None = None) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "type": "queue-operation",
+            "operation": operation,
+            "timestamp": "2026-06-05T05:00:01.000Z",
+            "sessionId": sid,
+        }
+        if content is not None:
+            record["content"] = content
+        return record
+
+    attachment = {  # Claude Code 2.1's record telling a queued message's text
+        "type": "attachment",
+        "uuid": f"{sid[:-12]}0a00{sid[-8:]}",
+        "parentUuid": None,
+        "sessionId": sid,
+        "timestamp": "2026-06-05T05:00:02.000Z",
+        "cwd": "/work/secretive",
+        "attachment": {
+            "type": "queued_command",
+            "prompt": TYPED,
+            "source_uuid": f"{sid[:-12]}0b00{sid[-8:]}",
+            "commandMode": "prompt",
+            "origin": {"kind": "human"},
+        },
+    }
+    task = '{"task_id":"b35ae24","description":"Mount the share","task_type":"local_bash"}'
+    if shape == "told twice by the source":  # in the enqueue and in its attachment
+        return [
+            prompt(1, "build the release"),
+            queue("enqueue", TYPED),
+            attachment,
+            queue("remove"),
+        ]
+    # a notice's dequeue took the message's place, and it came back as its own record
+    return [
+        prompt(1, "build the release"),
+        queue("enqueue", task),
+        queue("enqueue", TYPED),
+        queue("dequeue"),
+        prompt(2, TYPED),
+        queue("enqueue", "then tag it"),
+        queue("remove"),
+    ]
+
+
+@pytest.mark.parametrize("shape", ["told twice by the source", "came back as its own record"])
+def test_a_queued_message_holding_a_secret_is_told_once_wherever_a_pass_ends(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, shape: str
+) -> None:
+    """The queue a pass leaves is stored through the redaction chokepoint, so the next pass
+    reads the message back with its secret taken out: it must still know it again."""
+    told: dict[int, list[str]] = {}
+    for cut in range(len(queued_session(shape, SID)) + 1):
+        sid = f"5e55e55e-0000-4000-8000-{cut + 100:012d}"
+        records = queued_session(shape, sid)
+        path = isolated_home / "claude" / "projects" / "-work-secretive" / f"{sid}.jsonl"
+        write_lines(path, records[:cut])
+        harvest(store, cfg)
+        with path.open("ab") as handle:
+            handle.write(b"".join(json.dumps(r).encode() + b"\n" for r in records[cut:]))
+        harvest(store, cfg)
+        told[cut] = [
+            str(text)
+            for (text,) in query(
+                db_file,
+                "SELECT e.text FROM events e JOIN sessions s ON s.id = e.session_id "
+                "WHERE s.external_id = ? AND e.kind = 'user_prompt' ORDER BY e.seq",
+                (sid,),
+            )
+        ]
+    assert all(GHP_INPUT not in text for texts in told.values() for text in texts)
+    assert len({tuple(texts) for texts in told.values()}) == 1, told  # as one pass reads it
+    assert len(told[0]) == (3 if shape == "came back as its own record" else 2)

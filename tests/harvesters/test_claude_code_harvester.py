@@ -464,6 +464,26 @@ def test_queued_message_sent_into_the_running_turn_is_a_steering_prompt(
     ]
 
 
+def test_a_queue_kept_before_its_keys_were_kept_is_still_known(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A cursor stored by an older harvester keeps the queued texts alone: the next pass
+    knows them by their texts, as before."""
+    import dataclasses
+
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "add a cache"), queue_op("enqueue", "keep it small")])
+    first = read(path)
+    state = dict(first[-1].cursor.state)
+    assert state.pop("queued_keys")
+    older = dataclasses.replace(first[-1].cursor, state=state)
+    with path.open("ab") as fh:
+        fh.write(orjson.dumps(rec("user", "u2", "keep it small")) + b"\n")  # came back
+        fh.write(orjson.dumps(queue_op("enqueue", "and log misses")) + b"\n")
+        fh.write(orjson.dumps(queue_op("remove")) + b"\n")
+    assert steering_texts(read(path, older)) == ["and log misses"]
+
+
 # Claude Code 2.1.112 (dougnukem/orpheus, Entire checkpoint 17/b6bbc6c891, lines 34, 39
 # and 40, byte for byte; MIT): the enqueue has no text, the attachment holds it.
 ORPHEUS_ENQUEUE = (
