@@ -428,7 +428,7 @@ def segment(
     events: Sequence[EventView],
     lexicon: Lexicon,
     *,
-    first_is_intent: bool = False,
+    resume_at: int | None = None,
     decide: Decider | None = None,
     remembered: Mapping[int, TurnKind] | None = None,
 ) -> list[EpisodeDraft]:
@@ -438,9 +438,13 @@ def segment(
     episode; corrections, approvals, steering and follow-ups belong to the running
     one (follow-ups are its refinements); housekeeping belongs to none. Agent work
     before the first recognised intent forms an episode without an intent.
-    `first_is_intent` continues an episode from an earlier pass: its intent event
-    comes first and stays an intent whatever it says. `decide`, when given, settles
-    the turns the rules mark hard (model-assisted mining, `hard_turns`).
+    `resume_at` continues an episode from an earlier pass: the seq of its intent event,
+    which stays an intent whatever it says. The events before it are the lead: read
+    only for what a turn is read against (the person's last words, what the agent did
+    before, a Codex turn still running, turns a rollback may take back), as one pass over
+    the session would have read them; the episodes they make are an earlier pass's, and
+    are not returned. `decide`, when given, settles the turns the rules mark hard (model-
+    assisted mining, `hard_turns`); never a turn of the lead, which only lends context.
     `remembered` holds the kinds the miner model gave turns on an earlier reading of the
     session (by event id): a turn the rules still call hard keeps that verdict, neither
     asked again (the model is paid per question) nor handed back to the rules.
@@ -480,18 +484,12 @@ def segment(
         episodes.append(draft)
         return draft
 
+    kept_from = 0  # the first draft returned: the lead's are an earlier pass's
+    in_lead = resume_at is not None
     for index, event in enumerate(events):
         gap = (event.ts - last_ts).total_seconds() if (event.ts and last_ts) else None
         if event.ts is not None:
             last_ts = event.ts
-        if index == 0 and first_is_intent:
-            command = command_of_event(event)
-            current = open_episode(event, command)
-            current.has_intent = command is not None or is_typed_prompt(event)
-            if current.has_intent:
-                opened = TurnDecision(TurnKind.NEW_TASK, 1.0, ("continued",))
-                addressed.append((TurnRecord(event, opened), current))
-            continue
         command = command_of_event(event)
         typed = command is not None or is_typed_prompt(event)
         if event.raw_type == TURN_START_TYPE and not event.is_sidechain:
@@ -504,6 +502,26 @@ def segment(
         typed_into_the_turn = typed and bool(prompts_this_turn)
         if typed and prompts_this_turn is not None:
             prompts_this_turn += 1
+        if in_lead and resume_at is not None and event.seq >= resume_at:
+            # the episode an earlier pass opened here, continued: its request stands, and
+            # the turns after it are read as after any request
+            in_lead = False
+            kept_from = len(episodes)
+            current = open_episode(event, command)
+            current.has_intent = typed
+            # housekeeping typed before the session's first request is that request's,
+            # as in one pass; agent work before it was an episode of its own
+            current.housekeeping.extend(early)
+            preamble, early, last_turn, rollback, restart = [], [], None, None, False
+            if current.has_intent:
+                opened = TurnDecision(TurnKind.NEW_TASK, 1.0, ("continued",))
+                addressed.append((TurnRecord(event, opened), current))
+                previous, previous_text = TurnKind.NEW_TASK, _turn_text(event, command)
+                after_interrupt = undone = agent_worked = put_question = False
+                service_error = service_error and not has_words(previous_text)
+                acted_before = acted_before or acted
+                acted = refused = False
+            continue
         if not typed:
             taken = rolled_back_turns(event)
             if taken and addressed:
@@ -590,7 +608,7 @@ def segment(
         decision = classify_turn(turn, lexicon)
         if decision.hard and remembered and event.id in remembered:
             decision = decided_by_model(decision, remembered[event.id])
-        elif decide is not None and decision.hard:
+        elif decide is not None and decision.hard and not in_lead:
             decision = decide(turn, decision)
         if restart and decision.kind is not TurnKind.HOUSEKEEPING:
             restart = False
@@ -658,7 +676,7 @@ def segment(
         orphan.has_intent = False
         orphan.events = preamble[1:]
         orphan.housekeeping.extend(early)
-    return episodes
+    return episodes[kept_from:]
 
 
 #: A command line for a shell: a common command-line program, then its arguments.

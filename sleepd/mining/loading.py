@@ -27,6 +27,11 @@ HEAD_CHARS = 6000
 TAIL_CHARS = 6000
 #: Where mining's view of a long text leaves its middle out (a cut note to `signatures`).
 CUT_MARK = "\n…\n"
+#: Events read before a resume point, as the lead its turns are read against
+#: (`episodes.segment`'s `resume_at`): enough for the person's last turn and the agent's
+#: work before it, and bounded, so a session read on each night costs little more than
+#: its new events.
+LEAD_EVENTS = 400
 
 
 def _tail_after_cut(tail: str) -> str:
@@ -139,13 +144,14 @@ def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:
 
 
 def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[EventView]]:
-    """Events of each session from its resume point (subagents: from the start), with the
-    exits Codex recorded only at a command's end given to its last result."""
+    """Events of each session from its resume point, after a lead of at most `LEAD_EVENTS`
+    before it (subagents: from the start), with the exits Codex recorded only at a
+    command's end given to its last result."""
     if not work:
         return {}
     conditions = []
     for item in work:
-        start = 0 if item.is_subagent else (item.resume_from or 0)
+        start = 0 if item.is_subagent else max(0, (item.resume_from or 0) - LEAD_EVENTS)
         conditions.append(and_(Event.session_id == item.id, Event.seq >= start))
     length = func.length(Event.text)
     head = func.substr(Event.text, 1, HEAD_CHARS)

@@ -222,7 +222,7 @@ def _drafts(
     return segment(
         events,
         lexicon,
-        first_is_intent=work.resume_from is not None,
+        resume_at=work.resume_from,
         decide=decide,
         remembered=remembered,
     )

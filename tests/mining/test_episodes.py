@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from harvesters.records import STEERING
 from sleepd.mining.episodes import (
@@ -162,8 +163,53 @@ def test_approval_followed_by_a_new_task_closes_and_opens() -> None:
 
 def test_continuing_an_open_episode_keeps_its_intent() -> None:
     b = SessionBuilder().prompt("continue").bash("make")
-    episodes = segment(views(b), lexicon_for(), first_is_intent=True)
+    episodes = segment(views(b), lexicon_for(), resume_at=views(b)[0].seq)
     assert len(episodes) == 1 and episodes[0].intent_text == "continue"
+
+
+def test_a_lead_lends_its_context_and_none_of_its_episodes_or_questions() -> None:
+    """Read on from a request with the events before it as the lead: the episodes from
+    the request on are as one pass reads them, the lead's own are not returned, and no
+    turn of the lead is put to the model (it was read, and paid for, on an earlier pass)."""
+    b = (
+        SessionBuilder()
+        .prompt("add a cache to the loader")
+        .bash("make")
+        .say("Done: the loader caches.")
+        .prompt("hmm")
+        .say("What would you like me to change?")
+        .prompt("now write the release notes for 2.1")
+        .say("Done: notes written.")
+        .prompt("the cache test still fails with KeyError on reload")
+        .say("Fixed: the reload clears the key first.")
+        .prompt("now add a changelog entry for the cache")
+        .say("Done: entry added.")
+        .prompt("thanks, that reads well")
+    )
+    events = views(b)
+    whole = segment(events, lexicon_for())
+    resumed_at = whole[-1].start_seq
+    seqs = {e.seq: e.text for e in events}
+    asked: list[str] = []
+
+    def decide(turn: Any, decision: Any) -> Any:
+        asked.append(turn.text)
+        return decision
+
+    segment(events, lexicon_for(), decide=decide)
+    assert any(seqs_of(text, seqs) < resumed_at for text in asked)  # the lead has hard turns
+    asked.clear()
+    resumed = segment(events, lexicon_for(), resume_at=resumed_at, decide=decide)
+    assert [d.start_seq for d in resumed] == [resumed_at]
+    assert [(d.start_seq, d.end_seq) for d in resumed] == [
+        (d.start_seq, d.end_seq) for d in whole[-1:]
+    ]
+    assert [t.kind for t in resumed[0].feedback] == [t.kind for t in whole[-1].feedback]
+    assert all(seqs_of(text, seqs) >= resumed_at for text in asked)
+
+
+def seqs_of(text: str, seqs: dict[int, str]) -> int:
+    return next(seq for seq, said in seqs.items() if said == text)
 
 
 def test_subagent_session_is_one_episode() -> None:

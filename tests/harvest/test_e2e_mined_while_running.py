@@ -1,0 +1,100 @@
+"""A real session mined while it ran reads as one pass over the finished session reads it.
+
+A session that grew is read on from its last episode's request. Each turn after it is
+read against what came before: the person's last words, what the agent had done, a Codex
+turn still running. These real sessions are cut just before a turn whose reading needs
+that context, harvested and mined while they run, then finished; every episode, outcome
+and turn must read as a harvest and a pass over the whole file read them.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import append_bytes, query
+
+from sleepd.config import load_config
+from sleepd.harvest import harvest
+from sleepd.mining.mine import mine
+from sleepd.store.open import open_store
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions"
+#: (fixture, where it lies under the agent's home, the turn the file is cut before)
+SESSIONS = {
+    # the person's request before it is the last request: "a defect set out as its own task"
+    # needs its words (nisargpatel28/artifact-hub, MIT)
+    "a new request set out as a defect's fix": (
+        "claude/nisargpatel28__artifact-hub__5b983582-bea6-439f-805f-40c2f9e78632.jsonl",
+        "claude/projects/-artifact-hub/5b983582-bea6-439f-805f-40c2f9e78632.jsonl",
+        "Help me finalize deployment.",
+    ),
+    # typed into the agent's running Codex turn, which began before the last request
+    # (ivanma9/ship, MIT)
+    "a message typed into a running Codex turn": (
+        "codex/ivanma9__ship__ship_.codex_sessions_2026_03_12_rollout-2026-03-12T18-03-08-"
+        "019ce44a-1edd-75b1-bfbe-8b1ed0e876c8.jsonl",
+        "codex/sessions/2026/03/12/rollout-2026-03-12T18-03-08-"
+        "019ce44a-1edd-75b1-bfbe-8b1ed0e876c8.jsonl",
+        "i think it should be within speckit tasks?",
+    ),
+}
+LATER = datetime(2027, 1, 1, tzinfo=UTC)
+
+
+def reading(db: Path) -> list[tuple[Any, ...]]:
+    """Each episode: where it starts and ends, its outcome, and each typed turn's kind."""
+    seqs = dict(query(db, "SELECT id, seq FROM events"))
+    rows = query(db, "SELECT start_seq, end_seq, outcome, turns FROM episodes ORDER BY start_seq")
+    out = []
+    for start, end, outcome, turns in rows:
+        kinds = [(seqs[t["event_id"]], t["kind"]) for t in json.loads(turns or "[]")]
+        out.append((start, end, outcome, sorted(kinds)))
+    return out
+
+
+def store_at(base: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Path]:
+    """A home of its own under `base`: its config, its store and the store's file."""
+    monkeypatch.setenv("SLEEPD_HOME", str(base / "sleepd-home"))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(base / "claude"))
+    monkeypatch.setenv("CODEX_HOME", str(base / "codex"))
+    cfg = load_config()
+    return cfg, open_store(cfg, write=True), base / "sleepd-home" / "sleepd.db"
+
+
+@pytest.mark.parametrize("case", list(SESSIONS))
+def test_a_real_session_mined_while_it_ran_reads_as_one_pass_over_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    fixture, place, turn = SESSIONS[case]
+    data = (REAL / fixture).read_bytes()
+    lines = data.splitlines(keepends=True)
+    cut = next(n for n, line in enumerate(lines) if turn.encode() in line)
+
+    cfg, engine, db = store_at(tmp_path / "whole", monkeypatch)
+    path = tmp_path / "whole" / place
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    harvest(engine, cfg)
+    mine(engine, cfg, now=LATER)
+    whole = reading(db)
+    engine.dispose()
+
+    cfg, engine, db = store_at(tmp_path / "running", monkeypatch)
+    path = tmp_path / "running" / place
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"".join(lines[:cut]))
+    harvest(engine, cfg)
+    [(last,)] = query(db, "SELECT max(ts) FROM events")
+    running = datetime.fromisoformat(str(last)).replace(tzinfo=UTC) + timedelta(minutes=5)
+    mine(engine, cfg, now=running)  # the session still runs: its last episode stays open
+    first_pass = reading(db)
+    assert first_pass[-1][0] > 1  # read on later from its last request, with a lead
+    append_bytes(path, b"".join(lines[cut:]))
+    harvest(engine, cfg)
+    mine(engine, cfg, now=LATER)
+    assert reading(db) == whole
+    engine.dispose()
