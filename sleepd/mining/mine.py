@@ -18,7 +18,6 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config, MiningConfig
-from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.errors import NoiseFilter, noise_lines
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.loading import (
@@ -32,6 +31,7 @@ from sleepd.mining.loading import (
 from sleepd.mining.persist import PatternCache, mine_session, recount_patterns, set_aside_tasks
 from sleepd.mining.reading import left_unasked, reading_rules
 from sleepd.mining.recurring import recurs_sql
+from sleepd.mining.requests import people_s_requests
 from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import Episode, FailurePattern, Session, Task, TaskCluster
 
@@ -249,21 +249,13 @@ def _batches(work: list[SessionWork]) -> Iterator[list[SessionWork]]:
 
 
 def _unclustered(db: Any, cfg: MiningConfig) -> bool:
-    """An intent episode still waits for its cluster (a pass was cut short); the same
-    selection as `recurrence.intent_episodes`, without importing the clustering."""
+    """A request still waits for its cluster (a pass was cut short): the selection
+    clustering reads (`mining.requests`), without importing the clustering."""
     query = (
         select(Episode.id)
         .join(Session, Session.id == Episode.session_id)
-        .where(
-            Episode.cluster_id.is_(None),
-            Episode.parent_episode_id.is_(None),
-            Episode.intent_text != "",
-            Episode.plan_handed_on.is_(False),
-            Session.kind != "subagent",
-        )
+        .where(Episode.cluster_id.is_(None), *people_s_requests(cfg))
     )
-    if not cfg.mine_automated_sessions:
-        query = query.where(started_by_a_person())
     return db.scalar(query.limit(1)) is not None
 
 

@@ -21,10 +21,10 @@ from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.config import MiningConfig
-from sleepd.mining.automation import started_by_a_person
 from sleepd.mining.clusters import CHUNK_SIZE, ClusterPlanner, medoid, row_sum
 from sleepd.mining.commands import family_name
 from sleepd.mining.recurring import recurs
+from sleepd.mining.requests import people_s_requests
 from sleepd.mining.splits import split_for_key
 from sleepd.mining.templates import (
     TEMPLATE_CHARS,
@@ -51,21 +51,12 @@ class ClusterResult:
 
 
 def intent_episodes(cfg: MiningConfig) -> Select[int, str, str | None, int]:
-    """Episodes that carry a real user intent (main sessions, no subagent work, no
-    planning whose plan was taken as the next request: one request with the episode it
-    went to, `Episode.plan_handed_on`; and unless configured otherwise no session a
-    program started: `mining.automation`)."""
-    query = (
+    """Episodes that are people's requests (`mining.requests`)."""
+    return (
         select(Episode.id, Episode.intent_text, Episode.project_path, Episode.session_id)
         .join(Session, Session.id == Episode.session_id)
-        .where(
-            Session.kind != "subagent",
-            Episode.parent_episode_id.is_(None),
-            Episode.intent_text != "",
-            Episode.plan_handed_on.is_(False),
-        )
+        .where(*people_s_requests(cfg))
     )
-    return query if cfg.mine_automated_sessions else query.where(started_by_a_person())
 
 
 #: Enough of an intent to read a slash command's name from.
