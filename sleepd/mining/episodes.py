@@ -441,9 +441,10 @@ def segment(
     `resume_at` continues an episode from an earlier pass: the seq of its intent event,
     which stays an intent whatever it says. The events before it are the lead: read
     only for what a turn is read against (the person's last words, what the agent did
-    before, a Codex turn still running, turns a rollback may take back), as one pass over
-    the session would have read them; the episodes they make are an earlier pass's, and
-    are not returned. `decide`, when given, settles the turns the rules mark hard (model-
+    before, a Codex turn still running, the turns a rollback counts back over), as one
+    pass over the session would have read them; the episodes they make are an earlier
+    pass's, and are not returned (so one a later rollback takes back keeps what that
+    pass stored). `decide`, when given, settles the turns the rules mark hard (model-
     assisted mining, `hard_turns`); never a turn of the lead, which only lends context.
     `remembered` holds the kinds the miner model gave turns on an earlier reading of the
     session (by event id): a turn the rules still call hard keeps that verdict, neither
@@ -509,9 +510,12 @@ def segment(
             kept_from = len(episodes)
             current = open_episode(event, command)
             current.has_intent = typed
-            # housekeeping typed before the session's first request is that request's,
-            # as in one pass; agent work before it was an episode of its own
-            current.housekeeping.extend(early)
+            # housekeeping typed before the session's first request is that request's, as
+            # in one pass, when the lead holds the session's start (its first seq is 1); a
+            # lead that opens inside an earlier episode holds that episode's housekeeping.
+            # Agent work before it was an episode of its own.
+            if events[0].seq <= 1:
+                current.housekeeping.extend(early)
             preamble, early, last_turn, rollback, restart = [], [], None, None, False
             if current.has_intent:
                 opened = TurnDecision(TurnKind.NEW_TASK, 1.0, ("continued",))

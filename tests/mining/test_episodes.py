@@ -208,6 +208,29 @@ def test_a_lead_lends_its_context_and_none_of_its_episodes_or_questions() -> Non
     assert all(seqs_of(text, seqs) >= resumed_at for text in asked)
 
 
+def test_a_leads_housekeeping_goes_where_one_pass_puts_it() -> None:
+    """Housekeeping typed before a session's first request is that request's; a lead that
+    opens inside an earlier episode holds that episode's, which stays there."""
+    b = (
+        SessionBuilder()
+        .prompt("/model")
+        .prompt("add a retry to the http client")
+        .bash("pytest tests/test_net.py")
+        .say("Done: it retries.")
+        .prompt("/compact")
+        .prompt("now write the release notes")
+        .say("Done: notes written.")
+    )
+    events = views(b)
+    first, last = segment(events, lexicon_for())
+    inside = segment(events[3:], lexicon_for(), resume_at=last.start_seq)
+    assert [h.event.seq for h in inside[0].housekeeping] == [h.event.seq for h in last.housekeeping]
+    assert not any("/compact" in h.event.text for h in inside[0].housekeeping)
+    whole = segment(events, lexicon_for(), resume_at=first.start_seq)
+    assert [h.event.seq for h in whole[0].housekeeping] == [h.event.seq for h in first.housekeeping]
+    assert any("/model" in h.event.text for h in whole[0].housekeeping)
+
+
 def seqs_of(text: str, seqs: dict[int, str]) -> int:
     return next(seq for seq, said in seqs.items() if said == text)
 
