@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -40,3 +41,10 @@ def rules_identity(code: str, settings: Any) -> str:
     """`<version>:<digest>` of a code digest and the JSON of the settings that matter."""
     mixed = f"{code}\0{json.dumps(settings, ensure_ascii=True)}".encode()
     return f"{__version__}:{hashlib.sha256(mixed).hexdigest()[:_DIGEST_CHARS]}"[:RULES_CHARS]
+
+
+def release_of(rules: str) -> tuple[int, ...] | None:
+    """The release numbers of the sleepd that stamped `rules` ("0.4.1:…" -> (0, 4, 1))."""
+    version = rules.split(":", 1)[0]
+    numbers = re.findall(r"\d+", version.split("+", 1)[0])
+    return tuple(int(n) for n in numbers[:4]) if numbers else None

@@ -8,8 +8,10 @@ role, text, flags, record type, raw line) where that differs; its session is the
 again by mining (`sessions.mined_with` cleared). The events may be stored on another row
 of the same transcript: one moved (Codex archives a rollout into `archived_sessions/`), or
 read first on another machine. Such a row has the file's name and the first bytes of the
-file on disk, as far as it was read; its events are read again with this file's. Nothing
-is added and nothing deleted:
+file on disk, as far as it was read; its events are read again with this file's when
+this machine stored them, or a release before this one did. Another machine's reading
+on the same release (its settings may differ: a longer text kept, redaction off) or on
+a later one is its own, and stays. Nothing is added and nothing deleted:
 an event the older reader did not make cannot be placed between stored ones, and one
 today's reader no longer makes stays as it was. A copy of another session kept as
 context (`history:` records, `store.resumed`) is left as it was kept.
@@ -37,6 +39,7 @@ from sleepd.config import Config
 from sleepd.harvest.reading import harvest_rules
 from sleepd.harvest.report import HarvestReport, SourceReport, note_error
 from sleepd.redaction import PLACEHOLDER_RE
+from sleepd.rules_identity import release_of
 from sleepd.sources import roots_for
 from sleepd.store.fastread import ReadOnlyDb
 from sleepd.store.ingest import chunks, in_list
@@ -48,7 +51,9 @@ _STALE_SQL = (
     "SELECT id, source, path, role, device, inode, size, head_hash FROM transcript_files "
     "WHERE host_id = :h AND read_with != :r ORDER BY id"
 )
-_ROWS_SQL = "SELECT id, source, path, size, head_hash FROM transcript_files ORDER BY id"
+_ROWS_SQL = (
+    "SELECT id, source, path, size, head_hash, host_id, read_with FROM transcript_files ORDER BY id"
+)
 _STORED_SQL = (
     "SELECT e.id, e.session_id, s.external_id, e.external_id, e.role, e.kind, e.tool_name, "
     "e.call_id, e.text, e.text_size, e.is_error, e.exit_code, e.is_sidechain, e.is_meta, "
@@ -119,7 +124,7 @@ def read_again(
             for row in reader.rows(_STALE_SQL, {"h": host_id(), "r": rules})
             if row[1] in wanted
         ]
-        by_name = _rows_by_name(reader, wanted) if stale else {}
+        by_name = _rows_by_name(reader, wanted, host_id(), rules) if stale else {}
         for file in stale:
             source_report = report.sources.setdefault(file.source, SourceReport(source=file.source))
             if not _same_file(file):
@@ -139,9 +144,10 @@ def read_again(
 
 def stamp_new_files(target: WriteTarget, cfg: Config, after_id: int) -> None:
     """Files stored for the first time in this harvest were read by today's rules, but
-    for one named as a file an older reading stored (on any machine): its events may be
-    stored on that row, kept by the store's key as they were read then. It is left
-    unstamped, so that `read_again` reads it and gives them today's reading."""
+    for one named as a file an older reading stored (this machine's, or an older
+    release's on another): its events may be stored on that row, kept by the store's key
+    as they were read then. It is left unstamped, so that `read_again` reads it and gives
+    them today's reading."""
     from sleepd.hosts import host_id
 
     rules, host = harvest_rules(cfg), host_id()
@@ -155,10 +161,12 @@ def stamp_new_files(target: WriteTarget, cfg: Config, after_id: int) -> None:
             return
         older = {
             (source, _name(path))
-            for source, path in db.rows(
-                "SELECT source, path FROM transcript_files WHERE id <= :after AND read_with != :r",
+            for source, path, other, read_with in db.rows(
+                "SELECT source, path, host_id, read_with FROM transcript_files "
+                "WHERE id <= :after AND read_with != :r",
                 {"after": after_id, "r": rules},
             )
+            if _taken_over(str(other), str(read_with or ""), host, rules)
         }
         stamped = [int(i) for i, source, path in new if (source, _name(path)) not in older]
         for chunk in chunks(stamped):
@@ -192,11 +200,23 @@ def _name(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _rows_by_name(reader: ReadOnlyDb, sources: set[str]) -> dict[tuple[str, str], list[_StoredRow]]:
-    """Every stored file row of `sources`, on any machine, by source and file name."""
+def _taken_over(other_host: str, read_with: str, host: str, rules: str) -> bool:
+    """A row whose stored reading today's rules may replace: this machine's, one read
+    before readings were stamped, or another machine's read by an older release."""
+    if other_host == host or not read_with:
+        return True
+    theirs, ours = release_of(read_with), release_of(rules)
+    return theirs is not None and ours is not None and theirs < ours
+
+
+def _rows_by_name(
+    reader: ReadOnlyDb, sources: set[str], host: str, rules: str
+) -> dict[tuple[str, str], list[_StoredRow]]:
+    """The stored file rows of `sources` whose reading today's may replace, by source and
+    file name."""
     rows: dict[tuple[str, str], list[_StoredRow]] = {}
-    for row_id, source, path, size, head in reader.rows(_ROWS_SQL):
-        if source in sources:
+    for row_id, source, path, size, head, other, read_with in reader.rows(_ROWS_SQL):
+        if source in sources and _taken_over(str(other), str(read_with or ""), host, rules):
             rows.setdefault((source, _name(path)), []).append(
                 _StoredRow(row_id, int(size or 0), head or "")
             )

@@ -23,13 +23,12 @@ loads anything else.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sleepd.rules_identity import RULES_CHARS, files_digest, rules_identity
+from sleepd.rules_identity import RULES_CHARS, files_digest, release_of, rules_identity
 
 if TYPE_CHECKING:
     from sleepd.config import MiningConfig
@@ -60,16 +59,9 @@ def left_unasked(rules: str) -> str:
     return f"{rules}{UNASKED}"[:RULES_CHARS]
 
 
-def _release(rules: str) -> tuple[int, ...] | None:
-    """The release numbers of the sleepd that stored `rules` ("0.4.1" -> (0, 4, 1))."""
-    version = rules.split(":", 1)[0]
-    numbers = re.findall(r"\d+", version.split("+", 1)[0])
-    return tuple(int(n) for n in numbers[:4]) if numbers else None
-
-
 def read_by_a_newer_release(stored: str, current: str) -> bool:
     """The session was read by a later release than this one: this one leaves it alone."""
-    theirs, ours = _release(stored), _release(current)
+    theirs, ours = release_of(stored), release_of(current)
     return theirs is not None and ours is not None and theirs > ours
 
 

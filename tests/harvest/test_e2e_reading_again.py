@@ -163,6 +163,27 @@ def test_a_second_machine_reading_a_transcript_another_read_with_older_rules_rea
     assert (again["files_read_again"], again["files_changed"]) == (0, 0)
 
 
+def test_a_second_machine_on_the_same_release_leaves_the_first_machines_reading(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Machine B keeps less of each text than machine A (another setting, the same
+    release): B's first harvest of the synced file leaves A's events as A read them, and
+    reads nothing twice."""
+    import sleepd.hosts
+    from sleepd.harvest import write as write_module
+
+    write_lines(rollout(isolated_home), records())
+    harvest(store, cfg)
+    before = query(db_file, "SELECT external_id, text, raw FROM events ORDER BY id")
+    monkeypatch.setattr(sleepd.hosts, "host_id", lambda: "machine-b")
+    monkeypatch.setattr(write_module, "host_id", lambda: "machine-b")
+    cfg.harvest.max_text_bytes = 16
+    totals = harvest(store, cfg).totals()
+    assert (totals["files_read_again"], totals["events_new"]) == (0, 0)
+    assert query(db_file, "SELECT external_id, text, raw FROM events ORDER BY id") == before
+    assert len(set(stamps(db_file))) == 2  # each machine's row, stamped with its own rules
+
+
 def test_a_file_harvested_today_is_not_read_again(
     isolated_home: Path, cfg: Any, store: Any, db_file: Path
 ) -> None:
