@@ -1039,6 +1039,7 @@ class _ClaudeFile:
             kind == "human"
             and queue.find(text) is None
             and _key(text) not in told
+            and _unstripped_key(text) not in told
             and source not in told
             and not _written_by_claude_code(text)
         ):
@@ -1091,6 +1092,12 @@ def _key(text: str) -> str:
     key stays what the raw text gave; short, so the state stays small however long the
     messages."""
     return hashlib.sha256(text.strip().encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def _unstripped_key(text: str) -> str:
+    """The key a harvester before `_key` kept of a told message (spaces and all): a cursor
+    stored by it still says what it told."""
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 class _Queue:

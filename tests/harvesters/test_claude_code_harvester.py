@@ -484,6 +484,45 @@ def test_a_queue_kept_before_its_keys_were_kept_is_still_known(
     assert steering_texts(read(path, older)) == ["and log misses"]
 
 
+def test_a_message_an_older_harvester_told_is_not_told_again_by_its_attachment(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """Claude Code 2.1.217 writes enqueue(text), remove, then the attachment. An older
+    harvester kept what it told as a digest of the text with its spaces; read on after
+    the upgrade, the attachment is still that message."""
+    import dataclasses
+    import hashlib
+
+    typed = "also run the linter before you push\n"
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "build the release"), queue_op("enqueue", typed)])
+    first = read(path)
+    with path.open("ab") as fh:
+        fh.write(orjson.dumps(queue_op("remove")) + b"\n")
+    told = read(path, first[-1].cursor)
+    assert steering_texts(told) == [typed]
+    state = dict(told[-1].cursor.state)
+    state["told"] = [hashlib.sha256(typed.encode()).hexdigest()[:16]]  # the older digest
+    older = dataclasses.replace(told[-1].cursor, state=state)
+    attachment = {
+        "type": "attachment",
+        "uuid": "att-1",
+        "parentUuid": "u1",
+        "sessionId": SID,
+        "timestamp": "2026-01-02T03:05:01.000Z",
+        "attachment": {
+            "type": "queued_command",
+            "prompt": typed,
+            "source_uuid": "src-1",
+            "commandMode": "prompt",
+            "origin": {"kind": "human"},
+        },
+    }
+    with path.open("ab") as fh:
+        fh.write(orjson.dumps(attachment) + b"\n")
+    assert steering_texts(read(path, older)) == []
+
+
 # Claude Code 2.1.112 (dougnukem/orpheus, Entire checkpoint 17/b6bbc6c891, lines 34, 39
 # and 40, byte for byte; MIT): the enqueue has no text, the attachment holds it.
 ORPHEUS_ENQUEUE = (
