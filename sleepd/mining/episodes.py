@@ -504,20 +504,20 @@ def segment(
         if typed and prompts_this_turn is not None:
             prompts_this_turn += 1
         if in_lead and resume_at is not None and event.seq >= resume_at:
-            # the episode an earlier pass opened here, continued: its request stands, and
-            # the turns after it are read as after any request
             in_lead = False
             kept_from = len(episodes)
-            current = open_episode(event, command)
-            current.has_intent = typed
             # housekeeping typed before the session's first request is that request's, as
             # in one pass, when the lead holds the session's start (its first seq is 1); a
-            # lead that opens inside an earlier episode holds that episode's housekeeping.
-            # Agent work before it was an episode of its own.
-            if events[0].seq <= 1:
+            # lead that opens inside an earlier episode holds that episode's housekeeping
+            if events[0].seq > 1:
+                early = []
+            current, preamble, last_turn, rollback, restart = None, [], None, None, False
+            if typed:
+                # the episode an earlier pass opened here, continued: its request stands,
+                # and the turns after it are read as after any request
+                current = open_episode(event, command)
                 current.housekeeping.extend(early)
-            preamble, early, last_turn, rollback, restart = [], [], None, None, False
-            if current.has_intent:
+                early = []
                 opened = TurnDecision(TurnKind.NEW_TASK, 1.0, ("continued",))
                 addressed.append((TurnRecord(event, opened), current))
                 previous, previous_text = TurnKind.NEW_TASK, _turn_text(event, command)
@@ -525,7 +525,10 @@ def segment(
                 service_error = service_error and not has_words(previous_text)
                 acted_before = acted_before or acted
                 acted = refused = False
-            continue
+                continue
+            # else the agent's work before the session's first request, continued: read on
+            # as one pass reads it, waiting for the request that makes it an episode of
+            # its own (or that ends it so, with the housekeeping typed meanwhile)
         if not typed:
             taken = rolled_back_turns(event)
             if taken and addressed:

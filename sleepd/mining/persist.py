@@ -165,6 +165,7 @@ def mine_session(
         elif episode.cluster_id is not None:
             result.touched_cluster_ids.add(episode.cluster_id)
         request_before = episode.intent_text
+        before = None if is_new else _task_reading(episode)
         _fill_episode(episode, draft, work, outcome, parent_id)
         episode.plan_handed_on = _plan_handed_on(
             draft, next_turn, elsewhere=elsewhere, session_over=session_over, work=work
@@ -173,6 +174,10 @@ def mine_session(
             _hand_on(db, episode, result)
         elif earlier is not None and not is_new:
             _carry_over(episode, request_before, earlier, result)
+        elif before is not None and before != _task_reading(episode):
+            # an episode read on (its session came back after it had closed): a task made
+            # of it is weighed again, by what the episode says now, once it closes again
+            result.tasks_set_aside += len(set_aside_tasks(db, [episode.id]))
         if is_new or earlier is not None:
             result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
         rows.append((episode, draft, signals, errors, is_new))
@@ -400,6 +405,19 @@ def recount_patterns(db: DbSession, pattern_ids: set[int]) -> None:
             pattern.last_seen = as_utc(last)
 
 
+def _task_reading(episode: Episode) -> tuple[Any, ...]:
+    """What a task is made of, of an episode: its request and refinements, its bounds, its
+    outcome and whether it had ended."""
+    return (
+        episode.intent_text,
+        tuple(episode.refinements or ()),
+        episode.end_seq,
+        episode.outcome,
+        episode.outcome_rule,
+        bool(episode.is_closed),
+    )
+
+
 def _fill_episode(
     episode: Episode,
     draft: EpisodeDraft,
@@ -418,23 +436,23 @@ def _fill_episode(
     episode.outcome_rule = outcome.rule
     episode.outcome_confidence = outcome.confidence
     episode.outcome_event_ids = list(outcome.event_ids)
-    opening = _stored_opening(episode, draft)
-    episode.turns = opening + [
-        {
-            "event_id": t.event.id,
-            "kind": t.kind.value,
-            "confidence": t.decision.confidence,
-            "hard": t.decision.hard,
-            "by_model": t.decision.by_model,
-            "why": list(t.decision.reasons),
-        }
-        for t in sorted(
-            ([draft.intent_turn] if draft.intent_turn else [])
-            + draft.feedback
-            + draft.housekeeping,
-            key=lambda t: t.event.seq,
+    read = [(draft.intent.seq, turn) for turn in _stored_opening(episode, draft)] + [
+        (
+            t.event.seq,
+            {
+                "event_id": t.event.id,
+                "kind": t.kind.value,
+                "confidence": t.decision.confidence,
+                "hard": t.decision.hard,
+                "by_model": t.decision.by_model,
+                "why": list(t.decision.reasons),
+            },
         )
+        for t in ([draft.intent_turn] if draft.intent_turn else [])
+        + draft.feedback
+        + draft.housekeeping
     ]
+    episode.turns = [turn for _, turn in sorted(read, key=lambda pair: pair[0])]
     episode.refinements = [text[:2000] for text in draft.refinements][:20]
     episode.is_closed = draft.closed
     if parent_id is not None:

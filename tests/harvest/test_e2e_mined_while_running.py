@@ -98,3 +98,49 @@ def test_a_real_session_mined_while_it_ran_reads_as_one_pass_over_it(
     mine(engine, cfg, now=LATER)
     assert reading(db) == whole
     engine.dispose()
+
+
+def active_tasks(db: Path) -> list[tuple[Any, ...]]:
+    return sorted(
+        query(
+            db,
+            "SELECT e.start_seq, t.intent, t.outcome FROM tasks t "
+            "JOIN episodes e ON e.id = t.episode_id WHERE t.active = TRUE",
+        )
+    )
+
+
+def test_a_task_made_while_its_session_was_idle_is_weighed_again_when_the_person_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """definitelyreal/speakfree (MIT): a pass while the session sat idle for hours closed
+    its request and made it a task, a failure; the person came back, refined it and it
+    worked. The task made on the first reading must not stay in the nights."""
+    fixture = "claude/definitelyreal__speakfree__session.jsonl"
+    place = "claude/projects/-speakfree/7d48b15d-e2d0-4b94-a40b-621ba5e8485f.jsonl"
+    data = (REAL / fixture).read_bytes()
+    lines = data.splitlines(keepends=True)
+
+    cfg, engine, db = store_at(tmp_path / "whole", monkeypatch)
+    path = tmp_path / "whole" / place
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    harvest(engine, cfg)
+    mine(engine, cfg, now=LATER)
+    whole = active_tasks(db)
+    engine.dispose()
+
+    cfg, engine, db = store_at(tmp_path / "idle", monkeypatch)
+    path = tmp_path / "idle" / place
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"".join(lines[:60]))
+    harvest(engine, cfg)
+    [(last,)] = query(db, "SELECT max(ts) FROM events")
+    idle = datetime.fromisoformat(str(last)).replace(tzinfo=UTC) + timedelta(hours=3)
+    mine(engine, cfg, now=idle)  # idle for hours: its request reads as ended
+    assert active_tasks(db) and active_tasks(db) != whole  # a task the whole session makes not
+    append_bytes(path, b"".join(lines[60:]))
+    harvest(engine, cfg)
+    mine(engine, cfg, now=LATER)
+    assert active_tasks(db) == whole
+    engine.dispose()

@@ -231,6 +231,32 @@ def test_a_leads_housekeeping_goes_where_one_pass_puts_it() -> None:
     assert any("/model" in h.event.text for h in whole[0].housekeeping)
 
 
+def test_work_before_the_first_request_read_on_waits_for_it_as_in_one_pass() -> None:
+    """A session that opens with the agent's work (a conversation carried into a new file)
+    was stored, while it ran, as one episode without a request; read on from it, a word
+    typed before the first request still goes to that request, as one pass puts it."""
+    b = (
+        SessionBuilder()
+        .say("Continuing: the migration is half done.")
+        .bash("alembic upgrade head")
+        .prompt(".")
+        .prompt("help me apply the rest of the migration to staging")
+        .say("Done: staging is migrated.")
+    )
+    events = views(b)
+    whole = segment(events, lexicon_for())
+    resumed = segment(events, lexicon_for(), resume_at=events[0].seq)
+
+    def shape(drafts: list[Any]) -> list[Any]:
+        return [
+            (d.start_seq, d.end_seq, d.has_intent, [h.event.seq for h in d.housekeeping])
+            for d in drafts
+        ]
+
+    assert shape(resumed) == shape(whole)
+    assert whole[0].has_intent is False and whole[1].housekeeping
+
+
 def seqs_of(text: str, seqs: dict[int, str]) -> int:
     return next(seq for seq, said in seqs.items() if said == text)
 

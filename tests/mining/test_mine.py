@@ -915,3 +915,25 @@ def test_an_error_a_later_event_makes_benign_leaves_the_patterns_of_a_running_se
     with read_session(engine) as db:
         assert list(db.scalars(select(PatternOccurrence))) == []
         assert top_patterns(engine, limit=10, now=LATER, min_count=1) == []
+
+
+def test_a_session_read_on_stores_its_turns_in_the_order_they_were_typed(
+    engine: Engine, cfg: Config
+) -> None:
+    """The continued request's stored reading and the housekeeping typed before it: in the
+    order they were typed, as one pass stores them."""
+    b = SessionBuilder().prompt("/model").prompt("fix the login bug in src/auth.py").bash("make")
+    cut = len(b.rows)
+    b.say("Fixed: the session token is refreshed.").prompt("thanks, that works")
+    rows = b.rows
+    b.rows = rows[:cut]
+    sid = b.save(engine)
+    b.rows = rows
+    mine(engine, cfg, now=T0 + timedelta(minutes=30))  # the session still runs
+    b.append(engine, sid, cut)
+    mine(engine, cfg, now=LATER)
+    with read_session(engine) as db:
+        seqs = {row[0]: row[1] for row in db.execute(select(Event.id, Event.seq))}
+        [episode] = db.scalars(select(Episode)).all()
+        order = [seqs[turn["event_id"]] for turn in episode.turns]
+    assert order == sorted(order) and len(order) == 3
