@@ -565,6 +565,13 @@ def _record_patterns(
             db.add(pattern)
             db.flush()
             patterns.rows[sig.digest] = pattern
+        elif ts is not None and (pattern.first_seen is None or ts < as_utc(pattern.first_seen)):
+            # the pattern is shown by its earliest occurrence, whichever the passes read
+            # first: one pass over a history and many over it as it grew show the same
+            pattern.signature, pattern.tool_name = sig.full, tool
+            pattern.error_class = sig.error_class and sig.error_class[:ERROR_CLASS_CHARS]
+            pattern.example = example_of(text, exit_code, program=ran, piped=piped)
+            pattern.first_seen = ts
         kept.add((pattern.id, event.id))
         if (pattern.id, event.id) in stored:
             continue

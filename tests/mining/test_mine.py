@@ -501,6 +501,29 @@ def test_a_failure_under_each_shell_tools_name_is_one_pattern(engine: Engine, cf
     assert (patched.count, patched.tool_name) == (2, "apply_patch")
 
 
+def test_a_pattern_is_shown_by_its_earliest_occurrence_whichever_pass_read_it_first(
+    engine: Engine, cfg: Config
+) -> None:
+    """The same failure under two shell tools' names (one Codex version's `shell`,
+    another's `exec_command`): one pattern, shown as its earliest occurrence, though the
+    later session was harvested and mined first, as one pass over both shows it."""
+    missing = "/bin/bash: line 1: pytest: command not found"
+
+    def session(tool: str, start: datetime) -> SessionBuilder:
+        b = SessionBuilder(start=start).prompt("run the tests")
+        b.call(tool, json.dumps({"command": "pytest -q"}), f"t-{tool}")
+        b.result(f"t-{tool}", f"Exit code 127\n{missing}", exit_code=127)
+        return b
+
+    session("exec_command", LATER - timedelta(days=1)).save(engine)
+    mine(engine, cfg, now=LATER)
+    session("shell", LATER - timedelta(days=3)).save(engine)
+    mine(engine, cfg, now=LATER)
+    [row] = top_patterns(engine, now=LATER)
+    assert (row.count, row.tool_name) == (2, "shell")
+    assert row.signature.startswith("shell | ")
+
+
 def test_a_code_mode_scripts_failures_are_the_tools_it_ran(engine: Engine, cfg: Config) -> None:
     """Codex Desktop's code mode (a Codex history outside the repository, jdx/mise): a
     script's command that is not there, and its patch that did not apply, are the same
