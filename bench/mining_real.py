@@ -50,7 +50,7 @@ import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -180,6 +180,43 @@ def _known_layout() -> dict[str, str]:
     return dict(layout())
 
 
+def _first_day(path: Path) -> str:
+    """The day (UTC) of a transcript's first dated record; "" when none is dated."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle):
+            if number > 200:
+                break
+            found = re.search(rb'"timestamp"\s*:\s*"(\d{4}-\d{2}-\d{2})', raw)
+            if found:
+                return found.group(1).decode()
+    return ""
+
+
+def _night_by_night(engine: Any, cfg: Config, homes: Path, held: Path, harvest: Any) -> int:
+    """Hold every laid-out transcript back, then put back each day's (by its first dated
+    record) and harvest and mine at 03:00 the next day, oldest day first; the caller's
+    last harvest and pass read whatever is left. Returns how many nights ran."""
+    files = sorted(p for p in homes.rglob("*") if p.is_file())
+    by_day: dict[str, list[Path]] = defaultdict(list)
+    for path in files:
+        by_day[_first_day(path) if path.suffix == ".jsonl" else ""].append(path)
+    for path in files:
+        target = held / path.relative_to(homes)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        path.rename(target)
+    for path in by_day.pop("", []):  # a subagent's meta, an undated file: there at once
+        (held / path.relative_to(homes)).rename(path)
+    nights = 0
+    for day in sorted(by_day):
+        for path in by_day[day]:
+            (held / path.relative_to(homes)).rename(path)
+        harvest(engine, cfg)
+        night = datetime.fromisoformat(day).replace(tzinfo=UTC) + timedelta(days=1, hours=3)
+        mine(engine, cfg, now=night)
+        nights += 1
+    return nights
+
+
 def lay_out(
     fixtures: Path, root: Path, skip: frozenset[str] = frozenset()
 ) -> tuple[Path, Path, dict[str, str]]:
@@ -270,6 +307,8 @@ class Predictions:
     projects: dict[tuple[str, int], str] = field(default_factory=dict)
     #: the clusters that count as recurring (`sleepd tasks list`'s "recurring")
     recurring: set[int] = field(default_factory=set)
+    #: the nights a growing history was mined in before its last pass (0: one pass)
+    nights: int = 0
     #: (transcript, line) of the request each mined replay task opens with
     tasks: set[tuple[str, int]] = field(default_factory=set)
     #: the tasks whose request is a slash command → whether it carries the command's text
@@ -281,11 +320,15 @@ def predict(
     skip: frozenset[str] = frozenset(),
     backend: Any = None,
     cfg: Config | None = None,
+    growing: bool = False,
 ) -> Predictions:
     """Harvest and mine the labelled transcripts in a fresh store; what mining read.
 
     `backend`: the miner model, for model-assisted mining (the hard turns go to it).
     `cfg`: the configuration to mine with (the defaults when None).
+    `growing`: the history arrives a day at a time, by each file's first record, and is
+    harvested and mined each night (03:00 the next day), as the daemon reads it; else
+    one harvest and one pass read it whole.
     """
     pred = Predictions()
     with tempfile.TemporaryDirectory() as tmp:
@@ -302,6 +345,8 @@ def predict(
         if backend is not None:
             cfg.mining.model_assisted = True
             cfg.mining.model_max_turns = MODEL_MAX_TURNS
+        if growing:
+            pred.nights = _night_by_night(engine, cfg, root / "homes", root / "held", harvest)
         harvest(engine, cfg)
         pred.hard_turn_stats = mine(engine, cfg, now=LATER, backend=backend).hard_turns
         with read_session(engine) as db:

@@ -25,6 +25,10 @@ For each threshold (and the default scope, one project; `--cross-project` for al
   from two sessions or more).
 
 `--show` lists each recurring cluster's labelled requests with their families.
+`--growing` also mines the history as the daemon would have: each transcript put in
+place on the day of its first record, harvested and mined at 03:00 the next day, oldest
+day first (clustering is online: a request joins the cluster whose centroid is nearest
+as the store stands that night), and prints that reading's figures on a second line.
 """
 
 from __future__ import annotations
@@ -169,6 +173,11 @@ def main() -> None:
     parser.add_argument("--thresholds", default="0.15,0.2,0.25,0.3,0.35,0.4")
     parser.add_argument("--cross-project", action="store_true")
     parser.add_argument("--show", action="store_true", help="list each recurring cluster")
+    parser.add_argument(
+        "--growing",
+        action="store_true",
+        help="also mine the history night by night as it arrived, and print both readings",
+    )
     args = parser.parse_args()
     family_of = load_families(args.fixtures)
     requests = {
@@ -191,19 +200,24 @@ def main() -> None:
         "recurring clusters (one job / judged)  recurring jobs found"
     )
     for threshold in (float(t) for t in args.thresholds.split(",")):
-        cfg = Config()
-        cfg.mining.similarity_threshold = threshold
-        cfg.mining.cross_project = args.cross_project
-        with contextlib.redirect_stdout(io.StringIO()):
-            pred = predict(args.fixtures, cfg=cfg)
-        s = score(pred, requests, family_of, threshold=threshold, cross_project=args.cross_project)
-        print(
-            f"{s.threshold:9.2f}  {s.precision:14.2f}  {s.recall:11.2f}  "
-            f"({s.pairs_said} / {s.pairs_gold}){'':>10}  {s.recurring:5d} "
-            f"({s.recurring_one_job} / {s.recurring_judged}){'':>20}  {s.jobs_found} of {s.jobs}"
-        )
-        if args.show:
-            show(pred, requests, family_of)
+        for growing in (False, True) if args.growing else (False,):
+            cfg = Config()
+            cfg.mining.similarity_threshold = threshold
+            cfg.mining.cross_project = args.cross_project
+            with contextlib.redirect_stdout(io.StringIO()):
+                pred = predict(args.fixtures, cfg=cfg, growing=growing)
+            s = score(
+                pred, requests, family_of, threshold=threshold, cross_project=args.cross_project
+            )
+            how = f"  night by night ({pred.nights} nights, then one pass)" if growing else ""
+            print(
+                f"{s.threshold:9.2f}  {s.precision:14.2f}  {s.recall:11.2f}  "
+                f"({s.pairs_said} / {s.pairs_gold}){'':>10}  {s.recurring:5d} "
+                f"({s.recurring_one_job} / {s.recurring_judged}){'':>20}  "
+                f"{s.jobs_found} of {s.jobs}{how}"
+            )
+            if args.show:
+                show(pred, requests, family_of)
 
 
 if __name__ == "__main__":
