@@ -1212,6 +1212,25 @@ def test_shell_init_noise_is_never_a_signature() -> None:
     assert not noise_lines(failing)
 
 
+def test_a_failures_example_is_the_same_whatever_noise_a_pass_knew() -> None:
+    """A PowerShell failure's lines end in CRLF (a Windows Codex session's
+    `Invoke-WebRequest`). Its example was kept with them by a pass that knew no noise
+    lines, and without them by one that knew some: the same failure shown two ways."""
+    from sleepd.mining.errors import NoiseFilter
+    from sleepd.mining.signatures import example_of
+
+    noise = "bash: /home/dev/.bashrc: line 12: /opt/conda/etc/profile.d/conda.sh: No such file"
+    output = (
+        "Invoke-WebRequest : 404: Not Found\r\n"
+        "At line:1 char:1\r\n"
+        "+ Invoke-WebRequest -Uri https://example.com/missing\r\n"
+    )
+    knowing = NoiseFilter(frozenset({noise}))
+    assert knowing.strip(output) == NoiseFilter().strip(output) == output
+    assert knowing.strip(f"{noise}\r\n{output}") == output
+    assert example_of(knowing.strip(output), 1) == example_of(NoiseFilter().strip(output), 1)
+
+
 def test_a_remote_machines_login_banner_is_its_noise() -> None:
     """Wild sample 4 (a public session, not in the repository): every `ssh root@host …`
     printed the host's banner first, a minority of the session's shell outputs, and a

@@ -34,9 +34,13 @@ class NoiseFilter:
     lines: frozenset[str] = frozenset()
 
     def strip(self, text: str) -> str:
+        """`text` without its noise lines, every other line as it was, ending and all:
+        the same text whether or not a pass knew any noise, so a failure's example does
+        not hang on which outputs a pass had read."""
         if not self.lines:
             return text
-        return "\n".join(ln for ln in text.splitlines() if ln.strip() not in self.lines)
+        kept = text.splitlines(keepends=True)
+        return "".join(ln for ln in kept if ln.strip() not in self.lines)
 
     def merged(self, other: Iterable[str]) -> NoiseFilter:
         return NoiseFilter(self.lines | frozenset(other))
