@@ -65,6 +65,35 @@ def store_at(base: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Pat
     return cfg, open_store(cfg, write=True), base / "sleepd-home" / "sleepd.db"
 
 
+def harvested(
+    base: Path, monkeypatch: pytest.MonkeyPatch, place: str, data: bytes
+) -> tuple[Any, Any, Path, Path]:
+    """A home under `base` holding `data` at `place`, harvested: its config, store, the
+    store's file and the transcript's path."""
+    cfg, engine, db = store_at(base, monkeypatch)
+    path = base / place
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    harvest(engine, cfg)
+    return cfg, engine, db, path
+
+
+def one_pass(
+    base: Path, monkeypatch: pytest.MonkeyPatch, place: str, data: bytes, read: Any
+) -> Any:
+    """What `read` finds after one harvest and one pass over the finished transcript."""
+    cfg, engine, db, _ = harvested(base, monkeypatch, place, data)
+    mine(engine, cfg, now=LATER)
+    found = read(db)
+    engine.dispose()
+    return found
+
+
+def last_event_at(db: Path) -> datetime:
+    [(last,)] = query(db, "SELECT max(ts) FROM events")
+    return datetime.fromisoformat(str(last)).replace(tzinfo=UTC)
+
+
 @pytest.mark.parametrize("case", list(SESSIONS))
 def test_a_real_session_mined_while_it_ran_reads_as_one_pass_over_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
@@ -74,23 +103,12 @@ def test_a_real_session_mined_while_it_ran_reads_as_one_pass_over_it(
     lines = data.splitlines(keepends=True)
     cut = next(n for n, line in enumerate(lines) if turn.encode() in line)
 
-    cfg, engine, db = store_at(tmp_path / "whole", monkeypatch)
-    path = tmp_path / "whole" / place
-    path.parent.mkdir(parents=True)
-    path.write_bytes(data)
-    harvest(engine, cfg)
-    mine(engine, cfg, now=LATER)
-    whole = reading(db)
-    engine.dispose()
-
-    cfg, engine, db = store_at(tmp_path / "running", monkeypatch)
-    path = tmp_path / "running" / place
-    path.parent.mkdir(parents=True)
-    path.write_bytes(b"".join(lines[:cut]))
-    harvest(engine, cfg)
-    [(last,)] = query(db, "SELECT max(ts) FROM events")
-    running = datetime.fromisoformat(str(last)).replace(tzinfo=UTC) + timedelta(minutes=5)
-    mine(engine, cfg, now=running)  # the session still runs: its last episode stays open
+    whole = one_pass(tmp_path / "whole", monkeypatch, place, data, reading)
+    cfg, engine, db, path = harvested(
+        tmp_path / "running", monkeypatch, place, b"".join(lines[:cut])
+    )
+    # the session still runs: its last episode stays open
+    mine(engine, cfg, now=last_event_at(db) + timedelta(minutes=5))
     first_pass = reading(db)
     assert first_pass[-1][0] > 1  # read on later from its last request, with a lead
     append_bytes(path, b"".join(lines[cut:]))
@@ -121,23 +139,10 @@ def test_a_task_made_while_its_session_was_idle_is_weighed_again_when_the_person
     data = (REAL / fixture).read_bytes()
     lines = data.splitlines(keepends=True)
 
-    cfg, engine, db = store_at(tmp_path / "whole", monkeypatch)
-    path = tmp_path / "whole" / place
-    path.parent.mkdir(parents=True)
-    path.write_bytes(data)
-    harvest(engine, cfg)
-    mine(engine, cfg, now=LATER)
-    whole = active_tasks(db)
-    engine.dispose()
-
-    cfg, engine, db = store_at(tmp_path / "idle", monkeypatch)
-    path = tmp_path / "idle" / place
-    path.parent.mkdir(parents=True)
-    path.write_bytes(b"".join(lines[:60]))
-    harvest(engine, cfg)
-    [(last,)] = query(db, "SELECT max(ts) FROM events")
-    idle = datetime.fromisoformat(str(last)).replace(tzinfo=UTC) + timedelta(hours=3)
-    mine(engine, cfg, now=idle)  # idle for hours: its request reads as ended
+    whole = one_pass(tmp_path / "whole", monkeypatch, place, data, active_tasks)
+    cfg, engine, db, path = harvested(tmp_path / "idle", monkeypatch, place, b"".join(lines[:60]))
+    # idle for hours: its request reads as ended
+    mine(engine, cfg, now=last_event_at(db) + timedelta(hours=3))
     assert active_tasks(db) and active_tasks(db) != whole  # a task the whole session makes not
     append_bytes(path, b"".join(lines[60:]))
     harvest(engine, cfg)
