@@ -742,9 +742,7 @@ class _ClaudeFile:
         and the next `remove` with no text (the oldest message a person typed) would have
         told it again, as steering, in place of the message that `remove` took."""
         queue = _Queue(self.state)
-        taken = queue.find(text)
-        if taken is not None:
-            queue.pop(taken)
+        if queue.take(text) is not None:
             queue.save()
 
     @staticmethod
@@ -973,8 +971,7 @@ class _ClaudeFile:
             # notice's own `remove` must not tell that message again.)
             head: tuple[str, str] | None
             if text.strip():
-                taken = queue.find(text)
-                head = queue.pop(taken) if taken is not None else (text, _key(text))
+                head = queue.take(text) or (text, _key(text))
             else:
                 typed = next(
                     (n for n, item in enumerate(queue.texts) if not _written_by_claude_code(item)),
@@ -1137,6 +1134,11 @@ class _Queue:
         """Where the oldest message typed as `text` waits, or None."""
         wanted = _key(text)
         return next((n for n, key in enumerate(self.keys) if key == wanted), None)
+
+    def take(self, text: str) -> tuple[str, str] | None:
+        """The oldest message typed as `text`, out of the queue; None when none waits."""
+        found = self.find(text)
+        return None if found is None else self.pop(found)
 
     def fill_textless(self, text: str) -> bool:
         """Give `text` to the oldest message queued without one (a newer `enqueue`)."""

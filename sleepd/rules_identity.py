@@ -48,3 +48,10 @@ def release_of(rules: str) -> tuple[int, ...] | None:
     version = rules.split(":", 1)[0]
     numbers = re.findall(r"\d+", version.split("+", 1)[0])
     return tuple(int(n) for n in numbers[:4]) if numbers else None
+
+
+def by_an_older_release(stored: str, current: str) -> bool:
+    """`stored` was stamped by a release before the one that stamps `current` (False when
+    either names no release)."""
+    theirs, ours = release_of(stored), release_of(current)
+    return theirs is not None and ours is not None and theirs < ours

@@ -39,7 +39,7 @@ from sleepd.config import Config
 from sleepd.harvest.reading import harvest_rules
 from sleepd.harvest.report import HarvestReport, SourceReport, note_error
 from sleepd.redaction import PLACEHOLDER_RE
-from sleepd.rules_identity import release_of
+from sleepd.rules_identity import by_an_older_release
 from sleepd.sources import roots_for
 from sleepd.store.fastread import ReadOnlyDb
 from sleepd.store.ingest import chunks, in_list
@@ -203,10 +203,7 @@ def _name(path: str) -> str:
 def _taken_over(other_host: str, read_with: str, host: str, rules: str) -> bool:
     """A row whose stored reading today's rules may replace: this machine's, one read
     before readings were stamped, or another machine's read by an older release."""
-    if other_host == host or not read_with:
-        return True
-    theirs, ours = release_of(read_with), release_of(rules)
-    return theirs is not None and ours is not None and theirs < ours
+    return other_host == host or not read_with or by_an_older_release(read_with, rules)
 
 
 def _rows_by_name(

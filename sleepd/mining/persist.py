@@ -46,6 +46,7 @@ from sleepd.mining.signals import (
 )
 from sleepd.mining.signatures import (
     PATCH_TOOL,
+    Signature,
     example_of,
     is_shell_tool,
     signature_of,
@@ -405,6 +406,19 @@ def recount_patterns(db: DbSession, pattern_ids: set[int]) -> None:
             pattern.last_seen = as_utc(last)
 
 
+def _shown_as(
+    sig: Signature, tool: str | None, text: str, exit_code: int | None, *, program: str, piped: bool
+) -> dict[str, Any]:
+    """How a pattern shows the occurrence it is shown by: its signature, tool, error class
+    (read from a tool's output: as long as the output made it) and example."""
+    return {
+        "signature": sig.full,
+        "tool_name": tool,
+        "error_class": sig.error_class and sig.error_class[:ERROR_CLASS_CHARS],
+        "example": example_of(text, exit_code, program=program, piped=piped),
+    }
+
+
 def _task_reading(episode: Episode) -> tuple[Any, ...]:
     """What a task is made of, of an episode: its request and refinements, its bounds, its
     outcome and whether it had ended."""
@@ -553,14 +567,10 @@ def _record_patterns(
         if pattern is None:
             pattern = FailurePattern(
                 signature_hash=sig.digest,
-                signature=sig.full,
-                tool_name=tool,
-                # read from a tool's output: as long as the output made it
-                error_class=sig.error_class and sig.error_class[:ERROR_CLASS_CHARS],
-                example=example_of(text, exit_code, program=ran, piped=piped),
                 count=0,
                 first_seen=ts,
                 last_seen=ts,
+                **_shown_as(sig, tool, text, exit_code, program=ran, piped=piped),
             )
             db.add(pattern)
             db.flush()
@@ -568,9 +578,9 @@ def _record_patterns(
         elif ts is not None and (pattern.first_seen is None or ts < as_utc(pattern.first_seen)):
             # the pattern is shown by its earliest occurrence, whichever the passes read
             # first: one pass over a history and many over it as it grew show the same
-            pattern.signature, pattern.tool_name = sig.full, tool
-            pattern.error_class = sig.error_class and sig.error_class[:ERROR_CLASS_CHARS]
-            pattern.example = example_of(text, exit_code, program=ran, piped=piped)
+            shown = _shown_as(sig, tool, text, exit_code, program=ran, piped=piped)
+            for column, value in shown.items():
+                setattr(pattern, column, value)
             pattern.first_seen = ts
         kept.add((pattern.id, event.id))
         if (pattern.id, event.id) in stored:

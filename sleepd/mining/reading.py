@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sleepd.rules_identity import RULES_CHARS, files_digest, release_of, rules_identity
+from sleepd.rules_identity import RULES_CHARS, by_an_older_release, files_digest, rules_identity
 
 if TYPE_CHECKING:
     from sleepd.config import MiningConfig
@@ -61,8 +61,7 @@ def left_unasked(rules: str) -> str:
 
 def read_by_a_newer_release(stored: str, current: str) -> bool:
     """The session was read by a later release than this one: this one leaves it alone."""
-    theirs, ours = release_of(stored), release_of(current)
-    return theirs is not None and ours is not None and theirs > ours
+    return by_an_older_release(current, stored)
 
 
 #: The stamps of the mined sessions not stamped `:rules`, with how many sessions hold each
