@@ -40,6 +40,7 @@ from sleepd.mining.turns import (
 )
 from sleepd.mining.turns.outside import works_a_review_command
 from sleepd.mining.turns.references import works_the_review
+from sleepd.mining.turns.text import as_typed
 
 COUNTING_CONFIDENCE = 0.5
 #: How many of the calls that worked after a failed one may be the command that replaced
@@ -374,7 +375,7 @@ def detect_signals(
                 "user_correction", -1, 0.8, [item.event.id], item.event.text[:200], item.event.seq
             )
         )
-        if lexicon.is_undo_request(feedback_region(item.event.text)):
+        if lexicon.is_undo_request(feedback_region(as_typed(item.event.text))):
             undo = SignalDraft("undo", -1, 0.8, [item.event.id], "undo request", item.event.seq)
             out.append(undo)
     last_correction = max((c.event.seq for c in corrections), default=-1)
@@ -427,7 +428,7 @@ def plan_taken_afresh(
     person left (entireio/cli's public history holds such plans). Empty for any other refusal,
     and when the person typed anything between it and the plan handed back."""
     if next_turn is not None:
-        if not PLAN_ACCEPTED.match(next_turn.event.text):
+        if not PLAN_ACCEPTED.match(as_typed(next_turn.event.text)):
             return set()
     elif not handed_back_elsewhere:
         return set()
@@ -538,7 +539,11 @@ def _closing_signals(
                 )
             else:
                 out.append(SignalDraft("done_claim", 1, 0.6, [last_words.id], "", last_words.seq))
-        if not gave_up and episode.has_intent and _ASKS_FOR_INFORMATION.match(episode.intent_text):
+        if (
+            not gave_up
+            and episode.has_intent
+            and _ASKS_FOR_INFORMATION.match(as_typed(episode.intent_text))
+        ):
             out.append(
                 SignalDraft("question_answered", 0, 0.6, [last_words.id], "", last_words.seq)
             )
@@ -547,14 +552,14 @@ def _closing_signals(
         next_turn is not None
         and episode.has_intent
         and not engaged
-        and not _a_round_of_review(episode.intent.text)
+        and not _a_round_of_review(request := as_typed(episode.intent.text))
         and (
-            same_request(episode.intent.text, next_turn.event.text)
-            or reruns_amended(episode.intent.text, next_turn.event.text)
+            same_request(request, next_text := as_typed(next_turn.event.text))
+            or reruns_amended(request, next_text)
             or (
                 last_words is not None
                 and agent_asks(last_words.text)
-                and completes_bare_command(episode.intent.text, next_turn.event.text)
+                and completes_bare_command(request, next_text)
             )
         )
     ):
@@ -629,7 +634,7 @@ def _claimed_but_unwritten(
             written |= names
         elif verdict.kind == "root":
             failed.update({name: event for name in names if name not in failed})
-    said = claim.text[-2500:]
+    said = as_typed(claim.text[-2500:])
     return next(
         (
             result

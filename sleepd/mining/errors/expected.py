@@ -12,6 +12,7 @@ from sleepd.mining.episodes import EventView
 from sleepd.mining.errors.shell import shell_command
 from sleepd.mining.json_text import json_value
 from sleepd.mining.signatures import is_shell_tool
+from sleepd.mining.turns.text import as_typed
 
 #: The agent said, before the call, that it expects the call to fail.
 _ANTICIPATED = re.compile(
@@ -126,7 +127,7 @@ def announced_failures(events: Sequence[EventView]) -> set[str]:
         if event.kind == "user_prompt":
             said = ""
         elif event.kind == "assistant_text":
-            said = event.text[-ANNOUNCE_TAIL:]
+            said = as_typed(event.text[-ANNOUNCE_TAIL:])
         elif event.kind == "tool_call" and event.call_id:
             described = _described_as(event)
             if (
@@ -186,7 +187,7 @@ def judged_next(events: Sequence[EventView]) -> tuple[set[str], set[str]]:
         elif event.kind == "tool_result" and event.call_id:
             pending.append(event.call_id)
         elif event.kind == "assistant_text" and pending:
-            opening = event.text[:_NEXT_WORDS]
+            opening = as_typed(event.text[:_NEXT_WORDS])
             if _AS_MEANT.search(opening):
                 as_meant.update(pending)
             if _NOT_AS_MEANT.search(opening):

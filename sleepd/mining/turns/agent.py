@@ -17,6 +17,7 @@ from sleepd.mining.turns.text import (
     SENTENCE_END,
     STOP_WORDS,
     WORD,
+    as_typed,
     stem,
     topic_overlap,
 )
@@ -313,16 +314,16 @@ _APP_DIRECTIVE = re.compile(r"^[ \t]*::[a-z][\w-]*\{[^\n]*\}[ \t]*$", re.MULTILI
 
 
 def last_words(agent_text: str, chars: int) -> str:
-    """The agent's last `chars` characters, curly apostrophes read as straight ones, and
+    """The agent's last `chars` characters as words are read (`as_typed`), and
     the app's action lines after them left out (the question before them is the last word)."""
     if "::" in agent_text:
         agent_text = _APP_DIRECTIVE.sub("", agent_text)
-    return agent_text.strip()[-chars:].replace("\u2019", "'")
+    return as_typed(agent_text.strip()[-chars:])
 
 
 def _first_words(agent_text: str, chars: int) -> str:
     """The agent's first `chars` characters, read as `last_words` reads its last."""
-    return agent_text.strip()[:chars].replace("\u2019", "'")
+    return as_typed(agent_text.strip()[:chars])
 
 
 def agent_claims_done(agent_text: str) -> bool:

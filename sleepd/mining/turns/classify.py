@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sleepd.mining.commands import runs_saved_prompt
 from sleepd.mining.lexicon import Feedback, Lexicon
@@ -85,6 +85,7 @@ from sleepd.mining.turns.text import (
     WORD,
     after_contrast,
     after_first,
+    as_typed,
     feedback_region,
     first_clause,
     first_sentence,
@@ -132,8 +133,12 @@ _GREETING = re.compile(
     r"(you|anyone|anybody) there|can you (hear|see|read) me|testing( \d+)*|test( test)+|"
     # or the agent called by its name alone ("claude?", after its errors)
     r"(claude|codex|gemini|copilot)(?=\s*\?))"
-    # an addressee after it ("Hello Jarvis.", "hi there", "hey claude"): still a greeting
-    r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|(?-i:[A-Z][a-z]+)))?"
+    # an addressee after it ("Hello Jarvis.", "hi there", "hey claude", typed in lower case
+    # too: "hello jarvis"): still a greeting; a word that asks for something ("hey
+    # continue", "hi stop") is no name
+    r"(\s+(there|all|everyone|friend|buddy|mate|claude|codex|gpt|chatgpt|bot|"
+    r"(?!(continue|proceed|go|stop|wait|please|fix|help|yes|no|ok|okay|check|run|try)\b)"
+    r"[^\W\d_]{2,15}))?"
     # and asking who it is ("hi, who are you?", "你好,你是誰?"): meta talk, nothing to do
     r"(\W+(who are (you|u)|你是谁|你是誰|あなたは誰(ですか)?|누구(세요|야|니|신가요)))?"
     r"\W*$",
@@ -480,6 +485,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     place in the exchange: once the agent has worked, it goes on with the running task
     (unless the person had just accepted the work, which closed it).
     """
+    turn = _as_read(turn)
     decision = _classify_turn(turn, lexicon)
     if (
         decision.kind is TurnKind.NEW_TASK
@@ -492,12 +498,26 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     return decision
 
 
+def _as_read(turn: TurnInput) -> TurnInput:
+    """The turn with every text in it read as typed words are (`as_typed`): a person's
+    quotes, spaces and punctuation say the same in any typography."""
+    return replace(
+        turn,
+        text=as_typed(turn.text),
+        agent_text=as_typed(turn.agent_text),
+        context=as_typed(turn.context),
+        request=as_typed(turn.request),
+        previous_text=as_typed(turn.previous_text),
+        withdrawn_request=as_typed(turn.withdrawn_request),
+    )
+
+
 def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     """The first reading that decides, in the order a person reads a turn: its form, a
     retry after the agent's service stopped, a message sent again, edited, before any
     reply, words typed into a running turn, a verdict or an answer on the agent's last
     message, and last the turn's place in the exchange."""
-    text = turn.text.strip().replace("\u2019", "'").replace("\u2018", "'")
+    text = turn.text.strip()
     region = feedback_region(text)
     decision = _by_form(turn, text, region)
     if decision is not None:

@@ -8,6 +8,40 @@ person's words; every cue reads only `feedback_region`, so a long paste costs no
 from __future__ import annotations
 
 import re
+import unicodedata
+
+#: Quotation marks a keyboard or an editor curls ("smart quotes"), as the straight ones
+#: the rules are written with.
+_CURLY_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+    }
+)
+#: Characters with no width that an editor or a paste leaves between letters.
+_NO_WIDTH = re.compile("[\u200b\u2060\ufeff]")
+
+
+def as_typed(text: str) -> str:
+    """The text as the rules read its words: typography that carries no meaning folded
+    away. A paste from a web page or a document (no-break spaces, zero-width marks), an
+    editor's curled quotes, an input method's full-width punctuation ("？", "！") and
+    spaces, letters spelt decomposed, and Windows line ends read as the plain forms the
+    rules are written with (Unicode's compatibility composition, NFKC, then the quotes).
+    For reading only: what the person typed is stored as they typed it."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
+    return _NO_WIDTH.sub("", text) if _NO_WIDTH.search(text) else text
+
 
 _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
 
@@ -206,8 +240,8 @@ def first_sentence(text: str) -> str:
 
 
 def request_region(text: str) -> str:
-    """A request as its words are read: curly apostrophes straightened, pasted images out."""
-    return ATTACHMENT.sub("", text.replace("\u2019", "'")).strip()
+    """A request as its words are read (`as_typed`), pasted images out."""
+    return ATTACHMENT.sub("", as_typed(text)).strip()
 
 
 def without_transcript(text: str) -> str:

@@ -1,0 +1,236 @@
+"""A person's typography never changes what mining reads (issue #14).
+
+Keyboards, input methods, editors and pastes write the same words in other characters:
+curled quotes, no-break spaces, full-width question marks, letters spelt decomposed,
+Windows line ends. The rules are written with the plain forms, and read every text
+through `as_typed`. The lines are real (file and line given, under
+tests/fixtures/real_sessions) unless marked otherwise; each is read as it was typed and
+as each retyping writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sleepd.mining.episodes import EventView, segment
+from sleepd.mining.errors import judge_errors
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.signals import derive_outcome, detect_signals
+from sleepd.mining.turns import TurnKind
+from sleepd.mining.turns.text import as_typed
+
+from .builders import SessionBuilder, kind_of, views
+
+
+def _curly_quotes(text: str) -> str:
+    out, double_open, single_open = [], True, True
+    for i, char in enumerate(text):
+        before = text[i - 1] if i else " "
+        if char == '"':
+            out.append("\u201c" if double_open else "\u201d")
+            double_open = not double_open
+        elif char == "'" and before.isalnum():
+            out.append("\u2019")  # an apostrophe, or a closing quote
+        elif char == "'":
+            out.append("\u2018" if single_open else "\u2019")
+            single_open = not single_open
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+RETYPINGS: dict[str, Callable[[str], str]] = {
+    "curled quotes": _curly_quotes,
+    "no-break spaces": lambda text: text.replace(" ", "\u00a0"),
+    "full-width marks": lambda text: text.replace("?", "\uff1f").replace("!", "\uff01"),
+    "decomposed letters": lambda text: unicodedata.normalize("NFD", text),
+    "Windows line ends": lambda text: text.replace("\n", "\r\n"),
+    "zero-width spaces": lambda text: text.replace(" ", "\u200b "),
+}
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("that\u2019s not what I asked", "that's not what I asked"),
+        ("\u201cfix\u201d it \u2018now\u2019", "\"fix\" it 'now'"),
+        ("why\u00a0does it fail\u202f?", "why does it fail ?"),
+        (
+            "\u4e3a\u4ec0\u4e48\u5931\u8d25\u4e86\uff1f\u3000\u518d\u8bd5\u4e00\u6b21\uff01",
+            "为什么失败了? 再试一次!",
+        ),
+        ("cafe\u0301 ne\u0301", "café né"),
+        ("line one\r\nline two\rthree", "line one\nline two\nthree"),
+        ("wait\u2026 no", "wait... no"),
+        ("\ufeffzero\u200bwidth", "zerowidth"),
+    ],
+)
+def test_typography_that_says_nothing_is_read_in_its_plain_form(typed: str, read: str) -> None:
+    assert as_typed(typed) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain ASCII, as most turns are: left alone",
+        "じゃあそうしよう。次は、テストを追加して",  # ideographic stops and commas stay
+        "it works \U0001f44d\U0001f3fd \U0001f468\u200d\U0001f4bb",  # emoji, joiner kept
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian's non-joiner kept
+        "Übersetzung für café",  # composed letters stay composed
+    ],
+)
+def test_words_and_scripts_are_left_as_they_are(text: str) -> None:
+    assert as_typed(text) == text
+
+
+#: The agent's words before a turn, shortened from the sessions they are quoted from.
+_DONE = "I've updated the component and the tests pass. The change is in place."
+
+_REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_sessions" / "codex"
+_OCODEX = "JaydenXsoe__ocodex__.codex_main_codex.back_sessions_2025_08_25_rollout-2025-08-25T12-40-14-d7a9e0da-90d6-4fd8-bb06-4f3ccabcdf8a.jsonl"  # noqa: E501
+_OCODEX_EARLIER = "JaydenXsoe__ocodex__.codex_main_codex.back_sessions_2025_08_25_rollout-2025-08-25T08-13-30-fce98fd7-e6b5-4f01-ade5-271721b00f9c.jsonl"  # noqa: E501
+
+
+def _typed_at(name: str, line: int) -> str:
+    """The text a person typed at `line` of a real Codex transcript (its old layout: one
+    message record a line)."""
+    record = json.loads((_REAL / name).read_text(encoding="utf-8").split("\n")[line - 1])
+    return str(record["content"][0]["text"])
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "kind"),
+    [
+        # melagiri/code-insights 82_b981cea660 line 117: an API error pasted back
+        (
+            'API 422: {"success":false,"error":"The operation was aborted due to timeout"}',
+            _DONE,
+            TurnKind.CORRECTION,
+        ),
+        # JaydenXsoe/ocodex 2025-08-25T12-40 line 122: a run's output pasted back
+        (_typed_at(_OCODEX, 122), _DONE, TurnKind.CORRECTION),
+        # the same person's paste at 2025-08-25T08-13 line 183, its quotes curled in part
+        (_typed_at(_OCODEX_EARLIER, 183), _DONE, TurnKind.CORRECTION),
+        # definitelyreal/speakfree lines 111 and 132, alexinslc/rekap a5_cd02194895 line 634,
+        # FSM1/cipher-box 04_6f4c1b3b1e line 175: failures reported in words
+        (
+            "Wait it's a different program. What's the program that si running at my system "
+            "start that doess this",
+            _DONE,
+            TurnKind.CORRECTION,
+        ),
+        (
+            "I don't think that's it. It's something else, I hold down function and it records",
+            _DONE,
+            TurnKind.CORRECTION,
+        ),
+        ("still getting that error? ", _DONE, TurnKind.CORRECTION),
+        (
+            "so unless I am misunderstanding the recovery process, but the recovery tool would "
+            "have to traverse the tree in any case to obtain file and folder metadata, so this "
+            "jsutification really does not make a lot of sense to me.",
+            _DONE,
+            TurnKind.CORRECTION,
+        ),
+        # ClusterCockpit/cc-backend b9_54 line 23: a new request after the work
+        (
+            "Analyse which directories should be added to the exclusion paths. Also do not "
+            "apply linting for the tests",
+            _DONE,
+            TurnKind.NEW_TASK,
+        ),
+        # theogbrand/napoli-matcha 0c_c3173e5050 line 24: a prohibition of what was done
+        (
+            "Edit plan to NOT mention Instructor in the CLAUDE.md file. Use Instructor as a "
+            "model example, that's all.",
+            "I've updated CLAUDE.md to describe the Instructor-based extraction.",
+            TurnKind.CORRECTION,
+        ),
+        # tslateman/duet 8d_8e47a114e5 line 23: a question of its own after the work
+        ("is AI a tool for the team, or is the team a tool for AI?", _DONE, TurnKind.NEW_TASK),
+        # handgemacht-ai/claude-code-log a7da6a22 line 229: a stance, then a request
+        (
+            "I saw in passing that in case of BadZipFile we don't do anything (pass); "
+            "wouldn't be a way to report that in the manifest? Propose.",
+            _DONE,
+            TurnKind.NEW_TASK,
+        ),
+        # nakamura-shuta/tij 3c_79e00521d line 683, yutakobayashidev/repiq 21_80385 line
+        # 147: a yes to the offer, in Japanese (its voiced kana decompose)
+        ("実装してください", "この方針で実装しますか？", TurnKind.APPROVAL),
+        ("じゃあそうしよう", "この方針で進めますか？", TurnKind.APPROVAL),
+        # ujuc/agent-stuff 35_5fa75ae8fb line 83: a closing step in Korean (Hangul
+        # syllables decompose into their letters); the rules read it as a new request
+        # however it is typed (a person reads a follow-up: a misreading of its own)
+        ("문서에 대해서 작업한 내용들을 커밋해줘.", _DONE, TurnKind.NEW_TASK),
+        # Smartagent-so/Personal_AI_Infrastructure 351b5d6c line 5: a greeting by name
+        ("Hello Jarvis.", "", TurnKind.HOUSEKEEPING),
+    ],
+)
+@pytest.mark.parametrize("retyping", list(RETYPINGS))
+def test_a_turn_reads_the_same_in_any_typography(
+    text: str, agent_text: str, kind: TurnKind, retyping: str
+) -> None:
+    assert kind_of(text, agent_text) is kind
+    assert kind_of(RETYPINGS[retyping](text), agent_text) is kind
+
+
+def test_a_saved_prompt_with_windows_line_ends_is_still_a_saved_prompt() -> None:
+    """Kocoro-lab/Shannon rollout-2026-01-10 line 145: Spec Kit's prompt as Codex writes it
+    into the message; from a prompt file saved on Windows, its lines end in CR LF."""
+    prompt = (
+        "\n## User Input\n\n```text\n\n```\n\nYou **MUST** consider the user input before "
+        "proceeding (if not empty).\n\n## Outline\n\n1. **Setup**: Run "
+        "`.specify/scripts/bash/setup-plan.sh --json` from repo root"
+    )
+    working = "Let me look at the tests."  # the agent had not ended its work
+    assert kind_of(prompt, working) is TurnKind.NEW_TASK
+    assert kind_of(prompt.replace("\n", "\r\n"), working) is TurnKind.NEW_TASK
+
+
+def test_a_greeting_typed_in_lower_case_is_a_greeting_and_a_go_on_word_is_not_a_name() -> None:
+    """The name after a greeting is a name however it is typed ("hello jarvis", modelled on
+    the line above); a word asking for something after it is no name."""
+    assert kind_of("hello jarvis.", "") is TurnKind.HOUSEKEEPING
+    assert kind_of("hey continue", _DONE) is not TurnKind.HOUSEKEEPING
+
+
+def _event(i: int, kind: str, text: str, role: str = "user") -> EventView:
+    return EventView(i, i, kind, role, text)
+
+
+@pytest.mark.parametrize("retyping", ["as typed", *RETYPINGS])
+def test_a_question_answered_ends_the_same_in_any_typography(retyping: str) -> None:
+    """maxnoobineating/UbuntuDevcontainer_Dotfiles cc1b59bf line 49: a question about what
+    the person added, answered: a success, however its question mark is typed."""
+    retype = RETYPINGS.get(retyping, lambda text: text)
+    request = retype(
+        "I added these for esp project, but are any of these going to affect any other use "
+        'cases?\n    "clangd.arguments": [\n      "--background-index"\n    ]\n\nexplain them'
+    )
+    b = SessionBuilder().prompt(request)
+    b.say("None of these affect your other projects: clangd reads them for this workspace.")
+    (episode,) = segment(views(b), lexicon_for())
+    signals = detect_signals(episode, lexicon_for(), session_over=True, is_last=True)
+    assert "question_answered" in {signal.kind for signal in signals}
+    assert derive_outcome(signals).outcome == "success"
+
+
+@pytest.mark.parametrize("retyping", ["as typed", *RETYPINGS])
+def test_a_failure_the_agent_announced_is_expected_in_any_typography(retyping: str) -> None:
+    """Denubis/claude-code-research-transcript-hook a0688338 lines 41-66: the agent's words
+    after a result decide whether the failure was the one it meant to see, whatever
+    quotes its model writes them with."""
+    retype = RETYPINGS.get(retyping, lambda text: text)
+    call = EventView(1, 1, "tool_call", "assistant", '{"command": "tool --title T"}', "Bash", "c1")
+    result = EventView(
+        2, 2, "tool_result", "user", "Exit code 1\nError: Empty stdin.", "Bash", "c1", True, 1
+    )
+    said = retype("Now that's the correct error message. Let me test the manual path.")
+    events = [call, result, _event(3, "assistant_text", said, "assistant")]
+    assert judge_errors(events).verdicts[2].kind == "benign"
