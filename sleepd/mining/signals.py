@@ -40,7 +40,7 @@ from sleepd.mining.turns import (
 )
 from sleepd.mining.turns.outside import works_a_review_command
 from sleepd.mining.turns.references import works_the_review
-from sleepd.mining.turns.text import as_typed
+from sleepd.mining.turns.text import as_typed, request_region
 
 COUNTING_CONFIDENCE = 0.5
 #: How many of the calls that worked after a failed one may be the command that replaced
@@ -542,7 +542,7 @@ def _closing_signals(
         if (
             not gave_up
             and episode.has_intent
-            and _ASKS_FOR_INFORMATION.match(as_typed(episode.intent_text))
+            and _ASKS_FOR_INFORMATION.match(request_region(episode.intent_text))
         ):
             out.append(
                 SignalDraft("question_answered", 0, 0.6, [last_words.id], "", last_words.seq)
@@ -552,9 +552,9 @@ def _closing_signals(
         next_turn is not None
         and episode.has_intent
         and not engaged
-        and not _a_round_of_review(request := as_typed(episode.intent.text))
+        and not _a_round_of_review(request := request_region(episode.intent.text))
         and (
-            same_request(request, next_text := as_typed(next_turn.event.text))
+            same_request(request, next_text := request_region(next_turn.event.text))
             or reruns_amended(request, next_text)
             or (
                 last_words is not None

@@ -44,6 +44,10 @@ def _curly_quotes(text: str) -> str:
     return "".join(out)
 
 
+#: What the harvest writes before a message's words for a screenshot sent with them.
+_SCREENSHOT = "[image: image/png, 101000 bytes]\n"
+
+
 RETYPINGS: dict[str, Callable[[str], str]] = {
     "curled quotes": _curly_quotes,
     "no-break spaces": lambda text: text.replace(" ", "\u00a0"),
@@ -51,6 +55,11 @@ RETYPINGS: dict[str, Callable[[str], str]] = {
     "decomposed letters": lambda text: unicodedata.normalize("NFD", text),
     "Windows line ends": lambda text: text.replace("\n", "\r\n"),
     "zero-width spaces": lambda text: text.replace(" ", "\u200b "),
+}
+#: The ways a person's message may come, the retypings and a screenshot sent with it.
+SENT: dict[str, Callable[[str], str]] = {
+    **RETYPINGS,
+    "a screenshot sent with it": lambda text: _SCREENSHOT + text,
 }
 
 
@@ -172,12 +181,12 @@ def _typed_at(name: str, line: int) -> str:
         ("Hello Jarvis.", "", TurnKind.HOUSEKEEPING),
     ],
 )
-@pytest.mark.parametrize("retyping", list(RETYPINGS))
+@pytest.mark.parametrize("retyping", list(SENT))
 def test_a_turn_reads_the_same_in_any_typography(
     text: str, agent_text: str, kind: TurnKind, retyping: str
 ) -> None:
     assert kind_of(text, agent_text) is kind
-    assert kind_of(RETYPINGS[retyping](text), agent_text) is kind
+    assert kind_of(SENT[retyping](text), agent_text) is kind
 
 
 def test_a_saved_prompt_with_windows_line_ends_is_still_a_saved_prompt() -> None:
@@ -204,11 +213,11 @@ def _event(i: int, kind: str, text: str, role: str = "user") -> EventView:
     return EventView(i, i, kind, role, text)
 
 
-@pytest.mark.parametrize("retyping", ["as typed", *RETYPINGS])
+@pytest.mark.parametrize("retyping", ["as typed", *SENT])
 def test_a_question_answered_ends_the_same_in_any_typography(retyping: str) -> None:
     """maxnoobineating/UbuntuDevcontainer_Dotfiles cc1b59bf line 49: a question about what
     the person added, answered: a success, however its question mark is typed."""
-    retype = RETYPINGS.get(retyping, lambda text: text)
+    retype = SENT.get(retyping, lambda text: text)
     request = retype(
         "I added these for esp project, but are any of these going to affect any other use "
         'cases?\n    "clangd.arguments": [\n      "--background-index"\n    ]\n\nexplain them'
@@ -234,3 +243,54 @@ def test_a_failure_the_agent_announced_is_expected_in_any_typography(retyping: s
     said = retype("Now that's the correct error message. Let me test the manual path.")
     events = [call, result, _event(3, "assistant_text", said, "assistant")]
     assert judge_errors(events).verdicts[2].kind == "benign"
+
+
+@pytest.mark.parametrize(
+    ("text", "agent_text", "kind"),
+    [
+        # JanDeDobbeleer/oh-my-posh 09_11216ed051 line 76: a yes to the offer
+        ("yes", "Want me to post this to the PR now?", TurnKind.APPROVAL),
+        # FSM1/cipher-box 04_6f4c1b3b1e line 212: a new request after the work
+        (
+            "ok lets get back to main",
+            "Done. Todo added and PR created: https://github.com/FSM1/cipher-box/pull/180",
+            TurnKind.NEW_TASK,
+        ),
+        # Denubis/claude-code-research-transcript-hook a0688338 line 111: a dislike
+        (
+            "that error is not a good error",
+            "The transcript was archived successfully.",
+            TurnKind.CORRECTION,
+        ),
+        # JanDeDobbeleer/oh-my-posh 5f_7d1158f007 line 66: the complaint insisted on
+        (
+            "but I'm on main here, I added it nromally.",
+            "The change in release.yml is uncommitted on `next`.",
+            TurnKind.CORRECTION,
+        ),
+        # a history outside the repository (its screenshot was sent with it): the work
+        # holds in part, and the rest says where it fails
+        (
+            "Seems to work fine. One issue. is that the server does not seems to read the data "
+            "from the live devices table. ?",
+            "Deployed: the assistant now answers from the device tables.",
+            TurnKind.CORRECTION,
+        ),
+    ],
+)
+def test_a_screenshot_sent_with_words_reads_as_the_words(
+    text: str, agent_text: str, kind: TurnKind
+) -> None:
+    """A screenshot backs the words up; the words say what the turn is (with an image
+    first, "yes" had read as going on with the task, a new request as its subject)."""
+    previous = TurnKind.CORRECTION if text.startswith("but I'm on main") else None
+    assert kind_of(text, agent_text, agent_acted=True, previous=previous) is kind
+    assert kind_of(_SCREENSHOT + text, agent_text, agent_acted=True, previous=previous) is kind
+    assert kind_of(f"{text} [Image #1]", agent_text, agent_acted=True, previous=previous) is kind
+
+
+def test_a_screenshot_alone_after_the_work_is_still_read_as_the_screen_it_shows() -> None:
+    """With no words, the screenshot is the message: after a done claim, what the person
+    sees instead of what was claimed."""
+    done = "Done! The refresh now reloads the list. Let me know if it fixes it."
+    assert kind_of(_SCREENSHOT.strip(), done, agent_acted=True) is TurnKind.CORRECTION

@@ -492,7 +492,7 @@ def classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
         and turn.agent_worked
         and turn.previous is not TurnKind.APPROVAL
         and not _NEW_BY_FORM.intersection(decision.reasons)
-        and needs_context(turn.text)
+        and needs_context(_words_of(turn.text))
     ):
         return TurnDecision(TurnKind.FOLLOW_UP, 0.6, ("leans on the exchange",), hard=True)
     return decision
@@ -512,12 +512,21 @@ def _as_read(turn: TurnInput) -> TurnInput:
     )
 
 
+def _words_of(text: str) -> str:
+    """The person's words without the images and documents sent with them (the harvest
+    writes "[image: image/png, 528112 bytes]" before the words; Claude Code marks where
+    a paste went, "[Image #1]"): a screenshot backs the words up, and the words say what
+    the turn is. A turn that is only attachments is left as it is (`_by_place_in_exchange`
+    reads a screenshot sent alone)."""
+    return ATTACHMENT.sub("", text).strip() or text.strip()
+
+
 def _classify_turn(turn: TurnInput, lexicon: Lexicon) -> TurnDecision:
     """The first reading that decides, in the order a person reads a turn: its form, a
     retry after the agent's service stopped, a message sent again, edited, before any
     reply, words typed into a running turn, a verdict or an answer on the agent's last
     message, and last the turn's place in the exchange."""
-    text = turn.text.strip()
+    text = _words_of(turn.text)
     region = feedback_region(text)
     decision = _by_form(turn, text, region)
     if decision is not None:
@@ -1063,6 +1072,13 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         if not requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
         rest = text_after_verdict(verdict)
+        if turn.agent_acted and rest and reports_failure(rest) and not NEW_WORK.search(rest[:80]):
+            # "Seems to work fine. One issue. is that the server does not seems to read the
+            # data from the live devices table." (a history outside the repository): the
+            # work holds in part, and the rest says where it fails
+            return TurnDecision(
+                TurnKind.CORRECTION, 0.6, ("works in part, then a failure",), hard=True
+            )
         # the verdict may end at a comma ("perfect, now can you polish the whole website")
         next_step = sets_next_work(rest) or bool(not rest and TURNS_TO_NEXT.search(after_verdict))
         if not next_step and (
@@ -1152,8 +1168,8 @@ def _by_place_in_exchange(turn: TurnInput, reading: _Reading) -> TurnDecision:
     )
     refers_back = points_back(" ".join(region.split()[:12]))
     # a screenshot after the agent's work, and the words typed under it (read once)
-    shown = turn.agent_acted and turn.agent_ended and bool(ATTACHMENT.search(text))
-    caption = ATTACHMENT.sub("", text).strip() if shown else ""
+    shown = turn.agent_acted and turn.agent_ended and bool(ATTACHMENT.search(turn.text))
+    caption = ATTACHMENT.sub("", turn.text).strip() if shown else ""
     if shown and not caption and (not asked or agent_awaits_verdict(turn.agent_text)):
         # a screenshot and not a word, after the agent reported its work or asked how it
         # went: the person shows what they see instead of what was claimed ("Done! … Let me
