@@ -420,6 +420,12 @@ def _turn_text(event: EventView, command: SlashCommand | None) -> str:
     return command.intent if command is not None else clean_prompt(event.text)
 
 
+def typed_words(event: EventView) -> str:
+    """A typed event's words as the turn reader reads them: a command as its name and
+    arguments, a prompt without what an app put before the person's words."""
+    return _turn_text(event, command_of_event(event))
+
+
 #: Decides a turn the rules call hard (the miner model); returns the decision to use.
 Decider = Callable[[TurnInput, TurnDecision], TurnDecision]
 

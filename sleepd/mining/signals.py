@@ -20,6 +20,7 @@ from sleepd.mining.episodes import (
     ends_the_agents_turn,
     is_interrupt,
     is_service_error,
+    typed_words,
     undid_the_agents_work,
 )
 from sleepd.mining.errors import REFUSED, EpisodeErrors, is_failed_result, judge_errors
@@ -552,9 +553,9 @@ def _closing_signals(
         next_turn is not None
         and episode.has_intent
         and not engaged
-        and not _a_round_of_review(request := request_region(episode.intent.text))
+        and not _a_round_of_review(request := request_region(episode.intent_text))
         and (
-            same_request(request, next_text := request_region(next_turn.event.text))
+            same_request(request, next_text := request_region(typed_words(next_turn.event)))
             or reruns_amended(request, next_text)
             or (
                 last_words is not None

@@ -344,6 +344,20 @@ def test_a_command_run_again_with_its_arguments_said_more_plainly_is_a_failure()
     started_over, outcome = _first_of_two(b)
     assert started_over is not None
     assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
+    # the same typed in Codex's IDE extension, which writes what the editor showed before
+    # the words: the requests are the words
+    ide = "# Context from my IDE setup:\n\n## Open tabs:\n- spec.md: spec.md\n\n"
+    ide += "## My request for Codex:\n"
+    in_ide = SessionBuilder()
+    in_ide.prompt(ide + ".codex/prompts/constitution.md arguments/constitution-arg-1.md")
+    in_ide.say("Here is a summary of the constitution template and the arguments file.")
+    in_ide.prompt(
+        ide + ".codex/prompts/constitution.md use this arguments/constitution-arg-1.md as "
+        "the User input: $ARGUMENTS"
+    )
+    in_ide.say("Constitution v1.0.0 written; templates synced.")
+    started_over, outcome = _first_of_two(in_ide)
+    assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
     # the same for a slash command; a different argument is the next step
     for again, failed in (("spec.md, the whole file as the input", True), ("plan.md", False)):
         slash = SessionBuilder().prompt(REVERT.format("spec.md"))
