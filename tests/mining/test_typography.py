@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from sleepd.mining.commands import SlashCommand, parse_command
 from sleepd.mining.episodes import EventView, segment
 from sleepd.mining.errors import judge_errors
 from sleepd.mining.lexicon import lexicon_for
@@ -200,6 +201,26 @@ def test_a_saved_prompt_with_windows_line_ends_is_still_a_saved_prompt() -> None
     working = "Let me look at the tests."  # the agent had not ended its work
     assert kind_of(prompt, working) is TurnKind.NEW_TASK
     assert kind_of(prompt.replace("\n", "\r\n"), working) is TurnKind.NEW_TASK
+
+
+def test_a_console_message_typed_without_its_capital_is_still_a_pasted_error() -> None:
+    """procrypto/Personal_AI_Infrastructure cef0d477 line 368, after "Server is up and
+    responding. Try https://localhost:3000/ in your browser.": the browser's message, typed
+    with its capital and without."""
+    served = "Server is up and responding. Try https://localhost:3000/ in your browser."
+    for text in (
+        "Warning: timeSinceFirst is not defined",
+        "warning: timeSinceFirst is not defined",
+    ):
+        assert kind_of(text, served) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("space", [" ", "\u00a0", "\u202f", "\u3000", "\t"])
+def test_a_command_and_its_arguments_are_split_on_any_space(space: str) -> None:
+    """punt-labs/langlearn-tts c4_c60eee7180 line 636, "/voice charlie" (queued while the
+    agent worked): the CLIs split a command line on any whitespace, a no-break space too."""
+    assert parse_command(f"/voice{space}charlie") == SlashCommand(name="voice", args="charlie")
+    assert parse_command(f"ok /release{space}patch") == SlashCommand(name="release", args="patch")
 
 
 def test_a_greeting_typed_in_lower_case_is_a_greeting_and_a_go_on_word_is_not_a_name() -> None:

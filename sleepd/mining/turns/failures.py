@@ -76,7 +76,7 @@ _PASTED_ERROR = re.compile(
     r"\bFailing after \d+(\.\d+)?\s?[smh]\b|\bSome checks were not successful\b|"
     # a JavaScript runtime message on a line of its own, as a browser console prints it
     # ("Warning: timeSinceFirst is not defined", "Uncaught x.map is not a function")
-    r"^[^\w\n]*(Warning:\s*|Uncaught\s+)?[\w$][\w$.]* is not "
+    r"^[^\w\n]*((?i:warning):\s*|(?i:uncaught)\s+)?[\w$][\w$.]* is not "
     r"(defined|a function|iterable|a constructor)"
     r"\.?\s*$|\bCannot read propert(y|ies) of (undefined|null)\b|"
     # a Unix tool's own error line, "program: [object: ]reason", with the C library's words
