@@ -55,16 +55,18 @@ _TAG = re.compile(
 #: The marks of a Claude Code terminal: its messages and tool calls (⏺, ●), their results
 #: (⎿) and its thinking (✻, ✽).
 _TRANSCRIPT_MARKS = re.compile(r"[⏺⎿✻✽]|^\s*●", re.MULTILINE)
-#: (Between a command and its arguments any space a keyboard types, a no-break one too:
-#: the CLIs split a command line on any whitespace.)
-_PLAIN = re.compile(r"^\s*/([A-Za-z][\w:.-]{0,63})(?:[^\S\n]+(.*))?\s*$", re.DOTALL)
+#: Between a command and its arguments, any space a keyboard types on one line, a no-break
+#: one too (the CLIs split a command line on whitespace); a line's end is none.
+_SPACE = "[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]"
+_PLAIN = re.compile(rf"^\s*/([A-Za-z][\w:.-]{{0,63}})(?:{_SPACE}+(.*))?\s*$", re.DOTALL)
 #: A command typed after a word or two that only go on ("and /github-pr-review", "okay,
 #: now /github-pr-review", "yes. /release patch"): the command is what the turn asks, as
 #: when it opens the message. A command named as the means of other work ("use
 #: /writing-clearly-and-concisely to rewrite it", "run /simplify when done") is not run.
 GO_ON_THEN_COMMAND = re.compile(
     r"^\W*(?:(?:and|ok|okay|now|yes|yep|yeah|sure|then|also|next|please|pls|great|good|"
-    r"thanks|cool|alright)\W+){1,3}/([A-Za-z][\w:.-]{0,63})(?:[^\S\n]+([^\n/]{1,80}?))?\s*$",
+    r"thanks|cool|alright)\W+){1,3}/([A-Za-z][\w:.-]{0,63})"
+    rf"(?:{_SPACE}+([^\n/]{{1,80}}?))?\s*$",
     re.IGNORECASE,
 )
 

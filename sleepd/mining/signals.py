@@ -560,7 +560,9 @@ def _closing_signals(
             or (
                 last_words is not None
                 and agent_asks(last_words.text)
-                and completes_bare_command(request, next_text)
+                and completes_bare_command(
+                    as_typed(episode.intent.text), as_typed(next_turn.event.text)
+                )
             )
         )
     ):
@@ -640,7 +642,8 @@ def _claimed_but_unwritten(
         (
             result
             for name, result in failed.items()
-            if name not in written and re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", said)
+            if name not in written
+            and re.search(rf"(?<![\w./-]){re.escape(as_typed(name))}(?![\w-])", said)
         ),
         None,
     )

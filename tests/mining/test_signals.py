@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 
@@ -404,6 +405,14 @@ def test_a_bare_command_run_again_with_what_the_agent_asked_for_is_a_failure() -
     started_over, outcome = _first_of_two(b)
     assert started_over is not None
     assert (outcome.outcome, outcome.rule) == ("failure", "started_over")
+    # a command whose name no typed command has (a digit first) is read from its message
+    # (found by the review: its stored "/name args" form does not parse)
+    digit = REVERT.replace("gh:revert", "2fa")
+    b = SessionBuilder().prompt(digit.format(""))
+    b.say("Which account should I reset? Say its e-mail address.")
+    b.prompt(digit.format("ana@example.test"))
+    b.say("Reset.")
+    assert _first_of_two(b)[1].rule == "started_over"
 
 
 def test_a_bare_command_that_did_its_work_then_run_with_arguments_is_moving_on() -> None:
@@ -737,6 +746,25 @@ def test_a_done_claim_naming_a_file_never_written_is_a_failure() -> None:
     outcome = derive_outcome(signals_of(b.say(INIT_CLAIM), over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "claim_contradicted")
     assert outcome.event_ids == (views(b)[-3].id, views(b)[-1].id)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "résumé.md",
+        "re\u0301sume\u0301.md",  # decomposed, as macOS spells some names
+        "ﾒﾓ.md",  # half-width kana
+        "ｒｅａｄｍｅ.md",  # full-width letters
+    ],
+)
+def test_a_claim_naming_a_file_never_written_is_read_whatever_its_characters(name: str) -> None:
+    """The file's name from the call and the agent's claim are read alike (found by the
+    review): a name spelt decomposed, in half-width kana or full-width letters, and claimed
+    in composed form, is the same name."""
+    b = _write(SessionBuilder().prompt("write the notes"), f"/repo/{name}", "w1", fails=True)
+    claim = f"I've created {unicodedata.normalize('NFC', name)} with the notes."
+    outcome = derive_outcome(signals_of(b.say(claim), over=True))
+    assert (outcome.outcome, outcome.rule) == ("failure", "claim_contradicted")
 
 
 @pytest.mark.parametrize(

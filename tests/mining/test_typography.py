@@ -78,10 +78,13 @@ SENT: dict[str, Callable[[str], str]] = {
         ("line one\r\nline two\rthree", "line one\nline two\nthree"),
         ("wait\u2026 no", "wait... no"),
         ("\ufeffzero\u200bwidth", "zerowidth"),
+        ("pre\u00adfer it\u200e", "prefer it"),  # a soft hyphen, a direction mark
+        ("e\u200b\u0301", "é"),  # a mark between a letter and its accent: they compose
     ],
 )
 def test_typography_that_says_nothing_is_read_in_its_plain_form(typed: str, read: str) -> None:
     assert as_typed(typed) == read
+    assert as_typed(read) == read  # read once is read for good
 
 
 @pytest.mark.parametrize(
@@ -223,11 +226,21 @@ def test_a_command_and_its_arguments_are_split_on_any_space(space: str) -> None:
     assert parse_command(f"ok /release{space}patch") == SlashCommand(name="release", args="patch")
 
 
-def test_a_greeting_typed_in_lower_case_is_a_greeting_and_a_go_on_word_is_not_a_name() -> None:
-    """The name after a greeting is a name however it is typed ("hello jarvis", modelled on
-    the line above); a word asking for something after it is no name."""
-    assert kind_of("hello jarvis.", "") is TurnKind.HOUSEKEEPING
-    assert kind_of("hey continue", _DONE) is not TurnKind.HOUSEKEEPING
+@pytest.mark.parametrize("text", ["test it", "test login", "ping redis", "hey commit", "hi push"])
+def test_a_request_after_a_greeting_word_is_no_greeting(text: str) -> None:
+    """Only a name written as one ("Hello Jarvis.") is an addressee after a greeting word: a
+    word after "test", "ping" or "hey" asks for something (found by the review)."""
+    assert kind_of(text, _DONE) is not TurnKind.HOUSEKEEPING
+    assert kind_of("Hello Jarvis.", "") is TurnKind.HOUSEKEEPING
+
+
+def test_a_line_s_end_after_a_command_is_no_space_between_it_and_its_arguments() -> None:
+    """A message that opens with a command's name on a line of its own reads the same with
+    LF and with CR LF line ends, and with the other line separators."""
+    for end in ("\n", "\r\n", "\u2028"):
+        text = f"/review{end}look at the auth module too"
+        assert kind_of(text, _DONE) is kind_of("/review\nlook at the auth module too", _DONE)
+    assert parse_command("/etc\r\n/usr/local/bin is missing") is None
 
 
 def _event(i: int, kind: str, text: str, role: str = "user") -> EventView:
@@ -308,6 +321,40 @@ def test_a_screenshot_sent_with_words_reads_as_the_words(
     assert kind_of(text, agent_text, agent_acted=True, previous=previous) is kind
     assert kind_of(_SCREENSHOT + text, agent_text, agent_acted=True, previous=previous) is kind
     assert kind_of(f"{text} [Image #1]", agent_text, agent_acted=True, previous=previous) is kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Perfect. If the migration fails later, we can roll back.",  # a condition
+        "ok good. when it crashes I'll send you logs.",
+        "Looks good. The old tests were failing before too, ignore them.",  # an old failure
+        "Great, works! Separate thing: the docs site build fails on Netlify",  # elsewhere
+    ],
+)
+def test_a_verdict_then_a_failure_that_is_not_the_result_s_is_no_correction(text: str) -> None:
+    """ "Works in part, then a failure" needs the words after the verdict to turn to a flaw in
+    the same result ("One issue.", "but", "the only problem"); these turn to none (modelled
+    on the review's cases)."""
+    deployed = "Deployed: the assistant now answers from the device tables."
+    assert kind_of(text, deployed, agent_acted=True) is not TurnKind.CORRECTION
+    flawed = "Nice. One problem: the export button does nothing"
+    assert kind_of(flawed, deployed, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("still[Image #1]broken", TurnKind.CORRECTION),
+        ("nope[Image #1]same error", TurnKind.CORRECTION),
+        ("perfect[Image #1]merged", TurnKind.APPROVAL),
+    ],
+)
+def test_a_paste_s_mark_between_words_keeps_them_apart(text: str, kind: TurnKind) -> None:
+    """ "still[Image #1]broken" reads as "still broken", not "stillbroken" (found by the
+    review)."""
+    done = "Done! The header now sticks to the top."
+    assert kind_of(text, done, agent_acted=True) is kind
 
 
 def test_a_screenshot_alone_after_the_work_is_still_read_as_the_screen_it_shows() -> None:

@@ -24,8 +24,10 @@ _CURLY_QUOTES = str.maketrans(
         "\u201f": '"',
     }
 )
-#: Characters with no width that an editor or a paste leaves between letters.
-_NO_WIDTH = re.compile("[\u200b\u2060\ufeff]")
+#: Marks with no width that an editor or a paste leaves between letters: zero-width spaces,
+#: a word joiner, a byte-order mark, soft hyphens and direction marks (the joiners that
+#: shape emoji and Persian or Indic words stay).
+_NO_WIDTH = re.compile("[\u00ad\u200b\u200e\u200f\u2060\ufeff]")
 
 
 def as_typed(text: str) -> str:
@@ -39,8 +41,9 @@ def as_typed(text: str) -> str:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
-    return _NO_WIDTH.sub("", text) if _NO_WIDTH.search(text) else text
+    if _NO_WIDTH.search(text):
+        text = _NO_WIDTH.sub("", text)  # first, so that a letter and its mark compose
+    return unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
 
 
 _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
