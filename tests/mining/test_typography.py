@@ -24,6 +24,7 @@ from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.signals import derive_outcome, detect_signals
 from sleepd.mining.turns import TurnKind
 from sleepd.mining.turns.text import as_typed
+from sleepd.mining.vectors import prepare
 
 from .builders import SessionBuilder, kind_of, views
 
@@ -362,3 +363,22 @@ def test_a_screenshot_alone_after_the_work_is_still_read_as_the_screen_it_shows(
     sees instead of what was claimed."""
     done = "Done! The refresh now reloads the list. Let me know if it fixes it."
     assert kind_of(_SCREENSHOT.strip(), done, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # ujuc/agent-stuff 35_5fa75ae8fb line 61, tslateman/duet 8d_8e47a114e5 line 23
+        "metadata에서 내부 필드는 필수가 아니라 예제인데 들어간거같아. 해당 부분은 제거해줘.",
+        "is AI a tool for the team, or is the team a tool for AI?",
+        "I saw in passing that in case of BadZipFile we don't do anything (pass); "
+        "wouldn't be a way to report that in the manifest? Propose.",
+    ],
+)
+@pytest.mark.parametrize("retyping", list(RETYPINGS))
+def test_the_same_request_in_other_characters_clusters_as_one(
+    request_text: str, retyping: str
+) -> None:
+    """Recurrence reads a request's words as the turn reader does: retyped, a request makes
+    the same features, so it joins the same cluster."""
+    assert prepare(RETYPINGS[retyping](request_text)) == prepare(request_text)
