@@ -631,7 +631,9 @@ def _claimed_but_unwritten(
         if event.kind != "tool_result" or not event.call_id or event.call_id not in calls:
             continue
         call = calls[event.call_id]
-        names = {PurePath(p.strip()).name for p in written_paths(call.tool_name, call.text)} - {""}
+        # (read as words are: a name spelt decomposed is the name the agent claims composed)
+        paths = written_paths(call.tool_name, call.text)
+        names = {as_typed(PurePath(p.strip()).name) for p in paths} - {""}
         verdict = errors.verdicts.get(event.id)
         if verdict is None:
             written |= names
@@ -642,8 +644,7 @@ def _claimed_but_unwritten(
         (
             result
             for name, result in failed.items()
-            if name not in written
-            and re.search(rf"(?<![\w./-]){re.escape(as_typed(name))}(?![\w-])", said)
+            if name not in written and re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", said)
         ),
         None,
     )

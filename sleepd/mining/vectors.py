@@ -52,7 +52,7 @@ def prepare(text: str) -> str:
     """What the vectorizer reads: short, lowercase, as typed words are read (`as_typed`: the
     same request in other characters makes the same features), code blocks, links,
     attachments, the folders of absolute paths and numbers folded."""
-    text = _CODE_BLOCK.sub(" code ", as_typed(text[:2000]))
+    text = _CODE_BLOCK.sub(" code ", as_typed(text[:2000])[:2000])  # (a fold may lengthen it)
     # an attachment says that something was pasted, not what was asked: its words and
     # sizes, shared by every request with a screenshot, had drawn unrelated requests of
     # three people into one cluster

@@ -80,6 +80,7 @@ SENT: dict[str, Callable[[str], str]] = {
         ("wait\u2026 no", "wait... no"),
         ("\ufeffzero\u200bwidth", "zerowidth"),
         ("pre\u00adfer it\u200e", "prefer it"),  # a soft hyphen, a direction mark
+        ("\u202bwhy\u202c \u2066this\u2069\u061c", "why this"),  # direction controls
         ("e\u200b\u0301", "é"),  # a mark between a letter and its accent: they compose
     ],
 )
@@ -331,6 +332,12 @@ def test_a_screenshot_sent_with_words_reads_as_the_words(
         "ok good. when it crashes I'll send you logs.",
         "Looks good. The old tests were failing before too, ignore them.",  # an old failure
         "Great, works! Separate thing: the docs site build fails on Netlify",  # elsewhere
+        "Perfect. But if it fails later we can roll back",
+        "Thanks! A problem for later: the docs build fails on Netlify, separate thing",
+        "Great. One problem I can think of: what if the upload fails?",
+        "Perfect, but what happens when it fails?",
+        "Great. Still, can you add a test that it fails on bad input",
+        "Perfect. One thing: add a retry in case the request fails",
     ],
 )
 def test_a_verdict_then_a_failure_that_is_not_the_result_s_is_no_correction(text: str) -> None:
@@ -339,8 +346,26 @@ def test_a_verdict_then_a_failure_that_is_not_the_result_s_is_no_correction(text
     on the review's cases)."""
     deployed = "Deployed: the assistant now answers from the device tables."
     assert kind_of(text, deployed, agent_acted=True) is not TurnKind.CORRECTION
-    flawed = "Nice. One problem: the export button does nothing"
-    assert kind_of(flawed, deployed, agent_acted=True) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nice. One problem: the export button does nothing",
+        "Nice. Only problem: the export button does nothing",
+        "Good. Problem is the export still crashes",
+        "Good. Issue: the page crashes on reload",
+        "Great. Two issues: the export crashes and the list is empty",
+        "Looks good. A couple of issues: the export crashes",
+        "Great. Unfortunately the export still crashes",
+        "Nice. Small problem: the export button does nothing",
+    ],
+)
+def test_a_verdict_then_a_flaw_in_the_result_is_a_correction(text: str) -> None:
+    """The ways a flaw in the same result is named after a verdict (modelled on the real
+    line above and on the second review's cases)."""
+    deployed = "Deployed: the assistant now answers from the device tables."
+    assert kind_of(text, deployed, agent_acted=True) is TurnKind.CORRECTION
 
 
 @pytest.mark.parametrize(

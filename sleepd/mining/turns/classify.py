@@ -509,15 +509,18 @@ def _as_read(turn: TurnInput) -> TurnInput:
 
 
 #: After a verdict, the words that turn to a flaw in the same result ("One issue.", "but",
-#: "except", "the only problem"): what follows says where the work fails. A condition
-#: ("If the migration fails later …"), an old failure ("The old tests were failing before
-#: too") or another subject ("Separate thing: …") names none.
+#: "unfortunately", "only problem:", "two bugs:"): what follows says where the work fails.
 _FLAW_NAMED = re.compile(
-    r"^\W*(but|however|though|although|except|still|"
-    r"(there'?s |there is )?(one|an?|the only|only one|just one)( (small|minor|little))? "
-    r"(issue|problem|bug|thing)( though)?\b)",
+    r"^\W*(but|however|though|although|except|unfortunately|"
+    r"((there'?s|there is|there are) )?(the |just |only )?"
+    r"(only|one|an?|two|three|a couple of|a few|some)? ?(small|minor|little|tiny)? ?"
+    r"(issue|problem|bug)s?\b)",
     re.IGNORECASE,
 )
+#: ... unless the failure is one that may come, or came before: a condition ("But if it
+#: fails later we can roll back", "what happens when it fails?") or a flaw put off ("A
+#: problem for later: …").
+_FLAW_TO_COME = re.compile(r"\b(if|when|whether|in case|later|might|may|could|would)\b", re.I)
 
 
 def _words_of(text: str) -> str:
@@ -1080,7 +1083,12 @@ def _on_the_last_message(turn: TurnInput, reading: _Reading) -> TurnDecision | N
         if not requests_more(verdict):
             return TurnDecision(TurnKind.APPROVAL, 0.85, ("verdict", *reasons))
         rest = text_after_verdict(verdict)
-        if turn.agent_acted and _FLAW_NAMED.match(rest) and reports_failure(rest):
+        if (
+            turn.agent_acted
+            and _FLAW_NAMED.match(rest)
+            and not _FLAW_TO_COME.search(rest[:80])
+            and reports_failure(rest)
+        ):
             # "Seems to work fine. One issue. is that the server does not seems to read the
             # data from the live devices table." (a history outside the repository): the
             # work holds in part, and the rest says where it fails

@@ -27,7 +27,7 @@ _CURLY_QUOTES = str.maketrans(
 #: Marks with no width that an editor or a paste leaves between letters: zero-width spaces,
 #: a word joiner, a byte-order mark, soft hyphens and direction marks (the joiners that
 #: shape emoji and Persian or Indic words stay).
-_NO_WIDTH = re.compile("[\u00ad\u200b\u200e\u200f\u2060\ufeff]")
+_NO_WIDTH = re.compile("[\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 
 def as_typed(text: str) -> str:
@@ -244,7 +244,7 @@ def first_sentence(text: str) -> str:
 
 def request_region(text: str) -> str:
     """A request as its words are read (`as_typed`), pasted images out."""
-    return ATTACHMENT.sub("", as_typed(text)).strip()
+    return ATTACHMENT.sub(" ", as_typed(text)).strip()
 
 
 def without_transcript(text: str) -> str:
