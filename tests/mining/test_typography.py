@@ -338,6 +338,7 @@ def test_a_screenshot_sent_with_words_reads_as_the_words(
         "Perfect, but what happens when it fails?",
         "Great. Still, can you add a test that it fails on bad input",
         "Perfect. One thing: add a retry in case the request fails",
+        "Great. One issue: it might break on Windows",
     ],
 )
 def test_a_verdict_then_a_failure_that_is_not_the_result_s_is_no_correction(text: str) -> None:
@@ -359,6 +360,7 @@ def test_a_verdict_then_a_failure_that_is_not_the_result_s_is_no_correction(text
         "Looks good. A couple of issues: the export crashes",
         "Great. Unfortunately the export still crashes",
         "Nice. Small problem: the export button does nothing",
+        "Nice. One problem: it would not load on mobile",
     ],
 )
 def test_a_verdict_then_a_flaw_in_the_result_is_a_correction(text: str) -> None:

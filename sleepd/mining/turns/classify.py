@@ -517,10 +517,12 @@ _FLAW_NAMED = re.compile(
     r"(issue|problem|bug)s?\b)",
     re.IGNORECASE,
 )
-#: ... unless the failure is one that may come, or came before: a condition ("But if it
-#: fails later we can roll back", "what happens when it fails?") or a flaw put off ("A
-#: problem for later: …").
-_FLAW_TO_COME = re.compile(r"\b(if|when|whether|in case|later|might|may|could|would)\b", re.I)
+#: ... unless the failure is one that may come: a condition ("But if it fails later we can
+#: roll back", "what happens when it fails?"), a flaw put off ("A problem for later: …") or
+#: one that might be ("it might break on Windows"; "it would not load" says it did not).
+_FLAW_TO_COME = re.compile(
+    r"\b(if|when|whether|in case|later|(might|may|could|would)(?! not\b))\b", re.IGNORECASE
+)
 
 
 def _words_of(text: str) -> str:
