@@ -5,7 +5,9 @@ curled quotes, no-break spaces, full-width question marks, letters spelt decompo
 Windows line ends. The rules are written with the plain forms, and read every text
 through `as_typed`. The lines are real (file and line given, under
 tests/fixtures/real_sessions) unless marked otherwise; each is read as it was typed and
-as each retyping writes it.
+as each retyping writes it. What is sent with the words (a screenshot) is not the words
+either, and the rules a retyping had hidden (a verdict, then a flaw in the result; a
+command split on any space) are tested here with their near misses.
 """
 
 from __future__ import annotations
