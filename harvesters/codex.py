@@ -158,6 +158,10 @@ _SKIPPED_EVENT_MSGS = frozenset(
     }
 )
 _QUIET_TYPES = frozenset({"world_state", "ghost_snapshot"})
+#: The names Codex also reads for a turn's start and end (`EventMsg` accepts `turn_started`
+#: and `turn_complete` as aliases of what it writes): stored under the name it writes, so
+#: every reader of the store knows a turn's bounds by one name, whichever a build wrote.
+_EVENT_ALIASES = {"turn_started": "task_started", "turn_complete": "task_complete"}
 #: The record type of a goal the person set (`/goal <objective>`), stored as their prompt.
 GOAL_SET = "event_msg:thread_goal_updated"
 #: The tool the agent sets a goal with, itself, from what the person asked.
@@ -531,12 +535,13 @@ class _CodexFile:
 
     def _event_msg(self, line: ParsedLine, payload: dict[str, Any], ts: Any, eid: str) -> None:
         etype = as_str(payload.get("type"))
+        etype = _EVENT_ALIASES.get(etype, etype) if etype else etype
         if etype == "exec_command_end":
             self._command_end(line, payload, ts, eid)
             return
         if etype in _SKIPPED_EVENT_MSGS:
             return
-        if etype in ("task_complete", "turn_complete", "turn_aborted"):
+        if etype in ("task_complete", "turn_aborted"):
             self.state.pop("goal_by_agent", None)  # the agent's goal tool belongs to its turn
         if etype == "token_count":
             self._token_count(line, payload, ts, eid)

@@ -367,6 +367,29 @@ def test_a_completed_turn_is_kept_as_the_turns_end(tmp_path: Path, make_jsonl: M
     assert ends_the_agents_turn(view)
 
 
+@pytest.mark.parametrize(
+    ("written", "stored"),
+    [("turn_started", "task_started"), ("turn_complete", "task_complete")],
+)
+def test_a_turns_bounds_under_the_names_codex_also_reads_are_stored_as_it_writes_them(
+    tmp_path: Path, make_jsonl: MakeJsonl, written: str, stored: str
+) -> None:
+    """Codex's `EventMsg` reads `turn_started` and `turn_complete` as aliases of the
+    `task_started` and `task_complete` it writes: a build that writes them bounds its turns
+    all the same, and mining finds the bounds under one name (bench/versions_real.py
+    moved four turns typed into a running turn, hindermath/TinyCalc among them)."""
+    from sleepd.mining.episodes import TURN_START_TYPE, EventView, ends_the_agents_turn
+
+    path = rollout(tmp_path)
+    record = {"type": written, "turn_id": "019cc3c3-849e-75f0-827a-7146c6cab7e8"}
+    make_jsonl(path, [META, user("commit"), env("event_msg", record)])
+    last = events(read(path))[-1]
+    assert last.raw_type == f"event_msg:{stored}"
+    view = EventView(1, 1, last.kind, last.role, last.text, raw_type=last.raw_type)
+    assert ends_the_agents_turn(view) is (stored == "task_complete")
+    assert (last.raw_type == TURN_START_TYPE) is (stored == "task_started")
+
+
 def test_bare_header_rollout_from_mid_2025(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
     path = rollout(tmp_path)
     make_jsonl(
