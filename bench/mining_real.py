@@ -65,6 +65,7 @@ from sleepd.mining.episodes import EventView  # noqa: E402
 from sleepd.mining.errors import judge_errors  # noqa: E402
 from sleepd.mining.figures import top_patterns  # noqa: E402
 from sleepd.mining.late_exits import with_late_exits  # noqa: E402
+from sleepd.mining.loading import read_by_mining  # noqa: E402
 from sleepd.mining.mine import mine  # noqa: E402
 from sleepd.mining.recurrence import is_recurring  # noqa: E402
 from sleepd.mining.turns import TURN_KINDS  # noqa: E402
@@ -428,7 +429,8 @@ def predict(
                     pred.tasks.add(key)
                     if task_at[event.id] is not None:
                         pred.command_tasks[key] = bool(task_at[event.id])
-                sessions[event.session_id].append(_view(event))
+                if read_by_mining(event.kind, event.raw_type):  # as mining loads them
+                    sessions[event.session_id].append(_view(event))
             call_key: dict[int, tuple[str, str]] = {}
             for stored in sessions.values():
                 events = with_late_exits(stored)

@@ -143,10 +143,27 @@ def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:
         item.resume_from = None if item.read_again else last.get(item.id)
 
 
+#: What the harvest keeps of a record of a kind it does not know (a later build's `mode`
+#: or `frame-link` line, a Codex item no reader names): the line, and no text.
+UNREAD_RECORD = "raw"
+#: ... except a content block of the agent's own message of a kind the harvest does not
+#: know (`server_tool_use`): that is the agent at work.
+AGENT_BLOCK = "block:"
+
+
+def read_by_mining(kind: str, raw_type: str | None) -> bool:
+    """Whether mining reads an event: every one but a record of a kind the harvest does
+    not know. Such a record says nothing mining can read, so it must not move a reading
+    either, as it did when it stood between a command and the output that shows the CLI
+    answered it."""
+    return kind != UNREAD_RECORD or (raw_type or "").startswith(AGENT_BLOCK)
+
+
 def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[EventView]]:
     """Events of each session from its resume point, after a lead of at most `LEAD_EVENTS`
     before it (subagents: from the start), with the exits Codex recorded only at a
-    command's end given to its last result."""
+    command's end given to its last result; records of a kind the harvest does not know
+    are left out (`read_by_mining`)."""
     if not work:
         return {}
     conditions = []
@@ -181,6 +198,12 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
             Event.message_id,
         )
         .where(or_(*conditions))
+        .where(
+            or_(
+                Event.kind != UNREAD_RECORD,
+                Event.raw_type.startswith(AGENT_BLOCK, autoescape=True),
+            )
+        )
         .order_by(Event.session_id, Event.seq)
         .execution_options(yield_per=LOAD_ROWS)
     )

@@ -215,6 +215,24 @@ _SCRIPT_FLAGS = {
 }
 
 
+def program_name(word: str) -> str:
+    """A program as named whatever path or suffix it was called by: `/bin/bash` and
+    `C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe` are `bash` and
+    `powershell`."""
+    return word.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+
+
+def script_after_flag(words: Sequence[str]) -> list[str] | None:
+    """The words of the script a shell is handed after its flag (`bash -lc "…"`,
+    `powershell -NoProfile -Command …`, `cmd /c …`): None when `words` is no shell handed a
+    script."""
+    flags = _SCRIPT_FLAGS.get(program_name(words[0]), ()) if words else ()
+    for at, word in enumerate(words[1:], start=1):
+        if word.lower() in flags:
+            return list(words[at + 1 :])
+    return None
+
+
 def _argv_command(argv: list[object]) -> str:
     """The command line of an argument list, as Codex's `shell` tool took it: the script a
     shell was handed (`_SCRIPT_FLAGS`), or else the arguments quoted as one command, so that
@@ -223,12 +241,8 @@ def _argv_command(argv: list[object]) -> str:
     words = [str(word) for word in argv]
     if not words:
         return ""
-    shell = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
-    flags = _SCRIPT_FLAGS.get(shell, ())
-    for at, word in enumerate(words[1:], start=1):
-        if word.lower() in flags:
-            return " ".join(words[at + 1 :])
-    return shlex.join(words)
+    script = script_after_flag(words)
+    return " ".join(script) if script is not None else shlex.join(words)
 
 
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from sleepd.mining.episodes import EventView
 from sleepd.mining.signatures import ANSI, CODE_MODE_TOOL, is_shell_tool
-from sleepd.mining.tasks import full_command
+from sleepd.mining.tasks import full_command, program_name, script_after_flag
 
 #: Codex code mode runs a command from a script (`tools.exec_command({"cmd": …})`) and
 #: prints its output without the exit code. The script is JavaScript: the key may be bare
@@ -311,6 +311,9 @@ def command_family(command: str) -> str:
 
 #: Shells that run a command string given with `-c` (`bash -lc "…"`).
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "fish"})
+#: Windows's shells, handed a script after `-Command` or `/c` (`powershell.exe -NoProfile
+#: -Command "rg --files | rg speckit"`), as a command line names them.
+_WINDOWS_SHELLS = frozenset({"powershell", "pwsh", "cmd"})
 
 
 #: ssh's options that take a value (`ssh -p 2222 -i key host cmd`).
@@ -323,15 +326,19 @@ _EXEC_VALUED = frozenset({"-u", "--user", "-w", "--workdir", "-e", "--env", "--e
 
 def inner_command(command: str) -> str:
     """The command another program runs and exits with the status of: a shell's `-c`
-    string, ssh's remote command, `adb shell …`, `docker|podman exec CONTAINER …`,
-    `kubectl exec POD -- …`; "" when `command` runs none. Its exit status is that
-    command's, so that command decides whether an exit is an answer."""
+    string (PowerShell's `-Command`, cmd's `/c`), ssh's remote command, `adb shell …`,
+    `docker|podman exec CONTAINER …`, `kubectl exec POD -- …`; "" when `command` runs none.
+    Its exit status is that command's, so that command decides whether an exit is an
+    answer."""
     words = shell_words(command)
     at = _program_at(words)
     if at < 0:
         return ""
     program, rest = words[at].rsplit("/", 1)[-1], _without_redirects(words[at + 1 :])
     run: list[str] = []
+    if program_name(program) in _WINDOWS_SHELLS:
+        # PowerShell and cmd run the rest of their line after the flag as one script
+        return " ".join(script_after_flag([program, *rest]) or [])
     if program in _SHELLS:
         flag = next((i for i, w in enumerate(rest) if re.fullmatch(r"-[a-z]*c[a-z]*", w)), None)
         run = rest[flag + 1 : flag + 2] if flag is not None else []
@@ -382,7 +389,11 @@ REMOTE_HINT = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc)\b")
 
 
 #: A command line that may run another (`inner_command`): only such lines are lexed for it.
-_RUNS_ANOTHER = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc|bash|sh|zsh|dash|ksh|ash|fish)\b")
+_RUNS_ANOTHER = re.compile(
+    r"\b(ssh|adb|docker|podman|kubectl|oc|bash|sh|zsh|dash|ksh|ash|fish)\b"
+    r"|\b(powershell|pwsh|cmd)(\.exe)?\b",
+    re.IGNORECASE,
+)
 
 
 def remote_of(command: str) -> str:
