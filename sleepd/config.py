@@ -62,7 +62,9 @@ class SourcesConfig:
     claude: bool = _opt(True, "Harvest Claude Code transcripts.")
     codex: bool = _opt(True, "Harvest Codex rollouts.")
     claude_projects_dirs: list[str] = _opt(
-        [], "Extra Claude projects roots (besides $CLAUDE_CONFIG_DIR/projects)."
+        [],
+        "Extra Claude projects roots (besides $CLAUDE_CONFIG_DIR/projects, or without it"
+        " ~/.claude/projects and ~/.config/claude/projects).",
     )
     codex_session_dirs: list[str] = _opt([], "Extra Codex session roots.")
 

@@ -94,8 +94,18 @@ def claude_config_dir() -> Path:
     return _env_path(ENV_CLAUDE_CONFIG_DIR) or Path.home() / ".claude"
 
 
-def claude_projects_dir() -> Path:
-    return claude_config_dir() / "projects"
+def claude_projects_dirs() -> list[Path]:
+    """Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR/projects` when that is
+    set, as Claude Code itself reads it; else `~/.claude/projects` and the XDG place some
+    1.0 builds wrote to instead (`$XDG_CONFIG_HOME/claude/projects`, `~/.config/claude/
+    projects`), so a history that moved between builds is read whole. A root that does not
+    exist holds nothing to read."""
+    chosen = _env_path(ENV_CLAUDE_CONFIG_DIR)
+    if chosen is not None:
+        return [chosen / "projects"]
+    xdg = os.environ.get("XDG_CONFIG_HOME", "").strip()
+    config_home = Path(xdg).expanduser() if xdg else Path.home() / ".config"
+    return [Path.home() / ".claude" / "projects", config_home / "claude" / "projects"]
 
 
 def claude_settings_file() -> Path:

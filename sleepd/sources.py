@@ -17,7 +17,7 @@ SOURCES = ("claude", "codex")
 def roots_for(source: str, cfg: Config) -> list[Path]:
     if source == "claude":
         extra = [Path(p).expanduser() for p in cfg.sources.claude_projects_dirs]
-        return [paths.claude_projects_dir(), *extra]
+        return [*paths.claude_projects_dirs(), *extra]
     extra = [Path(p).expanduser() for p in cfg.sources.codex_session_dirs]
     return [*paths.codex_session_dirs(), *extra]
 
