@@ -931,8 +931,10 @@ class _ClaudeFile:
         elif rtype == "attachment":
             data = as_dict(rec.get("attachment"))
             raw_type = f"attachment:{data.get('type')}"
-            body = data.get("content") if isinstance(data.get("content"), str) else None
-            text = body if body is not None else compact_json(data)
+            body = data.get("content")
+            # an attachment with nothing to say (a hook that printed nothing: Claude Code
+            # 2.1.9x writes its Stop hooks so) keeps what it is: its fields
+            text = body if isinstance(body, str) and body.strip() else compact_json(data)
             if data.get("type") == "queued_command":
                 self._queued_text(line, rec, sid, base, data)
         else:

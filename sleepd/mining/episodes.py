@@ -276,8 +276,9 @@ def is_service_error(event: EventView) -> bool:
 
 
 #: The records an agent writes when its turn is over, whatever it said last: Claude
-#: Code's turn timing (`system` `turn_duration`) and its Stop hooks' summary and progress
-#: (a Stop hook runs only once the agent has finished responding), Codex's
+#: Code's turn timing (`system` `turn_duration`) and its Stop hooks' summary, progress and
+#: result (a Stop hook runs only once the agent has finished responding; builds before
+#: 2.1.9x wrote its progress, later ones its result as an attachment), Codex's
 #: `task_complete`.
 _TURN_END_TYPES = frozenset(
     {"system:turn_duration", "system:stop_hook_summary", "event_msg:task_complete"}
@@ -294,7 +295,10 @@ def ends_the_agents_turn(event: EventView) -> bool:
         return False
     if event.raw_type in _TURN_END_TYPES:
         return True
-    return event.raw_type == "progress:hook_progress" and bool(_STOP_HOOK.search(event.text[:200]))
+    hook = event.raw_type == "progress:hook_progress" or (event.raw_type or "").startswith(
+        "attachment:hook_"
+    )
+    return hook and bool(_STOP_HOOK.search(event.text[:400]))
 
 
 #: Codex's record that the agent's turn began, written before the prompt that opens it.

@@ -755,12 +755,30 @@ def test_the_records_of_a_turns_end_are_kept_as_its_end(
     path = session_file(tmp_path)
     stop = {"type": "hook_progress", "hookEvent": "Stop", "hookName": "Stop", "command": "x"}
     sub = {"type": "hook_progress", "hookEvent": "SubagentStop", "hookName": "SubagentStop"}
+    # Claude Code 2.1.112 writes the Stop hook's result, with nothing printed, as an
+    # attachment (dougnukem/orpheus 17_b6bbc6c891_1): bench/versions_real's hunt found
+    # it ended no turn, its empty `content` having stood for the whole record
+    stop_result = {
+        "type": "hook_success",
+        "hookName": "Stop",
+        "toolUseID": "3fcd53b0-b29f-4600-8035-d02885a0376f",
+        "hookEvent": "Stop",
+        "content": "",
+        "stdout": "{}\n",
+        "stderr": "",
+        "exitCode": 0,
+        "command": "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/stop.py",
+        "durationMs": 62,
+    }
+    sub_result = {**stop_result, "hookName": "SubagentStop", "hookEvent": "SubagentStop"}
     make_jsonl(
         path,
         [
             rec("user", "u1", "commit"),
             rec("progress", "p1", data=stop, toolUseID="t1", parentToolUseID="t1"),
             rec("progress", "p2", data=sub, toolUseID="t2", parentToolUseID="t2"),
+            rec("attachment", "a1", attachment=stop_result),
+            rec("attachment", "a2", attachment=sub_result),
             rec(
                 "system",
                 "s1",
@@ -781,7 +799,7 @@ def test_the_records_of_a_turns_end_are_kept_as_its_end(
         EventView(i, i, e.kind, e.role, e.text, is_sidechain=e.is_sidechain, raw_type=e.raw_type)
         for i, e in enumerate(stored)
     ]
-    assert [ends_the_agents_turn(v) for v in views] == [True, False, True, True]
+    assert [ends_the_agents_turn(v) for v in views] == [True, False, True, False, True, True]
 
 
 # flop-labs/technocore-chat (wild sample 38, not in the repository; Apache-2.0), Claude Code

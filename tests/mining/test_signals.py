@@ -605,6 +605,14 @@ TURN_ENDS = [
     ),
     ("system:turn_duration", '{"subtype":"turn_duration","durationMs":35742}'),
     ("event_msg:task_complete", '{"turn_id":"019d","last_agent_message":null}'),
+    # the Stop hook's result as Claude Code 2.1.112 writes it (dougnukem/orpheus
+    # 17_b6bbc6c891_1), stored with its fields since it printed nothing
+    (
+        "attachment:hook_success",
+        '{"type":"hook_success","hookName":"Stop","toolUseID":"3fcd53b0-b29f-4600-8035-'
+        'd02885a0376f","hookEvent":"Stop","content":"","stdout":"{}\\n","stderr":"",'
+        '"exitCode":0,"command":"python3 ${CLAUDE_PLUGIN_ROOT}/hooks/stop.py","durationMs":62}',
+    ),
 ]
 
 
@@ -652,6 +660,8 @@ def test_a_turn_set_working_again_after_its_end_is_read_from_its_last_act() -> N
         # a subagent's end, and a hook run after one call: the main agent works on
         ("progress:hook_progress", '{"type":"hook_progress","hookEvent":"SubagentStop"}'),
         ("progress:hook_progress", '{"type":"hook_progress","hookEvent":"PostToolUse"}'),
+        ("attachment:hook_success", '{"type":"hook_success","hookEvent":"SubagentStop"}'),
+        ("attachment:file", '{"type":"file","content":"\\"hookEvent\\":\\"Stop\\""}'),
         ("progress:bash_progress", '{"type":"bash_progress","output":"Stop"}'),
         ("system:compact_boundary", "Conversation compacted"),
     ],
