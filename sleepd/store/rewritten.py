@@ -7,9 +7,11 @@ anthropics/claude-code#5034 shows the same with stream-json input). The store's 
 one typed a second time and counts every tool result twice.
 
 A copy is what cannot repeat by chance: the same file and session, the same timestamp
-to the microsecond, and the same role, kind, call id, message id, text and raw line, for
-the events a person or the agent made (meta records such as hook progress legitimately
-repeat within a millisecond, and are left alone). Only an event older than the latest
+to the microsecond, and the same role, kind, call id, message id, text, record type and
+raw line, for the events a person or the agent made, the records of what a person ran
+among them (a slash command, its caveat and output, which mining reads as turns); the
+CLI's bookkeeping records (hook progress, queue operations: meta with a record type)
+legitimately repeat within a millisecond, and are left alone. Only an event older than the latest
 one already taken from its file for its session is compared (and, once a session is
 being compared, one as old), so an ordinary append costs one comparison per event; an
 event that merely arrives out of order differs in content and is kept.
@@ -25,7 +27,7 @@ from sleepd.store.records import EventRow, stored_timestamp
 from sleepd.store.writedb import WriteDb
 
 _STORED = (
-    "SELECT ts, role, kind, call_id, message_id, text, raw, external_id FROM events "
+    "SELECT ts, role, kind, call_id, message_id, text, raw_type, raw, external_id FROM events "
     "WHERE session_id = :session AND file_id = :file AND ts >= :since AND ts < :until"
 )
 _STORED_ID = "SELECT 1 FROM events WHERE session_id = :session AND external_id = :id"
@@ -34,7 +36,7 @@ _LAST_TIMED = (
     "AND ts IS NOT NULL ORDER BY seq DESC LIMIT 1"
 )
 #: What two events must share to be one: EventRow fields, and the events columns read.
-_Key = tuple[str, str, str, str | None, str | None, str, str | None]
+_Key = tuple[str, str, str, str | None, str | None, str, str | None, str | None]
 
 
 def _as_text(value: Any) -> str | None:
@@ -47,7 +49,16 @@ def _as_text(value: Any) -> str | None:
 
 def _row_key(row: EventRow) -> _Key:
     assert row.ts is not None
-    return (row.ts, row.role, row.kind, row.call_id, row.message_id, row.text, row.raw)
+    return (
+        row.ts,
+        row.role,
+        row.kind,
+        row.call_id,
+        row.message_id,
+        row.text,
+        row.raw_type,
+        row.raw,
+    )
 
 
 def last_timed_event(db: WriteDb, session_id: int, file_id: int) -> str | None:
@@ -90,9 +101,11 @@ class RewrittenCopies:
         insert's rows before `row` (read once, the first time its session is compared);
         `session_of` maps their session's external id to its id."""
         assert row.ts is not None
-        if row.kind == "meta":
+        if row.kind == "meta" and row.raw_type is not None:
             # bookkeeping (hook progress, queue operations) repeats within a millisecond
-            # on its own; a copy of it is harmless, a lost one is not
+            # on its own; a copy of it is harmless, a lost one is not. (A slash command and
+            # what the CLI wrote around it are meta too, with no record type: a copy of
+            # one would be read as the command typed again.)
             return False
         known = self.known.get(session_id)
         if known is None:
@@ -129,10 +142,10 @@ class RewrittenCopies:
             # a bound past any stored time when the whole rest is wanted
             "until": datetime.fromisoformat(until) if until else datetime(9999, 1, 1),
         }
-        for ts, role, kind, call_id, message_id, text, raw, external_id in self.db.rows(
+        for ts, role, kind, call_id, message_id, text, raw_type, raw, external_id in self.db.rows(
             _STORED, params
         ):
             stamp = _as_text(ts)
             assert stamp is not None
-            key: _Key = (stamp, role, kind, call_id, message_id, text or "", raw)
+            key: _Key = (stamp, role, kind, call_id, message_id, text or "", raw_type, raw)
             known.ids.setdefault(key, external_id)

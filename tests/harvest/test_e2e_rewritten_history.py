@@ -264,3 +264,55 @@ def test_a_file_read_again_from_the_start_counts_no_copies(
     # new: the summary line and the next day's prompt
     assert (report["files_reset"], report["events_new"], report["rewritten_copies"]) == (1, 2, 0)
     assert prompts(db_file) == ["fix the login redirect", "keep going"]
+
+
+def test_a_slash_command_written_again_is_stored_once(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A command is stored as a meta record, and mining reads it as the person's turn: a
+    copy of it, like a copy of a typed prompt, would be the command run twice
+    (Smartagent-so/Personal_AI_Infrastructure 351b5d6c, written again as 2.1.11 writes a
+    resumed session: `/jarvisOn` read twice, with two outcomes). The CLI's bookkeeping at
+    one instant is still all kept."""
+    command = at(
+        claude_prompt(
+            SID,
+            "11111111-0000-4000-8000-000000000011",
+            "<command-message>jarvisOn is running…</command-message>\n"
+            "<command-name>/jarvisOn</command-name>",
+        ),
+        "2026-01-17T22:30:01.100Z",
+    )
+    output = {
+        **at(
+            claude_prompt(
+                SID,
+                "11111111-0000-4000-8000-000000000012",
+                "<local-command-stdout>Jarvis mode on</local-command-stdout>",
+            ),
+            "2026-01-17T22:30:01.100Z",
+        ),
+        "parentUuid": command["uuid"],
+    }
+    hooks = [
+        {
+            "type": "progress",
+            "uuid": f"11111111-0000-4000-8000-00000000002{n}",
+            "parentUuid": output["uuid"],
+            "sessionId": SID,
+            "timestamp": "2026-01-17T22:30:01.200Z",
+            "data": {"type": "hook_progress", "hookEvent": "UserPromptSubmit"},
+        }
+        for n in range(2)
+    ]
+    day_one = [command, output, *hooks, *first_day()]
+    copies = written_again([command, output, *first_day()])
+    write_lines(transcript(isolated_home), [*day_one, *copies, next_day(copies[-1])])
+
+    harvest(store, cfg)
+
+    texts = [text for _, kind, text in stored(db_file) if kind == "meta"]
+    assert sum("/jarvisOn" in text for text in texts) == 1
+    assert sum("Jarvis mode on" in text for text in texts) == 1
+    assert sum("UserPromptSubmit" in text for text in texts) == 2  # both hooks kept
+    assert prompts(db_file) == ["fix the login redirect", "keep going"]
