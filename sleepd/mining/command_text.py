@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -31,6 +32,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.commands import SKILL_INVOKED, parse_command, skill_name
+from sleepd.mining.loading import AGENT_BLOCK, UNREAD_RECORD
 from sleepd.store.models import Episode, Event
 
 #: How far after a command the text it expands to may stand (Claude Code writes it as the
@@ -71,33 +73,57 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
     if not episodes:
         return {}
     window = max(EXPANSION_WITHIN, SKILL_WITHIN)
-    # (two commands typed in a row share records: each reads them at its own distance)
-    after: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for e in episodes:
-        for step in range(1, window + 1):
-            after[(e.session_id, e.start_seq + step)].append((e.id, step))
+    # a record of a kind the harvest does not know may stand after each one, and is no
+    # step: the records are read that much further, and their steps counted without it
+    reach = 2 * window
     injected: dict[int, list[tuple[int, str]]] = defaultdict(list)
     typed: dict[int, int] = {}  # the first typed turn after the command, by episode
     for start in range(0, len(episodes), _CHUNK):
+        chunk = episodes[start : start + _CHUNK]
         # each episode's few records after its command, and only the person's side
         ranges = [
             and_(
                 Event.session_id == e.session_id,
-                Event.seq.between(e.start_seq + 1, e.start_seq + window),
+                Event.seq.between(e.start_seq + 1, e.start_seq + reach),
             )
-            for e in episodes[start : start + _CHUNK]
+            for e in chunk
         ]
-        rows = db.execute(
-            select(Event.session_id, Event.seq, Event.kind, Event.is_meta, Event.text)
-            .where(or_(*ranges), Event.role == "user")
-            .order_by(Event.session_id, Event.seq)
+        unread = and_(
+            Event.kind == UNREAD_RECORD,
+            or_(
+                Event.raw_type.is_(None),
+                ~Event.raw_type.startswith(AGENT_BLOCK, autoescape=True),
+            ),
         )
-        for session_id, seq, kind, is_meta, text in rows:
-            for episode_id, step in after.get((session_id, seq), ()):
+        rows = db.execute(
+            select(Event.session_id, Event.seq, Event.kind, Event.is_meta, Event.text, unread)
+            .where(or_(*ranges), or_(Event.role == "user", unread))
+            .order_by(Event.session_id, Event.seq)
+        ).all()
+        passed_over: dict[int, list[int]] = defaultdict(list)  # by session, in order
+        for session_id, seq, *_, is_unread in rows:
+            if is_unread:
+                passed_over[session_id].append(seq)
+        commands: dict[int, list[Episode]] = defaultdict(list)
+        for e in chunk:
+            commands[e.session_id].append(e)
+        for session_id, seq, kind, is_meta, text, is_unread in rows:
+            if is_unread:
+                continue
+            unread_seqs = passed_over.get(session_id, [])
+            # (two commands typed in a row share records: each reads them at its own
+            # distance)
+            for e in commands[session_id]:
+                if not e.start_seq < seq <= e.start_seq + reach:
+                    continue
+                skipped = bisect_left(unread_seqs, seq) - bisect_right(unread_seqs, e.start_seq)
+                step = seq - e.start_seq - skipped
+                if step > window:
+                    continue
                 if is_meta:
-                    injected[episode_id].append((step, text or ""))
+                    injected[e.id].append((step, text or ""))
                 elif kind == "user_prompt":
-                    typed.setdefault(episode_id, step)
+                    typed.setdefault(e.id, step)
     skills = {
         e.id: skill_name(invoked)
         for e in episodes

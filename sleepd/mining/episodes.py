@@ -439,6 +439,7 @@ def segment(
     lexicon: Lexicon,
     *,
     resume_at: int | None = None,
+    lead_holds_start: bool | None = None,
     decide: Decider | None = None,
     remembered: Mapping[int, TurnKind] | None = None,
 ) -> list[EpisodeDraft]:
@@ -454,11 +455,14 @@ def segment(
     before, a Codex turn still running, the turns a rollback counts back over), as one
     pass over the session would have read them; the episodes they make are an earlier
     pass's, and are not returned (so one a later rollback takes back keeps what that
-    pass stored). `decide`, when given, settles the turns the rules mark hard (model-
-    assisted mining, `hard_turns`); never a turn of the lead, which only lends context.
-    `remembered` holds the kinds the miner model gave turns on an earlier reading of the
-    session (by event id): a turn the rules still call hard keeps that verdict, neither
-    asked again (the model is paid per question) nor handed back to the rules.
+    pass stored). `lead_holds_start`: whether the lead was read from the session's first
+    event (by default, whether the first event given is its first record; a record mining
+    does not read may have been the first). `decide`, when given, settles the turns the
+    rules mark hard (model-assisted mining, `hard_turns`); never a turn of the lead,
+    which only lends context. `remembered` holds the kinds the miner model gave turns on
+    an earlier reading of the session (by event id): a turn the rules still call hard
+    keeps that verdict, neither asked again (the model is paid per question) nor handed
+    back to the rules.
     """
     episodes: list[EpisodeDraft] = []
     current: EpisodeDraft | None = None
@@ -517,9 +521,9 @@ def segment(
             in_lead = False
             kept_from = len(episodes)
             # housekeeping typed before the session's first request is that request's, as
-            # in one pass, when the lead holds the session's start (its first seq is 1); a
-            # lead that opens inside an earlier episode holds that episode's housekeeping
-            if events[0].seq > 1:
+            # in one pass, when the lead holds the session's start; a lead that opens inside
+            # an earlier episode holds that episode's housekeeping
+            if not (events[0].seq == 1 if lead_holds_start is None else lead_holds_start):
                 early = []
             current, preamble, last_turn, rollback, restart = None, [], None, None, False
             if typed:

@@ -143,12 +143,18 @@ def attach_resume_points(db: DbSession, work: Sequence[SessionWork]) -> None:
         item.resume_from = None if item.read_again else last.get(item.id)
 
 
-#: What the harvest keeps of a record of a kind it does not know (a later build's `mode`
-#: or `frame-link` line, a Codex item no reader names): the line, and no text.
+#: What the harvest keeps of a record of a kind it does not know (Claude Code 2.1's
+#: `frame-link` line, a Codex item no reader names): the line, and no text.
 UNREAD_RECORD = "raw"
 #: ... except a content block of the agent's own message of a kind the harvest does not
 #: know (`server_tool_use`): that is the agent at work.
 AGENT_BLOCK = "block:"
+
+
+def lead_start(item: SessionWork) -> int:
+    """The first seq of a session's events that a pass loads: the lead's (subagents: the
+    session's start)."""
+    return 0 if item.is_subagent else max(0, (item.resume_from or 0) - LEAD_EVENTS)
 
 
 def read_by_mining(kind: str, raw_type: str | None) -> bool:
@@ -166,10 +172,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
     are left out (`read_by_mining`)."""
     if not work:
         return {}
-    conditions = []
-    for item in work:
-        start = 0 if item.is_subagent else max(0, (item.resume_from or 0) - LEAD_EVENTS)
-        conditions.append(and_(Event.session_id == item.id, Event.seq >= start))
+    conditions = [and_(Event.session_id == w.id, Event.seq >= lead_start(w)) for w in work]
     length = func.length(Event.text)
     head = func.substr(Event.text, 1, HEAD_CHARS)
     tail = case(

@@ -34,7 +34,7 @@ from sleepd.mining.errors import (
     session_noise,
 )
 from sleepd.mining.lexicon import Lexicon
-from sleepd.mining.loading import SessionWork
+from sleepd.mining.loading import SessionWork, lead_start
 from sleepd.mining.plan_handback import only_planned, plan_handed_back_elsewhere
 from sleepd.mining.signals import (
     Outcome,
@@ -229,6 +229,7 @@ def _drafts(
         events,
         lexicon,
         resume_at=work.resume_from,
+        lead_holds_start=lead_start(work) <= 1,
         decide=decide,
         remembered=remembered,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -290,3 +291,29 @@ def test_commands_typed_close_together_each_carry_their_own_text(
             by_intent = {e.intent_text.split()[0]: read.get(e.id, "") for e in episodes}
             assert by_intent["/simplify"] == _SIMPLIFY.strip()
             assert by_intent["/changelog"].startswith("# Changelog Generation")
+
+
+@pytest.mark.parametrize("unread_after_each", [False, True], ids=["as_written", "unread"])
+def test_a_record_the_harvest_does_not_know_is_no_step_to_a_commands_text(
+    engine: Engine, cfg: Config, unread_after_each: bool
+) -> None:
+    """A record of a kind the harvest does not know, written after every record (as a later
+    build might, and as bench/versions_real.py's `unknown_records` writes them), had pushed
+    the text a command expanded to past the steps it is looked for in (a review's probe):
+    the task lost what the command asked."""
+    for day in range(2):
+        b = SessionBuilder(start=T0 + timedelta(days=day))
+
+        def then(add: Any, *args: Any, b: SessionBuilder = b) -> None:
+            add(*args)
+            if unread_after_each:
+                b._add("raw", "system", "", raw_type="x-later-build-notice")
+
+        then(b.prompt, "add a --json flag to the export command")
+        then(b.say, "Added the flag.")
+        then(b.prompt, command("simplify", ""))
+        then(b.record, "progress:hook_progress", '{"hookEvent":"UserPromptSubmit"}')
+        then(b.meta, _SIMPLIFY)
+        b.bash("git log --oneline -5", "abc123 feat: export").say("Done.")
+        b.save(engine)
+    assert _command_task(engine, cfg, "simplify").context.get("command_text") == _SIMPLIFY.strip()
