@@ -226,10 +226,13 @@ def script_after_flag(words: Sequence[str]) -> list[str] | None:
     """The words of the script a shell is handed after its flag (`bash -lc "…"`,
     `powershell -NoProfile -Command …`, `cmd /c …`): None when `words` is no shell handed a
     script."""
-    flags = _SCRIPT_FLAGS.get(program_name(words[0]), ()) if words else ()
+    program = program_name(words[0]) if words else ""
+    flags = _SCRIPT_FLAGS.get(program, ())
     for at, word in enumerate(words[1:], start=1):
         if word.lower() in flags:
             return list(words[at + 1 :])
+        if program in ("powershell", "pwsh") and word.lower() in ("-file", "-f"):
+            return None  # a script file and its own arguments, no script handed over
     return None
 
 

@@ -73,7 +73,7 @@ def _turns(engine: Engine, session_id: int) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     "between",
     [
-        [("raw", "mode")],  # Claude Code 2.1's `mode` line, which the harvest keeps raw
+        [("raw", "frame-link")],  # Claude Code 2.1's, which the harvest keeps raw
         [("raw", "frame-link"), ("raw", "x-later-build")],
     ],
 )
@@ -88,7 +88,7 @@ def test_a_record_the_harvest_does_not_know_moves_no_reading(
 
 
 def test_only_a_record_of_an_unknown_kind_is_passed_over() -> None:
-    assert not read_by_mining("raw", "mode")
+    assert not read_by_mining("raw", "frame-link")
     assert not read_by_mining("raw", None)
     # an unknown block of the agent's own message is the agent at work
     assert read_by_mining("raw", "block:server_tool_use")
@@ -111,15 +111,30 @@ _SPECKIT = "rg --files | rg speckit"
         (f"powershell.exe -NoProfile -Command '{_SPECKIT}'", "rg speckit"),
         (f'PowerShell -command "{_SPECKIT}"', "rg speckit"),
         ('pwsh -c "grep -r TODO src"', "grep -r TODO src"),
-        ("C:\\\\Windows\\\\System32\\\\cmd.exe /c findstr /s TODO src", "findstr /s TODO src"),
+        # named by its whole path, as a transcript holds it (one backslash each)
+        ("C:\\Windows\\System32\\cmd.exe /c findstr /s TODO src", "findstr /s TODO src"),
+        (
+            f"C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -Command '{_SPECKIT}'",
+            "rg speckit",
+        ),
         ('cd app && powershell -Command "git diff --exit-code"', "git diff --exit-code"),
     ],
 )
 def test_the_command_a_windows_shell_runs_decides_its_exit(line: str, decides: str) -> None:
     assert deciding_command(line) == decides
     assert program_of(line) == decides.split()[0]
-    # a shell given no script runs none
-    assert inner_command("powershell -NoProfile Get-Item x") == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "powershell -NoProfile Get-Item x",  # no script handed over
+        "pwsh -File ./build.ps1 -c Release",  # a script file, and its own arguments
+        "powershell -NoProfile -File .\\test.ps1 -Command Deploy",
+    ],
+)
+def test_a_windows_shell_handed_no_script_runs_none(line: str) -> None:
+    assert inner_command(line) == ""
 
 
 def _codex_call(tool: str, arguments: dict[str, object]) -> SessionBuilder:
@@ -145,3 +160,33 @@ def test_a_search_that_found_nothing_is_an_answer_however_the_shell_was_named(
     events = views(_codex_call(tool, arguments))
     result = next(e for e in events if e.kind == "tool_result")
     assert judge_errors(events).verdicts[result.id].kind == "benign"
+
+
+#: A test run whose failure only its output shows: the pipe's last command exits 0 (a
+#: review's probe, after the forms older and newer Codex builds give one command).
+_FAILED_RUN = (
+    "FAIL src/app.test.js\n  x renders header (12 ms)\nTests: 1 failed, 4 passed, 5 total\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("shell", {"command": ["bash", "-lc", "npm test | tail -3"]}),
+        ("shell_command", {"command": "bash -lc 'npm test | tail -3'"}),
+        ("shell", {"command": ["powershell.exe", "-Command", "npm test | Select-Object -Last 3"]}),
+        (
+            "shell_command",
+            {"command": "powershell.exe -Command 'npm test | Select-Object -Last 3'"},
+        ),
+        ("Bash", {"command": "ssh ci@build 'npm test | tail -3'"}),
+    ],
+)
+def test_a_pipe_inside_what_a_shell_runs_hides_its_status_whichever_form_ran_it(
+    tool: str, arguments: dict[str, object]
+) -> None:
+    b = SessionBuilder().prompt("run the tests").call(tool, json.dumps(arguments), "c1")
+    events = views(b.result("c1", _FAILED_RUN, exit_code=0))
+    result = next(e for e in events if e.kind == "tool_result")
+    verdict = judge_errors(events).verdicts.get(result.id)
+    assert verdict is not None and verdict.kind == "root"

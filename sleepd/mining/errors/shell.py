@@ -113,13 +113,23 @@ def exit_hidden(call: EventView) -> bool:
     status from the last command (`bun test 2>&1 | tail -5` exits 0 when the tests
     fail), `|| true` and `; echo …` throw it away, `&` sends the command to the background
     (`python -m http.server 8000 &` exits 0 when there is no `python`), and Codex code
-    mode prints the output without it."""
+    mode prints the output without it. What a shell, ssh or a container runs for the line
+    is read too (`bash -lc "pytest | tail -5"`), as the script is when the call hands the
+    shell its arguments as a list."""
     if not is_shell_tool(call.tool_name):
         # (a script may run several commands, `tools.exec_command({cmd, workdir})` over a
         # list: none of their codes is printed; a file written or edited that holds such
         # a script runs nothing)
         return call.tool_name == CODE_MODE_TOOL and bool(_CODE_MODE_CALL.search(call.text[:4000]))
-    words = shell_words(full_command(call.text)[:COMMAND_READ_CHARS])
+    command = full_command(call.text)[:COMMAND_READ_CHARS]
+    if _hides_status(shell_words(command)):
+        return True
+    chain = _deciding_chain(command)
+    return chain != command and _hides_status(shell_words(chain))
+
+
+def _hides_status(words: Sequence[str]) -> bool:
+    """Whether a command line's words throw its status away (`exit_hidden`)."""
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
         if word in ("|", "|&"):
@@ -314,6 +324,18 @@ _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "fish"})
 #: Windows's shells, handed a script after `-Command` or `/c` (`powershell.exe -NoProfile
 #: -Command "rg --files | rg speckit"`), as a command line names them.
 _WINDOWS_SHELLS = frozenset({"powershell", "pwsh", "cmd"})
+#: One named by its whole Windows path, as a POSIX reading of the line leaves it (the
+#: backslashes taken as escapes): `C:WindowsSystem32cmd.exe`.
+_WINDOWS_SHELL_AT = re.compile(r"[A-Za-z]:\S*?(powershell|pwsh|cmd)\.exe", re.IGNORECASE)
+
+
+def _windows_shell(word: str) -> str:
+    """Which of Windows's shells `word` names ("" for none)."""
+    name = program_name(word)
+    if name in _WINDOWS_SHELLS:
+        return name
+    glued = _WINDOWS_SHELL_AT.fullmatch(word)
+    return glued.group(1).lower() if glued else ""
 
 
 #: ssh's options that take a value (`ssh -p 2222 -i key host cmd`).
@@ -336,10 +358,11 @@ def inner_command(command: str) -> str:
         return ""
     program, rest = words[at].rsplit("/", 1)[-1], _without_redirects(words[at + 1 :])
     run: list[str] = []
-    if program_name(program) in _WINDOWS_SHELLS:
+    windows = _windows_shell(words[at])
+    if windows:
         # PowerShell and cmd run the rest of their line after the flag as one script
-        return " ".join(script_after_flag([program, *rest]) or [])
-    if program in _SHELLS:
+        run = script_after_flag([windows, *rest]) or []
+    elif program in _SHELLS:
         flag = next((i for i, w in enumerate(rest) if re.fullmatch(r"-[a-z]*c[a-z]*", w)), None)
         run = rest[flag + 1 : flag + 2] if flag is not None else []
     elif program == "ssh":
@@ -391,7 +414,7 @@ REMOTE_HINT = re.compile(r"\b(ssh|adb|docker|podman|kubectl|oc)\b")
 #: A command line that may run another (`inner_command`): only such lines are lexed for it.
 _RUNS_ANOTHER = re.compile(
     r"\b(ssh|adb|docker|podman|kubectl|oc|bash|sh|zsh|dash|ksh|ash|fish)\b"
-    r"|\b(powershell|pwsh|cmd)(\.exe)?\b",
+    r"|\b(powershell|pwsh|cmd)\b|(powershell|pwsh|cmd)\.exe\b",
     re.IGNORECASE,
 )
 
