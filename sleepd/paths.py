@@ -94,18 +94,36 @@ def claude_config_dir() -> Path:
     return _env_path(ENV_CLAUDE_CONFIG_DIR) or Path.home() / ".claude"
 
 
-def claude_projects_dirs() -> list[Path]:
-    """Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR/projects` when that is
-    set, as Claude Code itself reads it; else `~/.claude/projects` and the XDG place some
-    1.0 builds wrote to instead (`$XDG_CONFIG_HOME/claude/projects`, `~/.config/claude/
-    projects`), so a history that moved between builds is read whole. A root that does not
-    exist holds nothing to read."""
+def claude_config_dirs() -> list[Path]:
+    """Every folder Claude Code keeps its state in: `$CLAUDE_CONFIG_DIR` when that is set,
+    as Claude Code itself reads it; else `~/.claude` and the XDG place some 1.0 builds used
+    instead (`$XDG_CONFIG_HOME/claude`, `~/.config/claude`), so a history that moved between
+    builds is read whole. One that is a link to the other is named once. A folder that does
+    not exist holds nothing to read."""
     chosen = _env_path(ENV_CLAUDE_CONFIG_DIR)
     if chosen is not None:
-        return [chosen / "projects"]
+        return [chosen]
     xdg = os.environ.get("XDG_CONFIG_HOME", "").strip()
     config_home = Path(xdg).expanduser() if xdg else Path.home() / ".config"
-    return [Path.home() / ".claude" / "projects", config_home / "claude" / "projects"]
+    return distinct_places([Path.home() / ".claude", config_home / "claude"])
+
+
+def claude_projects_dirs() -> list[Path]:
+    """Where Claude Code keeps its sessions (`claude_config_dirs`)."""
+    return [folder / "projects" for folder in claude_config_dirs()]
+
+
+def distinct_places(folders: list[Path]) -> list[Path]:
+    """`folders` in order, each place once: a link to a folder listed before it is left out,
+    so nothing under it is read twice."""
+    seen: set[str] = set()
+    out = []
+    for folder in folders:
+        real = os.path.realpath(folder)
+        if real not in seen:
+            seen.add(real)
+            out.append(folder)
+    return out
 
 
 def claude_settings_file() -> Path:

@@ -17,9 +17,9 @@ SOURCES = ("claude", "codex")
 def roots_for(source: str, cfg: Config) -> list[Path]:
     if source == "claude":
         extra = [Path(p).expanduser() for p in cfg.sources.claude_projects_dirs]
-        return [*paths.claude_projects_dirs(), *extra]
+        return paths.distinct_places([*paths.claude_projects_dirs(), *extra])
     extra = [Path(p).expanduser() for p in cfg.sources.codex_session_dirs]
-    return [*paths.codex_session_dirs(), *extra]
+    return paths.distinct_places([*paths.codex_session_dirs(), *extra])
 
 
 def enabled_sources(cfg: Config, requested: str = "all") -> list[str]:

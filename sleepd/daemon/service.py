@@ -193,7 +193,7 @@ def build_spec(executable: str | None = None, *, copy_api_keys: bool = False) ->
 def writable_paths() -> tuple[Path, ...]:
     """What the daemon writes: its home, the agent CLIs' state (a replay runs them), and
     the projects whose documents a night may auto-adopt into."""
-    out = [paths.home_dir(), paths.claude_config_dir(), paths.codex_home()]
+    out = [paths.home_dir(), *paths.claude_config_dirs(), paths.codex_home()]
     out.append(Path.home() / ".claude.json")  # Claude Code's own settings file
     try:
         from sleepd.config import load_config

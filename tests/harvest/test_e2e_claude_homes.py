@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from sleepd import paths
 from sleepd.cli.app import app
 from tests.conftest import CORPUS_DIR
 
@@ -78,3 +79,14 @@ def test_claude_config_dir_is_the_one_place_when_set(
 def test_a_missing_place_is_no_error(user_home: Path) -> None:
     _put(FIRST, user_home / ".claude" / "projects")  # and no ~/.config at all
     assert _harvested_files() == 1
+
+
+def test_a_place_that_links_to_the_other_is_read_once(user_home: Path) -> None:
+    """`~/.config/claude` made a link to `~/.claude` (a common way to keep one history
+    across the builds): every file would otherwise be read, and kept, under two names
+    (a review's probe)."""
+    _put(FIRST, user_home / ".claude" / "projects")
+    (user_home / ".config").mkdir(parents=True)
+    (user_home / ".config" / "claude").symlink_to(user_home / ".claude")
+    assert _harvested_files() == 1
+    assert paths.claude_projects_dirs() == [user_home / ".claude" / "projects"]
