@@ -21,11 +21,13 @@ thinking) writes, without changing what was said or done:
   no build writes yet.
 
 The transcripts are harvested and mined as they are and once per rewriting; a turn kind,
-an episode's outcome or a tool error's judgement that changes is a rule reading the
-build instead of the session. It prints, per rewriting, how many readings changed and each
-one with its line (the line of the record as written; a reading at a record the rewriting
-added is shown at line 0), and, where the set is labelled, whether the label agreed before
-or after. No labels are needed: a set outside the repository is measured as well.
+an episode's outcome, a tool error's judgement or a replay task (made or not, and a
+command's carrying the text the command gave the agent or not) that changes is a rule
+reading the build instead of the session. It prints, per rewriting, how many readings
+changed and each one with its line (the line of the record as written; a reading at a
+record the rewriting added is shown at line 0), and, where the set is labelled, whether
+the label agreed before or after. No labels are needed: a set outside the repository is
+measured as well.
 
 Not here: a Codex rollout without `task_started`/`task_complete`. Those records are what
 says a message was typed into the agent's running turn; taken away from a session that
@@ -51,7 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mining_real import FIXTURES, Predictions, load_labels, predict
-from typography_real import changed
+from typography_real import changed as changed_readings
 
 #: A file's records (a torn line stays a string) → the records to write, each with the
 #: index of the record it came from (None for a record the rewriting adds).
@@ -636,7 +638,34 @@ def as_written_lines(pred: Predictions, lines_of: LineMap) -> Predictions:
 
     pred.turns = {back(k): v for k, v in pred.turns.items()}
     pred.outcomes = {back(k): v for k, v in pred.outcomes.items()}
+    pred.tasks = {back(k) for k in pred.tasks}
+    pred.command_tasks = {back(k): v for k, v in pred.command_tasks.items()}
     return pred
+
+
+def changed(before: Predictions, after: Predictions) -> dict[str, list[tuple[Any, str, str]]]:
+    """The readings that differ (`typography_real.changed`), and the replay tasks: which
+    requests became one, and whether a command's task carries the text the command gave
+    the agent."""
+    out = changed_readings(before, after)
+
+    def tasks(pred: Predictions) -> dict[tuple[str, int], str]:
+        return {
+            key: "command, with its text"
+            if pred.command_tasks.get(key)
+            else "command, without its text"
+            if key in pred.command_tasks
+            else "task"
+            for key in pred.tasks
+        }
+
+    old, new = tasks(before), tasks(after)
+    out["tasks"] = [
+        (key, str(old.get(key)), str(new.get(key)))
+        for key in sorted(set(old) | set(new), key=str)
+        if old.get(key) != new.get(key)
+    ]
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -670,7 +699,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(
                 f"\n== {name}: turns read otherwise {len(diffs['turns'])} "
                 f"(labelled {len(labelled)}: right before {right_before}, after {right_after}); "
-                f"outcomes {len(diffs['outcomes'])}; tool errors {len(diffs['errors'])}"
+                f"outcomes {len(diffs['outcomes'])}; tool errors {len(diffs['errors'])}; "
+                f"replay tasks {len(diffs['tasks'])}"
             )
             for what, rows in diffs.items():
                 for (transcript, where), old, new in rows:
