@@ -932,9 +932,14 @@ class _ClaudeFile:
             data = as_dict(rec.get("attachment"))
             raw_type = f"attachment:{data.get('type')}"
             body = data.get("content")
-            # an attachment with nothing to say (a hook that printed nothing: Claude Code
-            # 2.1.9x writes its Stop hooks so) keeps what it is: its fields
-            text = body if isinstance(body, str) and body.strip() else compact_json(data)
+            # a hook's result keeps which hook it was (its `content` is a copy of what the
+            # hook printed: a Stop hook's result, as Claude Code 2.1.9x and later write it,
+            # ends the agent's turn), and an attachment with nothing to say keeps what it
+            # is: their fields
+            hook = str(data.get("type") or "").startswith("hook_")
+            text = (
+                body if isinstance(body, str) and body.strip() and not hook else compact_json(data)
+            )
             if data.get("type") == "queued_command":
                 self._queued_text(line, rec, sid, base, data)
         else:

@@ -771,6 +771,9 @@ def test_the_records_of_a_turns_end_are_kept_as_its_end(
         "durationMs": 62,
     }
     sub_result = {**stop_result, "hookName": "SubagentStop", "hookEvent": "SubagentStop"}
+    # one that printed something (handgemacht-ai/claude-code-log ef958aa1, 2.1.114): its
+    # `content` is what it printed, and still the record says which hook it was
+    printed = {**stop_result, "content": "Status set to idle: worktrees"}
     make_jsonl(
         path,
         [
@@ -779,6 +782,7 @@ def test_the_records_of_a_turns_end_are_kept_as_its_end(
             rec("progress", "p2", data=sub, toolUseID="t2", parentToolUseID="t2"),
             rec("attachment", "a1", attachment=stop_result),
             rec("attachment", "a2", attachment=sub_result),
+            rec("attachment", "a3", attachment=printed),
             rec(
                 "system",
                 "s1",
@@ -799,7 +803,10 @@ def test_the_records_of_a_turns_end_are_kept_as_its_end(
         EventView(i, i, e.kind, e.role, e.text, is_sidechain=e.is_sidechain, raw_type=e.raw_type)
         for i, e in enumerate(stored)
     ]
-    assert [ends_the_agents_turn(v) for v in views] == [True, False, True, False, True, True]
+    assert [ends_the_agents_turn(v) for v in views] == [
+        True, False, True, False, True, True, True
+    ]  # fmt: skip
+    assert "Status set to idle: worktrees" in stored[4].text  # what it printed is kept
 
 
 # flop-labs/technocore-chat (wild sample 38, not in the repository; Apache-2.0), Claude Code
