@@ -190,3 +190,29 @@ def test_a_pipe_inside_what_a_shell_runs_hides_its_status_whichever_form_ran_it(
     result = next(e for e in events if e.kind == "tool_result")
     verdict = judge_errors(events).verdicts.get(result.id)
     assert verdict is not None and verdict.kind == "root"
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        # cmd runs one command after another at `&`; PowerShell calls a program with it:
+        # neither sends anything to the background (a review's probe)
+        ("shell_command", {"command": 'cmd /c "cd ci & type last-run.log"'}),
+        ("shell", {"command": ["cmd", "/c", "cd ci & type last-run.log"]}),
+        (
+            "shell_command",
+            {"command": "powershell.exe -Command \"& 'C:/Git/cat.exe' last-run.log\""},
+        ),
+        # a failure kept: `|| exit 1`, and a pipe under `set -o pipefail`
+        ("Bash", {"command": "ssh ci@build 'cd /srv/app || exit 1; cat last-run.log'"}),
+        ("Bash", {"command": "set -o pipefail; cat last-run.log | tee copy.log"}),
+    ],
+)
+def test_a_command_that_keeps_its_status_is_read_by_it(
+    tool: str, arguments: dict[str, object]
+) -> None:
+    """An old failure printed by a command that exited 0 is no failure of that command."""
+    b = SessionBuilder().prompt("show me the last CI log").call(tool, json.dumps(arguments), "c1")
+    events = views(b.result("c1", _FAILED_RUN, exit_code=0))
+    result = next(e for e in events if e.kind == "tool_result")
+    assert judge_errors(events).verdicts.get(result.id) is None

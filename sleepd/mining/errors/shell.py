@@ -12,6 +12,7 @@ import shlex
 from collections.abc import Sequence
 
 from sleepd.mining.episodes import EventView
+from sleepd.mining.json_text import json_value
 from sleepd.mining.signatures import ANSI, CODE_MODE_TOOL, is_shell_tool
 from sleepd.mining.tasks import full_command, program_name, script_after_flag
 
@@ -122,23 +123,46 @@ def exit_hidden(call: EventView) -> bool:
         # a script runs nothing)
         return call.tool_name == CODE_MODE_TOOL and bool(_CODE_MODE_CALL.search(call.text[:4000]))
     command = full_command(call.text)[:COMMAND_READ_CHARS]
-    if _hides_status(shell_words(command)):
+    if _hides_status(shell_words(command), _argv_shell(call.text)):
         return True
     chain = _deciding_chain(command)
-    return chain != command and _hides_status(shell_words(chain))
+    if chain == command:
+        return False
+    outer = shell_words(last_command(command))
+    at = _program_at(outer)
+    return _hides_status(shell_words(chain), _windows_shell(outer[at]) if at >= 0 else "")
 
 
-def _hides_status(words: Sequence[str]) -> bool:
-    """Whether a command line's words throw its status away (`exit_hidden`)."""
+_ARGV_CALL = re.compile(r'"command"\s*:\s*\[')
+
+
+def _argv_shell(call_text: str) -> str:
+    """Which of Windows's shells a call handed its script to as an argument list
+    (`["cmd", "/c", "cd app & dotnet test"]`); "" for any other call."""
+    if not _ARGV_CALL.search(call_text[:300]):
+        return ""  # most calls: a command line, read once already
+    data = json_value(call_text.strip(), None)
+    argv = data.get("command") if isinstance(data, dict) else None
+    return _windows_shell(str(argv[0])) if isinstance(argv, list) and argv else ""
+
+
+def _hides_status(words: Sequence[str], windows: str = "") -> bool:
+    """Whether a command line's words throw its status away (`exit_hidden`); `windows`:
+    the Windows shell that runs them, where `&` runs one command after another (cmd) or
+    calls a program (PowerShell), and sends nothing to the background."""
+    pipefail = False  # `set -o pipefail`: a pipe then fails with any of its commands
     for index, word in enumerate(words):
         nxt = words[index + 1] if index + 1 < len(words) else ""
-        if word in ("|", "|&"):
+        pipefail = pipefail or word == "pipefail"
+        if word in ("|", "|&") and not pipefail:
             return True
-        if word == "&":
+        if word == "&" and not windows:
             # sent to the background: the shell's status is that of starting it
             return True
-        if word == "||" and nxt in ("true", ":", "echo", "exit"):
+        if word == "||" and nxt in ("true", ":", "echo"):
             return True
+        if word == "||" and nxt == "exit" and words[index + 2 : index + 3] == ["0"]:
+            return True  # (a bare `exit`, or `exit 1`, keeps the failure)
         if word == ";" and nxt in ("true", "echo") and "|" not in words[index + 1 :]:
             return True
     return False
