@@ -226,6 +226,41 @@ def changed(before: Predictions, after: Predictions) -> dict[str, list[tuple[Any
     return out
 
 
+#: How a report names each kind of reading that moved, after the turns.
+READINGS_NAMED = {"outcomes": "outcomes", "errors": "tool errors", "tasks": "replay tasks"}
+
+
+def labelled_kinds(fixtures: Path) -> dict[tuple[str, int], str]:
+    """The kind a person gave each labelled turn of a set, by (transcript, line)."""
+    return {
+        (labelled.transcript, int(turn["line"])): turn["kind"]
+        for labelled in load_labels(fixtures)
+        for turn in labelled.turns
+    }
+
+
+def print_changed(
+    name: str, diffs: dict[str, list[tuple[Any, str, str]]], gold: dict[tuple[str, int], str]
+) -> None:
+    """One rewriting's report: how many readings moved, of each kind (labelled turns: how
+    many the label agreed with before and after), then each with its line."""
+    labelled = [d for d in diffs["turns"] if d[0] in gold]
+    right_before = sum(gold[key] == old for key, old, _ in labelled)
+    right_after = sum(gold[key] == new for key, _, new in labelled)
+    others = "; ".join(
+        f"{READINGS_NAMED[what]} {len(rows)}" for what, rows in diffs.items() if what != "turns"
+    )
+    print(
+        f"\n== {name}: turns read otherwise {len(diffs['turns'])} "
+        f"(labelled {len(labelled)}: right before {right_before}, after {right_after}); "
+        f"{others}"
+    )
+    for what, rows in diffs.items():
+        for (transcript, where), old, new in rows:
+            print(f"  {what[:-1]:8} {transcript}:{where}  {old} -> {new}")
+    sys.stdout.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixtures", type=Path, default=FIXTURES)
@@ -235,11 +270,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown:
         parser.error(f"no such retyping: {', '.join(unknown)} (known: {', '.join(RETYPINGS)})")
     names = args.retypings or list(RETYPINGS)
-    gold = {
-        (labelled.transcript, int(turn["line"])): turn["kind"]
-        for labelled in load_labels(args.fixtures)
-        for turn in labelled.turns
-    }
+    gold = labelled_kinds(args.fixtures)
     with tempfile.TemporaryDirectory() as tmp:
         as_written = predict(retyped_copy(args.fixtures, Path(tmp) / "as_written", "person", None))
         turns, errors = len(as_written.turns), len(as_written.errors)
@@ -249,19 +280,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             copy = retyped_copy(args.fixtures, Path(tmp) / name, whose, retype)
             retyped = predict(copy)
             shutil.rmtree(copy)  # one set of copies on disk at a time
-            diffs = changed(as_written, retyped)
-            labelled = [d for d in diffs["turns"] if d[0] in gold]
-            right_before = sum(gold[key] == old for key, old, _ in labelled)
-            right_after = sum(gold[key] == new for key, _, new in labelled)
-            print(
-                f"\n== {name}: turns read otherwise {len(diffs['turns'])} "
-                f"(labelled {len(labelled)}: right before {right_before}, after {right_after}); "
-                f"outcomes {len(diffs['outcomes'])}; tool errors {len(diffs['errors'])}"
-            )
-            for what, rows in diffs.items():
-                for (transcript, where), old, new in rows:
-                    print(f"  {what[:-1]:8} {transcript}:{where}  {old} -> {new}")
-            sys.stdout.flush()
+            print_changed(name, changed(as_written, retyped), gold)
 
 
 if __name__ == "__main__":

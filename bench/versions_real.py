@@ -52,8 +52,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mining_real import FIXTURES, Predictions, load_labels, predict
+from mining_real import FIXTURES, Predictions, predict
 from typography_real import changed as changed_readings
+from typography_real import labelled_kinds, print_changed
 
 #: A file's records (a torn line stays a string) → the records to write, each with the
 #: index of the record it came from (None for a record the rewriting adds).
@@ -677,11 +678,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown:
         parser.error(f"no such rewriting: {', '.join(unknown)} (known: {', '.join(REWRITINGS)})")
     names = args.rewritings or list(REWRITINGS)
-    gold = {
-        (labelled.transcript, int(turn["line"])): turn["kind"]
-        for labelled in load_labels(args.fixtures)
-        for turn in labelled.turns
-    }
+    gold = labelled_kinds(args.fixtures)
     with tempfile.TemporaryDirectory() as tmp:
         layout, _ = rewritten_copy(args.fixtures, Path(tmp) / "as_written", "both", None)
         as_written = predict(layout)
@@ -692,20 +689,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             layout, lines_of = rewritten_copy(args.fixtures, Path(tmp) / name, agent, rewrite)
             rewritten = as_written_lines(predict(layout), lines_of)
             shutil.rmtree(layout)  # one set of copies on disk at a time
-            diffs = changed(as_written, rewritten)
-            labelled = [d for d in diffs["turns"] if d[0] in gold]
-            right_before = sum(gold[key] == old for key, old, _ in labelled)
-            right_after = sum(gold[key] == new for key, _, new in labelled)
-            print(
-                f"\n== {name}: turns read otherwise {len(diffs['turns'])} "
-                f"(labelled {len(labelled)}: right before {right_before}, after {right_after}); "
-                f"outcomes {len(diffs['outcomes'])}; tool errors {len(diffs['errors'])}; "
-                f"replay tasks {len(diffs['tasks'])}"
-            )
-            for what, rows in diffs.items():
-                for (transcript, where), old, new in rows:
-                    print(f"  {what[:-1]:8} {transcript}:{where}  {old} -> {new}")
-            sys.stdout.flush()
+            print_changed(name, changed(as_written, rewritten), gold)
 
 
 if __name__ == "__main__":
