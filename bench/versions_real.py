@@ -11,14 +11,17 @@ thinking) writes, without changing what was said or done:
 
 * Claude Code: one record per API response instead of one per content block; thinking
   kept without its text, or no thinking at all; a tool result's text as a string or as
-  text blocks; no `toolUseResult` beside a result; no `requestId`;
+  text blocks; no `toolUseResult` beside a result; no `requestId`; the tools under their
+  older or newer names (`Task` / `Agent`, `BashOutput` / `TaskOutput`, `KillShell` /
+  `TaskStop`);
 * Codex: no `event_msg` twins of the person's or the agent's messages (0.148 stopped
   writing `user_message`); a shell call's exit written as the older JSON (`{"output",
   "metadata": {"exit_code"}}`) or as the newer text ("Exit code: N / Wall time / Output:");
-  a turn's start and end under the names Codex also reads (`turn_started`,
-  `turn_complete`); no reasoning; no `turn_context`;
-* both: every clock moved back by the same amount; records of a kind no build writes yet; fields
-  no build writes yet.
+  a command run by `shell` (an argument list), by `shell_command` (one line) or by
+  unified exec's `exec_command`; a turn's start and end under the names Codex also reads
+  (`turn_started`, `turn_complete`); no reasoning; no `turn_context`;
+* both: every clock moved back by the same amount; records of a kind no build writes
+  yet; fields no build writes yet.
 
 The transcripts are harvested and mined as they are and once per rewriting; a turn kind,
 an episode's outcome, a tool error's judgement or a replay task (made or not, and a
@@ -471,6 +474,40 @@ def codex_shell_command_as_shell(records: list[Any]) -> list[tuple[int | None, A
     return list(enumerate(records))
 
 
+def codex_shell_command_as_exec_command(records: list[Any]) -> list[tuple[int | None, Any]]:
+    """A command run with `shell_command` written as builds with unified exec run it:
+    `exec_command` with `cmd`, its result "Chunk ID: … / Wall time: … / Process exited with
+    code N / Original token count: … / Output:"."""
+    records = copy.deepcopy(records)
+    changed_calls = set()
+    for call in _calls(records, "shell_command"):
+        try:
+            args = json.loads(call.get("arguments") or "")
+        except ValueError:
+            continue
+        line = args.get("command") if isinstance(args, dict) else None
+        if not isinstance(line, str):
+            continue
+        unified = {"cmd": line, "yield_time_ms": 10000, "max_output_tokens": 10000}
+        if isinstance(args.get("workdir"), str):
+            unified["workdir"] = args["workdir"]
+        call["name"] = "exec_command"
+        call["arguments"] = json.dumps(unified, ensure_ascii=False)
+        changed_calls.add(call.get("call_id"))
+    for n, payload in enumerate(_outputs_of(records, changed_calls)):
+        output = payload.get("output")
+        match = _TEXT_EXIT.match(output) if isinstance(output, str) else None
+        if match is None:
+            continue
+        code, seconds, body = match.groups()
+        payload["output"] = (
+            f"Chunk ID: {n:06x}\nWall time: {float(seconds):.4f} seconds\n"
+            f"Process exited with code {code}\nOriginal token count: {len(body) // 4}\n"
+            f"Output:\n{body}"
+        )
+    return list(enumerate(records))
+
+
 # -- both -------------------------------------------------------------------------------
 
 
@@ -569,6 +606,7 @@ REWRITINGS: dict[str, tuple[str, Rewrite]] = {
     "codex_turn_event_aliases": ("codex", codex_turn_event_aliases),
     "codex_shell_as_shell_command": ("codex", codex_shell_as_shell_command),
     "codex_shell_command_as_shell": ("codex", codex_shell_command_as_shell),
+    "codex_shell_command_as_exec_command": ("codex", codex_shell_command_as_exec_command),
     "codex_no_reasoning": ("codex", codex_no_reasoning),
     "codex_no_turn_context": ("codex", codex_no_turn_context),
     "earlier_clock": ("both", earlier_clock),
