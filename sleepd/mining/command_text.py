@@ -32,7 +32,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.commands import SKILL_INVOKED, parse_command, skill_name
-from sleepd.mining.loading import AGENT_BLOCK, UNREAD_RECORD
+from sleepd.mining.loading import UNREAD_EVENT
 from sleepd.store.models import Episode, Event
 
 #: How far after a command the text it expands to may stand (Claude Code writes it as the
@@ -88,16 +88,9 @@ def command_texts(db: DbSession, episodes: Sequence[Episode]) -> dict[int, str]:
             )
             for e in chunk
         ]
-        unread = and_(
-            Event.kind == UNREAD_RECORD,
-            or_(
-                Event.raw_type.is_(None),
-                ~Event.raw_type.startswith(AGENT_BLOCK, autoescape=True),
-            ),
-        )
         rows = db.execute(
-            select(Event.session_id, Event.seq, Event.kind, Event.is_meta, Event.text, unread)
-            .where(or_(*ranges), or_(Event.role == "user", unread))
+            select(Event.session_id, Event.seq, Event.kind, Event.is_meta, Event.text, UNREAD_EVENT)
+            .where(or_(*ranges), or_(Event.role == "user", UNREAD_EVENT))
             .order_by(Event.session_id, Event.seq)
         ).all()
         passed_over: dict[int, list[int]] = defaultdict(list)  # by session, in order

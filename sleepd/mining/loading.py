@@ -161,8 +161,15 @@ def read_by_mining(kind: str, raw_type: str | None) -> bool:
     """Whether mining reads an event: every one but a record of a kind the harvest does
     not know. Such a record says nothing mining can read, so it must not move a reading
     either, as it did when it stood between a command and the output that shows the CLI
-    answered it."""
+    answered it. (`UNREAD_EVENT` is the same rule in SQL.)"""
     return kind != UNREAD_RECORD or (raw_type or "").startswith(AGENT_BLOCK)
+
+
+#: `read_by_mining`'s events left out, as a condition on the events table.
+UNREAD_EVENT = and_(
+    Event.kind == UNREAD_RECORD,
+    or_(Event.raw_type.is_(None), ~Event.raw_type.startswith(AGENT_BLOCK, autoescape=True)),
+)
 
 
 def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[EventView]]:
@@ -201,12 +208,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
             Event.message_id,
         )
         .where(or_(*conditions))
-        .where(
-            or_(
-                Event.kind != UNREAD_RECORD,
-                Event.raw_type.startswith(AGENT_BLOCK, autoescape=True),
-            )
-        )
+        .where(~UNREAD_EVENT)
         .order_by(Event.session_id, Event.seq)
         .execution_options(yield_per=LOAD_ROWS)
     )
