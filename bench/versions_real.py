@@ -200,26 +200,23 @@ def claude_results_as_text(records: list[Any]) -> list[tuple[int | None, Any]]:
     return _each(records, change)
 
 
-def claude_no_tool_use_result(records: list[Any]) -> list[tuple[int | None, Any]]:
-    """No structured `toolUseResult` beside a tool result (older builds, SDK exports)."""
-
+def _without(field: str) -> Callable[[Any], Any]:
     def change(record: Any) -> Any:
         if isinstance(record, dict):
-            record.pop("toolUseResult", None)
+            record.pop(field, None)
         return record
 
-    return _each(records, change)
+    return change
+
+
+def claude_no_tool_use_result(records: list[Any]) -> list[tuple[int | None, Any]]:
+    """No structured `toolUseResult` beside a tool result (older builds, SDK exports)."""
+    return _each(records, _without("toolUseResult"))
 
 
 def claude_no_request_id(records: list[Any]) -> list[tuple[int | None, Any]]:
     """No `requestId` (a third-party gateway)."""
-
-    def change(record: Any) -> Any:
-        if isinstance(record, dict):
-            record.pop("requestId", None)
-        return record
-
-    return _each(records, change)
+    return _each(records, _without("requestId"))
 
 
 #: The tools Claude Code renamed, with the input field that names what they act on.
