@@ -94,6 +94,9 @@ COPIED_BEFORE = timedelta(minutes=1)
 #: until the file's own agent answers them (see `_holds_head`): a prompt and the hook and
 #: system records written with it, never a conversation.
 HEAD_HELD = 16
+#: The longest id the store keeps as written (a longer one is fitted with a hash), and so
+#: the longest a record another session continues from can be found by.
+STORED_ID_CHARS = 256
 #: How soon the file's own agent answers a held head for it to be the head's session's:
 #: seconds in Claude Code's plan handoff; an earlier session's copied prompts are dated
 #: hours or days before. A head held longer than this at the end of its file can no
@@ -466,6 +469,25 @@ class _ClaudeFile:
         )
         return at is not None and before is not None and at < before
 
+    def _note_continuation(self, sid: str, rec: dict[str, Any]) -> None:
+        """Keep the record a session's first record answers when that record is not in
+        the file (`meta["continues"]`): a resume written into a new file without the
+        conversation before it (1.0.x) goes on from the last record of another session's
+        file, which mining reads the new session's first turns against
+        (`mining.carried`). A session's first record is read once: later passes find the
+        session's head already decided."""
+        info = self._info(sid)
+        if info.get("head_read"):
+            return
+        info["head_read"] = True
+        parent = rec.get("parentUuid")
+        if (
+            isinstance(parent, str)
+            and 0 < len(parent) <= STORED_ID_CHARS
+            and parent not in self.seen_uuids
+        ):
+            info.setdefault("meta", {})["continues"] = parent
+
     def _copied(self, rec: dict[str, Any], sid: str | None) -> bool:
         """Whether the record is history copied from an earlier session. The desktop app
         (Claude Code 2.1.2xx), continuing a conversation in a new session, opens its file
@@ -611,6 +633,8 @@ class _ClaudeFile:
             self.seen_uuids.add(uuid)
         sid = self._session_id(rec)
         self.copying = self._copied(rec, sid)
+        if sid is not None and sid == self.own_sid and isinstance(uuid, str):
+            self._note_continuation(sid, rec)
         if sid is not None and sid == self.own_sid and isinstance(uuid, str):
             self.state["own_last"] = uuid
             self.state["own_last_at"] = rec.get("timestamp")

@@ -111,6 +111,58 @@ def test_repeated_uuid_is_kept_once(tmp_path: Path, make_jsonl: MakeJsonl) -> No
     assert [(e.external_id, e.text) for e in got] == [("u1", "fix the tests"), ("u2", "and lint")]
 
 
+def continues(batches: list[Batch]) -> list[Any]:
+    return [s.meta.get("continues") for b in batches for s in b.sessions if s.external_id == SID]
+
+
+def test_a_file_opening_on_an_answer_to_another_files_record_names_that_record(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A resume written into a new file without the conversation (1.0.x): its first record
+    answers the old file's last record, by which mining finds what it carries on."""
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "now the other page", parentUuid="old-last")])
+    assert continues(read(path)) == ["old-last"]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"parentUuid": None},  # a root: a session of its own
+        {},  # no parent field at all
+        {"parentUuid": "x" * 300},  # longer than any id the store keeps as written
+        {"parentUuid": ["not", "an", "id"]},
+    ],
+)
+def test_a_file_opening_on_a_root_names_no_record_it_continues(
+    tmp_path: Path, make_jsonl: MakeJsonl, first: dict[str, Any]
+) -> None:
+    path = session_file(tmp_path)
+    opening = rec("user", "u1", "fix the tests")
+    opening.pop("parentUuid", None)
+    make_jsonl(path, [{**opening, **first}, rec("user", "u2", "and lint", parentUuid="u0")])
+    assert not any(continues(read(path)))
+
+
+def test_only_a_sessions_first_record_can_name_what_it_continues(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A record later in the file that answers a record not in it (a rewind to a deleted
+    branch, a compaction's lost parent) continues nothing; nor does a file read on."""
+    path = session_file(tmp_path)
+    make_jsonl(path, [rec("user", "u1", "fix the tests", parentUuid=None)])
+    batches = read(path)
+    make_jsonl(
+        path,
+        [
+            rec("user", "u1", "fix the tests", parentUuid=None),
+            rec("user", "u2", "and lint", parentUuid="gone"),
+        ],
+    )
+    more = read(path, batches[-1].cursor)
+    assert not any(continues(batches + more))
+
+
 def test_compaction_gives_a_marker_and_a_summary_never_a_prompt(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:
