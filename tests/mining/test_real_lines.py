@@ -10866,6 +10866,40 @@ def test_ok_never_mind_then_the_closing_step_says_nothing_new() -> None:
     assert says_something_new("ok, never mind, let's add a dark mode instead")
 
 
+#: Hoper-J/cpolar-connect, a Codex rollout that carries on another (2025-09-16T14-12-31,
+#: line 324; labelled new_task): "continue that later; the commands' descriptions seem
+#: inconsistent", after the agent's test plan ending "shall I draft these tests?"
+_PUT_OFF = "等下再继续，目前每个命令的描述风格似乎不一致"
+_TEST_PLAN_OFFER = (
+    "**覆盖率目标与顺序**\n- 第一阶段: `tunnel.py` 解析路径。\n\n"
+    "需要我起草这些测试的骨架文件（fixtures 和 mocks），并逐步补齐第一阶段用例吗？"
+)
+
+
+def test_putting_the_running_work_off_turns_to_something_new() -> None:
+    assert kind_of(_PUT_OFF, agent_text=_TEST_PLAN_OFFER) is TurnKind.NEW_TASK
+    assert says_something_new(_PUT_OFF)
+    assert says_something_new("ok let's come back to this later. Can you add a dark mode?")
+    assert says_something_new("park that for now, the settings page needs a search box")
+    assert says_something_new("先放一放，帮我看看登录页")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we'll continue that later.",  # nothing turned to
+        "let's continue tomorrow",
+        "Let's continue later, commit and push",  # the closing step of the work
+        "continue with the tests",  # goes on, puts nothing off
+        "等下再继续",
+    ],
+)
+def test_putting_off_with_nothing_new_or_a_closing_step_after_it_says_nothing_new(
+    text: str,
+) -> None:
+    assert not says_something_new(text)
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -25,18 +25,38 @@ EXPLICIT_NEW = re.compile(
 )
 
 
+#: The turn opens by putting the running work off ("we'll continue that later", "park
+#: that for now", "等下再继续", "先放一放"): what follows is something else.
+PUTS_OFF = re.compile(
+    r"^\W*((ok|okay|alright|fine|good|thanks)\W+)?((let'?s|we('ll| will| can)|i('ll| will))\s+)?"
+    r"((come back to|get back to|return to|continue|finish|pick up)\s+((this|that|it|"
+    r"the rest)\s+)?(later|tomorrow|afterwards)|(park|pause|shelve)\s+(this|that|it)\b|"
+    r"(put|leave|set)\s+(this|that|it)\s+(on hold|aside|for later))\b"
+    r"|^\W*(等下|等一下|等会儿?|稍后|回头|晚点|之后)再(继续|做|弄|说|看|处理)"
+    r"|^\W*先(放一放|放着|不管|停一下|别管)",
+    re.IGNORECASE,
+)
+
+
 def says_something_new(region: str) -> bool:
     """The turn says outright that it brings something new ("new task: …", "unrelated,
-    but …"). A "never mind" that drops a side question and then asks for the closing step
-    of the work ("never mind, we'll look at it later. commit, push and open a draft PR")
-    brings nothing new."""
+    but …"), or opens by putting the running work off. A "never mind" or a "later" that
+    drops a side question and then asks for the closing step of the work ("never mind,
+    we'll look at it later. commit, push and open a draft PR") brings nothing new."""
     found = EXPLICIT_NEW.search(region[:80])
-    if found is None:
+    if found is not None:
+        if re.search(r"\b(never ?mind|forget)\b", found.group(0), re.IGNORECASE):
+            last = re.split(r"(?<=[.!?])\s+", region.strip())[-1]
+            return not is_closing_step(last)
+        return True
+    put_off = PUTS_OFF.search(region[:80])
+    if put_off is None:
         return False
-    if re.search(r"\b(never ?mind|forget)\b", found.group(0), re.IGNORECASE):
-        last = re.split(r"(?<=[.!?])\s+", region.strip())[-1]
-        return not is_closing_step(last)
-    return True
+    # what the turn turns to: nothing ("let's continue tomorrow") is no request
+    rest = region[put_off.end() :].strip(" \t\n,.;:!?，。；：！？、")
+    if not re.search(r"\w{2,}", rest):
+        return False
+    return not is_closing_step(re.split(r"(?<=[.!?。！？])\s*", rest)[-1] or rest)
 
 
 #: Opens with a verb: an instruction.
