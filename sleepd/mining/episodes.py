@@ -91,6 +91,9 @@ class EpisodeDraft:
     #: Codex's record that the person rolled the thread back over the episode's request,
     #: which nothing typed after took up again (`segment`): the request was withdrawn
     rolled_back: EventView | None = None
+    #: the request, made before the session began, that this episode carries on (its
+    #: `intent` is then the session's first event, and it has no request of its own)
+    carries_on: str | None = None
 
     @property
     def refinements(self) -> list[str]:
@@ -107,11 +110,18 @@ class EpisodeDraft:
 
     @property
     def intent_text(self) -> str:
-        if not self.has_intent:
+        """The request the episode opens with: none for agent work before a session's
+        first request, or for an episode that carries on an earlier session's request."""
+        if not self.has_intent or self.carries_on is not None:
             return ""
         if self.command is not None:
             return self.command.intent
         return clean_prompt(self.intent.text)
+
+    @property
+    def request_text(self) -> str:
+        """The request the episode's turns answer: its own, or the one it carries on."""
+        return self.carries_on if self.carries_on is not None else self.intent_text
 
     @property
     def started_at(self) -> datetime | None:
@@ -442,6 +452,7 @@ def segment(
     lead_holds_start: bool | None = None,
     decide: Decider | None = None,
     remembered: Mapping[int, TurnKind] | None = None,
+    carried: Sequence[EventView] = (),
 ) -> list[EpisodeDraft]:
     """Episodes in seq order; the last one is left open (closing is the caller's call).
 
@@ -463,7 +474,20 @@ def segment(
     an earlier reading of the session (by event id): a turn the rules still call hard
     keeps that verdict, neither asked again (the model is paid per question) nor handed
     back to the rules.
+
+    `carried` is the conversation the session carries on from another (`mining.carried`),
+    read before `events` as a lead is: the person's first turns here are read against it,
+    as they would be in one session. Its episodes are the other session's; its running
+    request, when the session goes on with it (a follow-up, a correction, the agent's
+    work), makes the first episode returned: it starts at the session's first event and
+    carries that request on (`EpisodeDraft.carries_on`), with no request of its own.
     """
+    if not events:
+        return []  # (a lead alone is an earlier pass's, or another session's)
+    own_from = len(carried)
+    first_own_seq = events[0].seq
+    if carried:
+        events = [*carried, *events]
     episodes: list[EpisodeDraft] = []
     current: EpisodeDraft | None = None
     preamble: list[EventView] = []
@@ -500,7 +524,11 @@ def segment(
         return draft
 
     kept_from = 0  # the first draft returned: the lead's are an earlier pass's
-    in_lead = resume_at is not None
+    in_lead = resume_at is not None or bool(carried)
+    # the carried-on request's draft, with how much of it the lead had filled, and whether
+    # what this session adds to it is returned (not an earlier pass's)
+    carried_on: tuple[EpisodeDraft, int, int, int] | None = None
+    carried_kept = False
     for index, event in enumerate(events):
         gap = (event.ts - last_ts).total_seconds() if (event.ts and last_ts) else None
         if event.ts is not None:
@@ -517,13 +545,26 @@ def segment(
         typed_into_the_turn = typed and bool(prompts_this_turn)
         if typed and prompts_this_turn is not None:
             prompts_this_turn += 1
-        if in_lead and resume_at is not None and event.seq >= resume_at:
+        if carried and index == own_from:
+            # the session's own first event: the lead's housekeeping, its agent work
+            # waiting for a request, its last turn and a rollback are the other session's
+            in_lead = resume_at is not None and event.seq < resume_at
+            kept_from = len(episodes)
+            carried_kept = not in_lead
+            early, preamble, last_turn, rollback, restart = [], [], None, None, False
+            if current is not None and current.has_intent:
+                filled = (len(current.events), len(current.feedback), len(current.housekeeping))
+                carried_on = (current, *filled)
+            else:
+                current = None
+        elif in_lead and resume_at is not None and event.seq >= resume_at and index >= own_from:
             in_lead = False
+            carried_kept = False
             kept_from = len(episodes)
             # housekeeping typed before the session's first request is that request's, as
             # in one pass, when the lead holds the session's start; a lead that opens inside
             # an earlier episode holds that episode's housekeeping
-            if not (events[0].seq == 1 if lead_holds_start is None else lead_holds_start):
+            if not (first_own_seq == 1 if lead_holds_start is None else lead_holds_start):
                 early = []
             current, preamble, last_turn, rollback, restart = None, [], None, None, False
             if typed:
@@ -697,7 +738,35 @@ def segment(
         orphan.has_intent = False
         orphan.events = preamble[1:]
         orphan.housekeeping.extend(early)
-    return episodes[kept_from:]
+    returned = episodes[kept_from:]
+    if carried_on is not None and carried_kept:
+        _carry_on(carried_on, events[own_from], returned)
+    return returned
+
+
+def _carry_on(
+    carried_on: tuple[EpisodeDraft, int, int, int],
+    first: EventView,
+    returned: list[EpisodeDraft],
+) -> None:
+    """What the session added to the request it carries on, as the first episode returned:
+    when it added a turn or agent work; else its housekeeping is the next episode's, as
+    housekeeping typed before a session's first request is."""
+    draft, events, feedback, housekeeping = carried_on
+    own = EpisodeDraft(
+        intent=first,
+        events=[e for e in draft.events[events:] if e is not first],
+        feedback=draft.feedback[feedback:],
+        closed=draft.closed,
+        housekeeping=draft.housekeeping[housekeeping:],
+        carries_on=draft.request_text,
+    )
+    if any(e is draft.rolled_back for e in (first, *own.events)):
+        own.rolled_back = draft.rolled_back
+    if own.feedback or _has_agent_work([first, *own.events]):
+        returned.insert(0, own)
+    elif returned:
+        returned[0].housekeeping[:0] = own.housekeeping
 
 
 #: A command line for a shell: a common command-line program, then its arguments.

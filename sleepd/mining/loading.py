@@ -6,11 +6,11 @@ last few kilobytes hold the command, the error class and test summaries).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import aliased
 
@@ -180,6 +180,17 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
     if not work:
         return {}
     conditions = [and_(Event.session_id == w.id, Event.seq >= lead_start(w)) for w in work]
+    out: dict[int, list[EventView]] = {item.id: [] for item in work}
+    for session_id, view in event_views(db, or_(*conditions)):
+        out[session_id].append(view)
+    return {session: with_late_exits(events) for session, events in out.items()}
+
+
+def event_views(
+    db: DbSession, where: ColumnElement[bool], *, newest: int | None = None
+) -> Iterator[tuple[int, EventView]]:
+    """The events `where` selects, each as mining reads it, with its session's id: in
+    session and seq order, or, given `newest`, that many of the latest in reverse."""
     length = func.length(Event.text)
     head = func.substr(Event.text, 1, HEAD_CHARS)
     tail = case(
@@ -187,7 +198,7 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
         (length > HEAD_CHARS, func.substr(Event.text, HEAD_CHARS + 1)),
         else_="",
     )
-    rows = db.execute(
+    query = (
         select(
             Event.session_id,
             Event.id,
@@ -207,18 +218,21 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
             Event.raw_type,
             Event.message_id,
         )
-        .where(or_(*conditions))
+        .where(where)
         .where(~UNREAD_EVENT)
-        .order_by(Event.session_id, Event.seq)
-        .execution_options(yield_per=LOAD_ROWS)
     )
-    out: dict[int, list[EventView]] = {item.id: [] for item in work}
+    if newest is None:
+        query = query.order_by(Event.session_id, Event.seq)
+    else:
+        query = query.order_by(Event.seq.desc()).limit(newest)
+    rows = db.execute(query.execution_options(yield_per=LOAD_ROWS))
     for row in rows:
         text = row[5] or ""
         if row[6]:
             cut = (row[7] or 0) > HEAD_CHARS + TAIL_CHARS
             text += _tail_after_cut(row[6]) if cut else row[6]
-        out[row[0]].append(
+        yield (
+            row[0],
             EventView(
                 id=row[1],
                 seq=row[2],
@@ -234,9 +248,8 @@ def load_events(db: DbSession, work: Sequence[SessionWork]) -> dict[int, list[Ev
                 ts=row[14],
                 raw_type=row[15],
                 message_id=row[16],
-            )
+            ),
         )
-    return {session: with_late_exits(events) for session, events in out.items()}
 
 
 #: Shell results sampled for the store-wide noise lines (see `errors.noise_lines`).

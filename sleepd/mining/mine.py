@@ -18,6 +18,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config, MiningConfig
+from sleepd.mining.carried import split_carried
 from sleepd.mining.errors import NoiseFilter, noise_lines
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.loading import (
@@ -130,7 +131,7 @@ def _mine_pass(
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
-            events = load_events(db, batch)
+            events, carried = split_carried(db, batch, load_events(db, batch))
             patterns = PatternCache()
             recount: set[int] = set()
             touched: set[int] = set()
@@ -145,6 +146,7 @@ def _mine_pass(
                     patterns=patterns,
                     noise=noise,
                     decide=judge,
+                    carried=carried[item.id],
                 )
                 report.episodes_new += result.episodes_new
                 report.signals_new += result.signals_new

@@ -112,13 +112,16 @@ def mine_session(
     patterns: PatternCache,
     noise: NoiseFilter | None = None,
     decide: Decider | None = None,
+    carried: Sequence[EventView] = (),
 ) -> SessionResult:
+    """Read one session's events into episodes, signals and pattern occurrences, and store
+    them; `carried` is the conversation it carries on from another (`mining.carried`)."""
     result = SessionResult()
     noise = (noise or NoiseFilter()).merged(session_noise(events))
     last_ts = as_utc(work.last_ts)
     session_over = last_ts is None or last_ts < idle_before
     earlier = _forget_reading(db, work, result) if work.read_again else None
-    drafts = _drafts(work, events, lexicon, decide, earlier.verdicts if earlier else None)
+    drafts = _drafts(work, events, lexicon, decide, earlier.verdicts if earlier else None, carried)
     if drafts:
         drafts[-1].closed = drafts[-1].closed or session_over
     existing: dict[int, Episode] = {}
@@ -155,7 +158,7 @@ def mine_session(
             plan_handed_back=handed_back,
         )
         outcome = derive_outcome(signals)
-        if draft.has_intent and not readable(draft.intent_text):
+        if draft.has_intent and not readable(draft.request_text):
             outcome = Outcome("unknown", "unreadable_request", 0.0, (draft.intent.id,))
         episode = existing.pop(draft.start_seq, None)
         is_new = episode is None
@@ -221,6 +224,7 @@ def _drafts(
     lexicon: Lexicon,
     decide: Decider | None = None,
     remembered: Mapping[int, TurnKind] | None = None,
+    carried: Sequence[EventView] = (),
 ) -> list[EpisodeDraft]:
     if work.is_subagent:
         draft = segment_subagent(events)
@@ -232,6 +236,7 @@ def _drafts(
         lead_holds_start=lead_start(work) <= 1,
         decide=decide,
         remembered=remembered,
+        carried=carried,
     )
 
 
@@ -480,7 +485,11 @@ def _stored_opening(episode: Episode, draft: EpisodeDraft) -> list[dict[str, Any
     episode's request, which it opens without reading again): kept, or the episode lost
     how its request was read (whether it was hard to tell from a follow-up, or a model's
     verdict), which decides whether a one-off failure is a task."""
-    if draft.intent_turn is not None or not isinstance(episode.turns, list):
+    if (
+        draft.intent_turn is not None
+        or draft.carries_on is not None  # its first turn, if typed, is read anew
+        or not isinstance(episode.turns, list)
+    ):
         return []
     return [
         turn

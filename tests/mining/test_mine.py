@@ -124,12 +124,15 @@ def test_subagent_attaches_to_the_episode_that_spawned_it(engine: Engine, cfg: C
 
 def test_a_fork_a_person_carried_on_in_is_read_turn_by_turn(engine: Engine, cfg: Config) -> None:
     """A forked session (Codex `forked_from_id`, Claude Code's `/fork`) is the person's own:
-    each request they typed there is a task, as in any session, not one subagent's task."""
+    each request they typed there is a task, as in any session, not one subagent's task.
+    (Its first turn is read against the conversation it was forked from, `mining.carried`:
+    "make a pr to fix" there would carry on the parent's question.)"""
     parent = SessionBuilder()
     parent.prompt("thoughts on the env var discussion?").say("It is a real bug.")
     pid = parent.save(engine)
     fork = SessionBuilder(kind="fork", parent_id=pid, start=T0 + timedelta(hours=1))
-    fork.prompt("make a pr to fix").bash("gh pr create").say("Opened the PR.")
+    fork.prompt("Rename the SLEEPD_HOME variable to SLEEPD_DIR everywhere")
+    fork.bash("gh pr create").say("Opened the PR.")
     fork.prompt("address pr feedback").bash("git push").say("Addressed the review comments.")
     fork.save(engine)
     mine(engine, cfg, now=LATER)
@@ -139,7 +142,10 @@ def test_a_fork_a_person_carried_on_in_is_read_turn_by_turn(engine: Engine, cfg:
                 select(Episode).join(Session).where(Session.kind == "fork").order_by(Episode.id)
             )
         )
-        assert [e.intent_text for e in forked] == ["make a pr to fix", "address pr feedback"]
+        assert [e.intent_text for e in forked] == [
+            "Rename the SLEEPD_HOME variable to SLEEPD_DIR everywhere",
+            "address pr feedback",
+        ]
         assert all(e.parent_episode_id is None for e in forked)
 
 

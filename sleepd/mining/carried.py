@@ -1,0 +1,165 @@
+"""The conversation a session carries on from before it began.
+
+A person who resumes or forks a conversation goes on typing where it stood ("now the
+other page too", "that broke the build"). Read alone, the new session's first turn has
+nothing before it and opens a request of its own, which a follow-up or a correction is
+not. Builds write the conversation before in one of two places:
+
+* ahead of the new work, in the new session's own file: Claude Code's resume into a new
+  file (1.0.x, and some 2.x builds), the desktop app's continuation, Codex's fork. The
+  harvest keeps those records as context, `history:<kind>` meta (`store.resumed`,
+  `harvesters`);
+* in the session it came from only: Claude Code's `/fork` and `--fork-session` copy
+  records that the harvest stores once, with the session they came from; the fork names
+  that session (`parent_session_id`). A resume written into a new file without the
+  conversation (Claude Code 1.0.x) opens with a record that answers the last record of
+  another session's file (`meta["continues"]`, `harvesters.claude_code`), found among the
+  sessions of the same source and project.
+
+Either way a reading that reaches the session's start gets the last of that conversation
+(at most `LEAD_EVENTS` events), each read as the event it copies, as a lead its first
+turns are read against (`episodes.segment`'s `carried`). What the lead says is never this
+session's work: its failures and requests stay the other session's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.mining.episodes import EventView
+from sleepd.mining.late_exits import with_late_exits
+from sleepd.mining.loading import LEAD_EVENTS, SessionWork, event_views, lead_start
+from sleepd.store.models import Event, Session
+from sleepd.store.resumed import HISTORY_PREFIX
+
+#: What a copy's kind may be; any other name after the prefix is a meta record's type.
+_KINDS = frozenset(
+    (
+        *("user_prompt", "assistant_text", "thinking", "tool_call", "tool_result"),
+        *("error", "interrupt", "summary", "meta"),
+    )
+)
+#: Record types the harvest gives events of a kind other than meta.
+_TYPED_KINDS = {"steering": "user_prompt", "compact_summary": "summary"}
+
+
+def is_copy(event: EventView) -> bool:
+    return (event.raw_type or "").startswith(HISTORY_PREFIX)
+
+
+def as_lived(event: EventView) -> EventView:
+    """A copy read as the event it copies: its kind, and its record type where it had
+    one. (Whether a tool result failed is not kept with a copy: its failure was counted
+    where it happened, and the lead reads only what was said and done.)"""
+    if not is_copy(event):
+        return event
+    name = (event.raw_type or "").removeprefix(HISTORY_PREFIX)
+    if name in _KINDS:
+        return replace(event, kind=name, raw_type=None, is_meta=name == "meta")
+    kind = _TYPED_KINDS.get(name, "meta")
+    return replace(event, kind=kind, raw_type=name, is_meta=kind == "meta")
+
+
+def split_carried(
+    db: DbSession, work: Sequence[SessionWork], events: Mapping[int, list[EventView]]
+) -> tuple[dict[int, list[EventView]], dict[int, list[EventView]]]:
+    """Each session's own events, and the conversation it carries on (empty for most).
+
+    A session's own events never include a copy at its head: copies read among them were
+    meta, and now they are the lead."""
+    own: dict[int, list[EventView]] = {}
+    carried: dict[int, list[EventView]] = {}
+    linked: list[SessionWork] = []
+    for item in work:
+        loaded = events.get(item.id, [])
+        own[item.id], carried[item.id] = loaded, []
+        if item.is_subagent:
+            continue
+        head, rest = _copied_head(loaded)
+        if head and rest:
+            own[item.id], carried[item.id] = rest, [as_lived(e) for e in head[-LEAD_EVENTS:]]
+        elif loaded and lead_start(item) == 0:
+            # a reading that holds the session's start, with nothing carried in its file
+            linked.append(item)
+    for item in linked:
+        if item.kind == "fork" and item.parent_session_id is not None:
+            carried[item.id] = _forked_from(db, item.parent_session_id, own[item.id])
+    unlinked = [item.id for item in linked if not carried[item.id]]
+    for session_id, record in _continued_records(db, unlinked).items():
+        carried[session_id] = _up_to(db, *record)
+    return own, carried
+
+
+def _copied_head(events: list[EventView]) -> tuple[list[EventView], list[EventView]]:
+    """The copies a session's events open with, and the rest. Bookkeeping may stand among
+    them (the desktop app opens its file with the enqueue of the message just sent, then
+    writes the copies); the first event of any other kind that is not a copy ends them."""
+    head: list[EventView] = []
+    rest: list[EventView] = []
+    for index, event in enumerate(events):
+        if is_copy(event):
+            head.append(event)
+        elif event.kind == "meta":
+            rest.append(event)
+        else:
+            return head, rest + events[index:]
+    return head, rest
+
+
+def _forked_from(db: DbSession, parent_id: int, events: list[EventView]) -> list[EventView]:
+    """The conversation up to a fork, read from the session it was forked from: its
+    events up to the fork's first."""
+    began = next((e.ts for e in events if e.ts is not None), None)
+    if began is None:
+        return []  # where the fork stood in the other session cannot be told
+    return _lead_of(db, and_(Event.session_id == parent_id, Event.ts <= began))
+
+
+def _continued_records(db: DbSession, session_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """For each session whose first record answers a record of another session's file,
+    where that record is stored: (session id, seq)."""
+    if not session_ids:
+        return {}
+    found: dict[int, tuple[int, int]] = {}
+    rows = db.execute(
+        select(Session.id, Session.source, Session.project_path, Session.meta).where(
+            Session.id.in_(session_ids)
+        )
+    ).all()
+    for session_id, source, project_path, meta in rows:
+        record = meta.get("continues") if isinstance(meta, dict) else None
+        if not isinstance(record, str) or not record:
+            continue
+        others = select(Session.id).where(
+            Session.source == source, Session.id != session_id, Session.kind != "subagent"
+        )
+        if project_path is not None:
+            others = others.where(Session.project_path == project_path)
+        # the record's own id, or the id of one of its blocks (`<uuid>:<n>`)
+        named = or_(
+            Event.external_id == record,
+            Event.external_id.startswith(f"{record}:", autoescape=True),
+        )
+        hit = db.execute(
+            select(Event.session_id, func.max(Event.seq))
+            .where(Event.session_id.in_(others), named)
+            .group_by(Event.session_id)
+            .limit(1)
+        ).first()
+        if hit is not None:
+            found[session_id] = (hit[0], hit[1])
+    return found
+
+
+def _up_to(db: DbSession, session_id: int, seq: int) -> list[EventView]:
+    return _lead_of(db, and_(Event.session_id == session_id, Event.seq <= seq))
+
+
+def _lead_of(db: DbSession, where: ColumnElement[bool]) -> list[EventView]:
+    """The last `LEAD_EVENTS` events `where` selects, in order, each read as it was lived."""
+    newest = [view for _, view in event_views(db, where, newest=LEAD_EVENTS)]
+    return with_late_exits([as_lived(e) for e in reversed(newest)])

@@ -1,0 +1,132 @@
+"""A conversation carried on in a new session file reads on from where it stood.
+
+A person who resumes or forks a conversation goes on typing in a new session file: the
+next turn answers what came before. Builds write that file three ways: the conversation
+so far copied ahead of the new work (Claude Code's resume into a new file), nothing of it
+with the first record answering the last record of the old file (a 1.0.x resume), or the
+copies marked `forkedFrom`, which the harvest stores with the session they came from
+(`/fork`). Read without the conversation before it, the new file's first turn opened a
+request of its own: a correction or a follow-up became a task.
+
+Each case is a real session of the labelled set cut at a turn a person labelled, the
+first part harvested (and mined) before the second, as a daemon meets them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import query, write_lines
+
+from sleepd.harvest import harvest
+from sleepd.mining.mine import mine
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "real_sessions" / "claude"
+NEW_SESSION = "ffffffff-0000-4000-8000-00000000c0de"
+
+#: (file, line of the turn the new file opens with, the labelled kind of that turn)
+CASES = [
+    # "no, I mean, use the lsp directly to see if there's valid return"
+    (
+        "maxnoobineating__UbuntuDevcontainer_Dotfiles__.claude_projects_-root--vim-vim_"
+        "9fb21847-4bea-4aa8-a00e-fa8f804f579e.jsonl",
+        43,
+        "correction",
+    ),
+    # "I deleted the key ring on accident bc I didnt want it in the vsla folder how do I
+    # download it"
+    (
+        "Durban-Designer__vsla__docs__history__raw_sessions__-home-kenth56-vsla__"
+        "069508a5-1193-487c-a9b5-a6f5f3ae4f98.jsonl",
+        55,
+        "follow_up",
+    ),
+]
+LAYOUTS = ["resumed with the conversation", "resumed without it", "forked"]
+
+
+def records(name: str) -> list[Any]:
+    return [json.loads(line) for line in (FIXTURES / name).read_text().splitlines()]
+
+
+def moved(record: Any, session: str, **extra: Any) -> Any:
+    if not isinstance(record, dict):
+        return record
+    record = copy.deepcopy(record)
+    if "sessionId" in record:
+        record["sessionId"] = session
+    return {**record, **extra}
+
+
+def carried_on(everything: list[Any], line: int, layout: str) -> tuple[list[Any], list[Any]]:
+    """The session cut before `line`: its first file, and the new file the layout writes."""
+    before, after = everything[: line - 1], everything[line - 1 :]
+    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    new = [moved(r, NEW_SESSION) for r in after]
+    if layout == "resumed with the conversation":
+        new = [moved(r, NEW_SESSION) for r in before] + new
+    elif layout == "forked":
+        copies = [
+            moved(r, NEW_SESSION, forkedFrom={"sessionId": old, "messageUuid": r["uuid"]})
+            for r in before
+            if isinstance(r, dict) and isinstance(r.get("uuid"), str)
+        ]
+        new = copies + new
+    return before, new
+
+
+def turn_kinds(db_file: Path | str, session: str) -> dict[str, str]:
+    """Each typed turn's text in the session, and what mining read it as."""
+    kinds: dict[str, str] = {}
+    for (turns,) in query(
+        db_file,
+        "SELECT e.turns FROM episodes e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.external_id = ?",
+        (session,),
+    ):
+        for turn in json.loads(turns) if isinstance(turns, str) else turns or []:
+            [(text,)] = query(db_file, "SELECT text FROM events WHERE id = ?", (turn["event_id"],))
+            kinds[text] = turn["kind"]
+    return kinds
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("name, line, labelled", CASES, ids=["correction", "follow-up"])
+def test_the_new_files_first_turn_reads_against_the_conversation_before_it(
+    isolated_home: Path,
+    cfg: Any,
+    store: Any,
+    db_file: Path,
+    name: str,
+    line: int,
+    labelled: str,
+    layout: str,
+) -> None:
+    everything = records(name)
+    first, second = carried_on(everything, line, layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    write_lines(folder / f"{old}.jsonl", first)
+    harvest(store, cfg)
+    mine(store, cfg)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    harvest(store, cfg)
+    mine(store, cfg)
+
+    content = everything[line - 1]["message"]["content"]
+    typed = content if isinstance(content, str) else content[0]["text"]
+    kinds = turn_kinds(db_file, NEW_SESSION)
+    assert kinds[typed] == labelled
+    # the new session carries the request on, and makes none of its own from the turn
+    openings = query(
+        db_file,
+        "SELECT e.intent_text FROM episodes e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.external_id = ? ORDER BY e.start_seq",
+        (NEW_SESSION,),
+    )
+    assert openings and openings[0] == ("",)
+    assert all(typed not in text for (text,) in openings)

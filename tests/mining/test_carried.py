@@ -1,0 +1,220 @@
+"""The conversation a session carries on from another: read as the lead of its first turns.
+
+`mining.carried` finds it (copies at the session's head, the session a fork was forked
+from, the record a resumed file's first record answers); `episodes.segment` reads the
+session's own turns against it, and what the session adds to the request running there
+is an episode that carries that request on, with no request of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from sleepd.config import Config
+from sleepd.mining.carried import as_lived, split_carried
+from sleepd.mining.episodes import EventView, segment
+from sleepd.mining.lexicon import lexicon_for
+from sleepd.mining.loading import load_events, sessions_to_mine
+from sleepd.mining.mine import mine
+from sleepd.store.engine import read_session
+from sleepd.store.models import Episode, Event, Session, Task
+
+from .builders import LATER, T0, SessionBuilder, views
+
+REQUEST = "Add a dark mode toggle to the settings page"
+CORRECTION = "the toggle doesn't persist after a reload, fix it"
+
+
+def conversation(builder: SessionBuilder) -> SessionBuilder:
+    builder.prompt(REQUEST).call("Edit", '{"file_path": "settings.tsx"}', "c1")
+    return builder.result("c1").say("Added the toggle to the settings page.")
+
+
+def as_copies(builder: SessionBuilder) -> SessionBuilder:
+    """The builder's rows as a resume writes them into the new session's file, kept by the
+    harvest as context (`history:<kind>` meta)."""
+    for row in builder.rows:
+        row["raw_type"] = f"history:{row.get('raw_type') or row['kind']}"
+        row["kind"], row["is_meta"], row["is_error"] = "meta", True, False
+    return builder
+
+
+@dataclass
+class Read:
+    """What mining stored of one episode."""
+
+    intent_text: str
+    start_seq: int
+    outcome: str
+    kinds: list[str]
+
+
+def own_episodes(engine: Engine, session_id: int) -> list[Read]:
+    with read_session(engine) as db:
+        return [
+            Read(e.intent_text, e.start_seq, e.outcome, [t["kind"] for t in e.turns or []])
+            for e in db.scalars(
+                select(Episode).where(Episode.session_id == session_id).order_by(Episode.start_seq)
+            )
+        ]
+
+
+def test_a_correction_after_the_copied_conversation_carries_its_request_on(
+    engine: Engine, cfg: Config
+) -> None:
+    parent = conversation(SessionBuilder())
+    parent.save(engine)
+    resumed = as_copies(conversation(SessionBuilder(start=T0 + timedelta(days=1))))
+    resumed.prompt(CORRECTION).call("Edit", '{"file_path": "store.ts"}', "c2").result("c2")
+    resumed.say("The toggle now persists.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    [carried] = own_episodes(engine, resumed_id)
+    assert carried.intent_text == ""  # the request was the other session's
+    assert carried.kinds == ["correction"]
+    with read_session(engine) as db:
+        [first_own] = db.scalars(
+            select(Event.seq).where(Event.session_id == resumed_id, Event.kind == "user_prompt")
+        )
+        assert carried.start_seq == first_own
+        # one request in all, the other session's; no task was made of the correction
+        requests = db.scalars(select(Episode.intent_text).where(Episode.intent_text != ""))
+        assert list(requests) == [REQUEST]
+        assert all(CORRECTION not in (t.intent or "") for t in db.scalars(select(Task)))
+
+
+def test_a_new_request_after_the_copied_conversation_opens_its_own_episode(
+    engine: Engine, cfg: Config
+) -> None:
+    resumed = as_copies(conversation(SessionBuilder()))
+    resumed.meta("<command-name>/model</command-name>")
+    resumed.prompt("Write a changelog entry for the 2.0 release").say("Written.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    [own] = own_episodes(engine, resumed_id)
+    assert own.intent_text == "Write a changelog entry for the 2.0 release"
+    assert own.kinds == ["housekeeping", "new_task"]  # the command is the request's
+
+
+def test_a_fork_reads_its_first_turn_against_the_session_it_was_forked_from(
+    engine: Engine, cfg: Config
+) -> None:
+    parent = conversation(SessionBuilder())
+    parent_id = parent.save(engine)
+    fork = SessionBuilder(kind="fork", parent_id=parent_id, start=T0 + timedelta(hours=1))
+    fork.prompt(CORRECTION).say("Fixed: the toggle is saved to local storage.")
+    fork_id = fork.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    [carried] = own_episodes(engine, fork_id)
+    assert carried.intent_text == ""
+    assert carried.kinds == ["correction"]
+
+
+def test_the_conversation_stops_where_the_fork_began(engine: Engine) -> None:
+    """What the first session did after the fork is not the fork's conversation."""
+    parent = conversation(SessionBuilder())
+    parent.prompt("Write a changelog entry for the 2.0 release").say("Written.")
+    parent_id = parent.save(engine)
+    # forked after the first exchange, before the changelog request (an event each 10 s)
+    fork = SessionBuilder(kind="fork", parent_id=parent_id, start=T0 + timedelta(seconds=35))
+    fork.prompt(CORRECTION).say("Fixed.")
+    fork_id = fork.save(engine)
+
+    with read_session(engine) as db:
+        work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == fork_id]
+        _, carried = split_carried(db, work, load_events(db, work))
+    # read against the toggle's exchange, not the changelog's
+    assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
+    assert carried[fork_id][-1].text == "Added the toggle to the settings page."
+
+
+def test_a_resumed_file_without_the_conversation_finds_it_by_the_record_it_answers(
+    engine: Engine, cfg: Config
+) -> None:
+    parent = conversation(SessionBuilder())
+    parent_id = parent.save(engine)
+    last = parent.rows[-1]["external_id"]
+    resumed = SessionBuilder(start=T0 + timedelta(days=1), session_meta={"continues": last})
+    resumed.prompt(CORRECTION).say("Fixed.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    [carried] = own_episodes(engine, resumed_id)
+    assert carried.intent_text == "" and carried.kinds == ["correction"]
+    # and nothing is carried from a record no session holds, or one of another project
+    with read_session(engine) as db:
+        assert db.get(Session, parent_id) is not None
+    lost = SessionBuilder(session_meta={"continues": "no-such-record"})
+    lost.prompt(CORRECTION).say("Fixed.")
+    elsewhere = SessionBuilder(project="/work/other", session_meta={"continues": last})
+    elsewhere.prompt(CORRECTION).say("Fixed.")
+    lost_id, elsewhere_id = lost.save(engine), elsewhere.save(engine)
+    mine(engine, cfg, now=LATER)
+    for session_id in (lost_id, elsewhere_id):
+        [own] = own_episodes(engine, session_id)
+        assert own.intent_text == CORRECTION
+
+
+def test_the_carried_on_episode_reads_the_same_when_the_session_grows(
+    engine: Engine, cfg: Config
+) -> None:
+    """The next pass resumes at the carried-on episode, which opens on the session's first
+    own event: it is read against the conversation again, not taken for a request."""
+    resumed = as_copies(conversation(SessionBuilder()))
+    resumed.prompt(CORRECTION).say("Fixed: the toggle is saved to local storage.")
+    resumed_id = resumed.save(engine)
+    mine(engine, cfg, now=T0 + timedelta(minutes=2))  # the session still runs
+    stored = len(resumed.rows)
+    resumed.prompt("thanks, that works")
+    resumed.append(engine, resumed_id, stored)
+
+    mine(engine, cfg, now=LATER)
+
+    [carried] = own_episodes(engine, resumed_id)
+    assert carried.intent_text == ""
+    assert carried.kinds == ["correction", "approval"]
+
+
+def test_segment_reads_nothing_when_the_session_has_only_the_lead() -> None:
+    lead = views(conversation(SessionBuilder()))
+    assert segment([], lexicon_for(), carried=lead) == []
+
+
+def test_housekeeping_before_a_new_request_after_the_conversation_is_that_requests() -> None:
+    lead = views(conversation(SessionBuilder()))
+    own = SessionBuilder()
+    own.prompt("/model", is_meta=False)
+    own.prompt("Write a changelog entry for the 2.0 release").say("Written.")
+    drafts = segment(views(own), lexicon_for(), carried=lead)
+    assert [d.intent_text for d in drafts] == ["Write a changelog entry for the 2.0 release"]
+    assert drafts[0].carries_on is None
+
+
+def test_a_copy_is_read_as_the_event_it_copies() -> None:
+    def copy(kind: str, raw_type: str | None = None) -> EventView:
+        return as_lived(
+            EventView(
+                id=1, seq=1, kind="meta", raw_type=f"history:{raw_type or kind}", is_meta=True
+            )
+        )
+
+    assert (copy("user_prompt").kind, copy("user_prompt").is_meta) == ("user_prompt", False)
+    assert copy("tool_call").kind == "tool_call"
+    steering = copy("user_prompt", "steering")
+    assert (steering.kind, steering.is_steering) == ("user_prompt", True)
+    hook = copy("meta", "progress:hook_progress")
+    assert (hook.kind, hook.raw_type, hook.is_meta) == ("meta", "progress:hook_progress", True)
+    # a name after the prefix that is no kind, hostile or new, stays meta
+    odd = copy("meta", "history:<script>")
+    assert (odd.kind, odd.is_meta) == ("meta", True)
