@@ -480,6 +480,8 @@ class _ClaudeFile:
         if info.get("head_read"):
             return
         info["head_read"] = True
+        if self.state.get("own_last") is not None:
+            return  # the head was read by a sleepd that kept no such mark
         parent = rec.get("parentUuid")
         if (
             isinstance(parent, str)

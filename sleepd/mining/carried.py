@@ -14,7 +14,7 @@ not. Builds write the conversation before in one of two places:
   that session (`parent_session_id`). A resume written into a new file without the
   conversation (Claude Code 1.0.x) opens with a record that answers the last record of
   another session's file (`meta["continues"]`, `harvesters.claude_code`), found among the
-  sessions of the same source and project.
+  sessions of the same source in the same project or one inside it, or around it.
 
 Either way a reading that reaches the session's start gets the last of that conversation
 (at most `LEAD_EVENTS` events), each read as the event it copies, as a lead its first
@@ -27,12 +27,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, literal, or_, select
 from sqlalchemy.orm import Session as DbSession
 
+from harvesters.codex import GOAL_SET
 from sleepd.mining.episodes import EventView
 from sleepd.mining.late_exits import with_late_exits
-from sleepd.mining.loading import LEAD_EVENTS, SessionWork, event_views, lead_start
+from sleepd.mining.loading import (
+    AGENT_BLOCK,
+    LEAD_EVENTS,
+    UNREAD_RECORD,
+    SessionWork,
+    event_views,
+    lead_start,
+)
 from sleepd.store.models import Event, Session
 from sleepd.store.resumed import HISTORY_PREFIX
 
@@ -43,8 +51,23 @@ _KINDS = frozenset(
         *("error", "interrupt", "summary", "meta"),
     )
 )
-#: Record types the harvest gives events of a kind other than meta.
-_TYPED_KINDS = {"steering": "user_prompt", "compact_summary": "summary"}
+#: Record types the harvest gives events of a kind other than meta (a copy keeps the type,
+#: not the kind: `history:<raw_type or kind>`).
+_TYPED_KINDS = {
+    "steering": "user_prompt",
+    GOAL_SET: "user_prompt",
+    "persisted-output": "tool_result",
+    "summary": "summary",
+    "compact_summary": "summary",
+    "compacted": "summary",
+    "compaction": "summary",
+    "compaction_summary": "summary",
+    "error": "error",
+    "stream_error": "error",
+}
+#: Codex's record of a turn it ended early: the person's stop, unless Codex's own
+#: (`harvesters.codex`: a review thread's end is meta, a spent budget an error).
+_TURN_ABORTED = "turn_aborted"
 
 
 def is_copy(event: EventView) -> bool:
@@ -61,6 +84,16 @@ def as_lived(event: EventView) -> EventView:
     if name in _KINDS:
         return replace(event, kind=name, raw_type=None, is_meta=name == "meta")
     kind = _TYPED_KINDS.get(name, "meta")
+    if name == _TURN_ABORTED:
+        kind = (
+            "meta"
+            if event.text == "review_ended"
+            else "error"
+            if event.text.startswith("turn stopped")
+            else "interrupt"
+        )
+    elif name.startswith(AGENT_BLOCK):
+        kind = UNREAD_RECORD  # a block of the agent's message the harvest does not know
     return replace(event, kind=kind, raw_type=name, is_meta=kind == "meta")
 
 
@@ -97,13 +130,15 @@ def split_carried(
 def _copied_head(events: list[EventView]) -> tuple[list[EventView], list[EventView]]:
     """The copies a session's events open with, and the rest. Bookkeeping may stand among
     them (the desktop app opens its file with the enqueue of the message just sent, then
-    writes the copies); the first event of any other kind that is not a copy ends them."""
+    writes the copies), and so may summaries (Claude Code opens a resumed file with the
+    titles of the conversations it came from, `summary` lines); the first event of any
+    other kind that is not a copy ends them."""
     head: list[EventView] = []
     rest: list[EventView] = []
     for index, event in enumerate(events):
         if is_copy(event):
             head.append(event)
-        elif event.kind == "meta":
+        elif event.kind in ("meta", "summary"):
             rest.append(event)
         else:
             return head, rest + events[index:]
@@ -134,25 +169,48 @@ def _continued_records(db: DbSession, session_ids: list[int]) -> dict[int, tuple
         record = meta.get("continues") if isinstance(meta, dict) else None
         if not isinstance(record, str) or not record:
             continue
+        ids = _ids_of(record)
+        held = select(Event.id).where(Event.session_id == session_id, Event.external_id.in_(ids))
+        if db.execute(held.limit(1)).first() is not None:
+            continue  # a record of its own: nothing before the session is named
         others = select(Session.id).where(
             Session.source == source, Session.id != session_id, Session.kind != "subagent"
         )
         if project_path is not None:
-            others = others.where(Session.project_path == project_path)
-        # the record's own id, or the id of one of its blocks (`<uuid>:<n>`)
-        named = or_(
-            Event.external_id == record,
-            Event.external_id.startswith(f"{record}:", autoescape=True),
-        )
+            # the same project, or one inside the other: a person who changed directories
+            # in a conversation resumes it where they then were
+            others = others.where(
+                or_(
+                    Session.project_path == project_path,
+                    Session.project_path.startswith(f"{project_path}/", autoescape=True),
+                    literal(project_path).startswith(Session.project_path + "/"),
+                )
+            )
+        # held as the record's own, not a copy in a third session; the earliest such
+        copied = func.max(case((Event.raw_type.startswith(HISTORY_PREFIX), 1), else_=0))
         hit = db.execute(
             select(Event.session_id, func.max(Event.seq))
-            .where(Event.session_id.in_(others), named)
+            .where(Event.session_id.in_(others), Event.external_id.in_(ids))
             .group_by(Event.session_id)
+            .order_by(copied, Event.session_id)
             .limit(1)
         ).first()
         if hit is not None:
             found[session_id] = (hit[0], hit[1])
     return found
+
+
+#: The blocks of one record looked for by their ids: a record's events are the record's
+#: id, or `<id>:<n>` for each of its blocks (`harvesters.claude_code`), and a lead needs
+#: only where the record stands.
+_BLOCKS_LOOKED_FOR = 32
+
+
+def _ids_of(record: str) -> list[str]:
+    """The ids the harvest gives the events of one record: each an index probe, where a
+    pattern would read every event of the project."""
+    blocks = [f"{record}:{n}" for n in range(_BLOCKS_LOOKED_FOR)]
+    return [record, *blocks, f"{record}:error", f"{record}:steering"]
 
 
 def _up_to(db: DbSession, session_id: int, seq: int) -> list[EventView]:

@@ -750,20 +750,24 @@ def _carry_on(
     returned: list[EpisodeDraft],
 ) -> None:
     """What the session added to the request it carries on, as the first episode returned:
-    when it added a turn or agent work; else its housekeeping is the next episode's, as
-    housekeeping typed before a session's first request is."""
+    its turns, its agent work, and the housekeeping typed while that request ran ("/model",
+    "/exit"), which in one session would be that request's too."""
     draft, events, feedback, housekeeping = carried_on
+    opens = returned[0].intent if returned else None
     own = EpisodeDraft(
         intent=first,
         events=[e for e in draft.events[events:] if e is not first],
-        feedback=draft.feedback[feedback:],
+        # (a verdict read off a new request, "Perfect, now polish the site", is that
+        # request's turn: it cannot also open an episode that carries the last one on)
+        feedback=[t for t in draft.feedback[feedback:] if t.event is not opens],
         closed=draft.closed,
         housekeeping=draft.housekeeping[housekeeping:],
         carries_on=draft.request_text,
     )
     if any(e is draft.rolled_back for e in (first, *own.events)):
         own.rolled_back = draft.rolled_back
-    if own.feedback or _has_agent_work([first, *own.events]):
+    added = own.feedback or own.housekeeping or _has_agent_work([first, *own.events])
+    if first is not opens and added:
         returned.insert(0, own)
     elif returned:
         returned[0].housekeeping[:0] = own.housekeeping

@@ -46,7 +46,13 @@ CASES = [
         "follow_up",
     ),
 ]
-LAYOUTS = ["resumed with the conversation", "resumed without it", "forked"]
+LAYOUTS = [
+    "resumed with the conversation",
+    # as Claude Code opens many a resumed file: the titles of the conversations it came from
+    "resumed with titles, then the conversation",
+    "resumed without it",
+    "forked",
+]
 
 
 def records(name: str) -> list[Any]:
@@ -67,8 +73,11 @@ def carried_on(everything: list[Any], line: int, layout: str) -> tuple[list[Any]
     before, after = everything[: line - 1], everything[line - 1 :]
     old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
     new = [moved(r, NEW_SESSION) for r in after]
-    if layout == "resumed with the conversation":
+    if layout.startswith("resumed with"):
         new = [moved(r, NEW_SESSION) for r in before] + new
+    if layout == "resumed with titles, then the conversation":
+        title = {"type": "summary", "summary": "Earlier work", "leafUuid": before[-1].get("uuid")}
+        new = [title, *new]
     elif layout == "forked":
         copies = [
             moved(r, NEW_SESSION, forkedFrom={"sessionId": old, "messageUuid": r["uuid"]})

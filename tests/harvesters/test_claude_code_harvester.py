@@ -163,6 +163,21 @@ def test_only_a_sessions_first_record_can_name_what_it_continues(
     assert not any(continues(batches + more))
 
 
+def test_a_file_an_earlier_sleepd_read_names_nothing_it_continues(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """(From a review.) A cursor an earlier sleepd left holds no mark that the session's
+    head was read: the first record read after the upgrade is not the session's first."""
+    path = session_file(tmp_path)
+    first = [rec("user", "u1", "fix the tests", parentUuid=None)]
+    make_jsonl(path, first)
+    cursor = read(path)[-1].cursor
+    for info in cursor.state.get("sessions", {}).values():
+        info.pop("head_read", None)
+    make_jsonl(path, [*first, rec("user", "u2", "and lint", parentUuid="u1")])
+    assert not any(continues(read(path, cursor)))
+
+
 def test_compaction_gives_a_marker_and_a_summary_never_a_prompt(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:

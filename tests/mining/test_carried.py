@@ -99,9 +99,11 @@ def test_a_new_request_after_the_copied_conversation_opens_its_own_episode(
 
     mine(engine, cfg, now=LATER)
 
-    [own] = own_episodes(engine, resumed_id)
+    carried, own = own_episodes(engine, resumed_id)
     assert own.intent_text == "Write a changelog entry for the 2.0 release"
-    assert own.kinds == ["housekeeping", "new_task"]  # the command is the request's
+    assert own.kinds == ["new_task"]
+    # the command typed before it is the running request's, as in one session
+    assert (carried.intent_text, carried.kinds) == ("", ["housekeeping"])
 
 
 def test_a_fork_reads_its_first_turn_against_the_session_it_was_forked_from(
@@ -152,12 +154,19 @@ def test_a_resumed_file_without_the_conversation_finds_it_by_the_record_it_answe
 
     [carried] = own_episodes(engine, resumed_id)
     assert carried.intent_text == "" and carried.kinds == ["correction"]
+    # resumed in a folder of the project the person had moved to (its first cwd is the
+    # session's project): the same conversation
+    inside = SessionBuilder(project="/work/app/web", session_meta={"continues": last})
+    inside.prompt(CORRECTION).say("Fixed.")
+    inside_id = inside.save(engine)
+    mine(engine, cfg, now=LATER)
+    assert own_episodes(engine, inside_id)[0].kinds == ["correction"]
     # and nothing is carried from a record no session holds, or one of another project
     with read_session(engine) as db:
         assert db.get(Session, parent_id) is not None
     lost = SessionBuilder(session_meta={"continues": "no-such-record"})
     lost.prompt(CORRECTION).say("Fixed.")
-    elsewhere = SessionBuilder(project="/work/other", session_meta={"continues": last})
+    elsewhere = SessionBuilder(project="/work/application", session_meta={"continues": last})
     elsewhere.prompt(CORRECTION).say("Fixed.")
     lost_id, elsewhere_id = lost.save(engine), elsewhere.save(engine)
     mine(engine, cfg, now=LATER)
@@ -186,19 +195,78 @@ def test_the_carried_on_episode_reads_the_same_when_the_session_grows(
     assert carried.kinds == ["correction", "approval"]
 
 
+def test_a_verdict_read_off_the_first_new_request_is_that_requests_turn(
+    engine: Engine, cfg: Config
+) -> None:
+    """(From a review.) "Perfect, now …" approves the carried-on request and opens a new
+    one: one episode starts there, and a pass stores it (two had, at one seq, and every
+    pass stopped on the store's unique key)."""
+    resumed = as_copies(conversation(SessionBuilder()))
+    resumed.prompt("Perfect, now can you polish the whole website")
+    resumed.call("Edit", '{"file_path": "site.css"}', "c9").result("c9").say("Polished.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    [own] = own_episodes(engine, resumed_id)
+    assert own.intent_text == "Perfect, now can you polish the whole website"
+
+
+def test_a_record_the_session_holds_itself_names_nothing_before_it(
+    engine: Engine, cfg: Config
+) -> None:
+    """(From a review.) A `continues` that names the session's own record (a history copy
+    of it held elsewhere): the session is read as its own, from its first request."""
+    session = conversation(SessionBuilder(external_id="own"))
+    copy = as_copies(SessionBuilder(external_id="elsewhere", start=T0 + timedelta(hours=2)))
+    copy.rows.extend(dict(row) for row in session.rows)
+    as_copies(copy).prompt("Write a changelog entry for the 2.0 release").say("Written.")
+    session.session_meta = {"continues": session.rows[-1]["external_id"]}
+    session.prompt("and add a keyboard shortcut for it").say("Added Ctrl+D.")
+    session_id = session.save(engine)
+    copy.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    assert own_episodes(engine, session_id)[0].intent_text == REQUEST
+
+
+def test_a_record_is_found_by_any_of_its_blocks(engine: Engine, cfg: Config) -> None:
+    """The record a resumed file answers may be stored as blocks (`<uuid>:<n>`)."""
+    parent = conversation(SessionBuilder())
+    parent.rows[-1]["external_id"] = "rec-1:2"
+    parent.save(engine)
+    resumed = SessionBuilder(start=T0 + timedelta(days=1), session_meta={"continues": "rec-1"})
+    resumed.prompt(CORRECTION).say("Fixed.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    assert own_episodes(engine, resumed_id)[0].kinds == ["correction"]
+
+
 def test_segment_reads_nothing_when_the_session_has_only_the_lead() -> None:
     lead = views(conversation(SessionBuilder()))
     assert segment([], lexicon_for(), carried=lead) == []
 
 
-def test_housekeeping_before_a_new_request_after_the_conversation_is_that_requests() -> None:
+def test_housekeeping_typed_while_the_carried_request_ran_is_that_requests() -> None:
+    """As in one session: "/model" after the agent's answer, before the next request, is
+    the running request's; and "/exit" alone is still read, as that request's."""
     lead = views(conversation(SessionBuilder()))
     own = SessionBuilder()
     own.prompt("/model", is_meta=False)
     own.prompt("Write a changelog entry for the 2.0 release").say("Written.")
     drafts = segment(views(own), lexicon_for(), carried=lead)
-    assert [d.intent_text for d in drafts] == ["Write a changelog entry for the 2.0 release"]
-    assert drafts[0].carries_on is None
+    assert [(d.carries_on, d.intent_text) for d in drafts] == [
+        (REQUEST, ""),
+        (None, "Write a changelog entry for the 2.0 release"),
+    ]
+    assert [t.event.text for t in drafts[0].housekeeping] == ["/model"]
+    only = segment(
+        views(SessionBuilder().prompt("/exit", is_meta=False)), lexicon_for(), carried=lead
+    )
+    assert [[t.kind.value for t in d.housekeeping] for d in only] == [["housekeeping"]]
 
 
 def test_a_copy_is_read_as_the_event_it_copies() -> None:
@@ -218,3 +286,18 @@ def test_a_copy_is_read_as_the_event_it_copies() -> None:
     # a name after the prefix that is no kind, hostile or new, stays meta
     odd = copy("meta", "history:<script>")
     assert (odd.kind, odd.is_meta) == ("meta", True)
+    # kinds a copy keeps only as their record type (from a review)
+    assert copy("tool_result", "persisted-output").kind == "tool_result"
+    assert copy("user_prompt", "event_msg:thread_goal_updated").kind == "user_prompt"
+    assert copy("summary", "compacted").kind == "summary"
+    assert copy("raw", "block:server_tool_use").kind == "raw"
+
+
+def test_a_codex_turn_ended_early_is_read_as_who_ended_it() -> None:
+    def aborted(text: str) -> str:
+        stored = EventView(id=1, seq=1, kind="meta", raw_type="history:turn_aborted", text=text)
+        return as_lived(stored).kind
+
+    assert aborted("interrupted") == "interrupt"
+    assert aborted("review_ended") == "meta"
+    assert aborted("turn stopped: the goal's token budget ran out (budget_limited)") == "error"
