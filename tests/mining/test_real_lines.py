@@ -10892,6 +10892,15 @@ def test_putting_the_running_work_off_turns_to_something_new() -> None:
         "Let's continue later, commit and push",  # the closing step of the work
         "continue with the tests",  # goes on, puts nothing off
         "等下再继续",
+        # (from a review) the work itself scheduled, or turned back to after the put-off
+        "finish it later please",
+        "continue later with the rest of the tests",
+        "continue the rest later; right now the toggle still doesn't persist",
+        "pause this and explain why the test failed",
+        "put it aside and fix the typo in the header you just added",
+        "等下再继续，先把刚才改的文件提交了",
+        "先放一放，把刚才的测试跑一下",
+        "let's come back to it later. thanks!",
     ],
 )
 def test_putting_off_with_nothing_new_or_a_closing_step_after_it_says_nothing_new(

@@ -25,15 +25,25 @@ EXPLICIT_NEW = re.compile(
 )
 
 
-#: The turn opens by putting the running work off ("we'll continue that later", "park
-#: that for now", "等下再继续", "先放一放"): what follows is something else.
+#: The turn opens by putting the running work off ("we'll come back to this later.",
+#: "park that for now,", "等下再继续，", "先放一放，"), as a clause of its own: what
+#: follows is something else. ("continue later with the rest", "finish it later please"
+#: schedule the work itself.)
 PUTS_OFF = re.compile(
     r"^\W*((ok|okay|alright|fine|good|thanks)\W+)?((let'?s|we('ll| will| can)|i('ll| will))\s+)?"
     r"((come back to|get back to|return to|continue|finish|pick up)\s+((this|that|it|"
-    r"the rest)\s+)?(later|tomorrow|afterwards)|(park|pause|shelve)\s+(this|that|it)\b|"
-    r"(put|leave|set)\s+(this|that|it)\s+(on hold|aside|for later))\b"
-    r"|^\W*(等下|等一下|等会儿?|稍后|回头|晚点|之后)再(继续|做|弄|说|看|处理)"
-    r"|^\W*先(放一放|放着|不管|停一下|别管)",
+    r"the rest)\s+)?(later|tomorrow|afterwards)|(park|shelve)\s+(this|that|it)|"
+    r"(put|leave|set)\s+(this|that|it)\s+(on hold|aside|for later))(\s+for now)?"
+    r"\s*([,.;:!?\u2014\u2013]|\s-\s|$)"
+    r"|^\W*(等下|等一下|等会儿?|稍后|回头|晚点|之后)再(继续|做|弄|说|看|处理)\s*[，,。；;：:！!]"
+    r"|^\W*先(放一放|放着|不管|停一下|别管)\s*[，,。；;：:！!]",
+    re.IGNORECASE,
+)
+#: What turns back to the work just done ("the toggle still doesn't persist", "the file
+#: you just added", "刚才改的文件"): after a put-off, the running work again, not a new one.
+_BACK_TO_THE_WORK = re.compile(
+    r"\b(just|still|again|you\s+(just\s+)?(added|changed|made|wrote|did|broke))\b"
+    r"|刚才|刚刚|还是|仍然|依然",
     re.IGNORECASE,
 )
 
@@ -52,9 +62,12 @@ def says_something_new(region: str) -> bool:
     put_off = PUTS_OFF.search(region[:80])
     if put_off is None:
         return False
-    # what the turn turns to: nothing ("let's continue tomorrow") is no request
+    # what the turn turns to: a few words of its own ("let's continue tomorrow. thanks" is
+    # no request), not the work just done, nor its closing step
     rest = region[put_off.end() :].strip(" \t\n,.;:!?，。；：！？、")
-    if not re.search(r"\w{2,}", rest):
+    if word_count(rest) < 3 and len(re.findall(r"[\u4e00-\u9fff]", rest)) < 4:
+        return False
+    if _BACK_TO_THE_WORK.search(rest):
         return False
     return not is_closing_step(re.split(r"(?<=[.!?。！？])\s*", rest)[-1] or rest)
 
