@@ -14,7 +14,9 @@ A copy is what a source cannot write by chance: records whose ids, given by the 
 same source, at the head of a session. The session a copy comes from is found by the
 first record a person's side wrote (role `user`: prompts, command wrappers, interrupts;
 a partial index keeps those ids, a small share of the events); from there records are
-taken as copies while each one is stored in that session. The first that is not ends
+taken as copies while each one is stored in that session (under its id, or under the id
+of the record it was made from: a message typed ahead is told from its queue in one file
+and from its attachment in a copy that leaves the queue out). The first that is not ends
 the copy, unless it is a person's record stored in yet another session (a copy of a
 resumed session holds records of two). What comes after is the session's own.
 
@@ -116,7 +118,7 @@ class ResumedCopies:
             # no identity across files, or already known as copied: neither copy nor end
             return False
         begun, holder = holder > 0, abs(holder)
-        if not self.db.scalar(_IN_SESSION, {"session": holder, "id": row.external_id}):
+        if not self._stored_in(holder, row.external_id):
             holder = self._holder(session_id, row.external_id) if row.role == "user" else OWN
             if holder == OWN:
                 if begun or row.role == "user":
@@ -125,6 +127,17 @@ class ResumedCopies:
         self.copied_from[session_id] = holder
         self.copies += 1
         return True
+
+    def _stored_in(self, session_id: int, external_id: str) -> bool:
+        """Whether the session holds the event, or another the harvest made of the same
+        record (`<uuid>` beside `<uuid>:steering`): a message typed ahead is told from its
+        queue's records in one file and from its attachment in a copy without them."""
+        if self.db.scalar(_IN_SESSION, {"session": session_id, "id": external_id}):
+            return True
+        record = external_id.split(":", 1)[0]
+        return record != external_id and bool(
+            self.db.scalar(_IN_SESSION, {"session": session_id, "id": record})
+        )
 
     def _holder(self, session_id: int, external_id: str) -> int:
         found = self.db.scalar(_HOLDER, {"id": external_id, "session": session_id})

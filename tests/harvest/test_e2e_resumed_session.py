@@ -262,3 +262,80 @@ def test_a_resumed_request_is_mined_once(
         db_file, "SELECT count(*) FROM episodes WHERE intent_text LIKE 'I want to invert%'"
     )
     assert episodes == 1
+
+
+# flop-labs/technocore-chat (a 2.1 session's checkpoint, lines 67, 77 and 78; MIT): a
+# message typed while the agent worked, with its queue's records and its attachment.
+QUEUED = "also deploy latest image to technocore box"
+
+
+def queued_session() -> list[dict[str, Any]]:
+    """A request, a message queued while the agent works on it, the agent's answers."""
+    prompt = at(
+        claude_prompt(FIRST, "11111111-0000-4000-8000-000000000001", REQUEST),
+        "2026-08-13T11:37:00.000Z",
+    )
+    enqueue = {
+        "type": "queue-operation",
+        "operation": "enqueue",
+        "timestamp": "2026-08-13T11:37:30.105Z",
+        "sessionId": FIRST,
+        "content": QUEUED,
+    }
+    working = claude_answer(
+        prompt,
+        "11111111-0000-4000-8000-000000000002",
+        "Inverting the flag now.",
+        timestamp="2026-08-13T11:37:40.000Z",
+    )
+    remove = {**enqueue, "operation": "remove", "timestamp": "2026-08-13T11:37:59.691Z"}
+    attachment = {
+        "parentUuid": working["uuid"],
+        "isSidechain": False,
+        "attachment": {
+            "type": "queued_command",
+            "prompt": QUEUED,
+            "commandMode": "prompt",
+            "origin": {"kind": "human"},
+            "timestamp": "2026-08-13T11:37:30.104Z",
+        },
+        "type": "attachment",
+        "uuid": "11111111-0000-4000-8000-000000000003",
+        "timestamp": "2026-08-13T11:37:59.692Z",
+        "sessionId": FIRST,
+        "cwd": "/work/demo",
+    }
+    deployed = claude_answer(
+        attachment,
+        "11111111-0000-4000-8000-000000000004",
+        "Deployed the latest image.",
+        timestamp="2026-08-13T11:39:00.000Z",
+    )
+    return [prompt, enqueue, working, remove, attachment, deployed]
+
+
+def test_a_copy_holding_a_message_typed_ahead_is_a_copy_to_its_end(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """A resume copies the conversation's records, not the queue's bookkeeping: the message
+    typed ahead comes back from its attachment alone, where the first file told it from its
+    queue. It is the same record all the same (one uuid), and the copy goes on past it:
+    ended there, the rest of the copy had been stored as the new session's own."""
+    earlier = queued_session()
+    write_lines(folder(isolated_home) / f"{FIRST}.jsonl", earlier)
+    harvest(store, cfg)
+    conversation = [r for r in earlier if "uuid" in r]
+    own = "22222222-0000-4000-8000-000000000001"
+    resumed = resumed_into(
+        RESUMED, conversation, own, "now tag the release", "2026-08-14T09:00:00Z"
+    )
+    write_lines(folder(isolated_home) / f"{RESUMED}.jsonl", resumed)
+
+    report = harvest(store, cfg).totals()
+
+    assert session_prompts(db_file, RESUMED) == ["now tag the release"]
+    [(steering,)] = query(
+        db_file, "SELECT count(*) FROM events WHERE kind = 'user_prompt' AND text = ?", (QUEUED,)
+    )
+    assert steering == 1
+    assert report["resumed_history"] >= len(conversation)
