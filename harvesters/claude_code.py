@@ -1041,10 +1041,17 @@ class _ClaudeFile:
         person typed it (`origin.kind` "human", Claude Code 2.1.19x on): since about 2.1.219
         a message consumed mid-turn may leave no queue record at all, only this attachment.
         Such an attachment whose text is still queued, or was just told, is that message
-        again, and one attachment written twice (the same `source_uuid`) counts once.
+        again, and one attachment written twice (the same `source_uuid`) counts once. A
+        fork's copy of one tells nothing: the first session's file does.
         """
         if data.get("commandMode") not in (None, "prompt"):
             return  # bash-mode input (`!cmd`) is a command, not words to the agent
+        origin = _forked_from(rec)
+        if origin is not None and origin != rec.get("sessionId"):
+            # a fork's copy of the first session's record: that session's own file tells
+            # the message from its queue's records, which a fork does not copy; told from
+            # the copy too, the first session had each such message twice
+            return
         kind = as_dict(data.get("origin")).get("kind")
         if isinstance(kind, str) and kind != "human":
             # another session's message, a channel's event or a background task's notice

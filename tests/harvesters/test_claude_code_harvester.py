@@ -590,6 +590,36 @@ def test_a_message_an_older_harvester_told_is_not_told_again_by_its_attachment(
     assert steering_texts(read(path, older)) == []
 
 
+def test_a_forks_copy_of_a_message_typed_ahead_tells_nothing(
+    tmp_path: Path, make_jsonl: MakeJsonl
+) -> None:
+    """A fork copies the first session's records, not its queue's: the copied attachment
+    of a message typed ahead is the first session's record, whose own file tells the
+    message from its queue. Told from the copy too, that session had the message twice
+    (polecatspeaks/StarCar's sessions, cut in two by bench/carried_real.py's fork)."""
+    origin = "22222222-3333-4444-8555-666666666666"
+    path = session_file(tmp_path)
+    copied = {
+        "type": "attachment",
+        "uuid": "att-1",
+        "parentUuid": "u0",
+        "sessionId": SID,
+        "timestamp": "2026-01-02T03:05:01.000Z",
+        "forkedFrom": {"sessionId": origin, "messageUuid": "att-1"},
+        "attachment": {
+            "type": "queued_command",
+            "prompt": "and deploy it",
+            "commandMode": "prompt",
+            "origin": {"kind": "human"},
+        },
+    }
+    own = {**copied, "uuid": "att-2", "parentUuid": "att-1"}
+    del own["forkedFrom"]
+    own["attachment"] = {**copied["attachment"], "prompt": "and tag it"}
+    make_jsonl(path, [copied, own])
+    assert steering_texts(read(path)) == ["and tag it"]
+
+
 # Claude Code 2.1.112 (dougnukem/orpheus, Entire checkpoint 17/b6bbc6c891, lines 34, 39
 # and 40, byte for byte; MIT): the enqueue has no text, the attachment holds it.
 ORPHEUS_ENQUEUE = (
