@@ -218,6 +218,21 @@ def _night_by_night(engine: Any, cfg: Config, homes: Path, held: Path, harvest: 
     return nights
 
 
+def _before_those_written_later(
+    engine: Any, cfg: Config, held: Path, where: dict[str, str], later: frozenset[str], harvest: Any
+) -> None:
+    """Harvest and mine every laid-out transcript but those in `later`, then put those
+    back for the caller's harvest and pass."""
+    moved = [Path(path) for path, rel in where.items() if rel in later]
+    for index, path in enumerate(moved):
+        held.mkdir(parents=True, exist_ok=True)
+        path.rename(held / str(index))
+    harvest(engine, cfg)
+    mine(engine, cfg, now=LATER)
+    for index, path in enumerate(moved):
+        (held / str(index)).rename(path)
+
+
 def lay_out(
     fixtures: Path, root: Path, skip: frozenset[str] = frozenset()
 ) -> tuple[Path, Path, dict[str, str]]:
@@ -322,6 +337,7 @@ def predict(
     backend: Any = None,
     cfg: Config | None = None,
     growing: bool = False,
+    later: frozenset[str] = frozenset(),
 ) -> Predictions:
     """Harvest and mine the labelled transcripts in a fresh store; what mining read.
 
@@ -330,6 +346,8 @@ def predict(
     `growing`: the history arrives a day at a time, by each file's first record, and is
     harvested and mined each night (03:00 the next day), as the daemon reads it; else
     one harvest and one pass read it whole.
+    `later`: transcripts (named as in `fixtures`) written after the others: the rest is
+    harvested and mined first, then these, as a daemon meets a file that appears later.
     """
     pred = Predictions()
     with tempfile.TemporaryDirectory() as tmp:
@@ -348,6 +366,8 @@ def predict(
             cfg.mining.model_max_turns = MODEL_MAX_TURNS
         if growing:
             pred.nights = _night_by_night(engine, cfg, root / "homes", root / "held", harvest)
+        if later:
+            _before_those_written_later(engine, cfg, root / "held", where, later, harvest)
         harvest(engine, cfg)
         pred.hard_turn_stats = mine(engine, cfg, now=LATER, backend=backend).hard_turns
         with read_session(engine) as db:
