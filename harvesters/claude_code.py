@@ -315,6 +315,8 @@ class _ClaudeFile:
         self.sessions: dict[str, dict[str, Any]] = state.setdefault("sessions", {})
         self.usage: dict[str, list[int]] = state.setdefault("usage", {})
         self.seen_uuids: set[str] = set()
+        #: the session each record read in this pass was given to (`_note_continuation`)
+        self.session_of_record: dict[str, str] = {}
         self.events: list[EventRecord] = []
         self.touched: set[str] = set()
         self.agent_meta = _read_agent_meta(file.path, roots) if file.role == "subagent" else {}
@@ -470,10 +472,13 @@ class _ClaudeFile:
         return at is not None and before is not None and at < before
 
     def _note_continuation(self, sid: str, rec: dict[str, Any]) -> None:
-        """Keep the record a session's first record answers when that record is not in
-        the file (`meta["continues"]`): a resume written into a new file without the
+        """Keep the record a session's first record answers when that record is not the
+        session's own (`meta["continues"]`): a resume written into a new file without the
         conversation before it (1.0.x) goes on from the last record of another session's
-        file, which mining reads the new session's first turns against
+        file; one that replays the earlier conversation under its own session id at the
+        file's head, or a fork whose copies name where they came from, goes on from the
+        last of those, which are stored with the earlier session. Mining reads the new
+        session's first turns against the conversation up to that record
         (`mining.carried`). A session's first record is read once: later passes find the
         session's head already decided."""
         info = self._info(sid)
@@ -486,7 +491,7 @@ class _ClaudeFile:
         if (
             isinstance(parent, str)
             and 0 < len(parent) <= STORED_ID_CHARS
-            and parent not in self.seen_uuids
+            and self.session_of_record.get(parent) != sid
         ):
             info.setdefault("meta", {})["continues"] = parent
 
@@ -635,8 +640,10 @@ class _ClaudeFile:
             self.seen_uuids.add(uuid)
         sid = self._session_id(rec)
         self.copying = self._copied(rec, sid)
-        if sid is not None and sid == self.own_sid and isinstance(uuid, str):
-            self._note_continuation(sid, rec)
+        if sid is not None and isinstance(uuid, str):
+            if sid == self.own_sid:
+                self._note_continuation(sid, rec)
+            self.session_of_record[uuid] = sid
         if sid is not None and sid == self.own_sid and isinstance(uuid, str):
             self.state["own_last"] = uuid
             self.state["own_last_at"] = rec.get("timestamp")

@@ -118,12 +118,13 @@ def split_carried(
         elif loaded and lead_start(item) == 0:
             # a reading that holds the session's start, with nothing carried in its file
             linked.append(item)
-    for item in linked:
-        if item.kind == "fork" and item.parent_session_id is not None:
-            carried[item.id] = _forked_from(db, item.parent_session_id, own[item.id])
-    unlinked = [item.id for item in linked if not carried[item.id]]
-    for session_id, record in _continued_records(db, unlinked).items():
+    # the record the session's first record answers, where it is known, marks the point
+    # exactly; a fork without one is cut by time
+    for session_id, record in _continued_records(db, [item.id for item in linked]).items():
         carried[session_id] = _up_to(db, *record)
+    for item in linked:
+        if not carried[item.id] and item.kind == "fork" and item.parent_session_id is not None:
+            carried[item.id] = _forked_from(db, item.parent_session_id, own[item.id])
     return own, carried
 
 

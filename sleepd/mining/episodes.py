@@ -757,9 +757,7 @@ def _carry_on(
     own = EpisodeDraft(
         intent=first,
         events=[e for e in draft.events[events:] if e is not first],
-        # (a verdict read off a new request, "Perfect, now polish the site", is that
-        # request's turn: it cannot also open an episode that carries the last one on)
-        feedback=[t for t in draft.feedback[feedback:] if t.event is not opens],
+        feedback=draft.feedback[feedback:],
         closed=draft.closed,
         housekeeping=draft.housekeeping[housekeeping:],
         carries_on=draft.request_text,
@@ -767,6 +765,8 @@ def _carry_on(
     if any(e is draft.rolled_back for e in (first, *own.events)):
         own.rolled_back = draft.rolled_back
     added = own.feedback or own.housekeeping or _has_agent_work([first, *own.events])
+    # (a verdict read off the session's first request, "Perfect, now polish the site",
+    # cannot open an episode of the request it judges as well: two would start there)
     if first is not opens and added:
         returned.insert(0, own)
     elif returned:

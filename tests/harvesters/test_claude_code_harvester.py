@@ -163,6 +163,43 @@ def test_only_a_sessions_first_record_can_name_what_it_continues(
     assert not any(continues(batches + more))
 
 
+@pytest.mark.parametrize("passes", [1, 2], ids=["read in one pass", "head read first"])
+def test_a_session_after_an_earlier_sessions_records_names_the_last_of_them(
+    tmp_path: Path, make_jsonl: MakeJsonl, passes: int
+) -> None:
+    """(From a review.) A file that opens with an earlier session's records under their
+    own session id (they stay that session's), then this session's first record answering
+    the last of them, names that record however the harvest's passes fell."""
+    earlier = "8a5d0d23-b010-4b48-a41c-af16f4d65f57"
+    head = [
+        rec("user", "h1", "add a dark mode toggle", sessionId=earlier, parentUuid=None),
+        reply("h2", "m1", [{"type": "text", "text": "Added."}], 5, sessionId=earlier),
+    ]
+    own = rec("user", "n1", "the toggle doesn't persist, fix it", parentUuid="h2")
+    path = session_file(tmp_path)
+    batches: list[Batch] = []
+    if passes == 2:
+        make_jsonl(path, head)
+        batches = read(path)
+    make_jsonl(path, [*head, own])
+    batches += read(path, batches[-1].cursor if batches else None)
+    assert "h2" in continues(batches)
+
+
+def test_a_fork_names_the_copy_it_goes_on_from(tmp_path: Path, make_jsonl: MakeJsonl) -> None:
+    """A fork's copies are stored with the session they came from; the fork's first record
+    answers the last of them: the point it was forked at, exactly."""
+    origin = "22222222-3333-4444-8555-666666666666"
+    forked = {"sessionId": origin, "messageUuid": "c1"}
+    path = session_file(tmp_path)
+    copies = [
+        rec("user", "c1", "add a dark mode toggle", parentUuid=None, forkedFrom=forked),
+        reply("c2", "m1", [{"type": "text", "text": "Added."}], 5, forkedFrom=forked),
+    ]
+    make_jsonl(path, [*copies, rec("user", "f1", "now the other page", parentUuid="c2")])
+    assert continues(read(path)) == ["c2"]
+
+
 def test_a_file_an_earlier_sleepd_read_names_nothing_it_continues(
     tmp_path: Path, make_jsonl: MakeJsonl
 ) -> None:

@@ -212,6 +212,48 @@ def test_a_verdict_read_off_the_first_new_request_is_that_requests_turn(
     assert own.intent_text == "Perfect, now can you polish the whole website"
 
 
+def test_a_later_verdict_on_the_carried_request_stays_its_verdict(
+    engine: Engine, cfg: Config
+) -> None:
+    """(From a review.) "Perfect, now …" after a follow-up and its work approves the
+    carried-on request, as in one session, besides opening the next."""
+    resumed = as_copies(conversation(SessionBuilder()))
+    resumed.prompt("also add it to the mobile menu")
+    resumed.call("Edit", '{"file_path": "menu.tsx"}', "c5").result("c5").say("Added it.")
+    resumed.prompt("Perfect, now can you polish the whole website").say("Polished.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    carried, request = own_episodes(engine, resumed_id)
+    assert carried.kinds == ["follow_up", "approval"]
+    assert request.intent_text == "Perfect, now can you polish the whole website"
+
+
+def test_a_fork_goes_on_from_the_record_it_answers_not_from_the_clock(
+    engine: Engine, cfg: Config
+) -> None:
+    """(From a review.) The first session went on after the fork (in another terminal): the
+    fork carries on the conversation up to the copy its first record answers."""
+    parent = conversation(SessionBuilder())
+    fork_point = parent.rows[-1]["external_id"]
+    parent.prompt("Now write the release notes for version 2.0").say("Written the notes.")
+    parent_id = parent.save(engine)
+    fork = SessionBuilder(
+        kind="fork",
+        parent_id=parent_id,
+        start=T0 + timedelta(hours=1),
+        session_meta={"continues": fork_point},
+    )
+    fork.prompt(CORRECTION).say("Fixed.")
+    fork_id = fork.save(engine)
+
+    with read_session(engine) as db:
+        work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == fork_id]
+        _, carried = split_carried(db, work, load_events(db, work))
+    assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
+
+
 def test_a_record_the_session_holds_itself_names_nothing_before_it(
     engine: Engine, cfg: Config
 ) -> None:
