@@ -10901,6 +10901,11 @@ def test_putting_the_running_work_off_turns_to_something_new() -> None:
         "等下再继续，先把刚才改的文件提交了",
         "先放一放，把刚才的测试跑一下",
         "let's come back to it later. thanks!",
+        # (from a second review) the work's failure, a goodbye, an order's "first"
+        "let's come back to this later. the login page is broken after your change",
+        "I'll come back to this later. Why did the test fail though?",
+        "ok let's continue tomorrow, please commit everything first",
+        "let's continue tomorrow. thanks for all the help today!",
     ],
 )
 def test_putting_off_with_nothing_new_or_a_closing_step_after_it_says_nothing_new(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from sleepd.mining.turns.closing import is_closing_step
+from sleepd.mining.turns.failures import reports_failure
 from sleepd.mining.turns.text import SENTENCE_END, after_cjk_comma, after_first, word_count
 from sleepd.mining.turns.verdicts import APPROVAL_HEAD
 
@@ -40,12 +41,20 @@ PUTS_OFF = re.compile(
     re.IGNORECASE,
 )
 #: What turns back to the work just done ("the toggle still doesn't persist", "the file
-#: you just added", "刚才改的文件"): after a put-off, the running work again, not a new one.
+#: you just added", "broken after your change", "刚才改的文件"): after a put-off, the
+#: running work again, not a new one.
 _BACK_TO_THE_WORK = re.compile(
-    r"\b(just|still|again|you\s+(just\s+)?(added|changed|made|wrote|did|broke))\b"
-    r"|刚才|刚刚|还是|仍然|依然",
+    r"\b(just|still|again|you\s+(just\s+)?(added|changed|made|wrote|did|broke)|your\s+"
+    r"(change|changes|fix|edit|edits|code|commit|patch|work))\b|刚才|刚刚|还是|仍然|依然",
     re.IGNORECASE,
 )
+#: Words that take leave, no request ("thanks for all the help today!", "good night").
+_TAKES_LEAVE = re.compile(
+    r"^\W*(thanks|thank you|thx|ty|cheers|bye|good ?night|see you|talk later|have a good)\b",
+    re.IGNORECASE,
+)
+#: An order's "first" or "now" after its step ("please commit everything first").
+_WHEN = re.compile(r"^\W*please\s+|\s+(first|now|please)\W*$", re.IGNORECASE)
 
 
 def says_something_new(region: str) -> bool:
@@ -67,9 +76,10 @@ def says_something_new(region: str) -> bool:
     rest = region[put_off.end() :].strip(" \t\n,.;:!?，。；：！？、")
     if word_count(rest) < 3 and len(re.findall(r"[\u4e00-\u9fff]", rest)) < 4:
         return False
-    if _BACK_TO_THE_WORK.search(rest):
+    if _BACK_TO_THE_WORK.search(rest) or _TAKES_LEAVE.match(rest) or reports_failure(rest):
         return False
-    return not is_closing_step(re.split(r"(?<=[.!?。！？])\s*", rest)[-1] or rest)
+    last = re.split(r"(?<=[.!?。！？])\s*", rest)[-1] or rest
+    return not is_closing_step(_WHEN.sub("", last))
 
 
 #: Opens with a verb: an instruction.
