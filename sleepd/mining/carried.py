@@ -3,23 +3,24 @@
 A person who resumes or forks a conversation goes on typing where it stood ("now the
 other page too", "that broke the build"). Read alone, the new session's first turn has
 nothing before it and opens a request of its own, which a follow-up or a correction is
-not. Builds write the conversation before in one of two places:
+not. The conversation before is found in the first of these that holds it:
 
-* ahead of the new work, in the new session's own file: Claude Code's resume into a new
-  file (1.0.x, and some 2.x builds), the desktop app's continuation, Codex's fork. The
-  harvest keeps those records as context, `history:<kind>` meta (`store.resumed`,
-  `harvesters`);
-* in the session it came from only: Claude Code's `/fork` and `--fork-session` copy
-  records that the harvest stores once, with the session they came from; the fork names
-  that session (`parent_session_id`). A resume written into a new file without the
-  conversation (Claude Code 1.0.x) opens with a record that answers the last record of
-  another session's file (`meta["continues"]`, `harvesters.claude_code`), found among the
-  sessions of the same source in the same project or one inside it, or around it.
+* copies ahead of the new work, in the new session's own file: Claude Code's resume into
+  a new file (1.0.x, and some 2.x builds), the desktop app's continuation, Codex's fork.
+  The harvest keeps them as context, `history:<kind>` meta (`store.resumed`, `harvesters`);
+* the record the session's first record answers where it is not the session's own
+  (`meta["continues"]`, `harvesters.claude_code`): the old file's last record for a 1.0.x
+  resume written without the conversation; the last copy for a `/fork`, whose copies are
+  stored with the session they came from, or for a file that replays an earlier session's
+  records under their own id. It is looked for among the sessions of the same source in
+  the same project, or one inside or around it;
+* the session a fork came from (`parent_session_id`), up to the fork's first event by
+  time.
 
-Either way a reading that reaches the session's start gets the last of that conversation
-(at most `LEAD_EVENTS` events), each read as the event it copies, as a lead its first
-turns are read against (`episodes.segment`'s `carried`). What the lead says is never this
-session's work: its failures and requests stay the other session's.
+A reading that reaches the session's start gets the last of that conversation (at most
+`LEAD_EVENTS` events), each read as the event it copies, as a lead its first turns are
+read against (`episodes.segment`'s `carried`). What the lead says is never this session's
+work: its failures and requests stay the other session's.
 """
 
 from __future__ import annotations
@@ -187,7 +188,7 @@ def _continued_records(db: DbSession, session_ids: list[int]) -> dict[int, tuple
                     literal(project_path).startswith(Session.project_path + "/"),
                 )
             )
-        # held as the record's own, not a copy in a third session; the earliest such
+        # held as the record's own rather than as a copy in a third session
         copied = func.max(case((Event.raw_type.startswith(HISTORY_PREFIX), 1), else_=0))
         hit = db.execute(
             select(Event.session_id, func.max(Event.seq))

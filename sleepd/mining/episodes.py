@@ -479,8 +479,9 @@ def segment(
     read before `events` as a lead is: the person's first turns here are read against it,
     as they would be in one session. Its episodes are the other session's; its running
     request, when the session goes on with it (a follow-up, a correction, the agent's
-    work), makes the first episode returned: it starts at the session's first event and
-    carries that request on (`EpisodeDraft.carries_on`), with no request of its own.
+    work, housekeeping typed meanwhile), makes the first episode returned: it starts at
+    the session's first event and carries that request on (`EpisodeDraft.carries_on`),
+    with no request of its own.
     """
     if not events:
         return []  # (a lead alone is an earlier pass's, or another session's)
