@@ -18,7 +18,7 @@ not. The conversation before is found in the first of these that holds it:
   time.
 
 A reading that reaches the session's start gets the last of that conversation (at most
-`LEAD_EVENTS` events), each read as the event it copies, as a lead its first turns are
+`CARRIED_EVENTS` events), each read as the event it copies, as a lead its first turns are
 read against (`episodes.segment`'s `carried`). What the lead says is never this session's
 work: its failures and requests stay the other session's.
 """
@@ -36,7 +36,6 @@ from sleepd.mining.episodes import EventView
 from sleepd.mining.late_exits import with_late_exits
 from sleepd.mining.loading import (
     AGENT_BLOCK,
-    LEAD_EVENTS,
     UNREAD_RECORD,
     SessionWork,
     event_views,
@@ -45,6 +44,12 @@ from sleepd.mining.loading import (
 from sleepd.store.models import Event, Session
 from sleepd.store.resumed import HISTORY_PREFIX
 
+#: The most of the conversation before a session read as its lead. More than a resumed
+#: pass's lead (`loading.LEAD_EVENTS`): a lead that opens inside a request reads that
+#: request's turns with nothing before them, and the request the new session answers is
+#: then another; a conversation carried on is read this way only on readings that reach
+#: the session's start, not on every pass.
+CARRIED_EVENTS = 2000
 #: What a copy's kind may be; any other name after the prefix is a meta record's type.
 _KINDS = frozenset(
     (
@@ -115,7 +120,8 @@ def split_carried(
             continue
         head, rest = _copied_head(loaded)
         if head and rest:
-            own[item.id], carried[item.id] = rest, [as_lived(e) for e in head[-LEAD_EVENTS:]]
+            lead = [as_lived(e) for e in head[-CARRIED_EVENTS:]]
+            own[item.id], carried[item.id] = rest, lead
         elif loaded and lead_start(item) == 0:
             # a reading that holds the session's start, with nothing carried in its file
             linked.append(item)
@@ -220,6 +226,7 @@ def _up_to(db: DbSession, session_id: int, seq: int) -> list[EventView]:
 
 
 def _lead_of(db: DbSession, where: ColumnElement[bool]) -> list[EventView]:
-    """The last `LEAD_EVENTS` events `where` selects, in order, each read as it was lived."""
-    newest = [view for _, view in event_views(db, where, newest=LEAD_EVENTS)]
+    """The last `CARRIED_EVENTS` events `where` selects, in order, each read as it was
+    lived."""
+    newest = [view for _, view in event_views(db, where, newest=CARRIED_EVENTS)]
     return with_late_exits([as_lived(e) for e in reversed(newest)])

@@ -254,6 +254,25 @@ def test_a_fork_goes_on_from_the_record_it_answers_not_from_the_clock(
     assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
 
 
+def test_a_long_request_before_the_copy_is_still_the_one_carried_on(
+    engine: Engine, cfg: Config
+) -> None:
+    """A request whose work ran past a resumed pass's lead (400 events) before the copy
+    ends: the lead still holds it, or the correction had no request to correct."""
+    long = SessionBuilder().prompt(REQUEST)
+    for n in range(250):
+        long.call("Read", f'{{"file_path": "src/part{n}.tsx"}}', f"r{n}").result(f"r{n}")
+    long.say("Added the toggle to the settings page.")
+    resumed = as_copies(long)
+    resumed.prompt(CORRECTION).say("Fixed.")
+    resumed_id = resumed.save(engine)
+
+    mine(engine, cfg, now=LATER)
+
+    [carried] = own_episodes(engine, resumed_id)
+    assert (carried.intent_text, carried.kinds) == ("", ["correction"])
+
+
 def test_a_record_the_session_holds_itself_names_nothing_before_it(
     engine: Engine, cfg: Config
 ) -> None:
