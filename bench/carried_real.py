@@ -5,9 +5,10 @@
     .venv/bin/python bench/carried_real.py forked           # only the layouts named
     .venv/bin/python bench/carried_real.py --fixtures DIR   # a set laid out as that one
 
-A person who resumes or forks a Claude Code conversation goes on typing in a new session
-file. Each Claude Code transcript with at least two typed turns is cut before its middle
-typed turn, and the part after goes into a new session file, as a build writes it:
+A person who resumes or forks a conversation goes on typing in a new session file. Each
+transcript is cut before the middle one of its typed turns after its first request (not
+a message typed ahead), and the part after goes into a new session file, as a build
+writes it. Claude Code's transcripts:
 
 * copied: the new file opens with the conversation so far, each record with its uuid and
   time under the new session's id (a resume into a new file: 1.0.x, some 2.x builds);
@@ -15,6 +16,12 @@ typed turn, and the part after goes into a new session file, as a build writes i
   `/fork` and `--fork-session`);
 * bare: the new file holds only what came after; its first record answers the old
   file's last (a 1.0.x resume that did not copy the conversation).
+
+Codex's:
+
+* codex_forked: a rollout with its own header naming the first session
+  (`forked_from_id`), that session's header, its records replayed in one burst, then
+  what came after (as `codex fork` and `codex resume` into a new rollout write it).
 
 The first file is harvested and mined before the new one appears, as a daemon meets a
 conversation carried on later. Every turn kind, outcome, tool-error judgement and replay
@@ -36,6 +43,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +54,8 @@ from typography_real import labelled_kinds, print_changed
 from versions_real import changed
 
 #: A cut transcript's records before the cut, those after, and the new session's id →
-#: the new file's records, each with the index of the record it came from.
+#: the new file's records, each with the index of the record it came from (none: the
+#: session is not one a build carries into a new file, and is left whole).
 Layout = Callable[[list[Any], list[Any], str], list[tuple[int, Any]]]
 
 
@@ -83,26 +92,96 @@ def bare(before: list[Any], after: list[Any], session: str) -> list[tuple[int, A
     return [(len(before) + i, _moved(r, session)) for i, r in enumerate(after)]
 
 
-LAYOUTS: dict[str, Layout] = {"copied": copied, "forked": forked, "bare": bare}
+#: How long before the cut Codex is taken to have replayed the conversation: past the
+#: harvest's burst of history (`harvesters.codex.HISTORY_BURST`), before the next turn.
+CODEX_REPLAY_BEFORE = timedelta(seconds=3)
+
+
+def codex_forked(before: list[Any], after: list[Any], session: str) -> list[tuple[int, Any]]:
+    """A Codex fork's rollout: its own header (`forked_from_id`), the first session's
+    header, that session's records replayed in one burst, then what came after."""
+    header = next(
+        (
+            i
+            for i, r in enumerate(before)
+            if isinstance(r, dict) and r.get("type") == "session_meta"
+        ),
+        None,
+    )
+    cut = next((_time(r) for r in after if _time(r) is not None), None)
+    if header is None or cut is None:
+        return []  # a rollout with no header (before 0.3x) is resumed in its own file
+    start = cut - CODEX_REPLAY_BEFORE
+    own = copy.deepcopy(before[header])
+    old = own["payload"].get("id")
+    own["timestamp"] = own["payload"]["timestamp"] = _stamp(start)
+    own["payload"].update(id=session, forked_from_id=old)
+    replay = [(header, own), (header, {**before[header], "timestamp": _stamp(start)})]
+    for n, (i, record) in enumerate(
+        (i, r) for i, r in enumerate(before) if isinstance(r, dict) and i != header
+    ):
+        at = start + timedelta(milliseconds=1, microseconds=n)
+        replay.append((i, {**record, "timestamp": _stamp(at)}))
+    # (a header written again later, as a resume into the same rollout writes it, is the
+    # new session's own)
+    rest = [
+        (len(before) + i, _headed(r, session) if record_type(r) == "session_meta" else r)
+        for i, r in enumerate(after)
+    ]
+    return replay + rest
+
+
+def _headed(record: dict[str, Any], session: str) -> dict[str, Any]:
+    payload = {**record.get("payload", {}), "id": session}
+    if "session_id" in payload:
+        payload["session_id"] = session
+    return {**record, "payload": payload}
+
+
+def _time(record: Any) -> datetime | None:
+    stamp = record.get("timestamp") if isinstance(record, dict) else None
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")) if stamp else None
+    except ValueError:
+        return None
+
+
+def _stamp(at: datetime) -> str:
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+#: Each layout, with the agent whose transcripts it cuts.
+LAYOUTS: dict[str, tuple[str, Layout]] = {
+    "copied": ("claude", copied),
+    "forked": ("claude", forked),
+    "bare": ("claude", bare),
+    "codex_forked": ("codex", codex_forked),
+}
 
 
 def _session_of(records: list[Any]) -> str | None:
-    return next(
-        (str(r["sessionId"]) for r in records if isinstance(r, dict) and r.get("sessionId")),
-        None,
-    )
+    for record in records:
+        if isinstance(record, dict) and record.get("sessionId"):
+            return str(record["sessionId"])
+        payload = record.get("payload") if isinstance(record, dict) else None
+        if record_type(record) == "session_meta" and isinstance(payload, dict):
+            return str(payload.get("id") or "") or None
+    return None
+
+
+def record_type(record: Any) -> Any:
+    return record.get("type") if isinstance(record, dict) else None
 
 
 def cut_lines(pred: Predictions) -> dict[str, int]:
-    """Where each main Claude Code transcript is cut: before the middle one of its typed
-    turns after its first request as read whole, for those with any. (A cut before the
-    first request would leave the first file only housekeeping, which belongs to no
-    request there.)"""
+    """Where each main transcript is cut: before the middle one of its typed turns after
+    its first request as read whole, for those with any. (A cut before the first request
+    would leave the first file only housekeeping, which belongs to no request there.)"""
     # (not a message typed ahead: no build splits its queue records from its delivery)
     queued = {key for pair in pred.queued_pairs for key in pair}
     typed: dict[str, list[tuple[int, str]]] = {}
     for (transcript, line), kind in pred.turns.items():
-        main = transcript.startswith("claude/") and "__subagents__" not in transcript
+        main = "__subagents__" not in transcript
         if main and kind != "none" and line > 0 and (transcript, line) not in queued:
             typed.setdefault(transcript, []).append((line, kind))
     cuts: dict[str, int] = {}
@@ -124,7 +203,8 @@ def cut_copy(
     fixtures: Path, dst: Path, cuts: dict[str, int], layout: Layout
 ) -> tuple[Path, Origins]:
     """A copy of a labelled set's layout with each transcript in `cuts` cut in two by
-    `layout`; returns it and where each new file's lines came from."""
+    `layout` (the caller gives only its agent's); returns it and where each new file's
+    lines came from."""
     dst.mkdir(parents=True, exist_ok=True)
     origins: Origins = {}
     for item in fixtures.iterdir():
@@ -147,7 +227,15 @@ def cut_copy(
             old = _session_of(records) or path.stem
             session = str(uuid.uuid5(uuid.NAMESPACE_URL, old))
             written = layout(before, after, session)
-            new = f"claude/{path.stem.split('__')[0]}__{session}.jsonl"
+            if not written:  # no build carries such a session into a new file
+                shutil.copyfile(path, dst / name)
+                continue
+            new = (
+                f"claude/{path.stem.split('__')[0]}__{session}.jsonl"
+                if item.name == "claude"
+                else f"codex/{path.stem.split('rollout-')[0]}rollout-2026-01-01T00-00-01-"
+                f"{session}.jsonl"
+            )
             (dst / name).write_text("\n".join(_lines(before)), encoding="utf-8")
             (dst / new).write_text("\n".join(_lines([r for _, r in written])), encoding="utf-8")
             origins[new] = (name, {n + 1: i + 1 for n, (i, _) in enumerate(written)})
@@ -204,12 +292,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             if any(s == t and line < cut for (s, line) in whole.outcomes)
         }
         print(
-            f"read whole: {len(whole.turns)} typed turns; "
-            f"{len(cuts)} Claude Code transcripts cut in two",
+            f"read whole: {len(whole.turns)} typed turns; transcripts cut in two: "
+            f"{sum(t.startswith('claude/') for t in cuts)} Claude Code, "
+            f"{sum(t.startswith('codex/') for t in cuts)} Codex",
             flush=True,
         )
         for name in args.layouts or list(LAYOUTS):
-            layout, origins = cut_copy(args.fixtures, Path(tmp) / name, cuts, LAYOUTS[name])
+            agent, cut = LAYOUTS[name]
+            mine_only = {t: line for t, line in cuts.items() if t.startswith(f"{agent}/")}
+            layout, origins = cut_copy(args.fixtures, Path(tmp) / name, mine_only, cut)
             later = frozenset(origins)
             carried = as_written(predict(layout, later=later), origins)
             shutil.rmtree(layout)  # one set of copies on disk at a time
