@@ -44,7 +44,7 @@ from sleepd.sources import roots_for
 from sleepd.store.fastread import ReadOnlyDb
 from sleepd.store.ingest import chunks, in_list
 from sleepd.store.records import EventRow
-from sleepd.store.resumed import HISTORY_PREFIX
+from sleepd.store.resumed import is_history
 from sleepd.store.writedb import WriteTarget
 
 _STALE_SQL = (
@@ -279,7 +279,7 @@ def _changed(
         stored = {(row[2], row[3]): row for row in reader.rows(sql, names)}
         for ev in chunk:
             row = stored.get((ev.session_external_id, ev.external_id))
-            if row is None or str(row[14] or "").startswith(HISTORY_PREFIX):
+            if row is None or is_history(row[14]):
                 continue
             before = dict(zip(_READING, row[4:], strict=True))
             after = {name: getattr(ev, name) for name in _READING}

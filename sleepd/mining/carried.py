@@ -42,7 +42,7 @@ from sleepd.mining.loading import (
     lead_start,
 )
 from sleepd.store.models import Event, Session
-from sleepd.store.resumed import HISTORY_PREFIX
+from sleepd.store.resumed import HISTORY_PREFIX, is_history
 
 #: The most of the conversation before a session read as its lead. More than a resumed
 #: pass's lead (`loading.LEAD_EVENTS`): a lead that opens inside a request reads that
@@ -77,7 +77,7 @@ _TURN_ABORTED = "turn_aborted"
 
 
 def is_copy(event: EventView) -> bool:
-    return (event.raw_type or "").startswith(HISTORY_PREFIX)
+    return is_history(event.raw_type)
 
 
 def as_lived(event: EventView) -> EventView:

@@ -58,6 +58,11 @@ def _source_given(external_id: str) -> bool:
     return not external_id.startswith(_PLACE_ID)
 
 
+def is_history(raw_type: str | None) -> bool:
+    """Whether an event is context copied from another session (`as_history`)."""
+    return (raw_type or "").startswith(HISTORY_PREFIX)
+
+
 def as_history(row: EventRow) -> EventRow:
     """The row as context: a copy's failures and tokens belong to the session it came from."""
     return row._replace(
@@ -114,7 +119,7 @@ class ResumedCopies:
         holder = self.copied_from.get(session_id, OWN)
         if holder == OWN:
             return False
-        if not _source_given(row.external_id) or (row.raw_type or "").startswith(HISTORY_PREFIX):
+        if not _source_given(row.external_id) or is_history(row.raw_type):
             # no identity across files, or already known as copied: neither copy nor end
             return False
         begun, holder = holder > 0, abs(holder)
