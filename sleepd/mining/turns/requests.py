@@ -53,8 +53,9 @@ _TAKES_LEAVE = re.compile(
     r"^\W*(thanks|thank you|thx|ty|cheers|bye|good ?night|see you|talk later|have a good)\b",
     re.IGNORECASE,
 )
-#: An order's "first" or "now" after its step ("please commit everything first").
-_WHEN = re.compile(r"^\W*please\s+|\s+(first|now|please)\W*$", re.IGNORECASE)
+#: An order's "first" after its step ("please commit everything first"), which the
+#: closing step's own reading does not take ("please" and "now" it does).
+_FIRST = re.compile(r"\s+first\W*$", re.IGNORECASE)
 
 
 def says_something_new(region: str) -> bool:
@@ -79,7 +80,7 @@ def says_something_new(region: str) -> bool:
     if _BACK_TO_THE_WORK.search(rest) or _TAKES_LEAVE.match(rest) or reports_failure(rest):
         return False
     last = re.split(r"(?<=[.!?。！？])\s*", rest)[-1] or rest
-    return not is_closing_step(_WHEN.sub("", last))
+    return not is_closing_step(_FIRST.sub("", last))
 
 
 #: Opens with a verb: an instruction.
