@@ -388,7 +388,7 @@ def predict(
                 for event_id, intent, context in db.execute(
                     select(Episode.intent_event_id, Task.intent, Task.context)
                     .join(Task, Task.episode_id == Episode.id)
-                    .where(Task.origin == "mined")
+                    .where(Task.origin == "mined", Task.active.is_(True))
                 )
             }
             pred.recurring = {
