@@ -26,11 +26,10 @@ Codex's:
 The first file is harvested and mined before the new one appears, as a daemon meets a
 conversation carried on later. Every turn kind, outcome, tool-error judgement and replay
 task is compared with the transcript read whole, at its line as written: a reading that
-moved is the cut's doing. A line read in both files is shown with both readings. One kind
-of move is the cut's by nature and is counted apart: the first file's last request, whose
-episode in that file ends where the file does, with the outcome and the replay task (made
-or not) that ending gives it (the new session reads on from there in an episode of its
-own, which makes no task). No labels are needed.
+moved is the cut's doing. A line read in both files is shown with both readings. The
+first file's last request is counted apart: its episode in that file ends where the file
+does, and takes the outcome the new session reads over both (`mining.read_back`), so a
+move there says the lending missed. No labels are needed.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -94,6 +94,15 @@ class EpisodeDraft:
     #: the request, made before the session began, that this episode carries on (its
     #: `intent` is then the session's first event, and it has no request of its own)
     carries_on: str | None = None
+    #: with `carries_on`: that request read whole, over the conversation carried and this
+    #: session both, as one session holding it would read it, its events numbered in the
+    #: order they were lived (its outcome is the request's, `mining.read_back`)
+    whole: EpisodeDraft | None = None
+    #: with `carries_on`: how many of the request's turns other than housekeeping the
+    #: conversation carried holds
+    carried_turns: int = 0
+    #: with `carries_on`: the time of the last event of the conversation carried
+    carried_until: datetime | None = None
 
     @property
     def refinements(self) -> list[str]:
@@ -741,12 +750,13 @@ def segment(
         orphan.housekeeping.extend(early)
     returned = episodes[kept_from:]
     if carried_on is not None and carried_kept:
-        _carry_on(carried_on, events[own_from], returned)
+        _carry_on(carried_on, events[:own_from], events[own_from], returned)
     return returned
 
 
 def _carry_on(
     carried_on: tuple[EpisodeDraft, int, int, int],
+    lead: Sequence[EventView],
     first: EventView,
     returned: list[EpisodeDraft],
 ) -> None:
@@ -762,6 +772,9 @@ def _carry_on(
         closed=draft.closed,
         housekeeping=draft.housekeeping[housekeeping:],
         carries_on=draft.request_text,
+        whole=_in_order(draft, lead, first),
+        carried_turns=1 + feedback,
+        carried_until=max((e.ts for e in lead if e.ts is not None), default=None),
     )
     if any(e is draft.rolled_back for e in (first, *own.events)):
         own.rolled_back = draft.rolled_back
@@ -772,6 +785,36 @@ def _carry_on(
         returned.insert(0, own)
     elif returned:
         returned[0].housekeeping[:0] = own.housekeeping
+
+
+def _in_order(draft: EpisodeDraft, lead: Sequence[EventView], first: EventView) -> EpisodeDraft:
+    """The draft with its events numbered in the order they were lived: the conversation
+    carried first, then this session's. The carried events keep their own session's
+    places (another session's, or this file's copies), which say nothing of their order
+    against this session's events, and the outcome rules read which came later by place
+    (from 0 up: a place below it reads as none)."""
+    offset = len(lead) + 1 - first.seq
+    placed = {id(event): replace(event, seq=index + 1) for index, event in enumerate(lead)}
+
+    def moved(event: EventView) -> EventView:
+        found = placed.get(id(event))
+        if found is None:
+            found = placed[id(event)] = replace(event, seq=event.seq + offset)
+        return found
+
+    def turn(record: TurnRecord) -> TurnRecord:
+        return TurnRecord(moved(record.event), record.decision, record.after_interrupt)
+
+    return EpisodeDraft(
+        intent=moved(draft.intent),
+        events=[moved(e) for e in draft.events],
+        feedback=[turn(t) for t in draft.feedback],
+        closed=draft.closed,
+        command=draft.command,
+        intent_turn=turn(draft.intent_turn) if draft.intent_turn is not None else None,
+        housekeeping=[turn(t) for t in draft.housekeeping],
+        rolled_back=moved(draft.rolled_back) if draft.rolled_back is not None else None,
+    )
 
 
 #: A command line for a shell: a common command-line program, then its arguments.

@@ -30,6 +30,7 @@ from sleepd.mining.loading import (
     sessions_to_mine,
 )
 from sleepd.mining.persist import PatternCache, mine_session, recount_patterns, set_aside_tasks
+from sleepd.mining.read_back import CarriedRequest, link_carried
 from sleepd.mining.reading import left_unasked, reading_rules
 from sleepd.mining.recurring import recurs_sql
 from sleepd.mining.requests import people_s_requests
@@ -128,6 +129,9 @@ def _mine_pass(
     with write_session(engine) as db:
         set_aside += _refresh(db, reroot_stored(db, roots), mining)
     hard_found = 0
+    # requests carried on from other sessions whose episodes are not found yet: their
+    # sessions may be read in a later batch of the pass
+    waiting: list[CarriedRequest] = []
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
@@ -155,11 +159,15 @@ def _mine_pass(
                 hard_found += result.hard_turns
                 touched |= result.touched_cluster_ids
                 recount |= result.touched_pattern_ids
+                waiting += result.carried
                 session = db.get(Session, item.id)
                 assert session is not None
                 session.mined_through_seq = item.max_seq
                 session.mined_with = left_unasked(rules) if _asks_later(judge, unasked) else rules
             db.flush()
+            waiting, lent = link_carried(db, waiting)
+            touched |= {e.cluster_id for e in lent if e.cluster_id is not None}
+            set_aside += len(set_aside_tasks(db, [e.id for e in lent]))
             recount_patterns(db, recount)
             set_aside += _refresh(db, touched, mining)
         report.sessions_mined += len(batch)

@@ -36,6 +36,7 @@ from sleepd.mining.errors import (
 from sleepd.mining.lexicon import Lexicon
 from sleepd.mining.loading import SessionWork, lead_start
 from sleepd.mining.plan_handback import only_planned, plan_handed_back_elsewhere
+from sleepd.mining.read_back import CarriedRequest, asked, released, reread
 from sleepd.mining.signals import (
     Outcome,
     SignalDraft,
@@ -83,6 +84,9 @@ class SessionResult:
     episodes_gone: int = 0
     #: tasks of the episodes read again, set aside for the task step to weigh again
     tasks_set_aside: int = 0
+    #: requests of other sessions this one carries on, read whole here
+    #: (`read_back.link_carried` lends each its outcome once its episode is found)
+    carried: list[CarriedRequest] = field(default_factory=list)
 
 
 @dataclass
@@ -139,6 +143,8 @@ def mine_session(
         }
     parent_id = _parent_episode(db, work, drafts[0]) if drafts and work.is_subagent else None
     rows: list[tuple[Episode, EpisodeDraft, list[SignalDraft], EpisodeErrors, bool]] = []
+    # episodes read before: whether this reading holds as many of their turns
+    readings: dict[int, bool] = {}
     for index, draft in enumerate(drafts):
         following = drafts[index + 1] if index + 1 < len(drafts) else None
         next_turn = following.intent_turn if following is not None else None
@@ -148,13 +154,16 @@ def mine_session(
         elsewhere = plan_handed_back_elsewhere(db, work, draft)
         handed_back = elsewhere and following is None and session_over
         errors = judge_errors(draft.events)
+        # a request carried on from another session is judged as read whole, over both
+        # (`read_back`); its failures here are still this session's (`errors`)
+        judged = draft.whole or draft
         signals = detect_signals(
-            draft,
+            judged,
             lexicon,
             session_over=session_over,
             is_last=following is None,
             next_turn=next_turn,
-            errors=errors,
+            errors=errors if judged is draft else judge_errors(judged.events),
             plan_handed_back=handed_back,
         )
         outcome = derive_outcome(signals)
@@ -170,6 +179,7 @@ def mine_session(
             result.touched_cluster_ids.add(episode.cluster_id)
         request_before = episode.intent_text
         before = None if is_new else _task_reading(episode)
+        asked_before = None if is_new else asked(episode.turns)
         _fill_episode(episode, draft, work, outcome, parent_id)
         episode.plan_handed_on = _plan_handed_on(
             draft, next_turn, elsewhere=elsewhere, session_over=session_over, work=work
@@ -185,6 +195,8 @@ def mine_session(
         if is_new or earlier is not None:
             result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
         rows.append((episode, draft, signals, errors, is_new))
+        if asked_before is not None:
+            readings[episode.id] = asked_before == asked(episode.turns)
     if earlier is not None and existing:
         _retire(db, list(existing.values()), result)
     if earlier is not None and earlier.bounds != {(d.start_seq, d.end_seq) for d in drafts}:
@@ -203,7 +215,44 @@ def mine_session(
         )
         result.occurrences_new += added
         result.touched_pattern_ids |= stale
+    _read_back(db, work, rows, readings, result)
     return result
+
+
+def _read_back(
+    db: DbSession,
+    work: SessionWork,
+    rows: Sequence[tuple[Episode, EpisodeDraft, list[SignalDraft], EpisodeErrors, bool]],
+    readings: Mapping[int, bool],
+    result: SessionResult,
+) -> None:
+    """The outcomes read over two files (`read_back`): the requests this session carries
+    on wait for the pass to find their episodes; its own last request, read as when
+    another session's reading was lent to it, takes that reading again."""
+    for episode, draft, *_ in rows:
+        whole = draft.whole
+        if whole is not None:
+            result.carried.append(
+                CarriedRequest(
+                    episode_id=episode.id,
+                    session_id=work.id,
+                    parent_session_id=work.parent_session_id,
+                    request_event_id=whole.intent.id,
+                    request_text=whole.intent.text,
+                    carried_turns=draft.carried_turns,
+                    carried_until=as_utc(draft.carried_until),
+                    refinements=tuple(whole.refinements),
+                )
+            )
+    if not readings:
+        return
+    requests = [episode for episode, draft, *_ in rows if draft.intent_text]
+    last = requests[-1] if requests else None
+    kept = [last] if last is not None and readings.get(last.id) else []
+    left = [episode_id for episode_id in readings if not kept or episode_id != kept[0].id]
+    lent = reread(db, kept, left)
+    result.touched_cluster_ids |= {e.cluster_id for e in lent if e.cluster_id is not None}
+    result.tasks_set_aside += len(set_aside_tasks(db, [e.id for e in lent]))
 
 
 #: What stands for words that are not there: a redaction's marker, or an attachment's.
@@ -378,6 +427,12 @@ def _retire(db: DbSession, gone: Sequence[Episode], result: SessionResult) -> No
     db.execute(
         update(Episode).where(Episode.parent_episode_id.in_(ids)).values(parent_episode_id=None)
     )
+    db.execute(
+        update(Episode)
+        .where(Episode.carries_on_episode_id.in_(ids))
+        .values(carries_on_episode_id=None)
+    )
+    released(db, [ep.carries_on_episode_id for ep in gone if ep.carries_on_episode_id is not None])
     db.execute(delete(Signal).where(Signal.episode_id.in_(ids)))
     for episode in gone:
         db.delete(episode)

@@ -264,6 +264,12 @@ class Episode(Base):
     #: be (its session runs): that episode holds the request and its work, so this one
     #: is clustered nowhere and makes no task (`mining.plan_handback`)
     plan_handed_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the episode of another session whose request this one carries on (a conversation
+    #: resumed or forked into a new file, `mining.carried`): that episode's outcome is the
+    #: one this episode reads over both files (`mining.read_back`)
+    carries_on_episode_id: Mapped[int | None] = mapped_column(
+        ForeignKey("episodes.id", ondelete="SET NULL"), index=True
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -73,7 +73,7 @@ def carried_on(everything: list[Any], line: int, layout: str) -> tuple[list[Any]
     before, after = everything[: line - 1], everything[line - 1 :]
     old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
     new = [moved(r, NEW_SESSION) for r in after]
-    if layout.startswith("resumed with"):
+    if layout in ("resumed with the conversation", "resumed with titles, then the conversation"):
         new = [moved(r, NEW_SESSION) for r in before] + new
     if layout == "resumed with titles, then the conversation":
         title = {"type": "summary", "summary": "Earlier work", "leafUuid": before[-1].get("uuid")}
@@ -139,3 +139,133 @@ def test_the_new_files_first_turn_reads_against_the_conversation_before_it(
     )
     assert openings and openings[0] == ("",)
     assert all(typed not in text for (text,) in openings)
+
+
+#: What the first file's last request reads when the file is read whole (the labels call
+#: both a success: `mixed` is a success after a correction), by its opening words
+READ_WHOLE = {
+    "correction": ("how to test if one identifier", "mixed", "corrected_then_moved_on"),
+    "follow-up": ("Verify Cuda is working", "success", "answered_without_complaint"),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize(
+    "name, line, case", [(n, line, c) for (n, line, _), c in zip(CASES, READ_WHOLE, strict=True)]
+)
+def test_the_request_the_first_file_ends_in_is_judged_over_both_files(
+    isolated_home: Path,
+    cfg: Any,
+    store: Any,
+    db_file: Path,
+    name: str,
+    line: int,
+    case: str,
+    layout: str,
+) -> None:
+    """Its episode in the first file ends where the file does; the new file's turns (a
+    correction and the agent's fix, a follow-up answered) say how it ended. Its outcome is
+    the one read over both, as in one file, and a failure task its first file alone made
+    (the follow-up's case: the agent's last call failed) goes."""
+    everything = records(name)
+    first, second = carried_on(everything, line, layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    write_lines(folder / f"{old}.jsonl", first)
+    harvest(store, cfg)
+    mine(store, cfg)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    harvest(store, cfg)
+    mine(store, cfg)
+
+    opening, outcome, rule = READ_WHOLE[case]
+    [request] = query(
+        db_file,
+        "SELECT e.outcome, e.outcome_rule FROM episodes e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.external_id = ? AND e.intent_text LIKE ?",
+        (old, f"{opening}%"),
+    )
+    assert tuple(request) == (outcome, rule)
+    assert query(db_file, "SELECT intent FROM tasks WHERE active") == []
+
+
+def _request_reading(db_file: Path | str, session: str, opening: str) -> tuple[Any, ...]:
+    [row] = query(
+        db_file,
+        "SELECT e.outcome, e.outcome_rule, "
+        "(SELECT count(*) FROM episodes c WHERE c.carries_on_episode_id = e.id) "
+        "FROM episodes e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.external_id = ? AND e.intent_text LIKE ?",
+        (session, f"{opening}%"),
+    )
+    return tuple(row)
+
+
+def _harvest_and_mine(store: Any, cfg: Any) -> None:
+    harvest(store, cfg)
+    mine(store, cfg)
+
+
+@pytest.mark.parametrize("layout", ["resumed without it", "forked"])
+def test_the_reading_over_both_files_holds_whichever_is_read_first_or_again(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, layout: str
+) -> None:
+    """The new file harvested before the first one (a first harvest meets them in any
+    order), and both read again (an upgrade reads every session again): the first file's
+    request keeps the outcome read over both. (A resume that copies the conversation,
+    harvested first, holds the conversation as its own: the first file is then the copy.)"""
+    name, line, _ = CASES[0]
+    everything = records(name)
+    first, second = carried_on(everything, line, layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    harvest(store, cfg)
+    write_lines(folder / f"{old}.jsonl", first)
+    _harvest_and_mine(store, cfg)
+    opening, outcome, rule = READ_WHOLE["correction"]
+    assert _request_reading(db_file, old, opening) == (outcome, rule, 1)
+
+    from sleepd.mining.mine import read_everything_again
+
+    assert read_everything_again(store) == 2
+    mine(store, cfg)
+    assert _request_reading(db_file, old, opening) == (outcome, rule, 1)
+
+
+def test_a_first_file_that_went_on_after_the_resume_keeps_its_own_reading(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """The person came back to the first file and typed on in the same request after the
+    new file began (two branches of one conversation): what the new file read of the
+    request is no longer all of it, and the first file's reading stands."""
+    name, line, _ = CASES[0]
+    everything = records(name)
+    first, second = carried_on(everything, line, "resumed without it")
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    write_lines(folder / f"{old}.jsonl", first)
+    _harvest_and_mine(store, cfg)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    _harvest_and_mine(store, cfg)
+    opening, outcome, rule = READ_WHOLE["correction"]
+    assert _request_reading(db_file, old, opening) == (outcome, rule, 1)
+
+    typed = next(  # the request's own record, as a template of a typed turn
+        r
+        for r in first
+        if isinstance(r, dict) and opening in json.dumps(r.get("message", {}).get("content"))
+    )
+    last_uuid = next(r["uuid"] for r in reversed(first) if isinstance(r, dict) and "uuid" in r)
+    went_on = {
+        **copy.deepcopy(typed),
+        "uuid": "0000feed-0000-4000-8000-000000000001",
+        "parentUuid": last_uuid,
+        "timestamp": "2099-01-01T00:00:00.000Z",
+        "message": {"role": "user", "content": "and does the same hold for the hover docs?"},
+    }
+    write_lines(folder / f"{old}.jsonl", [*first, went_on])
+    _harvest_and_mine(store, cfg)
+    reading = _request_reading(db_file, old, opening)
+    assert reading[2] == 0  # no longer carried on: the new file did not read all of it
+    assert reading[:2] != (outcome, rule)  # the correction is the other branch's

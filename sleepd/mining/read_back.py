@@ -1,0 +1,278 @@
+"""A request's outcome read over the files its conversation went on in.
+
+A conversation resumed or forked into a new file goes on with the request its first file
+ended in: the new file's first turns correct it, approve it, or the agent finishes it
+there (`mining.carried`). Read one file at a time, that request's episode ended where
+its file did, and its outcome was that ending's: a request that failed at the resume and
+was fixed in the new file read as a failure, and made a failure task; one approved in
+the new file read as unknown. The new session reads the request whole (the conversation
+carried, then its own turns, `EpisodeDraft.whole`), and that reading's outcome, signals
+and refinements are lent to the request's episode, which the new session's episode
+carrying it on names (`Episode.carries_on_episode_id`).
+
+Lent only where the new file read all of the request: the request's episode is the last
+of its session with a request, and the conversation carried reaches its last turn there.
+A first file that went on after the resume (a fork taken from the middle, a person back
+in the old file) keeps its own reading. Where several sessions carry one request on, the
+latest to begin lends it. Each side keeps the lending when it is read again: the new
+session when it reads the request whole again, the first session when its reading of
+the request's episode is the one lent to (`reread`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy.orm import Session as DbSession
+
+from sleepd.store.fastread import as_utc
+from sleepd.store.models import Episode, Event, Session, Signal
+
+#: The opening of a request's text compared to find the original of a copy that keeps no
+#: id of its own (a Codex fork's replay): mining reads long texts cut (`loading`).
+_TEXT_COMPARED = 2000
+#: What a copy's id is, when it has none from its source (`harvesters.base.line_id`).
+_PLACE_ID = "@"
+
+
+@dataclass(frozen=True, slots=True)
+class CarriedRequest:
+    """An episode that carries on a request made in another session, and that request
+    as the new session read it whole."""
+
+    #: the episode carrying the request on, in the new session
+    episode_id: int
+    session_id: int
+    #: the session the new one names as its origin (a fork's), if any
+    parent_session_id: int | None
+    #: the request's event as the conversation carried holds it: the first session's
+    #: own, or a copy in the new file
+    request_event_id: int
+    request_text: str
+    #: the request's turns, other than housekeeping, that the conversation carried holds
+    carried_turns: int
+    #: the time of the last event of the conversation carried, where it has one
+    carried_until: datetime | None
+    #: the request's refinements over both files
+    refinements: tuple[str, ...]
+
+
+def asked(turns: Any) -> int:
+    """How many turns of an episode's stored reading are its request and what the person
+    said to it (housekeeping is said to the CLI)."""
+    if not isinstance(turns, list):
+        return 0
+    return sum(1 for t in turns if isinstance(t, dict) and t.get("kind") != "housekeeping")
+
+
+def link_carried(
+    db: DbSession, waiting: Sequence[CarriedRequest]
+) -> tuple[list[CarriedRequest], list[Episode]]:
+    """Name, for each carried request, the episode of the session it began in, and lend
+    that episode the outcome read whole. Returns the requests whose first session holds
+    no such episode yet (read later in the same pass), and the episodes whose reading the
+    lending changed."""
+    later: list[CarriedRequest] = []
+    lent: list[Episode] = []
+    for carried in waiting:
+        carrier = db.get(Episode, carried.episode_id)
+        if carrier is None:
+            continue  # read again since, and gone
+        request = _request_episode(db, carried)
+        named = carrier.carries_on_episode_id
+        if named is not None and (request is None or request.id != named):
+            carrier.carries_on_episode_id = None
+            released(db, [named])
+        if request is None:
+            later.append(carried)
+            continue
+        carrier.carries_on_episode_id = request.id
+        db.flush()
+        latest = _latest_carrier(db, request)
+        is_latest = latest is not None and latest.id == carrier.id
+        if is_latest and _lend(db, carrier, request, list(carried.refinements)):
+            lent.append(request)
+    return later, lent
+
+
+def reread(db: DbSession, kept: Sequence[Episode], left: Sequence[int]) -> list[Episode]:
+    """After a session is read again: its episodes in `kept` (its last request, read as
+    when it was lent to) take the outcome lent again; carriers of those in `left` (read
+    otherwise now, or no longer its last request) no longer name them. Returns the
+    episodes whose reading the lending changed."""
+    if left:
+        db.execute(
+            update(Episode)
+            .where(Episode.carries_on_episode_id.in_(list(left)))
+            .values(carries_on_episode_id=None)
+            .execution_options(synchronize_session="fetch")
+        )
+    lent: list[Episode] = []
+    for request in kept:
+        carrier = _latest_carrier(db, request)
+        if carrier is None:
+            continue
+        own = list(request.refinements or [])
+        added = [r for r in carrier.refinements or [] if r not in own]
+        if _lend(db, carrier, request, own + added):
+            lent.append(request)
+    return lent
+
+
+def released(db: DbSession, request_ids: Sequence[int]) -> None:
+    """The episodes no longer lent an outcome (their carrier is gone, or carries on
+    another): their sessions are read again at the next pass, for their own reading."""
+    if request_ids:
+        sessions = select(Episode.session_id).where(Episode.id.in_(list(request_ids)))
+        db.execute(
+            update(Session)
+            .where(Session.id.in_(sessions))
+            .values(mined_with="")
+            .execution_options(synchronize_session=False)
+        )
+
+
+def _latest_carrier(db: DbSession, request: Episode) -> Episode | None:
+    return db.scalars(
+        select(Episode)
+        .join(Session, Session.id == Episode.session_id)
+        .where(
+            Episode.carries_on_episode_id == request.id,
+            Episode.session_id != request.session_id,
+            Session.kind != "subagent",
+        )
+        .order_by(Episode.started_at.desc(), Episode.id.desc())
+        .limit(1)
+    ).first()
+
+
+def _lend(db: DbSession, carrier: Episode, request: Episode, refinements: list[str]) -> bool:
+    """The request's episode takes the outcome, its evidence and the refinements read over
+    both files (the task made of it reads them: `task_mining`). Returns whether what a
+    task is made of changed."""
+    before = (request.outcome, request.outcome_rule, list(request.refinements or []))
+    request.outcome = carrier.outcome
+    request.outcome_rule = carrier.outcome_rule
+    request.outcome_confidence = carrier.outcome_confidence
+    request.outcome_event_ids = list(carrier.outcome_event_ids or [])
+    request.refinements = [text[:2000] for text in refinements][:20]
+    db.flush()
+    signals = db.execute(
+        select(Signal.kind, Signal.polarity, Signal.confidence, Signal.event_ids, Signal.detail)
+        .where(Signal.episode_id == carrier.id)
+        .order_by(Signal.id)
+    ).all()
+    db.execute(delete(Signal).where(Signal.episode_id == request.id))
+    if signals:
+        db.execute(
+            insert(Signal),
+            [
+                {
+                    "episode_id": request.id,
+                    "kind": kind,
+                    "polarity": polarity,
+                    "confidence": confidence,
+                    "event_ids": list(event_ids or []),
+                    "detail": detail,
+                }
+                for kind, polarity, confidence, event_ids, detail in signals
+            ],
+        )
+    return before != (request.outcome, request.outcome_rule, list(request.refinements or []))
+
+
+def _request_episode(db: DbSession, carried: CarriedRequest) -> Episode | None:
+    """The episode of another session that the carried request is, where the new file read
+    all of it: that session's last request, with no turn the conversation carried lacks."""
+    for event_id in _originals(db, carried):
+        request = db.scalars(
+            select(Episode)
+            .join(Session, Session.id == Episode.session_id)
+            .where(
+                Episode.intent_event_id == event_id,
+                Episode.session_id != carried.session_id,
+                Episode.intent_text != "",
+                Session.kind != "subagent",
+            )
+            .limit(1)
+        ).first()
+        if request is not None:
+            break
+    else:
+        request = _by_text_in_origin(db, carried)
+    if request is None or not _holds_all_of(db, request, carried):
+        return None
+    later_request = db.scalar(
+        select(Episode.id)
+        .where(
+            Episode.session_id == request.session_id,
+            Episode.start_seq > request.start_seq,
+            Episode.intent_text != "",
+        )
+        .limit(1)
+    )
+    return None if later_request is not None else request
+
+
+def _holds_all_of(db: DbSession, request: Episode, carried: CarriedRequest) -> bool:
+    """Whether the conversation carried reaches the request's last turn in its own session:
+    by time where both have one (a copy may leave out a message typed ahead, so the turns
+    it holds can be fewer), else by the number of turns."""
+    said = [
+        t["event_id"]
+        for t in request.turns or []
+        if isinstance(t, dict) and t.get("kind") != "housekeeping" and "event_id" in t
+    ]
+    last = db.scalar(select(Event.ts).where(Event.id == said[-1])) if said else None
+    if last is not None and carried.carried_until is not None:
+        return as_utc(last) <= as_utc(carried.carried_until)
+    return asked(request.turns) <= carried.carried_turns
+
+
+def _originals(db: DbSession, carried: CarriedRequest) -> list[int]:
+    """The request's event, and where it is a copy, the events it copies: stored under the
+    same id in another session of the same source."""
+    found = [carried.request_event_id]
+    row = db.execute(
+        select(Event.external_id, Session.source)
+        .join(Session, Session.id == Event.session_id)
+        .where(Event.id == carried.request_event_id)
+    ).first()
+    if row is None or not row[0] or row[0].startswith(_PLACE_ID):
+        return found
+    external_id, source = row
+    found += db.scalars(
+        select(Event.id)
+        .join(Session, Session.id == Event.session_id)
+        .where(
+            and_(
+                Event.external_id == external_id,
+                Event.session_id != carried.session_id,
+                Session.source == source,
+            )
+        )
+        .order_by(Event.id)
+    ).all()
+    return found
+
+
+def _by_text_in_origin(db: DbSession, carried: CarriedRequest) -> Episode | None:
+    """The last request of the session the new one names as its origin, where it is the
+    same words: a copy with no id of its own (a Codex fork's replay) names nothing else."""
+    if carried.parent_session_id is None:
+        return None
+    request = db.scalars(
+        select(Episode)
+        .where(Episode.session_id == carried.parent_session_id, Episode.intent_text != "")
+        .order_by(Episode.start_seq.desc())
+        .limit(1)
+    ).first()
+    if request is None or request.intent_event_id is None:
+        return None
+    text = db.scalar(select(Event.text).where(Event.id == request.intent_event_id)) or ""
+    wanted = carried.request_text[:_TEXT_COMPARED]
+    return request if wanted and text[:_TEXT_COMPARED] == wanted else None
