@@ -26,9 +26,19 @@ work: its failures and requests stay the other session's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
-from sqlalchemy import ColumnElement, and_, case, func, literal, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    case,
+    func,
+    literal,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session as DbSession
 
 from harvesters.codex import GOAL_SET
@@ -41,7 +51,7 @@ from sleepd.mining.loading import (
     event_views,
     lead_start,
 )
-from sleepd.store.models import Event, Session
+from sleepd.store.models import Episode, Event, Session
 from sleepd.store.resumed import HISTORY_PREFIX, is_history
 
 #: The most of the conversation before a session read as its lead. More than a resumed
@@ -103,15 +113,26 @@ def as_lived(event: EventView) -> EventView:
     return replace(event, kind=kind, raw_type=name, is_meta=kind == "meta")
 
 
+@dataclass(slots=True)
+class Split:
+    """Each session's own events, the conversation it carries on (empty for most), and,
+    for each session whose reading reaches its start, the session that conversation was
+    carried from (None: it carries none on)."""
+
+    own: dict[int, list[EventView]] = field(default_factory=dict)
+    carried: dict[int, list[EventView]] = field(default_factory=dict)
+    carried_from: dict[int, int | None] = field(default_factory=dict)
+
+
 def split_carried(
     db: DbSession, work: Sequence[SessionWork], events: Mapping[int, list[EventView]]
-) -> tuple[dict[int, list[EventView]], dict[int, list[EventView]]]:
-    """Each session's own events, and the conversation it carries on (empty for most).
+) -> Split:
+    """Each session's own events, and the conversation it carries on.
 
     A session's own events never include a copy at its head: copies read among them were
     meta, and now they are the lead."""
-    own: dict[int, list[EventView]] = {}
-    carried: dict[int, list[EventView]] = {}
+    split = Split()
+    own, carried = split.own, split.carried
     linked: list[SessionWork] = []
     for item in work:
         loaded = events.get(item.id, [])
@@ -122,17 +143,93 @@ def split_carried(
         if head and rest:
             lead = [as_lived(e) for e in head[-CARRIED_EVENTS:]]
             own[item.id], carried[item.id] = rest, lead
+            split.carried_from[item.id] = _copied_from(db, item, head)
         elif loaded and lead_start(item) == 0:
             # a reading that holds the session's start, with nothing carried in its file
             linked.append(item)
+            split.carried_from[item.id] = None
     # the record the session's first record answers, where it is known, marks the point
     # exactly; a fork without one is cut by time
     for session_id, record in _continued_records(db, [item.id for item in linked]).items():
         carried[session_id] = _up_to(db, *record)
+        split.carried_from[session_id] = record[0]
     for item in linked:
         if not carried[item.id] and item.kind == "fork" and item.parent_session_id is not None:
             carried[item.id] = _forked_from(db, item.parent_session_id, own[item.id])
-    return own, carried
+            if carried[item.id]:
+                split.carried_from[item.id] = item.parent_session_id
+    return split
+
+
+def join_conversations(db: DbSession, carried_from: Mapping[int, int | None]) -> set[int]:
+    """Name, for each session, the session its conversation began in (`Session.
+    conversation_session_id`: the one it carries on, or where that one's began), or none
+    where it carries none on. Returns the clusters of the episodes whose sessions changed
+    conversation: their session counts change (`recurrence`)."""
+    if not carried_from:
+        return set()
+    origins = {o for o in carried_from.values() if o is not None}
+    began = dict(
+        db.execute(
+            select(Session.id, Session.conversation_session_id).where(Session.id.in_(origins))
+        ).all()
+    )
+    now = dict(
+        db.execute(
+            select(Session.id, Session.conversation_session_id).where(
+                Session.id.in_(list(carried_from))
+            )
+        ).all()
+    )
+    changed: list[int] = []
+    for session_id, origin in carried_from.items():
+        root = None if origin is None else began.get(origin) or origin
+        if root == session_id:
+            root = None  # (two sessions naming each other: the first read keeps its own)
+        if now.get(session_id) != root:
+            db.execute(
+                update(Session)
+                .where(Session.id == session_id)
+                .values(conversation_session_id=root)
+                .execution_options(synchronize_session=False)
+            )
+            changed.append(session_id)
+    if not changed:
+        return set()
+    return set(
+        db.scalars(
+            select(Episode.cluster_id)
+            .where(Episode.session_id.in_(changed), Episode.cluster_id.is_not(None))
+            .distinct()
+        )
+    )
+
+
+def _copied_from(db: DbSession, item: SessionWork, head: list[EventView]) -> int | None:
+    """The session copies at a session's head came from: the one holding, as its own, the
+    last record of a person's side they copy (by its id, where its source gave it one),
+    else the session a fork names."""
+    said = [e.id for e in head if e.role == "user"]
+    if said:
+        holder = db.execute(
+            select(Event.session_id)
+            .select_from(Event)
+            .join(Session, Session.id == Event.session_id)
+            .where(
+                # (as written, so SQLite takes the partial index of people's record ids)
+                Event.role == literal_column("'user'"),
+                Event.external_id
+                == select(Event.external_id).where(Event.id == said[-1]).scalar_subquery(),
+                Event.session_id != item.id,
+                Session.kind != "subagent",
+                or_(Event.raw_type.is_(None), ~Event.raw_type.startswith(HISTORY_PREFIX)),
+            )
+            .order_by(Event.id)
+            .limit(1)
+        ).scalar()
+        if holder is not None:
+            return int(holder)
+    return item.parent_session_id
 
 
 def _copied_head(events: list[EventView]) -> tuple[list[EventView], list[EventView]]:

@@ -18,7 +18,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config, MiningConfig
-from sleepd.mining.carried import split_carried
+from sleepd.mining.carried import join_conversations, split_carried
 from sleepd.mining.errors import NoiseFilter, noise_lines
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.loading import (
@@ -135,22 +135,23 @@ def _mine_pass(
     for batch in _batches(work):
         with write_session(engine) as db:
             attach_resume_points(db, batch)
-            events, carried = split_carried(db, batch, load_events(db, batch))
+            split = split_carried(db, batch, load_events(db, batch))
+            touched_by_conversations = join_conversations(db, split.carried_from)
             patterns = PatternCache()
             recount: set[int] = set()
-            touched: set[int] = set()
+            touched: set[int] = set(touched_by_conversations)
             for item in batch:
                 unasked = judge.stats.skipped if judge is not None else 0
                 result = mine_session(
                     db,
                     item,
-                    events[item.id],
+                    split.own[item.id],
                     lexicon,
                     idle_before=idle_before,
                     patterns=patterns,
                     noise=noise,
                     decide=judge,
-                    carried=carried[item.id],
+                    carried=split.carried[item.id],
                 )
                 report.episodes_new += result.episodes_new
                 report.signals_new += result.signals_new

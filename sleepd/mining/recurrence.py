@@ -378,7 +378,9 @@ def _figures(
     db: DbSession, chunk: Sequence[int]
 ) -> tuple[list[tuple[Any, ...]], dict[int, set[str]]]:
     """Per cluster of `chunk`: (id, size, sessions, first, last, success score, episodes
-    with a known outcome), and the projects its episodes came from."""
+    with a known outcome), and the projects its episodes came from. Sessions are counted
+    by conversation: a session that carries on another's conversation counts as the one
+    it began in (`Session.conversation_session_id`)."""
     projects: dict[int, set[str]] = defaultdict(set)
     if db.get_bind().dialect.name == "postgresql":
         rows = db.execute(sql_text(_TEAM_FIGURES), {"ids": list(chunk)}).all()
@@ -391,12 +393,16 @@ def _figures(
         select(
             Episode.cluster_id,
             func.count(Episode.id),
-            func.count(func.distinct(Episode.session_id)),
+            # one conversation counts once, in however many files it went on
+            func.count(
+                func.distinct(func.coalesce(Session.conversation_session_id, Episode.session_id))
+            ),
             func.min(Episode.started_at),
             func.max(Episode.started_at),
             func.sum(case((known, score), else_=0.0)),
             func.sum(case((known, 1), else_=0)),
         )
+        .join(Session, Session.id == Episode.session_id)
         .where(Episode.cluster_id.in_(chunk))
         .group_by(Episode.cluster_id)
     ).all()

@@ -128,6 +128,12 @@ class Session(Base):
     mined_through_seq: Mapped[int] = mapped_column(Integer, default=0)
     #: the rules that read the session (`mining.reading`); "" before any, or before 0022
     mined_with: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    #: the session its conversation began in, when it carries on another session's
+    #: conversation (resumed or forked into a new file, `mining.carried`): recurrence
+    #: counts one conversation once, however many files it went on in
+    conversation_session_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sessions.id", ondelete="SET NULL"), index=True
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

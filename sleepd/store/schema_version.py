@@ -3,4 +3,4 @@
 `sleepd status` must start fast; a test keeps this equal to the real head.
 """
 
-HEAD_REVISION = "0029_episode_carries_on"
+HEAD_REVISION = "0030_session_conversation"

@@ -269,3 +269,39 @@ def test_a_first_file_that_went_on_after_the_resume_keeps_its_own_reading(
     reading = _request_reading(db_file, old, opening)
     assert reading[2] == 0  # no longer carried on: the new file did not read all of it
     assert reading[:2] != (outcome, rule)  # the correction is the other branch's
+
+
+#: Asked once in each part of the conversation: "I very much like this idea, … Can you
+#: list, in 5 bullet points, what are the strengths of …", then "I actually don't like
+#: much this idea, … what are the weak points …"
+ASKED_AGAIN = (
+    "handgemacht-ai__claude-code-log__03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl",
+    38,
+)
+
+
+@pytest.mark.both_dbs  # a team's PostgreSQL counts a cluster's sessions in a function
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_request_asked_again_in_the_carried_conversation_recurs_in_one_session(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path | str, layout: str
+) -> None:
+    """One conversation in two files is one occasion of the request: a request asked
+    again after the resume is no kind of request asked in two sessions, and makes no task
+    (in one file it made none)."""
+    name, line = ASKED_AGAIN
+    everything = records(name)
+    first, second = carried_on(everything, line, layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    write_lines(folder / f"{old}.jsonl", first)
+    _harvest_and_mine(store, cfg)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    _harvest_and_mine(store, cfg)
+
+    both = query(
+        db_file,
+        "SELECT c.size, c.session_count FROM task_clusters c WHERE c.id IN "
+        "(SELECT cluster_id FROM episodes WHERE intent_text LIKE 'I very much like this idea%')",
+    )
+    assert both == [(2, 1)]
+    assert query(db_file, "SELECT intent FROM tasks WHERE active") == []

@@ -134,7 +134,7 @@ def test_the_conversation_stops_where_the_fork_began(engine: Engine) -> None:
 
     with read_session(engine) as db:
         work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == fork_id]
-        _, carried = split_carried(db, work, load_events(db, work))
+        carried = split_carried(db, work, load_events(db, work)).carried
     # read against the toggle's exchange, not the changelog's
     assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
     assert carried[fork_id][-1].text == "Added the toggle to the settings page."
@@ -250,7 +250,7 @@ def test_a_fork_goes_on_from_the_record_it_answers_not_from_the_clock(
 
     with read_session(engine) as db:
         work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == fork_id]
-        _, carried = split_carried(db, work, load_events(db, work))
+        carried = split_carried(db, work, load_events(db, work)).carried
     assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
 
 
