@@ -59,19 +59,20 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> dict[int, fr
         child: parent
         for child, parent in db.execute(
             select(Session.id, Session.parent_session_id).where(
-                Session.parent_session_id.in_(session_ids)
+                Session.parent_session_id.in_(session_ids), Session.kind == "subagent"
             )
         )
         if parent is not None
     }
+    mates = _conversation_mates(db, session_ids)
     writes: dict[int, list[tuple[Moment, frozenset[str]]]] = defaultdict(list)
     commits: dict[int, list[Moment]] = defaultdict(list)
-    commit_calls: dict[str, tuple[int, Moment]] = {}
+    commit_calls: dict[str, list[tuple[int, Moment]]] = {}
     rows = db.execute(
         select(Event.session_id, Event.seq, Event.ts, Event.kind, Event.role, Event.tool_name,
                Event.call_id, Event.text)
         .where(
-            Event.session_id.in_(session_ids | set(children)),
+            Event.session_id.in_(session_ids | set(children) | set(mates)),
             or_(
                 func.lower(Event.tool_name).in_(_WRITING_TOOLS),
                 # an older Codex ran its patch tool through the shell
@@ -85,31 +86,35 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> dict[int, fr
     )  # fmt: skip
     for session_id, seq, ts, kind, role, tool_name, call_id, text in rows:
         name = (tool_name or "").lower()
-        # a subagent's record has no place in its parent's order, only its time
-        owner, moment = (
-            children.get(session_id, session_id),
-            Moment(None if session_id in children else seq, ts),
-        )
-        if kind == "tool_call" and (name in _WRITING_TOOLS or _PATCH_MARK in (text or "")):
-            writes[owner].append((moment, _made(tool_name, text or "")))
-        elif kind == "tool_call" and call_id and _GIT_COMMIT.search(text or ""):
-            commit_calls[call_id] = (owner, moment)
-        elif role == "user" and _GIT_COMMIT.search(text or ""):
-            commits[owner].append(moment)  # the person's own `! git commit`
+        # a subagent's record, or one of another file of the conversation, has no place in
+        # the session's order, only its time
+        owners = [(children.get(session_id, session_id), None if session_id in children else seq)]
+        if session_id not in session_ids and session_id not in children:
+            owners = []
+        owners += [(mate, None) for mate in mates.get(session_id, ())]
+        for owner, place in owners:
+            moment = Moment(place, ts)
+            if kind == "tool_call" and (name in _WRITING_TOOLS or _PATCH_MARK in (text or "")):
+                writes[owner].append((moment, _made(tool_name, text or "")))
+            elif kind == "tool_call" and call_id and _GIT_COMMIT.search(text or ""):
+                commit_calls.setdefault(call_id, []).append((owner, moment))
+            elif role == "user" and _GIT_COMMIT.search(text or ""):
+                commits[owner].append(moment)  # the person's own `! git commit`
     if commit_calls:
         failed = set(
             db.scalars(
                 select(Event.call_id).where(
-                    Event.session_id.in_(session_ids | set(children)),
+                    Event.session_id.in_(session_ids | set(children) | set(mates)),
                     Event.kind == "tool_result",
                     Event.call_id.in_(list(commit_calls)),
                     Event.is_error.is_(True),
                 )
             )
         )
-        for call_id, (owner, moment) in commit_calls.items():
+        for call_id, made_by in commit_calls.items():
             if call_id not in failed:
-                commits[owner].append(moment)
+                for owner, moment in made_by:
+                    commits[owner].append(moment)
     left: dict[int, frozenset[str]] = {}
     for episode in episodes:
         made = _left(
@@ -120,6 +125,36 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> dict[int, fr
         if made is not None:
             left[episode.id] = made
     return left
+
+
+def _conversation_mates(db: DbSession, session_ids: set[int]) -> dict[int, list[int]]:
+    """The other sessions of the conversations these sessions carry on (resumed or forked
+    into a new file, `Session.conversation_session_id`), each with the sessions among
+    `session_ids` whose conversation holds it: what the conversation wrote in its first
+    file and nobody committed is as absent from a checkout as what the session wrote."""
+    roots: dict[int, int] = {
+        session_id: root
+        for session_id, root in db.execute(
+            select(Session.id, Session.conversation_session_id).where(
+                Session.id.in_(session_ids), Session.conversation_session_id.is_not(None)
+            )
+        )
+        if root is not None
+    }
+    if not roots:
+        return {}
+    mates: dict[int, list[int]] = defaultdict(list)
+    for session_id, root in roots.items():
+        mates[root].append(session_id)
+    for other, began_in in db.execute(
+        select(Session.id, Session.conversation_session_id).where(
+            Session.conversation_session_id.in_(set(roots.values()))
+        )
+    ):
+        for session_id, root in roots.items():
+            if root == began_in and other != session_id:
+                mates[other].append(session_id)
+    return mates
 
 
 def _made(tool_name: str | None, text: str) -> frozenset[str]:

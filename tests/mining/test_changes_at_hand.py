@@ -12,14 +12,14 @@ import json
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 
 from sleepd.config import Config
 from sleepd.mining.mine import mine
 from sleepd.mining.turns.changes import works_over_the_changes, works_the_branch_state
 from sleepd.mining.working_tree import left_uncommitted, names_a_file_made
-from sleepd.store.engine import read_session
-from sleepd.store.models import Episode, Event, Task
+from sleepd.store.engine import read_session, write_session
+from sleepd.store.models import Episode, Event, Session, Task
 
 from .builders import LATER, T0, SessionBuilder
 
@@ -187,6 +187,45 @@ def test_a_subagents_writes_are_the_sessions_by_their_time(
         # without the request's time nothing places the subagent's write: kept
         episode.started_at = None
         assert set(left_uncommitted(db, [episode])) == set()
+
+
+@pytest.mark.parametrize(
+    ("commit_in", "left"), [(None, True), ("first file", False), ("new file", False)]
+)
+def test_what_the_conversations_first_file_left_is_the_new_files_too(
+    engine: Engine, commit_in: str | None, left: bool
+) -> None:
+    """A conversation resumed or forked into a new file: what the agent wrote in the first
+    file and nobody committed is no more in a checkout of the new file's requests than
+    what it wrote there. The first file's records are placed by their time; a commit in
+    either file takes them up."""
+    first = SessionBuilder(start=T0)
+    first.prompt("write the tasks for phase 5 in specs/001/tasks.md")
+    patch = "*** Begin Patch\n*** Add File: specs/001/tasks.md\n+T026\n*** End Patch"
+    first.call("apply_patch", patch, "p1").result("p1", "Done!")
+    if commit_in == "first file":
+        first.bash('git commit -am "tasks"', "[main 1a2b3c4] tasks")
+    first.say("Wrote the tasks.")
+    first_id = first.save(engine)
+    new = SessionBuilder(start=T0 + timedelta(hours=1), kind="fork", parent_id=first_id)
+    if commit_in == "new file":
+        new.bash('git commit -am "tasks"', "[main 1a2b3c4] tasks")
+    new.prompt("implement T026-T030 from specs/001/tasks.md")
+    new_id = new.save(engine)
+    episode = Episode(
+        id=5, session_id=new_id, start_seq=len(new.rows), started_at=new.rows[-1]["ts"]
+    )
+    with read_session(engine) as db:
+        assert set(left_uncommitted(db, [episode])) == set()  # not known to carry it on
+    with write_session(engine) as db:
+        db.execute(
+            update(Session).where(Session.id == new_id).values(conversation_session_id=first_id)
+        )
+    with read_session(engine) as db:
+        found = left_uncommitted(db, [episode])
+    assert set(found) == ({5} if left else set())
+    if left:
+        assert found[5] == frozenset({"specs/001/tasks.md"})
 
 
 def test_the_files_a_session_made_and_left_are_named_with_the_episode(engine: Engine) -> None:
