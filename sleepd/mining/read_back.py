@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, delete, insert, literal_column, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.store.fastread import as_utc
@@ -189,12 +189,16 @@ def _request_episode(db: DbSession, carried: CarriedRequest) -> Episode | None:
     """The episode of another session that the carried request is, where the new file read
     all of it: that session's last request, with no turn the conversation carried lacks."""
     for event_id in _originals(db, carried):
+        held_in = db.scalar(select(Event.session_id).where(Event.id == event_id))
+        if held_in is None or held_in == carried.session_id:
+            continue
         request = db.scalars(
             select(Episode)
             .join(Session, Session.id == Episode.session_id)
             .where(
+                # by its session first: the episodes' own index
+                Episode.session_id == held_in,
                 Episode.intent_event_id == event_id,
-                Episode.session_id != carried.session_id,
                 Episode.intent_text != "",
                 Session.kind != "subagent",
             )
@@ -250,6 +254,9 @@ def _originals(db: DbSession, carried: CarriedRequest) -> list[int]:
         .join(Session, Session.id == Event.session_id)
         .where(
             and_(
+                # a request is a record of a person's side: as written, so SQLite takes
+                # the partial index of those records' ids (migration 0021)
+                Event.role == literal_column("'user'"),
                 Event.external_id == external_id,
                 Event.session_id != carried.session_id,
                 Session.source == source,
