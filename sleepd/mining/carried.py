@@ -25,6 +25,7 @@ work: its failures and requests stay the other session's.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -203,6 +204,37 @@ def join_conversations(db: DbSession, carried_from: Mapping[int, int | None]) ->
             .distinct()
         )
     )
+
+
+def conversation_mates(db: DbSession, session_ids: set[int]) -> dict[int, list[int]]:
+    """The other sessions of the conversations these sessions carry on (resumed or forked
+    into a new file, `Session.conversation_session_id`), each with the sessions among
+    `session_ids` whose conversation holds it. What the conversation did in its earlier
+    files came before the session's requests as much as what it did there; only their
+    times say how they fall (`working_tree`, `session_commits`)."""
+    roots: dict[int, int] = {
+        session_id: root
+        for session_id, root in db.execute(
+            select(Session.id, Session.conversation_session_id).where(
+                Session.id.in_(session_ids), Session.conversation_session_id.is_not(None)
+            )
+        )
+        if root is not None
+    }
+    if not roots:
+        return {}
+    mates: dict[int, list[int]] = defaultdict(list)
+    for session_id, root in roots.items():
+        mates[root].append(session_id)
+    for other, began_in in db.execute(
+        select(Session.id, Session.conversation_session_id).where(
+            Session.conversation_session_id.in_(set(roots.values()))
+        )
+    ):
+        for session_id, root in roots.items():
+            if root == began_in and other != session_id:
+                mates[other].append(session_id)
+    return mates
 
 
 def _copied_from(db: DbSession, item: SessionWork, head: list[EventView]) -> int | None:

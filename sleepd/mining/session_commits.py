@@ -8,7 +8,9 @@ tree in the checkout, and a replaying agent told nothing takes the work to be mi
 The task's context names them ("322747c Hint at --force-blind on receive-pack lease
 failures"), read from the summary line git prints for each commit it makes
 ("[main 322747c] Hint at …"), by the agent's shell or by the person's own `! git commit`.
-A subagent's commits are in a session of their own and are not read.
+A subagent's commits are in a session of their own and are not read; the commits a
+conversation made in an earlier file, before it was resumed or forked into this one,
+are, by their time.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session as DbSession
 
+from sleepd.mining.carried import conversation_mates
 from sleepd.mining.commands import LOCAL_COMMAND_TAGS
+from sleepd.store.fastread import as_utc
 from sleepd.store.models import Episode, Event
 
 #: The most commits a task names (the newest), and the most of a subject it keeps.
@@ -57,10 +62,49 @@ def commits_before(db: DbSession, episodes: Sequence[Episode]) -> dict[int, list
             output = (text or "").removeprefix(LOCAL_COMMAND_TAGS[1])
             for sha, subject in _MADE.findall(output):
                 made[session_id].append((seq, f"{sha[:7]} {subject.strip()[:MAX_SUBJECT_CHARS]}"))
+        earlier = _made_in_earlier_files(db, {e.session_id for e in chunk})
         for episode in chunk:
+            began = as_utc(episode.started_at)
             lines = [
+                line
+                for ts, line in earlier.get(episode.session_id, [])
+                if began is not None and ts < began
+            ]
+            lines += [
                 line for seq, line in made.get(episode.session_id, []) if seq < episode.start_seq
             ]
             if lines:
                 found[episode.id] = list(dict.fromkeys(lines))[-MAX_COMMITS:]
     return found
+
+
+def _made_in_earlier_files(
+    db: DbSession, session_ids: set[int]
+) -> dict[int, list[tuple[datetime, str]]]:
+    """Per session: the commits its conversation made in the other files it went on in
+    (resumed or forked into a new file), oldest first, each with its time: they came
+    before the session's requests by time, not by place."""
+    mates = conversation_mates(db, session_ids)
+    if not mates:
+        return {}
+    rows = db.execute(
+        select(Event.session_id, Event.ts, Event.text)
+        .where(
+            Event.session_id.in_(list(mates)),
+            Event.ts.is_not(None),
+            or_(Event.kind == "tool_result", Event.text.startswith(LOCAL_COMMAND_TAGS[1])),
+            Event.text.contains("] "),
+        )
+        .order_by(Event.ts, Event.id)
+    )
+    earlier: dict[int, list[tuple[datetime, str]]] = defaultdict(list)
+    for session_id, ts, text in rows:
+        output = (text or "").removeprefix(LOCAL_COMMAND_TAGS[1])
+        when = as_utc(ts)
+        if when is None:
+            continue
+        for sha, subject in _MADE.findall(output):
+            line = f"{sha[:7]} {subject.strip()[:MAX_SUBJECT_CHARS]}"
+            for owner in mates[session_id]:
+                earlier[owner].append((when, line))
+    return earlier

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session as DbSession
 
+from sleepd.mining.carried import conversation_mates
 from sleepd.mining.commands import LOCAL_COMMAND_TAGS
 from sleepd.mining.json_text import json_value
 from sleepd.mining.signals import written_paths
@@ -64,7 +65,7 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> dict[int, fr
         )
         if parent is not None
     }
-    mates = _conversation_mates(db, session_ids)
+    mates = conversation_mates(db, session_ids)
     writes: dict[int, list[tuple[Moment, frozenset[str]]]] = defaultdict(list)
     commits: dict[int, list[Moment]] = defaultdict(list)
     commit_calls: dict[str, list[tuple[int, Moment]]] = {}
@@ -125,36 +126,6 @@ def left_uncommitted(db: DbSession, episodes: Sequence[Episode]) -> dict[int, fr
         if made is not None:
             left[episode.id] = made
     return left
-
-
-def _conversation_mates(db: DbSession, session_ids: set[int]) -> dict[int, list[int]]:
-    """The other sessions of the conversations these sessions carry on (resumed or forked
-    into a new file, `Session.conversation_session_id`), each with the sessions among
-    `session_ids` whose conversation holds it: what the conversation wrote in its first
-    file and nobody committed is as absent from a checkout as what the session wrote."""
-    roots: dict[int, int] = {
-        session_id: root
-        for session_id, root in db.execute(
-            select(Session.id, Session.conversation_session_id).where(
-                Session.id.in_(session_ids), Session.conversation_session_id.is_not(None)
-            )
-        )
-        if root is not None
-    }
-    if not roots:
-        return {}
-    mates: dict[int, list[int]] = defaultdict(list)
-    for session_id, root in roots.items():
-        mates[root].append(session_id)
-    for other, began_in in db.execute(
-        select(Session.id, Session.conversation_session_id).where(
-            Session.conversation_session_id.in_(set(roots.values()))
-        )
-    ):
-        for session_id, root in roots.items():
-            if root == began_in and other != session_id:
-                mates[other].append(session_id)
-    return mates
 
 
 def _made(tool_name: str | None, text: str) -> frozenset[str]:

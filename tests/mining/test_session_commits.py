@@ -10,15 +10,15 @@ import json
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
 from sleepd.dream.prompts import target_user_message
 from sleepd.mining.mine import mine
 from sleepd.mining.session_commits import MAX_COMMITS, commits_before
-from sleepd.store.engine import read_session
-from sleepd.store.models import Episode
+from sleepd.store.engine import read_session, write_session
+from sleepd.store.models import Episode, Session
 
 from .builders import LATER, T0, SessionBuilder
 from .test_command_families import command
@@ -104,3 +104,42 @@ def test_hostile_lines_name_no_commit(engine: Engine, cfg: Config) -> None:
     lines = [line for lines in _commits_of(engine, cfg, b.save(engine)) for line in lines]
     assert lines and all(line.startswith("abcdef1 ") for line in lines)
     assert max(len(line) for line in lines) <= 8 + 120
+
+
+def test_the_commits_a_conversation_made_before_a_resume_are_named_after_it(
+    engine: Engine, cfg: Config
+) -> None:
+    """A conversation resumed or forked into a new file: what it committed in the first
+    file came before the new file's requests, by time, as its own commits do; a commit
+    the first file made after the request (a fork that went on) does not."""
+    first = SessionBuilder(start=T0)
+    first.prompt("split --force into --force-with-lease and --force-blind").say("On it.")
+    first.bash('git commit -m "Split --force"', _FIRST).say("Committed.")
+    first_id = first.save(engine)
+    new = SessionBuilder(start=T0 + timedelta(hours=1), kind="fork", parent_id=first_id)
+    new.bash('git commit -m "Hint"', _SECOND)
+    new.prompt(command("simplify")).meta("# Simplify\n\nReview all changed files.")
+    new.say("Nothing left to simplify.")
+    new_id = new.save(engine)
+    late = SessionBuilder(start=T0 + timedelta(hours=3))
+    late.bash('git commit -m "later"', "[main 9f8e7d6] later\n 1 file changed")
+    late_id = late.save(engine)
+    mine(engine, cfg, now=LATER)
+    with write_session(engine) as db:
+        # (the fork's own file names no copy or record of the first: told here)
+        db.execute(
+            update(Session)
+            .where(Session.id.in_([new_id, late_id]))
+            .values(conversation_session_id=first_id)
+        )
+    with read_session(engine) as db:
+        [simplify] = db.scalars(
+            select(Episode).where(
+                Episode.session_id == new_id, Episode.intent_text.startswith("/simplify")
+            )
+        )
+        named = commits_before(db, [simplify]).get(simplify.id)
+    assert named == [
+        "d02d15a Split --force into --force-with-lease and --force-blind",
+        "322747c Hint at --force-blind on receive-pack lease failures",
+    ]
