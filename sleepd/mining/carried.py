@@ -152,7 +152,7 @@ def split_carried(
     # the record the session's first record answers, where it is known, marks the point
     # exactly; a fork without one is cut by time
     for session_id, record in _continued_records(db, [item.id for item in linked]).items():
-        carried[session_id] = _up_to(db, *record)
+        carried[session_id] = _lead_through(db, *record)
         split.carried_from[session_id] = record[0]
     for item in linked:
         if not carried[item.id] and item.kind == "fork" and item.parent_session_id is not None:
@@ -162,19 +162,63 @@ def split_carried(
     return split
 
 
+def continuations_found(db: DbSession) -> int:
+    """Mark to be read again, from their start, the sessions whose first record answers a
+    record no stored session held when they were read, where one now does: the new file
+    of a resume harvested and read before the file it resumed (a history copied in, a
+    folder added later). Read again, they read on from that conversation, and the request
+    it ended in is judged over both files (`read_back`). Returns how many."""
+    waiting = list(
+        db.scalars(
+            select(Session.id).where(
+                Session.kind != "subagent",
+                Session.mined_through_seq > 0,
+                Session.conversation_session_id.is_(None),
+                Session.meta["continues"].as_string().is_not(None),
+            )
+        )
+    )
+    found = list(_continued_records(db, waiting)) if waiting else []
+    if found:
+        db.execute(
+            update(Session)
+            .where(Session.id.in_(found))
+            .values(mined_with="")
+            .execution_options(synchronize_session=False)
+        )
+    return len(found)
+
+
 def join_conversations(db: DbSession, carried_from: Mapping[int, int | None]) -> set[int]:
     """Name, for each session, the session its conversation began in (`Session.
-    conversation_session_id`: the one it carries on, or where that one's began), or none
-    where it carries none on. Returns the clusters of the episodes whose sessions changed
-    conversation: their session counts change (`recurrence`)."""
+    conversation_session_id`: the first of the chain of sessions it carries on), or none
+    where it carries none on. A chain is followed through the sessions decided here and
+    through those decided before; sessions that named a session now found to carry on
+    another are named after that one's beginning too. Returns the clusters of the
+    episodes whose sessions changed conversation: their session counts change
+    (`recurrence`)."""
     if not carried_from:
         return set()
-    origins = {o for o in carried_from.values() if o is not None}
-    began = dict(
-        db.execute(
-            select(Session.id, Session.conversation_session_id).where(Session.id.in_(origins))
-        ).all()
-    )
+    stored: dict[int, int | None] = {}
+
+    def stored_origin(session_id: int) -> int | None:
+        if session_id not in stored:
+            stored[session_id] = db.scalar(
+                select(Session.conversation_session_id).where(Session.id == session_id)
+            )
+        return stored[session_id]
+
+    def began_in(session_id: int) -> int | None:
+        seen = {session_id}
+        origin = carried_from[session_id]
+        while origin is not None and origin not in seen:
+            seen.add(origin)
+            further = carried_from[origin] if origin in carried_from else stored_origin(origin)
+            if further is None:
+                return origin
+            origin = further
+        return None  # (a chain that comes back to itself: no session began it)
+
     now = dict(
         db.execute(
             select(Session.id, Session.conversation_session_id).where(
@@ -183,18 +227,29 @@ def join_conversations(db: DbSession, carried_from: Mapping[int, int | None]) ->
         ).all()
     )
     changed: list[int] = []
-    for session_id, origin in carried_from.items():
-        root = None if origin is None else began.get(origin) or origin
-        if root == session_id:
-            root = None  # (two sessions naming each other: the first read keeps its own)
-        if now.get(session_id) != root:
+    for session_id in carried_from:
+        root = began_in(session_id)
+        if now.get(session_id) == root:
+            continue
+        db.execute(
+            update(Session)
+            .where(Session.id == session_id)
+            .values(conversation_session_id=root)
+            .execution_options(synchronize_session=False)
+        )
+        changed.append(session_id)
+        # the sessions that named this one as where their conversation began
+        followers = list(
+            db.scalars(select(Session.id).where(Session.conversation_session_id == session_id))
+        )
+        if followers and root is not None:
             db.execute(
                 update(Session)
-                .where(Session.id == session_id)
+                .where(Session.id.in_(followers))
                 .values(conversation_session_id=root)
                 .execution_options(synchronize_session=False)
             )
-            changed.append(session_id)
+            changed += followers
     if not changed:
         return set()
     return set(
@@ -352,6 +407,29 @@ def _ids_of(record: str) -> list[str]:
 
 def _up_to(db: DbSession, session_id: int, seq: int) -> list[EventView]:
     return _lead_of(db, and_(Event.session_id == session_id, Event.seq <= seq))
+
+
+#: The most sessions a lead is followed back through (a conversation resumed again and
+#: again, each time into a new file holding none of it).
+_CHAIN_SESSIONS = 8
+
+
+def _lead_through(db: DbSession, session_id: int, seq: int) -> list[EventView]:
+    """The conversation up to a record, and where the session holding it carries on an
+    earlier one its file does not hold (a 1.0.x resume of a resume), that one's before
+    it, up to `CARRIED_EVENTS` in all: the request a resume of a resume goes on with was
+    made in the first file."""
+    lead = _up_to(db, session_id, seq)
+    seen = {session_id}
+    while len(lead) < CARRIED_EVENTS and len(seen) < _CHAIN_SESSIONS:
+        before = _continued_records(db, [session_id]).get(session_id)
+        if before is None or before[0] in seen:
+            break
+        session_id = before[0]
+        seen.add(session_id)
+        room = CARRIED_EVENTS - len(lead)
+        lead = _up_to(db, *before)[-room:] + lead
+    return lead
 
 
 def _lead_of(db: DbSession, where: ColumnElement[bool]) -> list[EventView]:

@@ -18,7 +18,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config, MiningConfig
-from sleepd.mining.carried import join_conversations, split_carried
+from sleepd.mining.carried import continuations_found, join_conversations, split_carried
 from sleepd.mining.errors import NoiseFilter, noise_lines
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.loading import (
@@ -103,6 +103,12 @@ def _mine_pass(
     rules = reading_rules(mining)
     with read_session(engine) as db:
         work = sessions_to_mine(db, idle_before, rules)
+    if work:
+        # (a session's new records may be the conversation a session read before continues)
+        with write_session(engine) as db:
+            if continuations_found(db):
+                work = sessions_to_mine(db, idle_before, rules)
+    with read_session(engine) as db:
         idle = not work and not _unclustered(db, mining) and not _set_aside_waits(db)
     if idle:
         # Nothing new: no clustering or task step (and none of their imports) to pay for.
@@ -129,10 +135,13 @@ def _mine_pass(
     with write_session(engine) as db:
         set_aside += _refresh(db, reroot_stored(db, roots), mining)
     hard_found = 0
-    # requests carried on from other sessions whose episodes are not found yet: their
-    # sessions may be read in a later batch of the pass
-    waiting: list[CarriedRequest] = []
+    # requests carried on from other sessions whose episodes are not found yet, by the
+    # session still to be read in the pass that may hold them: looked for once it is
+    waiting: dict[int, list[CarriedRequest]] = defaultdict(list)
+    to_come = {item.id for item in work}
     for batch in _batches(work):
+        to_come.difference_update(item.id for item in batch)
+        carried_here: list[CarriedRequest] = []
         with write_session(engine) as db:
             attach_resume_points(db, batch)
             split = split_carried(db, batch, load_events(db, batch))
@@ -160,13 +169,18 @@ def _mine_pass(
                 hard_found += result.hard_turns
                 touched |= result.touched_cluster_ids
                 recount |= result.touched_pattern_ids
-                waiting += result.carried
+                carried_here += result.carried
                 session = db.get(Session, item.id)
                 assert session is not None
                 session.mined_through_seq = item.max_seq
                 session.mined_with = left_unasked(rules) if _asks_later(judge, unasked) else rules
             db.flush()
-            waiting, lent = link_carried(db, waiting)
+            for item in batch:
+                carried_here += waiting.pop(item.id, [])
+            later, lent = link_carried(db, _once(carried_here), to_come)
+            for carried, sessions in later:
+                for session_id in sessions:
+                    waiting[session_id].append(carried)
             touched |= {e.cluster_id for e in lent if e.cluster_id is not None}
             set_aside += len(set_aside_tasks(db, [e.id for e in lent]))
             recount_patterns(db, recount)
@@ -190,6 +204,11 @@ def _mine_pass(
     else:
         report.hard_turns = {"found": hard_found}
     return _finish(engine, cfg, report, started)
+
+
+def _once(requests: list[CarriedRequest]) -> list[CarriedRequest]:
+    """Each carried request once (one waits for every session that may hold it)."""
+    return list({carried.episode_id: carried for carried in requests}.values())
 
 
 #: Ids per `IN (...)` list.

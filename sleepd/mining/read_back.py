@@ -21,22 +21,26 @@ the request's episode is the one lent to (`reread`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, literal_column, select, update
+from sqlalchemy import and_, delete, func, insert, literal_column, select, update
 from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.orm import aliased
 
 from sleepd.store.fastread import as_utc
 from sleepd.store.models import Episode, Event, Session, Signal
+from sleepd.store.resumed import HISTORY_PREFIX
 
 #: The opening of a request's text compared to find the original of a copy that keeps no
 #: id of its own (a Codex fork's replay): mining reads long texts cut (`loading`).
 _TEXT_COMPARED = 2000
 #: What a copy's id is, when it has none from its source (`harvesters.base.line_id`).
 _PLACE_ID = "@"
+#: The events that say where a request stood: what was said, and what the agent did.
+_WORDS_AND_WORK = ("user_prompt", "assistant_text", "tool_call", "tool_result")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,25 +74,28 @@ def asked(turns: Any) -> int:
 
 
 def link_carried(
-    db: DbSession, waiting: Sequence[CarriedRequest]
-) -> tuple[list[CarriedRequest], list[Episode]]:
+    db: DbSession, waiting: Sequence[CarriedRequest], to_come: Collection[int] = ()
+) -> tuple[list[tuple[CarriedRequest, set[int]]], list[Episode]]:
     """Name, for each carried request, the episode of the session it began in, and lend
-    that episode the outcome read whole. Returns the requests whose first session holds
-    no such episode yet (read later in the same pass), and the episodes whose reading the
-    lending changed."""
-    later: list[CarriedRequest] = []
+    that episode the outcome read whole. Returns the requests to look for again, each
+    with the sessions of `to_come` (read later in the same pass) it waits for: those
+    whose first session is one of them and holds no episode of the request yet; and the
+    episodes whose reading the lending changed."""
+    later: list[tuple[CarriedRequest, set[int]]] = []
     lent: list[Episode] = []
     for carried in waiting:
         carrier = db.get(Episode, carried.episode_id)
         if carrier is None:
             continue  # read again since, and gone
-        request = _request_episode(db, carried)
+        request, began_in = _request_episode(db, carried)
         named = carrier.carries_on_episode_id
         if named is not None and (request is None or request.id != named):
             carrier.carries_on_episode_id = None
             released(db, [named])
         if request is None:
-            later.append(carried)
+            awaited = {s for s in began_in if s in to_come}
+            if awaited:
+                later.append((carried, awaited))
             continue
         carrier.carries_on_episode_id = request.id
         db.flush()
@@ -155,17 +162,23 @@ def _lend(db: DbSession, carrier: Episode, request: Episode, refinements: list[s
     both files (the task made of it reads them: `task_mining`). Returns whether what a
     task is made of changed."""
     before = (request.outcome, request.outcome_rule, list(request.refinements or []))
-    request.outcome = carrier.outcome
-    request.outcome_rule = carrier.outcome_rule
-    request.outcome_confidence = carrier.outcome_confidence
-    request.outcome_event_ids = list(carrier.outcome_event_ids or [])
-    request.refinements = [text[:2000] for text in refinements][:20]
-    db.flush()
     signals = db.execute(
         select(Signal.kind, Signal.polarity, Signal.confidence, Signal.event_ids, Signal.detail)
         .where(Signal.episode_id == carrier.id)
         .order_by(Signal.id)
     ).all()
+    ids = {int(i) for _, _, _, event_ids, _ in signals for i in event_ids or []}
+    original = _originals_in(db, ids | set(carrier.outcome_event_ids or []), request.session_id)
+
+    def as_lived(event_ids: Any) -> list[int]:
+        return [original.get(int(i), int(i)) for i in event_ids or []]
+
+    request.outcome = carrier.outcome
+    request.outcome_rule = carrier.outcome_rule
+    request.outcome_confidence = carrier.outcome_confidence
+    request.outcome_event_ids = as_lived(carrier.outcome_event_ids)
+    request.refinements = [text[:2000] for text in refinements][:20]
+    db.flush()
     db.execute(delete(Signal).where(Signal.episode_id == request.id))
     if signals:
         db.execute(
@@ -176,7 +189,7 @@ def _lend(db: DbSession, carrier: Episode, request: Episode, refinements: list[s
                     "kind": kind,
                     "polarity": polarity,
                     "confidence": confidence,
-                    "event_ids": list(event_ids or []),
+                    "event_ids": as_lived(event_ids),
                     "detail": detail,
                 }
                 for kind, polarity, confidence, event_ids, detail in signals
@@ -185,13 +198,40 @@ def _lend(db: DbSession, carrier: Episode, request: Episode, refinements: list[s
     return before != (request.outcome, request.outcome_rule, list(request.refinements or []))
 
 
-def _request_episode(db: DbSession, carried: CarriedRequest) -> Episode | None:
+def _originals_in(db: DbSession, event_ids: set[int], session_id: int) -> dict[int, int]:
+    """For each of these events that is a copy of one the session holds (a resumed file's
+    copy of the conversation: `history:` meta under the record's own id), that event: the
+    evidence lent is read where it happened, as what it was (the task's evidence reads a
+    failed command's result, not a copy's meta)."""
+    if not event_ids:
+        return {}
+    copy = aliased(Event)
+    return {
+        int(copied): int(held)
+        for copied, held in db.execute(
+            select(copy.id, Event.id)
+            .join(
+                Event,
+                and_(Event.session_id == session_id, Event.external_id == copy.external_id),
+            )
+            .where(copy.id.in_(sorted(event_ids)), copy.raw_type.startswith(HISTORY_PREFIX))
+        )
+    }
+
+
+def _request_episode(db: DbSession, carried: CarriedRequest) -> tuple[Episode | None, set[int]]:
     """The episode of another session that the carried request is, where the new file read
-    all of it: that session's last request, with no turn the conversation carried lacks."""
+    all of it: that session's last request, which the conversation carried reaches the
+    end of. Also the sessions the request may have begun in (to look in again, when one of
+    them is still to be read)."""
+    began_in: set[int] = set()
+    if carried.parent_session_id is not None:
+        began_in.add(carried.parent_session_id)
     for event_id in _originals(db, carried):
         held_in = db.scalar(select(Event.session_id).where(Event.id == event_id))
         if held_in is None or held_in == carried.session_id:
             continue
+        began_in.add(held_in)
         request = db.scalars(
             select(Episode)
             .join(Session, Session.id == Episode.session_id)
@@ -199,7 +239,6 @@ def _request_episode(db: DbSession, carried: CarriedRequest) -> Episode | None:
                 # by its session first: the episodes' own index
                 Episode.session_id == held_in,
                 Episode.intent_event_id == event_id,
-                Episode.intent_text != "",
                 Session.kind != "subagent",
             )
             .limit(1)
@@ -208,8 +247,16 @@ def _request_episode(db: DbSession, carried: CarriedRequest) -> Episode | None:
             break
     else:
         request = _by_text_in_origin(db, carried)
+    if request is not None and request.intent_text == "":
+        # the request's first turns were carried on in this one's origin already (a
+        # resume of a resume): the request is the one that episode carries on
+        request = (
+            db.get(Episode, request.carries_on_episode_id)
+            if request.carries_on_episode_id is not None
+            else None
+        )
     if request is None or not _holds_all_of(db, request, carried):
-        return None
+        return None, began_in
     later_request = db.scalar(
         select(Episode.id)
         .where(
@@ -219,21 +266,23 @@ def _request_episode(db: DbSession, carried: CarriedRequest) -> Episode | None:
         )
         .limit(1)
     )
-    return None if later_request is not None else request
+    return (None if later_request is not None else request), began_in
 
 
 def _holds_all_of(db: DbSession, request: Episode, carried: CarriedRequest) -> bool:
-    """Whether the conversation carried reaches the request's last turn in its own session:
-    by time where both have one (a copy may leave out a message typed ahead, so the turns
-    it holds can be fewer), else by the number of turns."""
-    said = [
-        t["event_id"]
-        for t in request.turns or []
-        if isinstance(t, dict) and t.get("kind") != "housekeeping" and "event_id" in t
-    ]
-    last = db.scalar(select(Event.ts).where(Event.id == said[-1])) if said else None
+    """Whether the conversation carried reaches the end of the request in its own session,
+    its last words or work there (a first file whose agent worked on after a fork went on
+    without the new one): by time where both have one (a copy may leave out a message
+    typed ahead, so the turns it holds can be fewer), else by the number of turns."""
+    last = db.scalar(
+        select(func.max(Event.ts)).where(
+            Event.session_id == request.session_id,
+            Event.seq.between(request.start_seq, request.end_seq),
+            Event.kind.in_(_WORDS_AND_WORK),
+        )
+    )
     if last is not None and carried.carried_until is not None:
-        return as_utc(last) <= as_utc(carried.carried_until)
+        return bool(as_utc(last) <= as_utc(carried.carried_until))
     return asked(request.turns) <= carried.carried_turns
 
 

@@ -1,0 +1,224 @@
+"""The request a conversation carries into a new file, judged over both, in the orders
+and shapes a real history holds it (`mining.read_back`, `mining.carried`).
+
+Each case is a real labelled session cut into files as a resume or a fork writes them
+(`test_e2e_carried_conversation`'s layouts). A review of stop 95 found each of these
+read otherwise than one file holding the conversation: a conversation resumed twice, a
+new file read before the first one was stored, a fork taken while the agent worked, the
+evidence lent from a copy, and requests that cannot be lent looked up in every batch.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import _rewrite_uuids, jsonl_bytes, query, write_lines
+from test_e2e_carried_conversation import (
+    ASKED_AGAIN,
+    CASES,
+    NEW_SESSION,
+    READ_WHOLE,
+    _harvest_and_mine,
+    _request_reading,
+    carried_on,
+    moved,
+    records,
+)
+
+from sleepd.harvest import harvest
+from sleepd.mining import mine as mining_pass
+from sleepd.mining import read_back
+
+B_SESSION = "ffffffff-0000-4000-8000-0000000000b1"
+C_SESSION = "ffffffff-0000-4000-8000-0000000000c1"
+
+
+def _first_id(everything: list[Any]) -> str:
+    return next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+
+
+def _three_files(name: str, cuts: tuple[int, int], layout: str) -> list[tuple[str, list[Any]]]:
+    """One conversation resumed twice: each new file with the conversation copied ahead
+    of it, or with none of it (its first record answering the last file's last)."""
+    everything = records(name)
+    first = everything[: cuts[0] - 1]
+    if layout == "copied":
+        second = [moved(r, B_SESSION) for r in everything[: cuts[1] - 1]]
+        third = [moved(r, C_SESSION) for r in everything]
+    else:
+        second = [moved(r, B_SESSION) for r in everything[cuts[0] - 1 : cuts[1] - 1]]
+        third = [moved(r, C_SESSION) for r in everything[cuts[1] - 1 :]]
+    return [(_first_id(everything), first), (B_SESSION, second), (C_SESSION, third)]
+
+
+def _write_all(
+    folder: Path, files: list[tuple[str, list[Any]]], store: Any, cfg: Any, *, nightly: bool
+) -> None:
+    for session, lines in files:
+        write_lines(folder / f"{session}.jsonl", lines)
+        if nightly:
+            _harvest_and_mine(store, cfg)
+    _harvest_and_mine(store, cfg)
+
+
+@pytest.mark.parametrize("layout", ["copied", "resumed without it"])
+@pytest.mark.parametrize("nightly", [True, False], ids=["a file a night", "first harvest"])
+def test_a_request_carried_through_three_files_is_judged_by_the_last(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, layout: str, nightly: bool
+) -> None:
+    """The second file opens with a follow-up, the third with the correction: the
+    request the first file ended in reads as one file holding all three reads it."""
+    name, _, _ = CASES[0]
+    files = _three_files(name, (33, 43), layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    _write_all(folder, files, store, cfg, nightly=nightly)
+    opening, outcome, rule = READ_WHOLE["correction"]
+    assert _request_reading(db_file, files[0][0], opening)[:2] == (outcome, rule)
+
+
+@pytest.mark.parametrize("layout", ["copied", "resumed without it"])
+@pytest.mark.parametrize("nightly", [True, False], ids=["a file a night", "first harvest"])
+def test_three_files_of_one_conversation_are_one_session_to_recurrence(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, layout: str, nightly: bool
+) -> None:
+    """Harvested a file a night or all at once, the three files name one beginning, and
+    a request asked again in the last counts one session."""
+    name, line = ASKED_AGAIN
+    files = _three_files(name, (25, line), layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    _write_all(folder, files, store, cfg, nightly=nightly)
+    began = query(db_file, "SELECT DISTINCT coalesce(conversation_session_id, id) FROM sessions")
+    assert len(began) == 1
+    assert query(db_file, "SELECT intent FROM tasks WHERE active") == []
+
+
+@pytest.mark.parametrize("layout", ["resumed without it", "forked"])
+def test_a_new_file_read_before_the_first_is_read_again_once_the_first_comes(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, layout: str
+) -> None:
+    """A history copied in, or a folder added later: the new file is harvested and read
+    on a night the file it resumed is not there yet."""
+    name, line, _ = CASES[0]
+    everything = records(name)
+    first, second = carried_on(everything, line, layout)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    _harvest_and_mine(store, cfg)
+    write_lines(folder / f"{_first_id(everything)}.jsonl", first)
+    _harvest_and_mine(store, cfg)
+    opening, outcome, rule = READ_WHOLE["correction"]
+    assert _request_reading(db_file, _first_id(everything), opening) == (outcome, rule, 1)
+
+
+def test_a_fork_taken_while_the_agent_worked_leaves_the_first_file_its_reading(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """Forked in the middle of the agent's work on the first file's last request; the
+    agent went on in the first file, and the fork went another way with no typed turn of
+    the first file after the fork: the first file's reading stands."""
+    name, _, _ = CASES[1]
+    everything = records(name)
+    old = _first_id(everything)
+    first = everything[:54]  # the request and all of the agent's work on it
+    before = everything[:46]  # the fork: during that work
+    forked_at = datetime.fromisoformat(before[-1]["timestamp"].replace("Z", "+00:00"))
+    copies = [
+        moved(r, NEW_SESSION, forkedFrom={"sessionId": old, "messageUuid": r["uuid"]})
+        for r in before
+        if isinstance(r, dict) and isinstance(r.get("uuid"), str)
+    ]
+    own = []
+    for n, record in enumerate(everything[54:61]):  # a follow-up and its answer, in the fork
+        record = moved(record, NEW_SESSION)
+        record["timestamp"] = (forked_at + timedelta(seconds=1 + n)).isoformat()
+        own.append(record)
+    own[0]["parentUuid"] = before[-1]["uuid"]
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    write_lines(folder / f"{old}.jsonl", first)
+    _harvest_and_mine(store, cfg)
+    alone = _request_reading(db_file, old, "Verify Cuda is working")
+    write_lines(folder / f"{NEW_SESSION}.jsonl", [*copies, *own])
+    _harvest_and_mine(store, cfg)
+    assert _request_reading(db_file, old, "Verify Cuda is working") == alone
+
+
+def test_the_evidence_lent_from_a_copy_is_the_first_files_own(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path
+) -> None:
+    """The signals lent name the events the new file's copy of the conversation holds;
+    the request's evidence is read where it happened, so a replay task still knows
+    which command stood in for one that failed (`task_mining`)."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session as DbSession
+
+    from sleepd.mining import task_mining
+    from sleepd.store.models import Episode, Signal
+
+    name, line, _ = CASES[1]
+    everything = records(name)
+    first, second = carried_on(everything, line, "resumed with the conversation")
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+
+    def recovered() -> list[tuple[str, str]]:
+        with DbSession(store) as db:
+            episode = db.scalars(
+                select(Episode).where(Episode.intent_text.like("Verify Cuda%"))
+            ).one()
+            signals = db.scalars(select(Signal).where(Signal.episode_id == episode.id)).all()
+            events, commands = task_mining._load_events(db, signals)
+            evidence = task_mining._evidence(episode, signals, events, commands)
+            return [(failed, worked) for _, failed, worked in evidence.recovered]
+
+    write_lines(folder / f"{_first_id(everything)}.jsonl", first)
+    _harvest_and_mine(store, cfg)
+    alone = recovered()
+    assert alone  # (a command that failed, then the one that worked)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    _harvest_and_mine(store, cfg)
+    assert recovered() == alone
+
+
+def test_a_request_that_cannot_be_lent_is_looked_for_once(
+    isolated_home: Path, cfg: Any, store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty conversations whose first file went on after the resume (never lent), read
+    in one pass of a batch a session: each carried request is looked for once, not again
+    after every later batch."""
+    name, line, _ = CASES[0]
+    everything = records(name)
+    first, second = carried_on(everything, line, "resumed without it")
+    typed = next(
+        r for r in first if isinstance(r, dict) and "how to test if one identifier" in json.dumps(r)
+    )
+    went_on = {
+        **copy.deepcopy(typed),
+        "uuid": "0000feed-0000-4000-8000-000000000001",
+        "parentUuid": next(
+            r["uuid"] for r in reversed(first) if isinstance(r, dict) and "uuid" in r
+        ),
+        "timestamp": "2026-06-01T03:00:00.000Z",
+        "message": {"role": "user", "content": "and does the same hold for the hover docs?"},
+    }
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    folder.mkdir(parents=True)
+    for n in range(20):
+        for session, lines in ((_first_id(everything), [*first, went_on]), (NEW_SESSION, second)):
+            name_n = _rewrite_uuids(session.encode(), n).decode()
+            (folder / f"{name_n}.jsonl").write_bytes(_rewrite_uuids(jsonl_bytes(lines), n))
+    harvest(store, cfg)
+    monkeypatch.setattr(mining_pass, "SESSION_BATCH", 1)
+    looked: list[int] = []
+    original = read_back._request_episode
+
+    def counted(db: Any, carried: Any) -> Any:
+        looked.append(carried.episode_id)
+        return original(db, carried)
+
+    monkeypatch.setattr(read_back, "_request_episode", counted)
+    mining_pass.mine(store, cfg)
+    assert 0 < len(looked) <= 2 * 20
