@@ -58,10 +58,7 @@ def commits_before(db: DbSession, episodes: Sequence[Episode]) -> dict[int, list
         )
         made: dict[int, list[tuple[int, str]]] = defaultdict(list)
         for session_id, seq, text in rows:
-            # (the person's own command's output opens with its tag, on git's line)
-            output = (text or "").removeprefix(LOCAL_COMMAND_TAGS[1])
-            for sha, subject in _MADE.findall(output):
-                made[session_id].append((seq, f"{sha[:7]} {subject.strip()[:MAX_SUBJECT_CHARS]}"))
+            made[session_id] += [(seq, line) for line in _commits_in(text)]
         earlier = _made_in_earlier_files(db, {e.session_id for e in chunk})
         for episode in chunk:
             began = as_utc(episode.started_at)
@@ -99,12 +96,19 @@ def _made_in_earlier_files(
     )
     earlier: dict[int, list[tuple[datetime, str]]] = defaultdict(list)
     for session_id, ts, text in rows:
-        output = (text or "").removeprefix(LOCAL_COMMAND_TAGS[1])
         when = as_utc(ts)
         if when is None:
             continue
-        for sha, subject in _MADE.findall(output):
-            line = f"{sha[:7]} {subject.strip()[:MAX_SUBJECT_CHARS]}"
+        for line in _commits_in(text):
             for owner in mates[session_id]:
                 earlier[owner].append((when, line))
     return earlier
+
+
+def _commits_in(text: str | None) -> list[str]:
+    """The commits git's summary lines in an output name, each as "short-id subject" (the
+    person's own command's output opens with its tag, on git's line)."""
+    output = (text or "").removeprefix(LOCAL_COMMAND_TAGS[1])
+    return [
+        f"{sha[:7]} {subject.strip()[:MAX_SUBJECT_CHARS]}" for sha, subject in _MADE.findall(output)
+    ]

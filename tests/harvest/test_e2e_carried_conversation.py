@@ -71,7 +71,7 @@ def moved(record: Any, session: str, **extra: Any) -> Any:
 def carried_on(everything: list[Any], line: int, layout: str) -> tuple[list[Any], list[Any]]:
     """The session cut before `line`: its first file, and the new file the layout writes."""
     before, after = everything[: line - 1], everything[line - 1 :]
-    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    old = first_session(everything)
     new = [moved(r, NEW_SESSION) for r in after]
     if layout in ("resumed with the conversation", "resumed with titles, then the conversation"):
         new = [moved(r, NEW_SESSION) for r in before] + new
@@ -86,6 +86,29 @@ def carried_on(everything: list[Any], line: int, layout: str) -> tuple[list[Any]
         ]
         new = copies + new
     return before, new
+
+
+def first_session(everything: list[Any]) -> str:
+    return str(next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r))
+
+
+def cut_and_mine(
+    home: Path, store: Any, cfg: Any, name: str, line: int, layout: str
+) -> tuple[str, list[Any]]:
+    """The session cut before `line` as `layout` writes it: the first file harvested and
+    mined, then the new one, as a daemon meets them. Returns the first session's id and
+    the session's records as written."""
+    everything = records(name)
+    first, second = carried_on(everything, line, layout)
+    folder = home / "claude" / "projects" / "-work-carried"
+    old = first_session(everything)
+    write_lines(folder / f"{old}.jsonl", first)
+    harvest(store, cfg)
+    mine(store, cfg)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    harvest(store, cfg)
+    mine(store, cfg)
+    return old, everything
 
 
 def turn_kinds(db_file: Path | str, session: str) -> dict[str, str]:
@@ -115,16 +138,7 @@ def test_the_new_files_first_turn_reads_against_the_conversation_before_it(
     labelled: str,
     layout: str,
 ) -> None:
-    everything = records(name)
-    first, second = carried_on(everything, line, layout)
-    folder = isolated_home / "claude" / "projects" / "-work-carried"
-    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
-    write_lines(folder / f"{old}.jsonl", first)
-    harvest(store, cfg)
-    mine(store, cfg)
-    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
-    harvest(store, cfg)
-    mine(store, cfg)
+    _, everything = cut_and_mine(isolated_home, store, cfg, name, line, layout)
 
     content = everything[line - 1]["message"]["content"]
     typed = content if isinstance(content, str) else content[0]["text"]
@@ -167,16 +181,7 @@ def test_the_request_the_first_file_ends_in_is_judged_over_both_files(
     correction and the agent's fix, a follow-up answered) say how it ended. Its outcome is
     the one read over both, as in one file, and a failure task its first file alone made
     (the follow-up's case: the agent's last call failed) goes."""
-    everything = records(name)
-    first, second = carried_on(everything, line, layout)
-    folder = isolated_home / "claude" / "projects" / "-work-carried"
-    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
-    write_lines(folder / f"{old}.jsonl", first)
-    harvest(store, cfg)
-    mine(store, cfg)
-    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
-    harvest(store, cfg)
-    mine(store, cfg)
+    old, _ = cut_and_mine(isolated_home, store, cfg, name, line, layout)
 
     opening, outcome, rule = READ_WHOLE[case]
     [request] = query(
@@ -218,7 +223,7 @@ def test_the_reading_over_both_files_holds_whichever_is_read_first_or_again(
     everything = records(name)
     first, second = carried_on(everything, line, layout)
     folder = isolated_home / "claude" / "projects" / "-work-carried"
-    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
+    old = first_session(everything)
     write_lines(folder / f"{NEW_SESSION}.jsonl", second)
     harvest(store, cfg)
     write_lines(folder / f"{old}.jsonl", first)
@@ -240,14 +245,9 @@ def test_a_first_file_that_went_on_after_the_resume_keeps_its_own_reading(
     new file began (two branches of one conversation): what the new file read of the
     request is no longer all of it, and the first file's reading stands."""
     name, line, _ = CASES[0]
-    everything = records(name)
-    first, second = carried_on(everything, line, "resumed without it")
+    old, everything = cut_and_mine(isolated_home, store, cfg, name, line, "resumed without it")
+    first, _ = carried_on(everything, line, "resumed without it")
     folder = isolated_home / "claude" / "projects" / "-work-carried"
-    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
-    write_lines(folder / f"{old}.jsonl", first)
-    _harvest_and_mine(store, cfg)
-    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
-    _harvest_and_mine(store, cfg)
     opening, outcome, rule = READ_WHOLE["correction"]
     assert _request_reading(db_file, old, opening) == (outcome, rule, 1)
 
@@ -289,14 +289,7 @@ def test_a_request_asked_again_in_the_carried_conversation_recurs_in_one_session
     again after the resume is no kind of request asked in two sessions, and makes no task
     (in one file it made none)."""
     name, line = ASKED_AGAIN
-    everything = records(name)
-    first, second = carried_on(everything, line, layout)
-    folder = isolated_home / "claude" / "projects" / "-work-carried"
-    old = next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
-    write_lines(folder / f"{old}.jsonl", first)
-    _harvest_and_mine(store, cfg)
-    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
-    _harvest_and_mine(store, cfg)
+    cut_and_mine(isolated_home, store, cfg, name, line, layout)
 
     both = query(
         db_file,

@@ -26,6 +26,7 @@ from test_e2e_carried_conversation import (
     _harvest_and_mine,
     _request_reading,
     carried_on,
+    first_session,
     moved,
     records,
 )
@@ -36,10 +37,6 @@ from sleepd.mining import read_back
 
 B_SESSION = "ffffffff-0000-4000-8000-0000000000b1"
 C_SESSION = "ffffffff-0000-4000-8000-0000000000c1"
-
-
-def _first_id(everything: list[Any]) -> str:
-    return next(r["sessionId"] for r in everything if isinstance(r, dict) and "sessionId" in r)
 
 
 def _three_files(name: str, cuts: tuple[int, int], layout: str) -> list[tuple[str, list[Any]]]:
@@ -53,7 +50,7 @@ def _three_files(name: str, cuts: tuple[int, int], layout: str) -> list[tuple[st
     else:
         second = [moved(r, B_SESSION) for r in everything[cuts[0] - 1 : cuts[1] - 1]]
         third = [moved(r, C_SESSION) for r in everything[cuts[1] - 1 :]]
-    return [(_first_id(everything), first), (B_SESSION, second), (C_SESSION, third)]
+    return [(first_session(everything), first), (B_SESSION, second), (C_SESSION, third)]
 
 
 def _write_all(
@@ -109,10 +106,10 @@ def test_a_new_file_read_before_the_first_is_read_again_once_the_first_comes(
     folder = isolated_home / "claude" / "projects" / "-work-carried"
     write_lines(folder / f"{NEW_SESSION}.jsonl", second)
     _harvest_and_mine(store, cfg)
-    write_lines(folder / f"{_first_id(everything)}.jsonl", first)
+    write_lines(folder / f"{first_session(everything)}.jsonl", first)
     _harvest_and_mine(store, cfg)
     opening, outcome, rule = READ_WHOLE["correction"]
-    assert _request_reading(db_file, _first_id(everything), opening) == (outcome, rule, 1)
+    assert _request_reading(db_file, first_session(everything), opening) == (outcome, rule, 1)
 
 
 def test_a_fork_taken_while_the_agent_worked_leaves_the_first_file_its_reading(
@@ -123,7 +120,7 @@ def test_a_fork_taken_while_the_agent_worked_leaves_the_first_file_its_reading(
     the first file after the fork: the first file's reading stands."""
     name, _, _ = CASES[1]
     everything = records(name)
-    old = _first_id(everything)
+    old = first_session(everything)
     first = everything[:54]  # the request and all of the agent's work on it
     before = everything[:46]  # the fork: during that work
     forked_at = datetime.fromisoformat(before[-1]["timestamp"].replace("Z", "+00:00"))
@@ -174,7 +171,7 @@ def test_the_evidence_lent_from_a_copy_is_the_first_files_own(
             evidence = task_mining._evidence(episode, signals, events, commands)
             return [(failed, worked) for _, failed, worked in evidence.recovered]
 
-    write_lines(folder / f"{_first_id(everything)}.jsonl", first)
+    write_lines(folder / f"{first_session(everything)}.jsonl", first)
     _harvest_and_mine(store, cfg)
     alone = recovered()
     assert alone  # (a command that failed, then the one that worked)
@@ -207,7 +204,10 @@ def test_a_request_that_cannot_be_lent_is_looked_for_once(
     folder = isolated_home / "claude" / "projects" / "-work-carried"
     folder.mkdir(parents=True)
     for n in range(20):
-        for session, lines in ((_first_id(everything), [*first, went_on]), (NEW_SESSION, second)):
+        for session, lines in (
+            (first_session(everything), [*first, went_on]),
+            (NEW_SESSION, second),
+        ):
             name_n = _rewrite_uuids(session.encode(), n).decode()
             (folder / f"{name_n}.jsonl").write_bytes(_rewrite_uuids(jsonl_bytes(lines), n))
     harvest(store, cfg)
