@@ -211,13 +211,18 @@ def join_conversations(db: DbSession, carried_from: Mapping[int, int | None]) ->
     def began_in(session_id: int) -> int | None:
         seen = {session_id}
         origin = carried_from[session_id]
-        while origin is not None and origin not in seen:
+        if origin is None:
+            return None
+        while origin not in seen:
             seen.add(origin)
             further = carried_from[origin] if origin in carried_from else stored_origin(origin)
             if further is None:
                 return origin
             origin = further
-        return None  # (a chain that comes back to itself: no session began it)
+        # a chain that comes back to itself (files naming each other): its sessions are one
+        # conversation, named by its first session, so none is looked at again each pass
+        # (`continuations_found`)
+        return min(seen)
 
     now = dict(
         db.execute(
@@ -280,7 +285,8 @@ def conversation_mates(db: DbSession, session_ids: set[int]) -> dict[int, list[i
         return {}
     mates: dict[int, list[int]] = defaultdict(list)
     for session_id, root in roots.items():
-        mates[root].append(session_id)
+        if root != session_id:
+            mates[root].append(session_id)
     for other, began_in in db.execute(
         select(Session.id, Session.conversation_session_id).where(
             Session.conversation_session_id.in_(set(roots.values()))

@@ -11,16 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config
-from sleepd.mining.carried import as_lived, split_carried
+from sleepd.mining.carried import (
+    as_lived,
+    continuations_found,
+    join_conversations,
+    split_carried,
+)
 from sleepd.mining.episodes import EventView, segment
 from sleepd.mining.lexicon import lexicon_for
 from sleepd.mining.loading import load_events, sessions_to_mine
 from sleepd.mining.mine import mine
-from sleepd.store.engine import read_session
+from sleepd.store.engine import read_session, write_session
 from sleepd.store.models import Episode, Event, Session, Task
 
 from .builders import LATER, T0, SessionBuilder, views
@@ -362,3 +367,30 @@ def test_a_codex_turn_ended_early_is_read_as_who_ended_it() -> None:
     assert aborted("interrupted") == "interrupt"
     assert aborted("review_ended") == "meta"
     assert aborted("turn stopped: the goal's token budget ran out (budget_limited)") == "error"
+
+
+def test_files_naming_each_other_are_one_conversation_and_not_looked_at_again(
+    engine: Engine,
+) -> None:
+    """Hostile or broken files whose first records answer each other's: a chain that comes
+    back to itself is one conversation named by its first session, and no pass reads its
+    sessions again for a record found at last (`continuations_found`)."""
+    ids = [SessionBuilder(start=T0 + timedelta(hours=n)).prompt("hi").save(engine) for n in (0, 1)]
+    with write_session(engine) as db:
+        held = {
+            session_id: db.scalar(select(Event.external_id).where(Event.session_id == session_id))
+            for session_id in ids
+        }
+        for session_id, other in zip(ids, reversed(ids), strict=True):
+            db.execute(
+                update(Session)
+                .where(Session.id == session_id)
+                .values(mined_through_seq=1, meta={"continues": held[other]})
+            )
+        assert continuations_found(db) == 2  # each answers a record the other holds
+        join_conversations(db, {ids[0]: ids[1], ids[1]: ids[0]})
+    with read_session(engine) as db:
+        began = set(db.scalars(select(Session.conversation_session_id)))
+    assert began == {min(ids)}
+    with write_session(engine) as db:
+        assert continuations_found(db) == 0
