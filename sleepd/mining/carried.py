@@ -26,7 +26,7 @@ work: its failures and requests stay the other session's.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sqlalchemy import (
@@ -155,38 +155,83 @@ def split_carried(
         carried[session_id] = _lead_through(db, *record)
         split.carried_from[session_id] = record[0]
     for item in linked:
-        if not carried[item.id] and item.kind == "fork" and item.parent_session_id is not None:
-            carried[item.id] = _forked_from(db, item.parent_session_id, own[item.id])
-            if carried[item.id]:
+        if item.kind == "fork" and item.parent_session_id is not None:
+            if not carried[item.id]:
+                carried[item.id] = _forked_from(db, item.parent_session_id, own[item.id])
+            # a branch of that session's conversation, whatever of it the fork's reading
+            # holds
+            if split.carried_from.get(item.id) is None:
                 split.carried_from[item.id] = item.parent_session_id
     return split
 
 
-def continuations_found(db: DbSession) -> int:
-    """Mark to be read again, from their start, the sessions whose first record answers a
-    record no stored session held when they were read, where one now does: the new file
-    of a resume harvested and read before the file it resumed (a history copied in, a
+def continuations_found(db: DbSession, fresh: Collection[int]) -> int:
+    """Mark to be read again, from their start, the sessions read before that carry on a
+    conversation no stored session held when they were read, where one of the `fresh`
+    sessions (those with new events this pass) now holds it: the new file of a resume,
+    or a fork, harvested and read before the file it came from (a history copied in, a
     folder added later). Read again, they read on from that conversation, and the request
-    it ended in is judged over both files (`read_back`). Returns how many."""
-    waiting = list(
+    it ended in is judged over both files (`read_back`). Only the fresh sessions are
+    looked in, so a resume whose first file is gone costs a pass nothing. Returns how
+    many."""
+    if not fresh:
+        return 0
+    waiting = select(Session.id).where(
+        Session.kind != "subagent",
+        Session.mined_through_seq > 0,
+        Session.conversation_session_id.is_(None),
+        Session.id.not_in(list(fresh)),
+    )
+    places = db.execute(
+        select(Session.id, Session.source, Session.project_path).where(Session.id.in_(list(fresh)))
+    ).all()
+    found: set[int] = set()
+    for session_id, source, project, record in db.execute(
+        waiting.with_only_columns(
+            Session.id, Session.source, Session.project_path, Session.meta["continues"]
+        ).where(Session.meta["continues"].as_string().is_not(None))
+    ):
+        near = [i for i, s, p in places if s == source and _near(project, p)]
+        if near and isinstance(record, str) and record and _held_in(db, near, record):
+            found.add(session_id)
+    # a fork whose session it was forked from is stored now, or grew (Codex names it in
+    # its header: the harvest links it once that session is stored)
+    found.update(
         db.scalars(
-            select(Session.id).where(
-                Session.kind != "subagent",
-                Session.mined_through_seq > 0,
-                Session.conversation_session_id.is_(None),
-                Session.meta["continues"].as_string().is_not(None),
-            )
+            waiting.where(Session.kind == "fork", Session.parent_session_id.in_(list(fresh)))
         )
     )
-    found = list(_continued_records(db, waiting)) if waiting else []
     if found:
         db.execute(
             update(Session)
-            .where(Session.id.in_(found))
+            .where(Session.id.in_(sorted(found)))
             .values(mined_with="")
             .execution_options(synchronize_session=False)
         )
     return len(found)
+
+
+def _held_in(db: DbSession, session_ids: list[int], record: str) -> bool:
+    """Whether one of these sessions holds the record as its own (index probes)."""
+    return (
+        db.execute(
+            select(Event.id)
+            .where(
+                Event.session_id.in_(session_ids),
+                Event.external_id.in_(_ids_of(record)),
+                or_(Event.raw_type.is_(None), ~Event.raw_type.startswith(HISTORY_PREFIX)),
+            )
+            .limit(1)
+        ).first()
+        is not None
+    )
+
+
+def _near(project: str | None, other: str | None) -> bool:
+    """The same project, or one inside the other (`_continued_records` looks there)."""
+    if project is None or other is None:
+        return True
+    return project == other or other.startswith(f"{project}/") or project.startswith(f"{other}/")
 
 
 def join_conversations(db: DbSession, carried_from: Mapping[int, int | None]) -> set[int]:

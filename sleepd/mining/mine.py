@@ -106,7 +106,7 @@ def _mine_pass(
     if work:
         # (a session's new records may be the conversation a session read before continues)
         with write_session(engine) as db:
-            if continuations_found(db):
+            if continuations_found(db, {item.id for item in work}):
                 work = sessions_to_mine(db, idle_before, rules)
     with read_session(engine) as db:
         idle = not work and not _unclustered(db, mining) and not _set_aside_waits(db)

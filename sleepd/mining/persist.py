@@ -143,7 +143,7 @@ def mine_session(
         }
     parent_id = _parent_episode(db, work, drafts[0]) if drafts and work.is_subagent else None
     rows: list[tuple[Episode, EpisodeDraft, list[SignalDraft], EpisodeErrors, bool]] = []
-    # episodes read before: whether this reading holds as many of their turns
+    # episodes read before: whether this reading holds the same turns and ends where it did
     readings: dict[int, bool] = {}
     for index, draft in enumerate(drafts):
         following = drafts[index + 1] if index + 1 < len(drafts) else None
@@ -179,7 +179,7 @@ def mine_session(
             result.touched_cluster_ids.add(episode.cluster_id)
         request_before = episode.intent_text
         before = None if is_new else _task_reading(episode)
-        asked_before = None if is_new else asked(episode.turns)
+        read_before = None if is_new else (asked(episode.turns), episode.end_seq)
         _fill_episode(episode, draft, work, outcome, parent_id)
         episode.plan_handed_on = _plan_handed_on(
             draft, next_turn, elsewhere=elsewhere, session_over=session_over, work=work
@@ -195,8 +195,8 @@ def mine_session(
         if is_new or earlier is not None:
             result.hard_turns += sum(1 for turn in episode.turns or [] if turn.get("hard"))
         rows.append((episode, draft, signals, errors, is_new))
-        if asked_before is not None:
-            readings[episode.id] = asked_before == asked(episode.turns)
+        if read_before is not None:
+            readings[episode.id] = read_before == (asked(episode.turns), episode.end_seq)
     if earlier is not None and existing:
         _retire(db, list(existing.values()), result)
     if earlier is not None and earlier.bounds != {(d.start_seq, d.end_seq) for d in drafts}:
@@ -228,7 +228,9 @@ def _read_back(
 ) -> None:
     """The outcomes read over two files (`read_back`): the requests this session carries
     on wait for the pass to find their episodes; its own last request, read as when
-    another session's reading was lent to it, takes that reading again."""
+    another session's reading was lent to it (the same turns, ending where it did), takes
+    that reading again; one read otherwise is no longer lent to until its carrier reads it
+    again."""
     for episode, draft, *_ in rows:
         whole = draft.whole
         if whole is not None:

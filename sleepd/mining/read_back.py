@@ -109,9 +109,19 @@ def link_carried(
 def reread(db: DbSession, kept: Sequence[Episode], left: Sequence[int]) -> list[Episode]:
     """After a session is read again: its episodes in `kept` (its last request, read as
     when it was lent to) take the outcome lent again; carriers of those in `left` (read
-    otherwise now, or no longer its last request) no longer name them. Returns the
-    episodes whose reading the lending changed."""
+    otherwise now, or no longer its last request) no longer name them, and their sessions
+    are read again at the next pass. Returns the episodes whose reading the lending
+    changed."""
     if left:
+        carriers = select(Episode.session_id).where(Episode.carries_on_episode_id.in_(list(left)))
+        # read again, from their start, at the next pass: whether the request they carry
+        # on is still all theirs to read is decided there (`link_carried`)
+        db.execute(
+            update(Session)
+            .where(Session.id.in_(carriers))
+            .values(mined_with="")
+            .execution_options(synchronize_session=False)
+        )
         db.execute(
             update(Episode)
             .where(Episode.carries_on_episode_id.in_(list(left)))

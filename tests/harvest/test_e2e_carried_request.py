@@ -2,10 +2,11 @@
 and shapes a real history holds it (`mining.read_back`, `mining.carried`).
 
 Each case is a real labelled session cut into files as a resume or a fork writes them
-(`test_e2e_carried_conversation`'s layouts). A review of stop 95 found each of these
+(`test_e2e_carried_conversation`'s layouts). Two reviews of stop 95 found each of these
 read otherwise than one file holding the conversation: a conversation resumed twice, a
-new file read before the first one was stored, a fork taken while the agent worked, the
-evidence lent from a copy, and requests that cannot be lent looked up in every batch.
+new file (or a Codex fork) read before the first one was stored, a fork taken while the
+agent worked (met whole or as it grew), the evidence lent from a copy, requests that
+cannot be lent looked up in every batch, and files naming each other read every night.
 """
 
 from __future__ import annotations
@@ -112,12 +113,10 @@ def test_a_new_file_read_before_the_first_is_read_again_once_the_first_comes(
     assert _request_reading(db_file, first_session(everything), opening) == (outcome, rule, 1)
 
 
-def test_a_fork_taken_while_the_agent_worked_leaves_the_first_file_its_reading(
-    isolated_home: Path, cfg: Any, store: Any, db_file: Path
-) -> None:
-    """Forked in the middle of the agent's work on the first file's last request; the
-    agent went on in the first file, and the fork went another way with no typed turn of
-    the first file after the fork: the first file's reading stands."""
+def _fork_during_the_work() -> tuple[str, list[Any], list[Any], list[Any]]:
+    """A session forked in the middle of the agent's work on its last request, and the
+    fork going on with a follow-up of its own: the first file whole, the first file as
+    it stood at the fork, and the fork's file."""
     name, _, _ = CASES[1]
     everything = records(name)
     old = first_session(everything)
@@ -135,13 +134,34 @@ def test_a_fork_taken_while_the_agent_worked_leaves_the_first_file_its_reading(
         record["timestamp"] = (forked_at + timedelta(seconds=1 + n)).isoformat()
         own.append(record)
     own[0]["parentUuid"] = before[-1]["uuid"]
+    return old, first, before, [*copies, *own]
+
+
+@pytest.mark.parametrize("order", ["first file whole", "first file at the fork"])
+def test_a_fork_taken_while_the_agent_worked_leaves_the_first_file_its_reading(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, order: str
+) -> None:
+    """The agent went on in the first file after the fork, and the fork went another way:
+    the first file's reading stands, whether the daemon met the first file whole before
+    the fork, or as it stood at the fork and then grown."""
+    old, first, before, fork = _fork_during_the_work()
     folder = isolated_home / "claude" / "projects" / "-work-carried"
-    write_lines(folder / f"{old}.jsonl", first)
-    _harvest_and_mine(store, cfg)
-    alone = _request_reading(db_file, old, "Verify Cuda is working")
-    write_lines(folder / f"{NEW_SESSION}.jsonl", [*copies, *own])
-    _harvest_and_mine(store, cfg)
-    assert _request_reading(db_file, old, "Verify Cuda is working") == alone
+    if order == "first file whole":
+        write_lines(folder / f"{old}.jsonl", first)
+        _harvest_and_mine(store, cfg)
+        alone = _request_reading(db_file, old, "Verify Cuda is working")
+        write_lines(folder / f"{NEW_SESSION}.jsonl", fork)
+        _harvest_and_mine(store, cfg)
+        assert _request_reading(db_file, old, "Verify Cuda is working") == alone
+    else:
+        write_lines(folder / f"{old}.jsonl", before)  # the agent still at work
+        _harvest_and_mine(store, cfg)
+        write_lines(folder / f"{NEW_SESSION}.jsonl", fork)
+        _harvest_and_mine(store, cfg)
+        write_lines(folder / f"{old}.jsonl", first)  # and on in the first file
+        _harvest_and_mine(store, cfg)
+        _harvest_and_mine(store, cfg)  # (the fork is read again: still not all of it)
+    assert _request_reading(db_file, old, "Verify Cuda is working")[2] == 0
 
 
 def test_the_evidence_lent_from_a_copy_is_the_first_files_own(
@@ -222,3 +242,89 @@ def test_a_request_that_cannot_be_lent_is_looked_for_once(
     monkeypatch.setattr(read_back, "_request_episode", counted)
     mining_pass.mine(store, cfg)
     assert 0 < len(looked) <= 2 * 20
+
+
+def test_files_naming_each_other_are_not_read_again_every_night(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broken or hostile files: each one's first record answers the other's last. While
+    another session grows night after night, neither is read again."""
+    name, line, _ = CASES[0]
+    everything = records(name)
+    old = first_session(everything)
+    first = [moved(r, old) for r in everything[: line - 1]]
+    second = [moved(r, NEW_SESSION) for r in everything[line - 1 :]]
+    opening = next(r for r in first if isinstance(r, dict) and "parentUuid" in r)
+    opening["parentUuid"] = next(r["uuid"] for r in reversed(second) if "uuid" in r)
+    folder = isolated_home / "claude" / "projects" / "-work-carried"
+    write_lines(folder / f"{old}.jsonl", first)
+    write_lines(folder / f"{NEW_SESSION}.jsonl", second)
+    _harvest_and_mine(store, cfg)
+    read: list[int] = []
+    original = mining_pass.mine_session
+
+    def counted(db: Any, item: Any, *args: Any, **kwargs: Any) -> Any:
+        read.append(item.id)
+        return original(db, item, *args, **kwargs)
+
+    monkeypatch.setattr(mining_pass, "mine_session", counted)
+    other = records(CASES[1][0])
+    for night in range(3):
+        other_folder = isolated_home / "claude" / "projects" / "-work-other"
+        write_lines(other_folder / "other.jsonl", other[: 20 + 10 * night])
+        _harvest_and_mine(store, cfg)
+    pair = {
+        i
+        for (i,) in query(
+            db_file, "SELECT id FROM sessions WHERE external_id IN (?, ?)", (old, NEW_SESSION)
+        )
+    }
+    assert not pair & set(read)
+
+
+_ROLLOUT = (
+    "codex/ivanma9__ship__.codex_sessions_2026_03_12_"
+    "rollout-2026-03-12T12-46-14-019ce327-fd76-76e3-b79a-9d5f69966253.jsonl"
+)
+_CODEX_FORK = "019ce327-0000-7000-8000-00000000f0c5"
+
+
+@pytest.mark.parametrize("order", ["first rollout first", "fork first"])
+def test_a_codex_fork_read_before_its_first_rollout_is_read_again_once_it_comes(
+    isolated_home: Path, cfg: Any, store: Any, db_file: Path, order: str
+) -> None:
+    """A Codex fork (`codex fork`: its header names the first session, whose records it
+    replays) harvested on a night its first rollout was not there yet: once that rollout
+    is stored, the fork is read again, names the conversation and lends the request it
+    goes on with."""
+    from tests.bench_scripts import load_bench
+
+    path = Path(__file__).parents[1] / "fixtures" / "real_sessions" / _ROLLOUT
+    everything = [json.loads(line) for line in path.read_text().splitlines()]
+    before, after = everything[:550], everything[550:]
+    fork = [r for _, r in load_bench("carried_real").codex_forked(before, after, _CODEX_FORK)]
+    folder = isolated_home / "codex" / "sessions" / "2026" / "03" / "12"
+    files = [
+        (folder / _ROLLOUT.split("sessions_2026_03_12_")[1], before),
+        (folder / f"rollout-2026-03-12T13-00-00-{_CODEX_FORK}.jsonl", fork),
+    ]
+    if order == "fork first":
+        files.reverse()
+    for file, lines in files:
+        write_lines(file, lines)
+        _harvest_and_mine(store, cfg)
+    _harvest_and_mine(store, cfg)
+    [(began_in,)] = query(
+        db_file,
+        "SELECT conversation_session_id FROM sessions WHERE external_id = ?",
+        (_CODEX_FORK,),
+    )
+    assert began_in is not None
+    [(lent,)] = query(
+        db_file,
+        "SELECT (SELECT count(*) FROM episodes c WHERE c.carries_on_episode_id = e.id) "
+        "FROM episodes e JOIN sessions s ON s.id = e.session_id "
+        "WHERE s.external_id LIKE '019ce327-fd76%' AND e.intent_text != '' "
+        "ORDER BY e.start_seq DESC LIMIT 1",
+    )
+    assert lent == 1
