@@ -19,8 +19,15 @@ not. The conversation before is found in the first of these that holds it:
 
 A reading that reaches the session's start gets the last of that conversation (at most
 `CARRIED_EVENTS` events), each read as the event it copies, as a lead its first turns are
-read against (`episodes.segment`'s `carried`). What the lead says is never this session's
-work: its failures and requests stay the other session's.
+read against (`episodes.segment`'s `carried`), read back through a resume of a resume
+whose files hold none of it. What the lead says is never this session's work: its
+failures and requests stay the other session's.
+
+The same reading names the session the conversation began in
+(`Session.conversation_session_id`, `join_conversations`): recurrence counts one
+conversation once, and a new file's tasks see what its earlier files committed or left
+uncommitted (`conversation_mates`). A session read before the file it came from was
+stored is read again once a pass stores that file (`continuations_found`).
 """
 
 from __future__ import annotations
