@@ -179,7 +179,7 @@ def continuations_found(db: DbSession, fresh: Collection[int]) -> int:
     or a fork, harvested and read before the file it came from (a history copied in, a
     folder added later). Read again, they read on from that conversation, and the request
     it ended in is judged over both files (`read_back`). Only the fresh sessions are
-    looked in, so a resume whose first file is gone costs a pass nothing. Returns how
+    looked in, so a resume whose first file is gone costs a pass little. Returns how
     many."""
     if not fresh:
         return 0
