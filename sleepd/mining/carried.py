@@ -58,6 +58,7 @@ from sleepd.mining.loading import (
     SessionWork,
     event_views,
     lead_start,
+    read_again_next_pass,
 )
 from sleepd.store.models import Episode, Event, Session
 from sleepd.store.resumed import HISTORY_PREFIX, is_history
@@ -209,12 +210,7 @@ def continuations_found(db: DbSession, fresh: Collection[int]) -> int:
         )
     )
     if found:
-        db.execute(
-            update(Session)
-            .where(Session.id.in_(sorted(found)))
-            .values(mined_with="")
-            .execution_options(synchronize_session=False)
-        )
+        read_again_next_pass(db, Session.id.in_(sorted(found)))
     return len(found)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import ColumnElement, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import aliased
 
@@ -109,6 +109,18 @@ def sessions_to_mine(db: DbSession, idle_before: datetime, rules: str) -> list[S
         work.append(item)
     work.sort(key=lambda w: (w.is_subagent, w.id))
     return work
+
+
+def read_again_next_pass(db: DbSession, where: ColumnElement[bool]) -> int:
+    """Mark the sessions `where` selects as read by rules that left no name, so the next
+    pass (`sessions_to_mine`) reads each again from its first event; returns how many."""
+    marked = db.execute(
+        update(Session)
+        .where(where)
+        .values(mined_with="")
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(marked, "rowcount", 0) or 0)
 
 
 def newest_first(work: Sequence[SessionWork]) -> list[SessionWork]:

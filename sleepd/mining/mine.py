@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import and_, func, select, text
 from sqlalchemy.engine import Engine
 
 from sleepd.config import Config, MiningConfig
@@ -26,6 +26,7 @@ from sleepd.mining.loading import (
     attach_resume_points,
     load_events,
     newest_first,
+    read_again_next_pass,
     recent_shell_outputs,
     sessions_to_mine,
 )
@@ -244,13 +245,9 @@ def read_everything_again(engine: Engine) -> int:
     """Mark every mined session as read by rules that left no name, so the next pass reads
     it again from its first event (`sleepd mine --again`); returns how many."""
     with write_session(engine) as db:
-        marked = db.execute(
-            update(Session)
-            .where(Session.mined_through_seq > 0, Session.mined_with != "")
-            .values(mined_with="")
-            .execution_options(synchronize_session=False)
+        return read_again_next_pass(
+            db, and_(Session.mined_through_seq > 0, Session.mined_with != "")
         )
-        return int(getattr(marked, "rowcount", 0) or 0)
 
 
 def _asks_later(judge: Any, skipped_before: int) -> bool:

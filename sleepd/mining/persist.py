@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from sleepd.mining.episodes import (
@@ -34,7 +34,7 @@ from sleepd.mining.errors import (
     session_noise,
 )
 from sleepd.mining.lexicon import Lexicon
-from sleepd.mining.loading import SessionWork, lead_start
+from sleepd.mining.loading import SessionWork, lead_start, read_again_next_pass
 from sleepd.mining.plan_handback import only_planned, plan_handed_back_elsewhere
 from sleepd.mining.read_back import CarriedRequest, asked, released, reread
 from sleepd.mining.signals import (
@@ -202,10 +202,8 @@ def mine_session(
     if earlier is not None and earlier.bounds != {(d.start_seq, d.end_seq) for d in drafts}:
         # the episodes start or end elsewhere now: its subagents are read again too, to
         # find the episode that spawns each of them in the new reading
-        db.execute(
-            update(Session)
-            .where(Session.parent_session_id == work.id, Session.kind == "subagent")
-            .values(mined_with="")
+        read_again_next_pass(
+            db, and_(Session.parent_session_id == work.id, Session.kind == "subagent")
         )
     db.flush()
     for episode, draft, signals, errors, is_new in rows:

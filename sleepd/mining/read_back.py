@@ -30,6 +30,7 @@ from sqlalchemy import and_, delete, func, insert, literal_column, select, updat
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import aliased
 
+from sleepd.mining.loading import read_again_next_pass
 from sleepd.store.fastread import as_utc
 from sleepd.store.models import Episode, Event, Session, Signal
 from sleepd.store.resumed import HISTORY_PREFIX
@@ -116,12 +117,7 @@ def reread(db: DbSession, kept: Sequence[Episode], left: Sequence[int]) -> list[
         carriers = select(Episode.session_id).where(Episode.carries_on_episode_id.in_(list(left)))
         # read again, from their start, at the next pass: whether the request they carry
         # on is still all theirs to read is decided there (`link_carried`)
-        db.execute(
-            update(Session)
-            .where(Session.id.in_(carriers))
-            .values(mined_with="")
-            .execution_options(synchronize_session=False)
-        )
+        read_again_next_pass(db, Session.id.in_(carriers))
         db.execute(
             update(Episode)
             .where(Episode.carries_on_episode_id.in_(list(left)))
@@ -145,12 +141,7 @@ def released(db: DbSession, request_ids: Sequence[int]) -> None:
     another): their sessions are read again at the next pass, for their own reading."""
     if request_ids:
         sessions = select(Episode.session_id).where(Episode.id.in_(list(request_ids)))
-        db.execute(
-            update(Session)
-            .where(Session.id.in_(sessions))
-            .values(mined_with="")
-            .execution_options(synchronize_session=False)
-        )
+        read_again_next_pass(db, Session.id.in_(sessions))
 
 
 def _latest_carrier(db: DbSession, request: Episode) -> Episode | None:
