@@ -68,6 +68,13 @@ def own_episodes(engine: Engine, session_id: int) -> list[Read]:
         ]
 
 
+def carried_into(engine: Engine, session_id: int) -> list[EventView]:
+    """The conversation a session carries on, as a pass reading it from its start finds it."""
+    with read_session(engine) as db:
+        work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == session_id]
+        return split_carried(db, work, load_events(db, work)).carried[session_id]
+
+
 def test_a_correction_after_the_copied_conversation_carries_its_request_on(
     engine: Engine, cfg: Config
 ) -> None:
@@ -137,12 +144,10 @@ def test_the_conversation_stops_where_the_fork_began(engine: Engine) -> None:
     fork.prompt(CORRECTION).say("Fixed.")
     fork_id = fork.save(engine)
 
-    with read_session(engine) as db:
-        work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == fork_id]
-        carried = split_carried(db, work, load_events(db, work)).carried
+    carried = carried_into(engine, fork_id)
     # read against the toggle's exchange, not the changelog's
-    assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
-    assert carried[fork_id][-1].text == "Added the toggle to the settings page."
+    assert [e.text for e in carried if e.kind == "user_prompt"] == [REQUEST]
+    assert carried[-1].text == "Added the toggle to the settings page."
 
 
 def test_a_resumed_file_without_the_conversation_finds_it_by_the_record_it_answers(
@@ -253,10 +258,8 @@ def test_a_fork_goes_on_from_the_record_it_answers_not_from_the_clock(
     fork.prompt(CORRECTION).say("Fixed.")
     fork_id = fork.save(engine)
 
-    with read_session(engine) as db:
-        work = [w for w in sessions_to_mine(db, LATER, "rules") if w.id == fork_id]
-        carried = split_carried(db, work, load_events(db, work)).carried
-    assert [e.text for e in carried[fork_id] if e.kind == "user_prompt"] == [REQUEST]
+    carried = carried_into(engine, fork_id)
+    assert [e.text for e in carried if e.kind == "user_prompt"] == [REQUEST]
 
 
 def test_a_long_request_before_the_copy_is_still_the_one_carried_on(
