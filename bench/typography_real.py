@@ -7,12 +7,14 @@
 Each retyping rewrites the real transcripts the way a keyboard, an input method, an editor
 or a paste does, without changing a word: curled quotes, no-break spaces, full-width
 question and exclamation marks, letters spelt decomposed, Windows line ends, a short
-message typed without capitals; and the agent's words with curled quotes or decomposed
-letters. The transcripts are harvested and mined as they are and once per retyping; a turn
-kind, an episode's outcome or a tool error's judgement that changes is a rule reading
-typography instead of words. It prints, per retyping, how many readings changed and each
-one with its line (and, where the set is labelled, whether the label agreed before or
-after). No labels are needed: a set outside the repository is measured as well.
+message typed without capitals; the contractions as people spell them (contracted,
+written out, typed without the apostrophe); and the agent's words with curled quotes,
+decomposed letters, or contracted and written out. The transcripts are harvested and
+mined as they are and once per retyping; a turn kind, an episode's outcome or a tool
+error's judgement that changes is a rule reading typography instead of words. It prints,
+per retyping, how many readings changed and each one with its line (and, where the set is
+labelled, whether the label agreed before or after). No labels are needed: a set outside
+the repository is measured as well.
 
 Only what a person typed is retyped: the text the CLIs write into a user message
 (Claude Code's interrupt notes, `<command-…>` wrappers, hook feedback, the plan it hands
@@ -93,6 +95,83 @@ def no_capitals(text: str) -> str:
     return re.sub(r"\b[A-Z][a-z]+", lambda m: m.group(0).lower(), text)
 
 
+#: A negation written out, and its contraction: "do not" / "don't".
+_NOT_FORMS = (
+    ("do not", "don't"),
+    ("does not", "doesn't"),
+    ("did not", "didn't"),
+    ("is not", "isn't"),
+    ("are not", "aren't"),
+    ("was not", "wasn't"),
+    ("were not", "weren't"),
+    ("has not", "hasn't"),
+    ("have not", "haven't"),
+    ("had not", "hadn't"),
+    ("could not", "couldn't"),
+    ("should not", "shouldn't"),
+    ("would not", "wouldn't"),
+    ("cannot", "can't"),
+    ("will not", "won't"),
+)
+#: A pronoun and its verb written out, and their contraction: "it is" / "it's".
+_VERB_FORMS = (
+    ("it is", "it's"),
+    ("that is", "that's"),
+    ("what is", "what's"),
+    ("there is", "there's"),
+    ("here is", "here's"),
+    ("I am", "I'm"),
+    ("you are", "you're"),
+    ("we are", "we're"),
+    ("they are", "they're"),
+)
+#: Contractions a fast typist writes without the apostrophe, each still one word only.
+_WITHOUT_APOSTROPHE = re.compile(
+    r"\b(do|does|did|is|are|was|were|has|have|had|could|should|would|ca|wo)n't\b"
+    r"|\b(it|that|what|there|here|let)'s\b|\b(you|they)'re\b|\bI'(m|ve|ll)\b",
+    re.IGNORECASE,
+)
+
+
+#: A subject after a contracted negation: a question ("can't you …", "why isn't it …"),
+#: which written out puts the "not" after the subject, so it stays contracted.
+_SUBJECT_NEXT = r"(?!\s+(you|we|they|it|i|he|she|there|the|this|that|these|those|my|our|your)\b)"
+
+
+def _swap(text: str, pairs: Sequence[tuple[str, str]], forward: bool) -> str:
+    """Each pair's one form written as the other, its first letter's case kept ("Do not"
+    ↔ "Don't"); a negation in capitals ("do NOT") is emphasis and stays as typed."""
+    for full, short in pairs:
+        old, new = (full, short) if forward else (short, full)
+        after = _SUBJECT_NEXT if not forward and "n't" in short else ""
+
+        def keep_case(match: re.Match[str], new: str = new) -> str:
+            said = match.group(0)
+            if "NOT" in said or "N'T" in said:
+                return said
+            return new[0].upper() + new[1:] if said[0].isupper() else new
+
+        text = re.sub(rf"\b{re.escape(old)}\b{after}", keep_case, text, flags=re.IGNORECASE)
+    return text
+
+
+def contracted(text: str) -> str:
+    """The negations and the pronouns' verbs contracted, as most people type them."""
+    return _swap(_swap(text, _NOT_FORMS, True), _VERB_FORMS, True)
+
+
+def expanded(text: str) -> str:
+    """Every contraction written out, as a careful writer, a non-native speaker or a
+    dictation app types it ("it's been" is "it has been")."""
+    text = re.sub(r"\b([Ii]t|[Tt]hat|[Tt]here)'s been\b", r"\1 has been", text)
+    return _swap(_swap(text, _NOT_FORMS, False), _VERB_FORMS, False)
+
+
+def no_apostrophes(text: str) -> str:
+    """The contractions typed fast, without the apostrophe ("dont", "thats", "Im")."""
+    return _WITHOUT_APOSTROPHE.sub(lambda m: m.group(0).replace("'", ""), text)
+
+
 #: name → (whose words, the retyping): "person" (typed user messages) or "agent" (its text)
 RETYPINGS: dict[str, tuple[str, Retype]] = {
     "curly_quotes": ("person", curly_quotes),
@@ -101,8 +180,13 @@ RETYPINGS: dict[str, tuple[str, Retype]] = {
     "decomposed_letters": ("person", decomposed_letters),
     "windows_line_ends": ("person", windows_line_ends),
     "no_capitals": ("person", no_capitals),
+    "contracted": ("person", contracted),
+    "expanded": ("person", expanded),
+    "no_apostrophes": ("person", no_apostrophes),
     "agent_curly_quotes": ("agent", curly_quotes),
     "agent_decomposed_letters": ("agent", decomposed_letters),
+    "agent_contracted": ("agent", contracted),
+    "agent_expanded": ("agent", expanded),
 }
 
 
