@@ -22,6 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from sleepd.mining.contractions import written_out
+
 
 class Feedback(enum.StrEnum):
     CORRECTION = "correction"
@@ -55,7 +57,8 @@ CORRECTION: tuple[str, ...] = (
     # English: negated positives
     r"\b(not|n't|no longer|never)\s+(\w+\s+)?(work|working|works|correct|right|fixed|compile|"
     r"compiling|pass|passing|what i)\b",
-    r"\b(doesn'?t|didn'?t|don'?t|isn'?t|wasn'?t|won'?t|can'?t)\s+(\w+\s+)?(work|help|fix|pass|"
+    r"\b(doesn'?t|didn'?t|don'?t|isn'?t|wasn'?t|won'?t|can'?t|(does|did|do|is|was|will) not|cannot)"
+    r"\s+(\w+\s+)?(work|help|fix|pass|"
     r"run|compile|build|load|start)",
     # a doubt around the praise ("not sure if that fixed it" holds no "that fixed it")
     r"\b(not sure|unsure|not certain|i doubt)\b[^.?!\n]{0,30}\b(fixed|worked|works|helped)\b",
@@ -66,7 +69,7 @@ CORRECTION: tuple[str, ...] = (
     r"\bwrong\b",
     r"\bbroke(n)?\b",
     r"^\s*(no|nope|nah)\b",
-    r"\bthat'?s not\b",
+    r"\b(that'?s|that is) not\b",
     r"\bstill\s+(fail|failing|fails|broken|wrong|erroring|crash|crashing|not|getting|the same|"
     r"an? error|doesn'?t|does not|shows?)\b",
     r"\b(same|another) error\b",
@@ -74,9 +77,9 @@ CORRECTION: tuple[str, ...] = (
     r"\byou (forgot|missed|ignored|broke|deleted|removed)\b",
     # what the agent should have done instead ("you should be updating index.html"; not
     # "you should have access to …", "you should be able to …")
-    r"\byou should(n'?t)? (have|'ve) (used|run|asked|checked|read|kept|left|tested|waited|"
+    r"\byou should(n'?t| not)? (have|'ve) (used|run|asked|checked|read|kept|left|tested|waited|"
     r"updated|edited|changed|followed|done|created|written|touched)\b",
-    r"\byou should(n'?t)? be (updating|editing|using|changing|modifying|working (on|in))\b",
+    r"\byou should(n'?t| not)? be (updating|editing|using|changing|modifying|working (on|in))\b",
     r"\bwhy did you\b",
     r"\b(use|try)\s+\S+\s+(not|instead of|rather than)\s+\S+",
     r"\b(don'?t|do not|stop|never)\s+(use|do|change|touch|add|remove|delete|run|modify)\b",
@@ -324,14 +327,19 @@ class Lexicon:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "neutral", _compile(NEUTRAL))
-        object.__setattr__(self, "correction", _compile((*CORRECTION, *self.extra_corrections)))
-        object.__setattr__(self, "approval", _compile((*APPROVAL, *self.extra_approvals)))
+        # a person's own patterns are read as the rules read text: "doesn't compile" is
+        # matched against the words written out ("does not compile")
+        corrections = (*CORRECTION, *map(written_out, self.extra_corrections))
+        approvals = (*APPROVAL, *map(written_out, self.extra_approvals))
+        object.__setattr__(self, "correction", _compile(corrections))
+        object.__setattr__(self, "approval", _compile(approvals))
         object.__setattr__(self, "continuation", _compile(CONTINUATION))
         object.__setattr__(self, "undo", _compile(UNDO_TEXT))
 
     def classify(self, text: str) -> Feedback:
-        """What a user follow-up says about the previous work."""
-        cleaned = self.neutral.sub(" ", text.strip().lower())
+        """What a user follow-up says about the previous work (its contractions read
+        written out, as every rule reads them)."""
+        cleaned = self.neutral.sub(" ", written_out(text.strip()).lower())
         if self.correction.search(cleaned):
             return Feedback.CORRECTION
         if self.approval.search(cleaned):

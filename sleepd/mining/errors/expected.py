@@ -158,10 +158,11 @@ _NOT_AS_MEANT = re.compile(
 #: see ("Now that's the correct error message.", "As expected, …", "Good, it rejects it
 #: correctly"): a check of an error path, though nothing before the call announced it.
 _AS_MEANT = re.compile(
-    r"^\W*((now|ok(ay)?|good|great|perfect)\W+)?(that'?s|this is|there'?s|here'?s) the "
+    r"^\W*((now|ok(ay)?|good|great|perfect)\W+)?(that'?s|that is|this is|there'?s|there is|"
+    r"here'?s|here is) the "
     r"(correct|right|expected|intended) (error|message|failure|exit|behaviou?r|rejection|"
     r"refusal)\b"
-    r"|^\W*((good|great|perfect)\W+)?(as expected|that'?s expected)\b"
+    r"|^\W*((good|great|perfect)\W+)?(as expected|(that'?s|that is) expected)\b"
     r"|^\W*((good|great|perfect)\W+)?(it|the (command|call|check|hook|script|cli|test)) "
     r"(correctly )?(fails|failed|errors|errored|rejects|rejected|refuses|refused|exits|exited)"
     r"( \w+)? (as expected|correctly|as intended)\b",

@@ -59,12 +59,12 @@ _DONE_CLAIM = re.compile(
     # a short verdict on the whole ("All committed.", "everything pushed", "The release is
     # live"), and a thing named, then what was done to it ("PR created: https://…")
     r"|\b(all|everything( is)?)\s+(committed|pushed|merged|synced|deployed|in place)\b"
-    r"|^[^\w\n]*(you'?re\s+)?all set\b|\b(is|are) (now )?live\b"
+    r"|^[^\w\n]*(you'?re\s+|you are\s+)?all set\b|\b(is|are) (now )?live\b"
     # (not a plan's "Files to be created:", "What gets pushed:", nor "Nothing was committed.")
     r"|^[^\w\n]*(?!(nothing|no|not|never|none)\b)(\S+\s+){1,3}"
     r"(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )"
     r"(created|merged|opened|pushed|deployed|committed|published|released|filed|tagged)\s*[:.!]"
-    r"|\bhere'?s (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
+    r"|\b(here'?s|here is) (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
     r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"
     # the same claim in the other languages agents answer in: "已生成…", "修正しました",
     # "수정했습니다", "He actualizado", "Adicionei", "J'ai ajouté", "Ich habe … behoben",
@@ -156,7 +156,8 @@ _ASKS = re.compile(
 #: The agent invites a fresh request ("What can I help you with?", "Anything else?").
 _INVITES = re.compile(
     r"\b(what can i (help|do)( you)?( with)?|how can i help|anything else|what (would|do) you "
-    r"(like|want)( me)? to (do|work on|focus on)( next)?|what'?s next|what should i (do|work on) "
+    r"(like|want)( me)? to (do|work on|focus on)( next)?|(what'?s|what is) next|"
+    r"what should i (do|work on) "
     r"next|ready for (the |your )?next (task|request|one|step|thing)|"
     # ("Want me to proceed to the next feature/task now?": the next piece of work, whatever
     # it is, not the next step of a plan)
@@ -177,7 +178,8 @@ _INVITES = re.compile(
 #: The agent proposes a plan and waits for the go-ahead (a proposal, not a result).
 _PROPOSAL = re.compile(
     r"\b(shall i|should i|want me to|ready to) (proceed|go ahead|start|implement|make|apply|"
-    r"begin|continue)\b|\bhere'?s (the|my) plan\b|\bproceed\?|\bcould you (restart|run|try)\b",
+    r"begin|continue)\b|\b(here'?s|here is) (the|my) plan\b|\bproceed\?"
+    r"|\bcould you (restart|run|try)\b",
     re.IGNORECASE,
 )
 
@@ -246,7 +248,8 @@ def names_listed_item_by_number(head: str, agent_text: str) -> bool:
 
 
 _AGENT_GAVE_UP = re.compile(
-    r"\b(i (couldn'?t|could not|was unable to|wasn'?t able to|am unable to|can'?t|cannot) "
+    r"\b(i (couldn'?t|could not|was unable to|wasn'?t able to|was not able to|am unable to|"
+    r"can'?t|cannot) "
     r"(get|make|find|fix|reproduce|figure|complete|finish|build|compile|push)"
     r"|unfortunately|still (fail|failing|broken))\b"
     # stopped short for want of what it was not given ("I can't proceed yet: the feature
@@ -256,7 +259,7 @@ _AGENT_GAVE_UP = re.compile(
     r"|\bi (can'?t|cannot|am unable to|couldn'?t|could not) (proceed|continue|go on)\b"
     r"|\bplease (re-?run|run) (the|this) command again\b"
     # the model refusing the request ("I'm sorry, but I can't assist with that.")
-    r"|\bi (can'?t|cannot|won'?t|am unable to) (assist|help) with (that|this)\b"
+    r"|\bi (can'?t|cannot|won'?t|will not|am unable to) (assist|help) with (that|this)\b"
     r"|(?-i:^\W*ERROR\b)"
     # the same in the languages whose done claims are read: "No pude arreglar …",
     # "Infelizmente …", "Je n'ai pas réussi à …", "Leider konnte ich … nicht …", "Non sono
@@ -328,7 +331,29 @@ def _first_words(agent_text: str, chars: int) -> str:
 
 def agent_claims_done(agent_text: str) -> bool:
     tail = last_words(agent_text, 2500)
-    return bool(_DONE_CLAIM.search(tail)) and not _AGENT_GAVE_UP.search(tail[-800:])
+    claimed = any(not _under_condition(tail, found) for found in _DONE_CLAIM.finditer(tail))
+    return claimed and not _AGENT_GAVE_UP.search(tail[-800:])
+
+
+#: A state said of the work ("is resolved", "are done"), as `_DONE_CLAIM` reads one.
+_STATE_CLAIMED = re.compile(r"(is|are|has been|have been|was|were)\s", re.IGNORECASE)
+#: A clause that puts what follows under a condition or in time to come ("Until that is
+#: resolved, …", "long after they are done", "once it is merged", "if it is ready"), up to
+#: the state it holds.
+_CONDITION_OPEN = re.compile(
+    r"\b(until|till|after|once|when|whenever|if|unless|before|whether|as soon as)\b"
+    r"[^.!?\n;:,—]{0,60}$",
+    re.IGNORECASE,
+)
+
+
+def _under_condition(tail: str, found: re.Match[str]) -> bool:
+    """A state inside a clause of condition or of time to come claims nothing done: the
+    agent says what will hold then, not what holds now (a first person's "I fixed …"
+    after "after" is still a report)."""
+    if not _STATE_CLAIMED.match(found.group(0)):
+        return False
+    return bool(_CONDITION_OPEN.search(tail[max(0, found.start() - 80) : found.start()]))
 
 
 def agent_asks(agent_text: str) -> bool:
@@ -496,7 +521,7 @@ _OFFERS_ONE_ACT = re.compile(
 #: A refusal as a model opens its answer with it ("I can't help with this request. There
 #: are several issues: …", then reasons and an alternative offered at length).
 _AGENT_REFUSES = re.compile(
-    r"^\W*(i'?m sorry,?\s*(but\s*)?|sorry,?\s*(but\s*)?)?i (can'?t|cannot|won'?t|will not|"
+    r"^\W*((i'?m|i am) sorry,?\s*(but\s*)?|sorry,?\s*(but\s*)?)?i (can'?t|cannot|won'?t|will not|"
     r"am unable to|am not able to) (help|assist) (you )?with (that|this)\b",
     re.IGNORECASE,
 )
@@ -731,7 +756,7 @@ _FIX_THE_KIND = re.compile(
 #: Words that say the findings are still there or were not fixed: a verdict, not a request.
 _SAYS_IT_FAILED = re.compile(
     r"\b(did|do|does|is|are|was|were|have|has|had|wo|ca|could|should|would)n'?t\b"
-    r"|\b(not|never|still|wrong|broken|again|anymore|same)\b",
+    r"|\b(not|cannot|never|still|wrong|broken|again|anymore|same)\b",
     re.IGNORECASE,
 )
 

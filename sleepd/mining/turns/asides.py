@@ -80,7 +80,7 @@ _ASKS_FOR_THEMSELVES = re.compile(
     r"commit message|description for the pr)\b"
     r"|(do you have|is there) (a )?(link|url)\b"
     r"|how (do|can|would|should) i (run|test|start|invoke|call|use|try)\b"
-    r"|what'?s the (command|link|url)\b)",
+    r"|(what'?s|what is) the (command|link|url)\b)",
     re.IGNORECASE,
 )
 

@@ -106,7 +106,7 @@ _NO_OPEN = re.compile(
     # (typed without its comma, before an order to take the work back: "no remove this
     # again, the risk … is to big"; not "no remove button", "no change needed")
     r"|^\W*(no|nope|nah)\s+(remove|revert|undo|delete|drop|roll back|put (it|them|that) back|"
-    r"go back|don'?t|stop)\b(?!\s+(button|option|step|needed)\b)"
+    r"go back|don'?t|do not|stop)\b(?!\s+(button|option|step|needed)\b)"
     # the same "no" in the languages without spaces between words, before their comma or
     # stop ("違う、単純にP5を消すだけで良かった", "不对，…", "아니, …"), and "いや別に…" (nah, …)
     r"|^\W*(違う|ちがう|違います|いや|いいえ|不是|不对|不對|아니요?|아뇨)\s*([、。，,.!！:：]|\s|$)"
@@ -125,7 +125,8 @@ _HELLO = r"hi|hello|hey|hallo|hola|bonjour|salut|ciao|good (morning|afternoon|ev
 
 _GREETING = re.compile(
     rf"^\W*({_HELLO}|ol[aá]|oi|privet|test|ping|konn?n?i(ch|t)iw?h?a|こんにちは|こんばんは|おはよう(ございます)?|你好|您好|"
-    r"안녕(하세요)?|привет|здравствуйте|how are you|how'?s it going|what'?s up|как дела|ça va|"
+    r"안녕(하세요)?|привет|здравствуйте|how are you|(how'?s|how is) it going|(what'?s|what is) up|"
+    r"как дела|ça va|"
     r"wie geht'?s|qué tal|你好吗|你好嗎|xin ch[aà]o|ch[aà]o (b[aạ]n|anh|ch[iị]|em)|"
     # whether the agent answers at all ("are you working now?", "you there?", "testing 1 2
     # 3"; not "is it working now?", a question about the result)
@@ -221,7 +222,7 @@ _ADDS_WORK = re.compile(
 _JUDGES_ANSWER = re.compile(
     WRONG_ANSWER[1:]
     + r"|\b(that'?s|that is|this is|it'?s|it is) not (right|true|correct)\b|\bare you sure\b"
-    r"|\byou'?re (wrong|mistaken)\b",
+    r"|\b(you'?re|you are) (wrong|mistaken)\b",
     re.IGNORECASE,
 )
 
@@ -1553,9 +1554,9 @@ _GREETING_OPEN = re.compile(rf"^\W*({_HELLO})\b(?!\s*(\.\.\.|…))", re.IGNORECA
 #: Opens by putting what follows after the running work ("When done with this, …", "once
 #: you're finished, …", "after that, please …").
 _WHEN_DONE = re.compile(
-    r"^\W*((when|once|after)\s+(you'?re |you are |you have |you'?ve |that'?s |this is |"
+    r"^\W*((when|once|after)\s+(you'?re |you are |you have |you'?ve |that'?s |that is |this is |"
     # (what it is done with, however typed: "with this", "wiht this", "with the refactor")
-    r"it'?s )?(done|finished|through)(\s+\w{2,5} (this|that|it|the \w+))?|after (that|this))"
+    r"it'?s |it is )?(done|finished|through)(\s+\w{2,5} (this|that|it|the \w+))?|after (that|this))"
     r"\s*[,:]?\s*",
     re.IGNORECASE,
 )
@@ -1713,7 +1714,7 @@ _OFFERS_OR_FOUND = re.compile(
 #: are wrong ("Actually, …", "No, …", "That's not …"; not "Actually, can you also …", a
 #: request, nor "No errors now", a "no" that is no answer).
 _DISPUTE_OPEN = re.compile(
-    r"^\W*(actually|no(?=[,.!;:]| -)|nope|not (quite|really|true|exactly)|that'?s not|"
+    r"^\W*(actually|no(?=[,.!;:]| -)|nope|not (quite|really|true|exactly)|that'?s not|that is not|"
     r"this is not|this isn'?t|wrong)\b(?![,\s]+(can|could|would|will|please|let'?s|also)\b)",
     re.IGNORECASE,
 )
@@ -1733,7 +1734,8 @@ _TAKES_UP_NEXT = re.compile(
 #: compatibility", "no need to update the docs", "i don't want a new dependency for it").
 _NOT_NEEDED = re.compile(
     r"^\W*((and|but|also|so|ok|okay|btw)\W+)?((we|you|i)\s+(really\s+)?(don'?t|do not|won'?t|"
-    r"will not|shouldn'?t)\s+(need|want|have to|care about)\b|(there'?s\s+|there is\s+)?no need "
+    r"will not|shouldn'?t|should not)\s+(need|want|have to|care about)\b"
+    r"|(there'?s\s+|there is\s+)?no need "
     r"(for|to)\b)",
     re.IGNORECASE,
 )

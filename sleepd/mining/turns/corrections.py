@@ -416,7 +416,7 @@ _EMPHATIC_STATEMENT = re.compile(
 #: The agent's last words say something is absent or does not happen ("No lint issues —
 #: everything is clean already.", "it never fires", "nothing was flagged").
 _AGENT_DENIES = re.compile(
-    r"\b(no|not|never|nothing|none|without)\b|n't\b|\bclean\b", re.IGNORECASE
+    r"\b(no|not|never|nothing|none|without|cannot)\b|n't\b|\bclean\b", re.IGNORECASE
 )
 
 
@@ -560,7 +560,8 @@ def names_what_was_gone(region: str, agent_text: str) -> bool:
 #: "it's still …", "they all show …", "the header still says …"), not an order or a yes.
 _STATES = re.compile(
     r"^\W*(\[image[^\]]*\]\s*)*(you|you'?ve|it|it'?s|they|they'?re|i|we|the|this|that|"
-    r"these|those|all|everything|every|still|now)\b(?!\s+(need|needs|should|must|have to|"
+    r"these|those|all|everything|every|still|now)\b(?!\s+(need|needs|should(?! not)|must(?! not)|"
+    r"have to|"
     r"want|wants)\b)",
     re.IGNORECASE,
 )

@@ -442,6 +442,9 @@ _FAILURE_REPORT = re.compile(
     # (not what is sought: "figure out what is missing", "contrast with something that is
     # missing")
     r"|(?<!\bwhat )(?<!something that )(?<!anything that )"
+    # (nor a condition: "as long as it is empty", "if they are missing")
+    r"(?<!\bif it )(?<!\bif they )(?<!\bas long as it )(?<!\bas long as they )(?<!\bunless it )"
+    r"(?<!\bunless they )(?<!\bwhen it )(?<!\bwhen they )(?<!\bwhether it )(?<!\bin case it )"
     r"\b(is|are|was|were|still|stays|remains|looks|seems|sound|sounds|feels)\s+"
     r"(still\s+)?(really\s+|very\s+|way\s+|totally\s+|completely\s+|all\s+)?"
     r"(empty|blank|missing|"
@@ -538,7 +541,8 @@ _FAILURE_REPORT = re.compile(
     r"lost|broken|dropped|wiped|overwritten|replaced|reverted|undone|erased|corrupted)\b"
     r"|\b(?!(if|when|whenever|before|once|until)\b)\w+\s+timed out\b"
     r"|\bi\s+(just\s+)?lost (all|my|the|every)\b"
-    r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b|\bthat'?s not (it|right|the issue)\b"
+    r"|^\W*(oh no|uh oh|oops|hmm+,? no)\b|\bare you sure\b"
+    r"|\b(that'?s|that is) not (it|right|the issue)\b"
     # disbelief at what the agent said or did ("wait, what.", "wait what?!")
     r"|^\W*wait\W{1,3}what\W*?[.?!]"
     # doubt that the agent works on the right thing ("are we definitely referencing the right
@@ -831,9 +835,9 @@ _FAILURE_REPORT = re.compile(
     r"|\birrelevant\b"
     r"|\bincorrect(ly)?\b|\bnot what i\b|\byou (forgot|missed|ignored|broke|deleted|"
     # (not the person's own doubt: "still not sure how we make this portal …")
-    r"removed|didn'?t)\b|\bstill (fail|failing|fails|broken|wrong|"
+    r"removed|didn'?t|did not)\b|\bstill (fail|failing|fails|broken|wrong|"
     r"not(?! (sure|certain|clear|convinced that|decided)\b)|no|nothing|the same|"
-    r"isn'?t|aren'?t|doesn'?t|don'?t|won'?t|can'?t|"
+    r"isn'?t|aren'?t|doesn'?t|don'?t|won'?t|can'?t|(is|are|does|do|will) not|cannot|"
     r"an? (error|issue|problem|bug))\b",
     re.IGNORECASE,
 )
@@ -1036,7 +1040,8 @@ _STATE_OUTLIVED = re.compile(
 TRIED_IT = (
     r"when(ever)?\s+i\s+(just\s+|then\s+)?(do|did|run|ran|try|tried|click|clicked|open|opened|"
     r"press|pressed|start|started|launch|launched|reload|reloaded|load|loaded|use|used|type|"
-    r"typed|go|went|install|installed|build|built|test|tested)\b"
+    # (not "when I do not …", a condition)
+    r"typed|go|went|install|installed|build|built|test|tested)\b(?!\s+not\b)"
 )
 
 
@@ -1046,7 +1051,8 @@ TRIED_IT = (
 #: the broken link but still keep the header").
 _STATE_OUTLIVED_AROUND = re.compile(
     r"\bstill\b(?! (need|want|have to|has to|got to|should|must)\b)[^.?!\n]{0,60}?"
-    r"\b(doesn'?t|does not|isn'?t|is not|aren'?t|are not|can'?t|cannot|won'?t|didn'?t|did not)\b"
+    r"\b(doesn'?t|does not|isn'?t|is not|aren'?t|are not|can'?t|cannot|won'?t|will not|didn'?t|"
+    r"did not)\b"
     # the wrong thing still there in place of the right one ("there is still a line rather
     # than page break between title page and abstract"; not "I'd still use X rather than
     # Y", a preference)

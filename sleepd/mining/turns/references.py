@@ -262,13 +262,18 @@ _NAMED_PLURAL = re.compile(
 #: characters before the pronoun.
 _EXPLETIVE_IT = re.compile(
     r".{0,5}?\b(make it so\b|is it (possible|ok|okay|worth|better)\b|it( would|'d| will|'ll) be "
-    r"(nice|great|good|cool|better|helpful|useful|easier)\b|it'?s (possible|time|worth)\b)",
+    r"(nice|great|good|cool|better|helpful|useful|easier)\b|(it'?s|it is) (possible|time|worth)\b)",
     re.IGNORECASE | re.DOTALL,
 )
 
 
 #: A demonstrative with no noun after it ("for that?"): it stands for something before.
-_BARE_DEMONSTRATIVE = re.compile(r"\b(this|that|these|those)\b(?!\s+[a-z])", re.IGNORECASE)
+_BARE_DEMONSTRATIVE = re.compile(
+    # (before its verb it stands alone: "that is broken", however typed: "that's broken")
+    r"\b(this|that|these|those)\b(?!\s+(?!(is|are|was|were|has|had|will|would|does|did|should|"
+    r"could|can|cannot|must|seems?|looks?)\b)[a-z])",
+    re.IGNORECASE,
+)
 
 
 def points_back(head: str) -> bool:

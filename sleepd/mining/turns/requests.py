@@ -237,7 +237,10 @@ def sets_next_work(text: str) -> bool:
 _STANCE = re.compile(
     r"^\W*((oh|yea|yeah|yes|ok|okay|so|well|hmm+),?\s+)?i\s+((very much|really|actually|just|"
     r"already|somewhat|also|still|do|did|don'?t|didn'?t|do not|did not|much)\s+)*(like|love|hate|"
-    r"dislike|think|thought|believe|feel|saw|see|noticed|found|find|had|have|agree|disagree|"
+    # ("had" and "have" as verbs of their own, "I had a look", not "I have added …")
+    r"dislike|think|thought|believe|feel|saw|see|noticed|found|find|(had|have)(?!\s+(just\s+|"
+    r"already\s+|now\s+|also\s+)?(\w+ed|been|had|done|made|got|gotten|seen|run|written|taken|"
+    r"given|found|put|set|left|read|sent|built|begun|tried|thought)\b)|agree|disagree|"
     r"prefer|guess|suppose|understand)\b",
     re.IGNORECASE,
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from sleepd.mining.contractions import written_out
+
 #: Quotation marks a keyboard or an editor curls ("smart quotes"), as the straight ones
 #: the rules are written with.
 _CURLY_QUOTES = str.maketrans(
@@ -35,15 +37,16 @@ def as_typed(text: str) -> str:
     away. A paste from a web page or a document (no-break spaces, zero-width marks), an
     editor's curled quotes, an input method's full-width punctuation ("？", "！") and
     spaces, letters spelt decomposed, and Windows line ends read as the plain forms the
-    rules are written with (Unicode's compatibility composition, NFKC, then the quotes).
+    rules are written with (Unicode's compatibility composition, NFKC, then the quotes),
+    and contractions as the words written out (`written_out`).
     For reading only: what the person typed is stored as they typed it."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.isascii():
-        return text
-    if _NO_WIDTH.search(text):
-        text = _NO_WIDTH.sub("", text)  # first, so that a letter and its mark compose
-    return unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
+    if not text.isascii():
+        if _NO_WIDTH.search(text):
+            text = _NO_WIDTH.sub("", text)  # first, so that a letter and its mark compose
+        text = unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
+    return written_out(text)
 
 
 _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)

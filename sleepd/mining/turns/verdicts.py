@@ -43,7 +43,7 @@ _ACCEPT_WORD = (
     r"うん|ええ|いいよ|(じゃあ|では|なら)?(そうしよう|そうして|それで(お願い(します)?|いこう)?|して)|"
     r"부탁(해요|합니다|해)|做吧|去做吧|执行吧|请执行|"
     # taking the agent's point: "you're right", "fair enough", "makes sense", "got it"
-    r"(you'?re|you are|that'?s) (right|correct)|fair enough|(that )?makes sense|good point|"
+    r"(you'?re|you are|that'?s|that is) (right|correct)|fair enough|(that )?makes sense|good point|"
     r"got it|understood|i see|"
     # Codex's plan mode sends "Implement the plan." when the person accepts its plan
     r"(implement|execute|go with) (the|this|that|your) plan|"
@@ -93,7 +93,7 @@ APPROVAL_HEAD = re.compile(
     r"(before|earlier|yesterday|until|till|last|previously|once|at first|for a while|in|on|"
     r"locally|when|if|with)\b)|"
     r"merged|approved|ship it|shipped|all good|beautiful|amazing|wonderful|yay|"
-    r"that'?s (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
+    r"(that'?s|that is) (good|great|perfect|it|right|better|correct)|this is (good|great|perfect)|"
     # the same verdict with a word of degree, or in other words of praise ("ok. That's
     # really cool.", "this is so much better")
     r"(that'?s|that is|this is) (really |so |very |pretty |super |much |so much )"

@@ -1,0 +1,74 @@
+"""Contractions written out: "it's empty" read as "it is empty", "dont" as "do not".
+
+People type the same words contracted, written out, or fast without the apostrophe, and
+none of the three says anything the others do not. The rules read a text once it is
+written out (`turns.text.as_typed`, and the feedback lexicon's own patterns), so each
+reads one form whatever was typed. A program's own words (a pasted error, a log line) are
+nearly always written out already and stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A subject after a contracted negation makes a question ("can't you just …", "why isn't
+#: it wrapping?"): written out, its "not" goes after the subject ("can you not …").
+_SUBJECT = r"(you|u|we|they|it|i|he|she|there|the|this|that|these|those|my|our|your|its|their)"
+#: The contractions English writes, with the apostrophe or, where the word without it is
+#: no other word, typed fast without it ("dont", "doesnt", "thats", "theres", "youre"):
+#: a negation, a pronoun's "is"/"has", "are", "am", "have" and "will". Left as typed:
+#: those whose short form is another word ("its", "were", "well", "ill", "lets", "im",
+#: German's "im"), "let's" (a request's own form), and "'d" (had or would).
+_CONTRACTION = re.compile(
+    r"\b(?P<verb>do|does|did|is|are|was|were|has|have|had|could|should|would|must|need|ca|wo)"
+    r"(?P<neg>n'?t)\b(?P<subject>(?=\s+" + _SUBJECT + r"\b))?"
+    r"|\b(?P<who>it|that|what|there|here|who|where|how|he|she)'s\b(?P<has>(?=\s+(been|got|gotten)\b))?"
+    r"|\b(?P<who_fast>that|what|there)s\b(?P<has_fast>(?=\s+(been|got|gotten)\b))?"
+    r"|\b(?P<are>you|we|they|who|what)'re\b|\b(?P<are_fast>you|they)re\b"
+    r"|\b(?P<am>i)'m\b"
+    r"|\b(?P<have>i|you|we|they|could|should|would|might|must)'ve\b"
+    r"|\b(?P<will>i|you|we|they|it|that|he|she|there)'ll\b",
+    re.IGNORECASE,
+)
+
+
+def _write_out(match: re.Match[str]) -> str:
+    said = match.group(0)
+    if said.isupper() and len(said) > 2:
+        return said  # "DON'T", "IT'S": capitals are emphasis, kept as typed
+    if match.group("verb"):
+        verb = match.group("verb")
+        if match.group("subject") is not None:
+            return said if "'" in said else f"{verb}n't"  # the question's own form
+        if verb.lower() == "ca":
+            return f"{verb}nnot"
+        if verb.lower() == "wo":
+            return f"{'W' if verb[0] == 'W' else 'w'}ill not"
+        return f"{verb} not"
+    who = match.group("who") or match.group("who_fast")
+    if who:
+        has = match.group("has") is not None or match.group("has_fast") is not None
+        return f"{who} {'has' if has else 'is'}"
+    are = match.group("are") or match.group("are_fast")
+    if are:
+        return f"{are} are"
+    if match.group("am"):
+        return f"{match.group('am')} am"
+    if match.group("have"):
+        return f"{match.group('have')} have"
+    return f"{match.group('will')} will"
+
+
+def written_out(text: str) -> str:
+    """The text with its contractions written out ("it's empty" as "it is empty", "dont"
+    as "do not"), so a rule reads the same words however they were typed: contracted,
+    written out, or typed fast without the apostrophe. A negation before its subject
+    keeps its contracted form ("can't you …"), the one a question takes."""
+    if "'" not in text and not _MAYBE_FAST.search(text):
+        return text
+    return _CONTRACTION.sub(_write_out, text)
+
+
+#: A quick test for the contractions typed without an apostrophe, so a text with neither
+#: skips the whole pattern.
+_MAYBE_FAST = re.compile(r"nt\b|\b(that|what|there)s\b|re\b", re.IGNORECASE)
