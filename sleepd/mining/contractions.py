@@ -13,7 +13,11 @@ import re
 
 #: A subject after a contracted negation makes a question ("can't you just …", "why isn't
 #: it wrapping?"): written out, its "not" goes after the subject ("can you not …").
-_SUBJECT = r"(you|u|we|they|it|i|he|she|there|the|this|that|these|those|my|our|your|its|their)"
+_SUBJECT = (
+    r"(you|u|we|they|it|i|he|she|there|the|this|that|these|those|my|our|your|its|their|"
+    # a name ("can't Claude just read the file?", "doesn't React batch these?")
+    r"(?-i:[A-Z][a-z][\w-]*))"
+)
 #: The contractions English writes, with the apostrophe or, where the word without it is
 #: no other word, typed fast without it ("dont", "doesnt", "thats", "theres", "youre"):
 #: a negation, a pronoun's "is"/"has", "are", "am", "have" and "will". Left as typed:
@@ -73,11 +77,27 @@ def written_out(text: str) -> str:
         if start < done:
             continue
         found = _CONTRACTION.match(text, start)
-        if found is None:
+        if found is None or _in_a_name(text, start, found.end()):
             continue
         parts += (text[done:start], _write_out(found))
         done = found.end()
     return "".join(parts) + text[done:] if parts else text
+
+
+#: Characters that join a word into a name: a branch, a path, a file, an identifier.
+_NAME_JOINS = "-/_.@#~:"
+
+
+def _in_a_name(text: str, start: int, end: int) -> bool:
+    """The word is part of a name ("whats-new/dont-panic", "wont-fix", "v2.dont"), which
+    says nothing in words and is left as typed."""
+    if start and text[start - 1] in _NAME_JOINS:
+        return True
+    after = text[end : end + 1]
+    if after and after in _NAME_JOINS and after not in ".:":
+        return True
+    # a stop or a colon ends a sentence, unless a name goes on after it ("isnt.y")
+    return after in (".", ":") and text[end + 1 : end + 2].isalnum()
 
 
 #: Where a contraction may end: scans that look for a literal first, so a text is read

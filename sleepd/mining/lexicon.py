@@ -327,10 +327,8 @@ class Lexicon:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "neutral", _compile(NEUTRAL))
-        # a person's own patterns are read as the rules read text: "doesn't compile" is
-        # matched against the words written out ("does not compile")
-        corrections = (*CORRECTION, *map(written_out, self.extra_corrections))
-        approvals = (*APPROVAL, *map(written_out, self.extra_approvals))
+        corrections = (*CORRECTION, *map(_as_read, self.extra_corrections))
+        approvals = (*APPROVAL, *map(_as_read, self.extra_approvals))
         object.__setattr__(self, "correction", _compile(corrections))
         object.__setattr__(self, "approval", _compile(approvals))
         object.__setattr__(self, "continuation", _compile(CONTINUATION))
@@ -350,6 +348,39 @@ class Lexicon:
 
     def is_undo_request(self, text: str) -> bool:
         return bool(self.undo.search(text.lower()))
+
+
+#: A contraction spelt as a regular expression in a person's own pattern ("doesn'?t",
+#: "that'?s", "you'?re", "i'?m"): what it matches, written out as the rules read text.
+_NEGATION_SPELT = re.compile(r"\b(\w+?)(n)'\??t\b", re.IGNORECASE)
+_VERB_SPELT = re.compile(
+    r"\b(it|that|what|there|here|who|where|how|you|we|they|i)'\??(s|re|m)\b", re.IGNORECASE
+)
+_WRITTEN = {"s": "is", "re": "are", "m": "am"}
+
+
+def _negation_either_way(found: re.Match[str]) -> str:
+    stem = found.group(1)
+    out = {"ca": "cannot", "wo": "will not"}.get(stem.lower(), f"{stem} not")
+    return f"(?:{stem}{found.group(2)}'?t|{out})"
+
+
+def _as_read(pattern: str) -> str:
+    """A person's own pattern, matched as the rules read text, with contractions written
+    out (`contractions.written_out`): a contraction typed in it is written out, and one
+    spelt as a regular expression matches either form, so "doesn't compile",
+    "doesn'?t compile" and "\\bthat's awful" each match every spelling of their words."""
+    pattern = pattern.replace("\\b", "\0")  # a boundary is no letter of the word after it
+    pattern = written_out(pattern)
+    pattern = _NEGATION_SPELT.sub(_negation_either_way, pattern)
+    pattern = _VERB_SPELT.sub(
+        lambda found: (
+            f"(?:{found.group(1)}'?{found.group(2)}|{found.group(1)} "
+            f"{_WRITTEN[found.group(2).lower()]})"
+        ),
+        pattern,
+    )
+    return pattern.replace("\0", "\\b")
 
 
 @lru_cache(maxsize=16)

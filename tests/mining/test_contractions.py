@@ -220,3 +220,108 @@ def test_a_person_s_own_patterns_read_every_spelling() -> None:
         assert lexicon_for().classify(text) is not Feedback.CORRECTION  # the person's own words
         assert lexicon.classify(text) is Feedback.CORRECTION
     assert lexicon.classify("it sparks joy") is not Feedback.CORRECTION
+
+
+# Found by a review of the fold: each passed before it, failed with its first version.
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"that'?s awful", "that's awful"),
+        (r"that'?s awful", "thats awful"),
+        (r"\bthat's the one\b", "that's the one"),
+        (r"\bdont like\b", "i dont like it"),
+        (r"can'?t stand it", "I can't stand it"),
+    ],
+)
+def test_a_person_s_pattern_spelt_as_a_regular_expression_still_matches(
+    pattern: str, text: str
+) -> None:
+    lexicon = lexicon_for(corrections=(pattern,))
+    for spelling in SPELLINGS.values():
+        assert lexicon.classify(spelling(text)) is Feedback.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "localhost can't be reached",
+        "it didn't feel right",
+        "there weren't even any rows written",
+        "why wasn't anything saved?",
+        "why isn't anything showing up?",
+        "why haven't any files changed?",
+        "it's clobbered my config",
+        "that's wiped out all my settings",
+    ],
+)
+def test_failure_reports_said_with_a_contraction_still_report_one(text: str) -> None:
+    for spelling in SPELLINGS.values():
+        assert kind_of(spelling(text)) is TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can't wait to see the new dashboard",
+        "can't believe how much faster it is now",
+        "cant reproduce anymore",
+    ],
+)
+def test_a_person_s_can_t_is_no_program_s_cannot(text: str) -> None:
+    """Written out, "can't wait" opens as a program's error line does ("Cannot find
+    module …")."""
+    for spelling in SPELLINGS.values():
+        assert kind_of(spelling(text)) is not TurnKind.CORRECTION
+
+
+def test_a_name_after_a_negation_is_its_subject() -> None:
+    """A question's form: the name is what the negation asks about ("can Claude not …"
+    written out), so the contraction stays as typed."""
+    for text in ("can't Claude just read the file?", "cant Claude just read the file?"):
+        assert kind_of(text) is not TurnKind.CORRECTION
+    assert written_out("doesn't React batch these?") == "doesn't React batch these?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks! I won't be using the CSV export, remove that module",
+        "perfect. I won't use the old flag, drop it",
+    ],
+)
+def test_a_step_the_person_will_not_take_is_no_step_of_their_own(text: str) -> None:
+    for spelling in SPELLINGS.values():
+        assert kind_of(spelling(text)) is TurnKind.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "agent_text",
+    [
+        "The crash happened when the list was empty and that case is now fixed.",
+        "The issue only showed up when two tabs were open and it is now fixed.",
+        "After the migration the endpoint is working again.",
+    ],
+)
+def test_a_claim_after_a_clause_of_the_past_is_still_a_claim(agent_text: str) -> None:
+    assert agent_claims_done(agent_text)
+
+
+def test_an_adjective_after_i_have_is_still_a_stance() -> None:
+    agent = "Option A keeps a local cache, option B uses redis."
+    text = (
+        "I have mixed feelings about both of these. Can you list the strengths and "
+        "weaknesses of each proposal in a table?"
+    )
+    assert kind_of(text, agent, agent_ended=True) is TurnKind.NEW_TASK
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["see whats-new/dont-panic", "label it wont-fix", "git checkout fix/cant-login", "x.isnt.y"],
+)
+def test_a_contraction_inside_a_name_is_left_as_typed(text: str) -> None:
+    """A branch, a path, a label or an identifier says nothing in words (found by the
+    review: "whats-new/dont-panic" had read "what is-new/do not-panic")."""
+    assert written_out(text) == text

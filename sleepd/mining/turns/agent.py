@@ -341,8 +341,10 @@ _STATE_CLAIMED = re.compile(r"(is|are|has been|have been|was|were)\s", re.IGNORE
 #: resolved, …", "long after they are done", "once it is merged", "if it is ready"), up to
 #: the state it holds.
 _CONDITION_OPEN = re.compile(
-    r"\b(until|till|after|once|when|whenever|if|unless|before|whether|as soon as)\b"
-    r"[^.!?\n;:,—]{0,60}$",
+    r"\b(until|till|after|once|when|whenever|if|unless|before|whether|as soon as)"
+    # (its subject only, a few words: "After the migration the endpoint is working" has a
+    # clause of its own after the phrase, and "and", "but", "so" or "then" end the clause)
+    r"(\s+(?!(and|but|so|then)\b)[^\s.!?;:,—]+){1,3}\s+$",
     re.IGNORECASE,
 )
 
@@ -351,8 +353,8 @@ def _under_condition(tail: str, found: re.Match[str]) -> bool:
     """A state inside a clause of condition or of time to come claims nothing done: the
     agent says what will hold then, not what holds now (a first person's "I fixed …"
     after "after" is still a report)."""
-    if not _STATE_CLAIMED.match(found.group(0)):
-        return False
+    if not _STATE_CLAIMED.match(found.group(0)) or " now " in found.group(0):
+        return False  # ("… and that case is now fixed": now, not then)
     return bool(_CONDITION_OPEN.search(tail[max(0, found.start() - 80) : found.start()]))
 
 

@@ -302,7 +302,8 @@ WRONG_ANSWER = (
     # asks why something the work should have done did not happen ("why didn't speckit
     # answer in french!", "pourquoi speckit n'a pas répondu en français !"); "why didn't
     # we …" questions a choice, and "¿por qué no pruebas …?" suggests
-    r"|\bwhy (didn'?t|did not|doesn'?t|does not|isn'?t|wasn'?t|hasn'?t|has not|haven'?t)\b"
+    r"|\bwhy (didn'?t|did not|doesn'?t|does not|isn'?t|is not|wasn'?t|was not|hasn'?t|has not|"
+    r"haven'?t|have not)\b"
     r"(?! (we|i)\b)"
     r"|\bpourquoi\b[^?!.\n]{0,40}\b(n'(a|as|avez|ont|est|es)|ne s'est)\s+pas\b"
     r"|\bpor ?qu[eé] no (se |lo |la |le )?\w+(ó|aste|iste|aron|ieron)\b"
@@ -431,7 +432,8 @@ _FAILURE_REPORT = re.compile(
     r"(40[134]|50[0234]|blank (page|screen)|white (page|screen)|error page)\b"
     # what a browser says of a server that is not there ("localhost refused to connect",
     # "ERR_CONNECTION_REFUSED")
-    r"|\brefused to connect\b|\bconnection (was )?refused\b|\b(could ?n[o']t|can'?t) be reached\b"
+    r"|\brefused to connect\b|\bconnection (was )?refused\b"
+    r"|\b(could ?n[o']t|can'?t|cannot) be reached\b"
     r"|\berr_(connection|name_not|address|ssl|cert|timed_out|empty_response|internet|network)"
     r"|\bno (visual |visible |noticeable |apparent |real )?((change|difference|effect|output|"
     r"sound|response|results)\b"
@@ -531,7 +533,7 @@ _FAILURE_REPORT = re.compile(
     r"provided|sent|generated|produced)\b(?!\s+away\b)"
     # what should be there is not, not even that ("this is super quick, there isn't even a
     # container running"; not "there isn't even a need to …")
-    r"|\bthere (isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t) even\b"
+    r"|\bthere (isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) even\b"
     r"(?!\s+(an?\s+)?(need|reason|point|way|rush)\b)"
     r"|\bwhere (did|have) (all )?my\b[^.?!\n]{0,40}\bgo(ne)?\b|\bwhere (is|are|'s)? ?all my\b"
     r"|\b(we|you|it)\s+(just\s+)?(lost|deleted|removed|broke|dropped|wiped|overwrote)\b"
@@ -690,7 +692,8 @@ _FAILURE_REPORT = re.compile(
     r"( still)? (being )?(blocked|failing|fail|broken|crashing|crash|denied|rejected|empty|"
     r"timing out|hanging)\b"
     # ("that warn does not sound rigth": "right" with its letters swapped, as typed fast)
-    r"|\b(doesn'?t|does not|don'?t|didn'?t) (look|sound|feel|read) (quite )?(right|rigth|good|"
+    r"|\b(doesn'?t|does not|don'?t|do not|didn'?t|did not) (look|sound|feel|read) (quite )?"
+    r"(right|rigth|good|"
     r"correct|like)\b"
     # the result found wrong in so many words ("the starting symbol is not right", "that's
     # not correct"; a requirement or a condition around it, "make sure the header is not
@@ -710,7 +713,8 @@ _FAILURE_REPORT = re.compile(
     r"(?!\s+(to|why|what|how|your point|the point)\b)"
     # what the change did to something that worked ("the amend has broken our entire
     # checkpoints"; not "pages that have broken links", a thing to look for)
-    r"|(?<!that )(?<!which )(?<!who )\b(has|have|'s|'ve)\s+(now\s+|just\s+|completely\s+|"
+    # ("it's clobbered my config" reads "it is clobbered my config", its contraction written out)
+    r"|((?<!that )(?<!which )(?<!who )\b(has|have|'ve)|\b(is|'s))\s+(now\s+|just\s+|completely\s+|"
     r"totally\s+)?(broken|broke|messed up|screwed up|wrecked|corrupted|clobbered|wiped out)\s+"
     r"(our|my|the|all|every|everything|it|this|that|these|those)\b"
     # what hangs, wherever it hangs ("it gets stuck on loading", "[image] Seems to get
@@ -799,7 +803,9 @@ _FAILURE_REPORT = re.compile(
     r"|\bstill (doesn'?t|does not|don'?t|do not|didn'?t|did not) (have|contain|include)\b"
     # an error message's own opening, pasted or retyped ("Cannot apply unknown utility
     # class `border-primary-400/40`", "Failed to compile")
-    r"|^\W*(cannot|could not|couldn'?t|unable to|failed to)\s+\w+"
+    # (not the person's own "can't wait to see it", "cant reproduce anymore", written out)
+    r"|^\W*(cannot|could not|couldn'?t|unable to|failed to)\s+"
+    r"(?!(wait|believe|thank|reproduce|complain|help but|imagine|tell)\b)\w+"
     # a result other than the one expected ("It results in a different icon than if installed
     # as AppImage"), a screen that will not move on ("it opens and stay on the first frame")
     # (a subject, so that a request is not read: "use a different font than Arial", "commit

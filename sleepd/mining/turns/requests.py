@@ -239,8 +239,12 @@ _STANCE = re.compile(
     r"already|somewhat|also|still|do|did|don'?t|didn'?t|do not|did not|much)\s+)*(like|love|hate|"
     # ("had" and "have" as verbs of their own, "I had a look", not "I have added …")
     r"dislike|think|thought|believe|feel|saw|see|noticed|found|find|(had|have)(?!\s+(just\s+|"
-    r"already\s+|now\s+|also\s+)?(\w+ed|been|had|done|made|got|gotten|seen|run|written|taken|"
-    r"given|found|put|set|left|read|sent|built|begun|tried|thought)\b)|agree|disagree|"
+    r"already\s+|now\s+|also\s+)?(been\b|(\w+ed|had|done|made|got|gotten|seen|run|written|"
+    # (a participle then what it acts on: "I have added the tests"; not "I have mixed
+    # feelings", an adjective before its noun)
+    r"taken|given|found|put|set|left|read|sent|built|begun|tried|thought)\s+(the|a|an|this|"
+    r"that|these|those|it|its|them|my|our|your|some|all|every|each|both|to|in|on|at|with|for|"
+    r"from|up|out|down|back|and|but|so)\b|(\w+ed|had|done|made)\W*$))|agree|disagree|"
     r"prefer|guess|suppose|understand)\b",
     re.IGNORECASE,
 )
@@ -380,7 +384,9 @@ _THANKS_ONLY = re.compile(
 
 #: The person says what they will do next themselves.
 _OWN_STEP = re.compile(
-    r"^\W*(i'?ll|i will|i'?m going to|i am going to|i'?m gonna|will)\b", re.IGNORECASE
+    # (not "I won't use the old flag", written out "I will not …": a step the person refuses)
+    r"^\W*(i'?ll|i will|i'?m going to|i am going to|i'?m gonna|will)\b(?!\s+not\b)",
+    re.IGNORECASE,
 )
 #: What the person has already done with the work ("looks great. merged the PR", "thanks,
 #: pushed it", "great. this is merged"): a report, however short; it asks for nothing unless
