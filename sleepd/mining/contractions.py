@@ -27,11 +27,13 @@ _CONTRACTION = re.compile(
     r"\b(?P<verb>do|does|did|is|are|was|were|has|have|had|could|should|would|must|need|ca|wo)"
     r"(?P<neg>n'?t)\b(?P<subject>(?=\s+" + _SUBJECT + r"\b))?"
     r"|\b(?P<who>it|that|what|there|here|who|where|how|he|she)'s\b(?P<has>(?=\s+(been|got|gotten)\b))?"
-    r"|\b(?P<who_fast>that|what|there)s\b(?P<has_fast>(?=\s+(been|got|gotten)\b))?"
+    r"|\b(?P<who_fast>that|what|there|where|here|how|who)s\b"
+    r"(?P<has_fast>(?=\s+(been|got|gotten)\b))?"
     r"|\b(?P<are>you|we|they|who|what)'re\b|\b(?P<are_fast>you|they)re\b"
     r"|\b(?P<am>i)'m\b"
     r"|\b(?P<have>i|you|we|they|could|should|would|might|must)'ve\b"
-    r"|\b(?P<will>i|you|we|they|it|that|he|she|there)'ll\b",
+    r"|\b(?P<have_fast>you|they|we)ve\b"
+    r"|\b(?P<will>i|you|we|they|it|that|he|she|there)'ll\b|\b(?P<will_fast>you|they|it|that)ll\b",
     re.IGNORECASE,
 )
 
@@ -42,7 +44,7 @@ def _write_out(match: re.Match[str]) -> str:
         return said  # "DON'T", "IT'S": capitals are emphasis, kept as typed
     if match.group("verb"):
         verb = match.group("verb")
-        if match.group("subject") is not None:
+        if match.group("subject") is not None and _opens_a_question(match):
             return said if "'" in said else f"{verb}n't"  # the question's own form
         if verb.lower() == "ca":
             return f"{verb}nnot"
@@ -58,9 +60,25 @@ def _write_out(match: re.Match[str]) -> str:
         return f"{are} are"
     if match.group("am"):
         return f"{match.group('am')} am"
-    if match.group("have"):
-        return f"{match.group('have')} have"
-    return f"{match.group('will')} will"
+    have = match.group("have") or match.group("have_fast")
+    if have:
+        return f"{have} have"
+    return f"{match.group('will') or match.group('will_fast')} will"
+
+
+#: What may stand before a negation that opens a question: the start of a clause, or the
+#: word that asks ("why isn't it …", "so can't we …"). After a subject ("that isn't it")
+#: the negation is a statement's, and is written out.
+_QUESTION_BEFORE = re.compile(
+    r"(^|[.!?,;:(\n]|\b(why|how|where|what|when|who|so|but|and|or|then|also|oh|hmm+|ok|okay|"
+    r"well|yes|no|wait|like|really|seriously)\b)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _opens_a_question(match: re.Match[str]) -> bool:
+    before = match.string[max(0, match.start() - 40) : match.start()]
+    return bool(_QUESTION_BEFORE.search(before))
 
 
 def written_out(text: str) -> str:
@@ -105,7 +123,24 @@ def _in_a_name(text: str, start: int, end: int) -> bool:
 #: every place, it cost a mining pass several percent).
 _NEGATION_END = re.compile(r"n'?t\b")
 _VERB_END = re.compile(r"'(?:s|re|m|ve|ll)\b", re.IGNORECASE)
-_TYPED_FAST = ("thats", "whats", "theres", "youre", "theyre")
+_TYPED_FAST = (
+    "thats",
+    "whats",
+    "theres",
+    "wheres",
+    "heres",
+    "hows",
+    "whos",
+    "youre",
+    "theyre",
+    "youve",
+    "theyve",
+    "weve",
+    "youll",
+    "theyll",
+    "itll",
+    "thatll",
+)
 
 
 def _word_starts(text: str) -> set[int]:

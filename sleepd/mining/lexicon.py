@@ -354,15 +354,25 @@ class Lexicon:
 #: "that'?s", "you'?re", "i'?m"): what it matches, written out as the rules read text.
 _NEGATION_SPELT = re.compile(r"\b(\w+?)(n)'\??t\b", re.IGNORECASE)
 _VERB_SPELT = re.compile(
-    r"\b(it|that|what|there|here|who|where|how|you|we|they|i)'\??(s|re|m)\b", re.IGNORECASE
+    r"\b(it|that|what|there|here|who|where|how|he|she|you|we|they|i|could|should|would|might|"
+    r"must)'\??(s|re|m|ve|ll)\b",
+    re.IGNORECASE,
 )
-_WRITTEN = {"s": "is", "re": "are", "m": "am"}
+_WRITTEN = {"s": "is", "re": "are", "m": "am", "ve": "have", "ll": "will"}
 
 
 def _negation_either_way(found: re.Match[str]) -> str:
     stem = found.group(1)
     out = {"ca": "cannot", "wo": "will not"}.get(stem.lower(), f"{stem} not")
     return f"(?:{stem}{found.group(2)}'?t|{out})"
+
+
+def _verb_either_way(found: re.Match[str]) -> str:
+    who, short = found.group(1), found.group(2).lower()
+    written = f"{who} {_WRITTEN[short]}"
+    if short == "s":
+        written += f"|{who} has"  # "it's been ages" reads "it has been ages"
+    return f"(?:{who}'?{found.group(2)}|{written})"
 
 
 def _as_read(pattern: str) -> str:
@@ -373,13 +383,7 @@ def _as_read(pattern: str) -> str:
     pattern = pattern.replace("\\b", "\0")  # a boundary is no letter of the word after it
     pattern = written_out(pattern)
     pattern = _NEGATION_SPELT.sub(_negation_either_way, pattern)
-    pattern = _VERB_SPELT.sub(
-        lambda found: (
-            f"(?:{found.group(1)}'?{found.group(2)}|{found.group(1)} "
-            f"{_WRITTEN[found.group(2).lower()]})"
-        ),
-        pattern,
-    )
+    pattern = _VERB_SPELT.sub(_verb_either_way, pattern)
     return pattern.replace("\0", "\\b")
 
 

@@ -325,3 +325,73 @@ def test_a_contraction_inside_a_name_is_left_as_typed(text: str) -> None:
     """A branch, a path, a label or an identifier says nothing in words (found by the
     review: "whats-new/dont-panic" had read "what is-new/do not-panic")."""
     assert written_out(text) == text
+
+
+# Found by a second review of the fold.
+
+
+@pytest.mark.parametrize("text", ["that couldn't possibly be right", "it couldn't be true"])
+def test_a_result_that_could_not_be_right_is_still_disputed(text: str) -> None:
+    for spelling in SPELLINGS.values():
+        assert kind_of(spelling(text)) is TurnKind.CORRECTION
+
+
+def test_i_mean_it_is_fine_disputes_nothing() -> None:
+    for text in ("I mean it's fine", "I mean it is fine", "I mean its fine"):
+        assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize("opening", ["", "hmm, ", "sorry, "])
+def test_a_negation_after_its_subject_is_a_statement(opening: str) -> None:
+    """Only a negation that opens a question keeps its contracted form ("can't you …");
+    "that isn't it" says "that is not it"."""
+    assert written_out(f"{opening}that isn't it") == f"{opening}that is not it"
+    assert kind_of(f"{opening}that isn't it") is kind_of(f"{opening}that is not it")
+    assert written_out("It works, doesn't it?") == "It works, doesn't it?"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        ("you'?ve gone rogue", "you've gone rogue"),
+        ("that'?ll hurt", "that'll hurt"),
+        ("he'?s gone rogue", "he's gone rogue"),
+        ("it'?s been ages", "it's been ages"),
+    ],
+)
+def test_a_person_s_pattern_with_any_spelt_contraction_still_matches(
+    pattern: str, text: str
+) -> None:
+    assert lexicon_for(corrections=(pattern,)).classify(text) is Feedback.CORRECTION
+
+
+@pytest.mark.parametrize(
+    "agent_text",
+    [
+        "I'm not sure it's working.",
+        "I don't think it's fixed yet.",
+        "Let me check what's deployed.",
+        "Let me make sure it's ready.",
+        "I need to know what's ready before I continue.",
+    ],
+)
+def test_a_doubt_or_a_check_claims_nothing_done(agent_text: str) -> None:
+    for spelling in SPELLINGS.values():
+        assert not agent_claims_done(spelling(agent_text))
+    assert agent_claims_done("Here is what is fixed: the parser and the lexer.")
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("wheres the config?", "where is the config?"),
+        ("heres the log", "here is the log"),
+        ("youve broken it", "you have broken it"),
+        ("thatll do", "that will do"),
+        ("itll be fine", "it will be fine"),
+    ],
+)
+def test_every_fast_spelling_that_is_no_other_word_is_written_out(typed: str, read: str) -> None:
+    assert written_out(typed) == read
+    queued = "Let me install the dependencies with npm and then update the schema."
+    assert kind_of(typed, queued, queued=True) is kind_of(read, queued, queued=True)

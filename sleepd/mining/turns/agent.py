@@ -341,10 +341,14 @@ _STATE_CLAIMED = re.compile(r"(is|are|has been|have been|was|were)\s", re.IGNORE
 #: resolved, …", "long after they are done", "once it is merged", "if it is ready"), up to
 #: the state it holds.
 _CONDITION_OPEN = re.compile(
-    r"\b(until|till|after|once|when|whenever|if|unless|before|whether|as soon as)"
+    r"\b(until|till|after|once|when|whenever|if|unless|before|whether|as soon as"
+    # a doubt or a check ahead, not a claim: "I am not sure it is working", "let me make
+    # sure it is ready", "check what is deployed" (not "here is what is fixed")
+    r"|not sure|unsure|do not think|doubt|check|verify|confirm|make sure|ensure|see if|"
+    r"(?<!here is )(?<!this is )(?<!that is )what)"
     # (its subject only, a few words: "After the migration the endpoint is working" has a
     # clause of its own after the phrase, and "and", "but", "so" or "then" end the clause)
-    r"(\s+(?!(and|but|so|then)\b)[^\s.!?;:,—]+){1,3}\s+$",
+    r"(\s+(?!(and|but|so|then)\b)[^\s.!?;:,—]+){0,3}\s+$",
     re.IGNORECASE,
 )
 

@@ -174,7 +174,7 @@ _FAILURE_REPORT_CJK = re.compile(
 #: Says the agent's answer is wrong ("That can't be right", "doesn't make sense"): a
 #: failure report, and a correction even before the agent changed anything.
 WRONG_ANSWER = (
-    r"|\b(that|this|it) (can'?t|cannot|couldn'?t) (possibly )?be (right|correct|true)\b"
+    r"|\b(that|this|it) (can'?t|cannot|couldn'?t|could not) (possibly )?be (right|correct|true)\b"
     r"|\b(doesn'?t|does not|don'?t|do not) (really |quite )?make (a lot of |much |any )?sense\b"
     r"|\b(isn'?t|aren'?t|wasn'?t|weren'?t|is not|are not|was not|were not)\s+(\w+ly\s+)?"
     r"(?!enough\b)\w+\s+enough\b"
@@ -241,7 +241,7 @@ WRONG_ANSWER = (
     # shell, "I mean not git config but git hooks"); "I mean, …" with its comma is a
     # filler, and so is "I mean" before a clause of its own ("I mean we need to accept
     # that …", "I mean this is already the … PR, so why not")
-    r"|^\W*i mean\b(?!,)(?!\s+(we|you|i|they|it'?s|this is|that'?s|that is|there)\b)"
+    r"|^\W*i mean\b(?!,)(?!\s+(we|you|i|they|it'?s|it is|this is|that'?s|that is|there)\b)"
     # asks why the agent did not do what it was asked ("why won't you run it?"; not "why
     # don't you try …", a suggestion)
     r"|\bwhy (exactly |again |then |on earth )?(won'?t|wouldn'?t|didn'?t|did not|haven'?t|have not|"
