@@ -451,7 +451,9 @@ def _check_value(fail: _Fail, key: str, f: dataclasses.Field[Any], value: Any) -
             raise fail(key, bad[0], "each one of " + ", ".join(meta["choices"]))
         for pattern in value if key.endswith("_patterns") else ():
             try:
-                re.compile(pattern)
+                # as the lexicon joins them, each in a group of its own: a global flag
+                # ("(?i)…") is valid alone and not there
+                re.compile(f"(?:{pattern})")
             except re.error as exc:
                 raise fail(key, pattern, f"a valid regular expression ({exc})") from None
         return value

@@ -49,6 +49,11 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
             "mining.correction_patterns",
             "regular expression",
         ),
+        (
+            "[mining]\napproval_patterns = ['(?i)ship it']\n",
+            "mining.approval_patterns",
+            "regular expression",
+        ),
     ],
 )
 def test_bad_values_give_one_clear_line(tmp_path: Path, body: str, key: str, allowed: str) -> None:
