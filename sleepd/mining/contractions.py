@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-#: A subject after a contracted negation makes a question ("can't you just …", "why isn't
-#: it wrapping?"): written out, its "not" goes after the subject ("can you not …").
+#: A subject after a contracted negation that opens its clause makes a question ("can't
+#: you just …", "why isn't it wrapping?"; `_opens_a_question`): written out, its "not"
+#: would go after the subject ("can you not …"), so it keeps its form.
 _SUBJECT = (
     r"(you|u|we|they|it|i|he|she|there|the|this|that|these|those|my|our|your|its|their|"
     # a name ("can't Claude just read the file?", "doesn't React batch these?")
@@ -21,13 +22,13 @@ _SUBJECT = (
 #: The contractions English writes, with the apostrophe or, where the word without it is
 #: no other word, typed fast without it ("dont", "doesnt", "thats", "theres", "youre"):
 #: a negation, a pronoun's "is"/"has", "are", "am", "have" and "will". Left as typed:
-#: those whose short form is another word ("its", "were", "well", "ill", "lets", "im",
+#: those whose short form is another word ("its", "were", "well", "ill", "lets", "hows",
 #: German's "im"), "let's" (a request's own form), and "'d" (had or would).
 _CONTRACTION = re.compile(
     r"\b(?P<verb>do|does|did|is|are|was|were|has|have|had|could|should|would|must|need|ca|wo)"
     r"(?P<neg>n'?t)\b(?P<subject>(?=\s+" + _SUBJECT + r"\b))?"
     r"|\b(?P<who>it|that|what|there|here|who|where|how|he|she)'s\b(?P<has>(?=\s+(been|got|gotten)\b))?"
-    r"|\b(?P<who_fast>that|what|there|where|here|how|who)s\b"
+    r"|\b(?P<who_fast>that|what|there|where|here|who)s\b"
     r"(?P<has_fast>(?=\s+(been|got|gotten)\b))?"
     r"|\b(?P<are>you|we|they|who|what)'re\b|\b(?P<are_fast>you|they)re\b"
     r"|\b(?P<am>i)'m\b"
@@ -84,8 +85,9 @@ def _opens_a_question(match: re.Match[str]) -> bool:
 def written_out(text: str) -> str:
     """The text with its contractions written out ("it's empty" as "it is empty", "dont"
     as "do not"), so a rule reads the same words however they were typed: contracted,
-    written out, or typed fast without the apostrophe. A negation before its subject
-    keeps its contracted form ("can't you …"), the one a question takes."""
+    written out, or typed fast without the apostrophe. A negation that opens its clause
+    before its subject keeps its contracted form ("can't you …"), the one a question
+    takes; "that isn't it" reads "that is not it"."""
     starts = sorted(_word_starts(text))
     if not starts:
         return text
@@ -129,7 +131,6 @@ _TYPED_FAST = (
     "theres",
     "wheres",
     "heres",
-    "hows",
     "whos",
     "youre",
     "theyre",
