@@ -47,6 +47,8 @@ def _write_out(match: re.Match[str]) -> str:
         verb = match.group("verb")
         if match.group("subject") is not None and _opens_a_question(match):
             return said if "'" in said else f"{verb}n't"  # the question's own form
+        if said.lower() == "dont" and not _ENGLISH_BEFORE.search(_before(match)):
+            return said  # French's "dont" ("ce dont je parlais"), unless English leads it
         if verb.lower() == "ca":
             return f"{verb}nnot"
         if verb.lower() == "wo":
@@ -78,8 +80,21 @@ _QUESTION_BEFORE = re.compile(
 
 
 def _opens_a_question(match: re.Match[str]) -> bool:
-    before = match.string[max(0, match.start() - 40) : match.start()]
-    return bool(_QUESTION_BEFORE.search(before))
+    return bool(_QUESTION_BEFORE.search(_before(match)))
+
+
+def _before(match: re.Match[str]) -> str:
+    return match.string[max(0, match.start() - 40) : match.start()]
+
+
+#: What stands before an English "dont" typed without its apostrophe: the start of a
+#: clause, a subject, or a word that leads a request ("i dont", "the tests that dont pass",
+#: "please dont"). French's "dont" ("of which") follows a noun or "ce": left as typed.
+_ENGLISH_BEFORE = re.compile(
+    r"(^|[.!?,;:(\n]|\b(i|you|u|we|they|it|he|she|that|which|who|people|just|please|pls|and|"
+    r"but|so|still|really|also|then|why|if|when|because|guys)\b)\W*$",
+    re.IGNORECASE,
+)
 
 
 def written_out(text: str) -> str:

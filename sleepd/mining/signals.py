@@ -41,7 +41,7 @@ from sleepd.mining.turns import (
 )
 from sleepd.mining.turns.outside import works_a_review_command
 from sleepd.mining.turns.references import works_the_review
-from sleepd.mining.turns.text import as_typed, request_region
+from sleepd.mining.turns.text import as_typed, in_plain_characters, request_region
 
 COUNTING_CONFIDENCE = 0.5
 #: How many of the calls that worked after a failed one may be the command that replaced
@@ -631,15 +631,16 @@ def _claimed_but_unwritten(
         if event.kind != "tool_result" or not event.call_id or event.call_id not in calls:
             continue
         call = calls[event.call_id]
-        # (read as words are: a name spelt decomposed is the name the agent claims composed)
+        # (in plain characters: a name spelt decomposed is the name the agent claims
+        # composed; its words as spelt, as the claim's are: "Don't Panic.md")
         paths = written_paths(call.tool_name, call.text)
-        names = {as_typed(PurePath(p.strip()).name) for p in paths} - {""}
+        names = {in_plain_characters(PurePath(p.strip()).name) for p in paths} - {""}
         verdict = errors.verdicts.get(event.id)
         if verdict is None:
             written |= names
         elif verdict.kind == "root":
             failed.update({name: event for name in names if name not in failed})
-    said = as_typed(claim.text[-2500:])
+    said = in_plain_characters(claim.text[-2500:])
     return next(
         (
             result

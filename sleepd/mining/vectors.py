@@ -23,7 +23,7 @@ from sleepd.mining.hashing import (
     l2_normalize_rows,
     word_ngrams,
 )
-from sleepd.mining.turns.text import ATTACHMENT, as_typed
+from sleepd.mining.turns.text import ATTACHMENT, in_plain_characters
 
 WORD_FEATURES = 2**18
 CHAR_FEATURES = 2**18
@@ -49,10 +49,12 @@ _ABSOLUTE_PATH = re.compile(r"(?<![\w/.])(?:~|[A-Za-z]:)?(?:[/\\][\w.@+-]+)+[/\\
 
 
 def prepare(text: str) -> str:
-    """What the vectorizer reads: short, lowercase, as typed words are read (`as_typed`: the
-    same request in other characters makes the same features), code blocks, links,
-    attachments, the folders of absolute paths and numbers folded."""
-    text = _CODE_BLOCK.sub(" code ", as_typed(text[:2000])[:2000])  # (a fold may lengthen it)
+    """What the vectorizer reads: short, lowercase, in plain characters
+    (`in_plain_characters`: the same request in other characters makes the same features;
+    its words as spelt, since written out "don't" would be two stop words and two requests
+    that differ by it alike), code blocks, links, attachments, the folders of absolute
+    paths and numbers folded."""
+    text = _CODE_BLOCK.sub(" code ", in_plain_characters(text[:2000])[:2000])
     # an attachment says that something was pasted, not what was asked: its words and
     # sizes, shared by every request with a screenshot, had drawn unrelated requests of
     # three people into one cluster

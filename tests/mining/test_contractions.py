@@ -16,10 +16,15 @@ from collections.abc import Callable
 import pytest
 
 from sleepd.mining.contractions import written_out
+from sleepd.mining.episodes import EventView
+from sleepd.mining.errors.expected import judged_next
+from sleepd.mining.errors.judge import EpisodeErrors, ErrorVerdict
 from sleepd.mining.lexicon import Feedback, lexicon_for
+from sleepd.mining.signals import _claimed_but_unwritten
 from sleepd.mining.turns import TurnKind
 from sleepd.mining.turns.agent import agent_claims_done
 from sleepd.mining.turns.text import as_typed
+from sleepd.mining.vectors import IntentVectorizer
 
 from .builders import kind_of
 
@@ -395,3 +400,64 @@ def test_every_fast_spelling_that_is_no_other_word_is_written_out(typed: str, re
     assert written_out(typed) == read
     queued = "Let me install the dependencies with npm and then update the schema."
     assert kind_of(typed, queued, queued=True) is kind_of(read, queued, queued=True)
+
+
+# Found by a third review of the fold: each passed before it, failed with it.
+
+
+def test_french_dont_is_left_as_typed() -> None:
+    """French's "dont" ("of which") follows a noun or "ce"; an English "dont" typed without
+    its apostrophe follows a subject or opens its clause."""
+    assert written_out("d'accord, c'est ce dont je parlais") == "d'accord, c'est ce dont je parlais"
+    assert kind_of("d'accord, c'est ce dont je parlais") is TurnKind.FOLLOW_UP
+    for english in ("i dont know", "dont do that", "the tests that dont pass", "please dont"):
+        assert "do not" in written_out(english)
+
+
+def _similarity(a: str, b: str) -> float:
+    rows = IntentVectorizer().raw([a, b]).toarray()
+    return float(rows[0] @ rows[1])
+
+
+def test_a_negation_stays_among_a_request_s_features() -> None:
+    """Written out, "don't" is two stop words, and two requests that differ by it read
+    alike; clustering reads a request's words as spelt (`in_plain_characters`)."""
+    assert _similarity("fix the tests that don't pass", "fix the tests that pass") < 0.8
+    assert _similarity("don't use the cache in the build", "use the cache in the build") < 0.9
+
+
+def test_a_file_named_with_a_contraction_is_still_the_file_claimed() -> None:
+    call = EventView(
+        id=1,
+        seq=1,
+        kind="tool_call",
+        role="assistant",
+        tool_name="Write",
+        call_id="c1",
+        text='{"file_path": "/w/Don\'t Panic.md", "content": "x"}',
+    )
+    result = EventView(
+        id=2, seq=2, kind="tool_result", role="tool", call_id="c1", is_error=True, text="EACCES"
+    )
+    claim = EventView(
+        id=3, seq=3, kind="assistant_text", role="assistant", text="Done: I created Don't Panic.md."
+    )
+    errors = EpisodeErrors(verdicts={2: ErrorVerdict(kind="root")})
+    assert _claimed_but_unwritten([call, result, claim], errors, claim) is result
+
+
+def test_the_agent_s_words_after_a_failure_are_read_as_far_written_out() -> None:
+    """ "it's" and "that's" written out are two words each: the words before "is not" that
+    say the call did not behave as meant are counted with that in view."""
+    events = [
+        EventView(id=1, seq=1, kind="tool_call", role="assistant", call_id="c1", tool_name="Bash"),
+        EventView(id=2, seq=2, kind="tool_result", role="tool", call_id="c1", is_error=True),
+        EventView(
+            id=3,
+            seq=3,
+            kind="assistant_text",
+            role="assistant",
+            text="So it's clear now: that's why the hook isn't triggering.",
+        ),
+    ]
+    assert judged_next(events)[1] == {"c1"}

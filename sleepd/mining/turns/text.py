@@ -34,19 +34,25 @@ _NO_WIDTH = re.compile("[\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066
 
 def as_typed(text: str) -> str:
     """The text as the rules read its words: typography that carries no meaning folded
-    away. A paste from a web page or a document (no-break spaces, zero-width marks), an
-    editor's curled quotes, an input method's full-width punctuation ("？", "！") and
-    spaces, letters spelt decomposed, and Windows line ends read as the plain forms the
-    rules are written with (Unicode's compatibility composition, NFKC, then the quotes),
-    and contractions as the words written out (`written_out`).
-    For reading only: what the person typed is stored as they typed it."""
+    away (`in_plain_characters`) and contractions as the words written out
+    (`written_out`). For reading only: what the person typed is stored as they typed it."""
+    return written_out(in_plain_characters(text))
+
+
+def in_plain_characters(text: str) -> str:
+    """The text in the plain characters the rules are written with: a paste from a web
+    page or a document (no-break spaces, zero-width marks), an editor's curled quotes, an
+    input method's full-width punctuation ("？", "！") and spaces, letters spelt
+    decomposed, and Windows line ends read as their plain forms (Unicode's compatibility
+    composition, NFKC, then the quotes). Words are left as spelt: a name compared with
+    another, or a request's features, keep "don't" as "don't"."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not text.isascii():
-        if _NO_WIDTH.search(text):
-            text = _NO_WIDTH.sub("", text)  # first, so that a letter and its mark compose
-        text = unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
-    return written_out(text)
+    if text.isascii():
+        return text
+    if _NO_WIDTH.search(text):
+        text = _NO_WIDTH.sub("", text)  # first, so that a letter and its mark compose
+    return unicodedata.normalize("NFKC", text).translate(_CURLY_QUOTES)
 
 
 _FENCE = re.compile(r"```.*?(```|\Z)", re.DOTALL)
