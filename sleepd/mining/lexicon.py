@@ -35,6 +35,11 @@ class Feedback(enum.StrEnum):
 #: Phrases whose negation word does not negate anything; removed before matching.
 NEUTRAL: tuple[str, ...] = (
     r"\bno (problem|worries|rush|need|hurry)\b",
+    # the trouble gone ("no more crash on my ipad", "no more flicker")
+    r"\bno more (crash(es|ing)?|errors?|warnings?|failures?|flicker(s|ing)?|lag|bugs?|issues?|"
+    r"problems?|timeouts?|hangs?|freezes?|leaks?|duplicates?|flakes?|flakiness)\b",
+    r"\bno (crash(es)?|errors?|warnings?|failures?|issues?|problems?|timeouts?|leaks?) "
+    r"(anymore|any more)\b",
     r"\bnot a problem\b",
     r"\bno,? thanks?\b(?! *,? *(but|that))",
     r"\bkein problem\b",
@@ -191,19 +196,49 @@ CORRECTION: tuple[str, ...] = (
     r"काम नहीं कर|नहीं चल रहा",
 )
 
+#: One approving emoji, with its presentation and skin-tone marks ("👍", "👌🏽", "✅").
+APPROVING_EMOJI = (
+    r"[\U0001F44D\U0001F44C\U0001F389\u2705\U0001F64F\u2764\U0001F4AF\U0001F64C"
+    r"\U0001F44F\U0001F973\U0001F525\U0001F680](?:\ufe0f|[\U0001F3FB-\U0001F3FF])?"
+)
+
 #: Explicit approval. Word-bounded; only counted when no correction matched.
 APPROVAL: tuple[str, ...] = (
     r"\b(thanks|thank you|thx|ty)\b",
     r"\b(perfect|excellent|awesome|great|nice|brilliant|terrific|fantastic|wonderful|superb|"
     r"amazing|splendid)\b",
     r"\blgtm\b",
-    r"\blooks (good|great|right|correct)\b",
-    r"\b(works|working) (now|fine|great|perfectly)\b",
+    r"\blooks (good|great|right|correct|awesome|amazing|fantastic|beautiful|perfect|solid|"
+    r"fine|nice|clean)\b",
+    r"\b(works|working) (now|fine|great|perfectly|beautifully|flawlessly|as expected|"
+    r"as intended|like a charm|a treat)\b",
+    # praise in the words people use for it ("chef's kiss", "nailed it", "that did the
+    # trick", "spot on", "you're a legend", "much better now", "much appreciated"), never
+    # asked ("much better?", "is it all green?")
+    r"(\b(impressive|stellar|chef'?s kiss|spot on|bang on|bingo|nailed it|appreciate it|"
+    r"(much )?appreciated|good catch|good call|well played|hell yeah|hell yes|heck yes|"
+    r"woo+hoo+)\b|"
+    r"\b(did|does) the trick\b|\b(that|this) (will|'?ll) do\b(?!\s+\w)|"
+    r"\byou (are|'?re) (a|an|the|my) (absolute |real )?(genius|legend|star|hero|champ|gem|"
+    r"wizard|rock ?star|lifesaver|life saver|best)\b|^\W*(legend|genius|lifesaver)\W*$|"
+    r"\b(much|way|so much|a lot|far|lots) better( now)?\b(?=\W*$|\s*[.!,;])|"
+    r"\b(just|exactly|precisely) what i (needed|wanted|was looking for|had in mind)\b|"
+    r"\b(that|this) (is|was|'?s) what i (needed|wanted|was looking for)\b|"
+    r"\b(problem|issue|bug|mystery) solved\b|\b(that|this|you) (solved|fixed|nailed) (it|that)\b|"
+    r"\b(all|ci|tests?|build|pipeline|checks?|everything) (is |are )?(now )?(all )?green\b|"
+    r"\ball good\b|^\W*((ah+|oh+)\W+)?finally\W*$|"
+    # (said of the result as a whole: "I like that you …" goes on to say what)
+    r"(\bi (really |do |absolutely )?(like|love)|\blov(e|ing)) (it|this|that|the result)"
+    r"( (a lot|so much|very much|much))?(?=\W*$|\s*[.!,;])|"
+    # (the whole said of the result, not of a thing it names: "it is really good practice")
+    r"\b(very|really|so|pretty|super) (good|nice|cool|clean|neat)(?=\W*$|\s*[.!,;]))"
+    r"(?![^.!\n]*\?)",
     # "It does seem to be working", "everything appears to work" (not "doesn't seem …")
     r"\b(it|that|this|everything|all) (does |really |now )?(seems?|appears?) to (be )?"
     r"work(s|ing)?\b",
     r"\bthat (works|worked|did it|fixed it)\b",
-    r"\b(correct|exactly|well done|good job)\b",
+    # ("exactly as slow as before", "exactly the same": nothing changed)
+    r"\b(correct|exactly(?!\s+(as|the same|like)\b)|well done|good job)\b",
     # the person's own check of the result ("confirmed working", "tested it, works",
     # "verified, it works on prod", "everything works")
     r"(\bconfirmed,? (it )?(working|works|fixed)\b|"
@@ -212,10 +247,16 @@ APPROVAL: tuple[str, ...] = (
     r"^\W*(verified|confirmed),? (it )?works\b|\bit works on (prod|production|staging|my)\b)"
     r"(?!,? (except|but|apart from|other than|besides)\b)",
     # a turn of approving emoji alone ("👍", "🎉🎉", "👌🏽")
-    r"^\s*(?:[\U0001F44D\U0001F44C\U0001F389\u2705\U0001F64F\u2764\U0001F4AF\U0001F64C"
-    r"\U0001F44F\U0001F973\U0001F525\U0001F680](?:\ufe0f|[\U0001F3FB-\U0001F3FF])?\s*)+[!.]*\s*$",
-    r"^\s*(approved|merged|shipped)\s*[.!]*\s*$",
+    rf"^\s*(?:{APPROVING_EMOJI}\s*)+[!.]*\s*$",
+    # what the person did with the work, and nothing more ("merged", "deployed it on the
+    # backup host", "pushed it, pipeline green"; not "deployed it and the page is blank")
+    r"^\W*(i |we )?(just )?(approved|merged|deployed|shipped|released|published|pushed|"
+    r"rolled (it )?out)( it| that| this| them| the (pr|branch|change|changes|fix))?"
+    r"(\s+(to|on|in|into) [\w./-]+( [\w./-]+){0,3})?[\s.!]*$",
     r"\bdanke\b",
+    r"\b(passt( so)?|läuft( jetzt)?|klasse|spitze)\b",
+    r"\b(excelente|de lujo|funciona (bien|perfecto|perfectamente))\b",
+    r"太棒了|很好用|厉害|すごい|最高|완벽|최고",
     r"\b(perfekt|super|prima)\b",
     r"\b(funktioniert|klappt|läuft) (jetzt|wieder)\b",
     r"\bsieht gut aus\b",

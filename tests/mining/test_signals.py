@@ -77,7 +77,8 @@ def test_a_question_answered_after_a_failed_lookup_is_no_failure(question: str) 
     outcome = derive_outcome(signals_of(b, over=True))
     assert outcome.outcome == "success"
     b = SessionBuilder().prompt("Fix the deploy script").bash("./deploy.sh", "boom", exit_code=2)
-    b.say("The deploy script now targets staging.")
+    # (no claim that the work is done: a claim after the error is its own rule)
+    b.say("The deploy script reads its target from STAGE_HOST.")
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
 
@@ -92,7 +93,8 @@ def test_a_question_answered_after_a_failed_lookup_is_no_failure(question: str) 
 )
 def test_work_asked_as_a_question_still_fails_on_its_error(request_text: str) -> None:
     b = SessionBuilder().prompt(request_text).bash("./deploy.sh", "boom", exit_code=2)
-    b.say("The deploy script now targets staging.")
+    # (no claim that the work is done: a claim after the error is its own rule)
+    b.say("The deploy script reads its target from STAGE_HOST.")
     outcome = derive_outcome(signals_of(b, over=True))
     assert (outcome.outcome, outcome.rule) == ("failure", "unrecovered_error")
 

@@ -64,6 +64,38 @@ _DONE_CLAIM = re.compile(
     r"|^[^\w\n]*(?!(nothing|no|not|never|none)\b)(\S+\s+){1,3}"
     r"(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )"
     r"(created|merged|opened|pushed|deployed|committed|published|released|filed|tagged)\s*[:.!]"
+    # the terse report, a thing named and what was done to it ("Export button added.",
+    # "Lint errors fixed; the lint job passes.", "Migration written and applied locally.");
+    # not what is still to be done ("Tests to be written.", "needs to be fixed")
+    # (a state said with "is" is read above, where a condition around it is weighed)
+    r"|^[^\w\n]*(?!(nothing|no|not|never|none|what|which|still|if|when|until|till|once|after|"
+    r"before|unless|whether)\b)([\w`./'@#-]+\s+){1,4}"
+    r"(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )(?<!\bbeen )(?<!\bnever )"
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbeing )"
+    r"(added|fixed|written|updated|removed|renamed|implemented|resolved|applied|configured|"
+    r"installed|refactored|migrated|converted|documented|bumped|capped|wired( up)?|enabled|"
+    r"disabled|set up|tested|generated|cleaned( up)?|replaced|moved|deleted|restored|adjusted|"
+    r"tweaked|corrected|patched|pinned|upgraded|reverted|extracted|simplified|trained|exported|"
+    r"scheduled|redacted)"
+    r"(\s+and\s+(\w+\s+){0,2}\w+ed)?(\s*[;:.,!—-]|\s*$|\s+(in|to|on|with|for|under|from|via|"
+    r"at|as|across|everywhere|locally)\b)"
+    # what the changed code now does, any verb ("Toasts now stack vertically", "Dates now
+    # use the user's locale"), and what runs again ("Storybook builds again", "the Dockerfile
+    # builds now", "`go build ./...` succeeds now", "all pass", "22 pass")
+    r"|(?<!\bwill )(?<!\bwould )(?<!\bshould )(?<!\bcan )(?<!\bcould )(?<!\bmight )(?<!\bmust )"
+    # (not "right now", "for now"; nor a word that is no verb after it: "right now with",
+    # "now the", nor a participle, "now sampled"; nor a failure: "tests now fail")
+    r"\b(?!(right|for|by|until|till|just|from|of)\s+now\b)\w+s?\s+now\s+(\w+ly\s+)?"
+    r"(?!(let|i|we|you|need|needs|want|wants|have|has|fails?|failing|crash(es)?|break|breaks|"
+    r"errors?|throws?|hangs?|times? out|returns? (an? )?error|stops?|dies|die|"
+    r"shows? (an? )?error|gets? stuck|the|a|an|that|this|these|those|it|its|is|are|was|were|be|"
+    r"on|in|to|for|with|and|or|but|so|if|there|here|what|when|then|than|of|at|by|from|as|my|"
+    r"your|our|their|all|some|any|about|because|since|only|also)\b)(?![a-z]+ed\b)[a-z]{3,}\b"
+    r"(?=[^?\n]*([.!;]|$))"
+    # (a noun's plural is no verb: "I'm profiling both runs now")
+    r"|\b(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)\s+(again|cleanly|"
+    r"end to end|without (errors|warnings))\b|\b(compiles|succeeds|works)\s+now\b"
+    r"|\b(all|\d+)\s+(tests?\s+)?pass(ed)?\b(?!\s+(if|when|once|after)\b)"
     r"|\b(here'?s|here is) (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
     r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"
     # the same claim in the other languages agents answer in: "已生成…", "修正しました",
@@ -359,7 +391,23 @@ def _under_condition(tail: str, found: re.Match[str]) -> bool:
     after "after" is still a report)."""
     if not _STATE_CLAIMED.match(found.group(0)) or " now " in found.group(0):
         return False  # ("… and that case is now fixed": now, not then)
-    return bool(_CONDITION_OPEN.search(tail[max(0, found.start() - 80) : found.start()]))
+    window = tail[max(0, found.start() - 80) : found.start()]
+    condition = _CONDITION_OPEN.search(window)
+    if condition is None:
+        return False
+    # ("The redirect after login is fixed": the "after" sits inside the subject, a thing
+    # named, and the state is said of it)
+    opening = re.split(r"[.!?;:\n]", window[: condition.start()])[-1]
+    return not _SUBJECT_SO_FAR.match(opening)
+
+
+#: The opening of a sentence that is only a thing named so far ("The redirect", "the new
+#: tests"): a condition word after it qualifies the thing, and opens no clause.
+_SUBJECT_SO_FAR = re.compile(
+    r"^\W*(the|a|an|this|that|these|those|my|your|our|its|their|every|each|all)\s+"
+    r"([\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
 
 
 def agent_asks(agent_text: str) -> bool:

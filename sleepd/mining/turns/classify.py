@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from sleepd.mining.commands import runs_saved_prompt
-from sleepd.mining.lexicon import Feedback, Lexicon
+from sleepd.mining.lexicon import APPROVING_EMOJI, Feedback, Lexicon
 from sleepd.mining.turns.agent import (
     agent_asks,
     agent_awaits_verdict,
@@ -521,8 +521,10 @@ _FLAW_NAMED = re.compile(
 #: ... unless the failure is one that may come: a condition ("But if it fails later we can
 #: roll back", "what happens when it fails?"), a flaw put off ("A problem for later: …") or
 #: one that might be ("it might break on Windows"; "it would not load" says it did not).
+#: What the person did when it failed is no condition ("nothing happens when I click").
 _FLAW_TO_COME = re.compile(
-    r"\b(if|when|whether|in case|later|(might|may|could|would)(?! not\b))\b", re.IGNORECASE
+    r"\b(if|when(?!\s+(i|we)\b)|whether|in case|later|(might|may|could|would)(?! not\b))\b",
+    re.IGNORECASE,
 )
 
 
@@ -762,9 +764,114 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
             and not asks_for_work(first_clause(opened))
         ):
             approval_head, verdict = True, opened
+    if not approval_head and turn.agent_acted and words <= _CLOSING_VERDICT_WORDS:
+        closing = closing_verdict(region, lexicon)
+        if closing:
+            # "ran it locally, all good", "tested on my phone, works 👍": the person's own
+            # check of the result, and the verdict comes last
+            approval_head, verdict = True, closing
+    if (
+        approval_head
+        and not _COURTESY_WORD.match(region.lstrip(" \t\n!.,:;-"))
+        and _only_courtesy(verdict, lexicon)
+        and reports_failure(region)
+    ):
+        # "tried it, nothing happens, thx": thanks closing a failure report judge nothing
+        # (thanks that open the turn close the work: "Thanks! A problem for later: …")
+        approval_head = False
+    if approval_head and _ASKED_VERDICT.match(region):
+        # "much better?", "is it all green?", "looks good?": the verdict asked for, not given
+        approval_head = False
     return _Reading(
         text, region, words, reasons, corr, reports, done, asked, verdict, approval_head
     )
+
+
+def _only_courtesy(verdict: str, lexicon: Lexicon) -> bool:
+    """The verdict's approval is its thanks alone: without them, nothing in its first
+    clause approves."""
+    clause = first_clause(verdict)
+    bare = _COURTESY_WORD.sub(" ", clause)
+    return lexicon.classify(bare) is not Feedback.APPROVAL and not APPROVAL_HEAD.search(bare)
+
+
+#: Thanks in a clause, wherever they stand.
+_COURTESY_WORD = re.compile(
+    r"\b(many |much |big )?(thanks|thank you|thank u|thx|thnx|tnx|ty|cheers)"
+    r"( (so much|a lot|again|in advance|very much))?\b",
+    re.IGNORECASE,
+)
+
+
+#: A short question that opens the turn ("much better?", "are the tests green now?").
+_ASKED_VERDICT = re.compile(r"^\W*(\w+[^\S\n]+){0,5}\w+\s*\?")
+
+#: The most words a report of the person's own check runs to before its verdict: a
+#: longer turn says more than that the work holds.
+_CLOSING_VERDICT_WORDS = 20
+
+#: Where the clauses of a short report part: a stop, a comma, a dash between words.
+_CLAUSE_BREAK = re.compile(r"[.,;:!\n。！，、]+|\s+[-–—]+\s+")
+
+#: Thanks and other courtesies, which close a report of a failure as readily as a verdict.
+_COURTESY = re.compile(
+    r"^\W*(many |much |big )?(thanks|thank you|thank u|thx|thnx|tnx|ty|ta|cheers|please|pls|plz)"
+    r"( (so much|a lot|again|in advance|very much))?\W*$",
+    re.IGNORECASE,
+)
+
+#: The person's own try of the result, opening the report ("ran it on the nas last
+#: night", "uploaded a 6 MB photo", "checked page 2").
+_TRIED_IT = re.compile(
+    r"^\W*(i |we |just |so |ok |okay )*(ran|tried|tested|checked|opened|uploaded|confirmed|played|"
+    r"loaded|clicked|installed|built|compiled|verified|measured|compared|diffed|reloaded|"
+    r"refreshed|restarted|rebuilt|retried|load[- ]tested|deployed|imported|exported|printed)\b",
+    re.IGNORECASE,
+)
+
+#: A turn that ends with approving emoji ("tested on my phone, works 👍", "cert issued ✅").
+_ENDS_APPROVING = re.compile(rf"(?:{APPROVING_EMOJI}\s*)+[!.]*\s*$")
+
+
+def closing_verdict(region: str, lexicon: Lexicon) -> str:
+    """The verdict that closes a short report of what the person checked ("diffed the
+    figures, identical. great", "valgrind clean here as well. excellent", "tried a few
+    searches, all hit. 👌"), or "" when the turn is no such report: every clause before the
+    verdict states, none asks, questions or reports a failure."""
+    if "?" in region or "？" in region:
+        return ""
+    body = _ENDS_APPROVING.sub("", region).strip()
+    emoji = body != region.strip()
+    clauses = [c.strip() for c in _CLAUSE_BREAK.split(body) if re.search(r"\w", c)]
+    thanked = False
+    while clauses and _COURTESY.match(clauses[-1]):
+        # a report closed with thanks ("the legend overlaps the bars now, thanks") is
+        # polite, and the thanks judges nothing: the verdict must come before it, unless
+        # the report is of the person's own try ("checked page 2, starts at user 26 now.
+        # thanks"), which the thanks then closes
+        clauses.pop()
+        thanked = True
+    if not clauses:
+        return ""
+    tried = thanked and bool(_TRIED_IT.match(clauses[0]))
+    last = "" if emoji or tried else clauses[-1]
+    before = clauses if emoji or tried else clauses[:-1]
+    if not before:
+        return ""
+    if last and not (
+        len(WORD.findall(last)) <= 4
+        and (lexicon.classify(last) is Feedback.APPROVAL or APPROVAL_HEAD.match(last))
+        and not asks_for_work(last)
+    ):
+        return ""
+    for clause in before:
+        if (
+            asks_for_work(clause)
+            or reports_failure(clause)
+            or lexicon.classify(clause) is Feedback.CORRECTION
+        ):
+            return ""
+    return last or region.strip()
 
 
 #: A word of praise used as the verb of a request: "correct the typo in the footer",

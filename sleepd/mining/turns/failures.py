@@ -57,6 +57,9 @@ _PASTED_ERROR = re.compile(
     # the agent's own service error, pasted back ("⎿ API Error (Request timed out.) ·
     # Retrying in 1 seconds…", "API Error: 529 {…overloaded…}")
     r"\bAPI Error\s*[(:]|"
+    # the kernel's and the shell's word for a process it ended ("Out of memory: Killed
+    # process 4412 (python3)", "Killed" alone on its line)
+    r"\bOut of memory: Kill(ed)? process\b|^[^\S\n]*Killed[^\S\n]*$|"
     # a hosting platform's error page ("500: INTERNAL_SERVER_ERROR", "404: NOT_FOUND")
     r"^[^\S\n]*[45]\d\d: [A-Z][A-Z_]{3,}\s*$|"
     # an operating system error as Python prints it ("[Errno 8] nodename nor servname …"),
@@ -149,7 +152,7 @@ _FAILURE_REPORT_CJK = re.compile(
     r"(失败|报错|出错)(了|啦|[!！。:：]|\s*$)|运行不了|用不了|跑不(了|起来|通)|打不开|启动不了|"
     r"装不上|连不上|不能(用|运行|打开|启动)|没有?(任何)?(反应|响应|回应|效果|生效|变化|改变)"
     r"(?!的话|时|的时候)|"
-    r"不生效|不起作用|还是(不行|不对|报错|失败|一样|没有?|只有)|又(报错|出错|失败)|"
+    r"不生效|不起作用|还是(不行|不对|报错|失败|一样|没有?|只有)|卡(在|住)|又(报错|出错|失败)|"
     r"又(发生|出现)了|崩溃了|卡(住|死)了|太慢了?|慢得(要命|不行)"
     r"|遅すぎ(る|ます)|重すぎ(る|ます)|너무 느려|느려요"
     # what the person said, said again ("…の中に作れって言ってる", "我说过…", "…라고 했잖아"), as
@@ -167,7 +170,11 @@ _FAILURE_REPORT_CJK = re.compile(
     r"실패(했어요|했어|했습니다|했네|했다|합니다|해요|하네)(?![가-힣])|"
     r"(에러|오류)(가|는)?\s?(났|납니다|나요|발생했|떠요|뜹니다)|(작동|동작)(하지|이)\s?않|깨졌|"
     r"여전히\s?(안|에러|오류|실패)|되지\s?않(습니다|아요|아|네요|는다|음)|"
-    r"(잘못|틀리)(됐|되었|했|었|렸)(어요|어|습니다|네요|다)(?![가-힣])",
+    r"(잘못|틀리)(됐|되었|했|었|렸)(어요|어|습니다|네요|다)(?![가-힣])"
+    # what a screen fails to do, said of the thing ("필터에서 사라지지 않아요", "保存されない",
+    # "消えない")
+    r"|(사라지|바뀌|저장되|표시되|보이|열리|닫히|실행되|적용되|반영되)지\s?않"
+    r"|(消え|保存され|更新され|削除され|送信され|閉じ)(ない|ません|なかった)",
 )
 
 
@@ -1071,6 +1078,130 @@ _STATE_OUTLIVED_AROUND = re.compile(
 )
 
 
+#: A behaviour said to go on after the fix, whatever the verb ("rebuild still runs twice on
+#: save", "it still fires an hour early", "umlauts still come out as Ã¼"): a subject, then
+#: "still", then what it does. Not what still holds or is still wanted ("it still works",
+#: "that still makes sense", "we still need a test"), nor "still" after a modal ("you can
+#: still use the old flag").
+_STILL_DOES = re.compile(
+    # (not a question's subject: "are they still being written?")
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bdo )(?<!\bdoes )(?<!\bdid )(?<!\bhas )"
+    r"(?<!\bhave )"
+    r"\b(?!(and|but|or|so|yet|then|now|while|though|although|i|we|you|is|are|was|were|be|been|"
+    r"can|could|should|would|will|must|might|may|shall|did|does|do|not|never|it'?ll|"
+    r"which|that|who|whom|whose|what|where|when|if|unless|until|also|only|just|would)\b)"
+    r"(it|this|that|they|these|those|[a-z]{3,})\s+still\s+"
+    r"(?!(work|works|working|worked|pass|passes|passing|passed|compile|compiles|compiling|"
+    r"build|builds|building|run fine|runs fine|load|loads|looks? (good|great|fine|ok|okay|right)|"
+    r"seems? (fine|ok|okay|good|right)|need|needs|want|wants|have|has|had|is|are|was|were|"
+    r"got to|makes? sense|holds?|applies|apply|matters?|stands?|counts?|depends?|exists? for|"
+    r"uses? the same|supports?|handles?|respects?|keeps?|gets? (it|the job done)|go|goes|"
+    r"in|on|at|for|the|a|an|to|not|no|n'?t|think|thinks|prefer|prefers|like|likes|love|"
+    r"believe|hope|wonder|remember|stay|stays|being|ask|asks|asking|request|requests)\b)"
+    r"[a-z]+s?\b",
+    re.IGNORECASE,
+)
+
+
+#: A symptom said of the result: what a screen or a run does wrong, in the words people use
+#: for it ("on mobile the legend overlaps the bars", "typing lags like crazy now", "the last
+#: letter i type gets ignored", "numbers come out doubled", "contrast is terrible now",
+#: "it's worse now", "space scrolls the page instead of pausing", "where did the rest go?").
+#: A requirement around it ("make sure it doesn't flicker", "it should not overlap") is
+#: taken out by the caller's guard, as for "still".
+_SYMPTOM = re.compile(
+    # (not "to prevent the overlap", a noun; "overlaps" needs a subject before it)
+    r"\b(it|this|that|they|\w+s?)\s+(now\s+|still\s+|just\s+|always\s+|sometimes\s+|randomly\s+)?"
+    r"(flickers|lags|stutters|glitches|overlaps|overflows|jumps (back |straight )?(to|around)|"
+    r"resets|spins forever|loads forever|hangs forever|scrolls (to the top|away|back)|"
+    r"gets (ignored|skipped|dropped|lost|cut off|truncated|duplicated|doubled|overwritten|"
+    r"reset|wiped|mangled|garbled|clipped|stuck|hidden)|"
+    r"(comes?|came) (out|back|up) (as |doubled|twice|empty|blank|wrong|garbled|mangled|"
+    r"truncated|negative|null|undefined|nan)|"
+    r"(runs|fires|triggers|opens|loads|renders|prints|sends|fetches) (twice|two times|"
+    r"three times|multiple times|over and over|again and again|every time|early|late|too early|"
+    r"too late|\w+ (hours?|minutes?|seconds?|days?) (early|late)))\b"
+    r"|\b(is|are|'s|'re|looks?|feels?|seems?|got|gets|became|went)\s+(now\s+|still\s+|really\s+|"
+    r"so\s+|very\s+|kind of\s+|kinda\s+|pretty\s+|super\s+|completely\s+|totally\s+|even\s+|"
+    r"much\s+|way\s+|a lot\s+)*"
+    r"(terrible|awful|horrible|unusable|unreadable|illegible|janky|laggy|sluggish|choppy|"
+    r"blurry|pixelated|distorted|inverted|reversed|backwards|upside down|doubled|tripled|"
+    r"worse)\b"
+    # (opening the turn: "we want to stop here, too slow" says why the person stops)
+    r"|^\W*(way\s+|far\s+|much\s+|still\s+|just\s+)?too\s+(slow|fast|big|small|"
+    r"long|short|loud|dark|bright|wide|narrow|tall|verbose|wordy|cheesy|generic|vague|formal|"
+    r"busy|cluttered|cramped|complicated|complex|aggressive)\b"
+    # (what it does to a thing named, not a request's plural: "add tests instead of mocking")
+    r"|\b(it|this|that|he|she|\w+)\s+(now\s+|still\s+|just\s+)?(\w+s)\s+(the|a|an|my|your|its|"
+    r"their|our|it|them|everything|all)\s+(\w+\s+){0,2}instead of\s+\w+ing\b"
+    r"|\bwhere (did|have|has) (the rest|the others|it|they|those|these|the \w+|my \w+|all the \w+)"
+    r"( \w+)? (go|gone)\b"
+    # no change from before ("its exactly as slow as before", "still there" under a paste)
+    r"|\bas (slow|bad|broken|buggy|laggy|flaky|noisy|ugly|wrong|big|large|bloated) as "
+    r"(before|it was|ever|yesterday|earlier)\b"
+    r"|(^|\n)\W*still (there|here|present|visible|happening|the same)\W*$"
+    # what a try gave, in one word ("clicked it, 404", "opened it: blank")
+    r"|\b(clicked|opened|ran|tried|loaded|visited|curled|hit)( it| that| this| the \w+)?"
+    r"\s*[,:-]+\s*"
+    r"(40[0-9]|50[0-9]|blank|nothing|error|crash(ed)?|timeout|timed out|empty)\W*$"
+    # so many checks failing ("i ran the tests and 3 fail", "2 tests failed")
+    r"|\b\d+\s+((of (them|the tests)|tests?|checks?|specs?|cases?)\s+)?(still\s+)?"
+    r"(fail|failed|failing|fails|broke|break|error|errored)\b"
+    r"|\b(isn'?t|is not|aren'?t|are not|wasn'?t|was not)\s+(fixing|solving|helping|changing)\s+"
+    r"(it|this|that|anything|the (issue|problem|bug))\b"
+    r"|\b(it|they|this|that|these|those|tests?)\s+(test|tests|check|checks|catch|catches|verify|"
+    r"verifies|print|prints|show|shows|return|returns|change|changes|save|saves|send|sends)\s+"
+    r"nothing\b"
+    r"|\b(says|shows|reads)\s+(unknown|invalid|n/a|none|nan|undefined|null)\W*$"
+    r"|\b(that'?s|that is|this is|it'?s|it is)\s+(just\s+)?(cheating|hacky|a hack|sloppy|"
+    r"nonsense)\b"
+    # the result lands where it should not ("the link just opens the home screen")
+    r"|\b(just|only|always)\s+(opens|shows|goes to|redirects to|lands on|loads|takes me to)\s+"
+    r"(the\s+)?(home|start|login|main|blank|default|same|old|first|previous|wrong)\b"
+    # what a safe run did after all ("ran with --dry-run and it actually deleted the files")
+    r"|\b(it|they|this|that)\s+actually\s+(deleted|removed|wiped|overwrote|dropped|sent|pushed|"
+    r"published|charged|emailed|committed)\b"
+    # German, French, Spanish: the result empty, broken, gone ("die Datei ist leer")
+    r"|\b(ist|sind) (immer noch |noch |jetzt |wieder )?(leer|kaputt|falsch|weg|verschwunden|"
+    r"doppelt)\b"
+    r"|\b(est|sont) (toujours |encore )?(vides?|cassée?s?|disparue?s?)\b"
+    r"|\b(está|están|sale|salen) (todavía |aún )?(vacíos?|vacías?|rotos?|rotas?|"
+    r"duplicad[oa]s?)\b"
+    r"|\b(sigo|seguimos) (viendo|teniendo|recibiendo)\b|\bsigue (apareciendo|saliendo|mostrando)\b"
+    # what it does though it should not ("clicking Cancel deletes it anyway"), forever
+    # ("for f(x)=x^3-x it loops forever"), or now and not before ("black stripes now that it
+    # didn't have before")
+    r"|\b(deletes|saves|sends|posts|submits|closes|charges|commits|pushes|overwrites|runs|goes "
+    r"through)( it| them| the \w+)? anyway\b"
+    r"|\b(loops|runs|hangs|spins|waits|loads|blocks|retries|keeps going) (forever|indefinitely|"
+    r"endlessly)\b"
+    r"|\b(did not|never) (have|do|happen|show|appear)( \w+)? before\b"
+    # nothing came of the run ("it printed nothing"), part of it failing ("ran it 20 times in a
+    # loop, failed 4 of them"), at random ("now test_db randomly fails")
+    r"|\b(it|this|that|they)\s+(printed|returned|showed|output|found|sent|wrote|did|produced|"
+    r"logged)\s+nothing\b"
+    r"|\bfail(ed|s)? \d+ (of|out of|times)\b|\b\d+ of (them|those|these|the \w+) fail(ed|s)?\b"
+    r"|\b(randomly|sometimes|intermittently|occasionally)\s+(fails|crashes|breaks|hangs|errors|"
+    r"freezes|times out)\b"
+    # what the result says or points to in place of a value ("every email says 'Hi
+    # undefined'", "comes out as #DIV/0!", "the next link points to an empty page")
+    r"|\b(says|shows|reads|prints|displays|outputs)\s+[\"'“]?[^\"'”\n]{0,20}?"
+    r"(\bundefined\b|\bnan\b|\bnull\b|\[object object\])"
+    r"|#(div/0!|ref!|value!|n/a\b|name\?|num!)"
+    r"|\b(points|leads|links|goes|redirects) to (an? |the )?(empty|blank|wrong|broken|dead|404)\b"
+    r"|\b(show|shows|showing) broken\b"
+    r"|\b(appears|shows up|is listed|is shown|repeats|is repeated|is printed)\s+(twice|two times|"
+    r"\d+ times|multiple times|again and again)\b"
+    r"|\b(does not|doesn'?t|did not|didn'?t) (test|check|catch|verify) anything\b"
+    r"|\b(and|but) (it|they|that) (should not|shouldn'?t)( be)?\W*$"
+    r"|^\W*still,?\s+(i|we)\s+(see|get|have|got)\b"
+    r"|\bwhere (are|is) the (other|rest|missing|remaining)\b"
+    r"|\b(nobody|no one|none of (us|them))\s+(received|got|gets|saw|sees|can|could)\b"
+    r"|\b(is|are|looks?|seems?) (really |very |quite |pretty )?(misleading|confusing)\b",
+    re.IGNORECASE,
+)
+
+
 #: What must hold, said before such a "still" in its sentence ("make sure the page still
 #: shows the header", "so that it still uses the cache"): a requirement, not a report.
 _REQUIRES = re.compile(
@@ -1082,12 +1213,47 @@ _REQUIRES = re.compile(
 )
 
 
+#: The state named, then taken as meant ("the timer resets on reload, which is what I want",
+#: "the old API still returns XML, keep that"): no failure.
+_AS_MEANT = re.compile(
+    r"[^.?!\n]{0,40}?\b(keep (that|it|this|them)|leave (that|it|this|them)( as is)?|"
+    r"which is (fine|ok|okay|good|right|correct|expected|intended|what i want(ed)?)|"
+    r"(that|this|which) is (fine|ok|okay|right|correct|expected|intended|what i want(ed)?)|"
+    r"as (expected|intended|it should))\b",
+    re.IGNORECASE,
+)
+
+
+#: A question that takes the failure as met: why it happens, where a thing went.
+#: (read with `match` from the clause's start, so no "^")
+_ASKS_WHY = re.compile(r"\W*((ok|so|but|and|hmm+|then)\W+)?(why|where|how come)\b", re.IGNORECASE)
+
+
+def _asked_whether(text: str, match: re.Match[str]) -> bool:
+    """The behaviour is asked about, not reported ("is the build still running?", "is it
+    true that the hook runs twice?"); "why does it still run twice?" reports it."""
+    start = max(text.rfind(mark, 0, match.start() + 1) for mark in ".!?\n,;:") + 1
+    ends = [i for i in (text.find(mark, match.end()) for mark in ".!\n") if i >= 0]
+    question = text.find("?", match.end())
+    if question < 0 or (ends and min(ends) < question):
+        return False
+    return not _ASKS_WHY.match(text, start)
+
+
 def _state_outlived(text: str) -> bool:
-    """A state said to have outlived the agent's fix, in a sentence that sets no requirement."""
-    matches = [*_STATE_OUTLIVED.finditer(text), *_STATE_OUTLIVED_AROUND.finditer(text)]
+    """A state said to have outlived the agent's fix, or a symptom of the result, in a
+    sentence that sets no requirement."""
+    said = [*_STILL_DOES.finditer(text), *_SYMPTOM.finditer(text)]
+    matches = [
+        *_STATE_OUTLIVED.finditer(text),
+        *_STATE_OUTLIVED_AROUND.finditer(text),
+        *(match for match in said if not _asked_whether(text, match)),
+    ]
     for match in matches:
         start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
-        if not _REQUIRES.search(text, start, match.start()):
+        if not _REQUIRES.search(text, start, match.start()) and not _AS_MEANT.match(
+            text, match.end()
+        ):
             return True
     return False
 

@@ -8,7 +8,8 @@ import re
 
 #: Plain acceptance of a proposal.
 _ACCEPT_WORD = (
-    r"(yes|yep|yeah|yup|y|ok|okay|k|sure|proceed|go ahead|go for it|do (it|that|this|so)|"
+    r"(yes|yep|yeah|yup|y|ya|yah|yea|ok|okay|k|sure|sure thing|fair|proceed|go ahead|go for it|"
+    r"do (it|that|this|so)|"
     # ("oki doki", "okey-dokey", "okie dokie")
     r"ok(i|ie|ey|ay|y)?[- ]?dok(i|ie|ey|y)|"
     # the plan or proposal taken as it stands ("i am good with the plan", "I'm ok with that")
@@ -18,7 +19,8 @@ _ACCEPT_WORD = (
     r"(that|this)('s| is| was) (exactly |precisely )?(the idea|the plan|the point|"
     r"what i (meant|wanted|had in mind))|"
     r"please|pls|let'?s do (it|this|that)|please do|"
-    r"sounds (good|great|perfect|fine|like a plan)|ship it|send it|post it|submit it|approve|"
+    r"sounds (good|great|perfect|fine|like a plan)|(that|this|it) works for (me|us)|ship it|"
+    r"send it|post it|submit it|approve|"
     r"approved|confirmed?|agreed|"
     # the offer judged worth taking ("yes, that would be good", "that'd be great")
     r"(that|this|it)( would|'d| will|'ll) be (good|great|nice|helpful|useful|perfect|awesome|"
@@ -75,7 +77,8 @@ ACCEPT = re.compile(
     r"changes)\W*)?"
     # ("yes immediately please", "ok right away")
     r"((right )?now|immediately|right away|asap|then)?\W*"
-    r"(please|pls|plz|thanks|thank you|thx)?\W*$",
+    r"(please|pls|plz|thanks|thank you|thx|bitte|por favor|per favore|s'il (te|vous) pla[iî]t)?"
+    r"\W*$",
     re.IGNORECASE,
 )
 
