@@ -212,6 +212,18 @@ def test_a_terse_report_claims_the_work_done(agent_text: str) -> None:
         "The tests now fail with a timeout in the parser.",
         "Right now with the current config, the queue drains in an hour.",
         "The first run took 12 s and the second 19 s; I'm profiling both runs now.",
+        # what a thing needs or had already, a check or a condition ahead, what a reader may
+        # now do: real agents' words in the labelled sessions that a looser rule claimed
+        "Git needs your identity configured.",
+        "You already have `staticcheck` enabled.",
+        "Once it passes cleanly, I'll mark Phase 6 complete.",
+        "Now let me verify the build compiles cleanly:",
+        "I'm adding the test coverage now around the two fragile parts of the feature.",
+        "The diagnostics now show that `repo` is declared but not used.",
+        "Environment activated. You can now install dependencies with pip.",
+        "Reload the plugin and try again. The debug output will now show the raw object.",
+        # the redaction's own marker in stored text is no participle
+        "## AWS Secret Keys\n\n```\nREDACTED\n```",
     ],
 )
 def test_what_is_still_to_do_or_failing_claims_nothing_done(agent_text: str) -> None:
