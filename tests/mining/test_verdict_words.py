@@ -176,6 +176,15 @@ def test_a_symptom_of_the_result_reports_a_failure(text: str) -> None:
         "add tests instead of mocking",
         # why the person stops the agent's run is no verdict on the work
         "too many questions, just do it",
+        # good news in the same words: none failed, the error gone, a state waited on
+        "Tests: 42 passed, 0 failed",
+        "Der Fehler ist weg",
+        "tests still pending",
+        # a request or a maybe with "still", and what is wanted of nobody
+        "please still run the tests",
+        "maybe still worth adding a test",
+        "nobody can see it except admins",
+        "the hook runs every time I commit, as designed",
     ],
 )
 def test_the_same_words_wished_asked_or_meant_report_nothing(text: str) -> None:

@@ -1089,7 +1089,8 @@ _STILL_DOES = re.compile(
     r"(?<!\bhave )"
     r"\b(?!(and|but|or|so|yet|then|now|while|though|although|i|we|you|is|are|was|were|be|been|"
     r"can|could|should|would|will|must|might|may|shall|did|does|do|not|never|it'?ll|"
-    r"which|that|who|whom|whose|what|where|when|if|unless|until|also|only|just|would)\b)"
+    r"which|that|who|whom|whose|what|where|when|if|unless|until|also|only|just|would|please|"
+    r"pls|maybe|perhaps|probably|ideally|hopefully|obviously|though)\b)"
     r"(it|this|that|they|these|those|[a-z]{3,})\s+still\s+"
     r"(?!(work|works|working|worked|pass|passes|passing|passed|compile|compiles|compiling|"
     r"build|builds|building|run fine|runs fine|load|loads|looks? (good|great|fine|ok|okay|right)|"
@@ -1097,7 +1098,9 @@ _STILL_DOES = re.compile(
     r"got to|makes? sense|holds?|applies|apply|matters?|stands?|counts?|depends?|exists? for|"
     r"uses? the same|supports?|handles?|respects?|keeps?|gets? (it|the job done)|go|goes|"
     r"in|on|at|for|the|a|an|to|not|no|n'?t|think|thinks|prefer|prefers|like|likes|love|"
-    r"believe|hope|wonder|remember|stay|stays|being|ask|asks|asking|request|requests)\b)"
+    r"believe|hope|wonder|remember|stay|stays|being|ask|asks|asking|request|requests|pending|"
+    r"running|waiting|open|worth|valid|true|relevant|required|necessary|useful|fine|good|ok|"
+    r"okay|green|alive|available|up|in progress)\b)"
     r"[a-z]+s?\b",
     re.IGNORECASE,
 )
@@ -1119,7 +1122,7 @@ _SYMPTOM = re.compile(
     r"(comes?|came) (out|back|up) (as |doubled|twice|empty|blank|wrong|garbled|mangled|"
     r"truncated|negative|null|undefined|nan)|"
     r"(runs|fires|triggers|opens|loads|renders|prints|sends|fetches) (twice|two times|"
-    r"three times|multiple times|over and over|again and again|every time|early|late|too early|"
+    r"three times|multiple times|over and over|again and again|early|late|too early|"
     r"too late|\w+ (hours?|minutes?|seconds?|days?) (early|late)))\b"
     r"|\b(is|are|'s|'re|looks?|feels?|seems?|got|gets|became|went)\s+(now\s+|still\s+|really\s+|"
     r"so\s+|very\s+|kind of\s+|kinda\s+|pretty\s+|super\s+|completely\s+|totally\s+|even\s+|"
@@ -1145,7 +1148,8 @@ _SYMPTOM = re.compile(
     r"\s*[,:-]+\s*"
     r"(40[0-9]|50[0-9]|blank|nothing|error|crash(ed)?|timeout|timed out|empty)\W*$"
     # so many checks failing ("i ran the tests and 3 fail", "2 tests failed")
-    r"|\b\d+\s+((of (them|the tests)|tests?|checks?|specs?|cases?)\s+)?(still\s+)?"
+    # (not "0 failed", the good news of a test run pasted back)
+    r"|\b(?!0+\s)\d+\s+((of (them|the tests)|tests?|checks?|specs?|cases?)\s+)?(still\s+)?"
     r"(fail|failed|failing|fails|broke|break|error|errored)\b"
     r"|\b(isn'?t|is not|aren'?t|are not|wasn'?t|was not)\s+(fixing|solving|helping|changing)\s+"
     r"(it|this|that|anything|the (issue|problem|bug))\b"
@@ -1162,9 +1166,9 @@ _SYMPTOM = re.compile(
     r"|\b(it|they|this|that)\s+actually\s+(deleted|removed|wiped|overwrote|dropped|sent|pushed|"
     r"published|charged|emailed|committed)\b"
     # German, French, Spanish: the result empty, broken, gone ("die Datei ist leer")
-    r"|\b(ist|sind) (immer noch |noch |jetzt |wieder )?(leer|kaputt|falsch|weg|verschwunden|"
-    r"doppelt)\b"
-    r"|\b(est|sont) (toujours |encore )?(vides?|cassée?s?|disparue?s?)\b"
+    # (not "weg", "verschwunden", "disparu": the error gone is good news)
+    r"|\b(ist|sind) (immer noch |noch |jetzt |wieder )?(leer|kaputt|falsch|doppelt)\b"
+    r"|\b(est|sont) (toujours |encore )?(vides?|cassée?s?)\b"
     r"|\b(está|están|sale|salen) (todavía |aún )?(vacíos?|vacías?|rotos?|rotas?|"
     r"duplicad[oa]s?)\b"
     r"|\b(sigo|seguimos) (viendo|teniendo|recibiendo)\b|\bsigue (apareciendo|saliendo|mostrando)\b"
@@ -1196,7 +1200,8 @@ _SYMPTOM = re.compile(
     r"|\b(and|but) (it|they|that) (should not|shouldn'?t)( be)?\W*$"
     r"|^\W*still,?\s+(i|we)\s+(see|get|have|got)\b"
     r"|\bwhere (are|is) the (other|rest|missing|remaining)\b"
-    r"|\b(nobody|no one|none of (us|them))\s+(received|got|gets|saw|sees|can|could)\b"
+    # (not "nobody can see it but admins", what is wanted)
+    r"|\b(nobody|no one|none of (us|them))\s+(received|got|gets|saw|sees)\b"
     r"|\b(is|are|looks?|seems?) (really |very |quite |pretty )?(misleading|confusing)\b",
     re.IGNORECASE,
 )
@@ -1219,7 +1224,7 @@ _AS_MEANT = re.compile(
     r"[^.?!\n]{0,40}?\b(keep (that|it|this|them)|leave (that|it|this|them)( as is)?|"
     r"which is (fine|ok|okay|good|right|correct|expected|intended|what i want(ed)?)|"
     r"(that|this|which) is (fine|ok|okay|right|correct|expected|intended|what i want(ed)?)|"
-    r"as (expected|intended|it should))\b",
+    r"as (expected|intended|designed|it should))\b",
     re.IGNORECASE,
 )
 
