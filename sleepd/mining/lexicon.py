@@ -214,19 +214,23 @@ APPROVAL: tuple[str, ...] = (
     r"as intended|like a charm|a treat)\b",
     # praise in the words people use for it ("chef's kiss", "nailed it", "that did the
     # trick", "spot on", "you're a legend", "much better now", "much appreciated"), never
-    # asked ("much better?", "is it all green?")
+    # asked ("much better?", "is it all green?"), denied ("not impressive", "not much
+    # better"), wished or supposed ("would be appreciated if …", "if that fixed it, …")
+    r"(?<!\bnot )(?<!\bnot very )(?<!\bnot that )(?<!\bnot so )(?<!\bnot really )"
+    r"(?<!\bnever )(?<!\bhardly )(?<!\bbe )(?<!\bbe much )(?<!\bif )(?<!\bwhether )"
     r"(\b(impressive|stellar|chef'?s kiss|spot on|bang on|bingo|nailed it|appreciate it|"
     r"(much )?appreciated|good catch|good call|well played|hell yeah|hell yes|heck yes|"
     r"woo+hoo+)\b|"
     r"\b(did|does) the trick\b|\b(that|this) (will|'?ll) do\b(?!\s+\w)|"
     r"\byou (are|'?re) (a|an|the|my) (absolute |real )?(genius|legend|star|hero|champ|gem|"
-    r"wizard|rock ?star|lifesaver|life saver|best)\b|^\W*(legend|genius|lifesaver)\W*$|"
+    r"wizard|rock ?star|lifesaver|life saver|best)\b(?=\W*$|\s*[.!,;])|"
+    r"^\W*(legend|genius|lifesaver)\W*$|"
     r"\b(much|way|so much|a lot|far|lots) better( now)?\b(?=\W*$|\s*[.!,;])|"
     r"\b(just|exactly|precisely) what i (needed|wanted|was looking for|had in mind)\b|"
     r"\b(that|this) (is|was|'?s) what i (needed|wanted|was looking for)\b|"
     r"\b(problem|issue|bug|mystery) solved\b|\b(that|this|you) (solved|fixed|nailed) (it|that)\b|"
     r"\b(all|ci|tests?|build|pipeline|checks?|everything) (is |are )?(now )?(all )?green\b|"
-    r"\ball good\b|^\W*((ah+|oh+)\W+)?finally\W*$|"
+    r"(?<!\bnot )\ball good\b|^\W*((ah+|oh+)\W+)?finally\W*$|"
     # (said of the result as a whole: "I like that you …" goes on to say what)
     r"(\bi (really |do |absolutely )?(like|love)|\blov(e|ing)) (it|this|that|the result)"
     r"( (a lot|so much|very much|much))?(?=\W*$|\s*[.!,;])|"
@@ -236,7 +240,8 @@ APPROVAL: tuple[str, ...] = (
     # "It does seem to be working", "everything appears to work" (not "doesn't seem …")
     r"\b(it|that|this|everything|all) (does |really |now )?(seems?|appears?) to (be )?"
     r"work(s|ing)?\b",
-    r"\bthat (works|worked|did it|fixed it)\b",
+    # (not supposed: "if that fixed it, close the issue")
+    r"(?<!\bif )(?<!\bwhether )\bthat (works|worked|did it|fixed it)\b",
     # ("exactly as slow as before", "exactly the same": nothing changed)
     r"\b(correct|exactly(?!\s+(as|the same|like)\b)|well done|good job)\b",
     # the person's own check of the result ("confirmed working", "tested it, works",
@@ -254,9 +259,11 @@ APPROVAL: tuple[str, ...] = (
     r"rolled (it )?out)( it| that| this| them| the (pr|branch|change|changes|fix))?"
     r"(\s+(to|on|in|into) [\w./-]+( [\w./-]+){0,3})?[\s.!]*$",
     r"\bdanke\b",
-    r"\b(passt( so)?|läuft( jetzt)?|klasse|spitze)\b",
+    # (as a whole clause: "die Klasse", "der Test läuft noch" and "passt nicht" are no praise)
+    r"^\W*passt( so)?( schon)?\W*$",
     r"\b(excelente|de lujo|funciona (bien|perfecto|perfectamente))\b",
-    r"太棒了|很好用|厉害|すごい|最高|완벽|최고",
+    # (not a word that also intensifies or measures: "すごい遅い", "最高値", "최고 속도")
+    r"太棒了|很好用|厉害|最高(です|だ|！|!|\s*$)|완벽(해요|합니다|하네요|해)|최고(예요|에요|입니다|야|다)",
     r"\b(perfekt|super|prima)\b",
     r"\b(funktioniert|klappt|läuft) (jetzt|wieder)\b",
     r"\bsieht gut aus\b",

@@ -77,6 +77,16 @@ def test_a_verdict_in_everyday_words_approves(text: str) -> None:
         # what the person is doing now, or did with a failure after it
         "deploying to prod now, wait",
         "deployed to staging and the page is blank",
+        # praise denied, wished or supposed, and words that praise in one sense only
+        "not impressive",
+        "not much better",
+        "it would be much appreciated if you added docs",
+        "if that fixed it, close the issue",
+        "you are the best judge of that",
+        "die Klasse Foo hat einen Fehler",
+        "der Test läuft noch",
+        "すごい遅い",
+        "최고 속도가 너무 낮아요",
     ],
 )
 def test_the_same_words_asked_or_requested_approve_nothing(text: str) -> None:
