@@ -795,12 +795,14 @@ def _only_courtesy(verdict: str, lexicon: Lexicon) -> bool:
     return lexicon.classify(bare) is not Feedback.APPROVAL and not APPROVAL_HEAD.search(bare)
 
 
-#: Thanks in a clause, wherever they stand.
-_COURTESY_WORD = re.compile(
-    r"\b(many |much |big )?(thanks|thank you|thank u|thx|thnx|tnx|ty|cheers)"
-    r"( (so much|a lot|again|in advance|very much))?\b",
-    re.IGNORECASE,
+#: Thanks, as people type them ("thx", "many thanks", "thank you so much").
+_THANKS = (
+    r"(many |much |big )?(thanks|thank you|thank u|thx|thnx|tnx|ty|cheers)"
+    r"( (so much|a lot|again|in advance|very much))?"
 )
+
+#: Thanks in a clause, wherever they stand.
+_COURTESY_WORD = re.compile(rf"\b{_THANKS}\b", re.IGNORECASE)
 
 
 #: A short question that opens the turn ("much better?", "are the tests green now?").
@@ -814,11 +816,7 @@ _CLOSING_VERDICT_WORDS = 20
 _CLAUSE_BREAK = re.compile(r"[.,;:!\n。！，、]+|\s+[-–—]+\s+")
 
 #: Thanks and other courtesies, which close a report of a failure as readily as a verdict.
-_COURTESY = re.compile(
-    r"^\W*(many |much |big )?(thanks|thank you|thank u|thx|thnx|tnx|ty|ta|cheers|please|pls|plz)"
-    r"( (so much|a lot|again|in advance|very much))?\W*$",
-    re.IGNORECASE,
-)
+_COURTESY = re.compile(rf"^\W*({_THANKS}|ta|please|pls|plz)\W*$", re.IGNORECASE)
 
 #: The person's own try of the result, opening the report ("ran it on the nas last
 #: night", "uploaded a 6 MB photo", "checked page 2").
