@@ -4,7 +4,7 @@ The labelled real sessions hold few ways of saying "that works" or "that is brok
 person's history holds many more. These lines are made here, written the way people type
 to coding agents ("nailed it", "ran it locally, all good", "it flickers on load", "clicking
 Cancel deletes it anyway"), with their look-alikes that are no verdict: questions,
-requests, conditions, and a state the person wants. `bench/phrasebook.py` reads three
+requests, conditions, and a state the person wants. `bench/phrasebook.py` reads four
 books of such lines written blind to the rules; the labelled real sessions stay the
 measure (`bench/mining_real.py`).
 """
