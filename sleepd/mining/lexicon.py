@@ -89,6 +89,12 @@ CORRECTION: tuple[str, ...] = (
     r"\b(use|try)\s+\S+\s+(not|instead of|rather than)\s+\S+",
     r"\b(don'?t|do not|stop|never)\s+(use|do|change|touch|add|remove|delete|run|modify)\b",
     r"\bundo (that|this|it|the)\b",
+    # the old version preferred ("the old version was way better", "the old code was so clean")
+    r"\b(the )?(old|previous|original|earlier|former) (\w+ )?(version|one|layout|code|design|ui|"
+    r"style|look|output|way|behaviou?r|approach)?\s*(was|were|looked|looks|is|felt|seemed) "
+    r"(\w+ )?(better|cleaner|nicer|faster|clearer|simpler|clean|nice|good)\b",
+    # a doubt of liking it ("not sure I like it")
+    r"\b(not sure|unsure)\b[^.?!\n]{0,20}\b(i )?(like|love) (it|this|that)\b",
     r"^\s*(revert|undo)\b",
     r"\btry again\b",
     r"^\s*why (did you|do you|are you|is it|not|\d+)",
@@ -210,6 +216,7 @@ APPROVAL: tuple[str, ...] = (
     r"\blgtm\b",
     r"\blooks (good|great|right|correct|awesome|amazing|fantastic|beautiful|perfect|solid|"
     r"fine|nice|clean)\b",
+    r"(?<!\bnothing )(?<!\bnot )(?<!\bnever )"
     r"\b(works|working) (now|fine|great|perfectly|beautifully|flawlessly|as expected|"
     r"as intended|like a charm|a treat)\b",
     # praise in the words people use for it ("chef's kiss", "nailed it", "that did the
@@ -218,7 +225,12 @@ APPROVAL: tuple[str, ...] = (
     # better"), wished or supposed ("would be appreciated if …", "if that fixed it, …")
     r"(?<!\bnot )(?<!\bnot very )(?<!\bnot that )(?<!\bnot so )(?<!\bnot really )"
     r"(?<!\bnever )(?<!\bhardly )(?<!\bbe )(?<!\bbe much )(?<!\bif )(?<!\bwhether )"
-    r"(\b(impressive|stellar|chef'?s kiss|spot on|bang on|bingo|nailed it|appreciate it|"
+    # (nor doubted, nor a state waited on or asked for: "I don't think you fixed it", "not
+    # sure I like it", "let me know when CI is green", "get CI green")
+    r"(?<!\bthink )(?<!\bbelieve )(?<!\bsure )(?<!\bwhen )(?<!\buntil )(?<!\bonce )"
+    r"(?<!\bget )(?<!\bmake )(?<!\bkeep )"
+    r"(\b(impressive|stellar|chef'?s kiss|spot on|bang on|bingo|nailed it|"
+    r"appreciate it(?!\s+if\b)|"
     r"(much )?appreciated|good catch|good call|well played|hell yeah|hell yes|heck yes|"
     r"woo+hoo+)\b|"
     r"\b(did|does) the trick\b|\b(that|this) (will|'?ll) do\b(?!\s+\w)|"
@@ -227,10 +239,11 @@ APPROVAL: tuple[str, ...] = (
     r"^\W*(legend|genius|lifesaver)\W*$|"
     r"\b(much|way|so much|a lot|far|lots) better( now)?\b(?=\W*$|\s*[.!,;])|"
     r"\b(just|exactly|precisely) what i (needed|wanted|was looking for|had in mind)\b|"
-    r"\b(that|this) (is|was|'?s) what i (needed|wanted|was looking for)\b|"
+    r"\b(that|this) (is|was|'?s) what i (needed|wanted|was looking for)\b(?!\s+to\b)|"
     r"\b(problem|issue|bug|mystery) solved\b|\b(that|this|you) (solved|fixed|nailed) (it|that)\b|"
     r"\b(all|ci|tests?|build|pipeline|checks?|everything) (is |are )?(now )?(all )?green\b|"
-    r"(?<!\bnot )\ball good\b|^\W*((ah+|oh+)\W+)?finally\W*$|"
+    r"(?<!\bnot )\ball good\b(?!\s*,?\s*(except|but|apart from|other than|besides)\b)|"
+    r"^\W*((ah+|oh+)\W+)?finally\W*$|"
     # (said of the result as a whole: "I like that you …" goes on to say what)
     r"(\bi (really |do |absolutely )?(like|love)|\blov(e|ing)) (it|this|that|the result)"
     r"( (a lot|so much|very much|much))?(?=\W*$|\s*[.!,;])|"
@@ -263,7 +276,7 @@ APPROVAL: tuple[str, ...] = (
     r"^\W*passt( so)?( schon)?\W*$",
     r"\b(excelente|de lujo|funciona (bien|perfecto|perfectamente))\b",
     # (not a word that also intensifies or measures: "すごい遅い", "最高値", "최고 속도")
-    r"太棒了|很好用|厉害|最高(です|だ|！|!|\s*$)|완벽(해요|합니다|하네요|해)|최고(예요|에요|입니다|야|다)",
+    r"太棒了|(?<!不是)(?<!不)很好用|(?<!得)厉害|最高(です|だ|！|!|\s*$)|완벽(해요|합니다|하네요|해)|최고(예요|에요|입니다|야|다)",
     r"\b(perfekt|super|prima)\b",
     r"\b(funktioniert|klappt|läuft) (jetzt|wieder)\b",
     r"\bsieht gut aus\b",

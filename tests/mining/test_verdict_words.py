@@ -51,7 +51,7 @@ from .builders import kind_of
         "applied to the cluster, cert issued ✅",
         "no more crash on my ipad. nice",
         # the same closed by thanks alone
-        "checked page 2, starts at user 26 now. thanks",
+        "checked page 2, the ids are there now and match. thanks",
         "Uploaded a 6 MB photo and it went through. Thank you!",
     ],
 )

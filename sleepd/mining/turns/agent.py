@@ -73,7 +73,7 @@ _DONE_CLAIM = re.compile(
     r"|^[^\w\n]*(?!(nothing|no|not|never|none|what|which|still|if|when|until|till|once|after|"
     r"before|unless|whether)\b)"
     r"(?!([\w`./'@#-]+\s+){0,3}(needs?|must|should|has to|have to|requires?|wants?|have|has|"
-    r"already)\b)([\w`./'@#-]+\s+){1,4}"
+    r"already|you|your|previously|originally|once|like|'?d)\b)([\w`./'@#-]+\s+){1,4}"
     r"(?<!\bbe )(?<!\bto )(?<!\bnot )(?<!\bget )(?<!\bgets )(?<!\bwill )(?<!\bbeen )(?<!\bnever )"
     r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbeing )"
     r"(added|fixed|written|updated|removed|renamed|implemented|resolved|applied|configured|"
@@ -83,7 +83,7 @@ _DONE_CLAIM = re.compile(
     r"tweaked|corrected|patched|pinned|upgraded|reverted|extracted|simplified|trained|exported|"
     r"scheduled)"
     r"(\s+and\s+(\w+\s+){0,2}\w+ed)?(\s*[;:.,!—-]|\s*$|\s+(in|to|on|with|for|under|from|via|"
-    r"at|as|across|everywhere|locally)\b)"
+    r"at|as|across|everywhere|locally)\b)(?![^.!\n]*\?)"
     # what the changed code now does, any verb ("Toasts now stack vertically", "Dates now
     # use the user's locale"), and what runs again ("Storybook builds again", "the Dockerfile
     # builds now", "`go build ./...` succeeds now", "all pass", "22 pass")
@@ -93,16 +93,21 @@ _DONE_CLAIM = re.compile(
     # verb, "now around", "now pointing"; nor a failure, "tests now fail"; nor what seems,
     # "this now looks like a bug"; nor what a check reports, "the diagnostics now show that")
     r"\b(?!(right|for|by|until|till|just|from|of|can|could|will|would|should|must|might|may|"
-    r"to|me|us|you|i|we|it'?ll)\s+now\b)\w+s?\s+now\s+(\w+ly\s+)?"
+    r"to|me|us|you|i|we|it'?ll|is|are|was|were)\s+now\b)\w+s?\s+now\s+(\w+ly\s+)?"
     r"(?!(needs|wants|has|fails|crashes|breaks|errors|throws|hangs|times|stops|dies|gets|"
-    r"looks|seems|appears|sounds|feels|is|was|does|goes|means|requires)\b)"
+    r"looks|seems|appears|sounds|feels|is|was|does|goes|means|requires|segfaults|freezes|"
+    r"refuses|rejects|leaks|panics|loops|causes)\b)(?![a-z]+(ous|ss|us|is|ics)\b)"
     r"([a-z]{2,}s|use|show|work|pass|run|point|stack|follow|render|load|match|resolve|return|"
     r"include|appear|live|sit|respect|handle|support|skip|open|close|sort|wrap|fit|align)\b"
     r"(?!\s+that\b)(?=[^?\n]*([.!;]|$))"
+    # (not what then goes wrong: "The lock file now pins an old react, which causes the error")
+    r"(?![^.\n]*\b(causes?|causing|error|errors|fails?|failing|broken|breaks)\b)"
     # (a noun's plural is no verb: "I'm profiling both runs now")
     r"|\b(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)\s+(again|cleanly|"
     r"end to end|without (errors|warnings))\b|\b(compiles|succeeds|works)\s+now\b"
-    r"|\b(all|\d+)\s+(tests?\s+)?pass(ed)?\b(?!\s+(if|when|once|after)\b)"
+    # (not none of them, nor some with failures beside them: "0 passed, 3 failed")
+    r"|\b(all|(?!0\b)\d+)\s+(tests?\s+)?pass(ed)?\b(?!\s+(if|when|once|after)\b)"
+    r"(?![^.\n]{0,20}\b[1-9]\d*\s+(failed|failing|errors?|errored)\b)"
     r"|\b(here'?s|here is) (a summary|what i|what was)\b|\bthe (fix|change|changes|implementation) "
     r"(is|are|has|have)\b|\bi made the following\b|\bchanges made\b|\bnow (be|work)\b"
     # the same claim in the other languages agents answer in: "已生成…", "修正しました",
@@ -415,8 +420,19 @@ def _under_condition(tail: str, found: re.Match[str]) -> bool:
         return False
     # ("The redirect after login is fixed": the "after" sits inside the subject, a thing
     # named, and the state is said of it)
+    # (and "once the PR is merged" is a clause, "after login is fixed" no clause: a bare
+    # word, not a thing with its determiner, between the condition word and the state)
     opening = re.split(r"[.!?;:\n]", window[: condition.start()])[-1]
-    return not _SUBJECT_SO_FAR.match(opening)
+    bare = _ONE_BARE_WORD.fullmatch(window[condition.end(1) :]) is not None
+    return not (_SUBJECT_SO_FAR.match(opening) and bare)
+
+
+#: One word with no determiner, between a condition word and the state ("after login is"),
+#: where a clause would name its subject ("once the PR is", "after it is").
+_ONE_BARE_WORD = re.compile(
+    r"\s+(?!(the|a|an|it|this|that|they|we|you|i|he|she|your|my|our|its|their)\b)[\w-]+\s+",
+    re.IGNORECASE,
+)
 
 
 #: The opening of a sentence that is only a thing named so far ("The redirect", "the new

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from sleepd.mining.commands import runs_saved_prompt
-from sleepd.mining.lexicon import APPROVING_EMOJI, Feedback, Lexicon
+from sleepd.mining.lexicon import Feedback, Lexicon
 from sleepd.mining.turns.agent import (
     agent_asks,
     agent_awaits_verdict,
@@ -48,7 +48,7 @@ from sleepd.mining.turns.corrections import (
     pastes_review_findings,
     says_what_was_meant,
 )
-from sleepd.mining.turns.failures import WRONG_ANSWER, reports_failure
+from sleepd.mining.turns.failures import WRONG_ANSWER, names_a_symptom_only, reports_failure
 from sleepd.mining.turns.kinds import TurnDecision, TurnInput, TurnKind, opens_session
 from sleepd.mining.turns.pastes import RAN_COMMAND, is_program_output
 from sleepd.mining.turns.references import (
@@ -790,6 +790,8 @@ def _read(turn: TurnInput, text: str, region: str, lexicon: Lexicon) -> _Reading
 def _only_courtesy(verdict: str, lexicon: Lexicon) -> bool:
     """The verdict's approval is its thanks alone: without them, nothing in its first
     clause approves."""
+    if _ENDS_APPROVING.search(verdict):
+        return False  # ("ran semgrep, it found nothing 👍": the emoji judges)
     clause = first_clause(verdict)
     bare = _COURTESY_WORD.sub(" ", clause)
     return lexicon.classify(bare) is not Feedback.APPROVAL and not APPROVAL_HEAD.search(bare)
@@ -827,8 +829,21 @@ _TRIED_IT = re.compile(
     re.IGNORECASE,
 )
 
-#: A turn that ends with approving emoji ("tested on my phone, works 👍", "cert issued ✅").
-_ENDS_APPROVING = re.compile(rf"(?:{APPROVING_EMOJI}\s*)+[!.]*\s*$")
+#: A turn that ends with approving emoji ("tested on my phone, works 👍", "cert issued ✅";
+#: not 🙏, as often "please" after a request, nor 🔥 or ❤, said of trouble as well).
+_ENDS_APPROVING = re.compile(
+    r"(?:[\U0001F44D\U0001F44C\U0001F389\u2705\U0001F4AF\U0001F64C\U0001F44F\U0001F973\U0001F680]"
+    r"(?:\ufe0f|[\U0001F3FB-\U0001F3FF])?\s*)+[!.]*\s*$"
+)
+
+#: What a try found good, said in its own words ("it went through", "redirects fine",
+#: "counts match", "no errors"): a report closed with thanks alone approves only with one.
+_FOUND_GOOD = re.compile(
+    r"\b(works?|worked|working|went through|fine|correct(ly)?|properly|as expected|identical|"
+    r"match(es|ed)?|clean|no (errors?|issues?|problems?|warnings?|crash(es)?)|all (good|green)|"
+    r"succeed(s|ed)?|passe[sd]|pass|shows? up)\b",
+    re.IGNORECASE,
+)
 
 
 def closing_verdict(region: str, lexicon: Lexicon) -> str:
@@ -851,7 +866,12 @@ def closing_verdict(region: str, lexicon: Lexicon) -> str:
         thanked = True
     if not clauses:
         return ""
-    tried = thanked and bool(_TRIED_IT.match(clauses[0]))
+    # (with what the try found good: "clicked the link, 404. thanks" is no approval)
+    tried = (
+        thanked
+        and bool(_TRIED_IT.match(clauses[0]))
+        and any(_FOUND_GOOD.search(clause) for clause in clauses[1:] or clauses)
+    )
     last = "" if emoji or tried else clauses[-1]
     before = clauses if emoji or tried else clauses[:-1]
     if not before:
@@ -862,12 +882,13 @@ def closing_verdict(region: str, lexicon: Lexicon) -> str:
         and not asks_for_work(last)
     ):
         return ""
+    # (a symptom's words before praise or an approving emoji may name the very result asked
+    # for: "the sort order is reversed now 👍", "ran semgrep, it found nothing 👍"; before
+    # thanks alone they report it)
+    praised = emoji or bool(last)
     for clause in before:
-        if (
-            asks_for_work(clause)
-            or reports_failure(clause)
-            or lexicon.classify(clause) is Feedback.CORRECTION
-        ):
+        failed = reports_failure(clause) and not (praised and names_a_symptom_only(clause))
+        if asks_for_work(clause) or failed or lexicon.classify(clause) is Feedback.CORRECTION:
             return ""
     return last or region.strip()
 

@@ -1100,7 +1100,9 @@ _STILL_DOES = re.compile(
     r"in|on|at|for|the|a|an|to|not|no|n'?t|think|thinks|prefer|prefers|like|likes|love|"
     r"believe|hope|wonder|remember|stay|stays|being|ask|asks|asking|request|requests|pending|"
     r"running|waiting|open|worth|valid|true|relevant|required|necessary|useful|fine|good|ok|"
-    r"okay|green|alive|available|up|in progress)\b)"
+    r"okay|green|alive|available|up|in progress|match|matches|matching|boot|boots|render|"
+    r"renders|behaves the same|the same|\w+s? (fine|correctly|properly|well|as (before|expected)))"
+    r"\b)"
     r"[a-z]+s?\b",
     re.IGNORECASE,
 )
@@ -1140,17 +1142,22 @@ _SYMPTOM = re.compile(
     r"|\bwhere (did|have|has) (the rest|the others|it|they|those|these|the \w+|my \w+|all the \w+)"
     r"( \w+)? (go|gone)\b"
     # no change from before ("its exactly as slow as before", "still there" under a paste)
-    r"|\bas (slow|bad|broken|buggy|laggy|flaky|noisy|ugly|wrong|big|large|bloated) as "
+    r"|(?<!\bhalf )(?<!\btwice )(?<!\bnearly )(?<!\balmost )(?<!\bnot )"
+    r"\bas (slow|bad|broken|buggy|laggy|flaky|noisy|ugly|wrong|big|large|bloated) as "
     r"(before|it was|ever|yesterday|earlier)\b"
     r"|(^|\n)\W*still (there|here|present|visible|happening|the same)\W*$"
     # what a try gave, in one word ("clicked it, 404", "opened it: blank")
-    r"|\b(clicked|opened|ran|tried|loaded|visited|curled|hit)( it| that| this| the \w+)?"
+    r"|\b(clicked|opened|ran|tried|loaded|visited|curled|hit|refreshed|reloaded|retried|"
+    r"restarted|clicked \w+)( it| that| this| the \w+)?"
     r"\s*[,:-]+\s*"
-    r"(40[0-9]|50[0-9]|blank|nothing|error|crash(ed)?|timeout|timed out|empty)\W*$"
+    r"(40[0-9]|50[0-9]|blank|nothing|error|crash(ed)?|timeout|timed out|empty|same|no change|"
+    r"no luck|still nothing)(?=\s*([.!;,]|$))"
     # so many checks failing ("i ran the tests and 3 fail", "2 tests failed")
     # (not "0 failed", the good news of a test run pasted back)
     r"|\b(?!0+\s)\d+\s+((of (them|the tests)|tests?|checks?|specs?|cases?)\s+)?(still\s+)?"
     r"(fail|failed|failing|fails|broke|break|error|errored)\b"
+    # (not those that failed and pass now: "the 2 failing tests pass now")
+    r"(?!\s+(tests?\s+|checks?\s+)?(now\s+)?(pass|passed|are passing|work|succeed))"
     r"|\b(isn'?t|is not|aren'?t|are not|wasn'?t|was not)\s+(fixing|solving|helping|changing)\s+"
     r"(it|this|that|anything|the (issue|problem|bug))\b"
     r"|\b(it|they|this|that|these|those|tests?)\s+(test|tests|check|checks|catch|catches|verify|"
@@ -1184,7 +1191,8 @@ _SYMPTOM = re.compile(
     # loop, failed 4 of them"), at random ("now test_db randomly fails")
     r"|\b(it|this|that|they)\s+(printed|returned|showed|output|found|sent|wrote|did|produced|"
     r"logged)\s+nothing\b"
-    r"|\bfail(ed|s)? \d+ (of|out of|times)\b|\b\d+ of (them|those|these|the \w+) fail(ed|s)?\b"
+    r"|\bfail(ed|s)? (?!0\b)\d+ (of|out of|times)\b"
+    r"|\b(?!0\b)\d+ of (them|those|these|the \w+) fail(ed|s)?\b"
     r"|\b(randomly|sometimes|intermittently|occasionally)\s+(fails|crashes|breaks|hangs|errors|"
     r"freezes|times out)\b"
     # what the result says or points to in place of a value ("every email says 'Hi
@@ -1198,8 +1206,8 @@ _SYMPTOM = re.compile(
     r"\d+ times|multiple times|again and again)\b"
     r"|\b(does not|doesn'?t|did not|didn'?t) (test|check|catch|verify) anything\b"
     r"|\b(and|but) (it|they|that) (should not|shouldn'?t)( be)?\W*$"
-    r"|^\W*still,?\s+(i|we)\s+(see|get|have|got)\b"
-    r"|\bwhere (are|is) the (other|rest|missing|remaining)\b"
+    r"|^\W*still,?\s+(i|we)\s+(see|get)\b"
+    r"|\bwhere (are|is) the (rest|missing|remaining|other \d+)\b"
     # (not "nobody can see it but admins", what is wanted)
     r"|\b(nobody|no one|none of (us|them))\s+(received|got|gets|saw|sees)\b"
     r"|\b(is|are|looks?|seems?) (really |very |quite |pretty )?(misleading|confusing)\b",
@@ -1234,6 +1242,28 @@ _AS_MEANT = re.compile(
 _ASKS_WHY = re.compile(r"\W*((ok|so|but|and|hmm+|then)\W+)?(why|where|how come)\b", re.IGNORECASE)
 
 
+#: A negation just before a symptom's words ("it no longer flickers", "nothing got worse",
+#: "none of the metrics got worse", "so it never loops forever"): the symptom is gone or
+#: is not to be.
+_NEGATED_BEFORE = re.compile(
+    r"\b(no longer|never|not|nothing|none( of [\w ]{1,30})?|no|without)\s+(\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _negated(text: str, match: re.Match[str]) -> bool:
+    start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n,;") + 1
+    said = text[start : match.start()] + " " + match.group(0)
+    return bool(_NEGATED_BEFORE.search(text, start, match.start())) or " no longer " in said
+
+
+def names_a_symptom_only(text: str) -> bool:
+    """The failure read in `text` is a symptom said in everyday words and nothing stronger
+    (no error pasted, no failure word): a verdict that follows it may say it is the
+    result that was asked for ("the sort order is reversed now 👍")."""
+    return not _reports_failure(text, symptoms=False) and _reports_failure(text)
+
+
 def _asked_whether(text: str, match: re.Match[str]) -> bool:
     """The behaviour is asked about, not reported ("is the build still running?", "is it
     true that the hook runs twice?"); "why does it still run twice?" reports it."""
@@ -1245,14 +1275,14 @@ def _asked_whether(text: str, match: re.Match[str]) -> bool:
     return not _ASKS_WHY.match(text, start)
 
 
-def _state_outlived(text: str) -> bool:
+def _state_outlived(text: str, symptoms: bool = True) -> bool:
     """A state said to have outlived the agent's fix, or a symptom of the result, in a
     sentence that sets no requirement."""
-    said = [*_STILL_DOES.finditer(text), *_SYMPTOM.finditer(text)]
+    said = [*_STILL_DOES.finditer(text), *_SYMPTOM.finditer(text)] if symptoms else []
     matches = [
         *_STATE_OUTLIVED.finditer(text),
         *_STATE_OUTLIVED_AROUND.finditer(text),
-        *(match for match in said if not _asked_whether(text, match)),
+        *(m for m in said if not _asked_whether(text, m) and not _negated(text, m)),
     ]
     for match in matches:
         start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
@@ -1285,12 +1315,12 @@ _ASKS_WHERE_IT_FAILS = re.compile(
 )
 
 
-def _reports_failure(text: str) -> bool:
+def _reports_failure(text: str, symptoms: bool = True) -> bool:
     return bool(
         _FAILURE_REPORT.search(text)
         or _FAILURE_REPORT_CJK.search(text)
         or _FAILURE_REPORT_ELSEWHERE.search(text)
-        or _state_outlived(text)
+        or _state_outlived(text, symptoms)
     )
 
 
