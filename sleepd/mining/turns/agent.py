@@ -385,7 +385,9 @@ _STATE_CLAIMED = re.compile(r"(is|are|has been|have been|was|were)\s", re.IGNORE
 #: ("once it passes cleanly", "let me verify the build compiles cleanly", "after the
 #: toasts now stack").
 _STATE_SAID = re.compile(
-    r"\w+s?\s+now\s|(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)\s+"
+    # (a state said with "is now" keeps its own reading: "that case is now fixed" is now)
+    r"(?!(is|are|was|were|been)\s)\w+s?\s+now\s|"
+    r"(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)\s+"
     r"(again|cleanly|end to end|without|now)\b|(all|\d+)\s+(tests?\s+)?pass",
     re.IGNORECASE,
 )
