@@ -92,7 +92,9 @@ CORRECTION: tuple[str, ...] = (
     # the old version preferred ("the old version was way better", "the old code was so clean")
     r"\b(the )?(old|previous|original|earlier|former) (\w+ )?(version|one|layout|code|design|ui|"
     r"style|look|output|way|behaviou?r|approach)?\s*(was|were|looked|looks|is|felt|seemed) "
-    r"(\w+ )?(better|cleaner|nicer|faster|clearer|simpler|clean|nice|good)\b",
+    r"(\w+ )?(better|cleaner|nicer|faster|clearer|simpler|clean|nice|good)\b"
+    # (not set against a new one that is better still: "the old one was good, but this …")
+    r"(?![^.?!\n]{0,40}\b(but|and|yet)\b)",
     # a doubt of liking it ("not sure I like it")
     r"\b(not sure|unsure)\b[^.?!\n]{0,20}\b(i )?(like|love) (it|this|that)\b",
     r"^\s*(revert|undo)\b",

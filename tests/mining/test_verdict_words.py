@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from sleepd.mining.lexicon import Feedback, lexicon_for
 from sleepd.mining.turns import TurnKind
 from sleepd.mining.turns.agent import agent_claims_done
 
@@ -199,6 +200,20 @@ def test_a_symptom_of_the_result_reports_a_failure(text: str) -> None:
 )
 def test_the_same_words_wished_asked_or_meant_report_nothing(text: str) -> None:
     assert kind_of(text) is not TurnKind.CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "feedback"),
+    [
+        # the old version preferred is a dislike of what was made ...
+        ("the old version was way better", Feedback.CORRECTION),
+        ("honestly the previous layout looked much cleaner", Feedback.CORRECTION),
+        # ... unless the new one is set above it
+        ("the old one was good but this is much better", Feedback.APPROVAL),
+    ],
+)
+def test_the_old_version_preferred_is_a_dislike(text: str, feedback: Feedback) -> None:
+    assert lexicon_for().classify(text) is feedback
 
 
 @pytest.mark.parametrize(
