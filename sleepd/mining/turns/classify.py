@@ -860,8 +860,8 @@ def closing_verdict(region: str, lexicon: Lexicon) -> str:
     while clauses and _COURTESY.match(clauses[-1]):
         # a report closed with thanks ("the legend overlaps the bars now, thanks") is
         # polite, and the thanks judges nothing: the verdict must come before it, unless
-        # the report is of the person's own try ("checked page 2, starts at user 26 now.
-        # thanks"), which the thanks then closes
+        # the report is of the person's own try and what it found good ("Uploaded a 6 MB
+        # photo and it went through. Thank you!"), which the thanks then closes
         clauses.pop()
         thanked = True
     if not clauses:
