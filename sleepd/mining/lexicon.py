@@ -204,11 +204,17 @@ CORRECTION: tuple[str, ...] = (
     r"काम नहीं कर|नहीं चल रहा",
 )
 
-#: One approving emoji, with its presentation and skin-tone marks ("👍", "👌🏽", "✅").
-APPROVING_EMOJI = (
-    r"[\U0001F44D\U0001F44C\U0001F389\u2705\U0001F64F\u2764\U0001F4AF\U0001F64C"
-    r"\U0001F44F\U0001F973\U0001F525\U0001F680](?:\ufe0f|[\U0001F3FB-\U0001F3FF])?"
+#: Emoji that praise whatever they follow ("👍", "👌", "🎉", "✅", "🚀" …).
+_PRAISING = (
+    r"\U0001F44D\U0001F44C\U0001F389\u2705\U0001F4AF\U0001F64C\U0001F44F\U0001F973\U0001F680"
 )
+#: An emoji's presentation and skin-tone marks ("👌🏽").
+_EMOJI_MARKS = r"(?:\ufe0f|[\U0001F3FB-\U0001F3FF])?"
+#: One praising emoji: after a report, the verdict on it.
+PRAISING_EMOJI = rf"[{_PRAISING}]{_EMOJI_MARKS}"
+#: One approving emoji: the praising ones, and 🙏, ❤ and 🔥, which approve when sent
+#: alone but after a request are as often "please" or trouble ("prod is down 🔥").
+APPROVING_EMOJI = rf"[{_PRAISING}\U0001F64F\u2764\U0001F525]{_EMOJI_MARKS}"
 
 #: Explicit approval. Word-bounded; only counted when no correction matched.
 APPROVAL: tuple[str, ...] = (

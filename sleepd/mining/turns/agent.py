@@ -23,6 +23,9 @@ from sleepd.mining.turns.text import (
 )
 from sleepd.mining.turns.verdicts import ACCEPT_HEAD, without_own_next_step
 
+#: What a build or a program does when it goes through ("builds again", "runs cleanly").
+_RUNS_THROUGH = r"(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)"
+
 #: The agent said the work is finished.
 _DONE_CLAIM = re.compile(
     r"\b(i'?ve|i have|we'?ve|we have)\s+(now\s+|successfully\s+|also\s+)?(added|updated|fixed|"
@@ -103,7 +106,7 @@ _DONE_CLAIM = re.compile(
     # (not what then goes wrong: "The lock file now pins an old react, which causes the error")
     r"(?![^.\n]*\b(causes?|causing|error|errors|fails?|failing|broken|breaks)\b)"
     # (a noun's plural is no verb: "I'm profiling both runs now")
-    r"|\b(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)\s+(again|cleanly|"
+    rf"|\b{_RUNS_THROUGH}\s+(again|cleanly|"
     r"end to end|without (errors|warnings))\b|\b(compiles|succeeds|works)\s+now\b"
     # (not none of them, nor some with failures beside them: "0 passed, 3 failed")
     r"|\b(all|(?!0\b)\d+)\s+(tests?\s+)?pass(ed)?\b(?!\s+(if|when|once|after)\b)"
@@ -387,8 +390,7 @@ _STATE_CLAIMED = re.compile(r"(is|are|has been|have been|was|were)\s", re.IGNORE
 _STATE_SAID = re.compile(
     # (a state said with "is now" keeps its own reading: "that case is now fixed" is now)
     r"(?!(is|are|was|were|been)\s)\w+s?\s+now\s|"
-    r"(builds|compiles|runs|passes|succeeds|works|loads|renders|starts)\s+"
-    r"(again|cleanly|end to end|without|now)\b|(all|\d+)\s+(tests?\s+)?pass",
+    rf"{_RUNS_THROUGH}\s+(again|cleanly|end to end|without|now)\b|(all|\d+)\s+(tests?\s+)?pass",
     re.IGNORECASE,
 )
 #: A clause that puts what follows under a condition or in time to come ("Until that is

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from sleepd.mining.commands import runs_saved_prompt
-from sleepd.mining.lexicon import Feedback, Lexicon
+from sleepd.mining.lexicon import PRAISING_EMOJI, Feedback, Lexicon
 from sleepd.mining.turns.agent import (
     agent_asks,
     agent_awaits_verdict,
@@ -831,10 +831,7 @@ _TRIED_IT = re.compile(
 
 #: A turn that ends with approving emoji ("tested on my phone, works 👍", "cert issued ✅";
 #: not 🙏, as often "please" after a request, nor 🔥 or ❤, said of trouble as well).
-_ENDS_APPROVING = re.compile(
-    r"(?:[\U0001F44D\U0001F44C\U0001F389\u2705\U0001F4AF\U0001F64C\U0001F44F\U0001F973\U0001F680]"
-    r"(?:\ufe0f|[\U0001F3FB-\U0001F3FF])?\s*)+[!.]*\s*$"
-)
+_ENDS_APPROVING = re.compile(rf"(?:{PRAISING_EMOJI}\s*)+[!.]*\s*$")
 
 #: What a try found good, said in its own words ("it went through", "redirects fine",
 #: "counts match", "no errors"): a report closed with thanks alone approves only with one.

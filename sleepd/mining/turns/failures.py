@@ -1251,8 +1251,13 @@ _NEGATED_BEFORE = re.compile(
 )
 
 
+def _clause_start(text: str, before: int, marks: str) -> int:
+    """Where the clause that runs up to `before` starts: just after the last of `marks`."""
+    return max(text.rfind(mark, 0, before) for mark in marks) + 1
+
+
 def _negated(text: str, match: re.Match[str]) -> bool:
-    start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n,;") + 1
+    start = _clause_start(text, match.start(), ".!?\n,;")
     said = text[start : match.start()] + " " + match.group(0)
     return bool(_NEGATED_BEFORE.search(text, start, match.start())) or " no longer " in said
 
@@ -1267,7 +1272,7 @@ def names_a_symptom_only(text: str) -> bool:
 def _asked_whether(text: str, match: re.Match[str]) -> bool:
     """The behaviour is asked about, not reported ("is the build still running?", "is it
     true that the hook runs twice?"); "why does it still run twice?" reports it."""
-    start = max(text.rfind(mark, 0, match.start() + 1) for mark in ".!?\n,;:") + 1
+    start = _clause_start(text, match.start() + 1, ".!?\n,;:")
     ends = [i for i in (text.find(mark, match.end()) for mark in ".!\n") if i >= 0]
     question = text.find("?", match.end())
     if question < 0 or (ends and min(ends) < question):
@@ -1285,7 +1290,7 @@ def _state_outlived(text: str, symptoms: bool = True) -> bool:
         *(m for m in said if not _asked_whether(text, m) and not _negated(text, m)),
     ]
     for match in matches:
-        start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
+        start = _clause_start(text, match.start(), ".!?\n")
         if not _REQUIRES.search(text, start, match.start()) and not _AS_MEANT.match(
             text, match.end()
         ):
